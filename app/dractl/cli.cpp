@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "app/dractl/cli.h"
+
+#include <cstdio>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+
+namespace dra::cli {
+
+void out(std::string_view text)
+{
+    std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+void out(const QString &text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stdout);
+}
+
+void err(const QString &text)
+{
+    std::fflush(stdout);
+    const QByteArray utf8 = text.toUtf8();
+    std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
+}
+
+int fail(const QString &message)
+{
+    err(QStringLiteral("dractl: ") + message + QLatin1Char('\n'));
+    return Failed;
+}
+
+int fail(const common::Error &error)
+{
+    return fail(error.message);
+}
+
+bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description,
+                 int *exitCode)
+{
+    parser.setApplicationDescription(description);
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
+    if (!parser.parse(arguments)) {
+        err(QStringLiteral("dractl: ") + parser.errorText() + QStringLiteral("\nTry '")
+            + arguments.value(0) + QStringLiteral(" --help'.\n"));
+        *exitCode = Usage;
+        return false;
+    }
+    if (parser.isSet(help)) {
+        out(parser.helpText());
+        *exitCode = Ok;
+        return false;
+    }
+    if (parser.isSet(version)) {
+        out(QCoreApplication::applicationName() + QLatin1Char(' ')
+            + QCoreApplication::applicationVersion() + QLatin1Char('\n'));
+        *exitCode = Ok;
+        return false;
+    }
+    return true;
+}
+
+QCommandLineOption cacheOption()
+{
+    return {QStringLiteral("cache"),
+            QStringLiteral("The cache file (default $XDG_CACHE_HOME/draconsole/cache.db)."),
+            QStringLiteral("file")};
+}
+
+QCommandLineOption clusterOption()
+{
+    return {QStringLiteral("cluster"), QStringLiteral("The cluster the objects belong to."),
+            QStringLiteral("name")};
+}
+
+QCommandLineOption outputOption(const QString &defaultFormat)
+{
+    return {{QStringLiteral("o"), QStringLiteral("output")},
+            QStringLiteral("Output format (default %1).").arg(defaultFormat), QStringLiteral("format"),
+            defaultFormat};
+}
+
+QString cachePath(const QCommandLineParser &parser)
+{
+    if (parser.isSet(QStringLiteral("cache")))
+        return parser.value(QStringLiteral("cache"));
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    return QDir(base).filePath(QStringLiteral("draconsole/cache.db"));
+}
+
+QString statePath(const QCommandLineParser &parser)
+{
+    if (parser.optionNames().contains(QStringLiteral("state")) && parser.isSet(QStringLiteral("state")))
+        return parser.value(QStringLiteral("state"));
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return QDir(base).filePath(QStringLiteral("draconsole/state.db"));
+}
+
+} // namespace dra::cli

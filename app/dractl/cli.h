@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+#include "core/common/error.h"
+
+namespace dra::cli {
+
+// Exit codes shared by every subcommand.
+enum Exit : int {
+    Ok = 0,
+    Failed = 1,   // the command ran and reported a failure (rejected documents, errors)
+    Usage = 2,    // bad arguments, or input that does not compile (cel)
+};
+
+// One `dractl <name>` subcommand. `run` gets the arguments after the program name,
+// starting with the subcommand name itself (as QCommandLineParser expects).
+struct Command
+{
+    const char *name;
+    const char *summary;
+    int (*run)(const QStringList &arguments);
+};
+
+// Every subcommand, in the order `dractl --help` lists them.
+std::span<const Command> commands();
+
+// Writes UTF-8 text to stdout / stderr (no locale conversion, no buffering surprises).
+void out(std::string_view text);
+void out(const QString &text);
+void err(const QString &text);
+
+// Prints "dractl: <message>" to stderr and returns Failed.
+int fail(const QString &message);
+int fail(const common::Error &error);
+
+// Sets up a parser with --help and --version and processes `arguments`; on a parse error
+// prints it and returns false with `exitCode` set, on --help/--version prints and exits.
+bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description,
+                 int *exitCode);
+
+// Options most commands share.
+QCommandLineOption cacheOption();     // --cache FILE
+QCommandLineOption clusterOption();   // --cluster NAME
+QCommandLineOption outputOption(const QString &defaultFormat); // -o/--output FORMAT
+
+// The cache file: --cache, else $XDG_CACHE_HOME/draconsole/cache.db.
+QString cachePath(const QCommandLineParser &parser);
+// The state file: --state, else $XDG_DATA_HOME/draconsole/state.db.
+QString statePath(const QCommandLineParser &parser);
+
+} // namespace dra::cli

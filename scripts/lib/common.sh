@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: DRA Console authors
+#
+# Shared by scripts/run, scripts/test and scripts/bench: installs what a fresh Debian 12
+# machine lacks, then configures and builds one build tree. Source it; do not run it.
+
+DRA_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+export CCACHE_BASEDIR="$DRA_ROOT"
+
+# Debian packages the build, the tests and the run need.
+DRA_PACKAGES=(
+    build-essential cmake ninja-build pkg-config ccache mold
+    qt6-base-dev qt6-base-dev-tools qt6-websockets-dev qt6-svg-dev qt6-charts-dev libgl-dev
+    nlohmann-json3-dev libssl-dev libsqlite3-dev libyaml-cpp-dev libre2-dev
+    libgtest-dev libgmock-dev python3-kubernetes xvfb xauth
+)
+
+dra_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+dra_install_packages() {
+    local missing=()
+    for pkg in "${DRA_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    if ((${#missing[@]} == 0)); then
+        return 0
+    fi
+    dra_log "installing ${missing[*]}"
+    local sudo=""
+    if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# dra_build DIR BUILD_TYPE [extra cmake args...]
+dra_build() {
+    local dir="$1" type="$2"
+    shift 2
+    if [[ ! -f "$dir/build.ninja" ]]; then
+        dra_log "configuring $dir ($type)"
+        cmake -S "$DRA_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
+    fi
+    dra_log "building $dir"
+    cmake --build "$dir" -- -j"$(nproc)"
+}
