@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cel/diagnostic.h"
+#include "core/cel/program.h"
+#include "core/common/result.h"
+
+namespace dra::cel {
+
+// One attribute value of a device, as ResourceSlice publishes it.
+struct DeviceAttributeValue
+{
+    enum class Type : uint8_t { Int, Bool, String, Version };
+    Type type = Type::String;
+    int64_t intValue = 0;
+    bool boolValue = false;
+    std::string stringValue; // string, or the version text
+};
+
+// The device a selector sees: what Kubernetes exposes as `device`. Build one per device when
+// the inventory changes and reuse it for every evaluation; lookups during evaluation borrow
+// from it and allocate nothing.
+class DeviceView final
+{
+public:
+    std::string driver;
+    bool allowMultipleAllocations = false;
+
+    // Adds an attribute by qualified name; a name without "domain/" belongs to the driver's
+    // domain, as in Kubernetes. Set `driver` first.
+    void addAttribute(std::string_view qualifiedName, DeviceAttributeValue value);
+
+    struct Attribute
+    {
+        std::string name;
+        DeviceAttributeValue value;
+    };
+    struct Domain
+    {
+        std::string name;
+        std::vector<Attribute> attributes; // sorted by name
+    };
+    // Domains sorted by name.
+    const std::vector<Domain> &attributeDomains() const { return m_attributes; }
+    const Domain *findDomain(std::string_view domain) const;
+
+private:
+    std::vector<Domain> m_attributes;
+};
+
+// The outcome of a selector on one device.
+struct SelectorResult
+{
+    enum class Outcome : uint8_t { Match, NoMatch, Error };
+    Outcome outcome = Outcome::Error;
+    std::string error; // set when outcome is Error
+};
+
+class CompiledSelector;
+[[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
+                                                       std::vector<Diagnostic> *diagnostics);
+SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device);
+
+// A selector compiled against the DRA environment, ready to evaluate over many devices.
+class CompiledSelector final
+{
+public:
+    bool isValid() const { return m_program.isValid(); }
+
+private:
+    friend Result<CompiledSelector> compileSelector(std::string_view, std::vector<Diagnostic> *);
+    friend SelectorResult evaluate(const CompiledSelector &, const DeviceView &);
+    Program m_program;
+};
+
+// Compiles a DRA device selector with Kubernetes' environment (the `device` variable, the
+// standard library and extensions). Mistakes in the expression land in `diagnostics` and give
+// an invalid selector; the Result fails only on engine faults.
+[[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
+                                                       std::vector<Diagnostic> *diagnostics);
+
+// Evaluates a compiled selector on one device. Thread-safe; no allocation on the common path.
+SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device);
+
+} // namespace dra::cel

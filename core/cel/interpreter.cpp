@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/cel/interpreter.h"
+
+#include <array>
+#include <cmath>
+
+namespace dra::cel {
+
+namespace {
+
+// Runtime cost is counted in the same units as cel-go: one per evaluated call and per
+// iteration; exceeding the limit turns the evaluation into an error.
+constexpr const char *kCostExceeded = "operation cancelled: actual cost limit exceeded";
+
+Value selectFromMap(const MapData &map, std::string_view field, bool testOnly)
+{
+    const Value key = Value::borrowedString(field);
+    const Value *found = map.find(key);
+    if (testOnly)
+        return Value::boolean(found != nullptr);
+    if (!found)
+        return Value::error("no such key: " + std::string(field));
+    return *found;
+}
+
+// Looks up `index` in a list or map; nullopt when absent (for the optional forms).
+std::optional<Value> lookup(const Value &container, const Value &index, Value &error)
+{
+    switch (container.kind()) {
+    case Kind::List: {
+        const ListData &list = container.asList();
+        int64_t i = 0;
+        if (index.kind() == Kind::Int) {
+            i = index.asInt();
+        } else if (index.kind() == Kind::Uint) {
+            i = index.asUint() > static_cast<uint64_t>(INT64_MAX) ? -1
+                                                                  : static_cast<int64_t>(index.asUint());
+        } else if (index.kind() == Kind::Double) {
+            const double d = index.asDouble();
+            if (d != std::trunc(d) || !(std::fabs(d) < 9.2e18)) {
+                error = Value::error("unsupported index value " + index.debugString());
+                return std::nullopt;
+            }
+            i = static_cast<int64_t>(d);
+        } else {
+            error = noSuchOverload("_[_] on list with index of type " + std::string(index.typeName()));
+            return std::nullopt;
+        }
+        if (i < 0 || static_cast<uint64_t>(i) >= list.size()) {
+            error = Value::error("index out of range: " + std::to_string(i));
+            return std::nullopt;
+        }
+        return list[static_cast<size_t>(i)];
+    }
+    case Kind::Map: {
+        if (!isValidMapKey(index) && index.kind() != Kind::Double) {
+            error = Value::error("unsupported key type: " + std::string(index.typeName()));
+            return std::nullopt;
+        }
+        if (const Value *found = container.asMap().find(index))
+            return *found;
+        error = noSuchKey(index);
+        return std::nullopt;
+    }
+    case Kind::Host: {
+        Value v = container.hostType()->index(container, index);
+        if (v.isError()) {
+            error = std::move(v);
+            return std::nullopt;
+        }
+        return v;
+    }
+    default:
+        error = noSuchOverload("_[_] applied to " + std::string(container.typeName()));
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+std::string noMatchingOverloadMessage(std::string_view name, std::span<const Value> args)
+{
+    std::string msg = "found no matching overload for '" + std::string(name) + "' applied to '(";
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (i)
+            msg += ", ";
+        msg += args[i].typeName();
+    }
+    return msg + ")'";
+}
+
+Value VariableNode::eval(EvalFrame &frame) const
+{
+    if (m_index >= frame.variables.size())
+        return Value::error("no value bound for a declared variable");
+    return frame.variables[m_index];
+}
+
+Value SelectNode::eval(EvalFrame &frame) const
+{
+    Value operand = m_operand->eval(frame);
+    switch (operand.kind()) {
+    case Kind::Error: return operand;
+    case Kind::Map: return selectFromMap(operand.asMap(), m_field, m_testOnly);
+    case Kind::Host:
+        return m_testOnly ? operand.hostType()->hasField(operand, m_field)
+                          : operand.hostType()->select(operand, m_field);
+    case Kind::Optional: {
+        // Selection through an optional stays optional: none, or the field if present.
+        if (!operand.hasOptionalValue())
+            return operand;
+        const Value &inner = operand.optionalValue();
+        if (inner.kind() == Kind::Map) {
+            const Value *found = inner.asMap().find(Value::borrowedString(m_field));
+            if (m_testOnly)
+                return Value::boolean(found != nullptr);
+            return found ? Value::optionalOf(*found) : Value::optionalNone();
+        }
+        if (inner.kind() == Kind::Host) {
+            if (m_testOnly)
+                return inner.hostType()->hasField(inner, m_field);
+            Value v = inner.hostType()->select(inner, m_field);
+            return v.isError() ? Value::optionalNone() : Value::optionalOf(std::move(v));
+        }
+        return Value::error("type '" + std::string(inner.typeName())
+                            + "' does not support field selection");
+    }
+    default:
+        return Value::error("type '" + std::string(operand.typeName())
+                            + "' does not support field selection");
+    }
+}
+
+Value IndexNode::eval(EvalFrame &frame) const
+{
+    Value operand = m_operand->eval(frame);
+    if (operand.isError())
+        return operand;
+    Value index = m_index->eval(frame);
+    if (index.isError())
+        return index;
+    bool optional = m_optional;
+    if (operand.kind() == Kind::Optional) {
+        if (!operand.hasOptionalValue())
+            return operand;
+        operand = Value(operand.optionalValue());
+        optional = true;
+    }
+    Value error;
+    std::optional<Value> found = lookup(operand, index, error);
+    if (!optional)
+        return found ? std::move(*found) : std::move(error);
+    if (found)
+        return Value::optionalOf(std::move(*found));
+    // Absent keys and indexes become none; a wrong container type stays an error.
+    if (operand.kind() == Kind::List || operand.kind() == Kind::Map || operand.kind() == Kind::Host)
+        return Value::optionalNone();
+    return error;
+}
+
+Value LogicNode::eval(EvalFrame &frame) const
+{
+    const Value a = m_a->eval(frame);
+    const bool absorbing = !m_isAnd; // false absorbs &&, true absorbs ||
+    if (a.kind() == Kind::Bool && a.asBool() == absorbing)
+        return a;
+    const Value b = m_b->eval(frame);
+    if (b.kind() == Kind::Bool && b.asBool() == absorbing)
+        return b;
+    if (a.kind() == Kind::Bool && b.kind() == Kind::Bool)
+        return a; // both are the non-absorbing value
+    if (a.isError())
+        return a;
+    if (b.isError())
+        return b;
+    const std::array<Value, 2> args{a, b};
+    return Value::error(noMatchingOverloadMessage(m_isAnd ? "_&&_" : "_||_", args));
+}
+
+Value NotStrictlyFalseNode::eval(EvalFrame &frame) const
+{
+    const Value a = m_a->eval(frame);
+    return Value::boolean(!(a.kind() == Kind::Bool && !a.asBool()));
+}
+
+Value TernaryNode::eval(EvalFrame &frame) const
+{
+    const Value c = m_c->eval(frame);
+    if (c.kind() == Kind::Bool)
+        return c.asBool() ? m_a->eval(frame) : m_b->eval(frame);
+    if (c.isError())
+        return c;
+    const std::array<Value, 1> args{c};
+    return Value::error(noMatchingOverloadMessage("_?_:_", args));
+}
+
+Value CallNode::eval(EvalFrame &frame) const
+{
+    if (++frame.cost > frame.costLimit)
+        return Value::error(kCostExceeded);
+    const size_t n = m_args.size();
+    if (n <= 4) {
+        std::array<Value, 4> args;
+        for (size_t i = 0; i < n; ++i) {
+            args[i] = m_args[i]->eval(frame);
+            if (args[i].isError())
+                return args[i];
+        }
+        return dispatch(std::span<const Value>(args.data(), n), frame);
+    }
+    std::vector<Value> args(n);
+    for (size_t i = 0; i < n; ++i) {
+        args[i] = m_args[i]->eval(frame);
+        if (args[i].isError())
+            return args[i];
+    }
+    return dispatch(args, frame);
+}
+
+Value CallNode::dispatch(std::span<const Value> args, EvalFrame &frame) const
+{
+    for (const Overload *o : m_candidates) {
+        bool match = true;
+        for (size_t i = 0; i < args.size(); ++i) {
+            if (!o->params[i].accepts(args[i])) {
+                match = false;
+                break;
+            }
+        }
+        if (match)
+            return o->impl(args, frame);
+    }
+    return Value::error(noMatchingOverloadMessage(m_name, args));
+}
+
+Value ListNode::eval(EvalFrame &frame) const
+{
+    auto list = std::make_shared<ListData>();
+    list->reserve(m_elements.size());
+    for (size_t i = 0; i < m_elements.size(); ++i) {
+        Value v = m_elements[i]->eval(frame);
+        if (v.isError())
+            return v;
+        if (m_optional[i]) {
+            if (v.kind() != Kind::Optional)
+                return Value::error("optional list element must be an optional value, got "
+                                    + std::string(v.typeName()));
+            if (!v.hasOptionalValue())
+                continue;
+            list->push_back(v.optionalValue());
+            continue;
+        }
+        list->push_back(std::move(v));
+    }
+    return Value::list(std::shared_ptr<const ListData>(std::move(list)));
+}
+
+Value MapNode::eval(EvalFrame &frame) const
+{
+    auto map = std::make_shared<MapData>();
+    for (size_t i = 0; i < m_keys.size(); ++i) {
+        Value k = m_keys[i]->eval(frame);
+        if (k.isError())
+            return k;
+        Value v = m_values[i]->eval(frame);
+        if (v.isError())
+            return v;
+        if (!isValidMapKey(k))
+            return Value::error("unsupported key type: " + std::string(k.typeName()));
+        if (m_optional[i]) {
+            if (v.kind() != Kind::Optional)
+                return Value::error("optional map entry must be an optional value, got "
+                                    + std::string(v.typeName()));
+            if (!v.hasOptionalValue())
+                continue;
+            v = Value(v.optionalValue());
+        }
+        if (!map->insert(std::move(k), std::move(v)))
+            return Value::error("Failed with repeated key: " + m_keys[i]->eval(frame).debugString());
+    }
+    return Value::map(std::shared_ptr<const MapData>(std::move(map)));
+}
+
+Value ComprehensionNode::eval(EvalFrame &frame) const
+{
+    const Value range = m.range->eval(frame);
+    if (range.isError())
+        return range;
+    Value *locals = frame.locals;
+    locals[m.accuSlot] = m.init->eval(frame);
+    auto iterate = [&](const Value &first, const Value *second) -> bool {
+        if (++frame.cost > frame.costLimit) {
+            locals[m.accuSlot] = Value::error(kCostExceeded);
+            return false;
+        }
+        locals[m.iterSlot] = first;
+        if (m.iter2Slot >= 0)
+            locals[m.iter2Slot] = *second;
+        const Value cond = m.condition->eval(frame);
+        if (cond.kind() == Kind::Bool && !cond.asBool())
+            return false;
+        locals[m.accuSlot] = m.step->eval(frame);
+        return true;
+    };
+    if (range.kind() == Kind::List) {
+        const ListData &list = range.asList();
+        for (size_t i = 0; i < list.size(); ++i) {
+            if (m.iter2Slot >= 0) {
+                if (!iterate(Value::integer(static_cast<int64_t>(i)), &list[i]))
+                    break;
+            } else if (!iterate(list[i], nullptr)) {
+                break;
+            }
+        }
+    } else if (range.kind() == Kind::Map) {
+        const MapData &map = range.asMap();
+        for (size_t i = 0; i < map.size(); ++i) {
+            if (!iterate(map.keys()[i], &map.values()[i]))
+                break;
+        }
+    } else {
+        return Value::error("expression of type '" + std::string(range.typeName())
+                            + "' cannot be range of a comprehension");
+    }
+    if (locals[m.accuSlot].isError() && locals[m.accuSlot].asString() == kCostExceeded)
+        return locals[m.accuSlot];
+    return m.result->eval(frame);
+}
+
+Value BlockNode::eval(EvalFrame &frame) const
+{
+    for (size_t i = 0; i < m_inits.size(); ++i)
+        frame.locals[m_firstSlot + static_cast<int>(i)] = m_inits[i]->eval(frame);
+    return m_body->eval(frame);
+}
+
+} // namespace dra::cel

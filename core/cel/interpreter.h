@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+// The node types of compiled programs. Internal to the module: built by the planner.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/cel/env.h"
+#include "core/cel/program.h"
+
+namespace dra::cel {
+
+using NodePtr = std::unique_ptr<Node>;
+
+// A literal or a folded constant.
+class ConstNode final : public Node
+{
+public:
+    explicit ConstNode(Value v)
+        : m_value(std::move(v))
+    {
+    }
+    Value eval(EvalFrame &) const override { return m_value; }
+    const Value *constant() const override { return &m_value; }
+
+private:
+    Value m_value;
+};
+
+// A declared variable, by index into the evaluation's variables.
+class VariableNode final : public Node
+{
+public:
+    explicit VariableNode(size_t index)
+        : m_index(index)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    size_t m_index;
+};
+
+// A comprehension variable, accumulator or block slot.
+class LocalNode final : public Node
+{
+public:
+    explicit LocalNode(int slot)
+        : m_slot(slot)
+    {
+    }
+    Value eval(EvalFrame &frame) const override { return frame.locals[m_slot]; }
+
+private:
+    int m_slot;
+};
+
+// Always the same error value (e.g. constructing a message type we do not know).
+class ErrorNode final : public Node
+{
+public:
+    explicit ErrorNode(std::string message)
+        : m_message(std::move(message))
+    {
+    }
+    Value eval(EvalFrame &) const override { return Value::error(m_message); }
+
+private:
+    std::string m_message;
+};
+
+// `a.f` and `has(a.f)`.
+class SelectNode final : public Node
+{
+public:
+    SelectNode(NodePtr operand, std::string field, bool testOnly)
+        : m_operand(std::move(operand))
+        , m_field(std::move(field))
+        , m_testOnly(testOnly)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_operand;
+    std::string m_field;
+    bool m_testOnly;
+};
+
+// `a[i]`, and with `optional` the `a[?i]` / `a.?f` forms returning optionals.
+class IndexNode final : public Node
+{
+public:
+    IndexNode(NodePtr operand, NodePtr index, bool optional)
+        : m_operand(std::move(operand))
+        , m_index(std::move(index))
+        , m_optional(optional)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_operand;
+    NodePtr m_index;
+    bool m_optional;
+};
+
+// `a && b` and `a || b` with CEL's commutative error absorption.
+class LogicNode final : public Node
+{
+public:
+    LogicNode(NodePtr a, NodePtr b, bool isAnd)
+        : m_a(std::move(a))
+        , m_b(std::move(b))
+        , m_isAnd(isAnd)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_a;
+    NodePtr m_b;
+    bool m_isAnd;
+};
+
+// `@not_strictly_false(x)`: true unless x is false; used by the all/exists loop conditions.
+class NotStrictlyFalseNode final : public Node
+{
+public:
+    explicit NotStrictlyFalseNode(NodePtr a)
+        : m_a(std::move(a))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_a;
+};
+
+// `c ? a : b`.
+class TernaryNode final : public Node
+{
+public:
+    TernaryNode(NodePtr c, NodePtr a, NodePtr b)
+        : m_c(std::move(c))
+        , m_a(std::move(a))
+        , m_b(std::move(b))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_c;
+    NodePtr m_a;
+    NodePtr m_b;
+};
+
+// A strict function call dispatched on the runtime kinds of its arguments.
+class CallNode final : public Node
+{
+public:
+    CallNode(std::string name, std::vector<const Overload *> candidates, std::vector<NodePtr> args)
+        : m_name(std::move(name))
+        , m_candidates(std::move(candidates))
+        , m_args(std::move(args))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    Value dispatch(std::span<const Value> args, EvalFrame &frame) const;
+
+    std::string m_name;
+    std::vector<const Overload *> m_candidates;
+    std::vector<NodePtr> m_args;
+};
+
+// `[a, ?b, c]`.
+class ListNode final : public Node
+{
+public:
+    ListNode(std::vector<NodePtr> elements, std::vector<bool> optional)
+        : m_elements(std::move(elements))
+        , m_optional(std::move(optional))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    std::vector<NodePtr> m_elements;
+    std::vector<bool> m_optional;
+};
+
+// `{k: v, ?k2: v2}`.
+class MapNode final : public Node
+{
+public:
+    MapNode(std::vector<NodePtr> keys, std::vector<NodePtr> values, std::vector<bool> optional)
+        : m_keys(std::move(keys))
+        , m_values(std::move(values))
+        , m_optional(std::move(optional))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    std::vector<NodePtr> m_keys;
+    std::vector<NodePtr> m_values;
+    std::vector<bool> m_optional;
+};
+
+// The fold behind every comprehension macro.
+class ComprehensionNode final : public Node
+{
+public:
+    struct Parts
+    {
+        int iterSlot = -1;
+        int iter2Slot = -1; // two-variable form
+        int accuSlot = -1;
+        NodePtr range;
+        NodePtr init;
+        NodePtr condition;
+        NodePtr step;
+        NodePtr result;
+    };
+    explicit ComprehensionNode(Parts parts)
+        : m(std::move(parts))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    Parts m;
+};
+
+// `cel.block([e0, e1, ...], body)`: slot i holds e_i, visible to later slots and the body.
+class BlockNode final : public Node
+{
+public:
+    BlockNode(int firstSlot, std::vector<NodePtr> inits, NodePtr body)
+        : m_firstSlot(firstSlot)
+        , m_inits(std::move(inits))
+        , m_body(std::move(body))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    int m_firstSlot;
+    std::vector<NodePtr> m_inits;
+    NodePtr m_body;
+};
+
+// The message of a "no matching overload" error for `name` applied to `args`.
+std::string noMatchingOverloadMessage(std::string_view name, std::span<const Value> args);
+
+} // namespace dra::cel

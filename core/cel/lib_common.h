@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+// Helpers shared by the lib_*.cpp files. Internal to the module.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/cel/value.h"
+
+namespace dra::cel {
+
+// Orders two values of comparable kinds: -1, 0, 1, or 2 for NaN; nullopt when the kinds
+// cannot be compared (a "no matching overload" error).
+std::optional<int> compareValues(const Value &a, const Value &b);
+
+// Formats a double as cel-go's string(double) does (Go's strconv 'g', shortest).
+std::string formatDouble(double d);
+
+// Checked int64 arithmetic; nullopt on overflow.
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
+std::optional<int64_t> checkedSub(int64_t a, int64_t b);
+std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+
+// The error CEL gives for a failed conversion, e.g. int('x').
+Value conversionError(std::string_view target, const Value &from);
+
+} // namespace dra::cel

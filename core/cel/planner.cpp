@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// Turns a parsed expression into a tree of evaluation nodes: identifiers are resolved to
+// variable indexes or local slots, calls to overload candidates, and constant calls are
+// folded, so evaluation never looks anything up by name.
+
+#include <array>
+
+#include "core/cel/interpreter.h"
+#include "core/cel/program.h"
+
+namespace dra::cel {
+
+namespace {
+
+constexpr std::array<std::string_view, 15> kTypeNames = {
+    "int",  "uint", "double",    "bool", "string", "bytes", "list", "map",
+    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
+    "dyn", "google.protobuf.Value"};
+
+std::optional<std::string_view> typeName(std::string_view name)
+{
+    for (std::string_view t : kTypeNames) {
+        if (t == name)
+            return t;
+    }
+    return std::nullopt;
+}
+
+class Planner final
+{
+public:
+    Planner(const Environment &env, const ParsedExpr &parsed, std::vector<Diagnostic> *diagnostics)
+        : m_env(env)
+        , m_info(parsed.source)
+        , m_diagnostics(diagnostics)
+    {
+    }
+
+    NodePtr plan(const Expr &e)
+    {
+        switch (e.kind) {
+        case ExprKind::Constant: return std::make_unique<ConstNode>(e.constant);
+        case ExprKind::Ident: return planIdent(e.name, e.offset, true);
+        case ExprKind::Select: return planSelect(e);
+        case ExprKind::Call: return planCall(e);
+        case ExprKind::List: {
+            std::vector<NodePtr> elements;
+            std::vector<bool> optional(e.args.size(), false);
+            for (int32_t i : e.optionalIndices)
+                optional[static_cast<size_t>(i)] = true;
+            for (const ExprPtr &a : e.args)
+                elements.push_back(plan(*a));
+            return std::make_unique<ListNode>(std::move(elements), std::move(optional));
+        }
+        case ExprKind::Map: {
+            std::vector<NodePtr> keys;
+            std::vector<NodePtr> values;
+            std::vector<bool> optional;
+            for (const ExprEntry &entry : e.entries) {
+                keys.push_back(plan(*entry.key));
+                values.push_back(plan(*entry.value));
+                optional.push_back(entry.optional);
+            }
+            return std::make_unique<MapNode>(std::move(keys), std::move(values), std::move(optional));
+        }
+        case ExprKind::Struct:
+            error(e.offset, "unknown message type '" + e.name + "'");
+            return std::make_unique<ErrorNode>("unknown message type " + e.name);
+        case ExprKind::Comprehension: return planComprehension(e);
+        }
+        return std::make_unique<ErrorNode>("unsupported expression");
+    }
+
+    int localCount() const { return m_nextSlot; }
+    bool failed() const { return m_failed; }
+
+private:
+    void error(int32_t offset, std::string message)
+    {
+        m_failed = true;
+        addError(m_diagnostics, m_info, offset, std::move(message));
+    }
+
+    int findLocal(std::string_view name) const
+    {
+        for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+            if (it->first == name)
+                return it->second;
+        }
+        return -1;
+    }
+
+    // Candidate spellings of `name` in the container, most qualified first.
+    std::vector<std::string> candidateNames(std::string_view name) const
+    {
+        if (!name.empty() && name.front() == '.')
+            return {std::string(name.substr(1))};
+        std::vector<std::string> out;
+        std::string container = m_env.container();
+        while (!container.empty()) {
+            out.push_back(container + "." + std::string(name));
+            const size_t dot = container.rfind('.');
+            container = dot == std::string::npos ? std::string() : container.substr(0, dot);
+        }
+        out.emplace_back(name);
+        return out;
+    }
+
+    // A variable or type named exactly `name` (after container resolution), or nullptr.
+    NodePtr resolveName(std::string_view name, bool allowLocal)
+    {
+        if (allowLocal && name.front() != '.') {
+            const int slot = findLocal(name);
+            if (slot >= 0)
+                return std::make_unique<LocalNode>(slot);
+        }
+        for (const std::string &candidate : candidateNames(name)) {
+            const int index = m_env.variableIndex(candidate);
+            if (index >= 0)
+                return std::make_unique<VariableNode>(static_cast<size_t>(index));
+        }
+        for (const std::string &candidate : candidateNames(name)) {
+            if (auto t = typeName(candidate))
+                return std::make_unique<ConstNode>(Value::type(*t));
+        }
+        return nullptr;
+    }
+
+    NodePtr planIdent(const std::string &name, int32_t offset, bool report)
+    {
+        if (name.starts_with("@index")) {
+            const int slot = blockSlot(std::atoi(name.c_str() + 6));
+            if (slot >= 0)
+                return std::make_unique<LocalNode>(slot);
+        }
+        if (NodePtr n = resolveName(name, true))
+            return n;
+        if (report)
+            error(offset, "undeclared reference to '" + name + "' (in container '"
+                              + m_env.container() + "')");
+        return nullptr;
+    }
+
+    // The dotted name of an Ident/Select chain, or empty when it is not one.
+    static std::string dottedName(const Expr &e)
+    {
+        if (e.kind == ExprKind::Ident)
+            return e.name;
+        if (e.kind == ExprKind::Select && !e.testOnly && e.target) {
+            std::string prefix = dottedName(*e.target);
+            return prefix.empty() ? std::string() : prefix + "." + e.name;
+        }
+        return {};
+    }
+
+    static const Expr &chainRoot(const Expr &e)
+    {
+        return e.kind == ExprKind::Select ? chainRoot(*e.target) : e;
+    }
+
+    NodePtr planSelect(const Expr &e)
+    {
+        // `a.b.c` may name a variable "a.b.c" or "a.b" (qualified declarations), unless `a` is
+        // a comprehension variable.
+        const std::string full = dottedName(e);
+        if (!full.empty() && !e.testOnly && findLocal(chainRoot(e).name) < 0) {
+            if (NodePtr n = resolveName(full, false))
+                return n;
+        }
+        NodePtr operand;
+        const std::string operandName = dottedName(*e.target);
+        if (!operandName.empty() && findLocal(chainRoot(*e.target).name) < 0)
+            operand = resolveName(operandName, false);
+        if (!operand) {
+            if (e.target->kind == ExprKind::Select)
+                operand = planSelect(*e.target);
+            else
+                operand = plan(*e.target);
+        }
+        if (!operand)
+            return std::make_unique<ErrorNode>("unresolved operand");
+        return std::make_unique<SelectNode>(std::move(operand), e.name, e.testOnly);
+    }
+
+    int blockSlot(int index) const
+    {
+        if (m_blocks.empty() || index < 0 || index >= m_blocks.back().second)
+            return -1;
+        return m_blocks.back().first + index;
+    }
+
+    NodePtr planCall(const Expr &e)
+    {
+        const std::string &fn = e.name;
+        const size_t n = e.args.size();
+        if (!e.target) {
+            if ((fn == "_&&_" || fn == "_||_") && n == 2)
+                return std::make_unique<LogicNode>(plan(*e.args[0]), plan(*e.args[1]), fn == "_&&_");
+            if (fn == "_?_:_" && n == 3)
+                return std::make_unique<TernaryNode>(plan(*e.args[0]), plan(*e.args[1]),
+                                                     plan(*e.args[2]));
+            if (fn == "@not_strictly_false" && n == 1)
+                return std::make_unique<NotStrictlyFalseNode>(plan(*e.args[0]));
+            if ((fn == "_[_]" || fn == "_[?_]" || fn == "_?._") && n == 2)
+                return std::make_unique<IndexNode>(plan(*e.args[0]), plan(*e.args[1]), fn != "_[_]");
+        }
+        // cel.block / cel.index: common subexpressions bound to slots.
+        if (e.target && e.target->kind == ExprKind::Ident && e.target->name == "cel"
+            && findLocal("cel") < 0 && m_env.variableIndex("cel") < 0) {
+            if ((fn == "block" || fn == "@block") && n == 2 && e.args[0]->kind == ExprKind::List) {
+                const int first = m_nextSlot;
+                const int count = static_cast<int>(e.args[0]->args.size());
+                m_nextSlot += count;
+                std::vector<NodePtr> inits;
+                for (int i = 0; i < count; ++i) {
+                    m_blocks.emplace_back(first, i);
+                    inits.push_back(plan(*e.args[0]->args[static_cast<size_t>(i)]));
+                    m_blocks.pop_back();
+                }
+                m_blocks.emplace_back(first, count);
+                NodePtr body = plan(*e.args[1]);
+                m_blocks.pop_back();
+                return std::make_unique<BlockNode>(first, std::move(inits), std::move(body));
+            }
+            if (fn == "index" && n == 1 && e.args[0]->kind == ExprKind::Constant
+                && e.args[0]->constant.kind() == Kind::Int) {
+                const int slot = blockSlot(static_cast<int>(e.args[0]->constant.asInt()));
+                if (slot < 0) {
+                    error(e.offset, "invalid cel.index reference");
+                    return std::make_unique<ErrorNode>("invalid cel.index reference");
+                }
+                return std::make_unique<LocalNode>(slot);
+            }
+        }
+        // A receiver that is really a namespace: math.greatest(...), optional.of(...).
+        std::string globalName = fn;
+        bool receiver = e.target != nullptr;
+        if (e.target) {
+            const std::string prefix = dottedName(*e.target);
+            if (!prefix.empty() && findLocal(chainRoot(*e.target).name) < 0
+                && !resolveName(prefix, false)) {
+                for (const std::string &candidate : candidateNames(prefix + "." + fn)) {
+                    if (m_env.functions().hasGlobal(candidate)) {
+                        globalName = candidate;
+                        receiver = false;
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (const std::string &candidate : candidateNames(fn)) {
+                if (m_env.functions().hasFunction(candidate)) {
+                    globalName = candidate;
+                    break;
+                }
+            }
+        }
+        std::vector<NodePtr> args;
+        if (receiver)
+            args.push_back(plan(*e.target));
+        for (const ExprPtr &a : e.args)
+            args.push_back(plan(*a));
+        if (!m_env.functions().hasFunction(globalName)) {
+            error(e.offset, "undeclared reference to '" + globalName + "' (in container '"
+                                + m_env.container() + "')");
+            return std::make_unique<ErrorNode>("unbound function " + globalName);
+        }
+        bool allConstant = true;
+        for (const NodePtr &a : args)
+            allConstant = allConstant && a->constant();
+        auto node = std::make_unique<CallNode>(
+            globalName, m_env.functions().candidates(globalName, receiver, args.size()),
+            std::move(args));
+        if (!allConstant)
+            return node;
+        // Calls of constants are evaluated once, here; errors stay runtime errors so that
+        // error absorption by && and || still applies.
+        EvalFrame frame;
+        Value folded = node->eval(frame);
+        if (folded.isError())
+            return node;
+        return std::make_unique<ConstNode>(std::move(folded));
+    }
+
+    NodePtr planComprehension(const Expr &e)
+    {
+        ComprehensionNode::Parts parts;
+        parts.range = plan(*e.iterRange);
+        parts.init = plan(*e.accuInit);
+        parts.accuSlot = m_nextSlot++;
+        parts.iterSlot = m_nextSlot++;
+        if (!e.iterVar2.empty())
+            parts.iter2Slot = m_nextSlot++;
+        m_scopes.emplace_back(e.accuVar, parts.accuSlot);
+        m_scopes.emplace_back(e.iterVar, parts.iterSlot);
+        if (parts.iter2Slot >= 0)
+            m_scopes.emplace_back(e.iterVar2, parts.iter2Slot);
+        parts.condition = plan(*e.loopCondition);
+        parts.step = plan(*e.loopStep);
+        m_scopes.pop_back();
+        if (parts.iter2Slot >= 0)
+            m_scopes.pop_back();
+        parts.result = plan(*e.result);
+        m_scopes.pop_back();
+        return std::make_unique<ComprehensionNode>(std::move(parts));
+    }
+
+    const Environment &m_env;
+    SourceInfo m_info;
+    std::vector<Diagnostic> *m_diagnostics;
+    std::vector<std::pair<std::string, int>> m_scopes;
+    std::vector<std::pair<int, int>> m_blocks; // (first slot, visible count)
+    int m_nextSlot = 0;
+    bool m_failed = false;
+};
+
+} // namespace
+
+Program::Program(std::shared_ptr<const Node> root, int localCount,
+                 std::shared_ptr<const void> keepAlive)
+    : m_root(std::move(root))
+    , m_localCount(localCount)
+    , m_keepAlive(std::move(keepAlive))
+{
+}
+
+Value Program::evaluate(std::span<const Value> variables, const void *host,
+                        uint64_t costLimit) const
+{
+    if (!m_root)
+        return Value::error("the expression did not compile");
+    EvalFrame frame;
+    frame.variables = variables;
+    frame.host = host;
+    frame.costLimit = costLimit;
+    if (m_localCount <= 8) {
+        std::array<Value, 8> locals;
+        frame.locals = locals.data();
+        return m_root->eval(frame);
+    }
+    std::vector<Value> locals(static_cast<size_t>(m_localCount));
+    frame.locals = locals.data();
+    return m_root->eval(frame);
+}
+
+Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
+                     std::vector<Diagnostic> *diagnostics)
+{
+    Planner planner(env, parsed, diagnostics);
+    NodePtr root = planner.plan(*parsed.root);
+    if (planner.failed() || !root)
+        return Program();
+    return Program(std::shared_ptr<const Node>(std::move(root)), planner.localCount(), nullptr);
+}
+
+Result<Program> compile(const Environment &env, std::string_view source,
+                        const CompileOptions &options, std::vector<Diagnostic> *diagnostics)
+{
+    std::optional<ParsedExpr> parsed = parse(source, options.parse, diagnostics);
+    if (!parsed)
+        return Program();
+    return plan(env, *parsed, diagnostics);
+}
+
+} // namespace dra::cel

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "core/cel/diagnostic.h"
+#include "core/cel/env.h"
+#include "core/cel/parser.h"
+#include "core/cel/value.h"
+#include "core/common/result.h"
+
+namespace dra::cel {
+
+// Per-evaluation state handed to every node and function. Lives on the caller's stack.
+struct EvalFrame
+{
+    std::span<const Value> variables;
+    Value *locals = nullptr;
+    uint64_t cost = 0;
+    uint64_t costLimit = UINT64_MAX;
+    const void *host = nullptr; // the object a host environment evaluates against
+};
+
+// A node of a compiled program: names resolved to slots, overloads resolved to candidates.
+class Node
+{
+public:
+    virtual ~Node() = default;
+    virtual Value eval(EvalFrame &frame) const = 0;
+    // The value of a node that is a constant, for folding at compile time.
+    virtual const Value *constant() const { return nullptr; }
+};
+
+// Compilation settings.
+struct CompileOptions
+{
+    ParseOptions parse;
+};
+
+// A compiled expression, immutable and safe to evaluate from several threads at once.
+class Program final
+{
+public:
+    Program() = default;
+    Program(std::shared_ptr<const Node> root, int localCount, std::shared_ptr<const void> keepAlive);
+
+    // False when compilation reported errors; evaluating then yields an error value.
+    bool isValid() const { return m_root != nullptr; }
+    // Evaluates with the environment's variables in declaration order; an evaluation whose
+    // runtime cost passes `costLimit` ends with an error.
+    Value evaluate(std::span<const Value> variables, const void *host = nullptr,
+                   uint64_t costLimit = UINT64_MAX) const;
+
+private:
+    std::shared_ptr<const Node> m_root;
+    int m_localCount = 0;
+    std::shared_ptr<const void> m_keepAlive;
+};
+
+// Parses and plans `source` against `env`. Mistakes in the expression are appended to
+// `diagnostics` and give an invalid Program; the Result fails only on engine faults.
+[[nodiscard]] Result<Program> compile(const Environment &env, std::string_view source,
+                                      const CompileOptions &options,
+                                      std::vector<Diagnostic> *diagnostics);
+
+// Plans an already parsed expression (see compile()).
+[[nodiscard]] Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
+                                   std::vector<Diagnostic> *diagnostics);
+
+} // namespace dra::cel

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/cel/value.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+#include "core/cel/time_util.h"
+
+namespace dra::cel {
+
+namespace {
+
+void appendQuoted(std::string &out, std::string_view s)
+{
+    out += '"';
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    out += '"';
+}
+
+} // namespace
+
+Value Value::boolean(bool b)
+{
+    Value v;
+    v.m_kind = Kind::Bool;
+    v.m_scalar.b = b;
+    return v;
+}
+
+Value Value::integer(int64_t i)
+{
+    Value v;
+    v.m_kind = Kind::Int;
+    v.m_scalar.i = i;
+    return v;
+}
+
+Value Value::unsignedInteger(uint64_t u)
+{
+    Value v;
+    v.m_kind = Kind::Uint;
+    v.m_scalar.u = u;
+    return v;
+}
+
+Value Value::floating(double d)
+{
+    Value v;
+    v.m_kind = Kind::Double;
+    v.m_scalar.d = d;
+    return v;
+}
+
+Value Value::borrowedString(std::string_view text)
+{
+    Value v;
+    v.m_kind = Kind::String;
+    v.m_text = text;
+    return v;
+}
+
+Value Value::string(std::string text)
+{
+    auto owned = std::make_shared<const std::string>(std::move(text));
+    Value v;
+    v.m_kind = Kind::String;
+    v.m_text = *owned;
+    v.m_owner = std::move(owned);
+    return v;
+}
+
+Value Value::borrowedBytes(std::string_view bytes)
+{
+    Value v = borrowedString(bytes);
+    v.m_kind = Kind::Bytes;
+    return v;
+}
+
+Value Value::bytes(std::string bytes)
+{
+    Value v = string(std::move(bytes));
+    v.m_kind = Kind::Bytes;
+    return v;
+}
+
+Value Value::list(std::vector<Value> elements)
+{
+    return list(std::make_shared<const ListData>(std::move(elements)));
+}
+
+Value Value::list(std::shared_ptr<const ListData> elements)
+{
+    Value v;
+    v.m_kind = Kind::List;
+    v.m_scalar.p.a = elements.get();
+    v.m_owner = std::move(elements);
+    return v;
+}
+
+Value Value::map(std::shared_ptr<const MapData> entries)
+{
+    Value v;
+    v.m_kind = Kind::Map;
+    v.m_scalar.p.a = entries.get();
+    v.m_owner = std::move(entries);
+    return v;
+}
+
+Value Value::timestamp(Timestamp t)
+{
+    Value v;
+    v.m_kind = Kind::Timestamp;
+    v.m_scalar.t.s = t.seconds;
+    v.m_scalar.t.n = t.nanos;
+    return v;
+}
+
+Value Value::duration(Duration d)
+{
+    Value v;
+    v.m_kind = Kind::Duration;
+    v.m_scalar.t.s = d.seconds;
+    v.m_scalar.t.n = d.nanos;
+    return v;
+}
+
+Value Value::type(std::string_view name)
+{
+    Value v;
+    v.m_kind = Kind::Type;
+    v.m_text = name;
+    return v;
+}
+
+Value Value::optionalNone()
+{
+    Value v;
+    v.m_kind = Kind::Optional;
+    v.m_scalar.p.a = nullptr;
+    return v;
+}
+
+Value Value::optionalOf(Value inner)
+{
+    auto owned = std::make_shared<const Value>(std::move(inner));
+    Value v;
+    v.m_kind = Kind::Optional;
+    v.m_scalar.p.a = owned.get();
+    v.m_owner = std::move(owned);
+    return v;
+}
+
+Value Value::error(std::string message)
+{
+    Value v = string(std::move(message));
+    v.m_kind = Kind::Error;
+    return v;
+}
+
+Value Value::host(const HostType *type, const void *data, std::string_view aux,
+                  std::shared_ptr<const void> owner)
+{
+    Value v;
+    v.m_kind = Kind::Host;
+    v.m_scalar.p.a = type;
+    v.m_scalar.p.b = data;
+    v.m_text = aux;
+    v.m_owner = std::move(owner);
+    return v;
+}
+
+std::string_view Value::typeName() const
+{
+    switch (m_kind) {
+    case Kind::Null: return "null_type";
+    case Kind::Bool: return "bool";
+    case Kind::Int: return "int";
+    case Kind::Uint: return "uint";
+    case Kind::Double: return "double";
+    case Kind::String: return "string";
+    case Kind::Bytes: return "bytes";
+    case Kind::List: return "list";
+    case Kind::Map: return "map";
+    case Kind::Timestamp: return "google.protobuf.Timestamp";
+    case Kind::Duration: return "google.protobuf.Duration";
+    case Kind::Type: return "type";
+    case Kind::Optional: return "optional_type";
+    case Kind::Error: return "*error*";
+    case Kind::Host: return hostType()->typeName();
+    case Kind::Dyn: return "dyn";
+    }
+    return "dyn";
+}
+
+std::string Value::debugString() const
+{
+    std::string out;
+    switch (m_kind) {
+    case Kind::Null: return "null";
+    case Kind::Bool: return m_scalar.b ? "true" : "false";
+    case Kind::Int: return std::to_string(m_scalar.i);
+    case Kind::Uint: return std::to_string(m_scalar.u) + "u";
+    case Kind::Double: {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", m_scalar.d);
+        return buf;
+    }
+    case Kind::String: appendQuoted(out, m_text); return out;
+    case Kind::Bytes:
+        out = "b";
+        appendQuoted(out, m_text);
+        return out;
+    case Kind::List: {
+        out = "[";
+        bool first = true;
+        for (const Value &e : asList()) {
+            if (!first)
+                out += ", ";
+            first = false;
+            out += e.debugString();
+        }
+        return out + "]";
+    }
+    case Kind::Map: {
+        out = "{";
+        const MapData &m = asMap();
+        for (size_t i = 0; i < m.size(); ++i) {
+            if (i)
+                out += ", ";
+            out += m.keys()[i].debugString() + ": " + m.values()[i].debugString();
+        }
+        return out + "}";
+    }
+    case Kind::Timestamp: return "timestamp(\"" + formatTimestamp(asTimestamp()) + "\")";
+    case Kind::Duration: return "duration(\"" + formatDuration(asDuration()) + "\")";
+    case Kind::Type: return std::string(m_text);
+    case Kind::Optional:
+        return hasOptionalValue() ? "optional.of(" + optionalValue().debugString() + ")"
+                                  : "optional.none()";
+    case Kind::Error: return "error(" + std::string(m_text) + ")";
+    case Kind::Host: return std::string(hostType()->typeName()) + "(" + std::string(m_text) + ")";
+    case Kind::Dyn: return "dyn";
+    }
+    return {};
+}
+
+bool MapData::insert(Value key, Value value)
+{
+    if (find(key))
+        return false;
+    m_keys.push_back(std::move(key));
+    m_values.push_back(std::move(value));
+    if (m_keys.size() == 16)
+        buildIndex();
+    else if (m_keys.size() > 16) {
+        const std::pair<uint64_t, uint32_t> entry{hashKey(m_keys.back()),
+                                                  static_cast<uint32_t>(m_keys.size() - 1)};
+        m_index.insert(std::upper_bound(m_index.begin(), m_index.end(), entry), entry);
+    }
+    return true;
+}
+
+void MapData::buildIndex()
+{
+    m_index.clear();
+    m_index.reserve(m_keys.size());
+    for (size_t i = 0; i < m_keys.size(); ++i)
+        m_index.emplace_back(hashKey(m_keys[i]), static_cast<uint32_t>(i));
+    std::sort(m_index.begin(), m_index.end());
+}
+
+const Value *MapData::find(const Value &key) const
+{
+    if (m_keys.size() < 16) {
+        for (size_t i = 0; i < m_keys.size(); ++i) {
+            if (valuesEqual(m_keys[i], key))
+                return &m_values[i];
+        }
+        return nullptr;
+    }
+    const uint64_t h = hashKey(key);
+    auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t>{h, 0});
+    for (; it != m_index.end() && it->first == h; ++it) {
+        if (valuesEqual(m_keys[it->second], key))
+            return &m_values[it->second];
+    }
+    return nullptr;
+}
+
+Value HostType::select(const Value &self, std::string_view field) const
+{
+    return Value::error("no such field '" + std::string(field) + "' on "
+                        + std::string(self.typeName()));
+}
+
+Value HostType::hasField(const Value &self, std::string_view) const
+{
+    return Value::error("type '" + std::string(self.typeName())
+                        + "' does not support field selection");
+}
+
+Value HostType::index(const Value &self, const Value &) const
+{
+    return noSuchOverload("_[_] on " + std::string(self.typeName()));
+}
+
+bool HostType::equals(const Value &self, const Value &other) const
+{
+    return self.hostData() == other.hostData() && self.asString() == other.asString();
+}
+
+bool isValidMapKey(const Value &key)
+{
+    switch (key.kind()) {
+    case Kind::Bool:
+    case Kind::Int:
+    case Kind::Uint:
+    case Kind::String: return true;
+    default: return false;
+    }
+}
+
+int compareNumbers(const Value &a, const Value &b)
+{
+    auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
+    switch (a.kind()) {
+    case Kind::Int:
+        if (b.kind() == Kind::Int)
+            return cmp(a.asInt(), b.asInt());
+        if (b.kind() == Kind::Uint)
+            return a.asInt() < 0 ? -1 : cmp(static_cast<uint64_t>(a.asInt()), b.asUint());
+        break;
+    case Kind::Uint:
+        if (b.kind() == Kind::Uint)
+            return cmp(a.asUint(), b.asUint());
+        if (b.kind() == Kind::Int)
+            return b.asInt() < 0 ? 1 : cmp(a.asUint(), static_cast<uint64_t>(b.asInt()));
+        break;
+    default: break;
+    }
+    // At least one double: compare exactly, without rounding the integer side.
+    auto toDouble = [](const Value &v) {
+        return v.kind() == Kind::Double ? v.asDouble()
+                                        : (v.kind() == Kind::Int ? static_cast<double>(v.asInt())
+                                                                 : static_cast<double>(v.asUint()));
+    };
+    const double x = toDouble(a);
+    const double y = toDouble(b);
+    if (std::isnan(x) || std::isnan(y))
+        return 2;
+    if (x != y)
+        return x < y ? -1 : 1;
+    // Equal as doubles; an integer that rounded onto the double may still differ.
+    if (a.kind() == Kind::Double && b.kind() == Kind::Double)
+        return 0;
+    const Value &iv = a.kind() == Kind::Double ? b : a;
+    const double d = a.kind() == Kind::Double ? x : y;
+    const int sign = a.kind() == Kind::Double ? -1 : 1; // orientation of iv relative to d
+    if (d >= 9223372036854775808.0) {
+        if (iv.kind() == Kind::Int)
+            return -sign;
+        if (d >= 18446744073709551616.0)
+            return -sign;
+        return sign * cmp(iv.asUint(), static_cast<uint64_t>(d));
+    }
+    if (d < -9223372036854775808.0)
+        return sign;
+    if (iv.kind() == Kind::Int)
+        return sign * cmp(iv.asInt(), static_cast<int64_t>(d));
+    if (d < 0)
+        return sign;
+    return sign * cmp(iv.asUint(), static_cast<uint64_t>(d));
+}
+
+bool valuesEqual(const Value &a, const Value &b)
+{
+    if (a.isNumber() && b.isNumber())
+        return compareNumbers(a, b) == 0;
+    if (a.kind() != b.kind())
+        return false;
+    switch (a.kind()) {
+    case Kind::Null: return true;
+    case Kind::Bool: return a.asBool() == b.asBool();
+    case Kind::String:
+    case Kind::Bytes:
+    case Kind::Type:
+    case Kind::Error: return a.asString() == b.asString();
+    case Kind::Timestamp:
+    case Kind::Duration:
+        return a.asTimestamp().seconds == b.asTimestamp().seconds
+            && a.asTimestamp().nanos == b.asTimestamp().nanos;
+    case Kind::List: {
+        const ListData &x = a.asList();
+        const ListData &y = b.asList();
+        if (x.size() != y.size())
+            return false;
+        for (size_t i = 0; i < x.size(); ++i) {
+            if (!valuesEqual(x[i], y[i]))
+                return false;
+        }
+        return true;
+    }
+    case Kind::Map: {
+        const MapData &x = a.asMap();
+        const MapData &y = b.asMap();
+        if (x.size() != y.size())
+            return false;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const Value *other = y.find(x.keys()[i]);
+            if (!other || !valuesEqual(x.values()[i], *other))
+                return false;
+        }
+        return true;
+    }
+    case Kind::Optional:
+        if (a.hasOptionalValue() != b.hasOptionalValue())
+            return false;
+        return !a.hasOptionalValue() || valuesEqual(a.optionalValue(), b.optionalValue());
+    case Kind::Host:
+        return a.hostType() == b.hostType() && a.hostType()->equals(a, b);
+    default: return false;
+    }
+}
+
+uint64_t hashKey(const Value &key)
+{
+    switch (key.kind()) {
+    case Kind::Bool: return key.asBool() ? 1 : 2;
+    case Kind::Int: return std::hash<int64_t>{}(key.asInt());
+    case Kind::Uint:
+        if (key.asUint() <= static_cast<uint64_t>(INT64_MAX))
+            return std::hash<int64_t>{}(static_cast<int64_t>(key.asUint()));
+        return std::hash<uint64_t>{}(key.asUint()) ^ 0x9e3779b97f4a7c15ULL;
+    case Kind::Double: {
+        const double d = key.asDouble();
+        if (d == std::trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+            return std::hash<int64_t>{}(static_cast<int64_t>(d));
+        if (d == std::trunc(d) && d >= 0 && d < 18446744073709551616.0)
+            return std::hash<uint64_t>{}(static_cast<uint64_t>(d)) ^ 0x9e3779b97f4a7c15ULL;
+        return std::hash<double>{}(d);
+    }
+    case Kind::String: return std::hash<std::string_view>{}(key.asString());
+    default: return 0;
+    }
+}
+
+Value noSuchOverload(std::string_view function)
+{
+    return Value::error("no such overload: " + std::string(function));
+}
+
+Value noSuchKey(const Value &key)
+{
+    std::string k = key.kind() == Kind::String ? std::string(key.asString()) : key.debugString();
+    return Value::error("no such key: " + k);
+}
+
+Value divisionByZero()
+{
+    return Value::error("division by zero");
+}
+
+Value moduloByZero()
+{
+    return Value::error("modulus by zero");
+}
+
+Value overflowError()
+{
+    return Value::error("integer overflow");
+}
+
+} // namespace dra::cel

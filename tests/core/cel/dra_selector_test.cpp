@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/cel/dra_selector.h"
+
+#include <gtest/gtest.h>
+
+using namespace dra::cel;
+
+namespace {
+
+// An A100 as NVIDIA's DRA driver publishes it (gpu.nvidia.com attributes).
+DeviceView a100()
+{
+    DeviceView d;
+    d.driver = "gpu.nvidia.com";
+    using T = DeviceAttributeValue::Type;
+    d.addAttribute("type", {T::String, 0, false, "gpu"});
+    d.addAttribute("productName", {T::String, 0, false, "NVIDIA A100-SXM4-40GB"});
+    d.addAttribute("architecture", {T::String, 0, false, "Ampere"});
+    d.addAttribute("brand", {T::String, 0, false, "Nvidia"});
+    d.addAttribute("index", {T::Int, 0, false, {}});
+    d.addAttribute("minor", {T::Int, 0, false, {}});
+    d.addAttribute("uuid", {T::String, 0, false, "GPU-4cf8db2d-06c0-7d70-1a51-e59b25b2c16c"});
+    d.addAttribute("cudaComputeCapability", {T::Version, 0, false, "8.0.0"});
+    d.addAttribute("driverVersion", {T::Version, 0, false, "550.54.15"});
+    d.addAttribute("resource.kubernetes.io/pcieRoot", {T::String, 0, false, "pci0000:00"});
+    d.addAttribute("mig-capable", {T::Bool, 0, true, {}});
+    return d;
+}
+
+struct SelectorCase
+{
+    std::string expr;
+    SelectorResult::Outcome want;
+};
+
+class SelectorEvalTest : public testing::TestWithParam<SelectorCase>
+{
+};
+
+constexpr auto Match = SelectorResult::Outcome::Match;
+constexpr auto NoMatch = SelectorResult::Outcome::NoMatch;
+constexpr auto Error = SelectorResult::Outcome::Error;
+
+} // namespace
+
+TEST_P(SelectorEvalTest, AgainstA100)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector(GetParam().expr, &diags);
+    ASSERT_TRUE(selector.has_value());
+    ASSERT_TRUE(selector->isValid()) << diags.front().message;
+    const SelectorResult r = evaluate(*selector, a100());
+    EXPECT_EQ(r.outcome, GetParam().want) << r.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Nvidia, SelectorEvalTest,
+    testing::Values(
+        SelectorCase{R"(device.driver == "gpu.nvidia.com")", Match},
+        SelectorCase{R"(device.driver == "gpu.example.com")", NoMatch},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA A100"))", Match},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].index == 0)", Match},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"]["mig-capable"])", Match},
+        SelectorCase{R"(device.attributes["resource.kubernetes.io"].pcieRoot == "pci0000:00")", Match},
+        SelectorCase{R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], gpu.type == "gpu" && gpu.architecture == "Ampere"))", Match},
+        // A domain no device publishes is an empty map: has() is false, lookups fail.
+        SelectorCase{R"(has(device.attributes["dra.example.com"].model))", NoMatch},
+        SelectorCase{R"(device.attributes["dra.example.com"].model == "x")", Error},
+        // A missing attribute is an error, absorbed by && when the other side is false.
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].memory == 1)", Error},
+        SelectorCase{R"(device.driver == "other" && device.attributes["gpu.nvidia.com"].memory == 1)", NoMatch},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].?memory.orValue(0) == 0)", Match},
+        SelectorCase{R"(device.allowMultipleAllocations)", NoMatch},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].productName)", Error}));
+
+TEST(SelectorTest, MissingAttributeErrorCarriesAHint)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector(R"(device.attributes["gpu.nvidia.com"].memory > 0)", &diags);
+    ASSERT_TRUE(selector && selector->isValid());
+    const SelectorResult r = evaluate(*selector, a100());
+    ASSERT_EQ(r.outcome, Error);
+    EXPECT_NE(r.error.find("no such key: memory"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("has()"), std::string::npos) << r.error;
+}
+
+TEST(SelectorTest, SyntaxErrorsAreDiagnosticsNotFailures)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector("device.driver == ", &diags);
+    ASSERT_TRUE(selector.has_value());
+    EXPECT_FALSE(selector->isValid());
+    ASSERT_EQ(diags.size(), 1u);
+    EXPECT_EQ(diags[0].line, 1);
+    EXPECT_EQ(diags[0].column, 18);
+}
+
+TEST(SelectorTest, UndeclaredVariablesAreReported)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector("devices.driver == 'x'", &diags);
+    ASSERT_TRUE(selector.has_value());
+    EXPECT_FALSE(selector->isValid());
+    ASSERT_FALSE(diags.empty());
+    EXPECT_NE(diags[0].message.find("undeclared reference to 'devices'"), std::string::npos);
+}
+
+TEST(SelectorTest, ExpressionsOverTenKibibytesAreRejected)
+{
+    std::string expr = "device.driver == '" + std::string(11 * 1024, 'a') + "'";
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector(expr, &diags);
+    ASSERT_TRUE(selector.has_value());
+    EXPECT_FALSE(selector->isValid());
+}
+
+TEST(SelectorTest, RuntimeCostLimitStopsRunawayComprehensions)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector(
+        "lists.range(2000).all(i, lists.range(2000).all(j, i + j >= 0))", &diags);
+    ASSERT_TRUE(selector && selector->isValid());
+    const SelectorResult r = evaluate(*selector, a100());
+    EXPECT_EQ(r.outcome, Error);
+    EXPECT_NE(r.error.find("cost limit"), std::string::npos) << r.error;
+}
