@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// Claims, templates and pods of the generated clusters: what the claim inspector and the
+// allocation simulator will rely on.
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "tests/core/sandbox/preset_test_support.h"
+
+using dra::test::generatePreset;
+using dra::test::itemsOfKind;
+using dra::test::quantityValue;
+using nlohmann::json;
+
+namespace {
+
+std::string keyOf(const json &object)
+{
+    return object["metadata"].value("namespace", "") + '/'
+        + object["metadata"]["name"].get<std::string>();
+}
+
+class PresetWorkloadsTest : public testing::TestWithParam<std::string>
+{
+};
+
+} // namespace
+
+TEST_P(PresetWorkloadsTest, AllocatedClaimsReferenceExistingDevicesAndPods)
+{
+    const json list = generatePreset(GetParam(), GetParam() == "scale" ? 30 : 0, 3);
+    const auto devices = dra::test::devicesByKey(list);
+    std::map<std::string, const json *> pods, templates;
+    for (const json *pod : itemsOfKind(list, "Pod"))
+        pods[keyOf(*pod)] = pod;
+    for (const json *t : itemsOfKind(list, "ResourceClaimTemplate"))
+        templates[keyOf(*t)] = t;
+    std::set<std::string> taken;
+    int allocated = 0;
+    for (const json *claim : itemsOfKind(list, "ResourceClaim")) {
+        const std::string ns = (*claim)["metadata"]["namespace"];
+        const json &status = (*claim)["status"];
+        if (!status.contains("allocation")) {
+            EXPECT_FALSE(status.contains("reservedFor")) << keyOf(*claim);
+            continue;
+        }
+        ++allocated;
+        const std::string node = status["allocation"]["nodeSelector"]["nodeSelectorTerms"][0]
+                                       ["matchFields"][0]["values"][0];
+        const json &results = status["allocation"]["devices"]["results"];
+        ASSERT_FALSE(results.empty());
+        std::set<std::string> requests;
+        for (const json &request : (*claim)["spec"]["devices"]["requests"])
+            requests.insert(request["name"].get<std::string>());
+        for (const json &result : results) {
+            const std::string device = result["driver"].get<std::string>() + '/'
+                + result["pool"].get<std::string>() + '/' + result["device"].get<std::string>();
+            EXPECT_TRUE(devices.contains(device)) << keyOf(*claim) << " got missing " << device;
+            EXPECT_TRUE(taken.insert(device).second) << device << " allocated twice";
+            EXPECT_EQ(result["pool"], node);
+            EXPECT_TRUE(requests.contains(result["request"].get<std::string>()));
+        }
+        ASSERT_TRUE(status.contains("reservedFor")) << keyOf(*claim);
+        for (const json &consumer : status["reservedFor"]) {
+            EXPECT_EQ(consumer["resource"], "pods");
+            const std::string podKey = ns + '/' + consumer["name"].get<std::string>();
+            ASSERT_TRUE(pods.contains(podKey)) << podKey;
+            const json &pod = *pods[podKey];
+            EXPECT_EQ(pod["metadata"]["uid"], consumer["uid"]);
+            EXPECT_EQ(pod["spec"]["nodeName"], node);
+            EXPECT_EQ(pod["status"]["phase"], "Running");
+            // The pod names the claim directly or through its resourceClaimStatuses.
+            bool named = false;
+            for (const json &podClaim : pod["spec"]["resourceClaims"])
+                named = named
+                    || podClaim.value("resourceClaimName", "") == (*claim)["metadata"]["name"];
+            for (const json &claimStatus :
+                pod["status"].value("resourceClaimStatuses", json::array()))
+                named = named || claimStatus["resourceClaimName"] == (*claim)["metadata"]["name"];
+            EXPECT_TRUE(named) << podKey << " does not reference " << keyOf(*claim);
+        }
+    }
+    EXPECT_GT(allocated, 0);
+    // Every template a pod names exists, and every stamped claim it points to exists.
+    std::set<std::string> claims;
+    for (const json *claim : itemsOfKind(list, "ResourceClaim"))
+        claims.insert(keyOf(*claim));
+    for (const auto &[podKey, pod] : pods) {
+        const std::string ns = (*pod)["metadata"]["namespace"];
+        for (const json &podClaim : (*pod)["spec"].value("resourceClaims", json::array())) {
+            if (podClaim.contains("resourceClaimTemplateName"))
+                EXPECT_TRUE(templates.contains(
+                    ns + '/' + podClaim["resourceClaimTemplateName"].get<std::string>()));
+            else
+                EXPECT_TRUE(
+                    claims.contains(ns + '/' + podClaim["resourceClaimName"].get<std::string>()));
+        }
+        for (const json &claimStatus :
+            (*pod)["status"].value("resourceClaimStatuses", json::array()))
+            EXPECT_TRUE(
+                claims.contains(ns + '/' + claimStatus["resourceClaimName"].get<std::string>()));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPresets, PresetWorkloadsTest,
+    testing::Values("mixed", "h100-sxm", "a100-mig", "l40s-pcie", "scale"));
+
+TEST(PresetWorkloadsMixedTest, AllocatedMigDevicesFitTheirGpusCounters)
+{
+    const json list = generatePreset("mixed", 0, 11);
+    const auto devices = dra::test::devicesByKey(list);
+    std::map<std::string, std::map<std::string, int64_t>> capacity, used; // pool/set -> counter
+    for (const json *slice : itemsOfKind(list, "ResourceSlice")) {
+        for (const json &set : (*slice)["spec"].value("sharedCounters", json::array()))
+            for (const auto &[counter, value] : set["counters"].items())
+                capacity[(*slice)["spec"]["pool"]["name"].get<std::string>() + '/'
+                    + set["name"].get<std::string>()][counter]
+                    = quantityValue(value["value"]);
+    }
+    int migAllocations = 0;
+    for (const json *claim : itemsOfKind(list, "ResourceClaim")) {
+        if (!(*claim)["status"].contains("allocation"))
+            continue;
+        for (const json &result : (*claim)["status"]["allocation"]["devices"]["results"]) {
+            const json &device = *devices.at(result["driver"].get<std::string>() + '/'
+                + result["pool"].get<std::string>() + '/' + result["device"].get<std::string>());
+            for (const json &consumption : device.value("consumesCounters", json::array())) {
+                migAllocations += device["attributes"]["type"]["string"] == "mig" ? 1 : 0;
+                const std::string set = result["pool"].get<std::string>() + '/'
+                    + consumption["counterSet"].get<std::string>();
+                for (const auto &[counter, value] : consumption["counters"].items()) {
+                    used[set][counter] += quantityValue(value["value"]);
+                    EXPECT_LE(used[set][counter], capacity[set][counter]) << set << ' ' << counter;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(migAllocations, 5 + 2);
+}
+
+TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
+{
+    const json list = generatePreset("mixed");
+    std::map<std::string, const json *> pods, claims;
+    for (const json *pod : itemsOfKind(list, "Pod"))
+        pods[keyOf(*pod)] = pod;
+    for (const json *claim : itemsOfKind(list, "ResourceClaim"))
+        claims[keyOf(*claim)] = claim;
+    const auto claimOf = [&](const std::string &podKey) -> const json & {
+        const json &pod = *pods.at(podKey);
+        const std::string ns = pod["metadata"]["namespace"];
+        return *claims.at(ns + '/'
+            + pod["status"]["resourceClaimStatuses"][0]["resourceClaimName"].get<std::string>());
+    };
+    // Inference: one server on a whole H100 node.
+    EXPECT_EQ(
+        claimOf("inference/llm-server-0")["status"]["allocation"]["devices"]["results"].size(), 8u);
+    // Training: a gang of four on four distinct nodes, each with 8 GPUs and 8 NICs.
+    std::set<std::string> trainerNodes;
+    for (int i = 0; i < 4; ++i) {
+        const std::string key = "training/trainer-" + std::to_string(i);
+        ASSERT_TRUE(pods.contains(key)) << key;
+        trainerNodes.insert((*pods[key])["spec"]["nodeName"].get<std::string>());
+        EXPECT_EQ(claimOf(key)["status"]["allocation"]["devices"]["results"].size(), 16u);
+    }
+    EXPECT_EQ(trainerNodes.size(), 4u);
+    // The fine-tune pair really is on one PCIe root.
+    const auto devices = dra::test::devicesByKey(list);
+    std::set<std::string> roots;
+    for (const json &result :
+        claimOf("training/finetune-0")["status"]["allocation"]["devices"]["results"])
+        roots.insert((*devices.at(result["driver"].get<std::string>() + '/'
+            + result["pool"].get<std::string>() + '/'
+            + result["device"].get<std::string>()))["attributes"]["resource.kubernetes.io/pcieRoot"]
+                                                   ["string"]
+                                                       .get<std::string>());
+    EXPECT_EQ(roots.size(), 1u);
+    // A claim shared by two pods.
+    EXPECT_EQ((*claims.at("inference/shared-l40s"))["status"]["reservedFor"].size(), 2u);
+    // The negative control stays Pending and unallocated.
+    EXPECT_EQ((*pods.at("batch/b200-probe"))["status"]["phase"], "Pending");
+    EXPECT_FALSE((*claims.at("batch/needs-b200"))["status"].contains("allocation"));
+    // Device-plugin pods ask for the extended resource on device-plugin nodes.
+    for (int i = 0; i < 3; ++i) {
+        const json &pod = *pods.at("inference/legacy-llm-" + std::to_string(i));
+        EXPECT_EQ(pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "8");
+        EXPECT_TRUE(pod["spec"]["nodeName"].get<std::string>().starts_with("legacy-h100-"));
+    }
+}
+
+TEST(PresetWorkloadsMixedTest, PlacementFollowsTheSeed)
+{
+    std::set<std::string> serverNodes;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        const json list = generatePreset("mixed", 0, seed);
+        for (const json *pod : itemsOfKind(list, "Pod")) {
+            if ((*pod)["metadata"]["name"] == "llm-server-0")
+                serverNodes.insert((*pod)["spec"]["nodeName"].get<std::string>());
+        }
+    }
+    EXPECT_GT(serverNodes.size(), 1u);
+}
