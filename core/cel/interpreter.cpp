@@ -97,6 +97,35 @@ Value VariableNode::eval(EvalFrame &frame) const
     return frame.variables[m_index];
 }
 
+Value WrapperNode::eval(EvalFrame &frame) const
+{
+    if (!m_value) {
+        switch (m_kind) {
+        case Kind::Bool: return Value::boolean(false);
+        case Kind::Bytes: return Value::borrowedBytes({});
+        case Kind::Double: return Value::floating(0);
+        case Kind::Int: return Value::integer(0);
+        case Kind::Uint: return Value::unsignedInteger(0);
+        case Kind::String: return Value::borrowedString({});
+        default: return Value();
+        }
+    }
+    Value v = m_value->eval(frame);
+    if (v.isError())
+        return v;
+    if (v.kind() != m_kind)
+        return Value::error("field 'value' of a wrapper message cannot hold "
+                            + std::string(v.typeName()));
+    if (m_is32Bit) {
+        if ((m_kind == Kind::Int && (v.asInt() < INT32_MIN || v.asInt() > INT32_MAX))
+            || (m_kind == Kind::Uint && v.asUint() > UINT32_MAX))
+            return Value::error("range error: value does not fit in 32 bits");
+    }
+    if (m_isFloat)
+        return Value::floating(static_cast<float>(v.asDouble()));
+    return v;
+}
+
 Value SelectNode::eval(EvalFrame &frame) const
 {
     Value operand = m_operand->eval(frame);
@@ -109,7 +138,7 @@ Value SelectNode::eval(EvalFrame &frame) const
     case Kind::Optional: {
         // Selection through an optional stays optional: none, or the field if present.
         if (!operand.hasOptionalValue())
-            return operand;
+            return m_testOnly ? Value::boolean(false) : operand;
         const Value &inner = operand.optionalValue();
         if (inner.kind() == Kind::Map) {
             const Value *found = inner.asMap().find(Value::borrowedString(m_field));

@@ -72,6 +72,27 @@ private:
     std::string m_message;
 };
 
+// A protobuf wrapper message (google.protobuf.Int32Value{value: 1}), which CEL sees as the
+// primitive it wraps; an absent value is the zero value.
+class WrapperNode final : public Node
+{
+public:
+    WrapperNode(Kind kind, bool is32Bit, bool isFloat, NodePtr value)
+        : m_kind(kind)
+        , m_is32Bit(is32Bit)
+        , m_isFloat(isFloat)
+        , m_value(std::move(value))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    Kind m_kind;
+    bool m_is32Bit;
+    bool m_isFloat;
+    NodePtr m_value;
+};
+
 // `a.f` and `has(a.f)`.
 class SelectNode final : public Node
 {

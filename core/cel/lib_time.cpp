@@ -46,6 +46,13 @@ Value durationField(Args a, EvalFrame &)
     return Value::integer(static_cast<int64_t>(n / Divisor));
 }
 
+// The millisecond part of a duration, as cel-go gives it (1.5s -> 500).
+Value durationMilliseconds(Args a, EvalFrame &)
+{
+    const Int128 n = toNanos(a[0].asDuration());
+    return Value::integer(static_cast<int64_t>((n / 1000000) % 1000));
+}
+
 template <Field F>
 void addTimestampField(FunctionRegistry &r, std::string_view name)
 {
@@ -70,7 +77,7 @@ void registerTimeLibrary(FunctionRegistry &r)
     r.member("getHours", {Kind::Duration}, durationField<3600000000000LL>);
     r.member("getMinutes", {Kind::Duration}, durationField<60000000000LL>);
     r.member("getSeconds", {Kind::Duration}, durationField<1000000000LL>);
-    r.member("getMilliseconds", {Kind::Duration}, durationField<1000000LL>);
+    r.member("getMilliseconds", {Kind::Duration}, durationMilliseconds);
 }
 
 } // namespace dra::cel

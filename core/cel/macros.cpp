@@ -79,6 +79,13 @@ struct Builder
 // The name of a simple identifier argument, or empty after reporting an error.
 std::string simpleName(MacroContext &ctx, const ExprPtr &arg, int32_t offset)
 {
+    // cel.iterVar(i, j) names the variables of optimized (cel.block) expressions.
+    if (arg->kind == ExprKind::Call && arg->target && arg->target->kind == ExprKind::Ident
+        && arg->target->name == "cel" && arg->name == "iterVar" && arg->args.size() == 2
+        && arg->args[0]->kind == ExprKind::Constant && arg->args[1]->kind == ExprKind::Constant) {
+        return "@it:" + arg->args[0]->constant.debugString() + ":"
+               + arg->args[1]->constant.debugString();
+    }
     if (arg->kind != ExprKind::Ident) {
         ctx.reportError(arg ? arg->offset : offset, "argument must be a simple name");
         return {};

@@ -14,10 +14,9 @@ namespace dra::cel {
 
 namespace {
 
-constexpr std::array<std::string_view, 15> kTypeNames = {
+constexpr std::array<std::string_view, 13> kTypeNames = {
     "int",  "uint", "double",    "bool", "string", "bytes", "list", "map",
-    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
-    "dyn", "google.protobuf.Value"};
+    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type"};
 
 std::optional<std::string_view> typeName(std::string_view name)
 {
@@ -31,9 +30,11 @@ std::optional<std::string_view> typeName(std::string_view name)
 class Planner final
 {
 public:
-    Planner(const Environment &env, const ParsedExpr &parsed, std::vector<Diagnostic> *diagnostics)
+    Planner(const Environment &env, const ParsedExpr &parsed, const PlanOptions &options,
+            std::vector<Diagnostic> *diagnostics)
         : m_env(env)
         , m_info(parsed.source)
+        , m_options(options)
         , m_diagnostics(diagnostics)
     {
     }
@@ -65,9 +66,7 @@ public:
             }
             return std::make_unique<MapNode>(std::move(keys), std::move(values), std::move(optional));
         }
-        case ExprKind::Struct:
-            error(e.offset, "unknown message type '" + e.name + "'");
-            return std::make_unique<ErrorNode>("unknown message type " + e.name);
+        case ExprKind::Struct: return planMessage(e);
         case ExprKind::Comprehension: return planComprehension(e);
         }
         return std::make_unique<ErrorNode>("unsupported expression");
@@ -137,9 +136,12 @@ private:
         }
         if (NodePtr n = resolveName(name, true))
             return n;
+        const std::string message = "undeclared reference to '" + name + "' (in container '"
+                                    + m_env.container() + "')";
+        if (!m_options.reportUnresolved)
+            return std::make_unique<ErrorNode>(message);
         if (report)
-            error(offset, "undeclared reference to '" + name + "' (in container '"
-                              + m_env.container() + "')");
+            error(offset, message);
         return nullptr;
     }
 
@@ -224,6 +226,15 @@ private:
                 m_blocks.pop_back();
                 return std::make_unique<BlockNode>(first, std::move(inits), std::move(body));
             }
+            if ((fn == "iterVar" || fn == "accuVar") && n == 2
+                && e.args[0]->kind == ExprKind::Constant && e.args[1]->kind == ExprKind::Constant) {
+                const std::string name = std::string(fn == "iterVar" ? "@it:" : "@ac:")
+                                         + e.args[0]->constant.debugString() + ":"
+                                         + e.args[1]->constant.debugString();
+                const int slot = findLocal(name);
+                if (slot >= 0)
+                    return std::make_unique<LocalNode>(slot);
+            }
             if (fn == "index" && n == 1 && e.args[0]->kind == ExprKind::Constant
                 && e.args[0]->constant.kind() == Kind::Int) {
                 const int slot = blockSlot(static_cast<int>(e.args[0]->constant.asInt()));
@@ -263,8 +274,9 @@ private:
         for (const ExprPtr &a : e.args)
             args.push_back(plan(*a));
         if (!m_env.functions().hasFunction(globalName)) {
-            error(e.offset, "undeclared reference to '" + globalName + "' (in container '"
-                                + m_env.container() + "')");
+            if (m_options.reportUnresolved)
+                error(e.offset, "undeclared reference to '" + globalName + "' (in container '"
+                                    + m_env.container() + "')");
             return std::make_unique<ErrorNode>("unbound function " + globalName);
         }
         bool allConstant = true;
@@ -282,6 +294,44 @@ private:
         if (folded.isError())
             return node;
         return std::make_unique<ConstNode>(std::move(folded));
+    }
+
+    // Message construction. Only the protobuf wrapper types are known: they stand for their
+    // primitive value (google.protobuf.Int64Value{value: 1} is 1, {} is 0).
+    NodePtr planMessage(const Expr &e)
+    {
+        std::string name = e.name;
+        if (!name.empty() && name.front() == '.')
+            name.erase(0, 1);
+        static constexpr std::array<std::pair<std::string_view, Kind>, 10> kWrappers = {{
+            {"google.protobuf.BoolValue", Kind::Bool},
+            {"google.protobuf.BytesValue", Kind::Bytes},
+            {"google.protobuf.DoubleValue", Kind::Double},
+            {"google.protobuf.FloatValue", Kind::Double},
+            {"google.protobuf.Int32Value", Kind::Int},
+            {"google.protobuf.Int64Value", Kind::Int},
+            {"google.protobuf.StringValue", Kind::String},
+            {"google.protobuf.UInt32Value", Kind::Uint},
+            {"google.protobuf.UInt64Value", Kind::Uint},
+            {"google.protobuf.Value", Kind::Null},
+        }};
+        for (const auto &[wrapper, kind] : kWrappers) {
+            if (name != wrapper)
+                continue;
+            NodePtr value;
+            for (const ExprEntry &entry : e.entries) {
+                if (entry.field != "value" || kind == Kind::Null) {
+                    error(entry.offset, "no such field '" + entry.field + "' in " + name);
+                    return std::make_unique<ErrorNode>("no such field " + entry.field);
+                }
+                value = plan(*entry.value);
+            }
+            return std::make_unique<WrapperNode>(kind, wrapper.find("32") != std::string_view::npos,
+                                                 wrapper == "google.protobuf.FloatValue",
+                                                 std::move(value));
+        }
+        error(e.offset, "unknown message type '" + e.name + "'");
+        return std::make_unique<ErrorNode>("unknown message type " + e.name);
     }
 
     NodePtr planComprehension(const Expr &e)
@@ -309,6 +359,7 @@ private:
 
     const Environment &m_env;
     SourceInfo m_info;
+    PlanOptions m_options;
     std::vector<Diagnostic> *m_diagnostics;
     std::vector<std::pair<std::string, int>> m_scopes;
     std::vector<std::pair<int, int>> m_blocks; // (first slot, visible count)
@@ -346,9 +397,9 @@ Value Program::evaluate(std::span<const Value> variables, const void *host,
 }
 
 Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
-                     std::vector<Diagnostic> *diagnostics)
+                     std::vector<Diagnostic> *diagnostics, const PlanOptions &options)
 {
-    Planner planner(env, parsed, diagnostics);
+    Planner planner(env, parsed, options, diagnostics);
     NodePtr root = planner.plan(*parsed.root);
     if (planner.failed() || !root)
         return Program();

@@ -68,8 +68,17 @@ private:
                                       const CompileOptions &options,
                                       std::vector<Diagnostic> *diagnostics);
 
+// Planning settings.
+struct PlanOptions
+{
+    // Unknown variables and functions are diagnostics; when false they become runtime errors,
+    // as in an unchecked (dynamic) evaluation.
+    bool reportUnresolved = true;
+};
+
 // Plans an already parsed expression (see compile()).
 [[nodiscard]] Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
-                                   std::vector<Diagnostic> *diagnostics);
+                                   std::vector<Diagnostic> *diagnostics,
+                                   const PlanOptions &options = {});
 
 } // namespace dra::cel

@@ -189,7 +189,7 @@ std::optional<Duration> durationFromNanos(Int128 nanos)
         n += kNanosPerSecond;
         s -= 1;
     }
-    if (s < -kMaxDurationSeconds || s > kMaxDurationSeconds)
+    if (nanos < Int128(INT64_MIN) || nanos > Int128(INT64_MAX))
         return std::nullopt;
     return Duration{static_cast<int64_t>(s), static_cast<int32_t>(n)};
 }
@@ -281,7 +281,7 @@ std::optional<Duration> parseDuration(std::string_view s)
     if (s.empty())
         return std::nullopt;
     Int128 total = 0;
-    const Int128 limit = Int128(kMaxDurationSeconds + 1) * kNanosPerSecond;
+    const Int128 limit = Int128(INT64_MAX) + 1;
     while (!s.empty()) {
         Int128 whole = 0;
         Int128 frac = 0;

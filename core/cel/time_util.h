@@ -16,8 +16,6 @@ __extension__ typedef __int128 Int128;
 // Timestamps must lie in [0001-01-01T00:00:00Z, 9999-12-31T23:59:59.999999999Z].
 inline constexpr int64_t kMinTimestampSeconds = -62135596800;
 inline constexpr int64_t kMaxTimestampSeconds = 253402300799;
-// Durations are limited to about ±10,000 years, as protobuf's Duration is.
-inline constexpr int64_t kMaxDurationSeconds = 315576000000;
 
 // Parses an RFC 3339 timestamp ("2009-02-13T23:31:30.5Z", "...+01:00"); nullopt when invalid
 // or out of range.

@@ -45,7 +45,8 @@ struct Timestamp
     int32_t nanos = 0;
 };
 
-// A CEL duration, normalized so that nanos is in [0, 1e9) whatever the sign.
+// A CEL duration, normalized so that nanos is in [0, 1e9) whatever the sign. Like cel-go's,
+// durations are limited to what int64 nanoseconds hold (about ±292 years).
 struct Duration
 {
     int64_t seconds = 0;
