@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/store/batch_writer.h"
+
+#include <functional>
+#include <unordered_set>
+#include <utility>
+
+#include "core/common/json_text.h"
+
+namespace dra::store {
+
+namespace {
+
+using common::Error;
+using sqlite::Statement;
+using sqlite::StatementScope;
+
+void bindKey(Statement &statement, std::string_view cluster, const common::ObjectKey &key)
+{
+    statement.bind(1, cluster);
+    statement.bind(2, key.group);
+    statement.bind(3, key.kind);
+    statement.bind(4, key.ns);
+    statement.bind(5, key.name);
+}
+
+struct NsNameHash
+{
+    size_t operator()(const std::pair<std::string_view, std::string_view> &key) const noexcept
+    {
+        const std::hash<std::string_view> h;
+        return h(key.first) * 31 + h(key.second);
+    }
+};
+
+constexpr std::string_view kObjectColumns
+    = "api_version, uid, resource_version, generation, created, json, rev";
+
+// The stored state of an object from a row of kObjectColumns starting at `first`.
+ObjectRecord storedRecord(const Statement &row, int first, common::ObjectKey key)
+{
+    ObjectRecord record;
+    record.key = std::move(key);
+    record.apiVersion = row.columnString(first);
+    record.uid = row.columnString(first + 1);
+    record.resourceVersion = row.columnString(first + 2);
+    record.generation = row.columnInt(first + 3);
+    record.creationTimestamp = row.columnString(first + 4);
+    record.json = row.columnString(first + 5);
+    record.rev = row.columnInt(first + 6);
+    return record;
+}
+
+// Applies one batch inside the caller's transaction.
+class BatchWriter
+{
+public:
+    BatchWriter(sqlite::Database &db, WriterStatements &s, const WatchBatch &batch, int64_t now,
+                std::vector<Applied> *applied)
+        : m_db(db), m_s(s), m_batch(batch), m_now(now), m_applied(applied)
+    {
+    }
+
+    Result<BatchSummary> run()
+    {
+        m_s.touchCluster.bind(1, m_batch.cluster);
+        m_s.touchCluster.bind(2, m_now);
+        if (Result<void> touched = m_s.touchCluster.exec(); !touched)
+            return fail(touched.error());
+        for (size_t i = 0; i < m_batch.changes.size(); ++i) {
+            const Change &change = m_batch.changes[i];
+            const Result<void> done = change.type == ChangeType::Deleted ? remove(change.object, int(i))
+                                                                         : write(change.object, int(i));
+            if (!done) {
+                return fail(done.error().withContext(
+                    QStringLiteral("cannot store %1 of cluster %2")
+                        .arg(common::qs(change.object.key.display()), common::qs(m_batch.cluster))));
+            }
+        }
+        for (const auto &[group, kind] : m_batch.replaceKinds) {
+            if (Result<void> replaced = removeUnmentioned(group, kind); !replaced)
+                return fail(replaced.error());
+        }
+        for (const auto &[group, kind, version] : m_batch.listVersions) {
+            Statement &upsert = m_s.upsertListVersion;
+            upsert.bind(1, m_batch.cluster);
+            upsert.bind(2, group);
+            upsert.bind(3, kind);
+            upsert.bind(4, version);
+            upsert.bind(5, m_now);
+            if (Result<void> stored = upsert.exec(); !stored)
+                return fail(stored.error());
+        }
+        return m_summary;
+    }
+
+private:
+    Result<int64_t> logChange(const common::ObjectKey &key, ChangeType type,
+                              std::string_view resourceVersion, std::string_view json)
+    {
+        Statement &insert = m_s.insertChange;
+        bindKey(insert, m_batch.cluster, key);
+        insert.bind(6, changeTypeName(type));
+        insert.bind(7, resourceVersion);
+        insert.bind(8, m_now);
+        insert.bind(9, json);
+        if (Result<void> logged = insert.exec(); !logged)
+            return fail(logged.error());
+        const int64_t rev = m_db.lastInsertRowid();
+        if (m_summary.firstRev == 0)
+            m_summary.firstRev = rev;
+        m_summary.lastRev = rev;
+        switch (type) {
+        case ChangeType::Added: ++m_summary.added; break;
+        case ChangeType::Modified: ++m_summary.modified; break;
+        case ChangeType::Deleted: ++m_summary.deleted; break;
+        }
+        return rev;
+    }
+
+    Result<void> write(const ObjectRecord &record, int changeIndex)
+    {
+        Statement &select = m_s.selectObject;
+        bool exists = false;
+        {
+            StatementScope scope(select);
+            bindKey(select, m_batch.cluster, record.key);
+            const Result<bool> row = select.step();
+            if (!row)
+                return fail(row.error());
+            exists = *row;
+            // Byte-identical means nothing changed: a re-import or a resent watch event.
+            if (exists && select.columnText(5) == record.json) {
+                ++m_summary.unchanged;
+                return {};
+            }
+        }
+        const ChangeType type = exists ? ChangeType::Modified : ChangeType::Added;
+        const Result<int64_t> rev = logChange(record.key, type, record.resourceVersion, record.json);
+        if (!rev)
+            return fail(rev.error());
+
+        Statement &upsert = m_s.upsertObject;
+        bindKey(upsert, m_batch.cluster, record.key);
+        upsert.bind(6, record.apiVersion);
+        upsert.bind(7, record.uid);
+        upsert.bind(8, record.resourceVersion);
+        upsert.bind(9, record.generation);
+        upsert.bind(10, record.creationTimestamp);
+        upsert.bind(11, record.json);
+        upsert.bind(12, m_now);
+        upsert.bind(13, *rev);
+        if (Result<void> stored = upsert.exec(); !stored)
+            return stored;
+
+        if (exists) {
+            bindKey(m_s.deleteDevices, m_batch.cluster, record.key);
+            if (Result<void> cleared = m_s.deleteDevices.exec(); !cleared)
+                return cleared;
+        }
+        Statement &device = m_s.insertDevice;
+        for (const DeviceRow &row : record.devices) {
+            bindKey(device, m_batch.cluster, record.key);
+            device.bind(6, row.name);
+            device.bind(7, row.driver);
+            device.bind(8, row.pool);
+            device.bind(9, row.node);
+            device.bind(10, row.attributesJson);
+            device.bind(11, row.capacityJson);
+            if (Result<void> stored = device.exec(); !stored)
+                return stored;
+        }
+        if (m_applied)
+            m_applied->push_back(Applied{type, *rev, changeIndex, {}});
+        return {};
+    }
+
+    // Logs the deletion with the last known state and drops the row (its devices cascade).
+    Result<void> deleteStored(const ObjectRecord &last, std::string_view resourceVersion,
+                              std::string_view json, int changeIndex, bool keepStored)
+    {
+        const Result<int64_t> rev = logChange(last.key, ChangeType::Deleted, resourceVersion, json);
+        if (!rev)
+            return fail(rev.error());
+        bindKey(m_s.deleteObject, m_batch.cluster, last.key);
+        if (Result<void> deleted = m_s.deleteObject.exec(); !deleted)
+            return deleted;
+        if (m_applied)
+            m_applied->push_back(Applied{ChangeType::Deleted, *rev, changeIndex, keepStored ? last : ObjectRecord{}});
+        return {};
+    }
+
+    Result<void> remove(const ObjectRecord &record, int changeIndex)
+    {
+        Statement &select = m_s.selectObject;
+        ObjectRecord last;
+        {
+            StatementScope scope(select);
+            bindKey(select, m_batch.cluster, record.key);
+            const Result<bool> row = select.step();
+            if (!row)
+                return fail(row.error());
+            if (!*row) {
+                ++m_summary.unchanged; // already gone: a replayed or late deletion
+                return {};
+            }
+            last = storedRecord(select, 0, record.key);
+        }
+        // The watch event's final state is newer than ours when it carries one.
+        const bool eventHasState = !record.json.empty();
+        return deleteStored(last, eventHasState ? record.resourceVersion : last.resourceVersion,
+                            eventHasState ? record.json : last.json,
+                            eventHasState ? changeIndex : -1, !eventHasState);
+    }
+
+    Result<void> removeUnmentioned(const std::string &group, const std::string &kind)
+    {
+        std::unordered_set<std::pair<std::string_view, std::string_view>, NsNameHash> mentioned;
+        for (const Change &change : m_batch.changes) {
+            const common::ObjectKey &key = change.object.key;
+            if (change.type != ChangeType::Deleted && key.group == group && key.kind == kind)
+                mentioned.emplace(key.ns, key.name);
+        }
+        std::vector<ObjectRecord> stale;
+        {
+            Statement &select = m_s.selectKind;
+            StatementScope scope(select);
+            select.bind(1, m_batch.cluster);
+            select.bind(2, group);
+            select.bind(3, kind);
+            while (true) {
+                const Result<bool> row = select.step();
+                if (!row)
+                    return fail(row.error());
+                if (!*row)
+                    break;
+                if (!mentioned.contains({select.columnText(0), select.columnText(1)}))
+                    stale.push_back(storedRecord(select, 2, {group, kind, select.columnString(0),
+                                                              select.columnString(1)}));
+            }
+        }
+        for (const ObjectRecord &last : stale) {
+            if (Result<void> removed = deleteStored(last, last.resourceVersion, last.json, -1, true); !removed)
+                return removed;
+        }
+        return {};
+    }
+
+    sqlite::Database &m_db;
+    WriterStatements &m_s;
+    const WatchBatch &m_batch;
+    const int64_t m_now;
+    std::vector<Applied> *m_applied;
+    BatchSummary m_summary;
+};
+
+} // namespace
+
+Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Database &db)
+{
+    auto s = std::make_unique<WriterStatements>();
+    const std::string objectColumns(kObjectColumns);
+    const std::pair<Statement *, std::string> statements[] = {
+        {&s->selectObject, "SELECT " + objectColumns
+                               + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5"},
+        {&s->upsertObject,
+         "INSERT INTO objects (cluster, grp, kind, ns, name, api_version, uid, resource_version, "
+         "generation, created, json, updated_at, rev) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+         "ON CONFLICT (cluster, grp, kind, ns, name) DO UPDATE SET api_version = excluded.api_version, "
+         "uid = excluded.uid, resource_version = excluded.resource_version, generation = excluded.generation, "
+         "created = excluded.created, json = excluded.json, updated_at = excluded.updated_at, rev = excluded.rev"},
+        {&s->deleteObject, "DELETE FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5"},
+        {&s->deleteDevices, "DELETE FROM devices WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND slice = ?5"},
+        // REPLACE: a slice listing one device name twice is the server's mistake; keep the last.
+        {&s->insertDevice,
+         "INSERT OR REPLACE INTO devices (cluster, grp, kind, ns, slice, name, driver, pool, node, "
+         "attributes, capacity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
+        {&s->insertChange,
+         "INSERT INTO changes (cluster, grp, kind, ns, name, type, resource_version, at, json) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+        {&s->selectKind, "SELECT ns, name, " + objectColumns + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3"},
+        {&s->upsertListVersion,
+         "INSERT INTO list_versions (cluster, grp, kind, resource_version, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+         "ON CONFLICT (cluster, grp, kind) DO UPDATE SET resource_version = excluded.resource_version, "
+         "updated_at = excluded.updated_at"},
+        {&s->touchCluster,
+         "INSERT INTO clusters (name, last_sync) VALUES (?1, ?2) "
+         "ON CONFLICT (name) DO UPDATE SET last_sync = excluded.last_sync"},
+    };
+    for (const auto &[statement, sql] : statements) {
+        Result<Statement> prepared = db.prepare(sql);
+        if (!prepared)
+            return fail(prepared.error());
+        *statement = std::move(*prepared);
+    }
+    return s;
+}
+
+Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
+                                const WatchBatch &batch, int64_t now, std::vector<Applied> *applied)
+{
+    return BatchWriter(db, statements, batch, now, applied).run();
+}
+
+std::string_view changeTypeName(ChangeType type)
+{
+    switch (type) {
+    case ChangeType::Added: return "added";
+    case ChangeType::Modified: return "modified";
+    case ChangeType::Deleted: return "deleted";
+    }
+    return "modified";
+}
+
+ChangeType changeTypeFromName(std::string_view name)
+{
+    if (name == "added")
+        return ChangeType::Added;
+    if (name == "deleted")
+        return ChangeType::Deleted;
+    return ChangeType::Modified;
+}
+
+} // namespace dra::store

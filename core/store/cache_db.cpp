@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/store/cache_db.h"
+
+#include <array>
+#include <utility>
+
+#include <QDateTime>
+
+#include "core/common/json_text.h"
+#include "core/store/cache_db_p.h"
+
+namespace dra::store {
+
+namespace {
+
+using common::Error;
+using sqlite::Statement;
+
+// Version 1. Timestamps are ms since the epoch (UTC). Device rows carry their slice's full key
+// so the foreign key can drop them together with the slice.
+constexpr std::string_view kSchemaV1 = R"sql(
+CREATE TABLE clusters (
+    name TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
+    server TEXT NOT NULL DEFAULT '',
+    version TEXT NOT NULL DEFAULT '',
+    last_sync INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE objects (
+    cluster TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind <> ''),
+    ns TEXT NOT NULL,
+    name TEXT NOT NULL CHECK (name <> ''),
+    api_version TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    resource_version TEXT NOT NULL,
+    generation INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    json TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    rev INTEGER NOT NULL,
+    PRIMARY KEY (cluster, grp, kind, ns, name)
+);
+CREATE TABLE devices (
+    cluster TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    slice TEXT NOT NULL,
+    name TEXT NOT NULL,
+    driver TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    node TEXT NOT NULL,
+    attributes TEXT NOT NULL,
+    capacity TEXT NOT NULL,
+    PRIMARY KEY (cluster, grp, kind, ns, slice, name),
+    FOREIGN KEY (cluster, grp, kind, ns, slice)
+        REFERENCES objects (cluster, grp, kind, ns, name) ON DELETE CASCADE
+);
+CREATE INDEX devices_by_node ON devices (cluster, node);
+CREATE INDEX devices_by_driver ON devices (cluster, driver);
+CREATE INDEX devices_by_pool ON devices (cluster, pool);
+CREATE TABLE list_versions (
+    cluster TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    resource_version TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (cluster, grp, kind)
+);
+CREATE TABLE streams (
+    cluster TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (cluster, grp, kind, ns)
+);
+CREATE TABLE changes (
+    rev INTEGER PRIMARY KEY AUTOINCREMENT,
+    cluster TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL CHECK (type IN ('added', 'modified', 'deleted')),
+    resource_version TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    json TEXT NOT NULL
+);
+CREATE INDEX changes_by_object ON changes (cluster, grp, kind, ns, name, rev);
+)sql";
+
+constexpr std::array<std::string_view, 1> kMigrations{kSchemaV1};
+
+constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
+
+Error notWriter()
+{
+    return Error{Error::Code::Invalid, QStringLiteral("the cache was opened read-only")};
+}
+
+Error notOpen()
+{
+    return Error{Error::Code::Internal, QStringLiteral("the cache is not open")};
+}
+
+} // namespace
+
+CacheDb::CacheDb() = default;
+CacheDb::CacheDb(std::unique_ptr<Impl> impl) : d(std::move(impl)) { }
+CacheDb::CacheDb(CacheDb &&other) noexcept = default;
+CacheDb &CacheDb::operator=(CacheDb &&other) noexcept = default;
+CacheDb::~CacheDb() = default;
+
+const SchemaSpec &CacheDb::schema()
+{
+    static const SchemaSpec spec{kCacheApplicationId, QStringLiteral("DRA Console cache"),
+                                 QStringLiteral("use `dractl cache rebuild` or --reset"), kMigrations};
+    return spec;
+}
+
+Result<CacheDb> CacheDb::open(const QString &path, OpenMode mode, const OpenOptions &options)
+{
+    Result<DbFile> file = openDbFile(path, mode, options, schema());
+    if (!file)
+        return fail(file.error());
+    auto impl = std::make_unique<Impl>();
+    impl->file = std::move(*file);
+    impl->writer = mode == OpenMode::ReadWrite;
+    return CacheDb(std::move(impl));
+}
+
+QString CacheDb::path() const
+{
+    return d ? d->file.db.path() : QString();
+}
+
+bool CacheDb::isWriter() const
+{
+    return d && d->writer;
+}
+
+Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
+{
+    if (!d)
+        return fail(notOpen());
+    if (!d->writer)
+        return fail(notWriter());
+    if (!d->statements) {
+        Result<std::unique_ptr<WriterStatements>> prepared = prepareWriterStatements(d->file.db);
+        if (!prepared)
+            return fail(prepared.error());
+        d->statements = std::move(*prepared);
+    }
+    Result<sqlite::Transaction> transaction
+        = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
+    if (!transaction)
+        return fail(transaction.error());
+    const Result<BatchSummary> summary
+        = writeBatch(d->file.db, *d->statements, batch, QDateTime::currentMSecsSinceEpoch(), nullptr);
+    if (!summary)
+        return summary; // the transaction rolls back as it goes out of scope
+    if (Result<void> committed = transaction->commit(); !committed)
+        return fail(committed.error());
+    return summary;
+}
+
+Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&batches)
+{
+    if (!d)
+        return fail(notOpen());
+    if (!d->writer)
+        return fail(notWriter());
+    if (!d->statements) {
+        Result<std::unique_ptr<WriterStatements>> prepared = prepareWriterStatements(d->file.db);
+        if (!prepared)
+            return fail(prepared.error());
+        d->statements = std::move(*prepared);
+    }
+    Result<sqlite::Transaction> transaction
+        = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
+    if (!transaction)
+        return fail(transaction.error());
+    const int64_t now = QDateTime::currentMSecsSinceEpoch();
+    std::vector<std::vector<Applied>> applied(batches.size());
+    std::vector<BatchSummary> summaries;
+    summaries.reserve(batches.size());
+    for (size_t i = 0; i < batches.size(); ++i) {
+        Result<BatchSummary> summary = writeBatch(d->file.db, *d->statements, batches[i], now, &applied[i]);
+        if (!summary)
+            return fail(summary.error());
+        summaries.push_back(*summary);
+    }
+    if (Result<void> committed = transaction->commit(); !committed)
+        return fail(committed.error());
+
+    std::vector<CommittedBatch> result(batches.size());
+    for (size_t i = 0; i < batches.size(); ++i) {
+        CommittedBatch &out = result[i];
+        out.cluster = std::move(batches[i].cluster);
+        out.summary = summaries[i];
+        out.changes.reserve(applied[i].size());
+        for (Applied &one : applied[i]) {
+            ObjectRecord object = one.changeIndex >= 0
+                ? std::move(batches[i].changes[size_t(one.changeIndex)].object)
+                : std::move(one.stored);
+            object.rev = one.rev;
+            out.changes.push_back(CommittedChange{one.type, one.rev, std::move(object)});
+        }
+    }
+    return result;
+}
+
+Result<void> CacheDb::setClusterInfo(const ClusterInfo &info)
+{
+    if (!d)
+        return fail(notOpen());
+    if (!d->writer)
+        return fail(notWriter());
+    Result<Statement> upsert = d->file.db.prepare(
+        "INSERT INTO clusters (name, server, version) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (name) DO UPDATE SET server = excluded.server, version = excluded.version");
+    if (!upsert)
+        return fail(upsert.error());
+    upsert->bind(1, info.name);
+    upsert->bind(2, info.server);
+    upsert->bind(3, info.version);
+    return upsert->exec();
+}
+
+} // namespace dra::store

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <QString>
+
+#include "core/common/object_key.h"
+#include "core/common/result.h"
+#include "core/store/db_file.h"
+#include "core/store/object_record.h"
+#include "core/store/sqlite.h"
+
+namespace dra::store {
+
+// A cluster the cache mirrors. lastSync: ms since the epoch of its last committed batch, 0 never.
+struct ClusterInfo
+{
+    std::string name, server, version;
+    int64_t lastSync = 0;
+};
+
+// A device row with the ResourceSlice (cluster-scoped) it belongs to.
+struct SliceDevice
+{
+    std::string slice;
+    DeviceRow device;
+};
+
+// One row of the change log. `json` is the new state, or the last state for a deletion.
+struct LoggedChange
+{
+    int64_t rev = 0;
+    std::string cluster;
+    common::ObjectKey key;
+    ChangeType type = ChangeType::Added;
+    std::string resourceVersion;
+    int64_t at = 0; // ms since the epoch
+    std::string json;
+};
+
+struct KindCount
+{
+    std::string group, kind;
+    int64_t count = 0;
+};
+
+// The cache file: the disposable mirror of clusters plus the console's change log. A writer
+// (one per file, across processes) applies batches atomically; readers open their own instance
+// and each read sees one committed state (a WAL snapshot), never half a batch. An instance
+// belongs to one thread at a time; open a separate one per reading thread.
+class CacheDb final
+{
+public:
+    CacheDb();
+    CacheDb(CacheDb &&other) noexcept;
+    CacheDb &operator=(CacheDb &&other) noexcept;
+    ~CacheDb();
+
+    // Opens (a writer creates or migrates) the cache. A foreign, newer or damaged file is a
+    // clear error naming the file and suggesting `dractl cache rebuild` or --reset; with
+    // options.reset a writer starts from an empty file instead.
+    [[nodiscard]] static Result<CacheDb> open(const QString &path, OpenMode mode,
+                                              const OpenOptions &options = {});
+    // The identity and schema history of cache files.
+    static const SchemaSpec &schema();
+
+    // Writer only. Applies the batch in one transaction; nothing of it is stored if it fails.
+    // A change whose JSON is byte-identical to the stored object is counted as unchanged and
+    // not logged, so importing the same data twice changes nothing.
+    [[nodiscard]] Result<BatchSummary> apply(const WatchBatch &batch);
+    // Writer only. Applies several batches in one transaction (coalesced by the writer thread)
+    // and returns what each one changed. Objects are moved out of `batches` only once committed;
+    // after a failure the batches are intact, for a retry.
+    [[nodiscard]] Result<std::vector<CommittedBatch>> applyAll(std::vector<WatchBatch> &&batches);
+    // Writer only. Records where a cluster is served from and which Kubernetes version it runs.
+    [[nodiscard]] Result<void> setClusterInfo(const ClusterInfo &info);
+
+    // Readers. Each call sees one committed state; hold a beginRead() transaction to see the
+    // same state across several calls.
+    [[nodiscard]] Result<sqlite::Transaction> beginRead();
+    // Objects of one kind, all namespaces when `ns` is empty, ordered by namespace and name.
+    // `devices` is not filled here; devices() reads them.
+    [[nodiscard]] Result<std::vector<ObjectRecord>> objects(std::string_view cluster, std::string_view group,
+                                                            std::string_view kind,
+                                                            std::optional<std::string_view> ns = std::nullopt);
+    [[nodiscard]] Result<std::optional<ObjectRecord>> object(std::string_view cluster,
+                                                             const common::ObjectKey &key);
+    // Devices of a cluster, optionally of one node ("" selects network-attached devices).
+    [[nodiscard]] Result<std::vector<SliceDevice>> devices(std::string_view cluster,
+                                                           std::optional<std::string_view> node = std::nullopt);
+    [[nodiscard]] Result<std::vector<ClusterInfo>> clusters();
+    [[nodiscard]] Result<std::optional<std::string>> listVersion(std::string_view cluster,
+                                                                 std::string_view group,
+                                                                 std::string_view kind);
+    // Change-log rows with rev > `afterRev`, oldest first, at most `limit`.
+    [[nodiscard]] Result<std::vector<LoggedChange>> changesSince(int64_t afterRev, int limit);
+    // The highest revision ever issued (0 for a new cache); revisions are never reused.
+    [[nodiscard]] Result<int64_t> currentRev();
+    [[nodiscard]] Result<std::vector<KindCount>> kindCounts(std::string_view cluster);
+    // Changes whenever another connection (thread or process) commits; poll it to notice updates.
+    [[nodiscard]] Result<int64_t> dataVersion();
+    // Integrity check of the whole file, as done on open.
+    [[nodiscard]] Result<void> quickCheck();
+
+    QString path() const;
+    bool isWriter() const;
+
+private:
+    struct Impl;
+    explicit CacheDb(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace dra::store

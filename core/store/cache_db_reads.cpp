@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The reading half of CacheDb: every query is one statement, so it sees one committed state.
+#include "core/store/cache_db.h"
+
+#include "core/store/cache_db_p.h"
+
+namespace dra::store {
+
+namespace {
+
+using common::Error;
+using sqlite::Statement;
+using sqlite::StatementScope;
+
+Error notOpen()
+{
+    return Error{Error::Code::Internal, QStringLiteral("the cache is not open")};
+}
+
+// Runs a prepared statement to the end, turning each row into a T with `read`.
+template <typename T, typename Read>
+Result<std::vector<T>> collect(Statement &statement, Read read)
+{
+    StatementScope scope(statement);
+    std::vector<T> rows;
+    while (true) {
+        const Result<bool> row = statement.step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            return rows;
+        rows.push_back(read(statement));
+    }
+}
+
+// Columns: ns, name, api_version, uid, resource_version, generation, created, json, rev.
+constexpr std::string_view kObjectSelect
+    = "SELECT ns, name, api_version, uid, resource_version, generation, created, json, rev FROM objects ";
+
+ObjectRecord readObject(const Statement &row, std::string_view group, std::string_view kind)
+{
+    ObjectRecord record;
+    record.key = {std::string(group), std::string(kind), row.columnString(0), row.columnString(1)};
+    record.apiVersion = row.columnString(2);
+    record.uid = row.columnString(3);
+    record.resourceVersion = row.columnString(4);
+    record.generation = row.columnInt(5);
+    record.creationTimestamp = row.columnString(6);
+    record.json = row.columnString(7);
+    record.rev = row.columnInt(8);
+    return record;
+}
+
+} // namespace
+
+Result<sqlite::Transaction> CacheDb::beginRead()
+{
+    if (!d)
+        return fail(notOpen());
+    Result<sqlite::Transaction> transaction
+        = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Deferred);
+    if (!transaction)
+        return transaction;
+    // A deferred transaction takes its snapshot at the first read, so read now: later commits
+    // by the writer stay invisible until the transaction ends.
+    if (Result<int64_t> pinned = d->file.db.queryInt("SELECT count(*) FROM clusters"); !pinned)
+        return fail(pinned.error());
+    return transaction;
+}
+
+Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std::string_view group,
+                                                   std::string_view kind,
+                                                   std::optional<std::string_view> ns)
+{
+    if (!d)
+        return fail(notOpen());
+    std::string sql(kObjectSelect);
+    sql += ns ? "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 ORDER BY name"
+              : "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 ORDER BY ns, name";
+    Result<Statement> select = d->file.db.prepare(sql);
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    select->bind(2, group);
+    select->bind(3, kind);
+    if (ns)
+        select->bind(4, *ns);
+    return collect<ObjectRecord>(*select, [&](const Statement &row) { return readObject(row, group, kind); });
+}
+
+Result<std::optional<ObjectRecord>> CacheDb::object(std::string_view cluster, const common::ObjectKey &key)
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select = d->file.db.prepare(
+        std::string(kObjectSelect) + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    select->bind(2, key.group);
+    select->bind(3, key.kind);
+    select->bind(4, key.ns);
+    select->bind(5, key.name);
+    Result<std::vector<ObjectRecord>> rows
+        = collect<ObjectRecord>(*select, [&](const Statement &row) { return readObject(row, key.group, key.kind); });
+    if (!rows)
+        return fail(rows.error());
+    if (rows->empty())
+        return std::optional<ObjectRecord>();
+    return std::optional<ObjectRecord>(std::move(rows->front()));
+}
+
+Result<std::vector<SliceDevice>> CacheDb::devices(std::string_view cluster, std::optional<std::string_view> node)
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select = d->file.db.prepare(
+        node ? "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
+               "WHERE cluster = ?1 AND node = ?2 ORDER BY slice, name"
+             : "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
+               "WHERE cluster = ?1 ORDER BY slice, name");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    if (node)
+        select->bind(2, *node);
+    return collect<SliceDevice>(*select, [](const Statement &row) {
+        return SliceDevice{row.columnString(0),
+                           DeviceRow{row.columnString(1), row.columnString(2), row.columnString(3),
+                                     row.columnString(4), row.columnString(5), row.columnString(6)}};
+    });
+}
+
+Result<std::vector<ClusterInfo>> CacheDb::clusters()
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select
+        = d->file.db.prepare("SELECT name, server, version, last_sync FROM clusters ORDER BY name");
+    if (!select)
+        return fail(select.error());
+    return collect<ClusterInfo>(*select, [](const Statement &row) {
+        return ClusterInfo{row.columnString(0), row.columnString(1), row.columnString(2), row.columnInt(3)};
+    });
+}
+
+Result<std::optional<std::string>> CacheDb::listVersion(std::string_view cluster, std::string_view group,
+                                                        std::string_view kind)
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select = d->file.db.prepare(
+        "SELECT resource_version FROM list_versions WHERE cluster = ?1 AND grp = ?2 AND kind = ?3");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    select->bind(2, group);
+    select->bind(3, kind);
+    Result<std::vector<std::string>> rows
+        = collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); });
+    if (!rows)
+        return fail(rows.error());
+    if (rows->empty())
+        return std::optional<std::string>();
+    return std::optional<std::string>(std::move(rows->front()));
+}
+
+Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int limit)
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select = d->file.db.prepare(
+        "SELECT rev, cluster, grp, kind, ns, name, type, resource_version, at, json FROM changes "
+        "WHERE rev > ?1 ORDER BY rev LIMIT ?2");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, afterRev);
+    select->bind(2, limit);
+    return collect<LoggedChange>(*select, [](const Statement &row) {
+        return LoggedChange{row.columnInt(0),
+                            row.columnString(1),
+                            {row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5)},
+                            changeTypeFromName(row.columnText(6)),
+                            row.columnString(7),
+                            row.columnInt(8),
+                            row.columnString(9)};
+    });
+}
+
+Result<int64_t> CacheDb::currentRev()
+{
+    if (!d)
+        return fail(notOpen());
+    // sqlite_sequence remembers the highest rev even after the log is trimmed.
+    return d->file.db.queryInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)");
+}
+
+Result<std::vector<KindCount>> CacheDb::kindCounts(std::string_view cluster)
+{
+    if (!d)
+        return fail(notOpen());
+    Result<Statement> select = d->file.db.prepare(
+        "SELECT grp, kind, count(*) FROM objects WHERE cluster = ?1 GROUP BY grp, kind ORDER BY grp, kind");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    return collect<KindCount>(*select, [](const Statement &row) {
+        return KindCount{row.columnString(0), row.columnString(1), row.columnInt(2)};
+    });
+}
+
+Result<int64_t> CacheDb::dataVersion()
+{
+    if (!d)
+        return fail(notOpen());
+    return d->file.db.queryInt("PRAGMA data_version");
+}
+
+Result<void> CacheDb::quickCheck()
+{
+    if (!d)
+        return fail(notOpen());
+    return store::quickCheck(d->file.db, schema());
+}
+
+} // namespace dra::store

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <QMetaType>
+
+#include "core/common/object_key.h"
+
+namespace dra::store {
+
+// One device of a ResourceSlice, flattened for indexes and fast reads.
+struct DeviceRow
+{
+    std::string name, driver, pool, node; // node empty for network-attached devices
+    std::string attributesJson;           // compact JSON {"domain/name": {"int":..}|...}
+    std::string capacityJson;             // compact JSON {"domain/name": "80Gi"}
+
+    bool operator==(const DeviceRow &) const = default;
+};
+
+// One object as the cache stores it: identity, bookkeeping and the raw JSON as received.
+struct ObjectRecord
+{
+    common::ObjectKey key;  // group, kind, ns, name (no version: one object across versions)
+    std::string apiVersion; // as received, e.g. "resource.k8s.io/v1beta1"
+    std::string uid, resourceVersion, creationTimestamp;
+    int64_t generation = 0;
+    std::string json;               // compact raw JSON, lossless
+    std::vector<DeviceRow> devices; // only for ResourceSlices
+    // The console revision of the change that last wrote this object; filled by the store on
+    // reads and in committed batches, ignored on input.
+    int64_t rev = 0;
+};
+
+enum class ChangeType { Added, Modified, Deleted };
+
+// Deleted: object holds at least the key (+ last state if known).
+struct Change
+{
+    ChangeType type;
+    ObjectRecord object;
+};
+
+// A unit of work for the single writer: applied in one transaction, all or nothing.
+struct WatchBatch
+{
+    std::string cluster;
+    std::vector<Change> changes;
+    // Kinds for which `changes` is the complete current set (a relist/import --replace): objects
+    // of these (group, kind) in this cluster that the batch does not mention are deleted, with
+    // the deletion logged.
+    std::vector<std::pair<std::string, std::string>> replaceKinds;
+    // The list resourceVersion reached per (group, kind), opaque strings.
+    std::vector<std::tuple<std::string, std::string, std::string>> listVersions;
+};
+
+// What one applied batch did. Revisions are 0 when the batch changed nothing.
+struct BatchSummary
+{
+    int added = 0;
+    int modified = 0;
+    int deleted = 0;
+    int unchanged = 0; // byte-identical re-sends, and deletions of objects the cache did not hold
+    int64_t firstRev = 0;
+    int64_t lastRev = 0;
+
+    bool operator==(const BatchSummary &) const = default;
+};
+
+// One logged change as the writer committed it; `object.rev` equals `rev`.
+struct CommittedChange
+{
+    ChangeType type;
+    int64_t rev = 0;
+    ObjectRecord object; // new state; for Deleted the last stored state
+};
+
+// The outcome of batches of one cluster after their transaction committed: what readers of the
+// cache can now see, in revision order. Unchanged objects are not listed.
+struct CommittedBatch
+{
+    std::string cluster;
+    std::vector<CommittedChange> changes;
+    BatchSummary summary;
+};
+
+} // namespace dra::store
+
+Q_DECLARE_METATYPE(dra::store::WatchBatch)
+Q_DECLARE_METATYPE(dra::store::CommittedBatch)

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include "core/common/result.h"
+#include "core/model/object.h"
+#include "core/store/object_record.h"
+
+namespace dra::store {
+
+// The cache row of a decoded object: identity, bookkeeping, the raw JSON as received
+// (compact) and, for a ResourceSlice, one device row per device with domain-qualified
+// attribute and capacity names.
+ObjectRecord toRecord(const model::Object &object);
+
+// Decodes a stored row back into an object. Fails only for rows written by a newer console
+// or edited by hand; the message names the object.
+[[nodiscard]] Result<model::Object> fromRecord(const ObjectRecord &record);
+
+} // namespace dra::store

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/store/state_db.h"
+
+#include <array>
+
+#include <QDateTime>
+
+#include "core/common/json_text.h"
+
+namespace dra::store {
+
+namespace {
+
+using common::Error;
+using sqlite::Statement;
+
+// Version 1. Timestamps are ms since the epoch (UTC). The audit log is a hash chain: each row's
+// hash covers its content and prev_hash, so a removed or edited row is detectable.
+constexpr std::string_view kSchemaV1 = R"sql(
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE TABLE saved_templates (
+    name TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
+    yaml TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE imported_topology (
+    cluster TEXT NOT NULL,
+    node TEXT NOT NULL,
+    text TEXT NOT NULL,
+    gpus_csv TEXT NOT NULL DEFAULT '',
+    imported_at INTEGER NOT NULL,
+    PRIMARY KEY (cluster, node)
+);
+CREATE TABLE rollouts (
+    id TEXT PRIMARY KEY NOT NULL,
+    plan_yaml TEXT NOT NULL,
+    state_json TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE audit_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    result TEXT NOT NULL,
+    details_json TEXT NOT NULL DEFAULT '{}',
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+)sql";
+
+constexpr std::array<std::string_view, 1> kMigrations{kSchemaV1};
+
+constexpr uint32_t kStateApplicationId = 0x44524153; // "DRAS"
+
+Error notOpen()
+{
+    return Error{Error::Code::Internal, QStringLiteral("the state file is not open")};
+}
+
+} // namespace
+
+StateDb::StateDb() = default;
+StateDb::StateDb(StateDb &&other) noexcept = default;
+StateDb &StateDb::operator=(StateDb &&other) noexcept = default;
+StateDb::~StateDb() = default;
+
+const SchemaSpec &StateDb::schema()
+{
+    // The state cannot be rebuilt from a cluster, so the remedy does not suggest a rebuild.
+    static const SchemaSpec spec{kStateApplicationId, QStringLiteral("DRA Console state file"),
+                                 QStringLiteral("restore it from a backup, or start over with --reset "
+                                                "(this loses settings, saved templates, rollouts and the audit log)"),
+                                 kMigrations};
+    return spec;
+}
+
+Result<StateDb> StateDb::open(const QString &path, OpenMode mode, const OpenOptions &options)
+{
+    Result<DbFile> file = openDbFile(path, mode, options, schema());
+    if (!file)
+        return fail(file.error());
+    StateDb state;
+    state.m_file = std::move(*file);
+    state.m_writer = mode == OpenMode::ReadWrite;
+    return state;
+}
+
+sqlite::Database &StateDb::database()
+{
+    return m_file.db;
+}
+
+QString StateDb::path() const
+{
+    return m_file.db.path();
+}
+
+bool StateDb::isWriter() const
+{
+    return m_writer;
+}
+
+Result<void> StateDb::requireWriter() const
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    if (!m_writer)
+        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
+    return {};
+}
+
+Result<std::optional<QString>> StateDb::setting(const QString &key)
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    Result<Statement> select = m_file.db.prepare("SELECT value FROM settings WHERE key = ?1");
+    if (!select)
+        return fail(select.error());
+    select->bindCopy(1, key);
+    const Result<bool> row = select->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<QString>();
+    return std::optional<QString>(common::qs(select->columnText(0)));
+}
+
+Result<void> StateDb::setSetting(const QString &key, const QString &value)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> upsert = m_file.db.prepare(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    if (!upsert)
+        return fail(upsert.error());
+    upsert->bindCopy(1, key);
+    upsert->bindCopy(2, value);
+    return upsert->exec();
+}
+
+Result<void> StateDb::removeSetting(const QString &key)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> remove = m_file.db.prepare("DELETE FROM settings WHERE key = ?1");
+    if (!remove)
+        return fail(remove.error());
+    remove->bindCopy(1, key);
+    return remove->exec();
+}
+
+Result<std::vector<SavedTemplate>> StateDb::savedTemplates()
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    Result<Statement> select = m_file.db.prepare("SELECT name, yaml, updated_at FROM saved_templates ORDER BY name");
+    if (!select)
+        return fail(select.error());
+    std::vector<SavedTemplate> templates;
+    while (true) {
+        const Result<bool> row = select->step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            return templates;
+        templates.push_back(SavedTemplate{common::qs(select->columnText(0)), select->columnString(1),
+                                          select->columnInt(2)});
+    }
+}
+
+Result<std::optional<SavedTemplate>> StateDb::savedTemplate(const QString &name)
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    Result<Statement> select = m_file.db.prepare("SELECT yaml, updated_at FROM saved_templates WHERE name = ?1");
+    if (!select)
+        return fail(select.error());
+    select->bindCopy(1, name);
+    const Result<bool> row = select->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<SavedTemplate>();
+    return std::optional<SavedTemplate>(SavedTemplate{name, select->columnString(0), select->columnInt(1)});
+}
+
+Result<void> StateDb::saveTemplate(const QString &name, const std::string &yaml)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> upsert = m_file.db.prepare(
+        "INSERT INTO saved_templates (name, yaml, updated_at) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (name) DO UPDATE SET yaml = excluded.yaml, updated_at = excluded.updated_at");
+    if (!upsert)
+        return fail(upsert.error());
+    upsert->bindCopy(1, name);
+    upsert->bind(2, yaml);
+    upsert->bind(3, int64_t(QDateTime::currentMSecsSinceEpoch()));
+    return upsert->exec();
+}
+
+Result<void> StateDb::removeTemplate(const QString &name)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> remove = m_file.db.prepare("DELETE FROM saved_templates WHERE name = ?1");
+    if (!remove)
+        return fail(remove.error());
+    remove->bindCopy(1, name);
+    return remove->exec();
+}
+
+} // namespace dra::store
