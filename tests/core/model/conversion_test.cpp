@@ -87,6 +87,40 @@ TEST(ConversionTest, EveryFixtureRoundTripsThroughV1)
         EXPECT_GT(perVersion[std::string(version)], 0) << "no fixture of " << version << " was read";
 }
 
+TEST(ConversionTest, EveryFixtureRoundTripsThroughEveryVersion)
+{
+    // Where a version can hold the object, the trip there and back is lossless; where it cannot,
+    // the refusal is an Unsupported error saying what is missing, never a partial object.
+    DRA_REQUIRE_UPSTREAM(dir, "k8s-api-testdata");
+    int trips = 0;
+    for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+        const std::string file = entry.path().filename().string();
+        if (!file.starts_with("resource.k8s.io.") || entry.path().extension() != ".json")
+            continue;
+        const json original = json::parse(dra::test::readFile(entry.path()), nullptr, false);
+        ASSERT_FALSE(original.is_discarded()) << file;
+        const std::string ownVersion = original.value("apiVersion", "");
+        for (const std::string_view target : {kV1, kV1beta2, kV1beta1, kV1alpha3}) {
+            SCOPED_TRACE(file + " via " + std::string(target));
+            const dra::Result<json> there = convertResourceObject(original, target);
+            if (!there) {
+                EXPECT_EQ(there.error().code, dra::common::Error::Code::Unsupported) << file;
+                const std::string message = messageOf(there);
+                EXPECT_TRUE(message.find("cannot be expressed in " + std::string(target)) != std::string::npos
+                            || message.find("is not defined in") != std::string::npos)
+                    << file << ": " << message;
+                continue;
+            }
+            const dra::Result<json> back = convertResourceObject(*there, ownVersion);
+            ASSERT_TRUE(back.has_value()) << file << ": back from " << target << ": " << messageOf(back);
+            EXPECT_EQ(*back, original) << file << " via " << target << ": "
+                                       << json::diff(original, *back).dump();
+            ++trips;
+        }
+    }
+    EXPECT_GT(trips, 0);
+}
+
 TEST(ConversionTest, V1beta2FixturesAreV1Fixtures)
 {
     DRA_REQUIRE_UPSTREAM(dir, "k8s-api-testdata");
