@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/workload_builder.h"
 
+#include <algorithm>
 #include <optional>
 #include <random>
 
@@ -173,6 +174,10 @@ void Builder::addPod(const std::string &ns, const std::string &name, const NodeU
     std::vector<PodClaim> claims, const json &templateDevices, const std::vector<Pick> &picks,
     std::string_view image)
 {
+    const bool stamped = std::any_of(
+        claims.begin(), claims.end(), [](const PodClaim &c) { return !c.templateName.empty(); });
+    if (stamped && picks.empty())
+        node = nullptr; // not enough free devices on a small cluster: the pod waits, honestly
     json pod = m_factory.object("v1", "Pod", name, ns);
     pod["metadata"]["labels"] = { { "app.kubernetes.io/name", name.substr(0, name.rfind('-')) } };
     json containerClaims = json::array();

@@ -23,7 +23,7 @@ std::string keyOf(const json &object)
         + object["metadata"]["name"].get<std::string>();
 }
 
-class PresetWorkloadsTest : public testing::TestWithParam<std::string>
+class PresetWorkloadsTest : public testing::TestWithParam<std::pair<std::string, int>>
 {
 };
 
@@ -31,7 +31,7 @@ class PresetWorkloadsTest : public testing::TestWithParam<std::string>
 
 TEST_P(PresetWorkloadsTest, AllocatedClaimsReferenceExistingDevicesAndPods)
 {
-    const json list = generatePreset(GetParam(), GetParam() == "scale" ? 30 : 0, 3);
+    const json list = generatePreset(GetParam().first, GetParam().second, 3);
     const auto devices = dra::test::devicesByKey(list);
     std::map<std::string, const json *> pods, templates;
     for (const json *pod : itemsOfKind(list, "Pod"))
@@ -106,7 +106,14 @@ TEST_P(PresetWorkloadsTest, AllocatedClaimsReferenceExistingDevicesAndPods)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPresets, PresetWorkloadsTest,
-    testing::Values("mixed", "h100-sxm", "a100-mig", "l40s-pcie", "scale"));
+    testing::Values(std::pair<std::string, int> { "mixed", 0 },
+        std::pair<std::string, int> { "h100-sxm", 0 },
+        std::pair<std::string, int> { "a100-mig", 0 },
+        std::pair<std::string, int> { "l40s-pcie", 0 }, std::pair<std::string, int> { "scale", 30 },
+        std::pair<std::string, int> { "mixed", 1 }, std::pair<std::string, int> { "h100-sxm", 1 },
+        std::pair<std::string, int> { "a100-mig", 1 },
+        std::pair<std::string, int> { "l40s-pcie", 1 },
+        std::pair<std::string, int> { "scale", 1 }));
 
 TEST(PresetWorkloadsMixedTest, AllocatedMigDevicesFitTheirGpusCounters)
 {
