@@ -74,7 +74,8 @@ std::string describe(const json &object, std::string_view kind)
     who += ' ';
     // Only claims and templates are namespaced; the others name themselves cluster-wide.
     const bool namespaced = kind == "ResourceClaim" || kind == "ResourceClaimTemplate";
-    if (namespaced && ns != meta->end() && ns->is_string() && !ns->get_ref<const std::string &>().empty())
+    if (namespaced && ns != meta->end() && ns->is_string()
+        && !ns->get_ref<const std::string &>().empty())
         who += ns->get<std::string>() + '/';
     who += name->get<std::string>();
     return who;
@@ -106,27 +107,28 @@ Result<void> checkTaintRule(const json &object, const ConversionScope &scope)
     const auto selector = spec->find("deviceSelector");
     if (selector == spec->end() || !selector->is_object())
         return {};
-    for (const std::string_view key : {"deviceClassName", "selectors"}) {
+    for (const std::string_view key : { "deviceClassName", "selectors" }) {
         const auto it = selector->find(key);
         if (it != selector->end() && !it->is_null())
             return detail::notExpressible(scope, detail::childPath("spec.deviceSelector", key),
-                                          "removed from DeviceTaintRule in Kubernetes 1.35");
+                "removed from DeviceTaintRule in Kubernetes 1.35");
     }
     return {};
 }
 
-Result<void> up(json &object, std::string_view kind, ResourceVersion from, const ConversionScope &scope)
+Result<void> up(
+    json &object, std::string_view kind, ResourceVersion from, const ConversionScope &scope)
 {
     if (from == ResourceVersion::V1 || from == ResourceVersion::V1beta2)
         return {};
     const bool alpha = from == ResourceVersion::V1alpha3;
     if (kind == "DeviceClass") {
         json *spec = member(object, "spec");
-        return spec && alpha ? detail::classSpecUpFromV1alpha3(*spec, scope) : Result<void>{};
+        return spec && alpha ? detail::classSpecUpFromV1alpha3(*spec, scope) : Result<void> {};
     }
     if (kind == "ResourceSlice") {
         json *spec = member(object, "spec");
-        return spec ? detail::sliceSpecUp(*spec, from, scope) : Result<void>{};
+        return spec ? detail::sliceSpecUp(*spec, from, scope) : Result<void> {};
     }
     if (kind == "ResourceClaim") {
         if (json *spec = member(object, "spec")) {
@@ -134,16 +136,18 @@ Result<void> up(json &object, std::string_view kind, ResourceVersion from, const
                 return ok;
         }
         json *status = member(object, "status");
-        return status && alpha ? detail::claimStatusUpFromV1alpha3(*status, scope) : Result<void>{};
+        return status && alpha ? detail::claimStatusUpFromV1alpha3(*status, scope)
+                               : Result<void> {};
     }
     if (kind == "ResourceClaimTemplate") {
         json *spec = templateClaimSpec(object);
-        return spec ? detail::claimSpecUp(*spec, from, scope, "spec.spec") : Result<void>{};
+        return spec ? detail::claimSpecUp(*spec, from, scope, "spec.spec") : Result<void> {};
     }
     return {}; // DeviceTaintRule: the same shape in every version that has it
 }
 
-Result<void> down(json &object, std::string_view kind, ResourceVersion to, const ConversionScope &scope)
+Result<void> down(
+    json &object, std::string_view kind, ResourceVersion to, const ConversionScope &scope)
 {
     if (to == ResourceVersion::V1 || to == ResourceVersion::V1beta2)
         return {};
@@ -153,15 +157,15 @@ Result<void> down(json &object, std::string_view kind, ResourceVersion to, const
     }
     if (kind == "ResourceSlice") {
         json *spec = member(object, "spec");
-        return spec ? detail::sliceSpecDown(*spec, to, scope) : Result<void>{};
+        return spec ? detail::sliceSpecDown(*spec, to, scope) : Result<void> {};
     }
     if (kind == "ResourceClaim") {
         json *spec = member(object, "spec");
-        return spec ? detail::claimSpecDown(*spec, scope, "spec") : Result<void>{};
+        return spec ? detail::claimSpecDown(*spec, scope, "spec") : Result<void> {};
     }
     if (kind == "ResourceClaimTemplate") {
         json *spec = templateClaimSpec(object);
-        return spec ? detail::claimSpecDown(*spec, scope, "spec.spec") : Result<void>{};
+        return spec ? detail::claimSpecDown(*spec, scope, "spec.spec") : Result<void> {};
     }
     return {}; // DeviceClass and DeviceTaintRule keep their shape
 }
@@ -176,41 +180,49 @@ bool isKnownResourceVersion(std::string_view version)
 Result<json> convertResourceObject(const json &object, std::string_view targetApiVersion)
 {
     if (!object.is_object())
-        return fail(Error::Code::Invalid, QStringLiteral("a resource.k8s.io object must be a JSON object"));
+        return fail(
+            Error::Code::Invalid, QStringLiteral("a resource.k8s.io object must be a JSON object"));
     const auto kindIt = object.find("kind");
     const auto apiVersionIt = object.find("apiVersion");
-    if (kindIt == object.end() || !kindIt->is_string() || kindIt->get_ref<const std::string &>().empty())
-        return fail(Error::Code::Invalid, QStringLiteral("object without kind cannot be converted"));
+    if (kindIt == object.end() || !kindIt->is_string()
+        || kindIt->get_ref<const std::string &>().empty())
+        return fail(
+            Error::Code::Invalid, QStringLiteral("object without kind cannot be converted"));
     const std::string &kind = kindIt->get_ref<const std::string &>();
-    ConversionScope scope{describe(object, kind), std::string(targetApiVersion)};
+    ConversionScope scope { describe(object, kind), std::string(targetApiVersion) };
     if (apiVersionIt == object.end() || !apiVersionIt->is_string())
-        return fail(Error::Code::Invalid, qs(scope.who) + QStringLiteral(": apiVersion is missing"));
+        return fail(
+            Error::Code::Invalid, qs(scope.who) + QStringLiteral(": apiVersion is missing"));
     const std::string &apiVersion = apiVersionIt->get_ref<const std::string &>();
 
     const std::optional<ResourceVersion> to = parseApiVersion(targetApiVersion);
     if (!to)
         return fail(Error::Code::Unsupported,
-                    qs(scope.who) + QStringLiteral(": cannot convert to %1, not a resource.k8s.io version "
-                                                   "DRA Console knows")
-                                        .arg(qs(targetApiVersion)));
+            qs(scope.who)
+                + QStringLiteral(": cannot convert to %1, not a resource.k8s.io version "
+                                 "DRA Console knows")
+                      .arg(qs(targetApiVersion)));
     if (apiVersion == targetApiVersion)
         return object;
     const std::optional<ResourceVersion> from = parseApiVersion(apiVersion);
     if (!from)
         return fail(Error::Code::Unsupported,
-                    qs(scope.who) + QStringLiteral(": cannot convert from %1, not a resource.k8s.io "
-                                                   "version DRA Console knows")
-                                        .arg(qs(apiVersion)));
+            qs(scope.who)
+                + QStringLiteral(": cannot convert from %1, not a resource.k8s.io "
+                                 "version DRA Console knows")
+                      .arg(qs(apiVersion)));
     if (!isAlphaOnlyKind(kind) && !definedIn(kind, ResourceVersion::V1))
         return fail(Error::Code::Unsupported,
-                    qs(scope.who) + QStringLiteral(": kind %1 of %2 is not one DRA Console converts")
-                                        .arg(qs(kind), qs(apiVersion)));
+            qs(scope.who)
+                + QStringLiteral(": kind %1 of %2 is not one DRA Console converts")
+                      .arg(qs(kind), qs(apiVersion)));
     const std::string_view missingIn = !isAlphaOnlyKind(kind) && !definedIn(kind, *from)
         ? std::string_view(apiVersion)
         : targetApiVersion;
     if (isAlphaOnlyKind(kind) || !definedIn(kind, *from) || !definedIn(kind, *to))
-        return fail(Error::Code::Unsupported, qs(scope.who)
-                        + QStringLiteral(": kind %1 is not defined in %2").arg(qs(kind), qs(missingIn)));
+        return fail(Error::Code::Unsupported,
+            qs(scope.who)
+                + QStringLiteral(": kind %1 is not defined in %2").arg(qs(kind), qs(missingIn)));
 
     json converted = object;
     if (kind == "DeviceTaintRule") {

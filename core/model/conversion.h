@@ -22,7 +22,7 @@ bool isKnownResourceVersion(std::string_view version);
 // touched, and converting to the object's own version returns it unchanged. A field the target
 // cannot express is an Unsupported error naming the object and the field's path, never dropped.
 // Thread-safe (pure function).
-[[nodiscard]] dra::Result<nlohmann::json> convertResourceObject(const nlohmann::json &object,
-                                                                std::string_view targetApiVersion);
+[[nodiscard]] dra::Result<nlohmann::json> convertResourceObject(
+    const nlohmann::json &object, std::string_view targetApiVersion);
 
 } // namespace dra::model

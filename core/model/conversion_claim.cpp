@@ -12,8 +12,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kControllerRemoved =
-    "the control-plane controller of classic DRA was removed in Kubernetes 1.32";
+constexpr std::string_view kControllerRemoved
+    = "the control-plane controller of classic DRA was removed in Kubernetes 1.32";
 
 // A v1beta1 request is its name, firstAvailable, and the fields v1 nests in `exactly`: every
 // field added to exact requests since (tolerations, capacity) was added flat in v1beta1 too.
@@ -66,8 +66,8 @@ Result<json> requestDown(const json &request, const ConversionScope &scope, cons
             out[key] = value;
         else if (key != "exactly")
             return notExpressible(scope, childPath(path, key),
-                                  "a v1beta1 request holds only its name, firstAvailable and the "
-                                  "fields of an exact request");
+                "a v1beta1 request holds only its name, firstAvailable and the "
+                "fields of an exact request");
     }
     const auto exactly = request.find("exactly");
     if (exactly != request.end() && !exactly->is_null()) {
@@ -77,8 +77,8 @@ Result<json> requestDown(const json &request, const ConversionScope &scope, cons
         bool implied = false;
         for (const auto &[key, value] : exactly->items()) {
             if (isRequestLevel(key))
-                return notExpressible(scope, childPath(exactPath, key),
-                                      "it collides with the request's own field");
+                return notExpressible(
+                    scope, childPath(exactPath, key), "it collides with the request's own field");
             out[key] = value;
             implied = implied || impliesExactly(key, value);
         }
@@ -91,10 +91,11 @@ Result<json> requestDown(const json &request, const ConversionScope &scope, cons
     return out;
 }
 
-using RequestConverter = Result<json> (*)(const json &, const ConversionScope &, const std::string &);
+using RequestConverter
+    = Result<json> (*)(const json &, const ConversionScope &, const std::string &);
 
-Result<void> convertRequests(json &spec, RequestConverter convert, const ConversionScope &scope,
-                             std::string_view path)
+Result<void> convertRequests(
+    json &spec, RequestConverter convert, const ConversionScope &scope, std::string_view path)
 {
     const auto devices = spec.find("devices");
     if (devices == spec.end())
@@ -118,8 +119,8 @@ Result<void> convertRequests(json &spec, RequestConverter convert, const Convers
 }
 
 // Drops a removed field when it holds its zero value, fails when it says something.
-Result<void> dropRemovedField(json &object, std::string_view key, const ConversionScope &scope,
-                              std::string_view path)
+Result<void> dropRemovedField(
+    json &object, std::string_view key, const ConversionScope &scope, std::string_view path)
 {
     eraseGoZero(object, key);
     if (object.contains(key))
@@ -129,8 +130,8 @@ Result<void> dropRemovedField(json &object, std::string_view key, const Conversi
 
 } // namespace
 
-Result<void> claimSpecUp(json &spec, ResourceVersion from, const ConversionScope &scope,
-                         std::string_view path)
+Result<void> claimSpecUp(
+    json &spec, ResourceVersion from, const ConversionScope &scope, std::string_view path)
 {
     if (auto ok = requireObjectOrNull(spec, scope, path); !ok || spec.is_null())
         return ok;
@@ -157,7 +158,8 @@ Result<void> claimStatusUpFromV1alpha3(json &status, const ConversionScope &scop
     const auto allocation = status.find("allocation");
     if (allocation == status.end())
         return {};
-    if (auto ok = requireObjectOrNull(*allocation, scope, "status.allocation"); !ok || allocation->is_null())
+    if (auto ok = requireObjectOrNull(*allocation, scope, "status.allocation");
+        !ok || allocation->is_null())
         return ok;
     return dropRemovedField(*allocation, "controller", scope, "status.allocation");
 }

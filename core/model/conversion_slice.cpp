@@ -20,7 +20,7 @@ void capacityUpFromV1alpha3(json &device)
         return;
     for (auto &[name, entry] : it->items()) {
         if (entry.is_string() || entry.is_number())
-            entry = json{{"value", entry}};
+            entry = json { { "value", entry } };
     }
 }
 
@@ -36,8 +36,8 @@ void capacityDownToV1alpha3(json &basic)
     }
 }
 
-Result<json> deviceUp(const json &device, ResourceVersion from, const ConversionScope &scope,
-                      const std::string &path)
+Result<json> deviceUp(
+    const json &device, ResourceVersion from, const ConversionScope &scope, const std::string &path)
 {
     if (!device.is_object())
         return malformed(scope, path, "an object");
@@ -57,8 +57,8 @@ Result<json> deviceUp(const json &device, ResourceVersion from, const Conversion
         if (basic->is_object()) {
             for (const auto &[key, value] : basic->items()) {
                 if (key == "name")
-                    return notExpressible(scope, childPath(basicPath, key),
-                                          "it collides with the device's own name");
+                    return notExpressible(
+                        scope, childPath(basicPath, key), "it collides with the device's own name");
                 // Everything in basic, known or not, is a device property in v1.
                 out[key] = value;
             }
@@ -69,8 +69,8 @@ Result<json> deviceUp(const json &device, ResourceVersion from, const Conversion
     return out;
 }
 
-Result<json> deviceDown(const json &device, ResourceVersion to, const ConversionScope &scope,
-                        const std::string &path)
+Result<json> deviceDown(
+    const json &device, ResourceVersion to, const ConversionScope &scope, const std::string &path)
 {
     if (!device.is_object())
         return malformed(scope, path, "an object");

@@ -12,8 +12,8 @@ using common::Error;
 using common::qs;
 using nlohmann::json;
 
-std::unexpected<Error> notExpressible(const ConversionScope &scope, std::string_view path,
-                                      std::string_view why)
+std::unexpected<Error> notExpressible(
+    const ConversionScope &scope, std::string_view path, std::string_view why)
 {
     QString message = qs(scope.who) + QStringLiteral(": ") + qs(path)
         + QStringLiteral(" cannot be expressed in ") + qs(scope.target);
@@ -22,11 +22,12 @@ std::unexpected<Error> notExpressible(const ConversionScope &scope, std::string_
     return fail(Error::Code::Unsupported, message);
 }
 
-std::unexpected<Error> malformed(const ConversionScope &scope, std::string_view path,
-                                 std::string_view expected)
+std::unexpected<Error> malformed(
+    const ConversionScope &scope, std::string_view path, std::string_view expected)
 {
-    return fail(Error::Code::Invalid, qs(scope.who) + QStringLiteral(": ") + qs(path)
-                                          + QStringLiteral(" is not ") + qs(expected));
+    return fail(Error::Code::Invalid,
+        qs(scope.who) + QStringLiteral(": ") + qs(path) + QStringLiteral(" is not ")
+            + qs(expected));
 }
 
 std::string childPath(std::string_view path, std::string_view key)
@@ -43,14 +44,16 @@ std::string itemPath(std::string_view path, std::size_t index)
     return std::string(path) + '[' + std::to_string(index) + ']';
 }
 
-Result<void> requireObjectOrNull(const json &value, const ConversionScope &scope, std::string_view path)
+Result<void> requireObjectOrNull(
+    const json &value, const ConversionScope &scope, std::string_view path)
 {
     if (value.is_object() || value.is_null())
         return {};
     return malformed(scope, path, "an object");
 }
 
-Result<void> requireArrayOrNull(const json &value, const ConversionScope &scope, std::string_view path)
+Result<void> requireArrayOrNull(
+    const json &value, const ConversionScope &scope, std::string_view path)
 {
     if (value.is_array() || value.is_null())
         return {};
@@ -90,72 +93,68 @@ struct Shape
     std::span<const FieldRule> fields;
 };
 
-constexpr FieldRule kCelFields[] = {{"expression"}};
-constexpr Shape kCel{kCelFields};
-constexpr FieldRule kSelectorFields[] = {{"cel", &kCel}};
-constexpr Shape kSelector{kSelectorFields};
-constexpr FieldRule kOpaqueFields[] = {{"driver"}, {"parameters"}};
-constexpr Shape kOpaque{kOpaqueFields};
-constexpr FieldRule kClassConfigFields[] = {{"opaque", &kOpaque}};
-constexpr Shape kClassConfig{kClassConfigFields};
-constexpr FieldRule kClassSpecFields[] = {{"selectors", &kSelector, Nesting::List},
-                                          {"config", &kClassConfig, Nesting::List}};
-constexpr Shape kClassSpec{kClassSpecFields};
+constexpr FieldRule kCelFields[] = { { "expression" } };
+constexpr Shape kCel { kCelFields };
+constexpr FieldRule kSelectorFields[] = { { "cel", &kCel } };
+constexpr Shape kSelector { kSelectorFields };
+constexpr FieldRule kOpaqueFields[] = { { "driver" }, { "parameters" } };
+constexpr Shape kOpaque { kOpaqueFields };
+constexpr FieldRule kClassConfigFields[] = { { "opaque", &kOpaque } };
+constexpr Shape kClassConfig { kClassConfigFields };
+constexpr FieldRule kClassSpecFields[]
+    = { { "selectors", &kSelector, Nesting::List }, { "config", &kClassConfig, Nesting::List } };
+constexpr Shape kClassSpec { kClassSpecFields };
 
-constexpr FieldRule kPoolFields[] = {{"name"}, {"generation"}, {"resourceSliceCount"}};
-constexpr Shape kPool{kPoolFields};
-constexpr FieldRule kAttributeFields[] = {{"int"}, {"bool"}, {"string"}, {"version"}};
-constexpr Shape kAttribute{kAttributeFields};
-constexpr FieldRule kCapacityFields[] = {{"value"}};
-constexpr Shape kCapacity{kCapacityFields};
-constexpr FieldRule kDeviceFields[] = {{"name"},
-                                       {"attributes", &kAttribute, Nesting::Map},
-                                       {"capacity", &kCapacity, Nesting::Map}};
-constexpr Shape kDevice{kDeviceFields};
-constexpr FieldRule kSliceSpecFields[] = {{"driver"},   {"pool", &kPool},  {"nodeName"},
-                                          {"nodeSelector"}, {"allNodes"},
-                                          {"devices", &kDevice, Nesting::List}};
-constexpr Shape kSliceSpec{kSliceSpecFields};
+constexpr FieldRule kPoolFields[] = { { "name" }, { "generation" }, { "resourceSliceCount" } };
+constexpr Shape kPool { kPoolFields };
+constexpr FieldRule kAttributeFields[] = { { "int" }, { "bool" }, { "string" }, { "version" } };
+constexpr Shape kAttribute { kAttributeFields };
+constexpr FieldRule kCapacityFields[] = { { "value" } };
+constexpr Shape kCapacity { kCapacityFields };
+constexpr FieldRule kDeviceFields[] = { { "name" }, { "attributes", &kAttribute, Nesting::Map },
+    { "capacity", &kCapacity, Nesting::Map } };
+constexpr Shape kDevice { kDeviceFields };
+constexpr FieldRule kSliceSpecFields[] = { { "driver" }, { "pool", &kPool }, { "nodeName" },
+    { "nodeSelector" }, { "allNodes" }, { "devices", &kDevice, Nesting::List } };
+constexpr Shape kSliceSpec { kSliceSpecFields };
 
-constexpr FieldRule kExactFields[] = {{"deviceClassName"},
-                                      {"selectors", &kSelector, Nesting::List},
-                                      {"allocationMode"},
-                                      {"count"},
-                                      {"adminAccess"}};
-constexpr Shape kExact{kExactFields};
-constexpr FieldRule kRequestFields[] = {{"name"}, {"exactly", &kExact}};
-constexpr Shape kRequest{kRequestFields};
-constexpr FieldRule kConstraintFields[] = {{"requests"}, {"matchAttribute"}};
-constexpr Shape kConstraint{kConstraintFields};
-constexpr FieldRule kClaimConfigFields[] = {{"requests"}, {"opaque", &kOpaque}};
-constexpr Shape kClaimConfig{kClaimConfigFields};
-constexpr FieldRule kDeviceClaimFields[] = {{"requests", &kRequest, Nesting::List},
-                                            {"constraints", &kConstraint, Nesting::List},
-                                            {"config", &kClaimConfig, Nesting::List}};
-constexpr Shape kDeviceClaim{kDeviceClaimFields};
-constexpr FieldRule kClaimSpecFields[] = {{"devices", &kDeviceClaim}};
-constexpr Shape kClaimSpec{kClaimSpecFields};
+constexpr FieldRule kExactFields[]
+    = { { "deviceClassName" }, { "selectors", &kSelector, Nesting::List }, { "allocationMode" },
+          { "count" }, { "adminAccess" } };
+constexpr Shape kExact { kExactFields };
+constexpr FieldRule kRequestFields[] = { { "name" }, { "exactly", &kExact } };
+constexpr Shape kRequest { kRequestFields };
+constexpr FieldRule kConstraintFields[] = { { "requests" }, { "matchAttribute" } };
+constexpr Shape kConstraint { kConstraintFields };
+constexpr FieldRule kClaimConfigFields[] = { { "requests" }, { "opaque", &kOpaque } };
+constexpr Shape kClaimConfig { kClaimConfigFields };
+constexpr FieldRule kDeviceClaimFields[] = { { "requests", &kRequest, Nesting::List },
+    { "constraints", &kConstraint, Nesting::List }, { "config", &kClaimConfig, Nesting::List } };
+constexpr Shape kDeviceClaim { kDeviceClaimFields };
+constexpr FieldRule kClaimSpecFields[] = { { "devices", &kDeviceClaim } };
+constexpr Shape kClaimSpec { kClaimSpecFields };
 
-constexpr FieldRule kResultFields[] = {{"request"}, {"driver"}, {"pool"}, {"device"}};
-constexpr Shape kResult{kResultFields};
-constexpr FieldRule kAllocationConfigFields[] = {{"source"}, {"requests"}, {"opaque", &kOpaque}};
-constexpr Shape kAllocationConfig{kAllocationConfigFields};
-constexpr FieldRule kDeviceAllocationFields[] = {{"results", &kResult, Nesting::List},
-                                                 {"config", &kAllocationConfig, Nesting::List}};
-constexpr Shape kDeviceAllocation{kDeviceAllocationFields};
-constexpr FieldRule kAllocationFields[] = {{"devices", &kDeviceAllocation}, {"nodeSelector"}};
-constexpr Shape kAllocation{kAllocationFields};
-constexpr FieldRule kClaimStatusFields[] = {{"allocation", &kAllocation}, {"reservedFor"}};
-constexpr Shape kClaimStatus{kClaimStatusFields};
+constexpr FieldRule kResultFields[] = { { "request" }, { "driver" }, { "pool" }, { "device" } };
+constexpr Shape kResult { kResultFields };
+constexpr FieldRule kAllocationConfigFields[]
+    = { { "source" }, { "requests" }, { "opaque", &kOpaque } };
+constexpr Shape kAllocationConfig { kAllocationConfigFields };
+constexpr FieldRule kDeviceAllocationFields[]
+    = { { "results", &kResult, Nesting::List }, { "config", &kAllocationConfig, Nesting::List } };
+constexpr Shape kDeviceAllocation { kDeviceAllocationFields };
+constexpr FieldRule kAllocationFields[] = { { "devices", &kDeviceAllocation }, { "nodeSelector" } };
+constexpr Shape kAllocation { kAllocationFields };
+constexpr FieldRule kClaimStatusFields[] = { { "allocation", &kAllocation }, { "reservedFor" } };
+constexpr Shape kClaimStatus { kClaimStatusFields };
 
-constexpr FieldRule kTemplateSpecFields[] = {{"metadata"}, {"spec", &kClaimSpec}};
-constexpr Shape kTemplateSpec{kTemplateSpecFields};
+constexpr FieldRule kTemplateSpecFields[] = { { "metadata" }, { "spec", &kClaimSpec } };
+constexpr Shape kTemplateSpec { kTemplateSpecFields };
 
-Result<void> checkShape(const json &value, const Shape &shape, const std::string &path,
-                        const ConversionScope &scope);
+Result<void> checkShape(
+    const json &value, const Shape &shape, const std::string &path, const ConversionScope &scope);
 
-Result<void> checkNested(const json &value, const FieldRule &rule, const std::string &path,
-                         const ConversionScope &scope)
+Result<void> checkNested(
+    const json &value, const FieldRule &rule, const std::string &path, const ConversionScope &scope)
 {
     if (!rule.shape)
         return {};
@@ -182,8 +181,8 @@ Result<void> checkNested(const json &value, const FieldRule &rule, const std::st
     return {};
 }
 
-Result<void> checkShape(const json &value, const Shape &shape, const std::string &path,
-                        const ConversionScope &scope)
+Result<void> checkShape(
+    const json &value, const Shape &shape, const std::string &path, const ConversionScope &scope)
 {
     // A value of the wrong type is the decoder's business; here only unknown keys matter.
     if (!value.is_object())
@@ -207,8 +206,8 @@ Result<void> checkShape(const json &value, const Shape &shape, const std::string
 
 } // namespace
 
-Result<void> checkExpressibleInV1alpha3(const json &object, std::string_view kind,
-                                        const ConversionScope &scope)
+Result<void> checkExpressibleInV1alpha3(
+    const json &object, std::string_view kind, const ConversionScope &scope)
 {
     const Shape *spec = nullptr;
     const Shape *status = nullptr;

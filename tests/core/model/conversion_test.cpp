@@ -33,8 +33,8 @@ std::string messageOf(const dra::Result<json> &result)
 // Loads resource.k8s.io.<version>.<kind>.json; fails the test when it cannot be parsed.
 json loadFixture(const std::filesystem::path &dir, std::string_view version, std::string_view kind)
 {
-    const std::filesystem::path path =
-        dir / ("resource.k8s.io." + std::string(version) + '.' + std::string(kind) + ".json");
+    const std::filesystem::path path
+        = dir / ("resource.k8s.io." + std::string(version) + '.' + std::string(kind) + ".json");
     const json parsed = json::parse(dra::test::readFile(path), nullptr, /*allow_exceptions=*/false);
     EXPECT_FALSE(parsed.is_discarded()) << path << " is not valid JSON";
     return parsed.is_discarded() ? json::object() : parsed;
@@ -70,7 +70,7 @@ TEST(ConversionTest, EveryFixtureRoundTripsThroughV1)
             // Not a loss in conversion: Kubernetes has no v1 type for this kind at all.
             ASSERT_FALSE(v1.has_value()) << file << ": converted a kind that has no v1 form";
             EXPECT_NE(messageOf(v1).find("kind " + kind + " is not defined in resource.k8s.io/v1"),
-                      std::string::npos)
+                std::string::npos)
                 << file << ": " << messageOf(v1);
             continue;
         }
@@ -79,12 +79,14 @@ TEST(ConversionTest, EveryFixtureRoundTripsThroughV1)
         EXPECT_EQ(v1->at("metadata"), original.at("metadata")) << file << ": metadata was touched";
 
         const dra::Result<json> back = convertResourceObject(*v1, ownVersion);
-        ASSERT_TRUE(back.has_value()) << file << ": back to " << ownVersion << ": " << messageOf(back);
-        EXPECT_EQ(*back, original) << file << ": differs after v1 and back: "
-                                   << json::diff(original, *back).dump();
+        ASSERT_TRUE(back.has_value())
+            << file << ": back to " << ownVersion << ": " << messageOf(back);
+        EXPECT_EQ(*back, original)
+            << file << ": differs after v1 and back: " << json::diff(original, *back).dump();
     }
-    for (const std::string_view version : {kV1, kV1beta2, kV1beta1, kV1alpha3})
-        EXPECT_GT(perVersion[std::string(version)], 0) << "no fixture of " << version << " was read";
+    for (const std::string_view version : { kV1, kV1beta2, kV1beta1, kV1alpha3 })
+        EXPECT_GT(perVersion[std::string(version)], 0)
+            << "no fixture of " << version << " was read";
 }
 
 TEST(ConversionTest, EveryFixtureRoundTripsThroughEveryVersion)
@@ -100,21 +102,23 @@ TEST(ConversionTest, EveryFixtureRoundTripsThroughEveryVersion)
         const json original = json::parse(dra::test::readFile(entry.path()), nullptr, false);
         ASSERT_FALSE(original.is_discarded()) << file;
         const std::string ownVersion = original.value("apiVersion", "");
-        for (const std::string_view target : {kV1, kV1beta2, kV1beta1, kV1alpha3}) {
+        for (const std::string_view target : { kV1, kV1beta2, kV1beta1, kV1alpha3 }) {
             SCOPED_TRACE(file + " via " + std::string(target));
             const dra::Result<json> there = convertResourceObject(original, target);
             if (!there) {
                 EXPECT_EQ(there.error().code, dra::common::Error::Code::Unsupported) << file;
                 const std::string message = messageOf(there);
-                EXPECT_TRUE(message.find("cannot be expressed in " + std::string(target)) != std::string::npos
-                            || message.find("is not defined in") != std::string::npos)
+                EXPECT_TRUE(message.find("cannot be expressed in " + std::string(target))
+                        != std::string::npos
+                    || message.find("is not defined in") != std::string::npos)
                     << file << ": " << message;
                 continue;
             }
             const dra::Result<json> back = convertResourceObject(*there, ownVersion);
-            ASSERT_TRUE(back.has_value()) << file << ": back from " << target << ": " << messageOf(back);
-            EXPECT_EQ(*back, original) << file << " via " << target << ": "
-                                       << json::diff(original, *back).dump();
+            ASSERT_TRUE(back.has_value())
+                << file << ": back from " << target << ": " << messageOf(back);
+            EXPECT_EQ(*back, original)
+                << file << " via " << target << ": " << json::diff(original, *back).dump();
             ++trips;
         }
     }
@@ -124,8 +128,8 @@ TEST(ConversionTest, EveryFixtureRoundTripsThroughEveryVersion)
 TEST(ConversionTest, V1beta2FixturesAreV1Fixtures)
 {
     DRA_REQUIRE_UPSTREAM(dir, "k8s-api-testdata");
-    for (const std::string_view kind :
-         {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule"}) {
+    for (const std::string_view kind : { "DeviceClass", "ResourceSlice", "ResourceClaim",
+             "ResourceClaimTemplate", "DeviceTaintRule" }) {
         SCOPED_TRACE(kind);
         const json beta2 = loadFixture(dir, "v1beta2", kind);
         const json v1 = loadFixture(dir, "v1", kind);
@@ -154,7 +158,9 @@ TEST(ConversionTest, V1beta1SliceToV1)
     for (const auto &[key, value] : basic.items())
         EXPECT_EQ(device.at(key), value) << key;
     EXPECT_EQ(device.at("consumesCounters").at(0).at("counterSet"), "counterSetValue");
-    EXPECT_EQ(device.at("capacity").at("capacityKey").at("requestPolicy").at("validRange").at("step"), "0");
+    EXPECT_EQ(
+        device.at("capacity").at("capacityKey").at("requestPolicy").at("validRange").at("step"),
+        "0");
     EXPECT_EQ(device.at("taints").at(0).at("effect"), "effectValue");
     EXPECT_EQ(device.at("nodeName"), "nodeNameValue");
     // Slice-level fields stay where they are.
@@ -181,17 +187,24 @@ TEST(ConversionTest, V1beta1ClaimToV1)
     const json &request = up->at("spec").at("devices").at("requests").at(0);
     ASSERT_TRUE(request.contains("exactly"));
     const json &exactly = request.at("exactly");
-    for (const char *key : {"deviceClassName", "selectors", "allocationMode", "count", "adminAccess",
-                            "tolerations", "capacity"}) {
+    for (const char *key : { "deviceClassName", "selectors", "allocationMode", "count",
+             "adminAccess", "tolerations", "capacity" }) {
         EXPECT_EQ(exactly.at(key), flat.at(key)) << key;
         EXPECT_FALSE(request.contains(key)) << key << " stayed on the request";
     }
     EXPECT_EQ(request.at("name"), "nameValue");
     EXPECT_EQ(request.at("firstAvailable"), flat.at("firstAvailable"));
     // Allocation results, reservedFor and device status are the same structure in both.
-    EXPECT_EQ(up->at("status"), v1.at("status")) << json::diff(v1.at("status"), up->at("status")).dump();
-    EXPECT_EQ(up->at("status").at("allocation").at("devices").at("results").at(0).at("consumedCapacity"),
-              beta1.at("status").at("allocation").at("devices").at("results").at(0).at("consumedCapacity"));
+    EXPECT_EQ(up->at("status"), v1.at("status"))
+        << json::diff(v1.at("status"), up->at("status")).dump();
+    EXPECT_EQ(
+        up->at("status").at("allocation").at("devices").at("results").at(0).at("consumedCapacity"),
+        beta1.at("status")
+            .at("allocation")
+            .at("devices")
+            .at("results")
+            .at(0)
+            .at("consumedCapacity"));
 
     // The fixtures differ only in the fuzzed count; with that aligned it is Kubernetes' v1.
     json expected = v1;
@@ -208,11 +221,12 @@ TEST(ConversionTest, V1beta1TemplateAndClassToV1)
     ASSERT_TRUE(up.has_value()) << messageOf(up);
     EXPECT_EQ(up->at("spec").at("metadata"), beta1Template.at("spec").at("metadata"));
     json expected = v1Template;
-    expected["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"] =
-        beta1Template.at("spec").at("spec").at("devices").at("requests").at(0).at("count");
+    expected["spec"]["spec"]["devices"]["requests"][0]["exactly"]["count"]
+        = beta1Template.at("spec").at("spec").at("devices").at("requests").at(0).at("count");
     EXPECT_EQ(*up, expected) << json::diff(expected, *up).dump();
 
-    const dra::Result<json> deviceClass = convertResourceObject(loadFixture(dir, "v1beta1", "DeviceClass"), kV1);
+    const dra::Result<json> deviceClass
+        = convertResourceObject(loadFixture(dir, "v1beta1", "DeviceClass"), kV1);
     ASSERT_TRUE(deviceClass.has_value()) << messageOf(deviceClass);
     EXPECT_EQ(*deviceClass, loadFixture(dir, "v1", "DeviceClass"));
 }
@@ -220,18 +234,18 @@ TEST(ConversionTest, V1beta1TemplateAndClassToV1)
 TEST(ConversionTest, V1FixturesDownAndBackUp)
 {
     DRA_REQUIRE_UPSTREAM(dir, "k8s-api-testdata");
-    for (const std::string_view kind :
-         {"DeviceClass", "ResourceSlice", "ResourceClaim", "ResourceClaimTemplate", "DeviceTaintRule"}) {
+    for (const std::string_view kind : { "DeviceClass", "ResourceSlice", "ResourceClaim",
+             "ResourceClaimTemplate", "DeviceTaintRule" }) {
         const json v1 = loadFixture(dir, "v1", kind);
-        for (const std::string_view target : {kV1beta2, kV1beta1, kV1alpha3}) {
+        for (const std::string_view target : { kV1beta2, kV1beta1, kV1alpha3 }) {
             SCOPED_TRACE(std::string(kind) + " via " + std::string(target));
             const dra::Result<json> down = convertResourceObject(v1, target);
             if (kind == "DeviceTaintRule" && target == kV1beta1) {
                 // v1beta1 never had DeviceTaintRule.
                 ASSERT_FALSE(down.has_value());
                 EXPECT_EQ(messageOf(down),
-                          "DeviceTaintRule nameValue: kind DeviceTaintRule is not defined in "
-                          "resource.k8s.io/v1beta1");
+                    "DeviceTaintRule nameValue: kind DeviceTaintRule is not defined in "
+                    "resource.k8s.io/v1beta1");
                 continue;
             }
             if (kind != "DeviceTaintRule" && target == kV1alpha3) {
@@ -239,7 +253,7 @@ TEST(ConversionTest, V1FixturesDownAndBackUp)
                 // taints, firstAvailable, device status, extended resources): refused, naming one.
                 ASSERT_FALSE(down.has_value()) << "expressed in 1.31's v1alpha3: " << down->dump();
                 EXPECT_NE(messageOf(down).find("cannot be expressed in resource.k8s.io/v1alpha3"),
-                          std::string::npos)
+                    std::string::npos)
                     << messageOf(down);
                 EXPECT_NE(messageOf(down).find(": spec."), std::string::npos) << messageOf(down);
                 continue;
@@ -256,15 +270,19 @@ TEST(ConversionTest, V1FixturesDownAndBackUp)
 TEST(ConversionTest, V1FixtureErrorsNameTheFieldFor1_31)
 {
     DRA_REQUIRE_UPSTREAM(dir, "k8s-api-testdata");
-    const dra::Result<json> deviceClass = convertResourceObject(loadFixture(dir, "v1", "DeviceClass"), kV1alpha3);
+    const dra::Result<json> deviceClass
+        = convertResourceObject(loadFixture(dir, "v1", "DeviceClass"), kV1alpha3);
     ASSERT_FALSE(deviceClass.has_value());
-    EXPECT_EQ(messageOf(deviceClass), "DeviceClass nameValue: spec.extendedResourceName cannot be "
-                                      "expressed in resource.k8s.io/v1alpha3");
-    const dra::Result<json> claim = convertResourceObject(loadFixture(dir, "v1", "ResourceClaim"), kV1alpha3);
+    EXPECT_EQ(messageOf(deviceClass),
+        "DeviceClass nameValue: spec.extendedResourceName cannot be "
+        "expressed in resource.k8s.io/v1alpha3");
+    const dra::Result<json> claim
+        = convertResourceObject(loadFixture(dir, "v1", "ResourceClaim"), kV1alpha3);
     ASSERT_FALSE(claim.has_value());
-    EXPECT_EQ(messageOf(claim), "ResourceClaim namespaceValue/nameValue: "
-                                "spec.devices.constraints[0].distinctAttribute cannot be expressed in "
-                                "resource.k8s.io/v1alpha3");
+    EXPECT_EQ(messageOf(claim),
+        "ResourceClaim namespaceValue/nameValue: "
+        "spec.devices.constraints[0].distinctAttribute cannot be expressed in "
+        "resource.k8s.io/v1alpha3");
 }
 
 TEST(ConversionTest, V1alpha3TaintRuleIsV1TaintRule)
