@@ -19,9 +19,11 @@ using json = nlohmann::json;
 using Type = SchemaNode::Type;
 
 // Bounds that keep a hostile document (deep nesting, alias "billion laughs") from exhausting
-// the stack or memory.
+// the stack or memory. Without aliases every value takes at least one byte of text, so a
+// document may expand to at most kMaxExpansion values per byte (plus some slack).
 constexpr int kMaxDepth = 256;
-constexpr std::size_t kMaxValues = 4'000'000;
+constexpr std::size_t kMaxExpansion = 16;
+constexpr std::size_t kExpansionSlack = 10'000;
 
 // ---- Plain scalar resolution, as Kubernetes' YAML decoder (go-yaml v2, YAML 1.1) does it ----
 
@@ -221,9 +223,9 @@ std::vector<Chunk> splitDocuments(std::string_view text)
         explicitStart = false;
     };
     while (pos < text.size()) {
-        std::size_t eol = text.find('\n', pos);
-        const std::size_t next = eol == std::string_view::npos ? text.size() : eol + 1;
-        const std::string_view line = text.substr(pos, next - pos);
+        const std::size_t eol = std::min(text.find('\n', pos), text.size());
+        const std::size_t next = std::min(eol + 1, text.size());
+        const std::string_view line = text.substr(pos, eol - pos); // without the newline
         if (isMarkerLine(line, "---")) {
             // Directives and comments before the first `---` belong to that document.
             if (content || explicitStart)
@@ -249,16 +251,19 @@ std::vector<Chunk> splitDocuments(std::string_view text)
 class Converter
 {
 public:
-    explicit Converter(int lineOffset) : m_lineOffset(lineOffset) { }
+    Converter(int lineOffset, std::size_t textSize)
+        : m_lineOffset(lineOffset), m_maxValues(textSize * kMaxExpansion + kExpansionSlack)
+    {
+    }
 
     std::expected<json, YamlError> convert(const YAML::Node &node, const SchemaNode *schema,
                                            int depth = 0)
     {
         if (depth > kMaxDepth)
             return error(node, QStringLiteral("nesting deeper than %1 levels").arg(kMaxDepth));
-        if (++m_values > kMaxValues)
-            return error(node, QStringLiteral("document expands to more than %1 values (an alias "
-                                              "bomb?)").arg(kMaxValues));
+        if (++m_values > m_maxValues)
+            return error(node, QStringLiteral("aliases expand the document to more than %1 values "
+                                              "(an alias bomb?)").arg(m_maxValues));
         switch (node.Type()) {
         case YAML::NodeType::Undefined:
         case YAML::NodeType::Null:
@@ -304,19 +309,20 @@ private:
     {
         json object = json::object();
         std::vector<YAML::Node> merges;
-        for (auto it = node.begin(); it != node.end(); ++it) {
-            const YAML::Node &key = it->first;
+        // Entries by value: yaml-cpp's iterator-> hands out a temporary proxy.
+        for (const auto &entry : node) {
+            const YAML::Node &key = entry.first;
             if (!key.IsScalar())
                 return error(key, QStringLiteral("mapping keys must be strings, not null, lists "
                                                  "or mappings"));
             const std::string &name = key.Scalar();
             if (name == "<<" && key.Tag() == "?") {
-                merges.push_back(it->second);
+                merges.push_back(entry.second);
                 continue;
             }
             if (object.contains(name))
                 return error(key, QStringLiteral("duplicate key \"%1\"").arg(common::qs(name)));
-            auto value = convert(it->second, child(schema, name), depth + 1);
+            auto value = convert(entry.second, child(schema, name), depth + 1);
             if (!value)
                 return value;
             object[name] = std::move(*value);
@@ -383,6 +389,7 @@ private:
     }
 
     int m_lineOffset = 0;
+    std::size_t m_maxValues = 0;
     std::size_t m_values = 0;
 };
 
@@ -391,18 +398,18 @@ std::string scalarField(const YAML::Node &map, std::string_view key)
 {
     if (!map.IsMap())
         return {};
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        if (it->first.IsScalar() && it->first.Scalar() == key)
-            return it->second.IsScalar() ? it->second.Scalar() : std::string();
+    for (const auto &entry : map) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == key)
+            return entry.second.IsScalar() ? entry.second.Scalar() : std::string();
     }
     return {};
 }
 
 YAML::Node itemsOf(const YAML::Node &map)
 {
-    for (auto it = map.begin(); it != map.end(); ++it) {
-        if (it->first.IsScalar() && it->first.Scalar() == "items" && it->second.IsSequence())
-            return it->second;
+    for (const auto &entry : map) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == "items" && entry.second.IsSequence())
+            return entry.second;
     }
     return {};
 }
@@ -419,7 +426,7 @@ std::expected<YamlDocument, YamlError> parseChunk(const Chunk &chunk, bool useOw
         return std::unexpected(YamlError{std::max(e.mark.line, 0) + chunk.firstLine + 1,
                                          std::max(e.mark.column, 0) + 1, common::qs(e.msg)});
     }
-    Converter converter(chunk.firstLine);
+    Converter converter(chunk.firstLine, chunk.text.size());
     YamlDocument document;
     document.line = root.Mark().line >= 0 ? root.Mark().line + chunk.firstLine + 1
                                           : chunk.firstLine + 1;
