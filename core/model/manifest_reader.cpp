@@ -21,7 +21,7 @@ using json = nlohmann::json;
 struct JsonChunk
 {
     std::string_view text;
-    int line = 1;               // 1-based line of the value's first character
+    int line = 1; // 1-based line of the value's first character
     std::vector<int> itemLines; // lines of the elements of a top-level "items" array
 };
 
@@ -161,21 +161,23 @@ QString typeName(const json &value)
 }
 
 void addValue(ManifestSet &set, json value, const QString &origin, int line,
-              const std::vector<int> &itemLines)
+    const std::vector<int> &itemLines)
 {
     if (value.is_null())
         return; // an empty document
     if (!value.is_object()) {
-        set.problems.push_back({at(origin, line), QStringLiteral("expected a Kubernetes object, "
-                                                                 "found a %1").arg(typeName(value))});
+        set.problems.push_back({ at(origin, line),
+            QStringLiteral("expected a Kubernetes object, "
+                           "found a %1")
+                .arg(typeName(value)) });
         return;
     }
     if (isList(value)) {
         json &items = value["items"];
         for (std::size_t i = 0; i < items.size(); ++i) {
             inheritFromList(items[i], value);
-            addValue(set, std::move(items[i]), origin, i < itemLines.size() ? itemLines[i] : line,
-                     {});
+            addValue(
+                set, std::move(items[i]), origin, i < itemLines.size() ? itemLines[i] : line, {});
         }
         return;
     }
@@ -188,11 +190,12 @@ void addValue(ManifestSet &set, json value, const QString &origin, int line,
     if (metadata == value.end() || !metadata->is_object() || !hasText(*metadata, "name"))
         missing << QStringLiteral("metadata.name");
     if (!missing.isEmpty()) {
-        set.problems.push_back({at(origin, line), QStringLiteral("not a Kubernetes object: no %1")
-                                                      .arg(missing.join(QStringLiteral(", ")))});
+        set.problems.push_back({ at(origin, line),
+            QStringLiteral("not a Kubernetes object: no %1")
+                .arg(missing.join(QStringLiteral(", "))) });
         return;
     }
-    set.documents.push_back({std::move(value), at(origin, line)});
+    set.documents.push_back({ std::move(value), at(origin, line) });
 }
 
 // Line and column (1-based) of byte `offset` of `text`, counted from `line`.
@@ -205,7 +208,7 @@ std::pair<int, int> position(std::string_view text, std::size_t offset, int line
         else
             ++column;
     }
-    return {line, column};
+    return { line, column };
 }
 
 // Reads a JSON stream; false when nothing in it parsed (it may be flow-style YAML then).
@@ -218,13 +221,16 @@ bool readJson(std::string_view text, const QString &origin, ManifestSet &local)
             anyParsed = true;
             addValue(local, std::move(value), origin, chunk.line, chunk.itemLines);
         } catch (const json::parse_error &e) {
-            const auto [line, column] = position(chunk.text, e.byte > 0 ? e.byte - 1 : 0, chunk.line);
+            const auto [line, column]
+                = position(chunk.text, e.byte > 0 ? e.byte - 1 : 0, chunk.line);
             QString detail = QString::fromUtf8(e.what());
-            if (const qsizetype cut = detail.indexOf(QStringLiteral(": "), detail.indexOf(QStringLiteral("column")));
+            if (const qsizetype cut
+                = detail.indexOf(QStringLiteral(": "), detail.indexOf(QStringLiteral("column")));
                 cut >= 0)
                 detail = detail.mid(cut + 2);
-            local.problems.push_back({at(origin, line) + QLatin1Char(':') + QString::number(column),
-                                      QStringLiteral("malformed JSON: ") + detail});
+            local.problems.push_back(
+                { at(origin, line) + QLatin1Char(':') + QString::number(column),
+                    QStringLiteral("malformed JSON: ") + detail });
         }
     }
     return anyParsed || local.problems.empty();
@@ -239,17 +245,17 @@ void readYaml(std::string_view text, const QString &origin, ManifestSet &set)
         for (; nextError < stream.errors.size() && stream.errors[nextError].line < document.line;
              ++nextError) {
             const YamlError &error = stream.errors[nextError];
-            set.problems.push_back({at(origin, error.line) + QLatin1Char(':')
-                                        + QString::number(error.column),
-                                    error.reason});
+            set.problems.push_back(
+                { at(origin, error.line) + QLatin1Char(':') + QString::number(error.column),
+                    error.reason });
         }
         addValue(set, std::move(document.value), origin, document.line, document.itemLines);
     }
     for (; nextError < stream.errors.size(); ++nextError) {
         const YamlError &error = stream.errors[nextError];
-        set.problems.push_back({at(origin, error.line) + QLatin1Char(':')
-                                    + QString::number(error.column),
-                                error.reason});
+        set.problems.push_back(
+            { at(origin, error.line) + QLatin1Char(':') + QString::number(error.column),
+                error.reason });
     }
 }
 
@@ -257,16 +263,16 @@ void readFile(const QString &path, ManifestSet &set)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        set.problems.push_back({path, QStringLiteral("cannot read: ") + file.errorString()});
+        set.problems.push_back({ path, QStringLiteral("cannot read: ") + file.errorString() });
         return;
     }
     const QByteArray data = file.readAll();
     if (file.error() != QFileDevice::NoError) {
-        set.problems.push_back({path, QStringLiteral("cannot read: ") + file.errorString()});
+        set.problems.push_back({ path, QStringLiteral("cannot read: ") + file.errorString() });
         return;
     }
-    ManifestSet read = readManifestText(std::string_view(data.constData(), std::size_t(data.size())),
-                                        path);
+    ManifestSet read
+        = readManifestText(std::string_view(data.constData(), std::size_t(data.size())), path);
     std::move(read.documents.begin(), read.documents.end(), std::back_inserter(set.documents));
     std::move(read.problems.begin(), read.problems.end(), std::back_inserter(set.problems));
 }
@@ -289,7 +295,8 @@ ManifestSet readManifestText(std::string_view text, const QString &origin)
         }
     } catch (const std::exception &e) {
         // Defensive: nlohmann or yaml-cpp throwing on something unforeseen costs the file only.
-        set.problems.push_back({origin, QStringLiteral("cannot read: ") + QString::fromUtf8(e.what())});
+        set.problems.push_back(
+            { origin, QStringLiteral("cannot read: ") + QString::fromUtf8(e.what()) });
     }
     return set;
 }
@@ -300,7 +307,7 @@ ManifestSet readManifests(const QStringList &paths)
     for (const QString &path : paths) {
         const QFileInfo info(path);
         if (!info.exists()) {
-            set.problems.push_back({path, QStringLiteral("no such file or directory")});
+            set.problems.push_back({ path, QStringLiteral("no such file or directory") });
             continue;
         }
         if (!info.isDir()) {
@@ -309,13 +316,13 @@ ManifestSet readManifests(const QStringList &paths)
         }
         QStringList files;
         QDirIterator it(path,
-                        {QStringLiteral("*.json"), QStringLiteral("*.yaml"), QStringLiteral("*.yml")},
-                        QDir::Files, QDirIterator::Subdirectories);
+            { QStringLiteral("*.json"), QStringLiteral("*.yaml"), QStringLiteral("*.yml") },
+            QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext())
             files << it.next();
         files.sort();
         if (files.isEmpty())
-            set.problems.push_back({path, QStringLiteral("no *.json, *.yaml or *.yml files")});
+            set.problems.push_back({ path, QStringLiteral("no *.json, *.yaml or *.yml files") });
         for (const QString &file : files)
             readFile(file, set);
     }

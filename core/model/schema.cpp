@@ -15,47 +15,53 @@ const SchemaNode *SchemaBuilder::add(SchemaNode node)
 
 const SchemaNode *SchemaBuilder::string(std::string description, std::string format)
 {
-    return add({.type = SchemaNode::Type::String, .description = std::move(description),
-                .format = std::move(format)});
+    return add({ .type = SchemaNode::Type::String,
+        .description = std::move(description),
+        .format = std::move(format) });
 }
 
-const SchemaNode *SchemaBuilder::enumeration(std::string description, std::vector<std::string> values)
+const SchemaNode *SchemaBuilder::enumeration(
+    std::string description, std::vector<std::string> values)
 {
-    return add({.type = SchemaNode::Type::String, .description = std::move(description),
-                .enumValues = std::move(values)});
+    return add({ .type = SchemaNode::Type::String,
+        .description = std::move(description),
+        .enumValues = std::move(values) });
 }
 
 const SchemaNode *SchemaBuilder::int64(std::string description)
 {
-    return add({.type = SchemaNode::Type::Integer, .description = std::move(description),
-                .format = "int64"});
+    return add({ .type = SchemaNode::Type::Integer,
+        .description = std::move(description),
+        .format = "int64" });
 }
 
 const SchemaNode *SchemaBuilder::int32(std::string description)
 {
-    return add({.type = SchemaNode::Type::Integer, .description = std::move(description),
-                .format = "int32"});
+    return add({ .type = SchemaNode::Type::Integer,
+        .description = std::move(description),
+        .format = "int32" });
 }
 
 const SchemaNode *SchemaBuilder::number(std::string description)
 {
-    return add({.type = SchemaNode::Type::Number, .description = std::move(description),
-                .format = "double"});
+    return add({ .type = SchemaNode::Type::Number,
+        .description = std::move(description),
+        .format = "double" });
 }
 
 const SchemaNode *SchemaBuilder::boolean(std::string description)
 {
-    return add({.type = SchemaNode::Type::Boolean, .description = std::move(description)});
+    return add({ .type = SchemaNode::Type::Boolean, .description = std::move(description) });
 }
 
 const SchemaNode *SchemaBuilder::quantity(std::string description)
 {
-    return add({.type = SchemaNode::Type::Quantity, .description = std::move(description)});
+    return add({ .type = SchemaNode::Type::Quantity, .description = std::move(description) });
 }
 
 const SchemaNode *SchemaBuilder::intOrString(std::string description)
 {
-    return add({.type = SchemaNode::Type::IntOrString, .description = std::move(description)});
+    return add({ .type = SchemaNode::Type::IntOrString, .description = std::move(description) });
 }
 
 const SchemaNode *SchemaBuilder::time(std::string description)
@@ -65,49 +71,58 @@ const SchemaNode *SchemaBuilder::time(std::string description)
 
 const SchemaNode *SchemaBuilder::any(std::string description)
 {
-    return add({.type = SchemaNode::Type::Any, .description = std::move(description),
-                .preserveUnknown = true});
+    return add({ .type = SchemaNode::Type::Any,
+        .description = std::move(description),
+        .preserveUnknown = true });
 }
 
-const SchemaNode *SchemaBuilder::object(std::string description, std::vector<Field> fields,
-                                        std::vector<std::string> required)
+const SchemaNode *SchemaBuilder::object(
+    std::string description, std::vector<Field> fields, std::vector<std::string> required)
 {
-    return add({.type = SchemaNode::Type::Object, .description = std::move(description),
-                .properties = std::move(fields), .required = std::move(required)});
+    return add({ .type = SchemaNode::Type::Object,
+        .description = std::move(description),
+        .properties = std::move(fields),
+        .required = std::move(required) });
 }
 
-const SchemaNode *SchemaBuilder::partialObject(std::string description, std::vector<Field> fields,
-                                               std::vector<std::string> required)
+const SchemaNode *SchemaBuilder::partialObject(
+    std::string description, std::vector<Field> fields, std::vector<std::string> required)
 {
-    return add({.type = SchemaNode::Type::Object, .description = std::move(description),
-                .properties = std::move(fields), .required = std::move(required),
-                .preserveUnknown = true});
+    return add({ .type = SchemaNode::Type::Object,
+        .description = std::move(description),
+        .properties = std::move(fields),
+        .required = std::move(required),
+        .preserveUnknown = true });
 }
 
 const SchemaNode *SchemaBuilder::list(std::string description, const SchemaNode *items)
 {
-    return add({.type = SchemaNode::Type::Array, .description = std::move(description),
-                .items = items});
+    return add(
+        { .type = SchemaNode::Type::Array, .description = std::move(description), .items = items });
 }
 
 const SchemaNode *SchemaBuilder::set(std::string description, const SchemaNode *items)
 {
-    return add({.type = SchemaNode::Type::Array, .description = std::move(description),
-                .items = items, .listType = SchemaNode::ListType::Set});
+    return add({ .type = SchemaNode::Type::Array,
+        .description = std::move(description),
+        .items = items,
+        .listType = SchemaNode::ListType::Set });
 }
 
-const SchemaNode *SchemaBuilder::mapList(std::string description, const SchemaNode *items,
-                                         std::vector<std::string> keys)
+const SchemaNode *SchemaBuilder::mapList(
+    std::string description, const SchemaNode *items, std::vector<std::string> keys)
 {
-    return add({.type = SchemaNode::Type::Array, .description = std::move(description),
-                .items = items, .listType = SchemaNode::ListType::Map,
-                .listMapKeys = std::move(keys)});
+    return add({ .type = SchemaNode::Type::Array,
+        .description = std::move(description),
+        .items = items,
+        .listType = SchemaNode::ListType::Map,
+        .listMapKeys = std::move(keys) });
 }
 
 const SchemaNode *SchemaBuilder::map(std::string description, const SchemaNode *values)
 {
-    return add({.type = SchemaNode::Type::Map, .description = std::move(description),
-                .values = values});
+    return add(
+        { .type = SchemaNode::Type::Map, .description = std::move(description), .values = values });
 }
 
 const SchemaNode *SchemaBuilder::stringMap(std::string description)
@@ -128,15 +143,16 @@ const SchemaNode *SchemaBuilder::field(const SchemaNode *shared, std::string des
 }
 
 const SchemaNode *kindRoot(SchemaBuilder &b, const CommonNodes &common, std::string description,
-                           std::vector<Field> fields, std::vector<std::string> required)
+    std::vector<Field> fields, std::vector<std::string> required)
 {
-    std::vector<Field> all{
-        {"apiVersion", b.string("Versioned schema of this representation, e.g. resource.k8s.io/v1.")},
-        {"kind", b.string("Type of the object, e.g. ResourceClaim.")},
-        {"metadata", common.objectMeta},
+    std::vector<Field> all {
+        { "apiVersion",
+            b.string("Versioned schema of this representation, e.g. resource.k8s.io/v1.") },
+        { "kind", b.string("Type of the object, e.g. ResourceClaim.") },
+        { "metadata", common.objectMeta },
     };
-    all.insert(all.end(), std::make_move_iterator(fields.begin()),
-               std::make_move_iterator(fields.end()));
+    all.insert(
+        all.end(), std::make_move_iterator(fields.begin()), std::make_move_iterator(fields.end()));
     return b.object(std::move(description), std::move(all), std::move(required));
 }
 
@@ -164,21 +180,22 @@ public:
         addCoreKinds(m_builder, m_common, *this);
         m_kinds.reserve(m_names.size());
         for (std::size_t i = 0; i < m_names.size(); ++i)
-            m_kinds.push_back({m_names[i].apiVersion, m_names[i].kind, m_namespaced[i], m_roots[i]});
+            m_kinds.push_back(
+                { m_names[i].apiVersion, m_names[i].kind, m_namespaced[i], m_roots[i] });
     }
 
     void addKind(std::string_view apiVersion, std::string_view kind, bool namespaced,
-                 const SchemaNode *root) override
+        const SchemaNode *root) override
     {
         append(apiVersion, kind, namespaced, root);
         const std::string listKind = std::string(kind) + "List";
-        const SchemaNode *listRoot = m_builder.object(
-            "A list of " + std::string(kind) + " objects.",
-            {{"apiVersion", m_builder.string("Versioned schema of this list.")},
-             {"kind", m_builder.string("Type of the list, e.g. " + listKind + ".")},
-             {"metadata", m_common.listMeta},
-             {"items", m_builder.list("The objects of the list.", root)}},
-            {"items"});
+        const SchemaNode *listRoot
+            = m_builder.object("A list of " + std::string(kind) + " objects.",
+                { { "apiVersion", m_builder.string("Versioned schema of this list.") },
+                    { "kind", m_builder.string("Type of the list, e.g. " + listKind + ".") },
+                    { "metadata", m_common.listMeta },
+                    { "items", m_builder.list("The objects of the list.", root) } },
+                { "items" });
         append(apiVersion, listKind, namespaced, listRoot);
     }
 
@@ -186,10 +203,10 @@ public:
     const SchemaNode *objectMeta() const { return m_common.objectMeta; }
 
 private:
-    void append(std::string_view apiVersion, std::string_view kind, bool namespaced,
-                const SchemaNode *root)
+    void append(
+        std::string_view apiVersion, std::string_view kind, bool namespaced, const SchemaNode *root)
     {
-        m_names.push_back({std::string(apiVersion), std::string(kind)});
+        m_names.push_back({ std::string(apiVersion), std::string(kind) });
         m_namespaced.push_back(namespaced);
         m_roots.push_back(root);
     }
@@ -244,7 +261,7 @@ const SchemaNode *schemaAt(const SchemaNode *root, std::string_view path)
     while (node && !path.empty()) {
         const std::size_t dot = path.find('.');
         std::string_view segment = path.substr(0, dot);
-        path = dot == std::string_view::npos ? std::string_view{} : path.substr(dot + 1);
+        path = dot == std::string_view::npos ? std::string_view {} : path.substr(dot + 1);
 
         // "devices[]", "devices[*]" and "devices[0]" name the field and then its elements.
         bool intoItems = false;

@@ -15,21 +15,32 @@ namespace dra::model {
 // built once and never change, so pointers to them may be kept and shared across threads.
 struct SchemaNode
 {
-    enum class Type { Object, Array, String, Integer, Number, Boolean, Map, Quantity, IntOrString, Any };
+    enum class Type {
+        Object,
+        Array,
+        String,
+        Integer,
+        Number,
+        Boolean,
+        Map,
+        Quantity,
+        IntOrString,
+        Any
+    };
     // How an Array merges under server-side apply (x-kubernetes-list-type).
     enum class ListType { Atomic, Set, Map };
 
     Type type = Type::Any;
-    std::string description;                                          // one line, our words
+    std::string description; // one line, our words
     std::vector<std::pair<std::string, const SchemaNode *>> properties; // Object, in API order
-    const SchemaNode *items = nullptr;                                  // Array element
-    const SchemaNode *values = nullptr;                                 // Map value
-    std::vector<std::string> required;                                  // Object
-    ListType listType = ListType::Atomic;                               // Array
+    const SchemaNode *items = nullptr; // Array element
+    const SchemaNode *values = nullptr; // Map value
+    std::vector<std::string> required; // Object
+    ListType listType = ListType::Atomic; // Array
     std::vector<std::string> listMapKeys; // ListType::Map keys; the first is the patch merge key
-    std::vector<std::string> enumValues;  // known values of an enum-like String
-    std::string format;                   // "int64", "int32", "double", "date-time", ...
-    bool preserveUnknown = false;         // fields not listed here are kept, not pruned
+    std::vector<std::string> enumValues; // known values of an enum-like String
+    std::string format; // "int64", "int32", "double", "date-time", ...
+    bool preserveUnknown = false; // fields not listed here are kept, not pruned
 
     // The schema of property `name`, or nullptr when the object does not declare it.
     const SchemaNode *property(std::string_view name) const;

@@ -31,15 +31,15 @@ public:
     const SchemaNode *time(std::string description);
     // A RawExtension or free-form value: anything goes, nothing is pruned.
     const SchemaNode *any(std::string description);
-    const SchemaNode *object(std::string description, std::vector<Field> fields,
-                             std::vector<std::string> required = {});
+    const SchemaNode *object(
+        std::string description, std::vector<Field> fields, std::vector<std::string> required = {});
     // An object of which we model only some fields; the others are kept untyped.
-    const SchemaNode *partialObject(std::string description, std::vector<Field> fields,
-                                    std::vector<std::string> required = {});
+    const SchemaNode *partialObject(
+        std::string description, std::vector<Field> fields, std::vector<std::string> required = {});
     const SchemaNode *list(std::string description, const SchemaNode *items);
     const SchemaNode *set(std::string description, const SchemaNode *items);
-    const SchemaNode *mapList(std::string description, const SchemaNode *items,
-                              std::vector<std::string> keys);
+    const SchemaNode *mapList(
+        std::string description, const SchemaNode *items, std::vector<std::string> keys);
     const SchemaNode *map(std::string description, const SchemaNode *values);
     const SchemaNode *stringMap(std::string description);
     const SchemaNode *stringList(std::string description);
@@ -57,7 +57,7 @@ struct CommonNodes
     const SchemaNode *objectMeta = nullptr;
     const SchemaNode *listMeta = nullptr;
     const SchemaNode *nodeSelector = nullptr; // core/v1 NodeSelector
-    const SchemaNode *condition = nullptr;    // metav1.Condition
+    const SchemaNode *condition = nullptr; // metav1.Condition
 };
 
 // Kinds are appended with their "<Kind>List" twin.
@@ -65,8 +65,9 @@ class KindSink
 {
 public:
     virtual ~KindSink() = default;
-    virtual void addKind(std::string_view apiVersion, std::string_view kind, bool namespaced,
-                         const SchemaNode *root) = 0;
+    virtual void addKind(
+        std::string_view apiVersion, std::string_view kind, bool namespaced, const SchemaNode *root)
+        = 0;
 };
 
 CommonNodes buildCommonNodes(SchemaBuilder &b);
@@ -75,6 +76,6 @@ void addResourceKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sin
 
 // The root of a kind: apiVersion, kind, metadata and the given top-level fields.
 const SchemaNode *kindRoot(SchemaBuilder &b, const CommonNodes &common, std::string description,
-                           std::vector<Field> fields, std::vector<std::string> required = {});
+    std::vector<Field> fields, std::vector<std::string> required = {});
 
 } // namespace dra::model::schema_detail

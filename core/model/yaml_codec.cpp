@@ -129,21 +129,23 @@ bool isYamlFloat(std::string_view text)
 Resolved resolvePlain(std::string_view text)
 {
     Resolved r;
-    if (oneOf(text, {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})) {
+    if (oneOf(text, { "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON" })) {
         r.kind = Plain::Bool;
         r.boolean = true;
         return r;
     }
-    if (oneOf(text, {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"})) {
+    if (oneOf(
+            text, { "n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF" })) {
         r.kind = Plain::Bool;
         return r;
     }
-    if (oneOf(text, {"", "~", "null", "Null", "NULL"})) {
+    if (oneOf(text, { "", "~", "null", "Null", "NULL" })) {
         r.kind = Plain::Null;
         return r;
     }
-    if (oneOf(text, {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
-                     "-.inf", "-.Inf", "-.INF"})) {
+    if (oneOf(text,
+            { ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                "-.Inf", "-.INF" })) {
         r.kind = Plain::NonFinite;
         return r;
     }
@@ -165,7 +167,8 @@ Resolved resolvePlain(std::string_view text)
         std::string_view digits = plain;
         if (digits[0] == '+')
             digits.remove_prefix(1);
-        const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), r.real);
+        const auto [end, ec]
+            = std::from_chars(digits.data(), digits.data() + digits.size(), r.real);
         // Go's ParseFloat fails on overflow and go-yaml then keeps the text; so do we.
         if (ec == std::errc() && end == digits.data() + digits.size())
             r.kind = Plain::Float;
@@ -195,7 +198,7 @@ bool isContentLine(std::string_view line)
     std::size_t i = line.find_first_not_of(" \t\r");
     if (i == std::string_view::npos || line[i] == '#' || line[0] == '%')
         return false;
-    for (std::string_view marker : {std::string_view("---"), std::string_view("...")}) {
+    for (std::string_view marker : { std::string_view("---"), std::string_view("...") }) {
         if (isMarkerLine(line, marker)) {
             i = line.find_first_not_of(" \t\r", 3);
             return i != std::string_view::npos && line[i] != '#';
@@ -216,7 +219,7 @@ std::vector<Chunk> splitDocuments(std::string_view text)
     std::size_t pos = 0;
     int lineNo = 0;
     const auto close = [&](std::size_t end, std::size_t nextStart, int nextLine) {
-        chunks.push_back({text.substr(chunkStart, end - chunkStart), chunkLine, content});
+        chunks.push_back({ text.substr(chunkStart, end - chunkStart), chunkLine, content });
         chunkStart = nextStart;
         chunkLine = nextLine;
         content = false;
@@ -252,18 +255,21 @@ class Converter
 {
 public:
     Converter(int lineOffset, std::size_t textSize)
-        : m_lineOffset(lineOffset), m_maxValues(textSize * kMaxExpansion + kExpansionSlack)
+        : m_lineOffset(lineOffset)
+        , m_maxValues(textSize * kMaxExpansion + kExpansionSlack)
     {
     }
 
-    std::expected<json, YamlError> convert(const YAML::Node &node, const SchemaNode *schema,
-                                           int depth = 0)
+    std::expected<json, YamlError> convert(
+        const YAML::Node &node, const SchemaNode *schema, int depth = 0)
     {
         if (depth > kMaxDepth)
             return error(node, QStringLiteral("nesting deeper than %1 levels").arg(kMaxDepth));
         if (++m_values > m_maxValues)
-            return error(node, QStringLiteral("aliases expand the document to more than %1 values "
-                                              "(an alias bomb?)").arg(m_maxValues));
+            return error(node,
+                QStringLiteral("aliases expand the document to more than %1 values "
+                               "(an alias bomb?)")
+                    .arg(m_maxValues));
         switch (node.Type()) {
         case YAML::NodeType::Undefined:
         case YAML::NodeType::Null:
@@ -271,7 +277,8 @@ public:
         case YAML::NodeType::Scalar:
             return scalar(node, schema);
         case YAML::NodeType::Sequence: {
-            const SchemaNode *items = schema && schema->type == Type::Array ? schema->items : nullptr;
+            const SchemaNode *items
+                = schema && schema->type == Type::Array ? schema->items : nullptr;
             json array = json::array();
             for (const YAML::Node &element : node) {
                 auto value = convert(element, items, depth + 1);
@@ -290,8 +297,8 @@ public:
     std::unexpected<YamlError> error(const YAML::Node &node, QString reason) const
     {
         const YAML::Mark mark = node.Mark();
-        return std::unexpected(YamlError{std::max(mark.line, 0) + m_lineOffset + 1,
-                                         std::max(mark.column, 0) + 1, std::move(reason)});
+        return std::unexpected(YamlError { std::max(mark.line, 0) + m_lineOffset + 1,
+            std::max(mark.column, 0) + 1, std::move(reason) });
     }
 
 private:
@@ -304,8 +311,8 @@ private:
         return schema->type == Type::Object ? schema->property(key) : nullptr;
     }
 
-    std::expected<json, YamlError> mapping(const YAML::Node &node, const SchemaNode *schema,
-                                           int depth)
+    std::expected<json, YamlError> mapping(
+        const YAML::Node &node, const SchemaNode *schema, int depth)
     {
         json object = json::object();
         std::vector<YAML::Node> merges;
@@ -313,8 +320,9 @@ private:
         for (const auto &entry : node) {
             const YAML::Node &key = entry.first;
             if (!key.IsScalar())
-                return error(key, QStringLiteral("mapping keys must be strings, not null, lists "
-                                                 "or mappings"));
+                return error(key,
+                    QStringLiteral("mapping keys must be strings, not null, lists "
+                                   "or mappings"));
             const std::string &name = key.Scalar();
             if (name == "<<" && key.Tag() == "?") {
                 merges.push_back(entry.second);
@@ -338,8 +346,9 @@ private:
             }
             for (const YAML::Node &source : sources) {
                 if (!source.IsMap())
-                    return error(merge, QStringLiteral("a merge key << needs a mapping or a list "
-                                                       "of mappings"));
+                    return error(merge,
+                        QStringLiteral("a merge key << needs a mapping or a list "
+                                       "of mappings"));
                 auto merged = mapping(source, schema, depth + 1);
                 if (!merged)
                     return merged;
@@ -349,8 +358,9 @@ private:
                 }
             }
             if (sources.empty())
-                return error(merge, QStringLiteral("a merge key << needs a mapping or a list of "
-                                                   "mappings"));
+                return error(merge,
+                    QStringLiteral("a merge key << needs a mapping or a list of "
+                                   "mappings"));
         }
         return object;
     }
@@ -379,11 +389,15 @@ private:
         case Plain::Float:
             return json(r.real);
         case Plain::BigInt:
-            return error(node, QStringLiteral("integer %1 does not fit in 64 bits; quote it if it "
-                                              "is meant as text").arg(common::qs(text)));
+            return error(node,
+                QStringLiteral("integer %1 does not fit in 64 bits; quote it if it "
+                               "is meant as text")
+                    .arg(common::qs(text)));
         case Plain::NonFinite:
-            return error(node, QStringLiteral("%1 cannot be represented in JSON; quote it if it is "
-                                              "meant as text").arg(common::qs(text)));
+            return error(node,
+                QStringLiteral("%1 cannot be represented in JSON; quote it if it is "
+                               "meant as text")
+                    .arg(common::qs(text)));
         }
         return json(text);
     }
@@ -416,20 +430,20 @@ YAML::Node itemsOf(const YAML::Node &map)
 
 // Parses and converts one document. `useOwnKind` types it by its apiVersion/kind; otherwise
 // `schema` is used as given.
-std::expected<YamlDocument, YamlError> parseChunk(const Chunk &chunk, bool useOwnKind,
-                                                  const SchemaNode *schema)
+std::expected<YamlDocument, YamlError> parseChunk(
+    const Chunk &chunk, bool useOwnKind, const SchemaNode *schema)
 {
     YAML::Node root;
     try {
         root = YAML::Load(std::string(chunk.text));
     } catch (const YAML::Exception &e) {
-        return std::unexpected(YamlError{std::max(e.mark.line, 0) + chunk.firstLine + 1,
-                                         std::max(e.mark.column, 0) + 1, common::qs(e.msg)});
+        return std::unexpected(YamlError { std::max(e.mark.line, 0) + chunk.firstLine + 1,
+            std::max(e.mark.column, 0) + 1, common::qs(e.msg) });
     }
     Converter converter(chunk.firstLine, chunk.text.size());
     YamlDocument document;
-    document.line = root.Mark().line >= 0 ? root.Mark().line + chunk.firstLine + 1
-                                          : chunk.firstLine + 1;
+    document.line
+        = root.Mark().line >= 0 ? root.Mark().line + chunk.firstLine + 1 : chunk.firstLine + 1;
     try {
         const std::string apiVersion = scalarField(root, "apiVersion");
         const std::string kind = scalarField(root, "kind");
@@ -463,13 +477,13 @@ std::expected<YamlDocument, YamlError> parseChunk(const Chunk &chunk, bool useOw
         }
     } catch (const std::exception &e) {
         // yaml-cpp and nlohmann may throw on malformed input; nothing escapes.
-        return std::unexpected(YamlError{document.line, 1, common::qs(e.what())});
+        return std::unexpected(YamlError { document.line, 1, common::qs(e.what()) });
     }
     return document;
 }
 
-Result<json> parseSingle(std::string_view text, const QString &origin, bool useOwnKind,
-                         const SchemaNode *schema)
+Result<json> parseSingle(
+    std::string_view text, const QString &origin, bool useOwnKind, const SchemaNode *schema)
 {
     std::vector<Chunk> chunks = splitDocuments(text);
     std::erase_if(chunks, [](const Chunk &c) { return !c.hasContent; });
@@ -477,10 +491,9 @@ Result<json> parseSingle(std::string_view text, const QString &origin, bool useO
         return json(nullptr);
     if (chunks.size() > 1)
         return fail(common::Error::Code::Parse,
-                    YamlError{chunks[1].firstLine + 1, 1,
-                              QStringLiteral("expected one YAML document, found %1")
-                                  .arg(chunks.size())}
-                        .message(origin));
+            YamlError { chunks[1].firstLine + 1, 1,
+                QStringLiteral("expected one YAML document, found %1").arg(chunks.size()) }
+                .message(origin));
     auto document = parseChunk(chunks.front(), useOwnKind, schema);
     if (!document)
         return fail(common::Error::Code::Parse, document.error().message(origin));
@@ -684,8 +697,8 @@ Result<nlohmann::json> parseYaml(std::string_view text, const QString &origin)
     return parseSingle(text, origin, true, nullptr);
 }
 
-Result<nlohmann::json> parseYamlAs(std::string_view text, const QString &origin,
-                                   const SchemaNode *schema)
+Result<nlohmann::json> parseYamlAs(
+    std::string_view text, const QString &origin, const SchemaNode *schema)
 {
     if (text.starts_with("\xEF\xBB\xBF"))
         text.remove_prefix(3);

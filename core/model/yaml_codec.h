@@ -20,14 +20,14 @@ struct SchemaNode;
 struct YamlDocument
 {
     nlohmann::json value;
-    int line = 0;                // 1-based line where the document's content starts
-    std::vector<int> itemLines;  // 1-based line of each element of a top-level `items` list
+    int line = 0; // 1-based line where the document's content starts
+    std::vector<int> itemLines; // 1-based line of each element of a top-level `items` list
 };
 
 // Why one document of a stream could not be read.
 struct YamlError
 {
-    int line = 0;   // 1-based
+    int line = 0; // 1-based
     int column = 0; // 1-based
     QString reason;
 
@@ -39,7 +39,7 @@ struct YamlError
 struct YamlStream
 {
     std::vector<YamlDocument> documents; // in stream order; documents without content skipped
-    std::vector<YamlError> errors;       // in stream order, at most one per document
+    std::vector<YamlError> errors; // in stream order, at most one per document
 };
 
 // Parses a multi-document YAML stream (`---` separated) the way Kubernetes reads manifests,
@@ -59,8 +59,8 @@ YamlStream parseYamlDocuments(std::string_view text);
 
 // As parseYaml, typed by `schema` instead of the document's own apiVersion/kind (editors of a
 // fragment, e.g. a claim spec). A null schema applies plain YAML resolution everywhere.
-[[nodiscard]] Result<nlohmann::json> parseYamlAs(std::string_view text, const QString &origin,
-                                                 const SchemaNode *schema);
+[[nodiscard]] Result<nlohmann::json> parseYamlAs(
+    std::string_view text, const QString &origin, const SchemaNode *schema);
 
 // Block-style YAML with two-space indentation and keys in the JSON's order, as kubectl writes
 // it. Strings that would read back as something else are quoted, multi-line strings become

@@ -41,7 +41,7 @@ std::string problems(const ManifestSet &set)
 TEST(ManifestReaderTest, ExpandsAKubectlListDump)
 {
     const QString file = dataPath("manifests/kubectl-list.yaml");
-    const ManifestSet set = readManifests({file});
+    const ManifestSet set = readManifests({ file });
     ASSERT_TRUE(set.problems.empty()) << problems(set);
     ASSERT_EQ(set.documents.size(), 3u);
     EXPECT_EQ(set.documents[0].object["kind"], "DeviceClass");
@@ -50,15 +50,16 @@ TEST(ManifestReaderTest, ExpandsAKubectlListDump)
     EXPECT_EQ(set.documents[2].origin, file + QStringLiteral(":43"));
     EXPECT_EQ(name(set.documents[2]), "training-gpus");
     // Typed by each item's kind: the attribute version keeps its text.
-    EXPECT_EQ(set.documents[1].object["spec"]["devices"][0]["attributes"]["driverVersion"]["version"],
-              "1.10");
+    EXPECT_EQ(
+        set.documents[1].object["spec"]["devices"][0]["attributes"]["driverVersion"]["version"],
+        "1.10");
     EXPECT_EQ(set.documents[1].object["spec"]["pool"]["generation"], 1);
 }
 
 TEST(ManifestReaderTest, KeepsTheGoodDocumentsAroundBrokenOnes)
 {
     const QString file = dataPath("manifests/multi-doc-broken.yaml");
-    const ManifestSet set = readManifests({file});
+    const ManifestSet set = readManifests({ file });
     ASSERT_EQ(set.documents.size(), 2u) << problems(set);
     EXPECT_EQ(name(set.documents[0]), "single-gpu");
     EXPECT_EQ(set.documents[0].origin, file + QStringLiteral(":2"));
@@ -71,13 +72,13 @@ TEST(ManifestReaderTest, KeepsTheGoodDocumentsAroundBrokenOnes)
     EXPECT_EQ(set.problems[1].origin, file + QStringLiteral(":27"));
     EXPECT_EQ(set.problems[1].reason, QStringLiteral("not a Kubernetes object: no metadata.name"));
     EXPECT_EQ(set.problems[2].message(),
-              file + QStringLiteral(":34: expected a Kubernetes object, found a array"));
+        file + QStringLiteral(":34: expected a Kubernetes object, found a array"));
 }
 
 TEST(ManifestReaderTest, ReadsDirectoriesRecursivelyInPathOrder)
 {
     const QString dir = dataPath("tree");
-    const ManifestSet set = readManifests({dir});
+    const ManifestSet set = readManifests({ dir });
     ASSERT_TRUE(set.problems.empty()) << problems(set);
     ASSERT_EQ(set.documents.size(), 4u);
     EXPECT_EQ(set.documents[0].origin, dir + QStringLiteral("/classes/gpu-class.yaml:1"));
@@ -105,8 +106,8 @@ TEST(ManifestReaderTest, DetectsJsonByContentAndReadsJsonStreams)
 
 TEST(ManifestReaderTest, FlowStyleYamlStartingWithABraceIsStillRead)
 {
-    const ManifestSet set = readManifestText("{apiVersion: v1, kind: Namespace, metadata: {name: 007}}",
-                                             QStringLiteral("flow.yaml"));
+    const ManifestSet set = readManifestText(
+        "{apiVersion: v1, kind: Namespace, metadata: {name: 007}}", QStringLiteral("flow.yaml"));
     ASSERT_TRUE(set.problems.empty()) << problems(set);
     ASSERT_EQ(set.documents.size(), 1u);
     EXPECT_EQ(name(set.documents[0]), "007");
@@ -121,20 +122,21 @@ TEST(ManifestReaderTest, MalformedJsonIsReportedWithItsLine)
     ASSERT_EQ(set.documents.size(), 1u) << problems(set);
     ASSERT_EQ(set.problems.size(), 1u);
     EXPECT_TRUE(set.problems[0].origin.startsWith(QStringLiteral("x.json:3:"))) << problems(set);
-    EXPECT_TRUE(set.problems[0].reason.startsWith(QStringLiteral("malformed JSON"))) << problems(set);
+    EXPECT_TRUE(set.problems[0].reason.startsWith(QStringLiteral("malformed JSON")))
+        << problems(set);
 }
 
 TEST(ManifestReaderTest, ListItemsWithoutKindAreProblemsInAPlainList)
 {
     const ManifestSet set = readManifestText("apiVersion: v1\nkind: List\nitems:\n"
                                              "- metadata: {name: a}\n- 42\n",
-                                             QStringLiteral("l.yaml"));
+        QStringLiteral("l.yaml"));
     EXPECT_TRUE(set.documents.empty());
     ASSERT_EQ(set.problems.size(), 2u) << problems(set);
     EXPECT_EQ(set.problems[0].message(),
-              QStringLiteral("l.yaml:4: not a Kubernetes object: no kind")); // apiVersion inherited
+        QStringLiteral("l.yaml:4: not a Kubernetes object: no kind")); // apiVersion inherited
     EXPECT_EQ(set.problems[1].message(),
-              QStringLiteral("l.yaml:5: expected a Kubernetes object, found a number"));
+        QStringLiteral("l.yaml:5: expected a Kubernetes object, found a number"));
 }
 
 TEST(ManifestReaderTest, EmptyInputsHaveNothingToReport)
@@ -154,10 +156,11 @@ TEST(ManifestReaderTest, MissingPathsAndEmptyDirectoriesAreProblems)
     const QString missing = temp.filePath(QStringLiteral("nope.yaml"));
     const QString empty = temp.filePath(QStringLiteral("empty-dir"));
     ASSERT_TRUE(QDir().mkpath(empty));
-    const ManifestSet set = readManifests({missing, empty});
+    const ManifestSet set = readManifests({ missing, empty });
     ASSERT_EQ(set.problems.size(), 2u);
     EXPECT_EQ(set.problems[0].message(), missing + QStringLiteral(": no such file or directory"));
-    EXPECT_EQ(set.problems[1].message(), empty + QStringLiteral(": no *.json, *.yaml or *.yml files"));
+    EXPECT_EQ(
+        set.problems[1].message(), empty + QStringLiteral(": no *.json, *.yaml or *.yml files"));
 }
 
 TEST(ManifestReaderTest, UnreadableFilesAreProblems)
@@ -172,7 +175,7 @@ TEST(ManifestReaderTest, UnreadableFilesAreProblems)
     file.write("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n");
     file.close();
     ASSERT_TRUE(file.setPermissions(QFileDevice::Permissions()));
-    const ManifestSet set = readManifests({locked, dataPath("tree/classes/gpu-class.yaml")});
+    const ManifestSet set = readManifests({ locked, dataPath("tree/classes/gpu-class.yaml") });
     ASSERT_EQ(set.problems.size(), 1u);
     EXPECT_EQ(set.problems[0].origin, locked);
     EXPECT_TRUE(set.problems[0].reason.startsWith(QStringLiteral("cannot read"))) << problems(set);

@@ -11,9 +11,9 @@
 
 #include "tests/support/upstream.h"
 
-using dra::model::SchemaNode;
 using dra::model::schemaAt;
 using dra::model::schemaFor;
+using dra::model::SchemaNode;
 using Type = SchemaNode::Type;
 
 namespace {
@@ -29,7 +29,7 @@ const SchemaNode *at(std::string_view apiVersion, std::string_view kind, std::st
 
 std::vector<std::string> keysOf(const SchemaNode *node)
 {
-    return node ? node->listMapKeys : std::vector<std::string>{"<no node>"};
+    return node ? node->listMapKeys : std::vector<std::string> { "<no node>" };
 }
 
 // Walks a fully populated upstream object along the schema: every field must be declared
@@ -63,7 +63,7 @@ void expectCovered(const nlohmann::json &value, const SchemaNode *node, const st
         return;
     case nlohmann::json::value_t::string:
         EXPECT_TRUE(node->type == Type::String || node->type == Type::Quantity
-                    || node->type == Type::IntOrString)
+            || node->type == Type::IntOrString)
             << path;
         return;
     case nlohmann::json::value_t::boolean:
@@ -72,7 +72,7 @@ void expectCovered(const nlohmann::json &value, const SchemaNode *node, const st
     case nlohmann::json::value_t::number_integer:
     case nlohmann::json::value_t::number_unsigned:
         EXPECT_TRUE(node->type == Type::Integer || node->type == Type::Number
-                    || node->type == Type::IntOrString)
+            || node->type == Type::IntOrString)
             << path;
         return;
     default:
@@ -80,7 +80,8 @@ void expectCovered(const nlohmann::json &value, const SchemaNode *node, const st
     }
 }
 
-void expectDescribed(const SchemaNode *node, const std::string &path, std::set<const SchemaNode *> &seen)
+void expectDescribed(
+    const SchemaNode *node, const std::string &path, std::set<const SchemaNode *> &seen)
 {
     if (!node || !seen.insert(node).second)
         return;
@@ -96,16 +97,16 @@ void expectDescribed(const SchemaNode *node, const std::string &path, std::set<c
 
 TEST(SchemaTest, ServesEveryDraKindInEachVersion)
 {
-    for (const char *version : {kV1, kV1beta2, kV1beta1}) {
-        for (const char *kind : {"DeviceClass", "ResourceSlice", "ResourceClaim",
-                                 "ResourceClaimTemplate", "DeviceClassList", "ResourceClaimList"}) {
+    for (const char *version : { kV1, kV1beta2, kV1beta1 }) {
+        for (const char *kind : { "DeviceClass", "ResourceSlice", "ResourceClaim",
+                 "ResourceClaimTemplate", "DeviceClassList", "ResourceClaimList" }) {
             EXPECT_NE(schemaFor(version, kind), nullptr) << version << " " << kind;
         }
     }
     EXPECT_NE(schemaFor(kV1, "DeviceTaintRule"), nullptr);
     EXPECT_NE(schemaFor(kV1beta2, "DeviceTaintRule"), nullptr);
     EXPECT_EQ(schemaFor(kV1beta1, "DeviceTaintRule"), nullptr); // never existed in v1beta1
-    for (const char *kind : {"Node", "Pod", "Namespace", "Event", "PodList"})
+    for (const char *kind : { "Node", "Pod", "Namespace", "Event", "PodList" })
         EXPECT_NE(schemaFor("v1", kind), nullptr) << kind;
     EXPECT_EQ(schemaFor("v1", "DeviceClass"), nullptr);
     EXPECT_EQ(schemaFor("resource.k8s.io/v1alpha3", "DeviceTaintRule"), nullptr);
@@ -128,8 +129,8 @@ TEST(SchemaTest, KindsKnowTheirScope)
 
 TEST(SchemaTest, V1beta2SharesTheV1Nodes)
 {
-    for (const char *kind : {"DeviceClass", "ResourceSlice", "ResourceClaim",
-                             "ResourceClaimTemplate", "DeviceTaintRule"})
+    for (const char *kind : { "DeviceClass", "ResourceSlice", "ResourceClaim",
+             "ResourceClaimTemplate", "DeviceTaintRule" })
         EXPECT_EQ(schemaFor(kV1beta2, kind), schemaFor(kV1, kind)) << kind;
     EXPECT_EQ(schemaFor(kV1beta1, "DeviceClass"), schemaFor(kV1, "DeviceClass"));
     EXPECT_EQ(at(kV1beta1, "ResourceClaim", "status"), at(kV1, "ResourceClaim", "status"));
@@ -145,30 +146,31 @@ TEST(SchemaTest, V1beta1WrapsDeviceFieldsInBasic)
 
 TEST(SchemaTest, V1beta1RequestsAreFlat)
 {
-    EXPECT_EQ(at(kV1beta1, "ResourceClaim", "spec.devices.requests.deviceClassName")->type,
-              Type::String);
+    EXPECT_EQ(
+        at(kV1beta1, "ResourceClaim", "spec.devices.requests.deviceClassName")->type, Type::String);
     EXPECT_EQ(at(kV1beta1, "ResourceClaim", "spec.devices.requests.exactly"), nullptr);
     EXPECT_EQ(at(kV1, "ResourceClaim", "spec.devices.requests.exactly.deviceClassName")->type,
-              Type::String);
+        Type::String);
     EXPECT_EQ(at(kV1, "ResourceClaim", "spec.devices.requests.deviceClassName"), nullptr);
-    EXPECT_EQ(at(kV1, "ResourceClaimTemplate", "spec.spec.devices.requests.firstAvailable.count")
-                  ->type,
-              Type::Integer);
+    EXPECT_EQ(
+        at(kV1, "ResourceClaimTemplate", "spec.spec.devices.requests.firstAvailable.count")->type,
+        Type::Integer);
 }
 
 TEST(SchemaTest, ListMapKeysForApplyAndMerge)
 {
     using Keys = std::vector<std::string>;
-    EXPECT_EQ(keysOf(at(kV1, "ResourceClaim", "status.reservedFor")), Keys{"uid"});
+    EXPECT_EQ(keysOf(at(kV1, "ResourceClaim", "status.reservedFor")), Keys { "uid" });
     EXPECT_EQ(keysOf(at(kV1, "ResourceClaim", "status.devices")),
-              (Keys{"driver", "device", "pool", "shareID"}));
-    EXPECT_EQ(keysOf(at(kV1, "ResourceClaim", "status.devices.conditions")), Keys{"type"});
-    EXPECT_EQ(keysOf(at(kV1, "DeviceTaintRule", "status.conditions")), Keys{"type"});
-    EXPECT_EQ(keysOf(at(kV1, "DeviceClass", "metadata.ownerReferences")), Keys{"uid"});
-    EXPECT_EQ(keysOf(at("v1", "Pod", "spec.containers")), Keys{"name"});
-    EXPECT_EQ(keysOf(at("v1", "Pod", "spec.containers.ports")), (Keys{"containerPort", "protocol"}));
-    EXPECT_EQ(keysOf(at("v1", "Pod", "spec.resourceClaims")), Keys{"name"});
-    EXPECT_EQ(keysOf(at("v1", "Node", "status.conditions")), Keys{"type"});
+        (Keys { "driver", "device", "pool", "shareID" }));
+    EXPECT_EQ(keysOf(at(kV1, "ResourceClaim", "status.devices.conditions")), Keys { "type" });
+    EXPECT_EQ(keysOf(at(kV1, "DeviceTaintRule", "status.conditions")), Keys { "type" });
+    EXPECT_EQ(keysOf(at(kV1, "DeviceClass", "metadata.ownerReferences")), Keys { "uid" });
+    EXPECT_EQ(keysOf(at("v1", "Pod", "spec.containers")), Keys { "name" });
+    EXPECT_EQ(
+        keysOf(at("v1", "Pod", "spec.containers.ports")), (Keys { "containerPort", "protocol" }));
+    EXPECT_EQ(keysOf(at("v1", "Pod", "spec.resourceClaims")), Keys { "name" });
+    EXPECT_EQ(keysOf(at("v1", "Node", "status.conditions")), Keys { "type" });
     EXPECT_EQ(at(kV1, "ResourceClaim", "status.reservedFor")->listType, SchemaNode::ListType::Map);
     EXPECT_EQ(at(kV1, "ResourceSlice", "metadata.finalizers")->listType, SchemaNode::ListType::Set);
     EXPECT_EQ(at(kV1, "ResourceSlice", "spec.devices")->listType, SchemaNode::ListType::Atomic);
@@ -177,21 +179,24 @@ TEST(SchemaTest, ListMapKeysForApplyAndMerge)
 TEST(SchemaTest, TypesAndFormatsOfDraFields)
 {
     EXPECT_EQ(at(kV1, "ResourceSlice", "spec.devices.capacity.memory.value")->type, Type::Quantity);
-    EXPECT_EQ(at(kV1, "ResourceSlice", "spec.sharedCounters.counters.cores.value")->type,
-              Type::Quantity);
+    EXPECT_EQ(
+        at(kV1, "ResourceSlice", "spec.sharedCounters.counters.cores.value")->type, Type::Quantity);
     const SchemaNode *generation = at(kV1, "ResourceSlice", "spec.pool.generation");
     EXPECT_EQ(generation->type, Type::Integer);
     EXPECT_EQ(generation->format, "int64");
-    EXPECT_EQ(at(kV1, "ResourceSlice", "spec.devices.attributes.model.version")->type, Type::String);
-    EXPECT_EQ(at(kV1, "ResourceSlice", "spec.devices.attributes.model.ints")->items->type,
-              Type::Integer);
-    EXPECT_EQ(at(kV1, "ResourceClaim", "status.allocation.allocationTimestamp")->format, "date-time");
+    EXPECT_EQ(
+        at(kV1, "ResourceSlice", "spec.devices.attributes.model.version")->type, Type::String);
+    EXPECT_EQ(
+        at(kV1, "ResourceSlice", "spec.devices.attributes.model.ints")->items->type, Type::Integer);
+    EXPECT_EQ(
+        at(kV1, "ResourceClaim", "status.allocation.allocationTimestamp")->format, "date-time");
     EXPECT_TRUE(at(kV1, "DeviceClass", "spec.config.opaque.parameters")->preserveUnknown);
     EXPECT_EQ(at(kV1, "ResourceSlice", "metadata.labels.app")->type, Type::String);
     EXPECT_EQ(at(kV1, "ResourceSlice", "spec.devices.taints.effect")->enumValues,
-              (std::vector<std::string>{"None", "NoSchedule", "NoExecute"}));
+        (std::vector<std::string> { "None", "NoSchedule", "NoExecute" }));
     const SchemaNode *pool = at(kV1, "ResourceSlice", "spec.pool");
-    EXPECT_EQ(pool->required, (std::vector<std::string>{"name", "generation", "resourceSliceCount"}));
+    EXPECT_EQ(
+        pool->required, (std::vector<std::string> { "name", "generation", "resourceSliceCount" }));
     EXPECT_EQ(at("v1", "Node", "status.allocatable.cpu")->type, Type::Quantity);
     EXPECT_TRUE(at("v1", "Pod", "spec")->preserveUnknown);
 }
@@ -239,7 +244,8 @@ TEST(SchemaTest, CoversEveryFieldOfTheUpstreamFixtures)
         if (entry.path().extension() != ".json")
             continue;
         const nlohmann::json object = nlohmann::json::parse(dra::test::readFile(entry.path()));
-        const SchemaNode *root = schemaFor(object.value("apiVersion", ""), object.value("kind", ""));
+        const SchemaNode *root
+            = schemaFor(object.value("apiVersion", ""), object.value("kind", ""));
         if (!root)
             continue; // v1alpha3, Status: not served
         SCOPED_TRACE(entry.path().filename().string());

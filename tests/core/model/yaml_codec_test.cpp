@@ -176,23 +176,25 @@ spec:
     name: p
     generation: 99999999999999999999
 )");
-    EXPECT_EQ(error.rfind("test.yaml:8:17: integer 99999999999999999999 does not fit in 64 bits", 0),
-              0u)
+    EXPECT_EQ(
+        error.rfind("test.yaml:8:17: integer 99999999999999999999 does not fit in 64 bits", 0), 0u)
         << error;
-    EXPECT_NE(errorOf("kind: X\nsize: -9223372036854775809\n").find("does not fit"), std::string::npos);
+    EXPECT_NE(
+        errorOf("kind: X\nsize: -9223372036854775809\n").find("does not fit"), std::string::npos);
     EXPECT_EQ(mustParse("kind: X\nsize: -9223372036854775808\n")["size"],
-              std::numeric_limits<std::int64_t>::min());
-    EXPECT_NE(errorOf("kind: X\nratio: .inf\n").find("cannot be represented in JSON"), std::string::npos);
+        std::numeric_limits<std::int64_t>::min());
+    EXPECT_NE(
+        errorOf("kind: X\nratio: .inf\n").find("cannot be represented in JSON"), std::string::npos);
 }
 
 TEST(YamlCodecTest, ParseYamlAsTypesAFragmentBySchema)
 {
     // A fragment typed by an explicit schema, as the template editor does.
-    const dra::model::SchemaNode *containers =
-        dra::model::schemaAt(dra::model::schemaFor("v1", "Pod"), "spec.containers");
+    const dra::model::SchemaNode *containers
+        = dra::model::schemaAt(dra::model::schemaFor("v1", "Pod"), "spec.containers");
     ASSERT_NE(containers, nullptr);
-    const auto parsed = dra::model::parseYamlAs("- name: 42\n  ports:\n  - containerPort: 8080\n",
-                                                QStringLiteral("fragment"), containers);
+    const auto parsed = dra::model::parseYamlAs(
+        "- name: 42\n  ports:\n  - containerPort: 8080\n", QStringLiteral("fragment"), containers);
     ASSERT_TRUE(parsed.has_value()) << parsed.error().message.toStdString();
     EXPECT_EQ((*parsed)[0]["name"], "42");
     EXPECT_EQ((*parsed)[0]["ports"][0]["containerPort"], 8080);
@@ -209,8 +211,9 @@ merged:
   count: 2
 )");
     EXPECT_EQ(v["copy"], v["base"]);
-    EXPECT_EQ(v["merged"], (json{{"driver", "gpu.example.com"}, {"count", 2}, {"mode", "shared"},
-                                 {"zone", "a"}}));
+    EXPECT_EQ(v["merged"],
+        (json { { "driver", "gpu.example.com" }, { "count", 2 }, { "mode", "shared" },
+            { "zone", "a" } }));
 }
 
 TEST(YamlCodecTest, DuplicateKeysAndComplexKeysAreErrors)
@@ -222,8 +225,9 @@ TEST(YamlCodecTest, DuplicateKeysAndComplexKeysAreErrors)
 TEST(YamlCodecTest, SyntaxErrorsNameOriginLineAndColumn)
 {
     EXPECT_EQ(errorOf("kind: X\nspec:\n  a: b: c\n"), "test.yaml:3:7: illegal map value");
-    EXPECT_NE(errorOf("a: 1\n---\nb: 2\n").find("test.yaml:2:1: expected one YAML document, found 2"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf("a: 1\n---\nb: 2\n").find("test.yaml:2:1: expected one YAML document, found 2"),
+        std::string::npos);
 }
 
 TEST(YamlCodecTest, BadDocumentDoesNotLoseTheOthers)
@@ -256,7 +260,8 @@ metadata:
     EXPECT_EQ(stream.documents[2].line, 16);
     ASSERT_EQ(stream.errors.size(), 1u);
     EXPECT_EQ(stream.errors[0].line, 9);
-    EXPECT_TRUE(stream.errors[0].message(QStringLiteral("m.yaml")).startsWith(QStringLiteral("m.yaml:9:")))
+    EXPECT_TRUE(
+        stream.errors[0].message(QStringLiteral("m.yaml")).startsWith(QStringLiteral("m.yaml:9:")))
         << stream.errors[0].message(QStringLiteral("m.yaml")).toStdString();
 }
 
@@ -282,7 +287,7 @@ items:
     EXPECT_EQ(items[0]["metadata"]["labels"]["gen"], "2");
     EXPECT_EQ(items[0]["spec"]["devices"][0]["attributes"]["v"]["version"], "1.10");
     EXPECT_EQ(items[1]["metadata"]["name"], "007");
-    EXPECT_EQ(stream.documents[0].itemLines, (std::vector<int>{4, 11}));
+    EXPECT_EQ(stream.documents[0].itemLines, (std::vector<int> { 4, 11 }));
 }
 
 TEST(YamlCodecTest, TypedListItemsDefaultToTheListKind)
@@ -333,19 +338,20 @@ spec:
 
 TEST(YamlCodecTest, WritesMultiLineStringsAsBlockLiterals)
 {
-    const json object = {{"clip", "a\nb\n"}, {"strip", "a\n\nb"}, {"keep", "a\n\n"},
-                         {"list", json::array({"x\ny"})}};
-    EXPECT_EQ(jsonToYaml(object), "clip: |\n  a\n  b\nkeep: |+\n  a\n\nlist:\n- |-\n  x\n  y\n"
-                                  "strip: |-\n  a\n\n  b\n");
+    const json object = { { "clip", "a\nb\n" }, { "strip", "a\n\nb" }, { "keep", "a\n\n" },
+        { "list", json::array({ "x\ny" }) } };
+    EXPECT_EQ(jsonToYaml(object),
+        "clip: |\n  a\n  b\nkeep: |+\n  a\n\nlist:\n- |-\n  x\n  y\n"
+        "strip: |-\n  a\n\n  b\n");
     expectRoundTrip(object);
 }
 
 TEST(YamlCodecTest, WritesSeveralDocuments)
 {
-    EXPECT_EQ(dra::model::jsonToYamlDocuments({json{{"a", 1}}, json{{"b", "no"}}}),
-              "a: 1\n---\nb: \"no\"\n");
+    EXPECT_EQ(dra::model::jsonToYamlDocuments({ json { { "a", 1 } }, json { { "b", "no" } } }),
+        "a: 1\n---\nb: \"no\"\n");
     const auto stream = parseYamlDocuments(
-        dra::model::jsonToYamlDocuments({json{{"a", 1}}, json{{"b", "no"}}}));
+        dra::model::jsonToYamlDocuments({ json { { "a", 1 } }, json { { "b", "no" } } }));
     ASSERT_EQ(stream.documents.size(), 2u);
     EXPECT_EQ(stream.documents[1].value["b"], "no");
     EXPECT_EQ(stream.documents[1].line, 3);
@@ -354,30 +360,30 @@ TEST(YamlCodecTest, WritesSeveralDocuments)
 TEST(YamlCodecTest, RoundTripsTrickyValues)
 {
     json strings = json::array();
-    for (const char *s :
-         {"true", "True", "no", "y", "N", "on", "OFF", "1.0", "0755", "08", "0x1F", "1e3", "1_000",
-          ".5", "+1", "-1", ".inf", "-.Inf", ".nan", "null", "Null", "~", "", " ", "  lead",
-          "trail ", "key: value", "ends:", "#hash", "a #b", "a#b", "- dash", "-", "--- doc",
-          "...", "? q", "@at", "`tick", "%pct", "{a}", "[b]", "a[0].b{x}, y", "*star", "&amp",
-          "!bang", "|pipe", ">gt", "'single'", "\"double\"", "<<", "=", "2008-01-01",
-          "2008-01-01T01:01:01Z", "1.2.3", "é ünïcode ✓", "tab\there", "\tlead-tab", "ctrl\x01",
-          "cr\r\nlf", "multi\nline", "multi\nline\n", "x\n\n\n", "\nleading newline",
-          "  indented\nfirst", "a\n  b", "trailing space \nline", "\n", "\n\n", "k: v\n#c\n- x",
-          "80Gi", "100m", "0.5", "0", "-0", "00", "0o", "0x", "1e", "e3", "+", "."}) {
+    for (const char *s : { "true", "True", "no", "y", "N", "on", "OFF", "1.0", "0755", "08", "0x1F",
+             "1e3", "1_000", ".5", "+1", "-1", ".inf", "-.Inf", ".nan", "null", "Null", "~", "",
+             " ", "  lead", "trail ", "key: value", "ends:", "#hash", "a #b", "a#b", "- dash", "-",
+             "--- doc", "...", "? q", "@at", "`tick", "%pct", "{a}", "[b]", "a[0].b{x}, y", "*star",
+             "&amp", "!bang", "|pipe", ">gt", "'single'", "\"double\"", "<<", "=", "2008-01-01",
+             "2008-01-01T01:01:01Z", "1.2.3", "é ünïcode ✓", "tab\there", "\tlead-tab", "ctrl\x01",
+             "cr\r\nlf", "multi\nline", "multi\nline\n", "x\n\n\n", "\nleading newline",
+             "  indented\nfirst", "a\n  b", "trailing space \nline", "\n", "\n\n", "k: v\n#c\n- x",
+             "80Gi", "100m", "0.5", "0", "-0", "00", "0o", "0x", "1e", "e3", "+", "." }) {
         strings.push_back(s);
     }
     json keys = json::object();
-    for (const char *k : {"true", "a: b", "", "#", "- x", "1", "null", "x y", "multi\nline"})
+    for (const char *k : { "true", "a: b", "", "#", "- x", "1", "null", "x y", "multi\nline" })
         keys[k] = k;
     const json value = {
-        {"strings", strings},
-        {"keys", keys},
-        {"numbers", {0, -1, 42, 9223372036854775807LL, -9223372036854775807LL - 1, 0.1, 1.0, -2.5,
-                     1e20, 1.5e-7}},
-        {"bools", {true, false}},
-        {"null", nullptr},
-        {"empty", {{"object", json::object()}, {"array", json::array()}}},
-        {"deep", {{{"a", {{{"b", {json::array({1, {{"c", "d"}}})}}}}}}}},
+        { "strings", strings },
+        { "keys", keys },
+        { "numbers",
+            { 0, -1, 42, 9223372036854775807LL, -9223372036854775807LL - 1, 0.1, 1.0, -2.5, 1e20,
+                1.5e-7 } },
+        { "bools", { true, false } },
+        { "null", nullptr },
+        { "empty", { { "object", json::object() }, { "array", json::array() } } },
+        { "deep", { { { "a", { { { "b", { json::array({ 1, { { "c", "d" } } }) } } } } } } } },
     };
     expectRoundTrip(value);
     for (const json &s : strings)
@@ -396,8 +402,8 @@ TEST(YamlCodecTest, UpstreamYamlFixturesMatchTheirJsonTwins)
         std::filesystem::path twin = entry.path();
         twin.replace_extension(".json");
         SCOPED_TRACE(entry.path().filename().string());
-        const auto parsed = parseYaml(dra::test::readFile(entry.path()),
-                                      QString::fromStdString(entry.path().string()));
+        const auto parsed = parseYaml(
+            dra::test::readFile(entry.path()), QString::fromStdString(entry.path().string()));
         ASSERT_TRUE(parsed.has_value()) << parsed.error().message.toStdString();
         EXPECT_EQ(*parsed, json::parse(dra::test::readFile(twin)));
         ++compared;
