@@ -179,7 +179,17 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
     } else {
         // WAL: readers keep their snapshot while the writer commits; NORMAL: a power cut may
         // lose the last commits but never corrupts, and the cache is rebuilt from the cluster.
-        if (Result<void> pragmas = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
+        // A page cache big enough for a full relist keeps the transaction from spilling pages
+        // into the WAL and rewriting them, which dominated bulk loads.
+        // 16 KiB pages: objects are kilobytes of JSON, and a bulk load writes every page twice
+        // (WAL, then checkpoint), so fewer, larger pages mean far fewer write calls. Only takes
+        // effect on a new file, before WAL is on.
+        if (fresh) {
+            if (Result<void> pageSize = db.exec("PRAGMA page_size = 16384"); !pageSize)
+                return fail(pageSize.error());
+        }
+        if (Result<void> pragmas = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                                           "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;");
             !pragmas) {
             return fail(explainReadFailure(db, spec, pragmas.error()));
         }
