@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/cel/kubernetes_types.h"
+
 namespace dra::cel {
 
 namespace {
@@ -12,44 +14,86 @@ namespace {
 constexpr size_t kMaxExpressionBytes = 10 * 1024;
 constexpr uint64_t kCostLimit = 1000000;
 
-Value attributeValue(const DeviceAttributeValue &v)
+Value toValue(const DeviceAttributeValue &v)
 {
     switch (v.type) {
     case DeviceAttributeValue::Type::Int: return Value::integer(v.intValue);
     case DeviceAttributeValue::Type::Bool: return Value::boolean(v.boolValue);
     case DeviceAttributeValue::Type::String: return Value::borrowedString(v.stringValue);
     case DeviceAttributeValue::Type::Version:
-        // TODO(#3): a semver value once dra::model::Version is available.
-        return Value::borrowedString(v.stringValue);
+        if (!v.version)
+            return Value::error("parse semantic version: invalid version \"" + v.stringValue + "\"");
+        return borrowedSemverValue(*v.version);
     }
     return Value();
 }
 
-// device.attributes["domain"]: the attributes of one domain. A domain the device does not
-// publish is an empty map (data == nullptr), as in Kubernetes.
+Value toValue(const model::Quantity &q)
+{
+    return borrowedQuantityValue(q);
+}
+
+std::pair<std::string, std::string> split(std::string_view qualifiedName, const std::string &driver)
+{
+    const size_t slash = qualifiedName.find('/');
+    if (slash == std::string_view::npos)
+        return {driver, std::string(qualifiedName)};
+    return {std::string(qualifiedName.substr(0, slash)), std::string(qualifiedName.substr(slash + 1))};
+}
+
+template <typename T>
+void insert(std::vector<DeviceView::Domain<T>> &domains, std::string domainName, std::string name,
+            T value)
+{
+    auto d = std::lower_bound(domains.begin(), domains.end(), domainName,
+                              [](const auto &x, const std::string &n) { return x.name < n; });
+    if (d == domains.end() || d->name != domainName)
+        d = domains.insert(d, DeviceView::Domain<T>{domainName, {}});
+    auto e = std::lower_bound(d->entries.begin(), d->entries.end(), name,
+                              [](const auto &x, const std::string &n) { return x.name < n; });
+    if (e != d->entries.end() && e->name == name)
+        e->value = std::move(value);
+    else
+        d->entries.insert(e, DeviceView::Entry<T>{std::move(name), std::move(value)});
+}
+
+template <typename T>
+const DeviceView::Domain<T> *find(const std::vector<DeviceView::Domain<T>> &domains,
+                                  std::string_view name)
+{
+    const auto it = std::lower_bound(domains.begin(), domains.end(), name,
+                                     [](const auto &x, std::string_view n) { return x.name < n; });
+    return it != domains.end() && it->name == name ? &*it : nullptr;
+}
+
+// device.attributes["domain"] and device.capacity["domain"]: the entries of one domain. A
+// domain the device does not publish is an empty map (data == nullptr), as in Kubernetes.
+template <typename T>
 class DomainMapType final : public HostType
 {
 public:
+    explicit DomainMapType(const char *what)
+        : m_what(what)
+    {
+    }
     std::string_view typeName() const override { return "map"; }
 
     Value lookup(const Value &self, std::string_view name, bool test) const
     {
-        const auto *domain = static_cast<const DeviceView::Domain *>(self.hostData());
-        if (domain) {
-            const auto &attrs = domain->attributes;
-            const auto it = std::lower_bound(attrs.begin(), attrs.end(), name,
-                                             [](const DeviceView::Attribute &a, std::string_view n) {
-                                                 return a.name < n;
-                                             });
-            if (it != attrs.end() && it->name == name)
-                return test ? Value::boolean(true) : attributeValue(it->value);
+        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+            const auto &entries = domain->entries;
+            const auto it = std::lower_bound(entries.begin(), entries.end(), name,
+                                             [](const auto &a, std::string_view n) { return a.name < n; });
+            if (it != entries.end() && it->name == name)
+                return test ? Value::boolean(true) : toValue(it->value);
         }
         if (test)
             return Value::boolean(false);
-        return Value::error("no such key: " + std::string(name)
-                            + " (the device has no attribute \"" + std::string(name)
-                            + "\" in domain \"" + std::string(self.asString())
-                            + "\"; guard with has() or use optional chaining with .? and orValue())");
+        return Value::error("no such key: " + std::string(name) + " (the device has no " + m_what
+                            + " \"" + std::string(name) + "\" in domain \""
+                            + std::string(self.asString())
+                            + "\"; guard the lookup with has() or use optional chaining: .?"
+                            + std::string(name) + ".orValue(...))");
     }
     Value select(const Value &self, std::string_view field) const override
     {
@@ -65,21 +109,50 @@ public:
             return noSuchKey(key);
         return lookup(self, key.asString(), false);
     }
+    std::string debugString(const Value &self) const override
+    {
+        return std::string(m_what) + "s of domain " + std::string(self.asString());
+    }
+    Value size(const Value &self) const override
+    {
+        const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData());
+        return Value::integer(domain ? static_cast<int64_t>(domain->entries.size()) : 0);
+    }
+    Value keys(const Value &self) const override
+    {
+        std::vector<Value> out;
+        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+            for (const auto &e : domain->entries)
+                out.push_back(Value::borrowedString(e.name));
+        }
+        return Value::list(std::move(out));
+    }
+
+private:
+    std::string m_what;
 };
 
-const DomainMapType kDomainMap;
+const DomainMapType<DeviceAttributeValue> kAttributeDomain("attribute");
+const DomainMapType<model::Quantity> kCapacityDomain("capacity");
 
-// device.attributes: domain -> attributes.
-class AttributesType final : public HostType
+// device.attributes and device.capacity: domain -> entries.
+class DomainsType final : public HostType
 {
 public:
+    explicit DomainsType(bool capacity)
+        : m_capacity(capacity)
+    {
+    }
     std::string_view typeName() const override { return "map"; }
     Value domain(const Value &self, std::string_view name) const
     {
         const auto *view = static_cast<const DeviceView *>(self.hostData());
-        return Value::host(&kDomainMap, view->findDomain(name), name);
+        if (m_capacity)
+            return Value::host(&kCapacityDomain, view->findCapacityDomain(name), name);
+        return Value::host(&kAttributeDomain, view->findAttributeDomain(name), name);
     }
     Value select(const Value &self, std::string_view field) const override { return domain(self, field); }
+    // Every domain is present (possibly empty), as Kubernetes' map with a default value.
     Value hasField(const Value &, std::string_view) const override { return Value::boolean(true); }
     Value index(const Value &self, const Value &key) const override
     {
@@ -87,9 +160,32 @@ public:
             return noSuchKey(key);
         return domain(self, key.asString());
     }
+    Value size(const Value &self) const override
+    {
+        const auto *view = static_cast<const DeviceView *>(self.hostData());
+        return Value::integer(static_cast<int64_t>(m_capacity ? view->capacityDomains().size()
+                                                              : view->attributeDomains().size()));
+    }
+    Value keys(const Value &self) const override
+    {
+        const auto *view = static_cast<const DeviceView *>(self.hostData());
+        std::vector<Value> out;
+        if (m_capacity) {
+            for (const auto &d : view->capacityDomains())
+                out.push_back(Value::borrowedString(d.name));
+        } else {
+            for (const auto &d : view->attributeDomains())
+                out.push_back(Value::borrowedString(d.name));
+        }
+        return Value::list(std::move(out));
+    }
+
+private:
+    bool m_capacity;
 };
 
-const AttributesType kAttributes;
+const DomainsType kAttributes(false);
+const DomainsType kCapacity(true);
 
 class DeviceType final : public HostType
 {
@@ -102,13 +198,15 @@ public:
             return Value::borrowedString(view->driver);
         if (field == "attributes")
             return Value::host(&kAttributes, view);
+        if (field == "capacity")
+            return Value::host(&kCapacity, view);
         if (field == "allowMultipleAllocations")
             return Value::boolean(view->allowMultipleAllocations);
         return HostType::select(self, field);
     }
     Value hasField(const Value &, std::string_view field) const override
     {
-        return Value::boolean(field == "driver" || field == "attributes"
+        return Value::boolean(field == "driver" || field == "attributes" || field == "capacity"
                               || field == "allowMultipleAllocations");
     }
 };
@@ -119,29 +217,28 @@ const DeviceType kDevice;
 
 void DeviceView::addAttribute(std::string_view qualifiedName, DeviceAttributeValue value)
 {
-    const size_t slash = qualifiedName.find('/');
-    const std::string domainName = slash == std::string_view::npos
-                                       ? driver
-                                       : std::string(qualifiedName.substr(0, slash));
-    const std::string name(slash == std::string_view::npos ? qualifiedName
-                                                           : qualifiedName.substr(slash + 1));
-    auto d = std::lower_bound(m_attributes.begin(), m_attributes.end(), domainName,
-                              [](const Domain &x, const std::string &n) { return x.name < n; });
-    if (d == m_attributes.end() || d->name != domainName)
-        d = m_attributes.insert(d, Domain{domainName, {}});
-    auto a = std::lower_bound(d->attributes.begin(), d->attributes.end(), name,
-                              [](const Attribute &x, const std::string &n) { return x.name < n; });
-    if (a != d->attributes.end() && a->name == name)
-        a->value = std::move(value);
-    else
-        d->attributes.insert(a, Attribute{name, std::move(value)});
+    if (value.type == DeviceAttributeValue::Type::Version && !value.version) {
+        if (Result<model::Version> parsed = model::Version::parse(value.stringValue))
+            value.version = std::move(*parsed);
+    }
+    auto [domain, name] = split(qualifiedName, driver);
+    insert(m_attributes, std::move(domain), std::move(name), std::move(value));
 }
 
-const DeviceView::Domain *DeviceView::findDomain(std::string_view domain) const
+void DeviceView::addCapacity(std::string_view qualifiedName, model::Quantity value)
 {
-    const auto it = std::lower_bound(m_attributes.begin(), m_attributes.end(), domain,
-                                     [](const Domain &x, std::string_view n) { return x.name < n; });
-    return it != m_attributes.end() && it->name == domain ? &*it : nullptr;
+    auto [domain, name] = split(qualifiedName, driver);
+    insert(m_capacity, std::move(domain), std::move(name), std::move(value));
+}
+
+const DeviceView::AttributeDomain *DeviceView::findAttributeDomain(std::string_view domain) const
+{
+    return find(m_attributes, domain);
+}
+
+const DeviceView::CapacityDomain *DeviceView::findCapacityDomain(std::string_view domain) const
+{
+    return find(m_capacity, domain);
 }
 
 Result<CompiledSelector> compileSelector(std::string_view expression,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "core/cel/diagnostic.h"
 #include "core/cel/program.h"
 #include "core/common/result.h"
+#include "core/model/quantity.h"
+#include "core/model/version.h"
 
 namespace dra::cel {
 
@@ -21,6 +24,9 @@ struct DeviceAttributeValue
     int64_t intValue = 0;
     bool boolValue = false;
     std::string stringValue; // string, or the version text
+    // The parsed version (set by DeviceView::addAttribute); empty when the text is not semver,
+    // which makes reading the attribute an error, as in Kubernetes.
+    std::optional<model::Version> version;
 };
 
 // The device a selector sees: what Kubernetes exposes as `device`. Build one per device when
@@ -35,23 +41,33 @@ public:
     // Adds an attribute by qualified name; a name without "domain/" belongs to the driver's
     // domain, as in Kubernetes. Set `driver` first.
     void addAttribute(std::string_view qualifiedName, DeviceAttributeValue value);
+    // Adds a capacity by qualified name, with the same domain rule.
+    void addCapacity(std::string_view qualifiedName, model::Quantity value);
 
-    struct Attribute
+    template <typename T>
+    struct Entry
     {
         std::string name;
-        DeviceAttributeValue value;
+        T value;
     };
+    template <typename T>
     struct Domain
     {
         std::string name;
-        std::vector<Attribute> attributes; // sorted by name
+        std::vector<Entry<T>> entries; // sorted by name
     };
+    using AttributeDomain = Domain<DeviceAttributeValue>;
+    using CapacityDomain = Domain<model::Quantity>;
+
     // Domains sorted by name.
-    const std::vector<Domain> &attributeDomains() const { return m_attributes; }
-    const Domain *findDomain(std::string_view domain) const;
+    const std::vector<AttributeDomain> &attributeDomains() const { return m_attributes; }
+    const std::vector<CapacityDomain> &capacityDomains() const { return m_capacity; }
+    const AttributeDomain *findAttributeDomain(std::string_view domain) const;
+    const CapacityDomain *findCapacityDomain(std::string_view domain) const;
 
 private:
-    std::vector<Domain> m_attributes;
+    std::vector<AttributeDomain> m_attributes;
+    std::vector<CapacityDomain> m_capacity;
 };
 
 // The outcome of a selector on one device.

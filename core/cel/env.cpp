@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/cel/env.h"
 
+#include "core/cel/kubernetes_types.h"
+
 namespace dra::cel {
 
 void FunctionRegistry::add(std::string_view name, std::string id, bool receiver,
@@ -61,6 +63,15 @@ bool FunctionRegistry::hasGlobal(std::string_view name) const
     return false;
 }
 
+std::vector<std::string_view> FunctionRegistry::names() const
+{
+    std::vector<std::string_view> out;
+    out.reserve(m_functions.size());
+    for (const auto &[name, overloads] : m_functions)
+        out.emplace_back(name);
+    return out;
+}
+
 Environment Environment::standard(const LibrarySet &libraries)
 {
     static const std::shared_ptr<FunctionRegistry> full = [] {
@@ -74,12 +85,14 @@ Environment Environment::standard(const LibrarySet &libraries)
         registerRegexLibrary(*r);
         registerEncodersLibrary(*r);
         registerOptionalLibrary(*r);
+        registerQuantityLibrary(*r);
+        registerSemverLibrary(*r);
         return r;
     }();
     Environment env;
     const bool everything = libraries.strings && libraries.lists && libraries.sets
                             && libraries.math && libraries.regex && libraries.encoders
-                            && libraries.optional;
+                            && libraries.optional && libraries.kubernetes;
     if (everything) {
         env.m_functions = full;
         return env;
@@ -101,6 +114,10 @@ Environment Environment::standard(const LibrarySet &libraries)
         registerEncodersLibrary(*r);
     if (libraries.optional)
         registerOptionalLibrary(*r);
+    if (libraries.kubernetes) {
+        registerQuantityLibrary(*r);
+        registerSemverLibrary(*r);
+    }
     env.m_functions = std::move(r);
     return env;
 }

@@ -65,6 +65,8 @@ public:
                                              size_t arity) const;
     bool hasFunction(std::string_view name) const;
     bool hasGlobal(std::string_view name) const;
+    // Every function name, for "did you mean" suggestions.
+    std::vector<std::string_view> names() const;
 
 private:
     std::map<std::string, std::vector<std::shared_ptr<const Overload>>, std::less<>> m_functions;
@@ -96,6 +98,7 @@ public:
     // The index of a declared variable, or -1.
     int variableIndex(std::string_view name) const;
     size_t variableCount() const { return m_variables.size(); }
+    const std::vector<std::string> &variables() const { return m_variables; }
 
     void setContainer(std::string container) { m_container = std::move(container); }
     const std::string &container() const { return m_container; }

@@ -348,6 +348,16 @@ Value ComprehensionNode::eval(EvalFrame &frame) const
             if (!iterate(map.keys()[i], &map.values()[i]))
                 break;
         }
+    } else if (range.kind() == Kind::Host) {
+        // Map-like host values (device attribute domains) iterate over their keys.
+        const Value keys = range.hostType()->keys(range);
+        if (keys.isError())
+            return keys;
+        for (const Value &key : keys.asList()) {
+            const Value value = range.hostType()->index(range, key);
+            if (!iterate(key, &value))
+                break;
+        }
     } else {
         return Value::error("expression of type '" + std::string(range.typeName())
                             + "' cannot be range of a comprehension");

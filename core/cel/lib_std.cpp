@@ -289,6 +289,14 @@ Value sizeString(Args a, EvalFrame &)
 Value sizeBytes(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asString().size())); }
 Value sizeList(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asList().size())); }
 Value sizeMap(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asMap().size())); }
+Value sizeHost(Args a, EvalFrame &) { return a[0].hostType()->size(a[0]); }
+
+Value inHost(Args a, EvalFrame &)
+{
+    if (a[0].kind() != Kind::String)
+        return Value::boolean(false);
+    return a[1].hostType()->hasField(a[1], a[0].asString());
+}
 
 // Conversions ------------------------------------------------------------------------------
 
@@ -452,12 +460,14 @@ void registerStandardLibrary(FunctionRegistry &r)
     r.global("_>=_", {Y, Y}, relational<isGreaterEqual>);
     r.global("@in", {Y, L}, inList);
     r.global("@in", {Y, M}, inMap);
+    r.global("@in", {Y, Kind::Host}, inHost);
 
     for (bool receiver : {false, true}) {
         r.add("size", "size", receiver, {S}, sizeString);
         r.add("size", "size", receiver, {B}, sizeBytes);
         r.add("size", "size", receiver, {L}, sizeList);
         r.add("size", "size", receiver, {M}, sizeMap);
+        r.add("size", "size", receiver, {Kind::Host}, sizeHost);
     }
 
     r.global("type", {Y}, typeOf);

@@ -5,7 +5,9 @@
 // variable indexes or local slots, calls to overload candidates, and constant calls are
 // folded, so evaluation never looks anything up by name.
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "core/cel/interpreter.h"
 #include "core/cel/program.h"
@@ -25,6 +27,42 @@ std::optional<std::string_view> typeName(std::string_view name)
             return t;
     }
     return std::nullopt;
+}
+
+size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1]))
+                              == std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// The closest known name to a misspelt one, or empty when nothing is close.
+std::string closestName(std::string_view wrong, const std::vector<std::string_view> &known)
+{
+    std::string best;
+    size_t bestDistance = std::max<size_t>(1, std::min<size_t>(3, wrong.size() / 3));
+    for (std::string_view k : known) {
+        if (k.empty() || k.front() == '@' || k.front() == '_' || k.find('@') != std::string_view::npos)
+            continue;
+        const size_t d = editDistance(wrong, k);
+        if (d <= bestDistance && (best.empty() || d < bestDistance)) {
+            best = std::string(k);
+            bestDistance = d;
+        }
+    }
+    return best;
 }
 
 class Planner final
@@ -136,8 +174,13 @@ private:
         }
         if (NodePtr n = resolveName(name, true))
             return n;
-        const std::string message = "undeclared reference to '" + name + "' (in container '"
-                                    + m_env.container() + "')";
+        std::string message = "undeclared reference to '" + name + "' (in container '"
+                              + m_env.container() + "')";
+        std::vector<std::string_view> known(m_env.variables().begin(), m_env.variables().end());
+        for (const auto &scope : m_scopes)
+            known.emplace_back(scope.first);
+        if (const std::string hint = closestName(name, known); !hint.empty())
+            message += "; did you mean '" + hint + "'?";
         if (!m_options.reportUnresolved)
             return std::make_unique<ErrorNode>(message);
         if (report)
@@ -274,9 +317,14 @@ private:
         for (const ExprPtr &a : e.args)
             args.push_back(plan(*a));
         if (!m_env.functions().hasFunction(globalName)) {
-            if (m_options.reportUnresolved)
-                error(e.offset, "undeclared reference to '" + globalName + "' (in container '"
-                                    + m_env.container() + "')");
+            if (m_options.reportUnresolved) {
+                std::string message = "undeclared reference to '" + globalName
+                                      + "' (in container '" + m_env.container() + "')";
+                if (const std::string hint = closestName(globalName, m_env.functions().names());
+                    !hint.empty())
+                    message += "; did you mean '" + hint + "'?";
+                error(e.offset, message);
+            }
             return std::make_unique<ErrorNode>("unbound function " + globalName);
         }
         bool allConstant = true;

@@ -245,7 +245,7 @@ std::string Value::debugString() const
         return hasOptionalValue() ? "optional.of(" + optionalValue().debugString() + ")"
                                   : "optional.none()";
     case Kind::Error: return "error(" + std::string(m_text) + ")";
-    case Kind::Host: return std::string(hostType()->typeName()) + "(" + std::string(m_text) + ")";
+    case Kind::Host: return hostType()->debugString(*this);
     case Kind::Dyn: return "dyn";
     }
     return {};
@@ -314,6 +314,22 @@ Value HostType::index(const Value &self, const Value &) const
 bool HostType::equals(const Value &self, const Value &other) const
 {
     return self.hostData() == other.hostData() && self.asString() == other.asString();
+}
+
+std::string HostType::debugString(const Value &self) const
+{
+    return std::string(typeName()) + "(" + std::string(self.asString()) + ")";
+}
+
+Value HostType::size(const Value &self) const
+{
+    return noSuchOverload("size on " + std::string(self.typeName()));
+}
+
+Value HostType::keys(const Value &self) const
+{
+    return Value::error("expression of type '" + std::string(self.typeName())
+                        + "' cannot be range of a comprehension");
 }
 
 bool isValidMapKey(const Value &key)

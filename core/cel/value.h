@@ -169,6 +169,12 @@ public:
     // `v[key]`.
     virtual Value index(const Value &self, const Value &key) const;
     virtual bool equals(const Value &self, const Value &other) const;
+    // How the value reads in messages and test output.
+    virtual std::string debugString(const Value &self) const;
+    // For map-like host values: size(), `in` and iteration by comprehensions. The defaults
+    // are "no such overload" errors.
+    virtual Value size(const Value &self) const;
+    virtual Value keys(const Value &self) const;
 };
 
 // True when `key` is a valid map key kind (bool, int, uint, string).

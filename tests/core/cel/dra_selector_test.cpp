@@ -25,6 +25,8 @@ DeviceView a100()
     d.addAttribute("driverVersion", {T::Version, 0, false, "550.54.15"});
     d.addAttribute("resource.kubernetes.io/pcieRoot", {T::String, 0, false, "pci0000:00"});
     d.addAttribute("mig-capable", {T::Bool, 0, true, {}});
+    d.addCapacity("memory", *dra::model::Quantity::parse("40Gi"));
+    d.addCapacity("multiprocessors", *dra::model::Quantity::parse("108"));
     return d;
 }
 
@@ -72,7 +74,29 @@ INSTANTIATE_TEST_SUITE_P(
         SelectorCase{R"(device.driver == "other" && device.attributes["gpu.nvidia.com"].memory == 1)", NoMatch},
         SelectorCase{R"(device.attributes["gpu.nvidia.com"].?memory.orValue(0) == 0)", Match},
         SelectorCase{R"(device.allowMultipleAllocations)", NoMatch},
-        SelectorCase{R"(device.attributes["gpu.nvidia.com"].productName)", Error}));
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].productName)", Error},
+        // Capacities are quantities, compared exactly.
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) == 0)", Match},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0)", NoMatch},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory == quantity("40960Mi"))", Match},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory.isGreaterThan(quantity("39.9Gi")))", Match},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].multiprocessors.asInteger() > 100)", Match},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory == "40Gi")", NoMatch},
+        SelectorCase{R"(device.capacity["gpu.nvidia.com"].memory.add(quantity("1Gi")).isLessThan(quantity("42Gi")))", Match},
+        SelectorCase{R"(device.capacity["other.example.com"].size() == 0)", Match},
+        SelectorCase{R"("memory" in device.capacity["gpu.nvidia.com"])", Match},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].exists(name, name == "uuid"))", Match},
+        SelectorCase{R"(has(device.capacity["other.example.com"].memory))", NoMatch},
+        // Versions are semver values.
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].driverVersion.isGreaterThan(semver("550.0.0")))", Match},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].cudaComputeCapability.major() == 8)", Match},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].cudaComputeCapability.compareTo(semver("9.0.0")) >= 0)", NoMatch},
+        SelectorCase{R"(device.attributes["gpu.nvidia.com"].driverVersion == semver("550.54.15"))", Match},
+        SelectorCase{R"(semver("v8.0", true) == device.attributes["gpu.nvidia.com"].cudaComputeCapability)", Match},
+        SelectorCase{R"(isQuantity("1.5Gi") && !isQuantity("1.5 Gi") && isSemver("1.2.3") && !isSemver("1.2"))", Match},
+        SelectorCase{R"(quantity("1.5Gi").asInteger() == 1610612736)", Match},
+        SelectorCase{R"(quantity("500m").asInteger() == 0)", Error},
+        SelectorCase{R"(quantity("500m").isInteger() || quantity("-1").sign() != -1)", NoMatch}));
 
 TEST(SelectorTest, MissingAttributeErrorCarriesAHint)
 {
@@ -104,6 +128,18 @@ TEST(SelectorTest, UndeclaredVariablesAreReported)
     EXPECT_FALSE(selector->isValid());
     ASSERT_FALSE(diags.empty());
     EXPECT_NE(diags[0].message.find("undeclared reference to 'devices'"), std::string::npos);
+    EXPECT_NE(diags[0].message.find("did you mean 'device'?"), std::string::npos) << diags[0].message;
+}
+
+TEST(SelectorTest, MisspeltFunctionsGetASuggestion)
+{
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector("device.driver.startswith('gpu')", &diags);
+    ASSERT_TRUE(selector.has_value());
+    EXPECT_FALSE(selector->isValid());
+    ASSERT_FALSE(diags.empty());
+    EXPECT_NE(diags[0].message.find("did you mean 'startsWith'?"), std::string::npos) << diags[0].message;
+    EXPECT_EQ(diags[0].column, 14);
 }
 
 TEST(SelectorTest, ExpressionsOverTenKibibytesAreRejected)
