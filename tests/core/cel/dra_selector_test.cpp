@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/cel/dra_selector.h"
 
+#include <chrono>
+#include <iostream>
+
 #include <gtest/gtest.h>
 
 using namespace dra::cel;
@@ -160,4 +163,45 @@ TEST(SelectorTest, RuntimeCostLimitStopsRunawayComprehensions)
     const SelectorResult r = evaluate(*selector, a100());
     EXPECT_EQ(r.outcome, Error);
     EXPECT_NE(r.error.find("cost limit"), std::string::npos) << r.error;
+}
+
+TEST(SelectorTest, SweepsAFortyThousandDeviceInventory)
+{
+    // The template editor re-evaluates a selector over every device per keystroke: check the
+    // counts over a synthetic inventory, and report the time per device.
+    std::vector<DeviceView> devices(40000);
+    using T = DeviceAttributeValue::Type;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        DeviceView &d = devices[i];
+        d.driver = i % 4 == 0 ? "net.example.com" : "gpu.nvidia.com";
+        d.addAttribute("index", {T::Int, static_cast<int64_t>(i % 8), false, {}});
+        d.addAttribute("productName", {T::String, 0, false, i % 2 ? "NVIDIA A100-SXM4-40GB" : "NVIDIA H100 80GB HBM3"});
+        d.addAttribute("driverVersion", {T::Version, 0, false, i % 3 ? "550.54.15" : "535.104.5"});
+        d.addCapacity("memory", *dra::model::Quantity::parse(i % 2 ? "40Gi" : "80Gi"));
+    }
+    const std::string expr = R"(device.driver == "gpu.nvidia.com" &&
+        device.attributes["gpu.nvidia.com"].productName.startsWith("NVIDIA H100") &&
+        device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0 &&
+        device.attributes["gpu.nvidia.com"].driverVersion.isGreaterThan(semver("540.0.0")))";
+    std::vector<Diagnostic> diags;
+    auto selector = compileSelector(expr, &diags);
+    ASSERT_TRUE(selector && selector->isValid());
+    size_t matches = 0;
+    size_t errors = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const DeviceView &d : devices) {
+        const SelectorResult r = evaluate(*selector, d);
+        matches += r.outcome == SelectorResult::Outcome::Match;
+        errors += r.outcome == SelectorResult::Outcome::Error;
+    }
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    size_t expected = 0;
+    for (size_t i = 0; i < devices.size(); ++i)
+        expected += i % 4 != 0 && i % 2 == 0 && i % 3 != 0;
+    EXPECT_EQ(matches, expected);
+    EXPECT_EQ(errors, 0u);
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+    RecordProperty("ns_per_device", static_cast<int>(ns / static_cast<long long>(devices.size())));
+    std::cout << "selector sweep: " << ns / static_cast<long long>(devices.size())
+              << " ns per device over " << devices.size() << " devices\n";
 }
