@@ -245,7 +245,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
                                          std::vector<Diagnostic> *diagnostics)
 {
     static const Environment env = [] {
-        Environment e = Environment::standard();
+        Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
         e.addVariable("device");
         return e;
     }();

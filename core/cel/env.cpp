@@ -72,52 +72,53 @@ std::vector<std::string_view> FunctionRegistry::names() const
     return out;
 }
 
+namespace {
+
+void registerLibraries(FunctionRegistry &r, const LibrarySet &libraries)
+{
+    registerStandardLibrary(r);
+    registerTimeLibrary(r);
+    if (libraries.strings)
+        registerStringsLibrary(r);
+    if (libraries.stringsV3)
+        registerStringsV3Library(r);
+    if (libraries.celLists)
+        registerCelListsLibrary(r);
+    if (libraries.kubernetesLists)
+        registerKubernetesListsLibrary(r);
+    if (libraries.sets)
+        registerSetsLibrary(r);
+    if (libraries.math)
+        registerMathLibrary(r);
+    if (libraries.regex)
+        registerRegexLibrary(r);
+    if (libraries.encoders)
+        registerEncodersLibrary(r);
+    if (libraries.optional)
+        registerOptionalLibrary(r);
+    if (libraries.kubernetes) {
+        registerQuantityLibrary(r);
+        registerSemverLibrary(r);
+    }
+}
+
+} // namespace
+
 Environment Environment::standard(const LibrarySet &libraries)
 {
+    // The complete set is built once and shared: most environments use it.
     static const std::shared_ptr<FunctionRegistry> full = [] {
         auto r = std::make_shared<FunctionRegistry>();
-        registerStandardLibrary(*r);
-        registerTimeLibrary(*r);
-        registerStringsLibrary(*r);
-        registerListsLibrary(*r);
-        registerSetsLibrary(*r);
-        registerMathLibrary(*r);
-        registerRegexLibrary(*r);
-        registerEncodersLibrary(*r);
-        registerOptionalLibrary(*r);
-        registerQuantityLibrary(*r);
-        registerSemverLibrary(*r);
+        registerLibraries(*r, LibrarySet());
         return r;
     }();
     Environment env;
-    const bool everything = libraries.strings && libraries.lists && libraries.sets
-                            && libraries.math && libraries.regex && libraries.encoders
-                            && libraries.optional && libraries.kubernetes;
-    if (everything) {
+    if (libraries.isComplete()) {
         env.m_functions = full;
         return env;
     }
     auto r = std::make_shared<FunctionRegistry>();
-    registerStandardLibrary(*r);
-    registerTimeLibrary(*r);
-    if (libraries.strings)
-        registerStringsLibrary(*r);
-    if (libraries.lists)
-        registerListsLibrary(*r);
-    if (libraries.sets)
-        registerSetsLibrary(*r);
-    if (libraries.math)
-        registerMathLibrary(*r);
-    if (libraries.regex)
-        registerRegexLibrary(*r);
-    if (libraries.encoders)
-        registerEncodersLibrary(*r);
-    if (libraries.optional)
-        registerOptionalLibrary(*r);
-    if (libraries.kubernetes) {
-        registerQuantityLibrary(*r);
-        registerSemverLibrary(*r);
-    }
+    registerLibraries(*r, libraries);
     env.m_functions = std::move(r);
     return env;
 }

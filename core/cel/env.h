@@ -75,14 +75,33 @@ private:
 // Which libraries an environment offers.
 struct LibrarySet
 {
-    bool strings = true;
-    bool lists = true;
+    bool strings = true;      // cel-go strings extension, up to version 2
+    bool stringsV3 = true;    // adds reverse()
+    bool celLists = true;     // cel-go lists extension: lists.range, distinct, flatten, slice, sort, first, last
+    bool kubernetesLists = true; // isSorted, sum, min, max, indexOf, lastIndexOf
     bool sets = true;
     bool math = true;
-    bool regex = true;
+    bool regex = true;        // find, findAll (matches is standard)
     bool encoders = true;
     bool optional = true;
-    bool kubernetes = true; // quantity, semver and Kubernetes' list/regex helpers
+    bool kubernetes = true;   // quantity and semver
+
+    // Exactly what Kubernetes' base environment offers DRA selectors: no math, encoders or
+    // cel-go lists extension, and the strings extension at version 2.
+    static LibrarySet kubernetesSelectors()
+    {
+        LibrarySet s;
+        s.stringsV3 = false;
+        s.celLists = false;
+        s.math = false;
+        s.encoders = false;
+        return s;
+    }
+    bool isComplete() const
+    {
+        return strings && stringsV3 && celLists && kubernetesLists && sets && math && regex
+               && encoders && optional && kubernetes;
+    }
 };
 
 // Declarations a program is compiled against: functions, variables and the container used
@@ -117,7 +136,9 @@ private:
 void registerStandardLibrary(FunctionRegistry &registry);
 void registerTimeLibrary(FunctionRegistry &registry);
 void registerStringsLibrary(FunctionRegistry &registry);
-void registerListsLibrary(FunctionRegistry &registry);
+void registerStringsV3Library(FunctionRegistry &registry);
+void registerCelListsLibrary(FunctionRegistry &registry);
+void registerKubernetesListsLibrary(FunctionRegistry &registry);
 void registerSetsLibrary(FunctionRegistry &registry);
 void registerMathLibrary(FunctionRegistry &registry);
 void registerRegexLibrary(FunctionRegistry &registry);

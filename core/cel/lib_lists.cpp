@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// The lists extension (lists.range, distinct, flatten, reverse, slice, sort) and Kubernetes'
+// The lists extension (lists.range, distinct, flatten, reverse, slice, sort, first, last) and
+// Kubernetes'
 // list functions (isSorted, sum, min, max, indexOf, lastIndexOf).
 
 #include <algorithm>
@@ -183,6 +184,18 @@ Value lastIndexOf(Args a, EvalFrame &)
     return Value::integer(-1);
 }
 
+Value first(Args a, EvalFrame &)
+{
+    const ListData &l = a[0].asList();
+    return l.empty() ? Value::optionalNone() : Value::optionalOf(l.front());
+}
+
+Value last(Args a, EvalFrame &)
+{
+    const ListData &l = a[0].asList();
+    return l.empty() ? Value::optionalNone() : Value::optionalOf(l.back());
+}
+
 // cel.@mapInsert(map, key, value) and cel.@mapInsert(map, entries): used by transformMap and
 // transformMapEntry; a repeated key is an error.
 Value mapInsert(Args a, EvalFrame &)
@@ -214,9 +227,9 @@ void registerMacroHelpers(FunctionRegistry &r)
     r.global("cel.@mapInsert", {Kind::Map, Kind::Dyn}, mapInsert);
 }
 
-void registerListsLibrary(FunctionRegistry &r)
+void registerCelListsLibrary(FunctionRegistry &r)
 {
-    const Kind L = Kind::List, I = Kind::Int, Y = Kind::Dyn;
+    const Kind L = Kind::List, I = Kind::Int;
     r.global("lists.range", {I}, range);
     r.member("distinct", {L}, distinct);
     r.member("flatten", {L}, flatten);
@@ -224,6 +237,13 @@ void registerListsLibrary(FunctionRegistry &r)
     r.member("reverse", {L}, reverse);
     r.member("slice", {L, I, I}, slice);
     r.member("sort", {L}, sort);
+    r.member("first", {L}, first);
+    r.member("last", {L}, last);
+}
+
+void registerKubernetesListsLibrary(FunctionRegistry &r)
+{
+    const Kind L = Kind::List, Y = Kind::Dyn;
     r.member("isSorted", {L}, isSorted);
     r.member("sum", {L}, sum);
     r.member("min", {L}, extremum<false>);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// Optional values: optional.of/none/ofNonZeroValue, hasValue, value, or, orValue, and the
-// list helpers first/last that return optionals.
+// Optional values: optional.of/none/ofNonZeroValue, hasValue, value, or, orValue, unwrap.
 
 #include "core/cel/env.h"
 #include "core/cel/program.h"
@@ -48,16 +47,6 @@ Value value(Args a, EvalFrame &)
 Value orOptional(Args a, EvalFrame &) { return a[0].hasOptionalValue() ? a[0] : a[1]; }
 Value orValue(Args a, EvalFrame &) { return a[0].hasOptionalValue() ? a[0].optionalValue() : a[1]; }
 
-Value first(Args a, EvalFrame &)
-{
-    const ListData &l = a[0].asList();
-    return l.empty() ? Value::optionalNone() : Value::optionalOf(l.front());
-}
-Value last(Args a, EvalFrame &)
-{
-    const ListData &l = a[0].asList();
-    return l.empty() ? Value::optionalNone() : Value::optionalOf(l.back());
-}
 
 Value unwrap(Args a, EvalFrame &)
 {
@@ -83,8 +72,6 @@ void registerOptionalLibrary(FunctionRegistry &r)
     r.member("value", {O}, value);
     r.member("or", {O, O}, orOptional);
     r.member("orValue", {O, Y}, orValue);
-    r.member("first", {L}, first);
-    r.member("last", {L}, last);
     r.global("optional.unwrap", {L}, unwrap);
     r.member("unwrapOpt", {L}, unwrap);
 }

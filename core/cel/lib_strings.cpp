@@ -278,9 +278,13 @@ void registerStringsLibrary(FunctionRegistry &r)
     r.member("trim", {S}, trim);
     r.member("join", {L}, join);
     r.member("join", {L, S}, join);
-    r.member("reverse", {S}, reverse);
     r.global("strings.quote", {S}, quote);
     r.member("format", {S, L}, format);
+}
+
+void registerStringsV3Library(FunctionRegistry &r)
+{
+    r.member("reverse", {Kind::String}, reverse);
 }
 
 } // namespace dra::cel
