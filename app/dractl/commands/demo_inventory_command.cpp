@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 
 #include "app/dractl/cli.h"
+#include "app/dractl/commands/output.h"
 #include "core/common/json_text.h"
 #include "core/sandbox/presets.h"
 
@@ -63,14 +64,8 @@ int runDemoInventory(const QStringList &arguments)
         return Usage;
     }
     const QString format = parser.value(output);
-    if (format == QLatin1String("yaml")) {
-        // The YAML writer lands in core/model with the import/export work; the lead wires it.
-        err(QStringLiteral(
-            "dractl: -o yaml is not supported by demo-inventory yet; use -o json\n"));
-        return Usage;
-    }
-    if (format != QLatin1String("json")) {
-        err(QStringLiteral("dractl: unknown output format \"%1\" (json)\n").arg(format));
+    if (!isStructured(format)) {
+        err(QStringLiteral("dractl: unknown output format \"%1\" (json, yaml)\n").arg(format));
         return Usage;
     }
 
@@ -78,8 +73,7 @@ int runDemoInventory(const QStringList &arguments)
         { parser.value(preset).toStdString(), nodeCount, static_cast<uint64_t>(seedValue) });
     if (!inventory)
         return fail(inventory.error());
-    out(inventory->dump(2));
-    out(std::string_view("\n"));
+    format == QLatin1String("json") ? printJson(*inventory) : printYaml(*inventory);
     return Ok;
 }
 

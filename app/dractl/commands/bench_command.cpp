@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl bench: benchmarks run from a Release build; each prints one JSON line.
+#include "app/dractl/cli.h"
+
+namespace dra::cli {
+
+int runBenchIngest(const QStringList &arguments);
+
+int runBench(const QStringList &arguments)
+{
+    const QString which = arguments.value(1);
+    QStringList rest = arguments.mid(1);
+    if (!rest.isEmpty())
+        rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
+    if (which == QLatin1String("ingest"))
+        return runBenchIngest(rest);
+    if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
+        out(QStringLiteral("Usage: dractl bench <ingest> [options]\n\n"
+                           "  ingest   cache ingest of an inventory vs a bare SQLite floor\n"
+                           "Run from a Release build (scripts/bench).\n"));
+        return which.isEmpty() ? Usage : Ok;
+    }
+    return fail(QStringLiteral("bench: unknown benchmark '%1'").arg(which));
+}
+
+} // namespace dra::cli

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl bench ingest: how fast an inventory goes from bytes in memory to a committed cache,
+// against a floor measured in the same run: the same file parsed with the same JSON library
+// and its slice and device rows inserted with prepared statements in one transaction.
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+#include "app/dractl/cli.h"
+#include "core/common/json_text.h"
+#include "core/model/object.h"
+#include "core/store/cache_db.h"
+#include "core/store/record_codec.h"
+
+namespace dra::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool readWhole(const QString &path, std::string *text)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    if (!in)
+        return false;
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    *text = std::move(buffer).str();
+    return true;
+}
+
+void removeDb(const QString &path)
+{
+    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock")})
+        QFile::remove(path + suffix);
+}
+
+// Parsed, decoded records of every item of a List; counts devices.
+Result<store::WatchBatch> decodeList(const std::string &text, const QString &origin, store::ChangeType type,
+                                     int64_t *devices)
+{
+    Result<nlohmann::json> json = common::parseJson(text, origin);
+    if (!json)
+        return dra::fail(json.error());
+    if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
+        return dra::fail(common::Error::Code::Invalid, origin + QStringLiteral(": expected a List with items"));
+    store::WatchBatch batch;
+    batch.cluster = "bench";
+    nlohmann::json &items = (*json)["items"];
+    batch.changes.reserve(items.size());
+    for (nlohmann::json &item : items) {
+        Result<model::Object> object = model::decodeObject(std::move(item));
+        if (!object)
+            return dra::fail(object.error().withContext(origin));
+        store::ObjectRecord record = store::toRecord(*object);
+        *devices += int64_t(record.devices.size());
+        batch.changes.push_back({type, std::move(record)});
+    }
+    return batch;
+}
+
+// The floor: parse, then plain inserts of slice rows and device rows, one transaction.
+Result<double> measureFloor(const std::string &text, const QString &path)
+{
+    removeDb(path);
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
+        return dra::fail(common::Error::Code::Database, QStringLiteral("floor: cannot open %1").arg(path));
+    const auto exec = [db](const char *sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; };
+    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+         "CREATE TABLE slices(name TEXT PRIMARY KEY, driver TEXT, pool TEXT, node TEXT, json TEXT);"
+         "CREATE TABLE devices(slice TEXT, name TEXT, driver TEXT, pool TEXT, node TEXT, attributes TEXT, capacity TEXT,"
+         " PRIMARY KEY(slice, name));");
+    sqlite3_stmt *insertSlice = nullptr;
+    sqlite3_stmt *insertDevice = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO slices VALUES(?1,?2,?3,?4,?5)", -1, &insertSlice, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO devices VALUES(?1,?2,?3,?4,?5,?6,?7)", -1, &insertDevice, nullptr);
+    const auto bind = [](sqlite3_stmt *statement, int index, const std::string &value) {
+        sqlite3_bind_text(statement, index, value.data(), int(value.size()), SQLITE_TRANSIENT);
+    };
+
+    const Clock::time_point start = Clock::now();
+    const nlohmann::json list = nlohmann::json::parse(text);
+    exec("BEGIN");
+    for (const nlohmann::json &item : list["items"]) {
+        if (item.value("kind", "") != "ResourceSlice")
+            continue;
+        const nlohmann::json &spec = item["spec"];
+        const std::string name = item["metadata"].value("name", "");
+        const std::string driver = spec.value("driver", "");
+        const std::string pool = spec.contains("pool") ? spec["pool"].value("name", "") : std::string();
+        const std::string node = spec.value("nodeName", "");
+        bind(insertSlice, 1, name);
+        bind(insertSlice, 2, driver);
+        bind(insertSlice, 3, pool);
+        bind(insertSlice, 4, node);
+        bind(insertSlice, 5, item.dump());
+        sqlite3_step(insertSlice);
+        sqlite3_reset(insertSlice);
+        if (!spec.contains("devices"))
+            continue;
+        for (const nlohmann::json &device : spec["devices"]) {
+            bind(insertDevice, 1, name);
+            bind(insertDevice, 2, device.value("name", ""));
+            bind(insertDevice, 3, driver);
+            bind(insertDevice, 4, pool);
+            bind(insertDevice, 5, node);
+            bind(insertDevice, 6, device.contains("attributes") ? device["attributes"].dump() : "{}");
+            bind(insertDevice, 7, device.contains("capacity") ? device["capacity"].dump() : "{}");
+            sqlite3_step(insertDevice);
+            sqlite3_reset(insertDevice);
+        }
+    }
+    exec("COMMIT");
+    const double seconds = secondsSince(start);
+    sqlite3_finalize(insertSlice);
+    sqlite3_finalize(insertDevice);
+    sqlite3_close(db);
+    removeDb(path);
+    return seconds;
+}
+
+// Changes derived from the inventory when no --changes file is given: every tenth slice gets
+// a new pool generation, as a driver restart would publish.
+std::string deriveChanges(const std::string &inventory)
+{
+    nlohmann::json list = nlohmann::json::parse(inventory);
+    nlohmann::json changed = nlohmann::json::array();
+    size_t index = 0;
+    for (nlohmann::json &item : list["items"]) {
+        if (item.value("kind", "") != "ResourceSlice" || index++ % 10 != 0)
+            continue;
+        item["spec"]["pool"]["generation"] = item["spec"]["pool"].value("generation", 0) + 1;
+        changed.push_back(std::move(item));
+    }
+    return nlohmann::json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(changed)}}.dump();
+}
+
+} // namespace
+
+int runBenchIngest(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("inventory"), QStringLiteral("A List (e.g. ResourceSliceList) JSON file."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("changes"),
+                      QStringLiteral("A List of changed objects to upsert (default: every tenth slice with a new pool "
+                                     "generation)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("cache"), QStringLiteral("The cache file to build (overwritten)."),
+                      QStringLiteral("file")});
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+                     QStringLiteral("Ingest an inventory into a fresh cache and compare with a bare SQLite floor."),
+                     &exitCode))
+        return exitCode;
+    if (!parser.isSet(QStringLiteral("inventory")) || !parser.isSet(QStringLiteral("cache")))
+        return fail(QStringLiteral("bench ingest: --inventory and --cache are required"));
+    const QString inventoryPath = parser.value(QStringLiteral("inventory"));
+    const QString cachePath = parser.value(QStringLiteral("cache"));
+
+    std::string inventory;
+    if (!readWhole(inventoryPath, &inventory))
+        return fail(QStringLiteral("bench ingest: cannot read %1").arg(inventoryPath));
+    std::string changes;
+    const bool derived = !parser.isSet(QStringLiteral("changes"));
+    if (derived)
+        changes = deriveChanges(inventory);
+    else if (!readWhole(parser.value(QStringLiteral("changes")), &changes))
+        return fail(QStringLiteral("bench ingest: cannot read %1").arg(parser.value(QStringLiteral("changes"))));
+
+    const Result<double> floor = measureFloor(inventory, cachePath + QStringLiteral(".floor"));
+    if (!floor)
+        return fail(floor.error());
+
+    store::OpenOptions reset;
+    reset.reset = true;
+    Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
+    if (!cache)
+        return fail(cache.error());
+
+    int64_t devices = 0;
+    const Clock::time_point ingestStart = Clock::now();
+    Result<store::WatchBatch> batch = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
+    if (!batch)
+        return fail(batch.error());
+    const int64_t objects = int64_t(batch->changes.size());
+    Result<store::BatchSummary> applied = cache->apply(*batch);
+    if (!applied)
+        return fail(applied.error());
+    const double endToEnd = secondsSince(ingestStart);
+
+    int64_t changeDevices = 0;
+    const Clock::time_point upsertStart = Clock::now();
+    Result<store::WatchBatch> changeBatch =
+        decodeList(changes, derived ? QStringLiteral("derived changes") : parser.value(QStringLiteral("changes")),
+                   store::ChangeType::Modified, &changeDevices);
+    if (!changeBatch)
+        return fail(changeBatch.error());
+    Result<store::BatchSummary> upserted = cache->apply(*changeBatch);
+    if (!upserted)
+        return fail(upserted.error());
+    const double upsert = secondsSince(upsertStart);
+    *cache = store::CacheDb(); // close the writer before reading cold
+
+    const Clock::time_point readStart = Clock::now();
+    Result<store::CacheDb> reader = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
+    if (!reader)
+        return fail(reader.error());
+    int64_t rowsRead = 0;
+    for (const model::KindInfo &kind : model::allKinds()) {
+        Result<std::vector<store::ObjectRecord>> records = reader->objects("bench", kind.group, kind.name);
+        if (!records)
+            return fail(records.error());
+        rowsRead += int64_t(records->size());
+    }
+    Result<std::vector<store::SliceDevice>> deviceRows = reader->devices("bench");
+    if (!deviceRows)
+        return fail(deviceRows.error());
+    rowsRead += int64_t(deviceRows->size());
+    const double coldRead = secondsSince(readStart);
+
+    const nlohmann::json report = {
+        {"benchmark", "ingest"},
+        {"inventory", inventoryPath.toStdString()},
+        {"bytes", inventory.size()},
+        {"objects", objects},
+        {"devices", devices},
+        {"rows", objects + devices},
+        {"end_to_end_s", endToEnd},
+        {"floor_s", *floor},
+        {"ratio_to_floor", *floor > 0 ? endToEnd / *floor : 0.0},
+        {"upsert_s", upsert},
+        {"upserted_objects", changeBatch->changes.size()},
+        {"upsert_modified", upserted->modified},
+        {"changes", derived ? "derived: every tenth slice, new pool generation" : "file"},
+        {"cold_read_s", coldRead},
+        {"rows_read", rowsRead},
+        {"target", "end_to_end_s <= 2 x floor_s"},
+        {"met", *floor > 0 && endToEnd <= 2 * *floor},
+    };
+    out(report.dump() + "\n");
+    return Ok;
+}
+
+} // namespace dra::cli

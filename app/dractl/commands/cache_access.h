@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <QCommandLineParser>
+
+#include "core/common/result.h"
+#include "core/model/object.h"
+#include "core/store/cache_db.h"
+
+namespace dra::cli {
+
+// The cache named by --cache (or the default), opened for reading. A missing file is an
+// error that says how to fill it, not an empty cache.
+[[nodiscard]] Result<store::CacheDb> openCacheForReading(const QCommandLineParser &parser);
+
+// The cluster to read: --cluster, else the only cluster the cache holds. Several clusters and
+// no --cluster is an error listing them.
+[[nodiscard]] Result<std::string> chooseCluster(store::CacheDb &cache, const QCommandLineParser &parser);
+
+// Decoded objects of one kind (all namespaces when `ns` is empty). A stored row that no longer
+// decodes is reported on stderr and skipped.
+[[nodiscard]] Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,
+                                                            const model::KindInfo &kind, const std::string &ns = {});
+
+} // namespace dra::cli

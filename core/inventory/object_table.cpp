@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/inventory/object_table.h"
+
+#include <map>
+
+#include "core/inventory/age.h"
+
+namespace dra::inventory {
+
+using model::Kind;
+
+namespace {
+
+TableColumn nameColumn()
+{
+    return {"Name", "string", "name", "Name must be unique within a namespace.", 0};
+}
+
+TableColumn ageColumn()
+{
+    return {"Age", "string", "", "Time since the object was created.", 0};
+}
+
+std::string join(const std::vector<std::string> &parts, const char *separator = ",")
+{
+    std::string out;
+    for (const std::string &part : parts) {
+        if (!out.empty())
+            out += separator;
+        out += part;
+    }
+    return out;
+}
+
+// The node an allocation pins a claim to, read from its node selector's hostname term.
+std::string allocatedNode(const model::AllocationResult &allocation)
+{
+    const nlohmann::json &selector = allocation.nodeSelector;
+    if (!selector.is_object())
+        return {};
+    const auto terms = selector.find("nodeSelectorTerms");
+    if (terms == selector.end() || !terms->is_array())
+        return {};
+    for (const nlohmann::json &term : *terms) {
+        for (const char *listName : {"matchFields", "matchExpressions"}) {
+            const auto list = term.find(listName);
+            if (list == term.end() || !list->is_array())
+                continue;
+            for (const nlohmann::json &requirement : *list) {
+                const std::string key = requirement.value("key", "");
+                const auto values = requirement.find("values");
+                if ((key == "metadata.name" || key == "kubernetes.io/hostname") && values != requirement.end()
+                    && values->is_array() && values->size() == 1 && (*values)[0].is_string())
+                    return (*values)[0].get<std::string>();
+            }
+        }
+    }
+    return {};
+}
+
+std::string devicesOf(const model::AllocationResult &allocation)
+{
+    std::vector<std::string> names;
+    for (const auto &result : allocation.results)
+        names.push_back(result.pool + "/" + result.device);
+    return join(names);
+}
+
+std::string readyCount(const model::Pod &pod)
+{
+    // Container readiness is in the raw status; the typed model keeps the pod-level condition.
+    const size_t total = pod.containers.size();
+    return std::to_string(pod.ready() ? total : 0) + "/" + std::to_string(total);
+}
+
+std::string nodeRoles(const model::ObjectMeta &meta)
+{
+    std::vector<std::string> roles;
+    const std::string prefix = "node-role.kubernetes.io/";
+    for (const auto &[key, value] : meta.labels)
+        if (key.rfind(prefix, 0) == 0 && key.size() > prefix.size())
+            roles.push_back(key.substr(prefix.size()));
+    return roles.empty() ? "<none>" : join(roles);
+}
+
+} // namespace
+
+const std::vector<TableColumn> &tableColumns(Kind kind)
+{
+    static const std::map<Kind, std::vector<TableColumn>> columns = {
+        {Kind::DeviceClass,
+         {nameColumn(), ageColumn(),
+          {"Selectors", "integer", "", "Number of CEL selectors.", 1},
+          {"Extended Resource", "string", "", "Extended resource name served by this class.", 1}}},
+        {Kind::ResourceSlice,
+         {nameColumn(),
+          {"Node", "string", "", "The node whose devices this slice publishes.", 0},
+          {"Driver", "string", "", "The driver that publishes the slice.", 0},
+          {"Pool", "string", "", "The pool the slice belongs to.", 0},
+          ageColumn(),
+          {"Devices", "integer", "", "Number of devices in the slice.", 1},
+          {"Generation", "integer", "", "Pool generation.", 1}}},
+        {Kind::ResourceClaim,
+         {nameColumn(),
+          {"State", "string", "", "A summary of the claim's state: allocated, reserved, pending.", 0},
+          ageColumn(),
+          {"Node", "string", "", "The node the allocation is bound to.", 1},
+          {"Devices", "string", "", "Allocated devices as pool/device.", 1}}},
+        {Kind::ResourceClaimTemplate,
+         {nameColumn(), ageColumn(), {"Requests", "integer", "", "Number of device requests.", 1}}},
+        {Kind::DeviceTaintRule,
+         {nameColumn(), ageColumn(),
+          {"Effect", "string", "", "The taint's effect.", 1},
+          {"Key", "string", "", "The taint's key.", 1}}},
+        {Kind::Node,
+         {nameColumn(),
+          {"Status", "string", "", "The node's readiness.", 0},
+          {"Roles", "string", "", "The node's roles.", 0},
+          ageColumn(),
+          {"Version", "string", "", "Kubelet version.", 0},
+          {"GPUs (plugin)", "integer", "", "nvidia.com/gpu capacity advertised by the device plugin.", 1},
+          {"OS-Image", "string", "", "OS image reported by the node.", 1},
+          {"Container-Runtime", "string", "", "Container runtime version.", 1}}},
+        {Kind::Pod,
+         {nameColumn(),
+          {"Ready", "string", "", "Ready containers out of all containers.", 0},
+          {"Status", "string", "", "The pod's phase.", 0},
+          ageColumn(),
+          {"Node", "string", "", "The node the pod runs on.", 1},
+          {"Claims", "string", "", "Resource claims of the pod.", 1}}},
+        {Kind::Namespace,
+         {nameColumn(), {"Status", "string", "", "The namespace's phase.", 0}, ageColumn()}},
+        {Kind::Event,
+         {{"Last Seen", "string", "", "Time of the last occurrence.", 0},
+          {"Type", "string", "", "Normal or Warning.", 0},
+          {"Reason", "string", "", "Why the event happened.", 0},
+          {"Object", "string", "", "The object the event is about.", 0},
+          {"Message", "string", "", "What happened.", 0}}},
+    };
+    static const std::vector<TableColumn> fallback = {nameColumn(), ageColumn()};
+    const auto it = columns.find(kind);
+    return it == columns.end() ? fallback : it->second;
+}
+
+std::vector<std::string> tableRow(const model::Object &object, int64_t now)
+{
+    const std::string age = humanAge(object.meta.creationTimestamp, now);
+    const std::string &name = object.meta.name;
+    switch (object.kind) {
+    case Kind::DeviceClass: {
+        const auto &deviceClass = *object.as<model::DeviceClass>();
+        return {name, age, std::to_string(deviceClass.selectors.size()), deviceClass.extendedResourceName};
+    }
+    case Kind::ResourceSlice: {
+        const auto &slice = *object.as<model::ResourceSlice>();
+        return {name, slice.nodeName, slice.driver, slice.pool.name, age, std::to_string(slice.devices.size()),
+                std::to_string(slice.pool.generation)};
+    }
+    case Kind::ResourceClaim: {
+        const auto &claim = *object.as<model::ResourceClaim>();
+        const bool deleting = !object.meta.deletionTimestamp.empty();
+        return {name, claim.state(deleting), age, claim.allocation ? allocatedNode(*claim.allocation) : "",
+                claim.allocation ? devicesOf(*claim.allocation) : ""};
+    }
+    case Kind::ResourceClaimTemplate:
+        return {name, age, std::to_string(object.as<model::ResourceClaimTemplate>()->spec.requests.size())};
+    case Kind::DeviceTaintRule: {
+        const auto &rule = *object.as<model::DeviceTaintRule>();
+        return {name, age, rule.taint.effect, rule.taint.key};
+    }
+    case Kind::Node: {
+        const auto &node = *object.as<model::Node>();
+        return {name, node.status(), nodeRoles(object.meta), age, node.kubeletVersion,
+                std::to_string(node.devicePluginGpus()), node.osImage, node.containerRuntimeVersion};
+    }
+    case Kind::Pod: {
+        const auto &pod = *object.as<model::Pod>();
+        std::vector<std::string> claims;
+        for (const auto &status : pod.resourceClaimStatuses)
+            claims.push_back(status.resourceClaimName);
+        for (const auto &claim : pod.resourceClaims)
+            if (!claim.resourceClaimName.empty())
+                claims.push_back(claim.resourceClaimName);
+        return {name, readyCount(pod), pod.phase.empty() ? "Unknown" : pod.phase, age, pod.nodeName, join(claims)};
+    }
+    case Kind::Namespace:
+        return {name, object.as<model::Namespace>()->phase.empty() ? "Active" : object.as<model::Namespace>()->phase,
+                age};
+    case Kind::Event: {
+        const auto &event = *object.as<model::Event>();
+        const std::string &last = !event.lastTimestamp.empty() ? event.lastTimestamp : event.eventTime;
+        std::string kind = event.involvedObject.kind;
+        for (char &c : kind)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        return {humanAge(last, now), event.type, event.reason, kind + "/" + event.involvedObject.name, event.message};
+    }
+    case Kind::Unknown: break;
+    }
+    return {name, age};
+}
+
+} // namespace dra::inventory

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dra::model {
+
+// The kinds DRA Console understands. Everything else a dump may hold is `Unknown` and is
+// reported, not guessed at.
+enum class Kind {
+    DeviceClass,
+    ResourceSlice,
+    ResourceClaim,
+    ResourceClaimTemplate,
+    DeviceTaintRule,
+    Node,
+    Pod,
+    Namespace,
+    Event,
+    Unknown,
+};
+
+// Static facts about a kind: its API group, REST names and scope, as kubectl knows them.
+struct KindInfo
+{
+    Kind kind;
+    std::string_view group;        // "" for core
+    std::string_view name;         // "ResourceSlice"
+    std::string_view plural;       // "resourceslices"
+    std::string_view singular;     // "resourceslice"
+    std::vector<std::string_view> shortNames; // kubectl's: "no", "po", "ns", "ev"
+    bool namespaced;
+    std::string_view preferredVersion; // "v1"
+};
+
+// Every known kind, in the order listings show them.
+std::span<const KindInfo> allKinds();
+
+const KindInfo &kindInfo(Kind kind);
+
+// Resolves what a user types after `get`: plural, singular, short name, Kind (any case),
+// or `plural.group` ("resourceslices.resource.k8s.io"). nullptr when unknown.
+const KindInfo *findKind(std::string_view userName);
+
+// The kind of a decoded object's `apiVersion` + `kind` fields; nullptr for kinds we don't know
+// or a group that does not define that kind.
+const KindInfo *kindOf(std::string_view apiVersion, std::string_view kindName);
+
+// "resource.k8s.io/v1beta1" -> {"resource.k8s.io", "v1beta1"}; "v1" -> {"", "v1"}.
+std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion);
+
+inline constexpr std::string_view kResourceGroup = "resource.k8s.io";
+
+} // namespace dra::model

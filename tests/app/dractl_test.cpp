@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl as a user runs it: a real process, real files, its stdout, stderr and exit status.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/upstream.h"
+
+namespace {
+
+struct DractlRun
+{
+    int exitCode = -1;
+    std::string out, err;
+};
+
+DractlRun dractl(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(DRACTL_PATH), arguments);
+    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+}
+
+class DractlTest : public testing::Test
+{
+protected:
+    QString cache() const { return m_dir.filePath(QStringLiteral("cache.db")); }
+    QString dump() const
+    {
+        return QString::fromStdString(dra::test::testDataPath("app/cluster-dump.yaml").string());
+    }
+    QTemporaryDir m_dir;
+};
+
+} // namespace
+
+TEST_F(DractlTest, ImportKeepsValidObjectsAndNamesTheRejectedOne)
+{
+    const DractlRun run = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), QStringLiteral("--cluster"),
+                            QStringLiteral("prod"), dump()});
+    EXPECT_EQ(run.exitCode, 1) << "a rejected document makes the exit status say so";
+    EXPECT_NE(run.out.find("1 DeviceClass, 1 ResourceClaim, 1 ResourceSlice"), std::string::npos) << run.out;
+    EXPECT_NE(run.err.find("cluster-dump.yaml:"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("ResourceClaim ml/broken"), std::string::npos) << run.err;
+
+    const DractlRun again = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(),
+                              QStringLiteral("--cluster"), QStringLiteral("prod"), dump()});
+    EXPECT_NE(again.out.find("0 added, 0 modified, 3 unchanged"), std::string::npos)
+        << "importing the same dump twice changes nothing: " << again.out;
+}
+
+TEST_F(DractlTest, GetShowsKubectlTablesAndDevices)
+{
+    dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump()});
+    const DractlRun slices = dractl({QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("--cache"), cache()});
+    ASSERT_EQ(slices.exitCode, 0) << slices.err;
+    EXPECT_EQ(slices.out.rfind("NAME", 0), 0u);
+    EXPECT_NE(slices.out.find("NODE"), std::string::npos);
+    EXPECT_NE(slices.out.find("gpu-node-1-gpu.nvidia.com-x7k2p   gpu-node-1   gpu.nvidia.com   gpu-node-1"),
+              std::string::npos)
+        << slices.out;
+
+    const DractlRun claims = dractl({QStringLiteral("get"), QStringLiteral("resourceclaims"), QStringLiteral("-A"),
+                               QStringLiteral("--cache"), cache()});
+    EXPECT_NE(claims.out.find("NAMESPACE   NAME         STATE"), std::string::npos) << claims.out;
+    EXPECT_NE(claims.out.find("allocated,reserved"), std::string::npos) << claims.out;
+
+    const DractlRun devices = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), cache(),
+                                QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(devices.exitCode, 0) << devices.err;
+    const auto json = nlohmann::json::parse(devices.out);
+    ASSERT_EQ(json["devices"].size(), 2u);
+    EXPECT_EQ(json["devices"][0]["attributes"]["gpu.nvidia.com/productName"], "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(json["devices"][0]["capacity"]["gpu.nvidia.com/memory"], "80Gi");
+    EXPECT_TRUE(json["devices"][0]["heldBy"].empty());
+    EXPECT_EQ(json["devices"][1]["heldBy"][0], "ml/train-gpus");
+
+    const DractlRun missing = dractl({QStringLiteral("get"), QStringLiteral("deviceclass"), QStringLiteral("nope"),
+                                QStringLiteral("--cache"), cache()});
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_NE(missing.err.find("deviceclasses.resource.k8s.io \"nope\" not found"), std::string::npos) << missing.err;
+}
+
+TEST_F(DractlTest, ExportConvertsAndReimportsToTheSameInventory)
+{
+    dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump()});
+    const DractlRun v1 = dractl({QStringLiteral("export"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"),
+                           QStringLiteral("json"), QStringLiteral("--api-version"), QStringLiteral("resource.k8s.io/v1")});
+    ASSERT_EQ(v1.exitCode, 0) << v1.err;
+    const auto list = nlohmann::json::parse(v1.out);
+    EXPECT_EQ(list["kind"], "List");
+    ASSERT_EQ(list["items"].size(), 3u);
+    for (const auto &item : list["items"])
+        EXPECT_EQ(item["apiVersion"], "resource.k8s.io/v1");
+    const auto slice = std::find_if(list["items"].begin(), list["items"].end(),
+                                    [](const auto &item) { return item["kind"] == "ResourceSlice"; });
+    ASSERT_NE(slice, list["items"].end());
+    EXPECT_FALSE((*slice)["spec"]["devices"][0].contains("basic")) << "v1 devices are flat";
+    EXPECT_EQ((*slice)["spec"]["devices"][0]["capacity"]["memory"]["value"], "80Gi");
+
+    // The exported file is itself importable, into another cache, with the same devices.
+    const QString exported = m_dir.filePath(QStringLiteral("v1.json"));
+    QFile file(exported);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(v1.out));
+    file.close();
+    const QString second = m_dir.filePath(QStringLiteral("second.db"));
+    EXPECT_EQ(dractl({QStringLiteral("import"), QStringLiteral("--cache"), second, exported}).exitCode, 0);
+    const DractlRun a = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun b = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), second, QStringLiteral("-o"), QStringLiteral("json")});
+    EXPECT_EQ(nlohmann::json::parse(a.out), nlohmann::json::parse(b.out));
+}
+
+TEST_F(DractlTest, EveryCommandHasHelpAndVersion)
+{
+    for (const char *command : {"import", "get", "export", "demo-inventory", "cache"}) {
+        const DractlRun help = dractl({QString::fromLatin1(command), QStringLiteral("--help")});
+        EXPECT_EQ(help.exitCode, 0) << command;
+        EXPECT_NE(help.out.find("Usage:"), std::string::npos) << command;
+        const DractlRun version = dractl({QString::fromLatin1(command), QStringLiteral("--version")});
+        EXPECT_EQ(version.exitCode, 0) << command;
+    }
+    EXPECT_NE(dractl({QStringLiteral("--version")}).out.find("dractl "), std::string::npos);
+    EXPECT_EQ(dractl({QStringLiteral("no-such-command")}).exitCode, 2);
+}
+
+TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
+{
+    QFile foreign(cache());
+    ASSERT_TRUE(foreign.open(QIODevice::WriteOnly));
+    foreign.write("this is a text file, not a cache\n");
+    foreign.close();
+    const DractlRun run = dractl({QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("--cache"), cache()});
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_NE(run.err.find(cache().toStdString()), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("rebuild"), std::string::npos) << run.err;
+}
