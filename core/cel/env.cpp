@@ -99,6 +99,7 @@ void registerLibraries(FunctionRegistry &r, const LibrarySet &libraries)
     if (libraries.kubernetes) {
         registerQuantityLibrary(r);
         registerSemverLibrary(r);
+        registerNetworkLibrary(r);
     }
 }
 

@@ -16,9 +16,10 @@ namespace dra::cel {
 
 namespace {
 
-constexpr std::array<std::string_view, 13> kTypeNames = {
+constexpr std::array<std::string_view, 17> kTypeNames = {
     "int",  "uint", "double",    "bool", "string", "bytes", "list", "map",
-    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type"};
+    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
+    "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver"};
 
 std::optional<std::string_view> typeName(std::string_view name)
 {

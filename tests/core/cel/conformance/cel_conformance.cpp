@@ -25,6 +25,7 @@
 #include "core/cel/parser.h"
 #include "core/cel/program.h"
 #include "core/cel/time_util.h"
+#include "textproto.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -319,19 +320,40 @@ int main(int argc, char **argv)
     }
     const std::set<std::string> known = knownPath.empty() ? std::set<std::string>{} : readList(knownPath);
     std::vector<fs::path> files;
+    std::set<std::string> stems;
     for (const auto &entry : fs::directory_iterator(jsonDir)) {
         const std::string name = entry.path().filename().string();
-        if (entry.path().extension() == ".json" && name.front() != '_')
+        if (entry.path().extension() == ".json" && name.front() != '_') {
             files.push_back(entry.path());
+            stems.insert(entry.path().stem().string());
+        }
     }
-    std::sort(files.begin(), files.end());
+    // Suites that exist only in text format (network_ext) count too.
+    const fs::path textDir = root / "textproto";
+    if (fs::is_directory(textDir)) {
+        for (const auto &entry : fs::directory_iterator(textDir)) {
+            const std::string stem = entry.path().stem().string();
+            if (entry.path().extension() == ".textproto" && !stems.count(stem)
+                && !stems.count(stem + "s"))
+                files.push_back(entry.path());
+        }
+    }
+    std::sort(files.begin(), files.end(),
+              [](const fs::path &a, const fs::path &b) { return a.filename() < b.filename(); });
 
     int passed = 0, failed = 0, skipped = 0;
     std::vector<std::string> failures;
     std::vector<std::string> unexpected;
     for (const fs::path &file : files) {
         std::ifstream in(file);
-        const json doc = json::parse(in, nullptr, false);
+        json doc;
+        if (file.extension() == ".textproto") {
+            std::stringstream text;
+            text << in.rdbuf();
+            doc = textprotoToJson(text.str());
+        } else {
+            doc = json::parse(in, nullptr, false);
+        }
         if (doc.is_discarded()) {
             std::cout << file.filename().string() << ": unreadable JSON\n";
             ++failed;
