@@ -251,6 +251,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
     }();
     CompileOptions options;
     options.parse.maxExpressionBytes = kMaxExpressionBytes;
+    options.validateLiterals = true;
     auto program = compile(env, expression, options, diagnostics);
     if (!program)
         return fail(program.error());

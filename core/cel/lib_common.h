@@ -24,6 +24,9 @@ std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
 std::optional<int64_t> checkedSub(int64_t a, int64_t b);
 std::optional<int64_t> checkedMul(int64_t a, int64_t b);
 
+// Why RE2 rejects `pattern`, or nullopt when it compiles (shares the evaluation cache).
+std::optional<std::string> regexError(std::string_view pattern);
+
 // The error CEL gives for a failed conversion, e.g. int('x').
 Value conversionError(std::string_view target, const Value &from);
 

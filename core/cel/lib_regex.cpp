@@ -10,6 +10,7 @@
 #include <re2/re2.h>
 
 #include "core/cel/env.h"
+#include "core/cel/lib_common.h"
 #include "core/cel/program.h"
 
 namespace dra::cel {
@@ -96,6 +97,14 @@ Value findAll(Args a, EvalFrame &)
 }
 
 } // namespace
+
+std::optional<std::string> regexError(std::string_view pattern)
+{
+    const auto re = cache().get(pattern);
+    if (re->ok())
+        return std::nullopt;
+    return re->error();
+}
 
 void registerMatches(FunctionRegistry &r)
 {

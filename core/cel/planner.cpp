@@ -10,6 +10,7 @@
 #include <cctype>
 
 #include "core/cel/interpreter.h"
+#include "core/cel/lib_common.h"
 #include "core/cel/program.h"
 
 namespace dra::cel {
@@ -92,6 +93,8 @@ public:
                 optional[static_cast<size_t>(i)] = true;
             for (const ExprPtr &a : e.args)
                 elements.push_back(plan(*a));
+            if (m_options.validateLiterals)
+                checkHomogeneous(elements, e);
             return std::make_unique<ListNode>(std::move(elements), std::move(optional));
         }
         case ExprKind::Map: {
@@ -109,6 +112,25 @@ public:
         case ExprKind::Comprehension: return planComprehension(e);
         }
         return std::make_unique<ErrorNode>("unsupported expression");
+    }
+
+    // Kubernetes requires list literals to be homogeneous. Without the type checker only
+    // literal elements can be compared: [1, 'a'] is rejected, [x, 'a'] is not (yet).
+    void checkHomogeneous(const std::vector<NodePtr> &elements, const Expr &e)
+    {
+        const Value *first = nullptr;
+        for (size_t i = 0; i < elements.size(); ++i) {
+            const Value *v = elements[i]->constant();
+            if (!v || v->kind() == Kind::Null)
+                continue;
+            if (!first) {
+                first = v;
+            } else if (v->kind() != first->kind()) {
+                error(e.args[i]->offset, "expected type '" + std::string(first->typeName())
+                                             + "' but found '" + std::string(v->typeName()) + "'");
+                return;
+            }
+        }
     }
 
     int localCount() const { return m_nextSlot; }
@@ -331,6 +353,8 @@ private:
         bool allConstant = true;
         for (const NodePtr &a : args)
             allConstant = allConstant && a->constant();
+        if (m_options.validateLiterals)
+            validateLiteralArguments(globalName, receiver, args, e.offset);
         auto node = std::make_unique<CallNode>(
             globalName, m_env.functions().candidates(globalName, receiver, args.size()),
             std::move(args));
@@ -343,6 +367,40 @@ private:
         if (folded.isError())
             return node;
         return std::make_unique<ConstNode>(std::move(folded));
+    }
+
+    // Kubernetes' literal validators: a constant duration, timestamp or regular expression
+    // that cannot be parsed is a compile error, not a runtime one.
+    void validateLiteralArguments(const std::string &fn, bool receiver,
+                                  const std::vector<NodePtr> &args, int32_t offset)
+    {
+        auto constantString = [&](size_t i) -> const Value * {
+            const Value *v = i < args.size() ? args[i]->constant() : nullptr;
+            return v && v->kind() == Kind::String ? v : nullptr;
+        };
+        if (!receiver && args.size() == 1 && (fn == "duration" || fn == "timestamp")) {
+            if (const Value *text = constantString(0)) {
+                EvalFrame frame;
+                const std::array<Value, 1> values{*text};
+                const auto candidates = m_env.functions().candidates(fn, false, 1);
+                for (const Overload *o : candidates) {
+                    if (o->params[0].accepts(*text)) {
+                        const Value v = o->impl(values, frame);
+                        if (v.isError())
+                            error(offset, std::string(v.asString()));
+                        break;
+                    }
+                }
+            }
+            return;
+        }
+        if ((fn == "matches" || fn == "find" || fn == "findAll") && args.size() >= 2) {
+            if (const Value *pattern = constantString(1)) {
+                if (std::optional<std::string> why = regexError(pattern->asString()))
+                    error(offset, "invalid regular expression '" + std::string(pattern->asString())
+                                      + "': " + *why);
+            }
+        }
     }
 
     // Message construction. Only the protobuf wrapper types are known: they stand for their
@@ -461,7 +519,9 @@ Result<Program> compile(const Environment &env, std::string_view source,
     std::optional<ParsedExpr> parsed = parse(source, options.parse, diagnostics);
     if (!parsed)
         return Program();
-    return plan(env, *parsed, diagnostics);
+    PlanOptions planOptions;
+    planOptions.validateLiterals = options.validateLiterals;
+    return plan(env, *parsed, diagnostics, planOptions);
 }
 
 } // namespace dra::cel

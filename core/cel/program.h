@@ -40,6 +40,7 @@ public:
 struct CompileOptions
 {
     ParseOptions parse;
+    bool validateLiterals = false; // see PlanOptions
 };
 
 // A compiled expression, immutable and safe to evaluate from several threads at once.
@@ -74,6 +75,9 @@ struct PlanOptions
     // Unknown variables and functions are diagnostics; when false they become runtime errors,
     // as in an unchecked (dynamic) evaluation.
     bool reportUnresolved = true;
+    // Kubernetes' validators: unparsable duration, timestamp and regex literals and
+    // mixed-type list literals are compile errors.
+    bool validateLiterals = false;
 };
 
 // Plans an already parsed expression (see compile()).

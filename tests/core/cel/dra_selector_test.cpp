@@ -155,6 +155,19 @@ TEST(SelectorTest, OffersKubernetesLibrariesOnly)
     }
 }
 
+TEST(SelectorTest, InvalidLiteralsAreCompileErrorsAsInKubernetes)
+{
+    for (const char *expr : {"device.driver.matches('[')", "duration('5 minutes') > duration('1s')",
+                             "timestamp('yesterday') < timestamp('2024-01-01T00:00:00Z')",
+                             "device.driver in ['a', 1]"}) {
+        std::vector<Diagnostic> diags;
+        auto selector = compileSelector(expr, &diags);
+        ASSERT_TRUE(selector.has_value());
+        EXPECT_FALSE(selector->isValid()) << expr;
+        EXPECT_FALSE(diags.empty()) << expr;
+    }
+}
+
 TEST(SelectorTest, MisspeltFunctionsGetASuggestion)
 {
     std::vector<Diagnostic> diags;
