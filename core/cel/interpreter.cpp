@@ -224,6 +224,27 @@ Value TernaryNode::eval(EvalFrame &frame) const
     return Value::error(noMatchingOverloadMessage("_?_:_", args));
 }
 
+Value OptionalOrNode::eval(EvalFrame &frame) const
+{
+    if (++frame.cost > frame.costLimit)
+        return Value::error(kCostExceeded);
+    Value opt = m_optional->eval(frame);
+    if (opt.isError())
+        return opt;
+    if (opt.kind() != Kind::Optional) {
+        const std::array<Value, 1> args{opt};
+        return Value::error(noMatchingOverloadMessage(m_orValue ? "orValue" : "or", args));
+    }
+    if (opt.hasOptionalValue())
+        return m_orValue ? Value(opt.optionalValue()) : opt;
+    Value alternative = m_alternative->eval(frame);
+    if (!m_orValue && !alternative.isError() && alternative.kind() != Kind::Optional) {
+        const std::array<Value, 2> args{opt, alternative};
+        return Value::error(noMatchingOverloadMessage("or", args));
+    }
+    return alternative;
+}
+
 Value CallNode::eval(EvalFrame &frame) const
 {
     if (++frame.cost > frame.costLimit)

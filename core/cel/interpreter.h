@@ -179,6 +179,25 @@ private:
     NodePtr m_b;
 };
 
+// `opt.or(alt)` and `opt.orValue(alt)`: the alternative is evaluated only when `opt` is none,
+// as in cel-go, so `x.?a.orValue(1 / 0)` is fine when `a` is present.
+class OptionalOrNode final : public Node
+{
+public:
+    OptionalOrNode(NodePtr optional, NodePtr alternative, bool orValue)
+        : m_optional(std::move(optional))
+        , m_alternative(std::move(alternative))
+        , m_orValue(orValue)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_optional;
+    NodePtr m_alternative;
+    bool m_orValue;
+};
+
 // A strict function call dispatched on the runtime kinds of its arguments.
 class CallNode final : public Node
 {

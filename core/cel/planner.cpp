@@ -311,6 +311,14 @@ private:
                 return std::make_unique<LocalNode>(slot);
             }
         }
+        if (e.target && (fn == "or" || fn == "orValue") && n == 1
+            && m_env.functions().hasFunction(fn)) {
+            const std::string prefix = dottedName(*e.target);
+            if (prefix.empty() || findLocal(chainRoot(*e.target).name) >= 0
+                || resolveName(prefix, false) || !m_env.functions().hasGlobal(prefix + "." + fn))
+                return std::make_unique<OptionalOrNode>(plan(*e.target), plan(*e.args[0]),
+                                                        fn == "orValue");
+        }
         // A receiver that is really a namespace: math.greatest(...), optional.of(...).
         std::string globalName = fn;
         bool receiver = e.target != nullptr;

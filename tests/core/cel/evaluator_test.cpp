@@ -72,4 +72,11 @@ INSTANTIATE_TEST_SUITE_P(
         EvalCase{"[1, 2] + [3]", "[1, 2, 3]"},
         EvalCase{"2 in [1, 2]", "true"},
         EvalCase{"'a' < 'b' && b'a' < b'b'", "true"},
-        EvalCase{"1 < 'a'", "error"}));
+        EvalCase{"1 < 'a'", "error"},
+        EvalCase{"{'a': 1}.?a.orValue(1 / 0)", "1"},
+        EvalCase{"{'a': 1}.?b.orValue(2)", "2"},
+        EvalCase{"{'a': 1}.?b.or(optional.of(3)).value()", "3"},
+        EvalCase{"{'a': 1}.?a.or(1 / 0).value()", "1"},
+        EvalCase{"ip('10.0.0.1') == ip('10.0.0.1') && cidr('10.0.0.0/8').containsIP('10.1.2.3')", "true"},
+        EvalCase{"quantity('1Gi').isGreaterThan(quantity('1000Mi'))", "true"},
+        EvalCase{"semver('1.2.3').isLessThan(semver('1.10.0'))", "true"}));
