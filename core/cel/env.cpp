@@ -100,6 +100,7 @@ void registerLibraries(FunctionRegistry &r, const LibrarySet &libraries)
         registerQuantityLibrary(r);
         registerSemverLibrary(r);
         registerNetworkLibrary(r);
+        registerUrlLibrary(r);
     }
 }
 

@@ -84,7 +84,7 @@ struct LibrarySet
     bool regex = true;        // find, findAll (matches is standard)
     bool encoders = true;
     bool optional = true;
-    bool kubernetes = true;   // quantity, semver, ip and cidr
+    bool kubernetes = true;   // quantity, semver, ip, cidr and url
 
     // Exactly what Kubernetes' base environment offers DRA selectors: no math, encoders or
     // cel-go lists extension, and the strings extension at version 2.
@@ -145,5 +145,6 @@ void registerRegexLibrary(FunctionRegistry &registry);
 void registerEncodersLibrary(FunctionRegistry &registry);
 void registerOptionalLibrary(FunctionRegistry &registry);
 void registerNetworkLibrary(FunctionRegistry &registry);
+void registerUrlLibrary(FunctionRegistry &registry);
 
 } // namespace dra::cel

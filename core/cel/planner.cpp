@@ -17,10 +17,10 @@ namespace dra::cel {
 
 namespace {
 
-constexpr std::array<std::string_view, 17> kTypeNames = {
+constexpr std::array<std::string_view, 18> kTypeNames = {
     "int",  "uint", "double",    "bool", "string", "bytes", "list", "map",
     "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
-    "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver"};
+    "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.URL"};
 
 std::optional<std::string_view> typeName(std::string_view name)
 {

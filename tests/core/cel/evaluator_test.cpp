@@ -79,4 +79,9 @@ INSTANTIATE_TEST_SUITE_P(
         EvalCase{"{'a': 1}.?a.or(1 / 0).value()", "1"},
         EvalCase{"ip('10.0.0.1') == ip('10.0.0.1') && cidr('10.0.0.0/8').containsIP('10.1.2.3')", "true"},
         EvalCase{"quantity('1Gi').isGreaterThan(quantity('1000Mi'))", "true"},
-        EvalCase{"semver('1.2.3').isLessThan(semver('1.10.0'))", "true"}));
+        EvalCase{"semver('1.2.3').isLessThan(semver('1.10.0'))", "true"},
+        EvalCase{"url('https://user@example.com:8443/a%20b?x=1&x=2&y').getPort()", "\"8443\""},
+        EvalCase{"url('https://[::1]:80/p').getHostname()", "\"::1\""},
+        EvalCase{"url('https://example.com/p?x=1&x=2').getQuery()['x']", "[\"1\", \"2\"]"},
+        EvalCase{"url('/just/a/path').getEscapedPath()", "\"/just/a/path\""},
+        EvalCase{"isURL('mailto:someone') || isURL('not a url')", "false"}));
