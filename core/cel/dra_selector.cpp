@@ -263,7 +263,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device)
 {
     const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
-    const Value v = selector.m_program.evaluate(variables, &device, kCostLimit);
+    const Value v = selector.program().evaluate(variables, &device, kCostLimit);
     if (v.kind() == Kind::Bool)
         return {v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch, {}};
     if (v.isError())

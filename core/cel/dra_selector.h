@@ -78,20 +78,18 @@ struct SelectorResult
     std::string error; // set when outcome is Error
 };
 
-class CompiledSelector;
-[[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
-                                                       std::vector<Diagnostic> *diagnostics);
-SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device);
-
 // A selector compiled against the DRA environment, ready to evaluate over many devices.
 class CompiledSelector final
 {
 public:
+    // False when the expression had errors (see the diagnostics of compileSelector()).
     bool isValid() const { return m_program.isValid(); }
+    // The compiled program, for callers that evaluate with their own variables.
+    const Program &program() const { return m_program; }
 
 private:
-    friend Result<CompiledSelector> compileSelector(std::string_view, std::vector<Diagnostic> *);
-    friend SelectorResult evaluate(const CompiledSelector &, const DeviceView &);
+    friend Result<CompiledSelector> compileSelector(std::string_view expression,
+                                                    std::vector<Diagnostic> *diagnostics);
     Program m_program;
 };
 

@@ -25,7 +25,6 @@ class Parser final : public MacroContext
 public:
     Parser(std::string_view source, const ParseOptions &options)
         : m_lexer(source)
-        , m_source(source)
         , m_options(options)
     {
         advance();
@@ -79,11 +78,6 @@ private:
         }
         fail(m_tok.offset, std::string("syntax error: expected ") + what + ", found " + describe(m_tok));
         return false;
-    }
-
-    bool isKeyword(std::string_view word) const
-    {
-        return m_tok.kind == TokenKind::Ident && m_tok.text == word;
     }
 
     ExprPtr errorExpr() { return newExpr(ExprKind::Constant, m_tok.offset); }
@@ -538,7 +532,6 @@ private:
     }
 
     Lexer m_lexer;
-    std::string_view m_source;
     const ParseOptions &m_options;
     Token m_tok;
     int64_t m_nextId = 0;
