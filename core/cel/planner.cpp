@@ -204,11 +204,10 @@ private:
             known.emplace_back(scope.first);
         if (const std::string hint = closestName(name, known); !hint.empty())
             message += "; did you mean '" + hint + "'?";
-        if (!m_options.reportUnresolved)
-            return std::make_unique<ErrorNode>(message);
-        if (report)
+        // Planning goes on after the error, so that every mistake is reported at once.
+        if (m_options.reportUnresolved && report)
             error(offset, message);
-        return nullptr;
+        return std::make_unique<ErrorNode>(message);
     }
 
     // The dotted name of an Ident/Select chain, or empty when it is not one.
