@@ -132,31 +132,49 @@ private:
         return call("_?_:_", offset, std::move(args));
     }
 
-    ExprPtr conditionalOr()
+    ExprPtr conditionalOr() { return logical(TokenKind::OrOr, "_||_"); }
+    ExprPtr conditionalAnd() { return logical(TokenKind::AndAnd, "_&&_"); }
+
+    // a && b && c ... as a balanced tree, as cel-go builds it: long generated chains stay
+    // shallow, and && and || are commutative, so the shape does not change the result.
+    ExprPtr logical(TokenKind op, const char *name)
     {
-        ExprPtr e = conditionalAnd();
-        while (!m_failed && m_tok.kind == TokenKind::OrOr) {
-            const int32_t offset = m_tok.offset;
+        std::vector<ExprPtr> operands;
+        std::vector<int32_t> offsets;
+        operands.push_back(op == TokenKind::OrOr ? conditionalAnd() : relation());
+        while (!m_failed && m_tok.kind == op) {
+            offsets.push_back(m_tok.offset);
             advance();
-            e = binary("_||_", offset, std::move(e), conditionalAnd());
+            operands.push_back(op == TokenKind::OrOr ? conditionalAnd() : relation());
         }
-        return e;
+        return balance(name, operands, offsets, 0, operands.size());
     }
 
-    ExprPtr conditionalAnd()
+    ExprPtr balance(const char *name, std::vector<ExprPtr> &operands,
+                    const std::vector<int32_t> &offsets, size_t begin, size_t end)
     {
-        ExprPtr e = relation();
-        while (!m_failed && m_tok.kind == TokenKind::AndAnd) {
-            const int32_t offset = m_tok.offset;
-            advance();
-            e = binary("_&&_", offset, std::move(e), relation());
-        }
-        return e;
+        if (end - begin == 1)
+            return std::move(operands[begin]);
+        const size_t mid = begin + (end - begin) / 2;
+        ExprPtr left = balance(name, operands, offsets, begin, mid);
+        ExprPtr right = balance(name, operands, offsets, mid, end);
+        return binary(name, offsets[mid - 1], std::move(left), std::move(right));
+    }
+
+    // Left-associative chains (1 + 2 + 3, a.b.c, a[0][1]) deepen the tree by one per link.
+    bool chainTooDeep(int &links)
+    {
+        if (++links + m_depth <= m_options.maxRecursionDepth)
+            return false;
+        fail(m_tok.offset, "expression recursion limit exceeded: "
+                               + std::to_string(m_options.maxRecursionDepth));
+        return true;
     }
 
     ExprPtr relation()
     {
         ExprPtr e = addition();
+        int links = 0;
         while (!m_failed) {
             const char *op = nullptr;
             switch (m_tok.kind) {
@@ -172,7 +190,7 @@ private:
                 break;
             default: break;
             }
-            if (!op)
+            if (!op || chainTooDeep(links))
                 break;
             const int32_t offset = m_tok.offset;
             advance();
@@ -184,7 +202,9 @@ private:
     ExprPtr addition()
     {
         ExprPtr e = multiplication();
-        while (!m_failed && (m_tok.kind == TokenKind::Plus || m_tok.kind == TokenKind::Minus)) {
+        int links = 0;
+        while (!m_failed && (m_tok.kind == TokenKind::Plus || m_tok.kind == TokenKind::Minus)
+               && !chainTooDeep(links)) {
             const char *op = m_tok.kind == TokenKind::Plus ? "_+_" : "_-_";
             const int32_t offset = m_tok.offset;
             advance();
@@ -196,9 +216,11 @@ private:
     ExprPtr multiplication()
     {
         ExprPtr e = unary();
+        int links = 0;
         while (!m_failed
                && (m_tok.kind == TokenKind::Star || m_tok.kind == TokenKind::Slash
-                   || m_tok.kind == TokenKind::Percent)) {
+                   || m_tok.kind == TokenKind::Percent)
+               && !chainTooDeep(links)) {
             const char *op = m_tok.kind == TokenKind::Star
                                  ? "_*_"
                                  : (m_tok.kind == TokenKind::Slash ? "_/_" : "_%_");
@@ -268,7 +290,11 @@ private:
     ExprPtr memberSuffix(ExprPtr e)
     {
         bool nameChain = e && isQualifiedName(*e) && m_lastPrimaryWasName;
+        int links = 0;
         while (!m_failed) {
+            if ((m_tok.kind == TokenKind::Dot || m_tok.kind == TokenKind::LBracket)
+                && chainTooDeep(links))
+                break;
             if (m_tok.kind == TokenKind::Dot) {
                 const int32_t offset = m_tok.offset;
                 advance();

@@ -88,3 +88,31 @@ TEST(ParserTest, RecursionLimit)
     std::vector<Diagnostic> diags;
     EXPECT_FALSE(parse(deep, {}, &diags));
 }
+
+TEST(ParserTest, LongLogicalChainsAreBalanced)
+{
+    std::string expr = "true";
+    for (int i = 0; i < 5000; ++i)
+        expr += " && true";
+    std::vector<Diagnostic> diags;
+    auto parsed = parse(expr, {}, &diags);
+    ASSERT_TRUE(parsed);
+    int depth = 0;
+    for (const Expr *e = parsed->root.get(); e->kind == ExprKind::Call; e = e->args[0].get())
+        ++depth;
+    EXPECT_LT(depth, 20);
+}
+
+TEST(ParserTest, LongLeftAssociativeChainsHitTheRecursionLimit)
+{
+    std::vector<Diagnostic> diags;
+    std::string plus = "1";
+    for (int i = 0; i < 20000; ++i)
+        plus += "+1";
+    EXPECT_FALSE(parse(plus, {}, &diags));
+    std::string select = "a";
+    for (int i = 0; i < 20000; ++i)
+        select += ".b";
+    EXPECT_FALSE(parse(select, {}, &diags));
+    EXPECT_TRUE(parse("1 + 2 + 3 + 4 + a.b.c.d[0][1]", {}, &diags));
+}
