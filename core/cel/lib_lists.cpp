@@ -17,9 +17,16 @@ namespace {
 
 using Args = std::span<const Value>;
 
-Value range(Args a, EvalFrame &)
+Value range(Args a, EvalFrame &frame)
 {
+    // Each element costs one unit, checked before anything is allocated.
+    const int64_t n = std::max<int64_t>(a[0].asInt(), 0);
+    if (static_cast<uint64_t>(n) > frame.costLimit - std::min(frame.cost, frame.costLimit)
+        || n > 100000000)
+        return Value::error("operation cancelled: actual cost limit exceeded");
+    frame.cost += static_cast<uint64_t>(n);
     std::vector<Value> out;
+    out.reserve(static_cast<size_t>(n));
     for (int64_t i = 0; i < a[0].asInt(); ++i)
         out.push_back(Value::integer(i));
     return Value::list(std::move(out));
