@@ -119,7 +119,10 @@ Result<std::vector<GpuIdentity>> parseGpuQuery(QStringView text, const QString &
                 gpu.index = cells[i].toInt(&ok);
                 if (!ok || gpu.index < 0)
                     return fail(Error::Code::Parse,
-                        QStringLiteral("%1:%2: \"%3\" is not a GPU index").arg(source).arg(number).arg(cells[i]));
+                        QStringLiteral("%1:%2: \"%3\" is not a GPU index")
+                            .arg(source)
+                            .arg(number)
+                            .arg(cells[i]));
             } else if (field == Field::BusId) {
                 gpu.pciBusId = normalizePciBusId(cells[i]);
             } else if (field == Field::Uuid) {
@@ -135,7 +138,10 @@ Result<std::vector<GpuIdentity>> parseGpuQuery(QStringView text, const QString &
         for (const GpuIdentity &other : gpus)
             if (other.index == gpu.index)
                 return fail(Error::Code::Parse,
-                    QStringLiteral("%1:%2: GPU index %3 appears twice").arg(source).arg(number).arg(gpu.index));
+                    QStringLiteral("%1:%2: GPU index %3 appears twice")
+                        .arg(source)
+                        .arg(number)
+                        .arg(gpu.index));
         gpus.push_back(std::move(gpu));
     }
     if (gpus.empty())
@@ -159,7 +165,8 @@ std::vector<GpuMapping> mapGpus(const TopoMatrix &matrix, const std::vector<GpuI
                 if (gpu.index == mapping.index)
                     identity = &gpu;
             if (!identity) {
-                mapping.note = QStringLiteral("index %1 is not in the --gpus listing").arg(mapping.index);
+                mapping.note
+                    = QStringLiteral("index %1 is not in the --gpus listing").arg(mapping.index);
             } else {
                 for (const GpuCandidate &candidate : candidates) {
                     if (!identity->pciBusId.isEmpty() && !candidate.pciBusId.isEmpty()
@@ -179,22 +186,26 @@ std::vector<GpuMapping> mapGpus(const TopoMatrix &matrix, const std::vector<GpuI
                     }
                 }
                 if (mapping.device.isEmpty())
-                    mapping.note = QStringLiteral("no DRA device on the node has PCI bus %1 or UUID %2")
-                                       .arg(identity->pciBusId.isEmpty() ? QStringLiteral("-") : identity->pciBusId,
-                                           identity->uuid.isEmpty() ? QStringLiteral("-") : identity->uuid);
+                    mapping.note
+                        = QStringLiteral("no DRA device on the node has PCI bus %1 or UUID %2")
+                              .arg(identity->pciBusId.isEmpty() ? QStringLiteral("-")
+                                                                : identity->pciBusId,
+                                  identity->uuid.isEmpty() ? QStringLiteral("-") : identity->uuid);
             }
         } else {
             for (const GpuCandidate &candidate : candidates) {
                 if (candidate.index == mapping.index) {
                     mapping.device = candidate.device;
                     mapping.method = MapMethod::IndexAttribute;
-                    mapping.note = QStringLiteral("published index attribute %1").arg(mapping.index);
+                    mapping.note
+                        = QStringLiteral("published index attribute %1").arg(mapping.index);
                     break;
                 }
             }
             if (mapping.device.isEmpty())
-                mapping.note = QStringLiteral("no --gpus listing and no published index attribute; the "
-                                              "nvidia-smi index is not the device minor, so %1 stays unmapped")
+                mapping.note = QStringLiteral(
+                    "no --gpus listing and no published index attribute; the "
+                    "nvidia-smi index is not the device minor, so %1 stays unmapped")
                                    .arg(device.name);
         }
         mappings.push_back(std::move(mapping));

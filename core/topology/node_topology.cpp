@@ -17,21 +17,23 @@ namespace {
 using common::qs;
 
 // Bare keys belong to the slice's driver, which some writers spell out ("gpu.nvidia.com/type").
-const model::DeviceAttribute *findAttribute(const model::Device &device, const std::string &driver,
-    std::string_view name)
+const model::DeviceAttribute *findAttribute(
+    const model::Device &device, const std::string &driver, std::string_view name)
 {
     if (const model::DeviceAttribute *a = device.attribute(name))
         return a;
     return device.attribute(driver + '/' + std::string(name));
 }
 
-QString stringAttribute(const model::Device &device, const std::string &driver, std::string_view name)
+QString stringAttribute(
+    const model::Device &device, const std::string &driver, std::string_view name)
 {
     const model::DeviceAttribute *a = findAttribute(device, driver, name);
     return a && a->type == model::DeviceAttribute::Type::String ? qs(a->stringValue) : QString();
 }
 
-std::optional<int> intAttribute(const model::Device &device, const std::string &driver, std::string_view name)
+std::optional<int> intAttribute(
+    const model::Device &device, const std::string &driver, std::string_view name)
 {
     const model::DeviceAttribute *a = findAttribute(device, driver, name);
     if (!a)
@@ -87,7 +89,8 @@ std::set<int> memorySlicesOf(const model::Device &device)
 
 QString counterSetOf(const model::Device &device)
 {
-    return device.consumesCounters.empty() ? QString() : qs(device.consumesCounters.front().counterSet);
+    return device.consumesCounters.empty() ? QString()
+                                           : qs(device.consumesCounters.front().counterSet);
 }
 
 struct PendingMig
@@ -155,10 +158,12 @@ void addInferredNvLinks(NodeTopology &topology)
         return;
     for (size_t i = 0; i < sxm.size(); ++i)
         for (size_t j = i + 1; j < sxm.size(); ++j)
-            topology.links.push_back({ sxm[i]->name, sxm[j]->name, LinkKind::NV, *count, LinkSource::Inferred });
-    topology.notes.append(QStringLiteral("NVLink links are inferred from the product name (%1 is an SXM "
-                                         "baseboard part with NVSwitch); import `nvidia-smi topo -m` to confirm them")
-                              .arg(sxm.front()->model));
+            topology.links.push_back(
+                { sxm[i]->name, sxm[j]->name, LinkKind::NV, *count, LinkSource::Inferred });
+    topology.notes.append(
+        QStringLiteral("NVLink links are inferred from the product name (%1 is an SXM "
+                       "baseboard part with NVSwitch); import `nvidia-smi topo -m` to confirm them")
+            .arg(sxm.front()->model));
 }
 
 void collectGroups(NodeTopology &topology)
@@ -194,7 +199,8 @@ void collectGroups(NodeTopology &topology)
         topology.numa.push_back(std::move(node));
 }
 
-void applyImport(NodeTopology &topology, const TopoMatrix &matrix, const std::vector<GpuIdentity> *query)
+void applyImport(
+    NodeTopology &topology, const TopoMatrix &matrix, const std::vector<GpuIdentity> *query)
 {
     topology.imported = true;
     std::vector<GpuCandidate> candidates;
@@ -211,7 +217,8 @@ void applyImport(NodeTopology &topology, const TopoMatrix &matrix, const std::ve
             unmapped.cpuAffinity = row->cpuAffinity;
             unmapped.mappingNote = mapping.note;
             topology.gpus.push_back(std::move(unmapped));
-            topology.notes.append(QStringLiteral("%1 is unmapped: %2").arg(mapping.topoName, mapping.note));
+            topology.notes.append(
+                QStringLiteral("%1 is unmapped: %2").arg(mapping.topoName, mapping.note));
             continue;
         }
         gpu->name = mapping.topoName;
@@ -233,7 +240,8 @@ void applyImport(NodeTopology &topology, const TopoMatrix &matrix, const std::ve
         topology.nics.push_back(std::move(nic));
     }
     for (const TopoLink &link : matrix.links)
-        topology.links.push_back({ link.from, link.to, link.kind, link.count, LinkSource::Imported });
+        topology.links.push_back(
+            { link.from, link.to, link.kind, link.count, LinkSource::Imported });
     for (const QString &warning : matrix.warnings)
         topology.notes.append(warning);
 }
@@ -261,8 +269,8 @@ const GpuNode *NodeTopology::gpu(QStringView name) const
     return nullptr;
 }
 
-NodeTopology buildNodeTopology(const QString &node, std::span<const model::Object> objects,
-    const TopologyInputs &inputs)
+NodeTopology buildNodeTopology(
+    const QString &node, std::span<const model::Object> objects, const TopologyInputs &inputs)
 {
     NodeTopology topology;
     topology.node = node;
@@ -276,7 +284,8 @@ NodeTopology buildNodeTopology(const QString &node, std::span<const model::Objec
         const std::string &driver = slice->driver;
         for (const model::Device &device : slice->devices) {
             const QString type = stringAttribute(device, driver, "type");
-            const QString pcieRoot = stringAttribute(device, driver, "resource.kubernetes.io/pcieRoot");
+            const QString pcieRoot
+                = stringAttribute(device, driver, "resource.kubernetes.io/pcieRoot");
             if (type == u"gpu" || type == u"vfio") {
                 GpuNode gpu;
                 gpu.name = gpu.device = qs(device.name);
@@ -330,16 +339,19 @@ NodeTopology buildNodeTopology(const QString &node, std::span<const model::Objec
                 continue;
             if ((!pending.parentUuid.isEmpty() && pending.parentUuid == gpu.uuid)
                 || (!pending.counterSet.isEmpty() && pending.counterSet == gpuCounterSets[i])
-                || (pending.parentUuid.isEmpty() && pending.mig.device.startsWith(gpu.device + QStringLiteral("-mig-"))))
+                || (pending.parentUuid.isEmpty()
+                    && pending.mig.device.startsWith(gpu.device + QStringLiteral("-mig-"))))
                 parent = &gpu;
         }
         if (!parent) {
             topology.notes.append(
                 QStringLiteral("MIG device %1: no parent GPU on the node (parentUUID %2)")
-                    .arg(pending.mig.device, pending.parentUuid.isEmpty() ? QStringLiteral("-") : pending.parentUuid));
+                    .arg(pending.mig.device,
+                        pending.parentUuid.isEmpty() ? QStringLiteral("-") : pending.parentUuid));
             continue;
         }
-        parent->memorySlices = std::max(parent->memorySlices, pending.mig.sliceStart + pending.mig.sliceCount);
+        parent->memorySlices
+            = std::max(parent->memorySlices, pending.mig.sliceStart + pending.mig.sliceCount);
         parent->migs.push_back(std::move(pending.mig));
     }
 
@@ -354,50 +366,6 @@ NodeTopology buildNodeTopology(const QString &node, std::span<const model::Objec
     collectGroups(topology);
     overlayAllocations(topology, objects);
     return topology;
-}
-
-void overlayAllocations(NodeTopology &topology, std::span<const model::Object> claims)
-{
-    std::map<std::tuple<QString, QString, QString>, Holder> holders;
-    for (const model::Object &object : claims) {
-        const model::ResourceClaim *claim = object.as<model::ResourceClaim>();
-        if (!claim || !claim->allocation)
-            continue;
-        Holder holder;
-        holder.claim = qs(object.meta.ns) + u'/' + qs(object.meta.name);
-        for (const model::ResourceClaimConsumerReference &ref : claim->reservedFor)
-            if (ref.resource == "pods")
-                holder.pods.append(qs(ref.name));
-        for (const model::DeviceRequestAllocationResult &result : claim->allocation->results)
-            holders[{ qs(result.driver), qs(result.pool), qs(result.device) }] = holder;
-    }
-    auto holderOf = [&](const QString &driver, const QString &pool, const QString &device) {
-        const auto found = holders.find({ driver, pool, device });
-        return found == holders.end() ? Holder {} : found->second;
-    };
-    for (GpuNode &gpu : topology.gpus) {
-        if (gpu.device.isEmpty())
-            continue;
-        gpu.holder = holderOf(gpu.driver, gpu.pool, gpu.device);
-        std::set<int> taken;
-        for (MigDevice &mig : gpu.migs) {
-            mig.holder = holderOf(gpu.driver, gpu.pool, mig.device);
-            if (mig.holder.isHeld())
-                for (int s = mig.sliceStart; s >= 0 && s < mig.sliceStart + mig.sliceCount; ++s)
-                    taken.insert(s);
-        }
-        for (MigDevice &mig : gpu.migs) {
-            bool overlaps = false;
-            for (int s = mig.sliceStart; s >= 0 && s < mig.sliceStart + mig.sliceCount; ++s)
-                overlaps = overlaps || taken.contains(s);
-            // Without published slices, any held sibling may overlap: not claimed free.
-            const bool unknown = mig.sliceStart < 0 && !taken.empty();
-            mig.free = !mig.holder.isHeld() && !gpu.holder.isHeld() && !overlaps && !unknown;
-        }
-    }
-    for (NicNode &nic : topology.nics)
-        if (!nic.device.isEmpty())
-            nic.holder = holderOf(nic.driver, nic.pool, nic.device);
 }
 
 } // namespace dra::topology

@@ -36,8 +36,8 @@ struct MigDevice
 {
     QString device; // DRA device name
     QString profile; // "1g.10gb"
-    QString uuid;    // empty for abstract dynamic-MIG placements
-    QString memory;  // capacity as a quantity, "9728Mi"
+    QString uuid; // empty for abstract dynamic-MIG placements
+    QString memory; // capacity as a quantity, "9728Mi"
     int sliceStart = -1; // first memory slice; -1 when the slices are not published
     int sliceCount = 0;
     Holder holder;
@@ -47,7 +47,7 @@ struct MigDevice
 // A physical GPU: from the node's ResourceSlices, from the imported matrix, or both.
 struct GpuNode
 {
-    QString name;   // endpoint name: "GPU0" when tied to the imported matrix, else the DRA device
+    QString name; // endpoint name: "GPU0" when tied to the imported matrix, else the DRA device
     QString device; // DRA device; empty for an imported GPU that no DRA device maps to
     QString driver, pool;
     QString model, memory, uuid, pciBusId, pcieRoot;
@@ -64,7 +64,7 @@ struct GpuNode
 // A device of another driver (NICs of dra.net, SR-IOV, ...) or a NIC column of the import.
 struct NicNode
 {
-    QString name;   // DRA device, or "NIC0" for an imported column
+    QString name; // DRA device, or "NIC0" for an imported column
     QString device; // DRA device; empty for an imported NIC
     QString driver, pool;
     QString interfaceName; // ifName attribute or the NIC legend ("mlx5_0")
@@ -116,15 +116,15 @@ struct NodeTopology
 // What the build may use besides the cluster objects.
 struct TopologyInputs
 {
-    const TopoMatrix *imported = nullptr;               // `dractl topology import` text, parsed
+    const TopoMatrix *imported = nullptr; // `dractl topology import` text, parsed
     const std::vector<GpuIdentity> *gpuQuery = nullptr; // `--gpus` listing, parsed
 };
 
 // Builds the graph of `node` from the ResourceSlices among `objects` (slices of other nodes and
 // other kinds are skipped) and overlays the allocations of the ResourceClaims among them. Pure
 // function over its inputs, any thread.
-NodeTopology buildNodeTopology(const QString &node, std::span<const model::Object> objects,
-    const TopologyInputs &inputs = {});
+NodeTopology buildNodeTopology(
+    const QString &node, std::span<const model::Object> objects, const TopologyInputs &inputs = {});
 
 // Marks which claim holds each GPU, MIG device and NIC of `topology`, and which MIG placements
 // are still free. Called by buildNodeTopology; public for a live view that re-applies claims.

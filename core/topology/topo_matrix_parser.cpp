@@ -87,9 +87,9 @@ std::optional<Cell> parseCell(const QString &text)
 {
     if (text == u"X")
         return Cell { true };
-    static const std::pair<const char16_t *, LinkKind> kinds[] = { { u"PIX", LinkKind::PIX },
-        { u"PXB", LinkKind::PXB }, { u"PHB", LinkKind::PHB }, { u"NODE", LinkKind::Node },
-        { u"SYS", LinkKind::Sys }, { u"SOC", LinkKind::Sys } };
+    static const std::pair<const char16_t *, LinkKind> kinds[]
+        = { { u"PIX", LinkKind::PIX }, { u"PXB", LinkKind::PXB }, { u"PHB", LinkKind::PHB },
+              { u"NODE", LinkKind::Node }, { u"SYS", LinkKind::Sys }, { u"SOC", LinkKind::Sys } };
     for (const auto &[name, kind] : kinds)
         if (text == QStringView(name))
             return Cell { false, kind };
@@ -153,8 +153,9 @@ Header readHeader(const std::vector<Line> &lines, int index)
     Header header;
     header.lineIndex = index;
     const QString &text = lines[size_t(index)].text;
-    static const std::pair<const char16_t *, Affinity> labels[] = { { u"CPU Affinity", Affinity::Cpu },
-        { u"NUMA Affinity", Affinity::Numa }, { u"GPU NUMA ID", Affinity::GpuNumaId } };
+    static const std::pair<const char16_t *, Affinity> labels[]
+        = { { u"CPU Affinity", Affinity::Cpu }, { u"NUMA Affinity", Affinity::Numa },
+              { u"GPU NUMA ID", Affinity::GpuNumaId } };
     int firstLabel = int(text.size());
     for (const auto &[label, which] : labels) {
         const qsizetype at = text.indexOf(QStringView(label), 0, Qt::CaseInsensitive);
@@ -223,7 +224,8 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
         lines.push_back({ ++number, stripAnsiAndExpandTabs(raw) });
 
     auto error = [&](int line, const QString &reason) {
-        return fail(Error::Code::Parse, QStringLiteral("%1:%2: %3").arg(source).arg(line).arg(reason));
+        return fail(
+            Error::Code::Parse, QStringLiteral("%1:%2: %3").arg(source).arg(line).arg(reason));
     };
 
     int headerIndex = -1;
@@ -232,8 +234,9 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
             headerIndex = int(i);
     if (headerIndex < 0)
         return fail(Error::Code::Parse,
-            QStringLiteral("%1: no topology matrix found (a header line of GPU0, GPU1, ... columns, as "
-                           "`nvidia-smi topo -m` prints it)")
+            QStringLiteral(
+                "%1: no topology matrix found (a header line of GPU0, GPU1, ... columns, as "
+                "`nvidia-smi topo -m` prints it)")
                 .arg(source));
 
     const Header header = readHeader(lines, headerIndex);
@@ -242,7 +245,8 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
     std::map<QString, size_t> indexOf;
     for (const Token &token : header.devices) {
         if (indexOf.contains(token.text))
-            return error(headerLine, QStringLiteral("column %1 appears twice in the header").arg(token.text));
+            return error(headerLine,
+                QStringLiteral("column %1 appears twice in the header").arg(token.text));
         indexOf[token.text] = matrix.devices.size();
         TopoDevice device;
         device.name = token.text;
@@ -278,7 +282,9 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
         TopoDevice &device = matrix.devices[row->second];
         if (device.line != 0)
             return error(line.number,
-                QStringLiteral("row %1 appears twice (first on line %2)").arg(device.name).arg(device.line));
+                QStringLiteral("row %1 appears twice (first on line %2)")
+                    .arg(device.name)
+                    .arg(device.line));
         device.line = line.number;
         ++rows;
         if (tokens.size() - 1 < columns)
@@ -292,8 +298,9 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
             const std::optional<Cell> cell = parseCell(cellText);
             if (!cell)
                 return error(line.number,
-                    QStringLiteral("row %1, column %2: unknown cell \"%3\" (expected X, NV#, PIX, PXB, "
-                                   "PHB, NODE, SYS or SOC)")
+                    QStringLiteral(
+                        "row %1, column %2: unknown cell \"%3\" (expected X, NV#, PIX, PXB, "
+                        "PHB, NODE, SYS or SOC)")
                         .arg(device.name, matrix.devices[col].name, cellText));
             if (cell->self != (col == row->second))
                 return error(line.number,
@@ -307,7 +314,8 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
             const auto seen = pairs.find(key);
             if (seen == pairs.end()) {
                 pairs[key] = { *cell, line.number };
-            } else if (seen->second.cell.kind != cell->kind || seen->second.cell.count != cell->count) {
+            } else if (seen->second.cell.kind != cell->kind
+                || seen->second.cell.count != cell->count) {
                 matrix.warnings.append(
                     QStringLiteral("%1:%2: %3 to %4 is %5 but line %6 says otherwise; kept line %6")
                         .arg(source)
@@ -322,12 +330,15 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
         std::vector<Token> values(tokens.begin() + qsizetype(columns) + 1, tokens.end());
         if (values.size() > header.affinity.size())
             return error(line.number,
-                QStringLiteral("row %1 has %2 values after its cells but the header has %3 affinity "
-                               "columns")
+                QStringLiteral(
+                    "row %1 has %2 values after its cells but the header has %3 affinity "
+                    "columns")
                     .arg(device.name)
                     .arg(values.size())
                     .arg(header.affinity.size()));
-        const int shift = header.devices.empty() ? 0 : std::max(0, tokens[1].column - header.devices.front().column);
+        const int shift = header.devices.empty()
+            ? 0
+            : std::max(0, tokens[1].column - header.devices.front().column);
         std::vector<int> slot(values.size(), -1);
         bool aligned = true;
         for (size_t v = 0; v < values.size() && aligned; ++v) {
@@ -357,7 +368,8 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
         matrix.links.push_back({ matrix.devices[key.first].name, matrix.devices[key.second].name,
             seen.cell.kind, seen.cell.count });
 
-    static const QRegularExpression legendEntry(QStringLiteral("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$"));
+    static const QRegularExpression legendEntry(
+        QStringLiteral("^\\s*(NIC\\d+)\\s*:\\s*(\\S+)\\s*$"));
     bool inNicLegend = false;
     for (; next < lines.size(); ++next) {
         const QString &line = lines[next].text;
@@ -372,10 +384,11 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
             continue;
         const QString nic = match.captured(1);
         if (!indexOf.contains(nic))
-            matrix.warnings.append(QStringLiteral("%1:%2: the NIC legend names %3, which is not a column")
-                                       .arg(source)
-                                       .arg(lines[next].number)
-                                       .arg(nic));
+            matrix.warnings.append(
+                QStringLiteral("%1:%2: the NIC legend names %3, which is not a column")
+                    .arg(source)
+                    .arg(lines[next].number)
+                    .arg(nic));
         matrix.nicLegend.emplace_back(nic, match.captured(2));
     }
     return matrix;

@@ -25,13 +25,13 @@ QString linkKindName(LinkKind kind);
 struct TopoDevice
 {
     enum class Kind { Gpu, Nic };
-    QString name;        // "GPU0", "NIC3", or "mlx5_0" on older drivers
+    QString name; // "GPU0", "NIC3", or "mlx5_0" on older drivers
     Kind kind = Kind::Gpu;
     QString cpuAffinity; // "0-55,112-167"; empty when absent, empty or N/A
     QString numaAffinity; // as printed ("0", "0-1"); empty when absent, empty or N/A
-    std::optional<int> numaNode;  // numaAffinity when it is a single node
+    std::optional<int> numaNode; // numaAffinity when it is a single node
     std::optional<int> gpuNumaId; // the GPU NUMA ID column (HBM exposed as a node), when numeric
-    int line = 0;                 // 1-based line of the row; 0 when the matrix has no row for it
+    int line = 0; // 1-based line of the row; 0 when the matrix has no row for it
 };
 
 // The connection between two devices as the matrix prints it; `count` is the number of bonded

@@ -62,7 +62,9 @@ QString sliceText(const MigDevice &mig)
     if (mig.sliceStart < 0)
         return QStringLiteral("slices unknown");
     return mig.sliceCount == 1 ? QStringLiteral("slice %1").arg(mig.sliceStart)
-                               : QStringLiteral("slices %1-%2").arg(mig.sliceStart).arg(mig.sliceStart + mig.sliceCount - 1);
+                               : QStringLiteral("slices %1-%2")
+                                     .arg(mig.sliceStart)
+                                     .arg(mig.sliceStart + mig.sliceCount - 1);
 }
 
 } // namespace
@@ -73,46 +75,57 @@ json toJson(const NodeTopology &topology)
     for (const GpuNode &gpu : topology.gpus) {
         json migs = json::array();
         for (const MigDevice &mig : gpu.migs) {
-            json placement = mig.sliceStart < 0 ? json(nullptr)
-                                                : json { { "start", mig.sliceStart }, { "count", mig.sliceCount } };
-            migs.push_back({ { "device", mig.device.toStdString() }, { "profile", str(mig.profile) },
-                { "uuid", str(mig.uuid) }, { "memory", str(mig.memory) }, { "memorySlices", placement },
+            json placement = mig.sliceStart < 0
+                ? json(nullptr)
+                : json { { "start", mig.sliceStart }, { "count", mig.sliceCount } };
+            migs.push_back({ { "device", mig.device.toStdString() },
+                { "profile", str(mig.profile) }, { "uuid", str(mig.uuid) },
+                { "memory", str(mig.memory) }, { "memorySlices", placement },
                 { "allocatedTo", holderJson(mig.holder) }, { "free", mig.free } });
         }
-        devices.push_back({ { "name", gpu.name.toStdString() }, { "kind", "gpu" }, { "device", str(gpu.device) },
-            { "driver", str(gpu.driver) }, { "pool", str(gpu.pool) },
-            { "mapping", topology.imported ? json(mapMethodName(gpu.mapping).toStdString()) : json(nullptr) },
-            { "mappingNote", str(gpu.mappingNote) }, { "model", str(gpu.model) }, { "memory", str(gpu.memory) },
-            { "uuid", str(gpu.uuid) }, { "pciBusID", str(gpu.pciBusId) }, { "pcieRoot", str(gpu.pcieRoot) },
+        devices.push_back({ { "name", gpu.name.toStdString() }, { "kind", "gpu" },
+            { "device", str(gpu.device) }, { "driver", str(gpu.driver) }, { "pool", str(gpu.pool) },
+            { "mapping",
+                topology.imported ? json(mapMethodName(gpu.mapping).toStdString())
+                                  : json(nullptr) },
+            { "mappingNote", str(gpu.mappingNote) }, { "model", str(gpu.model) },
+            { "memory", str(gpu.memory) }, { "uuid", str(gpu.uuid) },
+            { "pciBusID", str(gpu.pciBusId) }, { "pcieRoot", str(gpu.pcieRoot) },
             { "numa", optInt(gpu.numa) }, { "cpuAffinity", str(gpu.cpuAffinity) },
-            { "memorySlices", gpu.memorySlices }, { "allocatedTo", holderJson(gpu.holder) }, { "mig", std::move(migs) } });
+            { "memorySlices", gpu.memorySlices }, { "allocatedTo", holderJson(gpu.holder) },
+            { "mig", std::move(migs) } });
     }
     json numa = json::array();
     for (const NumaNode &n : topology.numa)
-        numa.push_back({ { "id", n.id }, { "cpuAffinity", str(n.cpuAffinity) }, { "pcieRoots", strings(n.pcieRoots) },
-            { "gpus", strings(n.gpus) }, { "nics", strings(n.nics) } });
+        numa.push_back({ { "id", n.id }, { "cpuAffinity", str(n.cpuAffinity) },
+            { "pcieRoots", strings(n.pcieRoots) }, { "gpus", strings(n.gpus) },
+            { "nics", strings(n.nics) } });
     json roots = json::array();
     for (const PcieRootNode &r : topology.pcieRoots)
-        roots.push_back({ { "name", r.name.toStdString() }, { "numa", optInt(r.numa) }, { "gpus", strings(r.gpus) },
-            { "nics", strings(r.nics) } });
+        roots.push_back({ { "name", r.name.toStdString() }, { "numa", optInt(r.numa) },
+            { "gpus", strings(r.gpus) }, { "nics", strings(r.nics) } });
     json nics = json::array();
     for (const NicNode &nic : topology.nics)
-        nics.push_back({ { "name", nic.name.toStdString() }, { "device", str(nic.device) }, { "driver", str(nic.driver) },
-            { "pool", str(nic.pool) }, { "interface", str(nic.interfaceName) }, { "pciBusID", str(nic.pciBusId) },
-            { "pcieRoot", str(nic.pcieRoot) }, { "numa", optInt(nic.numa) }, { "allocatedTo", holderJson(nic.holder) } });
+        nics.push_back({ { "name", nic.name.toStdString() }, { "device", str(nic.device) },
+            { "driver", str(nic.driver) }, { "pool", str(nic.pool) },
+            { "interface", str(nic.interfaceName) }, { "pciBusID", str(nic.pciBusId) },
+            { "pcieRoot", str(nic.pcieRoot) }, { "numa", optInt(nic.numa) },
+            { "allocatedTo", holderJson(nic.holder) } });
     json links = json::array();
     for (const Link &link : topology.links)
         links.push_back({ { "from", link.from.toStdString() }, { "to", link.to.toStdString() },
             { "kind", linkKindName(link.kind).toStdString() }, { "count", link.count },
             { "source", linkSourceName(link.source).toStdString() } });
-    return { { "node", topology.node.toStdString() }, { "imported", topology.imported }, { "devices", std::move(devices) },
-        { "numa", std::move(numa) }, { "pcieRoots", std::move(roots) }, { "nics", std::move(nics) },
+    return { { "node", topology.node.toStdString() }, { "imported", topology.imported },
+        { "devices", std::move(devices) }, { "numa", std::move(numa) },
+        { "pcieRoots", std::move(roots) }, { "nics", std::move(nics) },
         { "links", std::move(links) }, { "notes", strings(topology.notes) } };
 }
 
 QString toDot(const NodeTopology &topology)
 {
-    QString out = QStringLiteral("graph %1 {\n  node [shape=box, fontname=\"sans-serif\"];\n").arg(dotQuote(topology.node));
+    QString out = QStringLiteral("graph %1 {\n  node [shape=box, fontname=\"sans-serif\"];\n")
+                      .arg(dotQuote(topology.node));
     auto gpuLine = [&](const GpuNode &gpu) {
         QString label = gpu.name;
         if (!gpu.device.isEmpty() && gpu.device != gpu.name)
@@ -121,22 +134,28 @@ QString toDot(const NodeTopology &topology)
             label += QStringLiteral("\\n") + gpu.model;
         if (!gpu.migs.empty())
             label += QStringLiteral("\\n%1 MIG devices").arg(gpu.migs.size());
-        const QString fill = gpu.holder.isHeld() ? QStringLiteral("#f6bd60") : QStringLiteral("#d8f3dc");
+        const QString fill
+            = gpu.holder.isHeld() ? QStringLiteral("#f6bd60") : QStringLiteral("#d8f3dc");
         return QStringLiteral("%1 [label=%2, style=filled, fillcolor=\"%3\"%4];\n")
-            .arg(dotQuote(gpu.name), dotQuote(label), fill, gpu.device.isEmpty() ? QStringLiteral(", color=gray") : QString());
+            .arg(dotQuote(gpu.name), dotQuote(label), fill,
+                gpu.device.isEmpty() ? QStringLiteral(", color=gray") : QString());
     };
     auto nicLine = [&](const NicNode &nic) {
         const QString label = nic.interfaceName.isEmpty() || nic.interfaceName == nic.name
             ? nic.name
             : nic.name + QStringLiteral("\\n") + nic.interfaceName;
         return QStringLiteral("%1 [label=%2, shape=ellipse%3];\n")
-            .arg(dotQuote(nic.name), dotQuote(label), nic.holder.isHeld() ? QStringLiteral(", style=filled, fillcolor=\"#f6bd60\"") : QString());
+            .arg(dotQuote(nic.name), dotQuote(label),
+                nic.holder.isHeld() ? QStringLiteral(", style=filled, fillcolor=\"#f6bd60\"")
+                                    : QString());
     };
     QStringList placed;
     for (const NumaNode &numa : topology.numa) {
-        out += QStringLiteral("  subgraph \"cluster_numa%1\" {\n    label=\"NUMA %1\";\n").arg(numa.id);
+        out += QStringLiteral("  subgraph \"cluster_numa%1\" {\n    label=\"NUMA %1\";\n")
+                   .arg(numa.id);
         for (const QString &rootName : numa.pcieRoots) {
-            out += QStringLiteral("    subgraph %1 {\n      label=%2;\n").arg(dotQuote(QStringLiteral("cluster_") + rootName), dotQuote(rootName));
+            out += QStringLiteral("    subgraph %1 {\n      label=%2;\n")
+                       .arg(dotQuote(QStringLiteral("cluster_") + rootName), dotQuote(rootName));
             for (const GpuNode &gpu : topology.gpus)
                 if (gpu.pcieRoot == rootName && gpu.numa == numa.id && !placed.contains(gpu.name)) {
                     out += QStringLiteral("      ") + gpuLine(gpu);
@@ -181,8 +200,9 @@ QString toDot(const NodeTopology &topology)
 QString toText(const NodeTopology &topology)
 {
     QString out = QStringLiteral("Node %1 (%2)\n")
-                      .arg(topology.node, topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
-                                                            : QStringLiteral("from ResourceSlice attributes"));
+                      .arg(topology.node,
+                          topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
+                                            : QStringLiteral("from ResourceSlice attributes"));
     QStringList shown;
     auto gpuText = [&](const GpuNode &gpu, const QString &indent) {
         QString line = indent + gpu.name;
@@ -199,7 +219,9 @@ QString toText(const NodeTopology &topology)
         for (const MigDevice &mig : gpu.migs)
             line += QStringLiteral("%1  MIG %2  %3  %4  %5\n")
                         .arg(indent, mig.device, mig.profile, sliceText(mig),
-                            mig.holder.isHeld() ? holderText(mig.holder) : mig.free ? QStringLiteral("free") : QStringLiteral("blocked"));
+                            mig.holder.isHeld() ? holderText(mig.holder)
+                                : mig.free      ? QStringLiteral("free")
+                                                : QStringLiteral("blocked"));
         shown.append(gpu.name);
         return line;
     };
@@ -247,7 +269,8 @@ QString toText(const NodeTopology &topology)
     if (!topology.links.empty()) {
         out += QStringLiteral("Links\n");
         for (const Link &link : topology.links)
-            out += QStringLiteral("  %1 -- %2  %3  %4\n").arg(link.from, link.to, linkLabel(link), linkSourceName(link.source));
+            out += QStringLiteral("  %1 -- %2  %3  %4\n")
+                       .arg(link.from, link.to, linkLabel(link), linkSourceName(link.source));
     }
     if (!topology.notes.isEmpty()) {
         out += QStringLiteral("Notes\n");

@@ -61,23 +61,36 @@ QString holderTitle(const Holder &holder)
     if (!holder.isHeld())
         return QStringLiteral("free");
     return QStringLiteral("held by ") + holder.claim
-        + (holder.pods.isEmpty() ? QString() : QStringLiteral(" (pod ") + holder.pods.join(QStringLiteral(", ")) + u')');
+        + (holder.pods.isEmpty()
+                ? QString()
+                : QStringLiteral(" (pod ") + holder.pods.join(QStringLiteral(", ")) + u')');
 }
 
 QString text(int x, int y, const QString &content, const char *extra = "")
 {
-    return QStringLiteral("<text x=\"%1\" y=\"%2\"%3>%4</text>\n").arg(x).arg(y).arg(QString::fromLatin1(extra), esc(content));
+    return QStringLiteral("<text x=\"%1\" y=\"%2\"%3>%4</text>\n")
+        .arg(x)
+        .arg(y)
+        .arg(QString::fromLatin1(extra), esc(content));
 }
 
 QString gpuSvg(const GpuNode &gpu, const Box &box)
 {
-    const QString fill = gpu.device.isEmpty() ? QString::fromLatin1(kBlockedFill)
-                                              : QString::fromLatin1(gpu.holder.isHeld() ? kHeldFill : kFreeFill);
-    QString out = QStringLiteral("<g class=\"gpu\" id=\"%1\">\n<title>%2</title>\n")
-                      .arg(esc(gpu.name), esc(gpu.name + QStringLiteral(": ")
-                                              + (gpu.device.isEmpty() ? gpu.mappingNote : holderTitle(gpu.holder))));
-    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"4\" fill=\"%5\" stroke=\"#333\"%6/>\n")
-               .arg(box.x).arg(box.y).arg(box.w).arg(box.h).arg(fill,
+    const QString fill = gpu.device.isEmpty()
+        ? QString::fromLatin1(kBlockedFill)
+        : QString::fromLatin1(gpu.holder.isHeld() ? kHeldFill : kFreeFill);
+    QString out
+        = QStringLiteral("<g class=\"gpu\" id=\"%1\">\n<title>%2</title>\n")
+              .arg(esc(gpu.name),
+                  esc(gpu.name + QStringLiteral(": ")
+                      + (gpu.device.isEmpty() ? gpu.mappingNote : holderTitle(gpu.holder))));
+    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"4\" fill=\"%5\" "
+                          "stroke=\"#333\"%6/>\n")
+               .arg(box.x)
+               .arg(box.y)
+               .arg(box.w)
+               .arg(box.h)
+               .arg(fill,
                    gpu.device.isEmpty() ? QStringLiteral(" stroke-dasharray=\"4 3\"") : QString());
     QString title = gpu.name;
     if (!gpu.device.isEmpty() && gpu.device != gpu.name)
@@ -103,25 +116,37 @@ QString gpuSvg(const GpuNode &gpu, const Box &box)
         const int x = box.x + 6 + start * sliceWidth;
         const int y = box.y + kGpuHeaderHeight + row * kMigRowHeight;
         const char *fill = mig.holder.isHeld() ? kMigHeldFill : mig.free ? "#ffffff" : kBlockedFill;
-        out += QStringLiteral("<rect class=\"mig\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\" stroke=\"#555\">"
+        out += QStringLiteral("<rect class=\"mig\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" "
+                              "fill=\"%5\" stroke=\"#555\">"
                               "<title>%6</title></rect>\n")
-                   .arg(x).arg(y).arg(count * sliceWidth - 2).arg(kMigRowHeight - 3)
-                   .arg(QString::fromLatin1(fill), esc(mig.device + QStringLiteral(" (") + mig.profile + QStringLiteral("): ")
-                                                        + (mig.holder.isHeld() ? holderTitle(mig.holder)
-                                                               : mig.free ? QStringLiteral("free") : QStringLiteral("blocked"))));
+                   .arg(x)
+                   .arg(y)
+                   .arg(count * sliceWidth - 2)
+                   .arg(kMigRowHeight - 3)
+                   .arg(QString::fromLatin1(fill),
+                       esc(mig.device + QStringLiteral(" (") + mig.profile + QStringLiteral("): ")
+                           + (mig.holder.isHeld() ? holderTitle(mig.holder)
+                                   : mig.free     ? QStringLiteral("free")
+                                                  : QStringLiteral("blocked"))));
     }
     return out + QStringLiteral("</g>\n");
 }
 
 QString nicSvg(const NicNode &nic, const Box &box)
 {
-    QString out = QStringLiteral("<g class=\"nic\" id=\"%1\">\n<title>%2</title>\n")
-                      .arg(esc(nic.name), esc(nic.name + QStringLiteral(": ") + holderTitle(nic.holder)));
-    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"12\" fill=\"%5\" stroke=\"#333\"/>\n")
-               .arg(box.x).arg(box.y).arg(box.w).arg(box.h)
+    QString out
+        = QStringLiteral("<g class=\"nic\" id=\"%1\">\n<title>%2</title>\n")
+              .arg(esc(nic.name), esc(nic.name + QStringLiteral(": ") + holderTitle(nic.holder)));
+    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"12\" "
+                          "fill=\"%5\" stroke=\"#333\"/>\n")
+               .arg(box.x)
+               .arg(box.y)
+               .arg(box.w)
+               .arg(box.h)
                .arg(QString::fromLatin1(nic.holder.isHeld() ? kHeldFill : "#e9f1fb"));
     out += text(box.x + 8, box.y + 15, nic.name, " font-weight=\"bold\"");
-    out += text(box.x + 8, box.y + 28, nic.interfaceName.isEmpty() ? nic.driver : nic.interfaceName);
+    out += text(
+        box.x + 8, box.y + 28, nic.interfaceName.isEmpty() ? nic.driver : nic.interfaceName);
     return out + QStringLiteral("</g>\n");
 }
 
@@ -169,9 +194,15 @@ QString toSvg(const NodeTopology &topology)
                 cx += kNicWidth + kGap;
             }
             const int bottom = nicTop + (band.nics.empty() ? 0 : kNicHeight + kGap);
-            inner += QStringLiteral("<rect class=\"pcie-root\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"#fafafa\" stroke=\"#999\"/>\n")
-                         .arg(x + kGap / 2).arg(top).arg(bandWidth).arg(bottom - top);
-            inner += text(x + kGap, top + 15, root.isEmpty() ? QStringLiteral("no PCIe root published") : QStringLiteral("PCIe root ") + root);
+            inner += QStringLiteral("<rect class=\"pcie-root\" x=\"%1\" y=\"%2\" width=\"%3\" "
+                                    "height=\"%4\" fill=\"#fafafa\" stroke=\"#999\"/>\n")
+                         .arg(x + kGap / 2)
+                         .arg(top)
+                         .arg(bandWidth)
+                         .arg(bottom - top);
+            inner += text(x + kGap, top + 15,
+                root.isEmpty() ? QStringLiteral("no PCIe root published")
+                               : QStringLiteral("PCIe root ") + root);
             for (const GpuNode *gpu : band.gpus)
                 inner += gpuSvg(*gpu, boxes[gpu->name]);
             for (const NicNode *nic : band.nics)
@@ -179,12 +210,17 @@ QString toSvg(const NodeTopology &topology)
             numaWidth = std::max(numaWidth, bandWidth + kGap);
             y = bottom + kGap;
         }
-        QString label = numa < 0 ? QStringLiteral("NUMA unknown") : QStringLiteral("NUMA %1").arg(numa);
+        QString label
+            = numa < 0 ? QStringLiteral("NUMA unknown") : QStringLiteral("NUMA %1").arg(numa);
         for (const NumaNode &n : topology.numa)
             if (n.id == numa && !n.cpuAffinity.isEmpty())
                 label += QStringLiteral("  CPUs ") + n.cpuAffinity;
-        body += QStringLiteral("<g class=\"numa\">\n<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"none\" stroke=\"#555\" rx=\"6\"/>\n")
-                    .arg(x).arg(kMargin + 30).arg(numaWidth).arg(y - kMargin - 30);
+        body += QStringLiteral("<g class=\"numa\">\n<rect x=\"%1\" y=\"%2\" width=\"%3\" "
+                               "height=\"%4\" fill=\"none\" stroke=\"#555\" rx=\"6\"/>\n")
+                    .arg(x)
+                    .arg(kMargin + 30)
+                    .arg(numaWidth)
+                    .arg(y - kMargin - 30);
         body += text(x + 8, kMargin + 48, label, " font-weight=\"bold\"");
         body += inner + QStringLiteral("</g>\n");
         x += numaWidth + kGap;
@@ -201,30 +237,42 @@ QString toSvg(const NodeTopology &topology)
         if (a == boxes.end() || b == boxes.end())
             continue;
         const QString dash = link.source == LinkSource::Imported ? QString()
-            : link.source == LinkSource::Inferred                 ? QStringLiteral(" stroke-dasharray=\"8 5\"")
-                                                                  : QStringLiteral(" stroke-dasharray=\"2 4\"");
+            : link.source == LinkSource::Inferred ? QStringLiteral(" stroke-dasharray=\"8 5\"")
+                                                  : QStringLiteral(" stroke-dasharray=\"2 4\"");
         const char *colour = link.kind == LinkKind::NV ? "#2a9d8f" : "#264653";
-        lines += QStringLiteral("<line class=\"link %1\" x1=\"%2\" y1=\"%3\" x2=\"%4\" y2=\"%5\" stroke=\"%6\" "
-                                "stroke-opacity=\"0.6\"%7><title>%8</title></line>\n")
-                     .arg(linkSourceName(link.source)).arg(a->second.cx()).arg(a->second.cy()).arg(b->second.cx())
-                     .arg(b->second.cy()).arg(QString::fromLatin1(colour), dash,
-                         esc(QStringLiteral("%1 - %2: %3%4 (%5)").arg(link.from, link.to, linkKindName(link.kind),
-                             link.count ? QString::number(link.count) : QString(), linkSourceName(link.source))));
+        lines += QStringLiteral(
+            "<line class=\"link %1\" x1=\"%2\" y1=\"%3\" x2=\"%4\" y2=\"%5\" stroke=\"%6\" "
+            "stroke-opacity=\"0.6\"%7><title>%8</title></line>\n")
+                     .arg(linkSourceName(link.source))
+                     .arg(a->second.cx())
+                     .arg(a->second.cy())
+                     .arg(b->second.cx())
+                     .arg(b->second.cy())
+                     .arg(QString::fromLatin1(colour), dash,
+                         esc(QStringLiteral("%1 - %2: %3%4 (%5)")
+                                 .arg(link.from, link.to, linkKindName(link.kind),
+                                     link.count ? QString::number(link.count) : QString(),
+                                     linkSourceName(link.source))));
     }
 
     const int width = std::max(x + kMargin, 480);
     height += 40;
     QString legend = text(kMargin, height - 14,
-        QStringLiteral("fill: orange held, green free, grey unmapped or blocked; links: solid imported, dashed inferred, dotted attribute"),
+        QStringLiteral("fill: orange held, green free, grey unmapped or blocked; links: solid "
+                       "imported, dashed inferred, dotted attribute"),
         " font-size=\"11\"");
     QString out = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" viewBox=\"0 0 %1 %2\" "
+                                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" "
+                                 "height=\"%2\" viewBox=\"0 0 %1 %2\" "
                                  "font-family=\"sans-serif\" font-size=\"12\">\n")
-                      .arg(width).arg(height);
+                      .arg(width)
+                      .arg(height);
     out += QStringLiteral("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
     out += text(kMargin, kMargin + 14,
-        QStringLiteral("Node %1 — %2").arg(topology.node, topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
-                                                                              : QStringLiteral("from ResourceSlice attributes")),
+        QStringLiteral("Node %1 — %2")
+            .arg(topology.node,
+                topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
+                                  : QStringLiteral("from ResourceSlice attributes")),
         " font-size=\"15\" font-weight=\"bold\"");
     out += body + lines + legend + QStringLiteral("</svg>\n");
     return out;

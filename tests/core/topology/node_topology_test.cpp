@@ -25,7 +25,8 @@ const MigDevice *findMig(const GpuNode &gpu, const char *name)
 
 size_t countLinks(const NodeTopology &t, LinkSource source, LinkKind kind)
 {
-    return size_t(std::ranges::count_if(t.links, [&](const Link &l) { return l.source == source && l.kind == kind; }));
+    return size_t(std::ranges::count_if(
+        t.links, [&](const Link &l) { return l.source == source && l.kind == kind; }));
 }
 
 } // namespace
@@ -70,7 +71,8 @@ TEST(NodeTopologyTest, SkipsOtherNodes)
 TEST(NodeTopologyTest, ImportedMatrixMapsByBusIdAndReplacesInference)
 {
     DRA_REQUIRE_UPSTREAM(path, "topology/hgx-h100-8gpu-10nic.txt");
-    const auto matrix = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
+    const auto matrix
+        = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
     ASSERT_TRUE(matrix.has_value());
     const std::vector<model::Object> objects = test::demoObjects("h100-sxm");
     NodeTopology fromSlices = buildNodeTopology(QStringLiteral("h100-000"), objects);
@@ -78,11 +80,14 @@ TEST(NodeTopologyTest, ImportedMatrixMapsByBusIdAndReplacesInference)
     QString csv = QStringLiteral("index, pci.bus_id, uuid\n");
     for (int i = 0; i < 8; ++i) {
         const GpuNode *gpu = fromSlices.gpu(QStringLiteral("gpu-%1").arg(7 - i));
-        csv += QStringLiteral("%1, 0000%2, %3\n").arg(i).arg(gpu->pciBusId.toUpper(), i == 3 ? gpu->uuid : QStringLiteral("GPU-x"));
+        csv += QStringLiteral("%1, 0000%2, %3\n")
+                   .arg(i)
+                   .arg(gpu->pciBusId.toUpper(), i == 3 ? gpu->uuid : QStringLiteral("GPU-x"));
     }
     const auto query = parseGpuQuery(csv, QStringLiteral("gpus.csv"));
     ASSERT_TRUE(query.has_value()) << query.error().message.toStdString();
-    const NodeTopology t = buildNodeTopology(QStringLiteral("h100-000"), objects, { &*matrix, &*query });
+    const NodeTopology t
+        = buildNodeTopology(QStringLiteral("h100-000"), objects, { &*matrix, &*query });
     EXPECT_TRUE(t.imported);
     ASSERT_EQ(t.gpus.size(), 8u);
     const GpuNode *gpu0 = t.gpu(u"GPU0");
@@ -106,9 +111,11 @@ TEST(NodeTopologyTest, ImportedMatrixMapsByBusIdAndReplacesInference)
 TEST(NodeTopologyTest, ImportedMatrixWithoutGpuListingStaysUnmapped)
 {
     DRA_REQUIRE_UPSTREAM(path, "topology/hgx-h100-8gpu-10nic.txt");
-    const auto matrix = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
+    const auto matrix
+        = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
     ASSERT_TRUE(matrix.has_value());
-    const NodeTopology t = buildNodeTopology(QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr });
+    const NodeTopology t = buildNodeTopology(
+        QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr });
     ASSERT_EQ(t.gpus.size(), 16u); // 8 DRA devices and 8 imported GPUs nobody can tie together
     const GpuNode *gpu3 = t.gpu(u"GPU3");
     ASSERT_NE(gpu3, nullptr);
@@ -120,7 +127,8 @@ TEST(NodeTopologyTest, ImportedMatrixWithoutGpuListingStaysUnmapped)
 
 TEST(NodeTopologyTest, A100MigPlacementsAndAllocationOverlay)
 {
-    const NodeTopology t = buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig", 1));
+    const NodeTopology t
+        = buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig", 1));
     ASSERT_EQ(t.gpus.size(), 8u);
     const GpuNode *gpu0 = t.gpu(u"gpu-0");
     ASSERT_NE(gpu0, nullptr);
@@ -148,27 +156,33 @@ TEST(NodeTopologyTest, A100MigPlacementsAndAllocationOverlay)
 
 TEST(NodeTopologyTest, StaticMigByCapacitySlicesParentUuidAndNamePrefix)
 {
-    const NodeTopology t = buildNodeTopology(QStringLiteral("n1"), test::decodeObjects(test::staticMigSlice()));
+    const NodeTopology t
+        = buildNodeTopology(QStringLiteral("n1"), test::decodeObjects(test::staticMigSlice()));
     ASSERT_EQ(t.gpus.size(), 2u);
     const GpuNode *gpu0 = t.gpu(u"gpu-0");
     ASSERT_EQ(gpu0->migs.size(), 2u);
     EXPECT_EQ(gpu0->migs[0].sliceStart, 2);
     EXPECT_EQ(gpu0->migs[0].sliceCount, 2);
     EXPECT_EQ(gpu0->migs[0].uuid, QStringLiteral("MIG-1"));
-    EXPECT_EQ(gpu0->migs[1].device, QStringLiteral("gpu-0-mig-1g5gb-19-6")); // by name, no parentUUID
+    EXPECT_EQ(
+        gpu0->migs[1].device, QStringLiteral("gpu-0-mig-1g5gb-19-6")); // by name, no parentUUID
     EXPECT_EQ(gpu0->memorySlices, 7);
     EXPECT_EQ(t.gpu(u"gpu-1")->index, 1);
     EXPECT_EQ(t.gpu(u"gpu-1")->pciBusId, QStringLiteral("0000:b1:00.0"));
-    EXPECT_EQ(t.gpu(u"gpu-1")->numa, 1); // a one-element list, as DRAListTypeAttributes publishes it
+    EXPECT_EQ(
+        t.gpu(u"gpu-1")->numa, 1); // a one-element list, as DRAListTypeAttributes publishes it
     EXPECT_TRUE(t.notes.join(u' ').contains(u"MIG device gpu-9-mig-x: no parent GPU"));
-    EXPECT_EQ(countLinks(t, LinkSource::Inferred, LinkKind::NV), 0u); // PCIe cards: nothing inferred
+    EXPECT_EQ(
+        countLinks(t, LinkSource::Inferred, LinkKind::NV), 0u); // PCIe cards: nothing inferred
 }
 
 TEST(NodeTopologyTest, LegacyIndexAttributeMapsImportedGpus)
 {
-    const auto matrix = parseTopoMatrix(QStringLiteral("\tGPU0\tGPU1\nGPU0\t X \tPHB\nGPU1\tPHB\t X \n"), QStringLiteral("t"));
+    const auto matrix = parseTopoMatrix(
+        QStringLiteral("\tGPU0\tGPU1\nGPU0\t X \tPHB\nGPU1\tPHB\t X \n"), QStringLiteral("t"));
     ASSERT_TRUE(matrix.has_value());
-    const NodeTopology t = buildNodeTopology(QStringLiteral("n1"), test::decodeObjects(test::staticMigSlice()), { &*matrix, nullptr });
+    const NodeTopology t = buildNodeTopology(
+        QStringLiteral("n1"), test::decodeObjects(test::staticMigSlice()), { &*matrix, nullptr });
     const GpuNode *gpu1 = t.gpu(u"GPU1");
     ASSERT_NE(gpu1, nullptr);
     EXPECT_EQ(gpu1->device, QStringLiteral("gpu-1"));

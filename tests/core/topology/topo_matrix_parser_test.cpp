@@ -19,7 +19,8 @@ QString load(const std::filesystem::path &path)
 TopoMatrix parseOk(const QString &text, const QString &source = QStringLiteral("topo.txt"))
 {
     const Result<TopoMatrix> parsed = parseTopoMatrix(text, source);
-    EXPECT_TRUE(parsed.has_value()) << (parsed ? std::string() : parsed.error().message.toStdString());
+    EXPECT_TRUE(parsed.has_value())
+        << (parsed ? std::string() : parsed.error().message.toStdString());
     return parsed ? *parsed : TopoMatrix {};
 }
 
@@ -28,7 +29,8 @@ std::string linkText(const TopoMatrix &matrix, const char *a, const char *b)
     const TopoLink *link = matrix.link(QString::fromLatin1(a), QString::fromLatin1(b));
     if (!link)
         return "none";
-    const QString text = linkKindName(link->kind) + (link->count ? QString::number(link->count) : QString());
+    const QString text
+        = linkKindName(link->kind) + (link->count ? QString::number(link->count) : QString());
     return text.toStdString();
 }
 
@@ -96,7 +98,9 @@ struct SampleVariant
     QString (*transform)(const QString &);
 };
 
-class TopoMatrixSampleVariantTest : public testing::TestWithParam<SampleVariant> {};
+class TopoMatrixSampleVariantTest : public testing::TestWithParam<SampleVariant>
+{
+};
 
 TEST_P(TopoMatrixSampleVariantTest, KeepsEveryLink)
 {
@@ -105,7 +109,8 @@ TEST_P(TopoMatrixSampleVariantTest, KeepsEveryLink)
 }
 
 INSTANTIATE_TEST_SUITE_P(Upstream, TopoMatrixSampleVariantTest,
-    testing::Values(SampleVariant { "SpaceAligned", [](const QString &t) -> QString { return expandTabs(t); } },
+    testing::Values(
+        SampleVariant { "SpaceAligned", [](const QString &t) -> QString { return expandTabs(t); } },
         SampleVariant { "Crlf",
             [](const QString &t) -> QString {
                 QString copy = t;
@@ -115,11 +120,14 @@ INSTANTIATE_TEST_SUITE_P(Upstream, TopoMatrixSampleVariantTest,
             [](const QString &t) -> QString {
                 QString copy = t;
                 copy.replace(QStringLiteral("\tGPU0\tGPU1"), QStringLiteral("\x1b[4m\tGPU0\tGPU1"));
-                copy.replace(QStringLiteral("GPU NUMA ID\n"), QStringLiteral("GPU NUMA ID\x1b[0m\n"));
+                copy.replace(
+                    QStringLiteral("GPU NUMA ID\n"), QStringLiteral("GPU NUMA ID\x1b[0m\n"));
                 return copy.replace(QStringLiteral("NV18"), QStringLiteral("\x1b[32mNV18\x1b[0m"));
             } },
         SampleVariant { "ShellPromptAbove",
-            [](const QString &t) -> QString { return QStringLiteral("$ nvidia-smi topo -m\n") + t; } }),
+            [](const QString &t) -> QString {
+                return QStringLiteral("$ nvidia-smi topo -m\n") + t;
+            } }),
     [](const testing::TestParamInfo<SampleVariant> &info) { return std::string(info.param.name); });
 
 // Captures often carry only the GPU rows; GPU-NIC links come from the columns, NIC-NIC ones are
@@ -128,7 +136,8 @@ TEST(TopoMatrixParserTest, GpuRowsOnly)
 {
     DRA_REQUIRE_UPSTREAM(path, "topology/hgx-h100-8gpu-10nic.txt");
     QStringList lines = load(path).split(u'\n');
-    lines.erase(std::remove_if(lines.begin(), lines.end(), [](const QString &l) { return l.startsWith(u"NIC"); }),
+    lines.erase(std::remove_if(lines.begin(), lines.end(),
+                    [](const QString &l) { return l.startsWith(u"NIC"); }),
         lines.end());
     const TopoMatrix matrix = parseOk(lines.join(u'\n'));
     ASSERT_EQ(matrix.devices.size(), 18u);
@@ -155,7 +164,8 @@ TEST(TopoMatrixParserTest, OldDriverColumnsSocAndMlxNames)
 
 TEST(TopoMatrixParserTest, EmptyAndNotApplicableAffinity)
 {
-    const TopoMatrix matrix = parseOk(load(test::testDataPath("topology/pcie_2gpu_empty_affinity.txt")));
+    const TopoMatrix matrix
+        = parseOk(load(test::testDataPath("topology/pcie_2gpu_empty_affinity.txt")));
     ASSERT_EQ(matrix.devices.size(), 2u);
     EXPECT_TRUE(matrix.devices[0].cpuAffinity.isEmpty());
     EXPECT_TRUE(matrix.devices[0].numaAffinity.isEmpty());
@@ -182,10 +192,12 @@ TEST(TopoMatrixParserTest, AnsiEscapesExtraNicColumnsAndNicLegend)
 
 TEST(TopoMatrixParserTest, AsymmetricCellsKeepTheFirstAndWarn)
 {
-    const TopoMatrix matrix = parseOk(QStringLiteral("\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV2\t X \n"));
+    const TopoMatrix matrix
+        = parseOk(QStringLiteral("\tGPU0\tGPU1\nGPU0\t X \tNV4\nGPU1\tNV2\t X \n"));
     EXPECT_EQ(linkText(matrix, "GPU0", "GPU1"), "NV4");
     ASSERT_EQ(matrix.warnings.size(), 1);
-    EXPECT_TRUE(matrix.warnings[0].contains(QStringLiteral("topo.txt:3"))) << matrix.warnings[0].toStdString();
+    EXPECT_TRUE(matrix.warnings[0].contains(QStringLiteral("topo.txt:3")))
+        << matrix.warnings[0].toStdString();
 }
 
 struct MalformedCase
@@ -195,7 +207,9 @@ struct MalformedCase
     const char *message; // a part of the error
 };
 
-class TopoMatrixMalformedTest : public testing::TestWithParam<MalformedCase> {};
+class TopoMatrixMalformedTest : public testing::TestWithParam<MalformedCase>
+{
+};
 
 TEST_P(TopoMatrixMalformedTest, FailsNamingTheLine)
 {
@@ -208,19 +222,23 @@ TEST_P(TopoMatrixMalformedTest, FailsNamingTheLine)
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, TopoMatrixMalformedTest,
-    testing::Values(MalformedCase { "NoHeader", "hello\nworld\n", "node-a.txt: no topology matrix" },
+    testing::Values(
+        MalformedCase { "NoHeader", "hello\nworld\n", "node-a.txt: no topology matrix" },
         MalformedCase { "RaggedRow", "\tGPU0\tGPU1\tGPU2\nGPU0\t X \tNV4\tNV4\nGPU1\tNV4\t X \n",
             "node-a.txt:3: row GPU1 has 2 cells but the header has 3 device columns" },
         MalformedCase { "UnknownCell", "\tGPU0\tGPU1\nGPU0\t X \tNVL\nGPU1\tNV4\t X \n",
             "node-a.txt:2: row GPU0, column GPU1: unknown cell \"NVL\"" },
         MalformedCase { "ZeroLinks", "\tGPU0\tGPU1\nGPU0\t X \tNV0\n", "unknown cell \"NV0\"" },
-        MalformedCase { "SelfOffDiagonal", "\tGPU0\tGPU1\nGPU0\t X \t X \n", "node-a.txt:2: row GPU0, column GPU1: X" },
+        MalformedCase { "SelfOffDiagonal", "\tGPU0\tGPU1\nGPU0\t X \t X \n",
+            "node-a.txt:2: row GPU0, column GPU1: X" },
         MalformedCase { "MissingSelf", "\tGPU0\tGPU1\nGPU0\tPIX\tPIX\n", "expected X (self)" },
         MalformedCase { "UnknownRow", "\tGPU0\tGPU1\nGPU0\t X \tPIX\nGPU9\tPIX\t X \n",
             "node-a.txt:3: row \"GPU9\" is not one of the header's columns" },
         MalformedCase { "DuplicateRow", "\tGPU0\tGPU1\nGPU0\t X \tPIX\nGPU0\t X \tPIX\n",
             "node-a.txt:3: row GPU0 appears twice (first on line 2)" },
         MalformedCase { "TooManyValues", "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tPIX\t0-3\t0\n",
-            "node-a.txt:2: row GPU0 has 2 values after its cells but the header has 1 affinity columns" },
-        MalformedCase { "NoRows", "\tGPU0\tGPU1\n\nLegend:\n", "node-a.txt:1: the header is not followed" }),
+            "node-a.txt:2: row GPU0 has 2 values after its cells but the header has 1 affinity "
+            "columns" },
+        MalformedCase {
+            "NoRows", "\tGPU0\tGPU1\n\nLegend:\n", "node-a.txt:1: the header is not followed" }),
     [](const testing::TestParamInfo<MalformedCase> &info) { return std::string(info.param.name); });

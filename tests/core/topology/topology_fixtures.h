@@ -18,7 +18,8 @@ namespace dra::test {
 inline std::vector<model::Object> decodeObjects(const nlohmann::json &list)
 {
     std::vector<model::Object> objects;
-    const nlohmann::json items = list.contains("items") ? list["items"] : nlohmann::json::array({ list });
+    const nlohmann::json items
+        = list.contains("items") ? list["items"] : nlohmann::json::array({ list });
     for (const nlohmann::json &item : items) {
         Result<model::Object> object = model::decodeObject(item);
         EXPECT_TRUE(object.has_value()) << object.error().message.toStdString();

@@ -25,7 +25,8 @@ NodeTopology h100()
 
 struct SvgCounts
 {
-    int gpus = 0, nics = 0, migs = 0, heldMigs = 0, solidLinks = 0, dashedLinks = 0, dottedLinks = 0;
+    int gpus = 0, nics = 0, migs = 0, heldMigs = 0, solidLinks = 0, dashedLinks = 0,
+        dottedLinks = 0;
 };
 
 // Parses the SVG with Qt Core's XML reader (well-formedness) and counts what it drew.
@@ -62,7 +63,8 @@ SvgCounts readSvg(const QString &svg)
                 ++counts.dottedLinks;
         }
     }
-    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString() << " at line " << xml.lineNumber();
+    EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString() << " at line "
+                                 << xml.lineNumber();
     return counts;
 }
 
@@ -92,20 +94,28 @@ TEST(TopologyJsonTest, IssueShape)
         sources.insert(link["source"].get<std::string>());
     }
     EXPECT_EQ(sources, (std::set<std::string> { "attribute", "inferred" }));
-    EXPECT_EQ(doc["links"][0], nlohmann::json::parse(R"({"from":"gpu-0","to":"gpu-1","kind":"NV","count":18,"source":"inferred"})"));
+    EXPECT_EQ(doc["links"][0],
+        nlohmann::json::parse(
+            R"({"from":"gpu-0","to":"gpu-1","kind":"NV","count":18,"source":"inferred"})"));
 }
 
 TEST(TopologyJsonTest, ImportedEndpointNamesAsTheTextNamesThem)
 {
     DRA_REQUIRE_UPSTREAM(path, "topology/hgx-h100-8gpu-10nic.txt");
-    const auto matrix = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
+    const auto matrix
+        = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
     ASSERT_TRUE(matrix.has_value());
-    const nlohmann::json doc = toJson(buildNodeTopology(QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr }));
+    const nlohmann::json doc = toJson(buildNodeTopology(
+        QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr }));
     const auto &links = doc["links"];
-    const auto found = std::ranges::find_if(links, [](const nlohmann::json &l) { return l["from"] == "GPU3" && l["to"] == "NIC5"; });
+    const auto found = std::ranges::find_if(
+        links, [](const nlohmann::json &l) { return l["from"] == "GPU3" && l["to"] == "NIC5"; });
     ASSERT_NE(found, links.end());
-    EXPECT_EQ(*found, nlohmann::json::parse(R"({"from":"GPU3","to":"NIC5","kind":"PIX","count":0,"source":"imported"})"));
-    const auto gpu3 = std::ranges::find_if(doc["devices"], [](const nlohmann::json &d) { return d["name"] == "GPU3"; });
+    EXPECT_EQ(*found,
+        nlohmann::json::parse(
+            R"({"from":"GPU3","to":"NIC5","kind":"PIX","count":0,"source":"imported"})"));
+    const auto gpu3 = std::ranges::find_if(
+        doc["devices"], [](const nlohmann::json &d) { return d["name"] == "GPU3"; });
     ASSERT_NE(gpu3, doc["devices"].end());
     EXPECT_TRUE((*gpu3)["device"].is_null());
     EXPECT_EQ((*gpu3)["mapping"], "unmapped");
@@ -125,7 +135,8 @@ TEST(TopologySvgTest, H100IsValidXmlWithDashedInferredLinks)
 
 TEST(TopologySvgTest, A100MigBoxesInsideTheirGpu)
 {
-    const NodeTopology t = buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig"));
+    const NodeTopology t
+        = buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig"));
     const SvgCounts counts = readSvg(toSvg(t));
     EXPECT_EQ(counts.gpus, 8);
     EXPECT_EQ(counts.migs, 8 * 18);
@@ -135,9 +146,11 @@ TEST(TopologySvgTest, A100MigBoxesInsideTheirGpu)
 TEST(TopologySvgTest, ImportedLinksAreSolidAndNamesAreEscaped)
 {
     DRA_REQUIRE_UPSTREAM(path, "topology/hgx-h100-8gpu-10nic.txt");
-    const auto matrix = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
+    const auto matrix
+        = parseTopoMatrix(QString::fromStdString(test::readFile(path)), QStringLiteral("hgx.txt"));
     ASSERT_TRUE(matrix.has_value());
-    NodeTopology t = buildNodeTopology(QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr });
+    NodeTopology t = buildNodeTopology(
+        QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr });
     t.node = QStringLiteral("node<&>\"'");
     const SvgCounts counts = readSvg(toSvg(t));
     EXPECT_EQ(counts.gpus, 16);
@@ -158,10 +171,13 @@ TEST(TopologyDotTest, ClustersAndLinkStyles)
 
 TEST(TopologyTextTest, TreeWithHoldersAndNotes)
 {
-    const QString text = toText(buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig")));
+    const QString text
+        = toText(buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig")));
     EXPECT_TRUE(text.startsWith(u"Node a100-mig-000 (from ResourceSlice attributes)"));
-    EXPECT_TRUE(text.contains(u"NUMA 0\n  PCIe root pci0000:15\n    gpu-0  NVIDIA A100-SXM4-80GB  80Gi"));
-    EXPECT_TRUE(text.contains(u"MIG gpu-0-mig-1g10gb-19-0  1g.10gb  slice 0  held by batch/batch-job-0-mig-"));
+    EXPECT_TRUE(
+        text.contains(u"NUMA 0\n  PCIe root pci0000:15\n    gpu-0  NVIDIA A100-SXM4-80GB  80Gi"));
+    EXPECT_TRUE(text.contains(
+        u"MIG gpu-0-mig-1g10gb-19-0  1g.10gb  slice 0  held by batch/batch-job-0-mig-"));
     EXPECT_TRUE(text.contains(u"MIG gpu-0-mig-3g40gb-9-4  3g.40gb  slices 4-7  blocked"));
     EXPECT_TRUE(text.contains(u"MIG gpu-7-mig-7g80gb-0-0  7g.80gb  slices 0-7  free"));
     EXPECT_TRUE(text.contains(u"gpu-0 -- gpu-1  NV12  inferred"));
