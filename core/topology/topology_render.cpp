@@ -126,7 +126,7 @@ QString toDot(const NodeTopology &topology)
 {
     QString out = QStringLiteral("graph %1 {\n  node [shape=box, fontname=\"sans-serif\"];\n")
                       .arg(dotQuote(topology.node));
-    auto gpuLine = [&](const GpuNode &gpu) {
+    auto gpuLine = [&](const GpuNode &gpu) -> QString {
         QString label = gpu.name;
         if (!gpu.device.isEmpty() && gpu.device != gpu.name)
             label += QStringLiteral("\\n") + gpu.device;
@@ -140,7 +140,7 @@ QString toDot(const NodeTopology &topology)
             .arg(dotQuote(gpu.name), dotQuote(label), fill,
                 gpu.device.isEmpty() ? QStringLiteral(", color=gray") : QString());
     };
-    auto nicLine = [&](const NicNode &nic) {
+    auto nicLine = [&](const NicNode &nic) -> QString {
         const QString label = nic.interfaceName.isEmpty() || nic.interfaceName == nic.name
             ? nic.name
             : nic.name + QStringLiteral("\\n") + nic.interfaceName;
@@ -204,7 +204,7 @@ QString toText(const NodeTopology &topology)
                           topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
                                             : QStringLiteral("from ResourceSlice attributes"));
     QStringList shown;
-    auto gpuText = [&](const GpuNode &gpu, const QString &indent) {
+    auto gpuText = [&](const GpuNode &gpu, const QString &indent) -> QString {
         QString line = indent + gpu.name;
         if (!gpu.device.isEmpty() && gpu.device != gpu.name)
             line += QStringLiteral(" = ") + gpu.device;
@@ -225,7 +225,7 @@ QString toText(const NodeTopology &topology)
         shown.append(gpu.name);
         return line;
     };
-    auto nicText = [&](const NicNode &nic, const QString &indent) {
+    auto nicText = [&](const NicNode &nic, const QString &indent) -> QString {
         QString line = indent + QStringLiteral("NIC ") + nic.name;
         if (!nic.interfaceName.isEmpty() && nic.interfaceName != nic.name)
             line += QStringLiteral(" (%1)").arg(nic.interfaceName);

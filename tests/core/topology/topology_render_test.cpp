@@ -183,3 +183,12 @@ TEST(TopologyTextTest, TreeWithHoldersAndNotes)
     EXPECT_TRUE(text.contains(u"gpu-0 -- gpu-1  NV12  inferred"));
     EXPECT_TRUE(text.contains(u"Notes\n"));
 }
+
+TEST(TopologyTextTest, NicsUnderTheirRoot)
+{
+    const QString text = toText(h100());
+    EXPECT_TRUE(
+        text.contains(u"  PCIe root pci0000:15\n    gpu-0  NVIDIA H100 80GB HBM3  81559Mi  GPU-"));
+    EXPECT_TRUE(text.contains(u"    NIC ibp23s0  dra.net\n")) << text.toStdString();
+    EXPECT_TRUE(text.contains(u"gpu-0 -- ibp23s0  PXB  attribute"));
+}
