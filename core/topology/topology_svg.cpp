@@ -6,6 +6,7 @@
 // that diffs well and stays readable for an 8-GPU HGX node.
 #include "core/topology/topology_render.h"
 
+#include <limits>
 #include <map>
 
 namespace dra::topology {
@@ -21,6 +22,8 @@ constexpr int kNicHeight = 34;
 constexpr int kGap = 12;
 constexpr int kRootLabel = 22;
 constexpr int kNumaLabel = 26;
+// Sorts after every real node, so devices without NUMA information come last.
+constexpr int kUnknownNuma = std::numeric_limits<int>::max();
 
 const char *const kHeldFill = "#f6bd60";
 const char *const kFreeFill = "#d8f3dc";
@@ -66,6 +69,12 @@ QString holderTitle(const Holder &holder)
                 : QStringLiteral(" (pod ") + holder.pods.join(QStringLiteral(", ")) + u')');
 }
 
+// Box text is cut to fit; the full text is in the element's <title> tooltip.
+QString elide(const QString &text, qsizetype chars)
+{
+    return text.size() <= chars ? text : text.left(chars - 1) + QChar(0x2026);
+}
+
 QString text(int x, int y, const QString &content, const char *extra = "")
 {
     return QStringLiteral("<text x=\"%1\" y=\"%2\"%3>%4</text>\n")
@@ -97,12 +106,12 @@ QString gpuSvg(const GpuNode &gpu, const Box &box)
         title += QStringLiteral(" = ") + gpu.device;
     if (gpu.device.isEmpty())
         title += QStringLiteral(" (unmapped)");
-    out += text(box.x + 6, box.y + 16, title, " font-weight=\"bold\"");
-    out += text(box.x + 6, box.y + 32, gpu.model);
+    out += text(box.x + 6, box.y + 16, elide(title, 24), " font-weight=\"bold\"");
+    out += text(box.x + 6, box.y + 32, elide(gpu.model, 28));
     QString detail = gpu.memory;
     if (gpu.holder.isHeld())
         detail += (detail.isEmpty() ? QString() : QStringLiteral("  ")) + gpu.holder.claim;
-    out += text(box.x + 6, box.y + 48, detail);
+    out += text(box.x + 6, box.y + 48, elide(detail, 28));
 
     const QStringList rows = migRows(gpu);
     const int slices = std::max(gpu.memorySlices, 1);
@@ -144,9 +153,11 @@ QString nicSvg(const NicNode &nic, const Box &box)
                .arg(box.w)
                .arg(box.h)
                .arg(QString::fromLatin1(nic.holder.isHeld() ? kHeldFill : "#e9f1fb"));
-    out += text(box.x + 8, box.y + 15, nic.name, " font-weight=\"bold\"");
-    out += text(
-        box.x + 8, box.y + 28, nic.interfaceName.isEmpty() ? nic.driver : nic.interfaceName);
+    out += text(box.x + 8, box.y + 15, elide(nic.name, 15), " font-weight=\"bold\"");
+    out += text(box.x + 8, box.y + 28,
+        elide(nic.interfaceName.isEmpty() || nic.interfaceName == nic.name ? nic.driver
+                                                                           : nic.interfaceName,
+            17));
     return out + QStringLiteral("</g>\n");
 }
 
@@ -154,7 +165,8 @@ QString nicSvg(const NicNode &nic, const Box &box)
 
 QString toSvg(const NodeTopology &topology)
 {
-    // Group endpoints: NUMA id (-1 unknown) -> PCIe root ("" none) -> GPUs and NICs.
+    // Group endpoints: NUMA id (kUnknownNuma when not published) -> PCIe root ("" none) -> GPUs and
+    // NICs.
     struct Band
     {
         std::vector<const GpuNode *> gpus;
@@ -162,9 +174,9 @@ QString toSvg(const NodeTopology &topology)
     };
     std::map<int, std::map<QString, Band>> groups;
     for (const GpuNode &gpu : topology.gpus)
-        groups[gpu.numa.value_or(-1)][gpu.pcieRoot].gpus.push_back(&gpu);
+        groups[gpu.numa.value_or(kUnknownNuma)][gpu.pcieRoot].gpus.push_back(&gpu);
     for (const NicNode &nic : topology.nics)
-        groups[nic.numa.value_or(-1)][nic.pcieRoot].nics.push_back(&nic);
+        groups[nic.numa.value_or(kUnknownNuma)][nic.pcieRoot].nics.push_back(&nic);
 
     std::map<QString, Box> boxes;
     QString body;
@@ -210,8 +222,8 @@ QString toSvg(const NodeTopology &topology)
             numaWidth = std::max(numaWidth, bandWidth + kGap);
             y = bottom + kGap;
         }
-        QString label
-            = numa < 0 ? QStringLiteral("NUMA unknown") : QStringLiteral("NUMA %1").arg(numa);
+        QString label = numa == kUnknownNuma ? QStringLiteral("NUMA unknown")
+                                             : QStringLiteral("NUMA %1").arg(numa);
         for (const NumaNode &n : topology.numa)
             if (n.id == numa && !n.cpuAffinity.isEmpty())
                 label += QStringLiteral("  CPUs ") + n.cpuAffinity;
@@ -274,7 +286,8 @@ QString toSvg(const NodeTopology &topology)
                 topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
                                   : QStringLiteral("from ResourceSlice attributes")),
         " font-size=\"15\" font-weight=\"bold\"");
-    out += body + lines + legend + QStringLiteral("</svg>\n");
+    // Links go under the boxes: all-to-all NVLink lines would otherwise cover the labels.
+    out += lines + body + legend + QStringLiteral("</svg>\n");
     return out;
 }
 
