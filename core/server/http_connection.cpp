@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/http_connection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <QDateTime>
+#include <QLocale>
+#include <QSslSocket>
+#include <QTcpSocket>
+
+namespace dra::server {
+
+namespace {
+
+std::string lower(std::string_view text)
+{
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+std::string_view trim(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
+        text.remove_suffix(1);
+    return text;
+}
+
+bool containsToken(std::string_view list, std::string_view token)
+{
+    const std::string lowered = lower(list);
+    size_t start = 0;
+    while (start <= lowered.size()) {
+        size_t end = lowered.find(',', start);
+        if (end == std::string::npos)
+            end = lowered.size();
+        if (trim(std::string_view(lowered).substr(start, end - start)) == token)
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// An HTTP date (RFC 9110 IMF-fixdate), which some clients log.
+QByteArray httpDate()
+{
+    return QLocale::c()
+        .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+        .toLatin1();
+}
+
+QByteArray statusJson(int status, const std::string &message)
+{
+    // A plain Kubernetes-style Status; the transport cannot know more than the code.
+    QByteArray text = QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"");
+    text += QByteArray::fromStdString(message);
+    text += QByteArrayLiteral("\",\"code\":") + QByteArray::number(status) + "}\n";
+    return text;
+}
+
+} // namespace
+
+HttpStream::HttpStream(HttpConnection *connection)
+    : QObject(connection)
+    , m_connection(connection)
+{
+}
+
+bool HttpStream::write(QByteArrayView data)
+{
+    if (!m_open)
+        return false;
+    if (m_connection->pendingWriteBytes() > m_connection->limits().maxPendingWriteBytes) {
+        // A watcher that does not read would otherwise make us buffer every event forever.
+        m_connection->abort();
+        return false;
+    }
+    if (data.isEmpty())
+        return true;
+    QByteArray chunk = QByteArray::number(data.size(), 16) + "\r\n";
+    chunk.append(data.data(), data.size());
+    chunk += "\r\n";
+    m_connection->m_socket->write(chunk);
+    m_connection->m_socket->flush();
+    return true;
+}
+
+void HttpStream::finish()
+{
+    if (!m_open)
+        return;
+    m_connection->m_socket->write("0\r\n\r\n");
+    m_connection->m_socket->flush();
+    m_connection->streamFinished();
+}
+
+void HttpStream::markClosed()
+{
+    if (!m_open)
+        return;
+    m_open = false;
+    Q_EMIT closed();
+}
+
+HttpConnection::HttpConnection(QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits,
+                               QObject *parent)
+    : QObject(parent)
+    , m_socket(socket)
+    , m_handler(std::move(handler))
+    , m_limits(limits)
+{
+    m_socket->setParent(this);
+    connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::onReadyRead);
+    connect(m_socket, &QTcpSocket::disconnected, this, &HttpConnection::onDisconnected);
+    connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::onBytesWritten);
+    m_idle.setSingleShot(true);
+    m_idle.setInterval(m_limits.idleTimeoutMs);
+    connect(&m_idle, &QTimer::timeout, this, [this] {
+        if (m_state == State::Head && m_in.isEmpty())
+            m_socket->disconnectFromHost();
+    });
+    m_idle.start();
+    if (m_socket->bytesAvailable() > 0)
+        scheduleProcess();
+}
+
+HttpConnection::~HttpConnection()
+{
+    if (m_stream)
+        m_stream->markClosed();
+}
+
+qint64 HttpConnection::pendingWriteBytes() const
+{
+    qint64 pending = m_socket->bytesToWrite();
+    if (const auto *ssl = qobject_cast<const QSslSocket *>(m_socket))
+        pending += ssl->encryptedBytesToWrite();
+    return pending;
+}
+
+void HttpConnection::abort()
+{
+    if (m_state == State::Closing)
+        return;
+    m_state = State::Closing;
+    if (m_stream)
+        m_stream->markClosed();
+    m_socket->abort();
+    deleteLater();
+}
+
+void HttpConnection::onDisconnected()
+{
+    m_state = State::Closing;
+    if (m_stream)
+        m_stream->markClosed();
+    deleteLater();
+}
+
+void HttpConnection::onReadyRead()
+{
+    m_in += m_socket->readAll();
+    m_idle.start();
+    process();
+}
+
+void HttpConnection::onBytesWritten()
+{
+    m_idle.start();
+}
+
+void HttpConnection::scheduleProcess()
+{
+    if (m_processScheduled)
+        return;
+    m_processScheduled = true;
+    QMetaObject::invokeMethod(this, [this] {
+        m_processScheduled = false;
+        m_in += m_socket->readAll();
+        process();
+    }, Qt::QueuedConnection);
+}
+
+void HttpConnection::process()
+{
+    for (;;) {
+        switch (m_state) {
+        case State::Head: {
+            const qsizetype end = m_in.indexOf("\r\n\r\n");
+            if (end < 0) {
+                if (m_in.size() > m_limits.maxHeadBytes)
+                    reject(431, "request header fields too large", true);
+                return;
+            }
+            if (end > m_limits.maxHeadBytes) {
+                reject(431, "request header fields too large", true);
+                return;
+            }
+            const QByteArray head = m_in.left(end);
+            m_in.remove(0, end + 4);
+            if (!parseHead(head))
+                return;
+            startBody();
+            break;
+        }
+        case State::Body: {
+            if (m_in.size() < m_remaining)
+                return;
+            m_request.body = m_in.left(m_remaining);
+            m_in.remove(0, m_remaining);
+            dispatch();
+            break;
+        }
+        case State::ChunkSize: {
+            const qsizetype end = m_in.indexOf("\r\n");
+            if (end < 0) {
+                if (m_in.size() > 1024)
+                    reject(400, "malformed chunked body", true);
+                return;
+            }
+            std::string_view line(m_in.constData(), size_t(end));
+            line = line.substr(0, line.find(';')); // chunk extensions are ignored
+            line = trim(line);
+            qint64 size = 0;
+            const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), size, 16);
+            if (ec != std::errc() || ptr != line.data() + line.size() || size < 0 || line.empty()) {
+                reject(400, "malformed chunked body", true);
+                return;
+            }
+            m_in.remove(0, end + 2);
+            if (m_request.body.size() + size > m_limits.maxBodyBytes) {
+                // Draining the rest of a chunked body is not worth its own parser state.
+                reject(413, "request entity too large", true);
+                return;
+            }
+            m_remaining = size;
+            m_state = size == 0 ? State::ChunkTrailer : State::ChunkData;
+            break;
+        }
+        case State::ChunkData: {
+            if (m_in.size() < m_remaining + 2)
+                return;
+            m_request.body += m_in.left(m_remaining);
+            m_in.remove(0, m_remaining + 2);
+            m_state = State::ChunkSize;
+            break;
+        }
+        case State::ChunkTrailer: {
+            const qsizetype end = m_in.indexOf("\r\n");
+            if (end < 0)
+                return;
+            m_in.remove(0, end + 2);
+            if (end == 0)
+                dispatch();
+            break;
+        }
+        case State::Discard: {
+            const qint64 dropped = std::min<qint64>(m_remaining, m_in.size());
+            m_in.remove(0, dropped);
+            m_remaining -= dropped;
+            if (m_remaining > 0)
+                return;
+            m_state = State::Dispatched;
+            respond(m_deferred);
+            break;
+        }
+        case State::Dispatched:
+        case State::Streaming:
+        case State::Closing:
+            return; // pipelined bytes wait until the current answer is out
+        }
+    }
+}
+
+bool HttpConnection::parseHead(QByteArrayView head)
+{
+    m_request = Request{};
+    m_request.peer = m_socket->peerAddress().toString() + QLatin1Char(':') + QString::number(m_socket->peerPort());
+    m_request.secure = qobject_cast<QSslSocket *>(m_socket) != nullptr;
+    const std::string_view text(head.data(), size_t(head.size()));
+    size_t lineEnd = text.find("\r\n");
+    const std::string_view requestLine = text.substr(0, lineEnd);
+    const size_t sp1 = requestLine.find(' ');
+    const size_t sp2 = requestLine.rfind(' ');
+    if (sp1 == std::string_view::npos || sp2 == sp1) {
+        reject(400, "malformed request line", true);
+        return false;
+    }
+    m_request.method = std::string(requestLine.substr(0, sp1));
+    m_request.target = std::string(requestLine.substr(sp1 + 1, sp2 - sp1 - 1));
+    const std::string_view version = requestLine.substr(sp2 + 1);
+    if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+        reject(505, "only HTTP/1.0 and HTTP/1.1 are supported", true);
+        return false;
+    }
+    if (m_request.target.empty() || m_request.target.front() != '/') {
+        reject(400, "the request target must be an absolute path", true);
+        return false;
+    }
+    const size_t question = m_request.target.find('?');
+    m_request.path = percentDecode(std::string_view(m_request.target).substr(0, question), false);
+    if (question != std::string::npos)
+        m_request.query = QueryParams::parse(std::string_view(m_request.target).substr(question + 1));
+
+    while (lineEnd != std::string_view::npos) {
+        const size_t start = lineEnd + 2;
+        lineEnd = text.find("\r\n", start);
+        const std::string_view line = text.substr(start, lineEnd == std::string_view::npos ? std::string_view::npos : lineEnd - start);
+        if (line.empty())
+            continue;
+        const size_t colon = line.find(':');
+        if (colon == std::string_view::npos || colon == 0) {
+            reject(400, "malformed header line", true);
+            return false;
+        }
+        m_request.headers.push_back({lower(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1)))});
+    }
+    const std::string connection = m_request.header("connection");
+    m_keepAlive = version == "HTTP/1.1" ? !containsToken(connection, "close") : containsToken(connection, "keep-alive");
+    m_headOnly = m_request.method == "HEAD";
+    return true;
+}
+
+void HttpConnection::startBody()
+{
+    const std::string transferEncoding = m_request.header("transfer-encoding");
+    if (!transferEncoding.empty()) {
+        if (!containsToken(transferEncoding, "chunked")) {
+            reject(501, "unsupported transfer encoding", true);
+            return;
+        }
+        m_state = State::ChunkSize;
+        return;
+    }
+    const std::string length = m_request.header("content-length");
+    if (length.empty()) {
+        dispatch();
+        return;
+    }
+    qint64 size = -1;
+    const auto [ptr, ec] = std::from_chars(length.data(), length.data() + length.size(), size);
+    if (ec != std::errc() || ptr != length.data() + length.size() || size < 0) {
+        reject(400, "invalid Content-Length", true);
+        return;
+    }
+    if (size > m_limits.maxBodyBytes) {
+        const bool drainable = size <= m_limits.maxDrainBytes;
+        reject(413, "request entity too large: limit is " + std::to_string(m_limits.maxBodyBytes) + " bytes", !drainable);
+        if (drainable) {
+            m_state = State::Discard;
+            m_remaining = size;
+        }
+        return;
+    }
+    m_remaining = size;
+    m_state = State::Body;
+}
+
+void HttpConnection::dispatch()
+{
+    m_state = State::Dispatched;
+    m_idle.stop();
+    if (m_handler)
+        m_handler(m_request, *this);
+    else
+        respond(Response{404, "application/json", {}, statusJson(404, "not found")});
+}
+
+void HttpConnection::reject(int status, const std::string &message, bool close)
+{
+    Response response{status, "application/json", {}, statusJson(status, message)};
+    if (close) {
+        m_keepAlive = false;
+        m_state = State::Dispatched;
+        respond(response);
+        return;
+    }
+    // The body still arriving is read and dropped first, so the next request line is not
+    // taken from the middle of it (Go clients reuse the connection).
+    m_deferred = std::move(response);
+}
+
+void HttpConnection::writeHead(const Response &response, bool chunked)
+{
+    QByteArray head = "HTTP/1.1 " + QByteArray::number(response.status) + ' '
+        + QByteArray::fromStdString(std::string(reasonPhrase(response.status))) + "\r\n";
+    head += "Date: " + httpDate() + "\r\n";
+    if (!response.contentType.empty())
+        head += "Content-Type: " + QByteArray::fromStdString(response.contentType) + "\r\n";
+    for (const Header &field : response.headers)
+        head += QByteArray::fromStdString(field.name) + ": " + QByteArray::fromStdString(field.value) + "\r\n";
+    if (chunked)
+        head += "Transfer-Encoding: chunked\r\n";
+    else
+        head += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
+    if (!m_keepAlive)
+        head += "Connection: close\r\n";
+    head += "\r\n";
+    m_socket->write(head);
+}
+
+void HttpConnection::respond(const Response &response)
+{
+    if (m_state != State::Dispatched)
+        return;
+    writeHead(response, false);
+    if (!m_headOnly)
+        m_socket->write(response.body);
+    m_socket->flush();
+    finishExchange();
+}
+
+HttpStream *HttpConnection::beginStream(const Response &head)
+{
+    if (m_state != State::Dispatched)
+        return nullptr;
+    writeHead(head, true);
+    m_socket->flush();
+    m_state = State::Streaming;
+    m_stream = new HttpStream(this);
+    return m_stream;
+}
+
+void HttpConnection::streamFinished()
+{
+    HttpStream *stream = m_stream;
+    m_stream = nullptr;
+    if (stream) {
+        stream->markClosed();
+        stream->deleteLater();
+    }
+    finishExchange();
+}
+
+void HttpConnection::finishExchange()
+{
+    if (!m_keepAlive) {
+        closeAfterWrite();
+        return;
+    }
+    m_request = Request{};
+    m_state = State::Head;
+    m_idle.start();
+    scheduleProcess();
+}
+
+void HttpConnection::closeAfterWrite()
+{
+    m_state = State::Closing;
+    // disconnectFromHost() sends what is buffered before closing.
+    m_socket->disconnectFromHost();
+}
+
+} // namespace dra::server

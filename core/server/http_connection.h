@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <functional>
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include "core/server/http_message.h"
+
+class QTcpSocket;
+
+namespace dra::server {
+
+class HttpConnection;
+
+// Bounds that keep one client from costing the server unbounded memory or time.
+struct HttpLimits
+{
+    qint64 maxHeadBytes = 64 * 1024;            // request line + headers; more is 431
+    qint64 maxBodyBytes = 3 * 1024 * 1024;      // kube-apiserver's request size limit; more is 413
+    qint64 maxDrainBytes = 16 * 1024 * 1024;    // a rejected body up to this is read and dropped
+    qint64 maxPendingWriteBytes = 8 * 1024 * 1024; // a client this far behind is disconnected
+    int idleTimeoutMs = 120 * 1000;             // keep-alive connections idle this long are closed
+};
+
+// Called once per complete request, on the connection's thread. The handler answers with
+// HttpConnection::respond() or beginStream(), now or later (the connection waits).
+using RequestHandler = std::function<void(Request &request, HttpConnection &connection)>;
+
+// A chunked response in progress (a watch). Owned by its connection: objects serving the
+// stream should be its children, so they go away with it. Thread of its connection.
+class HttpStream final : public QObject
+{
+    Q_OBJECT
+public:
+    // Sends `data` as one chunk and flushes it. Returns false (and drops the client) when the
+    // client has fallen more than maxPendingWriteBytes behind, or when the stream is closed.
+    bool write(QByteArrayView data);
+    // Ends the response with the terminating chunk; the connection then reads the next request.
+    void finish();
+    bool isOpen() const { return m_open; }
+
+Q_SIGNALS:
+    // The stream ended: finished, or the client went away or was cut off.
+    void closed();
+
+private:
+    friend class HttpConnection;
+    explicit HttpStream(HttpConnection *connection);
+    void markClosed();
+    HttpConnection *m_connection;
+    bool m_open = true;
+};
+
+// One client connection speaking HTTP/1.1 (keep-alive, Content-Length and chunked request
+// bodies, chunked streamed responses). It owns the socket and deletes itself when the socket
+// closes. Thread of the server that accepted it.
+class HttpConnection final : public QObject
+{
+    Q_OBJECT
+public:
+    HttpConnection(QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits, QObject *parent = nullptr);
+    ~HttpConnection() override;
+
+    // Answers the current request. Ignored when no request is waiting for an answer.
+    void respond(const Response &response);
+    // Starts a chunked response for the current request; nullptr when no request is waiting.
+    HttpStream *beginStream(const Response &head);
+    // Drops the client at once (no more bytes are sent).
+    void abort();
+
+    qint64 pendingWriteBytes() const;
+    const HttpLimits &limits() const { return m_limits; }
+
+private:
+    enum class State { Head, Body, ChunkSize, ChunkData, ChunkTrailer, Discard, Dispatched, Streaming, Closing };
+
+    void onReadyRead();
+    void onDisconnected();
+    void onBytesWritten();
+    void process();
+    bool parseHead(QByteArrayView head);
+    void startBody();
+    void dispatch();
+    void reject(int status, const std::string &message, bool close);
+    void writeHead(const Response &response, bool chunked);
+    void finishExchange();
+    void scheduleProcess();
+    void streamFinished();
+    void closeAfterWrite();
+
+    friend class HttpStream;
+
+    QTcpSocket *m_socket;
+    RequestHandler m_handler;
+    HttpLimits m_limits;
+    QByteArray m_in;
+    State m_state = State::Head;
+    Request m_request;
+    qint64 m_remaining = 0;       // body bytes (or chunk bytes, or bytes to discard) still expected
+    bool m_keepAlive = true;
+    bool m_headOnly = false;      // HEAD: no body in the answer
+    bool m_processScheduled = false;
+    bool m_discardThenRespond = false;
+    Response m_deferred;          // the answer sent once a discarded body has been drained
+    QPointer<HttpStream> m_stream;
+    QTimer m_idle;
+};
+
+} // namespace dra::server

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/http_server.h"
+
+#include <QSslServer>
+#include <QTcpServer>
+#include <QTcpSocket>
+
+namespace dra::server {
+
+using common::Error;
+
+HttpServer::HttpServer(RequestHandler handler, QObject *parent)
+    : QObject(parent)
+    , m_handler(std::move(handler))
+{
+}
+
+HttpServer::~HttpServer() = default;
+
+void HttpServer::setTlsConfiguration(const QSslConfiguration &configuration)
+{
+    m_tls = configuration;
+}
+
+Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    close();
+    if (m_tls) {
+        auto *server = new QSslServer(this);
+        server->setSslConfiguration(*m_tls);
+        // A client that never finishes its handshake must not hold a socket for long.
+        server->setHandshakeTimeout(10 * 1000);
+        m_server = server;
+    } else {
+        m_server = new QTcpServer(this);
+    }
+    // QSslServer queues a socket only after its handshake, so both kinds signal through
+    // pendingConnectionAvailable rather than newConnection.
+    connect(m_server, &QTcpServer::pendingConnectionAvailable, this, &HttpServer::acceptPending);
+    if (!m_server->listen(address, port)) {
+        const QString where = address.toString() + QLatin1Char(':') + QString::number(port);
+        const bool busy = m_server->serverError() == QAbstractSocket::AddressInUseError;
+        const QString reason = m_server->errorString();
+        delete m_server;
+        m_server = nullptr;
+        if (busy)
+            return dra::fail(Error::Code::Busy,
+                             QStringLiteral("%1 is already in use; stop the other server or pick another "
+                                            "port with --listen %2:PORT (0 picks a free one)")
+                                 .arg(where, address.toString()));
+        return dra::fail(Error::Code::Network, QStringLiteral("cannot listen on %1: %2").arg(where, reason));
+    }
+    return {};
+}
+
+void HttpServer::close()
+{
+    if (!m_server)
+        return;
+    m_server->close();
+    delete m_server;
+    m_server = nullptr;
+}
+
+quint16 HttpServer::port() const
+{
+    return m_server ? m_server->serverPort() : 0;
+}
+
+QHostAddress HttpServer::address() const
+{
+    return m_server ? m_server->serverAddress() : QHostAddress();
+}
+
+void HttpServer::acceptPending()
+{
+    while (m_server && m_server->hasPendingConnections()) {
+        QTcpSocket *socket = m_server->nextPendingConnection();
+        if (!socket)
+            break;
+        auto *connection = new HttpConnection(socket, m_handler, m_limits, this);
+        ++m_connections;
+        connect(connection, &QObject::destroyed, this, [this] { --m_connections; });
+    }
+}
+
+} // namespace dra::server

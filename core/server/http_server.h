@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include <QHostAddress>
+#include <QObject>
+#include <QSslConfiguration>
+
+#include "core/common/result.h"
+#include "core/server/http_connection.h"
+
+class QTcpServer;
+
+namespace dra::server {
+
+// Accepts HTTP/1.1 clients over TCP, or over TLS when given a configuration, and hands each
+// complete request to one handler. Thread of its creator; connections live on the same thread.
+class HttpServer final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit HttpServer(RequestHandler handler, QObject *parent = nullptr);
+    ~HttpServer() override;
+
+    // Serve HTTPS with this certificate and key; call before listen().
+    void setTlsConfiguration(const QSslConfiguration &configuration);
+    void setLimits(const HttpLimits &limits) { m_limits = limits; }
+
+    // Starts listening; port 0 picks a free port (see port()). A port in use is an error of
+    // code Busy whose message names the address and suggests another port.
+    [[nodiscard]] Result<void> listen(const QHostAddress &address, quint16 port);
+    void close();
+
+    quint16 port() const;
+    QHostAddress address() const;
+    bool isSecure() const { return m_tls.has_value(); }
+    // Connections currently open (for tests and the status line).
+    int connectionCount() const { return m_connections; }
+
+private:
+    void acceptPending();
+
+    RequestHandler m_handler;
+    HttpLimits m_limits;
+    std::optional<QSslConfiguration> m_tls;
+    QTcpServer *m_server = nullptr;
+    int m_connections = 0;
+};
+
+} // namespace dra::server

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/http_server.h"
+
+#include <QPointer>
+#include <QTimer>
+
+#include <gtest/gtest.h>
+
+#include "tests/core/server/http_test_client.h"
+
+namespace dra::server {
+namespace {
+
+using test::RawClient;
+using test::spinUntil;
+
+// Echoes what it parsed, so tests can see the request as controllers see it.
+void echoHandler(Request &request, HttpConnection &connection)
+{
+    QByteArray text = QByteArray::fromStdString(request.method + " " + request.path + "\n");
+    for (const auto &[name, value] : request.query.items())
+        text += QByteArray::fromStdString("q " + name + "=" + value + "\n");
+    text += "ua " + QByteArray::fromStdString(request.header("user-agent")) + "\n";
+    text += "body " + request.body + "\n";
+    connection.respond(Response{200, "text/plain", {}, text});
+}
+
+class HttpServerTest : public testing::Test
+{
+protected:
+    void start(RequestHandler handler, HttpLimits limits = {})
+    {
+        server = std::make_unique<HttpServer>(std::move(handler));
+        server->setLimits(limits);
+        ASSERT_TRUE(server->listen(QHostAddress::LocalHost, 0).has_value());
+        ASSERT_NE(server->port(), 0);
+    }
+    std::unique_ptr<HttpServer> server;
+};
+
+TEST_F(HttpServerTest, ParsesRequestLineQueryAndHeaders)
+{
+    start(echoHandler);
+    RawClient client(server->port());
+    client.send("GET /api/v1/name%20space?watch=True&a=1&a=2&sel=a%3Db+c HTTP/1.1\r\nHost: x\r\nUser-Agent: t/1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("body "));
+    const QByteArray &got = client.received();
+    EXPECT_TRUE(got.startsWith("HTTP/1.1 200 OK\r\n")) << got.constData();
+    EXPECT_TRUE(got.contains("Content-Length: ")) << got.constData();
+    EXPECT_TRUE(got.contains("GET /api/v1/name space\n"));
+    EXPECT_TRUE(got.contains("q watch=True\nq a=1\nq a=2\nq sel=a=b c\n"));
+    EXPECT_TRUE(got.contains("ua t/1\n"));
+}
+
+TEST_F(HttpServerTest, KeepAliveServesPipelinedRequestsInOrder)
+{
+    start(echoHandler);
+    RawClient client(server->port());
+    client.send("GET /one HTTP/1.1\r\n\r\nPOST /two HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloGET /three HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("HTTP/1.1 200", 3));
+    const QByteArray &got = client.received();
+    const qsizetype one = got.indexOf("GET /one"), two = got.indexOf("POST /two"), three = got.indexOf("GET /three");
+    EXPECT_TRUE(one >= 0 && two > one && three > two) << got.constData();
+    EXPECT_TRUE(got.contains("body hello\n"));
+    EXPECT_EQ(client.socket().state(), QAbstractSocket::ConnectedState);
+}
+
+TEST_F(HttpServerTest, BodyArrivingInPiecesAndChunkedBodies)
+{
+    start(echoHandler);
+    RawClient client(server->port());
+    client.send("PUT /x HTTP/1.1\r\nContent-Length: 11\r\n\r\nhello");
+    spinUntil([] { return false; }, 50);
+    client.send(" world");
+    ASSERT_TRUE(client.waitFor("body hello world\n"));
+    client.send("POST /y HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4;ext=1\r\ndefg\r\n0\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("body abcdefg\n"));
+}
+
+TEST_F(HttpServerTest, OversizedBodyIsDrainedAndConnectionReused)
+{
+    HttpLimits limits;
+    limits.maxBodyBytes = 10;
+    start(echoHandler, limits);
+    RawClient client(server->port());
+    client.send("POST /big HTTP/1.1\r\nContent-Length: 20\r\n\r\n0123456789abcdefghijGET /after HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("GET /after"));
+    const QByteArray &got = client.received();
+    EXPECT_TRUE(got.startsWith("HTTP/1.1 413 ")) << got.constData();
+    EXPECT_FALSE(got.contains("abcdefghij"));
+}
+
+TEST_F(HttpServerTest, RejectedEarlyRequestKeepsTheNextRequestIntact)
+{
+    // A handler that refuses writes after the body was read (405) must leave the stream clean.
+    start([](Request &request, HttpConnection &connection) {
+        if (request.method != "GET") {
+            connection.respond(Response{405, "application/json", {}, "{}"});
+            return;
+        }
+        echoHandler(request, connection);
+    });
+    RawClient client(server->port());
+    client.send("DELETE /x HTTP/1.1\r\nContent-Length: 34\r\n\r\n{\"propagationPolicy\":\"Backgrou");
+    client.send("nd\"}GET /ok HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("GET /ok"));
+    EXPECT_TRUE(client.received().startsWith("HTTP/1.1 405 "));
+}
+
+TEST_F(HttpServerTest, MalformedRequestGets400AndClose)
+{
+    start(echoHandler);
+    RawClient client(server->port());
+    client.send("NONSENSE\r\n\r\n");
+    ASSERT_TRUE(client.waitForClose());
+    EXPECT_TRUE(client.received().startsWith("HTTP/1.1 400 ")) << client.received().constData();
+}
+
+TEST_F(HttpServerTest, ConnectionCloseIsHonoured)
+{
+    start(echoHandler);
+    RawClient client(server->port());
+    client.send("GET /bye HTTP/1.1\r\nConnection: close\r\n\r\n");
+    ASSERT_TRUE(client.waitForClose());
+    EXPECT_TRUE(client.received().contains("Connection: close\r\n"));
+}
+
+TEST_F(HttpServerTest, StreamsChunksAsTheyAreWritten)
+{
+    QPointer<HttpStream> stream;
+    start([&](Request &request, HttpConnection &connection) {
+        if (request.path == "/watch")
+            stream = connection.beginStream(Response{200, "application/json", {}, {}});
+        else
+            echoHandler(request, connection);
+    });
+    RawClient client(server->port());
+    client.send("GET /watch HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(spinUntil([&] { return !stream.isNull(); }));
+    ASSERT_TRUE(client.waitFor("Transfer-Encoding: chunked\r\n"));
+    EXPECT_TRUE(stream->write("{\"type\":\"ADDED\"}\n"));
+    ASSERT_TRUE(client.waitFor("11\r\n{\"type\":\"ADDED\"}\n\r\n"));
+    stream->finish();
+    ASSERT_TRUE(client.waitFor("0\r\n\r\n"));
+    client.send("GET /next HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("GET /next"));
+}
+
+TEST_F(HttpServerTest, ClientGoingAwayClosesTheStream)
+{
+    QPointer<HttpStream> stream;
+    bool closed = false;
+    start([&](Request &, HttpConnection &connection) {
+        stream = connection.beginStream(Response{200, "application/json", {}, {}});
+        QObject::connect(stream, &HttpStream::closed, stream, [&] { closed = true; });
+    });
+    {
+        RawClient client(server->port());
+        client.send("GET /watch HTTP/1.1\r\n\r\n");
+        ASSERT_TRUE(spinUntil([&] { return !stream.isNull(); }));
+    }
+    EXPECT_TRUE(spinUntil([&] { return closed; }));
+    EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
+}
+
+TEST_F(HttpServerTest, SlowReaderIsCutOff)
+{
+    HttpLimits limits;
+    limits.maxPendingWriteBytes = 256 * 1024;
+    QPointer<HttpStream> stream;
+    start([&](Request &, HttpConnection &connection) {
+        stream = connection.beginStream(Response{200, "application/json", {}, {}});
+    }, limits);
+    RawClient client(server->port());
+    client.socket().setReadBufferSize(1024); // the client stops reading
+    QObject::disconnect(&client.socket(), &QTcpSocket::readyRead, nullptr, nullptr);
+    client.send("GET /watch HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(spinUntil([&] { return !stream.isNull(); }));
+    // Written from a timer, as watch events are, so the cut-off connection is deleted by the loop.
+    const QByteArray event(64 * 1024, 'x');
+    bool cut = false;
+    int writes = 0;
+    QTimer writer;
+    QObject::connect(&writer, &QTimer::timeout, &writer, [&] {
+        if (!stream || !stream->write(event))
+            cut = true;
+        if (cut || ++writes > 2000)
+            writer.stop();
+    });
+    writer.start(0);
+    spinUntil([&] { return !writer.isActive(); }, 20000);
+    EXPECT_TRUE(cut);
+    EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
+}
+
+TEST_F(HttpServerTest, TakenPortIsABusyError)
+{
+    start(echoHandler);
+    HttpServer second(echoHandler);
+    const Result<void> result = second.listen(QHostAddress::LocalHost, server->port());
+    ASSERT_FALSE(result.has_value());
+    EXPECT_EQ(result.error().code, common::Error::Code::Busy);
+    EXPECT_TRUE(result.error().message.contains(QLatin1String("--listen")));
+}
+
+} // namespace
+} // namespace dra::server
