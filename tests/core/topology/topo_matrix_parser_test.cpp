@@ -242,3 +242,31 @@ INSTANTIATE_TEST_SUITE_P(Cases, TopoMatrixMalformedTest,
         MalformedCase {
             "NoRows", "\tGPU0\tGPU1\n\nLegend:\n", "node-a.txt:1: the header is not followed" }),
     [](const testing::TestParamInfo<MalformedCase> &info) { return std::string(info.param.name); });
+
+// Grace Hopper style output: the GPU memory is its own NUMA node, printed as GPU NUMA ID.
+TEST(TopoMatrixParserTest, NumericGpuNumaId)
+{
+    const TopoMatrix matrix
+        = parseOk(QStringLiteral("\tGPU0\tNIC0\tCPU Affinity\tNUMA Affinity\tGPU NUMA ID\n"
+                                 "GPU0\t X \tSYS\t0-71\t0\t\t1\n"
+                                 "NIC0\tSYS\t X \t\t\t\t\n"));
+    ASSERT_EQ(matrix.devices.size(), 2u);
+    EXPECT_EQ(matrix.devices[0].cpuAffinity, QStringLiteral("0-71"));
+    EXPECT_EQ(matrix.devices[0].numaNode, 0);
+    EXPECT_EQ(matrix.devices[0].gpuNumaId, 1);
+}
+
+// A terminal copy whose header lost its leading indentation still lines values up by column.
+TEST(TopoMatrixParserTest, HeaderWithoutIndentation)
+{
+    const TopoMatrix matrix
+        = parseOk(QStringLiteral("GPU0    GPU1    CPU Affinity    NUMA Affinity\n"
+                                 "GPU0     X      NV12                    1\n"
+                                 "GPU1    NV12     X      0-7             0\n"));
+    ASSERT_EQ(matrix.devices.size(), 2u);
+    EXPECT_TRUE(matrix.devices[0].cpuAffinity.isEmpty());
+    EXPECT_EQ(matrix.devices[0].numaNode, 1);
+    EXPECT_EQ(matrix.devices[1].cpuAffinity, QStringLiteral("0-7"));
+    EXPECT_EQ(matrix.devices[1].numaNode, 0);
+    EXPECT_EQ(linkText(matrix, "GPU1", "GPU0"), "NV12");
+}
