@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/watch_hub.h"
+
+#include <chrono>
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/json_text.h"
+#include "core/common/logging.h"
+#include "core/server/kube_status.h"
+
+namespace dra::server {
+
+namespace {
+
+std::string_view eventType(store::ChangeType type)
+{
+    switch (type) {
+    case store::ChangeType::Added: return "ADDED";
+    case store::ChangeType::Modified: return "MODIFIED";
+    case store::ChangeType::Deleted: return "DELETED";
+    }
+    return "MODIFIED";
+}
+
+std::optional<int64_t> parseInt(const std::string &text)
+{
+    int64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 0)
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+WatchHub::WatchHub(ObjectSource &source, int pollIntervalMs, QObject *parent)
+    : QObject(parent)
+    , m_source(source)
+{
+    if (Result<int64_t> rev = m_source.cache().currentRev())
+        m_rev = *rev;
+    if (Result<int64_t> version = m_source.cache().dataVersion())
+        m_dataVersion = *version;
+    m_timer.setInterval(pollIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &WatchHub::poll);
+    m_timer.start();
+}
+
+void WatchHub::poll()
+{
+    // data_version moves only when another connection commits, which is the only way the
+    // change log grows under this read-only server.
+    Result<int64_t> version = m_source.cache().dataVersion();
+    if (!version) {
+        qCWarning(lcServer, "cannot poll the cache: %s", qPrintable(version.error().message));
+        return;
+    }
+    if (*version == m_dataVersion)
+        return;
+    m_dataVersion = *version;
+    for (;;) {
+        Result<std::vector<store::LoggedChange>> changes = m_source.cache().changesSince(m_rev, 1000);
+        if (!changes) {
+            qCWarning(lcServer, "cannot read the change log: %s", qPrintable(changes.error().message));
+            return;
+        }
+        if (changes->empty())
+            return;
+        const std::vector<Watcher *> watchers = m_watchers;
+        for (const store::LoggedChange &change : *changes) {
+            m_rev = change.rev;
+            if (change.cluster != m_source.cluster())
+                continue;
+            std::optional<ServedObject> served; // decoded once, only if some watcher wants it
+            for (Watcher *watcher : watchers) {
+                if (!watcher->wants(change.rev, change.key))
+                    continue;
+                if (!served) {
+                    Result<ServedObject> decoded = m_source.fromChange(change);
+                    if (!decoded) {
+                        qCWarning(lcServer, "skipping change %lld: %s", static_cast<long long>(change.rev),
+                                  qPrintable(decoded.error().message));
+                        break;
+                    }
+                    served = std::move(*decoded);
+                }
+                watcher->deliver(change, *served);
+            }
+        }
+    }
+}
+
+void WatchHub::remove(Watcher *watcher)
+{
+    std::erase(m_watchers, watcher);
+}
+
+void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind, const std::string &ns)
+{
+    Result<ListOptions> options = parseListOptions(request);
+    if (!options) {
+        connection.respond(status::badRequest(options.error().message.toStdString()));
+        return;
+    }
+    int64_t timeoutSeconds = 0;
+    if (auto text = request.query.value("timeoutSeconds"); text && !text->empty()) {
+        const std::optional<int64_t> parsed = parseInt(*text);
+        if (!parsed) {
+            connection.respond(status::badRequest("timeoutSeconds: Invalid value: \"" + *text + "\": must be a non-negative integer"));
+            return;
+        }
+        timeoutSeconds = *parsed;
+    }
+    bool bookmarks = false, initialEvents = false;
+    for (auto [name, flag] : {std::pair{"allowWatchBookmarks", &bookmarks}, std::pair{"sendInitialEvents", &initialEvents}}) {
+        if (auto text = request.query.value(name); text && !text->empty()) {
+            const std::optional<bool> parsed = parseGoBool(*text);
+            if (!parsed) {
+                connection.respond(status::badRequest(std::string(name) + ": Invalid value: \"" + *text + "\": not a boolean"));
+                return;
+            }
+            *flag = *parsed;
+        }
+    }
+    const std::string resourceVersion = request.query.value("resourceVersion").value_or(std::string());
+    std::optional<int64_t> from;
+    if (!resourceVersion.empty() && resourceVersion != "0") {
+        from = parseInt(resourceVersion);
+        if (!from) {
+            connection.respond(status::badRequest("resourceVersion: Invalid value: \"" + resourceVersion + "\": must be an integer"));
+            return;
+        }
+    }
+
+    poll(); // so that m_rev is the newest revision before this watcher picks its start
+    const bool table = options->rendering.table;
+    HttpStream *stream = connection.beginStream(
+        Response{200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {}});
+    if (!stream)
+        return;
+    auto *watcher = new Watcher(*this, stream, kind, ns, std::move(*options), bookmarks);
+    if (timeoutSeconds > 0)
+        QTimer::singleShot(std::chrono::seconds(timeoutSeconds), watcher, &Watcher::finish);
+
+    if (!from || initialEvents) {
+        // "" and "0": the current state as synthetic ADDED events, then live changes.
+        Result<ObjectSource::Listing> listing = m_source.list(kind, ns);
+        if (!listing) {
+            watcher->sendError(500, "InternalError", listing.error().message.toStdString());
+            watcher->finish();
+            return;
+        }
+        for (const ServedObject &item : listing->items)
+            watcher->sendInitial(item);
+        watcher->setRev(std::max(listing->rev, m_rev));
+        if (initialEvents)
+            watcher->sendBookmark(true);
+        m_watchers.push_back(watcher);
+        return;
+    }
+
+    Result<std::vector<store::LoggedChange>> first = m_source.cache().changesSince(*from, 1);
+    Result<int64_t> current = m_source.cache().currentRev();
+    if (!first || !current) {
+        watcher->sendError(500, "InternalError", (!first ? first.error() : current.error()).message.toStdString());
+        watcher->finish();
+        return;
+    }
+    // Revisions are consecutive, so a first retained change beyond from+1 means the log was
+    // trimmed past the client's position: it must relist (410 Expired, as the watch cache says).
+    const bool trimmed = first->empty() ? *from < *current : first->front().rev > *from + 1;
+    if (trimmed) {
+        const int64_t oldest = first->empty() ? *current : first->front().rev - 1;
+        watcher->sendError(410, "Expired", "too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest) + ")");
+        watcher->finish();
+        return;
+    }
+    // Catch up from the log up to what the hub has fanned out; the hub delivers the rest.
+    int64_t after = *from;
+    while (after < m_rev) {
+        Result<std::vector<store::LoggedChange>> changes = m_source.cache().changesSince(after, 1000);
+        if (!changes || changes->empty())
+            break;
+        for (const store::LoggedChange &change : *changes) {
+            if (change.rev > m_rev)
+                break;
+            after = change.rev;
+            if (change.cluster != m_source.cluster() || !watcher->wants(change.rev, change.key))
+                continue;
+            if (Result<ServedObject> served = m_source.fromChange(change))
+                watcher->deliver(change, *served);
+        }
+        if (changes->back().rev > m_rev)
+            break;
+    }
+    watcher->setRev(std::max(*from, m_rev));
+    m_watchers.push_back(watcher);
+}
+
+Watcher::Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns, ListOptions options,
+                 bool bookmarks)
+    : QObject(stream)
+    , m_hub(&hub)
+    , m_stream(stream)
+    , m_kind(kind)
+    , m_ns(std::move(ns))
+    , m_options(std::move(options))
+    , m_bookmarks(bookmarks)
+{
+    if (m_bookmarks) {
+        m_bookmarkTimer.setInterval(hub.m_bookmarkIntervalMs);
+        connect(&m_bookmarkTimer, &QTimer::timeout, this, [this] { sendBookmark(); });
+        m_bookmarkTimer.start();
+    }
+}
+
+Watcher::~Watcher()
+{
+    if (m_hub)
+        m_hub->remove(this);
+}
+
+bool Watcher::wants(int64_t rev, const common::ObjectKey &key) const
+{
+    if (rev <= m_rev || key.group != m_kind.group || key.kind != m_kind.name)
+        return false;
+    if (!m_ns.empty() && key.ns != m_ns)
+        return false;
+    const std::string name = m_options.fields.exactName();
+    return name.empty() || key.name == name;
+}
+
+void Watcher::deliver(const store::LoggedChange &change, const ServedObject &item)
+{
+    if (change.rev <= m_rev)
+        return;
+    m_rev = change.rev;
+    // TODO(#4): an object leaving the label selector should be sent as DELETED, as upstream does.
+    if (!m_options.labels.matches(item.object.meta) || !m_options.fields.matches(item.object.meta))
+        return;
+    send(eventType(change.type), item);
+}
+
+void Watcher::sendInitial(const ServedObject &item)
+{
+    if (m_options.labels.matches(item.object.meta) && m_options.fields.matches(item.object.meta))
+        send("ADDED", item);
+}
+
+void Watcher::send(std::string_view type, const ServedObject &item)
+{
+    if (!m_options.rendering.table) {
+        write({{"type", std::string(type)}, {"object", item.json}});
+        return;
+    }
+    nlohmann::json table = makeTable(m_kind, {&item}, m_options.rendering, !m_columnsSent);
+    table["metadata"] = {{"resourceVersion", std::to_string(item.rev)}};
+    m_columnsSent = true;
+    write({{"type", std::string(type)}, {"object", std::move(table)}});
+}
+
+void Watcher::sendBookmark(bool initialEventsEnd)
+{
+    nlohmann::json metadata = {{"resourceVersion", std::to_string(m_rev)}};
+    if (initialEventsEnd)
+        metadata["annotations"] = {{"k8s.io/initial-events-end", "true"}};
+    write({{"type", "BOOKMARK"},
+           {"object", {{"kind", std::string(m_kind.name)}, {"apiVersion", servedApiVersion(m_kind)}, {"metadata", metadata}}}});
+}
+
+void Watcher::sendError(int code, std::string_view reason, const std::string &message)
+{
+    write({{"type", "ERROR"}, {"object", status::object(code, reason, message)}});
+}
+
+void Watcher::write(const nlohmann::json &event)
+{
+    if (!m_stream)
+        return;
+    // One compact document per line: Python's watch splits the body on "\n".
+    std::string line = common::compactJson(event);
+    line.push_back('\n');
+    m_stream->write(QByteArrayView(line.data(), qsizetype(line.size())));
+}
+
+void Watcher::finish()
+{
+    m_bookmarkTimer.stop();
+    if (m_stream)
+        m_stream->finish();
+}
+
+} // namespace dra::server

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+
+#include "core/server/http_connection.h"
+#include "core/server/object_source.h"
+#include "core/server/resource_controller.h"
+
+namespace dra::server {
+
+class Watcher;
+
+// Serves watches from the cache's change log. It polls the cache's dataVersion (so commits by
+// another process, e.g. `dractl import` or a reflector, reach watchers) and fans every new
+// change out to every watcher, in revision order, once. Thread of its ObjectSource.
+class WatchHub final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit WatchHub(ObjectSource &source, int pollIntervalMs = 100, QObject *parent = nullptr);
+
+    // Answers a `?watch=true` request: validates its parameters (400 Status on error), then
+    // streams events on `connection` until timeoutSeconds, the client leaves, or it falls behind.
+    void serve(Request &request, HttpConnection &connection, const model::KindInfo &kind, const std::string &ns);
+
+    // Reads new changes now instead of at the next poll (tests, and writers in this process).
+    void poll();
+    int watcherCount() const { return int(m_watchers.size()); }
+    // How often an idle watch with allowWatchBookmarks gets a BOOKMARK.
+    void setBookmarkIntervalMs(int ms) { m_bookmarkIntervalMs = ms; }
+
+private:
+    friend class Watcher;
+    void remove(Watcher *watcher);
+
+    ObjectSource &m_source;
+    QTimer m_timer;
+    int64_t m_dataVersion = -1;
+    int64_t m_rev = 0; // every change up to this revision has been fanned out
+    int m_bookmarkIntervalMs = 30 * 1000;
+    std::vector<Watcher *> m_watchers;
+};
+
+// One open watch stream: filters changes for its kind, namespace and selectors and writes
+// them as one compact JSON (or Table) event per line. Child of its HttpStream.
+class Watcher final : public QObject
+{
+    Q_OBJECT
+public:
+    Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns, ListOptions options,
+            bool bookmarks);
+    ~Watcher() override;
+
+    // Whether a change of `key` at `rev` is new to this watcher and inside its kind and namespace.
+    bool wants(int64_t rev, const common::ObjectKey &key) const;
+    // Sends a change (already decoded once by the hub) if its object passes the selectors.
+    void deliver(const store::LoggedChange &change, const ServedObject &item);
+    // Sends ADDED for `item` (initial state).
+    void sendInitial(const ServedObject &item);
+    void sendBookmark(bool initialEventsEnd = false);
+    void sendError(int code, std::string_view reason, const std::string &message);
+    void setRev(int64_t rev) { m_rev = rev; }
+    int64_t rev() const { return m_rev; }
+    void finish();
+
+private:
+    void send(std::string_view type, const ServedObject &item);
+    void write(const nlohmann::json &event);
+
+    QPointer<WatchHub> m_hub;
+    QPointer<HttpStream> m_stream;
+    const model::KindInfo &m_kind;
+    std::string m_ns;
+    ListOptions m_options;
+    bool m_bookmarks;
+    bool m_columnsSent = false;
+    int64_t m_rev = 0;
+    QTimer m_bookmarkTimer;
+};
+
+} // namespace dra::server
