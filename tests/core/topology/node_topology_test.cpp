@@ -52,9 +52,11 @@ TEST(NodeTopologyTest, H100FromAttributesInfersNvSwitchAndMarksIt)
     EXPECT_EQ(countLinks(t, LinkSource::Imported, LinkKind::NV), 0u);
     // Two GPUs and two NICs per root: six same-root pairs on each of four roots.
     EXPECT_EQ(countLinks(t, LinkSource::Attribute, LinkKind::PXB), 24u);
-    for (const Link &link : t.links)
-        if (link.source == LinkSource::Inferred)
+    for (const Link &link : t.links) {
+        if (link.source == LinkSource::Inferred) {
             EXPECT_EQ(link.count, 18);
+        }
+    }
     EXPECT_TRUE(t.notes.join(u' ').contains(u"inferred from the product name"));
 }
 
