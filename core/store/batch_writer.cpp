@@ -176,13 +176,16 @@ private:
         return {};
     }
 
-    // Logs the deletion with the last known state and drops the row (its devices cascade).
+    // Logs the deletion with the last known state and drops the row and its devices.
     Result<void> deleteStored(const ObjectRecord &last, std::string_view resourceVersion,
                               std::string_view json, int changeIndex, bool keepStored)
     {
         const Result<int64_t> rev = logChange(last.key, ChangeType::Deleted, resourceVersion, json);
         if (!rev)
             return fail(rev.error());
+        bindKey(m_s.deleteDevices, m_batch.cluster, last.key);
+        if (Result<void> cleared = m_s.deleteDevices.exec(); !cleared)
+            return cleared;
         bindKey(m_s.deleteObject, m_batch.cluster, last.key);
         if (Result<void> deleted = m_s.deleteObject.exec(); !deleted)
             return deleted;

@@ -11,36 +11,76 @@ namespace dra::store {
 
 namespace {
 
-nlohmann::json attributeJson(const model::DeviceAttribute &attribute)
+// Appends `text` as a JSON string literal.
+void appendString(std::string &out, std::string_view text)
 {
-    using Type = model::DeviceAttribute::Type;
-    switch (attribute.type) {
-    case Type::Int: return {{"int", attribute.intValue}};
-    case Type::Bool: return {{"bool", attribute.boolValue}};
-    case Type::String: return {{"string", attribute.stringValue}};
-    case Type::Version: return {{"version", attribute.stringValue}};
-    case Type::Ints: return {{"ints", attribute.intValues}};
-    case Type::Bools: return {{"bools", attribute.boolValues}};
-    case Type::Strings: return {{"strings", attribute.stringValues}};
-    case Type::Versions: return {{"versions", attribute.stringValues}};
-    }
-    return nlohmann::json::object();
+    out += nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+template <typename T, typename F>
+void appendList(std::string &out, const std::vector<T> &values, F &&appendOne)
+{
+    out += '[';
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (i)
+            out += ',';
+        appendOne(values[i]);
+    }
+    out += ']';
+}
+
+// {"int":1} / {"string":"H100"} / ..., the v1 wire form of one attribute value.
+void appendAttribute(std::string &out, const model::DeviceAttribute &attribute)
+{
+    using Type = model::DeviceAttribute::Type;
+    const auto appendText = [&out](const std::string &value) { appendString(out, value); };
+    switch (attribute.type) {
+    case Type::Int: out += "{\"int\":" + std::to_string(attribute.intValue) + '}'; return;
+    case Type::Bool: out += attribute.boolValue ? "{\"bool\":true}" : "{\"bool\":false}"; return;
+    case Type::String: out += "{\"string\":"; appendString(out, attribute.stringValue); break;
+    case Type::Version: out += "{\"version\":"; appendString(out, attribute.stringValue); break;
+    case Type::Ints:
+        out += "{\"ints\":";
+        appendList(out, attribute.intValues, [&out](int64_t value) { out += std::to_string(value); });
+        break;
+    case Type::Bools:
+        out += "{\"bools\":";
+        appendList(out, attribute.boolValues, [&out](bool value) { out += value ? "true" : "false"; });
+        break;
+    case Type::Strings: out += "{\"strings\":"; appendList(out, attribute.stringValues, appendText); break;
+    case Type::Versions: out += "{\"versions\":"; appendList(out, attribute.stringValues, appendText); break;
+    }
+    out += '}';
+}
+
+// Built as text rather than through nlohmann objects: this runs for every device of every
+// slice on bulk loads, where the intermediate objects cost more than the rest of the row.
 std::vector<DeviceRow> deviceRows(const model::ResourceSlice &slice)
 {
     std::vector<DeviceRow> rows;
     rows.reserve(slice.devices.size());
     for (const model::Device &device : slice.devices) {
-        nlohmann::json attributes = nlohmann::json::object();
-        for (const auto &[name, value] : device.attributes)
-            attributes[model::QualifiedName::resolve(name, slice.driver).toString()] = attributeJson(value);
-        nlohmann::json capacity = nlohmann::json::object();
-        for (const auto &[name, value] : device.capacity)
-            capacity[model::QualifiedName::resolve(name, slice.driver).toString()] = value.value.toString();
+        std::string attributes = "{";
+        for (const auto &[name, value] : device.attributes) {
+            if (attributes.size() > 1)
+                attributes += ',';
+            appendString(attributes, model::QualifiedName::resolve(name, slice.driver).toString());
+            attributes += ':';
+            appendAttribute(attributes, value);
+        }
+        attributes += '}';
+        std::string capacity = "{";
+        for (const auto &[name, value] : device.capacity) {
+            if (capacity.size() > 1)
+                capacity += ',';
+            appendString(capacity, model::QualifiedName::resolve(name, slice.driver).toString());
+            capacity += ':';
+            appendString(capacity, value.value.toString());
+        }
+        capacity += '}';
         rows.push_back({device.name, slice.driver, slice.pool.name,
-                        device.nodeName.empty() ? slice.nodeName : device.nodeName,
-                        common::compactJson(attributes), common::compactJson(capacity)});
+                        device.nodeName.empty() ? slice.nodeName : device.nodeName, std::move(attributes),
+                        std::move(capacity)});
     }
     return rows;
 }

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // dractl as a user runs it: a real process, real files, its stdout, stderr and exit status.
+#include <map>
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -142,4 +144,53 @@ TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
     EXPECT_EQ(run.exitCode, 1);
     EXPECT_NE(run.err.find(cache().toStdString()), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("rebuild"), std::string::npos) << run.err;
+}
+
+// The demo generator's YAML goes through import unchanged: every device comes back.
+TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
+{
+    const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+                                        QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("2"),
+                                        QStringLiteral("-o"), QStringLiteral("yaml")});
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const QString yaml = m_dir.filePath(QStringLiteral("h100.yaml"));
+    QFile file(yaml);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(generated.out));
+    file.close();
+
+    const DractlRun imported = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), yaml});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err << imported.out;
+
+    const DractlRun json = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+                                   QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("2")});
+    const auto inventory = nlohmann::json::parse(json.out);
+    size_t expectedDevices = 0;
+    for (const auto &item : inventory["items"])
+        if (item["kind"] == "ResourceSlice" && item["spec"].contains("devices"))
+            expectedDevices += item["spec"]["devices"].size();
+    ASSERT_GE(expectedDevices, 16u) << "2 nodes x 8 GPUs, plus NICs";
+
+    const DractlRun devices = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"),
+                                      cache(), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(devices.exitCode, 0) << devices.err;
+    EXPECT_EQ(nlohmann::json::parse(devices.out)["devices"].size(), expectedDevices);
+
+    // The exported inventory equals what was generated, object by object.
+    const DractlRun exported = dractl({QStringLiteral("export"), QStringLiteral("--cache"), cache(),
+                                       QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(exported.exitCode, 0) << exported.err;
+    std::map<std::string, nlohmann::json> generatedSlices;
+    for (const auto &item : inventory["items"])
+        if (item["kind"] == "ResourceSlice")
+            generatedSlices[item["metadata"]["name"]] = item;
+    size_t compared = 0;
+    const nlohmann::json exportedList = nlohmann::json::parse(exported.out);
+    for (const auto &item : exportedList["items"]) {
+        if (item["kind"] != "ResourceSlice")
+            continue;
+        EXPECT_EQ(item, generatedSlices[item["metadata"]["name"]]);
+        ++compared;
+    }
+    EXPECT_EQ(compared, generatedSlices.size());
 }

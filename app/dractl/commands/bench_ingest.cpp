@@ -4,6 +4,7 @@
 // dractl bench ingest: how fast an inventory goes from bytes in memory to a committed cache,
 // against a floor measured in the same run: the same file parsed with the same JSON library
 // and its slice and device rows inserted with prepared statements in one transaction.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -49,7 +50,8 @@ void removeDb(const QString &path)
         QFile::remove(path + suffix);
 }
 
-// Parsed, decoded records of every item of a List; counts devices.
+// Parsed, decoded records of the ResourceSlices of a List (other kinds are skipped, as the
+// floor skips them); counts devices.
 Result<store::WatchBatch> decodeList(const std::string &text, const QString &origin, store::ChangeType type,
                                      int64_t *devices)
 {
@@ -63,6 +65,8 @@ Result<store::WatchBatch> decodeList(const std::string &text, const QString &ori
     nlohmann::json &items = (*json)["items"];
     batch.changes.reserve(items.size());
     for (nlohmann::json &item : items) {
+        if (item.value("kind", "") != "ResourceSlice")
+            continue;
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return dra::fail(object.error().withContext(origin));
@@ -155,7 +159,7 @@ std::string deriveChanges(const std::string &inventory)
 int runBenchIngest(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("inventory"), QStringLiteral("A List (e.g. ResourceSliceList) JSON file."),
+    parser.addOption({QStringLiteral("inventory"), QStringLiteral("A ResourceSliceList (or any List: only its ResourceSlices count) JSON file."),
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("changes"),
                       QStringLiteral("A List of changed objects to upsert (default: every tenth slice with a new pool "
@@ -163,6 +167,8 @@ int runBenchIngest(const QStringList &arguments)
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("cache"), QStringLiteral("The cache file to build (overwritten)."),
                       QStringLiteral("file")});
+    parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs of floor and ingest; medians are reported (default 3)."),
+                      QStringLiteral("n"), QStringLiteral("3")});
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
                      QStringLiteral("Ingest an inventory into a fresh cache and compare with a bare SQLite floor."),
@@ -183,26 +189,41 @@ int runBenchIngest(const QStringList &arguments)
     else if (!readWhole(parser.value(QStringLiteral("changes")), &changes))
         return fail(QStringLiteral("bench ingest: cannot read %1").arg(parser.value(QStringLiteral("changes"))));
 
-    const Result<double> floor = measureFloor(inventory, cachePath + QStringLiteral(".floor"));
-    if (!floor)
-        return fail(floor.error());
-
-    store::OpenOptions reset;
-    reset.reset = true;
-    Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
-    if (!cache)
-        return fail(cache.error());
-
+    // Floor and ingest alternate, each run from a fresh file; medians damp a busy machine.
+    const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
+    std::vector<double> floors, ingests;
     int64_t devices = 0;
-    const Clock::time_point ingestStart = Clock::now();
-    Result<store::WatchBatch> batch = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
-    if (!batch)
-        return fail(batch.error());
-    const int64_t objects = int64_t(batch->changes.size());
-    Result<store::BatchSummary> applied = cache->apply(*batch);
-    if (!applied)
-        return fail(applied.error());
-    const double endToEnd = secondsSince(ingestStart);
+    int64_t objects = 0;
+    Result<store::CacheDb> cache = dra::fail(common::Error::Code::Internal, QStringLiteral("not opened"));
+    for (int run = 0; run < runs; ++run) {
+        const Result<double> floor = measureFloor(inventory, cachePath + QStringLiteral(".floor"));
+        if (!floor)
+            return fail(floor.error());
+        floors.push_back(*floor);
+
+        store::OpenOptions reset;
+        reset.reset = true;
+        cache = store::CacheDb(); // release the writer lock before reopening
+        cache = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
+        if (!cache)
+            return fail(cache.error());
+        devices = 0;
+        const Clock::time_point ingestStart = Clock::now();
+        Result<store::WatchBatch> batch = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
+        if (!batch)
+            return fail(batch.error());
+        objects = int64_t(batch->changes.size());
+        Result<store::BatchSummary> applied = cache->apply(*batch);
+        if (!applied)
+            return fail(applied.error());
+        ingests.push_back(secondsSince(ingestStart));
+    }
+    const auto median = [](std::vector<double> values) {
+        std::sort(values.begin(), values.end());
+        return values[values.size() / 2];
+    };
+    const double endToEnd = median(ingests);
+    const Result<double> floor = median(floors);
 
     int64_t changeDevices = 0;
     const Clock::time_point upsertStart = Clock::now();
@@ -238,9 +259,10 @@ int runBenchIngest(const QStringList &arguments)
         {"benchmark", "ingest"},
         {"inventory", inventoryPath.toStdString()},
         {"bytes", inventory.size()},
-        {"objects", objects},
+        {"slices", objects},
         {"devices", devices},
         {"rows", objects + devices},
+        {"runs", runs},
         {"end_to_end_s", endToEnd},
         {"floor_s", *floor},
         {"ratio_to_floor", *floor > 0 ? endToEnd / *floor : 0.0},

@@ -41,6 +41,17 @@ Result<std::string> chooseCluster(store::CacheDb &cache, const QCommandLineParse
                 QStringLiteral("%1 holds several clusters (%2): choose one with --cluster").arg(cache.path(), names.join(QStringLiteral(", "))));
 }
 
+Result<ClusterCache> openClusterCache(const QCommandLineParser &parser)
+{
+    Result<store::CacheDb> cache = openCacheForReading(parser);
+    if (!cache)
+        return dra::fail(cache.error());
+    Result<std::string> cluster = chooseCluster(*cache, parser);
+    if (!cluster)
+        return dra::fail(cluster.error());
+    return ClusterCache{std::move(*cache), std::move(*cluster)};
+}
+
 Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,
                                                const model::KindInfo &kind, const std::string &ns)
 {

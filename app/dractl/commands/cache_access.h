@@ -21,6 +21,16 @@ namespace dra::cli {
 // no --cluster is an error listing them.
 [[nodiscard]] Result<std::string> chooseCluster(store::CacheDb &cache, const QCommandLineParser &parser);
 
+// A cache opened for reading together with the cluster to read from it.
+struct ClusterCache
+{
+    store::CacheDb cache;
+    std::string cluster;
+};
+
+// openCacheForReading() then chooseCluster(): what every read-only command starts with.
+[[nodiscard]] Result<ClusterCache> openClusterCache(const QCommandLineParser &parser);
+
 // Decoded objects of one kind (all namespaces when `ns` is empty). A stored row that no longer
 // decodes is reported on stderr and skipped.
 [[nodiscard]] Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,

@@ -61,18 +61,17 @@ int runExport(const QStringList &arguments)
             if (kind.group == model::kResourceGroup)
                 kinds.push_back(&kind);
 
-    Result<store::CacheDb> cache = openCacheForReading(parser);
-    if (!cache)
-        return fail(cache.error());
-    Result<std::string> cluster = chooseCluster(*cache, parser);
-    if (!cluster)
-        return fail(cluster.error());
+    Result<ClusterCache> opened = openClusterCache(parser);
+    if (!opened)
+        return fail(opened.error());
+    store::CacheDb &cache = opened->cache;
+    const std::string &cluster = opened->cluster;
 
     nlohmann::json items = nlohmann::json::array();
     int problems = 0;
     const std::string ns = parser.value(QStringLiteral("namespace")).toStdString();
     for (const model::KindInfo *kind : kinds) {
-        Result<std::vector<model::Object>> objects = loadObjects(*cache, *cluster, *kind, kind->namespaced ? ns : std::string());
+        Result<std::vector<model::Object>> objects = loadObjects(cache, cluster, *kind, kind->namespaced ? ns : std::string());
         if (!objects)
             return fail(objects.error());
         for (const model::Object &object : *objects) {

@@ -107,15 +107,14 @@ int runGet(const QStringList &arguments)
     if (format != QLatin1String("table") && format != QLatin1String("wide") && !isStructured(format))
         return fail(QStringLiteral("get: unknown output format '%1' (table, wide, json, yaml)").arg(format));
 
-    Result<store::CacheDb> cache = openCacheForReading(parser);
-    if (!cache)
-        return fail(cache.error());
-    Result<std::string> cluster = chooseCluster(*cache, parser);
-    if (!cluster)
-        return fail(cluster.error());
+    Result<ClusterCache> opened = openClusterCache(parser);
+    if (!opened)
+        return fail(opened.error());
+    store::CacheDb &cache = opened->cache;
+    const std::string &cluster = opened->cluster;
 
     if (isDevices(positional[0]))
-        return printDevices(*cache, *cluster, parser);
+        return printDevices(cache, cluster, parser);
 
     const model::KindInfo *kind = model::findKind(positional[0].toStdString());
     if (!kind)
@@ -123,7 +122,7 @@ int runGet(const QStringList &arguments)
     const bool allNamespaces = kind->namespaced && parser.isSet(QStringLiteral("all-namespaces"));
     const std::string ns = kind->namespaced && !allNamespaces ? parser.value(QStringLiteral("namespace")).toStdString()
                                                               : std::string();
-    Result<std::vector<model::Object>> objects = loadObjects(*cache, *cluster, *kind, ns);
+    Result<std::vector<model::Object>> objects = loadObjects(cache, cluster, *kind, ns);
     if (!objects)
         return fail(objects.error());
 
