@@ -274,6 +274,10 @@ Result<TopoMatrix> parseTopoMatrix(QStringView text, const QString &source)
         if (tokens.front().text.startsWith(u"Legend"))
             break;
         const auto row = indexOf.find(tokens.front().text);
+        // A line that is not a matrix row (a shell prompt pasted along) ends the matrix; one
+        // that looks like a row but names no column is an error.
+        if (row == indexOf.end() && rows > 0 && (tokens.size() < 2 || !parseCell(tokens[1].text)))
+            break;
         if (row == indexOf.end())
             return error(line.number,
                 QStringLiteral("row \"%1\" is not one of the header's columns (line %2)")

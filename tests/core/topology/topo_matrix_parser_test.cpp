@@ -124,6 +124,11 @@ INSTANTIATE_TEST_SUITE_P(Upstream, TopoMatrixSampleVariantTest,
                     QStringLiteral("GPU NUMA ID\n"), QStringLiteral("GPU NUMA ID\x1b[0m\n"));
                 return copy.replace(QStringLiteral("NV18"), QStringLiteral("\x1b[32mNV18\x1b[0m"));
             } },
+        SampleVariant { "PromptRightAfterTheMatrix",
+            [](const QString &t) -> QString {
+                const qsizetype legend = t.indexOf(QStringLiteral("\n\nLegend"));
+                return t.left(legend) + QStringLiteral("\nuser@hgx:~$ nvidia-smi -L\n");
+            } },
         SampleVariant { "ShellPromptAbove",
             [](const QString &t) -> QString {
                 return QStringLiteral("$ nvidia-smi topo -m\n") + t;
