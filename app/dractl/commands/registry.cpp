@@ -12,6 +12,7 @@ int runExport(const QStringList &arguments);
 int runDemoInventory(const QStringList &arguments);
 int runCache(const QStringList &arguments);
 int runBench(const QStringList &arguments);
+int runServe(const QStringList &arguments);
 
 std::span<const Command> commands()
 {
@@ -22,6 +23,7 @@ std::span<const Command> commands()
         {"demo-inventory", "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory},
         {"cache", "Inspect, check, rebuild or reset the cache", runCache},
         {"bench", "Run a benchmark (ingest, ...)", runBench},
+        {"serve", "Serve the cache as a read-only Kubernetes API (kubectl works against it)", runServe},
     };
     return list;
 }
