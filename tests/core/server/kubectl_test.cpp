@@ -109,6 +109,7 @@ protected:
         }
     }
 
+    QString cachePath() const { return m_dir.filePath(QStringLiteral("cache.db")); }
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
 
     ProcessRun run(const QString &program, const QStringList &arguments)
@@ -200,6 +201,46 @@ TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
     const ProcessRun denied = kubectl({QStringLiteral("delete"), QStringLiteral("deviceclass"), QStringLiteral("gpu.example.com")});
     EXPECT_NE(denied.exitCode, 0);
     EXPECT_TRUE(denied.err.contains(QLatin1String("MethodNotAllowed"))) << denied.err.toStdString();
+}
+
+TEST_F(KubectlTest, GetWatchSeesAChangeImportedByAnotherProcess)
+{
+    QProcess watch;
+    watch.start(s_kubectl, {QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-w"),
+                            QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--cache-dir"),
+                            m_dir.filePath(QStringLiteral("kube-cache"))});
+    ASSERT_TRUE(watch.waitForStarted());
+    QByteArray printed;
+    auto waitFor = [&](const QByteArray &needle) {
+        return test::spinUntil([&] {
+            watch.waitForReadyRead(50);
+            printed += watch.readAllStandardOutput();
+            return printed.contains(needle);
+        }, 30000);
+    };
+    ASSERT_TRUE(waitFor("node-2-gpus")) << printed.constData() << watch.readAllStandardError().constData();
+
+    QFile changed(m_dir.filePath(QStringLiteral("changed.yaml")));
+    ASSERT_TRUE(changed.open(QIODevice::WriteOnly));
+    changed.write(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2-gpu, uid: s-2, resourceVersion: "9", creationTimestamp: "2026-11-30T07:00:00Z"}
+spec:
+  driver: gpu.example.com
+  nodeName: node-2
+  pool: {name: node-2-pool-b, generation: 2, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+)");
+    changed.close();
+    const ProcessRun imported = run(QStringLiteral(DRA_DRACTL), {QStringLiteral("import"), QStringLiteral("--cache"), cachePath(),
+                                                                 QStringLiteral("--cluster"), QStringLiteral("lab"), changed.fileName()});
+    ASSERT_EQ(imported.exitCode, 0) << imported.err.toStdString();
+    EXPECT_TRUE(waitFor("node-2-pool-b")) << printed.constData() << watch.readAllStandardError().constData();
+    // The list printed each slice once; the watch adds only the change.
+    EXPECT_EQ(printed.count("node-1-gpu "), 1) << printed.constData();
+    watch.kill();
+    watch.waitForFinished();
 }
 
 } // namespace
