@@ -31,7 +31,8 @@ std::vector<std::string> splitPath(std::string_view path)
     return segments;
 }
 
-const model::KindInfo *kindByPlural(std::string_view group, std::string_view version, std::string_view plural)
+const model::KindInfo *kindByPlural(
+    std::string_view group, std::string_view version, std::string_view plural)
 {
     for (const model::KindInfo &kind : model::allKinds()) {
         if (kind.group == group && kind.preferredVersion == version && kind.plural == plural)
@@ -54,7 +55,7 @@ bool sameSecret(std::string_view a, std::string_view b)
 
 Response plainText(int status, const char *text)
 {
-    return Response{status, "text/plain; charset=utf-8", {}, QByteArray(text)};
+    return Response { status, "text/plain; charset=utf-8", {}, QByteArray(text) };
 }
 
 } // namespace
@@ -89,9 +90,11 @@ bool ApiServer::authenticate(Request &request) const
     }
     const std::string header = request.header("authorization");
     constexpr std::string_view scheme = "Bearer ";
-    if (header.size() <= scheme.size() || !std::equal(scheme.begin(), scheme.end(), header.begin(), [](char a, char b) {
-            return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-        }))
+    if (header.size() <= scheme.size()
+        || !std::equal(scheme.begin(), scheme.end(), header.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a))
+                   == std::tolower(static_cast<unsigned char>(b));
+           }))
         return false;
     if (!sameSecret(std::string_view(header).substr(scheme.size()), m_options.token))
         return false;
@@ -146,7 +149,8 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     serveResource(request, connection, segments);
 }
 
-void ApiServer::serveResource(Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
+void ApiServer::serveResource(
+    Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
 {
     const bool core = segments[0] == "api";
     const std::string group = core ? std::string() : segments[1];
@@ -180,7 +184,8 @@ void ApiServer::serveResource(Request &request, HttpConnection &connection, cons
     if (auto watch = request.query.value("watch"); watch && !watch->empty()) {
         const std::optional<bool> flag = parseGoBool(*watch);
         if (!flag) {
-            connection.respond(status::badRequest("watch: Invalid value: \"" + *watch + "\": not a boolean"));
+            connection.respond(
+                status::badRequest("watch: Invalid value: \"" + *watch + "\": not a boolean"));
             return;
         }
         if (*flag && name.empty()) {
@@ -188,7 +193,8 @@ void ApiServer::serveResource(Request &request, HttpConnection &connection, cons
             return;
         }
     }
-    connection.respond(name.empty() ? m_resources.list(request, *kind, ns) : m_resources.get(request, *kind, ns, name));
+    connection.respond(name.empty() ? m_resources.list(request, *kind, ns)
+                                    : m_resources.get(request, *kind, ns, name));
 }
 
 } // namespace dra::server

@@ -17,8 +17,8 @@ namespace dra::server {
 // How an ApiServer serves: which cluster of the cache, and who may ask.
 struct ApiServerOptions
 {
-    std::string cluster;    // the cluster of the cache to serve
-    std::string token;      // the bearer token every request needs; empty: no authentication
+    std::string cluster; // the cluster of the cache to serve
+    std::string token; // the bearer token every request needs; empty: no authentication
     int pollIntervalMs = 100; // how often watches look for changes committed by other processes
 };
 
@@ -41,7 +41,8 @@ public:
 
 private:
     bool authenticate(Request &request) const;
-    void serveResource(Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
+    void serveResource(
+        Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
 
     ApiServerOptions m_options;
     ObjectSource m_source;

@@ -16,7 +16,7 @@ namespace {
 // A read-only mirror offers only these; writes answer 405 (KUBE-WIRE §3.2).
 const nlohmann::json &verbs()
 {
-    static const nlohmann::json list = {"get", "list", "watch"};
+    static const nlohmann::json list = { "get", "list", "watch" };
     return list;
 }
 
@@ -44,7 +44,8 @@ std::vector<std::string> servedGroups()
 {
     std::vector<std::string> groups;
     for (const model::KindInfo &kind : model::allKinds()) {
-        if (!kind.group.empty() && std::find(groups.begin(), groups.end(), kind.group) == groups.end())
+        if (!kind.group.empty()
+            && std::find(groups.begin(), groups.end(), kind.group) == groups.end())
             groups.emplace_back(kind.group);
     }
     return groups;
@@ -69,19 +70,20 @@ nlohmann::json aggregatedGroup(std::string_view group)
     for (const std::string &version : versionsOf(group)) {
         nlohmann::json resources = nlohmann::json::array();
         for (const model::KindInfo *kind : kindsOf(group, version)) {
-            nlohmann::json resource = {
-                {"resource", std::string(kind->plural)},
-                {"responseKind", {{"group", ""}, {"version", ""}, {"kind", std::string(kind->name)}}},
-                {"scope", kind->namespaced ? "Namespaced" : "Cluster"},
-                {"singularResource", std::string(kind->singular)},
-                {"verbs", verbs()}};
+            nlohmann::json resource = { { "resource", std::string(kind->plural) },
+                { "responseKind",
+                    { { "group", "" }, { "version", "" }, { "kind", std::string(kind->name) } } },
+                { "scope", kind->namespaced ? "Namespaced" : "Cluster" },
+                { "singularResource", std::string(kind->singular) }, { "verbs", verbs() } };
             if (!kind->shortNames.empty())
                 resource["shortNames"] = shortNames(*kind);
             resources.push_back(std::move(resource));
         }
-        versions.push_back({{"version", version}, {"resources", std::move(resources)}, {"freshness", "Current"}});
+        versions.push_back({ { "version", version }, { "resources", std::move(resources) },
+            { "freshness", "Current" } });
     }
-    return {{"metadata", {{"name", std::string(group)}}}, {"versions", std::move(versions)}};
+    return { { "metadata", { { "name", std::string(group) } } },
+        { "versions", std::move(versions) } };
 }
 
 // True when one Accept clause names aggregated discovery v2 (v2beta1 alone gets legacy).
@@ -121,10 +123,11 @@ nlohmann::json version()
 {
     const std::string git(kServedGitVersion);
     const size_t dot1 = git.find('.'), dot2 = git.find('.', dot1 + 1);
-    return {{"major", git.substr(1, dot1 - 1)}, {"minor", git.substr(dot1 + 1, dot2 - dot1 - 1)},
-            {"gitVersion", git}, {"gitCommit", "draconsole"}, {"gitTreeState", "clean"},
-            {"buildDate", "2026-01-01T00:00:00Z"}, {"goVersion", "go1.24"}, {"compiler", "gc"},
-            {"platform", "linux/amd64"}};
+    return { { "major", git.substr(1, dot1 - 1) },
+        { "minor", git.substr(dot1 + 1, dot2 - dot1 - 1) }, { "gitVersion", git },
+        { "gitCommit", "draconsole" }, { "gitTreeState", "clean" },
+        { "buildDate", "2026-01-01T00:00:00Z" }, { "goVersion", "go1.24" }, { "compiler", "gc" },
+        { "platform", "linux/amd64" } };
 }
 
 Response apiRoot(const Request &request, bool core, const std::string &serverAddress)
@@ -137,17 +140,22 @@ Response apiRoot(const Request &request, bool core, const std::string &serverAdd
             for (const std::string &group : servedGroups())
                 items.push_back(aggregatedGroup(group));
         }
-        return jsonResponse(200, {{"kind", "APIGroupDiscoveryList"}, {"apiVersion", "apidiscovery.k8s.io/v2"},
-                                  {"metadata", nlohmann::json::object()}, {"items", std::move(items)}},
-                            std::string(kAggregatedDiscoveryType));
+        return jsonResponse(200,
+            { { "kind", "APIGroupDiscoveryList" }, { "apiVersion", "apidiscovery.k8s.io/v2" },
+                { "metadata", nlohmann::json::object() }, { "items", std::move(items) } },
+            std::string(kAggregatedDiscoveryType));
     }
-    const nlohmann::json cidrs = {{{"clientCIDR", "0.0.0.0/0"}, {"serverAddress", serverAddress}}};
+    const nlohmann::json cidrs
+        = { { { "clientCIDR", "0.0.0.0/0" }, { "serverAddress", serverAddress } } };
     if (core)
-        return jsonResponse(200, {{"kind", "APIVersions"}, {"versions", {"v1"}}, {"serverAddressByClientCIDRs", cidrs}});
+        return jsonResponse(200,
+            { { "kind", "APIVersions" }, { "versions", { "v1" } },
+                { "serverAddressByClientCIDRs", cidrs } });
     nlohmann::json groups = nlohmann::json::array();
     for (const std::string &group : servedGroups())
         groups.push_back(apiGroup(group));
-    return jsonResponse(200, {{"kind", "APIGroupList"}, {"apiVersion", "v1"}, {"groups", std::move(groups)}});
+    return jsonResponse(200,
+        { { "kind", "APIGroupList" }, { "apiVersion", "v1" }, { "groups", std::move(groups) } });
 }
 
 nlohmann::json apiGroup(std::string_view group)
@@ -157,9 +165,10 @@ nlohmann::json apiGroup(std::string_view group)
         return nullptr;
     nlohmann::json list = nlohmann::json::array();
     for (const std::string &version : versions)
-        list.push_back({{"groupVersion", groupVersion(group, version)}, {"version", version}});
-    return {{"kind", "APIGroup"}, {"apiVersion", "v1"}, {"name", std::string(group)}, {"versions", list},
-            {"preferredVersion", list.front()}};
+        list.push_back(
+            { { "groupVersion", groupVersion(group, version) }, { "version", version } });
+    return { { "kind", "APIGroup" }, { "apiVersion", "v1" }, { "name", std::string(group) },
+        { "versions", list }, { "preferredVersion", list.front() } };
 }
 
 nlohmann::json resourceList(std::string_view group, std::string_view version)
@@ -169,15 +178,15 @@ nlohmann::json resourceList(std::string_view group, std::string_view version)
         return nullptr;
     nlohmann::json resources = nlohmann::json::array();
     for (const model::KindInfo *kind : kinds) {
-        nlohmann::json resource = {{"name", std::string(kind->plural)}, {"singularName", std::string(kind->singular)},
-                                   {"namespaced", kind->namespaced}, {"kind", std::string(kind->name)},
-                                   {"verbs", verbs()}};
+        nlohmann::json resource = { { "name", std::string(kind->plural) },
+            { "singularName", std::string(kind->singular) }, { "namespaced", kind->namespaced },
+            { "kind", std::string(kind->name) }, { "verbs", verbs() } };
         if (!kind->shortNames.empty())
             resource["shortNames"] = shortNames(*kind);
         resources.push_back(std::move(resource));
     }
-    return {{"kind", "APIResourceList"}, {"apiVersion", "v1"}, {"groupVersion", groupVersion(group, version)},
-            {"resources", std::move(resources)}};
+    return { { "kind", "APIResourceList" }, { "apiVersion", "v1" },
+        { "groupVersion", groupVersion(group, version) }, { "resources", std::move(resources) } };
 }
 
 } // namespace dra::server::discovery

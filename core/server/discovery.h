@@ -30,7 +30,7 @@ nlohmann::json resourceList(std::string_view group, std::string_view version);
 } // namespace discovery
 
 // The aggregated discovery media type (v2).
-inline constexpr std::string_view kAggregatedDiscoveryType =
-    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+inline constexpr std::string_view kAggregatedDiscoveryType
+    = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
 } // namespace dra::server

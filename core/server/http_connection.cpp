@@ -18,7 +18,8 @@ namespace {
 std::string lower(std::string_view text)
 {
     std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(
+        out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return out;
 }
 
@@ -50,14 +51,16 @@ bool containsToken(std::string_view list, std::string_view token)
 QByteArray httpDate()
 {
     return QLocale::c()
-        .toString(QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
+        .toString(
+            QDateTime::currentDateTimeUtc(), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"))
         .toLatin1();
 }
 
 QByteArray statusJson(int status, const std::string &message)
 {
     // A plain Kubernetes-style Status; the transport cannot know more than the code.
-    QByteArray text = QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"");
+    QByteArray text = QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{}"
+                                        ",\"status\":\"Failure\",\"message\":\"");
     text += QByteArray::fromStdString(message);
     text += QByteArrayLiteral("\",\"code\":") + QByteArray::number(status) + "}\n";
     return text;
@@ -107,8 +110,8 @@ void HttpStream::markClosed()
     Q_EMIT closed();
 }
 
-HttpConnection::HttpConnection(QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits,
-                               QObject *parent)
+HttpConnection::HttpConnection(
+    QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits, QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_handler(std::move(handler))
@@ -179,11 +182,14 @@ void HttpConnection::scheduleProcess()
     if (m_processScheduled)
         return;
     m_processScheduled = true;
-    QMetaObject::invokeMethod(this, [this] {
-        m_processScheduled = false;
-        m_in += m_socket->readAll();
-        process();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_processScheduled = false;
+            m_in += m_socket->readAll();
+            process();
+        },
+        Qt::QueuedConnection);
 }
 
 void HttpConnection::process()
@@ -227,7 +233,8 @@ void HttpConnection::process()
             line = line.substr(0, line.find(';')); // chunk extensions are ignored
             line = trim(line);
             qint64 size = 0;
-            const auto [ptr, ec] = std::from_chars(line.data(), line.data() + line.size(), size, 16);
+            const auto [ptr, ec]
+                = std::from_chars(line.data(), line.data() + line.size(), size, 16);
             if (ec != std::errc() || ptr != line.data() + line.size() || size < 0 || line.empty()) {
                 reject(400, "malformed chunked body", true);
                 return;
@@ -279,8 +286,9 @@ void HttpConnection::process()
 
 bool HttpConnection::parseHead(QByteArrayView head)
 {
-    m_request = Request{};
-    m_request.peer = m_socket->peerAddress().toString() + QLatin1Char(':') + QString::number(m_socket->peerPort());
+    m_request = Request {};
+    m_request.peer = m_socket->peerAddress().toString() + QLatin1Char(':')
+        + QString::number(m_socket->peerPort());
     m_request.secure = qobject_cast<QSslSocket *>(m_socket) != nullptr;
     const std::string_view text(head.data(), size_t(head.size()));
     size_t lineEnd = text.find("\r\n");
@@ -305,12 +313,14 @@ bool HttpConnection::parseHead(QByteArrayView head)
     const size_t question = m_request.target.find('?');
     m_request.path = percentDecode(std::string_view(m_request.target).substr(0, question), false);
     if (question != std::string::npos)
-        m_request.query = QueryParams::parse(std::string_view(m_request.target).substr(question + 1));
+        m_request.query
+            = QueryParams::parse(std::string_view(m_request.target).substr(question + 1));
 
     while (lineEnd != std::string_view::npos) {
         const size_t start = lineEnd + 2;
         lineEnd = text.find("\r\n", start);
-        const std::string_view line = text.substr(start, lineEnd == std::string_view::npos ? std::string_view::npos : lineEnd - start);
+        const std::string_view line = text.substr(
+            start, lineEnd == std::string_view::npos ? std::string_view::npos : lineEnd - start);
         if (line.empty())
             continue;
         const size_t colon = line.find(':');
@@ -318,10 +328,12 @@ bool HttpConnection::parseHead(QByteArrayView head)
             reject(400, "malformed header line", true);
             return false;
         }
-        m_request.headers.push_back({lower(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1)))});
+        m_request.headers.push_back(
+            { lower(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))) });
     }
     const std::string connection = m_request.header("connection");
-    m_keepAlive = version == "HTTP/1.1" ? !containsToken(connection, "close") : containsToken(connection, "keep-alive");
+    m_keepAlive = version == "HTTP/1.1" ? !containsToken(connection, "close")
+                                        : containsToken(connection, "keep-alive");
     m_headOnly = m_request.method == "HEAD";
     return true;
 }
@@ -350,7 +362,10 @@ void HttpConnection::startBody()
     }
     if (size > m_limits.maxBodyBytes) {
         const bool drainable = size <= m_limits.maxDrainBytes;
-        reject(413, "request entity too large: limit is " + std::to_string(m_limits.maxBodyBytes) + " bytes", !drainable);
+        reject(413,
+            "request entity too large: limit is " + std::to_string(m_limits.maxBodyBytes)
+                + " bytes",
+            !drainable);
         if (drainable) {
             m_state = State::Discard;
             m_remaining = size;
@@ -368,12 +383,12 @@ void HttpConnection::dispatch()
     if (m_handler)
         m_handler(m_request, *this);
     else
-        respond(Response{404, "application/json", {}, statusJson(404, "not found")});
+        respond(Response { 404, "application/json", {}, statusJson(404, "not found") });
 }
 
 void HttpConnection::reject(int status, const std::string &message, bool close)
 {
-    Response response{status, "application/json", {}, statusJson(status, message)};
+    Response response { status, "application/json", {}, statusJson(status, message) };
     if (close) {
         m_keepAlive = false;
         m_state = State::Dispatched;
@@ -393,7 +408,8 @@ void HttpConnection::writeHead(const Response &response, bool chunked)
     if (!response.contentType.empty())
         head += "Content-Type: " + QByteArray::fromStdString(response.contentType) + "\r\n";
     for (const Header &field : response.headers)
-        head += QByteArray::fromStdString(field.name) + ": " + QByteArray::fromStdString(field.value) + "\r\n";
+        head += QByteArray::fromStdString(field.name) + ": "
+            + QByteArray::fromStdString(field.value) + "\r\n";
     if (chunked)
         head += "Transfer-Encoding: chunked\r\n";
     else
@@ -443,7 +459,7 @@ void HttpConnection::finishExchange()
         closeAfterWrite();
         return;
     }
-    m_request = Request{};
+    m_request = Request {};
     m_state = State::Head;
     m_idle.start();
     scheduleProcess();

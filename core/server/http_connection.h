@@ -20,11 +20,11 @@ class HttpConnection;
 // Bounds that keep one client from costing the server unbounded memory or time.
 struct HttpLimits
 {
-    qint64 maxHeadBytes = 64 * 1024;            // request line + headers; more is 431
-    qint64 maxBodyBytes = 3 * 1024 * 1024;      // kube-apiserver's request size limit; more is 413
-    qint64 maxDrainBytes = 16 * 1024 * 1024;    // a rejected body up to this is read and dropped
+    qint64 maxHeadBytes = 64 * 1024; // request line + headers; more is 431
+    qint64 maxBodyBytes = 3 * 1024 * 1024; // kube-apiserver's request size limit; more is 413
+    qint64 maxDrainBytes = 16 * 1024 * 1024; // a rejected body up to this is read and dropped
     qint64 maxPendingWriteBytes = 8 * 1024 * 1024; // a client this far behind is disconnected
-    int idleTimeoutMs = 120 * 1000;             // keep-alive connections idle this long are closed
+    int idleTimeoutMs = 120 * 1000; // keep-alive connections idle this long are closed
 };
 
 // Called once per complete request, on the connection's thread. The handler answers with
@@ -63,7 +63,8 @@ class HttpConnection final : public QObject
 {
     Q_OBJECT
 public:
-    HttpConnection(QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits, QObject *parent = nullptr);
+    HttpConnection(QTcpSocket *socket, RequestHandler handler, const HttpLimits &limits,
+        QObject *parent = nullptr);
     ~HttpConnection() override;
 
     // Answers the current request. Ignored when no request is waiting for an answer.
@@ -77,7 +78,17 @@ public:
     const HttpLimits &limits() const { return m_limits; }
 
 private:
-    enum class State { Head, Body, ChunkSize, ChunkData, ChunkTrailer, Discard, Dispatched, Streaming, Closing };
+    enum class State {
+        Head,
+        Body,
+        ChunkSize,
+        ChunkData,
+        ChunkTrailer,
+        Discard,
+        Dispatched,
+        Streaming,
+        Closing
+    };
 
     void onReadyRead();
     void onDisconnected();
@@ -101,12 +112,12 @@ private:
     QByteArray m_in;
     State m_state = State::Head;
     Request m_request;
-    qint64 m_remaining = 0;       // body bytes (or chunk bytes, or bytes to discard) still expected
+    qint64 m_remaining = 0; // body bytes (or chunk bytes, or bytes to discard) still expected
     bool m_keepAlive = true;
-    bool m_headOnly = false;      // HEAD: no body in the answer
+    bool m_headOnly = false; // HEAD: no body in the answer
     bool m_processScheduled = false;
     bool m_discardThenRespond = false;
-    Response m_deferred;          // the answer sent once a discarded body has been drained
+    Response m_deferred; // the answer sent once a discarded body has been drained
     QPointer<HttpStream> m_stream;
     QTimer m_idle;
 };

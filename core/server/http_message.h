@@ -46,12 +46,12 @@ struct Request
 {
     std::string method; // "GET", upper-case as sent
     std::string target; // the raw request-target, e.g. "/api/v1/pods?limit=500"
-    std::string path;   // percent-decoded path without the query
+    std::string path; // percent-decoded path without the query
     QueryParams query;
     std::vector<Header> headers;
-    QByteArray body;   // complete (Content-Length or de-chunked), within the size limit
-    QString peer;      // "127.0.0.1:43210"
-    QString user;      // set by authentication; empty while anonymous
+    QByteArray body; // complete (Content-Length or de-chunked), within the size limit
+    QString peer; // "127.0.0.1:43210"
+    QString user; // set by authentication; empty while anonymous
     bool secure = false; // arrived over TLS
 
     // The first value of header `lowerName` ("accept"), or "" when absent.

@@ -46,10 +46,11 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
         m_server = nullptr;
         if (busy)
             return dra::fail(Error::Code::Busy,
-                             QStringLiteral("%1 is already in use; stop the other server or pick another "
-                                            "port with --listen %2:PORT (0 picks a free one)")
-                                 .arg(where, address.toString()));
-        return dra::fail(Error::Code::Network, QStringLiteral("cannot listen on %1: %2").arg(where, reason));
+                QStringLiteral("%1 is already in use; stop the other server or pick another "
+                               "port with --listen %2:PORT (0 picks a free one)")
+                    .arg(where, address.toString()));
+        return dra::fail(
+            Error::Code::Network, QStringLiteral("cannot listen on %1: %2").arg(where, reason));
     }
     return {};
 }

@@ -10,7 +10,8 @@ namespace dra::server {
 
 namespace {
 
-Response failure(int code, std::string_view reason, const std::string &message, nlohmann::json details = nullptr)
+Response failure(
+    int code, std::string_view reason, const std::string &message, nlohmann::json details = nullptr)
 {
     nlohmann::json body = status::object(code, reason, message);
     if (!details.is_null())
@@ -24,8 +25,8 @@ namespace status {
 
 nlohmann::json object(int code, std::string_view reason, const std::string &message)
 {
-    nlohmann::json body = {{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", nlohmann::json::object()},
-                           {"status", "Failure"}, {"message", message}};
+    nlohmann::json body = { { "kind", "Status" }, { "apiVersion", "v1" },
+        { "metadata", nlohmann::json::object() }, { "status", "Failure" }, { "message", message } };
     if (!reason.empty())
         body["reason"] = std::string(reason);
     body["code"] = code;
@@ -38,10 +39,12 @@ Response notFound(const model::KindInfo &kind, std::string_view name)
     if (!kind.group.empty())
         resource += "." + std::string(kind.group);
     // details.kind is the resource (plural), as NewNotFound fills it from a GroupResource.
-    nlohmann::json details = {{"name", std::string(name)}, {"kind", std::string(kind.plural)}};
+    nlohmann::json details
+        = { { "name", std::string(name) }, { "kind", std::string(kind.plural) } };
     if (!kind.group.empty())
         details["group"] = std::string(kind.group);
-    return failure(404, "NotFound", resource + " \"" + std::string(name) + "\" not found", std::move(details));
+    return failure(
+        404, "NotFound", resource + " \"" + std::string(name) + "\" not found", std::move(details));
 }
 
 Response unknownPath()
@@ -51,7 +54,8 @@ Response unknownPath()
 
 Response methodNotAllowed()
 {
-    return failure(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    return failure(
+        405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
 }
 
 Response unauthorized()
@@ -82,18 +86,27 @@ Response fromError(const common::Error &error)
     const std::string message = error.message.toStdString();
     using Code = common::Error::Code;
     switch (error.code) {
-    case Code::NotFound: return failure(404, "NotFound", message);
-    case Code::Unauthorized: return failure(401, "Unauthorized", message);
-    case Code::Forbidden: return failure(403, "Forbidden", message);
-    case Code::Conflict: return failure(409, "Conflict", message);
-    case Code::Gone: return failure(410, "Expired", message);
+    case Code::NotFound:
+        return failure(404, "NotFound", message);
+    case Code::Unauthorized:
+        return failure(401, "Unauthorized", message);
+    case Code::Forbidden:
+        return failure(403, "Forbidden", message);
+    case Code::Conflict:
+        return failure(409, "Conflict", message);
+    case Code::Gone:
+        return failure(410, "Expired", message);
     case Code::Parse:
-    case Code::Invalid: return failure(400, "BadRequest", message);
-    case Code::Unsupported: return failure(415, "UnsupportedMediaType", message);
-    case Code::Busy: return failure(429, "TooManyRequests", message);
+    case Code::Invalid:
+        return failure(400, "BadRequest", message);
+    case Code::Unsupported:
+        return failure(415, "UnsupportedMediaType", message);
+    case Code::Busy:
+        return failure(429, "TooManyRequests", message);
     case Code::Network:
     case Code::Database:
-    case Code::Internal: break;
+    case Code::Internal:
+        break;
     }
     return internalError(message);
 }
@@ -111,9 +124,11 @@ Response jsonResponse(int status, const nlohmann::json &body, std::string conten
 
 std::optional<bool> parseGoBool(std::string_view text)
 {
-    if (text == "1" || text == "t" || text == "T" || text == "TRUE" || text == "true" || text == "True")
+    if (text == "1" || text == "t" || text == "T" || text == "TRUE" || text == "true"
+        || text == "True")
         return true;
-    if (text == "0" || text == "f" || text == "F" || text == "FALSE" || text == "false" || text == "False")
+    if (text == "0" || text == "f" || text == "F" || text == "FALSE" || text == "false"
+        || text == "False")
         return false;
     return std::nullopt;
 }

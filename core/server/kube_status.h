@@ -39,7 +39,8 @@ nlohmann::json object(int code, std::string_view reason, const std::string &mess
 } // namespace status
 
 // A JSON response with `Content-Type` (application/json unless given).
-Response jsonResponse(int status, const nlohmann::json &body, std::string contentType = "application/json");
+Response jsonResponse(
+    int status, const nlohmann::json &body, std::string contentType = "application/json");
 
 // Go's strconv.ParseBool, which kube-apiserver uses for query parameters: 1 t T TRUE true True
 // and 0 f F FALSE false False. nullopt for anything else.

@@ -53,27 +53,29 @@ Result<ObjectSource::Listing> ObjectSource::list(const model::KindInfo &kind, co
     if (!rev)
         return dra::fail(rev.error());
     listing.rev = *rev;
-    Result<std::vector<store::ObjectRecord>> records = m_cache.objects(
-        m_cluster, kind.group, kind.name, ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
+    Result<std::vector<store::ObjectRecord>> records = m_cache.objects(m_cluster, kind.group,
+        kind.name, ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
     if (!records)
         return dra::fail(records.error());
     listing.items.reserve(records->size());
     for (const store::ObjectRecord &record : *records) {
         Result<model::Object> object = store::fromRecord(record);
-        Result<nlohmann::json> json = object ? wireJson(*object, record.rev) : Result<nlohmann::json>(dra::fail(object.error()));
+        Result<nlohmann::json> json = object ? wireJson(*object, record.rev)
+                                             : Result<nlohmann::json>(dra::fail(object.error()));
         if (!json) {
-            qCWarning(lcServer, "skipping a cached object that cannot be served: %s", qPrintable(json.error().message));
+            qCWarning(lcServer, "skipping a cached object that cannot be served: %s",
+                qPrintable(json.error().message));
             continue;
         }
-        listing.items.push_back({std::move(*object), std::move(*json), record.rev});
+        listing.items.push_back({ std::move(*object), std::move(*json), record.rev });
     }
     return listing;
 }
 
-Result<std::optional<ServedObject>> ObjectSource::get(const model::KindInfo &kind, const std::string &ns,
-                                                      const std::string &name)
+Result<std::optional<ServedObject>> ObjectSource::get(
+    const model::KindInfo &kind, const std::string &ns, const std::string &name)
 {
-    const common::ObjectKey key{std::string(kind.group), std::string(kind.name), ns, name};
+    const common::ObjectKey key { std::string(kind.group), std::string(kind.name), ns, name };
     Result<std::optional<store::ObjectRecord>> record = m_cache.object(m_cluster, key);
     if (!record)
         return dra::fail(record.error());
@@ -85,12 +87,14 @@ Result<std::optional<ServedObject>> ObjectSource::get(const model::KindInfo &kin
     Result<nlohmann::json> json = wireJson(*object, (*record)->rev);
     if (!json)
         return dra::fail(json.error());
-    return std::optional<ServedObject>(ServedObject{std::move(*object), std::move(*json), (*record)->rev});
+    return std::optional<ServedObject>(
+        ServedObject { std::move(*object), std::move(*json), (*record)->rev });
 }
 
 Result<ServedObject> ObjectSource::fromChange(const store::LoggedChange &change) const
 {
-    Result<nlohmann::json> parsed = common::parseJson(change.json, QStringLiteral("change %1").arg(change.rev));
+    Result<nlohmann::json> parsed
+        = common::parseJson(change.json, QStringLiteral("change %1").arg(change.rev));
     if (!parsed)
         return dra::fail(parsed.error());
     Result<model::Object> object = model::decodeObject(std::move(*parsed));
@@ -99,7 +103,7 @@ Result<ServedObject> ObjectSource::fromChange(const store::LoggedChange &change)
     Result<nlohmann::json> json = wireJson(*object, change.rev);
     if (!json)
         return dra::fail(json.error());
-    return ServedObject{std::move(*object), std::move(*json), change.rev};
+    return ServedObject { std::move(*object), std::move(*json), change.rev };
 }
 
 } // namespace dra::server

@@ -42,8 +42,8 @@ public:
         int64_t rev = 0;
     };
     [[nodiscard]] Result<Listing> list(const model::KindInfo &kind, const std::string &ns);
-    [[nodiscard]] Result<std::optional<ServedObject>> get(const model::KindInfo &kind, const std::string &ns,
-                                                          const std::string &name);
+    [[nodiscard]] Result<std::optional<ServedObject>> get(
+        const model::KindInfo &kind, const std::string &ns, const std::string &name);
     // A change-log row as a served object (the new state, or the last state of a deletion).
     [[nodiscard]] Result<ServedObject> fromChange(const store::LoggedChange &change) const;
 

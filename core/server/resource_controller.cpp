@@ -27,7 +27,8 @@ struct ContinueToken
 
 std::string encodeToken(const ContinueToken &token)
 {
-    const nlohmann::json json = {{"v", 1}, {"rev", token.rev}, {"ns", token.ns}, {"name", token.name}};
+    const nlohmann::json json
+        = { { "v", 1 }, { "rev", token.rev }, { "ns", token.ns }, { "name", token.name } };
     return QByteArray::fromStdString(common::compactJson(json))
         .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
         .toStdString();
@@ -36,15 +37,19 @@ std::string encodeToken(const ContinueToken &token)
 Result<ContinueToken> decodeToken(const std::string &text)
 {
     const auto decoded = QByteArray::fromBase64Encoding(QByteArray::fromStdString(text),
-                                                        QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
-    const auto bad = dra::fail(Error::Code::Invalid, QStringLiteral("continue key is not valid: %1").arg(qs(text)));
+        QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
+    const auto bad = dra::fail(
+        Error::Code::Invalid, QStringLiteral("continue key is not valid: %1").arg(qs(text)));
     if (!decoded)
         return bad;
-    Result<nlohmann::json> json = common::parseJson(decoded.decoded.toStdString(), QStringLiteral("continue token"));
+    Result<nlohmann::json> json
+        = common::parseJson(decoded.decoded.toStdString(), QStringLiteral("continue token"));
     if (!json || !json->is_object() || !json->contains("rev") || !(*json)["rev"].is_number_integer()
-        || !json->value("ns", nlohmann::json()).is_string() || !json->value("name", nlohmann::json()).is_string())
+        || !json->value("ns", nlohmann::json()).is_string()
+        || !json->value("name", nlohmann::json()).is_string())
         return bad;
-    return ContinueToken{(*json)["rev"].get<int64_t>(), (*json)["ns"].get<std::string>(), (*json)["name"].get<std::string>()};
+    return ContinueToken { (*json)["rev"].get<int64_t>(), (*json)["ns"].get<std::string>(),
+        (*json)["name"].get<std::string>() };
 }
 
 // Whether any object of `kind` changed after `rev`: then a continued list cannot be the
@@ -59,7 +64,8 @@ Result<bool> changedSince(ObjectSource &source, const model::KindInfo &kind, int
         if (changes->empty())
             return false;
         for (const store::LoggedChange &change : *changes) {
-            if (change.cluster == source.cluster() && change.key.group == kind.group && change.key.kind == kind.name)
+            if (change.cluster == source.cluster() && change.key.group == kind.group
+                && change.key.kind == kind.name)
                 return true;
         }
         after = changes->back().rev;
@@ -89,15 +95,21 @@ Result<ListOptions> parseListOptions(const Request &request)
         options.fields = std::move(*fields);
     }
     if (auto text = request.query.value("limit"); text && !text->empty()) {
-        const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), options.limit);
+        const auto [ptr, ec]
+            = std::from_chars(text->data(), text->data() + text->size(), options.limit);
         if (ec != std::errc() || ptr != text->data() + text->size() || options.limit < 0)
-            return dra::fail(Error::Code::Invalid, QStringLiteral("limit: Invalid value: \"%1\": must be a non-negative integer").arg(qs(*text)));
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("limit: Invalid value: \"%1\": must be a non-negative integer")
+                    .arg(qs(*text)));
     }
     options.continueToken = request.query.value("continue").value_or(std::string());
     options.rendering.table = acceptsTable(request.header("accept"));
     if (auto include = request.query.value("includeObject"); include && !include->empty()) {
         if (*include != "None" && *include != "Metadata" && *include != "Object")
-            return dra::fail(Error::Code::Invalid, QStringLiteral("includeObject: Unsupported value: \"%1\": supported values: \"Metadata\", \"None\", \"Object\"").arg(qs(*include)));
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("includeObject: Unsupported value: \"%1\": supported values: "
+                               "\"Metadata\", \"None\", \"Object\"")
+                    .arg(qs(*include)));
         options.rendering.includeObject = *include;
     }
     return options;
@@ -108,7 +120,8 @@ ResourceController::ResourceController(ObjectSource &source)
 {
 }
 
-Response ResourceController::list(const Request &request, const model::KindInfo &kind, const std::string &ns)
+Response ResourceController::list(
+    const Request &request, const model::KindInfo &kind, const std::string &ns)
 {
     Result<ListOptions> options = parseListOptions(request);
     if (!options)
@@ -128,13 +141,18 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
         if (!changed)
             return status::fromError(changed.error());
         if (*changed) {
-            // As upstream: the remainder is offered at the current revision, knowingly inconsistent.
-            return status::expired("The provided continue parameter is too old to display a consistent list result. "
-                                   "You can start a new list without the continue parameter, or use the continue token "
-                                   "in this response to retrieve the remainder of the results. Continuing with the "
-                                   "provided token results in an inconsistent list - objects that were created, modified, "
-                                   "or deleted between the time the first chunk was returned and now may show up in the list.",
-                                   encodeToken({listing->rev, resume->ns, resume->name}));
+            // As upstream: the remainder is offered at the current revision, knowingly
+            // inconsistent.
+            return status::expired(
+                "The provided continue parameter is too old to display a consistent list result. "
+                "You can start a new list without the continue parameter, or use the continue "
+                "token "
+                "in this response to retrieve the remainder of the results. Continuing with the "
+                "provided token results in an inconsistent list - objects that were created, "
+                "modified, "
+                "or deleted between the time the first chunk was returned and now may show up in "
+                "the list.",
+                encodeToken({ listing->rev, resume->ns, resume->name }));
         }
     }
 
@@ -157,10 +175,10 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
     const int64_t rev = resume ? resume->rev : listing->rev;
     if (remaining > 0) {
         const model::ObjectMeta &last = page.back()->object.meta;
-        nextToken = encodeToken({rev, last.ns, last.name});
+        nextToken = encodeToken({ rev, last.ns, last.name });
     }
 
-    nlohmann::json metadata = {{"resourceVersion", std::to_string(rev)}};
+    nlohmann::json metadata = { { "resourceVersion", std::to_string(rev) } };
     if (!nextToken.empty()) {
         metadata["continue"] = nextToken;
         metadata["remainingItemCount"] = remaining;
@@ -173,12 +191,13 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
     nlohmann::json items = nlohmann::json::array();
     for (const ServedObject *item : page)
         items.push_back(item->json);
-    return jsonResponse(200, {{"kind", listKind(kind)}, {"apiVersion", servedApiVersion(kind)},
-                              {"metadata", std::move(metadata)}, {"items", std::move(items)}});
+    return jsonResponse(200,
+        { { "kind", listKind(kind) }, { "apiVersion", servedApiVersion(kind) },
+            { "metadata", std::move(metadata) }, { "items", std::move(items) } });
 }
 
-Response ResourceController::get(const Request &request, const model::KindInfo &kind, const std::string &ns,
-                                 const std::string &name)
+Response ResourceController::get(const Request &request, const model::KindInfo &kind,
+    const std::string &ns, const std::string &name)
 {
     Result<std::optional<ServedObject>> found = m_source.get(kind, ns, name);
     if (!found)
@@ -189,8 +208,8 @@ Response ResourceController::get(const Request &request, const model::KindInfo &
         Rendering rendering;
         rendering.table = true;
         rendering.includeObject = request.query.value("includeObject").value_or("Metadata");
-        nlohmann::json table = makeTable(kind, {&**found}, rendering, true);
-        table["metadata"] = {{"resourceVersion", std::to_string((*found)->rev)}};
+        nlohmann::json table = makeTable(kind, { &**found }, rendering, true);
+        table["metadata"] = { { "resourceVersion", std::to_string((*found)->rev) } };
         return jsonResponse(200, table, std::string(kTableContentType));
     }
     return jsonResponse(200, (*found)->json);

@@ -19,7 +19,7 @@ struct ListOptions
     LabelSelector labels;
     FieldSelector fields;
     Rendering rendering;
-    int64_t limit = 0;         // 0: no paging
+    int64_t limit = 0; // 0: no paging
     std::string continueToken; // as sent (opaque)
 };
 
@@ -38,7 +38,7 @@ public:
     Response list(const Request &request, const model::KindInfo &kind, const std::string &ns);
     // GET of one object; 404 NotFound worded as kube-apiserver words it.
     Response get(const Request &request, const model::KindInfo &kind, const std::string &ns,
-                 const std::string &name);
+        const std::string &name);
 
 private:
     ObjectSource &m_source;

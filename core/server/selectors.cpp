@@ -44,7 +44,8 @@ std::vector<std::string_view> splitTerms(std::string_view text)
 bool validKey(std::string_view key)
 {
     return !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '/';
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'
+            || c == '/';
     });
 }
 
@@ -57,7 +58,8 @@ bool validValue(std::string_view value)
 
 std::unexpected<Error> invalid(std::string_view what, std::string_view term)
 {
-    return dra::fail(Error::Code::Invalid, QStringLiteral("unable to parse requirement: %1: \"%2\"").arg(qs(what), qs(term)));
+    return dra::fail(Error::Code::Invalid,
+        QStringLiteral("unable to parse requirement: %1: \"%2\"").arg(qs(what), qs(term)));
 }
 
 } // namespace
@@ -72,7 +74,7 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text)
             return invalid("empty requirement", text);
         Term parsed;
         if (term.front() == '!') {
-            parsed = {std::string(trim(term.substr(1))), Op::DoesNotExist, {}};
+            parsed = { std::string(trim(term.substr(1))), Op::DoesNotExist, {} };
         } else if (const size_t paren = term.find('('); paren != std::string_view::npos) {
             if (term.back() != ')')
                 return invalid("missing ')'", term);
@@ -83,19 +85,23 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text)
             const std::string_view op = head.substr(space + 1);
             if (op != "in" && op != "notin")
                 return invalid("expected 'in' or 'notin'", term);
-            parsed = {std::string(trim(head.substr(0, space))), op == "in" ? Op::In : Op::NotIn, {}};
-            for (std::string_view value : splitTerms(term.substr(paren + 1, term.size() - paren - 2))) {
+            parsed
+                = { std::string(trim(head.substr(0, space))), op == "in" ? Op::In : Op::NotIn, {} };
+            for (std::string_view value :
+                splitTerms(term.substr(paren + 1, term.size() - paren - 2))) {
                 if (!validValue(value))
                     return invalid("invalid label value", value);
                 parsed.values.emplace_back(value);
             }
         } else if (const size_t bang = term.find("!="); bang != std::string_view::npos) {
-            parsed = {std::string(trim(term.substr(0, bang))), Op::NotEquals, {std::string(trim(term.substr(bang + 2)))}};
+            parsed = { std::string(trim(term.substr(0, bang))), Op::NotEquals,
+                { std::string(trim(term.substr(bang + 2))) } };
         } else if (const size_t eq = term.find('='); eq != std::string_view::npos) {
             const size_t valueStart = term.substr(eq).starts_with("==") ? eq + 2 : eq + 1;
-            parsed = {std::string(trim(term.substr(0, eq))), Op::Equals, {std::string(trim(term.substr(valueStart)))}};
+            parsed = { std::string(trim(term.substr(0, eq))), Op::Equals,
+                { std::string(trim(term.substr(valueStart))) } };
         } else {
-            parsed = {std::string(term), Op::Exists, {}};
+            parsed = { std::string(term), Op::Exists, {} };
         }
         if (!validKey(parsed.key))
             return invalid("invalid label key", term);
@@ -112,7 +118,8 @@ bool LabelSelector::matches(const model::ObjectMeta &meta) const
 {
     for (const Term &term : m_terms) {
         const std::string *value = meta.label(term.key);
-        const bool listed = value && std::find(term.values.begin(), term.values.end(), *value) != term.values.end();
+        const bool listed = value
+            && std::find(term.values.begin(), term.values.end(), *value) != term.values.end();
         switch (term.op) {
         case Op::Equals:
         case Op::In:
@@ -153,12 +160,15 @@ Result<FieldSelector> FieldSelector::parse(std::string_view text)
             parsed.equals = true;
             valueAt = term.substr(opAt).starts_with("==") ? opAt + 2 : opAt + 1;
         } else {
-            return dra::fail(Error::Code::Invalid, QStringLiteral("invalid selector: '%1'; can't understand '%2'").arg(qs(text), qs(term)));
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("invalid selector: '%1'; can't understand '%2'")
+                    .arg(qs(text), qs(term)));
         }
         parsed.field = std::string(trim(term.substr(0, opAt)));
         parsed.value = std::string(trim(term.substr(valueAt)));
         if (parsed.field != "metadata.name" && parsed.field != "metadata.namespace")
-            return dra::fail(Error::Code::Invalid, QStringLiteral("field label not supported: %1").arg(qs(parsed.field)));
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("field label not supported: %1").arg(qs(parsed.field)));
         selector.m_terms.push_back(std::move(parsed));
     }
     return selector;

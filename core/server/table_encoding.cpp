@@ -20,7 +20,8 @@ bool acceptsTable(std::string_view accept)
         if (end == std::string_view::npos)
             end = accept.size();
         const std::string_view clause = accept.substr(start, end - start);
-        if (clause.find("as=Table") != std::string_view::npos && clause.find("g=meta.k8s.io") != std::string_view::npos)
+        if (clause.find("as=Table") != std::string_view::npos
+            && clause.find("g=meta.k8s.io") != std::string_view::npos)
             return true;
         start = end + 1;
     }
@@ -42,15 +43,16 @@ nlohmann::json cell(const inventory::TableColumn &column, const std::string &tex
 
 } // namespace
 
-nlohmann::json makeTable(const model::KindInfo &kind, const std::vector<const ServedObject *> &items,
-                         const Rendering &rendering, bool withColumns)
+nlohmann::json makeTable(const model::KindInfo &kind,
+    const std::vector<const ServedObject *> &items, const Rendering &rendering, bool withColumns)
 {
     const std::vector<inventory::TableColumn> &columns = inventory::tableColumns(kind.kind);
     nlohmann::json definitions = nlohmann::json::array();
     if (withColumns) {
         for (const inventory::TableColumn &column : columns)
-            definitions.push_back({{"name", column.name}, {"type", column.type}, {"format", column.format},
-                                   {"description", column.description}, {"priority", column.priority}});
+            definitions.push_back(
+                { { "name", column.name }, { "type", column.type }, { "format", column.format },
+                    { "description", column.description }, { "priority", column.priority } });
     }
     const int64_t now = inventory::nowSeconds();
     nlohmann::json rows = nlohmann::json::array();
@@ -58,19 +60,22 @@ nlohmann::json makeTable(const model::KindInfo &kind, const std::vector<const Se
         const std::vector<std::string> texts = inventory::tableRow(item->object, now);
         nlohmann::json cells = nlohmann::json::array();
         for (size_t i = 0; i < texts.size(); ++i)
-            cells.push_back(i < columns.size() ? cell(columns[i], texts[i]) : nlohmann::json(texts[i]));
-        nlohmann::json row = {{"cells", std::move(cells)}};
+            cells.push_back(
+                i < columns.size() ? cell(columns[i], texts[i]) : nlohmann::json(texts[i]));
+        nlohmann::json row = { { "cells", std::move(cells) } };
         if (rendering.includeObject == "Object") {
             row["object"] = item->json;
         } else if (rendering.includeObject != "None") {
             // kubectl builds the NAMESPACE column of `-A` from row.object.metadata.namespace.
-            row["object"] = {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"},
-                             {"metadata", item->json.value("metadata", nlohmann::json::object())}};
+            row["object"]
+                = { { "kind", "PartialObjectMetadata" }, { "apiVersion", "meta.k8s.io/v1" },
+                      { "metadata", item->json.value("metadata", nlohmann::json::object()) } };
         }
         rows.push_back(std::move(row));
     }
-    return {{"kind", "Table"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", nlohmann::json::object()},
-            {"columnDefinitions", std::move(definitions)}, {"rows", std::move(rows)}};
+    return { { "kind", "Table" }, { "apiVersion", "meta.k8s.io/v1" },
+        { "metadata", nlohmann::json::object() }, { "columnDefinitions", std::move(definitions) },
+        { "rows", std::move(rows) } };
 }
 
 } // namespace dra::server

@@ -26,8 +26,7 @@ namespace {
 
 using common::Error;
 
-template <typename T, void (*Free)(T *)>
-struct Deleter
+template <typename T, void (*Free)(T *)> struct Deleter
 {
     void operator()(T *p) const { Free(p); }
 };
@@ -37,7 +36,8 @@ using BioPtr = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
 
 std::unexpected<Error> tlsError(const QString &what)
 {
-    return dra::fail(Error::Code::Internal, QStringLiteral("cannot create the server certificate: %1").arg(what));
+    return dra::fail(Error::Code::Internal,
+        QStringLiteral("cannot create the server certificate: %1").arg(what));
 }
 
 bool addExtension(X509 *certificate, int nid, const std::string &value)
@@ -64,7 +64,8 @@ Result<QByteArray> readFile(const QString &path, const QString &what)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return dra::fail(Error::Code::NotFound, QStringLiteral("%1: cannot read the %2: %3").arg(path, what, file.errorString()));
+        return dra::fail(Error::Code::NotFound,
+            QStringLiteral("%1: cannot read the %2: %3").arg(path, what, file.errorString()));
     return file.readAll();
 }
 
@@ -74,12 +75,14 @@ Result<QSslConfiguration> TlsIdentity::serverConfiguration() const
 {
     const QList<QSslCertificate> chain = QSslCertificate::fromData(certificatePem, QSsl::Pem);
     if (chain.isEmpty())
-        return dra::fail(Error::Code::Invalid, QStringLiteral("the server certificate is not valid PEM"));
+        return dra::fail(
+            Error::Code::Invalid, QStringLiteral("the server certificate is not valid PEM"));
     QSslKey key(keyPem, QSsl::Ec, QSsl::Pem);
     if (key.isNull())
         key = QSslKey(keyPem, QSsl::Rsa, QSsl::Pem);
     if (key.isNull())
-        return dra::fail(Error::Code::Invalid, QStringLiteral("the server key is not a PEM EC or RSA private key"));
+        return dra::fail(Error::Code::Invalid,
+            QStringLiteral("the server key is not a PEM EC or RSA private key"));
     QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
     configuration.setLocalCertificateChain(chain);
     configuration.setPrivateKey(key);
@@ -108,8 +111,10 @@ Result<TlsIdentity> generateSelfSigned(const QStringList &hosts)
     X509_gmtime_adj(X509_getm_notAfter(certificate.get()), 10L * 365 * 24 * 60 * 60);
     X509_set_pubkey(certificate.get(), key.get());
     X509_NAME *name = X509_get_subject_name(certificate.get());
-    X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("DRA Console"), -1, -1, 0);
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("dractl serve"), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(
+        name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("DRA Console"), -1, -1, 0);
+    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
+        reinterpret_cast<const unsigned char *>("dractl serve"), -1, -1, 0);
     X509_set_issuer_name(certificate.get(), name);
 
     std::string altNames;
@@ -131,9 +136,10 @@ Result<TlsIdentity> generateSelfSigned(const QStringList &hosts)
     BioPtr certificateBio(BIO_new(BIO_s_mem()));
     BioPtr keyBio(BIO_new(BIO_s_mem()));
     if (!PEM_write_bio_X509(certificateBio.get(), certificate.get())
-        || !PEM_write_bio_PrivateKey(keyBio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr))
+        || !PEM_write_bio_PrivateKey(
+            keyBio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr))
         return tlsError(QStringLiteral("PEM encoding failed"));
-    return TlsIdentity{bioText(certificateBio.get()), bioText(keyBio.get())};
+    return TlsIdentity { bioText(certificateBio.get()), bioText(keyBio.get()) };
 }
 
 Result<TlsIdentity> loadIdentity(const QString &certificatePath, const QString &keyPath)
@@ -144,7 +150,7 @@ Result<TlsIdentity> loadIdentity(const QString &certificatePath, const QString &
     Result<QByteArray> key = readFile(keyPath, QStringLiteral("TLS key"));
     if (!key)
         return dra::fail(key.error());
-    TlsIdentity identity{*certificate, *key};
+    TlsIdentity identity { *certificate, *key };
     if (Result<QSslConfiguration> check = identity.serverConfiguration(); !check)
         return dra::fail(check.error().withContext(certificatePath));
     return identity;
@@ -155,12 +161,14 @@ Result<void> writePrivateFile(const QString &path, const QByteArray &data)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return dra::fail(Error::Code::Internal, QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+        return dra::fail(Error::Code::Internal,
+            QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
     // Restrict before the secret is written, so it is never readable by others.
     file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     file.write(data);
     if (!file.commit())
-        return dra::fail(Error::Code::Internal, QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
+        return dra::fail(Error::Code::Internal,
+            QStringLiteral("%1: cannot write: %2").arg(path, file.errorString()));
     QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
     return {};
 }
@@ -176,7 +184,8 @@ Result<TlsIdentity> loadOrCreateIdentity(const QString &dir, const QStringList &
         return identity;
     if (Result<void> written = writePrivateFile(keyPath, identity->keyPem); !written)
         return dra::fail(written.error());
-    if (Result<void> written = writePrivateFile(certificatePath, identity->certificatePem); !written)
+    if (Result<void> written = writePrivateFile(certificatePath, identity->certificatePem);
+        !written)
         return dra::fail(written.error());
     return identity;
 }
@@ -189,29 +198,34 @@ Result<std::string> loadOrCreateToken(const QString &path, bool create)
             return dra::fail(text.error());
         const QByteArray token = text->split('\n').value(0).trimmed();
         if (token.isEmpty())
-            return dra::fail(Error::Code::Invalid, QStringLiteral("%1: the token file is empty").arg(path));
+            return dra::fail(
+                Error::Code::Invalid, QStringLiteral("%1: the token file is empty").arg(path));
         return token.toStdString();
     }
     unsigned char random[32];
     if (RAND_bytes(random, sizeof random) != 1)
-        return dra::fail(Error::Code::Internal, QStringLiteral("no randomness for the bearer token"));
-    const QByteArray token = QByteArray(reinterpret_cast<const char *>(random), sizeof random).toHex();
+        return dra::fail(
+            Error::Code::Internal, QStringLiteral("no randomness for the bearer token"));
+    const QByteArray token
+        = QByteArray(reinterpret_cast<const char *>(random), sizeof random).toHex();
     if (Result<void> written = writePrivateFile(path, token + '\n'); !written)
         return dra::fail(written.error());
     return token.toStdString();
 }
 
-QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem, const std::string &token,
-                          const std::string &name)
+QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
+    const std::string &token, const std::string &name)
 {
     const QByteArray n = QByteArray::fromStdString(name);
-    QByteArray text = "apiVersion: v1\nkind: Config\nclusters:\n- name: " + n + "\n  cluster:\n    server: "
-        + QByteArray::fromStdString(serverUrl) + "\n";
+    QByteArray text = "apiVersion: v1\nkind: Config\nclusters:\n- name: " + n
+        + "\n  cluster:\n    server: " + QByteArray::fromStdString(serverUrl) + "\n";
     if (!caPem.isEmpty())
         text += "    certificate-authority-data: " + caPem.toBase64() + "\n";
     text += "users:\n- name: " + n + "\n  user:";
-    text += token.empty() ? QByteArray(" {}\n") : "\n    token: " + QByteArray::fromStdString(token) + "\n";
-    text += "contexts:\n- name: " + n + "\n  context:\n    cluster: " + n + "\n    user: " + n + "\ncurrent-context: " + n + "\n";
+    text += token.empty() ? QByteArray(" {}\n")
+                          : "\n    token: " + QByteArray::fromStdString(token) + "\n";
+    text += "contexts:\n- name: " + n + "\n  context:\n    cluster: " + n + "\n    user: " + n
+        + "\ncurrent-context: " + n + "\n";
     return text;
 }
 

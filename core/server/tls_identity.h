@@ -29,10 +29,12 @@ struct TlsIdentity
 [[nodiscard]] Result<TlsIdentity> generateSelfSigned(const QStringList &hosts);
 
 // Reads a certificate and key from PEM files (--tls-cert / --tls-key).
-[[nodiscard]] Result<TlsIdentity> loadIdentity(const QString &certificatePath, const QString &keyPath);
+[[nodiscard]] Result<TlsIdentity> loadIdentity(
+    const QString &certificatePath, const QString &keyPath);
 
 // The identity kept in `dir` (serve.crt, serve.key), made on first use; files are mode 0600.
-[[nodiscard]] Result<TlsIdentity> loadOrCreateIdentity(const QString &dir, const QStringList &hosts);
+[[nodiscard]] Result<TlsIdentity> loadOrCreateIdentity(
+    const QString &dir, const QStringList &hosts);
 
 // The bearer token kept in `path` (random, 32 bytes as hex), made on first use with mode 0600.
 // An existing file's first line is used as it is (--token-file).
@@ -42,7 +44,7 @@ struct TlsIdentity
 [[nodiscard]] Result<void> writePrivateFile(const QString &path, const QByteArray &data);
 
 // A kubeconfig for `serverUrl` trusting `caPem`, with `token` unless empty; context `name`.
-QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem, const std::string &token,
-                          const std::string &name);
+QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
+    const std::string &token, const std::string &name);
 
 } // namespace dra::server

@@ -18,9 +18,12 @@ namespace {
 std::string_view eventType(store::ChangeType type)
 {
     switch (type) {
-    case store::ChangeType::Added: return "ADDED";
-    case store::ChangeType::Modified: return "MODIFIED";
-    case store::ChangeType::Deleted: return "DELETED";
+    case store::ChangeType::Added:
+        return "ADDED";
+    case store::ChangeType::Modified:
+        return "MODIFIED";
+    case store::ChangeType::Deleted:
+        return "DELETED";
     }
     return "MODIFIED";
 }
@@ -62,9 +65,11 @@ void WatchHub::poll()
         return;
     m_dataVersion = *version;
     for (;;) {
-        Result<std::vector<store::LoggedChange>> changes = m_source.cache().changesSince(m_rev, 1000);
+        Result<std::vector<store::LoggedChange>> changes
+            = m_source.cache().changesSince(m_rev, 1000);
         if (!changes) {
-            qCWarning(lcServer, "cannot read the change log: %s", qPrintable(changes.error().message));
+            qCWarning(
+                lcServer, "cannot read the change log: %s", qPrintable(changes.error().message));
             return;
         }
         if (changes->empty())
@@ -81,8 +86,9 @@ void WatchHub::poll()
                 if (!served) {
                     Result<ServedObject> decoded = m_source.fromChange(change);
                     if (!decoded) {
-                        qCWarning(lcServer, "skipping change %lld: %s", static_cast<long long>(change.rev),
-                                  qPrintable(decoded.error().message));
+                        qCWarning(lcServer, "skipping change %lld: %s",
+                            static_cast<long long>(change.rev),
+                            qPrintable(decoded.error().message));
                         break;
                     }
                     served = std::move(*decoded);
@@ -98,7 +104,8 @@ void WatchHub::remove(Watcher *watcher)
     std::erase(m_watchers, watcher);
 }
 
-void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind, const std::string &ns)
+void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
+    const std::string &ns)
 {
     Result<ListOptions> options = parseListOptions(request);
     if (!options) {
@@ -109,36 +116,41 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     if (auto text = request.query.value("timeoutSeconds"); text && !text->empty()) {
         const std::optional<int64_t> parsed = parseInt(*text);
         if (!parsed) {
-            connection.respond(status::badRequest("timeoutSeconds: Invalid value: \"" + *text + "\": must be a non-negative integer"));
+            connection.respond(status::badRequest("timeoutSeconds: Invalid value: \"" + *text
+                + "\": must be a non-negative integer"));
             return;
         }
         timeoutSeconds = *parsed;
     }
     bool bookmarks = false, initialEvents = false;
-    for (auto [name, flag] : {std::pair{"allowWatchBookmarks", &bookmarks}, std::pair{"sendInitialEvents", &initialEvents}}) {
+    for (auto [name, flag] : { std::pair { "allowWatchBookmarks", &bookmarks },
+             std::pair { "sendInitialEvents", &initialEvents } }) {
         if (auto text = request.query.value(name); text && !text->empty()) {
             const std::optional<bool> parsed = parseGoBool(*text);
             if (!parsed) {
-                connection.respond(status::badRequest(std::string(name) + ": Invalid value: \"" + *text + "\": not a boolean"));
+                connection.respond(status::badRequest(
+                    std::string(name) + ": Invalid value: \"" + *text + "\": not a boolean"));
                 return;
             }
             *flag = *parsed;
         }
     }
-    const std::string resourceVersion = request.query.value("resourceVersion").value_or(std::string());
+    const std::string resourceVersion
+        = request.query.value("resourceVersion").value_or(std::string());
     std::optional<int64_t> from;
     if (!resourceVersion.empty() && resourceVersion != "0") {
         from = parseInt(resourceVersion);
         if (!from) {
-            connection.respond(status::badRequest("resourceVersion: Invalid value: \"" + resourceVersion + "\": must be an integer"));
+            connection.respond(status::badRequest(
+                "resourceVersion: Invalid value: \"" + resourceVersion + "\": must be an integer"));
             return;
         }
     }
 
     poll(); // so that m_rev is the newest revision before this watcher picks its start
     const bool table = options->rendering.table;
-    HttpStream *stream = connection.beginStream(
-        Response{200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {}});
+    HttpStream *stream = connection.beginStream(Response {
+        200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {} });
     if (!stream)
         return;
     auto *watcher = new Watcher(*this, stream, kind, ns, std::move(*options), bookmarks);
@@ -165,7 +177,8 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     Result<std::vector<store::LoggedChange>> first = m_source.cache().changesSince(*from, 1);
     Result<int64_t> current = m_source.cache().currentRev();
     if (!first || !current) {
-        watcher->sendError(500, "InternalError", (!first ? first.error() : current.error()).message.toStdString());
+        watcher->sendError(
+            500, "InternalError", (!first ? first.error() : current.error()).message.toStdString());
         watcher->finish();
         return;
     }
@@ -174,14 +187,17 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     const bool trimmed = first->empty() ? *from < *current : first->front().rev > *from + 1;
     if (trimmed) {
         const int64_t oldest = first->empty() ? *current : first->front().rev - 1;
-        watcher->sendError(410, "Expired", "too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest) + ")");
+        watcher->sendError(410, "Expired",
+            "too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest)
+                + ")");
         watcher->finish();
         return;
     }
     // Catch up from the log up to what the hub has fanned out; the hub delivers the rest.
     int64_t after = *from;
     while (after < m_rev) {
-        Result<std::vector<store::LoggedChange>> changes = m_source.cache().changesSince(after, 1000);
+        Result<std::vector<store::LoggedChange>> changes
+            = m_source.cache().changesSince(after, 1000);
         if (!changes || changes->empty())
             break;
         for (const store::LoggedChange &change : *changes) {
@@ -200,8 +216,8 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     m_watchers.push_back(watcher);
 }
 
-Watcher::Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns, ListOptions options,
-                 bool bookmarks)
+Watcher::Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
+    ListOptions options, bool bookmarks)
     : QObject(stream)
     , m_hub(&hub)
     , m_stream(stream)
@@ -253,27 +269,29 @@ void Watcher::sendInitial(const ServedObject &item)
 void Watcher::send(std::string_view type, const ServedObject &item)
 {
     if (!m_options.rendering.table) {
-        write({{"type", std::string(type)}, {"object", item.json}});
+        write({ { "type", std::string(type) }, { "object", item.json } });
         return;
     }
-    nlohmann::json table = makeTable(m_kind, {&item}, m_options.rendering, !m_columnsSent);
-    table["metadata"] = {{"resourceVersion", std::to_string(item.rev)}};
+    nlohmann::json table = makeTable(m_kind, { &item }, m_options.rendering, !m_columnsSent);
+    table["metadata"] = { { "resourceVersion", std::to_string(item.rev) } };
     m_columnsSent = true;
-    write({{"type", std::string(type)}, {"object", std::move(table)}});
+    write({ { "type", std::string(type) }, { "object", std::move(table) } });
 }
 
 void Watcher::sendBookmark(bool initialEventsEnd)
 {
-    nlohmann::json metadata = {{"resourceVersion", std::to_string(m_rev)}};
+    nlohmann::json metadata = { { "resourceVersion", std::to_string(m_rev) } };
     if (initialEventsEnd)
-        metadata["annotations"] = {{"k8s.io/initial-events-end", "true"}};
-    write({{"type", "BOOKMARK"},
-           {"object", {{"kind", std::string(m_kind.name)}, {"apiVersion", servedApiVersion(m_kind)}, {"metadata", metadata}}}});
+        metadata["annotations"] = { { "k8s.io/initial-events-end", "true" } };
+    write({ { "type", "BOOKMARK" },
+        { "object",
+            { { "kind", std::string(m_kind.name) }, { "apiVersion", servedApiVersion(m_kind) },
+                { "metadata", metadata } } } });
 }
 
 void Watcher::sendError(int code, std::string_view reason, const std::string &message)
 {
-    write({{"type", "ERROR"}, {"object", status::object(code, reason, message)}});
+    write({ { "type", "ERROR" }, { "object", status::object(code, reason, message) } });
 }
 
 void Watcher::write(const nlohmann::json &event)

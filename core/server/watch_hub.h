@@ -29,7 +29,8 @@ public:
 
     // Answers a `?watch=true` request: validates its parameters (400 Status on error), then
     // streams events on `connection` until timeoutSeconds, the client leaves, or it falls behind.
-    void serve(Request &request, HttpConnection &connection, const model::KindInfo &kind, const std::string &ns);
+    void serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
+        const std::string &ns);
 
     // Reads new changes now instead of at the next poll (tests, and writers in this process).
     void poll();
@@ -55,8 +56,8 @@ class Watcher final : public QObject
 {
     Q_OBJECT
 public:
-    Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns, ListOptions options,
-            bool bookmarks);
+    Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
+        ListOptions options, bool bookmarks);
     ~Watcher() override;
 
     // Whether a change of `key` at `rev` is new to this watcher and inside its kind and namespace.

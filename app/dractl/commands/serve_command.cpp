@@ -26,7 +26,7 @@ namespace {
 using common::Error;
 using common::qs;
 
-std::atomic<int> g_stopSignal{0};
+std::atomic<int> g_stopSignal { 0 };
 
 void onStopSignal(int signal)
 {
@@ -48,11 +48,14 @@ Result<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
     QString host = colon < 0 ? QString() : text.left(colon);
     if (host.startsWith(QLatin1Char('[')) && host.endsWith(QLatin1Char(']')))
         host = host.mid(1, host.size() - 2);
-    const QHostAddress address(host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : host);
+    const QHostAddress address(
+        host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : host);
     if (!ok || port > 65535 || address.isNull())
         return dra::fail(Error::Code::Invalid,
-                         QStringLiteral("--listen %1: expected ADDRESS:PORT, e.g. 127.0.0.1:6443 (port 0 picks a free one)").arg(text));
-    return std::pair{address, quint16(port)};
+            QStringLiteral(
+                "--listen %1: expected ADDRESS:PORT, e.g. 127.0.0.1:6443 (port 0 picks a free one)")
+                .arg(text));
+    return std::pair { address, quint16(port) };
 }
 
 QString urlHost(const QHostAddress &address)
@@ -69,25 +72,35 @@ int runServe(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
-    parser.addOption({QStringLiteral("listen"), QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
-                      QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443")});
-    parser.addOption({QStringLiteral("no-auth"), QStringLiteral("Accept requests without a bearer token.")});
-    parser.addOption({QStringLiteral("token-file"), QStringLiteral("Read the bearer token from this file."), QStringLiteral("file")});
-    parser.addOption({QStringLiteral("tls-cert"), QStringLiteral("Serve this PEM certificate (with --tls-key)."), QStringLiteral("file")});
-    parser.addOption({QStringLiteral("tls-key"), QStringLiteral("The PEM private key of --tls-cert."), QStringLiteral("file")});
-    parser.addOption({QStringLiteral("write-kubeconfig"), QStringLiteral("Write a kubeconfig for this server to this file."),
-                      QStringLiteral("file")});
+    parser.addOption({ QStringLiteral("listen"),
+        QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
+        QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443") });
+    parser.addOption(
+        { QStringLiteral("no-auth"), QStringLiteral("Accept requests without a bearer token.") });
+    parser.addOption({ QStringLiteral("token-file"),
+        QStringLiteral("Read the bearer token from this file."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("tls-cert"),
+        QStringLiteral("Serve this PEM certificate (with --tls-key)."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("tls-key"),
+        QStringLiteral("The PEM private key of --tls-cert."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("write-kubeconfig"),
+        QStringLiteral("Write a kubeconfig for this server to this file."),
+        QStringLiteral("file") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Serve the cache as a read-only Kubernetes API that kubectl and client libraries can use."),
-                     &exitCode))
+            QStringLiteral("Serve the cache as a read-only Kubernetes API that kubectl and client "
+                           "libraries can use."),
+            &exitCode))
         return exitCode;
     if (parser.isSet(QStringLiteral("no-auth")) && parser.isSet(QStringLiteral("token-file")))
-        return fail(Error{Error::Code::Invalid, QStringLiteral("--no-auth and --token-file exclude each other")});
+        return fail(Error { Error::Code::Invalid,
+            QStringLiteral("--no-auth and --token-file exclude each other") });
     if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key")))
-        return fail(Error{Error::Code::Invalid, QStringLiteral("--tls-cert and --tls-key go together")});
+        return fail(
+            Error { Error::Code::Invalid, QStringLiteral("--tls-cert and --tls-key go together") });
 
-    Result<std::pair<QHostAddress, quint16>> listen = parseListen(parser.value(QStringLiteral("listen")));
+    Result<std::pair<QHostAddress, quint16>> listen
+        = parseListen(parser.value(QStringLiteral("listen")));
     if (!listen)
         return fail(listen.error());
     Result<store::CacheDb> cache = openCacheForReading(parser);
@@ -98,10 +111,11 @@ int runServe(const QStringList &arguments)
         return fail(cluster.error());
 
     const QString dir = serveDir();
-    Result<server::TlsIdentity> identity =
-        parser.isSet(QStringLiteral("tls-cert"))
-            ? server::loadIdentity(parser.value(QStringLiteral("tls-cert")), parser.value(QStringLiteral("tls-key")))
-            : server::loadOrCreateIdentity(dir, {QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost")});
+    Result<server::TlsIdentity> identity = parser.isSet(QStringLiteral("tls-cert"))
+        ? server::loadIdentity(
+            parser.value(QStringLiteral("tls-cert")), parser.value(QStringLiteral("tls-key")))
+        : server::loadOrCreateIdentity(dir,
+            { QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost") });
     if (!identity)
         return fail(identity.error());
     Result<QSslConfiguration> tls = identity->serverConfiguration();
@@ -111,7 +125,8 @@ int runServe(const QStringList &arguments)
     if (!parser.isSet(QStringLiteral("no-auth"))) {
         const bool fromFile = parser.isSet(QStringLiteral("token-file"));
         Result<std::string> loaded = server::loadOrCreateToken(
-            fromFile ? parser.value(QStringLiteral("token-file")) : dir + QStringLiteral("/token"), !fromFile);
+            fromFile ? parser.value(QStringLiteral("token-file")) : dir + QStringLiteral("/token"),
+            !fromFile);
         if (!loaded)
             return fail(loaded.error());
         token = *loaded;
@@ -126,21 +141,28 @@ int runServe(const QStringList &arguments)
     if (Result<void> listening = http.listen(listen->first, listen->second); !listening)
         return fail(listening.error());
 
-    const QString url = QStringLiteral("https://%1:%2").arg(urlHost(listen->first)).arg(http.port());
+    const QString url
+        = QStringLiteral("https://%1:%2").arg(urlHost(listen->first)).arg(http.port());
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
         const QString path = parser.value(QStringLiteral("write-kubeconfig"));
-        const QByteArray text = server::kubeconfigText(url.toStdString(), identity->certificatePem, token, "draconsole");
+        const QByteArray text = server::kubeconfigText(
+            url.toStdString(), identity->certificatePem, token, "draconsole");
         if (Result<void> written = server::writePrivateFile(path, text); !written)
             return fail(written.error());
-        kubeconfigNote = QStringLiteral("kubeconfig: %1 (kubectl --kubeconfig %1 get resourceslices)\n").arg(path);
+        kubeconfigNote
+            = QStringLiteral("kubeconfig: %1 (kubectl --kubeconfig %1 get resourceslices)\n")
+                  .arg(path);
     } else {
-        kubeconfigNote = QStringLiteral("kubeconfig: none written; add --write-kubeconfig FILE to get one\n");
+        kubeconfigNote
+            = QStringLiteral("kubeconfig: none written; add --write-kubeconfig FILE to get one\n");
     }
-    out(QStringLiteral("Serving %1 (cluster %2) read-only at %3\n").arg(cache->path(), qs(*cluster), url));
+    out(QStringLiteral("Serving %1 (cluster %2) read-only at %3\n")
+            .arg(cache->path(), qs(*cluster), url));
     out(QStringLiteral("port: %1\nauth: %2\n%3")
             .arg(http.port())
-            .arg(token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token"))
+            .arg(
+                token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token"))
             .arg(kubeconfigNote));
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 

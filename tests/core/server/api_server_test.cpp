@@ -19,25 +19,35 @@ using test::RawClient;
 using test::spinUntil;
 
 constexpr const char *kToken = "s3cret";
-constexpr const char *kTableAccept =
-    "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+constexpr const char *kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/"
+                                     "json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
 nlohmann::json slice(const std::string &name, const std::string &node, const std::string &tier)
 {
-    return {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceSlice"},
-            {"metadata", {{"name", name}, {"uid", "uid-" + name}, {"resourceVersion", "77"},
-                          {"creationTimestamp", "2026-11-30T07:00:00Z"}, {"labels", {{"tier", tier}}}}},
-            {"spec", {{"driver", "gpu.example.com"}, {"nodeName", node},
-                      {"pool", {{"name", node + "-gpus"}, {"generation", 1}, {"resourceSliceCount", 1}}},
-                      {"devices", {{{"name", "gpu-0"}}}}}}};
+    return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceSlice" },
+        { "metadata",
+            { { "name", name }, { "uid", "uid-" + name }, { "resourceVersion", "77" },
+                { "creationTimestamp", "2026-11-30T07:00:00Z" },
+                { "labels", { { "tier", tier } } } } },
+        { "spec",
+            { { "driver", "gpu.example.com" }, { "nodeName", node },
+                { "pool",
+                    { { "name", node + "-gpus" }, { "generation", 1 },
+                        { "resourceSliceCount", 1 } } },
+                { "devices", { { { "name", "gpu-0" } } } } } } };
 }
 
 nlohmann::json claim(const std::string &ns, const std::string &name)
 {
-    return {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceClaim"},
-            {"metadata", {{"name", name}, {"namespace", ns}, {"uid", "uid-" + name}, {"resourceVersion", "78"},
-                          {"creationTimestamp", "2026-11-30T07:00:00Z"}}},
-            {"spec", {{"devices", {{"requests", {{{"name", "gpu"}, {"exactly", {{"deviceClassName", "gpu.example.com"}}}}}}}}}}};
+    return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
+        { "metadata",
+            { { "name", name }, { "namespace", ns }, { "uid", "uid-" + name },
+                { "resourceVersion", "78" }, { "creationTimestamp", "2026-11-30T07:00:00Z" } } },
+        { "spec",
+            { { "devices",
+                { { "requests",
+                    { { { "name", "gpu" },
+                        { "exactly", { { "deviceClassName", "gpu.example.com" } } } } } } } } } } };
 }
 
 struct Reply
@@ -58,8 +68,10 @@ protected:
         Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
         m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-        write(store::ChangeType::Added, {slice("node-1-gpu", "node-1", "gold"), slice("node-2-gpu", "node-2", "silver"),
-                                         slice("node-3-gpu", "node-3", "gold"), claim("ml", "train-0"), claim("web", "infer-0")});
+        write(store::ChangeType::Added,
+            { slice("node-1-gpu", "node-1", "gold"), slice("node-2-gpu", "node-2", "silver"),
+                slice("node-3-gpu", "node-3", "gold"), claim("ml", "train-0"),
+                claim("web", "infer-0") });
         Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
         ASSERT_TRUE(reader.has_value()) << reader.error().message.toStdString();
         m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
@@ -79,16 +91,18 @@ protected:
         for (const nlohmann::json &json : objects) {
             Result<model::Object> object = model::decodeObject(json);
             ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-            batch.changes.push_back({type, store::toRecord(*object)});
+            batch.changes.push_back({ type, store::toRecord(*object) });
         }
         Result<store::BatchSummary> applied = m_writer->apply(batch);
         ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
     }
 
-    std::string request(const std::string &method, const std::string &target, const std::string &accept = "application/json",
-                        bool auth = true, const std::string &body = {})
+    std::string request(const std::string &method, const std::string &target,
+        const std::string &accept = "application/json", bool auth = true,
+        const std::string &body = {})
     {
-        std::string text = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: " + accept + "\r\n";
+        std::string text
+            = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: " + accept + "\r\n";
         if (auth)
             text += std::string("Authorization: Bearer ") + kToken + "\r\n";
         if (!body.empty())
@@ -96,8 +110,8 @@ protected:
         return text + "\r\n" + body;
     }
 
-    Reply fetch(const std::string &target, const std::string &accept = "application/json", bool auth = true,
-                const std::string &method = "GET", const std::string &body = {})
+    Reply fetch(const std::string &target, const std::string &accept = "application/json",
+        bool auth = true, const std::string &method = "GET", const std::string &body = {})
     {
         RawClient client(m_http->port());
         client.send(QByteArray::fromStdString(request(method, target, accept, auth, body)));
@@ -108,7 +122,8 @@ protected:
                 return false;
             const QByteArray head = client.received().left(end);
             const qsizetype at = head.indexOf("Content-Length: ");
-            const qsizetype length = head.mid(at + 16, head.indexOf("\r\n", at) - at - 16).toLongLong();
+            const qsizetype length
+                = head.mid(at + 16, head.indexOf("\r\n", at) - at - 16).toLongLong();
             return client.received().size() >= end + 4 + length;
         });
         EXPECT_TRUE(complete) << target;
@@ -129,7 +144,7 @@ protected:
 
 TEST_F(ApiServerTest, VersionIsPublicAndReportsMinor34)
 {
-    for (const char *path : {"/version?timeout=5s", "/version/"}) {
+    for (const char *path : { "/version?timeout=5s", "/version/" }) {
         const Reply reply = fetch(path, "application/json, */*", false);
         EXPECT_EQ(reply.status, 200);
         EXPECT_EQ(reply.body.value("minor", ""), "34");
@@ -148,10 +163,15 @@ TEST_F(ApiServerTest, RequestsWithoutTheTokenAreUnauthorized)
 
 TEST_F(ApiServerTest, AggregatedDiscoveryByAcceptAndLegacyOtherwise)
 {
-    const std::string aggregated = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
-                                   "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+    const std::string aggregated
+        = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+          "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/"
+          "json";
     Reply apis = fetch("/apis?timeout=32s", aggregated);
-    EXPECT_NE(apis.head.find("Content-Type: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"), std::string::npos);
+    EXPECT_NE(
+        apis.head.find(
+            "Content-Type: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"),
+        std::string::npos);
     ASSERT_EQ(apis.body["items"].size(), 1u);
     const nlohmann::json &resources = apis.body["items"][0]["versions"][0]["resources"];
     bool sawSlices = false;
@@ -159,7 +179,7 @@ TEST_F(ApiServerTest, AggregatedDiscoveryByAcceptAndLegacyOtherwise)
         if (resource["resource"] == "resourceslices") {
             sawSlices = true;
             EXPECT_EQ(resource["scope"], "Cluster");
-            EXPECT_EQ(resource["verbs"], nlohmann::json({"get", "list", "watch"}));
+            EXPECT_EQ(resource["verbs"], nlohmann::json({ "get", "list", "watch" }));
         }
     }
     EXPECT_TRUE(sawSlices);
@@ -167,14 +187,16 @@ TEST_F(ApiServerTest, AggregatedDiscoveryByAcceptAndLegacyOtherwise)
     EXPECT_EQ(api.body["items"][0]["metadata"]["name"], "");
 
     EXPECT_EQ(fetch("/api").body["kind"], "APIVersions");
-    EXPECT_EQ(fetch("/apis").body["groups"][0]["preferredVersion"]["groupVersion"], "resource.k8s.io/v1");
+    EXPECT_EQ(
+        fetch("/apis").body["groups"][0]["preferredVersion"]["groupVersion"], "resource.k8s.io/v1");
     EXPECT_EQ(fetch("/apis/resource.k8s.io").body["kind"], "APIGroup");
     const Reply legacy = fetch("/apis/resource.k8s.io/v1");
     EXPECT_EQ(legacy.body["groupVersion"], "resource.k8s.io/v1");
     const Reply core = fetch("/api/v1");
     bool sawNodes = false;
     for (const nlohmann::json &resource : core.body["resources"])
-        sawNodes = sawNodes || (resource["name"] == "nodes" && resource["shortNames"] == nlohmann::json({"no"}));
+        sawNodes = sawNodes
+            || (resource["name"] == "nodes" && resource["shortNames"] == nlohmann::json({ "no" }));
     EXPECT_TRUE(sawNodes);
     EXPECT_EQ(fetch("/apis/example.com/v1").status, 404);
 }
@@ -197,7 +219,8 @@ TEST_F(ApiServerTest, ListsCarryKindsAndTheMirrorRevision)
     const Reply ml = fetch("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims");
     ASSERT_EQ(ml.body["items"].size(), 1u);
     EXPECT_EQ(ml.body["items"][0]["metadata"]["namespace"], "ml");
-    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/train-0").body["kind"], "ResourceClaim");
+    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/train-0").body["kind"],
+        "ResourceClaim");
     EXPECT_EQ(fetch("/api/v1/nodes").body["kind"], "NodeList");
 }
 
@@ -209,14 +232,16 @@ TEST_F(ApiServerTest, NotFoundIsWordedAsKubeApiserverWordsIt)
     EXPECT_EQ(reply.body["reason"], "NotFound");
     EXPECT_EQ(reply.body["details"]["kind"], "deviceclasses");
     EXPECT_EQ(fetch("/api/v1/namespaces/x").body["message"], "namespaces \"x\" not found");
-    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/widgets").body["message"], "the server could not find the requested resource");
+    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/widgets").body["message"],
+        "the server could not find the requested resource");
 }
 
 TEST_F(ApiServerTest, TablesHaveUpstreamColumnsAndPartialMetadata)
 {
     const Reply reply = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=500", kTableAccept);
     ASSERT_EQ(reply.status, 200);
-    EXPECT_NE(reply.head.find("Content-Type: application/json;as=Table;v=v1;g=meta.k8s.io"), std::string::npos);
+    EXPECT_NE(reply.head.find("Content-Type: application/json;as=Table;v=v1;g=meta.k8s.io"),
+        std::string::npos);
     EXPECT_EQ(reply.body["kind"], "Table");
     EXPECT_FALSE(reply.body["metadata"]["resourceVersion"].get<std::string>().empty());
     std::vector<std::string> shown;
@@ -224,7 +249,7 @@ TEST_F(ApiServerTest, TablesHaveUpstreamColumnsAndPartialMetadata)
         if (column["priority"] == 0)
             shown.push_back(column["name"].get<std::string>());
     }
-    EXPECT_EQ(shown, (std::vector<std::string>{"Name", "Node", "Driver", "Pool", "Age"}));
+    EXPECT_EQ(shown, (std::vector<std::string> { "Name", "Node", "Driver", "Pool", "Age" }));
     ASSERT_EQ(reply.body["rows"].size(), 3u);
     const nlohmann::json &row = reply.body["rows"][0];
     EXPECT_EQ(row["cells"][0], "node-1-gpu");
@@ -240,7 +265,8 @@ TEST_F(ApiServerTest, PagesWithOpaqueContinueTokens)
     std::string token;
     int pages = 0;
     do {
-        const Reply reply = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=2" + (token.empty() ? "" : "&continue=" + token));
+        const Reply reply = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=2"
+            + (token.empty() ? "" : "&continue=" + token));
         ASSERT_EQ(reply.status, 200) << reply.text;
         for (const nlohmann::json &item : reply.body["items"])
             names.push_back(item["metadata"]["name"].get<std::string>());
@@ -248,8 +274,9 @@ TEST_F(ApiServerTest, PagesWithOpaqueContinueTokens)
         ++pages;
     } while (!token.empty() && pages < 5);
     EXPECT_EQ(pages, 2);
-    EXPECT_EQ(names, (std::vector<std::string>{"node-1-gpu", "node-2-gpu", "node-3-gpu"}));
-    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/resourceslices?limit=2&continue=garbage!").status, 400);
+    EXPECT_EQ(names, (std::vector<std::string> { "node-1-gpu", "node-2-gpu", "node-3-gpu" }));
+    EXPECT_EQ(
+        fetch("/apis/resource.k8s.io/v1/resourceslices?limit=2&continue=garbage!").status, 400);
     EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/resourceslices?limit=x").status, 400);
 }
 
@@ -257,7 +284,7 @@ TEST_F(ApiServerTest, ContinuingAfterAChangeIsExpired)
 {
     const Reply first = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=1");
     const std::string token = first.body["metadata"]["continue"];
-    write(store::ChangeType::Modified, {slice("node-2-gpu", "node-2", "bronze")});
+    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
     const Reply next = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=1&continue=" + token);
     EXPECT_EQ(next.status, 410);
     EXPECT_EQ(next.body["reason"], "Expired");
@@ -273,16 +300,21 @@ TEST_F(ApiServerTest, LabelAndFieldSelectors)
             found.push_back(item["metadata"]["name"].get<std::string>());
         return found;
     };
-    EXPECT_EQ(names("labelSelector=tier%3Dgold"), (std::vector<std::string>{"node-1-gpu", "node-3-gpu"}));
-    EXPECT_EQ(names("labelSelector=tier%3D%3Dsilver"), (std::vector<std::string>{"node-2-gpu"}));
-    EXPECT_EQ(names("labelSelector=tier!%3Dgold"), (std::vector<std::string>{"node-2-gpu"}));
-    EXPECT_EQ(names("labelSelector=tier+in+(silver,bronze)"), (std::vector<std::string>{"node-2-gpu"}));
-    EXPECT_EQ(names("labelSelector=tier+notin+(gold)"), (std::vector<std::string>{"node-2-gpu"}));
+    EXPECT_EQ(names("labelSelector=tier%3Dgold"),
+        (std::vector<std::string> { "node-1-gpu", "node-3-gpu" }));
+    EXPECT_EQ(names("labelSelector=tier%3D%3Dsilver"), (std::vector<std::string> { "node-2-gpu" }));
+    EXPECT_EQ(names("labelSelector=tier!%3Dgold"), (std::vector<std::string> { "node-2-gpu" }));
+    EXPECT_EQ(names("labelSelector=tier+in+(silver,bronze)"),
+        (std::vector<std::string> { "node-2-gpu" }));
+    EXPECT_EQ(
+        names("labelSelector=tier+notin+(gold)"), (std::vector<std::string> { "node-2-gpu" }));
     EXPECT_EQ(names("labelSelector=tier").size(), 3u);
     EXPECT_EQ(names("labelSelector=!tier").size(), 0u);
-    EXPECT_EQ(names("fieldSelector=metadata.name%3Dnode-2-gpu"), (std::vector<std::string>{"node-2-gpu"}));
+    EXPECT_EQ(names("fieldSelector=metadata.name%3Dnode-2-gpu"),
+        (std::vector<std::string> { "node-2-gpu" }));
     EXPECT_EQ(names("fieldSelector=metadata.name!%3Dnode-2-gpu").size(), 2u);
-    const Reply bad = fetch("/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.color%3Dred");
+    const Reply bad
+        = fetch("/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.color%3Dred");
     EXPECT_EQ(bad.status, 400);
     EXPECT_EQ(bad.body["message"], "field label not supported: spec.color");
     EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/resourceslices?labelSelector=a+in+b").status, 400);
@@ -292,9 +324,10 @@ TEST_F(ApiServerTest, WritesAreMethodNotAllowedAndTheConnectionStaysUsable)
 {
     RawClient client(m_http->port());
     const std::string body = R"({"propagationPolicy":"Background"})";
-    client.send(QByteArray::fromStdString(request("DELETE", "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/train-0",
-                                                  "application/json", true, body)
-                                          + request("GET", "/version", "application/json")));
+    client.send(QByteArray::fromStdString(
+        request("DELETE", "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/train-0",
+            "application/json", true, body)
+        + request("GET", "/version", "application/json")));
     ASSERT_TRUE(client.waitFor("\"gitVersion\""));
     EXPECT_TRUE(client.received().startsWith("HTTP/1.1 405 "));
     EXPECT_TRUE(client.received().contains("\"reason\":\"MethodNotAllowed\""));
@@ -303,10 +336,10 @@ TEST_F(ApiServerTest, WritesAreMethodNotAllowedAndTheConnectionStaysUsable)
 TEST_F(ApiServerTest, WatchFromZeroSendsInitialStateThenChangesAndHonoursTimeout)
 {
     RawClient client(m_http->port());
-    client.send(QByteArray::fromStdString(
-        request("GET", "/apis/resource.k8s.io/v1/resourceslices?watch=True&resourceVersion=0&timeoutSeconds=2")));
+    client.send(QByteArray::fromStdString(request("GET",
+        "/apis/resource.k8s.io/v1/resourceslices?watch=True&resourceVersion=0&timeoutSeconds=2")));
     ASSERT_TRUE(client.waitFor("\"type\":\"ADDED\"", 3));
-    write(store::ChangeType::Modified, {slice("node-2-gpu", "node-2", "bronze")});
+    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_TRUE(client.received().contains("\"bronze\""));
     // One compact event per line (Python splits on newlines).
@@ -320,10 +353,11 @@ TEST_F(ApiServerTest, WatchFromARevisionSendsOnlyLaterChangesAsTables)
     const Reply list = fetch("/apis/resource.k8s.io/v1/resourceslices", kTableAccept);
     const std::string rev = list.body["metadata"]["resourceVersion"];
     RawClient client(m_http->port());
-    client.send(QByteArray::fromStdString(
-        request("GET", "/apis/resource.k8s.io/v1/resourceslices?resourceVersion=" + rev + "&watch=true", kTableAccept)));
+    client.send(QByteArray::fromStdString(request("GET",
+        "/apis/resource.k8s.io/v1/resourceslices?resourceVersion=" + rev + "&watch=true",
+        kTableAccept)));
     ASSERT_TRUE(client.waitFor("Transfer-Encoding: chunked"));
-    write(store::ChangeType::Deleted, {slice("node-3-gpu", "node-3", "gold")});
+    write(store::ChangeType::Deleted, { slice("node-3-gpu", "node-3", "gold") });
     ASSERT_TRUE(client.waitFor("\"type\":\"DELETED\""));
     EXPECT_FALSE(client.received().contains("\"ADDED\""));
     EXPECT_TRUE(client.received().contains("\"kind\":\"Table\""));
@@ -334,10 +368,13 @@ TEST_F(ApiServerTest, WatchFromARevisionSendsOnlyLaterChangesAsTables)
 TEST_F(ApiServerTest, WatchWithFieldSelectorSeesOnlyThatObject)
 {
     RawClient client(m_http->port());
-    client.send(QByteArray::fromStdString(request(
-        "GET", "/apis/resource.k8s.io/v1/resourceslices?fieldSelector=metadata.name%3Dnode-1-gpu&resourceVersion=0&watch=true&allowWatchBookmarks=true")));
+    client.send(QByteArray::fromStdString(request("GET",
+        "/apis/resource.k8s.io/v1/"
+        "resourceslices?fieldSelector=metadata.name%3Dnode-1-gpu&resourceVersion=0&watch=true&"
+        "allowWatchBookmarks=true")));
     ASSERT_TRUE(client.waitFor("\"type\":\"ADDED\""));
-    write(store::ChangeType::Modified, {slice("node-2-gpu", "node-2", "bronze"), slice("node-1-gpu", "node-1", "platinum")});
+    write(store::ChangeType::Modified,
+        { slice("node-2-gpu", "node-2", "bronze"), slice("node-1-gpu", "node-1", "platinum") });
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_EQ(client.received().count("\"type\":\"ADDED\""), 1);
     EXPECT_FALSE(client.received().contains("node-2-gpu"));

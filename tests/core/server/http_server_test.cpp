@@ -23,7 +23,7 @@ void echoHandler(Request &request, HttpConnection &connection)
         text += QByteArray::fromStdString("q " + name + "=" + value + "\n");
     text += "ua " + QByteArray::fromStdString(request.header("user-agent")) + "\n";
     text += "body " + request.body + "\n";
-    connection.respond(Response{200, "text/plain", {}, text});
+    connection.respond(Response { 200, "text/plain", {}, text });
 }
 
 class HttpServerTest : public testing::Test
@@ -43,7 +43,8 @@ TEST_F(HttpServerTest, ParsesRequestLineQueryAndHeaders)
 {
     start(echoHandler);
     RawClient client(server->port());
-    client.send("GET /api/v1/name%20space?watch=True&a=1&a=2&sel=a%3Db+c HTTP/1.1\r\nHost: x\r\nUser-Agent: t/1\r\n\r\n");
+    client.send("GET /api/v1/name%20space?watch=True&a=1&a=2&sel=a%3Db+c HTTP/1.1\r\nHost: "
+                "x\r\nUser-Agent: t/1\r\n\r\n");
     ASSERT_TRUE(client.waitFor("body "));
     const QByteArray &got = client.received();
     EXPECT_TRUE(got.startsWith("HTTP/1.1 200 OK\r\n")) << got.constData();
@@ -57,10 +58,12 @@ TEST_F(HttpServerTest, KeepAliveServesPipelinedRequestsInOrder)
 {
     start(echoHandler);
     RawClient client(server->port());
-    client.send("GET /one HTTP/1.1\r\n\r\nPOST /two HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloGET /three HTTP/1.1\r\n\r\n");
+    client.send("GET /one HTTP/1.1\r\n\r\nPOST /two HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloGET "
+                "/three HTTP/1.1\r\n\r\n");
     ASSERT_TRUE(client.waitFor("HTTP/1.1 200", 3));
     const QByteArray &got = client.received();
-    const qsizetype one = got.indexOf("GET /one"), two = got.indexOf("POST /two"), three = got.indexOf("GET /three");
+    const qsizetype one = got.indexOf("GET /one"), two = got.indexOf("POST /two"),
+                    three = got.indexOf("GET /three");
     EXPECT_TRUE(one >= 0 && two > one && three > two) << got.constData();
     EXPECT_TRUE(got.contains("body hello\n"));
     EXPECT_EQ(client.socket().state(), QAbstractSocket::ConnectedState);
@@ -74,7 +77,8 @@ TEST_F(HttpServerTest, BodyArrivingInPiecesAndChunkedBodies)
     spinUntil([] { return false; }, 50);
     client.send(" world");
     ASSERT_TRUE(client.waitFor("body hello world\n"));
-    client.send("POST /y HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4;ext=1\r\ndefg\r\n0\r\n\r\n");
+    client.send("POST /y HTTP/1.1\r\nTransfer-Encoding: "
+                "chunked\r\n\r\n3\r\nabc\r\n4;ext=1\r\ndefg\r\n0\r\n\r\n");
     ASSERT_TRUE(client.waitFor("body abcdefg\n"));
 }
 
@@ -84,7 +88,8 @@ TEST_F(HttpServerTest, OversizedBodyIsDrainedAndConnectionReused)
     limits.maxBodyBytes = 10;
     start(echoHandler, limits);
     RawClient client(server->port());
-    client.send("POST /big HTTP/1.1\r\nContent-Length: 20\r\n\r\n0123456789abcdefghijGET /after HTTP/1.1\r\n\r\n");
+    client.send("POST /big HTTP/1.1\r\nContent-Length: 20\r\n\r\n0123456789abcdefghijGET /after "
+                "HTTP/1.1\r\n\r\n");
     ASSERT_TRUE(client.waitFor("GET /after"));
     const QByteArray &got = client.received();
     EXPECT_TRUE(got.startsWith("HTTP/1.1 413 ")) << got.constData();
@@ -96,13 +101,14 @@ TEST_F(HttpServerTest, RejectedEarlyRequestKeepsTheNextRequestIntact)
     // A handler that refuses writes after the body was read (405) must leave the stream clean.
     start([](Request &request, HttpConnection &connection) {
         if (request.method != "GET") {
-            connection.respond(Response{405, "application/json", {}, "{}"});
+            connection.respond(Response { 405, "application/json", {}, "{}" });
             return;
         }
         echoHandler(request, connection);
     });
     RawClient client(server->port());
-    client.send("DELETE /x HTTP/1.1\r\nContent-Length: 34\r\n\r\n{\"propagationPolicy\":\"Backgrou");
+    client.send(
+        "DELETE /x HTTP/1.1\r\nContent-Length: 34\r\n\r\n{\"propagationPolicy\":\"Backgrou");
     client.send("nd\"}GET /ok HTTP/1.1\r\n\r\n");
     ASSERT_TRUE(client.waitFor("GET /ok"));
     EXPECT_TRUE(client.received().startsWith("HTTP/1.1 405 "));
@@ -131,7 +137,7 @@ TEST_F(HttpServerTest, StreamsChunksAsTheyAreWritten)
     QPointer<HttpStream> stream;
     start([&](Request &request, HttpConnection &connection) {
         if (request.path == "/watch")
-            stream = connection.beginStream(Response{200, "application/json", {}, {}});
+            stream = connection.beginStream(Response { 200, "application/json", {}, {} });
         else
             echoHandler(request, connection);
     });
@@ -152,7 +158,7 @@ TEST_F(HttpServerTest, ClientGoingAwayClosesTheStream)
     QPointer<HttpStream> stream;
     bool closed = false;
     start([&](Request &, HttpConnection &connection) {
-        stream = connection.beginStream(Response{200, "application/json", {}, {}});
+        stream = connection.beginStream(Response { 200, "application/json", {}, {} });
         QObject::connect(stream, &HttpStream::closed, stream, [&] { closed = true; });
     });
     {
@@ -169,9 +175,11 @@ TEST_F(HttpServerTest, SlowReaderIsCutOff)
     HttpLimits limits;
     limits.maxPendingWriteBytes = 256 * 1024;
     QPointer<HttpStream> stream;
-    start([&](Request &, HttpConnection &connection) {
-        stream = connection.beginStream(Response{200, "application/json", {}, {}});
-    }, limits);
+    start(
+        [&](Request &, HttpConnection &connection) {
+            stream = connection.beginStream(Response { 200, "application/json", {}, {} });
+        },
+        limits);
     RawClient client(server->port());
     client.socket().setReadBufferSize(1024); // the client stops reading
     QObject::disconnect(&client.socket(), &QTcpSocket::readyRead, nullptr, nullptr);

@@ -31,7 +31,8 @@ class RawClient
 public:
     explicit RawClient(quint16 port)
     {
-        QObject::connect(&m_socket, &QTcpSocket::readyRead, &m_socket, [this] { m_received += m_socket.readAll(); });
+        QObject::connect(&m_socket, &QTcpSocket::readyRead, &m_socket,
+            [this] { m_received += m_socket.readAll(); });
         m_socket.connectToHost(QHostAddress::LocalHost, port);
         spinUntil([this] { return m_socket.state() == QAbstractSocket::ConnectedState; });
     }
@@ -47,7 +48,8 @@ public:
     }
     bool waitForClose(int ms = 5000)
     {
-        return spinUntil([this] { return m_socket.state() == QAbstractSocket::UnconnectedState; }, ms);
+        return spinUntil(
+            [this] { return m_socket.state() == QAbstractSocket::UnconnectedState; }, ms);
     }
     QByteArray &received() { return m_received; }
     QTcpSocket &socket() { return m_socket; }

@@ -75,29 +75,39 @@ protected:
         fixture.write(kFixture);
         fixture.close();
         const QString cache = m_dir.filePath(QStringLiteral("cache.db"));
-        const ProcessRun imported = run(QStringLiteral(DRA_DRACTL), {QStringLiteral("import"), QStringLiteral("--cache"), cache,
-                                                              QStringLiteral("--cluster"), QStringLiteral("lab"), fixture.fileName()});
+        const ProcessRun imported = run(QStringLiteral(DRA_DRACTL),
+            { QStringLiteral("import"), QStringLiteral("--cache"), cache,
+                QStringLiteral("--cluster"), QStringLiteral("lab"), fixture.fileName() });
         ASSERT_EQ(imported.exitCode, 0) << imported.err.toStdString();
 
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         m_server.setProcessEnvironment(env);
         m_server.start(QStringLiteral(DRA_DRACTL),
-                       {QStringLiteral("serve"), QStringLiteral("--cache"), cache, QStringLiteral("--listen"),
-                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig()});
+            { QStringLiteral("serve"), QStringLiteral("--cache"), cache, QStringLiteral("--listen"),
+                QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"),
+                kubeconfig() });
         ASSERT_TRUE(m_server.waitForStarted());
         QByteArray printed;
-        ASSERT_TRUE(test::spinUntil([&] {
-            m_server.waitForReadyRead(50);
-            printed += m_server.readAllStandardOutput();
-            return printed.contains("kubeconfig:") || m_server.state() == QProcess::NotRunning;
-        }, 20000)) << printed.constData();
-        ASSERT_TRUE(printed.contains("port: ")) << printed.constData() << m_server.readAllStandardError().constData();
+        ASSERT_TRUE(test::spinUntil(
+            [&] {
+                m_server.waitForReadyRead(50);
+                printed += m_server.readAllStandardOutput();
+                return printed.contains("kubeconfig:") || m_server.state() == QProcess::NotRunning;
+            },
+            20000))
+            << printed.constData();
+        ASSERT_TRUE(printed.contains("port: "))
+            << printed.constData() << m_server.readAllStandardError().constData();
         EXPECT_TRUE(printed.contains("https://127.0.0.1:"));
         // The secrets and the kubeconfig are for the owner only.
-        EXPECT_EQ(QFile::permissions(m_dir.filePath(QStringLiteral("config/draconsole/serve/token")))
-                      & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
-        EXPECT_EQ(QFile::permissions(kubeconfig()) & (QFileDevice::ReadGroup | QFileDevice::ReadOther), QFileDevice::Permissions());
+        EXPECT_EQ(
+            QFile::permissions(m_dir.filePath(QStringLiteral("config/draconsole/serve/token")))
+                & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+            QFileDevice::Permissions());
+        EXPECT_EQ(
+            QFile::permissions(kubeconfig()) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+            QFileDevice::Permissions());
     }
 
     void TearDown() override
@@ -149,38 +159,49 @@ protected:
 
 TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
 {
-    const ProcessRun version = kubectl({QStringLiteral("version")});
+    const ProcessRun version = kubectl({ QStringLiteral("version") });
     EXPECT_EQ(version.exitCode, 0) << version.err.toStdString();
-    EXPECT_TRUE(version.out.contains(QLatin1String("Server Version: v1.34.0"))) << version.out.toStdString();
+    EXPECT_TRUE(version.out.contains(QLatin1String("Server Version: v1.34.0")))
+        << version.out.toStdString();
 
-    const ProcessRun resources = kubectl({QStringLiteral("api-resources"), QStringLiteral("--api-group=resource.k8s.io")});
+    const ProcessRun resources = kubectl(
+        { QStringLiteral("api-resources"), QStringLiteral("--api-group=resource.k8s.io") });
     ASSERT_EQ(resources.exitCode, 0) << resources.err.toStdString();
     bool sawSlices = false, sawClaims = false;
     for (const QString &line : resources.out.split(QLatin1Char('\n'))) {
         const QStringList cells = words(line);
         if (cells.value(0) == QLatin1String("resourceslices"))
-            sawSlices = cells.mid(1) == QStringList({QStringLiteral("resource.k8s.io/v1"), QStringLiteral("false"), QStringLiteral("ResourceSlice")});
+            sawSlices = cells.mid(1)
+                == QStringList({ QStringLiteral("resource.k8s.io/v1"), QStringLiteral("false"),
+                    QStringLiteral("ResourceSlice") });
         if (cells.value(0) == QLatin1String("resourceclaims"))
-            sawClaims = cells.mid(1) == QStringList({QStringLiteral("resource.k8s.io/v1"), QStringLiteral("true"), QStringLiteral("ResourceClaim")});
+            sawClaims = cells.mid(1)
+                == QStringList({ QStringLiteral("resource.k8s.io/v1"), QStringLiteral("true"),
+                    QStringLiteral("ResourceClaim") });
     }
     EXPECT_TRUE(sawSlices && sawClaims) << resources.out.toStdString();
 
-    const ProcessRun table = kubectl({QStringLiteral("get"), QStringLiteral("resourceslices")});
+    const ProcessRun table = kubectl({ QStringLiteral("get"), QStringLiteral("resourceslices") });
     ASSERT_EQ(table.exitCode, 0) << table.err.toStdString();
     const QStringList lines = table.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3) << table.out.toStdString();
-    EXPECT_EQ(words(lines[0]), QStringList({QStringLiteral("NAME"), QStringLiteral("NODE"), QStringLiteral("DRIVER"),
-                                            QStringLiteral("POOL"), QStringLiteral("AGE")}));
-    EXPECT_EQ(words(lines[1]).mid(0, 4), QStringList({QStringLiteral("node-1-gpu"), QStringLiteral("node-1"),
-                                                      QStringLiteral("gpu.example.com"), QStringLiteral("node-1-gpus")}));
+    EXPECT_EQ(words(lines[0]),
+        QStringList({ QStringLiteral("NAME"), QStringLiteral("NODE"), QStringLiteral("DRIVER"),
+            QStringLiteral("POOL"), QStringLiteral("AGE") }));
+    EXPECT_EQ(words(lines[1]).mid(0, 4),
+        QStringList({ QStringLiteral("node-1-gpu"), QStringLiteral("node-1"),
+            QStringLiteral("gpu.example.com"), QStringLiteral("node-1-gpus") }));
 
-    const ProcessRun claims = kubectl({QStringLiteral("get"), QStringLiteral("resourceclaims"), QStringLiteral("-A")});
+    const ProcessRun claims = kubectl(
+        { QStringLiteral("get"), QStringLiteral("resourceclaims"), QStringLiteral("-A") });
     ASSERT_EQ(claims.exitCode, 0) << claims.err.toStdString();
     EXPECT_EQ(words(claims.out.section(QLatin1Char('\n'), 0, 0)),
-              QStringList({QStringLiteral("NAMESPACE"), QStringLiteral("NAME"), QStringLiteral("STATE"), QStringLiteral("AGE")}));
+        QStringList({ QStringLiteral("NAMESPACE"), QStringLiteral("NAME"), QStringLiteral("STATE"),
+            QStringLiteral("AGE") }));
     EXPECT_TRUE(claims.out.contains(QLatin1String("ml "))) << claims.out.toStdString();
 
-    const ProcessRun json = kubectl({QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"), QStringLiteral("json")});
+    const ProcessRun json = kubectl({ QStringLiteral("get"), QStringLiteral("resourceslices"),
+        QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(json.exitCode, 0) << json.err.toStdString();
     const nlohmann::json list = nlohmann::json::parse(json.out.toStdString(), nullptr, false);
     ASSERT_TRUE(list.is_object()) << json.out.toStdString();
@@ -189,16 +210,20 @@ TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
     EXPECT_EQ(list["items"][0]["kind"], "ResourceSlice");
     EXPECT_EQ(list["items"][0]["spec"]["nodeName"], "node-1");
 
-    const ProcessRun chunked = kubectl({QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("--chunk-size=1"),
-                                 QStringLiteral("-o"), QStringLiteral("name")});
-    EXPECT_EQ(chunked.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2) << chunked.out.toStdString() << chunked.err.toStdString();
+    const ProcessRun chunked = kubectl({ QStringLiteral("get"), QStringLiteral("resourceslices"),
+        QStringLiteral("--chunk-size=1"), QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(chunked.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2)
+        << chunked.out.toStdString() << chunked.err.toStdString();
 
-    const ProcessRun missing = kubectl({QStringLiteral("get"), QStringLiteral("deviceclass"), QStringLiteral("nope")});
+    const ProcessRun missing
+        = kubectl({ QStringLiteral("get"), QStringLiteral("deviceclass"), QStringLiteral("nope") });
     EXPECT_EQ(missing.exitCode, 1);
-    EXPECT_TRUE(missing.err.contains(QLatin1String("Error from server (NotFound): deviceclasses.resource.k8s.io \"nope\" not found")))
+    EXPECT_TRUE(missing.err.contains(QLatin1String(
+        "Error from server (NotFound): deviceclasses.resource.k8s.io \"nope\" not found")))
         << missing.err.toStdString();
 
-    const ProcessRun denied = kubectl({QStringLiteral("delete"), QStringLiteral("deviceclass"), QStringLiteral("gpu.example.com")});
+    const ProcessRun denied = kubectl({ QStringLiteral("delete"), QStringLiteral("deviceclass"),
+        QStringLiteral("gpu.example.com") });
     EXPECT_NE(denied.exitCode, 0);
     EXPECT_TRUE(denied.err.contains(QLatin1String("MethodNotAllowed"))) << denied.err.toStdString();
 }
@@ -206,19 +231,23 @@ TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
 TEST_F(KubectlTest, GetWatchSeesAChangeImportedByAnotherProcess)
 {
     QProcess watch;
-    watch.start(s_kubectl, {QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-w"),
-                            QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--cache-dir"),
-                            m_dir.filePath(QStringLiteral("kube-cache"))});
+    watch.start(s_kubectl,
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-w"),
+            QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--cache-dir"),
+            m_dir.filePath(QStringLiteral("kube-cache")) });
     ASSERT_TRUE(watch.waitForStarted());
     QByteArray printed;
     auto waitFor = [&](const QByteArray &needle) {
-        return test::spinUntil([&] {
-            watch.waitForReadyRead(50);
-            printed += watch.readAllStandardOutput();
-            return printed.contains(needle);
-        }, 30000);
+        return test::spinUntil(
+            [&] {
+                watch.waitForReadyRead(50);
+                printed += watch.readAllStandardOutput();
+                return printed.contains(needle);
+            },
+            30000);
     };
-    ASSERT_TRUE(waitFor("node-2-gpus")) << printed.constData() << watch.readAllStandardError().constData();
+    ASSERT_TRUE(waitFor("node-2-gpus"))
+        << printed.constData() << watch.readAllStandardError().constData();
 
     QFile changed(m_dir.filePath(QStringLiteral("changed.yaml")));
     ASSERT_TRUE(changed.open(QIODevice::WriteOnly));
@@ -233,10 +262,12 @@ spec:
   - name: gpu-0
 )");
     changed.close();
-    const ProcessRun imported = run(QStringLiteral(DRA_DRACTL), {QStringLiteral("import"), QStringLiteral("--cache"), cachePath(),
-                                                                 QStringLiteral("--cluster"), QStringLiteral("lab"), changed.fileName()});
+    const ProcessRun imported = run(QStringLiteral(DRA_DRACTL),
+        { QStringLiteral("import"), QStringLiteral("--cache"), cachePath(),
+            QStringLiteral("--cluster"), QStringLiteral("lab"), changed.fileName() });
     ASSERT_EQ(imported.exitCode, 0) << imported.err.toStdString();
-    EXPECT_TRUE(waitFor("node-2-pool-b")) << printed.constData() << watch.readAllStandardError().constData();
+    EXPECT_TRUE(waitFor("node-2-pool-b"))
+        << printed.constData() << watch.readAllStandardError().constData();
     // The list printed each slice once; the watch adds only the change.
     EXPECT_EQ(printed.count("node-1-gpu "), 1) << printed.constData();
     watch.kill();
