@@ -274,5 +274,41 @@ spec:
     watch.waitForFinished();
 }
 
+// The official Python client (Debian's python3-kubernetes) through CustomObjectsApi: a list, a
+// watch that ends at timeoutSeconds (booleans sent as "True"), a 404 and /version/.
+TEST_F(KubectlTest, PythonClientListsWatchesAndGets)
+{
+    const QString python = QStringLiteral("/usr/bin/python3");
+    if (run(python, { QStringLiteral("-c"), QStringLiteral("import kubernetes") }).exitCode != 0)
+        GTEST_SKIP() << "python3-kubernetes is not installed";
+    const QString script = QStringLiteral(R"(
+import sys, urllib3
+from kubernetes import client, config, watch
+urllib3.disable_warnings()
+config.load_kube_config(sys.argv[1])
+api = client.CustomObjectsApi()
+listed = api.list_cluster_custom_object("resource.k8s.io", "v1", "resourceslices")
+print("list", ",".join(i["metadata"]["name"] for i in listed["items"]))
+events = [e["type"] + ":" + e["object"]["metadata"]["name"] for e in watch.Watch().stream(
+    api.list_cluster_custom_object, "resource.k8s.io", "v1", "resourceslices",
+    timeout_seconds=1, resource_version="0", allow_watch_bookmarks=True)]
+print("watch", ",".join(events))
+try:
+    api.get_cluster_custom_object("resource.k8s.io", "v1", "deviceclasses", "nope")
+except client.ApiException as e:
+    print("get", e.status)
+print("version", client.VersionApi().get_code().git_version)
+)");
+    const ProcessRun result = run(python, { QStringLiteral("-c"), script, kubeconfig() });
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("list node-1-gpu,node-2-gpu\n")))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("watch ADDED:node-1-gpu,ADDED:node-2-gpu\n")))
+        << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("get 404\n"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("version v1.34.0\n")))
+        << result.out.toStdString();
+}
+
 } // namespace
 } // namespace dra::server
