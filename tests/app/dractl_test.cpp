@@ -194,3 +194,45 @@ TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
     }
     EXPECT_EQ(compared, generatedSlices.size());
 }
+
+// A node of the demo inventory, drawn from the cache: its eight GPUs, and a clear error for a
+// node the cache does not hold.
+TEST_F(DractlTest, TopologyDrawsANodeFromTheCache)
+{
+    const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+                                        QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("1")});
+    ASSERT_EQ(generated.exitCode, 0) << generated.err;
+    const QString file = m_dir.filePath(QStringLiteral("h100.json"));
+    QFile out(file);
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(QByteArray::fromStdString(generated.out));
+    out.close();
+    ASSERT_EQ(dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), file}).exitCode, 0);
+    const auto inventory = nlohmann::json::parse(generated.out);
+    std::string node;
+    for (const auto &item : inventory["items"])
+        if (item["kind"] == "Node")
+            node = item["metadata"]["name"];
+    ASSERT_FALSE(node.empty());
+
+    const DractlRun json = dractl({QStringLiteral("topology"), QString::fromStdString(node), QStringLiteral("--cache"),
+                                   cache(), QStringLiteral("-o"), QStringLiteral("json")});
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto graph = nlohmann::json::parse(json.out);
+    size_t gpus = 0;
+    for (const auto &device : graph["devices"])
+        if (device.value("kind", "") == "gpu")
+            ++gpus;
+    EXPECT_EQ(gpus, 8u) << json.out.substr(0, 400);
+    EXPECT_FALSE(graph["links"].empty());
+
+    const DractlRun svg = dractl({QStringLiteral("topology"), QString::fromStdString(node), QStringLiteral("--cache"),
+                                  cache(), QStringLiteral("-o"), QStringLiteral("svg")});
+    EXPECT_EQ(svg.exitCode, 0) << svg.err;
+    EXPECT_NE(svg.out.find("<svg"), std::string::npos);
+
+    const DractlRun missing = dractl({QStringLiteral("topology"), QStringLiteral("no-such-node"),
+                                      QStringLiteral("--cache"), cache()});
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_NE(missing.err.find("no-such-node"), std::string::npos) << missing.err;
+}

@@ -13,6 +13,7 @@ int runDemoInventory(const QStringList &arguments);
 int runCache(const QStringList &arguments);
 int runBench(const QStringList &arguments);
 int runServe(const QStringList &arguments);
+int runTopology(const QStringList &arguments);
 
 std::span<const Command> commands()
 {
@@ -21,6 +22,7 @@ std::span<const Command> commands()
         {"get", "Show objects or devices from the cache", runGet},
         {"export", "Write cached objects as a List in a chosen API version", runExport},
         {"demo-inventory", "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory},
+        {"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology},
         {"cache", "Inspect, check, rebuild or reset the cache", runCache},
         {"bench", "Run a benchmark (ingest, ...)", runBench},
         {"serve", "Serve the cache as a read-only Kubernetes API (kubectl works against it)", runServe},
