@@ -52,7 +52,12 @@ bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const
         return false;
     }
     if (parser.isSet(help)) {
-        out(parser.helpText());
+        // Qt names the executable's path in the usage line; users typed "dractl <command>".
+        QString text = parser.helpText();
+        const QString program = QCoreApplication::arguments().value(0);
+        if (!program.isEmpty() && text.startsWith(QStringLiteral("Usage: ") + program))
+            text.replace(7, program.size(), arguments.value(0));
+        out(text);
         *exitCode = Ok;
         return false;
     }
