@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "core/cel/utf8.h"
+
 namespace dra::cel {
 
 namespace {
@@ -30,25 +32,6 @@ int hexValue(char c)
     if (c >= 'a' && c <= 'f')
         return c - 'a' + 10;
     return c - 'A' + 10;
-}
-
-void appendUtf8(std::string &out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 } // namespace
@@ -302,7 +285,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
             if (bytes)
                 out += static_cast<char>(v);
             else
-                appendUtf8(out, v);
+                utf8::append(out, v);
             break;
         }
         case 'u':
@@ -319,7 +302,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
             p += len;
             if ((v >= 0xD800 && v < 0xE000) || v > 0x10FFFF)
                 return error(p - len - 2, "invalid unicode code point");
-            appendUtf8(out, v);
+            utf8::append(out, v);
             break;
         }
         default:
@@ -331,7 +314,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
                 if (bytes)
                     out += static_cast<char>(v);
                 else
-                    appendUtf8(out, v);
+                    utf8::append(out, v);
                 break;
             }
             return error(p - 2, "invalid escape sequence");
