@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace dra::cel {
@@ -156,6 +157,18 @@ std::optional<int64_t> zoneOffset(std::string_view zoneName, int64_t unixSeconds
     return zone.offsets[(up - zone.transitions.begin()) - 1];
 }
 
+// Seconds and a nanosecond part in [0, 1e9): the floor division both time kinds store.
+std::pair<Int128, Int128> splitNanos(Int128 nanos)
+{
+    Int128 s = nanos / kNanosPerSecond;
+    Int128 n = nanos % kNanosPerSecond;
+    if (n < 0) {
+        n += kNanosPerSecond;
+        s -= 1;
+    }
+    return {s, n};
+}
+
 } // namespace
 
 Int128 toNanos(Timestamp t)
@@ -170,12 +183,7 @@ Int128 toNanos(Duration d)
 
 std::optional<Timestamp> timestampFromNanos(Int128 nanos)
 {
-    Int128 s = nanos / kNanosPerSecond;
-    Int128 n = nanos % kNanosPerSecond;
-    if (n < 0) {
-        n += kNanosPerSecond;
-        s -= 1;
-    }
+    const auto [s, n] = splitNanos(nanos);
     if (s < kMinTimestampSeconds || s > kMaxTimestampSeconds)
         return std::nullopt;
     return Timestamp{static_cast<int64_t>(s), static_cast<int32_t>(n)};
@@ -183,12 +191,7 @@ std::optional<Timestamp> timestampFromNanos(Int128 nanos)
 
 std::optional<Duration> durationFromNanos(Int128 nanos)
 {
-    Int128 s = nanos / kNanosPerSecond;
-    Int128 n = nanos % kNanosPerSecond;
-    if (n < 0) {
-        n += kNanosPerSecond;
-        s -= 1;
-    }
+    const auto [s, n] = splitNanos(nanos);
     if (nanos < Int128(INT64_MIN) || nanos > Int128(INT64_MAX))
         return std::nullopt;
     return Duration{static_cast<int64_t>(s), static_cast<int32_t>(n)};
