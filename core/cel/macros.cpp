@@ -130,6 +130,31 @@ bool isReservedVar(MacroContext &ctx, const std::string &name, int32_t offset)
     return false;
 }
 
+// The iteration variable named by args[0], or empty after reporting why it cannot be one.
+std::string iterVar(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offset)
+{
+    std::string v = simpleName(ctx, args[0], offset);
+    if (v.empty() || isReservedVar(ctx, v, args[0]->offset))
+        return {};
+    return v;
+}
+
+// The two iteration variables named by args[0] and args[1], or false after reporting an error.
+bool iterVars(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offset,
+              std::string &v1, std::string &v2)
+{
+    v1 = simpleName(ctx, args[0], offset);
+    v2 = simpleName(ctx, args[1], offset);
+    if (v1.empty() || v2.empty() || isReservedVar(ctx, v1, args[0]->offset)
+        || isReservedVar(ctx, v2, args[1]->offset))
+        return false;
+    if (v1 == v2) {
+        ctx.reportError(args[1]->offset, "duplicate variable name: " + v1);
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
@@ -198,21 +223,15 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
                                          : (fn == "exists" ? Quantifier::Exists
                                                            : Quantifier::ExistsOne);
         if (n == 2) {
-            const std::string v = simpleName(ctx, args[0], offset);
-            if (v.empty() || isReservedVar(ctx, v, args[0]->offset))
+            const std::string v = iterVar(ctx, args, offset);
+            if (v.empty())
                 return b.constant(Value());
             return quantifier(b, q, std::move(target), v, "", std::move(args[1]));
         }
         if (n == 3) {
-            const std::string v1 = simpleName(ctx, args[0], offset);
-            const std::string v2 = simpleName(ctx, args[1], offset);
-            if (v1.empty() || v2.empty() || isReservedVar(ctx, v1, args[0]->offset)
-                || isReservedVar(ctx, v2, args[1]->offset))
+            std::string v1, v2;
+            if (!iterVars(ctx, args, offset, v1, v2))
                 return b.constant(Value());
-            if (v1 == v2) {
-                ctx.reportError(args[1]->offset, "duplicate variable name: " + v1);
-                return b.constant(Value());
-            }
             return quantifier(b, q, std::move(target), v1, v2, std::move(args[2]));
         }
         return nullptr;
@@ -222,8 +241,8 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
     if (fn == "map" || fn == "filter") {
         if (n != 2 && !(fn == "map" && n == 3))
             return nullptr;
-        const std::string v = simpleName(ctx, args[0], offset);
-        if (v.empty() || isReservedVar(ctx, v, args[0]->offset))
+        const std::string v = iterVar(ctx, args, offset);
+        if (v.empty())
             return b.constant(Value());
         ExprPtr step;
         if (fn == "filter") {
@@ -243,15 +262,9 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
     // transformMapEntry(k, v, [filter,] mapExpr).
     if (n != 3 && n != 4)
         return nullptr;
-    const std::string v1 = simpleName(ctx, args[0], offset);
-    const std::string v2 = simpleName(ctx, args[1], offset);
-    if (v1.empty() || v2.empty() || isReservedVar(ctx, v1, args[0]->offset)
-        || isReservedVar(ctx, v2, args[1]->offset))
+    std::string v1, v2;
+    if (!iterVars(ctx, args, offset, v1, v2))
         return b.constant(Value());
-    if (v1 == v2) {
-        ctx.reportError(args[1]->offset, "duplicate variable name: " + v1);
-        return b.constant(Value());
-    }
     ExprPtr filter = n == 4 ? std::move(args[2]) : nullptr;
     ExprPtr body = std::move(args[n - 1]);
     ExprPtr init;
