@@ -171,65 +171,60 @@ private:
         return true;
     }
 
-    ExprPtr relation()
+    // One left-associative precedence level: operands from `next`, joined by the operators
+    // `opName` recognises (nullptr ends the chain).
+    template <ExprPtr (Parser::*next)(), const char *(*opName)(const Token &)>
+    ExprPtr leftChain()
     {
-        ExprPtr e = addition();
+        ExprPtr e = (this->*next)();
         int links = 0;
         while (!m_failed) {
-            const char *op = nullptr;
-            switch (m_tok.kind) {
-            case TokenKind::Less: op = "_<_"; break;
-            case TokenKind::LessEqual: op = "_<=_"; break;
-            case TokenKind::Greater: op = "_>_"; break;
-            case TokenKind::GreaterEqual: op = "_>=_"; break;
-            case TokenKind::EqualEqual: op = "_==_"; break;
-            case TokenKind::NotEqual: op = "_!=_"; break;
-            case TokenKind::Ident:
-                if (m_tok.text == "in")
-                    op = "@in";
-                break;
-            default: break;
-            }
+            const char *op = opName(m_tok);
             if (!op || chainTooDeep(links))
                 break;
             const int32_t offset = m_tok.offset;
             advance();
-            e = binary(op, offset, std::move(e), addition());
+            e = binary(op, offset, std::move(e), (this->*next)());
         }
         return e;
     }
 
-    ExprPtr addition()
+    static const char *relationOp(const Token &tok)
     {
-        ExprPtr e = multiplication();
-        int links = 0;
-        while (!m_failed && (m_tok.kind == TokenKind::Plus || m_tok.kind == TokenKind::Minus)
-               && !chainTooDeep(links)) {
-            const char *op = m_tok.kind == TokenKind::Plus ? "_+_" : "_-_";
-            const int32_t offset = m_tok.offset;
-            advance();
-            e = binary(op, offset, std::move(e), multiplication());
+        switch (tok.kind) {
+        case TokenKind::Less: return "_<_";
+        case TokenKind::LessEqual: return "_<=_";
+        case TokenKind::Greater: return "_>_";
+        case TokenKind::GreaterEqual: return "_>=_";
+        case TokenKind::EqualEqual: return "_==_";
+        case TokenKind::NotEqual: return "_!=_";
+        case TokenKind::Ident: return tok.text == "in" ? "@in" : nullptr;
+        default: return nullptr;
         }
-        return e;
     }
 
-    ExprPtr multiplication()
+    static const char *additionOp(const Token &tok)
     {
-        ExprPtr e = unary();
-        int links = 0;
-        while (!m_failed
-               && (m_tok.kind == TokenKind::Star || m_tok.kind == TokenKind::Slash
-                   || m_tok.kind == TokenKind::Percent)
-               && !chainTooDeep(links)) {
-            const char *op = m_tok.kind == TokenKind::Star
-                                 ? "_*_"
-                                 : (m_tok.kind == TokenKind::Slash ? "_/_" : "_%_");
-            const int32_t offset = m_tok.offset;
-            advance();
-            e = binary(op, offset, std::move(e), unary());
+        switch (tok.kind) {
+        case TokenKind::Plus: return "_+_";
+        case TokenKind::Minus: return "_-_";
+        default: return nullptr;
         }
-        return e;
     }
+
+    static const char *multiplicationOp(const Token &tok)
+    {
+        switch (tok.kind) {
+        case TokenKind::Star: return "_*_";
+        case TokenKind::Slash: return "_/_";
+        case TokenKind::Percent: return "_%_";
+        default: return nullptr;
+        }
+    }
+
+    ExprPtr relation() { return leftChain<&Parser::addition, relationOp>(); }
+    ExprPtr addition() { return leftChain<&Parser::multiplication, additionOp>(); }
+    ExprPtr multiplication() { return leftChain<&Parser::unary, multiplicationOp>(); }
 
     ExprPtr unary()
     {
