@@ -105,8 +105,7 @@ private:
             : p(parser)
         {
             if (++p.m_depth > p.m_options.maxRecursionDepth)
-                p.fail(p.m_tok.offset, "expression recursion limit exceeded: "
-                                           + std::to_string(p.m_options.maxRecursionDepth));
+                p.failRecursionLimit();
         }
         ~DepthGuard() { --p.m_depth; }
     };
@@ -166,9 +165,14 @@ private:
     {
         if (++links + m_depth <= m_options.maxRecursionDepth)
             return false;
+        failRecursionLimit();
+        return true;
+    }
+
+    void failRecursionLimit()
+    {
         fail(m_tok.offset, "expression recursion limit exceeded: "
                                + std::to_string(m_options.maxRecursionDepth));
-        return true;
     }
 
     // One left-associative precedence level: operands from `next`, joined by the operators
