@@ -136,14 +136,14 @@ Value sum(Args a, EvalFrame &frame)
         case Kind::Int: {
             const auto r = checkedAdd(acc.asInt(), e.asInt());
             if (!r)
-                return Value::error("integer overflow");
+                return overflowError();
             acc = Value::integer(*r);
             break;
         }
         case Kind::Uint: {
             uint64_t r;
             if (__builtin_add_overflow(acc.asUint(), e.asUint(), &r))
-                return Value::error("integer overflow");
+                return overflowError();
             acc = Value::unsignedInteger(r);
             break;
         }

@@ -61,14 +61,9 @@ namespace {
 
 using Args = std::span<const Value>;
 
-Value overflow()
-{
-    return Value::error("integer overflow");
-}
-
 Value fromOpt(std::optional<int64_t> v)
 {
-    return v ? Value::integer(*v) : overflow();
+    return v ? Value::integer(*v) : overflowError();
 }
 
 // Arithmetic -------------------------------------------------------------------------------
@@ -81,7 +76,7 @@ Value divInt(Args a, EvalFrame &)
     if (a[1].asInt() == 0)
         return divisionByZero();
     if (a[0].asInt() == INT64_MIN && a[1].asInt() == -1)
-        return overflow();
+        return overflowError();
     return Value::integer(a[0].asInt() / a[1].asInt());
 }
 Value modInt(Args a, EvalFrame &)
@@ -89,13 +84,13 @@ Value modInt(Args a, EvalFrame &)
     if (a[1].asInt() == 0)
         return moduloByZero();
     if (a[0].asInt() == INT64_MIN && a[1].asInt() == -1)
-        return overflow();
+        return overflowError();
     return Value::integer(a[0].asInt() % a[1].asInt());
 }
 Value negInt(Args a, EvalFrame &)
 {
     if (a[0].asInt() == INT64_MIN)
-        return overflow();
+        return overflowError();
     return Value::integer(-a[0].asInt());
 }
 
@@ -103,21 +98,21 @@ Value addUint(Args a, EvalFrame &)
 {
     uint64_t r;
     if (__builtin_add_overflow(a[0].asUint(), a[1].asUint(), &r))
-        return overflow();
+        return overflowError();
     return Value::unsignedInteger(r);
 }
 Value subUint(Args a, EvalFrame &)
 {
     uint64_t r;
     if (__builtin_sub_overflow(a[0].asUint(), a[1].asUint(), &r))
-        return overflow();
+        return overflowError();
     return Value::unsignedInteger(r);
 }
 Value mulUint(Args a, EvalFrame &)
 {
     uint64_t r;
     if (__builtin_mul_overflow(a[0].asUint(), a[1].asUint(), &r))
-        return overflow();
+        return overflowError();
     return Value::unsignedInteger(r);
 }
 Value divUint(Args a, EvalFrame &)
