@@ -113,24 +113,4 @@ std::string encode(const std::vector<uint32_t> &cps, size_t begin, size_t end)
     return out;
 }
 
-size_t byteOffset(std::string_view s, size_t index)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
-            if (count == index)
-                return i;
-            ++count;
-        }
-    }
-    return s.size();
-}
-
-std::string sanitize(std::string_view s)
-{
-    if (isValid(s))
-        return std::string(s);
-    return encode(decode(s), 0, SIZE_MAX);
-}
-
 } // namespace dra::cel::utf8

@@ -17,9 +17,5 @@ size_t length(std::string_view s);
 std::vector<uint32_t> decode(std::string_view s);
 void append(std::string &out, uint32_t codePoint);
 std::string encode(const std::vector<uint32_t> &codePoints, size_t begin, size_t end);
-// Byte offset of the code point at `index` (s.size() when index == length).
-size_t byteOffset(std::string_view s, size_t index);
-// Replaces invalid sequences with U+FFFD.
-std::string sanitize(std::string_view s);
 
 } // namespace dra::cel::utf8
