@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/cel/time_util.h"
 #include "core/cel/value.h"
 
 namespace dra::cel {
@@ -26,6 +27,9 @@ std::optional<int64_t> checkedMul(int64_t a, int64_t b);
 
 // Why RE2 rejects `pattern`, or nullopt when it compiles (shares the evaluation cache).
 std::optional<std::string> regexError(std::string_view pattern);
+
+// The timestamp `nanos` after the epoch, or a "timestamp out of range" error value.
+Value timestampOrRange(Int128 nanos);
 
 // The error CEL gives for a failed conversion, e.g. int('x').
 Value conversionError(std::string_view target, const Value &from);

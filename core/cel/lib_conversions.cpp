@@ -67,12 +67,6 @@ namespace {
 
 using Args = std::span<const Value>;
 
-Value timestampOrRange(Int128 nanos)
-{
-    const auto t = timestampFromNanos(nanos);
-    return t ? Value::timestamp(*t) : Value::error("timestamp out of range");
-}
-
 // Conversions ------------------------------------------------------------------------------
 
 Value identity(Args a, EvalFrame &) { return a[0]; }

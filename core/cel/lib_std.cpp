@@ -40,6 +40,12 @@ std::optional<int64_t> checkedMul(int64_t a, int64_t b)
     return r;
 }
 
+Value timestampOrRange(Int128 nanos)
+{
+    const auto t = timestampFromNanos(nanos);
+    return t ? Value::timestamp(*t) : Value::error("timestamp out of range");
+}
+
 std::optional<int> compareValues(const Value &a, const Value &b)
 {
     if (a.isNumber() && b.isNumber())
@@ -153,12 +159,6 @@ Value addList(Args a, EvalFrame &)
     list->insert(list->end(), a[0].asList().begin(), a[0].asList().end());
     list->insert(list->end(), a[1].asList().begin(), a[1].asList().end());
     return Value::list(std::shared_ptr<const ListData>(std::move(list)));
-}
-
-Value timestampOrRange(Int128 nanos)
-{
-    const auto t = timestampFromNanos(nanos);
-    return t ? Value::timestamp(*t) : Value::error("timestamp out of range");
 }
 
 Value durationOrRange(Int128 nanos)
