@@ -70,12 +70,19 @@ private:
         m_errorMessage = std::move(message);
     }
 
+    // Consumes the current token when it is `kind`.
+    bool accept(TokenKind kind)
+    {
+        if (m_tok.kind != kind)
+            return false;
+        advance();
+        return true;
+    }
+
     bool expect(TokenKind kind, const char *what)
     {
-        if (m_tok.kind == kind) {
-            advance();
+        if (accept(kind))
             return true;
-        }
         fail(m_tok.offset, std::string("syntax error: expected ") + what + ", found " + describe(m_tok));
         return false;
     }
@@ -297,11 +304,7 @@ private:
             if (m_tok.kind == TokenKind::Dot) {
                 const int32_t offset = m_tok.offset;
                 advance();
-                bool optional = false;
-                if (m_tok.kind == TokenKind::Question) {
-                    optional = true;
-                    advance();
-                }
+                const bool optional = accept(TokenKind::Question);
                 const bool quoted = m_tok.kind == TokenKind::QuotedIdent;
                 std::string name;
                 if (!fieldName(name))
@@ -330,11 +333,7 @@ private:
             } else if (m_tok.kind == TokenKind::LBracket) {
                 const int32_t offset = m_tok.offset;
                 advance();
-                bool optional = false;
-                if (m_tok.kind == TokenKind::Question) {
-                    optional = true;
-                    advance();
-                }
+                const bool optional = accept(TokenKind::Question);
                 ExprPtr index = expr();
                 if (!expect(TokenKind::RBracket, "']'"))
                     return errorExpr();
@@ -382,10 +381,7 @@ private:
         while (!m_failed && m_tok.kind != TokenKind::RBrace) {
             ExprEntry entry;
             entry.offset = m_tok.offset;
-            if (m_tok.kind == TokenKind::Question) {
-                entry.optional = true;
-                advance();
-            }
+            entry.optional = accept(TokenKind::Question);
             if (!fieldName(entry.field))
                 return errorExpr();
             if (!expect(TokenKind::Colon, "':'"))
@@ -517,10 +513,8 @@ private:
         ExprPtr e = newExpr(ExprKind::List, m_tok.offset);
         advance();
         while (!m_failed && m_tok.kind != TokenKind::RBracket) {
-            if (m_tok.kind == TokenKind::Question) {
-                advance();
+            if (accept(TokenKind::Question))
                 e->optionalIndices.push_back(static_cast<int32_t>(e->args.size()));
-            }
             e->args.push_back(expr());
             if (m_tok.kind != TokenKind::Comma)
                 break;
@@ -538,10 +532,7 @@ private:
         while (!m_failed && m_tok.kind != TokenKind::RBrace) {
             ExprEntry entry;
             entry.offset = m_tok.offset;
-            if (m_tok.kind == TokenKind::Question) {
-                entry.optional = true;
-                advance();
-            }
+            entry.optional = accept(TokenKind::Question);
             entry.key = expr();
             if (!expect(TokenKind::Colon, "':'"))
                 return errorExpr();
