@@ -236,6 +236,13 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
     const bool triple = p + 2 < s.size() && s[p + 1] == quote && s[p + 2] == quote;
     p += triple ? 3 : 1;
     std::string out;
+    // \x and octal escapes give a byte in bytes literals and a code point in strings.
+    auto appendEscaped = [&](uint32_t v) {
+        if (bytes)
+            out += static_cast<char>(v);
+        else
+            utf8::append(out, v);
+    };
     while (true) {
         if (p >= s.size())
             return error(start, "unterminated string literal");
@@ -282,10 +289,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
                 return error(p - 2, "invalid escape sequence");
             const uint32_t v = hexValue(s[p]) * 16 + hexValue(s[p + 1]);
             p += 2;
-            if (bytes)
-                out += static_cast<char>(v);
-            else
-                utf8::append(out, v);
+            appendEscaped(v);
             break;
         }
         case 'u':
@@ -311,10 +315,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
                     return error(p - 2, "invalid escape sequence");
                 const uint32_t v = (e - '0') * 64 + (s[p] - '0') * 8 + (s[p + 1] - '0');
                 p += 2;
-                if (bytes)
-                    out += static_cast<char>(v);
-                else
-                    utf8::append(out, v);
+                appendEscaped(v);
                 break;
             }
             return error(p - 2, "invalid escape sequence");
