@@ -15,16 +15,6 @@ namespace {
 
 using DeviceId = std::tuple<std::string, std::string, std::string>; // driver, pool, device
 
-// Looks an attribute up by its bare name or qualified with the driver's domain, the two
-// spellings Kubernetes treats as the same attribute.
-const model::DeviceAttribute *findAttribute(const model::Device &device, const std::string &driver,
-                                            std::string_view name)
-{
-    if (const auto *attribute = device.attribute(name))
-        return attribute;
-    return device.attribute(driver + "/" + std::string(name));
-}
-
 } // namespace
 
 std::vector<DeviceRow> deviceRows(const std::vector<model::Object> &slices, const std::vector<model::Object> &claims,
@@ -55,7 +45,7 @@ std::vector<DeviceRow> deviceRows(const std::vector<model::Object> &slices, cons
             row.slice = object.meta.name;
             row.device = device.name;
             const auto text = [&](std::string_view name) {
-                const auto *attribute = findAttribute(device, slice->driver, name);
+                const auto *attribute = device.attribute(name, slice->driver);
                 return attribute ? attribute->display() : std::string();
             };
             row.type = text("type");
@@ -65,10 +55,7 @@ std::vector<DeviceRow> deviceRows(const std::vector<model::Object> &slices, cons
             row.numaNode = text("resource.kubernetes.io/numaNode");
             if (row.numaNode.empty())
                 row.numaNode = text("numa");
-            const model::DeviceCapacity *memory = device.capacityOf("memory");
-            if (!memory)
-                memory = device.capacityOf(slice->driver + "/memory");
-            if (memory)
+            if (const model::DeviceCapacity *memory = device.capacityOf("memory", slice->driver))
                 row.memory = memory->value.toString();
             if (const auto it = holders.find({slice->driver, slice->pool.name, device.name}); it != holders.end())
                 row.heldBy = it->second;

@@ -32,6 +32,28 @@ int64_t gpusIn(const StringPairs &resources)
     return 0;
 }
 
+// "domain/name" compared with "domain/name", an unqualified side taking `driver` as its domain.
+// Compares in place: this runs for every device in tables and topology views.
+bool sameQualifiedName(std::string_view a, std::string_view b, std::string_view driver)
+{
+    const auto split = [driver](std::string_view name) {
+        const size_t slash = name.find('/');
+        return slash == std::string_view::npos ? std::pair{driver, name}
+                                               : std::pair{name.substr(0, slash), name.substr(slash + 1)};
+    };
+    return split(a) == split(b);
+}
+
+template <typename T>
+const T *findNamed(const std::vector<std::pair<AttributeName, T>> &entries, std::string_view name,
+                   std::string_view driver)
+{
+    for (const auto &[key, value] : entries)
+        if (key == name || (!driver.empty() && sameQualifiedName(key, name, driver)))
+            return &value;
+    return nullptr;
+}
+
 } // namespace
 
 std::string DeviceAttribute::display() const
@@ -49,20 +71,14 @@ std::string DeviceAttribute::display() const
     return {};
 }
 
-const DeviceAttribute *Device::attribute(std::string_view name) const
+const DeviceAttribute *Device::attribute(std::string_view name, std::string_view driver) const
 {
-    for (const auto &[key, value] : attributes)
-        if (key == name)
-            return &value;
-    return nullptr;
+    return findNamed(attributes, name, driver);
 }
 
-const DeviceCapacity *Device::capacityOf(std::string_view name) const
+const DeviceCapacity *Device::capacityOf(std::string_view name, std::string_view driver) const
 {
-    for (const auto &[key, value] : capacity)
-        if (key == name)
-            return &value;
-    return nullptr;
+    return findNamed(capacity, name, driver);
 }
 
 std::string ResourceClaim::state(bool beingDeleted) const

@@ -76,8 +76,11 @@ struct Device
     std::vector<std::string> bindingConditions;
     std::vector<std::string> bindingFailureConditions;
 
-    const DeviceAttribute *attribute(std::string_view name) const;
-    const DeviceCapacity *capacityOf(std::string_view name) const;
+    // An attribute or capacity by name. With the slice's `driver`, names compare as Kubernetes
+    // resolves them: "productName" and "gpu.nvidia.com/productName" are then the same name.
+    // Without it, the name must match as published.
+    const DeviceAttribute *attribute(std::string_view name, std::string_view driver = {}) const;
+    const DeviceCapacity *capacityOf(std::string_view name, std::string_view driver = {}) const;
 };
 
 struct ResourcePool

@@ -56,6 +56,21 @@ TEST(ObjectTest, DecodesV1SliceIntoTypedFields)
     EXPECT_EQ(object->key().display(), "ResourceSlice node-1-gpu");
 }
 
+// Kubernetes treats a bare name as the driver's domain: lookups with the driver agree.
+TEST(ObjectTest, NamesResolveAgainstTheDriverDomain)
+{
+    const auto object = decodeObject(parse(kSliceV1));
+    ASSERT_TRUE(object.has_value());
+    const Device &gpu = object->as<ResourceSlice>()->devices[0];
+    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName"), nullptr) << "without the driver, names match as published";
+    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName", "gpu.nvidia.com"), gpu.attribute("productName"));
+    EXPECT_EQ(gpu.attribute("productName", "other.example.com"), gpu.attribute("productName"));
+    EXPECT_EQ(gpu.attribute("other.example.com/productName", "gpu.nvidia.com"), nullptr);
+    EXPECT_EQ(gpu.attribute("numaNode", "resource.kubernetes.io"), gpu.attribute("resource.kubernetes.io/numaNode"));
+    EXPECT_EQ(gpu.capacityOf("gpu.nvidia.com/memory", "gpu.nvidia.com"), gpu.capacityOf("memory"));
+    EXPECT_NE(gpu.capacityOf("memory"), nullptr);
+}
+
 TEST(ObjectTest, EncodesBackExactlyWhatCameInIncludingUnknownFields)
 {
     const json input = parse(kSliceV1);
