@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/kind.h"
+#include "core/server/http_message.h"
 #include "core/server/kube_status.h"
 
 namespace dra::server::discovery {
@@ -89,32 +90,7 @@ nlohmann::json aggregatedGroup(std::string_view group)
 // True when one Accept clause names aggregated discovery v2 (v2beta1 alone gets legacy).
 bool acceptsAggregated(std::string_view accept)
 {
-    size_t start = 0;
-    while (start < accept.size()) {
-        size_t end = accept.find(',', start);
-        if (end == std::string_view::npos)
-            end = accept.size();
-        bool isList = false, isGroup = false, isV2 = false;
-        size_t param = start;
-        while (param < end) {
-            size_t stop = accept.find(';', param);
-            if (stop == std::string_view::npos || stop > end)
-                stop = end;
-            std::string_view part = accept.substr(param, stop - param);
-            while (!part.empty() && part.front() == ' ')
-                part.remove_prefix(1);
-            while (!part.empty() && part.back() == ' ')
-                part.remove_suffix(1);
-            isList = isList || part == "as=APIGroupDiscoveryList";
-            isGroup = isGroup || part == "g=apidiscovery.k8s.io";
-            isV2 = isV2 || part == "v=v2";
-            param = stop + 1;
-        }
-        if (isList && isGroup && isV2)
-            return true;
-        start = end + 1;
-    }
-    return false;
+    return acceptsMediaType(accept, {"as=APIGroupDiscoveryList", "g=apidiscovery.k8s.io", "v=v2"});
 }
 
 } // namespace

@@ -152,4 +152,38 @@ std::string_view reasonPhrase(int status)
     }
 }
 
+bool acceptsMediaType(std::string_view accept, std::initializer_list<std::string_view> params)
+{
+    const auto trimmed = [](std::string_view text) {
+        while (!text.empty() && text.front() == ' ')
+            text.remove_prefix(1);
+        while (!text.empty() && text.back() == ' ')
+            text.remove_suffix(1);
+        return text;
+    };
+    size_t start = 0;
+    while (start < accept.size()) {
+        size_t end = accept.find(',', start);
+        if (end == std::string_view::npos)
+            end = accept.size();
+        const std::string_view clause = accept.substr(start, end - start);
+        size_t found = 0;
+        for (const std::string_view wanted : params) {
+            bool present = false;
+            for (size_t param = 0; param <= clause.size() && !present;) {
+                size_t stop = clause.find(';', param);
+                if (stop == std::string_view::npos)
+                    stop = clause.size();
+                present = trimmed(clause.substr(param, stop - param)) == wanted;
+                param = stop + 1;
+            }
+            found += present ? 1 : 0;
+        }
+        if (found == params.size())
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
 } // namespace dra::server

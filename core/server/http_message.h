@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,5 +70,9 @@ struct Response
 
 // The reason phrase of a status code ("Not Found"); "Unknown" for codes we never send.
 std::string_view reasonPhrase(int status);
+
+// True when one comma-separated clause of an Accept header carries every parameter in
+// `params` (e.g. {"as=Table", "g=meta.k8s.io"}); parameters are compared trimmed and whole.
+bool acceptsMediaType(std::string_view accept, std::initializer_list<std::string_view> params);
 
 } // namespace dra::server

@@ -8,24 +8,14 @@
 
 #include "core/inventory/age.h"
 #include "core/inventory/object_table.h"
+#include "core/server/http_message.h"
 
 namespace dra::server {
 
 bool acceptsTable(std::string_view accept)
 {
     // kubectl lists Table first and plain JSON last; any clause naming Table wins.
-    size_t start = 0;
-    while (start < accept.size()) {
-        size_t end = accept.find(',', start);
-        if (end == std::string_view::npos)
-            end = accept.size();
-        const std::string_view clause = accept.substr(start, end - start);
-        if (clause.find("as=Table") != std::string_view::npos
-            && clause.find("g=meta.k8s.io") != std::string_view::npos)
-            return true;
-        start = end + 1;
-    }
-    return false;
+    return acceptsMediaType(accept, {"as=Table", "g=meta.k8s.io"});
 }
 
 namespace {
