@@ -98,12 +98,5 @@ QString cachePath(const QCommandLineParser &parser)
     return QDir(base).filePath(QStringLiteral("draconsole/cache.db"));
 }
 
-QString statePath(const QCommandLineParser &parser)
-{
-    if (parser.optionNames().contains(QStringLiteral("state")) && parser.isSet(QStringLiteral("state")))
-        return parser.value(QStringLiteral("state"));
-    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    return QDir(base).filePath(QStringLiteral("draconsole/state.db"));
-}
 
 } // namespace dra::cli

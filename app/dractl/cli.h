@@ -53,7 +53,5 @@ QCommandLineOption outputOption(const QString &defaultFormat); // -o/--output FO
 
 // The cache file: --cache, else $XDG_CACHE_HOME/draconsole/cache.db.
 QString cachePath(const QCommandLineParser &parser);
-// The state file: --state, else $XDG_DATA_HOME/draconsole/state.db.
-QString statePath(const QCommandLineParser &parser);
 
 } // namespace dra::cli

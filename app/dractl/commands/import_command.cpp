@@ -3,6 +3,7 @@
 //
 // dractl import: manifests and cluster dumps into the cache.
 #include <map>
+#include <set>
 
 #include <QDir>
 #include <QFileInfo>
@@ -49,7 +50,7 @@ int runImport(const QStringList &arguments)
     store::WatchBatch batch;
     batch.cluster = parser.value(QStringLiteral("cluster")).toStdString();
     std::map<std::string, int> perKind;
-    std::map<std::pair<std::string, std::string>, bool> kindsSeen;
+    std::set<std::pair<std::string, std::string>> kindsSeen;
     for (const model::ManifestDocument &document : manifests.documents) {
         Result<model::Object> object = model::decodeObject(document.object);
         if (!object) {
@@ -59,12 +60,11 @@ int runImport(const QStringList &arguments)
         }
         const model::KindInfo &info = object->info();
         ++perKind[std::string(info.name)];
-        kindsSeen[{std::string(info.group), std::string(info.name)}] = true;
+        kindsSeen.emplace(std::string(info.group), std::string(info.name));
         batch.changes.push_back({store::ChangeType::Added, store::toRecord(*object)});
     }
     if (parser.isSet(QStringLiteral("replace")))
-        for (const auto &[kind, seen] : kindsSeen)
-            batch.replaceKinds.push_back(kind);
+        batch.replaceKinds.assign(kindsSeen.begin(), kindsSeen.end());
 
     const QString cacheFile = cachePath(parser);
     QDir().mkpath(QFileInfo(cacheFile).absolutePath());
