@@ -34,24 +34,6 @@ struct NsNameHash
     }
 };
 
-constexpr std::string_view kObjectColumns
-    = "api_version, uid, resource_version, generation, created, json, rev";
-
-// The stored state of an object from a row of kObjectColumns starting at `first`.
-ObjectRecord storedRecord(const Statement &row, int first, common::ObjectKey key)
-{
-    ObjectRecord record;
-    record.key = std::move(key);
-    record.apiVersion = row.columnString(first);
-    record.uid = row.columnString(first + 1);
-    record.resourceVersion = row.columnString(first + 2);
-    record.generation = row.columnInt(first + 3);
-    record.creationTimestamp = row.columnString(first + 4);
-    record.json = row.columnString(first + 5);
-    record.rev = row.columnInt(first + 6);
-    return record;
-}
-
 // Applies one batch inside the caller's transaction.
 class BatchWriter
 {
@@ -119,6 +101,14 @@ private:
         return rev;
     }
 
+    // Drops the device rows of the slice at `key`. Foreign keys are off (see CacheDb::open), so
+    // every path that rewrites or removes a stored object calls this rather than the cascade.
+    Result<void> clearDevices(const common::ObjectKey &key)
+    {
+        bindKey(m_s.deleteDevices, m_batch.cluster, key);
+        return m_s.deleteDevices.exec();
+    }
+
     Result<void> write(const ObjectRecord &record, int changeIndex)
     {
         Statement &select = m_s.selectObject;
@@ -155,8 +145,7 @@ private:
             return stored;
 
         if (exists) {
-            bindKey(m_s.deleteDevices, m_batch.cluster, record.key);
-            if (Result<void> cleared = m_s.deleteDevices.exec(); !cleared)
+            if (Result<void> cleared = clearDevices(record.key); !cleared)
                 return cleared;
         }
         Statement &device = m_s.insertDevice;
@@ -183,8 +172,7 @@ private:
         const Result<int64_t> rev = logChange(last.key, ChangeType::Deleted, resourceVersion, json);
         if (!rev)
             return fail(rev.error());
-        bindKey(m_s.deleteDevices, m_batch.cluster, last.key);
-        if (Result<void> cleared = m_s.deleteDevices.exec(); !cleared)
+        if (Result<void> cleared = clearDevices(last.key); !cleared)
             return cleared;
         bindKey(m_s.deleteObject, m_batch.cluster, last.key);
         if (Result<void> deleted = m_s.deleteObject.exec(); !deleted)
@@ -259,6 +247,20 @@ private:
 };
 
 } // namespace
+
+ObjectRecord storedRecord(const Statement &row, int first, common::ObjectKey key)
+{
+    ObjectRecord record;
+    record.key = std::move(key);
+    record.apiVersion = row.columnString(first);
+    record.uid = row.columnString(first + 1);
+    record.resourceVersion = row.columnString(first + 2);
+    record.generation = row.columnInt(first + 3);
+    record.creationTimestamp = row.columnString(first + 4);
+    record.json = row.columnString(first + 5);
+    record.rev = row.columnInt(first + 6);
+    return record;
+}
 
 Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Database &db)
 {

@@ -16,6 +16,13 @@
 
 namespace dra::store {
 
+// The columns of an object's stored state, in the order storedRecord() reads them.
+inline constexpr std::string_view kObjectColumns
+    = "api_version, uid, resource_version, generation, created, json, rev";
+
+// The stored state of `key` from a row holding kObjectColumns from column `first` on.
+ObjectRecord storedRecord(const sqlite::Statement &row, int first, common::ObjectKey key);
+
 // The writer's statements, prepared once: bulk loads run them tens of thousands of times.
 struct WriterStatements
 {

@@ -17,8 +17,9 @@ namespace {
 using common::Error;
 using sqlite::Statement;
 
-// Version 1. Timestamps are ms since the epoch (UTC). Device rows carry their slice's full key
-// so the foreign key can drop them together with the slice.
+// Version 1. Timestamps are ms since the epoch (UTC). Device rows carry their slice's full key;
+// the declared foreign key documents the link, but the writer drops a slice's devices itself
+// (see open()).
 constexpr std::string_view kSchemaV1 = R"sql(
 CREATE TABLE clusters (
     name TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
@@ -98,16 +99,6 @@ constexpr std::array<std::string_view, 1> kMigrations{kSchemaV1};
 
 constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
 
-Error notWriter()
-{
-    return Error{Error::Code::Invalid, QStringLiteral("the cache was opened read-only")};
-}
-
-Error notOpen()
-{
-    return Error{Error::Code::Internal, QStringLiteral("the cache is not open")};
-}
-
 } // namespace
 
 CacheDb::CacheDb() = default;
@@ -148,20 +139,31 @@ bool CacheDb::isWriter() const
     return d && d->writer;
 }
 
-Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
+Result<void> CacheDb::requireWriter() const
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     if (!d->writer)
-        return fail(notWriter());
+        return fail(Error::Code::Invalid, QStringLiteral("the cache was opened read-only"));
+    return {};
+}
+
+Result<sqlite::Transaction> CacheDb::beginWrite()
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return fail(writable.error());
     if (!d->statements) {
         Result<std::unique_ptr<WriterStatements>> prepared = prepareWriterStatements(d->file.db);
         if (!prepared)
             return fail(prepared.error());
         d->statements = std::move(*prepared);
     }
-    Result<sqlite::Transaction> transaction
-        = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
+    return sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
+}
+
+Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
+{
+    Result<sqlite::Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
     const Result<BatchSummary> summary
@@ -175,18 +177,7 @@ Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
 
 Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&batches)
 {
-    if (!d)
-        return fail(notOpen());
-    if (!d->writer)
-        return fail(notWriter());
-    if (!d->statements) {
-        Result<std::unique_ptr<WriterStatements>> prepared = prepareWriterStatements(d->file.db);
-        if (!prepared)
-            return fail(prepared.error());
-        d->statements = std::move(*prepared);
-    }
-    Result<sqlite::Transaction> transaction
-        = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
+    Result<sqlite::Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
     const int64_t now = QDateTime::currentMSecsSinceEpoch();
@@ -221,10 +212,8 @@ Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&
 
 Result<void> CacheDb::setClusterInfo(const ClusterInfo &info)
 {
-    if (!d)
-        return fail(notOpen());
-    if (!d->writer)
-        return fail(notWriter());
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
     Result<Statement> upsert = d->file.db.prepare(
         "INSERT INTO clusters (name, server, version) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (name) DO UPDATE SET server = excluded.server, version = excluded.version");

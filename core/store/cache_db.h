@@ -115,6 +115,10 @@ public:
 private:
     struct Impl;
     explicit CacheDb(std::unique_ptr<Impl> impl);
+    // Fails unless this is an open writer.
+    [[nodiscard]] Result<void> requireWriter() const;
+    // Opens the write transaction of one apply, preparing the writer's statements on first use.
+    [[nodiscard]] Result<sqlite::Transaction> beginWrite();
     std::unique_ptr<Impl> d;
 };
 

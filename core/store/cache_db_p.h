@@ -17,7 +17,12 @@ struct CacheDb::Impl
     DbFile file;
     bool writer = false;
     std::unique_ptr<WriterStatements> statements; // prepared on the first apply, then reused
-
 };
+
+// The error for a CacheDb that is not open (default-constructed or moved from).
+inline common::Error cacheNotOpen()
+{
+    return common::Error { common::Error::Code::Internal, QStringLiteral("the cache is not open") };
+}
 
 } // namespace dra::store

@@ -10,14 +10,8 @@ namespace dra::store {
 
 namespace {
 
-using common::Error;
 using sqlite::Statement;
 using sqlite::StatementScope;
-
-Error notOpen()
-{
-    return Error{Error::Code::Internal, QStringLiteral("the cache is not open")};
-}
 
 // Runs a prepared statement to the end, turning each row into a T with `read`.
 template <typename T, typename Read>
@@ -35,22 +29,26 @@ Result<std::vector<T>> collect(Statement &statement, Read read)
     }
 }
 
-// Columns: ns, name, api_version, uid, resource_version, generation, created, json, rev.
-constexpr std::string_view kObjectSelect
-    = "SELECT ns, name, api_version, uid, resource_version, generation, created, json, rev FROM objects ";
+// The one row of a query by primary key, or nothing when there is none.
+template <typename T> Result<std::optional<T>> firstRow(Result<std::vector<T>> rows)
+{
+    if (!rows)
+        return fail(rows.error());
+    if (rows->empty())
+        return std::optional<T>();
+    return std::optional<T>(std::move(rows->front()));
+}
+
+// Columns: ns, name, then kObjectColumns.
+std::string objectSelect()
+{
+    return "SELECT ns, name, " + std::string(kObjectColumns) + " FROM objects ";
+}
 
 ObjectRecord readObject(const Statement &row, std::string_view group, std::string_view kind)
 {
-    ObjectRecord record;
-    record.key = {std::string(group), std::string(kind), row.columnString(0), row.columnString(1)};
-    record.apiVersion = row.columnString(2);
-    record.uid = row.columnString(3);
-    record.resourceVersion = row.columnString(4);
-    record.generation = row.columnInt(5);
-    record.creationTimestamp = row.columnString(6);
-    record.json = row.columnString(7);
-    record.rev = row.columnInt(8);
-    return record;
+    return storedRecord(row, 2,
+        { std::string(group), std::string(kind), row.columnString(0), row.columnString(1) });
 }
 
 } // namespace
@@ -58,7 +56,7 @@ ObjectRecord readObject(const Statement &row, std::string_view group, std::strin
 Result<sqlite::Transaction> CacheDb::beginRead()
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<sqlite::Transaction> transaction
         = sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Deferred);
     if (!transaction)
@@ -75,8 +73,8 @@ Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std
                                                    std::optional<std::string_view> ns)
 {
     if (!d)
-        return fail(notOpen());
-    std::string sql(kObjectSelect);
+        return fail(cacheNotOpen());
+    std::string sql = objectSelect();
     sql += ns ? "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 ORDER BY name"
               : "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 ORDER BY ns, name";
     Result<Statement> select = d->file.db.prepare(sql);
@@ -93,9 +91,9 @@ Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std
 Result<std::optional<ObjectRecord>> CacheDb::object(std::string_view cluster, const common::ObjectKey &key)
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select = d->file.db.prepare(
-        std::string(kObjectSelect) + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5");
+        objectSelect() + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
@@ -103,19 +101,14 @@ Result<std::optional<ObjectRecord>> CacheDb::object(std::string_view cluster, co
     select->bind(3, key.kind);
     select->bind(4, key.ns);
     select->bind(5, key.name);
-    Result<std::vector<ObjectRecord>> rows
-        = collect<ObjectRecord>(*select, [&](const Statement &row) { return readObject(row, key.group, key.kind); });
-    if (!rows)
-        return fail(rows.error());
-    if (rows->empty())
-        return std::optional<ObjectRecord>();
-    return std::optional<ObjectRecord>(std::move(rows->front()));
+    return firstRow(collect<ObjectRecord>(
+        *select, [&](const Statement &row) { return readObject(row, key.group, key.kind); }));
 }
 
 Result<std::vector<SliceDevice>> CacheDb::devices(std::string_view cluster, std::optional<std::string_view> node)
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select = d->file.db.prepare(
         node ? "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
                "WHERE cluster = ?1 AND node = ?2 ORDER BY slice, name"
@@ -136,7 +129,7 @@ Result<std::vector<SliceDevice>> CacheDb::devices(std::string_view cluster, std:
 Result<std::vector<ClusterInfo>> CacheDb::clusters()
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select
         = d->file.db.prepare("SELECT name, server, version, last_sync FROM clusters ORDER BY name");
     if (!select)
@@ -150,7 +143,7 @@ Result<std::optional<std::string>> CacheDb::listVersion(std::string_view cluster
                                                         std::string_view kind)
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select = d->file.db.prepare(
         "SELECT resource_version FROM list_versions WHERE cluster = ?1 AND grp = ?2 AND kind = ?3");
     if (!select)
@@ -158,19 +151,14 @@ Result<std::optional<std::string>> CacheDb::listVersion(std::string_view cluster
     select->bind(1, cluster);
     select->bind(2, group);
     select->bind(3, kind);
-    Result<std::vector<std::string>> rows
-        = collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); });
-    if (!rows)
-        return fail(rows.error());
-    if (rows->empty())
-        return std::optional<std::string>();
-    return std::optional<std::string>(std::move(rows->front()));
+    return firstRow(
+        collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); }));
 }
 
 Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int limit)
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select = d->file.db.prepare(
         "SELECT rev, cluster, grp, kind, ns, name, type, resource_version, at, json FROM changes "
         "WHERE rev > ?1 ORDER BY rev LIMIT ?2");
@@ -192,7 +180,7 @@ Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int li
 Result<int64_t> CacheDb::currentRev()
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     // sqlite_sequence remembers the highest rev even after the log is trimmed.
     return d->file.db.queryInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)");
 }
@@ -200,7 +188,7 @@ Result<int64_t> CacheDb::currentRev()
 Result<std::vector<KindCount>> CacheDb::kindCounts(std::string_view cluster)
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     Result<Statement> select = d->file.db.prepare(
         "SELECT grp, kind, count(*) FROM objects WHERE cluster = ?1 GROUP BY grp, kind ORDER BY grp, kind");
     if (!select)
@@ -214,14 +202,14 @@ Result<std::vector<KindCount>> CacheDb::kindCounts(std::string_view cluster)
 Result<int64_t> CacheDb::dataVersion()
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     return d->file.db.queryInt("PRAGMA data_version");
 }
 
 Result<void> CacheDb::quickCheck()
 {
     if (!d)
-        return fail(notOpen());
+        return fail(cacheNotOpen());
     return store::quickCheck(d->file.db, schema());
 }
 
