@@ -170,6 +170,16 @@ Result<void> down(
     return {}; // DeviceClass and DeviceTaintRule keep their shape
 }
 
+// The error for an apiVersion that is not a known resource.k8s.io version; `direction` is "to"
+// for the target and "from" for the object's own.
+std::unexpected<Error> unknownVersion(
+    const ConversionScope &scope, QLatin1String direction, std::string_view apiVersion)
+{
+    return fail(Error::Code::Unsupported,
+        qs(scope.who) + QStringLiteral(": cannot convert ") + direction + QLatin1Char(' ')
+            + qs(apiVersion) + QStringLiteral(", not a resource.k8s.io version DRA Console knows"));
+}
+
 } // namespace
 
 bool isKnownResourceVersion(std::string_view version)
@@ -197,20 +207,12 @@ Result<json> convertResourceObject(const json &object, std::string_view targetAp
 
     const std::optional<ResourceVersion> to = parseApiVersion(targetApiVersion);
     if (!to)
-        return fail(Error::Code::Unsupported,
-            qs(scope.who)
-                + QStringLiteral(": cannot convert to %1, not a resource.k8s.io version "
-                                 "DRA Console knows")
-                      .arg(qs(targetApiVersion)));
+        return unknownVersion(scope, QLatin1String("to"), targetApiVersion);
     if (apiVersion == targetApiVersion)
         return object;
     const std::optional<ResourceVersion> from = parseApiVersion(apiVersion);
     if (!from)
-        return fail(Error::Code::Unsupported,
-            qs(scope.who)
-                + QStringLiteral(": cannot convert from %1, not a resource.k8s.io "
-                                 "version DRA Console knows")
-                      .arg(qs(apiVersion)));
+        return unknownVersion(scope, QLatin1String("from"), apiVersion);
     if (!isAlphaOnlyKind(kind) && !definedIn(kind, ResourceVersion::V1))
         return fail(Error::Code::Unsupported,
             qs(scope.who)

@@ -107,15 +107,10 @@ Result<void> convertRequests(
     if (requests == devices->end())
         return {};
     const std::string requestsPath = childPath(devicesPath, "requests");
-    if (auto ok = requireArrayOrNull(*requests, scope, requestsPath); !ok || requests->is_null())
-        return ok;
-    for (std::size_t i = 0; i < requests->size(); ++i) {
-        Result<json> converted = convert((*requests)[i], scope, itemPath(requestsPath, i));
-        if (!converted)
-            return std::unexpected(converted.error());
-        (*requests)[i] = std::move(*converted);
-    }
-    return {};
+    return convertItems(
+        *requests, scope, requestsPath, [&](const json &request, const std::string &itemPath) {
+            return convert(request, scope, itemPath);
+        });
 }
 
 // Drops a removed field when it holds its zero value, fails when it says something.

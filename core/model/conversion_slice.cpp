@@ -89,6 +89,15 @@ Result<json> deviceDown(
     return out;
 }
 
+// Converts each entry of the spec's device list with `convert`.
+Result<void> convertDevices(json &spec, const ConversionScope &scope, const ItemConverter &convert)
+{
+    const auto devices = spec.find("devices");
+    if (devices == spec.end())
+        return {};
+    return convertItems(*devices, scope, "spec.devices", convert);
+}
+
 } // namespace
 
 Result<void> sliceSpecUp(json &spec, ResourceVersion from, const ConversionScope &scope)
@@ -97,18 +106,9 @@ Result<void> sliceSpecUp(json &spec, ResourceVersion from, const ConversionScope
         return ok;
     eraseGoZero(spec, "nodeName");
     eraseGoZero(spec, "allNodes");
-    const auto devices = spec.find("devices");
-    if (devices == spec.end())
-        return {};
-    if (auto ok = requireArrayOrNull(*devices, scope, "spec.devices"); !ok || devices->is_null())
-        return ok;
-    for (std::size_t i = 0; i < devices->size(); ++i) {
-        Result<json> converted = deviceUp((*devices)[i], from, scope, itemPath("spec.devices", i));
-        if (!converted)
-            return std::unexpected(converted.error());
-        (*devices)[i] = std::move(*converted);
-    }
-    return {};
+    return convertDevices(spec, scope, [&](const json &device, const std::string &path) {
+        return deviceUp(device, from, scope, path);
+    });
 }
 
 Result<void> sliceSpecDown(json &spec, ResourceVersion to, const ConversionScope &scope)
@@ -118,18 +118,9 @@ Result<void> sliceSpecDown(json &spec, ResourceVersion to, const ConversionScope
     // Slice-level nodeName and allNodes are pointers in v1 and plain omitempty values before.
     eraseGoZero(spec, "nodeName");
     eraseGoZero(spec, "allNodes");
-    const auto devices = spec.find("devices");
-    if (devices == spec.end())
-        return {};
-    if (auto ok = requireArrayOrNull(*devices, scope, "spec.devices"); !ok || devices->is_null())
-        return ok;
-    for (std::size_t i = 0; i < devices->size(); ++i) {
-        Result<json> converted = deviceDown((*devices)[i], to, scope, itemPath("spec.devices", i));
-        if (!converted)
-            return std::unexpected(converted.error());
-        (*devices)[i] = std::move(*converted);
-    }
-    return {};
+    return convertDevices(spec, scope, [&](const json &device, const std::string &path) {
+        return deviceDown(device, to, scope, path);
+    });
 }
 
 } // namespace dra::model::detail

@@ -60,6 +60,20 @@ Result<void> requireArrayOrNull(
     return malformed(scope, path, "a list");
 }
 
+Result<void> convertItems(
+    json &items, const ConversionScope &scope, std::string_view path, const ItemConverter &convert)
+{
+    if (auto ok = requireArrayOrNull(items, scope, path); !ok || items.is_null())
+        return ok;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        Result<json> converted = convert(items[i], itemPath(path, i));
+        if (!converted)
+            return std::unexpected(converted.error());
+        items[i] = std::move(*converted);
+    }
+    return {};
+}
+
 void eraseGoZero(json &object, std::string_view key)
 {
     const auto it = object.find(key);

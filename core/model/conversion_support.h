@@ -6,6 +6,7 @@
 // "down" = v1 -> old version), so error paths name fields as they appear in v1.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,13 @@ std::string itemPath(std::string_view path, std::size_t index);
     const nlohmann::json &value, const ConversionScope &scope, std::string_view path);
 [[nodiscard]] Result<void> requireArrayOrNull(
     const nlohmann::json &value, const ConversionScope &scope, std::string_view path);
+
+// Replaces each item of the list (or null) `items` at `path` with convert(item, itemPath), and
+// fails with the first failure.
+using ItemConverter
+    = std::function<Result<nlohmann::json>(const nlohmann::json &, const std::string &)>;
+[[nodiscard]] Result<void> convertItems(nlohmann::json &items, const ConversionScope &scope,
+    std::string_view path, const ItemConverter &convert);
 
 // Removes `key` when it holds the zero value of a Go string ("") or bool (false): old versions
 // declare such fields as plain values with omitempty, v1 as pointers, and Kubernetes maps the
