@@ -3,6 +3,7 @@
 #include "core/sandbox/slice_builder.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace dra::sandbox {
 
@@ -61,16 +62,30 @@ json engineCapacity(const Engines &e)
         { "memory", quantity(mebibytes(e.memoryMiB)) } };
 }
 
-// Counter names are the capacity names turned into DNS labels, as the driver does.
+// A capacity name as a counter name: camelCase turned into a DNS label ("copyEngines" ->
+// "copy-engines"), as the driver does.
+std::string counterName(const std::string &capacity)
+{
+    std::string out;
+    for (const char c : capacity) {
+        if (std::isupper(static_cast<unsigned char>(c))) {
+            out += '-';
+            out += char(std::tolower(static_cast<unsigned char>(c)));
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// The counters a GPU's counter set holds (or a MIG device consumes): its capacities under their
+// counter names, plus one counter per memory slice.
 json engineCounters(const Engines &e, int firstSlice, int sliceCount)
 {
-    json counters = { { "multiprocessors", quantity(std::to_string(e.multiprocessors)) },
-        { "copy-engines", quantity(std::to_string(e.copyEngines)) },
-        { "decoders", quantity(std::to_string(e.decoders)) },
-        { "encoders", quantity(std::to_string(e.encoders)) },
-        { "jpeg-engines", quantity(std::to_string(e.jpegEngines)) },
-        { "ofa-engines", quantity(std::to_string(e.ofaEngines)) },
-        { "memory", quantity(mebibytes(e.memoryMiB)) } };
+    const json capacity = engineCapacity(e);
+    json counters = json::object();
+    for (const auto &[name, value] : capacity.items())
+        counters[counterName(name)] = value;
     for (int i = firstSlice; i < firstSlice + sliceCount; ++i)
         counters[memorySliceCounter(i)] = quantity("1");
     return counters;
