@@ -16,26 +16,18 @@ namespace {
 
 using common::qs;
 
-// Bare keys belong to the slice's driver, which some writers spell out ("gpu.nvidia.com/type").
-const model::DeviceAttribute *findAttribute(
-    const model::Device &device, const std::string &driver, std::string_view name)
-{
-    if (const model::DeviceAttribute *a = device.attribute(name))
-        return a;
-    return device.attribute(driver + '/' + std::string(name));
-}
-
+// Attribute names resolve against the slice's driver: "type" and "gpu.nvidia.com/type" are one.
 QString stringAttribute(
     const model::Device &device, const std::string &driver, std::string_view name)
 {
-    const model::DeviceAttribute *a = findAttribute(device, driver, name);
+    const model::DeviceAttribute *a = device.attribute(name, driver);
     return a && a->type == model::DeviceAttribute::Type::String ? qs(a->stringValue) : QString();
 }
 
 std::optional<int> intAttribute(
     const model::Device &device, const std::string &driver, std::string_view name)
 {
-    const model::DeviceAttribute *a = findAttribute(device, driver, name);
+    const model::DeviceAttribute *a = device.attribute(name, driver);
     if (!a)
         return std::nullopt;
     if (a->type == model::DeviceAttribute::Type::Int)
