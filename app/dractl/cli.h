@@ -21,15 +21,26 @@ enum Exit : int {
 };
 
 // One `dractl <name>` subcommand. `run` gets the arguments after the program name,
-// starting with the subcommand name itself (as QCommandLineParser expects).
+// starting with the subcommand name itself (as QCommandLineParser expects). `order` places it
+// in `dractl --help`: 10s mirror the cluster, 20s-40s read the cache, 50s analyse, 70s serve,
+// 80s-90s maintain.
 struct Command
 {
     const char *name;
     const char *summary;
     int (*run)(const QStringList &arguments);
+    int order = 100;
 };
 
-// Every subcommand, in the order `dractl --help` lists them.
+// Each command file registers its command with one static instance of this, so adding a
+// command touches no shared list:
+//   const cli::CommandRegistration registration({"get", "Show objects", runGet, 20});
+struct CommandRegistration
+{
+    explicit CommandRegistration(const Command &command);
+};
+
+// Every registered subcommand, in the order `dractl --help` lists them.
 std::span<const Command> commands();
 
 // Writes UTF-8 text to stdout / stderr (no locale conversion, no buffering surprises).

@@ -25,4 +25,8 @@ int runBench(const QStringList &arguments)
     return fail(QStringLiteral("bench: unknown benchmark '%1'").arg(which));
 }
 
+namespace {
+const CommandRegistration registration({"bench", "Run a benchmark (ingest, ...)", runBench, 90});
+} // namespace
+
 } // namespace dra::cli

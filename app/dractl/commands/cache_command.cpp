@@ -126,4 +126,8 @@ int runCache(const QStringList &arguments)
     return fail(QStringLiteral("cache: say info, check, rebuild or reset"));
 }
 
+namespace {
+const CommandRegistration registration({"cache", "Inspect, check, rebuild or reset the cache", runCache, 80});
+} // namespace
+
 } // namespace dra::cli

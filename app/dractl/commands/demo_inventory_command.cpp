@@ -77,4 +77,8 @@ int runDemoInventory(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration registration({"demo-inventory", "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory, 40});
+} // namespace
+
 } // namespace dra::cli

@@ -95,4 +95,8 @@ int runExport(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration registration({"export", "Write cached objects as a List in a chosen API version", runExport, 30});
+} // namespace
+
 } // namespace dra::cli

@@ -175,4 +175,8 @@ int runGet(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration registration({"get", "Show objects or devices from the cache", runGet, 20});
+} // namespace
+
 } // namespace dra::cli

@@ -89,4 +89,8 @@ int runImport(const QStringList &arguments)
     return rejected ? Failed : Ok;
 }
 
+namespace {
+const CommandRegistration registration({"import", "Load JSON/YAML manifests or dumps into the cache", runImport, 10});
+} // namespace
+
 } // namespace dra::cli

@@ -1,33 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// The list of subcommands. Each command's `run` lives in its own file beside this one.
+// The registered subcommands. Command files register themselves (CommandRegistration) during
+// static initialisation; main() asks for the list only after that, sorted once.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 #include "app/dractl/cli.h"
 
 namespace dra::cli {
+namespace {
 
-int runImport(const QStringList &arguments);
-int runGet(const QStringList &arguments);
-int runExport(const QStringList &arguments);
-int runDemoInventory(const QStringList &arguments);
-int runCache(const QStringList &arguments);
-int runBench(const QStringList &arguments);
-int runServe(const QStringList &arguments);
-int runTopology(const QStringList &arguments);
+std::vector<Command> &registered()
+{
+    static std::vector<Command> list; // a function-local static: safe from initialisation order
+    return list;
+}
+
+} // namespace
+
+CommandRegistration::CommandRegistration(const Command &command)
+{
+    registered().push_back(command);
+}
 
 std::span<const Command> commands()
 {
-    static const Command list[] = {
-        {"import", "Load JSON/YAML manifests or dumps into the cache", runImport},
-        {"get", "Show objects or devices from the cache", runGet},
-        {"export", "Write cached objects as a List in a chosen API version", runExport},
-        {"demo-inventory", "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory},
-        {"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology},
-        {"cache", "Inspect, check, rebuild or reset the cache", runCache},
-        {"bench", "Run a benchmark (ingest, ...)", runBench},
-        {"serve", "Serve the cache as a read-only Kubernetes API (kubectl works against it)", runServe},
-    };
-    return list;
+    static const bool sorted = [] {
+        std::ranges::sort(registered(), [](const Command &a, const Command &b) {
+            return a.order != b.order ? a.order < b.order : std::strcmp(a.name, b.name) < 0;
+        });
+        return true;
+    }();
+    (void)sorted;
+    return registered();
 }
 
 } // namespace dra::cli

@@ -181,4 +181,8 @@ int runServe(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration registration({"serve", "Serve the cache as a Kubernetes API (kubectl works against it)", runServe, 70});
+} // namespace
+
 } // namespace dra::cli

@@ -101,4 +101,8 @@ int runTopology(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration registration({"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50});
+} // namespace
+
 } // namespace dra::cli
