@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <string>
+
+#include "core/common/result.h"
+#include "core/sandbox/presets.h"
+#include "core/store/cache_db.h"
+
+namespace dra::sandbox {
+
+// The cluster name and Kubernetes release of the demo cluster.
+inline constexpr std::string_view kDemoCluster = "demo";
+inline constexpr std::string_view kDemoKubernetesVersion = "v1.36.0";
+
+// Seeds an empty cache (a writer) with a preset's demo cluster as cluster `cluster`: every
+// object of generateInventory() in one batch, and the cluster recorded as running
+// kDemoKubernetesVersion. A cache that already holds the cluster is left as it is, so a demo
+// cache kept with --cache carries its changes across restarts. Errors name the object.
+[[nodiscard]] Result<void> seedDemoCache(
+    store::CacheDb &writer, const std::string &cluster, const PresetOptions &preset);
+
+} // namespace dra::sandbox
