@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/alloc/taints.h"
+
+#include <nlohmann/json.hpp>
+
+namespace dra::alloc {
+
+namespace {
+
+std::string stringField(const nlohmann::json &object, const char *name)
+{
+    const auto it = object.find(name);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+} // namespace
+
+std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
+{
+    std::vector<Toleration> out;
+    if (!tolerations.is_array())
+        return out;
+    for (const nlohmann::json &item : tolerations)
+        if (item.is_object())
+            out.push_back({ stringField(item, "key"), stringField(item, "operator"),
+                stringField(item, "value"), stringField(item, "effect") });
+    return out;
+}
+
+bool tolerates(const Toleration &toleration, const model::DeviceTaint &taint)
+{
+    if (!toleration.effect.empty() && toleration.effect != taint.effect)
+        return false;
+    if (!toleration.key.empty() && toleration.key != taint.key)
+        return false;
+    if (toleration.op == "Exists")
+        return true;
+    if (toleration.op.empty() || toleration.op == "Equal")
+        return toleration.value == taint.value;
+    return false;
+}
+
+bool taintBlocksAllocation(const model::DeviceTaint &taint)
+{
+    return taint.effect == "NoSchedule" || taint.effect == "NoExecute";
+}
+
+const model::DeviceTaint *untoleratedTaint(
+    const std::vector<model::DeviceTaint> &taints, const std::vector<Toleration> &tolerations)
+{
+    for (const model::DeviceTaint &taint : taints) {
+        if (!taintBlocksAllocation(taint))
+            continue;
+        bool tolerated = false;
+        for (const Toleration &toleration : tolerations)
+            tolerated = tolerated || tolerates(toleration, taint);
+        if (!tolerated)
+            return &taint;
+    }
+    return nullptr;
+}
+
+std::string taintText(const model::DeviceTaint &taint)
+{
+    std::string out = taint.key;
+    if (!taint.value.empty())
+        out += "=" + taint.value;
+    out += ":" + taint.effect;
+    return out;
+}
+
+} // namespace dra::alloc

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/model/resource_types.h"
+
+namespace dra::alloc {
+
+// A DeviceToleration of a request.
+struct Toleration
+{
+    std::string key, op, value, effect;
+};
+
+// Reads the `tolerations` list of a request (JSON, null when absent); malformed entries are
+// skipped.
+std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations);
+
+// Kubernetes' ToleratesTaint: the effect matches (or the toleration has none), the key matches
+// (an empty key with Exists matches every key), and Exists matches any value, Equal (the
+// default) only the same value.
+bool tolerates(const Toleration &toleration, const model::DeviceTaint &taint);
+
+// Only NoSchedule and NoExecute keep a device from being allocated; None and unknown effects
+// are informational.
+bool taintBlocksAllocation(const model::DeviceTaint &taint);
+
+// The first taint among `taints` that blocks allocation and none of `tolerations` tolerates,
+// or nullptr.
+const model::DeviceTaint *untoleratedTaint(
+    const std::vector<model::DeviceTaint> &taints, const std::vector<Toleration> &tolerations);
+
+// "key=value:Effect", as kubectl prints taints.
+std::string taintText(const model::DeviceTaint &taint);
+
+} // namespace dra::alloc
