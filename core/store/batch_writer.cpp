@@ -61,8 +61,24 @@ public:
             }
         }
         for (const auto &[group, kind] : m_batch.replaceKinds) {
-            if (Result<void> replaced = removeUnmentioned(group, kind); !replaced)
+            if (Result<void> replaced = removeUnmentioned(group, kind, nullptr); !replaced)
                 return fail(replaced.error());
+        }
+        for (const auto &[group, kind, ns] : m_batch.replaceNamespaces) {
+            if (Result<void> replaced = removeUnmentioned(group, kind, &ns); !replaced)
+                return fail(replaced.error());
+        }
+        for (const StreamRecord &stream : m_batch.streams) {
+            if (Result<void> stored = writeStream(stream); !stored)
+                return fail(stored.error());
+        }
+        if (!m_batch.server.empty() || !m_batch.serverVersion.empty()) {
+            Statement &update = m_s.setClusterServer;
+            update.bind(1, m_batch.cluster);
+            update.bind(2, m_batch.server);
+            update.bind(3, m_batch.serverVersion);
+            if (Result<void> stored = update.exec(); !stored)
+                return fail(stored.error());
         }
         for (const auto &[group, kind, version] : m_batch.listVersions) {
             Statement &upsert = m_s.upsertListVersion;
@@ -205,7 +221,25 @@ private:
                             eventHasState ? changeIndex : -1, !eventHasState);
     }
 
-    Result<void> removeUnmentioned(const std::string &group, const std::string &kind)
+    // Records a stream's state; `since` moves only when the state itself changes.
+    Result<void> writeStream(const StreamRecord &stream)
+    {
+        Statement &upsert = m_s.upsertStream;
+        upsert.bind(1, m_batch.cluster);
+        upsert.bind(2, stream.group);
+        upsert.bind(3, stream.kind);
+        upsert.bind(4, stream.ns);
+        upsert.bind(5, stream.state);
+        upsert.bind(6, stream.reason);
+        upsert.bind(7, m_now);
+        upsert.bind(8, stream.apiVersion);
+        upsert.bind(9, stream.resourceVersion);
+        return upsert.exec();
+    }
+
+    // Deletes stored objects of (group, kind) — in namespace `*ns` only, when given — that the
+    // batch does not mention, logging each deletion.
+    Result<void> removeUnmentioned(const std::string &group, const std::string &kind, const std::string *ns)
     {
         std::unordered_set<std::pair<std::string_view, std::string_view>, NsNameHash> mentioned;
         for (const Change &change : m_batch.changes) {
@@ -215,11 +249,13 @@ private:
         }
         std::vector<ObjectRecord> stale;
         {
-            Statement &select = m_s.selectKind;
+            Statement &select = ns ? m_s.selectKindInNamespace : m_s.selectKind;
             StatementScope scope(select);
             select.bind(1, m_batch.cluster);
             select.bind(2, group);
             select.bind(3, kind);
+            if (ns)
+                select.bind(4, *ns);
             while (true) {
                 const Result<bool> row = select.step();
                 if (!row)
@@ -293,6 +329,18 @@ Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Databa
         {&s->touchCluster,
          "INSERT INTO clusters (name, last_sync) VALUES (?1, ?2) "
          "ON CONFLICT (name) DO UPDATE SET last_sync = excluded.last_sync"},
+        {&s->selectKindInNamespace,
+         "SELECT ns, name, " + objectColumns + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4"},
+        {&s->upsertStream,
+         "INSERT INTO streams (cluster, grp, kind, ns, state, reason, updated_at, since, api_version, resource_version) "
+         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9) "
+         "ON CONFLICT (cluster, grp, kind, ns) DO UPDATE SET "
+         "since = CASE WHEN streams.state = excluded.state THEN streams.since ELSE excluded.since END, "
+         "state = excluded.state, reason = excluded.reason, updated_at = excluded.updated_at, "
+         "api_version = excluded.api_version, resource_version = excluded.resource_version"},
+        {&s->setClusterServer,
+         "UPDATE clusters SET server = CASE WHEN ?2 <> '' THEN ?2 ELSE server END, "
+         "version = CASE WHEN ?3 <> '' THEN ?3 ELSE version END WHERE name = ?1"},
     };
     for (const auto &[statement, sql] : statements) {
         Result<Statement> prepared = db.prepare(sql);

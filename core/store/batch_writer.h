@@ -27,7 +27,8 @@ ObjectRecord storedRecord(const sqlite::Statement &row, int first, common::Objec
 struct WriterStatements
 {
     sqlite::Statement selectObject, upsertObject, deleteObject, deleteDevices, insertDevice,
-        insertChange, selectKind, upsertListVersion, touchCluster;
+        insertChange, selectKind, upsertListVersion, touchCluster, selectKindInNamespace, upsertStream,
+        setClusterServer;
 };
 
 [[nodiscard]] Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Database &db);

@@ -95,7 +95,16 @@ CREATE TABLE changes (
 CREATE INDEX changes_by_object ON changes (cluster, grp, kind, ns, name, rev);
 )sql";
 
-constexpr std::array<std::string_view, 1> kMigrations{kSchemaV1};
+// Version 2: what a live mirror records per stream (the version it reads, where it got to and
+// since when it is in its state), and an index for trimming the change log by age.
+constexpr std::string_view kSchemaV2 = R"sql(
+ALTER TABLE streams ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE streams ADD COLUMN api_version TEXT NOT NULL DEFAULT '';
+ALTER TABLE streams ADD COLUMN resource_version TEXT NOT NULL DEFAULT '';
+CREATE INDEX changes_by_time ON changes (at);
+)sql";
+
+constexpr std::array<std::string_view, 2> kMigrations{kSchemaV1, kSchemaV2};
 
 constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
 

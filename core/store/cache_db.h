@@ -51,6 +51,35 @@ struct KindCount
     int64_t count = 0;
 };
 
+// Which change-log rows history() returns; empty fields match everything.
+struct HistoryQuery
+{
+    std::string cluster;
+    std::string group, kind; // kind empty: every kind
+    std::optional<std::string> ns; // nullopt: every namespace
+    std::string name;
+    int64_t sinceMs = 0;   // only changes at or after this time
+    int64_t untilMs = 0;   // only changes at or before this time (0: no bound)
+    int64_t afterRev = 0;  // only changes after this revision
+    int limit = 1000;
+};
+
+// How much change log to keep: rows older than maxAgeMs go, then the oldest until the log's
+// JSON is at most maxBytes. 0 disables a bound.
+struct RetentionPolicy
+{
+    int64_t maxAgeMs = 0;
+    int64_t maxBytes = 0;
+    bool vacuum = true; // give the freed pages back to the file system (VACUUM)
+};
+
+struct RetentionSummary
+{
+    int64_t deletedChanges = 0;
+    int64_t keptChanges = 0;
+    int64_t bytesBefore = 0, bytesAfter = 0; // the file's size, before and after
+};
+
 // The cache file: the disposable mirror of clusters plus the console's change log. A writer
 // (one per file, across processes) applies batches atomically; readers open their own instance
 // and each read sees one committed state (a WAL snapshot), never half a batch. An instance
@@ -81,6 +110,9 @@ public:
     [[nodiscard]] Result<std::vector<CommittedBatch>> applyAll(std::vector<WatchBatch> &&batches);
     // Writer only. Records where a cluster is served from and which Kubernetes version it runs.
     [[nodiscard]] Result<void> setClusterInfo(const ClusterInfo &info);
+    // Writer only. Trims the change log to `policy` (the objects are untouched), then VACUUMs.
+    // Revisions stay unique: clients watching from a trimmed revision get 410 Gone and relist.
+    [[nodiscard]] Result<RetentionSummary> applyRetention(const RetentionPolicy &policy, int64_t nowMs);
 
     // Readers. Each call sees one committed state; hold a beginRead() transaction to see the
     // same state across several calls.
@@ -101,6 +133,16 @@ public:
                                                                  std::string_view kind);
     // Change-log rows with rev > `afterRev`, oldest first, at most `limit`.
     [[nodiscard]] Result<std::vector<LoggedChange>> changesSince(int64_t afterRev, int limit);
+    // Change-log rows matching `query`, oldest first.
+    [[nodiscard]] Result<std::vector<LoggedChange>> history(const HistoryQuery &query);
+    // The last logged change of `key` at or before `atMs` (its state then, or its deletion);
+    // nothing when the log holds none that early.
+    [[nodiscard]] Result<std::optional<LoggedChange>> changeAt(std::string_view cluster, const common::ObjectKey &key,
+                                                               int64_t atMs);
+    // The streams a mirror of `cluster` reported, ordered by group, kind and namespace.
+    [[nodiscard]] Result<std::vector<StreamRecord>> streams(std::string_view cluster);
+    // The oldest retained change-log row's time and revision (0, 0 when the log is empty).
+    [[nodiscard]] Result<std::pair<int64_t, int64_t>> oldestChange();
     // The highest revision ever issued (0 for a new cache); revisions are never reused.
     [[nodiscard]] Result<int64_t> currentRev();
     [[nodiscard]] Result<std::vector<KindCount>> kindCounts(std::string_view cluster);

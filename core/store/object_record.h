@@ -47,6 +47,24 @@ struct Change
     ObjectRecord object;
 };
 
+// The state of one mirrored stream, a kind in one namespace ("" for cluster-wide), as the
+// mirror last reported it. `state` is one of "listing", "synced", "watching", "stale",
+// "forbidden", "error"; `reason` says why for the last three.
+struct StreamRecord
+{
+    std::string group, kind, ns;
+    std::string state;
+    std::string reason;
+    std::string apiVersion;      // the version the stream reads, e.g. "resource.k8s.io/v1beta2"
+    std::string resourceVersion; // the last one the stream reached (opaque)
+    // Filled by the store: since when the stream is in `state`, and when it was last reported
+    // (ms since the epoch); ignored on input.
+    int64_t since = 0;
+    int64_t updatedAt = 0;
+
+    bool operator==(const StreamRecord &) const = default;
+};
+
 // A unit of work for the single writer: applied in one transaction, all or nothing.
 struct WatchBatch
 {
@@ -58,6 +76,13 @@ struct WatchBatch
     std::vector<std::pair<std::string, std::string>> replaceKinds;
     // The list resourceVersion reached per (group, kind), opaque strings.
     std::vector<std::tuple<std::string, std::string, std::string>> listVersions;
+    // Like replaceKinds, for one namespace only: (group, kind, namespace). A mirror that may read
+    // only some namespaces relists each of them on its own.
+    std::vector<std::tuple<std::string, std::string, std::string>> replaceNamespaces;
+    // Stream states to record with this batch (replacing the previous state of each stream).
+    std::vector<StreamRecord> streams;
+    // When non-empty, recorded as the cluster's API server URL and Kubernetes version.
+    std::string server, serverVersion;
 };
 
 // What one applied batch did. Revisions are 0 when the batch changed nothing.

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include <QDateTime>
 #include <QMetaObject>
 
 #include "core/common/logging.h"
@@ -15,6 +16,8 @@ void registerStoreMetaTypes()
     qRegisterMetaType<dra::store::WatchBatch>();
     qRegisterMetaType<dra::store::CommittedBatch>();
     qRegisterMetaType<dra::common::Error>();
+    qRegisterMetaType<dra::store::RetentionPolicy>();
+    qRegisterMetaType<dra::store::RetentionSummary>();
 }
 
 Store::Store(CacheDb cache, QObject *parent) : QObject(parent), m_cache(std::move(cache))
@@ -32,6 +35,17 @@ void Store::enqueue(WatchBatch batch)
     // Posted behind the batches already queued to us, so a burst lands in one transaction.
     m_flushQueued = true;
     QMetaObject::invokeMethod(this, &Store::flush, Qt::QueuedConnection);
+}
+
+void Store::applyRetention(RetentionPolicy policy)
+{
+    flush(); // batches queued before the request are stored first
+    Result<RetentionSummary> summary = m_cache.applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
+    if (!summary) {
+        Q_EMIT failed(summary.error());
+        return;
+    }
+    Q_EMIT retentionApplied(*summary);
 }
 
 void Store::flush()

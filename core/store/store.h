@@ -26,12 +26,17 @@ public:
 public Q_SLOTS:
     // Queues a batch for the next transaction. Store thread.
     void enqueue(dra::store::WatchBatch batch);
+    // Trims the change log to `policy` after the pending batches, then announces the outcome by
+    // retentionApplied() or failed(). Store thread.
+    void applyRetention(dra::store::RetentionPolicy policy);
 
 Q_SIGNALS:
     // A batch is durable and visible to readers; changes carry their revisions.
     void committed(const dra::store::CommittedBatch &batch);
     // A batch could not be stored; none of it is in the cache.
     void failed(const dra::common::Error &error);
+    // The change log was trimmed.
+    void retentionApplied(const dra::store::RetentionSummary &summary);
 
 private:
     void flush();
@@ -46,3 +51,6 @@ private:
 void registerStoreMetaTypes();
 
 } // namespace dra::store
+
+Q_DECLARE_METATYPE(dra::store::RetentionPolicy)
+Q_DECLARE_METATYPE(dra::store::RetentionSummary)
