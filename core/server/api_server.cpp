@@ -11,35 +11,12 @@
 
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
+#include "core/server/openapi.h"
+#include "core/server/resource_path.h"
 
 namespace dra::server {
 
 namespace {
-
-std::vector<std::string> splitPath(std::string_view path)
-{
-    std::vector<std::string> segments;
-    size_t start = 0;
-    while (start < path.size()) {
-        size_t end = path.find('/', start);
-        if (end == std::string_view::npos)
-            end = path.size();
-        if (end > start)
-            segments.emplace_back(path.substr(start, end - start));
-        start = end + 1;
-    }
-    return segments;
-}
-
-const model::KindInfo *kindByPlural(
-    std::string_view group, std::string_view version, std::string_view plural)
-{
-    for (const model::KindInfo &kind : model::allKinds()) {
-        if (kind.group == group && kind.preferredVersion == version && kind.plural == plural)
-            return &kind;
-    }
-    return nullptr;
-}
 
 // Compares in time independent of where the first difference is, so the token cannot be
 // guessed byte by byte from response times.
@@ -58,15 +35,41 @@ Response plainText(int status, const char *text)
     return Response { status, "text/plain; charset=utf-8", {}, QByteArray(text) };
 }
 
+std::string claimedVersion(store::CacheDb &cache, const ApiServerOptions &options)
+{
+    if (!options.kubernetesVersion.empty())
+        return options.kubernetesVersion;
+    return recordedVersion(cache, options.cluster);
+}
+
 } // namespace
+
+std::string recordedVersion(store::CacheDb &cache, const std::string &cluster)
+{
+    Result<std::vector<store::ClusterInfo>> clusters = cache.clusters();
+    if (!clusters)
+        return {};
+    for (const store::ClusterInfo &info : *clusters) {
+        if (info.name == cluster)
+            return info.version;
+    }
+    return {};
+}
 
 ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_api(claimedVersion(cache, m_options), m_options.writer != nullptr)
     , m_source(cache, m_options.cluster)
     , m_resources(m_source)
     , m_watches(new WatchHub(m_source, m_options.pollIntervalMs, this))
 {
+    if (m_options.writer) {
+        m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
+        // A commit of ours reaches the watchers at once rather than at the next poll.
+        m_writes = std::make_unique<WriteController>(
+            *m_writer, m_api, [this] { m_watches->poll(); });
+    }
 }
 
 ApiServer::~ApiServer() = default;
@@ -82,8 +85,16 @@ RequestHandler ApiServer::handler()
     };
 }
 
+void ApiServer::setExtraHandler(std::string prefix, ExtraHandler handler)
+{
+    m_extraPrefix = std::move(prefix);
+    m_extra = std::move(handler);
+}
+
 bool ApiServer::authenticate(Request &request) const
 {
+    if (!request.user.isEmpty())
+        return true; // the transport already authenticated a client certificate
     if (m_options.token.empty()) {
         request.user = QStringLiteral("system:anonymous");
         return true;
@@ -108,7 +119,7 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     const bool read = request.method == "GET" || request.method == "HEAD";
     // Public like upstream's system:public-info-viewer: kubectl's dispatcher asks /version first.
     if (read && (path == "/version" || path == "/version/")) {
-        connection.respond(jsonResponse(200, discovery::version()));
+        connection.respond(jsonResponse(200, m_api.versionDocument()));
         return;
     }
     if (read && (path == "/healthz" || path == "/readyz" || path == "/livez")) {
@@ -119,30 +130,41 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         connection.respond(status::unauthorized());
         return;
     }
+    if (m_extra && !m_extraPrefix.empty() && path.starts_with(m_extraPrefix)
+        && m_extra(request, connection))
+        return;
+    if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {
+        if (!read) {
+            connection.respond(status::methodNotAllowed());
+            return;
+        }
+        connection.respond(openapi::serve(m_api, path));
+        return;
+    }
     const std::vector<std::string> segments = splitPath(path);
     if (segments.empty() || (segments[0] != "api" && segments[0] != "apis")) {
         connection.respond(status::unknownPath());
         return;
     }
-    if (!read) {
-        // Read-only server. The request's body has already been read in full by the
-        // connection, so the next request on this keep-alive connection starts cleanly.
+    const bool core = segments[0] == "api";
+    const bool discovery = segments.size() == 1 || (!core && segments.size() == 2)
+        || (core && segments.size() == 2) || (!core && segments.size() == 3);
+    if (discovery && !read) {
         connection.respond(status::methodNotAllowed());
         return;
     }
-    const bool core = segments[0] == "api";
     if (segments.size() == 1) {
-        connection.respond(discovery::apiRoot(request, core, request.header("host")));
+        connection.respond(discovery::apiRoot(m_api, request, core, request.header("host")));
         return;
     }
     if (!core && segments.size() == 2) {
-        const nlohmann::json group = discovery::apiGroup(segments[1]);
+        const nlohmann::json group = discovery::apiGroup(m_api, segments[1]);
         connection.respond(group.is_null() ? status::unknownPath() : jsonResponse(200, group));
         return;
     }
     if ((core && segments.size() == 2) || (!core && segments.size() == 3)) {
-        const nlohmann::json list = core ? discovery::resourceList("", segments[1])
-                                         : discovery::resourceList(segments[1], segments[2]);
+        const nlohmann::json list = core ? discovery::resourceList(m_api, "", segments[1])
+                                         : discovery::resourceList(m_api, segments[1], segments[2]);
         connection.respond(list.is_null() ? status::unknownPath() : jsonResponse(200, list));
         return;
     }
@@ -152,49 +174,46 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
 void ApiServer::serveResource(
     Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
 {
-    const bool core = segments[0] == "api";
-    const std::string group = core ? std::string() : segments[1];
-    const std::string &version = core ? segments[1] : segments[2];
-    const std::vector<std::string> rest(segments.begin() + (core ? 2 : 3), segments.end());
-
-    const model::KindInfo *kind = nullptr;
-    std::string ns, name;
-    if (rest.size() >= 3 && rest[0] == "namespaces") {
-        // namespaces/{ns}/{plural}[/{name}]
-        kind = kindByPlural(group, version, rest[2]);
-        if (!kind || !kind->namespaced || rest.size() > 4) {
-            connection.respond(status::unknownPath());
-            return;
-        }
-        ns = rest[1];
-        name = rest.size() == 4 ? rest[3] : std::string();
-    } else if (rest.size() <= 2) {
-        kind = kindByPlural(group, version, rest[0]);
-        // {plural}[/{name}]: a namespaced kind here is an all-namespaces list, never a get.
-        if (!kind || (kind->namespaced && rest.size() == 2)) {
-            connection.respond(status::unknownPath());
-            return;
-        }
-        name = rest.size() == 2 ? rest[1] : std::string();
-    } else {
+    const std::optional<ResourcePath> path = resolveResourcePath(m_api, segments);
+    if (!path) {
         connection.respond(status::unknownPath());
         return;
     }
-
-    if (auto watch = request.query.value("watch"); watch && !watch->empty()) {
-        const std::optional<bool> flag = parseGoBool(*watch);
-        if (!flag) {
-            connection.respond(
-                status::badRequest("watch: Invalid value: \"" + *watch + "\": not a boolean"));
-            return;
+    const model::KindInfo &kind = *path->kind;
+    if (request.method == "GET" || request.method == "HEAD") {
+        if (auto watch = request.query.value("watch"); watch && !watch->empty()) {
+            const std::optional<bool> flag = parseGoBool(*watch);
+            if (!flag) {
+                connection.respond(
+                    status::badRequest("watch: Invalid value: \"" + *watch + "\": not a boolean"));
+                return;
+            }
+            if (*flag && path->isCollection()) {
+                m_watches->serve(request, connection, kind, path->ns, path->apiVersion);
+                return;
+            }
         }
-        if (*flag && name.empty()) {
-            m_watches->serve(request, connection, *kind, ns);
-            return;
-        }
+        connection.respond(path->isCollection()
+                ? m_resources.list(request, kind, path->ns, path->apiVersion)
+                : m_resources.get(request, kind, path->ns, path->name, path->apiVersion));
+        return;
     }
-    connection.respond(name.empty() ? m_resources.list(request, *kind, ns)
-                                    : m_resources.get(request, *kind, ns, name));
+    // The request's body has been read in full by the connection, so an early answer leaves
+    // the next request on this keep-alive connection intact.
+    if (!m_writes || !m_api.isWritable(kind)) {
+        connection.respond(status::methodNotAllowed());
+        return;
+    }
+    if (request.method == "POST")
+        connection.respond(m_writes->create(request, *path));
+    else if (request.method == "PUT")
+        connection.respond(m_writes->update(request, *path));
+    else if (request.method == "PATCH")
+        connection.respond(m_writes->patch(request, *path));
+    else if (request.method == "DELETE")
+        connection.respond(m_writes->remove(request, *path));
+    else
+        connection.respond(status::methodNotAllowed());
 }
 
 } // namespace dra::server

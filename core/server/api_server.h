@@ -3,28 +3,39 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <QObject>
 
 #include "core/server/http_connection.h"
 #include "core/server/object_source.h"
+#include "core/server/object_writer.h"
 #include "core/server/resource_controller.h"
+#include "core/server/served_api.h"
 #include "core/server/watch_hub.h"
+#include "core/server/write_controller.h"
 
 namespace dra::server {
 
-// How an ApiServer serves: which cluster of the cache, and who may ask.
+// How an ApiServer serves: which cluster of the cache, who may ask, and whether it writes.
 struct ApiServerOptions
 {
     std::string cluster; // the cluster of the cache to serve
     std::string token; // the bearer token every request needs; empty: no authentication
     int pollIntervalMs = 100; // how often watches look for changes committed by other processes
+    // The Kubernetes release to claim ("v1.36.0"); empty: the version the cache records for
+    // the cluster, else kDefaultGitVersion.
+    std::string kubernetesVersion;
+    // The cache's writer, when the server may write (demo mode, --writable); null: read-only,
+    // writes answer 405.
+    store::CacheDb *writer = nullptr;
 };
 
-// The Kubernetes REST dialect over a cache, read-only (offline mode): /version, health,
-// discovery, list/get/watch of every kind in model::allKinds(), Status errors. Its handler()
-// goes to an HttpServer. Thread of `cache`, which it only reads.
+// The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of
+// every kind served, in every version served (converted), Status errors; with a writer also
+// create, update, patch, server-side apply and delete. Its handler() goes to an HttpServer.
+// Thread of `cache` (and of the writer).
 class ApiServer final : public QObject
 {
     Q_OBJECT
@@ -37,7 +48,14 @@ public:
     // A RequestHandler that calls handle() while this server lives.
     RequestHandler handler();
 
+    const ServedApi &servedApi() const { return m_api; }
     WatchHub &watchHub() { return *m_watches; }
+    ResourceController &resources() { return m_resources; }
+
+    // Requests under a path prefix ("/draconsole/test/") go to `handler` once authenticated
+    // (the test hooks); it returns false for a path it does not know.
+    using ExtraHandler = std::function<bool(Request &, HttpConnection &)>;
+    void setExtraHandler(std::string prefix, ExtraHandler handler);
 
 private:
     bool authenticate(Request &request) const;
@@ -45,9 +63,17 @@ private:
         Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
 
     ApiServerOptions m_options;
+    ServedApi m_api;
     ObjectSource m_source;
     ResourceController m_resources;
     WatchHub *m_watches;
+    std::unique_ptr<ObjectWriter> m_writer;
+    std::unique_ptr<WriteController> m_writes;
+    std::string m_extraPrefix;
+    ExtraHandler m_extra;
 };
+
+// The Kubernetes release a cache records for `cluster` (ClusterInfo::version), or empty.
+std::string recordedVersion(store::CacheDb &cache, const std::string &cluster);
 
 } // namespace dra::server

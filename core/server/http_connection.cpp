@@ -58,11 +58,16 @@ QByteArray httpDate()
 
 QByteArray statusJson(int status, const std::string &message)
 {
-    // A plain Kubernetes-style Status; the transport cannot know more than the code.
+    // A plain Kubernetes-style Status; the transport knows only the code and what it saw.
     QByteArray text = QByteArrayLiteral("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{}"
                                         ",\"status\":\"Failure\",\"message\":\"");
     text += QByteArray::fromStdString(message);
-    text += QByteArrayLiteral("\",\"code\":") + QByteArray::number(status) + "}\n";
+    text += "\"";
+    if (status == 413)
+        text += ",\"reason\":\"RequestEntityTooLarge\"";
+    else if (status == 400)
+        text += ",\"reason\":\"BadRequest\"";
+    text += QByteArrayLiteral(",\"code\":") + QByteArray::number(status) + "}\n";
     return text;
 }
 

@@ -64,6 +64,12 @@ void HttpServer::close()
     m_server = nullptr;
 }
 
+void HttpServer::abortConnections()
+{
+    for (HttpConnection *connection : findChildren<HttpConnection *>(Qt::FindDirectChildrenOnly))
+        connection->abort();
+}
+
 quint16 HttpServer::port() const
 {
     return m_server ? m_server->serverPort() : 0;

@@ -32,7 +32,10 @@ public:
     // Starts listening; port 0 picks a free port (see port()). A port in use is an error of
     // code Busy whose message names the address and suggests another port.
     [[nodiscard]] Result<void> listen(const QHostAddress &address, quint16 port);
+    // Stops accepting connections; open ones stay.
     void close();
+    // Drops every open connection at once, as a server process that dies does.
+    void abortConnections();
 
     quint16 port() const;
     QHostAddress address() const;

@@ -19,6 +19,25 @@ Response failure(
     return jsonResponse(code, body);
 }
 
+// "resourceclaims.resource.k8s.io"; core kinds have no group suffix.
+std::string qualifiedResource(const model::KindInfo &kind)
+{
+    std::string resource(kind.plural);
+    if (!kind.group.empty())
+        resource += "." + std::string(kind.group);
+    return resource;
+}
+
+// details.kind is the resource (plural), as the errors built from a GroupResource fill it.
+nlohmann::json resourceDetails(const model::KindInfo &kind, std::string_view name)
+{
+    nlohmann::json details
+        = { { "name", std::string(name) }, { "kind", std::string(kind.plural) } };
+    if (!kind.group.empty())
+        details["group"] = std::string(kind.group);
+    return details;
+}
+
 } // namespace
 
 namespace status {
@@ -35,16 +54,74 @@ nlohmann::json object(int code, std::string_view reason, const std::string &mess
 
 Response notFound(const model::KindInfo &kind, std::string_view name)
 {
-    std::string resource(kind.plural);
+    return failure(404, "NotFound",
+        qualifiedResource(kind) + " \"" + std::string(name) + "\" not found",
+        resourceDetails(kind, name));
+}
+
+Response namespaceNotFound(std::string_view ns)
+{
+    return failure(404, "NotFound", "namespaces \"" + std::string(ns) + "\" not found",
+        { { "name", std::string(ns) }, { "kind", "namespaces" } });
+}
+
+Response alreadyExists(const model::KindInfo &kind, std::string_view name)
+{
+    return failure(409, "AlreadyExists",
+        qualifiedResource(kind) + " \"" + std::string(name) + "\" already exists",
+        resourceDetails(kind, name));
+}
+
+Response conflict(const model::KindInfo &kind, std::string_view name, std::string_view detail)
+{
+    return failure(409, "Conflict",
+        "Operation cannot be fulfilled on " + qualifiedResource(kind) + " \"" + std::string(name)
+            + "\": " + std::string(detail),
+        resourceDetails(kind, name));
+}
+
+Response applyConflict(const std::string &message, const nlohmann::json &causes)
+{
+    return failure(409, "Conflict", message, { { "causes", causes } });
+}
+
+Response invalid(const model::KindInfo &kind, std::string_view name, const FieldErrors &errors)
+{
+    std::string qualifiedKind(kind.name);
     if (!kind.group.empty())
-        resource += "." + std::string(kind.group);
-    // details.kind is the resource (plural), as NewNotFound fills it from a GroupResource.
-    nlohmann::json details
-        = { { "name", std::string(name) }, { "kind", std::string(kind.plural) } };
+        qualifiedKind += "." + std::string(kind.group);
+    nlohmann::json causes = nlohmann::json::array();
+    std::string aggregate;
+    for (const FieldError &error : errors) {
+        causes.push_back(
+            { { "reason", error.causeType() }, { "message", error.body() }, { "field", error.field } });
+        aggregate += (aggregate.empty() ? "" : ", ") + error.message();
+    }
+    if (errors.size() > 1)
+        aggregate = "[" + aggregate + "]";
+    std::string message = qualifiedKind + " \"" + std::string(name) + "\" is invalid";
+    if (!aggregate.empty())
+        message += ": " + aggregate;
+    nlohmann::json details = { { "name", std::string(name) }, { "kind", std::string(kind.name) },
+        { "causes", std::move(causes) } };
     if (!kind.group.empty())
         details["group"] = std::string(kind.group);
-    return failure(
-        404, "NotFound", resource + " \"" + std::string(name) + "\" not found", std::move(details));
+    return failure(422, "Invalid", message, std::move(details));
+}
+
+Response unprocessable(const std::string &message)
+{
+    return failure(422, "Invalid", message);
+}
+
+Response unsupportedMediaType(const std::string &message)
+{
+    return failure(415, "UnsupportedMediaType", message);
+}
+
+Response forbidden(const std::string &message)
+{
+    return failure(403, "Forbidden", message);
 }
 
 Response unknownPath()

@@ -10,6 +10,7 @@
 
 #include "core/common/error.h"
 #include "core/model/kind.h"
+#include "core/server/field_errors.h"
 #include "core/server/http_message.h"
 
 namespace dra::server {
@@ -30,6 +31,23 @@ Response badRequest(const std::string &message);
 // 410 Expired, with a fresh continue token when one lets the client carry on inconsistently.
 Response expired(const std::string &message, const std::string &continueToken = {});
 Response internalError(const std::string &message);
+// 409 AlreadyExists for a create of a name that is taken.
+Response alreadyExists(const model::KindInfo &kind, std::string_view name);
+// 409 Conflict: a stale resourceVersion (or a failed precondition, with `detail`).
+Response conflict(const model::KindInfo &kind, std::string_view name,
+    std::string_view detail = "the object has been modified; please apply your changes to the "
+                              "latest version and try again");
+// 409 Conflict of server-side apply, one cause per contested field.
+Response applyConflict(const std::string &message, const nlohmann::json &causes);
+// 422 Invalid with one cause per field error, worded as apimachinery's NewInvalid.
+Response invalid(const model::KindInfo &kind, std::string_view name, const FieldErrors &errors);
+// 422 for a patch that cannot be applied (a failing JSON patch `test`, a bad path).
+Response unprocessable(const std::string &message);
+// 415 for a body or patch type the server does not take.
+Response unsupportedMediaType(const std::string &message);
+Response forbidden(const std::string &message);
+// 404 for a namespace a namespaced object is created in that does not exist.
+Response namespaceNotFound(std::string_view ns);
 // The HTTP status and reason for an internal Error, in one place.
 Response fromError(const common::Error &error);
 

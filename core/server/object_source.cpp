@@ -18,11 +18,11 @@ namespace dra::server {
 
 using common::Error;
 
-std::string servedApiVersion(const model::KindInfo &kind)
+std::string apiVersionOf(const model::KindInfo &kind, std::string_view version)
 {
     if (kind.group.empty())
-        return std::string(kind.preferredVersion);
-    return std::string(kind.group) + "/" + std::string(kind.preferredVersion);
+        return std::string(version);
+    return std::string(kind.group) + "/" + std::string(version);
 }
 
 ObjectSource::ObjectSource(store::CacheDb &cache, std::string cluster)
@@ -31,9 +31,9 @@ ObjectSource::ObjectSource(store::CacheDb &cache, std::string cluster)
 {
 }
 
-Result<nlohmann::json> ObjectSource::wireJson(const model::Object &object, int64_t rev)
+Result<nlohmann::json> ObjectSource::wireJson(
+    const model::Object &object, int64_t rev, const std::string &apiVersion)
 {
-    const std::string apiVersion = servedApiVersion(object.info());
     Result<nlohmann::json> json = model::encodeObject(object, apiVersion);
     if (!json)
         return json;
@@ -43,7 +43,8 @@ Result<nlohmann::json> ObjectSource::wireJson(const model::Object &object, int64
     return json;
 }
 
-Result<ObjectSource::Listing> ObjectSource::list(const model::KindInfo &kind, const std::string &ns)
+Result<ObjectSource::Listing> ObjectSource::list(
+    const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion)
 {
     Result<store::sqlite::Transaction> read = m_cache.beginRead();
     if (!read)
@@ -60,7 +61,7 @@ Result<ObjectSource::Listing> ObjectSource::list(const model::KindInfo &kind, co
     listing.items.reserve(records->size());
     for (const store::ObjectRecord &record : *records) {
         Result<model::Object> object = store::fromRecord(record);
-        Result<nlohmann::json> json = object ? wireJson(*object, record.rev)
+        Result<nlohmann::json> json = object ? wireJson(*object, record.rev, apiVersion)
                                              : Result<nlohmann::json>(dra::fail(object.error()));
         if (!json) {
             qCWarning(lcServer, "skipping a cached object that cannot be served: %s",
@@ -72,8 +73,8 @@ Result<ObjectSource::Listing> ObjectSource::list(const model::KindInfo &kind, co
     return listing;
 }
 
-Result<std::optional<ServedObject>> ObjectSource::get(
-    const model::KindInfo &kind, const std::string &ns, const std::string &name)
+Result<std::optional<ServedObject>> ObjectSource::get(const model::KindInfo &kind,
+    const std::string &ns, const std::string &name, const std::string &apiVersion)
 {
     const common::ObjectKey key { std::string(kind.group), std::string(kind.name), ns, name };
     Result<std::optional<store::ObjectRecord>> record = m_cache.object(m_cluster, key);
@@ -84,26 +85,20 @@ Result<std::optional<ServedObject>> ObjectSource::get(
     Result<model::Object> object = store::fromRecord(**record);
     if (!object)
         return dra::fail(object.error());
-    Result<nlohmann::json> json = wireJson(*object, (*record)->rev);
+    Result<nlohmann::json> json = wireJson(*object, (*record)->rev, apiVersion);
     if (!json)
         return dra::fail(json.error());
     return std::optional<ServedObject>(
         ServedObject { std::move(*object), std::move(*json), (*record)->rev });
 }
 
-Result<ServedObject> ObjectSource::fromChange(const store::LoggedChange &change) const
+Result<model::Object> ObjectSource::decodeChange(const store::LoggedChange &change) const
 {
     Result<nlohmann::json> parsed
         = common::parseJson(change.json, QStringLiteral("change %1").arg(change.rev));
     if (!parsed)
         return dra::fail(parsed.error());
-    Result<model::Object> object = model::decodeObject(std::move(*parsed));
-    if (!object)
-        return dra::fail(object.error());
-    Result<nlohmann::json> json = wireJson(*object, change.rev);
-    if (!json)
-        return dra::fail(json.error());
-    return ServedObject { std::move(*object), std::move(*json), change.rev };
+    return model::decodeObject(std::move(*parsed));
 }
 
 } // namespace dra::server

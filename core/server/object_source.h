@@ -15,8 +15,8 @@
 
 namespace dra::server {
 
-// One object as served: decoded (for selectors and tables) and as wire JSON in the served
-// version, with kind, apiVersion and metadata.resourceVersion set.
+// One object as served: decoded (for selectors and tables) and as wire JSON in the version the
+// request named, with kind, apiVersion and metadata.resourceVersion set.
 struct ServedObject
 {
     model::Object object;
@@ -24,8 +24,8 @@ struct ServedObject
     int64_t rev = 0;
 };
 
-// The served API version of a kind: "resource.k8s.io/v1", "v1".
-std::string servedApiVersion(const model::KindInfo &kind);
+// The apiVersion of `kind` in `version` ("resource.k8s.io/v1beta2"; core: "v1").
+std::string apiVersionOf(const model::KindInfo &kind, std::string_view version);
 
 // Reads one cluster of a cache for the API. resourceVersions are the cache's change-log
 // revisions (see the comment in object_source.cpp). Thread of its CacheDb.
@@ -41,17 +41,20 @@ public:
         std::vector<ServedObject> items;
         int64_t rev = 0;
     };
-    [[nodiscard]] Result<Listing> list(const model::KindInfo &kind, const std::string &ns);
-    [[nodiscard]] Result<std::optional<ServedObject>> get(
-        const model::KindInfo &kind, const std::string &ns, const std::string &name);
-    // A change-log row as a served object (the new state, or the last state of a deletion).
-    [[nodiscard]] Result<ServedObject> fromChange(const store::LoggedChange &change) const;
+    // `apiVersion` is the one to serve ("resource.k8s.io/v1beta1"), converted as Kubernetes does.
+    [[nodiscard]] Result<Listing> list(
+        const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
+    [[nodiscard]] Result<std::optional<ServedObject>> get(const model::KindInfo &kind,
+        const std::string &ns, const std::string &name, const std::string &apiVersion);
+    // A change-log row decoded (the new state, or the last state of a deletion).
+    [[nodiscard]] Result<model::Object> decodeChange(const store::LoggedChange &change) const;
 
     store::CacheDb &cache() { return m_cache; }
     const std::string &cluster() const { return m_cluster; }
 
-    // The wire JSON of `object` at revision `rev` in the served version of its kind.
-    [[nodiscard]] static Result<nlohmann::json> wireJson(const model::Object &object, int64_t rev);
+    // The wire JSON of `object` at revision `rev` in `apiVersion`.
+    [[nodiscard]] static Result<nlohmann::json> wireJson(
+        const model::Object &object, int64_t rev, const std::string &apiVersion);
 
 private:
     store::CacheDb &m_cache;

@@ -23,12 +23,15 @@ struct ContinueToken
 {
     int64_t rev = 0;
     std::string ns, name;
+    int64_t epoch = 0; // the server's token epoch; an older one is expired
 };
 
 std::string encodeToken(const ContinueToken &token)
 {
-    const nlohmann::json json
+    nlohmann::json json
         = { { "v", 1 }, { "rev", token.rev }, { "ns", token.ns }, { "name", token.name } };
+    if (token.epoch != 0)
+        json["epoch"] = token.epoch;
     return QByteArray::fromStdString(common::compactJson(json))
         .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
         .toStdString();
@@ -48,8 +51,11 @@ Result<ContinueToken> decodeToken(const std::string &text)
         || !json->value("ns", nlohmann::json()).is_string()
         || !json->value("name", nlohmann::json()).is_string())
         return bad;
+    const nlohmann::json epoch = json->value("epoch", nlohmann::json(0));
+    if (!epoch.is_number_integer())
+        return bad;
     return ContinueToken { (*json)["rev"].get<int64_t>(), (*json)["ns"].get<std::string>(),
-        (*json)["name"].get<std::string>() };
+        (*json)["name"].get<std::string>(), epoch.get<int64_t>() };
 }
 
 // Whether any object of `kind` changed after `rev`: then a continued list cannot be the
@@ -120,8 +126,8 @@ ResourceController::ResourceController(ObjectSource &source)
 {
 }
 
-Response ResourceController::list(
-    const Request &request, const model::KindInfo &kind, const std::string &ns)
+Response ResourceController::list(const Request &request, const model::KindInfo &kind,
+    const std::string &ns, const std::string &apiVersion)
 {
     Result<ListOptions> options = parseListOptions(request);
     if (!options)
@@ -133,14 +139,14 @@ Response ResourceController::list(
             return status::badRequest(token.error().message.toStdString());
         resume = *token;
     }
-    Result<ObjectSource::Listing> listing = m_source.list(kind, ns);
+    Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion);
     if (!listing)
         return status::fromError(listing.error());
     if (resume) {
         Result<bool> changed = changedSince(m_source, kind, resume->rev);
         if (!changed)
             return status::fromError(changed.error());
-        if (*changed) {
+        if (*changed || resume->epoch != m_tokenEpoch || resume->rev < m_compactedRev) {
             // As upstream: the remainder is offered at the current revision, knowingly
             // inconsistent.
             return status::expired(
@@ -152,7 +158,7 @@ Response ResourceController::list(
                 "modified, "
                 "or deleted between the time the first chunk was returned and now may show up in "
                 "the list.",
-                encodeToken({ listing->rev, resume->ns, resume->name }));
+                encodeToken({ listing->rev, resume->ns, resume->name, m_tokenEpoch }));
         }
     }
 
@@ -175,7 +181,7 @@ Response ResourceController::list(
     const int64_t rev = resume ? resume->rev : listing->rev;
     if (remaining > 0) {
         const model::ObjectMeta &last = page.back()->object.meta;
-        nextToken = encodeToken({ rev, last.ns, last.name });
+        nextToken = encodeToken({ rev, last.ns, last.name, m_tokenEpoch });
     }
 
     nlohmann::json metadata = { { "resourceVersion", std::to_string(rev) } };
@@ -192,14 +198,14 @@ Response ResourceController::list(
     for (const ServedObject *item : page)
         items.push_back(item->json);
     return jsonResponse(200,
-        { { "kind", listKind(kind) }, { "apiVersion", servedApiVersion(kind) },
+        { { "kind", listKind(kind) }, { "apiVersion", apiVersion },
             { "metadata", std::move(metadata) }, { "items", std::move(items) } });
 }
 
 Response ResourceController::get(const Request &request, const model::KindInfo &kind,
-    const std::string &ns, const std::string &name)
+    const std::string &ns, const std::string &name, const std::string &apiVersion)
 {
-    Result<std::optional<ServedObject>> found = m_source.get(kind, ns, name);
+    Result<std::optional<ServedObject>> found = m_source.get(kind, ns, name, apiVersion);
     if (!found)
         return status::fromError(found.error());
     if (!*found)

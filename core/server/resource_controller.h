@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -35,13 +36,22 @@ public:
     explicit ResourceController(ObjectSource &source);
 
     // GET of a collection; `ns` empty for cluster-scoped kinds and all-namespaces lists.
-    Response list(const Request &request, const model::KindInfo &kind, const std::string &ns);
+    // Objects are served in `apiVersion`.
+    Response list(const Request &request, const model::KindInfo &kind, const std::string &ns,
+        const std::string &apiVersion);
     // GET of one object; 404 NotFound worded as kube-apiserver words it.
     Response get(const Request &request, const model::KindInfo &kind, const std::string &ns,
-        const std::string &name);
+        const std::string &name, const std::string &apiVersion);
+
+    // Makes every continue token handed out so far expired (410), as after etcd compaction.
+    void expireContinueTokens() { ++m_tokenEpoch; }
+    // Continue tokens of lists read before `rev` are expired from now on.
+    void compactTo(int64_t rev) { m_compactedRev = std::max(m_compactedRev, rev); }
 
 private:
     ObjectSource &m_source;
+    int64_t m_tokenEpoch = 0;
+    int64_t m_compactedRev = 0;
 };
 
 } // namespace dra::server

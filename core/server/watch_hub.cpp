@@ -3,6 +3,8 @@
 #include "core/server/watch_hub.h"
 
 #include <chrono>
+#include <deque>
+#include <optional>
 #include <charconv>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,49 @@ std::optional<int64_t> parseInt(const std::string &text)
         return std::nullopt;
     return value;
 }
+
+// One change as each watcher wants it: decoded once, encoded once per served version.
+class ChangeEncoder
+{
+public:
+    ChangeEncoder(const ObjectSource &source, const store::LoggedChange &change)
+        : m_source(source)
+        , m_change(change)
+    {
+    }
+
+    // The change in `apiVersion`, or nullptr (logged) when it cannot be served.
+    const ServedObject *in(const std::string &apiVersion)
+    {
+        for (const ServedObject &served : m_encoded) {
+            if (served.json.value("apiVersion", "") == apiVersion)
+                return &served;
+        }
+        if (!m_object) {
+            Result<model::Object> decoded = m_source.decodeChange(m_change);
+            if (!decoded)
+                return skip(decoded.error());
+            m_object = std::move(*decoded);
+        }
+        Result<nlohmann::json> json = ObjectSource::wireJson(*m_object, m_change.rev, apiVersion);
+        if (!json)
+            return skip(json.error());
+        return &m_encoded.emplace_back(ServedObject { *m_object, std::move(*json), m_change.rev });
+    }
+
+private:
+    const ServedObject *skip(const common::Error &error)
+    {
+        qCWarning(lcServer, "skipping change %lld: %s", static_cast<long long>(m_change.rev),
+            qPrintable(error.message));
+        return nullptr;
+    }
+
+    const ObjectSource &m_source;
+    const store::LoggedChange &m_change;
+    std::optional<model::Object> m_object;
+    std::deque<ServedObject> m_encoded; // stable addresses
+};
 
 } // namespace
 
@@ -79,21 +124,12 @@ void WatchHub::poll()
             m_rev = change.rev;
             if (change.cluster != m_source.cluster())
                 continue;
-            std::optional<ServedObject> served; // decoded once, only if some watcher wants it
+            ChangeEncoder encoder(m_source, change); // decodes only if some watcher wants it
             for (Watcher *watcher : watchers) {
                 if (!watcher->wants(change.rev, change.key))
                     continue;
-                if (!served) {
-                    Result<ServedObject> decoded = m_source.fromChange(change);
-                    if (!decoded) {
-                        qCWarning(lcServer, "skipping change %lld: %s",
-                            static_cast<long long>(change.rev),
-                            qPrintable(decoded.error().message));
-                        break;
-                    }
-                    served = std::move(*decoded);
-                }
-                watcher->deliver(change, *served);
+                if (const ServedObject *served = encoder.in(watcher->apiVersion()))
+                    watcher->deliver(change, *served);
             }
         }
     }
@@ -104,8 +140,15 @@ void WatchHub::remove(Watcher *watcher)
     std::erase(m_watchers, watcher);
 }
 
+void WatchHub::finishAll()
+{
+    const std::vector<Watcher *> watchers = m_watchers;
+    for (Watcher *watcher : watchers)
+        watcher->finish();
+}
+
 void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
-    const std::string &ns)
+    const std::string &ns, const std::string &apiVersion)
 {
     Result<ListOptions> options = parseListOptions(request);
     if (!options) {
@@ -153,13 +196,14 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
         200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {} });
     if (!stream)
         return;
-    auto *watcher = new Watcher(*this, stream, kind, ns, std::move(*options), bookmarks);
+    auto *watcher
+        = new Watcher(*this, stream, kind, ns, apiVersion, std::move(*options), bookmarks);
     if (timeoutSeconds > 0)
         QTimer::singleShot(std::chrono::seconds(timeoutSeconds), watcher, &Watcher::finish);
 
     if (!from || initialEvents) {
         // "" and "0": the current state as synthetic ADDED events, then live changes.
-        Result<ObjectSource::Listing> listing = m_source.list(kind, ns);
+        Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion);
         if (!listing) {
             watcher->sendError(500, "InternalError", listing.error().message.toStdString());
             watcher->finish();
@@ -184,9 +228,11 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     }
     // Revisions are consecutive, so a first retained change beyond from+1 means the log was
     // trimmed past the client's position: it must relist (410 Expired, as the watch cache says).
-    const bool trimmed = first->empty() ? *from < *current : first->front().rev > *from + 1;
+    const bool trimmed = (first->empty() ? *from < *current : first->front().rev > *from + 1)
+        || *from < m_compactedRev;
     if (trimmed) {
-        const int64_t oldest = first->empty() ? *current : first->front().rev - 1;
+        const int64_t oldest = std::max(
+            first->empty() ? *current : first->front().rev - 1, m_compactedRev);
         watcher->sendError(410, "Expired",
             "too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest)
                 + ")");
@@ -206,7 +252,7 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
             after = change.rev;
             if (change.cluster != m_source.cluster() || !watcher->wants(change.rev, change.key))
                 continue;
-            if (Result<ServedObject> served = m_source.fromChange(change))
+            if (const ServedObject *served = ChangeEncoder(m_source, change).in(apiVersion))
                 watcher->deliver(change, *served);
         }
         if (changes->back().rev > m_rev)
@@ -217,12 +263,13 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
 }
 
 Watcher::Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
-    ListOptions options, bool bookmarks)
+    std::string apiVersion, ListOptions options, bool bookmarks)
     : QObject(stream)
     , m_hub(&hub)
     , m_stream(stream)
     , m_kind(kind)
     , m_ns(std::move(ns))
+    , m_apiVersion(std::move(apiVersion))
     , m_options(std::move(options))
     , m_bookmarks(bookmarks)
 {
@@ -285,7 +332,7 @@ void Watcher::sendBookmark(bool initialEventsEnd)
         metadata["annotations"] = { { "k8s.io/initial-events-end", "true" } };
     write({ { "type", "BOOKMARK" },
         { "object",
-            { { "kind", std::string(m_kind.name) }, { "apiVersion", servedApiVersion(m_kind) },
+            { { "kind", std::string(m_kind.name) }, { "apiVersion", m_apiVersion },
                 { "metadata", metadata } } } });
 }
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,14 +30,24 @@ public:
 
     // Answers a `?watch=true` request: validates its parameters (400 Status on error), then
     // streams events on `connection` until timeoutSeconds, the client leaves, or it falls behind.
+    // `apiVersion` is the version events are served in.
     void serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
-        const std::string &ns);
+        const std::string &ns, const std::string &apiVersion);
 
     // Reads new changes now instead of at the next poll (tests, and writers in this process).
     void poll();
     int watcherCount() const { return int(m_watchers.size()); }
     // How often an idle watch with allowWatchBookmarks gets a BOOKMARK.
     void setBookmarkIntervalMs(int ms) { m_bookmarkIntervalMs = ms; }
+    // Ends every open watch cleanly (the terminating chunk), as a server shedding watches does;
+    // clients resume from the last resourceVersion they saw.
+    void finishAll();
+    // Forgets the history up to `rev`: a watch that resumes from an older resourceVersion gets
+    // 410 Expired, as after an etcd compaction. The change log itself is left alone.
+    void compactTo(int64_t rev) { m_compactedRev = std::max(m_compactedRev, rev); }
+    int64_t compactedRev() const { return m_compactedRev; }
+    // The newest revision of the cache.
+    [[nodiscard]] Result<int64_t> currentRevision() { return m_source.cache().currentRev(); }
 
 private:
     friend class Watcher;
@@ -46,6 +57,7 @@ private:
     QTimer m_timer;
     int64_t m_dataVersion = -1;
     int64_t m_rev = 0; // every change up to this revision has been fanned out
+    int64_t m_compactedRev = 0; // watches may not resume from before this revision
     int m_bookmarkIntervalMs = 30 * 1000;
     std::vector<Watcher *> m_watchers;
 };
@@ -57,11 +69,12 @@ class Watcher final : public QObject
     Q_OBJECT
 public:
     Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
-        ListOptions options, bool bookmarks);
+        std::string apiVersion, ListOptions options, bool bookmarks);
     ~Watcher() override;
 
     // Whether a change of `key` at `rev` is new to this watcher and inside its kind and namespace.
     bool wants(int64_t rev, const common::ObjectKey &key) const;
+    const std::string &apiVersion() const { return m_apiVersion; }
     // Sends a change (already decoded once by the hub) if its object passes the selectors.
     void deliver(const store::LoggedChange &change, const ServedObject &item);
     // Sends ADDED for `item` (initial state).
@@ -80,6 +93,7 @@ private:
     QPointer<HttpStream> m_stream;
     const model::KindInfo &m_kind;
     std::string m_ns;
+    std::string m_apiVersion;
     ListOptions m_options;
     bool m_bookmarks;
     bool m_columnsSent = false;

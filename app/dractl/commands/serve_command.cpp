@@ -1,22 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// dractl serve: the cache as a read-only Kubernetes API (offline mode), over TLS with a token.
+// dractl serve: the cache as a Kubernetes API over TLS with a token; read-only (offline mode),
+// writable (--writable), or as a demo cluster seeded from a preset (--demo).
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <optional>
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QHostAddress>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
 #include "core/common/json_text.h"
+#include "core/sandbox/demo_cluster.h"
 #include "core/server/api_server.h"
 #include "core/server/http_server.h"
+#include "core/server/test_hooks.h"
 #include "core/server/tls_identity.h"
 
 namespace dra::cli {
@@ -65,13 +71,126 @@ QString urlHost(const QHostAddress &address)
     return address.toString();
 }
 
+// QCommandLineParser has no options with an optional value: `--demo` and `--demo=PRESET` are
+// taken out of the arguments before it sees them.
+std::optional<QString> takeDemoOption(QStringList &arguments)
+{
+    std::optional<QString> preset;
+    for (qsizetype i = arguments.size() - 1; i >= 1; --i) {
+        const QString &argument = arguments[i];
+        if (argument == QLatin1String("--demo")) {
+            preset = preset.value_or(QStringLiteral("mixed"));
+            arguments.removeAt(i);
+        } else if (argument.startsWith(QLatin1String("--demo="))) {
+            preset = argument.mid(7);
+            arguments.removeAt(i);
+        }
+    }
+    return preset;
+}
+
+QString describeCommand()
+{
+    QString presets;
+    for (const auto &[name, summary] : sandbox::presetNames())
+        presets += QStringLiteral("  %1  %2\n").arg(qs(name), -10).arg(qs(summary));
+    return QStringLiteral(
+        "Serve the cache as a Kubernetes API that kubectl and client libraries can use.\n\n"
+        "Modes:\n"
+        "  offline (default)  the cache as it is, read-only; writes answer 405\n"
+        "  --writable         the same cache, writable: create, update, patch, server-side\n"
+        "                     apply and delete of resource.k8s.io objects and namespaces\n"
+        "  --demo[=PRESET]    a demo cluster (Kubernetes %1) seeded from PRESET (default\n"
+        "                     mixed) in a fresh cache in a temporary folder, or in --cache FILE\n"
+        "                     (kept across restarts); writable\n\n"
+        "Presets:\n%2\n"
+        "--test-hooks adds endpoints that make the server misbehave on purpose, for tests of\n"
+        "clients; each is a POST with the bearer token, and only on loopback addresses:\n"
+        "  %3      end every open watch\n"
+        "  %4           forget the history: resumed watches and old continue tokens get 410\n"
+        "  %5   expire every continue token handed out so far\n"
+        "  %6[?downMillis=500]  drop every connection, refuse connections for a while,\n"
+        "                     then serve again, as an API server restart does")
+        .arg(qs(sandbox::kDemoKubernetesVersion), presets, qs(server::test_hooks::kDropWatches),
+            qs(server::test_hooks::kCompact), qs(server::test_hooks::kExpireContinue),
+            qs(server::test_hooks::kRestart));
+}
+
+// The caches a serve reads and (when writable) writes; the temporary folder of a demo cache
+// goes away with it.
+struct ServedCache
+{
+    std::unique_ptr<QTemporaryDir> folder;
+    std::optional<store::CacheDb> writer;
+    store::CacheDb reader;
+    std::string cluster;
+};
+
+Result<ServedCache> openServedCache(const QCommandLineParser &parser,
+    const std::optional<QString> &demoPreset, bool writable)
+{
+    ServedCache served;
+    QString path = cachePath(parser);
+    if (demoPreset) {
+        if (!parser.isSet(QStringLiteral("cache"))) {
+            served.folder = std::make_unique<QTemporaryDir>();
+            if (!served.folder->isValid())
+                return dra::fail(Error::Code::Internal,
+                    QStringLiteral("cannot make a temporary folder for the demo cache: %1")
+                        .arg(served.folder->errorString()));
+            path = served.folder->filePath(QStringLiteral("cache.db"));
+        }
+        if (const QString dir = QFileInfo(path).absolutePath(); !QDir().mkpath(dir))
+            return dra::fail(Error::Code::Internal, QStringLiteral("cannot create %1").arg(dir));
+    } else if (!QFileInfo::exists(path)) {
+        return dra::fail(Error::Code::NotFound,
+            QStringLiteral("%1: no cache yet; fill it with `dractl import FILE...`, or serve a "
+                           "demo cluster with --demo")
+                .arg(path));
+    }
+    if (demoPreset || writable) {
+        Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
+        if (!writer)
+            return dra::fail(writer.error());
+        served.writer.emplace(std::move(*writer));
+    }
+    if (demoPreset) {
+        served.cluster = parser.isSet(QStringLiteral("cluster"))
+            ? parser.value(QStringLiteral("cluster")).toStdString()
+            : std::string(sandbox::kDemoCluster);
+        sandbox::PresetOptions preset;
+        preset.preset = demoPreset->toStdString();
+        if (Result<void> seeded = sandbox::seedDemoCache(*served.writer, served.cluster, preset);
+            !seeded)
+            return dra::fail(seeded.error());
+    }
+    Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
+    if (!reader)
+        return dra::fail(reader.error());
+    served.reader = std::move(*reader);
+    if (!demoPreset) {
+        Result<std::string> cluster = chooseCluster(served.reader, parser);
+        if (!cluster)
+            return dra::fail(cluster.error());
+        served.cluster = *cluster;
+    }
+    return served;
+}
+
 } // namespace
 
 int runServe(const QStringList &arguments)
 {
+    QStringList args = arguments;
+    const std::optional<QString> demoPreset = takeDemoOption(args);
     QCommandLineParser parser;
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
+    parser.addOption({ QStringLiteral("demo"),
+        QStringLiteral("--demo[=PRESET]: serve a writable demo cluster seeded from PRESET "
+                       "(default mixed).") });
+    parser.addOption({ QStringLiteral("writable"),
+        QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
         QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443") });
@@ -86,29 +205,42 @@ int runServe(const QStringList &arguments)
     parser.addOption({ QStringLiteral("write-kubeconfig"),
         QStringLiteral("Write a kubeconfig for this server to this file."),
         QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("test-hooks"),
+        QStringLiteral("Add the fault-injection endpoints listed above (loopback only).") });
     int exitCode = Ok;
-    if (!parseOrExit(parser, arguments,
-            QStringLiteral("Serve the cache as a read-only Kubernetes API that kubectl and client "
-                           "libraries can use."),
-            &exitCode))
+    if (!parseOrExit(parser, args, describeCommand(), &exitCode))
         return exitCode;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("unexpected argument %1 (a demo preset goes as --demo=PRESET)")
+                        .arg(parser.positionalArguments().front()));
     if (parser.isSet(QStringLiteral("no-auth")) && parser.isSet(QStringLiteral("token-file")))
         return fail(Error { Error::Code::Invalid,
             QStringLiteral("--no-auth and --token-file exclude each other") });
     if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key")))
         return fail(
             Error { Error::Code::Invalid, QStringLiteral("--tls-cert and --tls-key go together") });
+    if (demoPreset) {
+        bool known = false;
+        for (const auto &[name, summary] : sandbox::presetNames())
+            known = known || qs(name) == *demoPreset;
+        if (!known)
+            return fail(QStringLiteral("--demo=%1: no such preset; `dractl serve --help` lists them")
+                            .arg(*demoPreset));
+    }
 
     Result<std::pair<QHostAddress, quint16>> listen
         = parseListen(parser.value(QStringLiteral("listen")));
     if (!listen)
         return fail(listen.error());
-    Result<store::CacheDb> cache = openCacheForReading(parser);
+    const bool testHooks = parser.isSet(QStringLiteral("test-hooks"));
+    if (testHooks && !listen->first.isLoopback())
+        return fail(QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
+                                   "only allowed on a loopback address, not %1")
+                        .arg(listen->first.toString()));
+    const bool writable = demoPreset || parser.isSet(QStringLiteral("writable"));
+    Result<ServedCache> cache = openServedCache(parser, demoPreset, writable);
     if (!cache)
         return fail(cache.error());
-    Result<std::string> cluster = chooseCluster(*cache, parser);
-    if (!cluster)
-        return fail(cluster.error());
 
     const QString dir = serveDir();
     Result<server::TlsIdentity> identity = parser.isSet(QStringLiteral("tls-cert"))
@@ -133,37 +265,57 @@ int runServe(const QStringList &arguments)
     }
 
     server::ApiServerOptions options;
-    options.cluster = *cluster;
+    options.cluster = cache->cluster;
     options.token = token;
-    server::ApiServer api(*cache, options);
+    options.writer = cache->writer ? &*cache->writer : nullptr;
+    server::ApiServer api(cache->reader, options);
     server::HttpServer http(api.handler());
     http.setTlsConfiguration(*tls);
+    std::unique_ptr<server::TestHooks> hooks;
+    if (testHooks) {
+        hooks = std::make_unique<server::TestHooks>(api, http);
+        api.setExtraHandler(std::string(server::test_hooks::kPrefix),
+            [&hooks](server::Request &request, server::HttpConnection &connection) {
+                return hooks->handle(request, connection);
+            });
+    }
     if (Result<void> listening = http.listen(listen->first, listen->second); !listening)
         return fail(listening.error());
 
     const QString url
         = QStringLiteral("https://%1:%2").arg(urlHost(listen->first)).arg(http.port());
+    const std::string context = demoPreset ? "demo" : "draconsole";
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
         const QString path = parser.value(QStringLiteral("write-kubeconfig"));
         const QByteArray text = server::kubeconfigText(
-            url.toStdString(), identity->certificatePem, token, "draconsole");
+            url.toStdString(), identity->certificatePem, token, context);
         if (Result<void> written = server::writePrivateFile(path, text); !written)
             return fail(written.error());
-        kubeconfigNote
-            = QStringLiteral("kubeconfig: %1 (kubectl --kubeconfig %1 get resourceslices)\n")
-                  .arg(path);
+        kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2; kubectl --kubeconfig %1 get "
+                                        "resourceslices)\n")
+                             .arg(path, qs(context));
     } else {
         kubeconfigNote
             = QStringLiteral("kubeconfig: none written; add --write-kubeconfig FILE to get one\n");
     }
-    out(QStringLiteral("Serving %1 (cluster %2) read-only at %3\n")
-            .arg(cache->path(), qs(*cluster), url));
-    out(QStringLiteral("port: %1\nauth: %2\n%3")
+    const QString what = demoPreset
+        ? QStringLiteral("the %1 demo cluster (%2)")
+              .arg(*demoPreset,
+                  cache->folder ? QStringLiteral("a temporary cache") : cache->reader.path())
+        : QStringLiteral("%1 (cluster %2)").arg(cache->reader.path(), qs(cache->cluster));
+    const QString mode = demoPreset
+        ? QStringLiteral("demo cluster, writable")
+        : (writable ? QStringLiteral("writable") : QStringLiteral("offline, read-only"));
+    out(QStringLiteral("Serving %1 at %2\n").arg(what, url));
+    out(QStringLiteral("mode: %1\nKubernetes: %2\nport: %3\nauth: %4\n")
+            .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
-            .arg(
-                token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token"))
-            .arg(kubeconfigNote));
+            .arg(token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token")));
+    if (testHooks)
+        out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
+                .arg(url, qs(server::test_hooks::kPrefix)));
+    out(kubeconfigNote);
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 
     // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.

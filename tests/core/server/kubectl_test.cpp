@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The real kubectl against `dractl serve` over TLS with a bearer token.
+#include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -57,7 +59,9 @@ struct ProcessRun
     QString out, err;
 };
 
-class KubectlTest : public testing::Test
+// Runs `dractl serve` (with the arguments a test gives) and kubectl against it, each with its
+// own config folder and discovery cache.
+class KubectlHarness : public testing::Test
 {
 protected:
     static void SetUpTestSuite()
@@ -70,44 +74,29 @@ protected:
         if (s_kubectl.isEmpty())
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
-        QFile fixture(m_dir.filePath(QStringLiteral("fixture.yaml")));
-        ASSERT_TRUE(fixture.open(QIODevice::WriteOnly));
-        fixture.write(kFixture);
-        fixture.close();
-        const QString cache = m_dir.filePath(QStringLiteral("cache.db"));
-        const ProcessRun imported = run(QStringLiteral(DRA_DRACTL),
-            { QStringLiteral("import"), QStringLiteral("--cache"), cache,
-                QStringLiteral("--cluster"), QStringLiteral("lab"), fixture.fileName() });
-        ASSERT_EQ(imported.exitCode, 0) << imported.err.toStdString();
+    }
 
+    // Starts the server and waits for the lines it prints once it listens.
+    void startServer(QStringList arguments)
+    {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         m_server.setProcessEnvironment(env);
-        m_server.start(QStringLiteral(DRA_DRACTL),
-            { QStringLiteral("serve"), QStringLiteral("--cache"), cache, QStringLiteral("--listen"),
-                QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"),
-                kubeconfig() });
+        arguments << QStringLiteral("--listen") << QStringLiteral("127.0.0.1:0")
+                  << QStringLiteral("--write-kubeconfig") << kubeconfig();
+        m_server.start(QStringLiteral(DRA_DRACTL), QStringList { QStringLiteral("serve") } + arguments);
         ASSERT_TRUE(m_server.waitForStarted());
-        QByteArray printed;
         ASSERT_TRUE(test::spinUntil(
             [&] {
                 m_server.waitForReadyRead(50);
-                printed += m_server.readAllStandardOutput();
-                return printed.contains("kubeconfig:") || m_server.state() == QProcess::NotRunning;
+                m_printed += m_server.readAllStandardOutput();
+                return m_printed.contains("kubeconfig:") || m_server.state() == QProcess::NotRunning;
             },
-            20000))
-            << printed.constData();
-        ASSERT_TRUE(printed.contains("port: "))
-            << printed.constData() << m_server.readAllStandardError().constData();
-        EXPECT_TRUE(printed.contains("https://127.0.0.1:"));
-        // The secrets and the kubeconfig are for the owner only.
-        EXPECT_EQ(
-            QFile::permissions(m_dir.filePath(QStringLiteral("config/draconsole/serve/token")))
-                & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
-            QFileDevice::Permissions());
-        EXPECT_EQ(
-            QFile::permissions(kubeconfig()) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
-            QFileDevice::Permissions());
+            30000))
+            << m_printed.constData();
+        ASSERT_TRUE(m_printed.contains("port: "))
+            << m_printed.constData() << m_server.readAllStandardError().constData();
+        EXPECT_TRUE(m_printed.contains("https://127.0.0.1:"));
     }
 
     void TearDown() override
@@ -121,6 +110,14 @@ protected:
 
     QString cachePath() const { return m_dir.filePath(QStringLiteral("cache.db")); }
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
+
+    QString writeFile(const QString &name, const QByteArray &text)
+    {
+        QFile file(m_dir.filePath(name));
+        EXPECT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write(text);
+        return file.fileName();
+    }
 
     ProcessRun run(const QString &program, const QStringList &arguments)
     {
@@ -139,13 +136,15 @@ protected:
         return result;
     }
 
-    // kubectl with our kubeconfig and a fresh discovery cache, so stale discovery hides nothing.
-    ProcessRun kubectl(QStringList arguments)
+    QStringList kubectlArguments(QStringList arguments) const
     {
-        arguments << QStringLiteral("--kubeconfig") << kubeconfig() << QStringLiteral("--cache-dir")
-                  << m_dir.filePath(QStringLiteral("kube-cache"));
-        return run(s_kubectl, arguments);
+        return arguments << QStringLiteral("--kubeconfig") << kubeconfig()
+                         << QStringLiteral("--cache-dir")
+                         << m_dir.filePath(QStringLiteral("kube-cache"));
     }
+
+    // kubectl with our kubeconfig and a fresh discovery cache, so stale discovery hides nothing.
+    ProcessRun kubectl(QStringList arguments) { return run(s_kubectl, kubectlArguments(arguments)); }
 
     static QStringList words(const QString &line)
     {
@@ -155,6 +154,33 @@ protected:
     static inline QString s_kubectl;
     QTemporaryDir m_dir;
     QProcess m_server;
+    QByteArray m_printed;
+};
+
+// The offline mode: an imported cache, read-only.
+class KubectlTest : public KubectlHarness
+{
+protected:
+    void SetUp() override
+    {
+        KubectlHarness::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
+        const QString fixture = writeFile(QStringLiteral("fixture.yaml"), kFixture);
+        const ProcessRun imported = run(QStringLiteral(DRA_DRACTL),
+            { QStringLiteral("import"), QStringLiteral("--cache"), cachePath(),
+                QStringLiteral("--cluster"), QStringLiteral("lab"), fixture });
+        ASSERT_EQ(imported.exitCode, 0) << imported.err.toStdString();
+        startServer({ QStringLiteral("--cache"), cachePath() });
+        // The secrets and the kubeconfig are for the owner only.
+        EXPECT_EQ(
+            QFile::permissions(m_dir.filePath(QStringLiteral("config/draconsole/serve/token")))
+                & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+            QFileDevice::Permissions());
+        EXPECT_EQ(
+            QFile::permissions(kubeconfig()) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+            QFileDevice::Permissions());
+    }
 };
 
 TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
@@ -308,6 +334,244 @@ print("version", client.VersionApi().get_code().git_version)
     EXPECT_TRUE(result.out.contains(QLatin1String("get 404\n"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("version v1.34.0\n")))
         << result.out.toStdString();
+}
+
+// The demo cluster: `dractl serve --demo`, writable, with the test hooks.
+class KubectlDemoTest : public KubectlHarness
+{
+protected:
+    void SetUp() override
+    {
+        KubectlHarness::SetUp();
+        if (IsSkipped() || HasFatalFailure())
+            return;
+        startServer({ QStringLiteral("--demo"), QStringLiteral("--test-hooks") });
+        EXPECT_TRUE(m_printed.contains("mode: demo cluster, writable")) << m_printed.constData();
+        EXPECT_TRUE(m_printed.contains("context demo")) << m_printed.constData();
+    }
+
+    // Runs kubectl and expects success, returning its output.
+    QString ok(const QStringList &arguments)
+    {
+        const ProcessRun result = kubectl(arguments);
+        EXPECT_EQ(result.exitCode, 0) << arguments.join(QLatin1Char(' ')).toStdString() << "\n"
+                                      << result.err.toStdString();
+        return result.out;
+    }
+
+    nlohmann::json getJson(const QStringList &arguments)
+    {
+        return nlohmann::json::parse(ok(QStringList(arguments) << QStringLiteral("-o")
+                                             << QStringLiteral("json"))
+                                         .toStdString(),
+            nullptr, false);
+    }
+};
+
+constexpr const char *kClaimYaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: c1
+  namespace: team-a
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.nvidia.com
+)";
+
+TEST_F(KubectlDemoTest, CreateLabelAnnotatePatchDescribeAndDelete)
+{
+    EXPECT_TRUE(ok({ QStringLiteral("version") }).contains(QLatin1String("Server Version: v1.36.0")));
+    EXPECT_TRUE(ok({ QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("team-a") })
+                    .contains(QLatin1String("namespace/team-a created")));
+    const QString claim = writeFile(QStringLiteral("claim.yaml"), kClaimYaml);
+    EXPECT_TRUE(ok({ QStringLiteral("create"), QStringLiteral("-f"), claim })
+                    .contains(QLatin1String("resourceclaim.resource.k8s.io/c1 created")));
+    const QStringList target { QStringLiteral("resourceclaim"), QStringLiteral("c1"),
+        QStringLiteral("-n"), QStringLiteral("team-a") };
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("label") } + target + QStringList { QStringLiteral("owner=alice") })
+                    .contains(QLatin1String("labeled")));
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("annotate") } + target + QStringList { QStringLiteral("note=hi") })
+                    .contains(QLatin1String("annotated")));
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("patch") } + target
+                    + QStringList { QStringLiteral("--type=strategic"),
+                        QStringLiteral("-p={\"metadata\":{\"labels\":{\"tier\":\"gold\"}}}") })
+                    .contains(QLatin1String("patched")));
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("patch") } + target
+                    + QStringList { QStringLiteral("--type=json"),
+                        QStringLiteral("-p=[{\"op\":\"replace\",\"path\":\"/metadata/labels/owner\",\"value\":\"bob\"}]") })
+                    .contains(QLatin1String("patched")));
+    EXPECT_TRUE(ok({ QStringLiteral("patch"), QStringLiteral("deviceclass"), QStringLiteral("gpu.nvidia.com"),
+                       QStringLiteral("--type=merge"), QStringLiteral("-p={\"metadata\":{\"labels\":{\"reviewed\":\"yes\"}}}") })
+                    .contains(QLatin1String("patched")));
+
+    const nlohmann::json object = getJson(QStringList { QStringLiteral("get") } + target);
+    EXPECT_EQ(object["metadata"]["labels"], nlohmann::json({ { "owner", "bob" }, { "tier", "gold" } }));
+    EXPECT_EQ(object["metadata"]["annotations"]["note"], "hi");
+    EXPECT_EQ(object["spec"]["devices"]["requests"][0]["exactly"]["count"], 1);
+
+    const QString described = ok(QStringList { QStringLiteral("describe") } + target);
+    EXPECT_TRUE(described.contains(QLatin1String("Name:")) && described.contains(QLatin1String("c1")))
+        << described.toStdString();
+    EXPECT_TRUE(described.contains(QLatin1String("owner=bob"))) << described.toStdString();
+    EXPECT_TRUE(described.contains(QLatin1String("Device Class Name:  gpu.nvidia.com")))
+        << described.toStdString();
+
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("delete") } + target)
+                    .contains(QLatin1String("resourceclaim.resource.k8s.io \"c1\" deleted")));
+    const ProcessRun gone = kubectl(QStringList { QStringLiteral("get") } + target);
+    EXPECT_EQ(gone.exitCode, 1);
+    EXPECT_TRUE(gone.err.contains(QLatin1String("NotFound"))) << gone.err.toStdString();
+}
+
+constexpr const char *kTemplateYaml = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: %1
+  namespace: training
+  labels:
+    team: %2
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.nvidia.com
+          count: %3
+)";
+
+TEST_F(KubectlDemoTest, ServerSideApplyDryRunConflictsAndExplain)
+{
+    auto templateFile = [&](const char *name, const char *team, int count) {
+        return writeFile(QStringLiteral("%1-%2.yaml").arg(QLatin1String(name), QLatin1String(team)),
+            QString::fromLatin1(kTemplateYaml)
+                .arg(QLatin1String(name), QLatin1String(team))
+                .arg(count)
+                .toUtf8());
+    };
+    const QString valid = templateFile("gpu-template", "a", 2);
+    const ProcessRun dry = kubectl({ QStringLiteral("apply"), QStringLiteral("--server-side"),
+        QStringLiteral("--dry-run=server"), QStringLiteral("-f"), valid });
+    ASSERT_EQ(dry.exitCode, 0) << dry.err.toStdString();
+    EXPECT_TRUE(dry.out.contains(QLatin1String(
+        "resourceclaimtemplate.resource.k8s.io/gpu-template serverside-applied (server dry run)")))
+        << dry.out.toStdString();
+    EXPECT_EQ(kubectl({ QStringLiteral("get"), QStringLiteral("resourceclaimtemplate"),
+                  QStringLiteral("gpu-template"), QStringLiteral("-n"), QStringLiteral("training") })
+                  .exitCode,
+        1);
+
+    const ProcessRun invalid = kubectl({ QStringLiteral("apply"), QStringLiteral("--server-side"),
+        QStringLiteral("--dry-run=server"), QStringLiteral("-f"), templateFile("bad", "a", 0) });
+    EXPECT_NE(invalid.exitCode, 0);
+    EXPECT_TRUE(invalid.err.contains(QLatin1String(
+        "The ResourceClaimTemplate \"bad\" is invalid: spec.spec.devices.requests[0].exactly.count: "
+        "Invalid value: 0: must be greater than zero")))
+        << invalid.err.toStdString();
+
+    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), valid })
+                    .contains(QLatin1String("serverside-applied")));
+    const QString other = templateFile("gpu-template", "b", 2);
+    const ProcessRun conflict = kubectl({ QStringLiteral("apply"), QStringLiteral("--server-side"),
+        QStringLiteral("--field-manager=ci"), QStringLiteral("-f"), other });
+    EXPECT_NE(conflict.exitCode, 0);
+    EXPECT_TRUE(conflict.err.contains(QLatin1String(
+        "Apply failed with 1 conflict: conflict with \"kubectl\": .metadata.labels.team")))
+        << conflict.err.toStdString();
+    ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("--field-manager=ci"),
+        QStringLiteral("--force-conflicts"), QStringLiteral("-f"), other });
+    EXPECT_EQ(ok({ QStringLiteral("get"), QStringLiteral("resourceclaimtemplate"), QStringLiteral("gpu-template"),
+                  QStringLiteral("-n"), QStringLiteral("training"), QStringLiteral("-o"),
+                  QStringLiteral("jsonpath={.metadata.labels.team}") }),
+        QStringLiteral("b"));
+
+    // Client-side apply needs the OpenAPI documents.
+    const QString deviceClass = writeFile(QStringLiteral("class.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: big.example.com\n"
+        "spec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.nvidia.com'\n");
+    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
+                    .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com created")));
+    writeFile(QStringLiteral("class.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: big.example.com\n"
+        "  labels:\n    size: big\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.nvidia.com'\n");
+    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
+                    .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com configured")));
+
+    const QString explained
+        = ok({ QStringLiteral("explain"), QStringLiteral("resourceclaims.spec.devices.requests") });
+    EXPECT_TRUE(explained.contains(QLatin1String("KIND:")) && explained.contains(QLatin1String("ResourceClaim")))
+        << explained.toStdString();
+    EXPECT_TRUE(explained.contains(QLatin1String("exactly"))) << explained.toStdString();
+    EXPECT_TRUE(explained.contains(QLatin1String("firstAvailable"))) << explained.toStdString();
+}
+
+TEST_F(KubectlDemoTest, GetWatchSeesAChangeMadeByAnotherClient)
+{
+    QProcess watch;
+    watch.start(s_kubectl,
+        kubectlArguments({ QStringLiteral("get"), QStringLiteral("deviceclasses"), QStringLiteral("-w"),
+            QStringLiteral("--output-watch-events") }));
+    ASSERT_TRUE(watch.waitForStarted());
+    QByteArray printed;
+    auto waitFor = [&](const QByteArray &needle) {
+        return test::spinUntil(
+            [&] {
+                watch.waitForReadyRead(50);
+                printed += watch.readAllStandardOutput();
+                return printed.contains(needle);
+            },
+            30000);
+    };
+    ASSERT_TRUE(waitFor("gpu.nvidia.com")) << printed.constData() << watch.readAllStandardError().constData();
+    ok({ QStringLiteral("label"), QStringLiteral("deviceclass"), QStringLiteral("mig.nvidia.com"),
+        QStringLiteral("watched=yes") });
+    EXPECT_TRUE(waitFor("MODIFIED")) << printed.constData();
+    EXPECT_TRUE(QString::fromUtf8(printed).contains(
+        QRegularExpression(QStringLiteral("MODIFIED\\s+mig\\.nvidia\\.com"))))
+        << printed.constData();
+    watch.kill();
+    watch.waitForFinished();
+}
+
+// The Python client writes through CustomObjectsApi: create, patch, get, delete.
+TEST_F(KubectlDemoTest, PythonClientCreatesPatchesAndDeletes)
+{
+    const QString python = QStringLiteral("/usr/bin/python3");
+    if (run(python, { QStringLiteral("-c"), QStringLiteral("import kubernetes") }).exitCode != 0)
+        GTEST_SKIP() << "python3-kubernetes is not installed";
+    const QString script = QStringLiteral(R"(
+import sys, urllib3
+from kubernetes import client, config
+urllib3.disable_warnings()
+config.load_kube_config(sys.argv[1])
+api = client.CustomObjectsApi()
+body = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+        "metadata": {"name": "py-claim"},
+        "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.nvidia.com"}}]}}}
+created = api.create_namespaced_custom_object("resource.k8s.io", "v1", "training", "resourceclaims", body)
+print("created", created["metadata"]["name"], created["metadata"]["generation"])
+patched = api.patch_namespaced_custom_object("resource.k8s.io", "v1", "training", "resourceclaims",
+    "py-claim", {"metadata": {"labels": {"by": "python"}}})
+print("patched", patched["metadata"]["labels"]["by"])
+try:
+    api.create_namespaced_custom_object("resource.k8s.io", "v1", "training", "resourceclaims", body)
+except client.ApiException as e:
+    print("again", e.status)
+api.delete_namespaced_custom_object("resource.k8s.io", "v1", "training", "resourceclaims", "py-claim")
+try:
+    api.get_namespaced_custom_object("resource.k8s.io", "v1", "training", "resourceclaims", "py-claim")
+except client.ApiException as e:
+    print("gone", e.status)
+)");
+    const ProcessRun result = run(python, { QStringLiteral("-c"), script, kubeconfig() });
+    ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("created py-claim 1\n"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("patched python\n"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("again 409\n"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("gone 404\n"))) << result.out.toStdString();
 }
 
 } // namespace
