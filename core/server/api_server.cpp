@@ -93,10 +93,18 @@ void ApiServer::setExtraHandler(std::string prefix, ExtraHandler handler)
 
 bool ApiServer::authenticate(Request &request) const
 {
-    if (!request.user.isEmpty())
-        return true; // the transport already authenticated a client certificate
+    // As kube-apiserver: a valid client certificate identifies its holder; otherwise the token.
+    if (m_options.clientCa && !request.peerCertificates.empty()) {
+        if (Result<ClientIdentity> identity = m_options.clientCa->verify(request.peerCertificates)) {
+            request.user = identity->user;
+            request.groups = identity->groups;
+            request.groups << QStringLiteral("system:authenticated");
+            return true;
+        }
+    }
     if (m_options.token.empty()) {
         request.user = QStringLiteral("system:anonymous");
+        request.groups = QStringList { QStringLiteral("system:unauthenticated") };
         return true;
     }
     const std::string header = request.header("authorization");
@@ -110,6 +118,8 @@ bool ApiServer::authenticate(Request &request) const
     if (!sameSecret(std::string_view(header).substr(scheme.size()), m_options.token))
         return false;
     request.user = QStringLiteral("admin");
+    request.groups = QStringList { QStringLiteral("system:masters"),
+        QStringLiteral("system:authenticated") };
     return true;
 }
 
@@ -133,6 +143,20 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     if (m_extra && !m_extraPrefix.empty() && path.starts_with(m_extraPrefix)
         && m_extra(request, connection))
         return;
+    if (path == "/apis/authentication.k8s.io/v1/selfsubjectreviews" && request.method == "POST") {
+        // `kubectl auth whoami`: who the server takes the caller for.
+        nlohmann::json groups = nlohmann::json::array();
+        for (const QString &group : request.groups)
+            groups.push_back(group.toStdString());
+        connection.respond(jsonResponse(201,
+            { { "kind", "SelfSubjectReview" }, { "apiVersion", "authentication.k8s.io/v1" },
+                { "metadata", { { "creationTimestamp", nullptr } } },
+                { "status",
+                    { { "userInfo",
+                        { { "username", request.user.toStdString() },
+                            { "groups", std::move(groups) } } } } } }));
+        return;
+    }
     if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {
         if (!read) {
             connection.respond(status::methodNotAllowed());

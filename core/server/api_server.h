@@ -8,6 +8,7 @@
 
 #include <QObject>
 
+#include "core/server/client_certificates.h"
 #include "core/server/http_connection.h"
 #include "core/server/object_source.h"
 #include "core/server/object_writer.h"
@@ -30,6 +31,9 @@ struct ApiServerOptions
     // The cache's writer, when the server may write (demo mode, --writable); null: read-only,
     // writes answer 405.
     store::CacheDb *writer = nullptr;
+    // Client certificates signed by this CA authenticate too (user = CN, groups = O), as with
+    // kube-apiserver's --client-ca-file; null: tokens only.
+    std::shared_ptr<const ClientCertificateAuthority> clientCa;
 };
 
 // The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of

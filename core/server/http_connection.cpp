@@ -295,6 +295,10 @@ bool HttpConnection::parseHead(QByteArrayView head)
     m_request.peer = m_socket->peerAddress().toString() + QLatin1Char(':')
         + QString::number(m_socket->peerPort());
     m_request.secure = qobject_cast<QSslSocket *>(m_socket) != nullptr;
+    if (auto *tls = qobject_cast<QSslSocket *>(m_socket)) {
+        for (const QSslCertificate &certificate : tls->peerCertificateChain())
+            m_request.peerCertificates.push_back(certificate.toDer());
+    }
     const std::string_view text(head.data(), size_t(head.size()));
     size_t lineEnd = text.find("\r\n");
     const std::string_view requestLine = text.substr(0, lineEnd);

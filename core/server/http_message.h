@@ -11,6 +11,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace dra::server {
 
@@ -53,7 +54,9 @@ struct Request
     QByteArray body; // complete (Content-Length or de-chunked), within the size limit
     QString peer; // "127.0.0.1:43210"
     QString user; // set by authentication; empty while anonymous
+    QStringList groups; // the user's groups, set with `user`
     bool secure = false; // arrived over TLS
+    std::vector<QByteArray> peerCertificates; // the client's certificate chain (DER), leaf first
 
     // The first value of header `lowerName` ("accept"), or "" when absent.
     std::string header(std::string_view lowerName) const;

@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -202,6 +203,10 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Serve this PEM certificate (with --tls-key)."), QStringLiteral("file") });
     parser.addOption({ QStringLiteral("tls-key"),
         QStringLiteral("The PEM private key of --tls-cert."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("client-ca"),
+        QStringLiteral("Also accept client certificates signed by this PEM CA bundle (user = the "
+                       "certificate's CN, groups = its O)."),
+        QStringLiteral("file") });
     parser.addOption({ QStringLiteral("write-kubeconfig"),
         QStringLiteral("Write a kubeconfig for this server to this file."),
         QStringLiteral("file") });
@@ -253,6 +258,18 @@ int runServe(const QStringList &arguments)
     Result<QSslConfiguration> tls = identity->serverConfiguration();
     if (!tls)
         return fail(tls.error());
+    std::shared_ptr<const server::ClientCertificateAuthority> clientCa;
+    if (parser.isSet(QStringLiteral("client-ca"))) {
+        Result<server::ClientCertificateAuthority> loaded
+            = server::ClientCertificateAuthority::load(parser.value(QStringLiteral("client-ca")));
+        if (!loaded)
+            return fail(loaded.error());
+        clientCa = std::make_shared<const server::ClientCertificateAuthority>(std::move(*loaded));
+        // Ask every client for a certificate but let those without one use a token; the
+        // certificate is verified against the CA per request.
+        tls->setPeerVerifyMode(QSslSocket::QueryPeer);
+        tls->setCaCertificates(clientCa->certificates());
+    }
     std::string token;
     if (!parser.isSet(QStringLiteral("no-auth"))) {
         const bool fromFile = parser.isSet(QStringLiteral("token-file"));
@@ -268,6 +285,7 @@ int runServe(const QStringList &arguments)
     options.cluster = cache->cluster;
     options.token = token;
     options.writer = cache->writer ? &*cache->writer : nullptr;
+    options.clientCa = clientCa;
     server::ApiServer api(cache->reader, options);
     server::HttpServer http(api.handler());
     http.setTlsConfiguration(*tls);
@@ -311,7 +329,10 @@ int runServe(const QStringList &arguments)
     out(QStringLiteral("mode: %1\nKubernetes: %2\nport: %3\nauth: %4\n")
             .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
-            .arg(token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token")));
+            .arg((token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token"))
+                + (clientCa ? QStringLiteral(", client certificates of %1")
+                                  .arg(parser.value(QStringLiteral("client-ca")))
+                            : QString())));
     if (testHooks)
         out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
                 .arg(url, qs(server::test_hooks::kPrefix)));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/core/server/http_test_client.h"
+#include "tests/core/server/test_certificates.h"
 
 namespace dra::server {
 namespace {
@@ -572,6 +573,28 @@ except client.ApiException as e:
     EXPECT_TRUE(result.out.contains(QLatin1String("patched python\n"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("again 409\n"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("gone 404\n"))) << result.out.toStdString();
+}
+
+// --client-ca: kubectl with a client certificate (and no token) is its CN, in its O groups.
+TEST_F(KubectlHarness, ClientCertificatesSignedByTheClientCaAuthenticate)
+{
+    const test::Pem ca = test::makeCertificate("team CA", {}, nullptr);
+    const test::Pem alice = test::makeCertificate("alice", { "ml-team" }, &ca);
+    startServer({ QStringLiteral("--demo"), QStringLiteral("--client-ca"),
+        writeFile(QStringLiteral("ca.pem"), ca.certificate) });
+    QFile written(kubeconfig());
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    QString config = QString::fromUtf8(written.readAll());
+    config.replace(QRegularExpression(QStringLiteral("\n    token: [^\n]*")),
+        QStringLiteral("\n    client-certificate-data: %1\n    client-key-data: %2")
+            .arg(QString::fromLatin1(alice.certificate.toBase64()), QString::fromLatin1(alice.key.toBase64())));
+    writeFile(QStringLiteral("kubeconfig"), config.toUtf8());
+    const ProcessRun whoami = kubectl({ QStringLiteral("auth"), QStringLiteral("whoami") });
+    ASSERT_EQ(whoami.exitCode, 0) << whoami.err.toStdString();
+    EXPECT_TRUE(QString(whoami.out).contains(QRegularExpression(QStringLiteral("Username\\s+alice"))))
+        << whoami.out.toStdString();
+    EXPECT_TRUE(whoami.out.contains(QLatin1String("ml-team"))) << whoami.out.toStdString();
+    EXPECT_EQ(kubectl({ QStringLiteral("get"), QStringLiteral("deviceclasses") }).exitCode, 0);
 }
 
 } // namespace
