@@ -123,30 +123,9 @@ bool Search::allocatingFor(int id, size_t claim) const
 const CounterSets &Search::availableCounters(const NodePool &pool)
 {
     auto [it, added] = m_available.try_emplace(pool.pool);
-    if (!added)
-        return it->second;
-    CounterSets &available = it->second;
-    available = pool.counterSets;
-    // Only devices whose allocation is complete count here; the allocation in progress is
-    // tracked in m_consumed.
-    for (const std::vector<int> *slices : { &pool.slices, &pool.otherSlices })
-        for (const int slice : *slices) {
-            const Cluster::Slice &entry = m_cluster.slices()[size_t(slice)];
-            for (int d = entry.firstDevice; d < entry.firstDevice + entry.deviceCount; ++d) {
-                if (!m_state.isAllocated(m_cluster.devices()[size_t(d)].id))
-                    continue;
-                for (const model::DeviceCounterConsumption &consumption :
-                    m_cluster.devices()[size_t(d)].spec->consumesCounters) {
-                    auto set = available.find(consumption.counterSet);
-                    if (set == available.end())
-                        continue;
-                    for (const auto &[name, value] : consumption.counters)
-                        if (auto counter = set->second.find(name); counter != set->second.end())
-                            counter->second -= value.nanoUnits();
-                }
-            }
-        }
-    return available;
+    if (added)
+        it->second = detail::availableCounters(m_cluster, m_state, pool);
+    return it->second;
 }
 
 bool Search::takeCounters(const NodePool &pool, int device)

@@ -87,6 +87,32 @@ std::optional<SetupError> setupRequest(DeviceTests &tests, const NodePools &pool
 
 } // namespace
 
+CounterSets availableCounters(
+    const Cluster &cluster, const AllocatedState &state, const NodePool &pool)
+{
+    CounterSets available = pool.counterSets;
+    // Only devices whose allocation is complete count here; an allocation in progress tracks
+    // its own consumption.
+    for (const std::vector<int> *slices : { &pool.slices, &pool.otherSlices })
+        for (const int slice : *slices) {
+            const Cluster::Slice &entry = cluster.slices()[size_t(slice)];
+            for (int d = entry.firstDevice; d < entry.firstDevice + entry.deviceCount; ++d) {
+                if (!state.isAllocated(cluster.devices()[size_t(d)].id))
+                    continue;
+                for (const model::DeviceCounterConsumption &consumption :
+                    cluster.devices()[size_t(d)].spec->consumesCounters) {
+                    auto set = available.find(consumption.counterSet);
+                    if (set == available.end())
+                        continue;
+                    for (const auto &[name, value] : consumption.counters)
+                        if (auto counter = set->second.find(name); counter != set->second.end())
+                            counter->second -= value.nanoUnits();
+                }
+            }
+        }
+    return available;
+}
+
 std::string deviceText(const Cluster &cluster, int device)
 {
     return cluster.driverOf(device) + "/" + cluster.poolNameOf(device) + "/"

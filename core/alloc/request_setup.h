@@ -83,6 +83,10 @@ private:
 std::optional<SetupError> setupClaim(
     DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *out);
 
+// The counters of `pool` left after the devices allocated claims hold (from any node).
+CounterSets availableCounters(
+    const Cluster &cluster, const AllocatedState &state, const NodePool &pool);
+
 // "driver/pool/device".
 std::string deviceText(const Cluster &cluster, int device);
 

@@ -59,6 +59,8 @@ std::vector<std::string> splitClauses(std::string_view expression)
 {
     const std::string_view text = unwrap(expression);
     std::vector<std::string> out;
+    std::vector<size_t> ands;
+    bool lowerPrecedence = false; // a top-level || or ?: binds looser than &&: no clauses then
     int depth = 0;
     char quote = 0;
     bool triple = false;
@@ -95,10 +97,18 @@ std::vector<std::string> splitClauses(std::string_view expression)
         else if (c == ')' || c == ']' || c == '}')
             --depth;
         else if (depth == 0 && c == '&' && i + 1 < text.size() && text[i + 1] == '&') {
-            out.push_back(trimmed(text.substr(start, i - start)));
-            start = i + 2;
+            ands.push_back(i);
             ++i;
+        } else if (depth == 0
+            && ((c == '|' && i + 1 < text.size() && text[i + 1] == '|') || c == '?')) {
+            lowerPrecedence = true;
         }
+    }
+    if (lowerPrecedence)
+        ands.clear();
+    for (const size_t at : ands) {
+        out.push_back(trimmed(text.substr(start, at - start)));
+        start = at + 2;
     }
     out.push_back(trimmed(text.substr(start)));
     // A clause that is itself a parenthesised conjunction is split too.

@@ -6,6 +6,7 @@
 
 namespace dra::cli {
 
+int runBenchAlloc(const QStringList &arguments);
 int runBenchIngest(const QStringList &arguments);
 
 int runBench(const QStringList &arguments)
@@ -14,11 +15,14 @@ int runBench(const QStringList &arguments)
     QStringList rest = arguments.mid(1);
     if (!rest.isEmpty())
         rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
+    if (which == QLatin1String("alloc"))
+        return runBenchAlloc(rest);
     if (which == QLatin1String("ingest"))
         return runBenchIngest(rest);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
         out(QStringLiteral("Usage: dractl bench <ingest> [options]\n\n"
                            "  ingest   cache ingest of an inventory vs a bare SQLite floor\n"
+                           "  alloc    claims allocated one after another on the 5,000-node scale inventory\n"
                            "Run from a Release build (scripts/bench).\n"));
         return which.isEmpty() ? Usage : Ok;
     }
