@@ -216,4 +216,82 @@ Result<void> StateDb::removeTemplate(const QString &name)
     return remove->exec();
 }
 
+namespace {
+
+Result<std::vector<ImportedTopology>> readTopologies(Statement &select, const std::string &cluster)
+{
+    std::vector<ImportedTopology> imports;
+    while (true) {
+        const Result<bool> row = select.step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            return imports;
+        imports.push_back(ImportedTopology{cluster, select.columnString(0), select.columnString(1),
+                                           select.columnString(2), select.columnInt(3)});
+    }
+}
+
+} // namespace
+
+Result<std::optional<ImportedTopology>> StateDb::importedTopology(const std::string &cluster, const std::string &node)
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    Result<Statement> select = m_file.db.prepare(
+        "SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE cluster = ?1 AND node = ?2");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    select->bind(2, node);
+    Result<std::vector<ImportedTopology>> imports = readTopologies(*select, cluster);
+    if (!imports)
+        return fail(imports.error());
+    if (imports->empty())
+        return std::optional<ImportedTopology>();
+    return std::optional<ImportedTopology>(std::move(imports->front()));
+}
+
+Result<std::vector<ImportedTopology>> StateDb::importedTopologies(const std::string &cluster)
+{
+    if (!m_file.db.handle())
+        return fail(notOpen());
+    Result<Statement> select = m_file.db.prepare(
+        "SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE cluster = ?1 ORDER BY node");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    return readTopologies(*select, cluster);
+}
+
+Result<void> StateDb::saveImportedTopology(const ImportedTopology &topology)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> upsert = m_file.db.prepare(
+        "INSERT INTO imported_topology (cluster, node, text, gpus_csv, imported_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+        "ON CONFLICT (cluster, node) DO UPDATE SET text = excluded.text, gpus_csv = excluded.gpus_csv, "
+        "imported_at = excluded.imported_at");
+    if (!upsert)
+        return fail(upsert.error());
+    upsert->bind(1, topology.cluster);
+    upsert->bind(2, topology.node);
+    upsert->bind(3, topology.text);
+    upsert->bind(4, topology.gpusCsv);
+    upsert->bind(5, int64_t(QDateTime::currentMSecsSinceEpoch()));
+    return upsert->exec();
+}
+
+Result<void> StateDb::removeImportedTopology(const std::string &cluster, const std::string &node)
+{
+    if (Result<void> writable = requireWriter(); !writable)
+        return writable;
+    Result<Statement> remove = m_file.db.prepare("DELETE FROM imported_topology WHERE cluster = ?1 AND node = ?2");
+    if (!remove)
+        return fail(remove.error());
+    remove->bind(1, cluster);
+    remove->bind(2, node);
+    return remove->exec();
+}
+
 } // namespace dra::store

@@ -24,6 +24,17 @@ struct SavedTemplate
     int64_t updatedAt = 0;
 };
 
+// A node's `nvidia-smi topo -m` text, and optionally its
+// `nvidia-smi --query-gpu=index,pci.bus_id,uuid --format=csv` listing, as the user imported them.
+// importedAt: ms since the epoch.
+struct ImportedTopology
+{
+    std::string cluster, node;
+    std::string text;    // the matrix as imported (UTF-8)
+    std::string gpusCsv; // empty when no listing was imported
+    int64_t importedAt = 0;
+};
+
 // The state file: what only the console knows (settings, saved templates, imported topology,
 // rollouts, the audit log). Unlike the cache it is never rebuilt, so a damaged file is reported
 // and left alone unless the user asks for --reset. Same single-writer rule and thread rules as
@@ -55,6 +66,16 @@ public:
     [[nodiscard]] Result<void> saveTemplate(const QString &name, const std::string &yaml);
     // Writer only; removing a missing template is not an error.
     [[nodiscard]] Result<void> removeTemplate(const QString &name);
+
+    // The imported topology of a node, if any.
+    [[nodiscard]] Result<std::optional<ImportedTopology>> importedTopology(const std::string &cluster,
+                                                                           const std::string &node);
+    // Every import of a cluster, ordered by node.
+    [[nodiscard]] Result<std::vector<ImportedTopology>> importedTopologies(const std::string &cluster);
+    // Writer only: creates or replaces the node's import, stamping the time.
+    [[nodiscard]] Result<void> saveImportedTopology(const ImportedTopology &topology);
+    // Writer only; removing a missing import is not an error.
+    [[nodiscard]] Result<void> removeImportedTopology(const std::string &cluster, const std::string &node);
 
     // The connection, for the modules that own the other tables (rollouts, audit log,
     // topology). Belongs to the thread using this StateDb.
