@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 
 #include "core/common/json_text.h"
+#include "core/inventory/snapshot.h"
 
 namespace dra::topology {
 
@@ -357,6 +358,25 @@ NodeTopology buildNodeTopology(
     addAttributeLinks(topology);
     collectGroups(topology);
     overlayAllocations(topology, objects);
+    return topology;
+}
+
+Result<NodeTopology> buildNodeTopology(
+    const QString &node, const inventory::Snapshot &snapshot, const TopologyInputs &inputs)
+{
+    // The slices publishing the node's current devices; stale generations stay out.
+    std::set<std::string> names;
+    for (const inventory::Device *device : snapshot.devicesOnNode(node.toStdString()))
+        names.insert(device->slice);
+    std::vector<model::Object> slices;
+    for (const std::string &name : names) {
+        Result<model::Object> slice = snapshot.sliceObject(name);
+        if (!slice)
+            return fail(slice.error());
+        slices.push_back(std::move(*slice));
+    }
+    NodeTopology topology = buildNodeTopology(node, slices, inputs);
+    overlayAllocations(topology, snapshot);
     return topology;
 }
 

@@ -9,9 +9,14 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/common/result.h"
 #include "core/model/object.h"
 #include "core/topology/gpu_map.h"
 #include "core/topology/topo_matrix_parser.h"
+
+namespace dra::inventory {
+class Snapshot;
+} // namespace dra::inventory
 
 namespace dra::topology {
 
@@ -129,5 +134,15 @@ NodeTopology buildNodeTopology(
 // Marks which claim holds each GPU, MIG device and NIC of `topology`, and which MIG placements
 // are still free. Called by buildNodeTopology; public for a live view that re-applies claims.
 void overlayAllocations(NodeTopology &topology, std::span<const model::Object> claims);
+
+// The graph of `node` from an inventory snapshot: the node's current ResourceSlices (decoded on
+// demand) and the snapshot's holders for the overlay. Fails only when a slice no longer decodes.
+// Any thread.
+[[nodiscard]] Result<NodeTopology> buildNodeTopology(
+    const QString &node, const inventory::Snapshot &snapshot, const TopologyInputs &inputs = {});
+
+// The overlay from the holders of an inventory snapshot, for a view that follows the live
+// inventory: the first claim holding a device names it, the pods of all of them are listed.
+void overlayAllocations(NodeTopology &topology, const inventory::Snapshot &snapshot);
 
 } // namespace dra::topology
