@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/model/qualified_name.h"
+#include "core/inventory/summaries.h"
 
 namespace dra::inventory {
 
@@ -311,25 +311,7 @@ private:
 
     void classes()
     {
-        std::map<std::string, int, std::less<>> requests; // class -> claims and templates asking for it
-        const auto count = [&](const model::ResourceClaimSpec &spec) {
-            std::set<std::string> named;
-            for (const model::DeviceRequest &request : spec.requests) {
-                if (request.exactly)
-                    named.insert(request.exactly->deviceClassName);
-                for (const model::DeviceRequestSpec &sub : request.firstAvailable)
-                    named.insert(sub.deviceClassName);
-            }
-            for (const std::string &name : named)
-                ++requests[name];
-        };
-        for (const auto &object : m_snapshot.objects(model::Kind::ResourceClaim))
-            if (const auto *claim = object->as<model::ResourceClaim>())
-                count(claim->spec);
-        for (const auto &object : m_snapshot.objects(model::Kind::ResourceClaimTemplate))
-            if (const auto *claimTemplate = object->as<model::ResourceClaimTemplate>())
-                count(claimTemplate->spec);
-
+        const std::map<std::string, int, std::less<>> requests = classRequestCounts(m_snapshot);
         for (const auto &object : m_snapshot.objects(model::Kind::DeviceClass)) {
             const std::string &name = object->meta.name;
             const auto match = m_snapshot.classMatch(name);
