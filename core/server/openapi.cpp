@@ -388,6 +388,8 @@ json document(const ServedApi &api, const std::string &groupVersionPath)
             listMeta = listRoot->property("metadata");
         roots.emplace_back(kind, root);
     }
+    if (roots.empty())
+        return nullptr; // a version we have no schemas for (1.31's v1alpha3)
     const Renderer renderer(objectMeta, listMeta);
     for (const auto &[kind, root] : roots) {
         const std::string component = package(group, version) + "." + std::string(kind->name);

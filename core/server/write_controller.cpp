@@ -501,9 +501,13 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
             path.subresource, hasStatusSubresource(kind), nowText(), storageSchema(kind) };
         trackUpdate(&live.object, desired, context);
     }
-    if (withoutManagedTimes(desired) == withoutManagedTimes(live.object))
-        return commitAndRespond(path, options, store::ChangeType::Modified, live.object, 200,
+    if (withoutManagedTimes(desired) == withoutManagedTimes(live.object)) {
+        // Nothing changes: no new revision, no event, as kube-apiserver skips no-op updates.
+        WriteOptions unchanged = options;
+        unchanged.dryRun = true;
+        return commitAndRespond(path, unchanged, store::ChangeType::Modified, live.object, 200,
             live.rev, warnings);
+    }
     for (std::string &warning : allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster()))
         warnings.push_back(std::move(warning));
     return commitAndRespond(path, options, store::ChangeType::Modified, desired, 200, live.rev, warnings);

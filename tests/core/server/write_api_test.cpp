@@ -299,6 +299,12 @@ TEST_F(WriteApiTest, ServerSideApplyCreatesConflictsForcesAndPrunes)
     const Reply created = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
     ASSERT_EQ(created.status, 201) << created.text;
     EXPECT_EQ(created.body["metadata"]["managedFields"][0]["operation"], "Apply");
+    // Applying the same configuration again changes nothing: no new resourceVersion.
+    const int64_t before = rev();
+    const Reply again = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
+    EXPECT_EQ(again.status, 200);
+    EXPECT_EQ(again.body["metadata"]["resourceVersion"], created.body["metadata"]["resourceVersion"]);
+    EXPECT_EQ(rev(), before);
 
     const std::string yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
                              "  name: applied\n  labels:\n    team: b\n";
