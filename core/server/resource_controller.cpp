@@ -162,10 +162,10 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
         }
     }
 
-    std::vector<const ServedObject *> page;
+    std::vector<ServedObject *> page;
     std::string nextToken;
     int64_t remaining = 0;
-    for (const ServedObject &item : listing->items) {
+    for (ServedObject &item : listing->items) {
         const model::ObjectMeta &meta = item.object.meta;
         // Rows come ordered by namespace and name, the order the token's key refers to.
         if (resume && std::tie(meta.ns, meta.name) <= std::tie(resume->ns, resume->name))
@@ -190,13 +190,16 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
         metadata["remainingItemCount"] = remaining;
     }
     if (options->rendering.table) {
-        nlohmann::json table = makeTable(kind, page, options->rendering, true);
+        const std::vector<const ServedObject *> rows(page.begin(), page.end());
+        nlohmann::json table = makeTable(kind, rows, options->rendering, true);
         table["metadata"] = std::move(metadata);
         return jsonResponse(200, table, std::string(kTableContentType));
     }
     nlohmann::json items = nlohmann::json::array();
-    for (const ServedObject *item : page)
-        items.push_back(item->json);
+    items.get_ref<nlohmann::json::array_t &>().reserve(page.size());
+    for (ServedObject *item : page)
+        items.push_back(std::move(item->json)); // the listing is not used after this
+
     return jsonResponse(200,
         { { "kind", listKind(kind) }, { "apiVersion", apiVersion },
             { "metadata", std::move(metadata) }, { "items", std::move(items) } });
