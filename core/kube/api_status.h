@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/common/error.h"
+
+namespace dra::kube {
+
+// The Error code for an HTTP status: 401 Unauthorized, 403 Forbidden, 404 NotFound, 409
+// Conflict, 410 Gone, 400/422 Invalid, 429 Busy, 5xx and others Network (worth retrying).
+common::Error::Code codeForStatus(int httpStatus);
+
+// The error for a failed response: the Status object's message and reason when the body is one
+// ("deviceclasses.resource.k8s.io \"x\" not found (NotFound, HTTP 404)"), else the HTTP status
+// and the start of the body. `prefix` leads the message (context and request).
+common::Error statusError(int httpStatus, const QByteArray &body, const QString &prefix);
+
+// The same for a Status object (a watch ERROR event); the code comes from its `code` field.
+common::Error statusObjectError(const nlohmann::json &status, const QString &prefix);
+
+} // namespace dra::kube

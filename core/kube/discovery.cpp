@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/kube/discovery.h"
+
+#include <memory>
+#include <set>
+
+#include <QPointer>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/json_text.h"
+#include "core/kube/rest_client.h"
+
+namespace dra::kube {
+
+namespace {
+
+using common::Error;
+
+// The discovery walk: one object per run, alive until its last callback.
+struct DiscoveryRun
+{
+    RestClient *client = nullptr;
+    QPointer<QObject> context;
+    std::function<void(const Result<ApiDiscovery> &)> done;
+    ApiDiscovery result;
+    QStringList pending; // versions whose resource lists are still to be read
+    std::map<QString, std::set<std::string>> resources; // version -> plurals served
+
+    void finish(const Result<ApiDiscovery> &outcome)
+    {
+        if (context)
+            done(outcome);
+    }
+};
+
+Result<nlohmann::json> parse(const RestResponse &response, const QString &what)
+{
+    return common::parseJson(response.body.toStdString(), what);
+}
+
+void chooseVersions(const std::shared_ptr<DiscoveryRun> &run)
+{
+    ApiDiscovery &out = run->result;
+    for (const model::KindInfo &kind : model::allKinds()) {
+        if (kind.group.empty()) {
+            out.apiVersions[kind.kind] = "v1";
+            continue;
+        }
+        // The newest served version that lists the kind; only DeviceTaintRule may fall back to
+        // an alpha version.
+        for (const QString &version : out.resourceVersions) {
+            if (version == QLatin1String("v1alpha3") && kind.kind != model::Kind::DeviceTaintRule)
+                continue;
+            if (run->resources[version].contains(std::string(kind.plural))) {
+                out.apiVersions[kind.kind] = std::string(kind.group) + "/" + version.toStdString();
+                break;
+            }
+        }
+    }
+    run->finish(out);
+}
+
+void readNextVersion(const std::shared_ptr<DiscoveryRun> &run)
+{
+    if (run->pending.isEmpty()) {
+        chooseVersions(run);
+        return;
+    }
+    const QString version = run->pending.takeFirst();
+    run->client->get(QStringLiteral("/apis/resource.k8s.io/") + version, {}, run->context,
+                     [run, version](const Result<RestResponse> &response) {
+                         if (!response) {
+                             run->finish(fail(response.error()));
+                             return;
+                         }
+                         Result<nlohmann::json> list = parse(*response, QStringLiteral("resource.k8s.io/") + version);
+                         if (!list) {
+                             run->finish(fail(list.error()));
+                             return;
+                         }
+                         if (!list->is_object()) {
+                             run->finish(fail(Error::Code::Parse, run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io/") + version)
+                                                                      + QStringLiteral(": not an APIResourceList")));
+                             return;
+                         }
+                         for (const nlohmann::json &resource : list->value("resources", nlohmann::json::array()))
+                             if (resource.is_object() && resource.value("name", nlohmann::json()).is_string())
+                                 run->resources[version].insert(resource["name"].get<std::string>());
+                         readNextVersion(run);
+                     });
+}
+
+void readGroup(const std::shared_ptr<DiscoveryRun> &run)
+{
+    run->client->get(QStringLiteral("/apis/resource.k8s.io"), {}, run->context, [run](const Result<RestResponse> &response) {
+        if (!response) {
+            if (response.error().code == Error::Code::NotFound) { // no DRA on this cluster
+                chooseVersions(run);
+                return;
+            }
+            run->finish(fail(response.error()));
+            return;
+        }
+        Result<nlohmann::json> group = parse(*response, QStringLiteral("/apis/resource.k8s.io"));
+        if (!group) {
+            run->finish(fail(group.error()));
+            return;
+        }
+        if (!group->is_object()) {
+            run->finish(fail(Error::Code::Parse, run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io"))
+                                                     + QStringLiteral(": not an APIGroup")));
+            return;
+        }
+        std::set<QString> served;
+        for (const nlohmann::json &version : group->value("versions", nlohmann::json::array()))
+            if (version.is_object() && version.value("version", nlohmann::json()).is_string())
+                served.insert(common::qs(version["version"].get<std::string>()));
+        for (const QString &known : knownResourceVersions())
+            if (served.contains(known))
+                run->result.resourceVersions.append(known);
+        run->pending = run->result.resourceVersions;
+        readNextVersion(run);
+    });
+}
+
+} // namespace
+
+const QStringList &knownResourceVersions()
+{
+    static const QStringList versions{QStringLiteral("v1"), QStringLiteral("v1beta2"), QStringLiteral("v1beta1"),
+                                      QStringLiteral("v1alpha3")};
+    return versions;
+}
+
+std::string ApiDiscovery::apiVersionOf(model::Kind kind) const
+{
+    const auto it = apiVersions.find(kind);
+    return it == apiVersions.end() ? std::string() : it->second;
+}
+
+QString ApiDiscovery::collectionPath(const model::KindInfo &kind, const std::string &ns) const
+{
+    const std::string apiVersion = apiVersionOf(kind.kind);
+    QString path = kind.group.empty() ? QStringLiteral("/api/") + common::qs(apiVersion)
+                                      : QStringLiteral("/apis/") + common::qs(apiVersion);
+    if (kind.namespaced && !ns.empty())
+        path += QStringLiteral("/namespaces/") + common::qs(ns);
+    return path + QLatin1Char('/') + common::qs(kind.plural);
+}
+
+void discover(RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done)
+{
+    auto run = std::make_shared<DiscoveryRun>();
+    run->client = &client;
+    run->context = context;
+    run->done = std::move(done);
+    client.get(QStringLiteral("/version"), {}, context, [run](const Result<RestResponse> &response) {
+        if (!response) {
+            run->finish(fail(response.error()));
+            return;
+        }
+        Result<nlohmann::json> version = parse(*response, QStringLiteral("/version"));
+        if (!version) {
+            run->finish(fail(version.error()));
+            return;
+        }
+        if (version->is_object() && version->value("gitVersion", nlohmann::json()).is_string())
+            run->result.gitVersion = common::qs((*version)["gitVersion"].get<std::string>());
+        readGroup(run);
+    });
+}
+
+} // namespace dra::kube

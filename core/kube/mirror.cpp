@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/kube/mirror.h"
+
+#include <QStringList>
+
+#include "core/common/json_text.h"
+#include "core/common/logging.h"
+#include "core/kube/access_review.h"
+#include "core/kube/rest_client.h"
+
+namespace dra::kube {
+
+namespace {
+
+using common::Error;
+
+bool settled(StreamState state)
+{
+    return state == StreamState::Synced || state == StreamState::Watching || state == StreamState::Forbidden;
+}
+
+} // namespace
+
+Mirror::Mirror(RestClient &client, MirrorOptions options, Clock &clock, QObject *parent)
+    : QObject(parent), m_client(client), m_options(std::move(options)), m_clock(clock),
+      m_discoveryBackoff(m_options.reflector.backoff)
+{
+    m_options.reflector.cluster = m_options.cluster;
+    qRegisterMetaType<dra::kube::StreamStatus>();
+}
+
+Mirror::~Mirror()
+{
+    stop();
+}
+
+std::vector<model::Kind> Mirror::wantedKinds() const
+{
+    if (!m_options.kinds.empty())
+        return m_options.kinds;
+    std::vector<model::Kind> kinds;
+    for (const model::KindInfo &kind : model::allKinds())
+        kinds.push_back(kind.kind);
+    return kinds;
+}
+
+void Mirror::start()
+{
+    stop();
+    m_running = true;
+    m_initialSyncDone = false;
+    m_listedOnce.clear();
+    runDiscovery();
+}
+
+void Mirror::stop()
+{
+    ++m_generation;
+    m_running = false;
+    m_rediscoveryQueued = false;
+    for (auto &[key, reflector] : m_reflectors)
+        reflector->stop();
+    m_reflectors.clear();
+    m_inFallback.clear();
+    m_fallbackPending.clear();
+    m_forbidden.clear();
+}
+
+std::vector<StreamStatus> Mirror::streams() const
+{
+    std::vector<StreamStatus> out;
+    for (const auto &[kind, status] : m_forbidden)
+        out.push_back(status);
+    for (const auto &[key, reflector] : m_reflectors)
+        out.push_back(reflector->status());
+    std::ranges::stable_sort(out, [](const StreamStatus &a, const StreamStatus &b) {
+        return std::tie(a.kind, a.ns) < std::tie(b.kind, b.ns);
+    });
+    return out;
+}
+
+void Mirror::runDiscovery()
+{
+    const uint64_t generation = m_generation;
+    discover(m_client, this, [this, generation](const Result<ApiDiscovery> &discovery) {
+        if (generation != m_generation || !m_running)
+            return;
+        if (!discovery) {
+            Q_EMIT notice(discovery.error());
+            const int64_t delay = m_discoveryBackoff.next();
+            m_clock.callLater(delay, this, [this, generation] {
+                if (generation == m_generation && m_running)
+                    runDiscovery();
+            });
+            return;
+        }
+        m_discoveryBackoff.reset();
+        onDiscovered(*discovery);
+    });
+}
+
+void Mirror::scheduleRediscovery()
+{
+    if (m_rediscoveryQueued || !m_running)
+        return;
+    m_rediscoveryQueued = true;
+    const uint64_t generation = m_generation;
+    m_clock.callLater(0, this, [this, generation] {
+        if (generation != m_generation)
+            return;
+        m_rediscoveryQueued = false;
+        runDiscovery();
+    });
+}
+
+void Mirror::onDiscovered(const ApiDiscovery &discovery)
+{
+    const bool first = !m_discoveredOnce;
+    m_discoveredOnce = true;
+    const ApiDiscovery previous = m_discovery;
+    m_discovery = discovery;
+    Q_EMIT discovered(m_discovery);
+
+    store::WatchBatch info;
+    info.cluster = m_options.cluster;
+    info.server = m_client.config().server.toString(QUrl::RemoveUserInfo).toStdString();
+    info.serverVersion = discovery.gitVersion.toStdString();
+    Q_EMIT batchReady(info);
+
+    for (model::Kind kind : wantedKinds()) {
+        const model::KindInfo &info = model::kindInfo(kind);
+        const std::string apiVersion = discovery.apiVersionOf(kind);
+        const std::string before = previous.apiVersionOf(kind);
+        if (apiVersion.empty()) {
+            if (first || !before.empty())
+                Q_EMIT notice(Error{Error::Code::NotFound,
+                                    QStringLiteral("%1: the cluster does not serve %2 (resource.k8s.io versions: %3)")
+                                        .arg(m_client.config().describe(), common::qs(info.name),
+                                             discovery.resourceVersions.isEmpty()
+                                                 ? QStringLiteral("none")
+                                                 : discovery.resourceVersions.join(QStringLiteral(", ")))});
+            // Streams of a kind that went away stop; their objects stay as last seen.
+            for (auto it = m_reflectors.begin(); it != m_reflectors.end();) {
+                if (it->first.first == kind) {
+                    it->second->stop();
+                    it = m_reflectors.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+            m_listedOnce.insert({kind, std::string()});
+            continue;
+        }
+        if (!first && apiVersion == before && m_reflectors.contains({kind, std::string()}))
+            continue;
+        if (!first && apiVersion != before)
+            qCInfo(lcKube).noquote() << common::qs(info.name) << "is now read as" << common::qs(apiVersion)
+                                     << "(was" << common::qs(before) << ")";
+        // New, or served in another version now: (re)start its streams, which relist.
+        std::vector<std::string> namespaces{std::string()};
+        for (const auto &[key, reflector] : m_reflectors)
+            if (key.first == kind && !key.second.empty())
+                namespaces.push_back(key.second);
+        if (m_inFallback.contains(kind))
+            namespaces.erase(namespaces.begin());
+        for (const std::string &ns : namespaces) {
+            Reflector *reflector = addReflector(info, ns);
+            const auto resume = m_options.resumeFrom.find({kind, ns});
+            // A stored resourceVersion is only worth resuming in the version it came from.
+            if (first && resume != m_options.resumeFrom.end() && resume->second.apiVersion == apiVersion)
+                reflector->start(resume->second.resourceVersion);
+            else
+                reflector->start();
+        }
+    }
+    checkInitialSync();
+}
+
+Reflector *Mirror::addReflector(const model::KindInfo &kind, const std::string &ns)
+{
+    const StreamKey key{kind.kind, ns};
+    if (auto it = m_reflectors.find(key); it != m_reflectors.end()) {
+        it->second->stop();
+        it->second.release()->deleteLater(); // it may be the one emitting right now
+        m_reflectors.erase(it);
+    }
+    auto reflector = std::make_unique<Reflector>(m_client, kind, m_discovery.apiVersionOf(kind.kind), ns,
+                                                 m_options.reflector, m_clock);
+    Reflector *raw = reflector.get();
+    connect(raw, &Reflector::batchReady, this, &Mirror::onBatch);
+    connect(raw, &Reflector::statusChanged, this, &Mirror::onStatus);
+    connect(raw, &Reflector::listProgress, this, [this, raw] { Q_EMIT listProgress(raw->status()); });
+    connect(raw, &Reflector::objectRejected, this, &Mirror::notice);
+    connect(raw, &Reflector::notServed, this, &Mirror::scheduleRediscovery);
+    m_reflectors[key] = std::move(reflector);
+    return raw;
+}
+
+void Mirror::onBatch(const store::WatchBatch &batch)
+{
+    // Keep the set of namespaces current, for namespace fallbacks.
+    bool replaced = false;
+    for (const auto &[group, kind] : batch.replaceKinds)
+        replaced = replaced || (group.empty() && kind == "Namespace");
+    if (replaced)
+        m_namespaces.clear();
+    std::vector<std::string> added;
+    for (const store::Change &change : batch.changes) {
+        if (!change.object.key.group.empty() || change.object.key.kind != "Namespace")
+            continue;
+        if (change.type == store::ChangeType::Deleted) {
+            m_namespaces.erase(change.object.key.name);
+        } else if (m_namespaces.insert(change.object.key.name).second) {
+            added.push_back(change.object.key.name);
+        }
+    }
+    Q_EMIT batchReady(batch);
+    // A namespace created later may be readable for kinds in fallback.
+    if (!replaced && !added.empty() && !m_inFallback.empty()) {
+        for (model::Kind kind : m_inFallback) {
+            const model::KindInfo &info = model::kindInfo(kind);
+            for (const std::string &ns : added) {
+                if (m_reflectors.contains({kind, ns}))
+                    continue;
+                const uint64_t generation = m_generation;
+                reviewRules(m_client, ns, this, [this, generation, kind, ns, &info](const Result<std::vector<ResourceRule>> &rules) {
+                    if (generation != m_generation || !rules || m_reflectors.contains({kind, ns}))
+                        return;
+                    if (rulesAllow(*rules, info.group, info.plural, {QStringLiteral("list"), QStringLiteral("watch")}))
+                        addReflector(info, ns)->start();
+                });
+            }
+        }
+    }
+}
+
+void Mirror::onStatus(const StreamStatus &status)
+{
+    const StreamKey key{status.kind, status.ns};
+    Q_EMIT streamChanged(status);
+    if (status.state == StreamState::Stale)
+        m_wasStale.insert(key);
+    if ((status.state == StreamState::Watching || status.state == StreamState::Synced) && m_wasStale.erase(key) > 0)
+        scheduleRediscovery(); // back after losing the server: it may have been upgraded meanwhile
+    if (settled(status.state) || status.state == StreamState::Error)
+        m_listedOnce.insert(key);
+
+    const model::KindInfo &info = model::kindInfo(status.kind);
+    if (status.state == StreamState::Forbidden && status.ns.empty() && info.namespaced && !m_inFallback.contains(status.kind))
+        fallBackToNamespaces(status.kind);
+    if (status.kind == model::Kind::Namespace && status.state != StreamState::Listing && !m_fallbackPending.empty())
+        startNamespaceFallbacks();
+    checkInitialSync();
+}
+
+void Mirror::fallBackToNamespaces(model::Kind kind)
+{
+    m_inFallback.insert(kind);
+    const StreamKey key{kind, std::string()};
+    if (auto it = m_reflectors.find(key); it != m_reflectors.end()) {
+        StreamStatus status = it->second->status();
+        it->second->stop();
+        it->second.release()->deleteLater(); // it is emitting the 403 right now
+        m_reflectors.erase(it);
+        m_forbidden[kind] = status;
+    }
+    m_fallbackPending.insert(kind);
+    const auto namespaceStream = m_reflectors.find({model::Kind::Namespace, std::string()});
+    const bool waitForNamespaces
+        = namespaceStream != m_reflectors.end() && namespaceStream->second->status().state == StreamState::Listing;
+    if (!waitForNamespaces)
+        startNamespaceFallbacks();
+}
+
+void Mirror::startNamespaceFallbacks()
+{
+    std::set<std::string> candidates = m_namespaces;
+    candidates.insert(m_options.namespaces.begin(), m_options.namespaces.end());
+    candidates.insert(m_client.config().ns.toStdString());
+    std::vector<std::string> chosen(candidates.begin(), candidates.end());
+    const int skipped = std::max(0, int(chosen.size()) - m_options.maxFallbackNamespaces);
+    chosen.resize(std::min<size_t>(chosen.size(), size_t(m_options.maxFallbackNamespaces)));
+
+    const std::set<model::Kind> kinds = std::exchange(m_fallbackPending, {});
+    const uint64_t generation = m_generation;
+    // One rules review per namespace answers for every kind at once.
+    struct Pending
+    {
+        int outstanding = 0;
+        std::map<model::Kind, QStringList> readable;
+        QStringList unknown; // namespaces whose review failed: tried directly
+    };
+    auto pending = std::make_shared<Pending>();
+    pending->outstanding = int(chosen.size());
+    auto finish = [this, generation, kinds, pending, skipped, total = int(chosen.size())] {
+        if (generation != m_generation)
+            return;
+        for (model::Kind kind : kinds) {
+            const model::KindInfo &info = model::kindInfo(kind);
+            QStringList namespaces = pending->readable[kind] + pending->unknown;
+            namespaces.removeDuplicates();
+            namespaces.sort();
+            for (const QString &ns : namespaces)
+                if (!m_reflectors.contains({kind, ns.toStdString()}))
+                    addReflector(info, ns.toStdString())->start();
+            StreamStatus &status = m_forbidden[kind];
+            status.kind = kind;
+            status.state = StreamState::Forbidden;
+            status.apiVersion = m_discovery.apiVersionOf(kind);
+            const int invisible = total - int(namespaces.size()) + skipped;
+            status.reason = QStringLiteral("%1 may not be listed in all namespaces; mirroring %2 namespace(s)%3%4")
+                                .arg(common::qs(info.name))
+                                .arg(namespaces.size())
+                                .arg(namespaces.isEmpty() ? QString() : QStringLiteral(" (") + namespaces.join(QStringLiteral(", ")) + QLatin1Char(')'))
+                                .arg(invisible > 0 ? QStringLiteral("; %1 known namespace(s) are not visible").arg(invisible)
+                                                   : QString());
+            store::WatchBatch batch;
+            batch.cluster = m_options.cluster;
+            batch.streams.push_back(status.record());
+            Q_EMIT batchReady(batch);
+            Q_EMIT streamChanged(status);
+            Q_EMIT notice(Error{Error::Code::Forbidden, m_client.config().describe() + QStringLiteral(": ") + status.reason});
+        }
+        checkInitialSync();
+    };
+    if (chosen.empty()) {
+        finish();
+        return;
+    }
+    for (const std::string &ns : chosen) {
+        reviewRules(m_client, ns, this, [kinds, ns, pending, finish](const Result<std::vector<ResourceRule>> &rules) {
+            if (!rules) {
+                pending->unknown.append(common::qs(ns));
+            } else {
+                for (model::Kind kind : kinds) {
+                    const model::KindInfo &info = model::kindInfo(kind);
+                    if (rulesAllow(*rules, info.group, info.plural, {QStringLiteral("list"), QStringLiteral("watch")}))
+                        pending->readable[kind].append(common::qs(ns));
+                }
+            }
+            if (--pending->outstanding == 0)
+                finish();
+        });
+    }
+}
+
+void Mirror::checkInitialSync()
+{
+    if (m_initialSyncDone || !m_discoveredOnce || !m_fallbackPending.empty())
+        return;
+    for (const auto &[key, reflector] : m_reflectors)
+        if (!m_listedOnce.contains(key))
+            return;
+    m_initialSyncDone = true;
+    Q_EMIT initialSynced();
+}
+
+} // namespace dra::kube

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <QObject>
+
+#include "core/common/error.h"
+#include "core/kube/clock.h"
+#include "core/kube/discovery.h"
+#include "core/kube/reflector.h"
+#include "core/kube/stream_status.h"
+#include "core/store/object_record.h"
+
+namespace dra::kube {
+
+class RestClient;
+
+// Where a stream got to in an earlier run, as the cache recorded it.
+struct ResumePoint
+{
+    std::string apiVersion;
+    std::string resourceVersion;
+};
+
+struct MirrorOptions
+{
+    std::string cluster;                // the cache's name for the cluster (usually the context)
+    std::vector<model::Kind> kinds;     // empty: every kind the model knows
+    // Namespaces to try, besides those the user can list and the context's, when a namespaced
+    // kind may not be listed cluster-wide.
+    std::vector<std::string> namespaces;
+    ReflectorOptions reflector;         // its `cluster` is set from `cluster`
+    // Where each stream (kind, namespace) got to in an earlier run: resumed with a watch instead
+    // of a full list when the cluster still serves that version; an expired one relists.
+    std::map<std::pair<model::Kind, std::string>, ResumePoint> resumeFrom;
+    int maxFallbackNamespaces = 200;
+};
+
+// The live mirror of one cluster: discovery, then one Reflector per kind (and per namespace
+// where the user may not list a kind cluster-wide), all feeding one stream of batches for the
+// cache's single writer. Re-runs discovery when a kind's path disappears or the connection comes
+// back, so an upgraded cluster is read in its new API version without a restart. Use it the
+// same way from `dractl sync`, `dractl serve --context` and the desktop console:
+//
+//   auto *client = new kube::RestClient(config);             // kube thread
+//   auto *mirror = new kube::Mirror(*client, options, kube::Clock::system(), client);
+//   connect(mirror, &kube::Mirror::batchReady, store, &store::Store::enqueue);  // queued
+//   mirror->start();
+//
+// Thread of its client.
+class Mirror final : public QObject
+{
+    Q_OBJECT
+public:
+    Mirror(RestClient &client, MirrorOptions options, Clock &clock = Clock::system(), QObject *parent = nullptr);
+    ~Mirror() override;
+
+    void start();
+    void stop();
+
+    // Every stream's current state (cluster-wide ones first, then per namespace).
+    std::vector<StreamStatus> streams() const;
+    const ApiDiscovery &discovery() const { return m_discovery; }
+    // Whether every stream has been listed once (or found forbidden or not served).
+    bool initialSyncDone() const { return m_initialSyncDone; }
+
+Q_SIGNALS:
+    // For store::Store::enqueue (queued across threads).
+    void batchReady(const dra::store::WatchBatch &batch);
+    void discovered(const dra::kube::ApiDiscovery &discovery);
+    void streamChanged(const dra::kube::StreamStatus &status);
+    // While a stream lists: its status with the object count so far.
+    void listProgress(const dra::kube::StreamStatus &status);
+    // Every stream has been listed once; emitted once per start().
+    void initialSynced();
+    // Something the user should know that stops no stream: discovery failing (retried), kinds
+    // the cluster does not serve, objects the model cannot read, namespaces that stay invisible.
+    void notice(const dra::common::Error &error);
+
+private:
+    using StreamKey = std::pair<model::Kind, std::string>;
+
+    void runDiscovery();
+    void onDiscovered(const ApiDiscovery &discovery);
+    Reflector *addReflector(const model::KindInfo &kind, const std::string &ns);
+    void onStatus(const StreamStatus &status);
+    void onBatch(const store::WatchBatch &batch);
+    void fallBackToNamespaces(model::Kind kind);
+    void startNamespaceFallbacks();
+    void checkInitialSync();
+    void scheduleRediscovery();
+    std::vector<model::Kind> wantedKinds() const;
+
+    RestClient &m_client;
+    MirrorOptions m_options;
+    Clock &m_clock;
+    Backoff m_discoveryBackoff;
+    ApiDiscovery m_discovery;
+    bool m_discoveredOnce = false;
+    bool m_running = false;
+    bool m_rediscoveryQueued = false;
+    uint64_t m_generation = 0;
+    std::map<StreamKey, std::unique_ptr<Reflector>> m_reflectors;
+    std::set<StreamKey> m_listedOnce;
+    std::set<StreamKey> m_wasStale; // streams that lost the server: re-check discovery on return
+    bool m_initialSyncDone = false;
+    std::set<std::string> m_namespaces;       // seen through the Namespace stream
+    std::set<model::Kind> m_fallbackPending;  // waiting for the Namespace stream to be listed
+    std::set<model::Kind> m_inFallback;
+    std::map<model::Kind, StreamStatus> m_forbidden; // cluster-wide streams replaced by namespaces
+};
+
+} // namespace dra::kube

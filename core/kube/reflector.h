@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <QObject>
+#include <QPointer>
+
+#include "core/common/error.h"
+#include "core/kube/backoff.h"
+#include "core/kube/clock.h"
+#include "core/kube/stream_status.h"
+#include "core/store/object_record.h"
+
+namespace dra::kube {
+
+class RestClient;
+class WatchStream;
+struct WatchEvent;
+
+struct ReflectorOptions
+{
+    std::string cluster;   // the cache's name for the cluster
+    int pageSize = 500;    // objects per list page; 0 lists in one response
+    // List by watching with sendInitialEvents (Kubernetes' streaming list) instead of paging;
+    // a server that refuses it is listed page by page instead.
+    bool streamingList = false;
+    int watchTimeoutMinS = 300; // each watch asks for a random timeout in this range, as
+    int watchTimeoutMaxS = 600; // client-go does, so many watches do not restart together
+    int maxListRestarts = 3;    // expired continue tokens before listing in one response
+    BackoffPolicy backoff;
+};
+
+// Mirrors one kind — cluster-wide, or in one namespace — into store batches: lists it (page by
+// page, restarting when a continue token expires, or as a streaming list), then watches from the
+// list's resourceVersion with bookmarks. A watch that ends is resumed from the last
+// resourceVersion seen; 410 Gone relists, and the relist batch replaces the kind (or namespace)
+// so objects that vanished meanwhile are deleted, with the deletion logged. Errors back off with
+// jitter on the injected clock. resourceVersions are opaque strings. Each state change is
+// reported and carried into the cache with the batch. Thread of its client.
+class Reflector final : public QObject
+{
+    Q_OBJECT
+public:
+    Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion, std::string ns,
+              ReflectorOptions options, Clock &clock = Clock::system(), QObject *parent = nullptr);
+    ~Reflector() override;
+
+    // Starts with a list, or — given the resourceVersion a previous run reached — with a watch
+    // from there (a 410 then relists).
+    void start(const std::string &resumeFrom = {});
+    // Stops listing and watching; no signal follows.
+    void stop();
+
+    const StreamStatus &status() const { return m_status; }
+    const model::KindInfo &kind() const { return m_kind; }
+    const std::string &ns() const { return m_status.ns; }
+
+Q_SIGNALS:
+    // Changes, list versions and the stream's state for the cache's single writer.
+    void batchReady(const dra::store::WatchBatch &batch);
+    void statusChanged(const dra::kube::StreamStatus &status);
+    // While listing: objects received so far (after each page).
+    void listProgress(int objects);
+    // An object the server sent that the model cannot read: reported and skipped.
+    void objectRejected(const dra::common::Error &error);
+    // The list or watch path is not served any more (404): discovery should run again.
+    void notServed();
+
+private:
+    enum class Phase { Stopped, Listing, Watching, Waiting };
+
+    void list();
+    void requestPage();
+    void onPage(const QByteArray &body);
+    void finishList(const std::string &resourceVersion);
+    void watch();
+    void onWatchEvents(const std::vector<WatchEvent> &events);
+    void onWatchEnded();
+    void onWatchFailed(const common::Error &error);
+    void onListFailed(const common::Error &error);
+    // Backs off, then runs `again`; the stream's state says why meanwhile.
+    void retryLater(StreamState state, const QString &reason, void (Reflector::*again)());
+    void setState(StreamState state, const QString &reason = {}, bool persist = true);
+    store::WatchBatch newBatch() const;
+    void closeWatch();
+    QString path() const;
+
+    RestClient &m_client;
+    const model::KindInfo &m_kind;
+    ReflectorOptions m_options;
+    Clock &m_clock;
+    Backoff m_backoff;
+    StreamStatus m_status;
+    Phase m_phase = Phase::Stopped;
+    uint64_t m_generation = 0; // bumps on stop/restart, so stale callbacks do nothing
+
+    // Listing.
+    std::vector<store::ObjectRecord> m_listed;
+    std::string m_continue;
+    int m_listRestarts = 0;
+    bool m_unpaged = false;
+    bool m_streamingList = false;      // this list is a sendInitialEvents watch
+    bool m_streamingRefused = false;   // the server does not do streaming lists
+
+    // Watching.
+    QPointer<WatchStream> m_watch;
+    int64_t m_watchStartedMs = 0;
+    bool m_watchSawEvents = false;
+};
+
+} // namespace dra::kube

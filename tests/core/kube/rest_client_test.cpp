@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/kube/rest_client.h"
+
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "core/kube/discovery.h"
+#include "core/kube/watch_stream.h"
+#include "core/server/http_message.h"
+#include "tests/core/kube/kube_fixture.h"
+#include "tests/core/kube/test_cluster.h"
+
+namespace dra::kube {
+namespace {
+
+using test::KubeconfigFixtures;
+using test::spinUntil;
+using test::TestCluster;
+
+Result<RestResponse> fetch(RestClient &client, const QString &path, const QUrlQuery &query = {})
+{
+    std::optional<Result<RestResponse>> result;
+    QObject context;
+    client.get(path, query, &context, [&](const Result<RestResponse> &response) { result = response; });
+    EXPECT_TRUE(spinUntil([&] { return result.has_value(); }));
+    return result.value_or(fail(common::Error::Code::Internal, QStringLiteral("no answer")));
+}
+
+std::string message(const Result<RestResponse> &response)
+{
+    return response ? std::string("(succeeded)") : response.error().message.toStdString();
+}
+
+TEST(RestClientTest, TalksTlsVerifiedAgainstTheClusterCaWithTheToken)
+{
+    TestCluster cluster;
+    RestClient client(cluster.clientConfig());
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_TRUE(version.has_value()) << message(version);
+    EXPECT_NE(version->body.indexOf("gitVersion"), -1);
+    // Gzip is asked for (Qt inflates transparently).
+    EXPECT_NE(cluster.requestLog.back().header("accept-encoding").find("gzip"), std::string::npos);
+    EXPECT_EQ(cluster.requestLog.back().header("authorization"), std::string("Bearer ") + test::kToken);
+}
+
+TEST(RestClientTest, AServerCertificateFromAnotherCaIsRefusedNamingTheContext)
+{
+    TestCluster cluster;
+    ClientConfig config = cluster.clientConfig();
+    config.caCertificates = {QSslCertificate(test::makeCa("someone-else").certificate)};
+    RestClient client(config);
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_EQ(version.error().code, common::Error::Code::Network);
+    EXPECT_NE(message(version).find("context \"test\""), std::string::npos) << message(version);
+    EXPECT_NE(message(version).find("GET /version"), std::string::npos) << message(version);
+    EXPECT_TRUE(cluster.requests.empty()); // nothing, the token included, reached the server
+}
+
+TEST(RestClientTest, InsecureSkipTlsVerifyConnectsWithoutTheCa)
+{
+    TestCluster cluster;
+    ClientConfig config = cluster.clientConfig();
+    config.caCertificates.clear();
+    config.insecureSkipTlsVerify = true;
+    RestClient client(config);
+    EXPECT_TRUE(fetch(client, QStringLiteral("/version")).has_value());
+}
+
+TEST(RestClientTest, ErrorsCarryTheDecodedStatus)
+{
+    TestCluster cluster;
+    RestClient client(cluster.clientConfig());
+    Result<RestResponse> missing = fetch(client, QStringLiteral("/apis/resource.k8s.io/v1/deviceclasses/nope"));
+    ASSERT_FALSE(missing.has_value());
+    EXPECT_EQ(missing.error().code, common::Error::Code::NotFound);
+    EXPECT_NE(message(missing).find("deviceclasses.resource.k8s.io \"nope\" not found (NotFound, HTTP 404)"),
+              std::string::npos)
+        << message(missing);
+
+    ClientConfig wrong = cluster.clientConfig();
+    wrong.token = QStringLiteral("wrong");
+    RestClient unauthorized(wrong);
+    Result<RestResponse> denied = fetch(unauthorized, QStringLiteral("/api/v1/namespaces"));
+    ASSERT_FALSE(denied.has_value());
+    EXPECT_EQ(denied.error().code, common::Error::Code::Unauthorized);
+}
+
+TEST(RestClientTest, ClientCertificatesAuthenticateTheTlsHandshake)
+{
+    TestCluster cluster(TestCluster::Options{.requireClientCertificate = true, .token = ""});
+    ClientConfig config = cluster.clientConfig();
+    config.token.clear();
+    {
+        RestClient anonymous(config);
+        EXPECT_FALSE(fetch(anonymous, QStringLiteral("/version")).has_value());
+    }
+    for (const test::Pem *pem : {&KubeconfigFixtures::rsaClient(), &KubeconfigFixtures::ecClient()}) {
+        ClientConfig withCertificate = config;
+        withCertificate.clientCertificateChain = {QSslCertificate(pem->certificate)};
+        withCertificate.clientKey = QSslKey(pem->keyTraditional, pem == &KubeconfigFixtures::rsaClient() ? QSsl::Rsa : QSsl::Ec);
+        RestClient client(withCertificate);
+        Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+        EXPECT_TRUE(version.has_value()) << message(version);
+    }
+}
+
+TEST(RestClientTest, ExecPluginRunsAgainAfterA401AndTheRequestIsRetried)
+{
+    TestCluster cluster;
+    QTemporaryDir dir;
+    // First run: a stale token; later runs: the right one.
+    test::writeFile(dir.filePath(QStringLiteral("plugin.sh")),
+                    QByteArray("#!/bin/sh\nn=$(cat \"$STATE/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$STATE/count\"\n"
+                               "token=stale; [ \"$n\" -gt 1 ] && token=")
+                        + test::kToken
+                        + "\nprintf '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\","
+                          "\"status\":{\"token\":\"%s\"}}' \"$token\"\n",
+                    true);
+    ClientConfig config = cluster.clientConfig();
+    config.token.clear();
+    ExecConfig exec;
+    exec.command = dir.filePath(QStringLiteral("plugin.sh"));
+    exec.apiVersion = QStringLiteral("client.authentication.k8s.io/v1beta1");
+    exec.env = {{QStringLiteral("STATE"), dir.path()}};
+    config.exec = exec;
+    RestClient client(config);
+    Result<RestResponse> namespaces = fetch(client, QStringLiteral("/api/v1/namespaces"));
+    ASSERT_TRUE(namespaces.has_value()) << message(namespaces);
+    EXPECT_EQ(client.credentials().execPlugin()->runs(), 2);
+    EXPECT_EQ(cluster.requests.size(), 2u); // one 401, one success
+    // The fresh credential is cached: no third run.
+    EXPECT_TRUE(fetch(client, QStringLiteral("/api/v1/namespaces")).has_value());
+    EXPECT_EQ(client.credentials().execPlugin()->runs(), 2);
+}
+
+TEST(RestClientTest, ManyOpenWatchesDoNotStarveOrdinaryRequests)
+{
+    TestCluster cluster;
+    RestClient client(cluster.clientConfig());
+    QObject owner;
+    std::vector<WatchStream *> watches;
+    int opened = 0;
+    // More long-lived watches than Qt's six connections per host.
+    for (int i = 0; i < 10; ++i) {
+        QUrlQuery query;
+        query.addQueryItem(QStringLiteral("timeoutSeconds"), QStringLiteral("60"));
+        WatchStream *watch = client.watch(QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"), query, 90000, &owner);
+        QObject::connect(watch, &WatchStream::opened, &owner, [&] { ++opened; });
+        watches.push_back(watch);
+    }
+    ASSERT_TRUE(spinUntil([&] { return opened == 10; })) << opened << " of 10 watches opened";
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    EXPECT_TRUE(version.has_value()) << message(version);
+}
+
+TEST(RestClientTest, DisableCompressionAsksForIdentity)
+{
+    TestCluster cluster;
+    ClientConfig config = cluster.clientConfig();
+    config.disableCompression = true;
+    RestClient client(config);
+    ASSERT_TRUE(fetch(client, QStringLiteral("/version")).has_value());
+    EXPECT_EQ(cluster.requestLog.back().header("accept-encoding"), "identity");
+}
+
+TEST(DiscoveryTest, FindsServedVersionsAndThePathOfEachKind)
+{
+    TestCluster cluster;
+    RestClient client(cluster.clientConfig());
+    std::optional<Result<ApiDiscovery>> result;
+    QObject context;
+    discover(client, &context, [&](const Result<ApiDiscovery> &discovery) { result = discovery; });
+    ASSERT_TRUE(spinUntil([&] { return result.has_value(); }));
+    ASSERT_TRUE(result->has_value()) << result->error().message.toStdString();
+    const ApiDiscovery &discovery = **result;
+    EXPECT_FALSE(discovery.gitVersion.isEmpty());
+    ASSERT_FALSE(discovery.resourceVersions.isEmpty());
+    EXPECT_EQ(discovery.resourceVersions.first(), QStringLiteral("v1")); // the newest first
+    EXPECT_EQ(discovery.apiVersionOf(model::Kind::ResourceSlice), "resource.k8s.io/v1");
+    EXPECT_EQ(discovery.apiVersionOf(model::Kind::Pod), "v1");
+    const model::KindInfo &claims = model::kindInfo(model::Kind::ResourceClaim);
+    EXPECT_EQ(discovery.collectionPath(claims, "ml"), QStringLiteral("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims"));
+    EXPECT_EQ(discovery.collectionPath(claims, ""), QStringLiteral("/apis/resource.k8s.io/v1/resourceclaims"));
+}
+
+TEST(DiscoveryTest, PrefersTheNewestServedVersion)
+{
+    TestCluster cluster;
+    cluster.intercept = [](server::Request &request, server::HttpConnection &connection) {
+        auto answer = [&](const nlohmann::json &body) {
+            connection.respond(server::Response{200, "application/json", {}, QByteArray::fromStdString(body.dump())});
+            return true;
+        };
+        if (request.path == "/apis/resource.k8s.io")
+            return answer({{"kind", "APIGroup"},
+                           {"name", "resource.k8s.io"},
+                           {"versions", {{{"version", "v1beta1"}}, {{"version", "v1beta2"}}, {{"version", "v1alpha3"}}}}});
+        if (request.path == "/apis/resource.k8s.io/v1beta2")
+            return answer({{"resources", {{{"name", "resourceslices"}}, {{"name", "deviceclasses"}}}}});
+        if (request.path == "/apis/resource.k8s.io/v1beta1")
+            return answer({{"resources", {{{"name", "resourceslices"}}, {{"name", "resourceclaims"}}}}});
+        if (request.path == "/apis/resource.k8s.io/v1alpha3")
+            return answer({{"resources", {{{"name", "devicetaintrules"}}, {{"name", "resourceclaims"}}}}});
+        return false;
+    };
+    RestClient client(cluster.clientConfig());
+    std::optional<Result<ApiDiscovery>> result;
+    QObject context;
+    discover(client, &context, [&](const Result<ApiDiscovery> &discovery) { result = discovery; });
+    ASSERT_TRUE(spinUntil([&] { return result.has_value(); }));
+    ASSERT_TRUE(result->has_value()) << result->error().message.toStdString();
+    EXPECT_EQ((*result)->resourceVersions,
+              (QStringList{QStringLiteral("v1beta2"), QStringLiteral("v1beta1"), QStringLiteral("v1alpha3")}));
+    EXPECT_EQ((*result)->apiVersionOf(model::Kind::ResourceSlice), "resource.k8s.io/v1beta2");
+    EXPECT_EQ((*result)->apiVersionOf(model::Kind::ResourceClaim), "resource.k8s.io/v1beta1");
+    EXPECT_EQ((*result)->apiVersionOf(model::Kind::DeviceTaintRule), "resource.k8s.io/v1alpha3");
+    EXPECT_EQ((*result)->apiVersionOf(model::Kind::ResourceClaimTemplate), ""); // not served
+}
+
+} // namespace
+} // namespace dra::kube

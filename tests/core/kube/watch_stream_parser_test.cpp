@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/kube/watch_stream_parser.h"
+
+#include <gtest/gtest.h>
+
+namespace dra::kube {
+namespace {
+
+TEST(WatchStreamParserTest, SplitsEventsAcrossChunks)
+{
+    WatchStreamParser parser;
+    parser.feed(R"({"type":"ADDED","object":{"metadata":)");
+    EXPECT_TRUE(parser.takeEvents().empty());
+    parser.feed(R"({"name":"gpu-0"}}})" "\n");
+    std::vector<Result<WatchEvent>> events = parser.takeEvents();
+    ASSERT_EQ(events.size(), 1u);
+    ASSERT_TRUE(events[0].has_value());
+    EXPECT_EQ(events[0]->type, WatchEvent::Type::Added);
+    EXPECT_EQ(events[0]->object["metadata"]["name"], "gpu-0");
+    EXPECT_EQ(parser.pendingBytes(), 0);
+}
+
+TEST(WatchStreamParserTest, ReadsSeveralEventsWithOrWithoutNewlines)
+{
+    WatchStreamParser parser;
+    parser.feed(R"({"type":"MODIFIED","object":{"a":"}{\"x"}}{"type":"DELETED","object":{}})"
+                "\n"
+                R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}})");
+    std::vector<Result<WatchEvent>> events = parser.takeEvents();
+    ASSERT_EQ(events.size(), 3u);
+    EXPECT_EQ(events[0]->type, WatchEvent::Type::Modified);
+    EXPECT_EQ(events[0]->object["a"], "}{\"x"); // braces inside strings do not end the event
+    EXPECT_EQ(events[1]->type, WatchEvent::Type::Deleted);
+    EXPECT_EQ(events[2]->type, WatchEvent::Type::Bookmark);
+}
+
+TEST(WatchStreamParserTest, MalformedOrUnknownEventsAreErrors)
+{
+    WatchStreamParser parser;
+    parser.feed(R"({"type":"EXPLODED","object":{}})" "\n" R"({"type":"ADDED"})" "\n" "x");
+    std::vector<Result<WatchEvent>> events = parser.takeEvents();
+    ASSERT_EQ(events.size(), 3u);
+    EXPECT_FALSE(events[0].has_value());
+    EXPECT_FALSE(events[1].has_value());
+    EXPECT_FALSE(events[2].has_value());
+}
+
+} // namespace
+} // namespace dra::kube
