@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "app/dractl/commands/kube_options.h"
+
+#include <unistd.h>
+
+#include "app/dractl/cli.h"
+
+namespace dra::cli {
+
+QCommandLineOption kubeconfigOption()
+{
+    return {QStringLiteral("kubeconfig"),
+            QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("file")};
+}
+
+QCommandLineOption contextOption()
+{
+    return {QStringLiteral("context"), QStringLiteral("The kubeconfig context (default: its current-context)."),
+            QStringLiteral("name")};
+}
+
+Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser)
+{
+    return kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment(parser.value(QStringLiteral("kubeconfig"))));
+}
+
+Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser)
+{
+    Result<kube::Kubeconfig> config = loadKubeconfigFor(parser);
+    if (!config)
+        return dra::fail(config.error());
+    Result<kube::ClientConfig> client = kube::resolveContext(*config, parser.value(QStringLiteral("context")));
+    if (!client)
+        return client;
+    for (const QString &warning : client->warnings)
+        err(QStringLiteral("WARNING: ") + warning + QLatin1Char('\n'));
+    return client;
+}
+
+kube::ExecOptions execOptionsForTerminal()
+{
+    kube::ExecOptions options;
+    options.terminalAvailable = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+    if (!options.terminalAvailable)
+        options.onMessage = [](const QString &line) { err(QStringLiteral("exec plugin: ") + line + QLatin1Char('\n')); };
+    return options;
+}
+
+} // namespace dra::cli

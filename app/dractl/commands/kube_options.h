@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <QCommandLineParser>
+
+#include "core/common/result.h"
+#include "core/kube/client_config.h"
+#include "core/kube/exec_credential.h"
+#include "core/kube/kubeconfig.h"
+
+namespace dra::cli {
+
+// --kubeconfig FILE and --context NAME, as kubectl has them.
+QCommandLineOption kubeconfigOption();
+QCommandLineOption contextOption();
+
+// The kubeconfig kubectl would read for these options ($KUBECONFIG, ~/.kube/config).
+[[nodiscard]] Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser);
+
+// The chosen context resolved; its warnings (insecure-skip-tls-verify, ...) go to stderr.
+[[nodiscard]] Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser);
+
+// How exec credential plugins may reach the user from dractl: through the terminal when
+// stdin and stderr are one, else their messages are printed on stderr.
+kube::ExecOptions execOptionsForTerminal();
+
+} // namespace dra::cli

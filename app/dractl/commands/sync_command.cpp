@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl sync: the live mirror of a cluster into the cache, as kubectl's kubeconfig reaches it.
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include <unistd.h>
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QThread>
+#include <QTimer>
+
+#include "app/dractl/cli.h"
+#include "app/dractl/commands/kube_options.h"
+#include "core/common/json_text.h"
+#include "core/kube/mirror.h"
+#include "core/kube/rest_client.h"
+#include "core/store/cache_db.h"
+#include "core/store/store.h"
+
+namespace dra::cli {
+
+namespace {
+
+using common::Error;
+using common::qs;
+
+std::atomic<int> g_stopSignal{0};
+
+void onStopSignal(int signal)
+{
+    g_stopSignal.store(signal);
+}
+
+// "7d", "12h", "30m", "90s" -> milliseconds; 0 when the text is not a duration.
+int64_t parseDurationMs(const QString &text)
+{
+    static const std::map<QChar, int64_t> units{{QLatin1Char('s'), 1000}, {QLatin1Char('m'), 60'000},
+                                                {QLatin1Char('h'), 3'600'000}, {QLatin1Char('d'), 86'400'000}};
+    if (text.size() < 2 || !units.contains(text.back()))
+        return 0;
+    bool ok = false;
+    const int64_t count = text.chopped(1).toLongLong(&ok);
+    return ok && count > 0 ? count * units.at(text.back()) : 0;
+}
+
+// "500MB", "2GiB", "100000" -> bytes; 0 when not a size.
+int64_t parseSize(QString text)
+{
+    text = text.trimmed().toUpper();
+    int64_t factor = 1;
+    for (const auto &[suffix, value] : std::initializer_list<std::pair<const char *, int64_t>>{
+             {"GIB", int64_t(1) << 30}, {"MIB", int64_t(1) << 20}, {"KIB", int64_t(1) << 10},
+             {"GB", 1'000'000'000}, {"MB", 1'000'000}, {"KB", 1'000}, {"B", 1}}) {
+        if (text.endsWith(QLatin1String(suffix))) {
+            factor = value;
+            text.chop(int(std::strlen(suffix)));
+            break;
+        }
+    }
+    bool ok = false;
+    const double count = text.toDouble(&ok);
+    return ok && count > 0 ? int64_t(count * double(factor)) : 0;
+}
+
+Result<std::vector<model::Kind>> parseKinds(const QString &text)
+{
+    std::vector<model::Kind> kinds;
+    for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const model::KindInfo *kind = model::findKind(name.trimmed().toStdString());
+        if (!kind)
+            return dra::fail(Error::Code::Invalid, QStringLiteral("--kinds: unknown kind \"%1\"").arg(name));
+        kinds.push_back(kind->kind);
+    }
+    return kinds;
+}
+
+// Prints what the mirror does: per-kind progress while listing, then one live status line.
+class SyncReporter final : public QObject
+{
+public:
+    explicit SyncReporter(bool terminal) : m_terminal(terminal) { m_clock.start(); }
+
+    void progress(const kube::StreamStatus &status)
+    {
+        if (!m_terminal)
+            return; // logs get the per-kind result line only
+        line(QStringLiteral("  listing %1: %2 objects").arg(status.label()).arg(status.objects));
+    }
+
+    void changed(const kube::StreamStatus &status)
+    {
+        m_streams[{status.kind, status.ns}] = status;
+        const bool first = !m_reported.contains({status.kind, status.ns});
+        if (status.state == kube::StreamState::Synced && first) {
+            m_reported.insert({status.kind, status.ns});
+            finishLine();
+            out(QStringLiteral("  %1 %2 objects  (%3)\n")
+                    .arg(status.label() + QLatin1Char(':'), -32)
+                    .arg(status.objects, 7)
+                    .arg(qs(status.apiVersion)));
+        } else if (status.state == kube::StreamState::Watching && first) {
+            m_reported.insert({status.kind, status.ns});
+            finishLine(); // a watch resumed where the last run stopped, or a streaming list
+            out(QStringLiteral("  %1 %2  (%3)\n")
+                    .arg(status.label() + QLatin1Char(':'), -32)
+                    .arg(status.objects > 0 ? QStringLiteral("%1 objects").arg(status.objects, 7)
+                                            : QStringLiteral("resumed at resourceVersion %1").arg(qs(status.resourceVersion)))
+                    .arg(qs(status.apiVersion)));
+        } else if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error
+                   || status.state == kube::StreamState::Stale) {
+            finishLine();
+            err(QStringLiteral("  %1: %2: %3\n").arg(status.label(), qs(kube::streamStateName(status.state)), status.reason));
+        }
+    }
+
+    void committed(const store::CommittedBatch &batch)
+    {
+        if (batch.changes.empty())
+            return;
+        m_changes += int64_t(batch.changes.size());
+        m_lastChange = QDateTime::currentMSecsSinceEpoch();
+    }
+
+    void statusLine()
+    {
+        int watching = 0, listing = 0, unhealthy = 0;
+        for (const auto &[key, status] : m_streams) {
+            switch (status.state) {
+            case kube::StreamState::Watching: ++watching; break;
+            case kube::StreamState::Listing:
+            case kube::StreamState::Synced: ++listing; break;
+            default: ++unhealthy; break;
+            }
+        }
+        QString text = QStringLiteral("%1 %2/%3 streams watching")
+                           .arg(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")))
+                           .arg(watching)
+                           .arg(m_streams.size());
+        if (listing)
+            text += QStringLiteral(", %1 listing").arg(listing);
+        if (unhealthy)
+            text += QStringLiteral(", %1 stale/forbidden/failing").arg(unhealthy);
+        text += QStringLiteral(" · %1 changes").arg(m_changes);
+        // Logs get a line when something changed; a terminal gets the line rewritten each second.
+        const QString key = text.section(QLatin1Char(' '), 1);
+        if (m_lastChange)
+            text += QStringLiteral(", last %1 s ago").arg((QDateTime::currentMSecsSinceEpoch() - m_lastChange) / 1000);
+        if (m_terminal) {
+            line(text);
+        } else if (key != m_lastPrinted) {
+            out(text + QLatin1Char('\n'));
+            std::fflush(stdout);
+        }
+        m_lastPrinted = key;
+    }
+
+    void finishLine()
+    {
+        if (m_open) {
+            out(QStringLiteral("\r\033[K"));
+            m_open = false;
+        }
+    }
+
+    int64_t elapsedMs() const { return m_clock.elapsed(); }
+
+private:
+    void line(const QString &text)
+    {
+        out(QStringLiteral("\r\033[K") + text);
+        std::fflush(stdout);
+        m_open = true;
+    }
+
+    bool m_terminal;
+    bool m_open = false;
+    QElapsedTimer m_clock;
+    std::map<std::pair<model::Kind, std::string>, kube::StreamStatus> m_streams;
+    std::set<std::pair<model::Kind, std::string>> m_reported;
+    int64_t m_changes = 0;
+    int64_t m_lastChange = 0;
+    QString m_lastPrinted;
+};
+
+} // namespace
+
+int runSync(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(kubeconfigOption());
+    parser.addOption(contextOption());
+    parser.addOption(cacheOption());
+    parser.addOption({QStringLiteral("cluster"),
+                      QStringLiteral("The name of the cluster in the cache (default: the context's name)."),
+                      QStringLiteral("name")});
+    parser.addOption({QStringLiteral("once"), QStringLiteral("List every kind, write it to the cache and exit.")});
+    parser.addOption({QStringLiteral("kinds"),
+                      QStringLiteral("Mirror only these kinds (comma-separated, as kubectl names them)."),
+                      QStringLiteral("kinds")});
+    parser.addOption({QStringLiteral("namespaces"),
+                      QStringLiteral("Namespaces to mirror when a kind may not be listed in all namespaces "
+                                     "(besides those the user may list and the context's)."),
+                      QStringLiteral("list")});
+    parser.addOption({QStringLiteral("page-size"), QStringLiteral("Objects per list page (default 500; 0: no paging)."),
+                      QStringLiteral("n"), QStringLiteral("500")});
+    parser.addOption({QStringLiteral("streaming-list"),
+                      QStringLiteral("List with watch + sendInitialEvents where the server supports it.")});
+    parser.addOption({QStringLiteral("retain"),
+                      QStringLiteral("Keep this much change history (e.g. 7d, 12h); older changes are trimmed and "
+                                     "the file compacted."),
+                      QStringLiteral("age")});
+    parser.addOption({QStringLiteral("retain-size"),
+                      QStringLiteral("Keep at most this much change history (e.g. 500MB)."), QStringLiteral("size")});
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+                     QStringLiteral("Mirror a cluster into the cache: list every DRA and core kind the console uses, "
+                                    "then follow the cluster live until stopped (Ctrl-C or TERM). The kubeconfig is "
+                                    "read as kubectl reads it; credentials are never written anywhere."),
+                     &exitCode))
+        return exitCode;
+
+    Result<std::vector<model::Kind>> kinds = parseKinds(parser.value(QStringLiteral("kinds")));
+    if (!kinds)
+        return fail(kinds.error());
+    bool pageOk = false;
+    const int pageSize = parser.value(QStringLiteral("page-size")).toInt(&pageOk);
+    if (!pageOk || pageSize < 0)
+        return fail(QStringLiteral("--page-size: expected a number of objects"));
+    store::RetentionPolicy retention;
+    if (parser.isSet(QStringLiteral("retain"))) {
+        retention.maxAgeMs = parseDurationMs(parser.value(QStringLiteral("retain")));
+        if (retention.maxAgeMs == 0)
+            return fail(QStringLiteral("--retain: expected an age such as 7d, 12h or 30m"));
+    }
+    if (parser.isSet(QStringLiteral("retain-size"))) {
+        retention.maxBytes = parseSize(parser.value(QStringLiteral("retain-size")));
+        if (retention.maxBytes == 0)
+            return fail(QStringLiteral("--retain-size: expected a size such as 500MB or 2GiB"));
+    }
+
+    Result<kube::ClientConfig> config = clientConfigFor(parser);
+    if (!config)
+        return fail(config.error());
+    const std::string cluster = parser.isSet(QStringLiteral("cluster"))
+        ? parser.value(QStringLiteral("cluster")).toStdString()
+        : config->context.toStdString();
+    const bool once = parser.isSet(QStringLiteral("once"));
+
+    const QString cacheFile = cachePath(parser);
+    QDir().mkpath(QFileInfo(cacheFile).absolutePath());
+    Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
+    if (!cache)
+        return fail(cache.error());
+
+    kube::MirrorOptions options;
+    options.cluster = cluster;
+    options.kinds = *kinds;
+    for (const QString &ns : parser.value(QStringLiteral("namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        options.namespaces.push_back(ns.trimmed().toStdString());
+    options.reflector.pageSize = pageSize;
+    options.reflector.streamingList = parser.isSet(QStringLiteral("streaming-list"));
+    if (!once) {
+        // Resume where the last run got to: a watch from there costs far less than a list.
+        Result<std::vector<store::StreamRecord>> previous = cache->streams(cluster);
+        if (previous) {
+            for (const store::StreamRecord &stream : *previous) {
+                const model::KindInfo *kind = model::kindOf(stream.apiVersion, stream.kind);
+                if (kind && !stream.resourceVersion.empty() && stream.state != "forbidden")
+                    options.resumeFrom[{kind->kind, stream.ns}] = {stream.apiVersion, stream.resourceVersion};
+            }
+        }
+    }
+
+    // The cache's single writer on its own thread; network and parsing on this one.
+    store::registerStoreMetaTypes();
+    QThread storeThread;
+    auto *storeObject = new store::Store(std::move(*cache));
+    storeObject->moveToThread(&storeThread);
+    QObject::connect(&storeThread, &QThread::finished, storeObject, &QObject::deleteLater);
+    storeThread.start();
+
+    kube::RestOptions restOptions;
+    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
+    restOptions.exec = execOptionsForTerminal();
+    kube::RestClient client(*config, restOptions);
+    kube::Mirror mirror(client, options);
+    SyncReporter reporter(isatty(STDOUT_FILENO));
+
+    int emitted = 0;
+    std::atomic<int> settled{0};
+    std::atomic<int> failures{0};
+    QObject::connect(&mirror, &kube::Mirror::batchReady, storeObject, &store::Store::enqueue);
+    QObject::connect(&mirror, &kube::Mirror::batchReady, &mirror, [&] { ++emitted; });
+    QObject::connect(storeObject, &store::Store::committed, &reporter, [&](const store::CommittedBatch &batch) {
+        reporter.committed(batch);
+        ++settled;
+    });
+    QObject::connect(storeObject, &store::Store::failed, &reporter, [&](const Error &error) {
+        reporter.finishLine();
+        err(QStringLiteral("dractl: cannot write the cache: ") + error.message + QLatin1Char('\n'));
+        ++failures;
+        ++settled;
+    });
+    QObject::connect(storeObject, &store::Store::retentionApplied, &reporter, [&](const store::RetentionSummary &summary) {
+        if (summary.deletedChanges > 0) {
+            reporter.finishLine();
+            out(QStringLiteral("history trimmed: %1 changes removed, %2 kept; cache %3 -> %4 bytes\n")
+                    .arg(summary.deletedChanges)
+                    .arg(summary.keptChanges)
+                    .arg(summary.bytesBefore)
+                    .arg(summary.bytesAfter));
+        }
+    });
+    QObject::connect(&client, &kube::RestClient::warning, &reporter, [&](const QString &warning) {
+        reporter.finishLine();
+        err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
+    });
+    QObject::connect(&mirror, &kube::Mirror::notice, &reporter, [&](const Error &error) {
+        reporter.finishLine();
+        err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
+    });
+    QObject::connect(&mirror, &kube::Mirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
+        reporter.finishLine();
+        out(QStringLiteral("Mirroring %1 into %2 (cluster %3): Kubernetes %4, resource.k8s.io %5\n")
+                .arg(config->describe(), cacheFile, qs(cluster),
+                     discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)") : discovery.gitVersion,
+                     discovery.resourceVersions.isEmpty() ? QStringLiteral("not served")
+                                                          : discovery.resourceVersions.join(QStringLiteral(", "))));
+    });
+    QObject::connect(&mirror, &kube::Mirror::listProgress, &reporter,
+                     [&](const kube::StreamStatus &status) { reporter.progress(status); });
+    QObject::connect(&mirror, &kube::Mirror::streamChanged, &reporter,
+                     [&](const kube::StreamStatus &status) { reporter.changed(status); });
+
+    QTimer statusTimer;
+    QObject::connect(&statusTimer, &QTimer::timeout, &reporter, [&] { reporter.statusLine(); });
+    QObject::connect(&mirror, &kube::Mirror::initialSynced, &reporter, [&] {
+        reporter.finishLine();
+        out(QStringLiteral("Initial sync done in %1 s.%2\n")
+                .arg(double(reporter.elapsedMs()) / 1000.0, 0, 'f', 1)
+                .arg(once ? QString() : QStringLiteral(" Following the cluster; Ctrl-C stops.")));
+        std::fflush(stdout);
+        if (once)
+            QCoreApplication::quit();
+        else
+            statusTimer.start(1000);
+    });
+
+    QTimer retentionTimer;
+    if (retention.maxAgeMs > 0 || retention.maxBytes > 0) {
+        auto trim = [&] {
+            QMetaObject::invokeMethod(storeObject, [storeObject, retention] { storeObject->applyRetention(retention); },
+                                      Qt::QueuedConnection);
+        };
+        trim();
+        QObject::connect(&retentionTimer, &QTimer::timeout, &reporter, trim);
+        retentionTimer.start(3600 * 1000);
+    }
+
+    // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, &stopCheck, [] {
+        if (g_stopSignal.load() != 0)
+            QCoreApplication::quit();
+    });
+    stopCheck.start(100);
+    mirror.start();
+    QCoreApplication::exec();
+    statusTimer.stop();
+    reporter.finishLine();
+
+    // Say in the cache how current it is from now on: listed once, or no longer followed.
+    const std::vector<kube::StreamStatus> streams = mirror.streams();
+    mirror.stop();
+    store::WatchBatch final;
+    final.cluster = cluster;
+    const QString stoppedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    for (kube::StreamStatus status : streams) {
+        if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
+            continue;
+        status.state = once ? kube::StreamState::Synced : kube::StreamState::Stale;
+        status.reason = once ? QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt)
+                             : QStringLiteral("dractl sync stopped at %1").arg(stoppedAt);
+        final.streams.push_back(status.record());
+    }
+    QMetaObject::invokeMethod(storeObject, [storeObject, final] { storeObject->enqueue(final); }, Qt::QueuedConnection);
+    ++emitted;
+    // Everything handed to the writer is committed before we go.
+    QElapsedTimer drain;
+    drain.start();
+    while (settled.load() < emitted && drain.elapsed() < 60 * 1000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    storeThread.quit();
+    storeThread.wait();
+    if (g_stopSignal.load() != 0)
+        out(QStringLiteral("Stopped; the cache keeps the last state seen.\n"));
+    return failures.load() > 0 || (once && !mirror.initialSyncDone() && g_stopSignal.load() != 0) ? Failed : Ok;
+}
+
+namespace {
+const CommandRegistration registration({"sync", "Mirror a cluster into the cache, live (kubeconfig as kubectl reads it)",
+                                        runSync, 11});
+} // namespace
+
+} // namespace dra::cli
