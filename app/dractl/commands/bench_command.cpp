@@ -8,6 +8,7 @@ namespace dra::cli {
 
 int runBenchAlloc(const QStringList &arguments);
 int runBenchIngest(const QStringList &arguments);
+int runBenchServe(const QStringList &arguments);
 
 int runBench(const QStringList &arguments)
 {
@@ -19,10 +20,13 @@ int runBench(const QStringList &arguments)
         return runBenchAlloc(rest);
     if (which == QLatin1String("ingest"))
         return runBenchIngest(rest);
+    if (which == QLatin1String("serve"))
+        return runBenchServe(rest);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
         out(QStringLiteral("Usage: dractl bench <ingest> [options]\n\n"
                            "  ingest   cache ingest of an inventory vs a bare SQLite floor\n"
                            "  alloc    claims allocated one after another on the 5,000-node scale inventory\n"
+                           "  serve    API server list latency and watch fan-out to many watchers\n"
                            "Run from a Release build (scripts/bench).\n"));
         return which.isEmpty() ? Usage : Ok;
     }
