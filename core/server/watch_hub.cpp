@@ -196,6 +196,7 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
         200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {} });
     if (!stream)
         return;
+    const bool labelled = !options->labels.isEmpty();
     auto *watcher
         = new Watcher(*this, stream, kind, ns, apiVersion, std::move(*options), bookmarks);
     if (timeoutSeconds > 0)
@@ -239,6 +240,15 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
         watcher->finish();
         return;
     }
+    if (labelled) {
+        // Objects unchanged since `from` show whether they were inside the label selector then.
+        if (Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion)) {
+            for (const ServedObject &item : listing->items) {
+                if (item.rev <= *from)
+                    watcher->knowState(item);
+            }
+        }
+    }
     // Catch up from the log up to what the hub has fanned out; the hub delivers the rest.
     int64_t after = *from;
     while (after < m_rev) {
@@ -252,7 +262,9 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
             after = change.rev;
             if (change.cluster != m_source.cluster() || !watcher->wants(change.rev, change.key))
                 continue;
-            if (const ServedObject *served = ChangeEncoder(m_source, change).in(apiVersion))
+            // The encoder owns what in() returns: it must outlive the delivery.
+            ChangeEncoder encoder(m_source, change);
+            if (const ServedObject *served = encoder.in(apiVersion))
                 watcher->deliver(change, *served);
         }
         if (changes->back().rev > m_rev)
@@ -301,14 +313,43 @@ void Watcher::deliver(const store::LoggedChange &change, const ServedObject &ite
     if (change.rev <= m_rev)
         return;
     m_rev = change.rev;
-    // TODO(#4): an object leaving the label selector should be sent as DELETED, as upstream does.
-    if (!m_options.labels.matches(item.object.meta) || !m_options.fields.matches(item.object.meta))
+    const bool matches
+        = m_options.labels.matches(item.object.meta) && m_options.fields.matches(item.object.meta);
+    if (m_options.labels.isEmpty()) {
+        // Without a label selector an object cannot enter or leave the watch by changing.
+        if (matches)
+            send(eventType(change.type), item);
         return;
-    send(eventType(change.type), item);
+    }
+    // As the watch cache does: entering the selector is ADDED, leaving it DELETED.
+    const std::pair key { item.object.meta.ns, item.object.meta.name };
+    bool wasVisible = false;
+    if (m_known.contains(key))
+        wasVisible = m_visible.contains(key);
+    else // first seen since the watch began: it was there unless this change created it
+        wasVisible = change.type != store::ChangeType::Added && matches;
+    m_known.insert(key);
+    if (change.type == store::ChangeType::Deleted || !matches) {
+        if (wasVisible)
+            send("DELETED", item);
+        m_visible.erase(key);
+        return;
+    }
+    send(wasVisible ? "MODIFIED" : "ADDED", item);
+    m_visible.insert(key);
+}
+
+void Watcher::knowState(const ServedObject &item)
+{
+    const std::pair key { item.object.meta.ns, item.object.meta.name };
+    m_known.insert(key);
+    if (m_options.labels.matches(item.object.meta) && m_options.fields.matches(item.object.meta))
+        m_visible.insert(key);
 }
 
 void Watcher::sendInitial(const ServedObject &item)
 {
+    knowState(item);
     if (m_options.labels.matches(item.object.meta) && m_options.fields.matches(item.object.meta))
         send("ADDED", item);
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,8 @@ public:
     void deliver(const store::LoggedChange &change, const ServedObject &item);
     // Sends ADDED for `item` (initial state).
     void sendInitial(const ServedObject &item);
+    // Records whether `item` is inside the selectors without sending it (state at the start).
+    void knowState(const ServedObject &item);
     void sendBookmark(bool initialEventsEnd = false);
     void sendError(int code, std::string_view reason, const std::string &message);
     void setRev(int64_t rev) { m_rev = rev; }
@@ -97,6 +100,9 @@ private:
     ListOptions m_options;
     bool m_bookmarks;
     bool m_columnsSent = false;
+    // With a label selector: objects whose membership is known, and those inside it, so an
+    // object that enters or leaves the selector is sent as ADDED or DELETED.
+    std::set<std::pair<std::string, std::string>> m_known, m_visible;
     int64_t m_rev = 0;
     QTimer m_bookmarkTimer;
 };

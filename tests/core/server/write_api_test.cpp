@@ -482,5 +482,25 @@ TEST_F(WriteApiTest, TestHookRestartDropsConnectionsAndServesAgain)
     EXPECT_EQ(call("GET", "/version").status, 200);
 }
 
+TEST_F(WriteApiTest, ObjectsEnteringOrLeavingALabelSelectorAreAddedOrDeleted)
+{
+    ASSERT_EQ(callJson("POST", kClaims, claim("l")).status, 201);
+    RawClient watch(m_http->port());
+    watch.send(QByteArray::fromStdString(httpRequest("GET",
+        std::string(kClaims) + "?watch=true&labelSelector=team%3Dml&resourceVersion=" + std::to_string(rev()),
+        kToken)));
+    ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
+    const std::string target = std::string(kClaims) + "/l";
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"ml"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\""));
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"note":"x"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_TRUE(watch.waitFor("\"type\":\"MODIFIED\""));
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"web"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_TRUE(watch.waitFor("\"type\":\"DELETED\""));
+    ASSERT_EQ(call("DELETE", target).status, 200);
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 100);
+    EXPECT_EQ(watch.received().count("\"type\":\"DELETED\""), 1); // it had left already
+}
+
 } // namespace
 } // namespace dra::server
