@@ -359,15 +359,11 @@ void Reflector::onWatchEnded()
                    &Reflector::list);
         return;
     }
-    // A server closing watches at once, over and over, must not be hammered.
+    // A server closing watches at once, over and over, must not be hammered; meanwhile the
+    // stream is not watching, and says so.
     if (!m_watchSawEvents && m_clock.nowMs() - m_watchStartedMs < 1000) {
-        const int64_t delay = m_backoff.next();
-        const uint64_t generation = m_generation;
-        m_phase = Phase::Waiting;
-        m_clock.callLater(delay, this, [this, generation] {
-            if (generation == m_generation)
-                watch();
-        });
+        retryLater(StreamState::Stale, QStringLiteral("the server ended the watch at once; reconnecting"),
+                   &Reflector::watch);
         return;
     }
     watch(); // the normal end of timeoutSeconds: resume from the last resourceVersion

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
@@ -19,6 +20,8 @@
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
+#include "app/dractl/commands/kube_options.h"
+#include "app/dractl/commands/live_mirror.h"
 #include "core/common/json_text.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/server/api_server.h"
@@ -101,6 +104,9 @@ QString describeCommand()
         "  offline (default)  the cache as it is, read-only; writes answer 405\n"
         "  --writable         the same cache, writable: create, update, patch, server-side\n"
         "                     apply and delete of resource.k8s.io objects and namespaces\n"
+        "  --context C        live mirror: mirrors the kubeconfig context C (--kubeconfig F\n"
+        "                     as kubectl reads it) into the cache and serves what it mirrors,\n"
+        "                     read-only, from the end of the initial sync on\n"
         "  --demo[=PRESET]    a demo cluster (Kubernetes %1) seeded from PRESET (default\n"
         "                     mixed) in a fresh cache in a temporary folder, or in --cache FILE\n"
         "                     (kept across restarts); writable\n\n"
@@ -128,7 +134,7 @@ struct ServedCache
 };
 
 Result<ServedCache> openServedCache(const QCommandLineParser &parser,
-    const std::optional<QString> &demoPreset, bool writable)
+    const std::optional<QString> &demoPreset, bool writable, const std::string &liveCluster = {})
 {
     ServedCache served;
     QString path = cachePath(parser);
@@ -169,13 +175,60 @@ Result<ServedCache> openServedCache(const QCommandLineParser &parser,
     if (!reader)
         return dra::fail(reader.error());
     served.reader = std::move(*reader);
-    if (!demoPreset) {
+    if (!liveCluster.empty()) {
+        served.cluster = liveCluster;
+    } else if (!demoPreset) {
         Result<std::string> cluster = chooseCluster(served.reader, parser);
         if (!cluster)
             return dra::fail(cluster.error());
         served.cluster = *cluster;
     }
     return served;
+}
+
+// Starts mirroring the context the options name into the cache and runs the event loop until
+// the initial sync is done (or a stop signal), so the server starts with complete lists.
+Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
+{
+    Result<kube::ClientConfig> config = clientConfigFor(parser);
+    if (!config)
+        return dra::fail(config.error());
+    const std::string cluster = parser.isSet(QStringLiteral("cluster"))
+        ? parser.value(QStringLiteral("cluster")).toStdString()
+        : config->context.toStdString();
+    const QString cacheFile = cachePath(parser);
+    QDir().mkpath(QFileInfo(cacheFile).absolutePath());
+    Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
+    if (!cache)
+        return dra::fail(cache.error());
+    kube::MirrorOptions options;
+    options.cluster = cluster;
+    options.resumeFrom = kube::resumePointsOf(*cache, cluster);
+    kube::RestOptions restOptions;
+    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
+    restOptions.exec = execOptionsForTerminal();
+    auto live = std::make_unique<LiveMirror>(*config, restOptions, std::move(*cache), options);
+    const QString describe = config->describe();
+    QObject::connect(&live->mirror(), &kube::Mirror::discovered, &live->mirror(),
+        [describe, cacheFile](const kube::ApiDiscovery &discovery) {
+            out(QStringLiteral("Mirroring %1 into %2: Kubernetes %3\n")
+                    .arg(describe, cacheFile,
+                        discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)") : discovery.gitVersion));
+            std::fflush(stdout);
+        });
+    QObject::connect(&live->mirror(), &kube::Mirror::streamChanged, &live->mirror(),
+        [](const kube::StreamStatus &status) {
+            if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
+                err(QStringLiteral("  %1: %2: %3\n")
+                        .arg(status.label(), qs(kube::streamStateName(status.state)), status.reason));
+        });
+    QObject::connect(&live->mirror(), &kube::Mirror::notice, &live->mirror(),
+        [](const Error &error) { err(QStringLiteral("note: ") + error.message + QLatin1Char('\n')); });
+    QObject::connect(&live->mirror(), &kube::Mirror::initialSynced, &live->mirror(),
+        [] { QCoreApplication::quit(); });
+    live->start();
+    QCoreApplication::exec();
+    return live;
 }
 
 } // namespace
@@ -192,6 +245,8 @@ int runServe(const QStringList &arguments)
                        "(default mixed).") });
     parser.addOption({ QStringLiteral("writable"),
         QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
+    parser.addOption(kubeconfigOption());
+    parser.addOption(contextOption());
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
         QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443") });
@@ -242,8 +297,35 @@ int runServe(const QStringList &arguments)
         return fail(QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
                                    "only allowed on a loopback address, not %1")
                         .arg(listen->first.toString()));
+    const bool live = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+    if (live && (demoPreset || parser.isSet(QStringLiteral("writable"))))
+        return fail(QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
+                                   "combined with --demo or --writable"));
+    // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.
+    std::signal(SIGINT, onStopSignal);
+    std::signal(SIGTERM, onStopSignal);
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, &stopCheck, [] {
+        if (g_stopSignal.load() != 0)
+            QCoreApplication::quit();
+    });
+    stopCheck.start(100);
+
+    std::unique_ptr<LiveMirror> mirror;
+    if (live) {
+        Result<std::unique_ptr<LiveMirror>> started = startLiveMirror(parser);
+        if (!started)
+            return fail(started.error());
+        mirror = std::move(*started);
+        if (g_stopSignal.load() != 0) {
+            mirror->stop(kube::StreamState::Stale, QStringLiteral("dractl serve stopped before the initial sync"));
+            out(QStringLiteral("Stopped.\n"));
+            return Ok;
+        }
+    }
     const bool writable = demoPreset || parser.isSet(QStringLiteral("writable"));
-    Result<ServedCache> cache = openServedCache(parser, demoPreset, writable);
+    Result<ServedCache> cache
+        = openServedCache(parser, demoPreset, writable, mirror ? mirror->cluster() : std::string());
     if (!cache)
         return fail(cache.error());
 
@@ -286,6 +368,8 @@ int runServe(const QStringList &arguments)
     options.token = token;
     options.writer = cache->writer ? &*cache->writer : nullptr;
     options.clientCa = clientCa;
+    if (mirror)
+        options.kubernetesVersion = mirror->mirror().discovery().gitVersion.toStdString();
     server::ApiServer api(cache->reader, options);
     server::HttpServer http(api.handler());
     http.setTlsConfiguration(*tls);
@@ -322,7 +406,10 @@ int runServe(const QStringList &arguments)
               .arg(*demoPreset,
                   cache->folder ? QStringLiteral("a temporary cache") : cache->reader.path())
         : QStringLiteral("%1 (cluster %2)").arg(cache->reader.path(), qs(cache->cluster));
-    const QString mode = demoPreset
+    const QString mode = mirror
+        ? QStringLiteral("live mirror of context %1, read-only").arg(parser.value(QStringLiteral("context")).isEmpty()
+                ? qs(mirror->cluster()) : parser.value(QStringLiteral("context")))
+        : demoPreset
         ? QStringLiteral("demo cluster, writable")
         : (writable ? QStringLiteral("writable") : QStringLiteral("offline, read-only"));
     out(QStringLiteral("Serving %1 at %2\n").arg(what, url));
@@ -339,17 +426,12 @@ int runServe(const QStringList &arguments)
     out(kubeconfigNote);
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 
-    // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
-    QTimer stopCheck;
-    QObject::connect(&stopCheck, &QTimer::timeout, &stopCheck, [] {
-        if (g_stopSignal.load() != 0)
-            QCoreApplication::quit();
-    });
-    stopCheck.start(100);
     QCoreApplication::exec();
     http.close();
+    if (mirror) {
+        mirror->stop(kube::StreamState::Stale, QStringLiteral("dractl serve stopped at %1")
+                         .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
+    }
     out(QStringLiteral("Stopped.\n"));
     return Ok;
 }

@@ -16,11 +16,11 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QThread>
 #include <QTimer>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/kube_options.h"
+#include "app/dractl/commands/live_mirror.h"
 #include "core/common/json_text.h"
 #include "core/kube/mirror.h"
 #include "core/kube/rest_client.h"
@@ -269,47 +269,22 @@ int runSync(const QStringList &arguments)
         options.namespaces.push_back(ns.trimmed().toStdString());
     options.reflector.pageSize = pageSize;
     options.reflector.streamingList = parser.isSet(QStringLiteral("streaming-list"));
-    if (!once) {
-        // Resume where the last run got to: a watch from there costs far less than a list.
-        Result<std::vector<store::StreamRecord>> previous = cache->streams(cluster);
-        if (previous) {
-            for (const store::StreamRecord &stream : *previous) {
-                const model::KindInfo *kind = model::kindOf(stream.apiVersion, stream.kind);
-                if (kind && !stream.resourceVersion.empty() && stream.state != "forbidden")
-                    options.resumeFrom[{kind->kind, stream.ns}] = {stream.apiVersion, stream.resourceVersion};
-            }
-        }
-    }
-
-    // The cache's single writer on its own thread; network and parsing on this one.
-    store::registerStoreMetaTypes();
-    QThread storeThread;
-    auto *storeObject = new store::Store(std::move(*cache));
-    storeObject->moveToThread(&storeThread);
-    QObject::connect(&storeThread, &QThread::finished, storeObject, &QObject::deleteLater);
-    storeThread.start();
+    if (!once)
+        options.resumeFrom = kube::resumePointsOf(*cache, cluster);
 
     kube::RestOptions restOptions;
     restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
     restOptions.exec = execOptionsForTerminal();
-    kube::RestClient client(*config, restOptions);
-    kube::Mirror mirror(client, options);
+    LiveMirror live(*config, restOptions, std::move(*cache), options);
+    kube::Mirror &mirror = live.mirror();
+    store::Store *storeObject = &live.store();
     SyncReporter reporter(isatty(STDOUT_FILENO));
 
-    int emitted = 0;
-    std::atomic<int> settled{0};
-    std::atomic<int> failures{0};
-    QObject::connect(&mirror, &kube::Mirror::batchReady, storeObject, &store::Store::enqueue);
-    QObject::connect(&mirror, &kube::Mirror::batchReady, &mirror, [&] { ++emitted; });
-    QObject::connect(storeObject, &store::Store::committed, &reporter, [&](const store::CommittedBatch &batch) {
-        reporter.committed(batch);
-        ++settled;
-    });
+    QObject::connect(storeObject, &store::Store::committed, &reporter,
+                     [&](const store::CommittedBatch &batch) { reporter.committed(batch); });
     QObject::connect(storeObject, &store::Store::failed, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("dractl: cannot write the cache: ") + error.message + QLatin1Char('\n'));
-        ++failures;
-        ++settled;
     });
     QObject::connect(storeObject, &store::Store::retentionApplied, &reporter, [&](const store::RetentionSummary &summary) {
         if (summary.deletedChanges > 0) {
@@ -321,7 +296,7 @@ int runSync(const QStringList &arguments)
                     .arg(summary.bytesAfter));
         }
     });
-    QObject::connect(&client, &kube::RestClient::warning, &reporter, [&](const QString &warning) {
+    QObject::connect(&live.client(), &kube::RestClient::warning, &reporter, [&](const QString &warning) {
         reporter.finishLine();
         err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
     });
@@ -376,37 +351,20 @@ int runSync(const QStringList &arguments)
             QCoreApplication::quit();
     });
     stopCheck.start(100);
-    mirror.start();
+    live.start();
     QCoreApplication::exec();
     statusTimer.stop();
     reporter.finishLine();
 
     // Say in the cache how current it is from now on: listed once, or no longer followed.
-    const std::vector<kube::StreamStatus> streams = mirror.streams();
-    mirror.stop();
-    store::WatchBatch final;
-    final.cluster = cluster;
     const QString stoppedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    for (kube::StreamStatus status : streams) {
-        if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
-            continue;
-        status.state = once ? kube::StreamState::Synced : kube::StreamState::Stale;
-        status.reason = once ? QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt)
-                             : QStringLiteral("dractl sync stopped at %1").arg(stoppedAt);
-        final.streams.push_back(status.record());
-    }
-    QMetaObject::invokeMethod(storeObject, [storeObject, final] { storeObject->enqueue(final); }, Qt::QueuedConnection);
-    ++emitted;
-    // Everything handed to the writer is committed before we go.
-    QElapsedTimer drain;
-    drain.start();
-    while (settled.load() < emitted && drain.elapsed() < 60 * 1000)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    storeThread.quit();
-    storeThread.wait();
+    const int failures = once
+        ? live.stop(kube::StreamState::Synced,
+                    QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt))
+        : live.stop(kube::StreamState::Stale, QStringLiteral("dractl sync stopped at %1").arg(stoppedAt));
     if (g_stopSignal.load() != 0)
         out(QStringLiteral("Stopped; the cache keeps the last state seen.\n"));
-    return failures.load() > 0 || (once && !mirror.initialSyncDone() && g_stopSignal.load() != 0) ? Failed : Ok;
+    return failures > 0 || (once && !mirror.initialSyncDone() && g_stopSignal.load() != 0) ? Failed : Ok;
 }
 
 namespace {

@@ -207,10 +207,7 @@ TEST_F(MirrorTest, OlderVersionsAreStoredAsReceivedAndAnUpgradeIsPickedUp)
     EXPECT_EQ(classes[0].apiVersion, "resource.k8s.io/v1");
 }
 
-// TODO(issue 5): enabled once the server's watch catch-up keeps its ChangeEncoder alive while it
-// delivers (core/server/watch_hub.cpp reads a destroyed temporary): until then a watch resumed
-// with changes to replay reads freed memory in the server under AddressSanitizer.
-TEST_F(MirrorTest, DISABLED_ARestartResumesEachStreamFromTheCache)
+TEST_F(MirrorTest, ARestartResumesEachStreamFromTheCache)
 {
     m_cluster.put({slice("s1", "n1")});
     m_options.kinds = {model::Kind::ResourceSlice};

@@ -181,10 +181,7 @@ TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
               std::optional<std::string>(m_mirror.cache().streams(test::kClusterName).value()[0].resourceVersion));
 }
 
-// TODO(issue 5): enabled once the server's watch catch-up keeps its ChangeEncoder alive while it
-// delivers (core/server/watch_hub.cpp reads a destroyed temporary): until then a watch resumed
-// with changes to replay reads freed memory in the server under AddressSanitizer.
-TEST_F(ReflectorTest, DISABLED_DroppedWatchResumesFromTheLastResourceVersionWithoutLosingOrRepeating)
+TEST_F(ReflectorTest, DroppedWatchResumesFromTheLastResourceVersionWithoutLosingOrRepeating)
 {
     m_cluster.put({slice("s1", "n1"), slice("s2", "n2")});
     Reflector &slices = reflector(kSlices);
@@ -291,10 +288,7 @@ TEST_F(ReflectorTest, ContinueTokensAreSentBackByteForByte)
     EXPECT_EQ(received[1], token);
 }
 
-// TODO(issue 5): enabled once the server's watch catch-up keeps its ChangeEncoder alive while it
-// delivers (core/server/watch_hub.cpp reads a destroyed temporary): until then a watch resumed
-// with changes to replay reads freed memory in the server under AddressSanitizer.
-TEST_F(ReflectorTest, DISABLED_ServerRestartEndsEqualToTheServer)
+TEST_F(ReflectorTest, ServerRestartEndsEqualToTheServer)
 {
     m_cluster.put({claim("ml", "a"), claim("ml", "b"), claim("web", "c")});
     Reflector &claims = reflector(kClaims);
