@@ -40,7 +40,8 @@ struct ClaimSearch
 {
     const ClaimToAllocate *claim = nullptr;
     std::string ref;
-    ClaimRequests requests;
+    const ClaimRequests *requests = nullptr;
+    ClaimRequests own; // a per-node copy when "All" requests resolve differently per node
     std::vector<int> selectedSubRequest;
     std::vector<std::unique_ptr<Constraint>> constraints;
     std::vector<Pick> picks;
@@ -59,13 +60,15 @@ public:
     {
     }
 
-    NodeAllocation run(const std::vector<ClaimToAllocate> &claims);
+    NodeAllocation run(const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared);
 
 private:
     Step allocateOne(
         size_t claim, size_t request, size_t sub, int deviceIndex, bool allocateSubRequest);
     // Tries `device` for the request; on success the state holds it and `undo` takes it back.
-    bool allocateDevice(size_t claim, const Request &request, int device, bool must, bool *failed);
+    bool allocateDevice(size_t claim, const Request &request, int device, const NodePool &pool, bool must,
+        bool *failed);
+    const NodePool &poolOf(int device) const;
     void deallocateLast(size_t claim);
     bool takeCounters(const NodePool &pool, int device);
     void returnCounters(const NodePool &pool, int device);
@@ -91,7 +94,6 @@ private:
     std::unordered_map<int, ConsumedCapacity> m_allocatingCapacity;
     std::unordered_map<int, CounterSets> m_available; // by pool index
     std::unordered_map<int, CounterSets> m_consumed; // by pool index
-    std::unordered_map<int, const NodePool *> m_poolOfSlice;
     struct Undo
     {
         int device;
@@ -104,6 +106,15 @@ private:
     bool m_timedOut = false;
     int64_t m_steps = 0;
 };
+
+const NodePool &Search::poolOf(int device) const
+{
+    const int slice = m_cluster.devices()[size_t(device)].slice;
+    for (const NodePool &pool : m_pools->pools)
+        if (std::find(pool.slices.begin(), pool.slices.end(), slice) != pool.slices.end())
+            return pool;
+    return m_pools->pools.front(); // unreachable: "All" devices come from the node's pools
+}
 
 bool Search::inUse(int id) const
 {
@@ -160,8 +171,8 @@ void Search::returnCounters(const NodePool &pool, int device)
             consumed[consumption.counterSet][name] -= value.nanoUnits();
 }
 
-bool Search::allocateDevice(
-    size_t claimIndex, const Request &request, int device, bool must, bool *failed)
+bool Search::allocateDevice(size_t claimIndex, const Request &request, int device, const NodePool &nodePool,
+    bool must, bool *failed)
 {
     const FeatureGates &gates = m_session.gates();
     const Cluster::Device &entry = m_cluster.devices()[size_t(device)];
@@ -175,7 +186,7 @@ bool Search::allocateDevice(
     if (!gates.partitionableDevices && !spec.consumesCounters.empty())
         return false;
 
-    const NodePool *pool = m_poolOfSlice.at(entry.slice);
+    const NodePool *pool = &nodePool;
     // A shareable device whose capacity is already in use has had its counters charged by that
     // first allocation.
     const bool deviceCapacityInUse
@@ -285,12 +296,12 @@ Step Search::allocateOne(size_t claimIndex, size_t requestIndex, size_t subIndex
     if (claimIndex >= m_claims.size())
         return Step::Found;
     ClaimSearch &claim = m_claims[claimIndex];
-    if (requestIndex >= claim.requests.requests.size()) {
+    if (requestIndex >= claim.requests->requests.size()) {
         const Step step = allocateOne(claimIndex + 1, 0, 0, 0, false);
         // Another choice for this claim may need fewer devices in a later one: not fatal here.
         return step == Step::MaxSizeExceeded ? Step::NotFound : step;
     }
-    std::vector<Request> &entries = claim.requests.requests[requestIndex];
+    const std::vector<Request> &entries = claim.requests->requests[requestIndex];
 
     if (!allocateSubRequest && !entries.front().parent.empty()) {
         bool allExceeded = true;
@@ -319,8 +330,8 @@ Step Search::allocateOne(size_t claimIndex, size_t requestIndex, size_t subIndex
 
     if (request.all) {
         bool failed = false;
-        if (!allocateDevice(
-                claimIndex, request, request.allDevices[size_t(deviceIndex)], true, &failed))
+        const int device = request.allDevices[size_t(deviceIndex)];
+        if (!allocateDevice(claimIndex, request, device, poolOf(device), true, &failed))
             return failed ? Step::Failed : Step::NotFound;
         const Step step
             = allocateOne(claimIndex, requestIndex, subIndex, deviceIndex + 1, allocateSubRequest);
@@ -355,7 +366,7 @@ Step Search::allocateOne(size_t claimIndex, size_t requestIndex, size_t subIndex
                         continue;
                 }
                 bool failed = false;
-                if (!allocateDevice(claimIndex, request, d, false, &failed))
+                if (!allocateDevice(claimIndex, request, d, pool, false, &failed))
                     continue;
                 const Step step = allocateOne(
                     claimIndex, requestIndex, subIndex, deviceIndex + 1, allocateSubRequest);
@@ -427,7 +438,7 @@ ClaimResult Search::resultFor(const ClaimSearch &search, std::string *error)
     return result;
 }
 
-NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims)
+NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared)
 {
     NodeAllocation out;
     const NodePools &pools = m_session.nodePools(m_node);
@@ -437,9 +448,12 @@ NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims)
         return out;
     }
     m_pools = &pools;
-    for (const NodePool &pool : pools.pools)
-        for (const int slice : pool.slices)
-            m_poolOfSlice[slice] = &pool;
+    if (prepared && prepared->error) {
+        out.outcome = NodeAllocation::Outcome::Error;
+        out.error = prepared->error->message;
+        out.claimLevelError = prepared->error->claimLevel;
+        return out;
+    }
 
     m_claims.resize(claims.size());
     m_undo.resize(claims.size());
@@ -447,14 +461,25 @@ NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims)
         ClaimSearch &search = m_claims[c];
         search.claim = &claims[c];
         search.ref = claims[c].ref();
-        if (std::optional<detail::SetupError> error
-            = detail::setupClaim(m_tests, pools, claims[c], &search.requests)) {
+        std::optional<detail::SetupError> error;
+        if (prepared && !prepared->claims[c].hasAll) {
+            search.requests = &prepared->claims[c];
+        } else {
+            if (prepared) {
+                search.own = prepared->claims[c];
+                error = detail::resolveAll(m_tests, pools, claims[c], &search.own);
+            } else {
+                error = detail::setupClaim(m_tests, pools, claims[c], &search.own);
+            }
+            search.requests = &search.own;
+        }
+        if (error) {
             out.outcome = NodeAllocation::Outcome::Error;
             out.error = error->message;
             out.claimLevelError = error->claimLevel;
             return out;
         }
-        search.selectedSubRequest.assign(search.requests.requests.size(), 0);
+        search.selectedSubRequest.assign(search.requests->requests.size(), 0);
         if (m_options.ignoreConstraints)
             continue;
         const std::vector<model::DeviceConstraint> &constraints = claims[c].spec.constraints;
@@ -510,10 +535,21 @@ NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims)
 } // namespace
 
 NodeAllocation allocateOnNode(Session &session, const AllocatedState &state, int node,
-    const std::vector<ClaimToAllocate> &claims, const AllocateOptions &options)
+    const std::vector<ClaimToAllocate> &claims, const AllocateOptions &options,
+    const detail::PreparedClaims *prepared)
 {
     Search search(session, state, node, options);
-    return search.run(claims);
+    return search.run(claims, prepared);
+}
+
+std::shared_ptr<const detail::PreparedClaims> prepareClaims(
+    Session &session, const std::vector<ClaimToAllocate> &claims)
+{
+    auto prepared = std::make_shared<detail::PreparedClaims>();
+    prepared->claims.resize(claims.size());
+    for (size_t c = 0; c < claims.size() && !prepared->error; ++c)
+        prepared->error = detail::prepareClaim(session, claims[c], &prepared->claims[c]);
+    return prepared;
 }
 
 void commitAllocation(const Cluster &cluster, AllocatedState &state,

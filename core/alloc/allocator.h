@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@
 #include "core/model/resource_types.h"
 
 namespace dra::alloc {
+
+namespace detail {
+struct PreparedClaims;
+}
 
 // A claim to allocate: its identity (for messages and share IDs) and spec.
 struct ClaimToAllocate
@@ -70,8 +75,16 @@ struct AllocateOptions
 // Allocates all `claims` together on node `node` (index into Cluster::nodes()) with Kubernetes'
 // structured allocator semantics: claims in order, requests in order, devices first-fit in pool
 // and slice order, backtracking when a later choice fails. `state` holds what other claims use.
+// `prepared` (from prepareClaims() for the same claims) saves checking the claims again on
+// every node.
 NodeAllocation allocateOnNode(Session &session, const AllocatedState &state, int node,
-    const std::vector<ClaimToAllocate> &claims, const AllocateOptions &options = {});
+    const std::vector<ClaimToAllocate> &claims, const AllocateOptions &options = {},
+    const detail::PreparedClaims *prepared = nullptr);
+
+// Checks the claims once (classes, selectors, counts, feature gates) for allocateOnNode() on
+// many nodes. Holds pointers into `claims`, which must outlive it.
+std::shared_ptr<const detail::PreparedClaims> prepareClaims(
+    Session &session, const std::vector<ClaimToAllocate> &claims);
 
 // Records the allocation of `claims` (as returned for them) in `state`.
 void commitAllocation(const Cluster &cluster, AllocatedState &state,

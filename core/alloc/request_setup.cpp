@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/alloc/request_setup.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace dra::alloc::detail {
@@ -13,11 +14,10 @@ std::string claimPrefix(const ClaimToAllocate &claim)
     return "claim " + claim.ref();
 }
 
-std::optional<SetupError> setupRequest(DeviceTests &tests, const NodePools &pools,
-    const ClaimToAllocate &claim, const model::DeviceRequestSpec &spec, const std::string &parent,
-    Request *out)
+// The checks and lookups of one request that do not depend on the node.
+std::optional<SetupError> prepareRequest(Session &session, const ClaimToAllocate &claim,
+    const model::DeviceRequestSpec &spec, const std::string &parent, Request *out)
 {
-    Session &session = tests.session();
     const std::string prefix = claimPrefix(claim) + ", request " + spec.name;
     out->spec = &spec;
     out->name = spec.name;
@@ -51,10 +51,18 @@ std::optional<SetupError> setupRequest(DeviceTests &tests, const NodePools &pool
     }
     if (spec.allocationMode != "All")
         return SetupError { prefix + ": unsupported count mode " + spec.allocationMode };
+    out->all = true; // the devices are decided per node, by resolveAll()
+    return std::nullopt;
+}
 
-    // "All" is decided up front, so every pool must be known completely.
-    out->all = true;
+// "All" is decided up front, so every pool of the node must be known completely.
+std::optional<SetupError> resolveAllRequest(
+    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, Request *out)
+{
+    Session &session = tests.session();
+    const std::string prefix = claimPrefix(claim) + ", request " + out->name;
     const Cluster &cluster = session.cluster();
+    out->allDevices.clear();
     for (const NodePool &pool : pools.pools) {
         const Cluster::Pool &info = cluster.pools()[size_t(pool.pool)];
         if (pool.incomplete)
@@ -83,6 +91,28 @@ std::optional<SetupError> setupRequest(DeviceTests &tests, const NodePools &pool
     }
     out->numDevices = int(out->allDevices.size());
     return std::nullopt;
+}
+
+std::optional<SetupError> checkLimit(const ClaimToAllocate &claim, const ClaimRequests &requests, bool claimLevel)
+{
+    if (requests.minDevices > kAllocationResultsMaxSize)
+        return SetupError { claimPrefix(claim) + ": number of requested devices "
+                + std::to_string(requests.minDevices) + " exceeds the claim limit of "
+                + std::to_string(kAllocationResultsMaxSize),
+            claimLevel };
+    return std::nullopt;
+}
+
+int minDevices(const ClaimRequests &requests)
+{
+    int total = 0;
+    for (const std::vector<Request> &entries : requests.requests) {
+        int least = INT_MAX;
+        for (const Request &entry : entries)
+            least = std::min(least, entry.numDevices);
+        total += entries.empty() ? 0 : least;
+    }
+    return total;
 }
 
 } // namespace
@@ -168,12 +198,12 @@ CapacityVerdict DeviceTests::capacity(
         m_state.sharedCapacity(id), allocating);
 }
 
-std::optional<SetupError> setupClaim(
-    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *out)
+std::optional<SetupError> prepareClaim(Session &session, const ClaimToAllocate &claim, ClaimRequests *out)
 {
-    const FeatureGates &gates = tests.session().gates();
+    const FeatureGates &gates = session.gates();
     out->requests.clear();
     out->minDevices = 0;
+    out->hasAll = false;
     for (const model::DeviceRequest &request : claim.spec.requests) {
         const bool hasSubRequests = !request.firstAvailable.empty();
         const std::string prefix = claimPrefix(claim) + ", request " + request.name;
@@ -194,34 +224,53 @@ std::optional<SetupError> setupClaim(
         }
         std::vector<Request> entries;
         if (hasSubRequests) {
-            int minDevices = INT_MAX;
             for (const model::DeviceRequestSpec &sub : request.firstAvailable) {
                 Request entry;
                 if (std::optional<SetupError> error
-                    = setupRequest(tests, pools, claim, sub, request.name, &entry))
+                    = prepareRequest(session, claim, sub, request.name, &entry))
                     return error;
-                minDevices = std::min(minDevices, entry.numDevices);
                 entries.push_back(std::move(entry));
             }
-            out->minDevices += minDevices;
         } else if (request.exactly) {
             Request entry;
             if (std::optional<SetupError> error
-                = setupRequest(tests, pools, claim, *request.exactly, {}, &entry))
+                = prepareRequest(session, claim, *request.exactly, {}, &entry))
                 return error;
-            out->minDevices += entry.numDevices;
             entries.push_back(std::move(entry));
         } else {
             return SetupError { prefix
                 + ": missing device class name (unsupported request type?)" };
         }
+        for (const Request &entry : entries)
+            out->hasAll = out->hasAll || entry.all;
         out->requests.push_back(std::move(entries));
     }
-    if (out->minDevices > kAllocationResultsMaxSize)
-        return SetupError { claimPrefix(claim) + ": number of requested devices "
-            + std::to_string(out->minDevices) + " exceeds the claim limit of "
-            + std::to_string(kAllocationResultsMaxSize) };
-    return std::nullopt;
+    if (out->hasAll)
+        return std::nullopt; // the limit depends on how many devices "all" is on a node
+    out->minDevices = minDevices(*out);
+    return checkLimit(claim, *out, true);
+}
+
+std::optional<SetupError> resolveAll(
+    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *requests)
+{
+    if (!requests->hasAll)
+        return std::nullopt;
+    for (std::vector<Request> &entries : requests->requests)
+        for (Request &entry : entries)
+            if (entry.all)
+                if (std::optional<SetupError> error = resolveAllRequest(tests, pools, claim, &entry))
+                    return error;
+    requests->minDevices = minDevices(*requests);
+    return checkLimit(claim, *requests, false);
+}
+
+std::optional<SetupError> setupClaim(
+    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *out)
+{
+    if (std::optional<SetupError> error = prepareClaim(tests.session(), claim, out))
+        return error;
+    return resolveAll(tests, pools, claim, out);
 }
 
 } // namespace dra::alloc::detail

@@ -40,6 +40,7 @@ struct ClaimRequests
 {
     std::vector<std::vector<Request>> requests;
     int minDevices = 0;
+    bool hasAll = false; // some request uses allocationMode All: its devices depend on the node
 };
 
 struct SetupError
@@ -78,14 +79,29 @@ private:
     int m_node;
 };
 
-// Checks and resolves the requests of `claim` as Kubernetes' Allocate does before searching:
-// feature gates, selectors, classes, counts, and the devices of allocationMode All.
+// The node-independent part of what Kubernetes' Allocate checks before searching: feature gates,
+// selectors, classes, counts. Done once for all nodes; the result is the same on each.
+std::optional<SetupError> prepareClaim(Session &session, const ClaimToAllocate &claim, ClaimRequests *out);
+
+// The node-dependent part: the devices of allocationMode All requests on the node (pools must
+// be complete and valid) and the result-size limit that depends on them.
+std::optional<SetupError> resolveAll(
+    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *requests);
+
+// prepareClaim() then resolveAll().
 std::optional<SetupError> setupClaim(
     DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *out);
 
 // The counters of `pool` left after the devices allocated claims hold (from any node).
 CounterSets availableCounters(
     const Cluster &cluster, const AllocatedState &state, const NodePool &pool);
+
+// The checked requests of claims, computed once per simulation of those claims.
+struct PreparedClaims
+{
+    std::vector<ClaimRequests> claims;
+    std::optional<SetupError> error;
+};
 
 // "driver/pool/device".
 std::string deviceText(const Cluster &cluster, int device);

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/alloc/simulator.h"
 
+#include "core/alloc/request_setup.h"
+
 #include <algorithm>
 
 namespace dra::alloc {
@@ -83,6 +85,40 @@ NodeRange nodeRange(const Cluster &cluster, const SimulationOptions &options, in
     return { node, node + 1, {} };
 }
 
+void appendSpec(std::string &key, const model::DeviceRequestSpec &spec)
+{
+    key += spec.name + '\x1f' + spec.deviceClassName + '\x1f' + spec.allocationMode + '\x1f'
+        + std::to_string(spec.count) + (spec.adminAccess ? "A" : "-") + spec.tolerations.dump() + spec.capacity.dump();
+    for (const model::DeviceSelector &selector : spec.selectors)
+        key += '\x1e' + selector.celExpression;
+    key += '\x1d';
+}
+
+// Everything about `claims` and the options that decides on which nodes they fit (not their
+// names): placements of equal signatures can share what they learnt about full nodes.
+std::string signature(const std::vector<ClaimToAllocate> &claims, const SimulationOptions &options)
+{
+    std::string key;
+    for (const ClaimToAllocate &claim : claims) {
+        for (const model::DeviceRequest &request : claim.spec.requests) {
+            key += request.name + '\x1c';
+            if (request.exactly)
+                appendSpec(key, *request.exactly);
+            for (const model::DeviceRequestSpec &sub : request.firstAvailable)
+                appendSpec(key, sub);
+        }
+        for (const model::DeviceConstraint &constraint : claim.spec.constraints) {
+            key += "C" + constraint.matchAttribute + '\x1f' + constraint.distinctAttribute;
+            for (const std::string &r : constraint.requests)
+                key += '\x1e' + r;
+        }
+        key += '\x1b';
+    }
+    for (const nlohmann::json &selector : options.requiredNodeSelectors)
+        key += selector.dump();
+    return key;
+}
+
 } // namespace
 
 Simulator::Simulator(const Cluster &cluster, FeatureGates gates, AllocatedState state)
@@ -101,15 +137,34 @@ Placement Simulator::place(
         out.error = range.error;
         return out;
     }
+    const std::shared_ptr<const detail::PreparedClaims> prepared = prepareClaims(m_session, claims);
+    if (prepared->error) {
+        out.error = prepared->error->message; // the claims themselves are wrong, on every node
+        return out;
+    }
+    // Taking devices never makes a node fit that did not: nodes where claims of the same shape
+    // did not fit are skipped. Only a scan over all nodes learns this.
+    const bool learn = options.node.empty() && options.skipKnownFullNodes;
+    const std::string key = learn ? signature(claims, options) : std::string();
+    int &watermark = learn ? m_firstCandidate[key] : m_scratch;
+    const int start = std::max(range.first, learn ? watermark : 0);
+    bool contiguous = learn && start == watermark; // learning needs a scan from the watermark
     std::string firstError;
-    for (int node = range.first; node < range.last; ++node) {
-        if (!nodeAllowed(m_cluster, options, node))
+    for (int node = start; node < range.last; ++node) {
+        if (!nodeAllowed(m_cluster, options, node)) {
+            if (contiguous)
+                watermark = node + 1;
             continue;
+        }
         AllocateOptions allocate;
         allocate.deadline = std::chrono::steady_clock::now() + options.timeoutPerNode;
-        NodeAllocation result = allocateOnNode(m_session, m_state, node, claims, allocate);
+        NodeAllocation result = allocateOnNode(m_session, m_state, node, claims, allocate, prepared.get());
         ++out.nodesConsidered;
         out.steps += result.steps;
+        if (result.outcome == NodeAllocation::Outcome::DoesNotFit && !result.timedOut && contiguous)
+            watermark = node + 1;
+        else
+            contiguous = false;
         if (result.outcome == NodeAllocation::Outcome::Allocated) {
             commitAllocation(m_cluster, m_state, claims, result.claims);
             out.allocated = true;

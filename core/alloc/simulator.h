@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/alloc/allocator.h"
@@ -21,6 +22,9 @@ struct SimulationOptions
     int maxExplainedNodes = 20;
     // Explain failures (per node funnels); off when only the outcome matters.
     bool explain = true;
+    // Skip nodes where claims of the same shape did not fit before (exact: taking devices
+    // never makes a node fit again); off to search every node from the first each time.
+    bool skipKnownFullNodes = true;
     // Node selectors (core/v1 NodeSelector JSON) every candidate node must match: the
     // allocations of claims the pod shares with pods placed before.
     std::vector<nlohmann::json> requiredNodeSelectors;
@@ -70,6 +74,9 @@ private:
     const Cluster &m_cluster;
     Session m_session;
     AllocatedState m_state;
+    // Per claim signature: nodes before this index did not fit claims of that shape.
+    std::unordered_map<std::string, int> m_firstCandidate;
+    int m_scratch = 0;
 };
 
 // What a ResourceClaimTemplate (or claim) can get from the cluster as it is.
