@@ -9,6 +9,8 @@ namespace dra::cli {
 int runBenchAlloc(const QStringList &arguments);
 int runBenchIngest(const QStringList &arguments);
 int runBenchServe(const QStringList &arguments);
+int runBenchSync(const QStringList &arguments);
+int runBenchSnapshot(const QStringList &arguments);
 
 int runBench(const QStringList &arguments)
 {
@@ -22,11 +24,17 @@ int runBench(const QStringList &arguments)
         return runBenchIngest(rest);
     if (which == QLatin1String("serve"))
         return runBenchServe(rest);
+    if (which == QLatin1String("sync"))
+        return runBenchSync(rest);
+    if (which == QLatin1String("snapshot"))
+        return runBenchSnapshot(rest);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral("Usage: dractl bench <ingest> [options]\n\n"
-                           "  ingest   cache ingest of an inventory vs a bare SQLite floor\n"
-                           "  alloc    claims allocated one after another on the 5,000-node scale inventory\n"
-                           "  serve    API server list latency and watch fan-out to many watchers\n"
+        out(QStringLiteral("Usage: dractl bench <ingest|snapshot|sync|alloc|serve> [options]\n\n"
+                           "  ingest     cache ingest of an inventory vs a bare SQLite floor\n"
+                           "  snapshot   inventory Snapshot load from a cache vs reading its rows\n"
+                           "  sync       initial sync of a served demo inventory vs kubectl get\n"
+                           "  alloc      claims allocated one after another on the 5,000-node scale inventory\n"
+                           "  serve      API server list latency and watch fan-out to many watchers\n"
                            "Run from a Release build (scripts/bench).\n"));
         return which.isEmpty() ? Usage : Ok;
     }

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl bench snapshot: how long an inventory Snapshot of a large cache takes to load, against
+// reading the same rows out of SQLite alone, and how long applying a committed batch takes.
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include "app/dractl/cli.h"
+#include "core/common/json_text.h"
+#include "core/inventory/snapshot_builder.h"
+#include "core/model/object.h"
+#include "core/store/cache_db.h"
+#include "core/store/record_codec.h"
+
+namespace dra::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+const std::string kCluster = "bench";
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// CPU time of the whole process, every thread: on a busy machine it shows the work itself
+// where wall-clock time also shows the wait for a core.
+double cpuSeconds()
+{
+    timespec now{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
+}
+
+double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+// Every object of a List file as cache records, for one batch.
+Result<store::WatchBatch> readList(const QString &path)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    if (!in)
+        return dra::fail(common::Error::Code::NotFound, QStringLiteral("%1: cannot read").arg(path));
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    Result<nlohmann::json> json = common::parseJson(buffer.str(), path);
+    if (!json)
+        return dra::fail(json.error());
+    if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
+        return dra::fail(common::Error::Code::Invalid, path + QStringLiteral(": expected a List with items"));
+    store::WatchBatch batch;
+    batch.cluster = kCluster;
+    for (nlohmann::json &item : (*json)["items"]) {
+        Result<model::Object> object = model::decodeObject(std::move(item));
+        if (!object)
+            return dra::fail(object.error().withContext(path));
+        batch.changes.push_back({store::ChangeType::Added, store::toRecord(*object)});
+    }
+    return batch;
+}
+
+// Changes a driver restart and a scheduler would make: every tenth slice gets a new pool
+// generation, and one claim is deleted.
+store::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::CacheDb &cache)
+{
+    store::WatchBatch batch;
+    batch.cluster = kCluster;
+    size_t index = 0;
+    for (const inventory::SliceInfo &slice : snapshot.slices()) {
+        if (index++ % 10 != 0)
+            continue;
+        Result<model::Object> object = snapshot.sliceObject(slice.name);
+        if (!object || !object->raw)
+            continue;
+        nlohmann::json json = *object->raw;
+        json["spec"]["pool"]["generation"] = json["spec"]["pool"].value("generation", 0) + 1;
+        if (Result<model::Object> changed = model::decodeObject(std::move(json)))
+            batch.changes.push_back({store::ChangeType::Modified, store::toRecord(*changed)});
+    }
+    const auto claims = snapshot.objects(model::Kind::ResourceClaim);
+    if (!claims.empty()) {
+        Result<std::optional<store::ObjectRecord>> claim = cache.object(kCluster, claims.front()->key());
+        if (claim && *claim)
+            batch.changes.push_back({store::ChangeType::Deleted, std::move(**claim)});
+    }
+    return batch;
+}
+
+} // namespace
+
+int runBenchSnapshot(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({QStringLiteral("inventory"),
+                      QStringLiteral("A List JSON file (e.g. `dractl demo-inventory --preset scale -o json`) to load "
+                                     "into the cache first."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("cache"), QStringLiteral("The cache file (rebuilt when --inventory is given)."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs; medians are reported (default 5)."),
+                      QStringLiteral("n"), QStringLiteral("5")});
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+                     QStringLiteral("Time loading an inventory Snapshot from a cache, against reading its rows alone, "
+                                    "and applying a batch of changes incrementally."),
+                     &exitCode))
+        return exitCode;
+    if (!parser.isSet(QStringLiteral("cache")))
+        return fail(QStringLiteral("bench snapshot: --cache is required"));
+    const QString cachePath = parser.value(QStringLiteral("cache"));
+    const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
+
+    if (parser.isSet(QStringLiteral("inventory"))) {
+        Result<store::WatchBatch> batch = readList(parser.value(QStringLiteral("inventory")));
+        if (!batch)
+            return fail(batch.error());
+        store::OpenOptions reset;
+        reset.reset = true;
+        Result<store::CacheDb> writer = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
+        if (!writer)
+            return fail(writer.error());
+        if (Result<store::BatchSummary> applied = writer->apply(*batch); !applied)
+            return fail(applied.error());
+    } else if (!QFileInfo::exists(cachePath)) {
+        return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it").arg(cachePath));
+    }
+
+    std::vector<double> reads, loads, loadCpus;
+    inventory::SnapshotPtr snapshot;
+    for (int run = 0; run < runs; ++run) {
+        // Rows alone: the floor any loader pays.
+        {
+            Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
+            if (!cache)
+                return fail(cache.error());
+            const Clock::time_point start = Clock::now();
+            Result<store::sqlite::Transaction> read = cache->beginRead();
+            if (!read)
+                return fail(read.error());
+            for (const model::KindInfo &kind : model::allKinds())
+                if (Result<std::vector<store::ObjectRecord>> records = cache->objects(kCluster, kind.group, kind.name);
+                    !records)
+                    return fail(records.error());
+            if (Result<std::vector<store::SliceDevice>> rows = cache->devices(kCluster); !rows)
+                return fail(rows.error());
+            reads.push_back(secondsSince(start));
+        }
+        Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
+        if (!cache)
+            return fail(cache.error());
+        snapshot.reset(); // not timed: freeing the previous snapshot
+        const Clock::time_point start = Clock::now();
+        const double cpuStart = cpuSeconds();
+        Result<inventory::SnapshotPtr> loaded = inventory::loadSnapshot(*cache, kCluster);
+        if (!loaded)
+            return fail(loaded.error());
+        loads.push_back(secondsSince(start));
+        loadCpus.push_back(cpuSeconds() - cpuStart);
+        snapshot = std::move(*loaded);
+    }
+
+    // Incremental: the changes are committed to the cache for real, so the batch carries
+    // revisions and stored states as the store's signal would.
+    double applySeconds = 0;
+    size_t changed = 0;
+    {
+        Result<store::CacheDb> writer = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite);
+        if (!writer)
+            return fail(writer.error());
+        std::vector<store::WatchBatch> batches;
+        batches.push_back(derivedChanges(*snapshot, *writer));
+        Result<std::vector<store::CommittedBatch>> committed = writer->applyAll(std::move(batches));
+        if (!committed)
+            return fail(committed.error());
+        changed = committed->front().changes.size();
+        const Clock::time_point start = Clock::now();
+        inventory::SnapshotPtr next = inventory::applyBatch(snapshot, committed->front());
+        applySeconds = secondsSince(start);
+    }
+
+    const inventory::SnapshotStats stats = snapshot->stats();
+    const double load = median(loads);
+    const nlohmann::json report = {
+        {"benchmark", "snapshot"},
+        {"cache", cachePath.toStdString()},
+        {"slices", stats.slices},
+        {"devices", stats.devices},
+        {"pools", stats.pools},
+        {"objects", stats.objects},
+        {"runs", runs},
+        {"load_s", load},
+        {"load_cpu_s", median(loadCpus)},
+        {"threads", std::thread::hardware_concurrency()},
+        {"rows_read_s", median(reads)},
+        {"ratio_to_read", median(reads) > 0 ? load / median(reads) : 0.0},
+        {"apply_changes", changed},
+        {"apply_s", applySeconds},
+        {"target", "load_s < 1"},
+        {"met", load < 1.0},
+    };
+    out(report.dump() + "\n");
+    return Ok;
+}
+
+} // namespace dra::cli
