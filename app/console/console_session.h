@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <QObject>
+#include <QString>
+
+#include "core/common/error.h"
+#include "core/inventory/snapshot.h"
+#include "core/kube/client_config.h"
+#include "core/kube/stream_status.h"
+
+class QTemporaryDir;
+class QThread;
+
+namespace dra::inventory {
+class Inventory;
+}
+
+namespace dra::console {
+
+class CacheFollower;
+class ClusterLink;
+
+// Where the console's data comes from.
+struct SessionOptions
+{
+    enum class Mode { Demo, Cache, Live };
+    Mode mode = Mode::Demo;
+    kube::ClientConfig client;                 // Live: the kubeconfig context, resolved
+    QString preset = QStringLiteral("mixed"); // Demo
+    int demoNodes = 0;                         // Demo: the preset's default when 0
+    QString cachePath;                         // Cache, Live: the file; Demo: empty for a temporary one
+    std::string cluster;                       // the cluster to show; Cache: empty picks the only/first one
+};
+
+// The data side of the console, wired as STYLE.md's data flow says: the demo cluster is seeded
+// off the GUI thread, a CacheFollower on the cache thread reads the first snapshot and every
+// later committed batch, and the Inventory on the GUI thread turns them into snapshots and
+// change sets for the views.
+class ConsoleSession final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit ConsoleSession(SessionOptions options, QObject *parent = nullptr);
+    ~ConsoleSession() override;
+
+    void start();
+    // Null until loaded().
+    inventory::Inventory *inventory() const { return m_inventory; }
+    const SessionOptions &options() const { return m_options; }
+    // "demo cluster (mixed)", "context prod (live)" or the cache file, for the title and the
+    // status bar.
+    QString description() const;
+    QString cachePath() const { return m_cachePath; }
+    // When the cache last heard from its cluster (ms since the epoch; 0 unknown).
+    qint64 lastSyncMs() const { return m_lastSyncMs; }
+
+Q_SIGNALS:
+    void progress(const QString &message);
+    void loaded();
+    void failed(const dra::common::Error &error);
+    // Live: a mirrored stream changed state (listing, watching, stale, forbidden, ...).
+    void streamChanged(const dra::kube::StreamStatus &status);
+    // Live: every stream has been listed once; the cache holds the whole cluster.
+    void initialSynced();
+    // Live: something the user should read (a credential plugin's prompt, a fallback).
+    void notice(const QString &message);
+
+private:
+    void follow();
+    void onLoaded(const inventory::SnapshotPtr &snapshot, qint64 lastSyncMs);
+
+    SessionOptions m_options;
+    QString m_cachePath;
+    std::unique_ptr<QTemporaryDir> m_demoDir;
+    QThread *m_cacheThread;
+    CacheFollower *m_follower = nullptr;
+    ClusterLink *m_link = nullptr; // Live
+    inventory::Inventory *m_inventory = nullptr;
+    qint64 m_lastSyncMs = 0;
+};
+
+} // namespace dra::console

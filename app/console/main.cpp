@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// draconsole: the desktop console. Parses the command line, starts the session and the window;
+// everything else lives in views/ and core/.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include <cstdio>
+#include <optional>
+
+#include "app/console/console_session.h"
+#include "app/console/main_window.h"
+#include "core/kube/client_config.h"
+#include "core/kube/kubeconfig.h"
+#include "core/sandbox/presets.h"
+#include "views/common/theme.h"
+
+namespace {
+
+// `--demo` takes an optional preset (`--demo=a100-mig`), which QCommandLineParser cannot say:
+// the flag is rewritten to `--demo-preset PRESET` before parsing.
+QStringList normaliseDemoFlag(QStringList arguments)
+{
+    for (qsizetype i = 1; i < arguments.size(); ++i) {
+        if (arguments[i] == QLatin1String("--demo"))
+            arguments[i] = QStringLiteral("--demo-preset=mixed");
+        else if (arguments[i].startsWith(QLatin1String("--demo=")))
+            arguments[i] = QStringLiteral("--demo-preset=") + arguments[i].mid(7);
+    }
+    return arguments;
+}
+
+QString defaultCachePath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation))
+        .filePath(QStringLiteral("draconsole/cache.db"));
+}
+
+// A kubeconfig context as kubectl reads it ($KUBECONFIG when `kubeconfigPath` is empty);
+// credentials stay in this process's memory.
+dra::Result<dra::kube::ClientConfig> resolveLiveContext(const QString &kubeconfigPath, const QString &context)
+{
+    dra::Result<dra::kube::Kubeconfig> kubeconfig
+        = dra::kube::loadKubeconfig(dra::kube::KubeconfigSource::fromEnvironment(kubeconfigPath));
+    if (!kubeconfig)
+        return dra::fail(kubeconfig.error());
+    return dra::kube::resolveContext(*kubeconfig, context);
+}
+
+void printError(const QString &message)
+{
+    std::fprintf(stderr, "draconsole: %s\n", message.toLocal8Bit().constData());
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("draconsole"));
+    QApplication::setOrganizationName(QStringLiteral("draconsole"));
+    QApplication::setApplicationVersion(QStringLiteral(DRA_VERSION));
+
+    QString presets;
+    for (const auto &[name, summary] : dra::sandbox::presetNames())
+        presets += QStringLiteral("\n  %1: %2").arg(QString::fromStdString(name), QString::fromStdString(summary));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("DRA Console: inventory, topology, claims and templates of Kubernetes Dynamic Resource "
+                       "Allocation.\n\nWith --demo[=PRESET] it runs on the embedded demo cluster. Presets:%1")
+            .arg(presets));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOption({ QStringLiteral("demo-preset"), QStringLiteral("Run on the demo cluster (also --demo[=PRESET])."),
+                       QStringLiteral("preset") });
+    parser.addOption({ QStringLiteral("demo-nodes"), QStringLiteral("Nodes of the demo preset (its default when 0)."),
+                       QStringLiteral("n"), QStringLiteral("0") });
+    parser.addOption({ QStringLiteral("cache"), QStringLiteral("Open a cache file (an earlier mirror or import) offline."),
+                       QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("cluster"), QStringLiteral("The cluster of the cache to show."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("kubeconfig"),
+                       QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+                       QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("context"),
+                       QStringLiteral("Mirror this kubeconfig context live into the cache and show it."),
+                       QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("theme"), QStringLiteral("light or dark (default: judged from the desktop)."),
+                       QStringLiteral("theme") });
+    parser.addOption({ QStringLiteral("screenshot"),
+                       QStringLiteral("Render each main view to DIR/<view>.png once the data has loaded, then exit."),
+                       QStringLiteral("dir") });
+    parser.process(normaliseDemoFlag(QApplication::arguments()));
+
+    QSettings settings;
+    const QString theme = parser.value(QStringLiteral("theme"));
+    dra::views::applyTheme(app, !theme.isEmpty() ? dra::views::themeFromName(theme)
+                                : settings.contains(QStringLiteral("window/theme"))
+                                    ? dra::views::themeFromName(settings.value(QStringLiteral("window/theme")).toString())
+                                    : dra::views::themeOfPalette(app.palette()));
+
+    dra::console::SessionOptions options;
+    // Without a choice on the command line, the context used last time, if any.
+    const bool live = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+    const bool chosen = live || parser.isSet(QStringLiteral("cache")) || parser.isSet(QStringLiteral("demo-preset"));
+    std::optional<dra::kube::ClientConfig> client;
+    QString kubeconfigPath;
+    if (live) {
+        kubeconfigPath = parser.value(QStringLiteral("kubeconfig"));
+        dra::Result<dra::kube::ClientConfig> resolved
+            = resolveLiveContext(kubeconfigPath, parser.value(QStringLiteral("context")));
+        if (!resolved) {
+            printError(resolved.error().message);
+            return 2;
+        }
+        client = *resolved;
+    } else if (!chosen && settings.contains(QStringLiteral("session/context"))) {
+        kubeconfigPath = settings.value(QStringLiteral("session/kubeconfig")).toString();
+        const QString context = settings.value(QStringLiteral("session/context")).toString();
+        dra::Result<dra::kube::ClientConfig> resolved = resolveLiveContext(kubeconfigPath, context);
+        if (resolved)
+            client = *resolved;
+        else
+            printError(QStringLiteral("the last context, %1, cannot be used (%2); opening the cache instead")
+                           .arg(context, resolved.error().message));
+    }
+    if (client) {
+        for (const QString &warning : client->warnings)
+            printError(QStringLiteral("WARNING: ") + warning);
+        settings.setValue(QStringLiteral("session/context"), client->context);
+        settings.setValue(QStringLiteral("session/kubeconfig"), kubeconfigPath);
+        options.mode = dra::console::SessionOptions::Mode::Live;
+        options.client = *client;
+        options.cachePath = parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
+                                                                   : defaultCachePath();
+    } else if (parser.isSet(QStringLiteral("cache"))) {
+        settings.remove(QStringLiteral("session"));
+        options.mode = dra::console::SessionOptions::Mode::Cache;
+        options.cachePath = parser.value(QStringLiteral("cache"));
+        if (!QFileInfo::exists(options.cachePath)) {
+            printError(QStringLiteral("%1: no such cache file").arg(options.cachePath));
+            return 2;
+        }
+    } else if (!parser.isSet(QStringLiteral("demo-preset")) && QFileInfo::exists(defaultCachePath())) {
+        // The last mirror, offline, when there is one; the demo cluster otherwise.
+        options.mode = dra::console::SessionOptions::Mode::Cache;
+        options.cachePath = defaultCachePath();
+    } else {
+        if (parser.isSet(QStringLiteral("demo-preset")))
+            settings.remove(QStringLiteral("session"));
+        options.preset = parser.value(QStringLiteral("demo-preset"));
+        if (options.preset.isEmpty())
+            options.preset = QStringLiteral("mixed");
+        options.demoNodes = parser.value(QStringLiteral("demo-nodes")).toInt();
+    }
+    options.cluster = parser.value(QStringLiteral("cluster")).toStdString();
+
+    dra::console::ConsoleSession session(options);
+    dra::console::MainWindow window(&session);
+    window.resize(1400, 900);
+    int exitCode = 0;
+
+    const QString screenshots = parser.value(QStringLiteral("screenshot"));
+    QObject::connect(&session, &dra::console::ConsoleSession::failed, &app, [&](const dra::common::Error &error) {
+        printError(error.message);
+        if (!screenshots.isEmpty()) {
+            exitCode = 1;
+            app.quit();
+        }
+    });
+    if (!screenshots.isEmpty()) {
+        // Live: once the whole cluster is in the cache (and the follower has had time to
+        // read it); otherwise once the data has loaded.
+        const bool live = options.mode == dra::console::SessionOptions::Mode::Live;
+        QObject::connect(&session, live ? &dra::console::ConsoleSession::initialSynced
+                                        : &dra::console::ConsoleSession::loaded, &app, [&] {
+            // Let the views lay out and the background lint finish before taking pictures.
+            QTimer::singleShot(1500, &app, [&] {
+                const QStringList problems = window.saveScreenshots(screenshots);
+                for (const QString &problem : problems)
+                    printError(problem);
+                exitCode = problems.isEmpty() ? 0 : 1;
+                app.quit();
+            });
+        });
+    }
+    window.show();
+    session.start();
+    const int code = app.exec();
+    return exitCode ? exitCode : code;
+}

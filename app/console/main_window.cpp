@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "app/console/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "app/console/console_session.h"
+#include "core/inventory/free_capacity.h"
+#include "core/inventory/inventory.h"
+#include "core/inventory/lint.h"
+#include "core/inventory/snapshot_builder.h"
+#include "core/kube/kubeconfig.h"
+#include "core/kube/stream_summary.h"
+#include "core/sandbox/presets.h"
+#include "views/claims/claim_browser.h"
+#include "views/common/command_palette.h"
+#include "views/common/theme.h"
+#include "views/editor/template_editor.h"
+#include "views/inventory/device_browser.h"
+#include "views/inventory/findings_model.h"
+#include "views/inventory/node_overview.h"
+#include "views/inventory/node_tile_model.h"
+#include "views/topology/topology_panel.h"
+#include "views/topology/topology_view.h"
+
+namespace dra::console {
+namespace {
+
+QTableView *plainTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *table = new QTableView(parent);
+    table->setModel(model);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setWordWrap(false);
+    return table;
+}
+
+// Lint and free capacity of one snapshot, computed together off the GUI thread.
+struct Insights
+{
+    std::vector<inventory::Finding> findings;
+    std::vector<inventory::FreeCapacity> free;
+};
+
+} // namespace
+
+MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
+    : QMainWindow(parent)
+    , m_session(session)
+    , m_nav(new QListWidget(this))
+    , m_pages(new QStackedWidget(this))
+    , m_tiles(new views::NodeTileModel(this))
+    , m_overview(new views::NodeOverview(m_tiles, this))
+    , m_devices(new views::DeviceBrowser(this))
+    , m_topology(new views::TopologyPanel(this))
+    , m_claims(new views::ClaimBrowser(model::Kind::ResourceClaim, this))
+    , m_templates(new views::ClaimBrowser(model::Kind::ResourceClaimTemplate, this))
+    , m_editor(new views::TemplateEditor(this))
+    , m_findings(new views::FindingsModel(this))
+    , m_free(new views::FreeCapacityModel(this))
+    , m_findingsTable(plainTable(m_findings, this))
+    , m_freeTable(plainTable(m_free, this))
+    , m_palette(new views::CommandPalette(this))
+    , m_connection(new QLabel(this))
+    , m_sync(new QLabel(this))
+    , m_counts(new QLabel(this))
+{
+    setWindowTitle(QStringLiteral("DRA Console"));
+    for (int page = 0; page < PageCount; ++page) {
+        auto *item = new QListWidgetItem(pageName(Page(page)), m_nav);
+        item->setToolTip(QStringLiteral("Ctrl+%1").arg(page + 1));
+    }
+    m_nav->setFixedWidth(150);
+    m_pages->addWidget(m_overview);
+    m_pages->addWidget(m_devices);
+    m_pages->addWidget(m_topology);
+    m_pages->addWidget(m_claims);
+    m_pages->addWidget(m_templates);
+    m_pages->addWidget(m_editor);
+    m_pages->addWidget(m_findingsTable);
+    m_pages->addWidget(m_freeTable);
+
+    auto *central = new QWidget(this);
+    auto *layout = new QHBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_nav);
+    layout->addWidget(m_pages, 1);
+    setCentralWidget(central);
+    statusBar()->addWidget(m_connection, 1);
+    statusBar()->addPermanentWidget(m_sync);
+    statusBar()->addPermanentWidget(m_counts);
+    m_sync->setVisible(false);
+    m_connection->setText(QStringLiteral("Starting…"));
+    buildMenus();
+
+    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    connect(m_overview, &views::NodeOverview::nodeActivated, this, [this](const QString &node) {
+        m_topology->showNode(node);
+        showPage(Topology);
+    });
+    connect(m_topology, &views::TopologyPanel::deviceSelected, this, [this](const QString &node, const QString &device) {
+        if (!m_snapshot || device.isEmpty())
+            return;
+        for (const inventory::Device *d : m_snapshot->devicesOnNode(node.toStdString()))
+            if (d->key.device == device.toStdString())
+                m_devices->selectDevice(d->key); // selects it everywhere, without switching pages
+    });
+    connect(m_findingsTable, &QTableView::activated, this, [this](const QModelIndex &index) {
+        const QStringList objects = index.data(views::FindingsModel::ObjectsRole).toStringList();
+        if (objects.isEmpty())
+            return;
+        const QStringList parts = objects.front().split(QLatin1Char('|'));
+        openObject(parts.value(0), parts.value(1), parts.value(2));
+    });
+    connect(session, &ConsoleSession::progress, m_connection, &QLabel::setText);
+    connect(session, &ConsoleSession::streamChanged, this, [this](const kube::StreamStatus &status) {
+        m_streams[{status.kind, status.ns}] = status;
+        std::vector<kube::StreamStatus> streams;
+        QStringList reasons;
+        for (const auto &[key, stream] : m_streams) {
+            streams.push_back(stream);
+            if (!stream.reason.isEmpty())
+                reasons << stream.label() + QStringLiteral(": ") + stream.reason;
+        }
+        m_sync->setText(kube::summarizeStreams(streams));
+        m_sync->setToolTip(reasons.join(QLatin1Char('\n')));
+        m_sync->setVisible(true);
+    });
+    connect(session, &ConsoleSession::notice, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 15000);
+    });
+    connect(session, &ConsoleSession::loaded, this, &MainWindow::onLoaded);
+    connect(session, &ConsoleSession::failed, this, [this](const common::Error &error) {
+        m_connection->setText(QStringLiteral("⚠ %1").arg(error.message));
+    });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_nav->setCurrentRow(settings.value(QStringLiteral("window/page"), 0).toInt());
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::pageName(Page page)
+{
+    static const char *const names[PageCount] = { "Overview", "Devices", "Topology", "Claims",
+                                                  "Templates", "Template editor", "Lint", "Free capacity" };
+    return QString::fromLatin1(names[page]);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    buildClusterMenu();
+
+    QMenu *go = menuBar()->addMenu(QStringLiteral("&Go"));
+    go->addAction(QStringLiteral("Command palette…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::openPalette);
+    go->addSeparator();
+    for (int page = 0; page < PageCount; ++page)
+        go->addAction(pageName(Page(page)), QKeySequence(Qt::CTRL | (Qt::Key_1 + page)), this,
+                      [this, page] { showPage(Page(page)); });
+
+    QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
+    QAction *dark = view->addAction(QStringLiteral("&Dark theme"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
+                                    this, &MainWindow::toggleTheme);
+    dark->setCheckable(true);
+    dark->setChecked(views::currentTheme() == views::Theme::Dark);
+}
+
+void MainWindow::buildClusterMenu()
+{
+    // The console follows one source; switching opens a new window on the other and closes
+    // this one, so no view ever mixes two clusters.
+    QMenu *cluster = menuBar()->addMenu(QStringLiteral("&Cluster"));
+    QMenu *contexts = cluster->addMenu(QStringLiteral("Kubeconfig contexts"));
+    contexts->addAction(QStringLiteral("Reading the kubeconfig…"))->setEnabled(false);
+    QMenu *demo = cluster->addMenu(QStringLiteral("Demo cluster"));
+    for (const auto &[name, summary] : sandbox::presetNames()) {
+        const QString preset = QString::fromStdString(name);
+        demo->addAction(QStringLiteral("%1 — %2").arg(preset, QString::fromStdString(summary)), this,
+                        [this, preset] { switchTo({ QStringLiteral("--demo=") + preset }); });
+    }
+    cluster->addAction(QStringLiteral("Open cache file offline…"), this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open a cache file"), QString(),
+                                                          QStringLiteral("Caches (*.db);;All files (*)"));
+        if (!file.isEmpty())
+            switchTo({ QStringLiteral("--cache"), file });
+    });
+
+    // Reading the kubeconfig touches the disk (and KUBECONFIG may list several files): off
+    // the GUI thread.
+    auto *watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, contexts] {
+        watcher->deleteLater();
+        contexts->clear();
+        const QStringList names = watcher->result();
+        if (names.isEmpty())
+            contexts->addAction(QStringLiteral("No kubeconfig contexts"))->setEnabled(false);
+        for (const QString &name : names) {
+            QAction *action = contexts->addAction(name, this, [this, name] {
+                switchTo({ QStringLiteral("--context"), name });
+            });
+            action->setCheckable(true);
+            action->setChecked(m_session->options().mode == SessionOptions::Mode::Live
+                               && m_session->options().client.context == name);
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([] {
+        QStringList names;
+        Result<kube::Kubeconfig> config = kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment({}));
+        if (config)
+            for (const auto &[name, context] : config->contexts)
+                names << name;
+        return names;
+    }));
+}
+
+void MainWindow::switchTo(const QStringList &arguments)
+{
+    if (QProcess::startDetached(QCoreApplication::applicationFilePath(), arguments))
+        close();
+    else
+        statusBar()->showMessage(QStringLiteral("Could not start %1").arg(QCoreApplication::applicationFilePath()), 10000);
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_nav->setCurrentRow(page);
+}
+
+void MainWindow::onLoaded()
+{
+    inventory::Inventory *inventory = m_session->inventory();
+    connect(inventory, &inventory::Inventory::changed, this, &MainWindow::onChanged);
+    connect(inventory, &inventory::Inventory::wasReset, this, &MainWindow::onReset);
+    onReset(inventory->snapshot());
+}
+
+void MainWindow::onReset(const inventory::SnapshotPtr &snapshot)
+{
+    m_snapshot = snapshot;
+    m_tiles->reset(snapshot);
+    m_devices->reset(snapshot);
+    m_topology->reset(snapshot);
+    m_claims->reset(snapshot);
+    m_templates->reset(snapshot);
+    m_editor->setSnapshot(snapshot);
+    refreshInsights(snapshot);
+    updateStatus();
+}
+
+void MainWindow::onChanged(const inventory::ChangeSet &changes)
+{
+    m_snapshot = changes.snapshot;
+    m_tiles->applyChanges(changes);
+    m_devices->applyChanges(changes);
+    m_topology->applyChanges(changes);
+    m_claims->applyChanges(changes);
+    m_templates->applyChanges(changes);
+    m_editor->setSnapshot(changes.snapshot);
+    refreshInsights(changes.snapshot);
+    updateStatus();
+}
+
+void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)
+{
+    const int generation = ++m_insightsGeneration;
+    auto *watcher = new QFutureWatcher<Insights>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_insightsGeneration)
+            return; // a newer snapshot's results are on their way
+        Insights insights = watcher->result();
+        m_findings->setFindings(std::move(insights.findings));
+        m_free->setCapacity(std::move(insights.free));
+        m_findingsTable->resizeColumnsToContents();
+        m_freeTable->resizeColumnsToContents();
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot] {
+        return Insights{ inventory::lint(*snapshot), inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool) };
+    }));
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_snapshot)
+        return;
+    QString connection = QStringLiteral("%1 · cluster %2 · revision %3")
+                             .arg(m_session->description(),
+                                  m_snapshot->cluster().empty() ? QStringLiteral("(unnamed)")
+                                                                : QString::fromStdString(m_snapshot->cluster()))
+                             .arg(m_snapshot->rev());
+    if (m_session->options().mode == SessionOptions::Mode::Cache && m_session->lastSyncMs() > 0)
+        connection += QStringLiteral(" · offline, data from %1")
+                          .arg(QDateTime::fromMSecsSinceEpoch(m_session->lastSyncMs()).toString(Qt::ISODate));
+    m_connection->setText(connection);
+    const inventory::SnapshotStats stats = m_snapshot->stats();
+    m_counts->setText(QStringLiteral("%1 nodes · %2 devices · %3 pools · %4 claims")
+                          .arg(m_snapshot->deviceNodes().size())
+                          .arg(stats.devices)
+                          .arg(stats.pools)
+                          .arg(m_snapshot->objects(model::Kind::ResourceClaim).size()));
+}
+
+void MainWindow::openPalette()
+{
+    std::vector<views::PaletteEntry> entries;
+    for (int page = 0; page < PageCount; ++page)
+        entries.push_back({ pageName(Page(page)), QStringLiteral("view · Ctrl+%1").arg(page + 1),
+                            [this, page] { showPage(Page(page)); } });
+    if (m_snapshot) {
+        for (const std::string &node : m_snapshot->deviceNodes()) {
+            const QString name = QString::fromStdString(node);
+            entries.push_back({ name, QStringLiteral("node topology"), [this, name] { openObject(QStringLiteral("Node"), {}, name); } });
+        }
+        for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate }) {
+            const QString kindName = QString::fromUtf8(model::kindInfo(kind).name.data(), qsizetype(model::kindInfo(kind).name.size()));
+            for (const auto &object : m_snapshot->objects(kind)) {
+                const QString ns = QString::fromStdString(object->meta.ns), name = QString::fromStdString(object->meta.name);
+                entries.push_back({ ns + QLatin1Char('/') + name, kindName, [this, kindName, ns, name] { openObject(kindName, ns, name); } });
+            }
+        }
+    }
+    m_palette->open(std::move(entries));
+}
+
+void MainWindow::openObject(const QString &kind, const QString &ns, const QString &name)
+{
+    if (kind == QLatin1String("Node") || kind == QLatin1String("ResourceSlice")) {
+        const QString node = kind == QLatin1String("Node") || !m_snapshot
+                                 ? name
+                                 : [&] {
+                                       const auto *slice = m_snapshot->slice(name.toStdString());
+                                       return slice ? QString::fromStdString(slice->node) : QString();
+                                   }();
+        if (m_topology->showNode(node))
+            showPage(Topology);
+        return;
+    }
+    if (kind == QLatin1String("ResourceClaim") && m_claims->selectClaim(ns, name)) {
+        showPage(Claims);
+        return;
+    }
+    if (kind == QLatin1String("ResourceClaimTemplate") && m_templates->selectClaim(ns, name)) {
+        showPage(Templates);
+        return;
+    }
+    if (kind == QLatin1String("DeviceClass")) {
+        m_devices->setSelectorFilter(QStringLiteral("true"));
+        showPage(Devices);
+    }
+}
+
+void MainWindow::toggleTheme()
+{
+    const views::Theme next = views::currentTheme() == views::Theme::Dark ? views::Theme::Light : views::Theme::Dark;
+    views::applyTheme(*qApp, next);
+    QSettings().setValue(QStringLiteral("window/theme"), views::themeName(next));
+    m_topology->reset(m_snapshot); // the drawing picks its colours when built
+}
+
+QStringList MainWindow::saveScreenshots(const QString &dir)
+{
+    QStringList problems;
+    QDir().mkpath(dir);
+    const int current = m_pages->currentIndex();
+    for (int page = 0; page < PageCount; ++page) {
+        showPage(Page(page));
+        if (page == Topology)
+            m_topology->view()->fitAll();
+        QApplication::processEvents();
+        const QString file = QDir(dir).filePath(pageName(Page(page)).toLower().replace(QLatin1Char(' '), QLatin1Char('-'))
+                                                + QStringLiteral(".png"));
+        if (!grab().save(file))
+            problems << QStringLiteral("%1: cannot write the screenshot").arg(file);
+    }
+    showPage(Page(current));
+    return problems;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/page"), m_nav->currentRow());
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace dra::console

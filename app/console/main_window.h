@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+
+#include <QMainWindow>
+
+#include "core/inventory/snapshot.h"
+#include "core/kube/stream_status.h"
+
+class QLabel;
+class QListWidget;
+class QStackedWidget;
+class QTableView;
+
+namespace dra::inventory {
+struct ChangeSet;
+}
+
+namespace dra::views {
+class ClaimBrowser;
+class CommandPalette;
+class DeviceBrowser;
+class FindingsModel;
+class FreeCapacityModel;
+class NodeOverview;
+class NodeTileModel;
+class TemplateEditor;
+class TopologyPanel;
+}
+
+namespace dra::console {
+
+class ConsoleSession;
+
+// The console's window: a page per main view, a command palette (Ctrl+K), the theme toggle,
+// and the status bar. It only wires views to the session's inventory; every view computes its
+// own rows.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum Page { Overview, Devices, Topology, Claims, Templates, Editor, Lint, Free, PageCount };
+
+    explicit MainWindow(ConsoleSession *session, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    void showPage(Page page);
+    static QString pageName(Page page);
+    // Renders every page to DIR/<page>.png (after the data has loaded); the errors name the file.
+    [[nodiscard]] QStringList saveScreenshots(const QString &dir);
+
+    views::DeviceBrowser *deviceBrowser() const { return m_devices; }
+    views::TopologyPanel *topologyPanel() const { return m_topology; }
+    views::ClaimBrowser *claimBrowser() const { return m_claims; }
+    views::TemplateEditor *templateEditor() const { return m_editor; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildMenus();
+    void buildClusterMenu();
+    // Opens a new console with these arguments (another cluster or cache) and closes this one.
+    void switchTo(const QStringList &arguments);
+    void onLoaded();
+    void onReset(const inventory::SnapshotPtr &snapshot);
+    void onChanged(const inventory::ChangeSet &changes);
+    void refreshInsights(const inventory::SnapshotPtr &snapshot);
+    void updateStatus();
+    void openPalette();
+    void toggleTheme();
+    void openObject(const QString &kind, const QString &ns, const QString &name);
+
+    ConsoleSession *m_session;
+    inventory::SnapshotPtr m_snapshot;
+    QListWidget *m_nav;
+    QStackedWidget *m_pages;
+    views::NodeTileModel *m_tiles;
+    views::NodeOverview *m_overview;
+    views::DeviceBrowser *m_devices;
+    views::TopologyPanel *m_topology;
+    views::ClaimBrowser *m_claims;
+    views::ClaimBrowser *m_templates;
+    views::TemplateEditor *m_editor;
+    views::FindingsModel *m_findings;
+    views::FreeCapacityModel *m_free;
+    QTableView *m_findingsTable;
+    QTableView *m_freeTable;
+    views::CommandPalette *m_palette;
+    QLabel *m_connection;
+    QLabel *m_sync;   // Live: how current the mirror is
+    QLabel *m_counts;
+    std::map<std::pair<model::Kind, std::string>, kube::StreamStatus> m_streams;
+    int m_insightsGeneration = 0;
+};
+
+} // namespace dra::console

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "views/inventory/device_browser.h"
+
+#include <QSignalSpy>
+#include <QTableView>
+
+#include <gtest/gtest.h>
+
+#include "tests/views/views_test_main.h"
+#include "views/common/selector_runner.h"
+#include "views/editor/cel_editor.h"
+#include "views/inventory/device_filter_model.h"
+#include "views/inventory/device_table_model.h"
+
+namespace dra::views {
+namespace {
+
+// Types a selector and waits for the sweep the debounce starts.
+void typeSelector(DeviceBrowser &browser, const QString &expression)
+{
+    QSignalSpy done(browser.selectorRunner(), &SelectorRunner::finished);
+    browser.setSelectorFilter(expression);
+    ASSERT_TRUE(done.wait(10000)) << "no result for " << expression.toStdString();
+}
+
+TEST(DeviceBrowserTest, SelectorFilterShowsExactlyTheMatchingDevices)
+{
+    const inventory::SnapshotPtr snapshot = test::mixedSnapshot();
+    DeviceBrowser browser;
+    browser.reset(snapshot);
+    const QString expression = QStringLiteral(
+        "device.driver == \"gpu.nvidia.com\" && device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0");
+    typeSelector(browser, expression);
+
+    const inventory::SelectorSweep expected = inventory::sweepSelector(*snapshot, expression.toStdString());
+    ASSERT_TRUE(expected.valid);
+    ASSERT_GT(expected.matches.size(), 0u);
+    EXPECT_EQ(browser.filterModel()->rowCount(), int(expected.matches.size()));
+    EXPECT_TRUE(browser.selectorEditor()->diagnostics().empty());
+    EXPECT_TRUE(browser.statusText().contains(QStringLiteral("matches %1 of").arg(expected.matches.size())))
+        << browser.statusText().toStdString();
+}
+
+TEST(DeviceBrowserTest, BrokenSelectorShowsDiagnosticsAndKeepsTheLastGoodFilterOff)
+{
+    DeviceBrowser browser;
+    browser.reset(test::a100Snapshot());
+    typeSelector(browser, QStringLiteral("device.driver == "));
+    ASSERT_FALSE(browser.selectorEditor()->diagnostics().empty());
+    EXPECT_EQ(browser.selectorEditor()->diagnostics().front().severity, cel::Diagnostic::Severity::Error);
+    EXPECT_FALSE(browser.selectorEditor()->extraSelections().isEmpty()) << "the error is underlined";
+    EXPECT_TRUE(browser.statusText().contains(QStringLiteral("does not compile")));
+}
+
+TEST(DeviceBrowserTest, MisspelledAttributeWarnsWithASuggestion)
+{
+    DeviceBrowser browser;
+    browser.reset(test::a100Snapshot());
+    typeSelector(browser, QStringLiteral("device.attributes[\"gpu.nvidia.com\"].prodctName == \"x\""));
+    const auto &diagnostics = browser.selectorEditor()->diagnostics();
+    ASSERT_FALSE(diagnostics.empty());
+    EXPECT_EQ(diagnostics.back().severity, cel::Diagnostic::Severity::Warning);
+    EXPECT_NE(diagnostics.back().message.find("did you mean \"productName\""), std::string::npos)
+        << diagnostics.back().message;
+}
+
+TEST(DeviceBrowserTest, SelectDeviceSelectsItsRow)
+{
+    const inventory::SnapshotPtr snapshot = test::a100Snapshot();
+    DeviceBrowser browser;
+    browser.reset(snapshot);
+    const inventory::Device *last = snapshot->devices().back();
+    QSignalSpy selected(&browser, &DeviceBrowser::deviceSelected);
+    ASSERT_TRUE(browser.selectDevice(last->key));
+    const QModelIndex current = browser.table()->currentIndex();
+    EXPECT_EQ(current.data(DeviceTableModel::DeviceKeyRole).toStringList().value(2).toStdString(), last->key.device);
+    EXPECT_GE(selected.count(), 1);
+    EXPECT_FALSE(browser.selectDevice({ "nope", "nope", "nope" }));
+}
+
+} // namespace
+} // namespace dra::views

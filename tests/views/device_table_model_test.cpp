@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "views/inventory/device_table_model.h"
+
+#include <QAbstractItemModelTester>
+
+#include <gtest/gtest.h>
+
+#include "tests/views/views_test_main.h"
+#include "views/inventory/device_filter_model.h"
+
+namespace dra::views {
+namespace {
+
+TEST(DeviceTableModelTest, OneRowPerDeviceWithStateAndHolder)
+{
+    const inventory::SnapshotPtr snapshot = test::a100Snapshot();
+    DeviceTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.reset(snapshot);
+    ASSERT_EQ(model.rowCount(), int(snapshot->devices().size()));
+    ASSERT_GT(model.rowCount(), 0);
+
+    int allocated = 0;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const inventory::Device *device = model.deviceAt(row);
+        ASSERT_NE(device, nullptr);
+        EXPECT_EQ(model.index(row, DeviceTableModel::Name).data().toString().toStdString(), device->key.device);
+        const QString state = model.index(row, DeviceTableModel::State).data().toString();
+        EXPECT_EQ(state.toStdString(), inventory::deviceStateName(snapshot->state(*device)));
+        const QString holder = model.index(row, DeviceTableModel::Holder).data().toString();
+        if (!snapshot->holds(device->key).empty()) {
+            ++allocated;
+            const auto &claim = snapshot->holds(device->key).front().claim;
+            EXPECT_TRUE(holder.contains(QString::fromStdString(claim.ns + "/" + claim.name)));
+        } else {
+            EXPECT_TRUE(holder.isEmpty());
+        }
+    }
+    EXPECT_GT(allocated, 0) << "the a100-mig preset allocates some devices to its claims";
+}
+
+TEST(DeviceTableModelTest, RemovedSliceRemovesItsRowsWithoutAReset)
+{
+    const inventory::SnapshotPtr snapshot = test::a100Snapshot();
+    DeviceTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.reset(snapshot);
+    const int before = model.rowCount();
+
+    const inventory::SliceInfo &slice = snapshot->slices().front();
+    store::CommittedBatch batch;
+    batch.cluster = snapshot->cluster();
+    store::ObjectRecord record;
+    record.key = { "resource.k8s.io", "ResourceSlice", "", slice.name };
+    batch.changes.push_back({ store::ChangeType::Deleted, snapshot->rev() + 1, record });
+    batch.summary.deleted = 1;
+    inventory::ChangeSet changes;
+    const inventory::SnapshotPtr next = inventory::applyBatch(snapshot, batch, &changes);
+    ASSERT_FALSE(changes.devicesRemoved.empty());
+
+    int resets = 0;
+    QObject::connect(&model, &QAbstractItemModel::modelReset, [&] { ++resets; });
+    model.applyChanges(changes);
+    EXPECT_EQ(resets, 0);
+    EXPECT_EQ(model.rowCount(), before - int(changes.devicesRemoved.size()));
+    EXPECT_EQ(model.rowCount(), int(next->devices().size()));
+    for (const auto &key : changes.devicesRemoved)
+        EXPECT_EQ(model.rowOf(key), -1);
+}
+
+TEST(DeviceFilterModelTest, TextFilterNeedsEveryWordAndSortsMemoryByValue)
+{
+    DeviceTableModel model;
+    model.reset(test::mixedSnapshot());
+    DeviceFilterModel filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    filter.setText(QStringLiteral("H100 free"));
+    ASSERT_GT(filter.rowCount(), 0);
+    for (int row = 0; row < filter.rowCount(); ++row) {
+        bool h100 = false;
+        for (int column = 0; column < DeviceTableModel::ColumnCount; ++column)
+            h100 = h100 || filter.index(row, column).data().toString().contains(QStringLiteral("h100"), Qt::CaseInsensitive);
+        EXPECT_TRUE(h100);
+        EXPECT_EQ(filter.index(row, DeviceTableModel::State).data().toString(), QStringLiteral("free"));
+    }
+    EXPECT_LT(filter.rowCount(), model.rowCount());
+    filter.setText({});
+    filter.sort(DeviceTableModel::Memory, Qt::DescendingOrder);
+    double previous = 1e30;
+    for (int row = 0; row < filter.rowCount(); ++row) {
+        const QVariant value = filter.index(row, DeviceTableModel::Memory).data(DeviceTableModel::SortRole);
+        if (!value.isValid())
+            continue;
+        EXPECT_LE(value.toDouble(), previous);
+        previous = value.toDouble();
+    }
+}
+
+} // namespace
+} // namespace dra::views

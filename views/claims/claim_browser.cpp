@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "views/claims/claim_browser.h"
+
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/inventory/snapshot_builder.h"
+#include "views/claims/claim_details.h"
+#include "views/claims/claim_diagnosis.h"
+#include "views/claims/claim_list_model.h"
+#include "views/editor/template_check.h"
+
+namespace dra::views {
+
+ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
+    : QWidget(parent)
+    , m_model(new ClaimListModel(kind, this))
+    , m_filter(new QSortFilterProxyModel(this))
+    , m_search(new QLineEdit(this))
+    , m_table(new QTableView(this))
+    , m_inspector(new QTextBrowser(this))
+    , m_clusters(std::make_shared<ClusterIndexCache>())
+{
+    m_filter->setSourceModel(m_model);
+    m_filter->setFilterKeyColumn(-1);
+    m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_filter->setSortRole(ClaimListModel::SortRole);
+    m_search->setPlaceholderText(QStringLiteral("Filter by namespace, name, state, device, node or pod"));
+    m_search->setClearButtonEnabled(true);
+    m_table->setModel(m_filter);
+    m_table->setSortingEnabled(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(m_inspector);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_search);
+    layout->addWidget(splitter, 1);
+
+    connect(m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ClaimBrowser::showSelection);
+}
+
+void ClaimBrowser::reset(inventory::SnapshotPtr snapshot)
+{
+    m_snapshot = snapshot;
+    m_model->reset(std::move(snapshot));
+    m_table->resizeColumnsToContents();
+    showSelection();
+}
+
+void ClaimBrowser::applyChanges(const inventory::ChangeSet &changes)
+{
+    m_snapshot = changes.snapshot;
+    m_model->applyChanges(changes);
+    showSelection();
+}
+
+bool ClaimBrowser::selectClaim(const QString &ns, const QString &name)
+{
+    const int row = m_model->rowOf(ns, name);
+    if (row < 0)
+        return false;
+    m_search->clear();
+    const QModelIndex index = m_filter->mapFromSource(m_model->index(row, 0));
+    m_table->setCurrentIndex(index);
+    m_table->scrollTo(index);
+    return true;
+}
+
+QString ClaimBrowser::inspectorHtml() const
+{
+    return m_inspector->toHtml();
+}
+
+void ClaimBrowser::showSelection()
+{
+    const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
+    const model::Object *object = current.isValid() ? m_model->objectAt(current.row()) : nullptr;
+    if (!object || !m_snapshot) {
+        m_inspector->setHtml(QStringLiteral("<p>Select a claim to see its requests, allocation, pods and events.</p>"));
+        return;
+    }
+    const QString details = claimDetailsHtml(*m_snapshot, *object);
+    m_inspector->setHtml(details);
+    Q_EMIT claimSelected(QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name));
+    if (object->kind == model::Kind::ResourceClaim)
+        diagnose(object->meta.ns, object->meta.name, details);
+}
+
+void ClaimBrowser::diagnose(const std::string &ns, const std::string &name, const QString &details)
+{
+    // The allocation simulation can take a while on a large cluster: off the GUI thread, and
+    // only the answer for the latest selection and snapshot is shown.
+    const int generation = ++m_diagnosisGeneration;
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, details] {
+        watcher->deleteLater();
+        if (generation != m_diagnosisGeneration)
+            return;
+        const int scroll = m_inspector->verticalScrollBar()->value();
+        m_inspector->setHtml(details + watcher->result());
+        m_inspector->verticalScrollBar()->setValue(scroll);
+        Q_EMIT diagnosisShown();
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, clusters = m_clusters, ns, name] {
+        Result<alloc::Diagnosis> diagnosis = diagnoseClaimIn(snapshot, ns, name, *clusters);
+        return diagnosis ? diagnosisHtml(*diagnosis)
+                         : QStringLiteral("<h4>Diagnosis</h4><p>%1</p>").arg(diagnosis.error().message.toHtmlEscaped());
+    }));
+}
+
+} // namespace dra::views

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <QWidget>
+
+#include "core/inventory/snapshot.h"
+#include "core/model/kind.h"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QTextBrowser;
+
+namespace dra::inventory {
+struct ChangeSet;
+}
+
+namespace dra::views {
+
+class ClaimListModel;
+class ClusterIndexCache;
+
+// Claims (or templates) across namespaces with their state, and an inspector for the selected
+// one: requests, allocation with nodes, reserving pods, events.
+class ClaimBrowser final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ClaimBrowser(model::Kind kind, QWidget *parent = nullptr);
+
+    void reset(inventory::SnapshotPtr snapshot);
+    void applyChanges(const inventory::ChangeSet &changes);
+    bool selectClaim(const QString &ns, const QString &name);
+
+    ClaimListModel *listModel() const { return m_model; }
+    QTableView *table() const { return m_table; }
+    QString inspectorHtml() const;
+
+Q_SIGNALS:
+    void claimSelected(const QString &ns, const QString &name);
+    // The inspector now shows the selected claim's Pending diagnosis too.
+    void diagnosisShown();
+
+private:
+    void showSelection();
+    void diagnose(const std::string &ns, const std::string &name, const QString &details);
+
+    ClaimListModel *m_model;
+    QSortFilterProxyModel *m_filter;
+    QLineEdit *m_search;
+    QTableView *m_table;
+    QTextBrowser *m_inspector;
+    inventory::SnapshotPtr m_snapshot;
+    // Shared with the diagnosis running on the pool, which may outlive a selection.
+    std::shared_ptr<ClusterIndexCache> m_clusters;
+    int m_diagnosisGeneration = 0;
+};
+
+} // namespace dra::views

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "views/claims/claim_diagnosis.h"
+
+#include "core/alloc/feature_gates.h"
+#include "views/editor/template_check.h"
+
+namespace dra::views {
+namespace {
+
+QString esc(const std::string &text)
+{
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+// A mark per status that reads without colour too.
+QString statusMark(alloc::DiagnosisStep::Status status)
+{
+    switch (status) {
+    case alloc::DiagnosisStep::Status::Ok: return QStringLiteral("✔");
+    case alloc::DiagnosisStep::Status::Failed: return QStringLiteral("✘");
+    case alloc::DiagnosisStep::Status::Waiting: return QStringLiteral("…");
+    case alloc::DiagnosisStep::Status::Skipped: return QStringLiteral("–");
+    }
+    return {};
+}
+
+} // namespace
+
+Result<alloc::Diagnosis> diagnoseClaimIn(const inventory::SnapshotPtr &snapshot, const std::string &ns,
+                                         const std::string &name, ClusterIndexCache &clusters)
+{
+    Result<std::shared_ptr<const alloc::Cluster>> cluster = clusters.clusterOf(snapshot);
+    if (!cluster)
+        return fail(cluster.error());
+    alloc::SimulationOptions options;
+    options.maxExplainedNodes = 8;
+    return alloc::diagnoseClaim(**cluster, alloc::FeatureGates::newestRelease(), ns, name, options);
+}
+
+QString diagnosisHtml(const alloc::Diagnosis &diagnosis)
+{
+    QString html = QStringLiteral("<h4>Diagnosis</h4><table cellspacing=\"4\">");
+    for (const alloc::DiagnosisStep &step : diagnosis.steps) {
+        html += QStringLiteral("<tr><td>%1</td><td><b>%2</b> <i>(%3)</i><br>%4")
+                    .arg(statusMark(step.status), esc(step.name), esc(alloc::statusName(step.status)), esc(step.detail));
+        if (!step.owner.empty())
+            html += QStringLiteral("<br>owner: %1").arg(esc(step.owner));
+        for (const std::string &event : step.events)
+            html += QStringLiteral("<br><small>event: %1</small>").arg(esc(event));
+        html += QStringLiteral("</td></tr>");
+    }
+    html += QStringLiteral("</table>");
+    if (diagnosis.simulation && !diagnosis.simulation->explanation.empty()) {
+        html += QStringLiteral("<p>Why not, node by node (closest first):</p><ul>");
+        for (const alloc::NodeExplanation &node : diagnosis.simulation->explanation)
+            html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(node.node), esc(node.reason));
+        html += QStringLiteral("</ul>");
+    }
+    html += QStringLiteral("<p><b>Verdict:</b> %1</p>").arg(esc(diagnosis.verdict));
+    return html;
+}
+
+} // namespace dra::views

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <QWidget>
+
+#include "core/inventory/snapshot.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTextBrowser;
+
+namespace dra::inventory {
+struct ChangeSet;
+}
+
+namespace dra::views {
+
+class CelEditor;
+class DeviceFilterModel;
+class DeviceTableModel;
+class SelectorRunner;
+
+// The flat device table with its filter bar (plain text, or a CEL selector evaluated live
+// against every device) and the details of the selected device.
+class DeviceBrowser final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DeviceBrowser(QWidget *parent = nullptr);
+
+    void reset(inventory::SnapshotPtr snapshot);
+    void applyChanges(const inventory::ChangeSet &changes);
+
+    // Selects and shows a device; false when the inventory has no such device.
+    bool selectDevice(const inventory::DeviceKey &key);
+    // Filters by a CEL selector, as if typed in CEL mode.
+    void setSelectorFilter(const QString &expression);
+
+    DeviceTableModel *tableModel() const { return m_model; }
+    DeviceFilterModel *filterModel() const { return m_filter; }
+    QTableView *table() const { return m_table; }
+    CelEditor *selectorEditor() const { return m_selector; }
+    SelectorRunner *selectorRunner() const { return m_runner; }
+    QString statusText() const;
+
+Q_SIGNALS:
+    void deviceSelected(const dra::inventory::DeviceKey &key);
+
+private:
+    void setMode(int mode);
+    void showSelection();
+    void updateStatus();
+
+    DeviceTableModel *m_model;
+    DeviceFilterModel *m_filter;
+    SelectorRunner *m_runner;
+    QComboBox *m_mode;
+    QLineEdit *m_text;
+    CelEditor *m_selector;
+    QLabel *m_status;
+    QTableView *m_table;
+    QTextBrowser *m_details;
+    QString m_selectorStatus;
+};
+
+} // namespace dra::views

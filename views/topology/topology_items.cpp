@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "views/topology/topology_items.h"
+
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include "views/common/theme.h"
+
+namespace dra::views {
+namespace {
+
+QString row(const QString &label, const QString &value)
+{
+    if (value.isEmpty())
+        return {};
+    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label, value.toHtmlEscaped());
+}
+
+QString holderRows(const topology::Holder &holder)
+{
+    if (!holder.isHeld())
+        return row(QStringLiteral("Holder"), QStringLiteral("free"));
+    return row(QStringLiteral("Claim"), holder.claim)
+        + row(QStringLiteral("Pods"), holder.pods.join(QStringLiteral(", ")));
+}
+
+QString optionalInt(const std::optional<int> &value)
+{
+    return value ? QString::number(*value) : QString();
+}
+
+// Fill for a device: its holder's colour, else free.
+QColor fillFor(const topology::Holder &holder)
+{
+    return holder.isHeld() ? holderColor(holder.claim) : themeColors().free;
+}
+
+void paintBox(QPainter *painter, const QGraphicsRectItem &item, const QColor &fill, bool selected)
+{
+    const ThemeColors &colors = themeColors();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(fill);
+    painter->setPen(QPen(selected ? colors.selection : colors.frame, selected ? 3 : 1));
+    painter->drawRoundedRect(item.rect().adjusted(1, 1, -1, -1), 6, 6);
+}
+
+} // namespace
+
+QString gpuToolTip(const topology::GpuNode &gpu)
+{
+    QString rows = row(QStringLiteral("Device"), gpu.device.isEmpty() ? QStringLiteral("(no DRA device)") : gpu.device)
+        + row(QStringLiteral("Endpoint"), gpu.name != gpu.device ? gpu.name : QString())
+        + row(QStringLiteral("Driver"), gpu.driver) + row(QStringLiteral("Pool"), gpu.pool)
+        + row(QStringLiteral("Model"), gpu.model) + row(QStringLiteral("Memory"), gpu.memory)
+        + row(QStringLiteral("UUID"), gpu.uuid) + row(QStringLiteral("PCI bus"), gpu.pciBusId)
+        + row(QStringLiteral("PCIe root"), gpu.pcieRoot) + row(QStringLiteral("NUMA"), optionalInt(gpu.numa))
+        + row(QStringLiteral("Index"), optionalInt(gpu.index))
+        + row(QStringLiteral("CPU affinity"), gpu.cpuAffinity)
+        + row(QStringLiteral("Mapping"), gpu.mappingNote) + holderRows(gpu.holder);
+    return QStringLiteral("<table>%1</table>").arg(rows);
+}
+
+QString migToolTip(const topology::MigDevice &mig)
+{
+    QString slices;
+    if (mig.sliceStart >= 0)
+        slices = QStringLiteral("%1–%2").arg(mig.sliceStart).arg(mig.sliceStart + mig.sliceCount - 1);
+    const QString rows = row(QStringLiteral("Device"), mig.device) + row(QStringLiteral("Profile"), mig.profile)
+        + row(QStringLiteral("Memory"), mig.memory) + row(QStringLiteral("UUID"), mig.uuid)
+        + row(QStringLiteral("Memory slices"), slices)
+        + (mig.holder.isHeld() ? holderRows(mig.holder)
+                               : row(QStringLiteral("Holder"), mig.free ? QStringLiteral("free")
+                                                                        : QStringLiteral("blocked by a sibling or the parent")));
+    return QStringLiteral("<table>%1</table>").arg(rows);
+}
+
+QString nicToolTip(const topology::NicNode &nic)
+{
+    const QString rows = row(QStringLiteral("Device"), nic.device.isEmpty() ? nic.name : nic.device)
+        + row(QStringLiteral("Driver"), nic.driver) + row(QStringLiteral("Interface"), nic.interfaceName)
+        + row(QStringLiteral("PCI bus"), nic.pciBusId) + row(QStringLiteral("PCIe root"), nic.pcieRoot)
+        + row(QStringLiteral("NUMA"), optionalInt(nic.numa)) + holderRows(nic.holder);
+    return QStringLiteral("<table>%1</table>").arg(rows);
+}
+
+GpuBoxItem::GpuBoxItem(const topology::GpuNode &gpu, QGraphicsItem *parent)
+    : QGraphicsRectItem(0, 0, topo_metrics::gpuWidth, topo_metrics::gpuHeight, parent)
+{
+    m_title = gpu.device.isEmpty() ? gpu.name : gpu.device;
+    if (!gpu.device.isEmpty() && gpu.name != gpu.device)
+        m_title += QStringLiteral("  (%1)").arg(gpu.name);
+    QStringList facts;
+    for (const QString &fact : { gpu.model, gpu.memory })
+        if (!fact.isEmpty())
+            facts << fact;
+    m_subtitle = facts.join(QStringLiteral(" · "));
+    m_holder = gpu.holder.isHeld() ? gpu.holder.claim
+                                   : (gpu.device.isEmpty() ? QStringLiteral("unmapped") : QString());
+    setToolTip(gpuToolTip(gpu));
+    setFlag(QGraphicsItem::ItemIsSelectable, !gpu.device.isEmpty());
+    setAcceptHoverEvents(true);
+
+    bool anyMigHeld = false;
+    for (const auto &mig : gpu.migs)
+        anyMigHeld = anyMigHeld || mig.holder.isHeld();
+    QColor fill = gpu.device.isEmpty() ? themeColors().unmapped : fillFor(gpu.holder);
+    if (!gpu.holder.isHeld() && anyMigHeld)
+        fill = themeColors().partlyUsed;
+    setBrush(fill);
+}
+
+void GpuBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    paintBox(painter, *this, brush().color(), option->state & QStyle::State_Selected);
+    const QRectF text = rect().adjusted(8, 6, -8, -topo_metrics::migStripHeight - 4);
+    QFont font = painter->font();
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(Qt::black);
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
+                      painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
+    font.setBold(false);
+    painter->setFont(font);
+    const int line = painter->fontMetrics().height();
+    painter->drawText(text.adjusted(0, line + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
+                      painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
+    if (!m_holder.isEmpty()) {
+        painter->drawText(text.adjusted(0, 2 * line + 4, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
+                          painter->fontMetrics().elidedText(m_holder, Qt::ElideMiddle, int(text.width())));
+    }
+}
+
+MigBoxItem::MigBoxItem(const topology::MigDevice &mig, const QRectF &rect, QGraphicsItem *parent)
+    : QGraphicsRectItem(rect, parent)
+    , m_label(mig.profile.isEmpty() ? mig.device : mig.profile)
+{
+    setToolTip(migToolTip(mig));
+    setFlag(QGraphicsItem::ItemIsSelectable, true);
+    setAcceptHoverEvents(true);
+    setBrush(mig.holder.isHeld() ? holderColor(mig.holder.claim)
+                                 : (mig.free ? themeColors().free : themeColors().unmapped));
+}
+
+void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    const bool selected = option->state & QStyle::State_Selected;
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(brush());
+    painter->setPen(QPen(selected ? themeColors().selection : QColor(0x40, 0x40, 0x40), selected ? 2.5 : 0.8));
+    painter->drawRoundedRect(rect().adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+    if (rect().height() < 11)
+        return; // a thin lane of stacked placements: the tooltip names it
+    QFont font = painter->font();
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    painter->setFont(font);
+    painter->setPen(Qt::black);
+    painter->drawText(rect(), Qt::AlignCenter,
+                      painter->fontMetrics().elidedText(m_label, Qt::ElideRight, int(rect().width()) - 2));
+}
+
+NicBoxItem::NicBoxItem(const topology::NicNode &nic, QGraphicsItem *parent)
+    : QGraphicsRectItem(0, 0, topo_metrics::nicWidth, topo_metrics::nicHeight, parent)
+    , m_title(nic.device.isEmpty() ? nic.name : nic.device)
+    , m_subtitle(nic.interfaceName.isEmpty() ? nic.driver : nic.interfaceName)
+{
+    setToolTip(nicToolTip(nic));
+    setFlag(QGraphicsItem::ItemIsSelectable, !nic.device.isEmpty());
+    setAcceptHoverEvents(true);
+    setBrush(nic.device.isEmpty() ? themeColors().unmapped : fillFor(nic.holder).lighter(112));
+}
+
+void NicBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
+{
+    paintBox(painter, *this, brush().color(), option->state & QStyle::State_Selected);
+    painter->setPen(Qt::black);
+    const QRectF text = rect().adjusted(6, 4, -6, -4);
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignTop,
+                      painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
+    painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom,
+                      painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
+}
+
+GroupFrameItem::GroupFrameItem(const QRectF &rect, QString label, QString detail, QGraphicsItem *parent)
+    : QGraphicsRectItem(rect, parent)
+    , m_label(std::move(label))
+    , m_detail(std::move(detail))
+{
+    setZValue(-1);
+}
+
+void GroupFrameItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *)
+{
+    const ThemeColors &colors = themeColors();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setBrush(colors.groupFill);
+    painter->setPen(QPen(colors.frame, 1, Qt::SolidLine));
+    painter->drawRoundedRect(rect(), 8, 8);
+    const QRectF label = rect().adjusted(topo_metrics::groupPadding, 3, -topo_metrics::groupPadding, 0);
+    QFont font = painter->font();
+    font.setBold(true);
+    painter->setFont(font);
+    painter->setPen(colors.text);
+    painter->drawText(label, Qt::AlignLeft | Qt::AlignTop, m_label);
+    const int labelWidth = painter->fontMetrics().horizontalAdvance(m_label);
+    font.setBold(false);
+    painter->setFont(font);
+    painter->setPen(colors.mutedText);
+    painter->drawText(label.adjusted(labelWidth + 10, 0, 0, 0), Qt::AlignLeft | Qt::AlignTop,
+                      painter->fontMetrics().elidedText(m_detail, Qt::ElideRight, int(label.width()) - labelWidth - 10));
+}
+
+} // namespace dra::views
