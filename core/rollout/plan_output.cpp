@@ -4,6 +4,8 @@
 // A plan as JSON and as a summary a reviewer reads before the maintenance window.
 #include "core/rollout/rollout_plan.h"
 
+#include <cstdio>
+
 #include "core/rollout/duration.h"
 
 namespace dra::rollout {
@@ -128,8 +130,11 @@ std::string planSummary(const RolloutPlan &plan)
             text += " after " + formatDuration(s.afterMs);
         if (s.threshold)
             text += " at " + std::to_string(s.threshold);
-        if (s.type == StopCondition::Type::ErrorRateAbove)
-            text += " above " + std::to_string(s.rate);
+        if (s.type == StopCondition::Type::ErrorRateAbove) {
+            char rate[32];
+            std::snprintf(rate, sizeof rate, "%g%%", s.rate * 100);
+            text += " above " + std::string(rate);
+        }
         text += " -> " + std::string(stopActionName(s.action)) + "\n";
     }
     return text;

@@ -52,8 +52,8 @@ struct Decision
 
 // The rollout state machine: pure logic over a plan, a state and the injected clock. It
 // decides; it performs nothing. Mutations are applied in order by the controller, which waits
-// for each scaled Deployment to be Ready before the next mutation. Any thread; stateless
-// besides the references it holds.
+// for each scaled Deployment to be Ready before the next mutation. The plan and the clock must
+// outlive the machine. Any thread; stateless besides the references it holds.
 class RolloutMachine final
 {
 public:

@@ -331,13 +331,9 @@ void readVariant(Context &c, const YAML::Node &node, RolloutPlan &plan)
     plan.variant.podTemplate.claimName = c.r.name(pod, podPath, "claimName", false).value_or("gpu");
     plan.variant.podTemplate.containers = c.r.strings(pod, podPath, "containers");
     const YAML::Node selector = pod["nodeSelector"];
-    if (selector.IsDefined() && c.r.map(selector, podPath + ".nodeSelector", {})) {
-        // map() reported every key as unknown; undo that for this free-form map.
-        c.r.errors.erase(std::remove_if(c.r.errors.begin(), c.r.errors.end(),
-                                        [&](const PlanError &e) {
-                                            return e.path.starts_with(podPath + ".nodeSelector.");
-                                        }),
-                         c.r.errors.end());
+    if (selector.IsDefined() && !selector.IsMap()) {
+        c.r.error(selector, podPath + ".nodeSelector", "must be a mapping of label to value");
+    } else if (selector.IsDefined()) {
         for (const auto &entry : selector) {
             if (!entry.second.IsScalar())
                 c.r.error(entry.second, podPath + ".nodeSelector." + entry.first.Scalar(), "must be a string");

@@ -222,6 +222,7 @@ TEST(RolloutPlanTest, JsonOfThePlanCarriesStepsAndDurations)
     EXPECT_EQ(json["spec"]["stopConditions"][1]["type"], "WrongDeviceIdentity");
     const std::string summary = planSummary(test::examplePlan());
     EXPECT_NE(summary.find("Cutover    50%, observe 15m"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("stop: ErrorRateAbove above 2% -> Rollback"), std::string::npos) << summary;
 }
 
 TEST(RolloutPlanTest, ItsJsonIsAPlanThatReadsBackTheSame)
