@@ -54,7 +54,30 @@ CREATE TABLE audit_log (
 );
 )sql";
 
-constexpr std::array<std::string_view, 1> kMigrations{kSchemaV1};
+// Version 2: rollouts are found by workload (one active rollout per workload) and stage;
+// rejected DRA variants are remembered per workload; the audit log refuses updates and deletes
+// (the hash chain still detects edits made around SQLite's triggers).
+constexpr std::string_view kSchemaV2 = R"sql(
+ALTER TABLE rollouts ADD COLUMN workload TEXT NOT NULL DEFAULT '';
+ALTER TABLE rollouts ADD COLUMN stage TEXT NOT NULL DEFAULT 'Baseline';
+ALTER TABLE rollouts ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX rollouts_by_workload ON rollouts (workload, stage);
+CREATE TABLE rejected_variants (
+    workload TEXT NOT NULL,
+    variant TEXT NOT NULL,
+    rollout TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (workload, variant)
+);
+CREATE INDEX audit_log_by_target ON audit_log (target, seq);
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+)sql";
+
+constexpr std::array<std::string_view, 2> kMigrations{kSchemaV1, kSchemaV2};
 
 constexpr uint32_t kStateApplicationId = 0x44524153; // "DRAS"
 

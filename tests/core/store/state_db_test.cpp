@@ -72,3 +72,28 @@ TEST(StateDbTest, OneWriterAtATime)
     ASSERT_FALSE(second.has_value());
     EXPECT_EQ(second.error().code, Error::Code::Busy);
 }
+
+TEST(StateDbTest, MigratesAVersionOneFileKeepingItsRows)
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state.db"));
+    {
+        // A state file as version 1 wrote it, with a rollout and an audit entry.
+        Result<sqlite::Database> db = sqlite::Database::open(path, sqlite::Database::Access::ReadWriteCreate);
+        ASSERT_TRUE(db.has_value());
+        ASSERT_TRUE(db->exec(std::string(StateDb::schema().migrations[0])).has_value());
+        ASSERT_TRUE(db->exec("PRAGMA application_id = 1146241363; PRAGMA user_version = 1;"
+                             "INSERT INTO rollouts (id, plan_yaml, state_json, updated_at) VALUES ('r', 'p', '{}', 5);"
+                             "INSERT INTO audit_log (at, actor, action, target, result, prev_hash, hash) "
+                             "VALUES (1, 'a', 'create', 'r', 'ok', 'x', 'y');")
+                        .has_value());
+    }
+    Result<StateDb> state = StateDb::open(path, OpenMode::ReadWrite);
+    ASSERT_TRUE(state.has_value()) << state.error().message.toStdString();
+    EXPECT_EQ(state->database().queryInt("PRAGMA user_version"), int64_t(StateDb::schema().migrations.size()));
+    EXPECT_EQ(state->database().queryInt("SELECT count(*) FROM rollouts WHERE id = 'r' AND stage = 'Baseline' AND workload = ''"),
+              int64_t(1));
+    EXPECT_EQ(state->database().queryInt("SELECT count(*) FROM rejected_variants"), int64_t(0));
+    EXPECT_FALSE(state->database().exec("DELETE FROM audit_log").has_value()) << "the audit log is append-only from v2";
+    EXPECT_FALSE(state->database().exec("UPDATE audit_log SET result = 'changed'").has_value());
+}

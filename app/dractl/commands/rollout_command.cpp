@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl rollout: validate a RolloutPlan, show rollouts and the audit log from the state file.
+#include <algorithm>
+
+#include <QDateTime>
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+#include "app/dractl/cli.h"
+#include "app/dractl/commands/output.h"
+#include "core/common/json_text.h"
+#include "core/rollout/audit_log.h"
+#include "core/rollout/duration.h"
+#include "core/rollout/rollout_machine.h"
+#include "core/rollout/rollout_plan.h"
+#include "core/rollout/rollout_store.h"
+#include "core/store/state_db.h"
+#include "core/store/store_paths.h"
+
+namespace dra::cli {
+
+namespace {
+
+using common::qs;
+
+QCommandLineOption stateOption()
+{
+    return {QStringLiteral("state"), QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
+            QStringLiteral("file")};
+}
+
+std::string timeText(int64_t ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toStdString();
+}
+
+bool checkFormat(const QString &format, const QStringList &allowed, const QString &command)
+{
+    if (allowed.contains(format))
+        return true;
+    fail(QStringLiteral("rollout %1: unknown output format '%2' (%3)").arg(command, format, allowed.join(QStringLiteral(", "))));
+    return false;
+}
+
+// The state file, read-only; `state` is empty when there is no file yet.
+struct OpenedState
+{
+    std::optional<store::StateDb> state;
+    QString path;
+};
+
+Result<OpenedState> openState(const QCommandLineParser &parser)
+{
+    OpenedState opened;
+    if (parser.isSet(QStringLiteral("state"))) {
+        opened.path = parser.value(QStringLiteral("state"));
+    } else {
+        Result<QString> path = store::defaultStatePath();
+        if (!path)
+            return dra::fail(path.error());
+        opened.path = *path;
+    }
+    if (!QFileInfo::exists(opened.path))
+        return opened;
+    Result<store::StateDb> state = store::StateDb::open(opened.path, store::OpenMode::ReadOnly);
+    if (!state)
+        return dra::fail(state.error());
+    opened.state = std::move(*state);
+    return opened;
+}
+
+int runPlan(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(outputOption(QStringLiteral("text")));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The RolloutPlan YAML file."));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+                     QStringLiteral("Validate a RolloutPlan and print it as a summary (text), json or yaml. "
+                                    "Every problem is listed with its file, line, field and reason."),
+                     &exitCode))
+        return exitCode;
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("rollout plan: name one plan file"));
+    const QString format = parser.value(QStringLiteral("output"));
+    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("plan")))
+        return Usage;
+    const QString file = parser.positionalArguments().front();
+    const rollout::PlanParse parsed = rollout::readPlanFile(file);
+    if (!parsed.plan) {
+        err(parsed.errorText(file));
+        err(QStringLiteral("dractl: rollout plan: %1 is not a valid plan (%2 problem(s))\n")
+                .arg(file)
+                .arg(parsed.errors.size()));
+        return Failed;
+    }
+    if (isStructured(format)) {
+        const nlohmann::json json = rollout::planJson(*parsed.plan);
+        format == QLatin1String("json") ? printJson(json) : printYaml(json);
+    } else {
+        out(rollout::planSummary(*parsed.plan));
+    }
+    return Ok;
+}
+
+nlohmann::json statusJson(const rollout::RolloutRecord &record)
+{
+    nlohmann::json json = rollout::stateJson(record.state);
+    json["updatedAt"] = record.updatedAt;
+    nlohmann::json verbs = nlohmann::json::array();
+    for (rollout::Verb verb : rollout::RolloutMachine::userVerbs(record.state.stage))
+        verbs.push_back(rollout::verbName(verb));
+    json["verbs"] = std::move(verbs);
+    return json;
+}
+
+std::string stepText(const rollout::RolloutState &state, const std::optional<rollout::RolloutPlan> &plan)
+{
+    const rollout::Stage stage = state.effectiveStage();
+    const int step = state.stage == rollout::Stage::Paused ? state.pausedStep : state.step;
+    if (stage != rollout::Stage::Cutover || step < 0)
+        return "";
+    if (plan && step < int(plan->cutover.size()))
+        return std::to_string(plan->cutover[size_t(step)].percent) + "%";
+    return "step " + std::to_string(step + 1);
+}
+
+void printDetail(const rollout::RolloutRecord &record)
+{
+    const rollout::RolloutState &s = record.state;
+    const rollout::PlanParse parsed = rollout::parsePlan(record.planYaml);
+    std::string stage = rollout::stageName(s.stage);
+    if (s.stage == rollout::Stage::Paused)
+        stage += std::string(" (in ") + rollout::stageName(s.pausedStage) + ")";
+    const std::string step = stepText(s, parsed.plan);
+    if (!step.empty())
+        stage += " at " + step;
+    std::string text = "Rollout " + s.id + "\n";
+    text += "  workload  " + s.workload + "\n";
+    text += "  variant   " + s.variant + "\n";
+    text += "  stage     " + stage + "\n";
+    if (!s.pauseReason.empty())
+        text += "  paused    " + s.pauseReason + "\n";
+    text += "  since     " + timeText(s.stageEnteredAt) + "\n";
+    text += "  attempt   " + std::to_string(s.attempt) + ", baseline replicas " + std::to_string(s.baselineReplicas) + "\n";
+    text += "  updated   " + timeText(record.updatedAt) + "\n";
+    if (!parsed.plan)
+        text += "  (the stored plan no longer validates)\n";
+    text += "Gates:\n";
+    if (s.gates.empty())
+        text += "  none evaluated in this stage\n";
+    for (const auto &[kind, result] : s.gates) {
+        text += "  " + std::string(rollout::gateName(kind)) + ": " + rollout::verdictName(result.verdict) + "\n";
+        for (const rollout::Check &check : result.checks)
+            text += "    [" + std::string(rollout::verdictName(check.verdict)) + "] " + check.name + ": " + check.evidence + "\n";
+    }
+    text += "History:\n";
+    for (const rollout::HistoryEntry &h : s.history) {
+        text += "  " + timeText(h.at) + "  " + h.actor + "  " + rollout::verbName(h.verb) + "  "
+            + rollout::stageName(h.from) + " -> " + rollout::stageName(h.to);
+        if (!h.note.empty())
+            text += "  (" + h.note + ")";
+        text += "\n";
+    }
+    std::string verbs;
+    for (rollout::Verb verb : rollout::RolloutMachine::userVerbs(s.stage))
+        verbs += (verbs.empty() ? "" : ", ") + std::string(rollout::verbName(verb));
+    text += "Verbs: " + (verbs.empty() ? std::string("none (finished)") : verbs) + "\n";
+    out(text);
+}
+
+int runStatus(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(stateOption());
+    parser.addOption(outputOption(QStringLiteral("text")));
+    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("A rollout (default: all)."), QStringLiteral("[name]"));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments, QStringLiteral("Show rollouts from the state file: a table of all, or one in detail."),
+                     &exitCode))
+        return exitCode;
+    const QString format = parser.value(QStringLiteral("output"));
+    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("status")))
+        return Usage;
+    if (parser.positionalArguments().size() > 1)
+        return fail(QStringLiteral("rollout status: name at most one rollout"));
+    Result<OpenedState> opened = openState(parser);
+    if (!opened)
+        return fail(opened.error());
+    std::vector<rollout::RolloutRecord> records;
+    if (opened->state) {
+        rollout::RolloutStore store(*opened->state);
+        Result<std::vector<rollout::RolloutRecord>> listed = store.list();
+        if (!listed)
+            return fail(listed.error());
+        records = std::move(*listed);
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        const std::string name = parser.positionalArguments().front().toStdString();
+        const auto found = std::find_if(records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
+        if (found == records.end())
+            return fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path));
+        if (isStructured(format))
+            format == QLatin1String("json") ? printJson(statusJson(*found)) : printYaml(statusJson(*found));
+        else
+            printDetail(*found);
+        return Ok;
+    }
+    if (isStructured(format)) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const rollout::RolloutRecord &record : records)
+            list.push_back(statusJson(record));
+        const nlohmann::json document{{"rollouts", std::move(list)}};
+        format == QLatin1String("json") ? printJson(document) : printYaml(document);
+        return Ok;
+    }
+    std::vector<std::vector<std::string>> rows;
+    for (const rollout::RolloutRecord &record : records) {
+        const rollout::RolloutState &s = record.state;
+        std::string gates;
+        for (const auto &[kind, result] : s.gates)
+            gates += (gates.empty() ? "" : ",") + std::string(rollout::gateName(kind)) + "=" + rollout::verdictName(result.verdict);
+        rows.push_back({s.id, s.workload, s.variant, rollout::stageName(s.stage), stepText(s, rollout::parsePlan(record.planYaml).plan),
+                        gates.empty() ? "-" : gates, timeText(record.updatedAt)});
+    }
+    printTable({"NAME", "WORKLOAD", "VARIANT", "STAGE", "STEP", "GATES", "UPDATED"}, rows,
+               QStringLiteral("No rollouts found."));
+    return Ok;
+}
+
+int runAudit(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(stateOption());
+    parser.addOption(outputOption(QStringLiteral("text")));
+    parser.addOption({QStringLiteral("verify"), QStringLiteral("Check the hash chain; exit 1 and name the first broken entry.")});
+    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Only entries of this rollout."), QStringLiteral("[name]"));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments, QStringLiteral("Show or verify the append-only, hash-chained audit log."), &exitCode))
+        return exitCode;
+    const QString format = parser.value(QStringLiteral("output"));
+    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("audit")))
+        return Usage;
+    Result<OpenedState> opened = openState(parser);
+    if (!opened)
+        return fail(opened.error());
+    if (!opened->state) {
+        if (parser.isSet(QStringLiteral("verify")))
+            out(QStringLiteral("audit log intact: 0 entries (no state file at %1)\n").arg(opened->path));
+        else
+            err(QStringLiteral("No audit entries found.\n"));
+        return Ok;
+    }
+    rollout::AuditLog log(opened->state->database());
+    if (parser.isSet(QStringLiteral("verify"))) {
+        Result<rollout::AuditVerification> verified = log.verify();
+        if (!verified)
+            return fail(verified.error());
+        if (isStructured(format)) {
+            nlohmann::json json{{"intact", verified->intact}, {"entries", verified->entries}, {"headHash", verified->headHash}};
+            if (verified->firstBrokenSeq) {
+                json["firstBrokenSeq"] = *verified->firstBrokenSeq;
+                json["reason"] = verified->reason;
+            }
+            format == QLatin1String("json") ? printJson(json) : printYaml(json);
+        } else if (verified->intact) {
+            out(QStringLiteral("audit log intact: %1 entries, head %2\n").arg(verified->entries).arg(qs(verified->headHash)));
+        } else {
+            err(QStringLiteral("audit log broken: %1 (of %2 entries)\n").arg(qs(verified->reason)).arg(verified->entries));
+        }
+        return verified->intact ? Ok : Failed;
+    }
+    std::optional<std::string> target;
+    if (!parser.positionalArguments().isEmpty())
+        target = parser.positionalArguments().front().toStdString();
+    Result<std::vector<rollout::AuditEntry>> entries = log.entries(target);
+    if (!entries)
+        return fail(entries.error());
+    if (isStructured(format)) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const rollout::AuditEntry &entry : *entries)
+            list.push_back(rollout::auditEntryJson(entry));
+        const nlohmann::json document{{"entries", std::move(list)}};
+        format == QLatin1String("json") ? printJson(document) : printYaml(document);
+        return Ok;
+    }
+    std::vector<std::vector<std::string>> rows;
+    for (const rollout::AuditEntry &entry : *entries)
+        rows.push_back({std::to_string(entry.seq), timeText(entry.at), entry.actor, entry.action, entry.target, entry.result});
+    printTable({"SEQ", "TIME", "ACTOR", "ACTION", "TARGET", "RESULT"}, rows, QStringLiteral("No audit entries found."));
+    return Ok;
+}
+
+} // namespace
+
+int runRollout(const QStringList &arguments)
+{
+    const QString which = arguments.value(1);
+    QStringList rest = arguments.mid(1);
+    if (!rest.isEmpty())
+        rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
+    if (which == QLatin1String("plan"))
+        return runPlan(rest);
+    if (which == QLatin1String("status"))
+        return runStatus(rest);
+    if (which == QLatin1String("audit"))
+        return runAudit(rest);
+    if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
+        out(QStringLiteral("Usage: dractl rollout <plan|status|audit> [options]\n\n"
+                           "  plan FILE        validate a RolloutPlan and print it (-o text|json|yaml)\n"
+                           "  status [NAME]    rollouts in the state file, or one in detail (-o text|json|yaml)\n"
+                           "  audit [NAME]     the audit log; --verify checks its hash chain\n"));
+        return which.isEmpty() ? Usage : Ok;
+    }
+    return fail(QStringLiteral("rollout: unknown subcommand '%1' (plan, status, audit)").arg(which));
+}
+
+namespace {
+const CommandRegistration registration({"rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60});
+} // namespace
+
+} // namespace dra::cli

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/rollout/mutation.h"
+
+namespace dra::rollout {
+
+namespace {
+
+std::string ref(const Mutation &m)
+{
+    return m.ns.empty() ? m.name : m.ns + "/" + m.name;
+}
+
+} // namespace
+
+std::string Mutation::describe() const
+{
+    switch (kind) {
+    case Kind::CreateClaimTemplate:
+        return "create ResourceClaimTemplate " + ref(*this);
+    case Kind::DeleteClaimTemplate:
+        return "delete ResourceClaimTemplate " + ref(*this);
+    case Kind::CreateCanaryDeployment:
+        return "create Deployment " + ref(*this) + " with " + std::to_string(replicas) + " replica(s) on DRA";
+    case Kind::DeleteDeployment:
+        return "delete Deployment " + ref(*this);
+    case Kind::ScaleDeployment:
+        return "scale Deployment " + ref(*this) + " to " + std::to_string(replicas);
+    case Kind::SetRouteWeights:
+        return "set HTTPRoute " + ref(*this) + " weights baseline " + std::to_string(baselineWeight) + " / canary "
+            + std::to_string(canaryWeight);
+    case Kind::SetRequestMirror:
+        return "mirror " + std::to_string(mirrorPercent) + "% of HTTPRoute " + ref(*this) + " to the canary";
+    case Kind::RemoveRequestMirror:
+        return "remove the mirror from HTTPRoute " + ref(*this);
+    case Kind::CreateNegativeControlClaim:
+        return "create negative-control ResourceClaim " + ref(*this);
+    case Kind::DeleteClaim:
+        return "delete ResourceClaim " + ref(*this);
+    case Kind::MarkVariantRejected:
+        return "mark variant " + name + " of " + ns + " rejected";
+    }
+    return "?";
+}
+
+const char *mutationKindName(Mutation::Kind kind)
+{
+    switch (kind) {
+    case Mutation::Kind::CreateClaimTemplate:
+        return "create-claim-template";
+    case Mutation::Kind::DeleteClaimTemplate:
+        return "delete-claim-template";
+    case Mutation::Kind::CreateCanaryDeployment:
+        return "create-canary-deployment";
+    case Mutation::Kind::DeleteDeployment:
+        return "delete-deployment";
+    case Mutation::Kind::ScaleDeployment:
+        return "scale-deployment";
+    case Mutation::Kind::SetRouteWeights:
+        return "set-route-weights";
+    case Mutation::Kind::SetRequestMirror:
+        return "set-request-mirror";
+    case Mutation::Kind::RemoveRequestMirror:
+        return "remove-request-mirror";
+    case Mutation::Kind::CreateNegativeControlClaim:
+        return "create-negative-control-claim";
+    case Mutation::Kind::DeleteClaim:
+        return "delete-claim";
+    case Mutation::Kind::MarkVariantRejected:
+        return "mark-variant-rejected";
+    }
+    return "?";
+}
+
+nlohmann::json mutationJson(const Mutation &m)
+{
+    nlohmann::json json{{"kind", mutationKindName(m.kind)}, {"namespace", m.ns}, {"name", m.name},
+                        {"description", m.describe()}};
+    switch (m.kind) {
+    case Mutation::Kind::CreateCanaryDeployment:
+    case Mutation::Kind::ScaleDeployment:
+        json["replicas"] = m.replicas;
+        break;
+    case Mutation::Kind::SetRouteWeights:
+        json["baselineWeight"] = m.baselineWeight;
+        json["canaryWeight"] = m.canaryWeight;
+        break;
+    case Mutation::Kind::SetRequestMirror:
+        json["mirrorPercent"] = m.mirrorPercent;
+        break;
+    default:
+        break;
+    }
+    return json;
+}
+
+nlohmann::json mutationsJson(const std::vector<Mutation> &mutations)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const Mutation &m : mutations)
+        list.push_back(mutationJson(m));
+    return list;
+}
+
+} // namespace dra::rollout

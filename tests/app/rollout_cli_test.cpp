@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl rollout as a user runs it: plan files, and state files written by the rollout library.
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include "core/rollout/rollout_store.h"
+#include "core/store/state_db.h"
+#include "tests/support/upstream.h"
+
+using namespace dra::rollout;
+
+namespace {
+
+struct DractlRun
+{
+    int exitCode = -1;
+    std::string out, err;
+};
+
+DractlRun dractl(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(DRACTL_PATH), arguments);
+    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+}
+
+QString examplePlan()
+{
+    return QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/llm-inference-h100.yaml");
+}
+
+class RolloutCliTest : public testing::Test
+{
+protected:
+    QString state() const { return m_dir.filePath(QStringLiteral("state.db")); }
+
+    // A rollout of the example plan, started and paused, in a fresh state file.
+    void writeRollout()
+    {
+        const std::string text = dra::test::readFile(examplePlan().toStdString());
+        const PlanParse parsed = parsePlan(text);
+        ASSERT_TRUE(parsed.plan);
+        dra::kube::ManualClock clock;
+        const RolloutMachine machine(*parsed.plan, clock);
+        dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(state(), dra::store::OpenMode::ReadWrite);
+        ASSERT_TRUE(db.has_value());
+        RolloutStore store(*db);
+        RolloutState rollout = machine.initialState();
+        ASSERT_TRUE(store.create(rollout, text, "alice", clock.nowMs()).has_value());
+        Command start{Verb::Start, "alice"};
+        start.baselineReplicas = 8;
+        start.evidence = {gateResult(GateKind::Baseline, {Check{"baseline Ready", Verdict::Passed, "8/8 replicas Ready"}})};
+        ASSERT_TRUE(store.execute(machine, rollout, start, clock.nowMs()).value().allowed);
+        machine.recordGate(rollout, gateResult(GateKind::Node, {Check{"device identity", Verdict::Inconclusive,
+                                                                      "the driver publishes no status"}}));
+        ASSERT_TRUE(store.execute(machine, rollout, Command{Verb::Pause, "bob", "node gate inconclusive"}, clock.nowMs())
+                        .value()
+                        .allowed);
+    }
+
+    QTemporaryDir m_dir;
+};
+
+} // namespace
+
+TEST_F(RolloutCliTest, PlanPrintsASummaryOrJson)
+{
+    DractlRun run = dractl({QStringLiteral("rollout"), QStringLiteral("plan"), examplePlan()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("Rollout llm-server-to-dra: inference/llm-server from the device plugin to DRA"), std::string::npos)
+        << run.out;
+    EXPECT_NE(run.out.find("Cutover    100%, observe 1h"), std::string::npos) << run.out;
+
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("plan"), QStringLiteral("-o"), QStringLiteral("json"), examplePlan()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const nlohmann::json json = nlohmann::json::parse(run.out);
+    EXPECT_EQ(json["spec"]["cutover"]["steps"].size(), 4u);
+    EXPECT_EQ(json["spec"]["variant"]["resourceClaimTemplate"]["name"], "llm-server-h100");
+}
+
+TEST_F(RolloutCliTest, InvalidPlanListsEveryProblemAndFails)
+{
+    const QString path = m_dir.filePath(QStringLiteral("bad.yaml"));
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("apiVersion: draconsole.io/v1alpha1\nkind: RolloutPlan\nmetadata:\n  name: bad\nspec:\n"
+               "  baseline:\n    namespace: ml\n  traffic:\n    mode: Carrier-Pigeon\n  cutover:\n    steps: [50, 20]\n");
+    file.close();
+    const DractlRun run = dractl({QStringLiteral("rollout"), QStringLiteral("plan"), path});
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_TRUE(run.out.empty()) << run.out;
+    const std::string prefix = path.toStdString();
+    EXPECT_NE(run.err.find(prefix + ":7:5: spec.baseline.deployment: is required"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(prefix + ":9:11: spec.traffic.mode: must be HTTPRoute or ReplicaRatio"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find(prefix + ":11:17: spec.cutover.steps[1]: steps must increase (20 after 50)"), std::string::npos)
+        << run.err;
+    EXPECT_NE(run.err.find("spec.variant: is required"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("is not a valid plan (4 problem(s))"), std::string::npos) << run.err;
+}
+
+TEST_F(RolloutCliTest, StatusReadsTheStateFile)
+{
+    DractlRun run = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("--state"), state()});
+    EXPECT_EQ(run.exitCode, 0);
+    EXPECT_NE(run.err.find("No rollouts found."), std::string::npos) << run.err;
+
+    writeRollout();
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("--state"), state()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("llm-server-to-dra"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Paused"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("node=Inconclusive"), std::string::npos) << run.out;
+
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("llm-server-to-dra"),
+                  QStringLiteral("--state"), state()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("stage     Paused (in Canary)"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("paused    node gate inconclusive"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("[Inconclusive] device identity: the driver publishes no status"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("Verbs: resume, abort, retry-gate, reject"), std::string::npos) << run.out;
+
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("llm-server-to-dra"),
+                  QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("--state"), state()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const nlohmann::json json = nlohmann::json::parse(run.out);
+    EXPECT_EQ(json["stage"], "Paused");
+    EXPECT_EQ(json["pausedStage"], "Canary");
+    EXPECT_EQ(json["history"].size(), 2u);
+
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("nope"), QStringLiteral("--state"), state()});
+    EXPECT_EQ(run.exitCode, 1);
+}
+
+TEST_F(RolloutCliTest, AuditListsAndVerifiesTheChain)
+{
+    writeRollout();
+    DractlRun run = dractl({QStringLiteral("rollout"), QStringLiteral("audit"), QStringLiteral("--state"), state()});
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("Baseline -> Canary"), std::string::npos) << run.out;
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("audit"), QStringLiteral("--verify"), QStringLiteral("--state"), state()});
+    EXPECT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_NE(run.out.find("audit log intact: 3 entries"), std::string::npos) << run.out;
+
+    {
+        dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(state(), dra::store::OpenMode::ReadWrite);
+        ASSERT_TRUE(db.has_value());
+        ASSERT_TRUE(db->database()
+                        .exec("DROP TRIGGER audit_log_no_update; UPDATE audit_log SET actor = 'nobody' WHERE seq = 2")
+                        .has_value());
+    }
+    run = dractl({QStringLiteral("rollout"), QStringLiteral("audit"), QStringLiteral("--verify"), QStringLiteral("--state"), state()});
+    EXPECT_EQ(run.exitCode, 1);
+    EXPECT_NE(run.err.find("audit log broken: entry 2 does not match its hash (it was edited)"), std::string::npos) << run.err;
+}
