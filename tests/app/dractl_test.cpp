@@ -12,24 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/app/dractl_run.h"
 #include "tests/support/upstream.h"
 
 namespace {
 
-struct DractlRun
-{
-    int exitCode = -1;
-    std::string out, err;
-};
-
-DractlRun dractl(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(DRACTL_PATH), arguments);
-    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
-}
+using dra::test::DractlRun;
+using dra::test::dractl;
 
 class DractlTest : public testing::Test
 {

@@ -3,8 +3,6 @@
 //
 // dractl serve: the cache as a Kubernetes API over TLS with a token; read-only (offline mode),
 // writable (--writable), or as a demo cluster seeded from a preset (--demo).
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <optional>
 
@@ -22,6 +20,7 @@
 #include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/kube_options.h"
 #include "app/dractl/commands/live_mirror.h"
+#include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/server/api_server.h"
@@ -35,13 +34,6 @@ namespace {
 
 using common::Error;
 using common::qs;
-
-std::atomic<int> g_stopSignal { 0 };
-
-void onStopSignal(int signal)
-{
-    g_stopSignal.store(signal);
-}
 
 QString serveDir()
 {
@@ -301,15 +293,7 @@ int runServe(const QStringList &arguments)
     if (live && (demoPreset || parser.isSet(QStringLiteral("writable"))))
         return fail(QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
                                    "combined with --demo or --writable"));
-    // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
-    QTimer stopCheck;
-    QObject::connect(&stopCheck, &QTimer::timeout, &stopCheck, [] {
-        if (g_stopSignal.load() != 0)
-            QCoreApplication::quit();
-    });
-    stopCheck.start(100);
+    const StopOnSignal stopOnSignal;
 
     std::unique_ptr<LiveMirror> mirror;
     if (live) {
@@ -317,7 +301,7 @@ int runServe(const QStringList &arguments)
         if (!started)
             return fail(started.error());
         mirror = std::move(*started);
-        if (g_stopSignal.load() != 0) {
+        if (StopOnSignal::requested()) {
             mirror->stop(kube::StreamState::Stale, QStringLiteral("dractl serve stopped before the initial sync"));
             out(QStringLiteral("Stopped.\n"));
             return Ok;

@@ -2,8 +2,6 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // dractl sync: the live mirror of a cluster into the cache, as kubectl's kubeconfig reaches it.
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -21,6 +19,7 @@
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/kube_options.h"
 #include "app/dractl/commands/live_mirror.h"
+#include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/kube/mirror.h"
 #include "core/kube/rest_client.h"
@@ -33,13 +32,6 @@ namespace {
 
 using common::Error;
 using common::qs;
-
-std::atomic<int> g_stopSignal{0};
-
-void onStopSignal(int signal)
-{
-    g_stopSignal.store(signal);
-}
 
 // "7d", "12h", "30m", "90s" -> milliseconds; 0 when the text is not a duration.
 int64_t parseDurationMs(const QString &text)
@@ -342,15 +334,7 @@ int runSync(const QStringList &arguments)
         retentionTimer.start(3600 * 1000);
     }
 
-    // The handler only sets a flag; the event loop notices it, so shutdown runs in normal code.
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
-    QTimer stopCheck;
-    QObject::connect(&stopCheck, &QTimer::timeout, &stopCheck, [] {
-        if (g_stopSignal.load() != 0)
-            QCoreApplication::quit();
-    });
-    stopCheck.start(100);
+    const StopOnSignal stopOnSignal;
     live.start();
     QCoreApplication::exec();
     statusTimer.stop();
@@ -362,9 +346,9 @@ int runSync(const QStringList &arguments)
         ? live.stop(kube::StreamState::Synced,
                     QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt))
         : live.stop(kube::StreamState::Stale, QStringLiteral("dractl sync stopped at %1").arg(stoppedAt));
-    if (g_stopSignal.load() != 0)
+    if (StopOnSignal::requested())
         out(QStringLiteral("Stopped; the cache keeps the last state seen.\n"));
-    return failures > 0 || (once && !mirror.initialSyncDone() && g_stopSignal.load() != 0) ? Failed : Ok;
+    return failures > 0 || (once && !mirror.initialSyncDone() && StopOnSignal::requested()) ? Failed : Ok;
 }
 
 namespace {
