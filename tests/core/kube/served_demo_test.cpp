@@ -250,6 +250,11 @@ TEST_F(ServedDemoTest, ClientCertificateUserMirrorsToo)
     startMirror(certificateUser, {model::Kind::ResourceSlice, model::Kind::DeviceClass});
     ASSERT_TRUE(driveUntil([&] { return m_synced; }));
     ASSERT_TRUE(equalToServer({model::Kind::ResourceSlice, model::Kind::DeviceClass}));
+    // Synced first, then watching once each watch has opened.
+    EXPECT_TRUE(driveUntil([&] {
+        return std::ranges::all_of(m_mirror->streams(),
+                                   [](const StreamStatus &stream) { return stream.state == StreamState::Watching; });
+    }));
     for (const StreamStatus &stream : m_mirror->streams())
         EXPECT_EQ(stream.state, StreamState::Watching) << stream.label().toStdString();
 }
