@@ -5,14 +5,15 @@
 #include <algorithm>
 #include <array>
 
+#include "core/cel/checker.h"
+#include "core/cel/dra_environment.h"
 #include "core/cel/kubernetes_types.h"
+#include "core/cel/selector_lint.h"
 
 namespace dra::cel {
 
 namespace {
 
-constexpr size_t kMaxExpressionBytes = 10 * 1024;
-constexpr uint64_t kCostLimit = 1000000;
 
 Value toValue(const DeviceAttributeValue &v)
 {
@@ -241,21 +242,68 @@ const DeviceView::CapacityDomain *DeviceView::findCapacityDomain(std::string_vie
     return find(m_capacity, domain);
 }
 
+namespace {
+
+int32_t leftmostOffset(const Expr &e)
+{
+    int32_t offset = e.offset;
+    if (e.target)
+        offset = std::min(offset, leftmostOffset(*e.target));
+    if (e.iterRange)
+        offset = std::min(offset, leftmostOffset(*e.iterRange));
+    for (const ExprPtr &a : e.args)
+        offset = std::min(offset, leftmostOffset(*a));
+    return offset;
+}
+
+} // namespace
+
 Result<CompiledSelector> compileSelector(std::string_view expression,
                                          std::vector<Diagnostic> *diagnostics)
 {
-    static const Environment env = [] {
-        Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
-        e.addVariable("device");
-        return e;
-    }();
-    CompileOptions options;
-    options.parse.maxExpressionBytes = kMaxExpressionBytes;
-    options.validateLiterals = true;
-    auto program = compile(env, expression, options, diagnostics);
+    CompiledSelector selector;
+    ParseOptions parseOptions;
+    parseOptions.maxExpressionBytes = kSelectorMaxExpressionBytes;
+    const std::optional<ParsedExpr> parsed = parse(expression, parseOptions, diagnostics);
+    if (!parsed)
+        return selector;
+    PlanOptions planOptions;
+    planOptions.validateLiterals = true;
+    Result<Program> program = plan(selectorEnvironment(), *parsed, diagnostics, planOptions);
     if (!program)
         return fail(program.error());
-    CompiledSelector selector;
+    // Type errors after unresolved names would only repeat them.
+    if (!program->isValid())
+        return selector;
+
+    const CheckedExpr checked = check(*parsed, selectorDeclarations(), selectorEnvironment(),
+                                      diagnostics);
+    if (!checked.ok)
+        return selector;
+    selector.m_outputType = checked.resultType.toString();
+    const SourceInfo source(parsed->source);
+    if (!checked.resultType.is(CelType::Kind::Bool) && !checked.resultType.isDyn()) {
+        addError(diagnostics, source, leftmostOffset(*parsed->root),
+                 "must evaluate to bool or the unknown type, not " + selector.m_outputType);
+        return selector;
+    }
+    CostOptions costOptions;
+    costOptions.presenceTestHasCost = false;
+    costOptions.sizes = &selectorSizeEstimator();
+    selector.m_cost = estimateCost(*parsed, checked, costOptions);
+    if (selector.m_cost.max > kSelectorMaxCost) {
+        addError(diagnostics, source, leftmostOffset(*parsed->root),
+                 "too complex: the estimated worst-case cost is " + std::to_string(selector.m_cost.max)
+                     + ", more than Kubernetes' limit of " + std::to_string(kSelectorMaxCost)
+                     + " for a device selector"
+                     + (selector.m_cost.max >= UINT64_MAX / 100
+                            ? " (unbounded: a comparison or string function on a value of unknown "
+                              "size, such as == on quantities, is estimated at the worst case; "
+                              "compare quantities with compareTo())"
+                            : std::string()));
+        return selector;
+    }
+    lintSelector(*parsed, diagnostics);
     selector.m_program = std::move(*program);
     return selector;
 }
@@ -263,7 +311,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device)
 {
     const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
-    const Value v = selector.program().evaluate(variables, &device, kCostLimit);
+    const Value v = selector.program().evaluate(variables, &device, kSelectorMaxCost);
     if (v.kind() == Kind::Bool)
         return {v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch, {}};
     if (v.isError())
