@@ -7,6 +7,7 @@
 namespace dra::cli {
 
 int runBenchAlloc(const QStringList &arguments);
+int runBenchCel(const QStringList &arguments);
 int runBenchIngest(const QStringList &arguments);
 int runBenchServe(const QStringList &arguments);
 
@@ -18,6 +19,8 @@ int runBench(const QStringList &arguments)
         rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
     if (which == QLatin1String("alloc"))
         return runBenchAlloc(rest);
+    if (which == QLatin1String("cel"))
+        return runBenchCel(rest);
     if (which == QLatin1String("ingest"))
         return runBenchIngest(rest);
     if (which == QLatin1String("serve"))
@@ -27,6 +30,7 @@ int runBench(const QStringList &arguments)
                            "  ingest   cache ingest of an inventory vs a bare SQLite floor\n"
                            "  alloc    claims allocated one after another on the 5,000-node scale inventory\n"
                            "  serve    API server list latency and watch fan-out to many watchers\n"
+                           "  cel      a CEL selector over every device of an inventory file\n"
                            "Run from a Release build (scripts/bench).\n"));
         return which.isEmpty() ? Usage : Ok;
     }
