@@ -159,7 +159,8 @@ TEST_F(CelCommandTest, EvalWarnsAboutUnknownDomains)
     const DractlRun run = eval(R"(device.attributes["gpu.nvidia.co"].model == "x")");
     ASSERT_EQ(run.exitCode, 0) << run.err;
     bool warned = false;
-    for (const json &d : run.document()["diagnostics"])
+    const json doc = run.document();
+    for (const json &d : doc["diagnostics"])
         warned |= d["severity"] == "warning"
                   && d["message"].get<std::string>().find("did you mean \"gpu.nvidia.com\"") != std::string::npos;
     EXPECT_TRUE(warned) << run.out;
