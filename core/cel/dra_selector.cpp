@@ -4,15 +4,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 
+#include "core/cel/checker.h"
+#include "core/cel/dra_environment.h"
 #include "core/cel/kubernetes_types.h"
+#include "core/cel/selector_lint.h"
 
 namespace dra::cel {
 
 namespace {
 
-constexpr size_t kMaxExpressionBytes = 10 * 1024;
-constexpr uint64_t kCostLimit = 1000000;
 
 Value toValue(const DeviceAttributeValue &v)
 {
@@ -57,13 +59,25 @@ void insert(std::vector<DeviceView::Domain<T>> &domains, std::string domainName,
         d->entries.insert(e, DeviceView::Entry<T>{std::move(name), std::move(value)});
 }
 
+// The element named `name`, or nullptr. A device has at most 32 domains and 32 names per
+// domain, mostly of different lengths: a scan that rejects on length first is faster on the
+// hot path than a binary search of string comparisons.
+template <typename Item>
+const Item *findByName(const std::vector<Item> &items, std::string_view name)
+{
+    for (const Item &item : items) {
+        if (item.name.size() == name.size()
+            && std::memcmp(item.name.data(), name.data(), name.size()) == 0)
+            return &item;
+    }
+    return nullptr;
+}
+
 template <typename T>
 const DeviceView::Domain<T> *find(const std::vector<DeviceView::Domain<T>> &domains,
                                   std::string_view name)
 {
-    const auto it = std::lower_bound(domains.begin(), domains.end(), name,
-                                     [](const auto &x, std::string_view n) { return x.name < n; });
-    return it != domains.end() && it->name == name ? &*it : nullptr;
+    return findByName(domains, name);
 }
 
 // device.attributes["domain"] and device.capacity["domain"]: the entries of one domain. A
@@ -81,11 +95,8 @@ public:
     Value lookup(const Value &self, std::string_view name, bool test) const
     {
         if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
-            const auto &entries = domain->entries;
-            const auto it = std::lower_bound(entries.begin(), entries.end(), name,
-                                             [](const auto &a, std::string_view n) { return a.name < n; });
-            if (it != entries.end() && it->name == name)
-                return test ? Value::boolean(true) : toValue(it->value);
+            if (const auto *entry = findByName(domain->entries, name))
+                return test ? Value::boolean(true) : toValue(entry->value);
         }
         if (test)
             return Value::boolean(false);
@@ -241,21 +252,68 @@ const DeviceView::CapacityDomain *DeviceView::findCapacityDomain(std::string_vie
     return find(m_capacity, domain);
 }
 
+namespace {
+
+int32_t leftmostOffset(const Expr &e)
+{
+    int32_t offset = e.offset;
+    if (e.target)
+        offset = std::min(offset, leftmostOffset(*e.target));
+    if (e.iterRange)
+        offset = std::min(offset, leftmostOffset(*e.iterRange));
+    for (const ExprPtr &a : e.args)
+        offset = std::min(offset, leftmostOffset(*a));
+    return offset;
+}
+
+} // namespace
+
 Result<CompiledSelector> compileSelector(std::string_view expression,
                                          std::vector<Diagnostic> *diagnostics)
 {
-    static const Environment env = [] {
-        Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
-        e.addVariable("device");
-        return e;
-    }();
-    CompileOptions options;
-    options.parse.maxExpressionBytes = kMaxExpressionBytes;
-    options.validateLiterals = true;
-    auto program = compile(env, expression, options, diagnostics);
+    CompiledSelector selector;
+    ParseOptions parseOptions;
+    parseOptions.maxExpressionBytes = kSelectorMaxExpressionBytes;
+    const std::optional<ParsedExpr> parsed = parse(expression, parseOptions, diagnostics);
+    if (!parsed)
+        return selector;
+    PlanOptions planOptions;
+    planOptions.validateLiterals = true;
+    Result<Program> program = plan(selectorEnvironment(), *parsed, diagnostics, planOptions);
     if (!program)
         return fail(program.error());
-    CompiledSelector selector;
+    // Type errors after unresolved names would only repeat them.
+    if (!program->isValid())
+        return selector;
+
+    const CheckedExpr checked = check(*parsed, selectorDeclarations(), selectorEnvironment(),
+                                      diagnostics);
+    if (!checked.ok)
+        return selector;
+    selector.m_outputType = checked.resultType.toString();
+    const SourceInfo source(parsed->source);
+    if (!checked.resultType.is(CelType::Kind::Bool) && !checked.resultType.isDyn()) {
+        addError(diagnostics, source, leftmostOffset(*parsed->root),
+                 "must evaluate to bool or the unknown type, not " + selector.m_outputType);
+        return selector;
+    }
+    CostOptions costOptions;
+    costOptions.presenceTestHasCost = false;
+    costOptions.sizes = &selectorSizeEstimator();
+    selector.m_cost = estimateCost(*parsed, checked, costOptions);
+    if (selector.m_cost.max > kSelectorMaxCost) {
+        addError(diagnostics, source, leftmostOffset(*parsed->root),
+                 "too complex: the estimated worst-case cost is " + std::to_string(selector.m_cost.max)
+                     + ", more than Kubernetes' limit of " + std::to_string(kSelectorMaxCost)
+                     + " for a device selector"
+                     + (selector.m_cost.max >= UINT64_MAX / 100
+                            ? " (unbounded: a comparison or string function on a value of unknown "
+                              "size, such as == on quantities, is estimated at the worst case; "
+                              "compare quantities with compareTo())"
+                            : std::string()));
+        return selector;
+    }
+    lintSelector(*parsed, diagnostics);
     selector.m_program = std::move(*program);
     return selector;
 }
@@ -263,7 +321,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device)
 {
     const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
-    const Value v = selector.program().evaluate(variables, &device, kCostLimit);
+    const Value v = selector.program().evaluate(variables, &device, kSelectorMaxCost);
     if (v.kind() == Kind::Bool)
         return {v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch, {}};
     if (v.isError())

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cel/cost_estimator.h"
 #include "core/cel/diagnostic.h"
 #include "core/cel/program.h"
 #include "core/common/result.h"
@@ -86,16 +87,25 @@ public:
     bool isValid() const { return m_program.isValid(); }
     // The compiled program, for callers that evaluate with their own variables.
     const Program &program() const { return m_program; }
+    // The checked result type ("bool", or "dyn" when it depends on attribute values); empty
+    // when the expression did not get as far as type checking.
+    const std::string &outputType() const { return m_outputType; }
+    // The static cost estimate Kubernetes compares with kSelectorMaxCost.
+    CostEstimate cost() const { return m_cost; }
 
 private:
     friend Result<CompiledSelector> compileSelector(std::string_view expression,
                                                     std::vector<Diagnostic> *diagnostics);
     Program m_program;
+    std::string m_outputType;
+    CostEstimate m_cost;
 };
 
-// Compiles a DRA device selector with Kubernetes' environment (the `device` variable, the
-// standard library and extensions). Mistakes in the expression land in `diagnostics` and give
-// an invalid selector; the Result fails only on engine faults.
+// Compiles a DRA device selector as Kubernetes does: parse (at most 10 KiB), resolve names,
+// type-check against the `device` declarations, require a bool (or dyn) result, estimate the
+// cost and reject it above 1,000,000. Mistakes in the expression land in `diagnostics` and
+// give an invalid selector; warnings (a quantity compared as a string) do not invalidate it.
+// The Result fails only on engine faults.
 [[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
                                                        std::vector<Diagnostic> *diagnostics);
 

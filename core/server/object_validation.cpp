@@ -406,6 +406,11 @@ private:
         for (const cel::Diagnostic &diagnostic : diagnostics) {
             if (diagnostic.severity != cel::Diagnostic::Severity::Error)
                 continue;
+            // Kubernetes reports a non-bool selector on its own, not as a compilation failure.
+            if (diagnostic.message.starts_with("must evaluate to bool")) {
+                m_errors.push_back(invalid(path, expression, diagnostic.message));
+                return;
+            }
             message += (message.empty() ? "" : "\n") + std::string("ERROR: <input>:")
                 + std::to_string(diagnostic.line) + ":" + std::to_string(diagnostic.column)
                 + ": " + diagnostic.message;
@@ -415,13 +420,6 @@ private:
                 "compilation failed: " + (message.empty() ? "invalid expression" : message)));
             return;
         }
-        // The engine types dynamically, so a selector that is not a condition shows itself by
-        // yielding something else on a device; a bool-typed one never does.
-        static const cel::DeviceView probe;
-        const cel::SelectorResult result = cel::evaluate(*compiled, probe);
-        if (result.outcome == cel::SelectorResult::Outcome::Error
-            && result.error.starts_with("the selector must evaluate to bool"))
-            m_errors.push_back(invalid(path, expression, "must evaluate to bool"));
     }
 
     void constraint(const json &constraint, const std::string &path,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// Fuzz entry point for the CEL parser, planner and evaluator. Built with GCC and ASan/UBSan:
+// Fuzz entry point for the CEL parser, checker, cost estimator, planner and evaluator. Built
+// with GCC and ASan/UBSan:
 //   - as a replay driver (this main), run by ctest over the checked-in corpus;
 //   - with AFL++ (afl-g++-fast with -DDRA_CEL_FUZZ_NO_MAIN and afl's libAFLDriver) for the
 //     10-minute manual campaign.

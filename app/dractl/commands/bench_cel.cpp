@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// dractl bench cel: a selector evaluated over every device of a ResourceSliceList, as the
+// template editor re-evaluates it on each keystroke. Prints one JSON line. `--binding plain`
+// evaluates the same engine on plain CEL maps (versions as strings, capacities as integers in
+// base units), the shape JavaScript peers are given, so the same text can be timed on both.
+#include <algorithm>
+#include <array>
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "app/dractl/cli.h"
+#include "app/dractl/commands/cel_inventory.h"
+#include "core/cel/dra_environment.h"
+#include "core/cel/dra_selector.h"
+#include "core/cel/program.h"
+
+namespace dra::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double nanosSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+struct Pass
+{
+    int matches = 0;
+    int errors = 0;
+};
+
+template <typename Map>
+cel::Value mapValue(const Map &entries)
+{
+    auto data = std::make_shared<cel::MapData>();
+    for (auto &[key, value] : entries)
+        data->insert(cel::Value::string(key), value);
+    return cel::Value::map(std::move(data));
+}
+
+// `device` as a plain CEL map: attributes and capacities by domain, versions as text and
+// capacities as whole numbers of their base unit (rounded up, as Kubernetes' Value()).
+cel::Value plainDevice(const inventory::Device &device)
+{
+    std::vector<std::pair<std::string, cel::Value>> attributes, capacity;
+    for (const auto &domain : device.view.attributeDomains()) {
+        std::vector<std::pair<std::string, cel::Value>> entries;
+        for (const auto &e : domain.entries) {
+            using T = cel::DeviceAttributeValue::Type;
+            switch (e.value.type) {
+            case T::Int: entries.emplace_back(e.name, cel::Value::integer(e.value.intValue)); break;
+            case T::Bool: entries.emplace_back(e.name, cel::Value::boolean(e.value.boolValue)); break;
+            case T::String:
+            case T::Version: entries.emplace_back(e.name, cel::Value::string(e.value.stringValue)); break;
+            }
+        }
+        attributes.emplace_back(domain.name, mapValue(entries));
+    }
+    for (const auto &domain : device.view.capacityDomains()) {
+        std::vector<std::pair<std::string, cel::Value>> entries;
+        for (const auto &e : domain.entries)
+            entries.emplace_back(e.name, cel::Value::integer(e.value.value()));
+        capacity.emplace_back(domain.name, mapValue(entries));
+    }
+    const std::vector<std::pair<std::string, cel::Value>> fields{
+        {"driver", cel::Value::string(device.view.driver)},
+        {"allowMultipleAllocations", cel::Value::boolean(device.view.allowMultipleAllocations)},
+        {"attributes", mapValue(attributes)},
+        {"capacity", mapValue(capacity)}};
+    return mapValue(fields);
+}
+
+const cel::Environment &plainEnvironment()
+{
+    static const cel::Environment env = [] {
+        cel::Environment e = cel::Environment::standard(cel::LibrarySet::kubernetesSelectors());
+        e.addVariable("device");
+        return e;
+    }();
+    return env;
+}
+
+void count(Pass &pass, const cel::Value &v)
+{
+    if (v.kind() == cel::Kind::Bool)
+        pass.matches += v.asBool() ? 1 : 0;
+    else
+        ++pass.errors;
+}
+
+} // namespace
+
+int runBenchCel(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption(celInventoryOption());
+    parser.addOption({QStringLiteral("expr"), QStringLiteral("The selector to evaluate."),
+                      QStringLiteral("expression")});
+    parser.addOption({QStringLiteral("runs"), QStringLiteral("Timed passes over every device (default 20)."),
+                      QStringLiteral("n"), QStringLiteral("20")});
+    parser.addOption({QStringLiteral("warmup"), QStringLiteral("Untimed passes first (default 3)."),
+                      QStringLiteral("n"), QStringLiteral("3")});
+    parser.addOption({QStringLiteral("binding"),
+                      QStringLiteral("k8s: Kubernetes' device (quantities, versions); plain: CEL "
+                                     "maps with versions as strings and capacities as integers."),
+                      QStringLiteral("k8s|plain"), QStringLiteral("k8s")});
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+                     QStringLiteral("Benchmark a CEL selector over every device of a "
+                                    "ResourceSliceList file; prints one JSON line."),
+                     &exitCode))
+        return exitCode;
+    if (!parser.isSet(QStringLiteral("inventory")) || !parser.isSet(QStringLiteral("expr"))) {
+        err(QStringLiteral("dractl: bench cel needs --inventory FILE and --expr EXPRESSION\n"));
+        return Usage;
+    }
+    const std::string expr = parser.value(QStringLiteral("expr")).toStdString();
+    const bool plain = parser.value(QStringLiteral("binding")) == QLatin1String("plain");
+    const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
+    const int warmup = std::max(0, parser.value(QStringLiteral("warmup")).toInt());
+
+    const Clock::time_point loadStart = Clock::now();
+    Result<std::vector<inventory::Device>> devices = loadDevicesInFileOrder(parser.value(QStringLiteral("inventory")));
+    if (!devices)
+        return fail(devices.error());
+    const double loadMs = nanosSince(loadStart) / 1e6;
+
+    // Compile repeatedly (there is no compile cache) and keep the median.
+    std::vector<double> compileTimes;
+    std::vector<cel::Diagnostic> diagnostics;
+    cel::CompiledSelector selector;
+    cel::Program program;
+    for (int i = 0; i < 21; ++i) {
+        diagnostics.clear();
+        const Clock::time_point start = Clock::now();
+        if (plain) {
+            cel::CompileOptions options;
+            Result<cel::Program> p = cel::compile(plainEnvironment(), expr, options, &diagnostics);
+            if (!p)
+                return fail(p.error());
+            program = std::move(*p);
+        } else {
+            Result<cel::CompiledSelector> s = cel::compileSelector(expr, &diagnostics);
+            if (!s)
+                return fail(s.error());
+            selector = std::move(*s);
+        }
+        compileTimes.push_back(nanosSince(start) / 1e3);
+    }
+    if (plain ? !program.isValid() : !selector.isValid()) {
+        for (const cel::Diagnostic &d : diagnostics)
+            err(QStringLiteral("dractl: %1:%2: %3\n").arg(d.line).arg(d.column).arg(QString::fromStdString(d.message)));
+        return Usage;
+    }
+
+    std::vector<cel::Value> plainDevices;
+    if (plain)
+        for (const inventory::Device &d : *devices)
+            plainDevices.push_back(plainDevice(d));
+
+    const auto pass = [&] {
+        Pass p;
+        if (plain) {
+            for (const cel::Value &device : plainDevices)
+                count(p, program.evaluate(std::span<const cel::Value>(&device, 1), nullptr, cel::kSelectorMaxCost));
+        } else {
+            for (const inventory::Device &device : *devices) {
+                const cel::SelectorResult r = cel::evaluate(selector, device.view);
+                p.matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
+                p.errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
+            }
+        }
+        return p;
+    };
+    for (int i = 0; i < warmup; ++i)
+        pass();
+    std::vector<double> perDevice;
+    Pass last;
+    for (int i = 0; i < runs; ++i) {
+        const Clock::time_point start = Clock::now();
+        last = pass();
+        const double ns = nanosSince(start);
+        perDevice.push_back(devices->empty() ? 0 : ns / static_cast<double>(devices->size()));
+    }
+    const double nsPerDevice = median(perDevice);
+    const nlohmann::json line{{"expr", expr},
+                              {"binding", plain ? "plain" : "k8s"},
+                              {"devices", devices->size()},
+                              {"matches", last.matches},
+                              {"errors", last.errors},
+                              {"runs", runs},
+                              {"ns_per_device", nsPerDevice},
+                              {"pass_ms", nsPerDevice * static_cast<double>(devices->size()) / 1e6},
+                              {"compile_us", median(compileTimes)},
+                              {"cost_max", plain ? nlohmann::json(nullptr) : nlohmann::json(selector.cost().max)},
+                              {"load_ms", loadMs}};
+    out(line.dump() + "\n");
+    return Ok;
+}
+
+} // namespace dra::cli

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/cel/dra_environment.h"
+
+#include <map>
+#include <string>
+
+namespace dra::cel {
+
+namespace {
+
+// resource.k8s.io validation limits.
+constexpr uint64_t kMaxAttributesAndCapacities = 32; // ResourceSliceMaxAttributesAndCapacitiesPerDevice
+constexpr uint64_t kMaxDomainLength = 63;            // DeviceMaxDomainLength
+constexpr uint64_t kMaxIdLength = 32;                // DeviceMaxIDLength
+constexpr uint64_t kMaxAttributeValueLength = 64;    // DeviceAttributeMaxValueLength
+constexpr uint64_t kMaxDriverNameLength = 63;        // DriverNameMaxLength
+
+// One node of the declared shape of `device`, as Kubernetes' declaration types describe it:
+// a maximum size, and the element, key and fields reachable from it.
+struct Shape
+{
+    uint64_t maxElements = 0;
+    const Shape *element = nullptr;
+    const Shape *key = nullptr;
+    std::map<std::string, const Shape *, std::less<>> fields;
+};
+
+struct DeviceShapes
+{
+    Shape driver{kMaxDriverNameLength};
+    Shape domain{kMaxDomainLength};
+    Shape id{kMaxIdLength};
+    Shape attribute{kMaxAttributeValueLength};
+    Shape quantity{0};
+    Shape flag{0};
+    Shape innerAttributes{kMaxAttributesAndCapacities, &attribute, &id};
+    Shape outerAttributes{kMaxAttributesAndCapacities, &innerAttributes, &domain};
+    Shape innerCapacity{kMaxAttributesAndCapacities, &quantity, &id};
+    Shape outerCapacity{kMaxAttributesAndCapacities, &innerCapacity, &domain};
+    Shape device{0};
+
+    DeviceShapes()
+    {
+        device.fields = {{"driver", &driver},
+                         {"attributes", &outerAttributes},
+                         {"capacity", &outerCapacity},
+                         {"allowMultipleAllocations", &flag}};
+    }
+};
+
+class DeviceSizeEstimator final : public SizeEstimator
+{
+public:
+    std::optional<SizeEstimate> estimateSize(std::span<const std::string> path) const override
+    {
+        if (path.empty() || path[0] != "device")
+            return std::nullopt;
+        const Shape *node = &m_shapes.device;
+        for (const std::string &step : path.subspan(1)) {
+            if (step == "@items" || step == "@values") {
+                node = node->element;
+            } else if (step == "@keys") {
+                node = node->key;
+            } else if (const auto f = node->fields.find(step); f != node->fields.end()) {
+                node = f->second;
+            } else if (node->element == &m_shapes.attribute) {
+                // `attrs.name`: every attribute of a domain has the same bound, whatever its name.
+                node = &m_shapes.attribute;
+            } else {
+                return std::nullopt;
+            }
+            if (!node)
+                return std::nullopt;
+        }
+        return SizeEstimate{0, node->maxElements};
+    }
+
+private:
+    DeviceShapes m_shapes;
+};
+
+} // namespace
+
+const Environment &selectorEnvironment()
+{
+    static const Environment env = [] {
+        Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
+        e.addVariable("device");
+        return e;
+    }();
+    return env;
+}
+
+const Declarations &selectorDeclarations()
+{
+    static const Declarations declarations = [] {
+        Declarations d = Declarations::standard();
+        const CelType str = CelType::simple(CelType::Kind::String);
+        d.addObjectType("kubernetes.DRADevice",
+                        {{"driver", str},
+                         {"allowMultipleAllocations", CelType::simple(CelType::Kind::Bool)},
+                         {"attributes", CelType::map(str, CelType::map(str, CelType::dyn()))},
+                         {"capacity", CelType::map(str, CelType::map(str, CelType::opaque(std::string(kQuantityTypeName))))}});
+        d.addVariable("device", CelType::object("kubernetes.DRADevice"));
+        return d;
+    }();
+    return declarations;
+}
+
+const SizeEstimator &selectorSizeEstimator()
+{
+    static const DeviceSizeEstimator estimator;
+    return estimator;
+}
+
+} // namespace dra::cel

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/cel/selector_lint.h"
+
+#include <cctype>
+
+#include "core/model/quantity.h"
+
+namespace dra::cel {
+
+namespace {
+
+// A string literal that is a quantity written with a unit ("40Gi", "500m", "1e3"): compared
+// as text it orders by characters, not by amount. Plain digits are left alone, since they are
+// as often version or model numbers.
+bool looksLikeQuantity(const Expr &e)
+{
+    if (e.kind != ExprKind::Constant || e.constant.kind() != Kind::String)
+        return false;
+    const std::string_view text = e.constant.asString();
+    if (text.empty() || !std::isalpha(static_cast<unsigned char>(text.back()))
+        || !std::isdigit(static_cast<unsigned char>(text.front())))
+        return false;
+    return model::Quantity::parse(text).has_value();
+}
+
+bool isOrdering(const std::string &fn)
+{
+    return fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_";
+}
+
+class Linter final
+{
+public:
+    Linter(const ParsedExpr &parsed, std::vector<Diagnostic> *out)
+        : m_source(parsed.source)
+        , m_out(out)
+    {
+    }
+
+    void visit(const Expr *e)
+    {
+        if (!e)
+            return;
+        if (e->kind == ExprKind::Call && !e->target && e->args.size() == 2 && isOrdering(e->name))
+            lintComparison(*e);
+        visit(e->target.get());
+        for (const ExprPtr &a : e->args)
+            visit(a.get());
+        for (const ExprEntry &entry : e->entries) {
+            visit(entry.key.get());
+            visit(entry.value.get());
+        }
+        visit(e->iterRange.get());
+        visit(e->accuInit.get());
+        visit(e->loopCondition.get());
+        visit(e->loopStep.get());
+        visit(e->result.get());
+    }
+
+private:
+    void lintComparison(const Expr &call)
+    {
+        for (int side = 0; side < 2; ++side) {
+            const Expr &a = *call.args[side];
+            const Expr &other = *call.args[1 - side];
+            if (looksLikeQuantity(a) && other.kind != ExprKind::Constant) {
+                const std::string q(a.constant.asString());
+                warn(a.offset, "\"" + q + "\" is compared as a string, character by character, "
+                               "so \"9Gi\" > \"40Gi\"; to compare amounts write "
+                               "quantity(x).compareTo(quantity(\"" + q + "\")) or, for a "
+                               "capacity, device.capacity[...].name.compareTo(quantity(\"" + q
+                                   + "\"))");
+                return;
+            }
+        }
+    }
+
+    void warn(int32_t offset, std::string message)
+    {
+        if (!m_out)
+            return;
+        Diagnostic d;
+        d.severity = Diagnostic::Severity::Warning;
+        m_source.locate(offset, d.line, d.column);
+        d.message = std::move(message);
+        m_out->push_back(std::move(d));
+    }
+
+    SourceInfo m_source;
+    std::vector<Diagnostic> *m_out;
+};
+
+} // namespace
+
+void lintSelector(const ParsedExpr &parsed, std::vector<Diagnostic> *diagnostics)
+{
+    Linter(parsed, diagnostics).visit(parsed.root.get());
+}
+
+} // namespace dra::cel
