@@ -125,27 +125,10 @@ std::string stringField(const json &object, const char *key)
     return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
-{
-    json sets;
-    if (!parseJsonText(text, &sets))
-        return false;
-    if (sets.is_null())
-        return true;
-    if (!sets.is_array())
-        return false;
-    for (const json &set : sets) {
-        if (!set.is_object())
-            return false;
-        model::CounterSet counterSet{stringField(set, "name"), {}};
-        if (!readCounters(set, &counterSet.counters))
-            return false;
-        out->push_back(std::move(counterSet));
-    }
-    return true;
-}
-
-bool readConsumption(std::string_view text, std::vector<model::DeviceCounterConsumption> *out)
+// Reads `text` as a JSON array of objects (null: none), each through `readItem`; false when the
+// text is not that shape or an item does not read.
+template <typename ReadItem>
+bool readObjectList(std::string_view text, ReadItem readItem)
 {
     json list;
     if (!parseJsonText(text, &list))
@@ -155,32 +138,41 @@ bool readConsumption(std::string_view text, std::vector<model::DeviceCounterCons
     if (!list.is_array())
         return false;
     for (const json &item : list) {
-        if (!item.is_object())
+        if (!item.is_object() || !readItem(item))
             return false;
-        model::DeviceCounterConsumption consumption{stringField(item, "counterSet"), {}};
-        if (!readCounters(item, &consumption.counters))
-            return false;
-        out->push_back(std::move(consumption));
     }
     return true;
 }
 
+bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
+{
+    return readObjectList(text, [out](const json &set) {
+        model::CounterSet counterSet{stringField(set, "name"), {}};
+        if (!readCounters(set, &counterSet.counters))
+            return false;
+        out->push_back(std::move(counterSet));
+        return true;
+    });
+}
+
+bool readConsumption(std::string_view text, std::vector<model::DeviceCounterConsumption> *out)
+{
+    return readObjectList(text, [out](const json &item) {
+        model::DeviceCounterConsumption consumption{stringField(item, "counterSet"), {}};
+        if (!readCounters(item, &consumption.counters))
+            return false;
+        out->push_back(std::move(consumption));
+        return true;
+    });
+}
+
 bool readTaints(std::string_view text, std::vector<model::DeviceTaint> *out)
 {
-    json list;
-    if (!parseJsonText(text, &list))
-        return false;
-    if (list.is_null())
-        return true;
-    if (!list.is_array())
-        return false;
-    for (const json &taint : list) {
-        if (!taint.is_object())
-            return false;
+    return readObjectList(text, [out](const json &taint) {
         out->push_back({stringField(taint, "key"), stringField(taint, "value"), stringField(taint, "effect"),
                         stringField(taint, "timeAdded")});
-    }
-    return true;
+        return true;
+    });
 }
 
 bool readStrings(JsonSkim &skim, std::vector<std::string> *out)
