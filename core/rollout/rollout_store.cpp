@@ -35,13 +35,18 @@ std::string transitionText(const RolloutState &before, const Decision &decision)
 
 } // namespace
 
-Result<void> RolloutStore::create(const RolloutState &state, const std::string &planYaml, const std::string &actor,
-                                  int64_t at)
+Result<Transaction> RolloutStore::beginWrite()
 {
     if (!m_state.isWriter())
         return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
+    return Transaction::begin(m_state.database(), Transaction::Kind::Immediate);
+}
+
+Result<void> RolloutStore::create(const RolloutState &state, const std::string &planYaml, const std::string &actor,
+                                  int64_t at)
+{
     store::sqlite::Database &db = m_state.database();
-    Result<Transaction> transaction = Transaction::begin(db, Transaction::Kind::Immediate);
+    Result<Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
     Result<std::vector<RolloutRecord>> existing = list();
@@ -138,10 +143,8 @@ Result<void> RolloutStore::writeState(const RolloutState &state, int64_t at)
 Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutState &state, const Command &command,
                                        int64_t at)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
     store::sqlite::Database &db = m_state.database();
-    Result<Transaction> transaction = Transaction::begin(db, Transaction::Kind::Immediate);
+    Result<Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
 

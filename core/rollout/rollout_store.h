@@ -60,6 +60,8 @@ public:
     AuditLog &audit() { return m_audit; }
 
 private:
+    // The writer check and an immediate transaction, as every change starts.
+    [[nodiscard]] Result<store::sqlite::Transaction> beginWrite();
     [[nodiscard]] Result<void> writeState(const RolloutState &state, int64_t at);
 
     store::StateDb &m_state;
