@@ -8,6 +8,8 @@
 #include <QDir>
 #include <QStandardPaths>
 
+#include "core/store/store_paths.h"
+
 namespace dra::cli {
 
 void out(std::string_view text)
@@ -88,6 +90,27 @@ QCommandLineOption outputOption(const QString &defaultFormat)
     return {{QStringLiteral("o"), QStringLiteral("output")},
             QStringLiteral("Output format (default %1).").arg(defaultFormat), QStringLiteral("format"),
             defaultFormat};
+}
+
+QCommandLineOption stateOption()
+{
+    return {QStringLiteral("state"), QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
+            QStringLiteral("file")};
+}
+
+Result<QString> statePath(const QCommandLineParser &parser)
+{
+    if (parser.isSet(QStringLiteral("state")))
+        return parser.value(QStringLiteral("state"));
+    return store::defaultStatePath();
+}
+
+bool checkOutputFormat(const QString &format, const QStringList &allowed, const QString &command)
+{
+    if (allowed.contains(format))
+        return true;
+    fail(QStringLiteral("%1: unknown output format '%2' (%3)").arg(command, format, allowed.join(QStringLiteral(", "))));
+    return false;
 }
 
 QString cachePath(const QCommandLineParser &parser)

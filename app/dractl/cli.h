@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "core/common/error.h"
+#include "core/common/result.h"
 
 namespace dra::cli {
 
@@ -61,8 +62,16 @@ bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const
 QCommandLineOption cacheOption();     // --cache FILE
 QCommandLineOption clusterOption();   // --cluster NAME
 QCommandLineOption outputOption(const QString &defaultFormat); // -o/--output FORMAT
+QCommandLineOption stateOption();     // --state FILE
 
 // The cache file: --cache, else $XDG_CACHE_HOME/draconsole/cache.db.
 QString cachePath(const QCommandLineParser &parser);
+
+// The state file: --state, else $XDG_DATA_HOME/draconsole/state.db.
+[[nodiscard]] Result<QString> statePath(const QCommandLineParser &parser);
+
+// Whether -o names one of `allowed`; if not, prints "dractl: COMMAND: unknown output format
+// 'F' (a, b)" and returns false.
+bool checkOutputFormat(const QString &format, const QStringList &allowed, const QString &command);
 
 } // namespace dra::cli

@@ -71,10 +71,7 @@ int runExplain(const QStringList &arguments)
     parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
         QStringLiteral("Namespace of NAME (default \"default\")."), QStringLiteral("namespace"),
         QStringLiteral("default") });
-    parser.addOption(featureGatesOption());
-    parser.addOption(inventoryOption());
-    parser.addOption(cacheOption());
-    parser.addOption(clusterOption());
+    addSimulationInventoryOptions(parser);
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,

@@ -53,8 +53,8 @@ int runFree(const QStringList &arguments)
                      &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return fail(QStringLiteral("free: unknown output format '%1' (text, json)").arg(format));
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("free")))
+        return Failed;
     const std::optional<inventory::FreeGrouping> grouping =
         inventory::parseGrouping(parser.value(QStringLiteral("by")).toStdString());
     if (!grouping)

@@ -43,8 +43,8 @@ int runLint(const QStringList &arguments)
                      &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return fail(QStringLiteral("lint: unknown output format '%1' (text, json)").arg(format));
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("lint")))
+        return Failed;
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)

@@ -18,7 +18,6 @@
 #include "core/rollout/rollout_plan.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
-#include "core/store/store_paths.h"
 
 namespace dra::cli {
 
@@ -26,23 +25,9 @@ namespace {
 
 using common::qs;
 
-QCommandLineOption stateOption()
-{
-    return {QStringLiteral("state"), QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
-            QStringLiteral("file")};
-}
-
 std::string timeText(int64_t ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toStdString();
-}
-
-bool checkFormat(const QString &format, const QStringList &allowed, const QString &command)
-{
-    if (allowed.contains(format))
-        return true;
-    fail(QStringLiteral("rollout %1: unknown output format '%2' (%3)").arg(command, format, allowed.join(QStringLiteral(", "))));
-    return false;
 }
 
 // The state file, read-only; `state` is empty when there is no file yet.
@@ -55,14 +40,10 @@ struct OpenedState
 Result<OpenedState> openState(const QCommandLineParser &parser)
 {
     OpenedState opened;
-    if (parser.isSet(QStringLiteral("state"))) {
-        opened.path = parser.value(QStringLiteral("state"));
-    } else {
-        Result<QString> path = store::defaultStatePath();
-        if (!path)
-            return dra::fail(path.error());
-        opened.path = *path;
-    }
+    Result<QString> path = statePath(parser);
+    if (!path)
+        return dra::fail(path.error());
+    opened.path = *path;
     if (!QFileInfo::exists(opened.path))
         return opened;
     Result<store::StateDb> state = store::StateDb::open(opened.path, store::OpenMode::ReadOnly);
@@ -86,7 +67,7 @@ int runPlan(const QStringList &arguments)
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("rollout plan: name one plan file"));
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("plan")))
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout plan")))
         return Usage;
     const QString file = parser.positionalArguments().front();
     const rollout::PlanParse parsed = rollout::readPlanFile(file);
@@ -183,7 +164,7 @@ int runStatus(const QStringList &arguments)
                      &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("status")))
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout status")))
         return Usage;
     if (parser.positionalArguments().size() > 1)
         return fail(QStringLiteral("rollout status: name at most one rollout"));
@@ -242,7 +223,7 @@ int runAudit(const QStringList &arguments)
     if (!parseOrExit(parser, arguments, QStringLiteral("Show or verify the append-only, hash-chained audit log."), &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("audit")))
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout audit")))
         return Usage;
     Result<OpenedState> opened = openState(parser);
     if (!opened)

@@ -286,10 +286,7 @@ int runSimulate(const QStringList &arguments)
     parser.addOption({ QStringLiteral("explain-nodes"),
         QStringLiteral("How many nodes an explanation lists, closest first (default 20; 0: all)."),
         QStringLiteral("n"), QStringLiteral("20") });
-    parser.addOption(featureGatesOption());
-    parser.addOption(inventoryOption());
-    parser.addOption(cacheOption());
-    parser.addOption(clusterOption());
+    addSimulationInventoryOptions(parser);
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,

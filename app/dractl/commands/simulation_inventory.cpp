@@ -62,6 +62,14 @@ QCommandLineOption featureGatesOption()
         QStringLiteral("gates") };
 }
 
+void addSimulationInventoryOptions(QCommandLineParser &parser)
+{
+    parser.addOption(featureGatesOption());
+    parser.addOption(inventoryOption());
+    parser.addOption(cacheOption());
+    parser.addOption(clusterOption());
+}
+
 Result<SimulationInventory> loadSimulationInventory(const QCommandLineParser &parser)
 {
     std::vector<model::Object> objects;

@@ -19,6 +19,9 @@ namespace dra::cli {
 QCommandLineOption inventoryOption(); // --inventory FILE
 QCommandLineOption featureGatesOption(); // --feature-gates G=true,...
 
+// --feature-gates, --inventory, --cache and --cluster: what loadSimulationInventory() reads.
+void addSimulationInventoryOptions(QCommandLineParser &parser);
+
 struct SimulationInventory
 {
     std::shared_ptr<const alloc::Cluster> cluster;

@@ -15,7 +15,6 @@
 #include "core/common/json_text.h"
 #include "core/inventory/snapshot_builder.h"
 #include "core/store/state_db.h"
-#include "core/store/store_paths.h"
 #include "core/topology/gpu_map.h"
 #include "core/topology/node_topology.h"
 #include "core/topology/topo_matrix_parser.h"
@@ -35,25 +34,12 @@ Result<QString> readText(const QString &path)
     return QString::fromUtf8(file.readAll());
 }
 
-QCommandLineOption stateOption()
-{
-    return {QStringLiteral("state"), QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
-            QStringLiteral("file")};
-}
-
 QCommandLineOption gpusOption()
 {
     return {QStringLiteral("gpus"),
             QStringLiteral("`nvidia-smi --query-gpu=index,pci.bus_id,uuid --format=csv` output, to map "
                            "nvidia-smi indices to DRA devices."),
             QStringLiteral("file")};
-}
-
-Result<QString> statePath(const QCommandLineParser &parser)
-{
-    if (parser.isSet(QStringLiteral("state")))
-        return parser.value(QStringLiteral("state"));
-    return store::defaultStatePath();
 }
 
 // The stored import of `node`, if the state file exists and has one.
@@ -92,8 +78,8 @@ int runTopologyImport(const QStringList &arguments)
     const QString node = parser.positionalArguments().at(0);
     const QString file = parser.positionalArguments().at(1);
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("text") && format != QLatin1String("json"))
-        return fail(QStringLiteral("topology import: unknown output format '%1' (text, json)").arg(format));
+    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("topology import")))
+        return Failed;
 
     // Checked before storing, so a stored text always parses.
     Result<QString> text = readText(file);
