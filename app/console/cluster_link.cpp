@@ -9,6 +9,7 @@
 
 #include "core/kube/mirror.h"
 #include "core/kube/rest_client.h"
+#include "core/kube/stopped_streams.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
 
@@ -35,17 +36,10 @@ ClusterLink::~ClusterLink()
         // Say in the cache that nobody follows the cluster any more; the batch is handed to
         // the writer and the writer flushed before both threads end.
         store::WatchBatch final;
-        final.cluster = m_cluster;
         const QString reason = QStringLiteral("the console disconnected at %1")
                                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
         QMetaObject::invokeMethod(m_kubeRoot, [this, &final, &reason] {
-            for (kube::StreamStatus status : m_mirror->streams()) {
-                if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
-                    continue;
-                status.state = kube::StreamState::Stale;
-                status.reason = reason;
-                final.streams.push_back(status.record());
-            }
+            final = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), kube::StreamState::Stale, reason);
             m_mirror->stop();
             delete m_kubeRoot; // the mirror and the client with it, on their thread
         }, Qt::BlockingQueuedConnection);

@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
+#include "core/kube/stopped_streams.h"
+
 namespace dra::cli {
 
 LiveMirror::LiveMirror(const kube::ClientConfig &config, const kube::RestOptions &restOptions,
@@ -54,18 +56,9 @@ void LiveMirror::handToWriter(const store::WatchBatch &batch)
 
 int LiveMirror::stop(kube::StreamState state, const QString &reason)
 {
-    const std::vector<kube::StreamStatus> streams = m_mirror->streams();
+    const store::WatchBatch final = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), state, reason);
     m_mirror->stop();
     m_stopped = true;
-    store::WatchBatch final;
-    final.cluster = m_cluster;
-    for (kube::StreamStatus status : streams) {
-        if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
-            continue; // their own reason says more than ours
-        status.state = state;
-        status.reason = reason;
-        final.streams.push_back(status.record());
-    }
     handToWriter(final);
     QElapsedTimer drain;
     drain.start();
