@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -29,7 +30,11 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     , m_table(new QTableView(this))
     , m_inspector(new QTextBrowser(this))
     , m_clusters(std::make_shared<ClusterIndexCache>())
+    , m_rediagnose(new QTimer(this))
 {
+    m_rediagnose->setSingleShot(true);
+    m_rediagnose->setInterval(500);
+    connect(m_rediagnose, &QTimer::timeout, this, &ClaimBrowser::diagnose);
     m_filter->setSourceModel(m_model);
     m_filter->setFilterKeyColumn(-1);
     m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -94,33 +99,46 @@ void ClaimBrowser::showSelection()
     const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
     const model::Object *object = current.isValid() ? m_model->objectAt(current.row()) : nullptr;
     if (!object || !m_snapshot) {
+        m_diagnosed = {};
         m_inspector->setHtml(QStringLiteral("<p>Select a claim to see its requests, allocation, pods and events.</p>"));
         return;
     }
-    const QString details = claimDetailsHtml(*m_snapshot, *object);
-    m_inspector->setHtml(details);
+    const std::pair<std::string, std::string> key{object->meta.ns, object->meta.name};
+    const bool sameClaim = object->kind == model::Kind::ResourceClaim && key == m_diagnosed;
+    m_details = claimDetailsHtml(*m_snapshot, *object);
+    // The same claim after a change keeps its last diagnosis on screen until the new one is in.
+    m_inspector->setHtml(sameClaim ? m_details + m_diagnosis : m_details);
     Q_EMIT claimSelected(QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name));
-    if (object->kind == model::Kind::ResourceClaim)
-        diagnose(object->meta.ns, object->meta.name, details);
+    if (object->kind != model::Kind::ResourceClaim) {
+        m_diagnosed = {};
+        return;
+    }
+    m_diagnosed = key;
+    if (sameClaim)
+        m_rediagnose->start(); // a burst of changes is diagnosed once, after it
+    else
+        diagnose();
 }
 
-void ClaimBrowser::diagnose(const std::string &ns, const std::string &name, const QString &details)
+void ClaimBrowser::diagnose()
 {
     // The allocation simulation can take a while on a large cluster: off the GUI thread, and
     // only the answer for the latest selection and snapshot is shown.
+    m_rediagnose->stop();
     const int generation = ++m_diagnosisGeneration;
     auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, details] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         if (generation != m_diagnosisGeneration)
             return;
+        m_diagnosis = watcher->result();
         const int scroll = m_inspector->verticalScrollBar()->value();
-        m_inspector->setHtml(details + watcher->result());
+        m_inspector->setHtml(m_details + m_diagnosis);
         m_inspector->verticalScrollBar()->setValue(scroll);
         Q_EMIT diagnosisShown();
     });
-    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, clusters = m_clusters, ns, name] {
-        Result<alloc::Diagnosis> diagnosis = diagnoseClaimIn(snapshot, ns, name, *clusters);
+    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, clusters = m_clusters, key = m_diagnosed] {
+        Result<alloc::Diagnosis> diagnosis = diagnoseClaimIn(snapshot, key.first, key.second, *clusters);
         return diagnosis ? diagnosisHtml(*diagnosis)
                          : QStringLiteral("<h4>Diagnosis</h4><p>%1</p>").arg(diagnosis.error().message.toHtmlEscaped());
     }));

@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <memory>
+#include <string>
+#include <utility>
+
 #include <QWidget>
 
 #include "core/inventory/snapshot.h"
@@ -11,6 +15,7 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 class QTextBrowser;
+class QTimer;
 
 namespace dra::inventory {
 struct ChangeSet;
@@ -44,7 +49,8 @@ Q_SIGNALS:
 
 private:
     void showSelection();
-    void diagnose(const std::string &ns, const std::string &name, const QString &details);
+    // Diagnoses the claim in m_diagnosed against the current snapshot, off the GUI thread.
+    void diagnose();
 
     ClaimListModel *m_model;
     QSortFilterProxyModel *m_filter;
@@ -54,6 +60,9 @@ private:
     inventory::SnapshotPtr m_snapshot;
     // Shared with the diagnosis running on the pool, which may outlive a selection.
     std::shared_ptr<ClusterIndexCache> m_clusters;
+    QTimer *m_rediagnose; // after changes to the snapshot
+    std::pair<std::string, std::string> m_diagnosed; // namespace, name of the claim shown
+    QString m_details, m_diagnosis; // the inspector's two parts
     int m_diagnosisGeneration = 0;
 };
 
