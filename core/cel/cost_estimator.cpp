@@ -80,44 +80,44 @@ struct LocalVar
 };
 
 // What a function costs beyond its arguments, by the overload the checker chose.
-enum class Overload {
+enum class CostClass {
     Other, AddString, AddBytes, AddList, InList, MatchesString, ContainsString, StartsEndsWith,
     CompareStrings, Equality, IndexList, IndexMap, StringToBytes, BytesToString, Quote, Format,
 };
 
-Overload classify(const FunctionDecl &d)
+CostClass classify(const FunctionDecl &d)
 {
     const std::string &n = d.name;
     const K first = d.params.empty() ? K::Dyn : d.params[0].kind;
     if (n == "_+_")
-        return first == K::String ? Overload::AddString
-               : first == K::Bytes ? Overload::AddBytes
-               : first == K::List  ? Overload::AddList
-                                   : Overload::Other;
+        return first == K::String ? CostClass::AddString
+               : first == K::Bytes ? CostClass::AddBytes
+               : first == K::List  ? CostClass::AddList
+                                   : CostClass::Other;
     if (n == "@in")
-        return d.params[1].kind == K::List ? Overload::InList : Overload::Other;
+        return d.params[1].kind == K::List ? CostClass::InList : CostClass::Other;
     if (n == "matches" && d.receiver)
-        return Overload::MatchesString;
+        return CostClass::MatchesString;
     if (n == "contains" && d.receiver && first == K::String)
-        return Overload::ContainsString;
+        return CostClass::ContainsString;
     if ((n == "startsWith" || n == "endsWith") && d.receiver)
-        return Overload::StartsEndsWith;
+        return CostClass::StartsEndsWith;
     if (n == "_==_" || n == "_!=_")
-        return Overload::Equality;
+        return CostClass::Equality;
     if ((n == "_<_" || n == "_<=_" || n == "_>_" || n == "_>=_")
         && (first == K::String || first == K::Bytes))
-        return Overload::CompareStrings;
+        return CostClass::CompareStrings;
     if (n == "_[_]")
-        return first == K::List ? Overload::IndexList : first == K::Map ? Overload::IndexMap : Overload::Other;
+        return first == K::List ? CostClass::IndexList : first == K::Map ? CostClass::IndexMap : CostClass::Other;
     if (n == "bytes" && first == K::String)
-        return Overload::StringToBytes;
+        return CostClass::StringToBytes;
     if (n == "string" && first == K::Bytes)
-        return Overload::BytesToString;
+        return CostClass::BytesToString;
     if (n == "strings.quote")
-        return Overload::Quote;
+        return CostClass::Quote;
     if (n == "format" && d.receiver)
-        return Overload::Format;
-    return Overload::Other;
+        return CostClass::Format;
+    return CostClass::Other;
 }
 
 struct CallEstimate
@@ -323,13 +323,13 @@ private:
             fnCost = unite(fnCost, est.cost);
             if (est.resultSize)
                 resultSize = resultSize ? unite(*resultSize, *est.resultSize) : *est.resultSize;
-            const Overload o = classify(*d);
-            if ((o == Overload::IndexList || o == Overload::IndexMap) && !args.empty()) {
+            const CostClass o = classify(*d);
+            if ((o == CostClass::IndexList || o == CostClass::IndexMap) && !args.empty()) {
                 if (const auto entries = entrySize(*args[0]))
                     resultSize = entries->value;
                 else
                     resultSize.reset();
-                m_paths[e.id] = extend(pathOf(*args[0]), o == Overload::IndexList ? "@items" : "@values");
+                m_paths[e.id] = extend(pathOf(*args[0]), o == CostClass::IndexList ? "@items" : "@values");
             }
             if (!resultSize)
                 resultSize = computeSize(e);
@@ -359,61 +359,61 @@ private:
             }
         }
         switch (classify(d)) {
-        case Overload::Format:
+        case CostClass::Format:
             if (target) {
                 const SizeEstimate t = sizeOrUnknown(*target);
                 const SizeEstimate a = sizeOrUnknown(*args[0]);
                 return {factor(t, kStringTraversalCostFactor) + argSum, t + a};
             }
             break;
-        case Overload::StringToBytes: {
+        case CostClass::StringToBytes: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
             return {factor(s, kStringTraversalCostFactor) + argSum, SizeEstimate{s.min, mulSat(s.max, 4)}};
         }
-        case Overload::BytesToString: {
+        case CostClass::BytesToString: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
             return {factor(s, kStringTraversalCostFactor) + argSum, SizeEstimate{s.min / 4, s.max}};
         }
-        case Overload::Quote: {
+        case CostClass::Quote: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
             return {factor(s, kStringTraversalCostFactor) + argSum,
                     SizeEstimate{addSat(s.min, 2), addSat(mulSat(s.max, 2), 2)}};
         }
-        case Overload::StartsEndsWith:
+        case CostClass::StartsEndsWith:
             if (args.size() == 1)
                 return {factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor) + argSum, {}};
             break;
-        case Overload::InList:
+        case CostClass::InList:
             if (args.size() == 2)
                 return {factor(sizeOrUnknown(*args[1]), 1) + argSum, {}};
             break;
-        case Overload::MatchesString:
+        case CostClass::MatchesString:
             if (target && args.size() == 1) {
                 const CostEstimate str = factor(sizeOrUnknown(*target) + fixedSize(1), kStringTraversalCostFactor);
                 const CostEstimate regex = factor(sizeOrUnknown(*args[0]), kRegexStringLengthCostFactor);
                 return {times(str, regex) + argSum, {}};
             }
             break;
-        case Overload::ContainsString:
+        case CostClass::ContainsString:
             if (target && args.size() == 1) {
                 const CostEstimate str = factor(sizeOrUnknown(*target), kStringTraversalCostFactor);
                 const CostEstimate sub = factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor);
                 return {times(str, sub) + argSum, {}};
             }
             break;
-        case Overload::AddString:
-        case Overload::AddBytes:
-        case Overload::AddList:
+        case CostClass::AddString:
+        case CostClass::AddBytes:
+        case CostClass::AddList:
             if (args.size() == 2) {
                 const SizeEstimate size = sizeOrUnknown(*args[0]) + sizeOrUnknown(*args[1]);
                 setEntrySize(e, unite(entrySize(*args[0]), entrySize(*args[1])));
-                if (classify(d) == Overload::AddList)
+                if (classify(d) == CostClass::AddList)
                     return {fixed(1) + argSum, size};
                 return {factor(size, kStringTraversalCostFactor) + argSum, size};
             }
             break;
-        case Overload::CompareStrings:
-        case Overload::Equality: {
+        case CostClass::CompareStrings:
+        case CostClass::Equality: {
             const SizeEstimate l = sizeOrUnknown(*args[0]);
             const SizeEstimate r = sizeOrUnknown(*args[1]);
             const uint64_t smallestMax = std::min(l.max, r.max);

@@ -62,7 +62,7 @@ Value flatten(Args a, EvalFrame &)
     return Value::list(std::move(out));
 }
 
-Value reverse(Args a, EvalFrame &)
+Value listReverse(Args a, EvalFrame &)
 {
     std::vector<Value> out(a[0].asList().rbegin(), a[0].asList().rend());
     return Value::list(std::move(out));
@@ -156,7 +156,7 @@ Value sum(Args a, EvalFrame &frame)
 }
 
 template <bool Max>
-Value extremum(Args a, EvalFrame &)
+Value listExtremum(Args a, EvalFrame &)
 {
     const ListData &l = a[0].asList();
     if (l.empty())
@@ -171,7 +171,7 @@ Value extremum(Args a, EvalFrame &)
     return *best;
 }
 
-Value indexOf(Args a, EvalFrame &)
+Value listIndexOf(Args a, EvalFrame &)
 {
     const ListData &l = a[0].asList();
     for (size_t i = 0; i < l.size(); ++i) {
@@ -181,7 +181,7 @@ Value indexOf(Args a, EvalFrame &)
     return Value::integer(-1);
 }
 
-Value lastIndexOf(Args a, EvalFrame &)
+Value listLastIndexOf(Args a, EvalFrame &)
 {
     const ListData &l = a[0].asList();
     for (size_t i = l.size(); i-- > 0;) {
@@ -241,7 +241,7 @@ void registerCelListsLibrary(FunctionRegistry &r)
     r.member("distinct", {L}, distinct);
     r.member("flatten", {L}, flatten);
     r.member("flatten", {L, I}, flatten);
-    r.member("reverse", {L}, reverse);
+    r.member("reverse", {L}, listReverse);
     r.member("slice", {L, I, I}, slice);
     r.member("sort", {L}, sort);
     r.member("first", {L}, first);
@@ -253,10 +253,10 @@ void registerKubernetesListsLibrary(FunctionRegistry &r)
     const Kind L = Kind::List, Y = Kind::Dyn;
     r.member("isSorted", {L}, isSorted);
     r.member("sum", {L}, sum);
-    r.member("min", {L}, extremum<false>);
-    r.member("max", {L}, extremum<true>);
-    r.member("indexOf", {L, Y}, indexOf);
-    r.member("lastIndexOf", {L, Y}, lastIndexOf);
+    r.member("min", {L}, listExtremum<false>);
+    r.member("max", {L}, listExtremum<true>);
+    r.member("indexOf", {L, Y}, listIndexOf);
+    r.member("lastIndexOf", {L, Y}, listLastIndexOf);
 }
 
 } // namespace dra::cel

@@ -16,7 +16,7 @@ namespace {
 using Args = std::span<const Value>;
 
 template <bool Greatest>
-Value extremum(Args a, EvalFrame &)
+Value mathExtremum(Args a, EvalFrame &)
 {
     std::span<const Value> values = a;
     if (a.size() == 1 && a[0].kind() == Kind::List) {
@@ -105,8 +105,8 @@ void registerMathLibrary(FunctionRegistry &r)
 {
     const Kind I = Kind::Int, U = Kind::Uint, D = Kind::Double, Y = Kind::Dyn;
     for (size_t n = 1; n <= 16; ++n) {
-        r.global("math.greatest", std::vector<ParamSpec>(n, Y), extremum<true>);
-        r.global("math.least", std::vector<ParamSpec>(n, Y), extremum<false>);
+        r.global("math.greatest", std::vector<ParamSpec>(n, Y), mathExtremum<true>);
+        r.global("math.least", std::vector<ParamSpec>(n, Y), mathExtremum<false>);
     }
     r.global("math.ceil", {D}, ceilF);
     r.global("math.floor", {D}, floorF);

@@ -64,9 +64,9 @@ Value asInteger(Args a, EvalFrame &)
 
 Value asApproximateFloat(Args a, EvalFrame &) { return Value::floating(q(a[0]).asApproximateDouble()); }
 
-Value compareTo(Args a, EvalFrame &) { return Value::integer(q(a[0]).compare(q(a[1]))); }
-Value isGreaterThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) > 0); }
-Value isLessThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) < 0); }
+Value quantityCompareTo(Args a, EvalFrame &) { return Value::integer(q(a[0]).compare(q(a[1]))); }
+Value quantityIsGreaterThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) > 0); }
+Value quantityIsLessThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) < 0); }
 
 Quantity operand(const Value &v)
 {
@@ -118,9 +118,9 @@ void registerQuantityLibrary(FunctionRegistry &r)
     r.member("isInteger", {Q}, isInteger);
     r.member("asInteger", {Q}, asInteger);
     r.member("asApproximateFloat", {Q}, asApproximateFloat);
-    r.member("compareTo", {Q, Q}, compareTo);
-    r.member("isGreaterThan", {Q, Q}, isGreaterThan);
-    r.member("isLessThan", {Q, Q}, isLessThan);
+    r.member("compareTo", {Q, Q}, quantityCompareTo);
+    r.member("isGreaterThan", {Q, Q}, quantityIsGreaterThan);
+    r.member("isLessThan", {Q, Q}, quantityIsLessThan);
     r.member("add", {Q, Q}, add);
     r.member("add", {Q, I}, add);
     r.member("sub", {Q, Q}, sub);

@@ -84,9 +84,9 @@ Value isSemver(Args a, EvalFrame &) { return Value::boolean(parse(a).has_value()
 Value major(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).major())); }
 Value minor(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).minor())); }
 Value patch(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).patch())); }
-Value compareTo(Args a, EvalFrame &) { return Value::integer(ver(a[0]).compare(ver(a[1]))); }
-Value isGreaterThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) > 0); }
-Value isLessThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) < 0); }
+Value semverCompareTo(Args a, EvalFrame &) { return Value::integer(ver(a[0]).compare(ver(a[1]))); }
+Value semverIsGreaterThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) > 0); }
+Value semverIsLessThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) < 0); }
 
 } // namespace
 
@@ -118,9 +118,9 @@ void registerSemverLibrary(FunctionRegistry &r)
     r.member("major", {V}, major);
     r.member("minor", {V}, minor);
     r.member("patch", {V}, patch);
-    r.member("compareTo", {V, V}, compareTo);
-    r.member("isGreaterThan", {V, V}, isGreaterThan);
-    r.member("isLessThan", {V, V}, isLessThan);
+    r.member("compareTo", {V, V}, semverCompareTo);
+    r.member("isGreaterThan", {V, V}, semverIsGreaterThan);
+    r.member("isLessThan", {V, V}, semverIsLessThan);
 }
 
 } // namespace dra::cel

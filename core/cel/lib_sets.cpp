@@ -30,7 +30,7 @@ bool containsAll(const ListData &a, const ListData &b)
     return true;
 }
 
-Value contains(Args a, EvalFrame &) { return Value::boolean(containsAll(a[0].asList(), a[1].asList())); }
+Value setsContains(Args a, EvalFrame &) { return Value::boolean(containsAll(a[0].asList(), a[1].asList())); }
 Value equivalent(Args a, EvalFrame &)
 {
     return Value::boolean(containsAll(a[0].asList(), a[1].asList())
@@ -50,7 +50,7 @@ Value intersects(Args a, EvalFrame &)
 void registerSetsLibrary(FunctionRegistry &r)
 {
     const Kind L = Kind::List;
-    r.global("sets.contains", {L, L}, contains);
+    r.global("sets.contains", {L, L}, setsContains);
     r.global("sets.equivalent", {L, L}, equivalent);
     r.global("sets.intersects", {L, L}, intersects);
 }

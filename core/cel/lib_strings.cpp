@@ -25,7 +25,7 @@ Value outOfRange(int64_t i)
     return Value::error("index out of range: " + std::to_string(i));
 }
 
-Value contains(Args a, EvalFrame &)
+Value stringContains(Args a, EvalFrame &)
 {
     return Value::boolean(a[0].asString().find(a[1].asString()) != std::string_view::npos);
 }
@@ -52,7 +52,7 @@ int64_t find(const CodePoints &s, const CodePoints &sub, size_t from)
     return -1;
 }
 
-Value indexOf(Args a, EvalFrame &)
+Value stringIndexOf(Args a, EvalFrame &)
 {
     const CodePoints s = utf8::decode(a[0].asString());
     const CodePoints sub = utf8::decode(a[1].asString());
@@ -62,7 +62,7 @@ Value indexOf(Args a, EvalFrame &)
     return Value::integer(find(s, sub, static_cast<size_t>(offset)));
 }
 
-Value lastIndexOf(Args a, EvalFrame &)
+Value stringLastIndexOf(Args a, EvalFrame &)
 {
     const CodePoints s = utf8::decode(a[0].asString());
     const CodePoints sub = utf8::decode(a[1].asString());
@@ -215,7 +215,7 @@ Value join(Args a, EvalFrame &)
     return Value::string(std::move(out));
 }
 
-Value reverse(Args a, EvalFrame &)
+Value stringReverse(Args a, EvalFrame &)
 {
     CodePoints s = utf8::decode(a[0].asString());
     std::reverse(s.begin(), s.end());
@@ -254,7 +254,7 @@ Value format(Args a, EvalFrame &)
 // The string predicates every CEL environment has.
 void registerStringPredicates(FunctionRegistry &r)
 {
-    r.member("contains", {Kind::String, Kind::String}, contains);
+    r.member("contains", {Kind::String, Kind::String}, stringContains);
     r.member("startsWith", {Kind::String, Kind::String}, startsWith);
     r.member("endsWith", {Kind::String, Kind::String}, endsWith);
 }
@@ -263,10 +263,10 @@ void registerStringsLibrary(FunctionRegistry &r)
 {
     const Kind S = Kind::String, I = Kind::Int, L = Kind::List;
     r.member("charAt", {S, I}, charAt);
-    r.member("indexOf", {S, S}, indexOf);
-    r.member("indexOf", {S, S, I}, indexOf);
-    r.member("lastIndexOf", {S, S}, lastIndexOf);
-    r.member("lastIndexOf", {S, S, I}, lastIndexOf);
+    r.member("indexOf", {S, S}, stringIndexOf);
+    r.member("indexOf", {S, S, I}, stringIndexOf);
+    r.member("lastIndexOf", {S, S}, stringLastIndexOf);
+    r.member("lastIndexOf", {S, S, I}, stringLastIndexOf);
     r.member("lowerAscii", {S}, lowerAscii);
     r.member("upperAscii", {S}, upperAscii);
     r.member("replace", {S, S, S}, replace);
@@ -284,7 +284,7 @@ void registerStringsLibrary(FunctionRegistry &r)
 
 void registerStringsV3Library(FunctionRegistry &r)
 {
-    r.member("reverse", {Kind::String}, reverse);
+    r.member("reverse", {Kind::String}, stringReverse);
 }
 
 } // namespace dra::cel

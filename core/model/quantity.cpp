@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "core/common/ascii.h"
 #include "core/common/json_text.h"
 
 namespace dra::model {
@@ -28,11 +29,6 @@ struct Suffix
     int64_t exponent = 0;
     Format format = Format::DecimalSI;
 };
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
 
 QString describe(std::string_view text)
 {
@@ -80,7 +76,7 @@ Result<Suffix> interpretSuffix(std::string_view suffix, std::string_view text)
         const bool negative = number[0] == '-';
         if (number[0] == '-' || number[0] == '+')
             number.remove_prefix(1);
-        if (!number.empty() && std::ranges::all_of(number, isDigit)) {
+        if (!number.empty() && std::ranges::all_of(number, common::isAsciiDigit)) {
             // Kubernetes keeps the exponent in an int32 it later negates, so it accepts
             // [-(2^31-1), 2^31-1]; saturating here keeps huge digit runs from overflowing.
             int64_t exponent = 0;
@@ -171,13 +167,13 @@ Result<Quantity> Quantity::parse(std::string_view text)
     if (text[0] == '-' || text[0] == '+')
         ++pos;
     const size_t integerStart = pos;
-    while (pos < text.size() && isDigit(text[pos]))
+    while (pos < text.size() && common::isAsciiDigit(text[pos]))
         ++pos;
     const std::string_view integer = text.substr(integerStart, pos - integerStart);
     std::string_view fraction;
     if (pos < text.size() && text[pos] == '.') {
         const size_t fractionStart = ++pos;
-        while (pos < text.size() && isDigit(text[pos]))
+        while (pos < text.size() && common::isAsciiDigit(text[pos]))
             ++pos;
         fraction = text.substr(fractionStart, pos - fractionStart);
     }

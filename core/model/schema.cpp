@@ -236,6 +236,29 @@ const SchemaNode *SchemaNode::property(std::string_view name) const
     return nullptr;
 }
 
+const SchemaNode *childSchema(const SchemaNode *schema, std::string_view key)
+{
+    if (!schema)
+        return nullptr;
+    if (schema->type == SchemaNode::Type::Object)
+        return schema->property(key);
+    if (schema->type == SchemaNode::Type::Map)
+        return schema->values;
+    return nullptr;
+}
+
+bool isKeyedList(const SchemaNode *schema)
+{
+    return schema && schema->type == SchemaNode::Type::Array
+        && schema->listType == SchemaNode::ListType::Map && !schema->listMapKeys.empty();
+}
+
+bool isSetList(const SchemaNode *schema)
+{
+    return schema && schema->type == SchemaNode::Type::Array
+        && schema->listType == SchemaNode::ListType::Set;
+}
+
 std::span<const SchemaKind> schemaKinds()
 {
     return table().kinds();

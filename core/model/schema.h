@@ -48,6 +48,16 @@ struct SchemaNode
     bool keepsScalarText() const { return type == Type::String || type == Type::Quantity; }
 };
 
+// The schema of `key` under `schema`: an Object's property, a Map's value schema; nullptr when
+// `schema` is null or declares no such child. Patches, field sets and managed fields walk with it.
+const SchemaNode *childSchema(const SchemaNode *schema, std::string_view key);
+
+// An Array merged by key under server-side apply (x-kubernetes-list-type: map, with keys).
+bool isKeyedList(const SchemaNode *schema);
+
+// An Array merged as a set of scalars (x-kubernetes-list-type: set).
+bool isSetList(const SchemaNode *schema);
+
 // A kind of the table: its apiVersion ("v1", "resource.k8s.io/v1beta1"), kind, scope and root.
 struct SchemaKind
 {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/common/ascii.h"
 #include "core/common/json_text.h"
 
 namespace dra::model {
@@ -14,21 +15,16 @@ namespace {
 using common::Error;
 using common::qs;
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 bool isNumeric(std::string_view text)
 {
-    return !text.empty() && std::ranges::all_of(text, isDigit);
+    return !text.empty() && std::ranges::all_of(text, common::isAsciiDigit);
 }
 
 // Semver identifiers use only ASCII letters, digits and hyphens.
 bool isAlphanumeric(std::string_view text)
 {
     return std::ranges::all_of(text, [](char c) {
-        return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+        return common::isAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
     });
 }
 

@@ -56,17 +56,6 @@ void dropEmpty(std::vector<ManagedEntry> &entries)
     std::erase_if(entries, [](const ManagedEntry &entry) { return entry.fields.empty(); });
 }
 
-const SchemaNode *fieldSchema(const SchemaNode *schema, const std::string &key)
-{
-    if (!schema)
-        return nullptr;
-    if (schema->type == SchemaNode::Type::Object)
-        return schema->property(key);
-    if (schema->type == SchemaNode::Type::Map)
-        return schema->values;
-    return nullptr;
-}
-
 bool sameKeys(const json &a, const json &b, const std::vector<std::string> &keys)
 {
     for (const std::string &key : keys) {
@@ -87,7 +76,7 @@ json mergeApplied(const json &live, const json &config, const SchemaNode *schema
         json out = live;
         for (const auto &[key, value] : config.items()) {
             const auto it = live.find(key);
-            out[key] = it == live.end() ? value : mergeApplied(*it, value, fieldSchema(schema, key));
+            out[key] = it == live.end() ? value : mergeApplied(*it, value, childSchema(schema, key));
         }
         return out;
     }

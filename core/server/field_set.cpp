@@ -24,32 +24,9 @@ const std::set<std::string> &serverOwnedMetadata()
     return names;
 }
 
-const SchemaNode *fieldSchema(const SchemaNode *schema, const std::string &key)
-{
-    if (!schema)
-        return nullptr;
-    if (schema->type == SchemaNode::Type::Object)
-        return schema->property(key);
-    if (schema->type == SchemaNode::Type::Map)
-        return schema->values;
-    return nullptr;
-}
-
 bool isStructField(const SchemaNode *schema, const std::string &key)
 {
     return schema && schema->type == SchemaNode::Type::Object && schema->property(key);
-}
-
-bool isKeyedList(const SchemaNode *schema)
-{
-    return schema && schema->type == SchemaNode::Type::Array
-        && schema->listType == SchemaNode::ListType::Map && !schema->listMapKeys.empty();
-}
-
-bool isSetList(const SchemaNode *schema)
-{
-    return schema && schema->type == SchemaNode::Type::Array
-        && schema->listType == SchemaNode::ListType::Set;
 }
 
 // Objects are walked field by field unless the schema says the value is opaque.
@@ -82,7 +59,7 @@ void walk(const json &value, const SchemaNode *schema, FieldPath &path, FieldSet
     if (isWalkedObject(value, schema)) {
         for (const auto &[key, child] : value.items()) {
             path.push_back("f:" + key);
-            walk(child, fieldSchema(schema, key), path, set);
+            walk(child, childSchema(schema, key), path, set);
             // Map entries are owned themselves; struct fields only through what they hold.
             if (!isStructField(schema, key))
                 set.insert(path);
@@ -124,7 +101,7 @@ json::const_iterator findItem(const json &list, const PathElement &element, cons
 const SchemaNode *stepSchema(const SchemaNode *schema, const PathElement &element)
 {
     if (element.starts_with("f:"))
-        return fieldSchema(schema, element.substr(2));
+        return childSchema(schema, element.substr(2));
     return schema && schema->type == SchemaNode::Type::Array ? schema->items : nullptr;
 }
 
@@ -341,14 +318,14 @@ FieldSet fieldSetOf(const json &object, const SchemaNode *schema)
     for (const auto &[key, value] : object.items()) {
         if (key == "apiVersion" || key == "kind")
             continue;
-        const SchemaNode *child = fieldSchema(schema, key);
+        const SchemaNode *child = childSchema(schema, key);
         path.push_back("f:" + key);
         if (key == "metadata" && value.is_object()) {
             for (const auto &[field, inner] : value.items()) {
                 if (serverOwnedMetadata().contains(field))
                     continue;
                 path.push_back("f:" + field);
-                walk(inner, fieldSchema(child, field), path, set);
+                walk(inner, childSchema(child, field), path, set);
                 path.pop_back();
             }
         } else {

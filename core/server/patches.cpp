@@ -28,29 +28,6 @@ std::string mediaType(std::string_view contentType)
     return type;
 }
 
-const SchemaNode *fieldSchema(const SchemaNode *schema, const std::string &key)
-{
-    if (!schema)
-        return nullptr;
-    if (schema->type == SchemaNode::Type::Object)
-        return schema->property(key);
-    if (schema->type == SchemaNode::Type::Map)
-        return schema->values;
-    return nullptr;
-}
-
-bool isKeyedList(const SchemaNode *schema)
-{
-    return schema && schema->type == SchemaNode::Type::Array
-        && schema->listType == SchemaNode::ListType::Map && !schema->listMapKeys.empty();
-}
-
-bool isSetList(const SchemaNode *schema)
-{
-    return schema && schema->type == SchemaNode::Type::Array
-        && schema->listType == SchemaNode::ListType::Set;
-}
-
 // Applies the order a `$setElementOrder` directive gives: listed elements first, in that order,
 // then the rest as they were.
 json ordered(const json &list, const json &order, const SchemaNode *schema)
@@ -172,7 +149,7 @@ Result<json> strategic(const json &target, const json &patch, const SchemaNode *
             out.erase(key);
             continue;
         }
-        const SchemaNode *child = fieldSchema(schema, key);
+        const SchemaNode *child = childSchema(schema, key);
         if (value.is_object()) {
             Result<json> merged = strategic(out.value(key, json::object()), value, child);
             if (!merged)
@@ -208,7 +185,7 @@ Result<json> strategic(const json &target, const json &patch, const SchemaNode *
         if (key.starts_with(kSetElementOrder)) {
             const std::string field = key.substr(kSetElementOrder.size());
             if (out.contains(field))
-                out[field] = ordered(out[field], value, fieldSchema(schema, field));
+                out[field] = ordered(out[field], value, childSchema(schema, field));
         }
     }
     return out;

@@ -20,7 +20,7 @@ using sqlite::Statement;
 // Version 1. Timestamps are ms since the epoch (UTC). Device rows carry their slice's full key;
 // the declared foreign key documents the link, but the writer drops a slice's devices itself
 // (see open()).
-constexpr std::string_view kSchemaV1 = R"sql(
+constexpr std::string_view kCacheSchemaV1 = R"sql(
 CREATE TABLE clusters (
     name TEXT PRIMARY KEY NOT NULL CHECK (name <> ''),
     server TEXT NOT NULL DEFAULT '',
@@ -97,14 +97,14 @@ CREATE INDEX changes_by_object ON changes (cluster, grp, kind, ns, name, rev);
 
 // Version 2: what a live mirror records per stream (the version it reads, where it got to and
 // since when it is in its state), and an index for trimming the change log by age.
-constexpr std::string_view kSchemaV2 = R"sql(
+constexpr std::string_view kCacheSchemaV2 = R"sql(
 ALTER TABLE streams ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE streams ADD COLUMN api_version TEXT NOT NULL DEFAULT '';
 ALTER TABLE streams ADD COLUMN resource_version TEXT NOT NULL DEFAULT '';
 CREATE INDEX changes_by_time ON changes (at);
 )sql";
 
-constexpr std::array<std::string_view, 2> kMigrations{kSchemaV1, kSchemaV2};
+constexpr std::array<std::string_view, 2> kCacheMigrations{kCacheSchemaV1, kCacheSchemaV2};
 
 constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
 
@@ -119,7 +119,7 @@ CacheDb::~CacheDb() = default;
 const SchemaSpec &CacheDb::schema()
 {
     static const SchemaSpec spec{kCacheApplicationId, QStringLiteral("DRA Console cache"),
-                                 QStringLiteral("use `dractl cache rebuild` or --reset"), kMigrations};
+                                 QStringLiteral("use `dractl cache rebuild` or --reset"), kCacheMigrations};
     return spec;
 }
 

@@ -17,7 +17,7 @@ using sqlite::Statement;
 
 // Version 1. Timestamps are ms since the epoch (UTC). The audit log is a hash chain: each row's
 // hash covers its content and prev_hash, so a removed or edited row is detectable.
-constexpr std::string_view kSchemaV1 = R"sql(
+constexpr std::string_view kStateSchemaV1 = R"sql(
 CREATE TABLE settings (
     key TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
@@ -57,7 +57,7 @@ CREATE TABLE audit_log (
 // Version 2: rollouts are found by workload (one active rollout per workload) and stage;
 // rejected DRA variants are remembered per workload; the audit log refuses updates and deletes
 // (the hash chain still detects edits made around SQLite's triggers).
-constexpr std::string_view kSchemaV2 = R"sql(
+constexpr std::string_view kStateSchemaV2 = R"sql(
 ALTER TABLE rollouts ADD COLUMN workload TEXT NOT NULL DEFAULT '';
 ALTER TABLE rollouts ADD COLUMN stage TEXT NOT NULL DEFAULT 'Baseline';
 ALTER TABLE rollouts ADD COLUMN created_at INTEGER NOT NULL DEFAULT 0;
@@ -77,7 +77,7 @@ CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 )sql";
 
-constexpr std::array<std::string_view, 2> kMigrations{kSchemaV1, kSchemaV2};
+constexpr std::array<std::string_view, 2> kStateMigrations{kStateSchemaV1, kStateSchemaV2};
 
 constexpr uint32_t kStateApplicationId = 0x44524153; // "DRAS"
 
@@ -99,7 +99,7 @@ const SchemaSpec &StateDb::schema()
     static const SchemaSpec spec{kStateApplicationId, QStringLiteral("DRA Console state file"),
                                  QStringLiteral("restore it from a backup, or start over with --reset "
                                                 "(this loses settings, saved templates, rollouts and the audit log)"),
-                                 kMigrations};
+                                 kStateMigrations};
     return spec;
 }
 

@@ -3,24 +3,20 @@
 #include "views/claims/claim_details.h"
 
 #include "views/claims/claim_list_model.h"
+#include "views/common/html_text.h"
 
 namespace dra::views {
 namespace {
-
-QString esc(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 QString requestHtml(const model::DeviceRequestSpec &spec, const QString &title)
 {
     QString html = QStringLiteral("<li><b>%1</b>: ").arg(title);
     html += spec.allocationMode == "All" ? QStringLiteral("all devices") : QStringLiteral("%1 device(s)").arg(spec.count);
-    html += QStringLiteral(" of class <code>%1</code>").arg(esc(spec.deviceClassName));
+    html += QStringLiteral(" of class <code>%1</code>").arg(escapedHtml(spec.deviceClassName));
     if (spec.adminAccess)
         html += QStringLiteral(", admin access");
     for (const auto &selector : spec.selectors)
-        html += QStringLiteral("<br>selector: <code>%1</code>").arg(esc(selector.celExpression));
+        html += QStringLiteral("<br>selector: <code>%1</code>").arg(escapedHtml(selector.celExpression));
     return html + QStringLiteral("</li>");
 }
 
@@ -29,12 +25,12 @@ QString specHtml(const model::ResourceClaimSpec &spec)
     QString html = QStringLiteral("<h4>Requests</h4><ul>");
     for (const auto &request : spec.requests) {
         if (request.exactly) {
-            html += requestHtml(*request.exactly, esc(request.name));
+            html += requestHtml(*request.exactly, escapedHtml(request.name));
             continue;
         }
-        html += QStringLiteral("<li><b>%1</b>: the first available of<ol>").arg(esc(request.name));
+        html += QStringLiteral("<li><b>%1</b>: the first available of<ol>").arg(escapedHtml(request.name));
         for (const auto &sub : request.firstAvailable)
-            html += requestHtml(sub, esc(sub.name));
+            html += requestHtml(sub, escapedHtml(sub.name));
         html += QStringLiteral("</ol></li>");
     }
     html += QStringLiteral("</ul>");
@@ -43,12 +39,12 @@ QString specHtml(const model::ResourceClaimSpec &spec)
         for (const auto &constraint : spec.constraints) {
             QStringList requests;
             for (const auto &request : constraint.requests)
-                requests << esc(request);
+                requests << escapedHtml(request);
             const QString scope = requests.isEmpty() ? QStringLiteral("all requests") : requests.join(QStringLiteral(", "));
             if (!constraint.matchAttribute.empty())
-                html += QStringLiteral("<li>same <code>%1</code> across %2</li>").arg(esc(constraint.matchAttribute), scope);
+                html += QStringLiteral("<li>same <code>%1</code> across %2</li>").arg(escapedHtml(constraint.matchAttribute), scope);
             if (!constraint.distinctAttribute.empty())
-                html += QStringLiteral("<li>distinct <code>%1</code> across %2</li>").arg(esc(constraint.distinctAttribute), scope);
+                html += QStringLiteral("<li>distinct <code>%1</code> across %2</li>").arg(escapedHtml(constraint.distinctAttribute), scope);
         }
         html += QStringLiteral("</ul>");
     }
@@ -59,7 +55,7 @@ QString specHtml(const model::ResourceClaimSpec &spec)
 
 QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Object &object)
 {
-    QString html = QStringLiteral("<h3>%1/%2</h3>").arg(esc(object.meta.ns), esc(object.meta.name));
+    QString html = QStringLiteral("<h3>%1/%2</h3>").arg(escapedHtml(object.meta.ns), escapedHtml(object.meta.name));
     const auto *claim = object.as<model::ResourceClaim>();
     if (claim)
         html += QStringLiteral("<p>State: <b>%1</b></p>").arg(claimPhaseName(claimPhase(snapshot, object)));
@@ -75,9 +71,9 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
             const auto *device = snapshot.device({ result.driver, result.pool, result.device });
             const QString node = !device ? QStringLiteral("(no longer published)")
                                  : device->node.empty() ? QStringLiteral("network-attached")
-                                                        : esc(device->node);
+                                                        : escapedHtml(device->node);
             html += QStringLiteral("<tr><td>%1</td><td>%2/%3/%4%5</td><td>%6</td></tr>")
-                        .arg(esc(result.request), esc(result.driver), esc(result.pool), esc(result.device),
+                        .arg(escapedHtml(result.request), escapedHtml(result.driver), escapedHtml(result.pool), escapedHtml(result.device),
                              result.adminAccess ? QStringLiteral(" (admin)") : QString(), node);
         }
         html += QStringLiteral("</table>");
@@ -90,9 +86,9 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
                 if (const model::Object *pod = snapshot.object(model::Kind::Pod, object.meta.ns, consumer.name))
                     if (const auto *p = pod->as<model::Pod>())
                         state = QStringLiteral(" — %1 on %2%3")
-                                    .arg(esc(p->phase), p->nodeName.empty() ? QStringLiteral("no node") : esc(p->nodeName),
+                                    .arg(escapedHtml(p->phase), p->nodeName.empty() ? QStringLiteral("no node") : escapedHtml(p->nodeName),
                                          p->ready() ? QStringLiteral(", ready") : QString());
-            html += QStringLiteral("<li>%1 %2%3</li>").arg(esc(consumer.resource), esc(consumer.name), state);
+            html += QStringLiteral("<li>%1 %2%3</li>").arg(escapedHtml(consumer.resource), escapedHtml(consumer.name), state);
         }
         html += QStringLiteral("</ul>");
     }
@@ -104,7 +100,7 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
             || e->involvedObject.kind != std::string(object.info().name))
             continue;
         events += QStringLiteral("<li><b>%1</b> %2: %3</li>")
-                      .arg(esc(e->type), esc(e->reason), esc(e->message));
+                      .arg(escapedHtml(e->type), escapedHtml(e->reason), escapedHtml(e->message));
     }
     if (!events.isEmpty())
         html += QStringLiteral("<h4>Events</h4><ul>") + events + QStringLiteral("</ul>");

@@ -4,14 +4,10 @@
 
 #include "core/alloc/feature_gates.h"
 #include "views/editor/template_check.h"
+#include "views/common/html_text.h"
 
 namespace dra::views {
 namespace {
-
-QString esc(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 // A mark per status that reads without colour too.
 QString statusMark(alloc::DiagnosisStep::Status status)
@@ -43,21 +39,21 @@ QString diagnosisHtml(const alloc::Diagnosis &diagnosis)
     QString html = QStringLiteral("<h4>Diagnosis</h4><table cellspacing=\"4\">");
     for (const alloc::DiagnosisStep &step : diagnosis.steps) {
         html += QStringLiteral("<tr><td>%1</td><td><b>%2</b> <i>(%3)</i><br>%4")
-                    .arg(statusMark(step.status), esc(step.name), esc(alloc::statusName(step.status)), esc(step.detail));
+                    .arg(statusMark(step.status), escapedHtml(step.name), escapedHtml(alloc::statusName(step.status)), escapedHtml(step.detail));
         if (!step.owner.empty())
-            html += QStringLiteral("<br>owner: %1").arg(esc(step.owner));
+            html += QStringLiteral("<br>owner: %1").arg(escapedHtml(step.owner));
         for (const std::string &event : step.events)
-            html += QStringLiteral("<br><small>event: %1</small>").arg(esc(event));
+            html += QStringLiteral("<br><small>event: %1</small>").arg(escapedHtml(event));
         html += QStringLiteral("</td></tr>");
     }
     html += QStringLiteral("</table>");
     if (diagnosis.simulation && !diagnosis.simulation->explanation.empty()) {
         html += QStringLiteral("<p>Why not, node by node (closest first):</p><ul>");
         for (const alloc::NodeExplanation &node : diagnosis.simulation->explanation)
-            html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(esc(node.node), esc(node.reason));
+            html += QStringLiteral("<li><b>%1</b>: %2</li>").arg(escapedHtml(node.node), escapedHtml(node.reason));
         html += QStringLiteral("</ul>");
     }
-    html += QStringLiteral("<p><b>Verdict:</b> %1</p>").arg(esc(diagnosis.verdict));
+    html += QStringLiteral("<p><b>Verdict:</b> %1</p>").arg(escapedHtml(diagnosis.verdict));
     return html;
 }
 

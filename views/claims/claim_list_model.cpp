@@ -8,14 +8,12 @@
 
 #include "core/inventory/age.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/common/json_text.h"
 
 namespace dra::views {
 namespace {
 
-QString qs(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
+using common::qs;
 
 const model::ResourceClaimSpec *specOf(const model::Object &object)
 {

@@ -12,6 +12,7 @@
 #include "core/cel/dra_selector.h"
 #include "core/model/manifest_reader.h"
 #include "core/model/object.h"
+#include "views/common/html_text.h"
 
 namespace dra::views {
 namespace {
@@ -53,11 +54,6 @@ void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceReques
     }
     request.nodes = int(nodes.size());
     check.requests.push_back(std::move(request));
-}
-
-QString esc(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
 }
 
 } // namespace
@@ -152,46 +148,46 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
 QString templateCheckHtml(const TemplateCheck &check)
 {
     if (!check.error.empty())
-        return QStringLiteral("<p style='color:#d03030'><b>Not readable:</b> %1</p>").arg(esc(check.error));
+        return QStringLiteral("<p style='color:#d03030'><b>Not readable:</b> %1</p>").arg(escapedHtml(check.error));
     QString html = QStringLiteral("<h3>%1 %2/%3</h3><h4>Requests</h4><table cellpadding=3>"
                                   "<tr><th align=left>Request</th><th align=left>Class</th>"
                                   "<th align=right>Of class</th><th align=right>Matching</th><th align=right>Nodes</th></tr>")
-                       .arg(esc(check.kind), esc(check.ns), esc(check.name));
+                       .arg(escapedHtml(check.kind), escapedHtml(check.ns), escapedHtml(check.name));
     for (const auto &request : check.requests) {
-        const QString klass = request.classExists ? esc(request.deviceClass)
+        const QString klass = request.classExists ? escapedHtml(request.deviceClass)
                                                   : QStringLiteral("<span style='color:#d03030'>%1 (no such DeviceClass)</span>")
-                                                        .arg(esc(request.deviceClass));
+                                                        .arg(escapedHtml(request.deviceClass));
         html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right><b>%4</b></td><td align=right>%5</td></tr>")
-                    .arg(esc(request.name), klass)
+                    .arg(escapedHtml(request.name), klass)
                     .arg(request.ofClass)
                     .arg(request.matching)
                     .arg(request.nodes);
         for (const auto &error : request.selectorErrors)
-            html += QStringLiteral("<tr><td></td><td colspan=4 style='color:#d03030'>%1</td></tr>").arg(esc(error));
+            html += QStringLiteral("<tr><td></td><td colspan=4 style='color:#d03030'>%1</td></tr>").arg(escapedHtml(error));
     }
     html += QStringLiteral("</table>");
     if (!check.simulated) {
         if (!check.blocked.empty())
-            html += QStringLiteral("<p>Simulation unavailable: %1</p>").arg(esc(check.blocked));
+            html += QStringLiteral("<p>Simulation unavailable: %1</p>").arg(escapedHtml(check.blocked));
         return html;
     }
     html += QStringLiteral("<h4>Allocation</h4>");
     if (check.copiesThatFit == 0) {
-        html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>").arg(esc(check.blocked));
+        html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>").arg(escapedHtml(check.blocked));
     } else {
         html += QStringLiteral("<p style='color:#2e9e4f'><b>Fits.</b> The first copy goes to <b>%1</b>; "
                                "one copy alone fits on %2 node(s); %3%4 copies fit at once.</p>")
-                    .arg(esc(check.firstPlacementNode))
+                    .arg(escapedHtml(check.firstPlacementNode))
                     .arg(check.nodesWhereOneFits.size())
                     .arg(check.capped ? QStringLiteral("at least ") : QString())
                     .arg(check.copiesThatFit);
         if (!check.capped && !check.blocked.empty())
-            html += QStringLiteral("<p>The next copy does not fit: %1</p>").arg(esc(check.blocked));
+            html += QStringLiteral("<p>The next copy does not fit: %1</p>").arg(escapedHtml(check.blocked));
     }
     if (!check.explanation.empty()) {
         html += QStringLiteral("<ul>");
         for (const auto &line : check.explanation)
-            html += QStringLiteral("<li>%1</li>").arg(esc(line));
+            html += QStringLiteral("<li>%1</li>").arg(escapedHtml(line));
         html += QStringLiteral("</ul>");
     }
     return html;

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_details.h"
+#include "views/common/html_text.h"
 
 namespace dra::views {
 namespace {
-
-QString esc(const std::string &text)
-{
-    return QString::fromStdString(text).toHtmlEscaped();
-}
 
 QString attributeText(const cel::DeviceAttributeValue &value)
 {
@@ -32,7 +28,7 @@ QString section(const QString &title, const QString &rows)
     return QStringLiteral("<h4>%1</h4><table cellspacing=0 cellpadding=2>%2</table>").arg(title, rows);
 }
 
-QString row(const QString &name, const QString &value)
+QString detailRow(const QString &name, const QString &value)
 {
     return QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
 }
@@ -41,50 +37,50 @@ QString row(const QString &name, const QString &value)
 
 QString deviceDetailsHtml(const inventory::Snapshot &snapshot, const inventory::Device &device)
 {
-    QString html = QStringLiteral("<h3>%1</h3>").arg(esc(device.key.device));
+    QString html = QStringLiteral("<h3>%1</h3>").arg(escapedHtml(device.key.device));
     html += section(QStringLiteral("Device"),
-                    row(QStringLiteral("Driver"), esc(device.key.driver)) + row(QStringLiteral("Pool"), esc(device.key.pool))
-                        + row(QStringLiteral("Node"), device.node.empty() ? QStringLiteral("network-attached") : esc(device.node))
-                        + row(QStringLiteral("Slice"), esc(device.slice))
-                        + row(QStringLiteral("State"), esc(std::string(inventory::deviceStateName(snapshot.state(device))))));
+                    detailRow(QStringLiteral("Driver"), escapedHtml(device.key.driver)) + detailRow(QStringLiteral("Pool"), escapedHtml(device.key.pool))
+                        + detailRow(QStringLiteral("Node"), device.node.empty() ? QStringLiteral("network-attached") : escapedHtml(device.node))
+                        + detailRow(QStringLiteral("Slice"), escapedHtml(device.slice))
+                        + detailRow(QStringLiteral("State"), escapedHtml(std::string(inventory::deviceStateName(snapshot.state(device))))));
 
     QString holders;
     for (const auto &hold : snapshot.holds(device.key)) {
         QStringList pods;
         for (const auto &pod : hold.pods)
             pods << QString::fromStdString(pod).toHtmlEscaped();
-        QString detail = QStringLiteral("request %1").arg(esc(hold.request));
+        QString detail = QStringLiteral("request %1").arg(escapedHtml(hold.request));
         if (hold.adminAccess)
             detail += QStringLiteral(", admin access");
         if (!hold.shareID.empty())
-            detail += QStringLiteral(", share %1").arg(esc(hold.shareID));
+            detail += QStringLiteral(", share %1").arg(escapedHtml(hold.shareID));
         if (!pods.isEmpty())
             detail += QStringLiteral("; pods %1").arg(pods.join(QStringLiteral(", ")));
-        holders += row(esc(hold.claim.ns + "/" + hold.claim.name), detail);
+        holders += detailRow(escapedHtml(hold.claim.ns + "/" + hold.claim.name), detail);
     }
     html += section(QStringLiteral("Held by"), holders);
 
     QString attributes;
     for (const auto &domain : device.view.attributeDomains())
         for (const auto &entry : domain.entries)
-            attributes += row(esc(domain.name + "/" + entry.name), attributeText(entry.value).toHtmlEscaped());
+            attributes += detailRow(escapedHtml(domain.name + "/" + entry.name), attributeText(entry.value).toHtmlEscaped());
     html += section(QStringLiteral("Attributes"), attributes);
 
     QString capacity;
     for (const auto &domain : device.view.capacityDomains())
         for (const auto &entry : domain.entries)
-            capacity += row(esc(domain.name + "/" + entry.name), esc(entry.value.toString()));
+            capacity += detailRow(escapedHtml(domain.name + "/" + entry.name), escapedHtml(entry.value.toString()));
     html += section(QStringLiteral("Capacity"), capacity);
 
     QString counters;
     for (const auto &consumption : device.consumesCounters)
         for (const auto &[name, counter] : consumption.counters)
-            counters += row(esc(consumption.counterSet + "/" + name), esc(counter.toString()));
+            counters += detailRow(escapedHtml(consumption.counterSet + "/" + name), escapedHtml(counter.toString()));
     html += section(QStringLiteral("Consumes counters"), counters);
 
     QString taints;
     for (const auto &taint : snapshot.effectiveTaints(device))
-        taints += row(esc(taint.key + (taint.value.empty() ? "" : "=" + taint.value)), esc(taint.effect));
+        taints += detailRow(escapedHtml(taint.key + (taint.value.empty() ? "" : "=" + taint.value)), escapedHtml(taint.effect));
     html += section(QStringLiteral("Taints"), taints);
     return html;
 }

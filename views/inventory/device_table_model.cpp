@@ -9,14 +9,12 @@
 
 #include "core/inventory/snapshot_builder.h"
 #include "views/common/theme.h"
+#include "core/common/json_text.h"
 
 namespace dra::views {
 namespace {
 
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using common::qs;
 
 // The memory a device offers: its `memory` capacity in the driver's domain, as published.
 const model::Quantity *memoryOf(const inventory::Device &device)

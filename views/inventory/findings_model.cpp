@@ -5,14 +5,12 @@
 #include <QColor>
 
 #include "core/inventory/free_capacity.h"
+#include "core/common/json_text.h"
 
 namespace dra::views {
 namespace {
 
-QString qs(std::string_view text)
-{
-    return QString::fromUtf8(text.data(), qsizetype(text.size()));
-}
+using common::qs;
 
 } // namespace
 

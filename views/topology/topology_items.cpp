@@ -10,7 +10,7 @@
 namespace dra::views {
 namespace {
 
-QString row(const QString &label, const QString &value)
+QString tooltipRow(const QString &label, const QString &value)
 {
     if (value.isEmpty())
         return {};
@@ -20,9 +20,9 @@ QString row(const QString &label, const QString &value)
 QString holderRows(const topology::Holder &holder)
 {
     if (!holder.isHeld())
-        return row(QStringLiteral("Holder"), QStringLiteral("free"));
-    return row(QStringLiteral("Claim"), holder.claim)
-        + row(QStringLiteral("Pods"), holder.pods.join(QStringLiteral(", ")));
+        return tooltipRow(QStringLiteral("Holder"), QStringLiteral("free"));
+    return tooltipRow(QStringLiteral("Claim"), holder.claim)
+        + tooltipRow(QStringLiteral("Pods"), holder.pods.join(QStringLiteral(", ")));
 }
 
 QString optionalInt(const std::optional<int> &value)
@@ -49,15 +49,15 @@ void paintBox(QPainter *painter, const QGraphicsRectItem &item, const QColor &fi
 
 QString gpuToolTip(const topology::GpuNode &gpu)
 {
-    QString rows = row(QStringLiteral("Device"), gpu.device.isEmpty() ? QStringLiteral("(no DRA device)") : gpu.device)
-        + row(QStringLiteral("Endpoint"), gpu.name != gpu.device ? gpu.name : QString())
-        + row(QStringLiteral("Driver"), gpu.driver) + row(QStringLiteral("Pool"), gpu.pool)
-        + row(QStringLiteral("Model"), gpu.model) + row(QStringLiteral("Memory"), gpu.memory)
-        + row(QStringLiteral("UUID"), gpu.uuid) + row(QStringLiteral("PCI bus"), gpu.pciBusId)
-        + row(QStringLiteral("PCIe root"), gpu.pcieRoot) + row(QStringLiteral("NUMA"), optionalInt(gpu.numa))
-        + row(QStringLiteral("Index"), optionalInt(gpu.index))
-        + row(QStringLiteral("CPU affinity"), gpu.cpuAffinity)
-        + row(QStringLiteral("Mapping"), gpu.mappingNote) + holderRows(gpu.holder);
+    QString rows = tooltipRow(QStringLiteral("Device"), gpu.device.isEmpty() ? QStringLiteral("(no DRA device)") : gpu.device)
+        + tooltipRow(QStringLiteral("Endpoint"), gpu.name != gpu.device ? gpu.name : QString())
+        + tooltipRow(QStringLiteral("Driver"), gpu.driver) + tooltipRow(QStringLiteral("Pool"), gpu.pool)
+        + tooltipRow(QStringLiteral("Model"), gpu.model) + tooltipRow(QStringLiteral("Memory"), gpu.memory)
+        + tooltipRow(QStringLiteral("UUID"), gpu.uuid) + tooltipRow(QStringLiteral("PCI bus"), gpu.pciBusId)
+        + tooltipRow(QStringLiteral("PCIe root"), gpu.pcieRoot) + tooltipRow(QStringLiteral("NUMA"), optionalInt(gpu.numa))
+        + tooltipRow(QStringLiteral("Index"), optionalInt(gpu.index))
+        + tooltipRow(QStringLiteral("CPU affinity"), gpu.cpuAffinity)
+        + tooltipRow(QStringLiteral("Mapping"), gpu.mappingNote) + holderRows(gpu.holder);
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
@@ -66,21 +66,21 @@ QString migToolTip(const topology::MigDevice &mig)
     QString slices;
     if (mig.sliceStart >= 0)
         slices = QStringLiteral("%1–%2").arg(mig.sliceStart).arg(mig.sliceStart + mig.sliceCount - 1);
-    const QString rows = row(QStringLiteral("Device"), mig.device) + row(QStringLiteral("Profile"), mig.profile)
-        + row(QStringLiteral("Memory"), mig.memory) + row(QStringLiteral("UUID"), mig.uuid)
-        + row(QStringLiteral("Memory slices"), slices)
+    const QString rows = tooltipRow(QStringLiteral("Device"), mig.device) + tooltipRow(QStringLiteral("Profile"), mig.profile)
+        + tooltipRow(QStringLiteral("Memory"), mig.memory) + tooltipRow(QStringLiteral("UUID"), mig.uuid)
+        + tooltipRow(QStringLiteral("Memory slices"), slices)
         + (mig.holder.isHeld() ? holderRows(mig.holder)
-                               : row(QStringLiteral("Holder"), mig.free ? QStringLiteral("free")
+                               : tooltipRow(QStringLiteral("Holder"), mig.free ? QStringLiteral("free")
                                                                         : QStringLiteral("blocked by a sibling or the parent")));
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 QString nicToolTip(const topology::NicNode &nic)
 {
-    const QString rows = row(QStringLiteral("Device"), nic.device.isEmpty() ? nic.name : nic.device)
-        + row(QStringLiteral("Driver"), nic.driver) + row(QStringLiteral("Interface"), nic.interfaceName)
-        + row(QStringLiteral("PCI bus"), nic.pciBusId) + row(QStringLiteral("PCIe root"), nic.pcieRoot)
-        + row(QStringLiteral("NUMA"), optionalInt(nic.numa)) + holderRows(nic.holder);
+    const QString rows = tooltipRow(QStringLiteral("Device"), nic.device.isEmpty() ? nic.name : nic.device)
+        + tooltipRow(QStringLiteral("Driver"), nic.driver) + tooltipRow(QStringLiteral("Interface"), nic.interfaceName)
+        + tooltipRow(QStringLiteral("PCI bus"), nic.pciBusId) + tooltipRow(QStringLiteral("PCIe root"), nic.pcieRoot)
+        + tooltipRow(QStringLiteral("NUMA"), optionalInt(nic.numa)) + holderRows(nic.holder);
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
 

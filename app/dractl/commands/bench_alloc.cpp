@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/dractl/commands/bench_timing.h"
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/output.h"
 #include "app/dractl/commands/simulation_inventory.h"
@@ -21,10 +22,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 alloc::ClaimToAllocate gpuClaim(
     const std::string &name, int count, const std::string &matchAttribute)

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/dractl/commands/bench_timing.h"
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cel_inventory.h"
 #include "core/cel/dra_environment.h"
@@ -28,14 +29,6 @@ double nanosSince(Clock::time_point start)
     return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
 }
 
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 struct Pass
 {
@@ -196,7 +189,7 @@ int runBenchCel(const QStringList &arguments)
         const double ns = nanosSince(start);
         perDevice.push_back(devices->empty() ? 0 : ns / static_cast<double>(devices->size()));
     }
-    const double nsPerDevice = median(perDevice);
+    const double nsPerDevice = medianOf(perDevice);
     const nlohmann::json line{{"expr", expr},
                               {"binding", plain ? "plain" : "k8s"},
                               {"devices", devices->size()},
@@ -205,7 +198,7 @@ int runBenchCel(const QStringList &arguments)
                               {"runs", runs},
                               {"ns_per_device", nsPerDevice},
                               {"pass_ms", nsPerDevice * static_cast<double>(devices->size()) / 1e6},
-                              {"compile_us", median(compileTimes)},
+                              {"compile_us", medianOf(compileTimes)},
                               {"cost_max", plain ? nlohmann::json(nullptr) : nlohmann::json(selector.cost().max)},
                               {"load_ms", loadMs}};
     out(line.dump() + "\n");

@@ -46,7 +46,7 @@ int runBench(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"bench", "Run a benchmark (ingest, ...)", runBench, 90});
+const CommandRegistration benchRegistration({"bench", "Run a benchmark (ingest, ...)", runBench, 90});
 } // namespace
 
 } // namespace dra::cli

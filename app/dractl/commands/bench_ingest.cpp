@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "app/dractl/commands/bench_timing.h"
 #include "app/dractl/cli.h"
 #include "core/common/json_text.h"
 #include "core/model/object.h"
@@ -28,10 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 bool readWhole(const QString &path, std::string *text)
 {
@@ -222,8 +219,8 @@ int runBenchIngest(const QStringList &arguments)
         std::sort(values.begin(), values.end());
         return values[values.size() / 2];
     };
-    const double endToEnd = median(ingests);
-    const Result<double> floor = median(floors);
+    const double endToEnd = medianOf(ingests);
+    const Result<double> floor = medianOf(floors);
 
     int64_t changeDevices = 0;
     const Clock::time_point upsertStart = Clock::now();

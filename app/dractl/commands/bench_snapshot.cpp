@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/dractl/commands/bench_timing.h"
 #include "app/dractl/cli.h"
 #include "core/common/json_text.h"
 #include "core/inventory/snapshot_builder.h"
@@ -29,10 +30,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 const std::string kCluster = "bench";
 
-double secondsSince(Clock::time_point start)
-{
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // CPU time of the whole process, every thread: on a busy machine it shows the work itself
 // where wall-clock time also shows the wait for a core.
@@ -43,11 +40,6 @@ double cpuSeconds()
     return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
 }
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values.empty() ? 0.0 : values[values.size() / 2];
-}
 
 // Every object of a List file as cache records, for one batch.
 Result<store::WatchBatch> readList(const QString &path)
@@ -193,7 +185,7 @@ int runBenchSnapshot(const QStringList &arguments)
     }
 
     const inventory::SnapshotStats stats = snapshot->stats();
-    const double load = median(loads);
+    const double load = medianOf(loads);
     const nlohmann::json report = {
         {"benchmark", "snapshot"},
         {"cache", cachePath.toStdString()},
@@ -203,10 +195,10 @@ int runBenchSnapshot(const QStringList &arguments)
         {"objects", stats.objects},
         {"runs", runs},
         {"load_s", load},
-        {"load_cpu_s", median(loadCpus)},
+        {"load_cpu_s", medianOf(loadCpus)},
         {"threads", std::thread::hardware_concurrency()},
-        {"rows_read_s", median(reads)},
-        {"ratio_to_read", median(reads) > 0 ? load / median(reads) : 0.0},
+        {"rows_read_s", medianOf(reads)},
+        {"ratio_to_read", medianOf(reads) > 0 ? load / medianOf(reads) : 0.0},
         {"apply_changes", changed},
         {"apply_s", applySeconds},
         {"target", "load_s < 1"},

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/dractl/commands/bench_timing.h"
 #include "app/dractl/cli.h"
 #include "core/common/json_text.h"
 #include "core/kube/mirror.h"
@@ -32,10 +33,6 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using common::Error;
 
-double secondsSince(SteadyClock::time_point start)
-{
-    return std::chrono::duration<double>(SteadyClock::now() - start).count();
-}
 
 // Linux keeps the peak resident size in VmHWM; writing 5 to clear_refs resets it, so the peak
 // of one phase can be told from what came before it (seeding the served cache).
@@ -59,7 +56,7 @@ double peakMemoryMiB()
 }
 
 // `dractl serve` on a free loopback port, with a kubeconfig for it.
-class ServedCache
+class BenchApiServer
 {
 public:
     Result<void> start(const QString &dractl, const QString &cache, const QString &dir)
@@ -83,7 +80,7 @@ public:
         return {};
     }
 
-    ~ServedCache()
+    ~BenchApiServer()
     {
         m_process.terminate();
         if (!m_process.waitForFinished(10 * 1000))
@@ -223,7 +220,7 @@ int runBenchSync(const QStringList &arguments)
         if (Result<void> seeded = sandbox::seedDemoCache(*writer, std::string(sandbox::kDemoCluster), preset); !seeded)
             return fail(seeded.error());
     }
-    ServedCache server;
+    BenchApiServer server;
     if (Result<void> started = server.start(QCoreApplication::applicationFilePath(), served, dir); !started)
         return fail(started.error());
 

@@ -127,7 +127,7 @@ int runCache(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"cache", "Inspect, check, rebuild or reset the cache", runCache, 80});
+const CommandRegistration cacheRegistration({"cache", "Inspect, check, rebuild or reset the cache", runCache, 80});
 } // namespace
 
 } // namespace dra::cli

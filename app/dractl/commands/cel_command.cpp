@@ -219,7 +219,7 @@ int runCel(const QStringList &arguments)
     return fail(QStringLiteral("cel: unknown subcommand '%1' (check or eval)").arg(which));
 }
 
-const CommandRegistration registration({"cel", "Check or evaluate a CEL device selector", runCel, 50});
+const CommandRegistration celRegistration({"cel", "Check or evaluate a CEL device selector", runCel, 50});
 
 } // namespace
 

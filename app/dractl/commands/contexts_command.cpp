@@ -173,7 +173,7 @@ int runContexts(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"contexts", "List the kubeconfig's contexts and whether each cluster answers",
+const CommandRegistration contextsRegistration({"contexts", "List the kubeconfig's contexts and whether each cluster answers",
                                         runContexts, 12});
 } // namespace
 

@@ -169,7 +169,7 @@ int runDiffHistory(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"diff-history", "Show how one object changed between two points in time",
+const CommandRegistration diffHistoryRegistration({"diff-history", "Show how one object changed between two points in time",
                                         runDiffHistory, 36});
 } // namespace
 

@@ -126,7 +126,7 @@ int runExplain(const QStringList &arguments)
     return Ok;
 }
 
-const CommandRegistration registration(
+const CommandRegistration explainRegistration(
     { "explain", "Explain why a pod or claim is Pending, step by step", runExplain, 53 });
 
 } // namespace

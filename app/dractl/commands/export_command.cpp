@@ -96,7 +96,7 @@ int runExport(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"export", "Write cached objects as a List in a chosen API version", runExport, 30});
+const CommandRegistration exportRegistration({"export", "Write cached objects as a List in a chosen API version", runExport, 30});
 } // namespace
 
 } // namespace dra::cli

@@ -95,7 +95,7 @@ int runFree(const QStringList &arguments)
     return Ok;
 }
 
-const CommandRegistration registration({"free", "Show free capacity per pool, node, class or GPU model", runFree, 52});
+const CommandRegistration freeRegistration({"free", "Show free capacity per pool, node, class or GPU model", runFree, 52});
 
 } // namespace
 

@@ -176,7 +176,7 @@ int runGet(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"get", "Show objects or devices from the cache", runGet, 20});
+const CommandRegistration getRegistration({"get", "Show objects or devices from the cache", runGet, 20});
 } // namespace
 
 } // namespace dra::cli

@@ -204,7 +204,7 @@ int runHistory(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"history", "Show the change log of the cache (what changed, when)", runHistory, 35});
+const CommandRegistration historyRegistration({"history", "Show the change log of the cache (what changed, when)", runHistory, 35});
 } // namespace
 
 } // namespace dra::cli

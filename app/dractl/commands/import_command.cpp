@@ -90,7 +90,7 @@ int runImport(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"import", "Load JSON/YAML manifests or dumps into the cache", runImport, 10});
+const CommandRegistration importRegistration({"import", "Load JSON/YAML manifests or dumps into the cache", runImport, 10});
 } // namespace
 
 } // namespace dra::cli

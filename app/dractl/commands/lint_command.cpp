@@ -83,7 +83,7 @@ int runLint(const QStringList &arguments)
     return errors > 0 ? Failed : Ok;
 }
 
-const CommandRegistration registration({"lint", "Check the inventory for broken pools, leaked claims and more", runLint, 55});
+const CommandRegistration lintRegistration({"lint", "Check the inventory for broken pools, leaked claims and more", runLint, 55});
 
 } // namespace
 

@@ -300,7 +300,7 @@ int runRollout(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60});
+const CommandRegistration rolloutRegistration({"rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60});
 } // namespace
 
 } // namespace dra::cli

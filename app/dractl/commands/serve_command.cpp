@@ -421,7 +421,7 @@ int runServe(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"serve", "Serve the cache as a Kubernetes API (kubectl works against it)", runServe, 70});
+const CommandRegistration serveRegistration({"serve", "Serve the cache as a Kubernetes API (kubectl works against it)", runServe, 70});
 } // namespace
 
 } // namespace dra::cli

@@ -392,7 +392,7 @@ int runSimulate(const QStringList &arguments)
     return report.allocated ? Ok : Failed;
 }
 
-const CommandRegistration registration(
+const CommandRegistration simulateRegistration(
     { "simulate", "Simulate claim allocation: where claims go, or why not", runSimulate, 51 });
 
 } // namespace

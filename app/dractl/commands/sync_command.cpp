@@ -352,7 +352,7 @@ int runSync(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"sync", "Mirror a cluster into the cache, live (kubeconfig as kubectl reads it)",
+const CommandRegistration syncRegistration({"sync", "Mirror a cluster into the cache, live (kubeconfig as kubectl reads it)",
                                         runSync, 11});
 } // namespace
 

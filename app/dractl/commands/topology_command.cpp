@@ -259,7 +259,7 @@ int runTopology(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration registration({"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50});
+const CommandRegistration topologyRegistration({"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50});
 } // namespace
 
 } // namespace dra::cli

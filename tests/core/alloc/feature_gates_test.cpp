@@ -14,7 +14,7 @@ namespace {
 TEST(FeatureGatesTest, TableMatchesKubernetesVersionedSpecs)
 {
     DRA_REQUIRE_UPSTREAM(path, "k8s-dra-feature-gates.json");
-    const nlohmann::json reference = nlohmann::json::parse(test::readFile(path));
+    const nlohmann::json reference = nlohmann::json::parse(dra::test::readFile(path));
     const nlohmann::json &matrix = reference.at("matrix_1_26_to_1_37");
     ASSERT_EQ(matrix.size(), gateHistories().size());
     for (const GateHistory &gate : gateHistories()) {

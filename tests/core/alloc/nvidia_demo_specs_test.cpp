@@ -110,7 +110,7 @@ Demo simulateSpec(const std::string &spec, const std::vector<json> &inventory)
 {
     Demo demo;
     const std::filesystem::path path
-        = test::upstreamPath("nvidia-dra-driver/demo/specs/quickstart/v1/" + spec);
+        = dra::test::upstreamPath("nvidia-dra-driver/demo/specs/quickstart/v1/" + spec);
     const model::ManifestSet manifests
         = model::readManifests({ QString::fromStdString(path.string()) });
     EXPECT_TRUE(manifests.problems.empty());

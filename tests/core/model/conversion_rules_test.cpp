@@ -4,6 +4,7 @@
 // One small hand-written object per conversion rule, including where Kubernetes' conversion is
 // not lossless and the errors that name a field the target cannot hold.
 #include "core/model/conversion.h"
+#include "tests/support/resource_versions.h"
 
 #include <string>
 
@@ -15,16 +16,11 @@ namespace {
 using dra::model::convertResourceObject;
 using dra::model::isKnownResourceVersion;
 using nlohmann::json;
-
-constexpr std::string_view kV1 = "resource.k8s.io/v1";
-constexpr std::string_view kV1beta2 = "resource.k8s.io/v1beta2";
-constexpr std::string_view kV1beta1 = "resource.k8s.io/v1beta1";
-constexpr std::string_view kV1alpha3 = "resource.k8s.io/v1alpha3";
-
-std::string messageOf(const dra::Result<json> &result)
-{
-    return result ? std::string() : result.error().message.toStdString();
-}
+using dra::test::kV1;
+using dra::test::kV1beta2;
+using dra::test::kV1beta1;
+using dra::test::kV1alpha3;
+using dra::test::messageOf;
 
 json convertOk(const json &object, std::string_view target)
 {

@@ -13,22 +13,18 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/resource_versions.h"
 #include "tests/support/upstream.h"
 
 namespace {
 
 using dra::model::convertResourceObject;
 using nlohmann::json;
-
-constexpr std::string_view kV1 = "resource.k8s.io/v1";
-constexpr std::string_view kV1beta2 = "resource.k8s.io/v1beta2";
-constexpr std::string_view kV1beta1 = "resource.k8s.io/v1beta1";
-constexpr std::string_view kV1alpha3 = "resource.k8s.io/v1alpha3";
-
-std::string messageOf(const dra::Result<json> &result)
-{
-    return result ? std::string() : result.error().message.toStdString();
-}
+using dra::test::kV1;
+using dra::test::kV1beta2;
+using dra::test::kV1beta1;
+using dra::test::kV1alpha3;
+using dra::test::messageOf;
 
 // Loads resource.k8s.io.<version>.<kind>.json; fails the test when it cannot be parsed.
 json loadFixture(const std::filesystem::path &dir, std::string_view version, std::string_view kind)

@@ -40,14 +40,14 @@ TEST(QualifiedNameTest, OrdersByDomainThenName)
         (std::vector<std::string> { "a.example.com/b", "a.example.com/z", "b.example.com/a" }));
 }
 
-struct ParseCase
+struct QualifiedNameCase
 {
     std::string text;
     std::string domain;
     std::string name;
 };
 
-class QualifiedNameParseTest : public testing::TestWithParam<ParseCase>
+class QualifiedNameParseTest : public testing::TestWithParam<QualifiedNameCase>
 {
 };
 
@@ -63,14 +63,14 @@ TEST_P(QualifiedNameParseTest, AcceptsWhatKubernetesAccepts)
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Valid, QualifiedNameParseTest, testing::Values(
-    ParseCase{"memory", "", "memory"},
-    ParseCase{"_x9", "", "_x9"},
-    ParseCase{"gpu.nvidia.com/productName", "gpu.nvidia.com", "productName"},
-    ParseCase{"resource.kubernetes.io/pcieRoot", "resource.kubernetes.io", "pcieRoot"},
-    ParseCase{"a/B", "a", "B"},
-    ParseCase{"1-a.b2/c", "1-a.b2", "c"},
-    ParseCase{std::string(32, 'n'), "", std::string(32, 'n')},
-    ParseCase{std::string(63, 'd') + "/x", std::string(63, 'd'), "x"}));
+    QualifiedNameCase{"memory", "", "memory"},
+    QualifiedNameCase{"_x9", "", "_x9"},
+    QualifiedNameCase{"gpu.nvidia.com/productName", "gpu.nvidia.com", "productName"},
+    QualifiedNameCase{"resource.kubernetes.io/pcieRoot", "resource.kubernetes.io", "pcieRoot"},
+    QualifiedNameCase{"a/B", "a", "B"},
+    QualifiedNameCase{"1-a.b2/c", "1-a.b2", "c"},
+    QualifiedNameCase{std::string(32, 'n'), "", std::string(32, 'n')},
+    QualifiedNameCase{std::string(63, 'd') + "/x", std::string(63, 'd'), "x"}));
 // clang-format on
 
 class QualifiedNameRejectTest : public testing::TestWithParam<std::string>

@@ -13,7 +13,7 @@ using Format = Quantity::Format;
 
 namespace {
 
-Quantity parsed(std::string_view text)
+Quantity parsedQuantity(std::string_view text)
 {
     const dra::Result<Quantity> quantity = Quantity::parse(text);
     EXPECT_TRUE(quantity.has_value()) << text << ": " << quantity.error().message.toStdString();
@@ -22,146 +22,146 @@ Quantity parsed(std::string_view text)
 
 // --- parsing and the canonical form -------------------------------------------------------
 
-struct ParseCase
+struct QuantityCase
 {
     std::string text;
     std::string canonical; // what Kubernetes String() prints
     Format format; // the format the quantity remembers
 };
 
-void PrintTo(const ParseCase &c, std::ostream *os)
+void PrintTo(const QuantityCase &c, std::ostream *os)
 {
     *os << '"' << c.text << '"';
 }
 
-class QuantityParseTest : public testing::TestWithParam<ParseCase>
+class QuantityParseTest : public testing::TestWithParam<QuantityCase>
 {
 };
 
 TEST_P(QuantityParseTest, PrintsCanonicalFormAndKeepsFormat)
 {
-    const Quantity quantity = parsed(GetParam().text);
+    const Quantity quantity = parsedQuantity(GetParam().text);
     EXPECT_EQ(quantity.toString(), GetParam().canonical);
     EXPECT_EQ(quantity.format(), GetParam().format);
 }
 
 TEST_P(QuantityParseTest, CanonicalFormParsesBackToTheSameValue)
 {
-    const Quantity quantity = parsed(GetParam().text);
-    const Quantity again = parsed(quantity.toString());
+    const Quantity quantity = parsedQuantity(GetParam().text);
+    const Quantity again = parsedQuantity(quantity.toString());
     EXPECT_EQ(again, quantity);
     EXPECT_EQ(again.toString(), quantity.toString());
 }
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Zero, QuantityParseTest, testing::Values(
-    ParseCase{"0", "0", Format::DecimalSI},
-    ParseCase{"0m", "0", Format::DecimalSI},
-    ParseCase{"0Ki", "0", Format::BinarySI},
-    ParseCase{"-0", "0", Format::DecimalSI},
-    ParseCase{"0e99", "0", Format::DecimalExponent},
-    ParseCase{"000.000", "0", Format::DecimalSI}));
+    QuantityCase{"0", "0", Format::DecimalSI},
+    QuantityCase{"0m", "0", Format::DecimalSI},
+    QuantityCase{"0Ki", "0", Format::BinarySI},
+    QuantityCase{"-0", "0", Format::DecimalSI},
+    QuantityCase{"0e99", "0", Format::DecimalExponent},
+    QuantityCase{"000.000", "0", Format::DecimalSI}));
 // clang-format on
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(BinarySuffixes, QuantityParseTest, testing::Values(
-    ParseCase{"1Ki", "1Ki", Format::BinarySI},
-    ParseCase{"8Ki", "8Ki", Format::BinarySI},
-    ParseCase{"7Mi", "7Mi", Format::BinarySI},
-    ParseCase{"6Gi", "6Gi", Format::BinarySI},
-    ParseCase{"5Ti", "5Ti", Format::BinarySI},
-    ParseCase{"4Pi", "4Pi", Format::BinarySI},
-    ParseCase{"3Ei", "3Ei", Format::BinarySI},
-    ParseCase{"1024Mi", "1Gi", Format::BinarySI},
-    ParseCase{"1048576Ki", "1Gi", Format::BinarySI},
-    ParseCase{"1025Ki", "1025Ki", Format::BinarySI},
-    ParseCase{"0.5Gi", "512Mi", Format::BinarySI},
-    ParseCase{"1.5Gi", "1536Mi", Format::BinarySI},
-    ParseCase{"0.5Mi", "512Ki", Format::BinarySI},
-    ParseCase{"0.025Ti", "27487790694400m", Format::BinarySI},
+    QuantityCase{"1Ki", "1Ki", Format::BinarySI},
+    QuantityCase{"8Ki", "8Ki", Format::BinarySI},
+    QuantityCase{"7Mi", "7Mi", Format::BinarySI},
+    QuantityCase{"6Gi", "6Gi", Format::BinarySI},
+    QuantityCase{"5Ti", "5Ti", Format::BinarySI},
+    QuantityCase{"4Pi", "4Pi", Format::BinarySI},
+    QuantityCase{"3Ei", "3Ei", Format::BinarySI},
+    QuantityCase{"1024Mi", "1Gi", Format::BinarySI},
+    QuantityCase{"1048576Ki", "1Gi", Format::BinarySI},
+    QuantityCase{"1025Ki", "1025Ki", Format::BinarySI},
+    QuantityCase{"0.5Gi", "512Mi", Format::BinarySI},
+    QuantityCase{"1.5Gi", "1536Mi", Format::BinarySI},
+    QuantityCase{"0.5Mi", "512Ki", Format::BinarySI},
+    QuantityCase{"0.025Ti", "27487790694400m", Format::BinarySI},
     // Whole numbers below 1024 and fractional values print as DecimalSI, never rounded.
-    ParseCase{"1.5Ki", "1536", Format::BinarySI},
-    ParseCase{".001Ki", "1024m", Format::BinarySI},
-    ParseCase{"100.035Ki", "102435840m", Format::BinarySI},
-    ParseCase{"1.0001Ki", "1024102400u", Format::BinarySI},
+    QuantityCase{"1.5Ki", "1536", Format::BinarySI},
+    QuantityCase{".001Ki", "1024m", Format::BinarySI},
+    QuantityCase{"100.035Ki", "102435840m", Format::BinarySI},
+    QuantityCase{"1.0001Ki", "1024102400u", Format::BinarySI},
     // Below one the quantity itself switches to DecimalSI.
-    ParseCase{".000001Ki", "1024u", Format::DecimalSI},
-    ParseCase{"0.000000000001Ki", "2n", Format::DecimalSI},
-    ParseCase{"7Ei", "7Ei", Format::BinarySI},
-    ParseCase{"8191Pi", "8191Pi", Format::BinarySI}));
+    QuantityCase{".000001Ki", "1024u", Format::DecimalSI},
+    QuantityCase{"0.000000000001Ki", "2n", Format::DecimalSI},
+    QuantityCase{"7Ei", "7Ei", Format::BinarySI},
+    QuantityCase{"8191Pi", "8191Pi", Format::BinarySI}));
 // clang-format on
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(DecimalSuffixes, QuantityParseTest, testing::Values(
-    ParseCase{"1", "1", Format::DecimalSI},
-    ParseCase{"5n", "5n", Format::DecimalSI},
-    ParseCase{"4u", "4u", Format::DecimalSI},
-    ParseCase{"100m", "100m", Format::DecimalSI},
-    ParseCase{"8k", "8k", Format::DecimalSI},
-    ParseCase{"50k", "50k", Format::DecimalSI},
-    ParseCase{"7M", "7M", Format::DecimalSI},
-    ParseCase{"6G", "6G", Format::DecimalSI},
-    ParseCase{"40T", "40T", Format::DecimalSI},
-    ParseCase{"2P", "2P", Format::DecimalSI},
-    ParseCase{"1E", "1E", Format::DecimalSI},
-    ParseCase{"9E", "9E", Format::DecimalSI},
-    ParseCase{"1000k", "1M", Format::DecimalSI},
-    ParseCase{"1000M", "1G", Format::DecimalSI},
-    ParseCase{"1000000000n", "1", Format::DecimalSI},
-    ParseCase{"1500000u", "1500m", Format::DecimalSI},
-    ParseCase{"1.5", "1500m", Format::DecimalSI},
-    ParseCase{"0.1", "100m", Format::DecimalSI},
-    ParseCase{"100.035k", "100035", Format::DecimalSI},
-    ParseCase{"10.035M", "10035k", Format::DecimalSI},
-    ParseCase{"1.01E", "1010P", Format::DecimalSI},
-    ParseCase{"0.0005k", "500m", Format::DecimalSI},
-    ParseCase{".001", "1m", Format::DecimalSI},
-    ParseCase{"1.", "1", Format::DecimalSI},
-    ParseCase{"1.G", "1G", Format::DecimalSI},
-    ParseCase{"007", "7", Format::DecimalSI},
-    ParseCase{"1025", "1025", Format::DecimalSI},
-    ParseCase{"9223372036854775807", "9223372036854775807", Format::DecimalSI},
-    ParseCase{"9223372036854775807.000", "9223372036854775807", Format::DecimalSI}));
+    QuantityCase{"1", "1", Format::DecimalSI},
+    QuantityCase{"5n", "5n", Format::DecimalSI},
+    QuantityCase{"4u", "4u", Format::DecimalSI},
+    QuantityCase{"100m", "100m", Format::DecimalSI},
+    QuantityCase{"8k", "8k", Format::DecimalSI},
+    QuantityCase{"50k", "50k", Format::DecimalSI},
+    QuantityCase{"7M", "7M", Format::DecimalSI},
+    QuantityCase{"6G", "6G", Format::DecimalSI},
+    QuantityCase{"40T", "40T", Format::DecimalSI},
+    QuantityCase{"2P", "2P", Format::DecimalSI},
+    QuantityCase{"1E", "1E", Format::DecimalSI},
+    QuantityCase{"9E", "9E", Format::DecimalSI},
+    QuantityCase{"1000k", "1M", Format::DecimalSI},
+    QuantityCase{"1000M", "1G", Format::DecimalSI},
+    QuantityCase{"1000000000n", "1", Format::DecimalSI},
+    QuantityCase{"1500000u", "1500m", Format::DecimalSI},
+    QuantityCase{"1.5", "1500m", Format::DecimalSI},
+    QuantityCase{"0.1", "100m", Format::DecimalSI},
+    QuantityCase{"100.035k", "100035", Format::DecimalSI},
+    QuantityCase{"10.035M", "10035k", Format::DecimalSI},
+    QuantityCase{"1.01E", "1010P", Format::DecimalSI},
+    QuantityCase{"0.0005k", "500m", Format::DecimalSI},
+    QuantityCase{".001", "1m", Format::DecimalSI},
+    QuantityCase{"1.", "1", Format::DecimalSI},
+    QuantityCase{"1.G", "1G", Format::DecimalSI},
+    QuantityCase{"007", "7", Format::DecimalSI},
+    QuantityCase{"1025", "1025", Format::DecimalSI},
+    QuantityCase{"9223372036854775807", "9223372036854775807", Format::DecimalSI},
+    QuantityCase{"9223372036854775807.000", "9223372036854775807", Format::DecimalSI}));
 // clang-format on
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(DecimalExponents, QuantityParseTest, testing::Values(
-    ParseCase{"1e3", "1e3", Format::DecimalExponent},
-    ParseCase{"1E6", "1e6", Format::DecimalExponent},
-    ParseCase{"1e+3", "1e3", Format::DecimalExponent},
-    ParseCase{"12E-3", "12e-3", Format::DecimalExponent},
-    ParseCase{"1.5e-2", "15e-3", Format::DecimalExponent},
-    ParseCase{"1.2e3", "1200", Format::DecimalExponent},
-    ParseCase{"1.3E+6", "1300e3", Format::DecimalExponent},
-    ParseCase{"0.5e0", "500e-3", Format::DecimalExponent},
-    ParseCase{"1000e0", "1e3", Format::DecimalExponent},
-    ParseCase{"1.7E18", "1700e15", Format::DecimalExponent}));
+    QuantityCase{"1e3", "1e3", Format::DecimalExponent},
+    QuantityCase{"1E6", "1e6", Format::DecimalExponent},
+    QuantityCase{"1e+3", "1e3", Format::DecimalExponent},
+    QuantityCase{"12E-3", "12e-3", Format::DecimalExponent},
+    QuantityCase{"1.5e-2", "15e-3", Format::DecimalExponent},
+    QuantityCase{"1.2e3", "1200", Format::DecimalExponent},
+    QuantityCase{"1.3E+6", "1300e3", Format::DecimalExponent},
+    QuantityCase{"0.5e0", "500e-3", Format::DecimalExponent},
+    QuantityCase{"1000e0", "1e3", Format::DecimalExponent},
+    QuantityCase{"1.7E18", "1700e15", Format::DecimalExponent}));
 // clang-format on
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Signs, QuantityParseTest, testing::Values(
-    ParseCase{"-1Gi", "-1Gi", Format::BinarySI},
-    ParseCase{"+1Ki", "1Ki", Format::BinarySI},
-    ParseCase{"-100m", "-100m", Format::DecimalSI},
-    ParseCase{"-0.5Ki", "-512", Format::BinarySI},
-    ParseCase{"-1.5", "-1500m", Format::DecimalSI},
-    ParseCase{"-12E-3", "-12e-3", Format::DecimalExponent},
-    ParseCase{"-9223372036854775807", "-9223372036854775807", Format::DecimalSI}));
+    QuantityCase{"-1Gi", "-1Gi", Format::BinarySI},
+    QuantityCase{"+1Ki", "1Ki", Format::BinarySI},
+    QuantityCase{"-100m", "-100m", Format::DecimalSI},
+    QuantityCase{"-0.5Ki", "-512", Format::BinarySI},
+    QuantityCase{"-1.5", "-1500m", Format::DecimalSI},
+    QuantityCase{"-12E-3", "-12e-3", Format::DecimalExponent},
+    QuantityCase{"-9223372036854775807", "-9223372036854775807", Format::DecimalSI}));
 // clang-format on
 
 // Kubernetes rounds anything finer than a nano unit up, away from zero.
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(RoundsUpToNano, QuantityParseTest, testing::Values(
-    ParseCase{"3.001n", "4n", Format::DecimalSI},
-    ParseCase{"0.9n", "1n", Format::DecimalSI},
-    ParseCase{"0.0000000001", "1n", Format::DecimalSI},
-    ParseCase{"0.00000000050", "1n", Format::DecimalSI},
-    ParseCase{"0.00000012345", "124n", Format::DecimalSI},
-    ParseCase{"-0.00000012345", "-124n", Format::DecimalSI},
-    ParseCase{"1.1E-9", "2e-9", Format::DecimalExponent},
-    ParseCase{"0.5e-9", "1e-9", Format::DecimalExponent},
-    ParseCase{"1e-1000", "1e-9", Format::DecimalExponent},
-    ParseCase{"1.0000000000000000000000000000001", "1000000001n", Format::DecimalSI}));
+    QuantityCase{"3.001n", "4n", Format::DecimalSI},
+    QuantityCase{"0.9n", "1n", Format::DecimalSI},
+    QuantityCase{"0.0000000001", "1n", Format::DecimalSI},
+    QuantityCase{"0.00000000050", "1n", Format::DecimalSI},
+    QuantityCase{"0.00000012345", "124n", Format::DecimalSI},
+    QuantityCase{"-0.00000012345", "-124n", Format::DecimalSI},
+    QuantityCase{"1.1E-9", "2e-9", Format::DecimalExponent},
+    QuantityCase{"0.5e-9", "1e-9", Format::DecimalExponent},
+    QuantityCase{"1e-1000", "1e-9", Format::DecimalExponent},
+    QuantityCase{"1.0000000000000000000000000000001", "1000000001n", Format::DecimalSI}));
 // clang-format on
 
 // --- malformed and out-of-range text ------------------------------------------------------
@@ -211,28 +211,28 @@ TEST(QuantityTest, ErrorsNameTheTextAndTheProblem)
 
 TEST(QuantityTest, RangeEndsAtTheLargestInt64)
 {
-    EXPECT_EQ(parsed("9223372036854775807").nanoUnits(), Quantity::maxNanoUnits());
-    EXPECT_EQ(parsed("-9223372036854775807").nanoUnits(), -Quantity::maxNanoUnits());
-    EXPECT_EQ(parsed("9223372036854775806.999999999").value(), std::numeric_limits<int64_t>::max());
+    EXPECT_EQ(parsedQuantity("9223372036854775807").nanoUnits(), Quantity::maxNanoUnits());
+    EXPECT_EQ(parsedQuantity("-9223372036854775807").nanoUnits(), -Quantity::maxNanoUnits());
+    EXPECT_EQ(parsedQuantity("9223372036854775806.999999999").value(), std::numeric_limits<int64_t>::max());
 }
 
 // --- comparison ---------------------------------------------------------------------------
 
-struct CompareCase
+struct QuantityCompareCase
 {
     std::string left;
     std::string right;
     int expected;
 };
 
-class QuantityCompareTest : public testing::TestWithParam<CompareCase>
+class QuantityCompareTest : public testing::TestWithParam<QuantityCompareCase>
 {
 };
 
 TEST_P(QuantityCompareTest, ComparesExactValuesAcrossFormats)
 {
-    const Quantity left = parsed(GetParam().left);
-    const Quantity right = parsed(GetParam().right);
+    const Quantity left = parsedQuantity(GetParam().left);
+    const Quantity right = parsedQuantity(GetParam().right);
     EXPECT_EQ(left.compare(right), GetParam().expected);
     EXPECT_EQ(right.compare(left), -GetParam().expected);
     EXPECT_EQ(left == right, GetParam().expected == 0);
@@ -241,29 +241,29 @@ TEST_P(QuantityCompareTest, ComparesExactValuesAcrossFormats)
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Kubernetes, QuantityCompareTest, testing::Values(
-    CompareCase{"0", "0", 0},
-    CompareCase{"100m", "50m", 1},
-    CompareCase{"10000T", "100Gi", 1},
-    CompareCase{"1Gi", "1073741824", 0},
-    CompareCase{"0.5Gi", "512Mi", 0},
-    CompareCase{"100m", "0.1", 0},
-    CompareCase{"1e3", "1k", 0},
-    CompareCase{"1Ki", "1k", 1},
-    CompareCase{"1.5", "1500m", 0},
-    CompareCase{"0.0000000001", "1n", 0},
-    CompareCase{"999m", "1", -1},
-    CompareCase{"1E", "1Ei", -1},
-    CompareCase{"-1", "1m", -1},
-    CompareCase{"-1n", "0", -1},
-    CompareCase{"0Ki", "-0", 0},
-    CompareCase{"9223372036854775807", "8191Pi", 1},
-    CompareCase{"1000000000000000001n", "1G", 1}));
+    QuantityCompareCase{"0", "0", 0},
+    QuantityCompareCase{"100m", "50m", 1},
+    QuantityCompareCase{"10000T", "100Gi", 1},
+    QuantityCompareCase{"1Gi", "1073741824", 0},
+    QuantityCompareCase{"0.5Gi", "512Mi", 0},
+    QuantityCompareCase{"100m", "0.1", 0},
+    QuantityCompareCase{"1e3", "1k", 0},
+    QuantityCompareCase{"1Ki", "1k", 1},
+    QuantityCompareCase{"1.5", "1500m", 0},
+    QuantityCompareCase{"0.0000000001", "1n", 0},
+    QuantityCompareCase{"999m", "1", -1},
+    QuantityCompareCase{"1E", "1Ei", -1},
+    QuantityCompareCase{"-1", "1m", -1},
+    QuantityCompareCase{"-1n", "0", -1},
+    QuantityCompareCase{"0Ki", "-0", 0},
+    QuantityCompareCase{"9223372036854775807", "8191Pi", 1},
+    QuantityCompareCase{"1000000000000000001n", "1G", 1}));
 // clang-format on
 
 TEST(QuantityTest, SortsByValue)
 {
-    std::vector<Quantity> values { parsed("1Gi"), parsed("1G"), parsed("-1"), parsed("500m"),
-        parsed("1e9") };
+    std::vector<Quantity> values { parsedQuantity("1Gi"), parsedQuantity("1G"), parsedQuantity("-1"), parsedQuantity("500m"),
+        parsedQuantity("1e9") };
     std::ranges::stable_sort(values); // 1G and 1e9 are equal: keep their order
     std::vector<std::string> printed;
     for (const Quantity &q : values)
@@ -287,8 +287,8 @@ class QuantityArithmeticTest : public testing::TestWithParam<ArithmeticCase>
 
 TEST_P(QuantityArithmeticTest, AddsAndSubtractsExactly)
 {
-    const Quantity left = parsed(GetParam().left);
-    const Quantity right = parsed(GetParam().right);
+    const Quantity left = parsedQuantity(GetParam().left);
+    const Quantity right = parsedQuantity(GetParam().right);
     const dra::Result<Quantity> sum = left.add(right);
     const dra::Result<Quantity> difference = left.sub(right);
     ASSERT_TRUE(sum.has_value());
@@ -318,12 +318,12 @@ INSTANTIATE_TEST_SUITE_P(Kubernetes, QuantityArithmeticTest, testing::Values(
 
 TEST(QuantityTest, ArithmeticLeavingTheRangeIsAnError)
 {
-    const Quantity max = parsed("9223372036854775807");
-    const auto over = max.add(parsed("1n"));
+    const Quantity max = parsedQuantity("9223372036854775807");
+    const auto over = max.add(parsedQuantity("1n"));
     ASSERT_FALSE(over.has_value());
     EXPECT_TRUE(over.error().message.contains(QStringLiteral("out of range")));
-    EXPECT_FALSE(parsed("4Ei").add(parsed("4Ei")).has_value());
-    EXPECT_FALSE(max.negated().sub(parsed("1")).has_value());
+    EXPECT_FALSE(parsedQuantity("4Ei").add(parsedQuantity("4Ei")).has_value());
+    EXPECT_FALSE(max.negated().sub(parsedQuantity("1")).has_value());
     EXPECT_TRUE(max.sub(max.negated()).error().message.contains(QStringLiteral("out of range")));
     EXPECT_TRUE(max.negated().add(max).has_value());
 }
@@ -344,7 +344,7 @@ class QuantityConversionTest : public testing::TestWithParam<ConversionCase>
 
 TEST_P(QuantityConversionTest, ConvertsLikeKubernetes)
 {
-    const Quantity quantity = parsed(GetParam().text);
+    const Quantity quantity = parsedQuantity(GetParam().text);
     EXPECT_EQ(quantity.asInt64(), GetParam().asInt64);
     EXPECT_EQ(quantity.isInteger(), GetParam().asInt64.has_value());
     EXPECT_EQ(quantity.value(), GetParam().value);
@@ -385,24 +385,24 @@ TEST(QuantityTest, FromInt64KeepsTheRequestedFormat)
 
 TEST(QuantityTest, SignZeroAndApproximateDouble)
 {
-    EXPECT_EQ(parsed("-1n").sign(), -1);
-    EXPECT_EQ(parsed("-0").sign(), 0);
-    EXPECT_EQ(parsed("1n").sign(), 1);
-    EXPECT_TRUE(parsed("0Gi").isZero());
-    EXPECT_FALSE(parsed("1n").isZero());
+    EXPECT_EQ(parsedQuantity("-1n").sign(), -1);
+    EXPECT_EQ(parsedQuantity("-0").sign(), 0);
+    EXPECT_EQ(parsedQuantity("1n").sign(), 1);
+    EXPECT_TRUE(parsedQuantity("0Gi").isZero());
+    EXPECT_FALSE(parsedQuantity("1n").isZero());
     EXPECT_TRUE(Quantity().isZero());
     EXPECT_EQ(Quantity().toString(), "0");
-    EXPECT_DOUBLE_EQ(parsed("1.5").asApproximateDouble(), 1.5);
-    EXPECT_DOUBLE_EQ(parsed("100m").asApproximateDouble(), 0.1);
-    EXPECT_DOUBLE_EQ(parsed("-1Gi").asApproximateDouble(), -1073741824.0);
-    EXPECT_DOUBLE_EQ(parsed("1E").asApproximateDouble(), 1e18);
+    EXPECT_DOUBLE_EQ(parsedQuantity("1.5").asApproximateDouble(), 1.5);
+    EXPECT_DOUBLE_EQ(parsedQuantity("100m").asApproximateDouble(), 0.1);
+    EXPECT_DOUBLE_EQ(parsedQuantity("-1Gi").asApproximateDouble(), -1073741824.0);
+    EXPECT_DOUBLE_EQ(parsedQuantity("1E").asApproximateDouble(), 1e18);
 }
 
 TEST(QuantityTest, NegatedKeepsFormat)
 {
-    EXPECT_EQ(parsed("1Gi").negated().toString(), "-1Gi");
-    EXPECT_EQ(parsed("-9010m").negated().toString(), "9010m");
-    EXPECT_EQ(parsed("0").negated().toString(), "0");
+    EXPECT_EQ(parsedQuantity("1Gi").negated().toString(), "-1Gi");
+    EXPECT_EQ(parsedQuantity("-9010m").negated().toString(), "9010m");
+    EXPECT_EQ(parsedQuantity("0").negated().toString(), "0");
 }
 
 } // namespace

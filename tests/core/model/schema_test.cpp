@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/resource_versions.h"
 #include "tests/support/upstream.h"
 
 using dra::model::schemaAt;
@@ -18,9 +19,9 @@ using Type = SchemaNode::Type;
 
 namespace {
 
-constexpr const char *kV1 = "resource.k8s.io/v1";
-constexpr const char *kV1beta1 = "resource.k8s.io/v1beta1";
-constexpr const char *kV1beta2 = "resource.k8s.io/v1beta2";
+using dra::test::kV1;
+using dra::test::kV1beta2;
+using dra::test::kV1beta1;
 
 const SchemaNode *at(std::string_view apiVersion, std::string_view kind, std::string_view path)
 {
@@ -97,7 +98,7 @@ void expectDescribed(
 
 TEST(SchemaTest, ServesEveryDraKindInEachVersion)
 {
-    for (const char *version : { kV1, kV1beta2, kV1beta1 }) {
+    for (const std::string_view version : { kV1, kV1beta2, kV1beta1 }) {
         for (const char *kind : { "DeviceClass", "ResourceSlice", "ResourceClaim",
                  "ResourceClaimTemplate", "DeviceClassList", "ResourceClaimList" }) {
             EXPECT_NE(schemaFor(version, kind), nullptr) << version << " " << kind;

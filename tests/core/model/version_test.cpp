@@ -11,7 +11,7 @@ using dra::model::Version;
 
 namespace {
 
-Version parsed(std::string_view text)
+Version parsedVersion(std::string_view text)
 {
     const dra::Result<Version> version = Version::parse(text);
     EXPECT_TRUE(version.has_value()) << text << ": " << version.error().message.toStdString();
@@ -20,7 +20,7 @@ Version parsed(std::string_view text)
 
 using Identifiers = std::vector<std::string>;
 
-struct ParseCase
+struct VersionCase
 {
     std::string text;
     uint64_t major;
@@ -30,18 +30,18 @@ struct ParseCase
     Identifiers build;
 };
 
-void PrintTo(const ParseCase &c, std::ostream *os)
+void PrintTo(const VersionCase &c, std::ostream *os)
 {
     *os << '"' << c.text << '"';
 }
 
-class VersionParseTest : public testing::TestWithParam<ParseCase>
+class VersionParseTest : public testing::TestWithParam<VersionCase>
 {
 };
 
 TEST_P(VersionParseTest, SplitsIntoPartsAndPrintsAsWritten)
 {
-    const Version version = parsed(GetParam().text);
+    const Version version = parsedVersion(GetParam().text);
     EXPECT_EQ(version.major(), GetParam().major);
     EXPECT_EQ(version.minor(), GetParam().minor);
     EXPECT_EQ(version.patch(), GetParam().patch);
@@ -52,24 +52,24 @@ TEST_P(VersionParseTest, SplitsIntoPartsAndPrintsAsWritten)
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Semver, VersionParseTest, testing::Values(
-    ParseCase{"0.0.0", 0, 0, 0, {}, {}},
-    ParseCase{"1.2.3", 1, 2, 3, {}, {}},
-    ParseCase{"10.20.30", 10, 20, 30, {}, {}},
-    ParseCase{"1.2.3-alpha", 1, 2, 3, {"alpha"}, {}},
-    ParseCase{"1.2.3-alpha.1", 1, 2, 3, {"alpha", "1"}, {}},
-    ParseCase{"1.0.0-0.3.7", 1, 0, 0, {"0", "3", "7"}, {}},
-    ParseCase{"1.0.0-x.7.z.92", 1, 0, 0, {"x", "7", "z", "92"}, {}},
-    ParseCase{"1.0.0-x-y-z.--", 1, 0, 0, {"x-y-z", "--"}, {}},
-    ParseCase{"1.2.3-0a", 1, 2, 3, {"0a"}, {}},
-    ParseCase{"1.0.0-alpha+001", 1, 0, 0, {"alpha"}, {"001"}},
-    ParseCase{"1.0.0+20130313144700", 1, 0, 0, {}, {"20130313144700"}},
-    ParseCase{
+    VersionCase{"0.0.0", 0, 0, 0, {}, {}},
+    VersionCase{"1.2.3", 1, 2, 3, {}, {}},
+    VersionCase{"10.20.30", 10, 20, 30, {}, {}},
+    VersionCase{"1.2.3-alpha", 1, 2, 3, {"alpha"}, {}},
+    VersionCase{"1.2.3-alpha.1", 1, 2, 3, {"alpha", "1"}, {}},
+    VersionCase{"1.0.0-0.3.7", 1, 0, 0, {"0", "3", "7"}, {}},
+    VersionCase{"1.0.0-x.7.z.92", 1, 0, 0, {"x", "7", "z", "92"}, {}},
+    VersionCase{"1.0.0-x-y-z.--", 1, 0, 0, {"x-y-z", "--"}, {}},
+    VersionCase{"1.2.3-0a", 1, 2, 3, {"0a"}, {}},
+    VersionCase{"1.0.0-alpha+001", 1, 0, 0, {"alpha"}, {"001"}},
+    VersionCase{"1.0.0+20130313144700", 1, 0, 0, {}, {"20130313144700"}},
+    VersionCase{
     "1.0.0-beta+exp.sha.5114f85", 1, 0, 0, {"beta"}, {"exp", "sha", "5114f85"}},
-    ParseCase{"1.0.0+21AF26D3----117B344092BD", 1, 0, 0, {}, {"21AF26D3----117B344092BD"}},
-    ParseCase{"1.2.3----RC-SNAPSHOT.12.9.1--.12+788", 1, 2, 3,
+    VersionCase{"1.0.0+21AF26D3----117B344092BD", 1, 0, 0, {}, {"21AF26D3----117B344092BD"}},
+    VersionCase{"1.2.3----RC-SNAPSHOT.12.9.1--.12+788", 1, 2, 3,
     {"---RC-SNAPSHOT", "12", "9", "1--", "12"}, {"788"}},
-    ParseCase{"1.2.3-rc.1+build.5", 1, 2, 3, {"rc", "1"}, {"build", "5"}},
-    ParseCase{"18446744073709551615.0.0", UINT64_MAX, 0, 0, {}, {}}));
+    VersionCase{"1.2.3-rc.1+build.5", 1, 2, 3, {"rc", "1"}, {"build", "5"}},
+    VersionCase{"18446744073709551615.0.0", UINT64_MAX, 0, 0, {}, {}}));
 // clang-format on
 
 class VersionRejectTest : public testing::TestWithParam<std::string>
@@ -105,21 +105,21 @@ TEST(VersionTest, ErrorsNameTheTextAndTheProblem)
         << prefixed.error().message.toStdString();
 }
 
-struct CompareCase
+struct VersionCompareCase
 {
     std::string left;
     std::string right;
     int expected;
 };
 
-class VersionCompareTest : public testing::TestWithParam<CompareCase>
+class VersionCompareTest : public testing::TestWithParam<VersionCompareCase>
 {
 };
 
 TEST_P(VersionCompareTest, FollowsSemverPrecedence)
 {
-    const Version left = parsed(GetParam().left);
-    const Version right = parsed(GetParam().right);
+    const Version left = parsedVersion(GetParam().left);
+    const Version right = parsedVersion(GetParam().right);
     EXPECT_EQ(left.compare(right), GetParam().expected);
     EXPECT_EQ(right.compare(left), -GetParam().expected);
     EXPECT_EQ(left == right, GetParam().expected == 0);
@@ -128,27 +128,27 @@ TEST_P(VersionCompareTest, FollowsSemverPrecedence)
 
 // clang-format off
 INSTANTIATE_TEST_SUITE_P(Semver, VersionCompareTest, testing::Values(
-    CompareCase{"1.0.0", "1.0.0", 0},
-    CompareCase{"1.0.0", "2.0.0", -1},
-    CompareCase{"2.0.0", "2.1.0", -1},
-    CompareCase{"2.1.0", "2.1.1", -1},
-    CompareCase{"1.10.0", "1.9.0", 1},
-    CompareCase{"1.2.10", "1.2.9", 1},
-    CompareCase{"18446744073709551615.0.0", "1.0.0", 1},
-    CompareCase{"1.0.0-alpha", "1.0.0", -1},
-    CompareCase{"1.0.0-rc.1", "1.0.0", -1},
-    CompareCase{"1.0.0-alpha", "1.0.0-alpha.1", -1},
-    CompareCase{"1.0.0-alpha.1", "1.0.0-alpha.beta", -1},
-    CompareCase{"1.0.0-beta.2", "1.0.0-beta.11", -1},
-    CompareCase{"1.0.0-1", "1.0.0-a", -1},
-    CompareCase{"1.0.0-2", "1.0.0-10", -1},
-    CompareCase{"1.0.0-a10", "1.0.0-a2", -1},
-    CompareCase{"1.0.0-B", "1.0.0-a", -1},
-    CompareCase{"1.0.0-rc.1", "1.0.0-rc.1", 0},
-    CompareCase{"1.0.0+a", "1.0.0+b", 0},
-    CompareCase{"1.0.0-rc.1+build.1", "1.0.0-rc.1", 0},
-    CompareCase{"1.0.0+build", "1.0.0-rc.1", 1},
-    CompareCase{"1.0.0-99999999999999999999a", "1.0.0-1", 1}));
+    VersionCompareCase{"1.0.0", "1.0.0", 0},
+    VersionCompareCase{"1.0.0", "2.0.0", -1},
+    VersionCompareCase{"2.0.0", "2.1.0", -1},
+    VersionCompareCase{"2.1.0", "2.1.1", -1},
+    VersionCompareCase{"1.10.0", "1.9.0", 1},
+    VersionCompareCase{"1.2.10", "1.2.9", 1},
+    VersionCompareCase{"18446744073709551615.0.0", "1.0.0", 1},
+    VersionCompareCase{"1.0.0-alpha", "1.0.0", -1},
+    VersionCompareCase{"1.0.0-rc.1", "1.0.0", -1},
+    VersionCompareCase{"1.0.0-alpha", "1.0.0-alpha.1", -1},
+    VersionCompareCase{"1.0.0-alpha.1", "1.0.0-alpha.beta", -1},
+    VersionCompareCase{"1.0.0-beta.2", "1.0.0-beta.11", -1},
+    VersionCompareCase{"1.0.0-1", "1.0.0-a", -1},
+    VersionCompareCase{"1.0.0-2", "1.0.0-10", -1},
+    VersionCompareCase{"1.0.0-a10", "1.0.0-a2", -1},
+    VersionCompareCase{"1.0.0-B", "1.0.0-a", -1},
+    VersionCompareCase{"1.0.0-rc.1", "1.0.0-rc.1", 0},
+    VersionCompareCase{"1.0.0+a", "1.0.0+b", 0},
+    VersionCompareCase{"1.0.0-rc.1+build.1", "1.0.0-rc.1", 0},
+    VersionCompareCase{"1.0.0+build", "1.0.0-rc.1", 1},
+    VersionCompareCase{"1.0.0-99999999999999999999a", "1.0.0-1", 1}));
 // clang-format on
 
 TEST(VersionTest, SortsInSpecOrder)
@@ -158,7 +158,7 @@ TEST(VersionTest, SortsInSpecOrder)
         "2.0.0" };
     std::vector<Version> versions;
     for (auto it = ordered.rbegin(); it != ordered.rend(); ++it)
-        versions.push_back(parsed(*it));
+        versions.push_back(parsedVersion(*it));
     std::ranges::sort(versions);
     std::vector<std::string> printed;
     for (const Version &v : versions)
@@ -169,8 +169,8 @@ TEST(VersionTest, SortsInSpecOrder)
 TEST(VersionTest, DefaultIsZero)
 {
     EXPECT_EQ(Version().toString(), "0.0.0");
-    EXPECT_EQ(Version(), parsed("0.0.0"));
-    EXPECT_LT(Version(), parsed("0.0.1-0"));
+    EXPECT_EQ(Version(), parsedVersion("0.0.0"));
+    EXPECT_LT(Version(), parsedVersion("0.0.1-0"));
 }
 
 } // namespace

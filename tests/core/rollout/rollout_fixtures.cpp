@@ -39,4 +39,9 @@ model::Object decode(const nlohmann::json &document)
     return object.value_or(model::Object{});
 }
 
+GateResult passedGate(GateKind gate)
+{
+    return gateResult(gate, {Check{"fixture", Verdict::Passed, "ok"}});
+}
+
 } // namespace dra::rollout::test

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/object.h"
+#include "core/rollout/gate_result.h"
 #include "core/rollout/rollout_plan.h"
 
 namespace dra::rollout::test {
@@ -21,5 +22,8 @@ RolloutPlan examplePlan();
 std::vector<nlohmann::json> fixtureDocuments(const std::string &name);
 // Decodes one document; fails the test on error.
 model::Object decode(const nlohmann::json &document);
+
+// A gate that passed on one fixture check.
+GateResult passedGate(GateKind gate);
 
 } // namespace dra::rollout::test

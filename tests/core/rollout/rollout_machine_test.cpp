@@ -11,11 +11,6 @@ using Kind = Mutation::Kind;
 
 namespace {
 
-GateResult pass(GateKind gate)
-{
-    return gateResult(gate, {Check{"fixture", Verdict::Passed, "all good"}});
-}
-
 GateResult verdict(GateKind gate, Verdict v, std::string evidence)
 {
     return gateResult(gate, {Check{"fixture", v, std::move(evidence)}});
@@ -38,7 +33,7 @@ protected:
     {
         Command start = command(Verb::Start);
         start.baselineReplicas = 8;
-        start.evidence = {pass(GateKind::Baseline)};
+        start.evidence = {test::passedGate(GateKind::Baseline)};
         return m_machine.apply(m_state, start);
     }
 
@@ -48,7 +43,7 @@ protected:
         m_clock.advance(m_machine.windowRemaining(m_state));
         Command promote = command(Verb::Promote);
         for (GateKind gate : m_machine.gatesToLeave(m_state.stage))
-            promote.evidence.push_back(pass(gate));
+            promote.evidence.push_back(test::passedGate(gate));
         return m_machine.apply(m_state, promote);
     }
 
@@ -125,7 +120,7 @@ TEST_F(RolloutMachineTest, StartNeedsAPassedBaselineAndReplicas)
     EXPECT_FALSE(decision.allowed);
     EXPECT_NE(decision.refusal.find("both manage GPUs on node-a"), std::string::npos);
 
-    start.evidence = {pass(GateKind::Baseline)};
+    start.evidence = {test::passedGate(GateKind::Baseline)};
     start.baselineReplicas = 0;
     EXPECT_FALSE(m_machine.apply(m_state, start).allowed);
 }
@@ -134,8 +129,8 @@ TEST_F(RolloutMachineTest, PromotionWaitsForGatesAndTheWindow)
 {
     ASSERT_TRUE(startCanary().allowed);
     Command promote = command(Verb::Promote);
-    promote.evidence = {pass(GateKind::Api), pass(GateKind::Node), pass(GateKind::Application),
-                        pass(GateKind::NegativeControl)};
+    promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application),
+                        test::passedGate(GateKind::NegativeControl)};
     Decision early = m_machine.decide(m_state, promote);
     EXPECT_FALSE(early.allowed);
     EXPECT_EQ(early.refusal, "Canary observed for 10m (10m left)");
@@ -156,7 +151,7 @@ TEST_F(RolloutMachineTest, PromotionWaitsForGatesAndTheWindow)
     m_clock.advance(60 * 60'000);
     Command failing = command(Verb::Promote);
     failing.acceptInconclusive = true;
-    failing.evidence = {pass(GateKind::Api), pass(GateKind::Node),
+    failing.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
                         verdict(GateKind::Application, Verdict::Failed, "error rate 4%")};
     EXPECT_FALSE(m_machine.decide(m_state, failing).allowed) << "a failed gate is never accepted";
 }
@@ -226,7 +221,7 @@ TEST_F(RolloutMachineTest, AbortRollsBackInReverseUntilVerified)
     verified.actor = "controller";
     verified.evidence = {verdict(GateKind::Rollback, Verdict::Inconclusive, "claims still present")};
     EXPECT_FALSE(m_machine.apply(m_state, verified).allowed);
-    verified.evidence = {pass(GateKind::Rollback)};
+    verified.evidence = {test::passedGate(GateKind::Rollback)};
     ASSERT_TRUE(m_machine.apply(m_state, verified).allowed);
     EXPECT_EQ(m_state.stage, Stage::RolledBack);
 
@@ -254,7 +249,7 @@ TEST_F(RolloutMachineTest, RejectNeedsAnExplicitOverrideToStartAgain)
     EXPECT_EQ(m_state.stage, Stage::RollingBack) << "a running variant is rolled back before it is rejected";
     EXPECT_FALSE(reject.mutations.empty());
     Command verified = command(Verb::RollbackVerified);
-    verified.evidence = {pass(GateKind::Rollback)};
+    verified.evidence = {test::passedGate(GateKind::Rollback)};
     const Decision landed = m_machine.apply(m_state, verified);
     ASSERT_TRUE(landed.allowed);
     EXPECT_EQ(m_state.stage, Stage::Rejected);
@@ -263,7 +258,7 @@ TEST_F(RolloutMachineTest, RejectNeedsAnExplicitOverrideToStartAgain)
 
     Command start = command(Verb::Start);
     start.baselineReplicas = 8;
-    start.evidence = {pass(GateKind::Baseline)};
+    start.evidence = {test::passedGate(GateKind::Baseline)};
     const Decision refused = m_machine.decide(m_state, start);
     EXPECT_FALSE(refused.allowed);
     EXPECT_NE(refused.refusal.find("override of the rejection of variant h100-single"), std::string::npos);
@@ -276,7 +271,7 @@ TEST_F(RolloutMachineTest, ARejectedVariantIsRefusedForANewRolloutToo)
 {
     Command start = command(Verb::Start);
     start.baselineReplicas = 2;
-    start.evidence = {pass(GateKind::Baseline)};
+    start.evidence = {test::passedGate(GateKind::Baseline)};
     start.variantRejected = true;
     EXPECT_FALSE(m_machine.decide(m_state, start).allowed);
     start.overrideRejection = true;
@@ -327,14 +322,14 @@ TEST(RolloutMachineReplicaRatioTest, CutoverMovesReplicasInsteadOfWeights)
     RolloutState state = machine.initialState();
     Command start{Verb::Start, "bob"};
     start.baselineReplicas = 4;
-    start.evidence = {pass(GateKind::Baseline)};
+    start.evidence = {test::passedGate(GateKind::Baseline)};
     const Decision started = machine.apply(state, start);
     ASSERT_TRUE(started.allowed);
     EXPECT_EQ(started.mutations.size(), 2u) << "no route to set, no negative control";
 
     clock.advance(machine.windowRemaining(state));
     Command promote{Verb::Promote, "bob"};
-    promote.evidence = {pass(GateKind::Api), pass(GateKind::Node), pass(GateKind::Application)};
+    promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application)};
     const Decision first = machine.apply(state, promote);
     ASSERT_TRUE(first.allowed) << first.refusal;
     EXPECT_EQ(state.stage, Stage::Cutover) << "shadow is skipped without a mirror";
@@ -344,7 +339,7 @@ TEST(RolloutMachineReplicaRatioTest, CutoverMovesReplicasInsteadOfWeights)
 
     for (int step = 1; step < 4; ++step) {
         clock.advance(machine.windowRemaining(state));
-        promote.evidence = {pass(GateKind::Api), pass(GateKind::Node), pass(GateKind::Application)};
+        promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application)};
         ASSERT_TRUE(machine.apply(state, promote).allowed);
     }
     EXPECT_EQ(state.step, 3);

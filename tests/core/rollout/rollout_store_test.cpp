@@ -16,11 +16,6 @@ using dra::store::StateDb;
 
 namespace {
 
-GateResult pass(GateKind gate)
-{
-    return gateResult(gate, {Check{"fixture", Verdict::Passed, "ok"}});
-}
-
 class RolloutStoreTest : public testing::Test
 {
 protected:
@@ -37,7 +32,7 @@ protected:
     {
         Command c{Verb::Start, "alice"};
         c.baselineReplicas = 8;
-        c.evidence = {pass(GateKind::Baseline)};
+        c.evidence = {test::passedGate(GateKind::Baseline)};
         return c;
     }
 

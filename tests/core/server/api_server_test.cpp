@@ -10,10 +10,13 @@
 #include "core/model/object.h"
 #include "core/server/http_server.h"
 #include "core/store/record_codec.h"
+#include "tests/core/server/api_test_support.h"
 #include "tests/core/server/http_test_client.h"
 
 namespace dra::server {
 namespace {
+
+using test::Reply;
 
 using test::RawClient;
 using test::spinUntil;
@@ -49,14 +52,6 @@ nlohmann::json claim(const std::string &ns, const std::string &name)
                     { { { "name", "gpu" },
                         { "exactly", { { "deviceClassName", "gpu.example.com" } } } } } } } } } } };
 }
-
-struct Reply
-{
-    int status = 0;
-    std::string head;
-    nlohmann::json body;
-    std::string text;
-};
 
 class ApiServerTest : public testing::Test
 {

@@ -11,7 +11,7 @@ namespace {
 
 using nlohmann::json;
 
-const model::SchemaNode *claimSchema()
+const model::SchemaNode *resourceClaimSchema()
 {
     return model::schemaFor("resource.k8s.io/v1", "ResourceClaim");
 }
@@ -66,7 +66,7 @@ TEST(PatchesTest, StrategicMergeUsesTheListKeysOfTheSchema)
             {"uid": "u-1", "$patch": "delete"},
             {"uid": "u-3", "resource": "pods", "name": "p3"},
             {"uid": "u-2", "name": "p2-renamed"}]}})");
-    Result<json> patched = applyStrategicPatch(target, patch, claimSchema());
+    Result<json> patched = applyStrategicPatch(target, patch, resourceClaimSchema());
     ASSERT_TRUE(patched.has_value()) << patched.error().message.toStdString();
     EXPECT_EQ((*patched)["metadata"]["finalizers"], json({ "a", "b" })); // a set: merged
     const json &reserved = (*patched)["status"]["reservedFor"];
@@ -80,12 +80,12 @@ TEST(PatchesTest, StrategicMergeUsesTheListKeysOfTheSchema)
         { { "devices",
             { { "requests", { { { "name", "a" } }, { { "name", "b" } } } } } } } } };
     Result<json> replaced = applyStrategicPatch(claim,
-        json::parse(R"({"spec":{"devices":{"requests":[{"name":"c"}]}}})"), claimSchema());
+        json::parse(R"({"spec":{"devices":{"requests":[{"name":"c"}]}}})"), resourceClaimSchema());
     ASSERT_TRUE(replaced.has_value());
     EXPECT_EQ((*replaced)["spec"]["devices"]["requests"].size(), 1u);
     Result<json> trimmed = applyStrategicPatch(
         { { "metadata", { { "finalizers", { "a", "b" } } } } },
-        json::parse(R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}})"), claimSchema());
+        json::parse(R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}})"), resourceClaimSchema());
     ASSERT_TRUE(trimmed.has_value());
     EXPECT_EQ((*trimmed)["metadata"]["finalizers"], json({ "b" }));
 }

@@ -45,7 +45,7 @@ TEST(ServedApiTest, WritableServersOfferWriteVerbsOnResourceKindsAndNamespacesOn
 TEST(ServedApiTest, AgreesWithUpstreamFeatureGates)
 {
     DRA_REQUIRE_UPSTREAM(path, "k8s-dra-feature-gates.json");
-    const nlohmann::json gates = nlohmann::json::parse(test::readFile(path), nullptr, false);
+    const nlohmann::json gates = nlohmann::json::parse(dra::test::readFile(path), nullptr, false);
     ASSERT_TRUE(gates.is_object());
     const nlohmann::json &matrix = gates["matrix_1_26_to_1_37"];
     for (int minor = 31; minor <= 37; ++minor) {

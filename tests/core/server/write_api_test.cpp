@@ -27,7 +27,7 @@ using test::RawClient;
 using test::Reply;
 using test::spinUntil;
 
-constexpr const char *kToken = "w-token";
+constexpr const char *kWriterToken = "w-token";
 constexpr const char *kClaims = "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims";
 constexpr const char *kTemplates = "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaimtemplates";
 constexpr const char *kClasses = "/apis/resource.k8s.io/v1/deviceclasses";
@@ -45,7 +45,7 @@ json seedObjects()
     ])");
 }
 
-json claim(const std::string &name, const std::string &expression = {})
+json claimNamed(const std::string &name, const std::string &expression = {})
 {
     json request = { { "name", "gpu" }, { "exactly", { { "deviceClassName", "gpu.example.com" } } } };
     if (!expression.empty())
@@ -80,7 +80,7 @@ protected:
 
         ApiServerOptions options;
         options.cluster = "demo";
-        options.token = kToken;
+        options.token = kWriterToken;
         options.pollIntervalMs = 20;
         options.writer = m_writer.get();
         m_api = std::make_unique<ApiServer>(*m_reader, options);
@@ -96,7 +96,7 @@ protected:
     Reply call(const std::string &method, const std::string &target, const std::string &body = {},
         const std::string &contentType = "application/json")
     {
-        return exchange(m_http->port(), httpRequest(method, target, kToken, body, contentType));
+        return exchange(m_http->port(), httpRequest(method, target, kWriterToken, body, contentType));
     }
     Reply callJson(const std::string &method, const std::string &target, const json &body)
     {
@@ -118,10 +118,10 @@ TEST_F(WriteApiTest, CreateAssignsWhatAServerAssignsAndAWatcherSeesItOnce)
     watch.send(QByteArray::fromStdString(httpRequest("GET",
         std::string(kClaims) + "?watch=true&resourceVersion="
             + list.body["metadata"]["resourceVersion"].get<std::string>(),
-        kToken)));
+        kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
 
-    const Reply created = callJson("POST", std::string(kClaims) + "?fieldManager=kubectl-create", claim("train-0"));
+    const Reply created = callJson("POST", std::string(kClaims) + "?fieldManager=kubectl-create", claimNamed("train-0"));
     ASSERT_EQ(created.status, 201) << created.text;
     const json &meta = created.body["metadata"];
     EXPECT_EQ(meta["namespace"], "ml");
@@ -140,11 +140,11 @@ TEST_F(WriteApiTest, CreateAssignsWhatAServerAssignsAndAWatcherSeesItOnce)
     EXPECT_EQ(watch.received().count("\"type\":\"ADDED\""), 1);
     EXPECT_EQ(call("GET", std::string(kClaims) + "/train-0").body["metadata"]["uid"], meta["uid"]);
 
-    const Reply again = callJson("POST", kClaims, claim("train-0"));
+    const Reply again = callJson("POST", kClaims, claimNamed("train-0"));
     EXPECT_EQ(again.status, 409);
     EXPECT_EQ(again.body["reason"], "AlreadyExists");
     EXPECT_EQ(again.body["message"], "resourceclaims.resource.k8s.io \"train-0\" already exists");
-    const Reply elsewhere = callJson("POST", "/apis/resource.k8s.io/v1/namespaces/nope/resourceclaims", claim("x"));
+    const Reply elsewhere = callJson("POST", "/apis/resource.k8s.io/v1/namespaces/nope/resourceclaims", claimNamed("x"));
     EXPECT_EQ(elsewhere.status, 404);
     EXPECT_EQ(elsewhere.body["message"], "namespaces \"nope\" not found");
 }
@@ -195,7 +195,7 @@ TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
     EXPECT_EQ(rev(), before);
     EXPECT_EQ(call("GET", std::string(kTemplates) + "/gpu-template").status, 404);
 
-    const Reply badCel = callJson("POST", kClaims, claim("c", "device.attributes[\"gpu.example.com\"].model =="));
+    const Reply badCel = callJson("POST", kClaims, claimNamed("c", "device.attributes[\"gpu.example.com\"].model =="));
     EXPECT_EQ(badCel.status, 422);
     EXPECT_NE(badCel.body["message"].get<std::string>().find(
                   "spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "),
@@ -207,7 +207,7 @@ TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
 
 TEST_F(WriteApiTest, WhatCanNeverBeAllocatedIsAcceptedWithAWarning)
 {
-    json unknownClass = claim("a");
+    json unknownClass = claimNamed("a");
     unknownClass["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "nope.example.com";
     const Reply missing = callJson("POST", kClaims, unknownClass);
     ASSERT_EQ(missing.status, 201) << missing.text;
@@ -219,14 +219,14 @@ TEST_F(WriteApiTest, WhatCanNeverBeAllocatedIsAcceptedWithAWarning)
         << missing.head;
 
     const Reply unmatched = callJson("POST", kClaims,
-        claim("b", "device.attributes[\"gpu.example.com\"].model == \"h100\""));
+        claimNamed("b", "device.attributes[\"gpu.example.com\"].model == \"h100\""));
     ASSERT_EQ(unmatched.status, 201);
     ASSERT_EQ(unmatched.headers("warning").size(), 1u) << unmatched.head;
     EXPECT_NE(unmatched.headers("warning")[0].find("no device published in the cluster matches"),
         std::string::npos);
 
     const Reply matched = callJson("POST", kClaims,
-        claim("c", "device.attributes[\"gpu.example.com\"].model == \"a100\""));
+        claimNamed("c", "device.attributes[\"gpu.example.com\"].model == \"a100\""));
     ASSERT_EQ(matched.status, 201);
     EXPECT_TRUE(matched.headers("warning").empty()) << matched.head;
 }
@@ -234,7 +234,7 @@ TEST_F(WriteApiTest, WhatCanNeverBeAllocatedIsAcceptedWithAWarning)
 TEST_F(WriteApiTest, DryRunsPersistNothingAndNotifyNoOne)
 {
     const int64_t before = rev();
-    const Reply created = callJson("POST", std::string(kClaims) + "?dryRun=All", claim("dry"));
+    const Reply created = callJson("POST", std::string(kClaims) + "?dryRun=All", claimNamed("dry"));
     EXPECT_EQ(created.status, 201);
     EXPECT_EQ(created.body["metadata"]["name"], "dry");
     EXPECT_EQ(call("GET", std::string(kClaims) + "/dry").status, 404);
@@ -243,12 +243,12 @@ TEST_F(WriteApiTest, DryRunsPersistNothingAndNotifyNoOne)
     EXPECT_EQ(deleted.status, 200);
     EXPECT_EQ(call("GET", std::string(kClasses) + "/gpu.example.com").status, 200);
     EXPECT_EQ(rev(), before);
-    EXPECT_EQ(callJson("POST", std::string(kClaims) + "?dryRun=Some", claim("x")).status, 400);
+    EXPECT_EQ(callJson("POST", std::string(kClaims) + "?dryRun=Some", claimNamed("x")).status, 400);
 }
 
 TEST_F(WriteApiTest, MergeJsonAndStrategicPatches)
 {
-    ASSERT_EQ(callJson("POST", kClaims, claim("p")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("p")).status, 201);
     const std::string target = std::string(kClaims) + "/p";
     const Reply labelled = call("PATCH", target + "?fieldManager=kubectl-label",
         R"({"metadata":{"labels":{"team":"ml"}}})", "application/merge-patch+json");
@@ -333,12 +333,12 @@ TEST_F(WriteApiTest, ServerSideApplyCreatesConflictsForcesAndPrunes)
 
 TEST_F(WriteApiTest, DeletingANamespaceDeletesWhatItHolds)
 {
-    ASSERT_EQ(callJson("POST", kClaims, claim("one")).status, 201);
-    ASSERT_EQ(callJson("POST", kClaims, claim("two")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("one")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("two")).status, 201);
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(httpRequest("GET",
         "/apis/resource.k8s.io/v1/resourceclaims?watch=true&resourceVersion=" + std::to_string(rev()),
-        kToken)));
+        kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
     const Reply deleted = call("DELETE", "/api/v1/namespaces/ml", R"({"propagationPolicy":"Background"})");
     ASSERT_EQ(deleted.status, 200) << deleted.text;
@@ -358,17 +358,17 @@ TEST_F(WriteApiTest, BadBodiesGetClearStatusErrorsAndLeaveTheCacheAlone)
     EXPECT_EQ(malformed.body["kind"], "Status");
     EXPECT_NE(malformed.body["message"].get<std::string>().find("the object provided is unrecognized"),
         std::string::npos);
-    json widget = claim("w");
+    json widget = claimNamed("w");
     widget["kind"] = "Widget";
     const Reply unknownKind = callJson("POST", kClaims, widget);
     EXPECT_EQ(unknownKind.status, 400);
     EXPECT_EQ(unknownKind.body["message"],
         "Widget in version \"v1\" cannot be handled as a ResourceClaim: no kind \"Widget\" is "
         "registered for version \"resource.k8s.io/v1\" in scheme");
-    json wrongVersion = claim("w");
+    json wrongVersion = claimNamed("w");
     wrongVersion["apiVersion"] = "resource.k8s.io/v1beta1";
     EXPECT_EQ(callJson("POST", kClaims, wrongVersion).status, 400);
-    json strict = claim("s");
+    json strict = claimNamed("s");
     strict["spec"]["colour"] = "blue";
     const Reply unknownField = callJson("POST", std::string(kClaims) + "?fieldValidation=Strict", strict);
     EXPECT_EQ(unknownField.status, 400);
@@ -377,7 +377,7 @@ TEST_F(WriteApiTest, BadBodiesGetClearStatusErrorsAndLeaveTheCacheAlone)
         std::string::npos);
     EXPECT_EQ(call("PATCH", std::string(kClasses) + "/gpu.example.com", std::string("{}"), "text/plain").status, 415);
     EXPECT_EQ(call("POST", "/api/v1/nodes", std::string(R"({"metadata":{"name":"n"}})")).status, 405);
-    EXPECT_EQ(callJson("POST", "/apis/resource.k8s.io/v1/widgets", claim("w")).status, 404);
+    EXPECT_EQ(callJson("POST", "/apis/resource.k8s.io/v1/widgets", claimNamed("w")).status, 404);
     const std::string huge(4 * 1024 * 1024, 'x');
     const Reply oversized = call("POST", kClaims, huge);
     EXPECT_EQ(oversized.status, 413);
@@ -394,7 +394,7 @@ TEST_F(WriteApiTest, ServesTheVersionsOfTheRecordedReleaseConverted)
     for (const json &version : group.body["versions"])
         versions.push_back(version["version"]);
     EXPECT_EQ(versions, (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
-    ASSERT_EQ(callJson("POST", kClaims, claim("conv")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("conv")).status, 201);
     const Reply old = call("GET", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims/conv");
     ASSERT_EQ(old.status, 200) << old.text;
     EXPECT_EQ(old.body["apiVersion"], "resource.k8s.io/v1beta1");
@@ -444,9 +444,9 @@ TEST_F(WriteApiTest, TestHooksCompactExpireAndDropWatches)
     const std::string from = std::to_string(rev());
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(
-        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kToken)));
+        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
-    ASSERT_EQ(callJson("POST", kClaims, claim("h")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("h")).status, 201);
     ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\""));
 
     ASSERT_EQ(callJson("POST", kClasses, json::parse(R"({"metadata":{"name":"second"}})")).status, 201);
@@ -456,7 +456,7 @@ TEST_F(WriteApiTest, TestHooksCompactExpireAndDropWatches)
     EXPECT_EQ(call("POST", std::string(test_hooks::kCompact)).status, 200);
     RawClient resumed(m_http->port());
     resumed.send(QByteArray::fromStdString(
-        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kToken)));
+        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
     ASSERT_TRUE(resumed.waitFor("\"type\":\"ERROR\""));
     EXPECT_TRUE(resumed.received().contains("\"code\":410"));
     EXPECT_TRUE(resumed.received().contains("\"reason\":\"Expired\""));
@@ -473,7 +473,7 @@ TEST_F(WriteApiTest, TestHookRestartDropsConnectionsAndServesAgain)
 {
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(
-        httpRequest("GET", std::string(kClaims) + "?watch=true", kToken)));
+        httpRequest("GET", std::string(kClaims) + "?watch=true", kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
     const quint16 port = m_http->port();
     EXPECT_EQ(call("POST", std::string(test_hooks::kRestart) + "?downMillis=200").status, 200);
@@ -484,11 +484,11 @@ TEST_F(WriteApiTest, TestHookRestartDropsConnectionsAndServesAgain)
 
 TEST_F(WriteApiTest, ObjectsEnteringOrLeavingALabelSelectorAreAddedOrDeleted)
 {
-    ASSERT_EQ(callJson("POST", kClaims, claim("l")).status, 201);
+    ASSERT_EQ(callJson("POST", kClaims, claimNamed("l")).status, 201);
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(httpRequest("GET",
         std::string(kClaims) + "?watch=true&labelSelector=team%3Dml&resourceVersion=" + std::to_string(rev()),
-        kToken)));
+        kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
     const std::string target = std::string(kClaims) + "/l";
     ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"ml"}}})", "application/merge-patch+json").status, 200);
