@@ -28,12 +28,6 @@ std::vector<std::string> stringValues(const json &requirement)
     return values;
 }
 
-std::string stringField(const json &object, const char *name)
-{
-    const auto it = object.find(name);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 const std::string *label(const NodeInfo &node, const std::string &key)
 {
     for (const auto &[k, v] : node.labels)
@@ -50,8 +44,8 @@ bool parseInt(const std::string &text, int64_t *value)
 
 Result<bool> labelRequirement(const json &requirement, const NodeInfo &node)
 {
-    const std::string key = stringField(requirement, "key");
-    const std::string op = stringField(requirement, "operator");
+    const std::string key = common::stringMember(requirement, "key");
+    const std::string op = common::stringMember(requirement, "operator");
     const std::vector<std::string> values = stringValues(requirement);
     const std::string *value = label(node, key);
     if (op == "In" || op == "NotIn") {
@@ -84,8 +78,8 @@ Result<bool> labelRequirement(const json &requirement, const NodeInfo &node)
 
 Result<bool> fieldRequirement(const json &requirement, const NodeInfo &node)
 {
-    const std::string key = stringField(requirement, "key");
-    const std::string op = stringField(requirement, "operator");
+    const std::string key = common::stringMember(requirement, "key");
+    const std::string op = common::stringMember(requirement, "operator");
     const std::vector<std::string> values = stringValues(requirement);
     if (key != "metadata.name")
         return dra::fail(Error::Code::Invalid,
@@ -177,8 +171,8 @@ void addNewRequirements(const json &from, json &to)
         const std::vector<std::string> values = stringValues(requirement);
         const std::set<std::string> wanted(values.begin(), values.end());
         const bool present = std::any_of(to.begin(), to.end(), [&](const json &existing) {
-            if (stringField(existing, "key") != stringField(requirement, "key")
-                || stringField(existing, "operator") != stringField(requirement, "operator"))
+            if (common::stringMember(existing, "key") != common::stringMember(requirement, "key")
+                || common::stringMember(existing, "operator") != common::stringMember(requirement, "operator"))
                 return false;
             const std::vector<std::string> have = stringValues(existing);
             return std::set<std::string>(have.begin(), have.end()) == wanted;

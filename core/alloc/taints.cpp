@@ -4,17 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_text.h"
+
 namespace dra::alloc {
-
-namespace {
-
-std::string stringField(const nlohmann::json &object, const char *name)
-{
-    const auto it = object.find(name);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-} // namespace
 
 std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
 {
@@ -23,8 +15,8 @@ std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
         return out;
     for (const nlohmann::json &item : tolerations)
         if (item.is_object())
-            out.push_back({ stringField(item, "key"), stringField(item, "operator"),
-                stringField(item, "value"), stringField(item, "effect") });
+            out.push_back({ common::stringMember(item, "key"), common::stringMember(item, "operator"),
+                common::stringMember(item, "value"), common::stringMember(item, "effect") });
     return out;
 }
 

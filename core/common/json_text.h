@@ -19,6 +19,14 @@ namespace dra::common {
 // replaced rather than thrown on, since the text came from a server we do not control.
 std::string compactJson(const nlohmann::json &value);
 
+// The string member `name` of a JSON object, "" when it is absent or not a string: for
+// optional fields of objects already checked to be objects.
+inline std::string stringMember(const nlohmann::json &object, const char *name)
+{
+    const auto it = object.find(name);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 // QString from UTF-8 std::string, the bridge from model fields to Qt APIs.
 inline QString qs(std::string_view text)
 {

@@ -119,12 +119,6 @@ bool readCounters(const json &set, std::vector<std::pair<std::string, model::Qua
     return true;
 }
 
-std::string stringField(const json &object, const char *key)
-{
-    const auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // Reads `text` as a JSON array of objects (null: none), each through `readItem`; false when the
 // text is not that shape or an item does not read.
 template <typename ReadItem>
@@ -147,7 +141,7 @@ bool readObjectList(std::string_view text, ReadItem readItem)
 bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
 {
     return readObjectList(text, [out](const json &set) {
-        model::CounterSet counterSet{stringField(set, "name"), {}};
+        model::CounterSet counterSet{common::stringMember(set, "name"), {}};
         if (!readCounters(set, &counterSet.counters))
             return false;
         out->push_back(std::move(counterSet));
@@ -158,7 +152,7 @@ bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
 bool readConsumption(std::string_view text, std::vector<model::DeviceCounterConsumption> *out)
 {
     return readObjectList(text, [out](const json &item) {
-        model::DeviceCounterConsumption consumption{stringField(item, "counterSet"), {}};
+        model::DeviceCounterConsumption consumption{common::stringMember(item, "counterSet"), {}};
         if (!readCounters(item, &consumption.counters))
             return false;
         out->push_back(std::move(consumption));
@@ -169,8 +163,8 @@ bool readConsumption(std::string_view text, std::vector<model::DeviceCounterCons
 bool readTaints(std::string_view text, std::vector<model::DeviceTaint> *out)
 {
     return readObjectList(text, [out](const json &taint) {
-        out->push_back({stringField(taint, "key"), stringField(taint, "value"), stringField(taint, "effect"),
-                        stringField(taint, "timeAdded")});
+        out->push_back({common::stringMember(taint, "key"), common::stringMember(taint, "value"), common::stringMember(taint, "effect"),
+                        common::stringMember(taint, "timeAdded")});
         return true;
     });
 }

@@ -50,7 +50,7 @@ bool isDnsSubdomain(std::string_view text)
     }
 }
 
-QString invalid(std::string_view text, const QString &reason)
+QString invalidName(std::string_view text, const QString &reason)
 {
     return QStringLiteral("attribute name \"%1\" is invalid: %2").arg(qs(text), reason);
 }
@@ -76,33 +76,33 @@ Result<QualifiedName> QualifiedName::parse(std::string_view text)
         name = text.substr(slash + 1);
         if (name.find('/') != std::string_view::npos)
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidName(text,
                     QStringLiteral("expected an identifier or a domain, '/' and an identifier")));
         if (domain.empty())
             return dra::fail(Error::Code::Invalid,
-                invalid(text, QStringLiteral("the domain must not be empty")));
+                invalidName(text, QStringLiteral("the domain must not be empty")));
         if (domain.size() > maxDomainLength)
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidName(text,
                     QStringLiteral("the domain is longer than %1 characters")
                         .arg(maxDomainLength)));
         if (!isDnsSubdomain(domain))
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidName(text,
                     QStringLiteral("the domain must be a lower-case DNS subdomain such as "
                                    "gpu.example.com")));
         result.domain = std::string(domain);
     }
     if (name.empty())
         return dra::fail(
-            Error::Code::Invalid, invalid(text, QStringLiteral("the name must not be empty")));
+            Error::Code::Invalid, invalidName(text, QStringLiteral("the name must not be empty")));
     if (name.size() > maxNameLength)
         return dra::fail(Error::Code::Invalid,
-            invalid(
+            invalidName(
                 text, QStringLiteral("the name is longer than %1 characters").arg(maxNameLength)));
     if (!isCIdentifier(name))
         return dra::fail(Error::Code::Invalid,
-            invalid(text,
+            invalidName(text,
                 QStringLiteral("the name must be a C identifier (letters, digits, '_', "
                                "not starting with a digit)")));
     result.name = std::string(name);

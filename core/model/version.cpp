@@ -58,7 +58,7 @@ std::vector<std::string> splitDots(std::string_view text)
     }
 }
 
-QString invalid(std::string_view text, const QString &reason)
+QString invalidVersion(std::string_view text, const QString &reason)
 {
     return QStringLiteral("version \"%1\" is not a semantic version: %2").arg(qs(text), reason);
 }
@@ -68,14 +68,14 @@ Result<uint64_t> parseNumber(std::string_view part, const QString &what, std::st
 {
     if (!isNumeric(part))
         return dra::fail(Error::Code::Invalid,
-            invalid(text, QStringLiteral("the %1 number must be digits").arg(what)));
+            invalidVersion(text, QStringLiteral("the %1 number must be digits").arg(what)));
     if (hasLeadingZero(part))
         return dra::fail(Error::Code::Invalid,
-            invalid(text, QStringLiteral("the %1 number must not have a leading zero").arg(what)));
+            invalidVersion(text, QStringLiteral("the %1 number must not have a leading zero").arg(what)));
     const std::optional<uint64_t> number = toUint64(part);
     if (!number)
         return dra::fail(Error::Code::Invalid,
-            invalid(text, QStringLiteral("the %1 number is too large").arg(what)));
+            invalidVersion(text, QStringLiteral("the %1 number is too large").arg(what)));
     return *number;
 }
 
@@ -110,7 +110,7 @@ Result<Version> Version::parse(std::string_view text)
         = firstDot == std::string_view::npos ? firstDot : text.find('.', firstDot + 1);
     if (secondDot == std::string_view::npos)
         return dra::fail(
-            Error::Code::Invalid, invalid(text, QStringLiteral("expected MAJOR.MINOR.PATCH")));
+            Error::Code::Invalid, invalidVersion(text, QStringLiteral("expected MAJOR.MINOR.PATCH")));
 
     Version version;
     const auto major = parseNumber(text.substr(0, firstDot), QStringLiteral("major"), text);
@@ -140,31 +140,31 @@ Result<Version> Version::parse(std::string_view text)
     for (const std::string &identifier : version.m_prerelease) {
         if (identifier.empty())
             return dra::fail(Error::Code::Invalid,
-                invalid(text, QStringLiteral("a prerelease identifier is empty")));
+                invalidVersion(text, QStringLiteral("a prerelease identifier is empty")));
         if (!isAlphanumeric(identifier))
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidVersion(text,
                     QStringLiteral("prerelease identifier \"%1\" has characters other than "
                                    "letters, digits and hyphens")
                         .arg(qs(identifier))));
         if (isNumeric(identifier) && hasLeadingZero(identifier))
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidVersion(text,
                     QStringLiteral("numeric prerelease identifier \"%1\" has a leading zero")
                         .arg(qs(identifier))));
         if (isNumeric(identifier) && !toUint64(identifier))
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidVersion(text,
                     QStringLiteral("numeric prerelease identifier \"%1\" is too large")
                         .arg(qs(identifier))));
     }
     for (const std::string &identifier : version.m_build) {
         if (identifier.empty())
             return dra::fail(
-                Error::Code::Invalid, invalid(text, QStringLiteral("a build identifier is empty")));
+                Error::Code::Invalid, invalidVersion(text, QStringLiteral("a build identifier is empty")));
         if (!isAlphanumeric(identifier))
             return dra::fail(Error::Code::Invalid,
-                invalid(text,
+                invalidVersion(text,
                     QStringLiteral("build identifier \"%1\" has characters other than "
                                    "letters, digits and hyphens")
                         .arg(qs(identifier))));

@@ -9,21 +9,18 @@
 #include <openssl/x509_vfy.h>
 #include <openssl/x509v3.h>
 
+#include "core/common/c_ptr.h"
+
 namespace dra::server {
 
 namespace {
 
 using common::Error;
 
-template <typename T, void (*Free)(T *)>
-struct Deleter
-{
-    void operator()(T *p) const { Free(p); }
-};
-using X509Ptr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using StorePtr = std::unique_ptr<X509_STORE, Deleter<X509_STORE, X509_STORE_free>>;
+using X509Ptr = common::CPtr<X509, X509_free>;
+using StorePtr = common::CPtr<X509_STORE, X509_STORE_free>;
 using StoreContextPtr
-    = std::unique_ptr<X509_STORE_CTX, Deleter<X509_STORE_CTX, X509_STORE_CTX_free>>;
+    = common::CPtr<X509_STORE_CTX, X509_STORE_CTX_free>;
 struct ChainFree
 {
     void operator()(STACK_OF(X509) * chain) const { sk_X509_free(chain); }

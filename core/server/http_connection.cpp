@@ -23,7 +23,7 @@ std::string lower(std::string_view text)
     return out;
 }
 
-std::string_view trim(std::string_view text)
+std::string_view trimHeaderValue(std::string_view text)
 {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
         text.remove_prefix(1);
@@ -40,7 +40,7 @@ bool containsToken(std::string_view list, std::string_view token)
         size_t end = lowered.find(',', start);
         if (end == std::string::npos)
             end = lowered.size();
-        if (trim(std::string_view(lowered).substr(start, end - start)) == token)
+        if (trimHeaderValue(std::string_view(lowered).substr(start, end - start)) == token)
             return true;
         start = end + 1;
     }
@@ -236,7 +236,7 @@ void HttpConnection::process()
             }
             std::string_view line(m_in.constData(), size_t(end));
             line = line.substr(0, line.find(';')); // chunk extensions are ignored
-            line = trim(line);
+            line = trimHeaderValue(line);
             qint64 size = 0;
             const auto [ptr, ec]
                 = std::from_chars(line.data(), line.data() + line.size(), size, 16);
@@ -338,7 +338,7 @@ bool HttpConnection::parseHead(QByteArrayView head)
             return false;
         }
         m_request.headers.push_back(
-            { lower(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))) });
+            { lower(trimHeaderValue(line.substr(0, colon))), std::string(trimHeaderValue(line.substr(colon + 1))) });
     }
     const std::string connection = m_request.header("connection");
     m_keepAlive = version == "HTTP/1.1" ? !containsToken(connection, "close")

@@ -13,7 +13,7 @@ namespace {
 using common::Error;
 using common::qs;
 
-std::string_view trim(std::string_view text)
+std::string_view trimSpaces(std::string_view text)
 {
     while (!text.empty() && text.front() == ' ')
         text.remove_prefix(1);
@@ -34,7 +34,7 @@ std::vector<std::string_view> splitTerms(std::string_view text)
         else if (i < text.size() && text[i] == ')')
             --depth;
         else if (i == text.size() || (text[i] == ',' && depth == 0)) {
-            terms.push_back(trim(text.substr(start, i - start)));
+            terms.push_back(trimSpaces(text.substr(start, i - start)));
             start = i + 1;
         }
     }
@@ -67,18 +67,18 @@ std::unexpected<Error> invalid(std::string_view what, std::string_view term)
 Result<LabelSelector> LabelSelector::parse(std::string_view text)
 {
     LabelSelector selector;
-    if (trim(text).empty())
+    if (trimSpaces(text).empty())
         return selector;
     for (std::string_view term : splitTerms(text)) {
         if (term.empty())
             return invalid("empty requirement", text);
         Term parsed;
         if (term.front() == '!') {
-            parsed = { std::string(trim(term.substr(1))), Op::DoesNotExist, {} };
+            parsed = { std::string(trimSpaces(term.substr(1))), Op::DoesNotExist, {} };
         } else if (const size_t paren = term.find('('); paren != std::string_view::npos) {
             if (term.back() != ')')
                 return invalid("missing ')'", term);
-            const std::string_view head = trim(term.substr(0, paren));
+            const std::string_view head = trimSpaces(term.substr(0, paren));
             const size_t space = head.rfind(' ');
             if (space == std::string_view::npos)
                 return invalid("expected 'in' or 'notin'", term);
@@ -86,7 +86,7 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text)
             if (op != "in" && op != "notin")
                 return invalid("expected 'in' or 'notin'", term);
             parsed
-                = { std::string(trim(head.substr(0, space))), op == "in" ? Op::In : Op::NotIn, {} };
+                = { std::string(trimSpaces(head.substr(0, space))), op == "in" ? Op::In : Op::NotIn, {} };
             for (std::string_view value :
                 splitTerms(term.substr(paren + 1, term.size() - paren - 2))) {
                 if (!validValue(value))
@@ -94,12 +94,12 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text)
                 parsed.values.emplace_back(value);
             }
         } else if (const size_t bang = term.find("!="); bang != std::string_view::npos) {
-            parsed = { std::string(trim(term.substr(0, bang))), Op::NotEquals,
-                { std::string(trim(term.substr(bang + 2))) } };
+            parsed = { std::string(trimSpaces(term.substr(0, bang))), Op::NotEquals,
+                { std::string(trimSpaces(term.substr(bang + 2))) } };
         } else if (const size_t eq = term.find('='); eq != std::string_view::npos) {
             const size_t valueStart = term.substr(eq).starts_with("==") ? eq + 2 : eq + 1;
-            parsed = { std::string(trim(term.substr(0, eq))), Op::Equals,
-                { std::string(trim(term.substr(valueStart))) } };
+            parsed = { std::string(trimSpaces(term.substr(0, eq))), Op::Equals,
+                { std::string(trimSpaces(term.substr(valueStart))) } };
         } else {
             parsed = { std::string(term), Op::Exists, {} };
         }
@@ -147,7 +147,7 @@ bool LabelSelector::matches(const model::ObjectMeta &meta) const
 Result<FieldSelector> FieldSelector::parse(std::string_view text)
 {
     FieldSelector selector;
-    if (trim(text).empty())
+    if (trimSpaces(text).empty())
         return selector;
     for (std::string_view term : splitTerms(text)) {
         Term parsed;
@@ -164,8 +164,8 @@ Result<FieldSelector> FieldSelector::parse(std::string_view text)
                 QStringLiteral("invalid selector: '%1'; can't understand '%2'")
                     .arg(qs(text), qs(term)));
         }
-        parsed.field = std::string(trim(term.substr(0, opAt)));
-        parsed.value = std::string(trim(term.substr(valueAt)));
+        parsed.field = std::string(trimSpaces(term.substr(0, opAt)));
+        parsed.value = std::string(trimSpaces(term.substr(valueAt)));
         if (parsed.field != "metadata.name" && parsed.field != "metadata.namespace")
             return dra::fail(Error::Code::Invalid,
                 QStringLiteral("field label not supported: %1").arg(qs(parsed.field)));

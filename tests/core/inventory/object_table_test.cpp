@@ -11,7 +11,7 @@
 using namespace dra;
 
 namespace {
-model::Object decode(const char *text)
+model::Object decodeText(const char *text)
 {
     auto object = model::decodeObject(nlohmann::json::parse(text));
     EXPECT_TRUE(object.has_value()) << object.error().message.toStdString();
@@ -38,7 +38,7 @@ TEST(ObjectTableTest, DefaultColumnsMatchKubeApiserver)
 TEST(ObjectTableTest, RowsHaveOneCellPerColumn)
 {
     const int64_t now = inventory::parseTimestamp("2026-11-01T00:42:00Z");
-    const model::Object claim = decode(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+    const model::Object claim = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
       "metadata":{"name":"c","namespace":"ml","creationTimestamp":"2026-11-01T00:00:00Z"},
       "status":{"allocation":{"devices":{"results":[{"request":"gpu","driver":"d","pool":"node-1","device":"gpu-3"}]},
         "nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}}}})");
@@ -46,7 +46,7 @@ TEST(ObjectTableTest, RowsHaveOneCellPerColumn)
     ASSERT_EQ(row.size(), inventory::tableColumns(model::Kind::ResourceClaim).size());
     EXPECT_EQ(row, (std::vector<std::string>{"c", "allocated", "42m", "node-1", "node-1/gpu-3"}));
 
-    const model::Object slice = decode(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    const model::Object slice = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
       "metadata":{"name":"s","creationTimestamp":"2026-10-30T00:42:00Z"},
       "spec":{"driver":"gpu.nvidia.com","nodeName":"n1","pool":{"name":"n1","generation":1,"resourceSliceCount":1},
               "devices":[{"name":"gpu-0"},{"name":"gpu-1"}]}})");

@@ -14,17 +14,15 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include "core/common/c_ptr.h"
+
 namespace dra::kube::test {
 
 namespace {
 
-template <typename T, void (*Free)(T *)> struct Deleter
-{
-    void operator()(T *p) const { Free(p); }
-};
-using PKeyPtr = std::unique_ptr<EVP_PKEY, Deleter<EVP_PKEY, EVP_PKEY_free>>;
-using X509Ptr = std::unique_ptr<X509, Deleter<X509, X509_free>>;
-using BioPtr = std::unique_ptr<BIO, Deleter<BIO, BIO_free_all>>;
+using PKeyPtr = common::CPtr<EVP_PKEY, EVP_PKEY_free>;
+using X509Ptr = common::CPtr<X509, X509_free>;
+using BioPtr = common::CPtr<BIO, BIO_free_all>;
 
 PKeyPtr newKey(KeyType type)
 {
