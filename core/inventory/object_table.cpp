@@ -84,6 +84,45 @@ std::string nodeRoles(const model::ObjectMeta &meta)
     return roles.empty() ? "<none>" : join(roles);
 }
 
+std::string labelText(const model::StringPairs &labels)
+{
+    std::vector<std::string> pairs;
+    for (const auto &[key, value] : labels)
+        pairs.push_back(key + "=" + value);
+    return pairs.empty() ? "<none>" : join(pairs);
+}
+
+// CONTAINERS and IMAGES of a pod template, as kubectl -o wide shows them.
+std::pair<std::string, std::string> templateContainers(const model::PodTemplate &podTemplate)
+{
+    std::vector<std::string> names, images;
+    for (const model::PodContainer &container : podTemplate.pod.containers) {
+        names.push_back(container.name);
+        images.push_back(container.image);
+    }
+    return {join(names), join(images)};
+}
+
+std::string servicePorts(const model::Service &service)
+{
+    std::vector<std::string> ports;
+    for (const model::ServicePort &port : service.ports)
+        ports.push_back(std::to_string(port.port) + "/" + (port.protocol.empty() ? "TCP" : port.protocol));
+    return ports.empty() ? "<none>" : join(ports);
+}
+
+std::string routeBackends(const model::HTTPRoute &route)
+{
+    std::vector<std::string> backends;
+    for (const model::RouteRule &rule : route.rules) {
+        for (const model::RouteBackend &backend : rule.backends)
+            backends.push_back(backend.name + ":" + std::to_string(backend.weight));
+        for (const model::RouteBackend &mirror : rule.mirrors)
+            backends.push_back(mirror.name + " (mirror)");
+    }
+    return join(backends);
+}
+
 } // namespace
 
 const std::vector<TableColumn> &tableColumns(Kind kind)
@@ -137,6 +176,48 @@ const std::vector<TableColumn> &tableColumns(Kind kind)
           {"Reason", "string", "", "Why the event happened.", 0},
           {"Object", "string", "", "The object the event is about.", 0},
           {"Message", "string", "", "What happened.", 0}}},
+        {Kind::Deployment,
+         {nameColumn(),
+          {"Ready", "string", "", "Ready pods out of the desired number.", 0},
+          {"Up-to-date", "integer", "", "Pods running the current template.", 0},
+          {"Available", "integer", "", "Pods available to serve.", 0},
+          ageColumn(),
+          {"Containers", "string", "", "Containers of the pod template.", 1},
+          {"Images", "string", "", "Images of the pod template.", 1},
+          {"Selector", "string", "", "Labels of the deployment's pods.", 1}}},
+        {Kind::ReplicaSet,
+         {nameColumn(),
+          {"Desired", "integer", "", "Desired number of pods.", 0},
+          {"Current", "integer", "", "Pods that exist.", 0},
+          {"Ready", "integer", "", "Pods that are Ready.", 0},
+          ageColumn(),
+          {"Containers", "string", "", "Containers of the pod template.", 1},
+          {"Images", "string", "", "Images of the pod template.", 1},
+          {"Selector", "string", "", "Labels of the replica set's pods.", 1}}},
+        {Kind::DaemonSet,
+         {nameColumn(),
+          {"Desired", "integer", "", "Nodes that should run a pod.", 0},
+          {"Current", "integer", "", "Nodes running a pod.", 0},
+          {"Ready", "integer", "", "Nodes whose pod is Ready.", 0},
+          {"Up-to-date", "integer", "", "Nodes running the current template.", 0},
+          {"Available", "integer", "", "Nodes whose pod is available.", 0},
+          {"Node Selector", "string", "", "Labels a node needs to run a pod.", 0},
+          ageColumn(),
+          {"Containers", "string", "", "Containers of the pod template.", 1},
+          {"Images", "string", "", "Images of the pod template.", 1}}},
+        {Kind::Service,
+         {nameColumn(),
+          {"Type", "string", "", "How the service is exposed.", 0},
+          {"Cluster-IP", "string", "", "The service's virtual IP.", 0},
+          {"External-IP", "string", "", "Addresses outside the cluster.", 0},
+          {"Port(s)", "string", "", "Ports the service exposes.", 0},
+          ageColumn(),
+          {"Selector", "string", "", "Labels of the pods traffic goes to.", 1}}},
+        {Kind::HTTPRoute,
+         {nameColumn(),
+          {"Hostnames", "string", "", "Host names the route matches.", 0},
+          ageColumn(),
+          {"Backends", "string", "", "Backends with their weights; mirrors marked.", 1}}},
     };
     static const std::vector<TableColumn> fallback = {nameColumn(), ageColumn()};
     const auto it = columns.find(kind);
@@ -194,6 +275,35 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
         for (char &c : kind)
             c = char(std::tolower(static_cast<unsigned char>(c)));
         return {humanAge(last, now), event.type, event.reason, kind + "/" + event.involvedObject.name, event.message};
+    }
+    case Kind::Deployment: {
+        const auto &d = *object.as<model::Deployment>();
+        const auto [containers, images] = templateContainers(d.podTemplate);
+        return {name, std::to_string(d.readyReplicas) + "/" + std::to_string(d.replicas),
+                std::to_string(d.updatedReplicas), std::to_string(d.availableReplicas), age, containers, images,
+                labelText(d.selector.matchLabels)};
+    }
+    case Kind::ReplicaSet: {
+        const auto &r = *object.as<model::ReplicaSet>();
+        const auto [containers, images] = templateContainers(r.podTemplate);
+        return {name, std::to_string(r.replicas), std::to_string(r.statusReplicas), std::to_string(r.readyReplicas),
+                age, containers, images, labelText(r.selector.matchLabels)};
+    }
+    case Kind::DaemonSet: {
+        const auto &d = *object.as<model::DaemonSet>();
+        const auto [containers, images] = templateContainers(d.podTemplate);
+        return {name, std::to_string(d.desiredNumberScheduled), std::to_string(d.currentNumberScheduled),
+                std::to_string(d.numberReady), std::to_string(d.updatedNumberScheduled),
+                std::to_string(d.numberAvailable), labelText(d.podTemplate.pod.nodeSelector), age, containers, images};
+    }
+    case Kind::Service: {
+        const auto &service = *object.as<model::Service>();
+        return {name, service.type, service.clusterIP.empty() ? "<none>" : service.clusterIP, "<none>",
+                servicePorts(service), age, labelText(service.selector)};
+    }
+    case Kind::HTTPRoute: {
+        const auto &route = *object.as<model::HTTPRoute>();
+        return {name, route.hostnames.empty() ? "*" : join(route.hostnames), age, routeBackends(route)};
     }
     case Kind::Unknown: break;
     }

@@ -27,6 +27,7 @@ struct DiscoveryRun
     ApiDiscovery result;
     QStringList pending; // versions whose resource lists are still to be read
     std::map<QString, std::set<std::string>> resources; // version -> plurals served
+    std::string gatewayVersion; // the Gateway API version HTTPRoutes are read in, "" when absent
 
     void finish(const Result<ApiDiscovery> &outcome)
     {
@@ -48,6 +49,15 @@ void chooseVersions(const std::shared_ptr<DiscoveryRun> &run)
             out.apiVersions[kind.kind] = "v1";
             continue;
         }
+        if (kind.group == model::kAppsGroup) {
+            out.apiVersions[kind.kind] = "apps/v1";
+            continue;
+        }
+        if (kind.group == model::kGatewayGroup) {
+            if (!run->gatewayVersion.empty())
+                out.apiVersions[kind.kind] = std::string(kind.group) + "/" + run->gatewayVersion;
+            continue;
+        }
         // The newest served version that lists the kind; only DeviceTaintRule may fall back to
         // an alpha version.
         for (const QString &version : out.resourceVersions) {
@@ -62,10 +72,34 @@ void chooseVersions(const std::shared_ptr<DiscoveryRun> &run)
     run->finish(out);
 }
 
+// The Gateway API is an add-on: HTTPRoutes are mirrored in v1 where it is served, else v1beta1,
+// and not at all on a cluster without it. A failure here only means no routes.
+void readGatewayGroup(const std::shared_ptr<DiscoveryRun> &run)
+{
+    const QString path = QStringLiteral("/apis/") + common::qs(model::kGatewayGroup);
+    run->client->get(path, {}, run->context, [run, path](const Result<RestResponse> &response) {
+        if (response) {
+            Result<nlohmann::json> group = parse(*response, path);
+            std::set<std::string> served;
+            if (group && group->is_object())
+                for (const nlohmann::json &version : group->value("versions", nlohmann::json::array()))
+                    if (version.is_object() && version.value("version", nlohmann::json()).is_string())
+                        served.insert(version["version"].get<std::string>());
+            for (const char *candidate : {"v1", "v1beta1"}) {
+                if (served.contains(candidate)) {
+                    run->gatewayVersion = candidate;
+                    break;
+                }
+            }
+        }
+        chooseVersions(run);
+    });
+}
+
 void readNextVersion(const std::shared_ptr<DiscoveryRun> &run)
 {
     if (run->pending.isEmpty()) {
-        chooseVersions(run);
+        readGatewayGroup(run);
         return;
     }
     const QString version = run->pending.takeFirst();
@@ -97,7 +131,7 @@ void readGroup(const std::shared_ptr<DiscoveryRun> &run)
     run->client->get(QStringLiteral("/apis/resource.k8s.io"), {}, run->context, [run](const Result<RestResponse> &response) {
         if (!response) {
             if (response.error().code == Error::Code::NotFound) { // no DRA on this cluster
-                chooseVersions(run);
+                readGatewayGroup(run);
                 return;
             }
             run->finish(fail(response.error()));

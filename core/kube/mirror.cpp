@@ -41,8 +41,17 @@ std::vector<model::Kind> Mirror::wantedKinds() const
         return m_options.kinds;
     std::vector<model::Kind> kinds;
     for (const model::KindInfo &kind : model::allKinds())
-        kinds.push_back(kind.kind);
+        if (!model::isWorkloadKind(kind.kind) || !m_options.workloadNamespaces.empty())
+            kinds.push_back(kind.kind);
     return kinds;
+}
+
+std::vector<std::string> Mirror::chosenNamespaces(model::Kind kind) const
+{
+    const std::vector<std::string> &chosen = m_options.workloadNamespaces;
+    if (!model::isWorkloadKind(kind) || std::ranges::find(chosen, "*") != chosen.end())
+        return {};
+    return chosen;
 }
 
 void Mirror::start()
@@ -152,18 +161,23 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
             m_listedOnce.insert({kind, std::string()});
             continue;
         }
-        if (!first && apiVersion == before && m_reflectors.contains({kind, std::string()}))
+        const std::vector<std::string> chosen = chosenNamespaces(kind);
+        const std::string firstStream = chosen.empty() ? std::string() : chosen.front();
+        if (!first && apiVersion == before && m_reflectors.contains({kind, firstStream}))
             continue;
         if (!first && apiVersion != before)
             qCInfo(lcKube).noquote() << common::qs(info.name) << "is now read as" << common::qs(apiVersion)
                                      << "(was" << common::qs(before) << ")";
         // New, or served in another version now: (re)start its streams, which relist.
-        std::vector<std::string> namespaces{std::string()};
-        for (const auto &[key, reflector] : m_reflectors)
-            if (key.first == kind && !key.second.empty())
-                namespaces.push_back(key.second);
-        if (m_inFallback.contains(kind))
-            namespaces.erase(namespaces.begin());
+        std::vector<std::string> namespaces = chosen;
+        if (chosen.empty()) {
+            namespaces.push_back(std::string());
+            for (const auto &[key, reflector] : m_reflectors)
+                if (key.first == kind && !key.second.empty())
+                    namespaces.push_back(key.second);
+            if (m_inFallback.contains(kind))
+                namespaces.erase(namespaces.begin());
+        }
         for (const std::string &ns : namespaces) {
             Reflector *reflector = addReflector(info, ns);
             const auto resume = m_options.resumeFrom.find({kind, ns});

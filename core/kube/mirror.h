@@ -36,6 +36,10 @@ struct MirrorOptions
     // Namespaces to try, besides those the user can list and the context's, when a namespaced
     // kind may not be listed cluster-wide.
     std::vector<std::string> namespaces;
+    // Where the rollout's kinds (Deployments, ReplicaSets, DaemonSets, Services, HTTPRoutes) are
+    // mirrored: one stream per namespace listed, "*" for every namespace. Empty: they are not
+    // mirrored unless `kinds` names them, which mirrors them cluster-wide.
+    std::vector<std::string> workloadNamespaces;
     ReflectorOptions reflector;         // its `cluster` is set from `cluster`
     // Where each stream (kind, namespace) got to in an earlier run: resumed with a watch instead
     // of a full list when the cluster still serves that version; an expired one relists.
@@ -93,6 +97,9 @@ private:
     void onStatus(const StreamStatus &status);
     void onBatch(const store::WatchBatch &batch);
     void fallBackToNamespaces(model::Kind kind);
+    // The namespaces a kind is streamed in by choice (workload kinds), or empty for one
+    // cluster-wide stream.
+    std::vector<std::string> chosenNamespaces(model::Kind kind) const;
     void startNamespaceFallbacks();
     void checkInitialSync();
     void scheduleRediscovery();

@@ -52,6 +52,7 @@ struct PodContainer
 struct Pod
 {
     std::string nodeName;
+    StringPairs nodeSelector;
     std::string phase;
     std::vector<PodContainer> containers;
     std::vector<PodResourceClaim> resourceClaims;

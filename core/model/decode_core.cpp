@@ -23,6 +23,8 @@ StringPairs decodeResourceList(const json &object, std::string_view key)
     return pairs;
 }
 
+} // namespace
+
 std::vector<NodeCondition> decodeConditions(const json &status)
 {
     std::vector<NodeCondition> conditions;
@@ -32,8 +34,6 @@ std::vector<NodeCondition> decodeConditions(const json &status)
     });
     return conditions;
 }
-
-} // namespace
 
 Node decodeNode(const json &object)
 {
@@ -58,30 +58,33 @@ Node decodeNode(const json &object)
     return node;
 }
 
+void decodePodSpec(const json &spec, Pod &pod)
+{
+    pod.nodeName = getString(spec, "nodeName");
+    pod.nodeSelector = getStringMap(spec, "nodeSelector");
+    forEach(spec, "containers", [&](const json &c) {
+        PodContainer container{getString(c, "name"), getString(c, "image"), {}, {}, {}};
+        if (const json *resources = field(c, "resources")) {
+            within("resources", [&] {
+                container.requests = decodeResourceList(*resources, "requests");
+                container.limits = decodeResourceList(*resources, "limits");
+                forEach(*resources, "claims",
+                        [&](const json &claim) { container.claims.push_back(getString(claim, "name")); });
+            });
+        }
+        pod.containers.push_back(std::move(container));
+    });
+    forEach(spec, "resourceClaims", [&](const json &c) {
+        pod.resourceClaims.push_back({getString(c, "name"), getString(c, "resourceClaimName"),
+                                      getString(c, "resourceClaimTemplateName")});
+    });
+}
+
 Pod decodePod(const json &object)
 {
     Pod pod;
-    if (const json *spec = field(object, "spec")) {
-        within("spec", [&] {
-            pod.nodeName = getString(*spec, "nodeName");
-            forEach(*spec, "containers", [&](const json &c) {
-                PodContainer container{getString(c, "name"), getString(c, "image"), {}, {}, {}};
-                if (const json *resources = field(c, "resources")) {
-                    within("resources", [&] {
-                        container.requests = decodeResourceList(*resources, "requests");
-                        container.limits = decodeResourceList(*resources, "limits");
-                        forEach(*resources, "claims",
-                                [&](const json &claim) { container.claims.push_back(getString(claim, "name")); });
-                    });
-                }
-                pod.containers.push_back(std::move(container));
-            });
-            forEach(*spec, "resourceClaims", [&](const json &c) {
-                pod.resourceClaims.push_back({getString(c, "name"), getString(c, "resourceClaimName"),
-                                              getString(c, "resourceClaimTemplateName")});
-            });
-        });
-    }
+    if (const json *spec = field(object, "spec"))
+        within("spec", [&] { decodePodSpec(*spec, pod); });
     if (const json *status = field(object, "status")) {
         within("status", [&] {
             pod.phase = getString(*status, "phase");

@@ -13,6 +13,10 @@ namespace dra::model::detail {
 
 Node decodeNode(const nlohmann::json &object);
 Pod decodePod(const nlohmann::json &object);
+// The spec fields of a pod, also those of a workload's pod template.
+void decodePodSpec(const nlohmann::json &spec, Pod &pod);
+// status.conditions in the core/v1 shape.
+std::vector<NodeCondition> decodeConditions(const nlohmann::json &status);
 Namespace decodeNamespace(const nlohmann::json &object);
 Event decodeEvent(const nlohmann::json &object);
 

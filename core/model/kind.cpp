@@ -23,6 +23,11 @@ const std::vector<KindInfo> &registry()
         {Kind::Pod, "", "Pod", "pods", "pod", {"po"}, true, "v1"},
         {Kind::Namespace, "", "Namespace", "namespaces", "namespace", {"ns"}, false, "v1"},
         {Kind::Event, "", "Event", "events", "event", {"ev"}, true, "v1"},
+        {Kind::Deployment, kAppsGroup, "Deployment", "deployments", "deployment", {"deploy"}, true, "v1"},
+        {Kind::ReplicaSet, kAppsGroup, "ReplicaSet", "replicasets", "replicaset", {"rs"}, true, "v1"},
+        {Kind::DaemonSet, kAppsGroup, "DaemonSet", "daemonsets", "daemonset", {"ds"}, true, "v1"},
+        {Kind::Service, "", "Service", "services", "service", {"svc"}, true, "v1"},
+        {Kind::HTTPRoute, kGatewayGroup, "HTTPRoute", "httproutes", "httproute", {}, true, "v1"},
     };
     return kinds;
 }
@@ -70,6 +75,20 @@ const KindInfo *findKind(std::string_view userName)
                 return &info;
     }
     return nullptr;
+}
+
+bool isWorkloadKind(Kind kind)
+{
+    switch (kind) {
+    case Kind::Deployment:
+    case Kind::ReplicaSet:
+    case Kind::DaemonSet:
+    case Kind::Service:
+    case Kind::HTTPRoute:
+        return true;
+    default:
+        return false;
+    }
 }
 
 std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion)

@@ -21,6 +21,12 @@ enum class Kind {
     Pod,
     Namespace,
     Event,
+    // The workloads a rollout moves and what routes traffic to them.
+    Deployment,
+    ReplicaSet,
+    DaemonSet,
+    Service,
+    HTTPRoute,
     Unknown,
 };
 
@@ -54,5 +60,11 @@ const KindInfo *kindOf(std::string_view apiVersion, std::string_view kindName);
 std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion);
 
 inline constexpr std::string_view kResourceGroup = "resource.k8s.io";
+inline constexpr std::string_view kAppsGroup = "apps";
+inline constexpr std::string_view kGatewayGroup = "gateway.networking.k8s.io";
+
+// The kinds a rollout works on (Deployments ... HTTPRoutes): mirrored only in the namespaces a
+// user chooses, never cluster-wide by default.
+bool isWorkloadKind(Kind kind);
 
 } // namespace dra::model

@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // Small derived facts about model types, shared by every table and view.
+#include <algorithm>
+
 #include "core/model/core_types.h"
 #include "core/model/resource_types.h"
+#include "core/model/workload_types.h"
 
 namespace dra::model {
 
@@ -109,6 +112,19 @@ std::string Node::status() const
 int64_t Node::devicePluginGpus() const
 {
     return gpusIn(capacity);
+}
+
+bool LabelSelector::matches(const StringPairs &labels) const
+{
+    if (matchExpressions > 0)
+        return false;
+    for (const auto &[key, value] : matchLabels) {
+        const bool found = std::any_of(labels.begin(), labels.end(),
+            [&](const auto &label) { return label.first == key && label.second == value; });
+        if (!found)
+            return false;
+    }
+    return true;
 }
 
 bool Pod::ready() const

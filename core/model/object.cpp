@@ -9,6 +9,7 @@
 #include "core/model/decode_core.h"
 #include "core/model/decode_resource.h"
 #include "core/model/decode_support.h"
+#include "core/model/decode_workload.h"
 
 namespace dra::model {
 
@@ -24,6 +25,15 @@ std::string describe(std::string_view kind, const ObjectMeta &meta)
     out += ' ';
     out += meta.ns.empty() ? meta.name : meta.ns + '/' + meta.name;
     return out;
+}
+
+// The versions of the groups besides resource.k8s.io that we read: core/v1, apps/v1, and the
+// Gateway API's v1 and v1beta1 (HTTPRoute has the same shape in both).
+bool isReadableVersion(std::string_view group, std::string_view version)
+{
+    if (group == kGatewayGroup)
+        return version == "v1" || version == "v1beta1";
+    return version == "v1";
 }
 
 ObjectBody decodeBody(Kind kind, const json &v1)
@@ -48,6 +58,11 @@ ObjectBody decodeBody(Kind kind, const json &v1)
     case Kind::Pod: body = decodePod(v1); break;
     case Kind::Namespace: body = decodeNamespace(v1); break;
     case Kind::Event: body = decodeEvent(v1); break;
+    case Kind::Deployment: body = decodeDeployment(v1); break;
+    case Kind::ReplicaSet: body = decodeReplicaSet(v1); break;
+    case Kind::DaemonSet: body = decodeDaemonSet(v1); break;
+    case Kind::Service: body = decodeService(v1); break;
+    case Kind::HTTPRoute: body = decodeHttpRoute(v1); break;
     default: break;
     }
     return body;
@@ -107,7 +122,7 @@ Result<Object> decodeObject(json &&value)
         if (!v1)
             return fail(v1.error()); // conversion errors already name the object
         converted = std::move(*v1);
-    } else if (group.empty() && version != "v1") {
+    } else if (!isReadableVersion(group, version)) {
         return fail(Error::Code::Unsupported,
                     qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
     }
@@ -132,9 +147,14 @@ Result<json> encodeObject(const Object &object, std::string_view apiVersion)
     if (group != kindFacts.group)
         return fail(Error::Code::Invalid, qs(object.display()) + QStringLiteral(": cannot be written as %1")
                                               .arg(qs(apiVersion)));
-    if (group.empty())
-        return fail(Error::Code::Unsupported, qs(object.display())
-                                                  + QStringLiteral(": only core/v1 is supported, not %1").arg(qs(apiVersion)));
+    if (group != kResourceGroup) {
+        if (!isReadableVersion(group, version))
+            return fail(Error::Code::Unsupported,
+                        qs(object.display()) + QStringLiteral(": %1 is not supported").arg(qs(apiVersion)));
+        json out = *object.raw; // the versions we read of these groups share one shape
+        out["apiVersion"] = apiVersion;
+        return out;
+    }
     Result<json> converted = convertResourceObject(*object.raw, apiVersion);
     return converted; // conversion errors already name the object
 }

@@ -15,11 +15,13 @@
 #include "core/model/kind.h"
 #include "core/model/object_meta.h"
 #include "core/model/resource_types.h"
+#include "core/model/workload_types.h"
 
 namespace dra::model {
 
 using ObjectBody = std::variant<std::monostate, DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate,
-                                DeviceTaintRule, Node, Pod, Namespace, Event>;
+                                DeviceTaintRule, Node, Pod, Namespace, Event, Deployment, ReplicaSet, DaemonSet,
+                                Service, HTTPRoute>;
 
 // One Kubernetes object: typed fields in v1 shape plus the JSON exactly as received, so
 // nothing the server sent is lost on the way back out. Immutable once decoded; cheap to copy

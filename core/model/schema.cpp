@@ -178,6 +178,7 @@ public:
         m_common = buildCommonNodes(m_builder);
         addResourceKinds(m_builder, m_common, *this);
         addCoreKinds(m_builder, m_common, *this);
+        addWorkloadKinds(m_builder, m_common, *this);
         m_kinds.reserve(m_names.size());
         for (std::size_t i = 0; i < m_names.size(); ++i)
             m_kinds.push_back(

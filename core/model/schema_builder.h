@@ -58,6 +58,7 @@ struct CommonNodes
     const SchemaNode *listMeta = nullptr;
     const SchemaNode *nodeSelector = nullptr; // core/v1 NodeSelector
     const SchemaNode *condition = nullptr; // metav1.Condition
+    const SchemaNode *podSpec = nullptr; // core/v1 PodSpec, also in workloads' pod templates
 };
 
 // Kinds are appended with their "<Kind>List" twin.
@@ -73,6 +74,7 @@ public:
 CommonNodes buildCommonNodes(SchemaBuilder &b);
 void addCoreKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 void addResourceKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
+void addWorkloadKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 
 // The root of a kind: apiVersion, kind, metadata and the given top-level fields.
 const SchemaNode *kindRoot(SchemaBuilder &b, const CommonNodes &common, std::string description,

@@ -115,7 +115,7 @@ const SchemaNode *node(SchemaBuilder &b, const CommonNodes &c)
         b, c, "A worker machine of the cluster.", { { "spec", spec }, { "status", status } });
 }
 
-const SchemaNode *pod(SchemaBuilder &b, const CommonNodes &c)
+const SchemaNode *podSpec(SchemaBuilder &b)
 {
     const SchemaNode *resourceClaimRef
         = b.object("One of the pod's resource claims used by this container.",
@@ -170,7 +170,7 @@ const SchemaNode *pod(SchemaBuilder &b, const CommonNodes &c)
             { "resourceClaimTemplateName",
                 b.string("A ResourceClaimTemplate to generate a claim for this pod from.") } },
         { "name" });
-    const SchemaNode *spec = b.partialObject("What the pod runs and where it may run.",
+    return b.partialObject("What the pod runs and where it may run.",
         { { "containers", b.mapList("Containers of the pod.", container, { "name" }) },
             { "initContainers",
                 b.mapList(
@@ -187,6 +187,11 @@ const SchemaNode *pod(SchemaBuilder &b, const CommonNodes &c)
             { "resourceClaims",
                 b.mapList(
                     "ResourceClaims the pod needs before it can start.", podClaim, { "name" }) } });
+}
+
+const SchemaNode *pod(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *spec = c.podSpec;
     const SchemaNode *containerStatus
         = b.partialObject("What the kubelet reports about one container.",
             { { "name", b.string("Name of the container.") },
@@ -335,6 +340,7 @@ CommonNodes buildCommonNodes(SchemaBuilder &b)
             { "reason", b.string("Machine-readable CamelCase reason for the last transition.") },
             { "message", b.string("Human-readable details.") } },
         { "type", "status", "lastTransitionTime", "reason", "message" });
+    c.podSpec = podSpec(b);
     return c;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/common/json_text.h"
 #include "core/sandbox/object_factory.h"
+#include "core/sandbox/serving_objects.h"
 #include "core/sandbox/slice_builder.h"
 #include "core/sandbox/workload_builder.h"
 
@@ -126,6 +127,7 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     list.reserve(plan.size() * 3 + 64);
     for (const std::string &ns : kWorkloadNamespaces)
         list.push_back(factory.namespaceObject(ns));
+    list.push_back(factory.namespaceObject(kGpuOperatorNamespace));
     for (const NodePlan &node : plan)
         list.push_back(factory.node(node));
     for (json &deviceClass : deviceClasses(factory, withNics))
@@ -134,7 +136,7 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     for (const NodePlan &node : plan)
         slices.appendNodeSlices(items, node);
     Workloads workloads = buildWorkloads(factory, plan, options.seed);
-    for (json *group : { &workloads.templates, &workloads.claims, &workloads.pods }) {
+    for (json *group : { &workloads.templates, &workloads.claims, &workloads.pods, &workloads.apps }) {
         for (json &object : *group)
             list.push_back(std::move(object));
     }

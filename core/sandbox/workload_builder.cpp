@@ -6,6 +6,7 @@
 #include <optional>
 #include <random>
 
+#include "core/sandbox/serving_objects.h"
 #include "core/sandbox/slice_builder.h"
 
 namespace dra::sandbox {
@@ -290,7 +291,7 @@ void Builder::inference()
         json::array({ request("gpus", "gpu.nvidia.com", 8, productIs(h100Sxm().productName)) }) } };
     addTemplate("inference", "tensor-parallel-8", devices);
     NodeUse &node = *nodes.front();
-    addPod("inference", "llm-server-0", &node, { { "gpus", "tensor-parallel-8", {} } }, devices,
+    addPod("inference", "llm-tp8-0", &node, { { "gpus", "tensor-parallel-8", {} } }, devices,
         wholeGpus(node, "gpus", 8), "vllm/vllm-openai:v0.9.1");
 }
 
@@ -405,20 +406,41 @@ void Builder::mig()
         wholeGpus(last, "gpu", 1), "nvcr.io/nvidia/cuda:12.9.0-base-ubuntu24.04");
 }
 
-// Nodes still on the device plugin run their model server with an extended-resource limit.
+// Nodes still on the device plugin run the model server Deployment `inference/llm-server`, one
+// whole-node replica each: the baseline of the demo rollout (resources/rollouts/). The driver
+// DaemonSets cover the nodes of their stack.
 void Builder::devicePlugin()
 {
-    int index = 0;
+    std::vector<NodeUse *> legacy;
+    int draNodes = 0;
     for (NodeUse &node : m_nodes) {
-        if (node.plan->stack != GpuStack::DevicePlugin)
-            continue;
-        const std::string name = "legacy-llm-" + std::to_string(index++);
-        addPod("inference", name, &node, {}, json(), {}, "vllm/vllm-openai:v0.8.5");
-        json &container = m_out.pods.back()["spec"]["containers"][0];
-        const std::string gpus = std::to_string(node.plan->shape->gpus);
-        container["resources"] = { { "limits", { { "nvidia.com/gpu", gpus } } },
-            { "requests", { { "nvidia.com/gpu", gpus } } } };
+        if (node.plan->stack == GpuStack::DevicePlugin)
+            legacy.push_back(&node);
+        else
+            ++draNodes;
     }
+    if (draNodes > 0)
+        m_out.apps.push_back(driverDaemonSet(m_factory, "nvidia-dra-driver-gpu-kubelet-plugin",
+            "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.3.0", "sandbox.dra-console.io/gpu-stack", "dra", draNodes));
+    if (legacy.empty())
+        return;
+    m_out.apps.push_back(driverDaemonSet(m_factory, "nvidia-device-plugin-daemonset",
+        "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", "sandbox.dra-console.io/gpu-stack", "device-plugin",
+        int(legacy.size())));
+    const ServingApp app{ "inference", "llm-server", "vllm/vllm-openai:v0.8.5", int(legacy.size()),
+        legacy.front()->plan->shape->gpus };
+    const std::string replicaSet = servingReplicaSet(m_factory, app)["metadata"]["name"];
+    for (size_t i = 0; i < legacy.size(); ++i) {
+        const std::string name = replicaSet + '-' + m_factory.nameSuffix(replicaSet + '/' + std::to_string(i));
+        addPod(app.ns, name, legacy[i], {}, json(), {}, app.image);
+        json &pod = m_out.pods.back();
+        pod["metadata"]["labels"] = servingPodLabels(m_factory, app);
+        pod["metadata"]["ownerReferences"] = json::array({ servingPodOwner(m_factory, app) });
+        pod["spec"]["containers"][0] = servingContainer(app);
+    }
+    for (json object : { servingDeployment(m_factory, app), servingReplicaSet(m_factory, app),
+             servingService(m_factory, app), servingRoute(m_factory, app) })
+        m_out.apps.push_back(std::move(object));
 }
 
 // The negative control of every rollout: a claim nothing can satisfy stays Pending.

@@ -17,12 +17,16 @@ inline const std::vector<std::string> kWorkloadNamespaces = { "inference", "trai
 
 // What teams run on a generated cluster: templates, claims (allocated ones with status.allocation
 // and reservedFor) and the pods holding them, plus device-plugin pods and a claim no device can
-// satisfy. Only hardware the plan has is used; which nodes get which work follows the seed.
+// satisfy, and the model server on the device-plugin pool as the Deployment a rollout moves to
+// DRA. Only hardware the plan has is used; which nodes get which work follows the seed.
 struct Workloads
 {
     nlohmann::json templates = nlohmann::json::array();
     nlohmann::json claims = nlohmann::json::array();
     nlohmann::json pods = nlohmann::json::array();
+    // The serving stack a rollout starts from: Deployment, ReplicaSet, Service, HTTPRoute and the
+    // GPU drivers' DaemonSets (see serving_objects.h).
+    nlohmann::json apps = nlohmann::json::array();
 };
 
 Workloads buildWorkloads(const ObjectFactory &factory, const ClusterPlan &plan, uint64_t seed);

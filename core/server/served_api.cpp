@@ -61,16 +61,19 @@ ServedApi::ServedApi(std::string_view gitVersion, bool writable)
 
 const std::vector<std::string> &ServedApi::versions(std::string_view group) const
 {
-    static const std::vector<std::string> core = { "v1" };
+    // apps/v1 and the Gateway API's v1 (GA since Gateway API 1.0) are what every current
+    // cluster with those groups serves.
+    static const std::vector<std::string> v1 = { "v1" };
     static const std::vector<std::string> none;
-    if (group.empty())
-        return core;
+    if (group.empty() || group == model::kAppsGroup || group == model::kGatewayGroup)
+        return v1;
     return group == model::kResourceGroup ? m_resourceVersions : none;
 }
 
 std::vector<std::string> ServedApi::groups() const
 {
-    return { std::string(model::kResourceGroup) };
+    return { std::string(model::kResourceGroup), std::string(model::kAppsGroup),
+        std::string(model::kGatewayGroup) };
 }
 
 std::vector<const model::KindInfo *> ServedApi::kinds(
@@ -114,7 +117,8 @@ std::string ServedApi::preferredApiVersion(const model::KindInfo &kind) const
 
 bool ServedApi::isWritable(const model::KindInfo &kind) const
 {
-    return m_writable && (isResource(kind) || kind.kind == model::Kind::Namespace);
+    return m_writable
+        && (isResource(kind) || kind.kind == model::Kind::Namespace || model::isWorkloadKind(kind.kind));
 }
 
 nlohmann::json ServedApi::verbs(const model::KindInfo &kind) const
@@ -149,6 +153,11 @@ bool hasStatusSubresource(const model::KindInfo &kind)
     case model::Kind::Node:
     case model::Kind::Pod:
     case model::Kind::Namespace:
+    case model::Kind::Deployment:
+    case model::Kind::ReplicaSet:
+    case model::Kind::DaemonSet:
+    case model::Kind::Service:
+    case model::Kind::HTTPRoute:
         return true;
     default:
         return false;

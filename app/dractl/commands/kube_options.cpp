@@ -20,6 +20,22 @@ QCommandLineOption contextOption()
             QStringLiteral("name")};
 }
 
+QCommandLineOption workloadNamespacesOption()
+{
+    return {QStringLiteral("workload-namespaces"),
+            QStringLiteral("Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of these "
+                           "namespaces (comma-separated; * for all), for rollouts."),
+            QStringLiteral("list")};
+}
+
+std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser)
+{
+    std::vector<std::string> namespaces;
+    for (const QString &ns : parser.value(QStringLiteral("workload-namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        namespaces.push_back(ns.trimmed().toStdString());
+    return namespaces;
+}
+
 Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser)
 {
     return kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment(parser.value(QStringLiteral("kubeconfig"))));

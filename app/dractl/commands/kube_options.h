@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <QCommandLineParser>
 
 #include "core/common/result.h"
@@ -14,6 +17,11 @@ namespace dra::cli {
 // --kubeconfig FILE and --context NAME, as kubectl has them.
 QCommandLineOption kubeconfigOption();
 QCommandLineOption contextOption();
+
+// --workload-namespaces LIST: where Deployments, ReplicaSets, DaemonSets, Services and
+// HTTPRoutes are mirrored ("*" for every namespace), and its parsed value.
+QCommandLineOption workloadNamespacesOption();
+std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser);
 
 // The kubeconfig kubectl would read for these options ($KUBECONFIG, ~/.kube/config).
 [[nodiscard]] Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser);

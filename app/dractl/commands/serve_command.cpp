@@ -195,6 +195,7 @@ Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &pa
         return dra::fail(cache.error());
     kube::MirrorOptions options;
     options.cluster = cluster;
+    options.workloadNamespaces = workloadNamespacesFrom(parser);
     options.resumeFrom = kube::resumePointsOf(*cache, cluster);
     kube::RestOptions restOptions;
     restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
@@ -239,6 +240,7 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOption(workloadNamespacesOption());
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
         QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443") });

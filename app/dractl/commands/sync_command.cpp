@@ -191,6 +191,7 @@ int runSync(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOption(workloadNamespacesOption());
     parser.addOption(cacheOption());
     parser.addOption({QStringLiteral("cluster"),
                       QStringLiteral("The name of the cluster in the cache (default: the context's name)."),
@@ -256,6 +257,7 @@ int runSync(const QStringList &arguments)
 
     kube::MirrorOptions options;
     options.cluster = cluster;
+    options.workloadNamespaces = workloadNamespacesFrom(parser);
     options.kinds = *kinds;
     for (const QString &ns : parser.value(QStringLiteral("namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
         options.namespaces.push_back(ns.trimmed().toStdString());

@@ -75,12 +75,16 @@ protected:
 
     QString kubeconfigPath() const { return m_dir.filePath(QStringLiteral("demo.kubeconfig")); }
 
-    Mirror &startMirror(const ClientConfig &config, std::vector<model::Kind> kinds = {}, int pageSize = 500)
+    Mirror &startMirror(const ClientConfig &config, std::vector<model::Kind> kinds = {}, int pageSize = 500,
+                        std::vector<std::string> workloadNamespaces = {})
     {
+        m_mirror.reset();
+        m_synced = false;
         m_client = std::make_unique<RestClient>(config);
         MirrorOptions options;
         options.cluster = kCluster;
         options.kinds = std::move(kinds);
+        options.workloadNamespaces = std::move(workloadNamespaces);
         options.reflector.pageSize = pageSize;
         m_mirror = std::make_unique<Mirror>(*m_client, options, m_clock);
         QObject::connect(m_mirror.get(), &Mirror::batchReady, m_mirror.get(), [this](const store::WatchBatch &batch) {
@@ -112,6 +116,8 @@ protected:
         request.path = path.section(QLatin1Char('?'), 0, 0);
         request.query = QUrlQuery(path.section(QLatin1Char('?'), 1));
         request.body = body;
+        if (method == "PATCH")
+            request.contentType = "application/merge-patch+json";
         std::optional<Result<RestResponse>> result;
         QObject context;
         m_admin->send(request, &context, [&](const Result<RestResponse> &response) { result = response; });
@@ -218,6 +224,71 @@ TEST_F(ServedDemoTest, InitialSyncEqualsTheServerAndChangesFollow)
                     .has_value());
     ASSERT_TRUE(equalToServer({model::Kind::ResourceClaim}));
     expectNoDuplicates();
+}
+
+QByteArray deploymentJson(const std::string &ns, const std::string &name, int replicas)
+{
+    const nlohmann::json labels = {{"app", name}};
+    const nlohmann::json deployment = {
+        {"apiVersion", "apps/v1"},
+        {"kind", "Deployment"},
+        {"metadata", {{"name", name}, {"namespace", ns}}},
+        {"spec",
+         {{"replicas", replicas},
+          {"selector", {{"matchLabels", labels}}},
+          {"template",
+           {{"metadata", {{"labels", labels}}},
+            {"spec", {{"containers", {{{"name", "server"}, {"image", "vllm/vllm-openai:v0.8.5"}}}}}}}}}}};
+    return QByteArray::fromStdString(deployment.dump());
+}
+
+std::vector<std::string> mirroredNames(store::CacheDb &cache, model::Kind kind)
+{
+    const model::KindInfo &info = model::kindInfo(kind);
+    std::vector<std::string> names;
+    const std::vector<store::ObjectRecord> records = cache.objects(kCluster, info.group, info.name).value();
+    for (const store::ObjectRecord &record : records)
+        names.push_back(record.key.ns + "/" + record.key.name);
+    return names;
+}
+
+// The rollout's kinds follow the namespaces a user chose, and only those: a cluster-wide list of
+// every Deployment of a large cluster is not what an admin asked for.
+TEST_F(ServedDemoTest, RolloutKindsAreMirroredOnlyInTheChosenNamespaces)
+{
+    // The demo seeds inference/llm-server (Deployment, Service, HTTPRoute); another team's
+    // Deployment elsewhere must stay out of the mirror.
+    Result<RestResponse> created = call("POST", QStringLiteral("/apis/apps/v1/namespaces/training/deployments"),
+                                        deploymentJson("training", "trainer", 2));
+    ASSERT_TRUE(created.has_value()) << created.error().message.toStdString();
+
+    // By default: no workload streams at all.
+    startMirror(m_config);
+    ASSERT_TRUE(driveUntil([&] { return m_synced; }));
+    for (const StreamStatus &stream : m_mirror->streams())
+        EXPECT_FALSE(model::isWorkloadKind(stream.kind)) << stream.label().toStdString();
+    EXPECT_TRUE(mirroredNames(m_cache, model::Kind::Deployment).empty());
+
+    startMirror(m_config, {}, 500, {"inference"});
+    ASSERT_TRUE(driveUntil([&] { return m_synced; }));
+    EXPECT_EQ(mirroredNames(m_cache, model::Kind::Deployment), std::vector<std::string>{"inference/llm-server"});
+    EXPECT_EQ(mirroredNames(m_cache, model::Kind::HTTPRoute), std::vector<std::string>{"inference/llm-server"});
+    bool deploymentStream = false;
+    for (const StreamStatus &stream : m_mirror->streams()) {
+        if (stream.kind == model::Kind::Deployment) {
+            deploymentStream = true;
+            EXPECT_EQ(stream.ns, "inference");
+        }
+    }
+    EXPECT_TRUE(deploymentStream);
+
+    // A scale-down made on the cluster reaches the cache through the namespace's watch.
+    ASSERT_TRUE(call("PATCH", QStringLiteral("/apis/apps/v1/namespaces/inference/deployments/llm-server"),
+                     R"({"spec":{"replicas":0}})").has_value());
+    EXPECT_TRUE(driveUntil([&] {
+        const auto records = m_cache.objects(kCluster, "apps", "Deployment").value();
+        return records.size() == 1 && records[0].json.find("\"replicas\":0") != std::string::npos;
+    }));
 }
 
 TEST_F(ServedDemoTest, AChangeMadeWithKubectlAppears)
@@ -357,6 +428,8 @@ TEST_F(ServedDemoTest, LiveMirrorServerServesTheMirroredClusterAndFollowsIt)
         request.method = method;
         request.path = path;
         request.body = body;
+        if (method == "PATCH")
+            request.contentType = "application/merge-patch+json";
         std::optional<Result<RestResponse>> result;
         QObject context;
         mirrorClient.send(request, &context, [&](const Result<RestResponse> &response) { result = response; });

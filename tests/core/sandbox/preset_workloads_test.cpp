@@ -164,7 +164,7 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
     };
     // Inference: one server on a whole H100 node.
     EXPECT_EQ(
-        claimOf("inference/llm-server-0")["status"]["allocation"]["devices"]["results"].size(), 8u);
+        claimOf("inference/llm-tp8-0")["status"]["allocation"]["devices"]["results"].size(), 8u);
     // Training: a gang of four on four distinct nodes, each with 8 GPUs and 8 NICs.
     std::set<std::string> trainerNodes;
     for (int i = 0; i < 4; ++i) {
@@ -190,12 +190,37 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
     // The negative control stays Pending and unallocated.
     EXPECT_EQ((*pods.at("batch/b200-probe"))["status"]["phase"], "Pending");
     EXPECT_FALSE((*claims.at("batch/needs-b200"))["status"].contains("allocation"));
-    // Device-plugin pods ask for the extended resource on device-plugin nodes.
-    for (int i = 0; i < 3; ++i) {
-        const json &pod = *pods.at("inference/legacy-llm-" + std::to_string(i));
-        EXPECT_EQ(pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "8");
-        EXPECT_TRUE(pod["spec"]["nodeName"].get<std::string>().starts_with("legacy-h100-"));
+    // The rollout's baseline: the llm-server Deployment runs one whole-node replica per
+    // device-plugin node, through its ReplicaSet, behind a Service and an HTTPRoute.
+    const std::vector<const json *> deployments = itemsOfKind(list, "Deployment");
+    ASSERT_EQ(deployments.size(), 1u);
+    EXPECT_EQ(keyOf(*deployments[0]), "inference/llm-server");
+    EXPECT_EQ((*deployments[0])["spec"]["replicas"], 3);
+    const std::vector<const json *> replicaSets = itemsOfKind(list, "ReplicaSet");
+    ASSERT_EQ(replicaSets.size(), 1u);
+    const json &replicaSet = *replicaSets[0];
+    EXPECT_EQ(replicaSet["metadata"]["ownerReferences"][0]["uid"], (*deployments[0])["metadata"]["uid"]);
+    std::set<std::string> servingNodes;
+    for (const auto &[key, pod] : pods) {
+        const json owners = (*pod)["metadata"].value("ownerReferences", json::array());
+        if (owners.empty() || owners[0]["uid"] != replicaSet["metadata"]["uid"])
+            continue;
+        EXPECT_TRUE(key.starts_with("inference/" + replicaSet["metadata"]["name"].get<std::string>() + '-')) << key;
+        EXPECT_EQ((*pod)["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "8");
+        EXPECT_EQ((*pod)["metadata"]["labels"], replicaSet["spec"]["selector"]["matchLabels"]);
+        servingNodes.insert((*pod)["spec"]["nodeName"].get<std::string>());
     }
+    EXPECT_EQ(servingNodes, (std::set<std::string> { "legacy-h100-000", "legacy-h100-001", "legacy-h100-002" }));
+    ASSERT_EQ(itemsOfKind(list, "Service").size(), 1u);
+    EXPECT_EQ((*itemsOfKind(list, "Service")[0])["spec"]["selector"]["app"], "llm-server");
+    ASSERT_EQ(itemsOfKind(list, "HTTPRoute").size(), 1u);
+    EXPECT_EQ((*itemsOfKind(list, "HTTPRoute")[0])["spec"]["rules"][0]["backendRefs"][0]["weight"], 100);
+    // Both drivers run as DaemonSets on the nodes of their stack.
+    std::map<std::string, int> daemonSets;
+    for (const json *daemonSet : itemsOfKind(list, "DaemonSet"))
+        daemonSets[(*daemonSet)["metadata"]["name"]] = (*daemonSet)["status"]["desiredNumberScheduled"];
+    EXPECT_EQ(daemonSets,
+        (std::map<std::string, int> { { "nvidia-device-plugin-daemonset", 3 }, { "nvidia-dra-driver-gpu-kubelet-plugin", 12 } }));
 }
 
 TEST(PresetWorkloadsMixedTest, PlacementFollowsTheSeed)
@@ -204,7 +229,7 @@ TEST(PresetWorkloadsMixedTest, PlacementFollowsTheSeed)
     for (uint64_t seed = 1; seed <= 8; ++seed) {
         const json list = generatePreset("mixed", 0, seed);
         for (const json *pod : itemsOfKind(list, "Pod")) {
-            if ((*pod)["metadata"]["name"] == "llm-server-0")
+            if ((*pod)["metadata"]["name"] == "llm-tp8-0")
                 serverNodes.insert((*pod)["spec"]["nodeName"].get<std::string>());
         }
     }

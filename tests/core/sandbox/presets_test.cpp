@@ -55,7 +55,9 @@ TEST(PresetsTest, EveryListedPresetGeneratesAV1List)
             EXPECT_EQ(metadata["generation"], 1);
             EXPECT_EQ(metadata["creationTimestamp"], "2026-01-15T09:00:00Z");
             const std::string api = item["apiVersion"];
-            EXPECT_TRUE(api == "v1" || api == "resource.k8s.io/v1") << api;
+            EXPECT_TRUE(api == "v1" || api == "resource.k8s.io/v1" || api == "apps/v1"
+                || api == "gateway.networking.k8s.io/v1")
+                << api;
         }
     }
 }
@@ -83,7 +85,7 @@ TEST(PresetsTest, H100SxmHasDocumentedNodesAndPools)
     EXPECT_EQ(slicesOfDriver(list, "gpu.nvidia.com"), 4);
     EXPECT_EQ(slicesOfDriver(list, "dra.net"), 4);
     EXPECT_EQ(namesOf(list, "Namespace"),
-        (std::vector<std::string> { "inference", "training", "batch" }));
+        (std::vector<std::string> { "inference", "training", "batch", "gpu-operator" }));
     for (const json *slice : itemsOfKind(list, "ResourceSlice")) {
         const json &spec = (*slice)["spec"];
         EXPECT_EQ(spec["pool"]["name"], spec["nodeName"]);

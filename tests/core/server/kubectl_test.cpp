@@ -427,6 +427,86 @@ TEST_F(KubectlDemoTest, CreateLabelAnnotatePatchDescribeAndDelete)
     EXPECT_TRUE(gone.err.contains(QLatin1String("NotFound"))) << gone.err.toStdString();
 }
 
+constexpr const char *kRolloutObjectsYaml = R"(apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llm-canary
+  namespace: inference
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: llm-canary}
+  template:
+    metadata:
+      labels: {app: llm-canary}
+    spec:
+      containers:
+      - name: server
+        image: vllm/vllm-openai:v0.8.5
+        resources:
+          limits: {nvidia.com/gpu: 1}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: llm-canary
+  namespace: inference
+spec:
+  selector: {app: llm-canary}
+  ports:
+  - {name: http, port: 80, targetPort: 8080}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata:
+  name: llm-canary
+  namespace: inference
+spec:
+  parentRefs:
+  - {name: public}
+  rules:
+  - backendRefs:
+    - {name: llm-canary, port: 80, weight: 95}
+    - {name: llm-canary-dra, port: 80, weight: 5}
+)";
+
+// What a rollout changes, through kubectl as an admin would (beside the demo's own
+// inference/llm-server): Deployments, Services and
+// HTTPRoutes are served, listed with kubectl's columns, applied, explained and scaled by patch.
+TEST_F(KubectlDemoTest, RolloutKindsAreServedAppliedAndExplained)
+{
+    const QString resources = ok({ QStringLiteral("api-resources") });
+    EXPECT_TRUE(resources.contains(QRegularExpression(QStringLiteral("deployments\\s+deploy\\s+apps/v1\\s+true\\s+Deployment"))))
+        << resources.toStdString();
+    EXPECT_TRUE(resources.contains(QRegularExpression(QStringLiteral("httproutes\\s+gateway.networking.k8s.io/v1"))))
+        << resources.toStdString();
+    const QString file = writeFile(QStringLiteral("rollout-objects.yaml"), kRolloutObjectsYaml);
+    const QString applied = ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), file });
+    EXPECT_TRUE(applied.contains(QLatin1String("deployment.apps/llm-canary serverside-applied"))) << applied.toStdString();
+    EXPECT_TRUE(applied.contains(QLatin1String("httproute.gateway.networking.k8s.io/llm-canary serverside-applied")))
+        << applied.toStdString();
+
+    const QString table = ok({ QStringLiteral("get"), QStringLiteral("deploy"), QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_TRUE(table.contains(QRegularExpression(QStringLiteral("NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE"))))
+        << table.toStdString();
+    EXPECT_TRUE(table.contains(QRegularExpression(QStringLiteral("llm-canary\\s+0/2")))) << table.toStdString();
+
+    ok({ QStringLiteral("patch"), QStringLiteral("deployment"), QStringLiteral("llm-canary"), QStringLiteral("-n"),
+        QStringLiteral("inference"), QStringLiteral("--type=merge"), QStringLiteral("-p={\"spec\":{\"replicas\":0}}") });
+    const nlohmann::json deployment = getJson({ QStringLiteral("get"), QStringLiteral("deployment"),
+        QStringLiteral("llm-canary"), QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_EQ(deployment["spec"]["replicas"], 0);
+    EXPECT_EQ(deployment["metadata"]["generation"], 2);
+
+    const nlohmann::json route = getJson({ QStringLiteral("get"), QStringLiteral("httproute"), QStringLiteral("llm-canary"),
+        QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_EQ(route["spec"]["rules"][0]["backendRefs"][1]["weight"], 5);
+    const QString explained = ok({ QStringLiteral("explain"), QStringLiteral("httproute.spec.rules.backendRefs.weight") });
+    EXPECT_TRUE(explained.contains(QLatin1String("Share of the rule's traffic"))) << explained.toStdString();
+    EXPECT_TRUE(ok({ QStringLiteral("get"), QStringLiteral("svc"), QStringLiteral("-n"), QStringLiteral("inference") })
+                    .contains(QLatin1String("80/TCP")));
+}
+
 constexpr const char *kTemplateYaml = R"(apiVersion: resource.k8s.io/v1
 kind: ResourceClaimTemplate
 metadata:

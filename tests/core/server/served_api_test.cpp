@@ -42,6 +42,25 @@ TEST(ServedApiTest, WritableServersOfferWriteVerbsOnResourceKindsAndNamespacesOn
 // The table follows Kubernetes' feature gates: resource.k8s.io/v1 is served exactly where
 // DynamicResourceAllocation is GA, v1beta1 wherever the gate is Beta or later, and
 // DeviceTaintRule where DRADeviceTaintRules is on by default.
+TEST(ServedApiTest, ServesTheRolloutKindsWritableOnlyWhereResourcesAre)
+{
+    const ServedApi readOnly("v1.36.0", false), writable("v1.36.0", true);
+    EXPECT_EQ(writable.groups(),
+        (std::vector<std::string> { "resource.k8s.io", "apps", "gateway.networking.k8s.io" }));
+    const model::KindInfo *deployments = writable.kind("apps", "v1", "deployments");
+    ASSERT_NE(deployments, nullptr);
+    EXPECT_EQ(deployments->kind, model::Kind::Deployment);
+    EXPECT_NE(writable.kind("", "v1", "services"), nullptr);
+    EXPECT_NE(writable.kind("gateway.networking.k8s.io", "v1", "httproutes"), nullptr);
+    EXPECT_EQ(writable.kind("apps", "v1beta1", "deployments"), nullptr);
+    EXPECT_TRUE(writable.isWritable(*deployments));
+    EXPECT_FALSE(readOnly.isWritable(*deployments));
+    EXPECT_EQ(writable.subresources(*deployments), std::vector<std::string> { "status" });
+    EXPECT_EQ(writable.preferredApiVersion(*deployments), "apps/v1");
+    // Pods stay the demo cluster's own business: a rollout changes Deployments, not pods.
+    EXPECT_FALSE(writable.isWritable(model::kindInfo(model::Kind::Pod)));
+}
+
 TEST(ServedApiTest, AgreesWithUpstreamFeatureGates)
 {
     DRA_REQUIRE_UPSTREAM(path, "k8s-dra-feature-gates.json");
