@@ -212,6 +212,8 @@ bool NegativeControl::proves() const
 
 std::string NegativeControl::verdict() const
 {
+    if (requests.empty())
+        return "The negative control proves nothing: the claim requests no device.";
     for (const NegativeRequest &request : requests) {
         if (!request.errors.empty())
             return "The negative control proves nothing: request " + request.name + ": " + request.errors.front();

@@ -31,13 +31,14 @@ using nlohmann::json;
 const char *kTemplatePath = "/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/apply-gpu-40gi";
 
 std::string gpuTemplate(const std::string &memory, const std::string &name = "apply-gpu-40gi",
-                        const std::string &ns = "training")
+                        const std::string &ns = "training", const std::string &team = "")
 {
     return "apiVersion: resource.k8s.io/v1\n"
            "kind: ResourceClaimTemplate\n"
            "metadata:\n"
            "  name: " + name + "\n"
            "  namespace: " + ns + "\n"
+           + (team.empty() ? std::string() : "  labels:\n    team: " + team + "\n") +
            "spec:\n"
            "  spec:\n"
            "    devices:\n"
@@ -174,22 +175,22 @@ TEST_F(ApplyTest, CreatesThenUnchangedDryRunAndDiffChangeNothing)
     EXPECT_EQ(diff.exitCode, 0) << diff.err;
     EXPECT_EQ(diff.out, "");
 
-    // A changed selector: diff and the dry run name the change, the server keeps the old one.
-    const QString changed = write(QStringLiteral("changed.yaml"), gpuTemplate("20Gi"));
+    // A new label: diff and the dry run name the change, the server keeps the old object.
+    const QString changed = write(QStringLiteral("changed.yaml"), gpuTemplate("40Gi", "apply-gpu-40gi", "training", "ml"));
     diff = run(QStringLiteral("diff"), changed);
     EXPECT_EQ(diff.exitCode, 1) << diff.err;
-    EXPECT_NE(diff.out.find("-              expression: device.capacity"), std::string::npos) << diff.out;
-    EXPECT_NE(diff.out.find("40Gi"), std::string::npos) << diff.out;
-    EXPECT_NE(diff.out.find("+              expression: device.capacity"), std::string::npos) << diff.out;
-    EXPECT_NE(diff.out.find("20Gi"), std::string::npos) << diff.out;
+    EXPECT_NE(diff.out.find("--- live/resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi"), std::string::npos)
+        << diff.out;
+    EXPECT_NE(diff.out.find("\n+  labels:\n+    team: ml\n"), std::string::npos) << diff.out;
     EXPECT_EQ(diff.out.find("managedFields"), std::string::npos) << diff.out;
     EXPECT_EQ(diff.out.find("resourceVersion"), std::string::npos) << diff.out;
+    EXPECT_EQ(diff.out.find("\n-"), std::string::npos) << "nothing was removed: " << diff.out;
     dry = run(QStringLiteral("apply"), changed, {QStringLiteral("--dry-run"), QStringLiteral("-o"),
                                                   QStringLiteral("json")});
     ASSERT_EQ(dry.exitCode, 0) << dry.err;
     const json configured = json::parse(dry.out)["objects"][0];
     EXPECT_EQ(configured["result"], "configured");
-    EXPECT_NE(configured["diff"].get<std::string>().find("20Gi"), std::string::npos);
+    EXPECT_NE(configured["diff"].get<std::string>().find("team: ml"), std::string::npos);
     const json after = live(QString::fromLatin1(kTemplatePath));
     ASSERT_TRUE(after.is_object());
     EXPECT_EQ(after, stored) << "a dry run changed the stored template";
@@ -198,7 +199,19 @@ TEST_F(ApplyTest, CreatesThenUnchangedDryRunAndDiffChangeNothing)
     DractlRun apply = run(QStringLiteral("apply"), changed);
     ASSERT_EQ(apply.exitCode, 0) << apply.err;
     EXPECT_NE(apply.out.find("apply-gpu-40gi configured"), std::string::npos) << apply.out;
-    EXPECT_NE(expressionOf(live(QString::fromLatin1(kTemplatePath))).find("20Gi"), std::string::npos);
+    EXPECT_EQ(live(QString::fromLatin1(kTemplatePath))["metadata"]["labels"]["team"], "ml");
+
+    // A template's spec is immutable: the dry run already says so, with the server's message.
+    const QString respec = write(QStringLiteral("respec.yaml"), gpuTemplate("20Gi", "apply-gpu-40gi", "training", "ml"));
+    diff = run(QStringLiteral("diff"), respec);
+    EXPECT_EQ(diff.exitCode, 2) << diff.out;
+    EXPECT_NE(diff.err.find("immutable"), std::string::npos) << diff.err;
+    apply = run(QStringLiteral("apply"), respec, {QStringLiteral("-o"), QStringLiteral("json")});
+    EXPECT_EQ(apply.exitCode, 1) << apply.err;
+    const json refused = json::parse(apply.out)["objects"][0];
+    EXPECT_EQ(refused["result"], "error");
+    EXPECT_NE(refused["error"].get<std::string>().find("immutable"), std::string::npos) << refused;
+    EXPECT_NE(expressionOf(live(QString::fromLatin1(kTemplatePath))).find("40Gi"), std::string::npos);
 }
 
 TEST_F(ApplyTest, ServerRefusalIsThatObjectsErrorWithTheStatusMessage)

@@ -143,7 +143,7 @@ int runDiffCommand(const QStringList &arguments)
                                     "each live object against the dry-run result. Exit 0: no differences, 1: "
                                     "differences, 2: an error."),
                      &exitCode))
-        return exitCode == Ok ? Ok : DiffError;
+        return exitCode == Ok ? int(Ok) : int(DiffError);
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl diff: one manifest FILE is required\n")), DiffError;
     std::optional<std::vector<model::ManifestDocument>> documents =

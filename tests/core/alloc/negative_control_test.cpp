@@ -38,8 +38,9 @@ std::string modelIs(const std::string &model)
     return "device.attributes[\"driver-a\"].model == \"" + model + "\"";
 }
 
-NegativeControl controlOf(const json &claimObject)
+NegativeControl controlOf(json claimObject)
 {
+    claimObject["metadata"]["namespace"] = "ml"; // a ResourceClaim lives in a namespace
     const Cluster cluster = threeDevices();
     Result<NegativeControl> control = negativeControl(cluster, FeatureGates::newestRelease(), claimObject);
     EXPECT_TRUE(control.has_value()) << control.error().message.toStdString();
@@ -62,6 +63,7 @@ TEST(NegativeControlTest, NegatesTheClauseNoOtherDeviceFails)
     // The manifest: renamed, same class, the negative selector in place of the original.
     const json &manifest = control.manifest;
     EXPECT_EQ(manifest["metadata"]["name"], claim0 + "-negative-control");
+    EXPECT_EQ(manifest["metadata"]["namespace"], "ml");
     const json &exactly = manifest["spec"]["devices"]["requests"][0]["exactly"];
     EXPECT_EQ(exactly["deviceClassName"], classA);
     ASSERT_EQ(exactly["selectors"].size(), 1u);
