@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "app/console/apply_dialog.h"
 #include "app/console/console_session.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/inventory.h"
@@ -172,6 +173,24 @@ QString MainWindow::pageName(Page page)
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("&Open template…"), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
+        showPage(Editor);
+        m_editor->open();
+    });
+    file->addAction(QStringLiteral("&Save template…"), QKeySequence(Qt::CTRL | Qt::Key_S), this, [this] {
+        showPage(Editor);
+        m_editor->save();
+    });
+    QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
+                                     this, &MainWindow::applyToCluster);
+    // Server-side apply needs an API server: a live context has one, a cache file offline does
+    // not, and the demo cluster is served by `dractl serve --demo` (connect with --context).
+    const bool live = m_session->options().mode == SessionOptions::Mode::Live;
+    apply->setEnabled(live);
+    if (!live)
+        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) to apply; `dractl serve --demo "
+                                         "--write-kubeconfig F` serves the demo cluster to connect to."));
+    file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     buildClusterMenu();
@@ -188,6 +207,15 @@ void MainWindow::buildMenus()
                                     this, &MainWindow::toggleTheme);
     dark->setCheckable(true);
     dark->setChecked(views::currentTheme() == views::Theme::Dark);
+}
+
+void MainWindow::applyToCluster()
+{
+    showPage(Editor);
+    const QString origin = m_editor->currentFile().isEmpty() ? QStringLiteral("editor") : m_editor->currentFile();
+    auto *dialog = new ApplyDialog(m_session->options().client, m_editor->text(), origin, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::buildClusterMenu()

@@ -64,6 +64,8 @@ protected:
 private:
     void buildMenus();
     void buildClusterMenu();
+    // "Apply to cluster…": the editor's text, dry run and diff first, then applied on confirmation.
+    void applyToCluster();
     // Opens a new console with these arguments (another cluster or cache) and closes this one.
     void switchTo(const QStringList &arguments);
     void onLoaded();

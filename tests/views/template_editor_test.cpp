@@ -4,10 +4,13 @@
 
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include "tests/views/views_test_main.h"
+#include "views/editor/negative_control_panel.h"
 
 namespace dra::views {
 namespace {
@@ -72,6 +75,59 @@ TEST(TemplateEditorTest, TypingRechecksOffTheGuiThread)
     editor.setText(QStringLiteral("kind: ResourceClaimTemplate\nspec: [broken"));
     ASSERT_TRUE(checked.wait(20000));
     EXPECT_FALSE(editor.lastCheck().error.empty());
+}
+
+TEST(TemplateEditorTest, NegativeControlTabShowsTheManifestAndItsCheck)
+{
+    TemplateEditor editor;
+    NegativeControlPanel *panel = editor.negativeControlPanel();
+    ASSERT_NE(panel, nullptr);
+    ASSERT_EQ(editor.resultTabs()->tabText(1), QStringLiteral("Negative control"));
+    QSignalSpy updated(panel, &NegativeControlPanel::updated);
+    editor.setSnapshot(test::mixedSnapshot());
+    ASSERT_TRUE(updated.wait(30000));
+    const NegativeControlResult &result = panel->lastResult();
+    ASSERT_TRUE(result.control.has_value()) << result.error;
+    EXPECT_GT(result.control->originalMatches, 0);
+    EXPECT_EQ(result.control->negativeMatches, 0);
+    EXPECT_FALSE(result.control->pendingReason.empty());
+    EXPECT_TRUE(result.control->proves()) << result.control->verdict();
+    EXPECT_TRUE(panel->manifestText().contains(QStringLiteral("name: one-gpu-40gi-negative-control")))
+        << panel->manifestText().toStdString();
+    EXPECT_TRUE(panel->summaryText().contains(QStringLiteral("negative control matches <b>0</b>")))
+        << panel->summaryText().toStdString();
+    EXPECT_TRUE(panel->summaryText().contains(QStringLiteral("Pending:")));
+
+    // Text that is not a claim: the tab says why instead of showing a manifest.
+    editor.setText(QStringLiteral("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n"));
+    ASSERT_TRUE(updated.wait(30000));
+    EXPECT_FALSE(panel->lastResult().control.has_value());
+    EXPECT_TRUE(panel->manifestText().isEmpty());
+    EXPECT_TRUE(panel->summaryText().contains(QStringLiteral("No negative control")));
+}
+
+TEST(TemplateEditorTest, SaveThenOpenRoundTrips)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    TemplateEditor editor;
+    const QString text = withSelector(QStringLiteral("device.driver == \"gpu.nvidia.com\""));
+    editor.setText(text);
+    const QString path = dir.filePath(QStringLiteral("saved.yaml"));
+    QString error;
+    ASSERT_TRUE(editor.saveFile(path, &error)) << error.toStdString();
+    EXPECT_EQ(editor.currentFile(), path);
+
+    editor.setText(QStringLiteral("something else"));
+    ASSERT_TRUE(editor.openFile(path, &error)) << error.toStdString();
+    EXPECT_EQ(editor.text(), text);
+
+    const QString missing = dir.filePath(QStringLiteral("missing.yaml"));
+    EXPECT_FALSE(editor.openFile(missing, &error));
+    EXPECT_TRUE(error.startsWith(missing)) << error.toStdString();
+    EXPECT_EQ(editor.text(), text) << "a failed open must keep the text";
+    EXPECT_FALSE(editor.saveFile(dir.filePath(QStringLiteral("no-such-dir/x.yaml")), &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("no-such-dir"))) << error.toStdString();
 }
 
 } // namespace

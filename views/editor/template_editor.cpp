@@ -12,10 +12,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "views/editor/negative_control_panel.h"
 #include "views/editor/yaml_highlighter.h"
 
 namespace dra::views {
@@ -24,6 +26,8 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     : QWidget(parent)
     , m_editor(new QPlainTextEdit(this))
     , m_result(new QTextBrowser(this))
+    , m_negative(new NegativeControlPanel(this))
+    , m_tabs(new QTabWidget(this))
     , m_status(new QLabel(this))
 {
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -34,13 +38,17 @@ TemplateEditor::TemplateEditor(QWidget *parent)
 
     auto *openButton = new QPushButton(QStringLiteral("Open…"), this);
     auto *saveButton = new QPushButton(QStringLiteral("Save…"), this);
+    openButton->setToolTip(QStringLiteral("Open a YAML or JSON file (Ctrl+O)"));
+    saveButton->setToolTip(QStringLiteral("Save the text to a file (Ctrl+S)"));
     auto *bar = new QHBoxLayout;
     bar->addWidget(openButton);
     bar->addWidget(saveButton);
     bar->addWidget(m_status, 1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_editor);
-    splitter->addWidget(m_result);
+    m_tabs->addTab(m_result, QStringLiteral("Check"));
+    m_tabs->addTab(m_negative, QStringLiteral("Negative control"));
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     auto *layout = new QVBoxLayout(this);
@@ -113,34 +121,52 @@ void TemplateEditor::launch()
         Q_EMIT checked(m_last);
     });
     ++m_running;
+    m_negative->recompute(m_snapshot, text(), m_clusters);
     watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
         return checkTemplate(snapshot, text, *clusters);
     }));
 }
 
-void TemplateEditor::open()
+bool TemplateEditor::openFile(const QString &path, QString *error)
 {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a claim template"), {},
-                                                      QStringLiteral("YAML or JSON (*.yaml *.yml *.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        QMessageBox::warning(this, QStringLiteral("Open"), QStringLiteral("%1: %2").arg(path, file.errorString()));
-        return;
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
     }
     setText(QString::fromUtf8(file.readAll()));
+    m_file = path;
+    return true;
+}
+
+bool TemplateEditor::saveFile(const QString &path, QString *error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text().toUtf8()) < 0) {
+        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+        return false;
+    }
+    m_file = path;
+    return true;
+}
+
+void TemplateEditor::open()
+{
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a claim template"), m_file,
+                                                      QStringLiteral("YAML or JSON (*.yaml *.yml *.json);;All files (*)"));
+    QString error;
+    if (!path.isEmpty() && !openFile(path, &error))
+        QMessageBox::warning(this, QStringLiteral("Open"), error);
 }
 
 void TemplateEditor::save()
 {
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the claim template"),
-                                                      QStringLiteral("template.yaml"), QStringLiteral("YAML (*.yaml *.yml)"));
-    if (path.isEmpty())
-        return;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(text().toUtf8()) < 0)
-        QMessageBox::warning(this, QStringLiteral("Save"), QStringLiteral("%1: %2").arg(path, file.errorString()));
+                                                      m_file.isEmpty() ? QStringLiteral("template.yaml") : m_file,
+                                                      QStringLiteral("YAML (*.yaml *.yml)"));
+    QString error;
+    if (!path.isEmpty() && !saveFile(path, &error))
+        QMessageBox::warning(this, QStringLiteral("Save"), error);
 }
 
 } // namespace dra::views

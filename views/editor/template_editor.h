@@ -12,9 +12,12 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QTabWidget;
 class QTextBrowser;
 
 namespace dra::views {
+
+class NegativeControlPanel;
 
 // The claim-template editor: YAML with highlighting on the left, and on the right what the
 // inventory says about it as you type — devices matching each request, whether copies can be
@@ -37,17 +40,33 @@ public:
     // A template for one GPU of at least 40Gi, to start from.
     static QString exampleTemplate();
 
+    NegativeControlPanel *negativeControlPanel() const { return m_negative; }
+    // The right-hand tabs: the check, and the negative control.
+    QTabWidget *resultTabs() const { return m_tabs; }
+
+    // Replaces the text with the file's; false with `error` ("path: reason") when unreadable.
+    bool openFile(const QString &path, QString *error);
+    // Writes the text to `path`; false with `error` when it cannot.
+    bool saveFile(const QString &path, QString *error);
+    // The file last opened or saved, empty for new text.
+    QString currentFile() const { return m_file; }
+
+    // File dialogs around openFile() / saveFile() (Ctrl+O / Ctrl+S in the console's menu).
+    void open();
+    void save();
+
 Q_SIGNALS:
     void checked(const dra::views::TemplateCheck &check);
 
 private:
     void launch();
-    void open();
-    void save();
 
     inventory::SnapshotPtr m_snapshot;
     QPlainTextEdit *m_editor;
     QTextBrowser *m_result;
+    NegativeControlPanel *m_negative;
+    QTabWidget *m_tabs;
+    QString m_file;
     QLabel *m_status;
     QTimer m_debounce;
     std::shared_ptr<ClusterIndexCache> m_clusters = std::make_shared<ClusterIndexCache>();

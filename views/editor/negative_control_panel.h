@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <QWidget>
+
+#include "core/alloc/negative_control.h"
+#include "core/inventory/snapshot.h"
+#include "views/editor/template_check.h"
+
+class QLabel;
+class QPlainTextEdit;
+
+namespace dra::views {
+
+// The negative control of the text in the editor, as `dractl negative-control` makes it.
+struct NegativeControlResult
+{
+    std::string error;                       // the text does not read as a claim, or no inventory
+    std::optional<alloc::NegativeControl> control;
+    QString yaml;                            // the negative control's manifest
+};
+
+// Builds the negative control of a ResourceClaimTemplate or ResourceClaim text against the
+// snapshot (core/alloc does the work). Any thread.
+NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot, std::string_view text,
+                                         ClusterIndexCache &clusters);
+
+// The editor's "Negative control" tab: the generated manifest, ready to copy or save, and its
+// check: devices the original matches, devices the negative control matches (none), and why
+// the allocator leaves it Pending. Computed off the GUI thread; a result for older text is
+// dropped.
+class NegativeControlPanel final : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit NegativeControlPanel(QWidget *parent = nullptr);
+
+    // Recomputes for `text` on `snapshot`.
+    void recompute(const inventory::SnapshotPtr &snapshot, const QString &text, std::shared_ptr<ClusterIndexCache> clusters);
+    const NegativeControlResult &lastResult() const { return m_last; }
+    QString manifestText() const;
+    QString summaryText() const;
+
+Q_SIGNALS:
+    void updated();
+
+private:
+    void display(NegativeControlResult result);
+
+    QLabel *m_summary;
+    QPlainTextEdit *m_manifest;
+    NegativeControlResult m_last;
+    int m_generation = 0;
+};
+
+} // namespace dra::views
