@@ -18,16 +18,7 @@ namespace {
 
 Value toValue(const DeviceAttributeValue &v)
 {
-    switch (v.type) {
-    case DeviceAttributeValue::Type::Int: return Value::integer(v.intValue);
-    case DeviceAttributeValue::Type::Bool: return Value::boolean(v.boolValue);
-    case DeviceAttributeValue::Type::String: return Value::borrowedString(v.stringValue);
-    case DeviceAttributeValue::Type::Version:
-        if (!v.version)
-            return Value::error("parse semantic version: invalid version \"" + v.stringValue + "\"");
-        return borrowedSemverValue(*v.version);
-    }
-    return Value();
+    return deviceAttributeValue(v);
 }
 
 Value toValue(const model::Quantity &q)
@@ -73,6 +64,35 @@ const Item *findByName(const std::vector<Item> &items, std::string_view name)
     return nullptr;
 }
 
+// The element named `name` in `items` sorted by name, or nullptr. `hint` is where the last
+// search ended; when the name belongs there (found, or between its neighbours) no search is
+// needed. Left at the position of `name` for the next device.
+template <typename Item>
+const Item *findSorted(const std::vector<Item> &items, std::string_view name, uint32_t &hint)
+{
+    const size_t n = items.size();
+    size_t at = hint;
+    const bool placed = at <= n && (at == n || !(std::string_view(items[at].name) < name))
+                        && (at == 0 || std::string_view(items[at - 1].name) < name);
+    if (!placed) {
+        at = static_cast<size_t>(
+            std::lower_bound(items.begin(), items.end(), name,
+                             [](const Item &x, std::string_view key) { return std::string_view(x.name) < key; })
+            - items.begin());
+        hint = static_cast<uint32_t>(at);
+    }
+    return at < n && std::string_view(items[at].name) == name ? &items[at] : nullptr;
+}
+
+template <typename T>
+const T *findHinted(const std::vector<DeviceView::Domain<T>> &domains, std::string_view domain,
+                    std::string_view name, DeviceLookupHint &hint)
+{
+    const auto *d = findSorted(domains, domain, hint.domain);
+    const auto *entry = d ? findSorted(d->entries, name, hint.entry) : nullptr;
+    return entry ? &entry->value : nullptr;
+}
+
 template <typename T>
 const DeviceView::Domain<T> *find(const std::vector<DeviceView::Domain<T>> &domains,
                                   std::string_view name)
@@ -100,11 +120,7 @@ public:
         }
         if (test)
             return Value::boolean(false);
-        return Value::error("no such key: " + std::string(name) + " (the device has no " + m_what
-                            + " \"" + std::string(name) + "\" in domain \""
-                            + std::string(self.asString())
-                            + "\"; guard the lookup with has() or use optional chaining: .?"
-                            + std::string(name) + ".orValue(...))");
+        return missingDeviceEntry(m_what, self.asString(), name);
     }
     Value select(const Value &self, std::string_view field) const override
     {
@@ -252,6 +268,33 @@ const DeviceView::CapacityDomain *DeviceView::findCapacityDomain(std::string_vie
     return find(m_capacity, domain);
 }
 
+const DeviceAttributeValue *DeviceView::findAttribute(std::string_view domain,
+                                                     std::string_view name) const
+{
+    const AttributeDomain *d = find(m_attributes, domain);
+    const auto *entry = d ? findByName(d->entries, name) : nullptr;
+    return entry ? &entry->value : nullptr;
+}
+
+const DeviceAttributeValue *DeviceView::findAttribute(std::string_view domain, std::string_view name,
+                                                     DeviceLookupHint &hint) const
+{
+    return findHinted(m_attributes, domain, name, hint);
+}
+
+const model::Quantity *DeviceView::findCapacity(std::string_view domain, std::string_view name,
+                                               DeviceLookupHint &hint) const
+{
+    return findHinted(m_capacity, domain, name, hint);
+}
+
+const model::Quantity *DeviceView::findCapacity(std::string_view domain, std::string_view name) const
+{
+    const CapacityDomain *d = find(m_capacity, domain);
+    const auto *entry = d ? findByName(d->entries, name) : nullptr;
+    return entry ? &entry->value : nullptr;
+}
+
 namespace {
 
 int32_t leftmostOffset(const Expr &e)
@@ -279,6 +322,8 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
         return selector;
     PlanOptions planOptions;
     planOptions.validateLiterals = true;
+    const DevicePathCompiler paths{};
+    planOptions.paths = &paths;
     Result<Program> program = plan(selectorEnvironment(), *parsed, diagnostics, planOptions);
     if (!program)
         return fail(program.error());
@@ -315,19 +360,31 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
     }
     lintSelector(*parsed, diagnostics);
     selector.m_program = std::move(*program);
+    selector.m_readsOnlyDevicePaths = collectDevicePaths(*parsed->root, selector.m_paths);
     return selector;
+}
+
+void evaluateInto(const CompiledSelector &selector, const DeviceView &device, SelectorResult &result)
+{
+    const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
+    const Value v = selector.program().evaluate(variables, &device, kSelectorMaxCost);
+    if (v.kind() == Kind::Bool) {
+        result.outcome = v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch;
+        result.error.clear();
+        return;
+    }
+    result.outcome = SelectorResult::Outcome::Error;
+    if (v.isError())
+        result.error.assign(v.asString());
+    else
+        result.error = "the selector must evaluate to bool, not " + std::string(v.typeName());
 }
 
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device)
 {
-    const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
-    const Value v = selector.program().evaluate(variables, &device, kSelectorMaxCost);
-    if (v.kind() == Kind::Bool)
-        return {v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch, {}};
-    if (v.isError())
-        return {SelectorResult::Outcome::Error, std::string(v.asString())};
-    return {SelectorResult::Outcome::Error,
-            "the selector must evaluate to bool, not " + std::string(v.typeName())};
+    SelectorResult result;
+    evaluateInto(selector, device, result);
+    return result;
 }
 
 } // namespace dra::cel

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cel/cost_estimator.h"
+#include "core/cel/device_paths.h"
 #include "core/cel/diagnostic.h"
 #include "core/cel/program.h"
 #include "core/common/result.h"
@@ -28,6 +29,15 @@ struct DeviceAttributeValue
     // The parsed version (set by DeviceView::addAttribute); empty when the text is not semver,
     // which makes reading the attribute an error, as in Kubernetes.
     std::optional<model::Version> version;
+};
+
+// Where an attribute or capacity was found (or would be inserted) on the last device looked
+// at: devices of one driver share a layout, so the next device usually has it at the same
+// position, and checking that position costs two name comparisons instead of a search.
+struct DeviceLookupHint
+{
+    uint32_t domain = 0;
+    uint32_t entry = 0;
 };
 
 // The device a selector sees: what Kubernetes exposes as `device`. Build one per device when
@@ -65,6 +75,14 @@ public:
     const std::vector<CapacityDomain> &capacityDomains() const { return m_capacity; }
     const AttributeDomain *findAttributeDomain(std::string_view domain) const;
     const CapacityDomain *findCapacityDomain(std::string_view domain) const;
+    // One attribute or capacity by domain and name, or nullptr.
+    const DeviceAttributeValue *findAttribute(std::string_view domain, std::string_view name) const;
+    const model::Quantity *findCapacity(std::string_view domain, std::string_view name) const;
+    // The same, starting at `hint` and leaving there the positions of this device.
+    const DeviceAttributeValue *findAttribute(std::string_view domain, std::string_view name,
+                                              DeviceLookupHint &hint) const;
+    const model::Quantity *findCapacity(std::string_view domain, std::string_view name,
+                                        DeviceLookupHint &hint) const;
 
 private:
     std::vector<AttributeDomain> m_attributes;
@@ -92,6 +110,11 @@ public:
     const std::string &outputType() const { return m_outputType; }
     // The static cost estimate Kubernetes compares with kSelectorMaxCost.
     CostEstimate cost() const { return m_cost; }
+    // The leaf paths of `device` the selector reads with constant keys.
+    const std::vector<DevicePath> &devicePaths() const { return m_paths; }
+    // True when those paths are all it reads of a device, so that devices with equal values
+    // on them get equal results (value or error, message included).
+    bool readsOnlyDevicePaths() const { return m_readsOnlyDevicePaths; }
 
 private:
     friend Result<CompiledSelector> compileSelector(std::string_view expression,
@@ -99,6 +122,8 @@ private:
     Program m_program;
     std::string m_outputType;
     CostEstimate m_cost;
+    std::vector<DevicePath> m_paths;
+    bool m_readsOnlyDevicePaths = false;
 };
 
 // Compiles a DRA device selector as Kubernetes does: parse (at most 10 KiB), resolve names,
@@ -110,6 +135,10 @@ private:
                                                        std::vector<Diagnostic> *diagnostics);
 
 // Evaluates a compiled selector on one device. Thread-safe; no allocation on the common path.
+// To sweep many devices, SelectorEvaluator is faster.
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device);
+
+// Evaluates a compiled selector on one device into `result`, reusing its error's storage.
+void evaluateInto(const CompiledSelector &selector, const DeviceView &device, SelectorResult &result);
 
 } // namespace dra::cel

@@ -284,6 +284,16 @@ Value CallNode::dispatch(std::span<const Value> args, EvalFrame &frame) const
     return Value::error(noMatchingOverloadMessage(m_name, args));
 }
 
+Value EqualsConstantNode::eval(EvalFrame &frame) const
+{
+    if (++frame.cost > frame.costLimit)
+        return Value::error(kCostExceeded);
+    const Value v = m_operand->eval(frame);
+    if (v.isError())
+        return v;
+    return Value::boolean(valuesEqual(v, m_constant) != m_negate);
+}
+
 Value ListNode::eval(EvalFrame &frame) const
 {
     auto list = std::make_shared<ListData>();

@@ -218,6 +218,25 @@ private:
     std::vector<NodePtr> m_args;
 };
 
+// `x == c` and `x != c` with a constant `c`: the standard equality without copying the
+// constant into an argument list per evaluation. Same cost and error rules as the call.
+class EqualsConstantNode final : public Node
+{
+public:
+    EqualsConstantNode(NodePtr operand, Value constant, bool negate)
+        : m_operand(std::move(operand))
+        , m_constant(std::move(constant))
+        , m_negate(negate)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_operand;
+    Value m_constant;
+    bool m_negate;
+};
+
 // `[a, ?b, c]`.
 class ListNode final : public Node
 {

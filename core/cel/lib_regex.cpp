@@ -50,6 +50,20 @@ RegexCache &cache()
     return c;
 }
 
+// The pattern of this thread's last call: a sweep of the inventory evaluates one pattern per
+// device, which then costs a string comparison instead of a lock, a copy and a hash lookup.
+// The reference stays valid until the thread's next call.
+const RE2 &compiledPattern(std::string_view pattern)
+{
+    thread_local std::string lastPattern;
+    thread_local std::shared_ptr<const RE2> last;
+    if (!last || lastPattern != pattern) {
+        last = cache().get(pattern);
+        lastPattern.assign(pattern);
+    }
+    return *last;
+}
+
 Value invalid(const RE2 &re)
 {
     return Value::error("invalid regular expression: " + re.error());
@@ -57,7 +71,7 @@ Value invalid(const RE2 &re)
 
 Value matches(Args a, EvalFrame &)
 {
-    const auto re = cache().get(a[1].asString());
+    const RE2 *re = &compiledPattern(a[1].asString());
     if (!re->ok())
         return invalid(*re);
     const std::string_view s = a[0].asString();
@@ -66,7 +80,7 @@ Value matches(Args a, EvalFrame &)
 
 Value find(Args a, EvalFrame &)
 {
-    const auto re = cache().get(a[1].asString());
+    const RE2 *re = &compiledPattern(a[1].asString());
     if (!re->ok())
         return invalid(*re);
     const std::string_view s = a[0].asString();
@@ -78,7 +92,7 @@ Value find(Args a, EvalFrame &)
 
 Value findAll(Args a, EvalFrame &)
 {
-    const auto re = cache().get(a[1].asString());
+    const RE2 *re = &compiledPattern(a[1].asString());
     if (!re->ok())
         return invalid(*re);
     const int64_t limit = a.size() > 2 ? a[2].asInt() : -1;

@@ -248,7 +248,27 @@ private:
         }
         if (!operand)
             return std::make_unique<ErrorNode>("unresolved operand");
-        return std::make_unique<SelectNode>(std::move(operand), e.name, e.testOnly);
+        return withPathAccessor(e, std::make_unique<SelectNode>(std::move(operand), e.name, e.testOnly));
+    }
+
+    // `generic`, or the host environment's direct accessor for the path `e` names.
+    NodePtr withPathAccessor(const Expr &e, NodePtr generic)
+    {
+        if (!m_options.paths)
+            return generic;
+        const Expr *root = &e;
+        while (true) {
+            if (root->kind == ExprKind::Select && root->target)
+                root = root->target.get();
+            else if (root->kind == ExprKind::Call && !root->target && root->name == "_[_]"
+                     && root->args.size() == 2)
+                root = root->args[0].get();
+            else
+                break;
+        }
+        if (root->kind != ExprKind::Ident || findLocal(root->name) >= 0)
+            return generic;
+        return m_options.paths->compilePath(e, std::move(generic));
     }
 
     int blockSlot(int index) const
@@ -270,8 +290,11 @@ private:
                                                      plan(*e.args[2]));
             if (fn == "@not_strictly_false" && n == 1)
                 return std::make_unique<NotStrictlyFalseNode>(plan(*e.args[0]));
-            if ((fn == "_[_]" || fn == "_[?_]" || fn == "_?._") && n == 2)
-                return std::make_unique<IndexNode>(plan(*e.args[0]), plan(*e.args[1]), fn != "_[_]");
+            if ((fn == "_[_]" || fn == "_[?_]" || fn == "_?._") && n == 2) {
+                NodePtr index = std::make_unique<IndexNode>(plan(*e.args[0]), plan(*e.args[1]),
+                                                            fn != "_[_]");
+                return fn == "_[_]" ? withPathAccessor(e, std::move(index)) : std::move(index);
+            }
         }
         // cel.block / cel.index: common subexpressions bound to slots.
         if (e.target && e.target->kind == ExprKind::Ident && e.target->name == "cel"
@@ -362,11 +385,14 @@ private:
             allConstant = allConstant && a->constant();
         if (m_options.validateLiterals)
             validateLiteralArguments(globalName, receiver, args, e.offset);
-        auto node = std::make_unique<CallNode>(
-            globalName, m_env.functions().candidates(globalName, receiver, args.size()),
-            std::move(args));
-        if (!allConstant)
-            return node;
+        std::vector<const Overload *> candidates
+            = m_env.functions().candidates(globalName, receiver, args.size());
+        if (!allConstant) {
+            if (NodePtr compare = equalsConstant(globalName, candidates, args))
+                return compare;
+            return std::make_unique<CallNode>(globalName, std::move(candidates), std::move(args));
+        }
+        auto node = std::make_unique<CallNode>(globalName, std::move(candidates), std::move(args));
         // Calls of constants are evaluated once, here; errors stay runtime errors so that
         // error absorption by && and || still applies.
         EvalFrame frame;
@@ -374,6 +400,24 @@ private:
         if (folded.isError())
             return node;
         return std::make_unique<ConstNode>(std::move(folded));
+    }
+
+    // `x == c` / `x != c` with one constant side, as an EqualsConstantNode. Only when the
+    // standard library's single (dyn, dyn) overload is the one candidate, which is CEL
+    // equality; an environment overloading == keeps the generic call.
+    static NodePtr equalsConstant(const std::string &fn,
+                                  const std::vector<const Overload *> &candidates,
+                                  std::vector<NodePtr> &args)
+    {
+        if ((fn != "_==_" && fn != "_!=_") || args.size() != 2 || candidates.size() != 1
+            || candidates[0]->params.size() != 2 || candidates[0]->params[0].kind != Kind::Dyn
+            || candidates[0]->params[1].kind != Kind::Dyn)
+            return nullptr;
+        const size_t constant = args[1]->constant() ? 1 : args[0]->constant() ? 0 : 2;
+        if (constant == 2)
+            return nullptr;
+        return std::make_unique<EqualsConstantNode>(std::move(args[1 - constant]),
+                                                    *args[constant]->constant(), fn == "_!=_");
     }
 
     // Kubernetes' literal validators: a constant duration, timestamp or regular expression
@@ -500,6 +544,9 @@ Value Program::evaluate(std::span<const Value> variables, const void *host,
     frame.variables = variables;
     frame.host = host;
     frame.costLimit = costLimit;
+    // Most selectors have no comprehension: no locals to construct and destroy per device.
+    if (m_localCount == 0)
+        return m_root->eval(frame);
     if (m_localCount <= 8) {
         std::array<Value, 8> locals;
         frame.locals = locals.data();

@@ -36,6 +36,20 @@ public:
     virtual const Value *constant() const { return nullptr; }
 };
 
+struct Expr;
+
+// Compiles field paths with constant keys rooted at a variable (`device.attributes["d"].n`)
+// into direct accessors. A host environment provides one; the planner offers it every select
+// and index whose root is not a local.
+class PathCompiler
+{
+public:
+    virtual ~PathCompiler() = default;
+    // The node to evaluate `e` with: an accessor that falls back to `generic` (the node
+    // planned the generic way) when there is no host object, or `generic` itself.
+    virtual std::unique_ptr<Node> compilePath(const Expr &e, std::unique_ptr<Node> generic) const = 0;
+};
+
 // Compilation settings.
 struct CompileOptions
 {
@@ -78,6 +92,8 @@ struct PlanOptions
     // Kubernetes' validators: unparsable duration, timestamp and regex literals and
     // mixed-type list literals are compile errors.
     bool validateLiterals = false;
+    // Direct accessors for the host environment's paths; none when null.
+    const PathCompiler *paths = nullptr;
 };
 
 // Plans an already parsed expression (see compile()).

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "core/cel/device_paths.h"
+
 #include "core/model/quantity.h"
 
 namespace dra::cel {
@@ -91,7 +93,105 @@ private:
     std::vector<Diagnostic> *m_out;
 };
 
+// Comparisons of attributes with literals the inventory's devices never publish.
+class ValueLinter final
+{
+public:
+    ValueLinter(const ParsedExpr &parsed, const PublishedAttributeValues &published,
+                std::vector<Diagnostic> *out)
+        : m_source(parsed.source)
+        , m_published(published)
+        , m_out(out)
+    {
+    }
+
+    void visit(const Expr *e)
+    {
+        if (!e)
+            return;
+        if (e->kind == ExprKind::Call && !e->target && e->args.size() == 2) {
+            if (e->name == "_==_") {
+                lintEquality(*e->args[0], *e->args[1]);
+                lintEquality(*e->args[1], *e->args[0]);
+            } else if (e->name == "@in" && e->args[1]->kind == ExprKind::List) {
+                lintIn(*e->args[0], *e->args[1]);
+            }
+        }
+        visit(e->target.get());
+        for (const ExprPtr &a : e->args)
+            visit(a.get());
+        for (const ExprEntry &entry : e->entries) {
+            visit(entry.key.get());
+            visit(entry.value.get());
+        }
+        visit(e->iterRange.get());
+        visit(e->accuInit.get());
+        visit(e->loopCondition.get());
+        visit(e->loopStep.get());
+        visit(e->result.get());
+    }
+
+private:
+    void lintEquality(const Expr &attribute, const Expr &literal)
+    {
+        if (literal.kind == ExprKind::Constant)
+            check(attribute, {&literal}, literal.offset);
+    }
+
+    void lintIn(const Expr &attribute, const Expr &list)
+    {
+        std::vector<const Expr *> literals;
+        for (const ExprPtr &element : list.args) {
+            if (element->kind != ExprKind::Constant)
+                return;
+            literals.push_back(element.get());
+        }
+        if (!literals.empty() && list.optionalIndices.empty())
+            check(attribute, literals, list.offset);
+    }
+
+    void check(const Expr &attribute, const std::vector<const Expr *> &literals, int32_t offset)
+    {
+        const std::optional<DevicePath> path = devicePathOf(attribute);
+        if (!path || path->kind != DevicePath::Kind::Attribute)
+            return;
+        const std::vector<Value> *values = m_published.values(path->domain, path->name);
+        if (!values || values->empty())
+            return;
+        for (const Expr *literal : literals) {
+            for (const Value &v : *values) {
+                if (valuesEqual(v, literal->constant))
+                    return;
+            }
+        }
+        std::string message = "no device in the inventory has " + path->domain + "/" + path->name
+                               + (literals.size() == 1 ? " " + literals[0]->constant.debugString()
+                                                       : std::string(" any of these values"))
+                               + ", so this comparison is never true; published: ";
+        for (size_t i = 0; i < values->size() && i < 5; ++i)
+            message += (i ? ", " : "") + (*values)[i].debugString();
+        if (values->size() > 5)
+            message += " and " + std::to_string(values->size() - 5) + " more";
+        Diagnostic d;
+        d.severity = Diagnostic::Severity::Warning;
+        m_source.locate(offset, d.line, d.column);
+        d.message = std::move(message);
+        if (m_out)
+            m_out->push_back(std::move(d));
+    }
+
+    SourceInfo m_source;
+    const PublishedAttributeValues &m_published;
+    std::vector<Diagnostic> *m_out;
+};
+
 } // namespace
+
+void lintSelectorValues(const ParsedExpr &parsed, const PublishedAttributeValues &published,
+                        std::vector<Diagnostic> *diagnostics)
+{
+    ValueLinter(parsed, published, diagnostics).visit(parsed.root.get());
+}
 
 void lintSelector(const ParsedExpr &parsed, std::vector<Diagnostic> *diagnostics)
 {

@@ -3,10 +3,14 @@
 #include "core/inventory/selector_sweep.h"
 
 #include <algorithm>
+#include <optional>
 #include <regex>
 #include <set>
 
 #include "core/cel/dra_selector.h"
+#include "core/cel/parser.h"
+#include "core/cel/selector_evaluator.h"
+#include "core/cel/selector_lint.h"
 
 namespace dra::inventory {
 namespace {
@@ -87,6 +91,58 @@ std::string suggestion(std::string_view name, const std::set<std::string> &candi
     return best.empty() ? std::string() : "; did you mean \"" + best + "\"?";
 }
 
+// The values the snapshot's devices publish per attribute, gathered when the linter asks.
+class SnapshotAttributeValues final : public cel::PublishedAttributeValues
+{
+public:
+    explicit SnapshotAttributeValues(const Snapshot &snapshot)
+        : m_snapshot(snapshot)
+    {
+    }
+
+    const std::vector<cel::Value> *values(std::string_view domain, std::string_view name) const override
+    {
+        const std::string key = std::string(domain) + "/" + std::string(name);
+        auto [it, inserted] = m_values.try_emplace(key);
+        if (inserted)
+            it->second = gather(domain, name);
+        return it->second ? &*it->second : nullptr;
+    }
+
+private:
+    std::optional<std::vector<cel::Value>> gather(std::string_view domain, std::string_view name) const
+    {
+        std::set<std::string> strings;
+        std::set<int64_t> ints;
+        std::set<bool> bools;
+        cel::DeviceLookupHint hint;
+        for (const Device *device : m_snapshot.devices()) {
+            const cel::DeviceAttributeValue *value = device->view.findAttribute(domain, name, hint);
+            if (!value)
+                continue;
+            switch (value->type) {
+            case cel::DeviceAttributeValue::Type::String: strings.insert(value->stringValue); break;
+            case cel::DeviceAttributeValue::Type::Int: ints.insert(value->intValue); break;
+            case cel::DeviceAttributeValue::Type::Bool: bools.insert(value->boolValue); break;
+            case cel::DeviceAttributeValue::Type::Version: return std::nullopt; // compared as semver
+            }
+        }
+        if (strings.empty() && ints.empty() && bools.empty())
+            return std::nullopt;
+        std::vector<cel::Value> out;
+        for (const std::string &s : strings)
+            out.push_back(cel::Value::string(s));
+        for (int64_t i : ints)
+            out.push_back(cel::Value::integer(i));
+        for (bool b : bools)
+            out.push_back(cel::Value::boolean(b));
+        return out;
+    }
+
+    const Snapshot &m_snapshot;
+    mutable std::map<std::string, std::optional<std::vector<cel::Value>>> m_values;
+};
+
 } // namespace
 
 std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::string_view expression)
@@ -130,6 +186,9 @@ std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::st
                          + suggestion(name, published));
         }
     }
+    // Comparisons with attribute values no device publishes (`productName == "H200"`).
+    if (const std::optional<cel::ParsedExpr> parsed = cel::parse(expression, cel::ParseOptions{}, nullptr))
+        cel::lintSelectorValues(*parsed, SnapshotAttributeValues(snapshot), &warnings);
     return warnings;
 }
 
@@ -148,13 +207,15 @@ SelectorSweep sweepSelector(const Snapshot &snapshot, std::string_view expressio
     sweep.valid = compiled->isValid();
     if (!sweep.valid)
         return sweep;
+    // Devices with the same values on what the selector reads share one evaluation.
+    cel::SelectorEvaluator evaluator(*compiled);
     for (const Device *device : snapshot.devices()) {
         if (cancel && (sweep.evaluated & 255) == 0 && cancel->load(std::memory_order_relaxed)) {
             sweep.cancelled = true;
             return sweep;
         }
         ++sweep.evaluated;
-        const cel::SelectorResult result = cel::evaluate(*compiled, device->view);
+        const cel::SelectorResult &result = evaluator.evaluate(device->view);
         if (result.outcome == cel::SelectorResult::Outcome::Match) {
             sweep.matches.push_back(device);
             ++sweep.matchesByNode[device->node];

@@ -17,6 +17,7 @@
 #include "core/cel/dra_environment.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/program.h"
+#include "core/cel/selector_evaluator.h"
 
 namespace dra::cli {
 
@@ -111,6 +112,10 @@ int runBenchCel(const QStringList &arguments)
                       QStringLiteral("k8s: Kubernetes' device (quantities, versions); plain: CEL "
                                      "maps with versions as strings and capacities as integers."),
                       QStringLiteral("k8s|plain"), QStringLiteral("k8s")});
+    parser.addOption({QStringLiteral("memo"),
+                      QStringLiteral("on: devices with equal values on what the selector reads share "
+                                     "one evaluation, as in the editor's sweep; off: evaluate each."),
+                      QStringLiteral("on|off"), QStringLiteral("on")});
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
                      QStringLiteral("Benchmark a CEL selector over every device of a "
@@ -125,6 +130,9 @@ int runBenchCel(const QStringList &arguments)
     const bool plain = parser.value(QStringLiteral("binding")) == QLatin1String("plain");
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
     const int warmup = std::max(0, parser.value(QStringLiteral("warmup")).toInt());
+    const auto memo = parser.value(QStringLiteral("memo")) == QLatin1String("off")
+                          ? cel::SelectorEvaluator::Memo::Off
+                          : cel::SelectorEvaluator::Memo::On;
 
     const Clock::time_point loadStart = Clock::now();
     Result<std::vector<inventory::Device>> devices = loadDevicesInFileOrder(parser.value(QStringLiteral("inventory")));
@@ -171,8 +179,11 @@ int runBenchCel(const QStringList &arguments)
             for (const cel::Value &device : plainDevices)
                 count(p, program.evaluate(std::span<const cel::Value>(&device, 1), nullptr, cel::kSelectorMaxCost));
         } else {
+            // A fresh evaluator per pass: each keystroke in the editor compiles a new selector,
+            // so nothing is remembered from an earlier pass.
+            cel::SelectorEvaluator evaluator(selector, memo);
             for (const inventory::Device &device : *devices) {
-                const cel::SelectorResult r = cel::evaluate(selector, device.view);
+                const cel::SelectorResult &r = evaluator.evaluate(device.view);
                 p.matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
                 p.errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
             }
@@ -192,6 +203,7 @@ int runBenchCel(const QStringList &arguments)
     const double nsPerDevice = medianOf(perDevice);
     const nlohmann::json line{{"expr", expr},
                               {"binding", plain ? "plain" : "k8s"},
+                              {"memo", memo == cel::SelectorEvaluator::Memo::On && !plain},
                               {"devices", devices->size()},
                               {"matches", last.matches},
                               {"errors", last.errors},

@@ -10,6 +10,7 @@
 #include "app/dractl/commands/output.h"
 #include "core/cel/dra_environment.h"
 #include "core/cel/dra_selector.h"
+#include "core/cel/selector_evaluator.h"
 #include "core/inventory/selector_sweep.h"
 
 namespace dra::cli {
@@ -168,8 +169,9 @@ int runEval(const QStringList &arguments)
     int matches = 0, errors = 0;
     nlohmann::json devices = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
+    cel::SelectorEvaluator evaluator(compiled.selector);
     for (const inventory::Device *device : (*snapshot)->devices()) {
-        const cel::SelectorResult r = cel::evaluate(compiled.selector, device->view);
+        const cel::SelectorResult &r = evaluator.evaluate(device->view);
         matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
         errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
         if (json) {

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// `device.attributes["gpu.nvidia.com"].productName` planned generically builds the attribute
+// maps' host values step by step and looks each key up by name. Nearly every selector reads
+// device fields this way with constant keys, so such leaf paths become one node that finds
+// the entry in the device view directly; the generic nodes remain for evaluations without a
+// device view.
+
+#include "core/cel/device_paths.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <utility>
+
+#include "core/cel/dra_selector.h"
+#include "core/cel/interpreter.h"
+#include "core/cel/kubernetes_types.h"
+
+namespace dra::cel {
+
+namespace {
+
+bool isDeviceIdent(const Expr &e)
+{
+    return e.kind == ExprKind::Ident && e.name == "device";
+}
+
+// One step of a path: `x.key` (or `has(x.key)` when `allowTest`) or `x["key"]` with a
+// constant string; sets its operand and key. False for any other shape.
+bool pathStep(const Expr &e, bool allowTest, const Expr *&operand, std::string &key, bool &test)
+{
+    if (e.kind == ExprKind::Select && e.target) {
+        if (e.testOnly && !allowTest)
+            return false;
+        test = e.testOnly;
+        operand = e.target.get();
+        key = e.name;
+        return true;
+    }
+    if (e.kind == ExprKind::Call && !e.target && e.name == "_[_]" && e.args.size() == 2
+        && e.args[1]->kind == ExprKind::Constant && e.args[1]->constant.kind() == Kind::String) {
+        test = false;
+        operand = e.args[0].get();
+        key = std::string(e.args[1]->constant.asString());
+        return true;
+    }
+    return false;
+}
+
+// Locals in scope while walking an expression, innermost last: a `cel.bind` of a domain map
+// (a DevicePath with an empty name), or nullopt for any other local, which hides `device` or
+// an outer binding of the same name.
+using BoundLocals = std::vector<std::pair<std::string, std::optional<DevicePath>>>;
+
+const std::optional<DevicePath> *boundLocal(const BoundLocals *scope, std::string_view name)
+{
+    if (!scope)
+        return nullptr;
+    for (auto it = scope->rbegin(); it != scope->rend(); ++it) {
+        if (it->first == name)
+            return &it->second;
+    }
+    return nullptr;
+}
+
+// The domain map `e` names: `device.attributes["d"]` (or `.d`), `device.capacity["d"]`, or a
+// local bound to one; as a DevicePath with an empty name.
+std::optional<DevicePath> matchDomain(const Expr &e, const BoundLocals *scope)
+{
+    if (e.kind == ExprKind::Ident) {
+        const std::optional<DevicePath> *local = boundLocal(scope, e.name);
+        return local ? *local : std::nullopt;
+    }
+    const Expr *maps = nullptr;
+    std::string domain;
+    bool test = false;
+    if (!pathStep(e, false, maps, domain, test))
+        return std::nullopt;
+    if (maps->kind != ExprKind::Select || maps->testOnly || !isDeviceIdent(*maps->target)
+        || boundLocal(scope, "device"))
+        return std::nullopt;
+    if (maps->name == "attributes")
+        return DevicePath{DevicePath::Kind::Attribute, std::move(domain), {}};
+    if (maps->name == "capacity")
+        return DevicePath{DevicePath::Kind::Capacity, std::move(domain), {}};
+    return std::nullopt;
+}
+
+// The leaf path `e` names, if it is one; `test` tells a has() of it.
+std::optional<DevicePath> matchDevicePath(const Expr &e, bool &test, const BoundLocals *scope = nullptr)
+{
+    const Expr *operand = nullptr;
+    std::string name;
+    if (!pathStep(e, true, operand, name, test))
+        return std::nullopt;
+    if (isDeviceIdent(*operand)) {
+        if (e.kind != ExprKind::Select || boundLocal(scope, "device"))
+            return std::nullopt;
+        if (name == "driver")
+            return DevicePath{DevicePath::Kind::Driver, {}, std::move(name)};
+        if (name == "allowMultipleAllocations")
+            return DevicePath{DevicePath::Kind::AllowMultipleAllocations, {}, std::move(name)};
+        return std::nullopt;
+    }
+    std::optional<DevicePath> path = matchDomain(*operand, scope);
+    if (path)
+        path->name = std::move(name);
+    return path;
+}
+
+// A leaf path read straight from the DeviceView the evaluation runs against (EvalFrame::host).
+class DevicePathNode final : public Node
+{
+public:
+    DevicePathNode(DevicePath path, bool test, NodePtr generic)
+        : m_path(std::move(path))
+        , m_test(test)
+        , m_generic(std::move(generic))
+    {
+    }
+
+    Value eval(EvalFrame &frame) const override
+    {
+        if (!frame.host)
+            return m_generic->eval(frame);
+        const auto &device = *static_cast<const DeviceView *>(frame.host);
+        switch (m_path.kind) {
+        case DevicePath::Kind::Driver:
+            return m_test ? Value::boolean(true) : Value::borrowedString(device.driver);
+        case DevicePath::Kind::AllowMultipleAllocations:
+            return m_test ? Value::boolean(true) : Value::boolean(device.allowMultipleAllocations);
+        case DevicePath::Kind::Attribute: {
+            const DeviceAttributeValue *value = device.findAttribute(m_path.domain, m_path.name);
+            if (m_test)
+                return Value::boolean(value != nullptr);
+            return value ? deviceAttributeValue(*value)
+                         : missingDeviceEntry("attribute", m_path.domain, m_path.name);
+        }
+        case DevicePath::Kind::Capacity: {
+            const model::Quantity *value = device.findCapacity(m_path.domain, m_path.name);
+            if (m_test)
+                return Value::boolean(value != nullptr);
+            return value ? borrowedQuantityValue(*value)
+                         : missingDeviceEntry("capacity", m_path.domain, m_path.name);
+        }
+        }
+        return m_generic->eval(frame);
+    }
+
+private:
+    DevicePath m_path;
+    bool m_test;
+    NodePtr m_generic;
+};
+
+// `cel.bind(v, init, body)` as its macro expands: a fold over an empty list literal, whose
+// loop condition and step never run.
+bool isBindFold(const Expr &e)
+{
+    return e.kind == ExprKind::Comprehension && e.iterRange && e.iterRange->kind == ExprKind::List
+           && e.iterRange->args.empty() && e.iterVar2.empty();
+}
+
+bool walkDevicePaths(const Expr &e, std::vector<DevicePath> &paths, BoundLocals &scope)
+{
+    bool test = false;
+    if (std::optional<DevicePath> path = matchDevicePath(e, test, &scope)) {
+        if (std::find(paths.begin(), paths.end(), *path) == paths.end())
+            paths.push_back(std::move(*path));
+        return true;
+    }
+    if (e.kind == ExprKind::Ident) {
+        // A bound domain map used whole, or `device` itself: reads beyond leaf paths.
+        if (const std::optional<DevicePath> *local = boundLocal(&scope, e.name))
+            return !local->has_value();
+        return e.name != "device" && e.name != ".device";
+    }
+    bool ok = true;
+    auto walk = [&](const Expr *child) {
+        if (child)
+            ok = walkDevicePaths(*child, paths, scope) && ok;
+    };
+    if (e.kind == ExprKind::Comprehension) {
+        walk(e.iterRange.get());
+        if (isBindFold(e)) {
+            // A bound domain map is read through the name it is bound to, not by itself.
+            std::optional<DevicePath> domain = e.accuInit ? matchDomain(*e.accuInit, &scope)
+                                                          : std::nullopt;
+            if (!domain)
+                walk(e.accuInit.get());
+            scope.emplace_back(e.accuVar, std::move(domain));
+            walk(e.result.get());
+            scope.pop_back();
+            return ok;
+        }
+        walk(e.accuInit.get());
+        scope.emplace_back(e.accuVar, std::nullopt);
+        scope.emplace_back(e.iterVar, std::nullopt);
+        if (!e.iterVar2.empty())
+            scope.emplace_back(e.iterVar2, std::nullopt);
+        walk(e.loopCondition.get());
+        walk(e.loopStep.get());
+        scope.resize(scope.size() - (e.iterVar2.empty() ? 1 : 2));
+        walk(e.result.get());
+        scope.pop_back();
+        return ok;
+    }
+    walk(e.target.get());
+    for (const ExprPtr &a : e.args)
+        walk(a.get());
+    for (const ExprEntry &entry : e.entries) {
+        walk(entry.key.get());
+        walk(entry.value.get());
+    }
+    return ok;
+}
+
+template <typename T>
+void appendRaw(std::string &key, const T &value)
+{
+    key.append(reinterpret_cast<const char *>(&value), sizeof value);
+}
+
+void appendText(std::string &key, std::string_view text)
+{
+    appendRaw(key, static_cast<uint32_t>(text.size()));
+    key.append(text);
+}
+
+} // namespace
+
+std::unique_ptr<Node> DevicePathCompiler::compilePath(const Expr &e, std::unique_ptr<Node> generic) const
+{
+    bool test = false;
+    std::optional<DevicePath> path = matchDevicePath(e, test);
+    if (!path)
+        return generic;
+    return std::make_unique<DevicePathNode>(std::move(*path), test, std::move(generic));
+}
+
+std::optional<DevicePath> devicePathOf(const Expr &e)
+{
+    bool test = false;
+    std::optional<DevicePath> path = matchDevicePath(e, test);
+    return test ? std::nullopt : path;
+}
+
+bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths)
+{
+    BoundLocals scope;
+    return walkDevicePaths(root, paths, scope);
+}
+
+void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
+                         DeviceLookupHint &hint)
+{
+    switch (path.kind) {
+    case DevicePath::Kind::Driver:
+        key += 'd';
+        appendText(key, device.driver);
+        return;
+    case DevicePath::Kind::AllowMultipleAllocations:
+        key += device.allowMultipleAllocations ? 'T' : 'F';
+        return;
+    case DevicePath::Kind::Attribute: {
+        const DeviceAttributeValue *value = device.findAttribute(path.domain, path.name, hint);
+        if (!value) {
+            key += '-';
+            return;
+        }
+        switch (value->type) {
+        case DeviceAttributeValue::Type::Int:
+            key += 'i';
+            appendRaw(key, value->intValue);
+            return;
+        case DeviceAttributeValue::Type::Bool:
+            key += value->boolValue ? 't' : 'f';
+            return;
+        case DeviceAttributeValue::Type::String:
+            key += 's';
+            appendText(key, value->stringValue);
+            return;
+        case DeviceAttributeValue::Type::Version:
+            // The parsed version is what semver functions see; the text only when it is not
+            // semver (it is in the error message).
+            if (!value->version) {
+                key += 'x';
+                appendText(key, value->stringValue);
+                return;
+            }
+            key += 'v';
+            appendRaw(key, value->version->major());
+            appendRaw(key, value->version->minor());
+            appendRaw(key, value->version->patch());
+            for (const auto *parts : {&value->version->prerelease(), &value->version->build()}) {
+                appendRaw(key, static_cast<uint32_t>(parts->size()));
+                for (const std::string &part : *parts)
+                    appendText(key, part);
+            }
+            return;
+        }
+        return;
+    }
+    case DevicePath::Kind::Capacity: {
+        const model::Quantity *value = device.findCapacity(path.domain, path.name, hint);
+        if (!value) {
+            key += '-';
+            return;
+        }
+        key += 'q';
+        appendRaw(key, value->nanoUnits());
+        appendRaw(key, static_cast<uint8_t>(value->format()));
+        return;
+    }
+    }
+}
+
+Value deviceAttributeValue(const DeviceAttributeValue &value)
+{
+    switch (value.type) {
+    case DeviceAttributeValue::Type::Int: return Value::integer(value.intValue);
+    case DeviceAttributeValue::Type::Bool: return Value::boolean(value.boolValue);
+    case DeviceAttributeValue::Type::String: return Value::borrowedString(value.stringValue);
+    case DeviceAttributeValue::Type::Version:
+        if (!value.version)
+            return Value::error("parse semantic version: invalid version \"" + value.stringValue
+                                + "\"");
+        return borrowedSemverValue(*value.version);
+    }
+    return Value();
+}
+
+Value missingDeviceEntry(std::string_view what, std::string_view domain, std::string_view name)
+{
+    const std::string n(name);
+    return Value::error("no such key: " + n + " (the device has no " + std::string(what) + " \""
+                        + n + "\" in domain \"" + std::string(domain)
+                        + "\"; guard the lookup with has() or use optional chaining: .?" + n
+                        + ".orValue(...))");
+}
+
+} // namespace dra::cel

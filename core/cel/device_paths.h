@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+// The fields of `device` a selector reads with constant keys, compiled into direct accessors.
+// Internal to the module: used by compileSelector() and SelectorEvaluator.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cel/ast.h"
+#include "core/cel/program.h"
+
+namespace dra::cel {
+
+class DeviceView;
+struct DeviceAttributeValue;
+struct DeviceLookupHint;
+
+// One leaf of `device` named with constant keys: `device.driver`,
+// `device.allowMultipleAllocations`, `device.attributes["d"].n` (or `["d"]["n"]`) and
+// `device.capacity["d"].n`. Its value on a device is all a read of it can depend on.
+struct DevicePath
+{
+    enum class Kind : uint8_t { Driver, AllowMultipleAllocations, Attribute, Capacity };
+    Kind kind = Kind::Driver;
+    std::string domain; // Attribute and Capacity
+    std::string name;
+
+    bool operator==(const DevicePath &) const = default;
+};
+
+// Plans leaf paths of `device` as accessors that find the entry in the device view directly,
+// with no intermediate map values. The planner asks it for every select and index.
+class DevicePathCompiler final : public PathCompiler
+{
+public:
+    std::unique_ptr<Node> compilePath(const Expr &e, std::unique_ptr<Node> generic) const override;
+};
+
+// The leaf path `e` reads (not a has() test), if it is one.
+std::optional<DevicePath> devicePathOf(const Expr &e);
+
+// Collects the leaf paths `root` reads (without duplicates) and returns true when those are
+// its only reads of `device`: then the result is a function of their values on a device.
+// False when it uses `device`, its maps or a domain as values, or binds a local `device`.
+bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths);
+
+// Appends an exact encoding of the value of `path` on `device` (absent included) to `key`:
+// equal encodings mean equal values, to every function a selector can apply.
+// `hint` is the path's position on the previous device (see DeviceLookupHint).
+void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
+                         DeviceLookupHint &hint);
+
+// The CEL value of an attribute: an int, bool, string or semver (an error when the version
+// text is not semver, as in Kubernetes). Borrows from `value`.
+Value deviceAttributeValue(const DeviceAttributeValue &value);
+
+// The "no such key" error of a missing attribute or capacity (`what`), with Kubernetes' hint.
+Value missingDeviceEntry(std::string_view what, std::string_view domain, std::string_view name);
+
+} // namespace dra::cel
