@@ -68,10 +68,13 @@ TEST(ApplyTargetTest, PathInTheManifestsVersionAndTheDefaultNamespace)
     EXPECT_EQ(target->label(), "resourceclaimtemplate.resource.k8s.io/gpu");
     const json klass = {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "DeviceClass"}, {"metadata", {{"name", "g"}}}};
     EXPECT_EQ(applyTargetOf(klass, "ml")->path, QStringLiteral("/apis/resource.k8s.io/v1/deviceclasses/g"));
-    const json unknown = {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "d"}}}};
+    // The rollout's kinds are applied in their own groups.
+    const json deployment = {{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "d"}}}};
+    EXPECT_EQ(applyTargetOf(deployment, "ml")->path, QStringLiteral("/apis/apps/v1/namespaces/ml/deployments/d"));
+    const json unknown = {{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", {{"name", "j"}}}};
     Result<ApplyTarget> refused = applyTargetOf(unknown, "ml");
     ASSERT_FALSE(refused.has_value());
-    EXPECT_TRUE(refused.error().message.contains(QStringLiteral("Deployment")));
+    EXPECT_TRUE(refused.error().message.contains(QStringLiteral("Job")));
 }
 
 } // namespace
