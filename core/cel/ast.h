@@ -62,6 +62,27 @@ struct Expr
     ExprPtr result;
 };
 
+// Calls `f` on `root` and every expression below it, parents first (null children skipped).
+template <typename F>
+void forEachExpr(const Expr *root, F &&f)
+{
+    if (!root)
+        return;
+    f(*root);
+    forEachExpr(root->target.get(), f);
+    for (const ExprPtr &a : root->args)
+        forEachExpr(a.get(), f);
+    for (const ExprEntry &entry : root->entries) {
+        forEachExpr(entry.key.get(), f);
+        forEachExpr(entry.value.get(), f);
+    }
+    forEachExpr(root->iterRange.get(), f);
+    forEachExpr(root->accuInit.get(), f);
+    forEachExpr(root->loopCondition.get(), f);
+    forEachExpr(root->loopStep.get(), f);
+    forEachExpr(root->result.get(), f);
+}
+
 // The accumulator name macros use; not a valid identifier, so users cannot collide with it.
 inline constexpr const char *kAccumulatorName = "@result";
 

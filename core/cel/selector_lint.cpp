@@ -40,24 +40,12 @@ public:
     {
     }
 
-    void visit(const Expr *e)
+    void visit(const Expr *root)
     {
-        if (!e)
-            return;
-        if (e->kind == ExprKind::Call && !e->target && e->args.size() == 2 && isOrdering(e->name))
-            lintComparison(*e);
-        visit(e->target.get());
-        for (const ExprPtr &a : e->args)
-            visit(a.get());
-        for (const ExprEntry &entry : e->entries) {
-            visit(entry.key.get());
-            visit(entry.value.get());
-        }
-        visit(e->iterRange.get());
-        visit(e->accuInit.get());
-        visit(e->loopCondition.get());
-        visit(e->loopStep.get());
-        visit(e->result.get());
+        forEachExpr(root, [this](const Expr &e) {
+            if (e.kind == ExprKind::Call && !e.target && e.args.size() == 2 && isOrdering(e.name))
+                lintComparison(e);
+        });
     }
 
 private:
@@ -105,30 +93,18 @@ public:
     {
     }
 
-    void visit(const Expr *e)
+    void visit(const Expr *root)
     {
-        if (!e)
-            return;
-        if (e->kind == ExprKind::Call && !e->target && e->args.size() == 2) {
-            if (e->name == "_==_") {
-                lintEquality(*e->args[0], *e->args[1]);
-                lintEquality(*e->args[1], *e->args[0]);
-            } else if (e->name == "@in" && e->args[1]->kind == ExprKind::List) {
-                lintIn(*e->args[0], *e->args[1]);
+        forEachExpr(root, [this](const Expr &e) {
+            if (e.kind != ExprKind::Call || e.target || e.args.size() != 2)
+                return;
+            if (e.name == "_==_") {
+                lintEquality(*e.args[0], *e.args[1]);
+                lintEquality(*e.args[1], *e.args[0]);
+            } else if (e.name == "@in" && e.args[1]->kind == ExprKind::List) {
+                lintIn(*e.args[0], *e.args[1]);
             }
-        }
-        visit(e->target.get());
-        for (const ExprPtr &a : e->args)
-            visit(a.get());
-        for (const ExprEntry &entry : e->entries) {
-            visit(entry.key.get());
-            visit(entry.value.get());
-        }
-        visit(e->iterRange.get());
-        visit(e->accuInit.get());
-        visit(e->loopCondition.get());
-        visit(e->loopStep.get());
-        visit(e->result.get());
+        });
     }
 
 private:
