@@ -26,6 +26,8 @@ namespace {
 
 using dra::test::dractl;
 using dra::test::DractlRun;
+using dra::test::writeDemoInventory;
+using dra::test::writeTestFile;
 using nlohmann::json;
 
 const char *kTemplatePath = "/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/apply-gpu-40gi";
@@ -90,11 +92,7 @@ protected:
 
     static QString write(const QString &name, const std::string &text)
     {
-        const QString path = s_dir->filePath(name);
-        QFile file(path);
-        EXPECT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        file.write(QByteArray::fromStdString(text));
-        return path;
+        return writeTestFile(s_dir->filePath(name), text);
     }
 
     static DractlRun run(const QString &command, const QString &file, QStringList extra = {})
@@ -269,22 +267,13 @@ protected:
     static void SetUpTestSuite()
     {
         s_dir = new QTemporaryDir;
-        const DractlRun demo = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                       QStringLiteral("mixed"), QStringLiteral("-o"), QStringLiteral("json")});
-        ASSERT_EQ(demo.exitCode, 0) << demo.err;
-        QFile file(s_dir->filePath(QStringLiteral("demo.json")));
-        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(demo.out));
+        writeDemoInventory(s_dir->filePath(QStringLiteral("demo.json")));
     }
     static void TearDownTestSuite() { delete s_dir; }
 
     static QString write(const QString &name, const std::string &text)
     {
-        const QString path = s_dir->filePath(name);
-        QFile file(path);
-        EXPECT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        file.write(QByteArray::fromStdString(text));
-        return path;
+        return writeTestFile(s_dir->filePath(name), text);
     }
     static DractlRun control(const QString &file, const QString &format)
     {

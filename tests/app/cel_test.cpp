@@ -3,13 +3,14 @@
 //
 // `dractl cel check | eval` and `dractl bench cel` as a user runs them on the demo inventory:
 // a process, its stdout and its exit status.
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
+
+#include "tests/app/dractl_run.h"
 
 namespace {
 
@@ -43,13 +44,7 @@ protected:
     static void SetUpTestSuite()
     {
         s_dir = new QTemporaryDir;
-        const DractlRun demo = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                       QStringLiteral("mixed"), QStringLiteral("-o"), QStringLiteral("json")});
-        ASSERT_EQ(demo.exitCode, 0) << demo.err;
-        QFile file(inventory());
-        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(demo.out));
-        s_inventory = new json(json::parse(demo.out));
+        s_inventory = new json(json::parse(dra::test::writeDemoInventory(inventory())));
     }
     static void TearDownTestSuite()
     {

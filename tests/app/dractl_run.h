@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include <QFile>
 #include <QProcess>
 #include <QStringList>
 
@@ -27,6 +28,26 @@ inline DractlRun dractl(const QStringList &arguments)
     EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
     return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
              process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString() };
+}
+
+// Writes `text` to `path` (replacing it); fails the test when it cannot. Returns `path`.
+inline QString writeTestFile(const QString &path, const std::string &text)
+{
+    QFile file(path);
+    EXPECT_TRUE(file.open(QIODevice::WriteOnly | QIODevice::Truncate)) << path.toStdString();
+    file.write(QByteArray::fromStdString(text));
+    return path;
+}
+
+// The `mixed` demo inventory as `dractl demo-inventory -o json` prints it, written to `path`.
+// Returns the JSON text; fails the test when dractl does.
+inline std::string writeDemoInventory(const QString &path)
+{
+    const DractlRun demo = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+                                   QStringLiteral("mixed"), QStringLiteral("-o"), QStringLiteral("json")});
+    EXPECT_EQ(demo.exitCode, 0) << demo.err;
+    writeTestFile(path, demo.out);
+    return demo.out;
 }
 
 } // namespace dra::test
