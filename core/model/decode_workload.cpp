@@ -43,6 +43,13 @@ PodTemplate decodePodTemplate(const json &spec)
     return podTemplate;
 }
 
+// The selector and pod template every workload kind has in its spec.
+void readSelectorAndTemplate(const json &spec, LabelSelector &selector, PodTemplate &podTemplate)
+{
+    selector = decodeLabelSelector(spec);
+    podTemplate = decodePodTemplate(spec);
+}
+
 // Reads spec and status of an object whose parts are all optional.
 template <typename Spec, typename Status>
 void readParts(const json &object, Spec &&spec, Status &&status)
@@ -68,8 +75,7 @@ Deployment decodeDeployment(const json &object)
         object,
         [&](const json &spec) {
             d.replicas = getInt32(spec, "replicas", 1);
-            d.selector = decodeLabelSelector(spec);
-            d.podTemplate = decodePodTemplate(spec);
+            readSelectorAndTemplate(spec, d.selector, d.podTemplate);
             d.paused = getBool(spec, "paused");
         },
         [&](const json &status) {
@@ -90,8 +96,7 @@ ReplicaSet decodeReplicaSet(const json &object)
         object,
         [&](const json &spec) {
             r.replicas = getInt32(spec, "replicas", 1);
-            r.selector = decodeLabelSelector(spec);
-            r.podTemplate = decodePodTemplate(spec);
+            readSelectorAndTemplate(spec, r.selector, r.podTemplate);
         },
         [&](const json &status) {
             r.observedGeneration = getInt(status, "observedGeneration");
@@ -108,8 +113,7 @@ DaemonSet decodeDaemonSet(const json &object)
     readParts(
         object,
         [&](const json &spec) {
-            d.selector = decodeLabelSelector(spec);
-            d.podTemplate = decodePodTemplate(spec);
+            readSelectorAndTemplate(spec, d.selector, d.podTemplate);
         },
         [&](const json &status) {
             d.observedGeneration = getInt(status, "observedGeneration");

@@ -15,11 +15,6 @@ std::string templateHash(const ObjectFactory &factory, const ServingApp &app)
     return factory.nameSuffix("pod-template-hash/" + app.ns + '/' + app.name, 10);
 }
 
-std::string replicaSetName(const ObjectFactory &factory, const ServingApp &app)
-{
-    return app.name + '-' + templateHash(factory, app);
-}
-
 json selectorLabels(const ServingApp &app)
 {
     return { { "app", app.name } };
@@ -45,6 +40,11 @@ json controllerReference(const ObjectFactory &factory, std::string_view apiVersi
 
 } // namespace
 
+std::string servingReplicaSetName(const ObjectFactory &factory, const ServingApp &app)
+{
+    return app.name + '-' + templateHash(factory, app);
+}
+
 json servingContainer(const ServingApp &app)
 {
     const std::string gpus = std::to_string(app.gpusPerPod);
@@ -63,7 +63,7 @@ json servingPodLabels(const ObjectFactory &factory, const ServingApp &app)
 
 json servingPodOwner(const ObjectFactory &factory, const ServingApp &app)
 {
-    return controllerReference(factory, "apps/v1", "ReplicaSet", replicaSetName(factory, app), app.ns);
+    return controllerReference(factory, "apps/v1", "ReplicaSet", servingReplicaSetName(factory, app), app.ns);
 }
 
 json servingDeployment(const ObjectFactory &factory, const ServingApp &app)
@@ -84,14 +84,14 @@ json servingDeployment(const ObjectFactory &factory, const ServingApp &app)
                               { "message", "Deployment has minimum availability." } },
                 { { "type", "Progressing" }, { "status", "True" }, { "reason", "NewReplicaSetAvailable" },
                     { "message",
-                        "ReplicaSet \"" + replicaSetName(factory, app) + "\" has successfully progressed." } } }) } };
+                        "ReplicaSet \"" + servingReplicaSetName(factory, app) + "\" has successfully progressed." } } }) } };
     return deployment;
 }
 
 json servingReplicaSet(const ObjectFactory &factory, const ServingApp &app)
 {
     const json labels = servingPodLabels(factory, app);
-    json replicaSet = factory.object("apps/v1", "ReplicaSet", replicaSetName(factory, app), app.ns);
+    json replicaSet = factory.object("apps/v1", "ReplicaSet", servingReplicaSetName(factory, app), app.ns);
     replicaSet["metadata"]["labels"] = labels;
     replicaSet["metadata"]["annotations"] = { { "deployment.kubernetes.io/revision", "1" },
         { "deployment.kubernetes.io/desired-replicas", std::to_string(app.replicas) } };

@@ -31,6 +31,8 @@ struct ServingApp
 nlohmann::json servingDeployment(const ObjectFactory &factory, const ServingApp &app);
 // Its current ReplicaSet, owned by the Deployment; pods are named "<its name>-<suffix>".
 nlohmann::json servingReplicaSet(const ObjectFactory &factory, const ServingApp &app);
+// That ReplicaSet's name: "<app>-<pod-template-hash>".
+std::string servingReplicaSetName(const ObjectFactory &factory, const ServingApp &app);
 // The labels of the app's pods (app, pod-template-hash) and their owner reference.
 nlohmann::json servingPodLabels(const ObjectFactory &factory, const ServingApp &app);
 nlohmann::json servingPodOwner(const ObjectFactory &factory, const ServingApp &app);

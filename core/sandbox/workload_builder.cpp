@@ -429,7 +429,7 @@ void Builder::devicePlugin()
         int(legacy.size())));
     const ServingApp app{ "inference", "llm-server", "vllm/vllm-openai:v0.8.5", int(legacy.size()),
         legacy.front()->plan->shape->gpus };
-    const std::string replicaSet = servingReplicaSet(m_factory, app)["metadata"]["name"];
+    const std::string replicaSet = servingReplicaSetName(m_factory, app);
     for (size_t i = 0; i < legacy.size(); ++i) {
         const std::string name = replicaSet + '-' + m_factory.nameSuffix(replicaSet + '/' + std::to_string(i));
         addPod(app.ns, name, legacy[i], {}, json(), {}, app.image);
