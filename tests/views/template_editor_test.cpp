@@ -83,6 +83,9 @@ TEST(TemplateEditorTest, NegativeControlTabShowsTheManifestAndItsCheck)
     NegativeControlPanel *panel = editor.negativeControlPanel();
     ASSERT_NE(panel, nullptr);
     ASSERT_EQ(editor.resultTabs()->tabText(1), QStringLiteral("Negative control"));
+    // The tab computes while it is shown.
+    editor.resultTabs()->setCurrentIndex(1);
+    editor.show();
     QSignalSpy updated(panel, &NegativeControlPanel::updated);
     editor.setSnapshot(test::mixedSnapshot());
     ASSERT_TRUE(updated.wait(30000));

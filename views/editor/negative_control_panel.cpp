@@ -68,6 +68,20 @@ void NegativeControlPanel::recompute(const inventory::SnapshotPtr &snapshot, con
 {
     if (!snapshot)
         return;
+    m_pending = Input{snapshot, text.toStdString(), std::move(clusters)};
+    if (isVisible())
+        run();
+}
+
+void NegativeControlPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_pending)
+        run();
+}
+
+void NegativeControlPanel::run()
+{
     const int generation = ++m_generation;
     auto *watcher = new QFutureWatcher<NegativeControlResult>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
@@ -75,8 +89,8 @@ void NegativeControlPanel::recompute(const inventory::SnapshotPtr &snapshot, con
         if (generation == m_generation)
             display(watcher->result());
     });
-    watcher->setFuture(QtConcurrent::run([snapshot, text = text.toStdString(), clusters] {
-        return negativeControlFor(snapshot, text, *clusters);
+    watcher->setFuture(QtConcurrent::run([input = *std::exchange(m_pending, std::nullopt)] {
+        return negativeControlFor(input.snapshot, input.text, *input.clusters);
     }));
 }
 

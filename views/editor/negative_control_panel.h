@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <QWidget>
 
@@ -33,15 +34,16 @@ NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
 
 // The editor's "Negative control" tab: the generated manifest, ready to copy or save, and its
 // check: devices the original matches, devices the negative control matches (none), and why
-// the allocator leaves it Pending. Computed off the GUI thread; a result for older text is
-// dropped.
+// the allocator leaves it Pending. Computed off the GUI thread, and only while the tab is shown:
+// it runs an allocation simulation, which a keystroke in the editor must not pay for when nobody
+// looks. A result for older text is dropped.
 class NegativeControlPanel final : public QWidget
 {
     Q_OBJECT
 public:
     explicit NegativeControlPanel(QWidget *parent = nullptr);
 
-    // Recomputes for `text` on `snapshot`.
+    // Recomputes for `text` on `snapshot` now if the panel is shown, else when it next is.
     void recompute(const inventory::SnapshotPtr &snapshot, const QString &text, std::shared_ptr<ClusterIndexCache> clusters);
     const NegativeControlResult &lastResult() const { return m_last; }
     QString manifestText() const;
@@ -50,12 +52,23 @@ public:
 Q_SIGNALS:
     void updated();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    struct Input
+    {
+        inventory::SnapshotPtr snapshot;
+        std::string text;
+        std::shared_ptr<ClusterIndexCache> clusters;
+    };
+    void run();
     void display(NegativeControlResult result);
 
     QLabel *m_summary;
     QPlainTextEdit *m_manifest;
     NegativeControlResult m_last;
+    std::optional<Input> m_pending; // the input not computed yet
     int m_generation = 0;
 };
 
