@@ -273,8 +273,9 @@ void RolloutController::execute(Command command, std::optional<int64_t> queuedSe
            + (command.reason.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(command.reason))));
     if (from != m_state.stage)
         Q_EMIT stageChanged(m_state.stage);
-    if (saved)
-        m_progress = std::move(saved);
+    if (!saved)
+        return then(true); // an unfinished earlier step waits for its own turn (not while paused)
+    m_progress = std::move(saved);
     runProgress(std::move(then));
 }
 
