@@ -6,6 +6,8 @@
 
 #include <QUrlQuery>
 
+#include "core/alloc/cluster.h"
+#include "core/alloc/diagnosis.h"
 #include "core/common/json_text.h"
 #include "core/rollout/deployment_readiness.h"
 #include "core/rollout/mutation_manifests.h"
@@ -78,7 +80,7 @@ struct EvidenceCollector::Gathering
 
     std::vector<std::string> versions;
     std::optional<json> baseline, canary, route, negativeControl;
-    std::vector<json> pods, claims, slices, events, nodes;
+    std::vector<json> pods, claims, slices, events, nodes, deviceClasses;
     std::vector<model::Object> podObjects;
     std::vector<ProbeResult> probes;
     std::optional<TrafficMetrics> baselineMetrics, canaryMetrics;
@@ -172,8 +174,12 @@ void EvidenceCollector::collect(const RolloutState &state, std::function<void(Re
     if (running) {
         listInto(Kind::ResourceSlice, "", "", &Gathering::slices);
         listInto(Kind::Event, ns, "", &Gathering::events);
-        if (g->stage == Stage::Canary && m_plan.negativeControl.enabled)
+        if (g->stage == Stage::Canary && m_plan.negativeControl.enabled) {
             getInto(Kind::ResourceClaim, ns, m_plan.name + "-negative-control", &Gathering::negativeControl);
+            // A claim no pod uses gets no scheduler Event: the allocation simulation explains it.
+            listInto(Kind::DeviceClass, "", "", &Gathering::deviceClasses);
+            listInto(Kind::Node, "", "", &Gathering::nodes);
+        }
         if (!m_plan.application.probePath.empty())
             g->tasks.push_back([this, g](std::function<void()> then) {
                 g->podObjects = decodeAll(g->pods);
@@ -327,7 +333,20 @@ void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
         if (g->negativeControl)
             if (Result<model::Object> decoded = model::decodeObject(*g->negativeControl))
                 claim = std::move(*decoded);
-        evidence.gates.push_back(negativeControlGate(NegativeControlEvidence{claim, events, nullptr}, now));
+        std::optional<alloc::Diagnosis> diagnosis;
+        if (claim) {
+            std::vector<model::Object> inventory = decodeAll(g->deviceClasses);
+            for (const std::vector<model::Object> *part : {&slices, &claims})
+                inventory.insert(inventory.end(), part->begin(), part->end());
+            const std::vector<model::Object> nodes = decodeAll(g->nodes);
+            inventory.insert(inventory.end(), nodes.begin(), nodes.end());
+            if (Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(inventory)))
+                if (Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(
+                        *cluster, alloc::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
+                    diagnosis = std::move(*diagnosed);
+        }
+        evidence.gates.push_back(
+            negativeControlGate(NegativeControlEvidence{claim, events, diagnosis ? &*diagnosis : nullptr}, now));
     }
     g->done(std::move(evidence));
 }

@@ -72,6 +72,8 @@ void FakeCluster::seedExampleWorld()
         "labels":{"pool.example.com/gpu-manager":"dra"}},"status":{"allocatable":{"cpu":"64"}}})"));
     put(json::parse(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-b",
         "labels":{"pool.example.com/gpu-manager":"device-plugin"}},"status":{"allocatable":{"cpu":"64","nvidia.com/gpu":"8"}}})"));
+    put(json::parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.nvidia.com"},
+        "spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.nvidia.com\""}}]}})"));
     json devices = json::array();
     for (int i = 0; i < 8; ++i)
         devices.push_back({{"name", "gpu-" + std::to_string(i)},
@@ -246,7 +248,7 @@ void FakeCluster::apply(const json &desired, bool dryRun, QObject *, Done<json> 
     store(result);
     if (info->kind == Kind::Deployment)
         runControlPlane(ns, name);
-    if (info->kind == Kind::ResourceClaim && name.ends_with("-negative-control"))
+    if (info->kind == Kind::ResourceClaim && name.ends_with("-negative-control") && negativeControlEvents)
         // The scheduler's word on a claim nothing can satisfy.
         store({{"apiVersion", "v1"},
                {"kind", "Event"},

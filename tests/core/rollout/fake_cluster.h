@@ -35,7 +35,8 @@ public:
 
     // The scripted control plane.
     bool settleDeployments = true;   // Deployments become Ready (and DRA pods appear) when written
-    bool wrongDeviceIdentity = false; // DRA pods get a device whose reported UUID is not the slice's
+    bool wrongDeviceIdentity = false;
+    bool negativeControlEvents = true; // the scheduler reports why the negative control cannot be allocated // DRA pods get a device whose reported UUID is not the slice's
     std::set<std::pair<std::string, model::Kind>> denied; // access reviews that answer no
     // Re-runs the control plane for every Deployment (after switching settleDeployments on).
     void reconcile();

@@ -337,3 +337,19 @@ TEST_F(RolloutControllerTest, ADeniedAccessReviewSendsNothing)
         denied = denied || (entry.action == "mutate" && entry.result.starts_with("denied"));
     EXPECT_TRUE(denied);
 }
+
+TEST_F(RolloutControllerTest, WithoutASchedulerEventTheSimulationExplainsTheNegativeControl)
+{
+    m_cluster.negativeControlEvents = false;
+    createAndQueueStart(test::examplePlanText());
+    auto ctl = controller(/*autoPromote=*/false);
+    ctl->tick();
+    m_clock.advance(kMinute);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Canary);
+    const GateResult &negative = ctl->state().gates.at(GateKind::NegativeControl);
+    EXPECT_EQ(negative.verdict, Verdict::Passed) << negative.summary();
+    ASSERT_FALSE(negative.checks.empty());
+    EXPECT_TRUE(negative.checks.back().evidence.starts_with("simulation:") || negative.checks.back().evidence.starts_with("diagnosis:"))
+        << negative.checks.back().evidence;
+}
