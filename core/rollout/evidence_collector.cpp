@@ -287,7 +287,7 @@ void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
     }
     std::optional<int> routeBaselineWeight;
     if (g->route)
-        routeBaselineWeight = routeWeights(m_plan, *g->route).first;
+        routeBaselineWeight = baselineTrafficPercent(m_plan, *g->route);
     if (g->stage == Stage::RollingBack) {
         RollbackEvidence rollback;
         rollback.baseline = workloadStatusOf(g->baseline);

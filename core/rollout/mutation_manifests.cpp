@@ -173,6 +173,16 @@ Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::opti
     const QString routeName = qs(plan.baseline.ns + "/" + traffic.route);
     if (!route.contains("spec") || !route["spec"].contains("rules") || !route["spec"]["rules"].is_array())
         return fail(Error::Code::Invalid, QStringLiteral("HTTPRoute %1 has no rules").arg(routeName));
+    const json liveAnnotations =
+        route.contains("metadata") ? route["metadata"].value("annotations", json::object()) : json::object();
+    const std::string annotation(kBaselineWeightBeforeAnnotation);
+    std::optional<std::string> before; // the baseline's weight before the rollout: "1", or "" for none
+    if (liveAnnotations.is_object() && liveAnnotations.contains(annotation) && liveAnnotations[annotation].is_string())
+        before = liveAnnotations[annotation].get<std::string>();
+    // No traffic to the canary is the route as it was: the canary's backendRefs go and the
+    // baseline's weight returns to what it was before the rollout, so a rollback leaves the
+    // route exactly as found.
+    const bool restore = canaryWeight && *canaryWeight == 0;
     json rules = route["spec"]["rules"];
     bool sendsToBaseline = false;
     for (json &rule : rules) {
@@ -185,18 +195,32 @@ Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::opti
             continue;
         sendsToBaseline = true;
         const json baselineRef = *baseline;
-        bool hasCanary = false;
-        for (json &ref : refs) {
-            if (namesService(ref, traffic.baselineService) && baselineWeight)
-                ref["weight"] = *baselineWeight;
-            if (namesService(ref, traffic.canaryService)) {
-                hasCanary = true;
-                if (canaryWeight)
+        if (!before && !restore)
+            before = baselineRef.contains("weight") ? baselineRef["weight"].dump() : std::string();
+        if (canaryWeight) {
+            json kept = json::array();
+            bool hasCanary = false;
+            for (json &ref : refs) {
+                if (namesService(ref, traffic.canaryService)) {
+                    if (restore)
+                        continue;
+                    hasCanary = true;
                     ref["weight"] = *canaryWeight;
+                }
+                if (namesService(ref, traffic.baselineService)) {
+                    if (!restore)
+                        ref["weight"] = baselineWeight.value_or(100 - *canaryWeight);
+                    else if (before && before->empty())
+                        ref.erase("weight");
+                    else if (before)
+                        ref["weight"] = std::stoi(*before);
+                }
+                kept.push_back(ref);
             }
+            if (!hasCanary && !restore)
+                kept.push_back(backendRef(traffic.canaryService, baselineRef, *canaryWeight));
+            refs = kept;
         }
-        if (!hasCanary && canaryWeight)
-            refs.push_back(backendRef(traffic.canaryService, baselineRef, *canaryWeight));
         if (mirrorPercent || removeMirror) {
             json filters = json::array();
             if (rule.contains("filters") && rule["filters"].is_array())
@@ -226,6 +250,10 @@ Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::opti
     json spec = route["spec"];
     spec["rules"] = rules;
     json metadata = ownMetadata(route);
+    // Applied by our field manager only while the rollout has changed the weights: dropping it
+    // from a later apply removes it again.
+    if (canaryWeight ? !restore : before.has_value())
+        metadata["annotations"][annotation] = before.value_or(std::string());
     return json{{"apiVersion", route.value("apiVersion", std::string("gateway.networking.k8s.io/v1"))},
                 {"kind", "HTTPRoute"},
                 {"metadata", metadata},
@@ -250,6 +278,15 @@ std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan
         }
     }
     return {baseline, canary};
+}
+
+std::optional<int> baselineTrafficPercent(const RolloutPlan &plan, const json &route)
+{
+    const auto [baseline, canary] = routeWeights(plan, route);
+    if (!baseline)
+        return std::nullopt;
+    const int total = *baseline + canary.value_or(0);
+    return total <= 0 ? 0 : (*baseline * 100 + total / 2) / total;
 }
 
 json negativeControlClaimManifest(const RolloutPlan &plan, const std::string &name)

@@ -37,14 +37,20 @@ nlohmann::json claimTemplateManifest(const RolloutPlan &plan);
 // The label selector of the canary's pods: "draconsole.io/rollout=NAME,draconsole.io/track=dra".
 std::string canaryPodSelector(const RolloutPlan &plan);
 
+// On an HTTPRoute whose weights the rollout changed: the baseline backendRef's weight before
+// (empty when it had none), to put back when the canary gets no traffic again.
+inline constexpr std::string_view kBaselineWeightBeforeAnnotation = "draconsole.io/baseline-weight-before";
+
 // {"spec":{"replicas":N}}.
 nlohmann::json replicasPatch(int replicas);
 
-// `route` (a live HTTPRoute) as this rollout wants it applied: every rule's backendRefs to the
-// baseline and canary Services get the weights (a canary backendRef is added beside the
-// baseline's, same port, where missing); with `mirrorPercent` a RequestMirror filter to the
-// canary Service is set on each rule that sends to the baseline, without it such filters are
-// removed. Volatile metadata and status are dropped. Fails when no rule sends to the baseline.
+// `route` (a live HTTPRoute) as this rollout wants it applied. With weights, every rule sending
+// to the baseline Service gets them (a canary backendRef is added beside the baseline's, same
+// port, where missing) and the baseline's weight before is kept in an annotation; a canary
+// weight of 0 instead restores the route as it was (canary backendRefs removed, the baseline's
+// weight put back, the annotation dropped). With `mirrorPercent` a RequestMirror filter to the
+// canary Service is set on each such rule, with `removeMirror` those filters go. Volatile
+// metadata and status are dropped. Fails when no rule sends to the baseline.
 [[nodiscard]] Result<nlohmann::json> routeManifest(const RolloutPlan &plan, const nlohmann::json &route,
                                                    std::optional<int> baselineWeight, std::optional<int> canaryWeight,
                                                    std::optional<int> mirrorPercent, bool removeMirror);
@@ -52,6 +58,10 @@ nlohmann::json replicasPatch(int replicas);
 // The weights the route gives the baseline and canary Services (first rule that names them);
 // nullopt for a backend the route does not name.
 std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const nlohmann::json &route);
+
+// The percentage of the route's traffic that goes to the baseline (100 without a canary
+// backendRef or with its weight 0); nullopt when the route does not send to the baseline.
+std::optional<int> baselineTrafficPercent(const RolloutPlan &plan, const nlohmann::json &route);
 
 // The negative-control ResourceClaim: one request of the plan's device class with a selector
 // no device satisfies, so it must stay unallocated with a reason.

@@ -243,6 +243,11 @@ void FakeCluster::apply(const json &desired, bool dryRun, QObject *, Done<json> 
         }
     if (desired["metadata"].contains("labels"))
         result["metadata"]["labels"] = desired["metadata"]["labels"];
+    // Server-side apply drops the fields this manager applied before and applies no longer.
+    if (desired["metadata"].contains("annotations"))
+        result["metadata"]["annotations"] = desired["metadata"]["annotations"];
+    else
+        result["metadata"].erase("annotations");
     if (dryRun)
         return done(result);
     store(result);

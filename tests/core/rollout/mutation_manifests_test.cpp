@@ -58,6 +58,15 @@ TEST(MutationManifestsTest, RouteGetsWeightsAndAMirrorThatCanBeRemovedAgain)
     ASSERT_TRUE(unmirrored.has_value());
     EXPECT_FALSE((*unmirrored)["spec"]["rules"][0].contains("filters"));
     EXPECT_EQ((*unmirrored)["spec"]["rules"], (*weighted)["spec"]["rules"]);
+    EXPECT_EQ((*unmirrored)["metadata"]["annotations"]["draconsole.io/baseline-weight-before"], "1");
+    EXPECT_EQ(baselineTrafficPercent(plan, *unmirrored), 95);
+
+    // No traffic to the canary puts the route back as it was.
+    const dra::Result<json> restored = routeManifest(plan, *unmirrored, 100, 0, std::nullopt, false);
+    ASSERT_TRUE(restored.has_value());
+    EXPECT_EQ((*restored)["spec"], route["spec"]);
+    EXPECT_FALSE((*restored)["metadata"].contains("annotations"));
+    EXPECT_EQ(baselineTrafficPercent(plan, *restored), 100);
 }
 
 TEST(MutationManifestsTest, PrometheusVectorIsReadAsOneNumber)

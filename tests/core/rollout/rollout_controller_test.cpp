@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/kube/apply_diff.h"
 #include "core/rollout/mutation_manifests.h"
 #include "core/rollout/rollout_store.h"
 #include "tests/core/rollout/fake_cluster.h"
@@ -200,6 +201,8 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     ASSERT_NE(plan.find(rollback), std::string::npos);
     plan.replace(plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
     m_cluster.wrongDeviceIdentity = true;
+    const json routeBefore = *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
+    const json baselineBefore = *m_cluster.object(ObjKind::Deployment, "inference", "llm-server");
     createAndQueueStart(plan);
     auto ctl = controller(/*autoPromote=*/true);
     ctl->tick();
@@ -222,7 +225,11 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     tickUntil(*ctl, Stage::RolledBack, 3, kMinute);
     EXPECT_EQ(ctl->state().history.back().verb, Verb::RollbackVerified);
     EXPECT_EQ(replicasOf("llm-server"), 8);
-    EXPECT_EQ(routeWeights(ctl->plan(), *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server")).first, 100);
+    // Restored object by object: the route and the baseline as they were before the start.
+    EXPECT_EQ(dra::kube::comparableObject(*m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server")),
+              dra::kube::comparableObject(routeBefore));
+    EXPECT_EQ(dra::kube::comparableObject(*m_cluster.object(ObjKind::Deployment, "inference", "llm-server")),
+              dra::kube::comparableObject(baselineBefore));
     for (const auto &[kind, name] : std::vector<std::pair<ObjKind, std::string>>{
              {ObjKind::ResourceClaim, "llm-server-to-dra-negative-control"}, {ObjKind::ResourceClaim, "llm-server-dra-pod-0-gpu"}})
         EXPECT_FALSE(m_cluster.object(kind, "inference", name)) << name;
