@@ -216,6 +216,14 @@ TEST_F(RolloutCliTest, VerbsAreQueuedForARunningController)
     EXPECT_EQ(pending[0].command.reason, "driver fixed");
     const std::optional<RolloutRecord> record = RolloutStore(*db).load("llm-server-to-dra").value();
     EXPECT_EQ(record->state.stage, Stage::Paused) << "the controller carries it out, not the shell";
+
+    DractlRun status = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("llm-server-to-dra"),
+                               QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("--state"), state()});
+    ASSERT_EQ(status.exitCode, 0) << status.err;
+    const nlohmann::json json = nlohmann::json::parse(status.out);
+    EXPECT_EQ(json["controller"]["owner"], "carol on ops-1 (pid 4242)");
+    ASSERT_EQ(json["pendingVerbs"].size(), 1u);
+    EXPECT_EQ(json["pendingVerbs"][0]["command"]["verb"], "resume");
 }
 
 TEST_F(RolloutCliTest, ReportIsTheEvidenceBundleAsJsonAndHtml)

@@ -92,9 +92,22 @@ int runPlan(const QStringList &arguments)
     return Ok;
 }
 
-nlohmann::json statusJson(const rollout::RolloutRecord &record)
+nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *state = nullptr)
 {
     nlohmann::json json = rollout::stateJson(record.state);
+    if (state) {
+        // Who drives it and which verbs wait for that controller.
+        rollout::ControllerInbox inbox(*state);
+        if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id); lease && *lease)
+            json["controller"] = {{"owner", (*lease)->owner}, {"pid", (*lease)->pid},
+                                  {"startedAt", (*lease)->startedAt}, {"heartbeatAt", (*lease)->heartbeatAt}};
+        nlohmann::json pending = nlohmann::json::array();
+        if (Result<std::vector<rollout::QueuedCommand>> queued = inbox.pending(record.state.id))
+            for (const rollout::QueuedCommand &command : *queued)
+                pending.push_back({{"seq", command.seq}, {"createdAt", command.createdAt},
+                                   {"command", rollout::commandJson(command.command)}});
+        json["pendingVerbs"] = std::move(pending);
+    }
     json["updatedAt"] = record.updatedAt;
     nlohmann::json verbs = nlohmann::json::array();
     for (rollout::Verb verb : rollout::RolloutMachine::userVerbs(record.state.stage))
@@ -245,10 +258,11 @@ int runStatus(const QStringList &arguments)
         const auto found = std::find_if(records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
         if (found == records.end())
             return fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path));
+        store::StateDb *db = opened->state ? &*opened->state : nullptr;
         if (isStructured(format))
-            format == QLatin1String("json") ? printJson(statusJson(*found)) : printYaml(statusJson(*found));
+            format == QLatin1String("json") ? printJson(statusJson(*found, db)) : printYaml(statusJson(*found, db));
         else
-            printDetail(*found, controllerText(opened->state ? &*opened->state : nullptr, name));
+            printDetail(*found, controllerText(db, name));
         return Ok;
     }
     if (isStructured(format)) {

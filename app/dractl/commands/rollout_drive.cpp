@@ -321,6 +321,28 @@ int runRolloutStart(const QStringList &arguments)
     Result<QString> state = statePath(parser);
     if (!state)
         return fail(state.error());
+    // A rollout created before whose start was refused stays at Baseline: start it again.
+    bool exists = false;
+    if (QFileInfo::exists(*state)) {
+        Result<store::StateDb> db = store::StateDb::open(*state, store::OpenMode::ReadOnly);
+        if (!db)
+            return fail(db.error());
+        rollout::RolloutStore store(*db);
+        Result<std::optional<rollout::RejectedVariant>> rejected = store.rejection(plan.workloadKey(), plan.variant.name);
+        if (!rejected)
+            return fail(rejected.error());
+        if (*rejected && !parser.isSet(QStringLiteral("override-rejection")))
+            return fail(QStringLiteral("rollout start: variant %1 of %2 was rejected on %3 (rollout %4%5); start it again "
+                                       "only with --override-rejection")
+                            .arg(qs(plan.variant.name), qs(plan.workloadKey()),
+                                 QDateTime::fromMSecsSinceEpoch((*rejected)->at, Qt::UTC).toString(Qt::ISODate),
+                                 qs((*rejected)->rollout),
+                                 (*rejected)->reason.empty() ? QString() : QStringLiteral(": ") + qs((*rejected)->reason)));
+        Result<std::optional<rollout::RolloutRecord>> record = store.load(plan.name);
+        if (!record)
+            return fail(record.error());
+        exists = *record && (*record)->state.stage == rollout::Stage::Baseline;
+    }
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
         return fail(session.error());
@@ -335,8 +357,9 @@ int runRolloutStart(const QStringList &arguments)
         || (baseline->verdict == rollout::Verdict::Inconclusive && !accept))
         return fail(QStringLiteral("rollout start: the pre-flight did not pass (%1); nothing was changed")
                         .arg(qs(baseline->summary())));
-    if (int created = createRollout(*state, plan, *baseline); created != Ok)
-        return created;
+    if (!exists)
+        if (int created = createRollout(*state, plan, *baseline); created != Ok)
+            return created;
     rollout::Command start{rollout::Verb::Start, actorName(), parser.value(QStringLiteral("reason")).toStdString()};
     start.overrideRejection = parser.isSet(QStringLiteral("override-rejection"));
     start.acceptInconclusive = accept;
