@@ -275,6 +275,20 @@ void EvidenceCollector::query(const std::string &queryText, const std::string &d
 
 void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
 {
+    Result<StageEvidence> evidence = StageEvidence{};
+    try {
+        evidence = evaluateGathered(*g);
+    } catch (const std::exception &e) {
+        // An object of an unexpected shape must not throw into the event loop: no evidence this time.
+        evidence = fail(common::Error::Code::Parse,
+                        QStringLiteral("evidence of rollout %1: %2").arg(common::qs(m_plan.name), QString::fromUtf8(e.what())));
+    }
+    g->done(std::move(evidence));
+}
+
+StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
+{
+    const Gathering *g = &gathered;
     const int64_t now = m_clock.nowMs();
     StageEvidence evidence;
     evidence.baselineReplicas = workloadStatusOf(g->baseline).replicas;
@@ -283,7 +297,7 @@ void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
     if (g->stage == Stage::Baseline) {
         BaselineEvidence baseline{g->versions, workloadStatusOf(g->baseline), decodeAll(g->nodes), decodeAll(g->slices)};
         evidence.gates.push_back(baselineGate(baseline, now));
-        return g->done(std::move(evidence));
+        return evidence;
     }
     std::optional<int> routeBaselineWeight;
     if (g->route)
@@ -299,7 +313,7 @@ void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
         rollback.expectedReplicas = g->rollbackReplicas;
         evidence.claimsRemain = !rollback.remainingClaims.empty();
         evidence.gates.push_back(rollbackGate(rollback, now));
-        return g->done(std::move(evidence));
+        return evidence;
     }
 
     const std::vector<model::Object> pods = decodeAll(g->pods);
@@ -348,7 +362,7 @@ void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
         evidence.gates.push_back(
             negativeControlGate(NegativeControlEvidence{claim, events, diagnosis ? &*diagnosis : nullptr}, now));
     }
-    g->done(std::move(evidence));
+    return evidence;
 }
 
 } // namespace dra::rollout

@@ -56,6 +56,7 @@ private:
     struct Gathering;
     void next(std::shared_ptr<Gathering> gathering);
     void evaluate(std::shared_ptr<Gathering> gathering);
+    StageEvidence evaluateGathered(const Gathering &gathering);
     void probe(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);
     void query(const std::string &queryText, const std::string &deployment,
                std::function<void(std::optional<double>)> then);

@@ -85,7 +85,7 @@ json claimTemplateManifest(const RolloutPlan &plan)
     return manifest;
 }
 
-Result<json> canaryDeploymentManifest(const RolloutPlan &plan, const json &baseline, int replicas)
+static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &baseline, int replicas)
 {
     const QString baselineName = qs(plan.workloadKey());
     if (!baseline.contains("spec") || !baseline["spec"].contains("template")
@@ -166,8 +166,8 @@ json replicasPatch(int replicas)
     return {{"spec", {{"replicas", replicas}}}};
 }
 
-Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::optional<int> baselineWeight,
-                           std::optional<int> canaryWeight, std::optional<int> mirrorPercent, bool removeMirror)
+static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::optional<int> baselineWeight,
+                        std::optional<int> canaryWeight, std::optional<int> mirrorPercent, bool removeMirror)
 {
     const Traffic &traffic = plan.traffic;
     const QString routeName = qs(plan.baseline.ns + "/" + traffic.route);
@@ -258,6 +258,28 @@ Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::opti
                 {"kind", "HTTPRoute"},
                 {"metadata", metadata},
                 {"spec", spec}};
+}
+
+// A field of the wrong type in an object from the server is an error naming the object, not an
+// exception escaping into the event loop.
+Result<json> canaryDeploymentManifest(const RolloutPlan &plan, const json &baseline, int replicas)
+{
+    try {
+        return buildCanaryDeployment(plan, baseline, replicas);
+    } catch (const json::exception &e) {
+        return fail(Error::Code::Parse, QStringLiteral("Deployment %1: %2").arg(qs(plan.workloadKey()), QString::fromUtf8(e.what())));
+    }
+}
+
+Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::optional<int> baselineWeight,
+                           std::optional<int> canaryWeight, std::optional<int> mirrorPercent, bool removeMirror)
+{
+    try {
+        return buildRoute(plan, route, baselineWeight, canaryWeight, mirrorPercent, removeMirror);
+    } catch (const std::exception &e) { // json::exception, std::stoi on a bad annotation
+        return fail(Error::Code::Parse, QStringLiteral("HTTPRoute %1/%2: %3")
+                                            .arg(qs(plan.baseline.ns), qs(plan.traffic.route), QString::fromUtf8(e.what())));
+    }
 }
 
 std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const json &route)
