@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/rollout/rollout_controller.h"
 
+#include <algorithm>
+
 #include "core/common/json_text.h"
 #include "core/rollout/evidence_collector.h"
 #include "core/rollout/rollout_store.h"
@@ -85,7 +87,21 @@ Result<void> RolloutController::load()
 void RolloutController::start()
 {
     m_running = true;
+    keepBeating();
     tick();
+}
+
+void RolloutController::keepBeating()
+{
+    // Apart from the ticks: a tick waiting minutes for a Deployment must not look like a dead
+    // controller to the shells that queue verbs.
+    const int64_t every = std::max<int64_t>(100, std::min(m_options.tickMs, m_options.leaseStaleMs / 3));
+    m_clock.callLater(every, this, [this]() {
+        if (!m_running)
+            return;
+        beat();
+        keepBeating();
+    });
 }
 
 void RolloutController::stop()

@@ -77,6 +77,7 @@ private:
     template <typename T>
     [[nodiscard]] Result<T> withState(const std::function<Result<T>(store::StateDb &)> &work);
     void beat();
+    void keepBeating();
     void gathered(Result<struct StageEvidence> evidence);
     void takeCommands();
     void afterCommands();

@@ -360,3 +360,20 @@ TEST_F(RolloutControllerTest, WithoutASchedulerEventTheSimulationExplainsTheNega
     EXPECT_TRUE(negative.checks.back().evidence.starts_with("simulation:") || negative.checks.back().evidence.starts_with("diagnosis:"))
         << negative.checks.back().evidence;
 }
+
+TEST_F(RolloutControllerTest, ARunningControllerKeepsItsLeaseFreshAndReleasesItOnStop)
+{
+    createAndQueueStart(test::examplePlanText());
+    auto ctl = controller(/*autoPromote=*/false);
+    ctl->start();
+    m_clock.advance(2 * kMinute);
+    {
+        dra::store::StateDb db = openState();
+        const auto lease = ControllerInbox(db).lease(kId);
+        ASSERT_TRUE(lease.has_value() && lease->has_value());
+        EXPECT_TRUE((*lease)->isLive(m_clock.nowMs(), 30'000)) << "last beat " << m_clock.nowMs() - (*lease)->heartbeatAt << "ms ago";
+    }
+    ctl->stop();
+    dra::store::StateDb db = openState();
+    EXPECT_FALSE(ControllerInbox(db).lease(kId).value().has_value()) << "a clean stop releases the lease";
+}
