@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// dractl rollout start|run|promote|pause|resume|abort|finalise|reject|retry-gate|report: the
-// rollout controller in the foreground, verbs handed to a running controller through the state
-// file (or carried out here when none runs), and the evidence bundle.
+// dractl rollout start|run|promote|pause|resume|abort|finalise|reject|retry-gate: the rollout
+// controller in the foreground, and verbs handed to a running controller through the state file
+// (or carried out here when none runs).
 #include "app/dractl/commands/rollout_drive.h"
 
 #include <memory>
@@ -13,7 +13,6 @@
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
 #include <QFileInfo>
 #include <QHostInfo>
 #include <QThread>
@@ -32,7 +31,6 @@
 #include "core/rollout/evidence_collector.h"
 #include "core/rollout/kube_cluster.h"
 #include "core/rollout/rollout_controller.h"
-#include "core/rollout/rollout_report.h"
 #include "core/rollout/rollout_store.h"
 #include "core/rollout/state_writer.h"
 
@@ -564,59 +562,6 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         return driven;
     }
     return printOutcome(verbText, commandOutcome(*state, seq));
-}
-
-int runRolloutReport(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    parser.addOption(stateOption());
-    parser.addOption(outputOption(QStringLiteral("html")));
-    parser.addOption({QStringLiteral("output-file"), QStringLiteral("Write the report to FILE instead of stdout."),
-                      QStringLiteral("FILE")});
-    parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("The rollout."));
-    int exitCode = Ok;
-    if (!parseOrExit(parser, arguments,
-                     QStringLiteral("The evidence bundle of a rollout: the stages as a timeline, each gate with its "
-                                    "evidence, every mutation with its preview, and the audit log with the check of "
-                                    "its hash chain; as one self-contained HTML page or as JSON."),
-                     &exitCode))
-        return exitCode;
-    const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("html"), QStringLiteral("json")}, QStringLiteral("rollout report")))
-        return Usage;
-    if (parser.positionalArguments().size() != 1)
-        return err(QStringLiteral("dractl rollout report: name one rollout\n")), Usage;
-    const std::string id = parser.positionalArguments().front().toStdString();
-    Result<QString> state = statePath(parser);
-    if (!state)
-        return fail(state.error());
-    Result<rollout::RolloutRecord> record = loadRecord(*state, id);
-    if (!record)
-        return fail(QStringLiteral("rollout report: %1").arg(record.error().message));
-    Result<store::StateDb> db = store::StateDb::open(*state, store::OpenMode::ReadOnly);
-    if (!db)
-        return fail(db.error());
-    rollout::AuditLog log(db->database());
-    Result<std::vector<rollout::AuditEntry>> entries = log.entries(id);
-    if (!entries)
-        return fail(entries.error());
-    Result<rollout::AuditVerification> verified = log.verify();
-    if (!verified)
-        return fail(verified.error());
-    const rollout::RolloutReportInput input{std::move(*record), std::move(*entries), *verified,
-                                            QDateTime::currentMSecsSinceEpoch()};
-    const std::string text =
-        format == QLatin1String("json") ? rollout::rolloutReportJson(input).dump(2) + "\n" : rollout::rolloutReportHtml(input);
-    if (parser.isSet(QStringLiteral("output-file"))) {
-        QFile file(parser.value(QStringLiteral("output-file")));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-            || file.write(text.data(), qint64(text.size())) != qint64(text.size()))
-            return fail(QStringLiteral("rollout report: cannot write %1: %2").arg(file.fileName(), file.errorString()));
-        out(QStringLiteral("Wrote %1\n").arg(file.fileName()));
-        return Ok;
-    }
-    out(text);
-    return Ok;
 }
 
 } // namespace dra::cli
