@@ -377,3 +377,42 @@ TEST_F(RolloutControllerTest, ARunningControllerKeepsItsLeaseFreshAndReleasesItO
     dra::store::StateDb db = openState();
     EXPECT_FALSE(ControllerInbox(db).lease(kId).value().has_value()) << "a clean stop releases the lease";
 }
+
+TEST_F(RolloutControllerTest, ReplicaRatioRolloutShiftsReplicasBehindOneServiceAndRollsBackFromComplete)
+{
+    std::string plan = test::examplePlanText();
+    const auto replace = [&](const std::string &from, const std::string &to) {
+        const size_t at = plan.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        plan.replace(at, from.size(), to);
+    };
+    replace("    mode: HTTPRoute\n    httpRoute:\n      name: llm-server\n      baselineBackend: llm-server\n"
+            "      canaryBackend: llm-server-dra\n    mirrorPercent: 100\n",
+            "    mode: ReplicaRatio\n    service: llm-server\n");
+    replace("  shadow:\n    observation: 30m\n", "  shadow:\n    enabled: false\n");
+    const json routeBefore = *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
+    createAndQueueStart(plan);
+    auto ctl = controller(/*autoPromote=*/true);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
+    // Behind one Service the canary keeps the label the Service selects.
+    const json canary = *m_cluster.object(ObjKind::Deployment, "inference", "llm-server-dra");
+    EXPECT_EQ(canary["spec"]["template"]["metadata"]["labels"]["app"], "llm-server");
+
+    tickUntil(*ctl, Stage::Cutover);
+    EXPECT_EQ(replicasOf("llm-server-dra"), 1);
+    EXPECT_EQ(replicasOf("llm-server"), 7) << "5% of 8 replicas is one canary in place of one baseline pod";
+    tickUntil(*ctl, Stage::Complete);
+    EXPECT_EQ(replicasOf("llm-server-dra"), 8);
+    EXPECT_EQ(replicasOf("llm-server"), 0);
+    EXPECT_EQ(*m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"), routeBefore) << "no route in this mode";
+
+    queue(Command{Verb::Abort, "bob", "latency regression found after cutover"});
+    ctl->tick();
+    tickUntil(*ctl, Stage::RolledBack, 3, kMinute);
+    EXPECT_EQ(replicasOf("llm-server"), 8);
+    EXPECT_FALSE(m_cluster.object(ObjKind::Deployment, "inference", "llm-server-dra"));
+    const auto [decided, applied] = decidedAndApplied();
+    EXPECT_EQ(applied, decided);
+    expectAuditIntact();
+}
