@@ -5,6 +5,7 @@
 // conditions and rollback, verbs from another process, and a restart in the middle of a step.
 #include "core/rollout/rollout_controller.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -27,6 +28,17 @@ class RolloutControllerTest : public testing::Test
 {
 protected:
     void SetUp() override { m_cluster.seedExampleWorld(); }
+    // DRA_KEEP_ROLLOUT_STATE=DIR keeps each test's state file there, to look at with dractl
+    // (rollout status, report, audit).
+    void TearDown() override
+    {
+        const QString keep = qEnvironmentVariable("DRA_KEEP_ROLLOUT_STATE");
+        if (keep.isEmpty())
+            return;
+        const QString name = QString::fromLatin1(testing::UnitTest::GetInstance()->current_test_info()->name());
+        QFile::remove(keep + QLatin1Char('/') + name + QStringLiteral(".db"));
+        QFile::copy(statePath(), keep + QLatin1Char('/') + name + QStringLiteral(".db"));
+    }
 
     QString statePath() const { return m_dir.filePath(QStringLiteral("state.db")); }
 
