@@ -244,6 +244,58 @@ Result<std::optional<ControllerLease>> ControllerInbox::lease(const std::string 
         ControllerLease{select->columnString(0), select->columnInt(1), select->columnInt(2), select->columnInt(3)});
 }
 
+Result<void> ControllerInbox::saveObservation(const std::string &rollout, const StageObservation &observed, int64_t at)
+{
+    if (!m_state.isWriter())
+        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
+    Result<Statement> upsert = m_state.database().prepare(
+        "INSERT INTO rollout_observations (rollout, observation_json, updated_at) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (rollout) DO UPDATE SET observation_json = excluded.observation_json, updated_at = excluded.updated_at");
+    if (!upsert)
+        return fail(upsert.error());
+    const StopObservation &o = observed.observation;
+    const std::string json = common::compactJson({{"stage", stageName(observed.stage)},
+                                                  {"step", observed.step},
+                                                  {"pendingSince", o.pendingSince},
+                                                  {"readinessFailuresInARow", o.readinessFailuresInARow},
+                                                  {"claimsRemainingSince", o.claimsRemainingSince}});
+    upsert->bind(1, rollout);
+    upsert->bind(2, json);
+    upsert->bind(3, at);
+    return upsert->exec();
+}
+
+Result<std::optional<StageObservation>> ControllerInbox::observation(const std::string &rollout)
+{
+    Result<Statement> select =
+        m_state.database().prepare("SELECT observation_json FROM rollout_observations WHERE rollout = ?1");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, rollout);
+    const Result<bool> row = select->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<StageObservation>();
+    Result<nlohmann::json> json = common::parseJson(select->columnText(0), QStringLiteral("rollout observation"));
+    if (!json)
+        return fail(json.error());
+    StageObservation observed;
+    try {
+        const std::optional<Stage> stage = stageFromName(json->value("stage", std::string()));
+        if (!stage)
+            return std::optional<StageObservation>();
+        observed.stage = *stage;
+        observed.step = json->value("step", -1);
+        observed.observation.pendingSince = json->value("pendingSince", int64_t(0));
+        observed.observation.readinessFailuresInARow = json->value("readinessFailuresInARow", 0);
+        observed.observation.claimsRemainingSince = json->value("claimsRemainingSince", int64_t(0));
+    } catch (const nlohmann::json::exception &) {
+        return std::optional<StageObservation>(); // unreadable: start counting afresh
+    }
+    return std::optional<StageObservation>(observed);
+}
+
 Result<void> ControllerInbox::saveProgress(const std::string &rollout, const MutationProgress &progress, int64_t at)
 {
     if (!m_state.isWriter())

@@ -15,6 +15,7 @@
 #include "core/common/result.h"
 #include "core/rollout/mutation.h"
 #include "core/rollout/rollout_machine.h"
+#include "core/rollout/stop_conditions.h"
 #include "core/store/state_db.h"
 
 namespace dra::rollout {
@@ -53,6 +54,14 @@ struct MutationProgress
     bool finished() const { return next >= mutations.size(); }
 };
 
+// What the stop conditions followed in one stage (and step) of a rollout.
+struct StageObservation
+{
+    Stage stage = Stage::Baseline;
+    int step = -1;
+    StopObservation observation;
+};
+
 nlohmann::json commandJson(const Command &command);
 std::optional<Command> commandFromJson(const nlohmann::json &json);
 
@@ -78,6 +87,9 @@ public:
     // Drops the lease of `rollout` when `pid` holds it (a clean stop).
     [[nodiscard]] Result<void> release(const std::string &rollout, int64_t pid);
     [[nodiscard]] Result<std::optional<ControllerLease>> lease(const std::string &rollout);
+
+    [[nodiscard]] Result<void> saveObservation(const std::string &rollout, const StageObservation &observed, int64_t at);
+    [[nodiscard]] Result<std::optional<StageObservation>> observation(const std::string &rollout);
 
     [[nodiscard]] Result<void> saveProgress(const std::string &rollout, const MutationProgress &progress, int64_t at);
     [[nodiscard]] Result<std::optional<MutationProgress>> progress(const std::string &rollout);

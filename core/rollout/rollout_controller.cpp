@@ -70,6 +70,10 @@ Result<void> RolloutController::load()
         [&](store::StateDb &db) { return ControllerInbox(db).progress(m_id); });
     if (!progress)
         return fail(progress.error());
+    Result<std::optional<StageObservation>> observed = withState<std::optional<StageObservation>>(
+        [&](store::StateDb &db) { return ControllerInbox(db).observation(m_id); });
+    if (!observed)
+        return fail(observed.error());
     delete m_executor;
     delete m_collector;
     m_plan = std::make_unique<RolloutPlan>(*parsed.plan);
@@ -80,6 +84,10 @@ Result<void> RolloutController::load()
     m_progress = std::move(*progress);
     m_observedStage = m_state.effectiveStage();
     m_observedStep = m_state.step;
+    m_observation = StopObservation{};
+    // What the last controller counted still counts, if the rollout is where it counted it.
+    if (*observed && (*observed)->stage == m_observedStage && (*observed)->step == m_observedStep)
+        m_observation = (*observed)->observation;
     m_startedAt = m_clock.nowMs();
     return {};
 }
@@ -160,7 +168,11 @@ void RolloutController::gathered(Result<StageEvidence> evidence)
         evidence->claimsRemain ? (m_observation.claimsRemainingSince ? m_observation.claimsRemainingSince : now) : 0;
     m_baselineReplicasNow = evidence->baselineReplicas;
     if (!evidence->gates.empty()) {
-        const Result<void> recorded = withState<void>([&](store::StateDb &db) {
+        const Result<void> recorded = withState<void>([&](store::StateDb &db) -> Result<void> {
+            if (Result<void> saved = ControllerInbox(db).saveObservation(
+                    m_id, StageObservation{m_observedStage, m_observedStep, m_observation}, now);
+                !saved)
+                return saved;
             return RolloutStore(db).recordGates(*m_machine, m_state, evidence->gates, "controller", now);
         });
         if (!recorded) {

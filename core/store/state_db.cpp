@@ -80,7 +80,9 @@ BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 // Version 3: a running rollout controller and the processes around it. Verbs given from another
 // process wait in rollout_commands until the controller consumes them (once); the controller's
 // heartbeat tells those processes whether anyone will; rollout_progress is the cursor through a
-// transition's mutations, so a controller started again resumes where the last one stopped.
+// transition's mutations, so a controller started again resumes where the last one stopped;
+// rollout_observations keeps what stop conditions count over time (how long the canary has been
+// Pending, readiness failures in a row) so a restart does not reset those clocks.
 constexpr std::string_view kStateSchemaV3 = R"sql(
 CREATE TABLE rollout_commands (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -97,6 +99,11 @@ CREATE TABLE rollout_controllers (
     pid INTEGER NOT NULL,
     started_at INTEGER NOT NULL,
     heartbeat_at INTEGER NOT NULL
+);
+CREATE TABLE rollout_observations (
+    rollout TEXT PRIMARY KEY NOT NULL,
+    observation_json TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
 );
 CREATE TABLE rollout_progress (
     rollout TEXT PRIMARY KEY NOT NULL,

@@ -90,9 +90,10 @@ Result<ClusterSession> connectCluster(const QCommandLineParser &parser)
     return session;
 }
 
-rollout::ControllerOptions controllerOptions(bool autoPromote, int64_t tickMs)
+rollout::ControllerOptions controllerOptions(bool autoPromote, int64_t tickMs, int64_t readyTimeoutMs = 5 * 60'000)
 {
     rollout::ControllerOptions options;
+    options.executor.readyTimeoutMs = readyTimeoutMs;
     options.autoPromote = autoPromote;
     options.tickMs = tickMs;
     options.leaseStaleMs = kLeaseStaleMs;
@@ -383,6 +384,10 @@ int runRolloutRun(const QStringList &arguments)
     parser.addOption({QStringLiteral("once"), QStringLiteral("One look at the cluster and one step, then exit.")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("How often to look at the cluster (default 5s)."),
                       QStringLiteral("duration"), QStringLiteral("5s")});
+    parser.addOption({QStringLiteral("ready-timeout"),
+                      QStringLiteral("How long a scaled Deployment may take to be Ready before the step fails and the "
+                                     "rollout pauses (default 5m)."),
+                      QStringLiteral("duration"), QStringLiteral("5m")});
     parser.addPositionalArgument(QStringLiteral("PLAN|NAME"),
                                  QStringLiteral("A plan file (its rollout is created and started when new) or the "
                                                 "name of a rollout in the state file."));
@@ -401,6 +406,10 @@ int runRolloutRun(const QStringList &arguments)
         rollout::parseDuration(parser.value(QStringLiteral("interval")).toStdString());
     if (!intervalMs || *intervalMs < 100)
         return err(QStringLiteral("dractl rollout run: --interval wants a duration of at least 100ms, like 5s\n")), Usage;
+    const std::optional<int64_t> readyTimeoutMs =
+        rollout::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
+    if (!readyTimeoutMs || *readyTimeoutMs <= 0)
+        return err(QStringLiteral("dractl rollout run: --ready-timeout wants a duration like 10m\n")), Usage;
     Result<QString> state = statePath(parser);
     if (!state)
         return fail(state.error());
@@ -446,7 +455,8 @@ int runRolloutRun(const QStringList &arguments)
     if (!session)
         return fail(session.error());
     rollout::RolloutController controller(*state, id, *session->cluster, kube::Clock::system(),
-                                          controllerOptions(parser.isSet(QStringLiteral("auto-promote")), *intervalMs));
+                                          controllerOptions(parser.isSet(QStringLiteral("auto-promote")), *intervalMs,
+                                                            *readyTimeoutMs));
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);

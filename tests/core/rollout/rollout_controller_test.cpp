@@ -428,3 +428,22 @@ TEST_F(RolloutControllerTest, ReplicaRatioRolloutShiftsReplicasBehindOneServiceA
     EXPECT_EQ(applied, decided);
     expectAuditIntact();
 }
+
+TEST_F(RolloutControllerTest, PendingTooLongKeepsCountingAcrossARestart)
+{
+    m_cluster.settleDeployments = false; // the canary's pod never appears
+    createAndQueueStart(test::examplePlanText());
+    auto ctl = controller(/*autoPromote=*/false);
+    ctl->tick();
+    m_clock.advance(kMinute);
+    ctl->tick(); // pending from here
+    ctl.reset();
+    m_clock.advance(3 * kMinute);
+    auto again = controller(/*autoPromote=*/false);
+    again->tick();
+    EXPECT_EQ(again->state().stage, Stage::Canary) << "3m of the 5m limit";
+    m_clock.advance(2 * kMinute + 1);
+    again->tick();
+    ASSERT_EQ(again->state().stage, Stage::Paused) << logText();
+    EXPECT_NE(again->state().pauseReason.find("PendingTooLong: waiting 5m"), std::string::npos) << again->state().pauseReason;
+}
