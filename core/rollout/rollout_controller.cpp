@@ -167,6 +167,12 @@ void RolloutController::gathered(Result<StageEvidence> evidence)
     m_observation.claimsRemainingSince =
         evidence->claimsRemain ? (m_observation.claimsRemainingSince ? m_observation.claimsRemainingSince : now) : 0;
     m_baselineReplicasNow = evidence->baselineReplicas;
+    std::vector<std::string> changed; // gates whose verdict moved, for the user watching
+    for (const GateResult &gate : evidence->gates) {
+        const auto before = m_state.gates.find(gate.gate);
+        if (before == m_state.gates.end() || before->second.verdict != gate.verdict)
+            changed.push_back(std::string(gateName(gate.gate)) + " gate " + gate.summary());
+    }
     if (!evidence->gates.empty()) {
         const Result<void> recorded = withState<void>([&](store::StateDb &db) -> Result<void> {
             if (Result<void> saved = ControllerInbox(db).saveObservation(
@@ -180,6 +186,8 @@ void RolloutController::gathered(Result<StageEvidence> evidence)
             report(QStringLiteral("could not record the gates: %1").arg(recorded.error().message));
         }
     }
+    for (const std::string &line : changed)
+        report(qs(line));
     takeCommands();
 }
 
@@ -334,6 +342,8 @@ void RolloutController::runProgress(std::function<void(bool)> then)
         report(QStringLiteral("  %1: %2%3")
                    .arg(qs(outcome.mutation.describe()), QString::fromLatin1(outcomeName(outcome.result)),
                         outcome.error.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(outcome.error))));
+        if (m_options.reportDiffs && outcome.result == MutationOutcome::Result::Applied && !outcome.diff.empty())
+            report(qs(outcome.diff));
         if (!noted) {
             m_lastError = noted.error();
             report(QStringLiteral("could not record the mutation: %1").arg(noted.error().message));

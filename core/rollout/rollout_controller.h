@@ -28,6 +28,7 @@ struct ControllerOptions
     int64_t tickMs = 5'000;          // how often the cluster is looked at
     int64_t leaseStaleMs = 30'000;   // a heartbeat older than this means no controller runs
     ExecutorOptions executor;
+    bool reportDiffs = false;        // message() the preview diff of every applied mutation
     std::string owner = "controller"; // who runs it, for the lease ("alice on host (pid 1234)")
     int64_t pid = 0;
 };

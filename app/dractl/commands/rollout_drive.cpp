@@ -382,6 +382,8 @@ int runRolloutRun(const QStringList &arguments)
                       QStringLiteral("Promote by itself once the gates pass and the observation window has run "
                                      "(otherwise promotion waits for dractl rollout promote).")});
     parser.addOption({QStringLiteral("once"), QStringLiteral("One look at the cluster and one step, then exit.")});
+    parser.addOption({QStringLiteral("diff"),
+                      QStringLiteral("Print the preview (server dry run against the live object) of every change applied.")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("How often to look at the cluster (default 5s)."),
                       QStringLiteral("duration"), QStringLiteral("5s")});
     parser.addOption({QStringLiteral("ready-timeout"),
@@ -454,9 +456,10 @@ int runRolloutRun(const QStringList &arguments)
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
         return fail(session.error());
-    rollout::RolloutController controller(*state, id, *session->cluster, kube::Clock::system(),
-                                          controllerOptions(parser.isSet(QStringLiteral("auto-promote")), *intervalMs,
-                                                            *readyTimeoutMs));
+    rollout::ControllerOptions options =
+        controllerOptions(parser.isSet(QStringLiteral("auto-promote")), *intervalMs, *readyTimeoutMs);
+    options.reportDiffs = parser.isSet(QStringLiteral("diff"));
+    rollout::RolloutController controller(*state, id, *session->cluster, kube::Clock::system(), options);
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);
