@@ -17,7 +17,9 @@ namespace dra::rollout {
 // The cluster port over a kube::RestClient: the user's own context and credentials, server-side
 // apply with the field manager "draconsole-rollout", SelfSubjectAccessReviews, and a separate
 // network manager for pod probes and Prometheus (they are not API requests and carry no
-// credentials). The client must outlive this object. Thread of the client.
+// credentials). A server that does not serve SelfSubjectAccessReviews at all (404) gets the
+// request without the pre-check, after one warning. The client must outlive this object.
+// Thread of the client.
 class KubeCluster final : public QObject, public ClusterPort
 {
     Q_OBJECT
@@ -42,6 +44,7 @@ public:
 private:
     kube::RestClient &m_client;
     QNetworkAccessManager *m_http;
+    bool m_warnedNoAccessReview = false;
 };
 
 // The REST path of `kind` objects in `ns` (name appended when given), in the kind's preferred

@@ -195,7 +195,7 @@ static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::
             continue;
         sendsToBaseline = true;
         const json baselineRef = *baseline;
-        if (!before && !restore)
+        if (!before && canaryWeight && !restore) // the first change of weights notes the original
             before = baselineRef.contains("weight") ? baselineRef["weight"].dump() : std::string();
         if (canaryWeight) {
             json kept = json::array();

@@ -134,7 +134,10 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     controller.tick();
     waitForTick(controller);
     controller.stop();
-    return Ok;
+    out(QStringLiteral("Rollout %1 is at %2.\n")
+            .arg(qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
+    // A step that failed paused the rollout: the verb was carried out, its changes were not all.
+    return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
 }
 
 Result<std::optional<rollout::ControllerLease>> liveLease(store::StateDb &db, const std::string &id)
@@ -366,12 +369,11 @@ int runRolloutStart(const QStringList &arguments)
     if (!seq)
         return fail(seq.error());
     session = {}; // the controller below opens its own connection
-    if (int driven = driveOnce(parser, *state, plan.name); driven != Ok)
-        return driven;
+    const int driven = driveOnce(parser, *state, plan.name);
     const int status = printOutcome(QStringLiteral("start"), commandOutcome(*state, *seq));
     if (status == Ok)
         out(QStringLiteral("Follow it with: dractl rollout run %1 [--auto-promote]\n").arg(qs(plan.name)));
-    return status;
+    return driven != Ok ? driven : status;
 }
 
 int runRolloutRun(const QStringList &arguments)
@@ -571,10 +573,11 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     if (local) {
         if (Result<void> done = executeWithoutCluster(*state, *parsed.plan, id); !done)
             return fail(done.error());
-    } else if (int driven = driveOnce(parser, *state, id); driven != Ok) {
-        return driven;
+        return printOutcome(verbText, commandOutcome(*state, seq));
     }
-    return printOutcome(verbText, commandOutcome(*state, seq));
+    const int driven = driveOnce(parser, *state, id);
+    const int status = printOutcome(verbText, commandOutcome(*state, seq));
+    return driven != Ok ? driven : status;
 }
 
 } // namespace dra::cli

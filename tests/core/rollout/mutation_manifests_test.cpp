@@ -44,6 +44,11 @@ TEST(MutationManifestsTest, RouteGetsWeightsAndAMirrorThatCanBeRemovedAgain)
     test::FakeCluster cluster;
     cluster.seedExampleWorld();
     const json route = *cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
+    // Mirror changes alone leave an untouched route's weights (and annotations) alone.
+    const dra::Result<json> onlyMirrorRemoved = routeManifest(plan, route, std::nullopt, std::nullopt, std::nullopt, true);
+    ASSERT_TRUE(onlyMirrorRemoved.has_value());
+    EXPECT_EQ((*onlyMirrorRemoved)["spec"], route["spec"]);
+    EXPECT_FALSE((*onlyMirrorRemoved)["metadata"].contains("annotations"));
     const dra::Result<json> weighted = routeManifest(plan, route, 95, 5, std::nullopt, false);
     ASSERT_TRUE(weighted.has_value());
     EXPECT_EQ(routeWeights(plan, *weighted), std::make_pair(std::optional<int>(95), std::optional<int>(5)));
