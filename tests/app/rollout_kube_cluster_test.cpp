@@ -3,7 +3,8 @@
 //
 // The rollout controller's cluster port over a real REST client, against `dractl serve --demo`:
 // the requests it sends (server-side apply with and without dry run, merge patch, delete, list by
-// label, discovery) as a served API answers them.
+// label, discovery) as a served API answers them; and dractl rollout start / abort / run against
+// the demo's baseline workload.
 #include "core/rollout/kube_cluster.h"
 
 #include <optional>
@@ -19,6 +20,7 @@
 #include "core/kube/apply_diff.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
+#include "tests/app/dractl_run.h"
 
 using dra::model::Kind;
 using dra::rollout::ClusterPort;
@@ -83,6 +85,13 @@ protected:
         if (!answer)
             return dra::fail(dra::common::Error::Code::Network, QStringLiteral("no answer within 30s"));
         return std::move(*answer);
+    }
+
+    std::optional<json> liveObject(Kind kind, const std::string &ns, const std::string &name)
+    {
+        auto got = await<std::optional<json>>([&](auto done) { m_cluster->get(kind, ns, name, &m_context, done); });
+        EXPECT_TRUE(got.has_value()) << got.error().message.toStdString();
+        return got ? *got : std::nullopt;
     }
 
     std::optional<json> live(const std::string &name)
@@ -169,4 +178,47 @@ TEST_F(KubeClusterWireTest, PreviewsAppliesListsPatchesAndDeletesOnTheDemoServer
     ASSERT_TRUE(versions.has_value()) << versions.error().message.toStdString();
     EXPECT_NE(std::find(versions->begin(), versions->end(), "v1"), versions->end());
     EXPECT_NE(m_cluster->actor().find("context"), std::string::npos) << m_cluster->actor();
+}
+
+// The demo's inference/llm-server is the example plan's baseline. Without the demo control plane
+// no canary pod starts, so the rollout stays in Canary; the abort must still leave the baseline
+// and its route as they were, and remove everything the rollout created.
+TEST_F(KubeClusterWireTest, StartThenAbortLeavesTheDemoBaselineAsItWas)
+{
+    const std::optional<json> baselineBefore = liveObject(Kind::Deployment, "inference", "llm-server");
+    const std::optional<json> routeBefore = liveObject(Kind::HTTPRoute, "inference", "llm-server");
+    ASSERT_TRUE(baselineBefore && routeBefore) << "the demo serves the example plan's baseline";
+    const QString plan = QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/llm-inference-h100.yaml");
+    const QString state = s_dir->filePath(QStringLiteral("rollout-state.db"));
+    const QStringList cluster{QStringLiteral("--kubeconfig"), kubeconfigPath(), QStringLiteral("--state"), state};
+
+    dra::test::DractlRun start = dra::test::dractl(QStringList{QStringLiteral("rollout"), QStringLiteral("start"), plan} + cluster);
+    ASSERT_EQ(start.exitCode, 0) << start.out << start.err;
+    EXPECT_NE(start.out.find("[Passed] baseline Ready"), std::string::npos) << start.out;
+    EXPECT_NE(start.out.find("start: Baseline -> Canary"), std::string::npos) << start.out;
+    const std::optional<json> canary = liveObject(Kind::Deployment, "inference", "llm-server-dra");
+    ASSERT_TRUE(canary.has_value());
+    EXPECT_EQ(canary->at("spec").at("template").at("spec").at("resourceClaims")[0]["resourceClaimTemplateName"],
+              "llm-server-h100");
+    EXPECT_TRUE(liveObject(Kind::ResourceClaimTemplate, "inference", "llm-server-h100").has_value());
+
+    dra::test::DractlRun abort = dra::test::dractl(QStringList{QStringLiteral("rollout"), QStringLiteral("abort"),
+                                                               QStringLiteral("llm-server-to-dra")} + cluster);
+    ASSERT_EQ(abort.exitCode, 0) << abort.out << abort.err;
+    dra::test::DractlRun verify = dra::test::dractl(QStringList{QStringLiteral("rollout"), QStringLiteral("run"),
+                                                                QStringLiteral("llm-server-to-dra"), QStringLiteral("--once")}
+                                                    + cluster);
+    ASSERT_EQ(verify.exitCode, 0) << verify.out << verify.err;
+    EXPECT_NE(verify.out.find("RollingBack -> RolledBack"), std::string::npos) << verify.out;
+
+    EXPECT_FALSE(liveObject(Kind::Deployment, "inference", "llm-server-dra").has_value());
+    EXPECT_FALSE(liveObject(Kind::ResourceClaimTemplate, "inference", "llm-server-h100").has_value());
+    EXPECT_FALSE(liveObject(Kind::ResourceClaim, "inference", "llm-server-to-dra-negative-control").has_value());
+    EXPECT_EQ(liveObject(Kind::Deployment, "inference", "llm-server")->at("spec"), baselineBefore->at("spec"));
+    EXPECT_EQ(dra::kube::comparableObject(*liveObject(Kind::HTTPRoute, "inference", "llm-server")),
+              dra::kube::comparableObject(*routeBefore));
+
+    dra::test::DractlRun audit = dra::test::dractl(
+        {QStringLiteral("rollout"), QStringLiteral("audit"), QStringLiteral("--verify"), QStringLiteral("--state"), state});
+    EXPECT_EQ(audit.exitCode, 0) << audit.err;
 }
