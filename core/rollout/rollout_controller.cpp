@@ -240,7 +240,10 @@ void RolloutController::decideOwnMoves()
     };
     if (const std::optional<FiredStop> fired = firstStopCondition(*m_plan, m_state, m_observation, now)) {
         if (m_state.stage == Stage::RollingBack) {
-            report(QStringLiteral("stop condition while rolling back: %1").arg(qs(fired->reason)));
+            // Nothing to pause in a rollback: say it once, the rollback gate shows what is left.
+            if (fired->condition.type != m_lastRollbackStop)
+                report(QStringLiteral("stop condition while rolling back: %1").arg(qs(fired->reason)));
+            m_lastRollbackStop = fired->condition.type;
         } else {
             Command stop{Verb::StopConditionFired, "controller", fired->reason};
             stop.stopAction = fired->condition.action;

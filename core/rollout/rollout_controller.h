@@ -106,6 +106,7 @@ private:
     int m_observedStep = -1;
     int m_baselineReplicasNow = 0;
     std::optional<common::Error> m_lastError;
+    std::optional<StopCondition::Type> m_lastRollbackStop;
     int64_t m_startedAt = 0;
     bool m_busy = false, m_again = false, m_running = false, m_movedThisTick = false;
 };

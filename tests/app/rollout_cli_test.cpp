@@ -274,3 +274,27 @@ TEST_F(RolloutCliTest, StartAndVerbsFailClearly)
     EXPECT_EQ(unknown.exitCode, 1);
     EXPECT_NE(unknown.err.find("no state file"), std::string::npos) << unknown.err;
 }
+
+TEST_F(RolloutCliTest, StatusWatchEndsWhenTheRolloutHasSettled)
+{
+    writeRollout();
+    {
+        const std::string text = dra::test::readFile(examplePlan().toStdString());
+        const PlanParse parsed = parsePlan(text);
+        dra::kube::ManualClock clock;
+        const RolloutMachine machine(*parsed.plan, clock);
+        dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(state(), dra::store::OpenMode::ReadWrite);
+        ASSERT_TRUE(db.has_value());
+        RolloutStore store(*db);
+        RolloutState rollout = store.load("llm-server-to-dra").value()->state;
+        ASSERT_TRUE(store.execute(machine, rollout, Command{Verb::Abort, "bob"}, clock.nowMs()).value().allowed);
+        Command verified{Verb::RollbackVerified, "controller"};
+        verified.evidence = {gateResult(GateKind::Rollback, {Check{"baseline restored", Verdict::Passed, "8/8"}})};
+        ASSERT_TRUE(store.execute(machine, rollout, verified, clock.nowMs()).value().allowed);
+    }
+    DractlRun watch = dractl({QStringLiteral("rollout"), QStringLiteral("status"), QStringLiteral("llm-server-to-dra"),
+                              QStringLiteral("-w"), QStringLiteral("--state"), state()});
+    ASSERT_EQ(watch.exitCode, 0) << watch.err;
+    EXPECT_NE(watch.out.find("stage     RolledBack"), std::string::npos) << watch.out;
+    EXPECT_EQ(watch.out.find("Rollout llm-server-to-dra"), watch.out.rfind("Rollout llm-server-to-dra")) << "printed once";
+}
