@@ -55,7 +55,7 @@ std::string ownerName()
         + std::to_string(QCoreApplication::applicationPid()) + ")";
 }
 
-QString clock()
+QString wallClockText()
 {
     return QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss"));
 }
@@ -105,7 +105,7 @@ rollout::ControllerOptions controllerOptions(bool autoPromote, int64_t tickMs, i
 void printControllerMessages(rollout::RolloutController &controller)
 {
     QObject::connect(&controller, &rollout::RolloutController::message, &controller, [](const QString &text) {
-        out(clock() + QLatin1Char(' ') + text + QLatin1Char('\n'));
+        out(wallClockText() + QLatin1Char(' ') + text + QLatin1Char('\n'));
     });
 }
 
@@ -466,7 +466,7 @@ int runRolloutRun(const QStringList &arguments)
         return fail(loaded.error());
     printControllerMessages(controller);
     out(QStringLiteral("%1 Driving rollout %2 (%3) at %4%5; Ctrl-C stops.\n")
-            .arg(clock(), qs(id), qs(controller.plan().workloadKey()),
+            .arg(wallClockText(), qs(id), qs(controller.plan().workloadKey()),
                  QString::fromLatin1(rollout::stageName(controller.state().stage)),
                  parser.isSet(QStringLiteral("auto-promote")) ? QStringLiteral(", promoting by itself") : QString()));
     if (parser.isSet(QStringLiteral("once"))) {
@@ -486,11 +486,11 @@ int runRolloutRun(const QStringList &arguments)
     controller.stop();
     if (rollout::isSettled(controller.state().stage)) {
         out(QStringLiteral("%1 Rollout %2 is %3.\n")
-                .arg(clock(), qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
+                .arg(wallClockText(), qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
         return Ok;
     }
     out(QStringLiteral("%1 Stopped at %2; dractl rollout run %3 resumes.\n")
-            .arg(clock(), QString::fromLatin1(rollout::stageName(controller.state().stage)), qs(id)));
+            .arg(wallClockText(), QString::fromLatin1(rollout::stageName(controller.state().stage)), qs(id)));
     return Ok;
 }
 
