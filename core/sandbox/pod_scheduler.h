@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/sandbox/control_pass.h"
+
+namespace dra::sandbox {
+
+// The demo's kube-scheduler: binds each pod without spec.nodeName to a node. Device-plugin pods
+// by counting nvidia.com/gpu; DRA pods by making their claims from templates and allocating
+// them together through core/alloc (status.allocation and reservedFor written, as the
+// scheduler's DRA plugin does). A pod that fits nowhere gets PodScheduled False/Unschedulable
+// with the scheduler's summary and one Warning FailedScheduling Event whose count grows on
+// retries. Faults allocation-fails and allocation-hangs act here.
+class PodScheduler final
+{
+public:
+    // How long a pod that did not fit waits before its FailedScheduling Event counts a retry.
+    static constexpr int64_t kEventRepeatMs = 10'000;
+
+    void reconcile(ControlPass &pass);
+
+private:
+    void unschedulable(ControlPass &pass, nlohmann::json &pod, const std::string &message);
+
+    std::map<std::string, int64_t> m_lastFailureEventMs; // by pod uid
+};
+
+} // namespace dra::sandbox
