@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/server/access_reviews.h"
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
@@ -87,8 +88,13 @@ RequestHandler ApiServer::handler()
 
 void ApiServer::setExtraHandler(std::string prefix, ExtraHandler handler)
 {
-    m_extraPrefix = std::move(prefix);
-    m_extra = std::move(handler);
+    for (auto &[known, extra] : m_extras) {
+        if (known == prefix) {
+            extra = std::move(handler);
+            return;
+        }
+    }
+    m_extras.emplace_back(std::move(prefix), std::move(handler));
 }
 
 bool ApiServer::authenticate(Request &request) const
@@ -140,9 +146,10 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         connection.respond(status::unauthorized());
         return;
     }
-    if (m_extra && !m_extraPrefix.empty() && path.starts_with(m_extraPrefix)
-        && m_extra(request, connection))
-        return;
+    for (const auto &[prefix, extra] : m_extras) {
+        if (extra && !prefix.empty() && path.starts_with(prefix) && extra(request, connection))
+            return;
+    }
     if (path == "/apis/authentication.k8s.io/v1/selfsubjectreviews" && request.method == "POST") {
         // `kubectl auth whoami`: who the server takes the caller for.
         nlohmann::json groups = nlohmann::json::array();
@@ -155,6 +162,12 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
                     { { "userInfo",
                         { { "username", request.user.toStdString() },
                             { "groups", std::move(groups) } } } } } }));
+        return;
+    }
+    if (access_reviews::isReviewPath(path)) {
+        connection.respond(request.method == "POST"
+                ? access_reviews::answer(request, m_writes != nullptr)
+                : status::methodNotAllowed());
         return;
     }
     if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {
