@@ -52,6 +52,11 @@ void PodScheduler::reconcile(ControlPass &pass)
     std::sort(pending.begin(), pending.end(), olderPod);
     ClaimPlacement placement(pass.view);
     for (json &pod : pending) {
+        if (const auto failed = m_lastFailureMs.find(metaText(pod, "uid"));
+            failed != m_lastFailureMs.end() && pass.nowMs - failed->second < kRetryMs) {
+            pass.wakeAt(failed->second + kRetryMs);
+            continue;
+        }
         PodClaims claims = ensurePodClaims(pass, pod);
         pass.view.put(pod); // the claim statuses just recorded
         if (!claims.problem.empty()) {
@@ -89,6 +94,7 @@ void PodScheduler::reconcile(ControlPass &pass)
         setCondition(pod["status"], "PodScheduled", true, {}, {}, pass.now());
         pass.view.put(pod);
         m_lastFailureEventMs.erase(metaText(pod, "uid"));
+        m_lastFailureMs.erase(metaText(pod, "uid"));
         pass.recordEvent(pod, false, "Scheduled",
             "Successfully assigned " + metaText(pod, "namespace") + '/' + metaText(pod, "name")
                 + " to " + outcome.node,
@@ -104,6 +110,7 @@ void PodScheduler::unschedulable(ControlPass &pass, json &pod, const std::string
     setCondition(pod["status"], "PodScheduled", false, "Unschedulable", message, pass.now());
     pass.view.put(pod);
     const std::string uid = metaText(pod, "uid");
+    m_lastFailureMs[uid] = pass.nowMs;
     const auto last = m_lastFailureEventMs.find(uid);
     const bool due = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;
     if (sameMessage && !due)

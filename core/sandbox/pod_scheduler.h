@@ -21,6 +21,9 @@ class PodScheduler final
 public:
     // How long a pod that did not fit waits before its FailedScheduling Event counts a retry.
     static constexpr int64_t kEventRepeatMs = 10'000;
+    // How long a pod that did not fit waits before it is tried again: placing it means
+    // indexing the whole inventory, which must not happen on every write a client makes.
+    static constexpr int64_t kRetryMs = 1'000;
 
     void reconcile(ControlPass &pass);
 
@@ -28,6 +31,7 @@ private:
     void unschedulable(ControlPass &pass, nlohmann::json &pod, const std::string &message);
 
     std::map<std::string, int64_t> m_lastFailureEventMs; // by pod uid
+    std::map<std::string, int64_t> m_lastFailureMs; // by pod uid
 };
 
 } // namespace dra::sandbox
