@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/server/kube_status.h"
+#include "core/server/protobuf_body.h"
 
 namespace dra::server::access_reviews {
 
@@ -66,7 +67,15 @@ Response answer(const Request &request, bool writable)
 {
     const bool rules = request.path == kRulesReviews;
     const char *kind = rules ? "SelfSubjectRulesReview" : "SelfSubjectAccessReview";
-    json review = json::parse(request.body.begin(), request.body.end(), nullptr, false);
+    json review;
+    if (request.header("content-type").starts_with(kProtobufType)) {
+        Result<json> decoded = decodeProtobufBody(request.body);
+        if (!decoded)
+            return status::fromError(decoded.error());
+        review = std::move(*decoded);
+    } else {
+        review = json::parse(request.body.begin(), request.body.end(), nullptr, false);
+    }
     if (!review.is_object() || (review.contains("spec") && !review["spec"].is_object()))
         return status::badRequest(std::string(kind) + ": the body is not a " + kind);
     const json spec = review.value("spec", json::object());
