@@ -22,7 +22,7 @@ namespace {
 // The minor release the demo cluster claims (kDemoKubernetesVersion): its DRA feature gates.
 constexpr int kDemoMinorVersion = 36;
 
-bool isAllocated(const json &claim)
+bool claimIsAllocated(const json &claim)
 {
     return claim.contains("/status/allocation"_json_pointer)
         && claim["/status/allocation"_json_pointer].is_object();
@@ -75,7 +75,7 @@ ClaimPlacement::Outcome ClaimPlacement::place(
     std::vector<size_t> wantedIndex;
     std::vector<json> requiredSelectors;
     for (size_t i = 0; i < claims.size(); ++i) {
-        if (isAllocated(claims[i])) {
+        if (claimIsAllocated(claims[i])) {
             const json selector = claims[i].value("/status/allocation/nodeSelector"_json_pointer, json());
             if (selector.is_object())
                 requiredSelectors.push_back(selector);

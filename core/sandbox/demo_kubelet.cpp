@@ -16,7 +16,7 @@ namespace {
 
 constexpr const char *kKubelet = "kubelet";
 
-int64_t timeMs(const std::string &text)
+int64_t kubeTimeMs(const std::string &text)
 {
     const QDateTime time = QDateTime::fromString(QString::fromStdString(text), Qt::ISODate);
     return time.isValid() ? time.toMSecsSinceEpoch() : 0;
@@ -26,9 +26,9 @@ int64_t timeMs(const std::string &text)
 int64_t boundAtMs(const json &pod)
 {
     if (const json *condition = findCondition(pod, "PodScheduled"))
-        if (const int64_t at = timeMs(condition->value("lastTransitionTime", "")); at > 0)
+        if (const int64_t at = kubeTimeMs(condition->value("lastTransitionTime", "")); at > 0)
             return at;
-    return timeMs(metaText(pod, "creationTimestamp"));
+    return kubeTimeMs(metaText(pod, "creationTimestamp"));
 }
 
 std::string nodeAddress(const ControlPass &pass, const std::string &node)

@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-int64_t countOf(const json &value)
+int64_t gpuCountOf(const json &value)
 {
     try {
         if (value.is_number_integer())
@@ -24,7 +24,7 @@ int64_t countOf(const json &value)
     return 0;
 }
 
-bool tolerates(const json &tolerations, const json &taint)
+bool toleratesTaint(const json &tolerations, const json &taint)
 {
     if (!tolerations.is_array())
         return false;
@@ -49,13 +49,13 @@ bool untoleratedTaint(const json &node, const json &pod)
     const json tolerations = pod.value("/spec/tolerations"_json_pointer, json::array());
     for (const json &taint : taints) {
         const std::string effect = taint.value("effect", "");
-        if ((effect == "NoSchedule" || effect == "NoExecute") && !tolerates(tolerations, taint))
+        if ((effect == "NoSchedule" || effect == "NoExecute") && !toleratesTaint(tolerations, taint))
             return true;
     }
     return false;
 }
 
-bool selectorMatches(const json &node, const json &pod)
+bool nodeLabelsMatchSelector(const json &node, const json &pod)
 {
     const json selector = pod.value("/spec/nodeSelector"_json_pointer, json::object());
     const json labels = node.value("/metadata/labels"_json_pointer, json::object());
@@ -66,7 +66,7 @@ bool selectorMatches(const json &node, const json &pod)
     return true;
 }
 
-bool podHoldsNode(const json &pod)
+bool podHoldsItsNode(const json &pod)
 {
     const std::string phase = textAt(pod, "/status/phase");
     return phase != "Succeeded" && phase != "Failed";
@@ -82,7 +82,7 @@ int64_t devicePluginGpus(const json &pod)
         int64_t most = 0;
         for (const char *field : { "requests", "limits" }) {
             if (resources.contains(field) && resources[field].contains(kDevicePluginGpu))
-                most = std::max(most, countOf(resources[field][kDevicePluginGpu]));
+                most = std::max(most, gpuCountOf(resources[field][kDevicePluginGpu]));
         }
         total += most;
     }
@@ -97,7 +97,7 @@ NodeFit fitNodes(const ObjectView &view, const json &pod)
     if (wanted > 0) {
         for (const json &other : view.all(model::Kind::Pod)) {
             const std::string node = textAt(other, "/spec/nodeName");
-            if (!node.empty() && podHoldsNode(other))
+            if (!node.empty() && podHoldsItsNode(other))
                 taken[node] += devicePluginGpus(other);
         }
     }
@@ -105,14 +105,14 @@ NodeFit fitNodes(const ObjectView &view, const json &pod)
     for (const json &node : view.all(model::Kind::Node)) {
         ++fit.nodeCount;
         const std::string name = metaText(node, "name");
-        if (!selectorMatches(node, pod)) {
+        if (!nodeLabelsMatchSelector(node, pod)) {
             ++unselected;
         } else if (node.value("/spec/unschedulable"_json_pointer, false)) {
             ++cordoned;
         } else if (untoleratedTaint(node, pod)) {
             ++tainted;
         } else if (wanted > 0
-            && countOf(node.value("/status/allocatable"_json_pointer, json::object())
+            && gpuCountOf(node.value("/status/allocatable"_json_pointer, json::object())
                            .value(kDevicePluginGpu, json(0)))
                     - taken[name]
                 < wanted) {

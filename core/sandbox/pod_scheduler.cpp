@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char *kSchedulerName = "default-scheduler";
 
-bool olderPod(const json &a, const json &b)
+bool olderPodFirst(const json &a, const json &b)
 {
     const std::string ta = metaText(a, "creationTimestamp"), tb = metaText(b, "creationTimestamp");
     return ta != tb ? ta < tb : metaText(a, "name") < metaText(b, "name");
@@ -49,7 +49,7 @@ void PodScheduler::reconcile(ControlPass &pass)
     }
     if (pending.empty())
         return;
-    std::sort(pending.begin(), pending.end(), olderPod);
+    std::sort(pending.begin(), pending.end(), olderPodFirst);
     ClaimPlacement placement(pass.view);
     for (json &pod : pending) {
         if (const auto failed = m_lastFailureMs.find(metaText(pod, "uid"));

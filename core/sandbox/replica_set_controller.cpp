@@ -39,7 +39,7 @@ json podFromTemplate(const ControlPass &pass, const json &replicaSet)
     return pod;
 }
 
-bool newerPod(const json &a, const json &b)
+bool newerPodFirst(const json &a, const json &b)
 {
     const std::string ta = metaText(a, "creationTimestamp"), tb = metaText(b, "creationTimestamp");
     return ta != tb ? ta > tb : metaText(a, "name") > metaText(b, "name");
@@ -67,7 +67,7 @@ void ReplicaSetController::reconcileOne(ControlPass &pass, json replicaSet)
         pass.view.put(pods.back());
     }
     if (int64_t(pods.size()) > wanted) {
-        std::sort(pods.begin(), pods.end(), newerPod);
+        std::sort(pods.begin(), pods.end(), newerPodFirst);
         for (size_t i = 0; i < pods.size() - size_t(wanted); ++i)
             pass.view.remove(model::Kind::Pod, ns, metaText(pods[i], "name"));
         pods.erase(pods.begin(), pods.begin() + std::ptrdiff_t(pods.size() - size_t(wanted)));
