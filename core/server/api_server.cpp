@@ -14,6 +14,7 @@
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
 #include "core/server/resource_path.h"
+#include "core/server/scale_subresource.h"
 
 namespace dra::server {
 
@@ -64,6 +65,7 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     , m_source(cache, m_options.cluster)
     , m_resources(m_source)
     , m_watches(new WatchHub(m_source, m_options.pollIntervalMs, this))
+    , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
@@ -211,6 +213,12 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
 void ApiServer::serveResource(
     Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
 {
+    if (const std::optional<ScaleTarget> scale = scaleTargetOf(segments)) {
+        connection.respond(serveScale(request, *scale, m_writer.get(), *m_reader));
+        if (m_writer && request.method != "GET" && request.method != "HEAD")
+            m_watches->poll(); // the new spec.replicas reaches watchers at once
+        return;
+    }
     const std::optional<ResourcePath> path = resolveResourcePath(m_api, segments);
     if (!path) {
         connection.respond(status::unknownPath());

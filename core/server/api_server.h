@@ -72,6 +72,7 @@ private:
     ObjectSource m_source;
     ResourceController m_resources;
     WatchHub *m_watches;
+    std::unique_ptr<ObjectWriter> m_reader; // reads only: objects the scale subresource shows
     std::unique_ptr<ObjectWriter> m_writer;
     std::unique_ptr<WriteController> m_writes;
     std::vector<std::pair<std::string, ExtraHandler>> m_extras; // by path prefix

@@ -3,10 +3,13 @@
 //
 // The demo cluster end to end, as a user drives it: `dractl serve --demo`, the real kubectl
 // applying a Deployment and waiting for its pods to be Ready, and `dractl sandbox fault`.
+#include <algorithm>
+
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 
 #include <gtest/gtest.h>
 
@@ -145,6 +148,21 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
         QStringLiteral("clear"), QStringLiteral("--kubeconfig"), kubeconfig() });
     EXPECT_EQ(cleared.exitCode, 0) << cleared.err;
     EXPECT_NE(cleared.out.find("removed 1"), std::string::npos) << cleared.out;
+
+    // kubectl scale goes through the scale subresource; scaling down deletes a pod.
+    const DractlRun scaled = kubectl({ QStringLiteral("scale"), QStringLiteral("deployment/e2e-dra"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--replicas=1") });
+    ASSERT_EQ(scaled.exitCode, 0) << scaled.err;
+    DractlRun pods;
+    for (int i = 0; i < 50; ++i) {
+        pods = kubectl({ QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
+            QStringLiteral("inference"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+            QStringLiteral("-o"), QStringLiteral("name") });
+        if (std::count(pods.out.begin(), pods.out.end(), '\n') == 1)
+            break;
+        QThread::msleep(100);
+    }
+    EXPECT_EQ(std::count(pods.out.begin(), pods.out.end(), '\n'), 1) << pods.out;
 
     // Deleting the Deployment takes its pods and their claims with it.
     const DractlRun deleted = kubectl({ QStringLiteral("delete"), QStringLiteral("deployment"),
