@@ -28,10 +28,8 @@ void ControlPlane::start()
 
 Result<bool> ControlPlane::runPass()
 {
-    Result<ObjectView> view = ObjectView::load(m_writer);
-    if (!view)
-        return dra::fail(view.error());
-    ControlPass pass { *view, m_clock.nowMs(), m_faults };
+    ObjectView view(m_writer);
+    ControlPass pass { view, m_clock.nowMs(), m_faults };
     try {
         // Owners first, so a pass never makes pods for a ReplicaSet it then deletes.
         m_garbageCollector.reconcile(pass);
@@ -47,11 +45,13 @@ Result<bool> ControlPlane::runPass()
             QStringLiteral("demo control plane: %1").arg(QString::fromUtf8(error.what())));
     }
     m_wakeAtMs = pass.wakeAtMs;
-    const bool wrote = view->changed();
-    if (Result<void> committed = view->commit(m_writer); !committed)
+    const bool wrote = view.changed();
+    if (Result<void> committed = view.commit(); !committed)
         return dra::fail(committed.error());
+    if (view.removedAny(model::Kind::Pod) || view.removedAny(model::Kind::ResourceClaim))
+        m_scheduler.retryUnschedulableNow();
     if (m_options.podResponders)
-        m_responders.sync(*view);
+        m_responders.sync(view);
     if (wrote && m_committed)
         m_committed();
     return wrote;

@@ -6,15 +6,6 @@ namespace dra::sandbox {
 
 using nlohmann::json;
 
-namespace {
-
-// What the controllers read or write; other kinds are left out of a pass.
-constexpr model::Kind kViewedKinds[] = { model::Kind::Deployment, model::Kind::ReplicaSet,
-    model::Kind::Pod, model::Kind::Node, model::Kind::Event, model::Kind::ResourceClaim,
-    model::Kind::ResourceClaimTemplate, model::Kind::ResourceSlice, model::Kind::DeviceClass,
-    model::Kind::DeviceTaintRule };
-
-} // namespace
 
 model::Kind kindOfJson(const json &object)
 {
@@ -34,25 +25,31 @@ std::string metaText(const json &object, const char *field)
     return value != meta->end() && value->is_string() ? value->get<std::string>() : std::string();
 }
 
-Result<ObjectView> ObjectView::load(server::ObjectWriter &writer)
+ObjectView::ObjectView(server::ObjectWriter &writer)
+    : m_writer(writer)
 {
-    ObjectView view;
-    for (model::Kind kind : kViewedKinds) {
-        Result<std::vector<server::ObjectWriter::Stored>> stored
-            = writer.list(model::kindInfo(kind), {});
-        if (!stored)
-            return dra::fail(stored.error());
-        for (server::ObjectWriter::Stored &object : *stored) {
-            Key key { kind, metaText(object.json, "namespace"), metaText(object.json, "name") };
-            view.m_loaded.insert(key);
-            view.m_objects.emplace(std::move(key), std::move(object.json));
-        }
+}
+
+void ObjectView::ensureLoaded(model::Kind kind) const
+{
+    if (!m_loadedKinds.insert(kind).second)
+        return;
+    Result<std::vector<server::ObjectWriter::Stored>> stored = m_writer.list(model::kindInfo(kind), {});
+    if (!stored) {
+        if (!m_loadError)
+            m_loadError = stored.error();
+        return;
     }
-    return view;
+    for (server::ObjectWriter::Stored &object : *stored) {
+        Key key { kind, metaText(object.json, "namespace"), metaText(object.json, "name") };
+        m_loaded.insert(key);
+        m_objects.emplace(std::move(key), std::move(object.json));
+    }
 }
 
 std::vector<json> ObjectView::all(model::Kind kind, const std::string &ns) const
 {
+    ensureLoaded(kind);
     std::vector<json> out;
     auto it = m_objects.lower_bound(Key { kind, ns, {} });
     for (; it != m_objects.end() && it->first.kind == kind; ++it) {
@@ -65,6 +62,7 @@ std::vector<json> ObjectView::all(model::Kind kind, const std::string &ns) const
 
 const json *ObjectView::find(model::Kind kind, const std::string &ns, const std::string &name) const
 {
+    ensureLoaded(kind);
     const auto it = m_objects.find(Key { kind, ns, name });
     return it == m_objects.end() ? nullptr : &it->second;
 }
@@ -72,6 +70,7 @@ const json *ObjectView::find(model::Kind kind, const std::string &ns, const std:
 void ObjectView::put(const json &object)
 {
     Key key { kindOfJson(object), metaText(object, "namespace"), metaText(object, "name") };
+    ensureLoaded(key.kind);
     if (const auto it = m_objects.find(key); it != m_objects.end() && it->second == object)
         return;
     m_deleted.erase(key);
@@ -81,6 +80,7 @@ void ObjectView::put(const json &object)
 
 void ObjectView::remove(model::Kind kind, const std::string &ns, const std::string &name)
 {
+    ensureLoaded(kind);
     const Key key { kind, ns, name };
     const auto it = m_objects.find(key);
     if (it == m_objects.end())
@@ -90,8 +90,19 @@ void ObjectView::remove(model::Kind kind, const std::string &ns, const std::stri
     m_touched.insert(key);
 }
 
-Result<void> ObjectView::commit(server::ObjectWriter &writer)
+bool ObjectView::removedAny(model::Kind kind) const
 {
+    for (const auto &[key, last] : m_deleted) {
+        if (key.kind == kind)
+            return true;
+    }
+    return false;
+}
+
+Result<void> ObjectView::commit()
+{
+    if (m_loadError)
+        return dra::fail(*m_loadError);
     std::vector<server::ObjectWriter::Write> writes;
     for (const Key &key : m_touched) {
         const bool existed = m_loaded.contains(key);
@@ -105,7 +116,7 @@ Result<void> ObjectView::commit(server::ObjectWriter &writer)
     m_touched.clear();
     if (writes.empty())
         return {};
-    Result<std::vector<int64_t>> committed = writer.commit(writes);
+    Result<std::vector<int64_t>> committed = m_writer.commit(writes);
     if (!committed)
         return dra::fail(committed.error());
     return {};

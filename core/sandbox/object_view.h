@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -15,14 +16,15 @@
 
 namespace dra::sandbox {
 
-// The objects the simulated control plane acts on, read from the cache once per pass. Writes
-// of the pass land here at once, so a later controller of the same pass sees what an earlier
-// one did; commit() stores them all as one batch (one watch batch). Thread of its writer.
+// The objects the simulated control plane acts on, read from the cache once per pass, each
+// kind when a controller first asks for it (a pass that touches no claim never parses the
+// ResourceSlices). Writes of the pass land here at once, so a later controller of the same
+// pass sees what an earlier one did; commit() stores them all as one batch (one watch batch).
+// Thread of its writer.
 class ObjectView final
 {
 public:
-    // Reads every object of the kinds the control plane works on.
-    [[nodiscard]] static Result<ObjectView> load(server::ObjectWriter &writer);
+    explicit ObjectView(server::ObjectWriter &writer);
 
     // Objects of `kind` (in `ns`, or every namespace when empty), ordered by namespace and name.
     std::vector<nlohmann::json> all(model::Kind kind, const std::string &ns = {}) const;
@@ -33,8 +35,11 @@ public:
     void remove(model::Kind kind, const std::string &ns, const std::string &name);
 
     bool changed() const { return !m_touched.empty(); }
-    // Stores the writes of this pass in one transaction; nothing when none.
-    [[nodiscard]] Result<void> commit(server::ObjectWriter &writer);
+    // Whether this pass deleted an object of `kind`.
+    bool removedAny(model::Kind kind) const;
+    // Stores the writes of this pass in one transaction; nothing when none. Fails, storing
+    // nothing, when a kind could not be read during the pass.
+    [[nodiscard]] Result<void> commit();
 
 private:
     struct Key
@@ -43,8 +48,13 @@ private:
         std::string ns, name;
         auto operator<=>(const Key &) const = default;
     };
-    std::map<Key, nlohmann::json> m_objects;
-    std::set<Key> m_loaded; // present in the cache when the pass began
+    void ensureLoaded(model::Kind kind) const;
+
+    server::ObjectWriter &m_writer;
+    mutable std::set<model::Kind> m_loadedKinds;
+    mutable std::optional<common::Error> m_loadError;
+    mutable std::map<Key, nlohmann::json> m_objects;
+    mutable std::set<Key> m_loaded; // present in the cache when the pass began
     std::map<Key, nlohmann::json> m_deleted; // last state of what this pass deleted
     std::set<Key> m_touched;
 };

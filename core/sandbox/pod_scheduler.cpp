@@ -52,9 +52,9 @@ void PodScheduler::reconcile(ControlPass &pass)
     std::sort(pending.begin(), pending.end(), olderPodFirst);
     ClaimPlacement placement(pass.view);
     for (json &pod : pending) {
-        if (const auto failed = m_lastFailureMs.find(metaText(pod, "uid"));
-            failed != m_lastFailureMs.end() && pass.nowMs - failed->second < kRetryMs) {
-            pass.wakeAt(failed->second + kRetryMs);
+        if (const auto failed = m_backoff.find(metaText(pod, "uid")); failed != m_backoff.end()
+            && pass.nowMs - failed->second.lastFailureMs < failed->second.delayMs) {
+            pass.wakeAt(failed->second.lastFailureMs + failed->second.delayMs);
             continue;
         }
         PodClaims claims = ensurePodClaims(pass, pod);
@@ -94,7 +94,7 @@ void PodScheduler::reconcile(ControlPass &pass)
         setCondition(pod["status"], "PodScheduled", true, {}, {}, pass.now());
         pass.view.put(pod);
         m_lastFailureEventMs.erase(metaText(pod, "uid"));
-        m_lastFailureMs.erase(metaText(pod, "uid"));
+        m_backoff.erase(metaText(pod, "uid"));
         pass.recordEvent(pod, false, "Scheduled",
             "Successfully assigned " + metaText(pod, "namespace") + '/' + metaText(pod, "name")
                 + " to " + outcome.node,
@@ -110,7 +110,10 @@ void PodScheduler::unschedulable(ControlPass &pass, json &pod, const std::string
     setCondition(pod["status"], "PodScheduled", false, "Unschedulable", message, pass.now());
     pass.view.put(pod);
     const std::string uid = metaText(pod, "uid");
-    m_lastFailureMs[uid] = pass.nowMs;
+    if (const auto known = m_backoff.find(uid); known != m_backoff.end())
+        known->second = { pass.nowMs, std::min(known->second.delayMs * 2, kMaxRetryMs) };
+    else
+        m_backoff[uid] = { pass.nowMs, kRetryMs };
     const auto last = m_lastFailureEventMs.find(uid);
     const bool due = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;
     if (sameMessage && !due)
