@@ -55,11 +55,7 @@ protected:
         if (m_kubectl.isEmpty())
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
-        // OpenSSL 3 keeps a random generator per thread that Qt's network thread may not have
-        // freed when a short dractl command exits; LeakSanitizer would then fail the command
-        // (and drop its buffered output). Only leaks made inside libcrypto are ignored.
-        writeTestFile(m_dir.filePath(QStringLiteral("lsan.supp")), "leak:libcrypto.so\n");
-        qputenv("LSAN_OPTIONS", "suppressions=" + m_dir.filePath(QStringLiteral("lsan.supp")).toUtf8());
+        ignoreOpenSslThreadLeaks(m_dir.path());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
         m_server.setProcessEnvironment(env);
