@@ -226,11 +226,12 @@ void EvidenceCollector::probe(std::shared_ptr<Gathering> g, size_t index, std::f
     if (index >= g->podObjects.size())
         return then();
     const model::Object &pod = g->podObjects[index];
+    // Only Ready pods are probed, as only they get traffic: a pod still starting is the
+    // readiness check's business, not a failed probe.
+    const auto *podStatus = pod.as<model::Pod>();
     const std::string ip = podIpOf(pod);
-    if (ip.empty()) {
-        g->probes.push_back(ProbeResult{false, 0, 0, "Pod " + pod.meta.name + " has no IP yet"});
+    if (ip.empty() || !podStatus || !podStatus->ready())
         return probe(g, index + 1, then);
-    }
     const ApplicationGateConfig &app = m_plan.application;
     QUrl url;
     url.setScheme(QStringLiteral("http"));

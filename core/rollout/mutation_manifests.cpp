@@ -147,8 +147,13 @@ static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &b
                 claims.push_back(claim);
     claims.push_back({{"name", change.claimName}, {"resourceClaimTemplateName", plan.variant.templateName}});
     pod["resourceClaims"] = claims;
-    for (const auto &[key, value] : change.nodeSelector)
-        pod["nodeSelector"][key] = value;
+    // The baseline's nodeSelector picks the device-plugin pool; the plan's, when it names one,
+    // picks the DRA pool instead of adding to it (keys of the two pools rarely coincide).
+    if (!change.nodeSelector.empty()) {
+        pod["nodeSelector"] = json::object();
+        for (const auto &[key, value] : change.nodeSelector)
+            pod["nodeSelector"][key] = value;
+    }
 
     json metadata = ownMetadata(baseline);
     metadata["name"] = plan.variant.deployment;

@@ -6,6 +6,7 @@
 // (or carried out here when none runs).
 #include "app/dractl/commands/rollout_drive.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -384,6 +385,10 @@ int runRolloutRun(const QStringList &arguments)
                       QStringLiteral("Promote by itself once the gates pass and the observation window has run "
                                      "(otherwise promotion waits for dractl rollout promote).")});
     parser.addOption({QStringLiteral("once"), QStringLiteral("One look at the cluster and one step, then exit.")});
+    parser.addOption({QStringLiteral("until"),
+                      QStringLiteral("Exit once the rollout reaches one of these stages (comma-separated, e.g. "
+                                     "Complete,Paused; default: a settled stage)."),
+                      QStringLiteral("stages")});
     parser.addOption({QStringLiteral("diff"),
                       QStringLiteral("Print the preview (server dry run against the live object) of every change applied.")});
     parser.addOption({QStringLiteral("interval"), QStringLiteral("How often to look at the cluster (default 5s)."),
@@ -414,6 +419,19 @@ int runRolloutRun(const QStringList &arguments)
         rollout::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
     if (!readyTimeoutMs || *readyTimeoutMs <= 0)
         return err(QStringLiteral("dractl rollout run: --ready-timeout wants a duration like 10m\n")), Usage;
+    std::vector<rollout::Stage> untilStages;
+    for (const QString &name : parser.value(QStringLiteral("until")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::optional<rollout::Stage> stage = rollout::stageFromName(name.trimmed().toStdString());
+        if (!stage)
+            return err(QStringLiteral("dractl rollout run: --until: no stage named '%1'\n").arg(name)), Usage;
+        untilStages.push_back(*stage);
+    }
+    // Where the foreground controller has nothing left to do: a settled rollout, or a stage the
+    // caller asked to stop at.
+    const auto finished = [&untilStages](rollout::Stage stage) {
+        return rollout::isSettled(stage)
+            || std::find(untilStages.begin(), untilStages.end(), stage) != untilStages.end();
+    };
     Result<QString> state = statePath(parser);
     if (!state)
         return fail(state.error());
@@ -476,15 +494,15 @@ int runRolloutRun(const QStringList &arguments)
         return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
     }
     const StopOnSignal stopOnSignal;
-    QObject::connect(&controller, &rollout::RolloutController::tickFinished, &controller, [&controller]() {
+    QObject::connect(&controller, &rollout::RolloutController::tickFinished, &controller, [&controller, &finished]() {
         // Nothing is left to drive once the rollout settled (Complete still awaits finalise).
-        if (rollout::isSettled(controller.state().stage))
+        if (finished(controller.state().stage))
             QCoreApplication::quit();
     });
     controller.start();
     QCoreApplication::exec();
     controller.stop();
-    if (rollout::isSettled(controller.state().stage)) {
+    if (finished(controller.state().stage)) {
         out(QStringLiteral("%1 Rollout %2 is %3.\n")
                 .arg(wallClockText(), qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
         return Ok;

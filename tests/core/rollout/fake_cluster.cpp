@@ -58,7 +58,7 @@ void FakeCluster::seedExampleWorld()
         "metadata":{"name":"llm-server","namespace":"inference","labels":{"app":"llm-server"},"generation":1},
         "spec":{"replicas":8,"selector":{"matchLabels":{"app":"llm-server"}},
           "template":{"metadata":{"labels":{"app":"llm-server"}},
-            "spec":{"nodeSelector":{"pool.example.com/gpu-manager":"device-plugin"},
+            "spec":{"nodeSelector":{"nvidia.com/gpu.deploy.device-plugin":"true","pool.example.com/zone":"a"},
               "containers":[{"name":"server","image":"registry.example.com/llm-server:1.4",
                 "resources":{"limits":{"nvidia.com/gpu":"1","memory":"32Gi"},"requests":{"nvidia.com/gpu":"1"}}}]}}},
         "status":{"observedGeneration":1,"replicas":8,"readyReplicas":8}})"));
@@ -69,9 +69,9 @@ void FakeCluster::seedExampleWorld()
         "spec":{"parentRefs":[{"name":"gateway"}],
           "rules":[{"backendRefs":[{"name":"llm-server","port":8080,"weight":1}]}]}})"));
     put(json::parse(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a",
-        "labels":{"pool.example.com/gpu-manager":"dra"}},"status":{"allocatable":{"cpu":"64"}}})"));
+        "labels":{"nvidia.com/gpu.deploy.device-plugin":"false"}},"status":{"allocatable":{"cpu":"64"}}})"));
     put(json::parse(R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"node-b",
-        "labels":{"pool.example.com/gpu-manager":"device-plugin"}},"status":{"allocatable":{"cpu":"64","nvidia.com/gpu":"8"}}})"));
+        "labels":{"nvidia.com/gpu.deploy.device-plugin":"true"}},"status":{"allocatable":{"cpu":"64","nvidia.com/gpu":"8"}}})"));
     put(json::parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.nvidia.com"},
         "spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.nvidia.com\""}}]}})"));
     json devices = json::array();

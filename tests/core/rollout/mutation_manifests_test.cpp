@@ -30,7 +30,8 @@ TEST(MutationManifestsTest, CanaryDeploymentMovesTheBaselinesPodTemplateToDra)
     EXPECT_EQ(container["resources"]["claims"], json::parse(R"([{"name":"gpu"}])"));
     EXPECT_EQ(spec["template"]["spec"]["resourceClaims"],
               json::parse(R"([{"name":"gpu","resourceClaimTemplateName":"llm-server-h100"}])"));
-    EXPECT_EQ(spec["template"]["spec"]["nodeSelector"]["pool.example.com/gpu-manager"], "dra");
+    EXPECT_EQ(spec["template"]["spec"]["nodeSelector"], json::parse(R"({"nvidia.com/gpu.deploy.device-plugin":"false"})"))
+        << "the plan's node selection replaces the baseline's device-plugin one";
     // Behind an HTTPRoute the canary's pods are not the baseline's: its selector does not match them.
     EXPECT_EQ(spec["template"]["metadata"]["labels"]["app"], "llm-server-dra");
     EXPECT_EQ(spec["selector"]["matchLabels"]["draconsole.io/track"], "dra");
