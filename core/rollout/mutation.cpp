@@ -102,4 +102,31 @@ nlohmann::json mutationsJson(const std::vector<Mutation> &mutations)
     return list;
 }
 
+std::optional<Mutation> mutationFromJson(const nlohmann::json &json)
+{
+    if (!json.is_object() || !json.contains("kind") || !json["kind"].is_string())
+        return std::nullopt;
+    const std::string kind = json["kind"].get<std::string>();
+    Mutation m;
+    bool known = false;
+    for (int k = 0; k <= int(Mutation::Kind::MarkVariantRejected); ++k)
+        if (kind == mutationKindName(Mutation::Kind(k))) {
+            m.kind = Mutation::Kind(k);
+            known = true;
+        }
+    if (!known)
+        return std::nullopt;
+    try { // value() throws on a field of the wrong type
+        m.ns = json.value("namespace", std::string());
+        m.name = json.value("name", std::string());
+        m.replicas = json.value("replicas", 0);
+        m.baselineWeight = json.value("baselineWeight", 0);
+        m.canaryWeight = json.value("canaryWeight", 0);
+        m.mirrorPercent = json.value("mirrorPercent", 0);
+    } catch (const nlohmann::json::exception &) {
+        return std::nullopt;
+    }
+    return m;
+}
+
 } // namespace dra::rollout

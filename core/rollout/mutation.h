@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,7 @@ struct Mutation
 const char *mutationKindName(Mutation::Kind kind); // "scale-deployment", ...
 nlohmann::json mutationJson(const Mutation &mutation);
 nlohmann::json mutationsJson(const std::vector<Mutation> &mutations);
+// Reads what mutationJson wrote; nullopt for anything else.
+std::optional<Mutation> mutationFromJson(const nlohmann::json &json);
 
 } // namespace dra::rollout

@@ -36,7 +36,7 @@ struct PodTemplateChange
     std::vector<std::string> removeResources{"nvidia.com/gpu"}; // dropped from requests and limits
     std::string claimName = "gpu";     // the pod's resourceClaims[].name
     std::vector<std::string> containers; // containers that get resources.claims; empty: all
-    std::vector<std::pair<std::string, std::string>> nodeSelector; // selects the DRA pool
+    std::vector<std::pair<std::string, std::string>> nodeSelector; // selects the DRA pool, replacing the baseline's
 };
 
 // The DRA variant: a ResourceClaimTemplate plus the pod template change. `name` identifies the

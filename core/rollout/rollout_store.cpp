@@ -141,7 +141,7 @@ Result<void> RolloutStore::writeState(const RolloutState &state, int64_t at)
 }
 
 Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutState &state, const Command &command,
-                                       int64_t at)
+                                       int64_t at, const std::function<Result<void>(const Decision &)> &alsoWhenAllowed)
 {
     store::sqlite::Database &db = m_state.database();
     Result<Transaction> transaction = beginWrite();
@@ -186,6 +186,9 @@ Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutSta
                 return fail(done.error());
         }
     }
+    if (decision.allowed && alsoWhenAllowed)
+        if (Result<void> done = alsoWhenAllowed(decision); !done)
+            return fail(done.error());
     if (Result<AuditEntry> logged = m_audit.append(std::move(entry)); !logged)
         return fail(logged.error());
     if (Result<void> committed = transaction->commit(); !committed)
@@ -193,6 +196,33 @@ Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutSta
     if (decision.allowed)
         state = std::move(next);
     return decision;
+}
+
+Result<void> RolloutStore::recordGates(const RolloutMachine &machine, RolloutState &state,
+                                       const std::vector<GateResult> &results, const std::string &actor, int64_t at)
+{
+    Result<Transaction> transaction = beginWrite();
+    if (!transaction)
+        return fail(transaction.error());
+    RolloutState next = state;
+    for (const GateResult &result : results) {
+        const auto before = next.gates.find(result.gate);
+        const bool news = before == next.gates.end() || before->second.verdict != result.verdict;
+        machine.recordGate(next, result);
+        if (!news)
+            continue;
+        AuditEntry entry{0, at, actor, "gate", state.id,
+                         std::string(gateName(result.gate)) + ": " + verdictName(result.verdict),
+                         {{"gate", gateResultJson(result)}, {"stage", stageName(state.stage)}}};
+        if (Result<AuditEntry> logged = m_audit.append(std::move(entry)); !logged)
+            return fail(logged.error());
+    }
+    if (Result<void> written = writeState(next, at); !written)
+        return fail(written.error());
+    if (Result<void> committed = transaction->commit(); !committed)
+        return fail(committed.error());
+    state = std::move(next);
+    return {};
 }
 
 Result<std::optional<RejectedVariant>> RolloutStore::rejection(const std::string &workload, const std::string &variant)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,8 +52,16 @@ public:
     // Applies `command` with `machine` to rollout `state` and stores the outcome: the new state
     // (when allowed), rejected variants marked, and one audit entry either way ("Canary ->
     // Shadow" or "refused: ..."), with the requirements and intended mutations as details.
+    // `alsoWhenAllowed` runs inside the same transaction when the command is allowed (the
+    // controller stores the transition's mutations with it, so a crash cannot separate them).
     [[nodiscard]] Result<Decision> execute(const RolloutMachine &machine, RolloutState &state, const Command &command,
-                                           int64_t at);
+                                           int64_t at,
+                                           const std::function<Result<void>(const Decision &)> &alsoWhenAllowed = {});
+
+    // Stores gate results the controller evaluated in the current stage; a gate whose verdict
+    // changed gets an audit entry (an unchanged verdict is not news).
+    [[nodiscard]] Result<void> recordGates(const RolloutMachine &machine, RolloutState &state,
+                                           const std::vector<GateResult> &results, const std::string &actor, int64_t at);
 
     [[nodiscard]] Result<std::optional<RejectedVariant>> rejection(const std::string &workload,
                                                                    const std::string &variant);

@@ -39,10 +39,14 @@ std::string nodeInternalIp(int ordinal)
     return "10.64." + std::to_string(ordinal / 250) + '.' + std::to_string(ordinal % 250 + 4);
 }
 
+std::string podSubnetPrefix(int nodeOrdinal)
+{
+    return "100." + std::to_string(64 + nodeOrdinal / 256 % 64) + '.' + std::to_string(nodeOrdinal % 256);
+}
+
 std::string podIp(int nodeOrdinal, int podIndex)
 {
-    return "100.64." + std::to_string(nodeOrdinal % 65536 / 256) + '.'
-        + std::to_string(nodeOrdinal % 256) + '.' + std::to_string(podIndex % 250 + 2);
+    return podSubnetPrefix(nodeOrdinal) + '.' + std::to_string(podIndex % 250 + 2);
 }
 
 const NodeShape &h100Shape()

@@ -51,6 +51,9 @@ PciePlacement pciePlacement(const NodeShape &shape, int minor);
 
 // The InternalIP of the node at `ordinal`; pods on it get addresses from its podCIDR.
 std::string nodeInternalIp(int ordinal);
+// A node's pod network, a /24 of the carrier-grade NAT range 100.64.0.0/10 as "100.X.Y" (one per
+// node for 16,384 nodes, then reused); its pods' addresses are within it.
+std::string podSubnetPrefix(int nodeOrdinal);
 std::string podIp(int nodeOrdinal, int podIndex);
 
 const NodeShape &h100Shape();

@@ -192,8 +192,7 @@ json ObjectFactory::node(const NodePlan &plan)
     metadata["labels"]["kubernetes.io/hostname"] = plan.name;
     metadata["labels"]["topology.kubernetes.io/zone"]
         = kZones[size_t(plan.ordinal) % kZones.size()];
-    object["spec"]["podCIDR"] = "100.64." + std::to_string(plan.ordinal % 65536 / 256) + '.'
-        + std::to_string(plan.ordinal % 256) + ".0/24";
+    object["spec"]["podCIDR"] = podSubnetPrefix(plan.ordinal) + ".0/24";
     json &status = object["status"];
     status["addresses"]
         = json::array({ { { "type", "InternalIP" }, { "address", nodeInternalIp(plan.ordinal) } },

@@ -9,10 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/server/access_reviews.h"
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
 #include "core/server/resource_path.h"
+#include "core/server/scale_subresource.h"
 
 namespace dra::server {
 
@@ -63,6 +65,7 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     , m_source(cache, m_options.cluster)
     , m_resources(m_source)
     , m_watches(new WatchHub(m_source, m_options.pollIntervalMs, this))
+    , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
@@ -87,8 +90,13 @@ RequestHandler ApiServer::handler()
 
 void ApiServer::setExtraHandler(std::string prefix, ExtraHandler handler)
 {
-    m_extraPrefix = std::move(prefix);
-    m_extra = std::move(handler);
+    for (auto &[known, extra] : m_extras) {
+        if (known == prefix) {
+            extra = std::move(handler);
+            return;
+        }
+    }
+    m_extras.emplace_back(std::move(prefix), std::move(handler));
 }
 
 bool ApiServer::authenticate(Request &request) const
@@ -140,9 +148,10 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         connection.respond(status::unauthorized());
         return;
     }
-    if (m_extra && !m_extraPrefix.empty() && path.starts_with(m_extraPrefix)
-        && m_extra(request, connection))
-        return;
+    for (const auto &[prefix, extra] : m_extras) {
+        if (extra && !prefix.empty() && path.starts_with(prefix) && extra(request, connection))
+            return;
+    }
     if (path == "/apis/authentication.k8s.io/v1/selfsubjectreviews" && request.method == "POST") {
         // `kubectl auth whoami`: who the server takes the caller for.
         nlohmann::json groups = nlohmann::json::array();
@@ -155,6 +164,12 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
                     { { "userInfo",
                         { { "username", request.user.toStdString() },
                             { "groups", std::move(groups) } } } } } }));
+        return;
+    }
+    if (access_reviews::isReviewPath(path)) {
+        connection.respond(request.method == "POST"
+                ? access_reviews::answer(request, m_writes != nullptr)
+                : status::methodNotAllowed());
         return;
     }
     if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {
@@ -198,6 +213,12 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
 void ApiServer::serveResource(
     Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
 {
+    if (const std::optional<ScaleTarget> scale = scaleTargetOf(segments)) {
+        connection.respond(serveScale(request, *scale, m_writer.get(), *m_reader));
+        if (m_writer && request.method != "GET" && request.method != "HEAD")
+            m_watches->poll(); // the new spec.replicas reaches watchers at once
+        return;
+    }
     const std::optional<ResourcePath> path = resolveResourcePath(m_api, segments);
     if (!path) {
         connection.respond(status::unknownPath());

@@ -57,7 +57,8 @@ public:
     ResourceController &resources() { return m_resources; }
 
     // Requests under a path prefix ("/draconsole/test/") go to `handler` once authenticated
-    // (the test hooks); it returns false for a path it does not know.
+    // (the test hooks, the demo's fault injection); it returns false for a path it does not
+    // know. One handler per prefix; setting a prefix again replaces its handler.
     using ExtraHandler = std::function<bool(Request &, HttpConnection &)>;
     void setExtraHandler(std::string prefix, ExtraHandler handler);
 
@@ -71,10 +72,10 @@ private:
     ObjectSource m_source;
     ResourceController m_resources;
     WatchHub *m_watches;
+    std::unique_ptr<ObjectWriter> m_reader; // reads only: objects the scale subresource shows
     std::unique_ptr<ObjectWriter> m_writer;
     std::unique_ptr<WriteController> m_writes;
-    std::string m_extraPrefix;
-    ExtraHandler m_extra;
+    std::vector<std::pair<std::string, ExtraHandler>> m_extras; // by path prefix
 };
 
 // The Kubernetes release a cache records for `cluster` (ClusterInfo::version), or empty.

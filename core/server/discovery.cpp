@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/kind.h"
+#include "core/server/access_reviews.h"
 #include "core/server/http_message.h"
 #include "core/server/kube_status.h"
 
@@ -85,6 +86,7 @@ Response apiRoot(
         } else {
             for (const std::string &group : api.groups())
                 items.push_back(aggregatedGroup(api, group));
+            items.push_back(access_reviews::aggregatedGroup());
         }
         return jsonResponse(200,
             { { "kind", "APIGroupDiscoveryList" }, { "apiVersion", "apidiscovery.k8s.io/v2" },
@@ -100,12 +102,15 @@ Response apiRoot(
     nlohmann::json groups = nlohmann::json::array();
     for (const std::string &group : api.groups())
         groups.push_back(apiGroup(api, group));
+    groups.push_back(access_reviews::apiGroup());
     return jsonResponse(200,
         { { "kind", "APIGroupList" }, { "apiVersion", "v1" }, { "groups", std::move(groups) } });
 }
 
 nlohmann::json apiGroup(const ServedApi &api, std::string_view group)
 {
+    if (group == access_reviews::kGroup)
+        return access_reviews::apiGroup();
     const std::vector<std::string> &versions = api.versions(group);
     if (group.empty() || versions.empty())
         return nullptr;
@@ -119,6 +124,8 @@ nlohmann::json apiGroup(const ServedApi &api, std::string_view group)
 
 nlohmann::json resourceList(const ServedApi &api, std::string_view group, std::string_view version)
 {
+    if (group == access_reviews::kGroup)
+        return version == access_reviews::kVersion ? access_reviews::resourceList() : nullptr;
     const std::vector<const model::KindInfo *> kinds = api.kinds(group, version);
     if (kinds.empty())
         return nullptr;

@@ -197,6 +197,53 @@ json deleteOptions(std::string_view data)
     return options;
 }
 
+// The string fields of a message by field number, as `names` name them ("" skips one).
+json stringFields(std::string_view data, std::initializer_list<const char *> names)
+{
+    json out = json::object();
+    Reader reader(data);
+    uint32_t field = 0, wire = 0;
+    while (reader.next(field, wire)) {
+        if (wire == 2 && field >= 1 && field <= names.size() && *(names.begin() + (field - 1))[0])
+            out[*(names.begin() + (field - 1))] = std::string(reader.bytes());
+        else
+            reader.skip(wire);
+    }
+    return out;
+}
+
+// `kubectl auth can-i`: SelfSubjectAccessReview {spec {resourceAttributes, nonResourceAttributes}}
+// and SelfSubjectRulesReview {spec {namespace}}.
+json accessReview(std::string_view data, const std::string &kind)
+{
+    json review = { { "apiVersion", "authorization.k8s.io/v1" }, { "kind", kind }, { "spec", json::object() } };
+    Reader reader(data);
+    uint32_t field = 0, wire = 0;
+    while (reader.next(field, wire)) {
+        if (!(field == 2 && wire == 2)) {
+            reader.skip(wire);
+            continue;
+        }
+        const std::string_view specData = reader.bytes();
+        if (kind == "SelfSubjectRulesReview") {
+            review["spec"] = stringFields(specData, { "namespace" });
+            continue;
+        }
+        Reader spec(specData);
+        uint32_t inner = 0, innerWire = 0;
+        while (spec.next(inner, innerWire)) {
+            if (innerWire == 2 && inner == 1)
+                review["spec"]["resourceAttributes"] = stringFields(spec.bytes(),
+                    { "namespace", "verb", "group", "version", "resource", "subresource", "name" });
+            else if (innerWire == 2 && inner == 2)
+                review["spec"]["nonResourceAttributes"] = stringFields(spec.bytes(), { "path", "verb" });
+            else
+                spec.skip(innerWire);
+        }
+    }
+    return review;
+}
+
 } // namespace
 
 Result<json> decodeProtobufBody(QByteArrayView body)
@@ -236,6 +283,8 @@ Result<json> decodeProtobufBody(QByteArrayView body)
         return namespaceObject(raw);
     if (kind == "DeleteOptions")
         return deleteOptions(raw);
+    if (kind == "SelfSubjectAccessReview" || kind == "SelfSubjectRulesReview")
+        return accessReview(raw, kind);
     return dra::fail(Error::Code::Unsupported,
         QStringLiteral("the body of the request was in an unknown format - %1 %2 in protobuf is "
                        "not accepted; send it as application/json")

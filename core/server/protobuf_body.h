@@ -17,8 +17,9 @@ namespace dra::server {
 inline constexpr std::string_view kProtobufType = "application/vnd.kubernetes.protobuf";
 
 // The JSON of a protobuf-encoded request body (the "k8s\0" envelope around a runtime.Unknown)
-// for the kinds a client sends us that way: Namespace (metadata, spec.finalizers) and
-// DeleteOptions. Other kinds are Unsupported (415), a malformed body Parse (400). Pure.
+// for the kinds a client sends us that way: Namespace (metadata, spec.finalizers),
+// DeleteOptions and the access reviews of `kubectl auth can-i`. Other kinds are Unsupported
+// (415), a malformed body Parse (400). Pure.
 [[nodiscard]] Result<nlohmann::json> decodeProtobufBody(QByteArrayView body);
 
 } // namespace dra::server

@@ -77,7 +77,44 @@ CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
 BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 )sql";
 
-constexpr std::array<std::string_view, 2> kStateMigrations{kStateSchemaV1, kStateSchemaV2};
+// Version 3: a running rollout controller and the processes around it. Verbs given from another
+// process wait in rollout_commands until the controller consumes them (once); the controller's
+// heartbeat tells those processes whether anyone will; rollout_progress is the cursor through a
+// transition's mutations, so a controller started again resumes where the last one stopped;
+// rollout_observations keeps what stop conditions count over time (how long the canary has been
+// Pending, readiness failures in a row) so a restart does not reset those clocks.
+constexpr std::string_view kStateSchemaV3 = R"sql(
+CREATE TABLE rollout_commands (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    rollout TEXT NOT NULL,
+    command_json TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    consumed_at INTEGER,
+    result TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX rollout_commands_pending ON rollout_commands (rollout, consumed_at, seq);
+CREATE TABLE rollout_controllers (
+    rollout TEXT PRIMARY KEY NOT NULL,
+    owner TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    started_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+);
+CREATE TABLE rollout_observations (
+    rollout TEXT PRIMARY KEY NOT NULL,
+    observation_json TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE rollout_progress (
+    rollout TEXT PRIMARY KEY NOT NULL,
+    verb TEXT NOT NULL,
+    mutations_json TEXT NOT NULL,
+    next_index INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+)sql";
+
+constexpr std::array<std::string_view, 3> kStateMigrations{kStateSchemaV1, kStateSchemaV2, kStateSchemaV3};
 
 constexpr uint32_t kStateApplicationId = 0x44524153; // "DRAS"
 

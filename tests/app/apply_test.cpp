@@ -26,6 +26,7 @@ namespace {
 
 using dra::test::dractl;
 using dra::test::DractlRun;
+using dra::test::ignoreOpenSslThreadLeaks;
 using dra::test::writeDemoInventory;
 using dra::test::writeTestFile;
 using nlohmann::json;
@@ -60,6 +61,7 @@ protected:
     static void SetUpTestSuite()
     {
         s_dir = new QTemporaryDir;
+        ignoreOpenSslThreadLeaks(s_dir->path());
         s_server = new QProcess;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_CONFIG_HOME"), s_dir->filePath(QStringLiteral("server-config")));

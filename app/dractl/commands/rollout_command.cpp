@@ -4,15 +4,20 @@
 // dractl rollout: validate a RolloutPlan, show rollouts and the audit log from the state file.
 #include <algorithm>
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QFileInfo>
+#include <QTimer>
 
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/output.h"
+#include "app/dractl/commands/rollout_drive.h"
+#include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/rollout/audit_log.h"
+#include "core/rollout/controller_inbox.h"
 #include "core/rollout/duration.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_plan.h"
@@ -87,9 +92,22 @@ int runPlan(const QStringList &arguments)
     return Ok;
 }
 
-nlohmann::json statusJson(const rollout::RolloutRecord &record)
+nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *state = nullptr)
 {
     nlohmann::json json = rollout::stateJson(record.state);
+    if (state) {
+        // Who drives it and which verbs wait for that controller.
+        rollout::ControllerInbox inbox(*state);
+        if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id); lease && *lease)
+            json["controller"] = {{"owner", (*lease)->owner}, {"pid", (*lease)->pid},
+                                  {"startedAt", (*lease)->startedAt}, {"heartbeatAt", (*lease)->heartbeatAt}};
+        nlohmann::json pending = nlohmann::json::array();
+        if (Result<std::vector<rollout::QueuedCommand>> queued = inbox.pending(record.state.id))
+            for (const rollout::QueuedCommand &command : *queued)
+                pending.push_back({{"seq", command.seq}, {"createdAt", command.createdAt},
+                                   {"command", rollout::commandJson(command.command)}});
+        json["pendingVerbs"] = std::move(pending);
+    }
     json["updatedAt"] = record.updatedAt;
     nlohmann::json verbs = nlohmann::json::array();
     for (rollout::Verb verb : rollout::RolloutMachine::userVerbs(record.state.stage))
@@ -109,7 +127,20 @@ std::string stepText(const rollout::RolloutState &state, const std::optional<rol
     return "step " + std::to_string(step + 1);
 }
 
-void printDetail(const rollout::RolloutRecord &record)
+// Who drives the rollout now, from the controller's heartbeat in the state file.
+std::string controllerText(store::StateDb *state, const std::string &id)
+{
+    if (!state)
+        return "none";
+    Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(*state).lease(id);
+    if (!lease || !*lease)
+        return "none running (verbs run in the shell that gives them)";
+    const int64_t age = QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt;
+    return (*lease)->owner + ", heartbeat " + rollout::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
+        + (age > 30'000 ? " (stale: not running)" : "");
+}
+
+void printDetail(const rollout::RolloutRecord &record, const std::string &controller = {})
 {
     const rollout::RolloutState &s = record.state;
     const rollout::PlanParse parsed = rollout::parsePlan(record.planYaml);
@@ -128,6 +159,8 @@ void printDetail(const rollout::RolloutRecord &record)
     text += "  since     " + timeText(s.stageEnteredAt) + "\n";
     text += "  attempt   " + std::to_string(s.attempt) + ", baseline replicas " + std::to_string(s.baselineReplicas) + "\n";
     text += "  updated   " + timeText(record.updatedAt) + "\n";
+    if (!controller.empty())
+        text += "  driver    " + controller + "\n";
     if (!parsed.plan)
         text += "  (the stored plan no longer validates)\n";
     text += "Gates:\n";
@@ -153,16 +186,57 @@ void printDetail(const rollout::RolloutRecord &record)
     out(text);
 }
 
+// status NAME -w: the detail again at every change, until the rollout settles or Ctrl-C.
+int watchStatus(const QCommandLineParser &parser)
+{
+    if (parser.positionalArguments().size() != 1)
+        return fail(QStringLiteral("rollout status -w: name the rollout to follow"));
+    const std::string name = parser.positionalArguments().front().toStdString();
+    int64_t shown = -1;
+    int status = Ok;
+    const auto look = [&]() {
+        Result<OpenedState> opened = openState(parser);
+        if (!opened || !opened->state) {
+            status = opened ? fail(QStringLiteral("rollout status: no state file at %1").arg(opened->path)) : fail(opened.error());
+            return QCoreApplication::quit();
+        }
+        Result<std::optional<rollout::RolloutRecord>> record = rollout::RolloutStore(*opened->state).load(name);
+        if (!record || !*record) {
+            status = record ? fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path))
+                            : fail(record.error());
+            return QCoreApplication::quit();
+        }
+        if ((*record)->updatedAt != shown) {
+            shown = (*record)->updatedAt;
+            out(QStringLiteral("--- %1\n").arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
+            printDetail(**record, controllerText(&*opened->state, name));
+        }
+        if (rollout::isSettled((*record)->state.stage))
+            QCoreApplication::quit();
+    };
+    const StopOnSignal stopOnSignal;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &poll, look);
+    poll.start(1000);
+    QTimer::singleShot(0, &poll, look);
+    QCoreApplication::exec();
+    return status;
+}
+
 int runStatus(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(stateOption());
     parser.addOption(outputOption(QStringLiteral("text")));
+    parser.addOption({{QStringLiteral("w"), QStringLiteral("watch")},
+                      QStringLiteral("Follow one rollout: print it again whenever it changes, until it settles or Ctrl-C.")});
     parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("A rollout (default: all)."), QStringLiteral("[name]"));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments, QStringLiteral("Show rollouts from the state file: a table of all, or one in detail."),
                      &exitCode))
         return exitCode;
+    if (parser.isSet(QStringLiteral("watch")))
+        return watchStatus(parser);
     const QString format = parser.value(QStringLiteral("output"));
     if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout status")))
         return Usage;
@@ -184,10 +258,11 @@ int runStatus(const QStringList &arguments)
         const auto found = std::find_if(records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
         if (found == records.end())
             return fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path));
+        store::StateDb *db = opened->state ? &*opened->state : nullptr;
         if (isStructured(format))
-            format == QLatin1String("json") ? printJson(statusJson(*found)) : printYaml(statusJson(*found));
+            format == QLatin1String("json") ? printJson(statusJson(*found, db)) : printYaml(statusJson(*found, db));
         else
-            printDetail(*found);
+            printDetail(*found, controllerText(db, name));
         return Ok;
     }
     if (isStructured(format)) {
@@ -289,14 +364,35 @@ int runRollout(const QStringList &arguments)
         return runStatus(rest);
     if (which == QLatin1String("audit"))
         return runAudit(rest);
+    if (which == QLatin1String("start"))
+        return runRolloutStart(rest);
+    if (which == QLatin1String("run"))
+        return runRolloutRun(rest);
+    if (which == QLatin1String("report"))
+        return runRolloutReport(rest);
+    for (const char *verb : {"promote", "pause", "resume", "abort", "finalise", "reject", "retry-gate"})
+        if (which == QLatin1String(verb))
+            return runRolloutVerb(rest, which);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral("Usage: dractl rollout <plan|status|audit> [options]\n\n"
-                           "  plan FILE        validate a RolloutPlan and print it (-o text|json|yaml)\n"
-                           "  status [NAME]    rollouts in the state file, or one in detail (-o text|json|yaml)\n"
-                           "  audit [NAME]     the audit log; --verify checks its hash chain\n"));
+        out(QStringLiteral("Usage: dractl rollout <command> [options]   (each command has --help)\n\n"
+                           "  plan FILE              validate a RolloutPlan and print it (-o text|json|yaml)\n"
+                           "  start PLAN             pre-flight baseline gate, create the rollout, start the canary\n"
+                           "  run PLAN|NAME          the controller in the foreground (--auto-promote, --once)\n"
+                           "  promote NAME           next stage, once the gates pass and the window has run\n"
+                           "  pause|resume NAME      hold the current stage / carry on\n"
+                           "  abort NAME             roll back: traffic to the baseline, canary and claims removed\n"
+                           "  finalise NAME          a Complete rollout: delete the old baseline Deployment\n"
+                           "  reject NAME            roll back and mark the DRA variant rejected\n"
+                           "  retry-gate NAME --gate G   evaluate a gate again\n"
+                           "  status [NAME] [-w]     rollouts in the state file, or one in detail; -w follows it\n"
+                           "  report NAME -o html|json   the evidence bundle\n"
+                           "  audit [NAME]           the audit log; --verify checks its hash chain\n\n"
+                           "Verbs given while `rollout run` drives the rollout are queued for it in the state file.\n"));
         return which.isEmpty() ? Usage : Ok;
     }
-    return fail(QStringLiteral("rollout: unknown subcommand '%1' (plan, status, audit)").arg(which));
+    return fail(QStringLiteral("rollout: unknown subcommand '%1' (plan, start, run, promote, pause, resume, abort, "
+                               "finalise, reject, retry-gate, status, report, audit)")
+                    .arg(which));
 }
 
 namespace {

@@ -22,7 +22,11 @@
 #include "app/dractl/commands/live_mirror.h"
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
+#include "core/kube/clock.h"
+#include "core/sandbox/control_plane.h"
 #include "core/sandbox/demo_cluster.h"
+#include "core/sandbox/fault_endpoint.h"
+#include "core/sandbox/sandbox_faults.h"
 #include "core/server/api_server.h"
 #include "core/server/http_server.h"
 #include "core/server/test_hooks.h"
@@ -367,8 +371,22 @@ int runServe(const QStringList &arguments)
                 return hooks->handle(request, connection);
             });
     }
+    // The demo cluster acts on what clients write: Deployments get pods, pods get devices.
+    std::unique_ptr<server::ObjectWriter> demoWriter;
+    std::unique_ptr<sandbox::ControlPlane> controlPlane;
+    if (demoPreset) {
+        demoWriter = std::make_unique<server::ObjectWriter>(*cache->writer, cache->cluster);
+        controlPlane = std::make_unique<sandbox::ControlPlane>(*demoWriter, kube::Clock::system());
+        controlPlane->setCommittedCallback([&api] { api.watchHub().poll(); });
+        api.setExtraHandler(std::string(sandbox::kSandboxApiPrefix),
+            [&controlPlane](server::Request &request, server::HttpConnection &connection) {
+                return sandbox::handleFaultRequest(*controlPlane, request, connection);
+            });
+    }
     if (Result<void> listening = http.listen(listen->first, listen->second); !listening)
         return fail(listening.error());
+    if (controlPlane)
+        controlPlane->start();
 
     const QString url
         = QStringLiteral("https://%1:%2").arg(urlHost(listen->first)).arg(http.port());
@@ -406,6 +424,10 @@ int runServe(const QStringList &arguments)
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
                             : QString())));
+    if (controlPlane)
+        out(QStringLiteral("control plane: Deployments get pods, pods get devices and answer HTTP "
+                           "on loopback; faults: %1%2 (dractl sandbox fault ...; kinds: %3)\n")
+                .arg(url, qs(sandbox::kFaultsPath), qs(sandbox::faultKindNames())));
     if (testHooks)
         out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
                 .arg(url, qs(server::test_hooks::kPrefix)));

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include <QHostAddress>
+
 #include <gtest/gtest.h>
 
 #include "tests/core/sandbox/preset_test_support.h"
@@ -102,6 +104,29 @@ TEST_P(PresetWorkloadsTest, AllocatedClaimsReferenceExistingDevicesAndPods)
             (*pod)["status"].value("resourceClaimStatuses", json::array()))
             EXPECT_TRUE(
                 claims.contains(ns + '/' + claimStatus["resourceClaimName"].get<std::string>()));
+    }
+}
+
+// Tools and probes parse these: each pod has a dotted-quad IPv4 address within the podCIDR of
+// the node it runs on.
+TEST_P(PresetWorkloadsTest, PodAddressesLieInTheirNodesPodCidr)
+{
+    const json list = generatePreset(GetParam().first, GetParam().second, 3);
+    std::map<std::string, QPair<QHostAddress, int>> cidrs;
+    for (const json *node : itemsOfKind(list, "Node")) {
+        const auto subnet = QHostAddress::parseSubnet(
+            QString::fromStdString((*node)["spec"]["podCIDR"].get<std::string>()));
+        ASSERT_EQ(subnet.first.protocol(), QAbstractSocket::IPv4Protocol) << keyOf(*node);
+        cidrs[(*node)["metadata"]["name"].get<std::string>()] = subnet;
+    }
+    for (const json *pod : itemsOfKind(list, "Pod")) {
+        if (!(*pod)["status"].contains("podIP"))
+            continue; // not running yet
+        const QHostAddress ip(QString::fromStdString((*pod)["status"]["podIP"].get<std::string>()));
+        ASSERT_EQ(ip.protocol(), QAbstractSocket::IPv4Protocol) << keyOf(*pod) << ": " << (*pod)["status"]["podIP"];
+        const std::string node = (*pod)["spec"]["nodeName"];
+        ASSERT_TRUE(cidrs.contains(node)) << keyOf(*pod);
+        EXPECT_TRUE(ip.isInSubnet(cidrs[node])) << keyOf(*pod) << " on " << node;
     }
 }
 

@@ -184,6 +184,21 @@ protected:
     }
 };
 
+// `kubectl auth can-i` (a protobuf SelfSubjectAccessReview): an offline server lets its user
+// read everything and write nothing.
+TEST_F(KubectlTest, AuthCanIReadButNotWrite)
+{
+    const ProcessRun read = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"),
+        QStringLiteral("list"), QStringLiteral("resourceslices.resource.k8s.io") });
+    EXPECT_EQ(read.exitCode, 0) << read.err.toStdString();
+    EXPECT_EQ(read.out.trimmed(), QStringLiteral("yes"));
+    const ProcessRun write = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"),
+        QStringLiteral("delete"), QStringLiteral("resourceclaims.resource.k8s.io"), QStringLiteral("-n"),
+        QStringLiteral("ml") });
+    EXPECT_EQ(write.exitCode, 1) << write.err.toStdString();
+    EXPECT_TRUE(write.out.startsWith(QStringLiteral("no - the server is read-only"))) << write.out.toStdString();
+}
+
 TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
 {
     const ProcessRun version = kubectl({ QStringLiteral("version") });

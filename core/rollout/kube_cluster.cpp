@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/rollout/kube_cluster.h"
+
+#include <memory>
+
+#include <QElapsedTimer>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPointer>
+
+#include "core/common/json_text.h"
+#include "core/kube/access_review.h"
+#include "core/kube/rest_client.h"
+#include "core/kube/server_side_apply.h"
+
+namespace dra::rollout {
+
+namespace {
+
+using common::Error;
+using common::qs;
+
+constexpr const char *kRolloutFieldManager = "draconsole-rollout";
+
+Result<nlohmann::json> parseClusterBody(const QByteArray &body, const QString &what)
+{
+    return common::parseJson(std::string_view(body.constData(), size_t(body.size())), what);
+}
+
+} // namespace
+
+ClusterPort::~ClusterPort() = default;
+
+QString resourcePath(model::Kind kind, const std::string &ns, const std::string &name)
+{
+    const model::KindInfo &info = model::kindInfo(kind);
+    QString path = info.group.empty() ? QStringLiteral("/api/%1").arg(qs(info.preferredVersion))
+                                      : QStringLiteral("/apis/%1/%2").arg(qs(info.group), qs(info.preferredVersion));
+    if (info.namespaced && !ns.empty())
+        path += QStringLiteral("/namespaces/") + qs(ns);
+    path += QLatin1Char('/') + qs(info.plural);
+    if (!name.empty())
+        path += QLatin1Char('/') + qs(name);
+    return path;
+}
+
+KubeCluster::KubeCluster(kube::RestClient &client, QObject *parent)
+    : QObject(parent), m_client(client), m_http(new QNetworkAccessManager(this))
+{
+}
+
+void KubeCluster::list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
+                       Done<std::vector<nlohmann::json>> done)
+{
+    QUrlQuery query;
+    if (!labelSelector.empty())
+        query.addQueryItem(QStringLiteral("labelSelector"), qs(labelSelector));
+    const QString path = resourcePath(kind, ns);
+    m_client.get(path, query, context, [done, path](const Result<kube::RestResponse> &response) {
+        if (!response)
+            return done(fail(response.error()));
+        Result<nlohmann::json> json = parseClusterBody(response->body, path);
+        if (!json)
+            return done(fail(json.error()));
+        std::vector<nlohmann::json> items;
+        if (json->contains("items") && (*json)["items"].is_array())
+            for (nlohmann::json &item : (*json)["items"])
+                items.push_back(std::move(item));
+        done(std::move(items));
+    });
+}
+
+void KubeCluster::get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
+                      Done<std::optional<nlohmann::json>> done)
+{
+    const QString path = resourcePath(kind, ns, name);
+    m_client.get(path, {}, context, [done, path](const Result<kube::RestResponse> &response) {
+        if (!response) {
+            if (response.error().code == Error::Code::NotFound)
+                return done(std::optional<nlohmann::json>());
+            return done(fail(response.error()));
+        }
+        Result<nlohmann::json> json = parseClusterBody(response->body, path);
+        if (!json)
+            return done(fail(json.error()));
+        done(std::optional<nlohmann::json>(std::move(*json)));
+    });
+}
+
+void KubeCluster::apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done)
+{
+    Result<kube::ApplyTarget> target = kube::applyTargetOf(object, m_client.config().ns.toStdString());
+    if (!target)
+        return done(fail(target.error()));
+    kube::RestRequest request;
+    request.method = "PATCH";
+    request.path = target->path;
+    request.contentType = "application/apply-patch+yaml"; // JSON is YAML
+    request.body = QByteArray::fromStdString(object.dump());
+    request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
+    request.query.addQueryItem(QStringLiteral("force"), QStringLiteral("true"));
+    if (dryRun)
+        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+    const QString path = target->path;
+    m_client.send(std::move(request), context, [done, path](const Result<kube::RestResponse> &response) {
+        if (!response)
+            return done(fail(response.error()));
+        Result<nlohmann::json> json = parseClusterBody(response->body, path);
+        if (!json)
+            return done(fail(json.error()));
+        done(std::move(*json));
+    });
+}
+
+void KubeCluster::mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
+                             const nlohmann::json &patch, bool dryRun, QObject *context, Done<nlohmann::json> done)
+{
+    kube::RestRequest request;
+    request.method = "PATCH";
+    request.path = resourcePath(kind, ns, name);
+    request.contentType = "application/merge-patch+json";
+    request.body = QByteArray::fromStdString(patch.dump());
+    request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
+    if (dryRun)
+        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+    const QString path = request.path;
+    m_client.send(std::move(request), context, [done, path](const Result<kube::RestResponse> &response) {
+        if (!response)
+            return done(fail(response.error()));
+        Result<nlohmann::json> json = parseClusterBody(response->body, path);
+        if (!json)
+            return done(fail(json.error()));
+        done(std::move(*json));
+    });
+}
+
+void KubeCluster::remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,
+                         QObject *context, Done<bool> done)
+{
+    kube::RestRequest request;
+    request.method = "DELETE";
+    request.path = resourcePath(kind, ns, name);
+    if (dryRun)
+        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+    // Foreground: a Deployment goes with its ReplicaSets and Pods, so "gone" means gone.
+    request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Foreground"})";
+    m_client.send(std::move(request), context, [done](const Result<kube::RestResponse> &response) {
+        if (!response) {
+            if (response.error().code == Error::Code::NotFound)
+                return done(false);
+            return done(fail(response.error()));
+        }
+        done(true);
+    });
+}
+
+void KubeCluster::reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns, QObject *context,
+                               Done<bool> done)
+{
+    const model::KindInfo &info = model::kindInfo(kind);
+    kube::reviewAccess(m_client, verb, std::string(info.group), std::string(info.plural), info.namespaced ? ns : "",
+                       context, [this, done](const Result<bool> &allowed) {
+                           // A server without authorization.k8s.io (a minimal test server) cannot
+                           // pre-check; its own authorization still decides the request itself.
+                           if (!allowed && allowed.error().code == common::Error::Code::NotFound) {
+                               if (!m_warnedNoAccessReview)
+                                   Q_EMIT m_client.warning(QStringLiteral(
+                                       "the server does not serve SelfSubjectAccessReviews; changes are sent "
+                                       "without that pre-check"));
+                               m_warnedNoAccessReview = true;
+                               return done(true);
+                           }
+                           done(allowed);
+                       });
+}
+
+void KubeCluster::servedResourceVersions(QObject *context, Done<std::vector<std::string>> done)
+{
+    m_client.get(QStringLiteral("/apis/resource.k8s.io"), {}, context, [done](const Result<kube::RestResponse> &response) {
+        if (!response) {
+            if (response.error().code == Error::Code::NotFound)
+                return done(std::vector<std::string>()); // no DRA API at all
+            return done(fail(response.error()));
+        }
+        Result<nlohmann::json> json = parseClusterBody(response->body, QStringLiteral("/apis/resource.k8s.io"));
+        if (!json)
+            return done(fail(json.error()));
+        std::vector<std::string> versions;
+        if (json->contains("versions") && (*json)["versions"].is_array())
+            for (const nlohmann::json &v : (*json)["versions"])
+                if (v.is_object() && v.contains("version") && v["version"].is_string())
+                    versions.push_back(v["version"].get<std::string>());
+        done(std::move(versions));
+    });
+}
+
+void KubeCluster::fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done)
+{
+    QNetworkRequest request(url);
+    request.setTransferTimeout(timeoutMs);
+    auto timer = std::make_shared<QElapsedTimer>();
+    timer->start();
+    QNetworkReply *reply = m_http->get(request);
+    QPointer<QObject> guard(context);
+    connect(reply, &QNetworkReply::finished, this, [reply, guard, done, timer, url]() {
+        reply->deleteLater();
+        if (!guard)
+            return;
+        const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+        if (!status.isValid())
+            return done(fail(Error::Code::Network,
+                             QStringLiteral("GET %1: %2").arg(url.toString(), reply->errorString())));
+        done(HttpAnswer{status.toInt(), reply->readAll(), double(timer->elapsed())});
+    });
+}
+
+std::string KubeCluster::actor() const
+{
+    const kube::ClientConfig &config = m_client.config();
+    const QString user = config.user.isEmpty() ? QStringLiteral("?") : config.user;
+    return QString(user + QStringLiteral(" (context ") + config.context + QLatin1Char(')')).toStdString();
+}
+
+} // namespace dra::rollout

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <QObject>
+
+#include "core/rollout/cluster_port.h"
+
+class QNetworkAccessManager;
+
+namespace dra::kube {
+class RestClient;
+}
+
+namespace dra::rollout {
+
+// The cluster port over a kube::RestClient: the user's own context and credentials, server-side
+// apply with the field manager "draconsole-rollout", SelfSubjectAccessReviews, and a separate
+// network manager for pod probes and Prometheus (they are not API requests and carry no
+// credentials). A server that does not serve SelfSubjectAccessReviews at all (404) gets the
+// request without the pre-check, after one warning. The client must outlive this object.
+// Thread of the client.
+class KubeCluster final : public QObject, public ClusterPort
+{
+    Q_OBJECT
+public:
+    explicit KubeCluster(kube::RestClient &client, QObject *parent = nullptr);
+
+    void list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
+              Done<std::vector<nlohmann::json>> done) override;
+    void get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
+             Done<std::optional<nlohmann::json>> done) override;
+    void apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done) override;
+    void mergePatch(model::Kind kind, const std::string &ns, const std::string &name, const nlohmann::json &patch,
+                    bool dryRun, QObject *context, Done<nlohmann::json> done) override;
+    void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun, QObject *context,
+                Done<bool> done) override;
+    void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns, QObject *context,
+                      Done<bool> done) override;
+    void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
+    void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
+    std::string actor() const override;
+
+private:
+    kube::RestClient &m_client;
+    QNetworkAccessManager *m_http;
+    bool m_warnedNoAccessReview = false;
+};
+
+// The REST path of `kind` objects in `ns` (name appended when given), in the kind's preferred
+// version: "/apis/apps/v1/namespaces/ml/deployments/llm".
+QString resourcePath(model::Kind kind, const std::string &ns, const std::string &name = {});
+
+} // namespace dra::rollout

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/sandbox/control_plane.h"
+
+#include "core/common/logging.h"
+#include "core/sandbox/object_view.h"
+
+namespace dra::sandbox {
+
+ControlPlane::ControlPlane(server::ObjectWriter &writer, kube::Clock &clock,
+    ControlPlaneOptions options, QObject *parent)
+    : QObject(parent)
+    , m_writer(writer)
+    , m_clock(clock)
+    , m_options(options)
+    , m_kubelet(options.startDelayMs)
+    , m_responders(m_faults)
+{
+    connect(&m_timer, &QTimer::timeout, this, &ControlPlane::tick);
+}
+
+void ControlPlane::start()
+{
+    if (m_options.tickMs > 0)
+        m_timer.start(m_options.tickMs);
+    tick();
+}
+
+Result<bool> ControlPlane::runPass()
+{
+    ObjectView view(m_writer);
+    ControlPass pass { view, m_clock.nowMs(), m_faults };
+    try {
+        // Owners first, so a pass never makes pods for a ReplicaSet it then deletes.
+        m_garbageCollector.reconcile(pass);
+        m_deployments.reconcile(pass);
+        m_replicaSets.reconcile(pass);
+        m_scheduler.reconcile(pass);
+        m_kubelet.reconcile(pass);
+        m_claimReleaser.reconcile(pass);
+    } catch (const std::exception &error) {
+        // nlohmann throws on an object of an unexpected shape; one bad object must not stop
+        // the demo, and nothing of this pass is stored.
+        return dra::fail(common::Error::Code::Invalid,
+            QStringLiteral("demo control plane: %1").arg(QString::fromUtf8(error.what())));
+    }
+    m_wakeAtMs = pass.wakeAtMs;
+    const bool wrote = view.changed();
+    if (Result<void> committed = view.commit(); !committed)
+        return dra::fail(committed.error());
+    if (view.removedAny(model::Kind::Pod) || view.removedAny(model::Kind::ResourceClaim))
+        m_scheduler.retryUnschedulableNow();
+    if (m_options.podResponders)
+        m_responders.sync(view);
+    if (wrote && m_committed)
+        m_committed();
+    return wrote;
+}
+
+Result<void> ControlPlane::settle(int maxPasses)
+{
+    for (int i = 0; i < maxPasses; ++i) {
+        Result<bool> wrote = runPass();
+        if (!wrote)
+            return dra::fail(wrote.error());
+        if (!*wrote)
+            break;
+    }
+    Result<int64_t> rev = m_writer.cache().currentRev();
+    if (!rev)
+        return dra::fail(rev.error());
+    m_lastRev = *rev;
+    return {};
+}
+
+void ControlPlane::tick()
+{
+    Result<int64_t> rev = m_writer.cache().currentRev();
+    if (!rev) {
+        qCWarning(lcSandbox, "demo control plane: %s", qPrintable(rev.error().message));
+        return;
+    }
+    const bool due = m_wakeAtMs != 0 && m_clock.nowMs() >= m_wakeAtMs;
+    if (*rev == m_lastRev && !due)
+        return;
+    if (Result<void> settled = settle(); !settled) {
+        qCWarning(lcSandbox, "%s", qPrintable(settled.error().message));
+        m_lastRev = *rev; // try again on the next change, not on every tick
+    }
+}
+
+} // namespace dra::sandbox

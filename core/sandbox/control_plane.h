@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <QObject>
+#include <QTimer>
+
+#include "core/common/result.h"
+#include "core/kube/clock.h"
+#include "core/sandbox/claim_releaser.h"
+#include "core/sandbox/demo_kubelet.h"
+#include "core/sandbox/deployment_controller.h"
+#include "core/sandbox/garbage_collector.h"
+#include "core/sandbox/pod_responders.h"
+#include "core/sandbox/pod_scheduler.h"
+#include "core/sandbox/replica_set_controller.h"
+#include "core/sandbox/sandbox_faults.h"
+#include "core/server/object_writer.h"
+
+namespace dra::sandbox {
+
+struct ControlPlaneOptions
+{
+    int64_t startDelayMs = 1000; // how long a bound pod takes to start
+    int tickMs = 150; // how often start() looks for changes; 0: only runPass()/settle() act
+    bool podResponders = true; // each Running pod answers HTTP on its loopback podIP
+};
+
+// The demo cluster's control plane: Deployment and ReplicaSet controllers, garbage collector,
+// scheduler, kubelet, claim release and per-pod HTTP responders, acting on what clients write.
+// Each pass reads the cache through `writer` (the cache's single writer), lets every
+// controller act, and commits their writes as one batch, then calls the committed callback
+// (WatchHub::poll) so watchers see them at once. Passes run when the cache changed or a pod is
+// due to start. Time comes from `clock`. Thread of the writer.
+class ControlPlane final : public QObject
+{
+    Q_OBJECT
+public:
+    ControlPlane(server::ObjectWriter &writer, kube::Clock &clock, ControlPlaneOptions options = {},
+        QObject *parent = nullptr);
+
+    void setCommittedCallback(std::function<void()> callback) { m_committed = std::move(callback); }
+    // Starts the timer (options.tickMs).
+    void start();
+
+    // One pass of every controller; true when it wrote something.
+    [[nodiscard]] Result<bool> runPass();
+    // Passes until one writes nothing (at most `maxPasses`).
+    [[nodiscard]] Result<void> settle(int maxPasses = 20);
+
+    // The faults in force; call faultsChanged() after changing them.
+    FaultSet &faults() { return m_faults; }
+    void faultsChanged() { m_lastRev = -1; }
+    const PodResponders &responders() const { return m_responders; }
+
+private:
+    void tick();
+
+    server::ObjectWriter &m_writer;
+    kube::Clock &m_clock;
+    ControlPlaneOptions m_options;
+    FaultSet m_faults;
+    GarbageCollector m_garbageCollector;
+    DeploymentController m_deployments;
+    ReplicaSetController m_replicaSets;
+    PodScheduler m_scheduler;
+    DemoKubelet m_kubelet;
+    ClaimReleaser m_claimReleaser;
+    PodResponders m_responders;
+    std::function<void()> m_committed;
+    QTimer m_timer;
+    int64_t m_lastRev = -1; // the cache's revision after the last pass
+    int64_t m_wakeAtMs = 0;
+};
+
+} // namespace dra::sandbox

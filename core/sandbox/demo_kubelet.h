@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "core/sandbox/control_pass.h"
+
+namespace dra::sandbox {
+
+// The kubelets of every demo node: a pod bound for `startDelayMs` starts. Its DRA claims get
+// status.devices with the device's uuid from the ResourceSlice (as the NVIDIA driver publishes
+// it), the pod gets phase Running, a loopback podIP of its own, started and ready containers,
+// Ready conditions and Normal Started Events. Faults driver-prepare-fails, wrong-device and
+// never-ready act here.
+class DemoKubelet final
+{
+public:
+    explicit DemoKubelet(int64_t startDelayMs);
+
+    void reconcile(ControlPass &pass);
+
+private:
+    void start(ControlPass &pass, nlohmann::json &pod);
+    void failPrepare(ControlPass &pass, nlohmann::json &pod, const std::vector<nlohmann::json> &claims);
+    void publishDevices(ControlPass &pass, const nlohmann::json &pod, nlohmann::json claim);
+    void setReadiness(ControlPass &pass, nlohmann::json &pod);
+    std::string nextPodIp();
+
+    int64_t m_startDelayMs;
+    int m_ipBlock; // the second octet of every podIP this instance hands out: 127.<block>.x.y
+    int m_ipCount = 0;
+    std::set<std::string> m_prepareFailedReported; // pod uids
+};
+
+// Whether `ip` is one of the loopback pod addresses the demo kubelet hands out.
+bool isDemoPodIp(const std::string &ip);
+
+} // namespace dra::sandbox

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <QObject>
+
+#include <nlohmann/json.hpp>
+
+#include "core/sandbox/object_view.h"
+#include "core/sandbox/sandbox_faults.h"
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace dra::sandbox {
+
+// What each running demo pod serves: plain HTTP on its loopback podIP and first containerPort
+// (8080 when none), any path answered 200 with {pod, namespace, node, devices: [uuid...]}, or
+// 500 under the fault http-500. So probes, error rates and device identity checks reach a real
+// socket. Thread of the control plane.
+class PodResponders final : public QObject
+{
+    Q_OBJECT
+public:
+    explicit PodResponders(const FaultSet &faults, QObject *parent = nullptr);
+    ~PodResponders() override;
+
+    // Starts a responder for each Running pod with a demo podIP and stops those of pods that
+    // are gone or no longer running.
+    void sync(const ObjectView &view);
+    int count() const { return int(m_responders.size()); }
+
+private:
+    struct Responder;
+    void answer(Responder &responder, QTcpSocket *socket);
+
+    const FaultSet &m_faults;
+    std::map<std::string, std::unique_ptr<Responder>> m_responders; // by pod uid
+};
+
+} // namespace dra::sandbox

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/sandbox/control_pass.h"
+
+namespace dra::sandbox {
+
+// The demo's kube-scheduler: binds each pod without spec.nodeName to a node. Device-plugin pods
+// by counting nvidia.com/gpu; DRA pods by making their claims from templates and allocating
+// them together through core/alloc (status.allocation and reservedFor written, as the
+// scheduler's DRA plugin does). A pod that fits nowhere gets PodScheduled False/Unschedulable
+// with the scheduler's summary and one Warning FailedScheduling Event whose count grows on
+// retries. Faults allocation-fails and allocation-hangs act here.
+class PodScheduler final
+{
+public:
+    // How long a pod that did not fit waits before its FailedScheduling Event counts a retry.
+    static constexpr int64_t kEventRepeatMs = 10'000;
+    // How long a pod that did not fit waits before it is tried again, doubling up to the cap
+    // as kube-scheduler backs off: placing it means indexing the whole inventory, which must
+    // not happen on every write a client makes.
+    static constexpr int64_t kRetryMs = 1'000;
+    static constexpr int64_t kMaxRetryMs = 10'000;
+
+    void reconcile(ControlPass &pass);
+    // Pods that did not fit are tried on the next pass: devices were freed (a pod or claim
+    // went), as kube-scheduler requeues them on such events.
+    void retryUnschedulableNow() { m_backoff.clear(); }
+
+private:
+    void unschedulable(ControlPass &pass, nlohmann::json &pod, const std::string &message);
+
+    std::map<std::string, int64_t> m_lastFailureEventMs; // by pod uid
+    struct Backoff
+    {
+        int64_t lastFailureMs = 0;
+        int64_t delayMs = kRetryMs;
+    };
+    std::map<std::string, Backoff> m_backoff; // by pod uid
+};
+
+} // namespace dra::sandbox

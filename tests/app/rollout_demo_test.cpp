@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// Whole rollouts on the demo cluster, as the README walks through them: `dractl serve --demo`
+// with its control plane (pods scheduled, claims allocated, devices published, pods answering
+// HTTP), driven by `dractl rollout start` / `run --auto-promote` with the demo plan. One demo
+// server per test, since each rollout changes the cluster.
+#include <map>
+#include <optional>
+#include <set>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "core/kube/apply_diff.h"
+#include "core/kube/kubeconfig.h"
+#include "core/kube/rest_client.h"
+#include "core/rollout/kube_cluster.h"
+#include "tests/app/dractl_run.h"
+
+using dra::model::Kind;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char *kDemoPlanName = "demo-llm-server";
+
+// dractl with a longer patience than dractl(): a foreground controller runs a whole rollout.
+dra::test::DractlRun dractlWaiting(const QStringList &arguments, int timeoutMs)
+{
+    QProcess process;
+    process.start(QStringLiteral(DRACTL_PATH), arguments);
+    const bool finished = process.waitForFinished(timeoutMs);
+    EXPECT_TRUE(finished) << "dractl " << arguments.join(QLatin1Char(' ')).toStdString() << " did not finish";
+    if (!finished) {
+        process.kill();
+        process.waitForFinished(5000);
+    }
+    return {process.exitStatus() == QProcess::NormalExit && finished ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+}
+
+class RolloutDemoTest : public testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        dra::test::ignoreOpenSslThreadLeaks(m_dir.path());
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("server-config")));
+        m_server.setProcessEnvironment(environment);
+        m_server.start(QStringLiteral(DRACTL_PATH),
+                       {QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--cache"),
+                        m_dir.filePath(QStringLiteral("served.db")), QStringLiteral("--listen"),
+                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig()});
+        QByteArray output;
+        QElapsedTimer waited;
+        waited.start();
+        while (!output.contains("kubeconfig:") && m_server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
+            m_server.waitForReadyRead(1000);
+            output += m_server.readAllStandardOutput();
+        }
+        ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString();
+
+        dra::Result<dra::kube::Kubeconfig> config = dra::kube::readKubeconfigFile(kubeconfig());
+        ASSERT_TRUE(config.has_value());
+        dra::Result<dra::kube::ClientConfig> client = dra::kube::resolveContext(*config, {});
+        ASSERT_TRUE(client.has_value()) << client.error().message.toStdString();
+        m_rest = std::make_unique<dra::kube::RestClient>(*client);
+        m_cluster = std::make_unique<dra::rollout::KubeCluster>(*m_rest);
+    }
+
+    void TearDown() override
+    {
+        m_server.terminate();
+        if (!m_server.waitForFinished(30'000))
+            m_server.kill();
+    }
+
+    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("demo.kubeconfig")); }
+    QStringList clusterArguments() const
+    {
+        return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"),
+                m_dir.filePath(QStringLiteral("state.db"))};
+    }
+    static QString demoPlan() { return QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/demo-llm-server.yaml"); }
+
+    dra::test::DractlRun rollout(const QStringList &arguments, int timeoutMs = 120'000)
+    {
+        return dractlWaiting(QStringList{QStringLiteral("rollout")} + arguments + clusterArguments(), timeoutMs);
+    }
+
+    // Every object of `kind` in namespace inference, by name, as comparableObject() sees it.
+    std::map<std::string, json> objects(Kind kind)
+    {
+        std::optional<dra::Result<std::vector<json>>> answer;
+        m_cluster->list(kind, "inference", "", &m_context, [&](dra::Result<std::vector<json>> got) { answer = std::move(got); });
+        QElapsedTimer waited;
+        waited.start();
+        while (!answer && waited.elapsed() < 30'000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        std::map<std::string, json> byName;
+        if (!answer || !*answer) {
+            ADD_FAILURE() << "cannot list " << dra::model::kindInfo(kind).plural << ": "
+                          << (answer ? answer->error().message.toStdString() : "no answer");
+            return byName;
+        }
+        for (const json &object : **answer)
+            byName[object["metadata"]["name"].get<std::string>()] = dra::kube::comparableObject(object);
+        return byName;
+    }
+
+    // What a rollback must give back: the workload objects of the namespace, object by object.
+    // Pods are compared by name (a restored baseline keeps its pods), claims with their status.
+    std::map<std::string, std::map<std::string, json>> workloadSnapshot()
+    {
+        std::map<std::string, std::map<std::string, json>> snapshot;
+        for (Kind kind : {Kind::Deployment, Kind::ReplicaSet, Kind::Service, Kind::HTTPRoute,
+                          Kind::ResourceClaimTemplate, Kind::ResourceClaim})
+            snapshot[std::string(dra::model::kindInfo(kind).plural)] = objects(kind);
+        std::map<std::string, json> pods;
+        for (const auto &[name, pod] : objects(Kind::Pod))
+            pods[name] = pod.value("spec", json::object()).value("nodeName", "");
+        snapshot["pods"] = pods;
+        return snapshot;
+    }
+
+    QTemporaryDir m_dir;
+    QProcess m_server;
+    std::unique_ptr<dra::kube::RestClient> m_rest;
+    std::unique_ptr<dra::rollout::KubeCluster> m_cluster;
+    QObject m_context;
+};
+
+TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited)
+{
+    const dra::test::DractlRun start = rollout({QStringLiteral("start"), demoPlan()});
+    ASSERT_EQ(start.exitCode, 0) << start.out << start.err;
+    EXPECT_NE(start.out.find("start: Baseline -> Canary"), std::string::npos) << start.out;
+
+    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
+                                              QStringLiteral("500ms"), QStringLiteral("--until"),
+                                              QStringLiteral("Complete,Paused")},
+                                             400'000);
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    ASSERT_NE(run.out.find("Rollout demo-llm-server is Complete"), std::string::npos) << run.out;
+    // Every gate the canary needed was decided by the demo's evidence, not assumed.
+    for (const char *gate : {"api gate Passed", "node gate Passed", "application gate Passed", "negative-control gate Passed"})
+        EXPECT_NE(run.out.find(gate), std::string::npos) << gate << "\n" << run.out;
+
+    // Complete: the canary serves everything on DRA devices, the baseline is at zero but kept.
+    const std::map<std::string, json> deployments = objects(Kind::Deployment);
+    ASSERT_TRUE(deployments.contains("llm-server-dra"));
+    ASSERT_TRUE(deployments.contains("llm-server")) << "the baseline stays until finalise";
+    EXPECT_EQ(deployments.at("llm-server")["spec"]["replicas"], 0);
+    const json &canary = deployments.at("llm-server-dra");
+    EXPECT_EQ(canary["spec"]["replicas"], 3);
+    int claimed = 0;
+    for (const auto &[name, claim] : objects(Kind::ResourceClaim)) {
+        if (!name.starts_with("llm-server-dra-"))
+            continue;
+        ++claimed;
+        EXPECT_TRUE(claim.contains("status") && claim["status"].contains("allocation")) << name;
+        EXPECT_EQ(claim["status"]["reservedFor"].size(), 1u) << name;
+    }
+    EXPECT_EQ(claimed, 3) << "one claim per canary pod";
+    const json route = objects(Kind::HTTPRoute).at("llm-server");
+    std::map<std::string, int> weights;
+    for (const json &backend : route["spec"]["rules"][0]["backendRefs"])
+        weights[backend["name"].get<std::string>()] = backend.value("weight", 1);
+    EXPECT_EQ(weights["llm-server"], 0);
+    EXPECT_EQ(weights["llm-server-dra"], 100);
+
+    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
+                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
+                                                      m_dir.filePath(QStringLiteral("state.db"))},
+                                                     60'000);
+    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+    const dra::test::DractlRun report = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("report"),
+                                                       QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"),
+                                                       QStringLiteral("json"), QStringLiteral("--state"),
+                                                       m_dir.filePath(QStringLiteral("state.db"))},
+                                                      60'000);
+    ASSERT_EQ(report.exitCode, 0) << report.err;
+    const json bundle = json::parse(report.out, nullptr, false);
+    ASSERT_FALSE(bundle.is_discarded()) << report.out;
+    EXPECT_EQ(bundle["rollout"]["stage"], "Complete") << report.out;
+}
+
+TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBaselineExactly)
+{
+    const auto before = workloadSnapshot();
+    ASSERT_TRUE(before.at("deployments").contains("llm-server"));
+
+    const dra::test::DractlRun fault = dractlWaiting(
+        {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), QStringLiteral("driver-prepare-fails"),
+         QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+         QStringLiteral("--kubeconfig"), kubeconfig()},
+        60'000);
+    ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
+
+    // The demo plan with a short Pending limit: the canary pod never starts, so PendingTooLong
+    // pauses the rollout by itself.
+    std::string plan;
+    {
+        QFile file(demoPlan());
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        plan = file.readAll().toStdString();
+    }
+    const std::string pendingLimit = "  - type: PendingTooLong\n    after: 60s";
+    ASSERT_NE(plan.find(pendingLimit), std::string::npos) << "the demo plan's Pending limit moved";
+    plan.replace(plan.find(pendingLimit), pendingLimit.size(), "  - type: PendingTooLong\n    after: 3s");
+    const QString planFile = dra::test::writeTestFile(m_dir.filePath(QStringLiteral("plan.yaml")), plan);
+
+    ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
+    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
+                                              QStringLiteral("500ms"), QStringLiteral("--until"),
+                                              QStringLiteral("Paused,Complete")},
+                                             200'000);
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    ASSERT_NE(run.out.find("Rollout demo-llm-server is Paused"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("PendingTooLong"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("FailedPrepareDynamicResources"), std::string::npos)
+        << "the node gate names the driver's failure\n" << run.out;
+
+    const dra::test::DractlRun abort = rollout({QStringLiteral("abort"), QString::fromLatin1(kDemoPlanName),
+                                                QStringLiteral("--reason"), QStringLiteral("driver fails to prepare")});
+    ASSERT_EQ(abort.exitCode, 0) << abort.out << abort.err;
+    const dra::test::DractlRun verify = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                                 QStringLiteral("--interval"), QStringLiteral("500ms")},
+                                                200'000);
+    ASSERT_EQ(verify.exitCode, 0) << verify.out << verify.err;
+    ASSERT_NE(verify.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos) << verify.out;
+
+    // Object by object, the namespace is as it was before the start: the canary, its pods, its
+    // claims, the template and the negative control are gone; baseline, route and service as before.
+    const auto after = workloadSnapshot();
+    for (const auto &[resource, objectsBefore] : before)
+        EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
+
+    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
+                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
+                                                      m_dir.filePath(QStringLiteral("state.db"))},
+                                                     60'000);
+    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+}
+
+} // namespace

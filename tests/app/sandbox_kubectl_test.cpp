@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The demo cluster end to end, as a user drives it: `dractl serve --demo`, the real kubectl
+// applying a Deployment and waiting for its pods to be Ready, and `dractl sandbox fault`.
+#include <algorithm>
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <gtest/gtest.h>
+
+#include "tests/app/dractl_run.h"
+
+namespace dra::test {
+namespace {
+
+// A one-GPU template and a Deployment of two pods using it, on the l40s-pcie preset.
+constexpr const char *kWorkload = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: inference}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.nvidia.com}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: e2e-dra, namespace: inference}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: e2e-dra}}
+  template:
+    metadata: {labels: {app: e2e-dra}}
+    spec:
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      resourceClaims: [{name: gpu, resourceClaimTemplateName: one-gpu}]
+      containers:
+      - name: server
+        image: vllm/vllm-openai:v0.8.5
+        resources: {claims: [{name: gpu}]}
+)";
+
+class SandboxKubectlTest : public testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+        if (m_kubectl.isEmpty())
+            GTEST_SKIP() << "kubectl is not on PATH";
+        ASSERT_TRUE(m_dir.isValid());
+        ignoreOpenSslThreadLeaks(m_dir.path());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
+        m_server.setProcessEnvironment(env);
+        m_server.start(QStringLiteral(DRACTL_PATH),
+            { QStringLiteral("serve"), QStringLiteral("--demo=l40s-pcie"), QStringLiteral("--listen"),
+                QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig() });
+        ASSERT_TRUE(m_server.waitForStarted());
+        QByteArray printed;
+        QElapsedTimer waited;
+        waited.start();
+        while (!printed.contains("kubeconfig:") && m_server.state() != QProcess::NotRunning
+            && waited.elapsed() < 60000) {
+            m_server.waitForReadyRead(100);
+            printed += m_server.readAllStandardOutput();
+        }
+        ASSERT_TRUE(printed.contains("control plane:")) << printed.constData();
+    }
+
+    void TearDown() override
+    {
+        if (m_server.state() != QProcess::NotRunning) {
+            m_server.terminate();
+            EXPECT_TRUE(m_server.waitForFinished(10000));
+            EXPECT_EQ(m_server.exitCode(), 0) << m_server.readAllStandardError().constData();
+        }
+    }
+
+    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
+
+    DractlRun kubectl(QStringList arguments)
+    {
+        arguments << QStringLiteral("--kubeconfig") << kubeconfig() << QStringLiteral("--cache-dir")
+                  << m_dir.filePath(QStringLiteral("kube-cache"));
+        QProcess process;
+        process.start(m_kubectl, arguments);
+        EXPECT_TRUE(process.waitForFinished(90000)) << "kubectl did not finish";
+        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString() };
+    }
+
+    QString m_kubectl;
+    QTemporaryDir m_dir;
+    QProcess m_server;
+};
+
+TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
+{
+    const QString manifest = writeTestFile(m_dir.filePath(QStringLiteral("workload.yaml")), kWorkload);
+    const DractlRun applied = kubectl({ QStringLiteral("apply"), QStringLiteral("-f"), manifest });
+    ASSERT_EQ(applied.exitCode, 0) << applied.err;
+
+    // The demo cluster is writable: the checks a rollout makes before it mutates say yes.
+    const DractlRun canPatch = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"),
+        QStringLiteral("patch"), QStringLiteral("deployments"), QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_EQ(canPatch.exitCode, 0) << canPatch.err;
+    EXPECT_EQ(canPatch.out, "yes\n");
+
+    const DractlRun ready = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
+        QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
+        QStringLiteral("inference"), QStringLiteral("--timeout=60s") });
+    ASSERT_EQ(ready.exitCode, 0) << ready.out << ready.err;
+    EXPECT_NE(ready.out.find("condition met"), std::string::npos) << ready.out;
+
+    const DractlRun claims = kubectl({ QStringLiteral("get"), QStringLiteral("resourceclaims"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("-o"),
+        QStringLiteral("jsonpath={range .items[*]}{.metadata.name} {.status.devices[0].data.uuid}{\"\\n\"}{end}") });
+    ASSERT_EQ(claims.exitCode, 0) << claims.err;
+    EXPECT_NE(claims.out.find("e2e-dra-"), std::string::npos) << claims.out;
+    EXPECT_NE(claims.out.find(" GPU-"), std::string::npos) << claims.out;
+
+    // A fault injected through dractl reaches the running pods: they stop being Ready.
+    const DractlRun added = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),
+        QStringLiteral("add"), QStringLiteral("never-ready"), QStringLiteral("--deployment"),
+        QStringLiteral("e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+        QStringLiteral("--kubeconfig"), kubeconfig() });
+    ASSERT_EQ(added.exitCode, 0) << added.err;
+    const DractlRun listed = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),
+        QStringLiteral("list"), QStringLiteral("--kubeconfig"), kubeconfig() });
+    EXPECT_NE(listed.out.find("never-ready"), std::string::npos) << listed.out << listed.err;
+    const DractlRun unready = kubectl({ QStringLiteral("wait"),
+        QStringLiteral("--for=condition=Ready=false"), QStringLiteral("pod"), QStringLiteral("-l"),
+        QStringLiteral("app=e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+        QStringLiteral("--timeout=30s") });
+    EXPECT_EQ(unready.exitCode, 0) << unready.out << unready.err;
+    const DractlRun cleared = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),
+        QStringLiteral("clear"), QStringLiteral("--kubeconfig"), kubeconfig() });
+    EXPECT_EQ(cleared.exitCode, 0) << cleared.err;
+    EXPECT_NE(cleared.out.find("removed 1"), std::string::npos) << cleared.out;
+
+    // kubectl scale goes through the scale subresource; scaling down deletes a pod.
+    const DractlRun scaled = kubectl({ QStringLiteral("scale"), QStringLiteral("deployment/e2e-dra"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--replicas=1") });
+    ASSERT_EQ(scaled.exitCode, 0) << scaled.err;
+    DractlRun pods;
+    for (int i = 0; i < 50; ++i) {
+        pods = kubectl({ QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"),
+            QStringLiteral("inference"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+            QStringLiteral("-o"), QStringLiteral("name") });
+        if (std::count(pods.out.begin(), pods.out.end(), '\n') == 1)
+            break;
+        QThread::msleep(100);
+    }
+    EXPECT_EQ(std::count(pods.out.begin(), pods.out.end(), '\n'), 1) << pods.out;
+
+    // Deleting the Deployment takes its pods and their claims with it.
+    const DractlRun deleted = kubectl({ QStringLiteral("delete"), QStringLiteral("deployment"),
+        QStringLiteral("e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference") });
+    ASSERT_EQ(deleted.exitCode, 0) << deleted.err;
+    const DractlRun gone = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=delete"),
+        QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
+        QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
+    EXPECT_EQ(gone.exitCode, 0) << gone.out << gone.err;
+}
+
+} // namespace
+} // namespace dra::test

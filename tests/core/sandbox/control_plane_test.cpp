@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The demo cluster's control plane turns Deployments into running pods, with devices.
+#include <set>
+
+#include "tests/core/sandbox/control_plane_harness.h"
+
+namespace dra::test {
+namespace {
+
+using nlohmann::json;
+using model::Kind;
+
+bool ready(const json &pod)
+{
+    for (const json &condition : pod["status"].value("conditions", json::array())) {
+        if (condition["type"] == "Ready")
+            return condition["status"] == "True";
+    }
+    return false;
+}
+
+std::set<std::string> names(const std::vector<json> &objects)
+{
+    std::set<std::string> out;
+    for (const json &object : objects)
+        out.insert(object["metadata"]["name"]);
+    return out;
+}
+
+using ControlPlaneTest = ControlPlaneHarness;
+
+TEST_F(ControlPlaneTest, PreseededServingStackIsAdoptedNotRecreated)
+{
+    const std::set<std::string> before = names(podsOf("inference", "llm-server"));
+    ASSERT_EQ(before.size(), 3u);
+    const std::vector<json> claimsBefore = list(Kind::ResourceClaim);
+    settle();
+    EXPECT_EQ(names(podsOf("inference", "llm-server")), before);
+    EXPECT_EQ(list(Kind::ReplicaSet, "inference").size(), 1u);
+    const json deployment = *get(Kind::Deployment, "inference", "llm-server");
+    EXPECT_EQ(deployment["status"]["readyReplicas"], 3);
+    // Claims of preseeded pods keep their allocation and reservations.
+    for (const json &claim : claimsBefore) {
+        const std::optional<json> now
+            = get(Kind::ResourceClaim, claim["metadata"]["namespace"], claim["metadata"]["name"]);
+        ASSERT_TRUE(now) << claim["metadata"]["name"];
+        EXPECT_EQ((*now)["status"].value("reservedFor", json()), claim["status"].value("reservedFor", json()));
+    }
+}
+
+TEST_F(ControlPlaneTest, DevicePluginDeploymentGetsReadyPodsOnDevicePluginNodes)
+{
+    // The device-plugin nodes are full of llm-server (8 GPUs each): scale it down by one first.
+    json llm = *get(Kind::Deployment, "inference", "llm-server");
+    llm["spec"]["replicas"] = 2;
+    put(llm);
+    settle();
+    EXPECT_EQ(podsOf("inference", "llm-server").size(), 2u);
+
+    put(devicePluginDeployment("inference", "tei-gpu4", 4, 2));
+    settle();
+    const std::vector<json> pods = podsOf("inference", "tei-gpu4");
+    ASSERT_EQ(pods.size(), 2u) << json(pods).dump() << json(list(Kind::ReplicaSet, "inference")).dump();
+    for (const json &pod : pods) {
+        EXPECT_TRUE(pod["spec"]["nodeName"].get<std::string>().starts_with("legacy-h100-")) << pod.dump();
+        EXPECT_EQ(pod["status"]["phase"], "Running");
+        EXPECT_TRUE(ready(pod)) << pod.dump();
+        EXPECT_TRUE(pod["status"]["podIP"].get<std::string>().starts_with("127."));
+        EXPECT_EQ(pod["metadata"]["labels"]["app"], "tei-gpu4");
+        EXPECT_TRUE(pod["metadata"]["labels"].contains("pod-template-hash"));
+        EXPECT_EQ(pod["metadata"]["ownerReferences"][0]["kind"], "ReplicaSet");
+        EXPECT_EQ(pod["metadata"]["ownerReferences"][0]["controller"], true);
+        EXPECT_EQ(eventsAbout(pod, "Scheduled").size(), 1u);
+        EXPECT_EQ(eventsAbout(pod, "Started").size(), 1u);
+    }
+    const json deployment = *get(Kind::Deployment, "inference", "tei-gpu4");
+    EXPECT_EQ(deployment["status"]["readyReplicas"], 2);
+    EXPECT_EQ(deployment["status"]["updatedReplicas"], 2);
+    EXPECT_EQ(deployment["status"]["observedGeneration"], 1);
+
+    // A third pod does not fit: 8 - 2 * 4 GPUs are left on the freed node.
+    json more = deployment;
+    more["spec"]["replicas"] = 3;
+    put(more);
+    settle();
+    std::vector<json> pending;
+    for (const json &pod : podsOf("inference", "tei-gpu4")) {
+        if (!pod["spec"].contains("nodeName"))
+            pending.push_back(pod);
+    }
+    ASSERT_EQ(pending.size(), 1u);
+    EXPECT_EQ(pending[0]["status"]["phase"], "Pending");
+    const std::vector<json> failed = eventsAbout(pending[0], "FailedScheduling");
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_NE(failed[0]["message"].get<std::string>().find("Insufficient nvidia.com/gpu"), std::string::npos);
+}
+
+TEST_F(ControlPlaneTest, DraDeploymentGetsClaimsAllocatedReservedAndTheSlicesUuid)
+{
+    put(gpuTemplate("inference", "one-gpu"));
+    put(draDeployment("inference", "llm-dra", "one-gpu", 1));
+    settle();
+    const std::vector<json> pods = podsOf("inference", "llm-dra");
+    ASSERT_EQ(pods.size(), 1u);
+    const json &pod = pods[0];
+    EXPECT_TRUE(ready(pod)) << pod.dump();
+    const std::string claimName = pod["status"]["resourceClaimStatuses"][0]["resourceClaimName"];
+    EXPECT_TRUE(claimName.starts_with(pod["metadata"]["name"].get<std::string>() + "-gpu-")) << claimName;
+    const json claim = *get(Kind::ResourceClaim, "inference", claimName);
+    EXPECT_EQ(claim["metadata"]["annotations"]["resource.kubernetes.io/pod-claim-name"], "gpu");
+    EXPECT_EQ(claim["metadata"]["ownerReferences"][0]["uid"], pod["metadata"]["uid"]);
+    EXPECT_EQ(claim["metadata"]["ownerReferences"][0]["controller"], true);
+    const json &results = claim["status"]["allocation"]["devices"]["results"];
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0]["driver"], "gpu.nvidia.com");
+    ASSERT_EQ(claim["status"]["reservedFor"].size(), 1u);
+    EXPECT_EQ(claim["status"]["reservedFor"][0]["uid"], pod["metadata"]["uid"]);
+    EXPECT_EQ(claim["status"]["reservedFor"][0]["resource"], "pods");
+    // The pod runs where its device is, and the kubelet publishes the device's uuid.
+    EXPECT_NE(claim["status"]["allocation"].value("nodeSelector", json()).dump().find(
+                  pod["spec"]["nodeName"].get<std::string>()),
+        std::string::npos);
+    ASSERT_EQ(claim["status"]["devices"].size(), 1u);
+    EXPECT_EQ(claim["status"]["devices"][0]["device"], results[0]["device"]);
+    const std::string uuid = sliceUuid(results[0]);
+    EXPECT_FALSE(uuid.empty());
+    EXPECT_EQ(claim["status"]["devices"][0]["data"]["uuid"], uuid);
+}
+
+TEST_F(ControlPlaneTest, ScalingToZeroDeletesPodsAndTheirClaimsAndFreesTheDevices)
+{
+    put(gpuTemplate("inference", "one-gpu"));
+    put(draDeployment("inference", "llm-dra", "one-gpu", 2));
+    settle();
+    ASSERT_EQ(podsOf("inference", "llm-dra").size(), 2u);
+    const size_t withPods = list(Kind::ResourceClaim, "inference").size();
+
+    json deployment = *get(Kind::Deployment, "inference", "llm-dra");
+    deployment["spec"]["replicas"] = 0;
+    put(deployment);
+    settle();
+    EXPECT_TRUE(podsOf("inference", "llm-dra").empty());
+    EXPECT_EQ(list(Kind::ResourceClaim, "inference").size(), withPods - 2);
+    EXPECT_EQ((*get(Kind::Deployment, "inference", "llm-dra"))["status"]["replicas"], 0);
+
+    // The freed devices are taken again by the next pods.
+    deployment = *get(Kind::Deployment, "inference", "llm-dra");
+    deployment["spec"]["replicas"] = 2;
+    put(deployment);
+    settle();
+    for (const json &pod : podsOf("inference", "llm-dra"))
+        EXPECT_TRUE(ready(pod)) << pod.dump();
+}
+
+TEST_F(ControlPlaneTest, ChangedTemplateMakesANewReplicaSetAndDeletingTheDeploymentCascades)
+{
+    put(devicePluginDeployment("batch", "cpu-job", 0, 2));
+    settle();
+    ASSERT_EQ(podsOf("batch", "cpu-job").size(), 2u);
+    json deployment = *get(Kind::Deployment, "batch", "cpu-job");
+    deployment["spec"]["template"]["metadata"]["labels"]["version"] = "2";
+    put(deployment);
+    settle();
+    std::vector<json> replicaSets;
+    for (json &replicaSet : list(Kind::ReplicaSet, "batch"))
+        replicaSets.push_back(replicaSet);
+    ASSERT_EQ(replicaSets.size(), 2u);
+    int scaledToZero = 0;
+    for (const json &replicaSet : replicaSets)
+        scaledToZero += replicaSet["spec"]["replicas"] == 0 ? 1 : 0;
+    EXPECT_EQ(scaledToZero, 1);
+    const std::vector<json> pods = podsOf("batch", "cpu-job");
+    ASSERT_EQ(pods.size(), 2u);
+    for (const json &pod : pods)
+        EXPECT_EQ(pod["metadata"]["labels"]["version"], "2");
+    const json status = (*get(Kind::Deployment, "batch", "cpu-job"))["status"];
+    EXPECT_EQ(status["updatedReplicas"], 2);
+    EXPECT_EQ(status["observedGeneration"], 2);
+
+    remove(Kind::Deployment, "batch", "cpu-job");
+    settle();
+    EXPECT_TRUE(list(Kind::ReplicaSet, "batch").empty());
+    EXPECT_TRUE(podsOf("batch", "cpu-job").empty());
+}
+
+} // namespace
+} // namespace dra::test
