@@ -12,7 +12,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -21,6 +20,7 @@
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/kube_cluster.h"
+#include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
 
 using dra::model::Kind;
@@ -52,21 +52,8 @@ protected:
     {
         ASSERT_TRUE(m_dir.isValid());
         dra::test::ignoreOpenSslThreadLeaks(m_dir.path());
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("server-config")));
-        m_server.setProcessEnvironment(environment);
-        m_server.start(QStringLiteral(DRACTL_PATH),
-                       {QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--cache"),
-                        m_dir.filePath(QStringLiteral("served.db")), QStringLiteral("--listen"),
-                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig()});
-        QByteArray output;
-        QElapsedTimer waited;
-        waited.start();
-        while (!output.contains("kubeconfig:") && m_server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
-            m_server.waitForReadyRead(1000);
-            output += m_server.readAllStandardOutput();
-        }
-        ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString();
+        m_server.emplace(m_dir.path());
+        ASSERT_TRUE(m_server->waitUntilServing()) << m_server->diagnostics();
 
         dra::Result<dra::kube::Kubeconfig> config = dra::kube::readKubeconfigFile(kubeconfig());
         ASSERT_TRUE(config.has_value());
@@ -76,14 +63,7 @@ protected:
         m_cluster = std::make_unique<dra::rollout::KubeCluster>(*m_rest);
     }
 
-    void TearDown() override
-    {
-        m_server.terminate();
-        if (!m_server.waitForFinished(30'000))
-            m_server.kill();
-    }
-
-    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("demo.kubeconfig")); }
+    QString kubeconfig() const { return m_server->kubeconfig(); }
     QStringList clusterArguments() const
     {
         return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"),
@@ -132,7 +112,7 @@ protected:
     }
 
     QTemporaryDir m_dir;
-    QProcess m_server;
+    std::optional<dra::test::DemoServer> m_server;
     std::unique_ptr<dra::kube::RestClient> m_rest;
     std::unique_ptr<dra::rollout::KubeCluster> m_cluster;
     QObject m_context;
