@@ -174,6 +174,51 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     EXPECT_EQ(bundle["rollout"]["stage"], "Complete") << report.out;
 }
 
+// The controller is killed (no clean stop) in the middle of a cutover step's changes; `run`
+// started again takes over at once, carries on from the interrupted change and completes.
+TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
+{
+    ASSERT_EQ(rollout({QStringLiteral("start"), demoPlan()}).exitCode, 0);
+    QProcess controller;
+    controller.start(QStringLiteral(DRACTL_PATH),
+                     QStringList{QStringLiteral("rollout"), QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                 QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms")}
+                         + clusterArguments());
+    // The preview line of the second cutover step's route change comes before it is applied.
+    const QByteArray midStep = "set HTTPRoute inference/llm-server weights baseline 75 / canary 25 ...";
+    QByteArray printed;
+    QElapsedTimer waited;
+    waited.start();
+    while (!printed.contains(midStep) && controller.state() != QProcess::NotRunning && waited.elapsed() < 200'000) {
+        controller.waitForReadyRead(50);
+        printed += controller.readAllStandardOutput();
+    }
+    controller.kill();
+    controller.waitForFinished(10'000);
+    ASSERT_TRUE(printed.contains(midStep)) << printed.toStdString();
+
+    const dra::test::DractlRun resumed = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                                  QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
+                                                  QStringLiteral("500ms"), QStringLiteral("--until"),
+                                                  QStringLiteral("Complete,Paused")},
+                                                 300'000);
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    EXPECT_EQ(resumed.out.find("already driven"), std::string::npos) << resumed.out;
+    ASSERT_NE(resumed.out.find("Rollout demo-llm-server is Complete"), std::string::npos) << resumed.out;
+    // Nothing before the interrupted step is done again.
+    EXPECT_EQ(resumed.out.find("Canary -> Shadow"), std::string::npos) << resumed.out;
+    EXPECT_EQ(resumed.out.find("weights baseline 95 / canary 5"), std::string::npos) << resumed.out;
+
+    const std::map<std::string, json> deployments = objects(Kind::Deployment);
+    EXPECT_EQ(deployments.at("llm-server")["spec"]["replicas"], 0);
+    EXPECT_EQ(deployments.at("llm-server-dra")["spec"]["replicas"], 3);
+    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
+                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
+                                                      m_dir.filePath(QStringLiteral("state.db"))},
+                                                     60'000);
+    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+}
+
 TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBaselineExactly)
 {
     const auto before = workloadSnapshot();
