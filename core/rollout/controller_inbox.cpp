@@ -21,6 +21,30 @@ Result<Transaction> beginInboxWrite(store::StateDb &state)
     return Transaction::begin(state.database(), Transaction::Kind::Immediate);
 }
 
+// A single statement that changes the state file; refused when it was opened read-only.
+Result<Statement> prepareInboxChange(store::StateDb &state, std::string_view sql)
+{
+    if (!state.isWriter())
+        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
+    return state.database().prepare(sql);
+}
+
+// The one row `sql` selects for `rollout` (bound as ?1), stepped onto; nullopt when there is none.
+// `rollout` is bound without a copy: it must outlive the statement.
+Result<std::optional<Statement>> selectRolloutRow(store::StateDb &state, std::string_view sql, const std::string &rollout)
+{
+    Result<Statement> select = state.database().prepare(sql);
+    if (!select)
+        return fail(select.error());
+    select->bind(1, rollout);
+    const Result<bool> row = select->step();
+    if (!row)
+        return fail(row.error());
+    if (!*row)
+        return std::optional<Statement>();
+    return std::optional<Statement>(std::move(*select));
+}
+
 constexpr std::string_view kCommandColumns = "seq, rollout, command_json, created_at, consumed_at, result";
 
 Result<QueuedCommand> readQueuedCommand(Statement &select)
@@ -160,9 +184,7 @@ Result<std::optional<QueuedCommand>> ControllerInbox::takeNext(const std::string
 
 Result<void> ControllerInbox::setResult(int64_t seq, const std::string &result)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
-    Result<Statement> update = m_state.database().prepare("UPDATE rollout_commands SET result = ?2 WHERE seq = ?1");
+    Result<Statement> update = prepareInboxChange(m_state, "UPDATE rollout_commands SET result = ?2 WHERE seq = ?1");
     if (!update)
         return fail(update.error());
     update->bind(1, seq);
@@ -199,9 +221,7 @@ Result<std::vector<QueuedCommand>> ControllerInbox::pending(const std::string &r
 Result<void> ControllerInbox::heartbeat(const std::string &rollout, const std::string &owner, int64_t pid,
                                         int64_t startedAt, int64_t at)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
-    Result<Statement> upsert = m_state.database().prepare(
+    Result<Statement> upsert = prepareInboxChange(m_state, 
         "INSERT INTO rollout_controllers (rollout, owner, pid, started_at, heartbeat_at) VALUES (?1, ?2, ?3, ?4, ?5) "
         "ON CONFLICT (rollout) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, "
         "started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at");
@@ -217,10 +237,7 @@ Result<void> ControllerInbox::heartbeat(const std::string &rollout, const std::s
 
 Result<void> ControllerInbox::release(const std::string &rollout, int64_t pid)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
-    Result<Statement> remove =
-        m_state.database().prepare("DELETE FROM rollout_controllers WHERE rollout = ?1 AND pid = ?2");
+    Result<Statement> remove = prepareInboxChange(m_state, "DELETE FROM rollout_controllers WHERE rollout = ?1 AND pid = ?2");
     if (!remove)
         return fail(remove.error());
     remove->bind(1, rollout);
@@ -230,25 +247,20 @@ Result<void> ControllerInbox::release(const std::string &rollout, int64_t pid)
 
 Result<std::optional<ControllerLease>> ControllerInbox::lease(const std::string &rollout)
 {
-    Result<Statement> select = m_state.database().prepare(
-        "SELECT owner, pid, started_at, heartbeat_at FROM rollout_controllers WHERE rollout = ?1");
+    Result<std::optional<Statement>> select = selectRolloutRow(
+        m_state, "SELECT owner, pid, started_at, heartbeat_at FROM rollout_controllers WHERE rollout = ?1", rollout);
     if (!select)
         return fail(select.error());
-    select->bind(1, rollout);
-    const Result<bool> row = select->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
+    if (!*select)
         return std::optional<ControllerLease>();
+    Statement &stored = **select;
     return std::optional<ControllerLease>(
-        ControllerLease{select->columnString(0), select->columnInt(1), select->columnInt(2), select->columnInt(3)});
+        ControllerLease{stored.columnString(0), stored.columnInt(1), stored.columnInt(2), stored.columnInt(3)});
 }
 
 Result<void> ControllerInbox::saveObservation(const std::string &rollout, const StageObservation &observed, int64_t at)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
-    Result<Statement> upsert = m_state.database().prepare(
+    Result<Statement> upsert = prepareInboxChange(m_state, 
         "INSERT INTO rollout_observations (rollout, observation_json, updated_at) VALUES (?1, ?2, ?3) "
         "ON CONFLICT (rollout) DO UPDATE SET observation_json = excluded.observation_json, updated_at = excluded.updated_at");
     if (!upsert)
@@ -267,17 +279,14 @@ Result<void> ControllerInbox::saveObservation(const std::string &rollout, const 
 
 Result<std::optional<StageObservation>> ControllerInbox::observation(const std::string &rollout)
 {
-    Result<Statement> select =
-        m_state.database().prepare("SELECT observation_json FROM rollout_observations WHERE rollout = ?1");
+    Result<std::optional<Statement>> select = selectRolloutRow(
+        m_state, "SELECT observation_json FROM rollout_observations WHERE rollout = ?1", rollout);
     if (!select)
         return fail(select.error());
-    select->bind(1, rollout);
-    const Result<bool> row = select->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
+    if (!*select)
         return std::optional<StageObservation>();
-    Result<nlohmann::json> json = common::parseJson(select->columnText(0), QStringLiteral("rollout observation"));
+    Statement &stored = **select;
+    Result<nlohmann::json> json = common::parseJson(stored.columnText(0), QStringLiteral("rollout observation"));
     if (!json)
         return fail(json.error());
     StageObservation observed;
@@ -298,9 +307,7 @@ Result<std::optional<StageObservation>> ControllerInbox::observation(const std::
 
 Result<void> ControllerInbox::saveProgress(const std::string &rollout, const MutationProgress &progress, int64_t at)
 {
-    if (!m_state.isWriter())
-        return fail(Error::Code::Invalid, QStringLiteral("the state file was opened read-only"));
-    Result<Statement> upsert = m_state.database().prepare(
+    Result<Statement> upsert = prepareInboxChange(m_state, 
         "INSERT INTO rollout_progress (rollout, verb, mutations_json, next_index, updated_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (rollout) DO UPDATE SET verb = excluded.verb, "
         "mutations_json = excluded.mutations_json, next_index = excluded.next_index, updated_at = excluded.updated_at");
@@ -317,19 +324,16 @@ Result<void> ControllerInbox::saveProgress(const std::string &rollout, const Mut
 
 Result<std::optional<MutationProgress>> ControllerInbox::progress(const std::string &rollout)
 {
-    Result<Statement> select = m_state.database().prepare(
-        "SELECT verb, mutations_json, next_index FROM rollout_progress WHERE rollout = ?1");
+    Result<std::optional<Statement>> select = selectRolloutRow(
+        m_state, "SELECT verb, mutations_json, next_index FROM rollout_progress WHERE rollout = ?1", rollout);
     if (!select)
         return fail(select.error());
-    select->bind(1, rollout);
-    const Result<bool> row = select->step();
-    if (!row)
-        return fail(row.error());
-    if (!*row)
+    if (!*select)
         return std::optional<MutationProgress>();
+    Statement &stored = **select;
     MutationProgress progress;
-    progress.verb = verbFromName(select->columnString(0)).value_or(Verb::Start);
-    Result<nlohmann::json> json = common::parseJson(select->columnText(1), QStringLiteral("rollout progress"));
+    progress.verb = verbFromName(stored.columnString(0)).value_or(Verb::Start);
+    Result<nlohmann::json> json = common::parseJson(stored.columnText(1), QStringLiteral("rollout progress"));
     if (!json)
         return fail(json.error());
     for (const nlohmann::json &item : *json) {
@@ -339,7 +343,7 @@ Result<std::optional<MutationProgress>> ControllerInbox::progress(const std::str
                         QStringLiteral("rollout %1: a stored mutation is not readable").arg(common::qs(rollout)));
         progress.mutations.push_back(std::move(*m));
     }
-    progress.next = size_t(std::max<int64_t>(0, select->columnInt(2)));
+    progress.next = size_t(std::max<int64_t>(0, stored.columnInt(2)));
     return std::optional<MutationProgress>(std::move(progress));
 }
 

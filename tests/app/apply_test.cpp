@@ -20,10 +20,12 @@
 #include "core/kube/client_config.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
+#include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
 
 namespace {
 
+using dra::test::DemoServer;
 using dra::test::dractl;
 using dra::test::DractlRun;
 using dra::test::ignoreOpenSslThreadLeaks;
@@ -62,35 +64,16 @@ protected:
     {
         s_dir = new QTemporaryDir;
         ignoreOpenSslThreadLeaks(s_dir->path());
-        s_server = new QProcess;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), s_dir->filePath(QStringLiteral("server-config")));
-        s_server->setProcessEnvironment(environment);
-        s_server->start(QStringLiteral(DRACTL_PATH),
-                        {QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--cache"),
-                         s_dir->filePath(QStringLiteral("served.db")), QStringLiteral("--listen"),
-                         QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig()});
-        QByteArray output;
-        QElapsedTimer waited;
-        waited.start();
-        while (!output.contains("kubeconfig:") && s_server->state() != QProcess::NotRunning
-               && waited.elapsed() < 120'000) {
-            s_server->waitForReadyRead(1000);
-            output += s_server->readAllStandardOutput();
-        }
-        ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString()
-                                                   << s_server->readAllStandardError().toStdString();
+        s_server = new DemoServer(s_dir->path());
+        ASSERT_TRUE(s_server->waitUntilServing()) << s_server->diagnostics();
     }
     static void TearDownTestSuite()
     {
-        s_server->terminate();
-        if (!s_server->waitForFinished(30'000))
-            s_server->kill();
         delete s_server;
         delete s_dir;
     }
 
-    static QString kubeconfig() { return s_dir->filePath(QStringLiteral("demo.kubeconfig")); }
+    static QString kubeconfig() { return s_server->kubeconfig(); }
 
     static QString write(const QString &name, const std::string &text)
     {
@@ -128,11 +111,11 @@ protected:
     }
 
     static QTemporaryDir *s_dir;
-    static QProcess *s_server;
+    static DemoServer *s_server;
 };
 
 QTemporaryDir *ApplyTest::s_dir = nullptr;
-QProcess *ApplyTest::s_server = nullptr;
+DemoServer *ApplyTest::s_server = nullptr;
 
 std::string expressionOf(const json &templ)
 {

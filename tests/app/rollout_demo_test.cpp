@@ -12,7 +12,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QProcess>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -21,6 +20,7 @@
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/kube_cluster.h"
+#include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
 
 using dra::model::Kind;
@@ -52,21 +52,8 @@ protected:
     {
         ASSERT_TRUE(m_dir.isValid());
         dra::test::ignoreOpenSslThreadLeaks(m_dir.path());
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("server-config")));
-        m_server.setProcessEnvironment(environment);
-        m_server.start(QStringLiteral(DRACTL_PATH),
-                       {QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--cache"),
-                        m_dir.filePath(QStringLiteral("served.db")), QStringLiteral("--listen"),
-                        QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig()});
-        QByteArray output;
-        QElapsedTimer waited;
-        waited.start();
-        while (!output.contains("kubeconfig:") && m_server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
-            m_server.waitForReadyRead(1000);
-            output += m_server.readAllStandardOutput();
-        }
-        ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString();
+        m_server.emplace(m_dir.path());
+        ASSERT_TRUE(m_server->waitUntilServing()) << m_server->diagnostics();
 
         dra::Result<dra::kube::Kubeconfig> config = dra::kube::readKubeconfigFile(kubeconfig());
         ASSERT_TRUE(config.has_value());
@@ -76,14 +63,7 @@ protected:
         m_cluster = std::make_unique<dra::rollout::KubeCluster>(*m_rest);
     }
 
-    void TearDown() override
-    {
-        m_server.terminate();
-        if (!m_server.waitForFinished(30'000))
-            m_server.kill();
-    }
-
-    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("demo.kubeconfig")); }
+    QString kubeconfig() const { return m_server->kubeconfig(); }
     QStringList clusterArguments() const
     {
         return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"),
@@ -132,7 +112,7 @@ protected:
     }
 
     QTemporaryDir m_dir;
-    QProcess m_server;
+    std::optional<dra::test::DemoServer> m_server;
     std::unique_ptr<dra::kube::RestClient> m_rest;
     std::unique_ptr<dra::rollout::KubeCluster> m_cluster;
     QObject m_context;
@@ -192,6 +172,51 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     const json bundle = json::parse(report.out, nullptr, false);
     ASSERT_FALSE(bundle.is_discarded()) << report.out;
     EXPECT_EQ(bundle["rollout"]["stage"], "Complete") << report.out;
+}
+
+// The controller is killed (no clean stop) in the middle of a cutover step's changes; `run`
+// started again takes over at once, carries on from the interrupted change and completes.
+TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
+{
+    ASSERT_EQ(rollout({QStringLiteral("start"), demoPlan()}).exitCode, 0);
+    QProcess controller;
+    controller.start(QStringLiteral(DRACTL_PATH),
+                     QStringList{QStringLiteral("rollout"), QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                 QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms")}
+                         + clusterArguments());
+    // The preview line of the second cutover step's route change comes before it is applied.
+    const QByteArray midStep = "set HTTPRoute inference/llm-server weights baseline 75 / canary 25 ...";
+    QByteArray printed;
+    QElapsedTimer waited;
+    waited.start();
+    while (!printed.contains(midStep) && controller.state() != QProcess::NotRunning && waited.elapsed() < 200'000) {
+        controller.waitForReadyRead(50);
+        printed += controller.readAllStandardOutput();
+    }
+    controller.kill();
+    controller.waitForFinished(10'000);
+    ASSERT_TRUE(printed.contains(midStep)) << printed.toStdString();
+
+    const dra::test::DractlRun resumed = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                                  QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
+                                                  QStringLiteral("500ms"), QStringLiteral("--until"),
+                                                  QStringLiteral("Complete,Paused")},
+                                                 300'000);
+    ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
+    EXPECT_EQ(resumed.out.find("already driven"), std::string::npos) << resumed.out;
+    ASSERT_NE(resumed.out.find("Rollout demo-llm-server is Complete"), std::string::npos) << resumed.out;
+    // Nothing before the interrupted step is done again.
+    EXPECT_EQ(resumed.out.find("Canary -> Shadow"), std::string::npos) << resumed.out;
+    EXPECT_EQ(resumed.out.find("weights baseline 95 / canary 5"), std::string::npos) << resumed.out;
+
+    const std::map<std::string, json> deployments = objects(Kind::Deployment);
+    EXPECT_EQ(deployments.at("llm-server")["spec"]["replicas"], 0);
+    EXPECT_EQ(deployments.at("llm-server-dra")["spec"]["replicas"], 3);
+    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
+                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
+                                                      m_dir.filePath(QStringLiteral("state.db"))},
+                                                     60'000);
+    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
 }
 
 TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBaselineExactly)

@@ -20,6 +20,7 @@
 #include "core/kube/apply_diff.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
+#include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
 
 using dra::model::Kind;
@@ -34,33 +35,15 @@ protected:
     static void SetUpTestSuite()
     {
         s_dir = new QTemporaryDir;
-        s_server = new QProcess;
-        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), s_dir->filePath(QStringLiteral("server-config")));
-        s_server->setProcessEnvironment(environment);
-        s_server->start(QStringLiteral(DRACTL_PATH),
-                        {QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--cache"),
-                         s_dir->filePath(QStringLiteral("served.db")), QStringLiteral("--listen"),
-                         QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfigPath()});
-        QByteArray output;
-        QElapsedTimer waited;
-        waited.start();
-        while (!output.contains("kubeconfig:") && s_server->state() != QProcess::NotRunning
-               && waited.elapsed() < 120'000) {
-            s_server->waitForReadyRead(1000);
-            output += s_server->readAllStandardOutput();
-        }
-        ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString();
+        s_server = new dra::test::DemoServer(s_dir->path());
+        ASSERT_TRUE(s_server->waitUntilServing()) << s_server->diagnostics();
     }
     static void TearDownTestSuite()
     {
-        s_server->terminate();
-        if (!s_server->waitForFinished(30'000))
-            s_server->kill();
         delete s_server;
         delete s_dir;
     }
-    static QString kubeconfigPath() { return s_dir->filePath(QStringLiteral("demo.kubeconfig")); }
+    static QString kubeconfigPath() { return s_server->kubeconfig(); }
 
     void SetUp() override
     {
@@ -104,14 +87,14 @@ protected:
     }
 
     static QTemporaryDir *s_dir;
-    static QProcess *s_server;
+    static dra::test::DemoServer *s_server;
     std::unique_ptr<dra::kube::RestClient> m_rest;
     std::unique_ptr<dra::rollout::KubeCluster> m_cluster;
     QObject m_context;
 };
 
 QTemporaryDir *KubeClusterWireTest::s_dir = nullptr;
-QProcess *KubeClusterWireTest::s_server = nullptr;
+dra::test::DemoServer *KubeClusterWireTest::s_server = nullptr;
 
 const json kWireTemplate = json::parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
   "metadata":{"name":"rollout-wire","namespace":"training","labels":{"draconsole.io/rollout":"wire"}},

@@ -4,6 +4,7 @@
 // The demo cluster end to end, as a user drives it: `dractl serve --demo`, the real kubectl
 // applying a Deployment and waiting for its pods to be Ready, and `dractl sandbox fault`.
 #include <algorithm>
+#include <optional>
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
 
 namespace dra::test {
@@ -56,34 +58,21 @@ protected:
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
         ignoreOpenSslThreadLeaks(m_dir.path());
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("config")));
-        m_server.setProcessEnvironment(env);
-        m_server.start(QStringLiteral(DRACTL_PATH),
-            { QStringLiteral("serve"), QStringLiteral("--demo=l40s-pcie"), QStringLiteral("--listen"),
-                QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig() });
-        ASSERT_TRUE(m_server.waitForStarted());
-        QByteArray printed;
-        QElapsedTimer waited;
-        waited.start();
-        while (!printed.contains("kubeconfig:") && m_server.state() != QProcess::NotRunning
-            && waited.elapsed() < 60000) {
-            m_server.waitForReadyRead(100);
-            printed += m_server.readAllStandardOutput();
-        }
-        ASSERT_TRUE(printed.contains("control plane:")) << printed.constData();
+        m_server.emplace(m_dir.path(), QStringLiteral("l40s-pcie"), false);
+        ASSERT_TRUE(m_server->waitUntilServing(60'000)) << m_server->diagnostics();
+        ASSERT_TRUE(m_server->banner().contains("control plane:")) << m_server->diagnostics();
     }
 
     void TearDown() override
     {
-        if (m_server.state() != QProcess::NotRunning) {
-            m_server.terminate();
-            EXPECT_TRUE(m_server.waitForFinished(10000));
-            EXPECT_EQ(m_server.exitCode(), 0) << m_server.readAllStandardError().constData();
-        }
+        if (!m_server || m_server->process().state() == QProcess::NotRunning)
+            return;
+        m_server->process().terminate();
+        EXPECT_TRUE(m_server->process().waitForFinished(10000));
+        EXPECT_EQ(m_server->process().exitCode(), 0) << m_server->process().readAllStandardError().constData();
     }
 
-    QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
+    QString kubeconfig() const { return m_server->kubeconfig(); }
 
     DractlRun kubectl(QStringList arguments)
     {
@@ -98,7 +87,7 @@ protected:
 
     QString m_kubectl;
     QTemporaryDir m_dir;
-    QProcess m_server;
+    std::optional<DemoServer> m_server;
 };
 
 TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)

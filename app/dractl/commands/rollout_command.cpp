@@ -3,6 +3,7 @@
 //
 // dractl rollout: validate a RolloutPlan, show rollouts and the audit log from the state file.
 #include <algorithm>
+#include <cstdio>
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -189,6 +190,7 @@ void printDetail(const rollout::RolloutRecord &record, const std::string &contro
 // status NAME -w: the detail again at every change, until the rollout settles or Ctrl-C.
 int watchStatus(const QCommandLineParser &parser)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each change shows when it happens, also through a pipe
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("rollout status -w: name the rollout to follow"));
     const std::string name = parser.positionalArguments().front().toStdString();

@@ -7,8 +7,12 @@
 #include "app/dractl/commands/rollout_drive.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <memory>
 #include <optional>
+
+#include <signal.h>
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -141,12 +145,22 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
 }
 
+// A controller of this machine whose process is gone (killed, crashed) holds its lease no longer,
+// whatever its last heartbeat says, so a `run` started again takes over at once.
+bool leaseHolderIsGone(const rollout::ControllerLease &lease)
+{
+    const std::string onThisHost = " on " + QHostInfo::localHostName().toStdString() + " (pid ";
+    if (lease.pid <= 0 || lease.owner.find(onThisHost) == std::string::npos)
+        return false;
+    return ::kill(pid_t(lease.pid), 0) != 0 && errno == ESRCH;
+}
+
 Result<std::optional<rollout::ControllerLease>> liveLease(store::StateDb &db, const std::string &id)
 {
     Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(db).lease(id);
     if (!lease)
         return dra::fail(lease.error());
-    if (*lease && !(*lease)->isLive(QDateTime::currentMSecsSinceEpoch(), kLeaseStaleMs))
+    if (*lease && (!(*lease)->isLive(QDateTime::currentMSecsSinceEpoch(), kLeaseStaleMs) || leaseHolderIsGone(**lease)))
         return std::optional<rollout::ControllerLease>();
     return lease;
 }
@@ -379,6 +393,9 @@ int runRolloutStart(const QStringList &arguments)
 
 int runRolloutRun(const QStringList &arguments)
 {
+    // A foreground controller is followed as it goes (a terminal, `| tee`, a supervisor's log):
+    // each line is written when it is complete, not when a buffer fills.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     QCommandLineParser parser;
     addClusterOptions(parser);
     parser.addOption({QStringLiteral("auto-promote"),
