@@ -12,6 +12,8 @@
 #include "core/rollout/deployment_readiness.h"
 #include "core/rollout/mutation_manifests.h"
 #include "core/rollout/rollout_machine.h"
+#include "core/topology/node_topology.h"
+#include "core/topology/topology_render.h"
 
 namespace dra::rollout {
 
@@ -66,6 +68,26 @@ std::vector<std::string> variantClaims(const RolloutPlan &plan, const std::vecto
             remaining.push_back(meta.value("namespace", std::string()) + "/" + name);
     }
     return remaining;
+}
+
+// The topology of each node a canary pod runs on, as SVG, with what the claims hold drawn on it:
+// the node gate's evidence in a picture.
+std::map<std::string, std::string> canaryTopologyPictures(const std::vector<model::Object> &pods,
+                                                          const std::vector<model::Object> &slices,
+                                                          const std::vector<model::Object> &claims)
+{
+    std::vector<model::Object> inventory = slices;
+    inventory.insert(inventory.end(), claims.begin(), claims.end());
+    std::map<std::string, std::string> pictures;
+    for (const model::Object &pod : pods) {
+        const model::Pod *p = pod.as<model::Pod>();
+        if (!p || p->nodeName.empty() || pictures.contains("node " + p->nodeName))
+            continue;
+        const topology::NodeTopology graph = topology::buildNodeTopology(common::qs(p->nodeName), inventory);
+        if (!graph.gpus.empty())
+            pictures["node " + p->nodeName] = topology::toSvg(graph).toStdString();
+    }
+    return pictures;
 }
 
 } // namespace
@@ -339,6 +361,7 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
         evidence.canaryPending = true;
     evidence.gates.push_back(combinedPodGate(GateKind::Api, api, now));
     evidence.gates.push_back(combinedPodGate(GateKind::Node, node, now));
+    evidence.gates.back().pictures = canaryTopologyPictures(pods, slices, claims);
     ApplicationEvidence application{pods, g->probes, g->baselineMetrics, g->canaryMetrics};
     evidence.gates.push_back(applicationGate(application, m_plan.application, now));
     if (g->canaryMetrics)

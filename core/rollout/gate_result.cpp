@@ -94,8 +94,11 @@ nlohmann::json gateResultJson(const GateResult &result)
     nlohmann::json checks = nlohmann::json::array();
     for (const Check &check : result.checks)
         checks.push_back({{"name", check.name}, {"verdict", verdictName(check.verdict)}, {"evidence", check.evidence}});
-    return {{"gate", gateName(result.gate)}, {"verdict", verdictName(result.verdict)}, {"at", result.at},
-            {"checks", std::move(checks)}};
+    nlohmann::json json{{"gate", gateName(result.gate)}, {"verdict", verdictName(result.verdict)}, {"at", result.at},
+                        {"checks", std::move(checks)}};
+    if (!result.pictures.empty())
+        json["pictures"] = result.pictures;
+    return json;
 }
 
 std::optional<GateResult> gateResultFromJson(const nlohmann::json &json)
@@ -117,6 +120,10 @@ std::optional<GateResult> gateResultFromJson(const nlohmann::json &json)
             result.checks.push_back(Check{item.value("name", ""), *v, item.value("evidence", "")});
         }
     }
+    if (json.contains("pictures") && json["pictures"].is_object())
+        for (const auto &[title, svg] : json["pictures"].items())
+            if (svg.is_string())
+                result.pictures[title] = svg.get<std::string>();
     return result;
 }
 

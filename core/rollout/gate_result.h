@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,9 @@ struct GateResult
     Verdict verdict = Verdict::Inconclusive;
     std::vector<Check> checks;
     int64_t at = 0; // ms since the epoch when evaluated (0: not stamped)
+    // Pictures of the evidence, title -> SVG document: the node gate draws the topology of each
+    // node the canary runs on, with the devices its claims hold, for the report.
+    std::map<std::string, std::string> pictures;
 
     // The check that decided the verdict (first failed, else first inconclusive), or nullptr.
     const Check *decisive() const;

@@ -58,6 +58,13 @@ std::string stageLabelOf(const RolloutPlan *plan, Stage stage, int step)
     return label;
 }
 
+// An SVG document without its XML declaration, to stand inside HTML.
+std::string svgBody(const std::string &svg)
+{
+    const size_t start = svg.find("<svg");
+    return start == std::string::npos ? std::string() : svg.substr(start);
+}
+
 void appendGateHtml(std::string &html, const json &gate)
 {
     const std::string verdict = jsonText(gate, "verdict");
@@ -72,12 +79,20 @@ void appendGateHtml(std::string &html, const json &gate)
             html += "<tr><td>" + escapeHtml(jsonText(check, "name")) + "</td><td class=\"" + verdictClass(v) + "\">"
                 + escapeHtml(v) + "</td><td>" + escapeHtml(jsonText(check, "evidence")) + "</td></tr>";
         }
-    html += "</table></div>\n";
+    html += "</table>";
+    // The pictures are SVG documents our own renderer wrote; inlined so the report stays one file.
+    if (gate.contains("pictures") && gate["pictures"].is_object())
+        for (const auto &[title, svg] : gate["pictures"].items())
+            if (svg.is_string())
+                html += "<figure class=\"picture\">" + svgBody(svg.get<std::string>()) + "<figcaption>"
+                    + escapeHtml(title) + "</figcaption></figure>";
+    html += "</div>\n";
 }
 
 constexpr std::string_view kReportStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:1100px;color:#1d2330;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:2px solid #e3e7ef;padding-bottom:.2em}
+figure.picture{margin:.5em 0;overflow-x:auto}figure.picture svg{max-width:100%;height:auto}
 table{border-collapse:collapse;width:100%;margin:.5em 0}th,td{text-align:left;padding:.3em .6em;border-bottom:1px solid #e3e7ef;vertical-align:top}
 th{background:#f4f6fa;font-weight:600}small{color:#667085}
 .badge{display:inline-block;padding:.05em .55em;border-radius:.8em;font-size:.85em;color:#fff;background:#667085}

@@ -172,6 +172,14 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     const json bundle = json::parse(report.out, nullptr, false);
     ASSERT_FALSE(bundle.is_discarded()) << report.out;
     EXPECT_EQ(bundle["rollout"]["stage"], "Complete") << report.out;
+    // The node gate's evidence includes the topology of the canary's node, drawn with its claim.
+    bool nodePictured = false;
+    for (const json &entry : bundle["gateHistory"])
+        if (entry["gate"].value("gate", "") == "node" && entry["gate"].contains("pictures"))
+            for (const auto &[title, svg] : entry["gate"]["pictures"].items())
+                nodePictured = nodePictured
+                    || (title.starts_with("node ") && svg.get<std::string>().find("llm-server-dra-") != std::string::npos);
+    EXPECT_TRUE(nodePictured) << "no topology picture of the canary's node naming its claim";
 }
 
 // The controller is killed (no clean stop) in the middle of a cutover step's changes; `run`

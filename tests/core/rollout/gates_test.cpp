@@ -268,11 +268,13 @@ TEST(RollbackGateTest, PassesOnlyWhenEverythingIsBack)
 
 TEST(GateResultTest, JsonRoundTrip)
 {
-    const GateResult result = gateResult(GateKind::NegativeControl,
-                                         {Check{"a", Verdict::Passed, "x"}, Check{"b", Verdict::Inconclusive, "y"}}, 9);
+    GateResult result = gateResult(GateKind::NegativeControl,
+                                   {Check{"a", Verdict::Passed, "x"}, Check{"b", Verdict::Inconclusive, "y"}}, 9);
     EXPECT_EQ(result.verdict, Verdict::Inconclusive);
+    result.pictures["node h100-002"] = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
     const std::optional<GateResult> back = gateResultFromJson(gateResultJson(result));
     ASSERT_TRUE(back);
     EXPECT_EQ(gateResultJson(*back), gateResultJson(result));
+    EXPECT_EQ(back->pictures, result.pictures) << "the evidence's pictures are kept with the verdict";
     EXPECT_EQ(gateResult(GateKind::Api, {}).verdict, Verdict::Inconclusive) << "nothing checked is not a pass";
 }
