@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/discovery.h"
+#include "core/kube/resource_path.h"
 
 #include <memory>
 #include <set>
@@ -176,12 +177,7 @@ std::string ApiDiscovery::apiVersionOf(model::Kind kind) const
 
 QString ApiDiscovery::collectionPath(const model::KindInfo &kind, const std::string &ns) const
 {
-    const std::string apiVersion = apiVersionOf(kind.kind);
-    QString path = kind.group.empty() ? QStringLiteral("/api/") + common::qs(apiVersion)
-                                      : QStringLiteral("/apis/") + common::qs(apiVersion);
-    if (kind.namespaced && !ns.empty())
-        path += QStringLiteral("/namespaces/") + common::qs(ns);
-    return path + QLatin1Char('/') + common::qs(kind.plural);
+    return resourcePath(apiVersionOf(kind.kind), kind, ns);
 }
 
 void discover(RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done)

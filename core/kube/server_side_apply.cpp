@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/server_side_apply.h"
+#include "core/kube/resource_path.h"
 
 #include <memory>
 
@@ -169,12 +170,7 @@ Result<ApplyTarget> applyTargetOf(const json &object, const std::string &default
         if (target.ns.empty())
             target.ns = defaultNamespace.empty() ? "default" : defaultNamespace;
     }
-    const auto [group, version] = model::splitApiVersion(target.apiVersion);
-    QString path = group.empty() ? QStringLiteral("/api/%1").arg(qs(version))
-                                 : QStringLiteral("/apis/%1/%2").arg(qs(group), qs(version));
-    if (target.kind->namespaced)
-        path += QStringLiteral("/namespaces/") + qs(target.ns);
-    target.path = path + QLatin1Char('/') + qs(target.kind->plural) + QLatin1Char('/') + qs(target.name);
+    target.path = resourcePath(target.apiVersion, *target.kind, target.ns, target.name);
     return target;
 }
 

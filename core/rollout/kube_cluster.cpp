@@ -12,6 +12,7 @@
 
 #include "core/common/json_text.h"
 #include "core/kube/access_review.h"
+#include "core/kube/resource_path.h"
 #include "core/kube/rest_client.h"
 #include "core/kube/server_side_apply.h"
 
@@ -36,14 +37,22 @@ ClusterPort::~ClusterPort() = default;
 QString resourcePath(model::Kind kind, const std::string &ns, const std::string &name)
 {
     const model::KindInfo &info = model::kindInfo(kind);
-    QString path = info.group.empty() ? QStringLiteral("/api/%1").arg(qs(info.preferredVersion))
-                                      : QStringLiteral("/apis/%1/%2").arg(qs(info.group), qs(info.preferredVersion));
-    if (info.namespaced && !ns.empty())
-        path += QStringLiteral("/namespaces/") + qs(ns);
-    path += QLatin1Char('/') + qs(info.plural);
-    if (!name.empty())
-        path += QLatin1Char('/') + qs(name);
-    return path;
+    const std::string apiVersion = info.group.empty() ? std::string(info.preferredVersion)
+                                                      : std::string(info.group) + '/' + std::string(info.preferredVersion);
+    return kube::resourcePath(apiVersion, info, ns, name);
+}
+
+void KubeCluster::sendForObject(kube::RestRequest request, QObject *context, Done<nlohmann::json> done)
+{
+    const QString path = request.path;
+    m_client.send(std::move(request), context, [done, path](const Result<kube::RestResponse> &response) {
+        if (!response)
+            return done(fail(response.error()));
+        Result<nlohmann::json> json = parseClusterBody(response->body, path);
+        if (!json)
+            return done(fail(json.error()));
+        done(std::move(*json));
+    });
 }
 
 KubeCluster::KubeCluster(kube::RestClient &client, QObject *parent)
@@ -103,15 +112,7 @@ void KubeCluster::apply(const nlohmann::json &object, bool dryRun, QObject *cont
     request.query.addQueryItem(QStringLiteral("force"), QStringLiteral("true"));
     if (dryRun)
         request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
-    const QString path = target->path;
-    m_client.send(std::move(request), context, [done, path](const Result<kube::RestResponse> &response) {
-        if (!response)
-            return done(fail(response.error()));
-        Result<nlohmann::json> json = parseClusterBody(response->body, path);
-        if (!json)
-            return done(fail(json.error()));
-        done(std::move(*json));
-    });
+    sendForObject(std::move(request), context, std::move(done));
 }
 
 void KubeCluster::mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
@@ -125,15 +126,7 @@ void KubeCluster::mergePatch(model::Kind kind, const std::string &ns, const std:
     request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
     if (dryRun)
         request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
-    const QString path = request.path;
-    m_client.send(std::move(request), context, [done, path](const Result<kube::RestResponse> &response) {
-        if (!response)
-            return done(fail(response.error()));
-        Result<nlohmann::json> json = parseClusterBody(response->body, path);
-        if (!json)
-            return done(fail(json.error()));
-        done(std::move(*json));
-    });
+    sendForObject(std::move(request), context, std::move(done));
 }
 
 void KubeCluster::remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,

@@ -4,13 +4,10 @@
 
 #include <QObject>
 
+#include "core/kube/rest_client.h"
 #include "core/rollout/cluster_port.h"
 
 class QNetworkAccessManager;
-
-namespace dra::kube {
-class RestClient;
-}
 
 namespace dra::rollout {
 
@@ -42,6 +39,9 @@ public:
     std::string actor() const override;
 
 private:
+    // Sends a request answered by an object (apply, patch) and hands back the parsed body.
+    void sendForObject(kube::RestRequest request, QObject *context, Done<nlohmann::json> done);
+
     kube::RestClient &m_client;
     QNetworkAccessManager *m_http;
     bool m_warnedNoAccessReview = false;
