@@ -64,16 +64,23 @@ protected:
     }
 
     QString kubeconfig() const { return m_server->kubeconfig(); }
+    QString statePath() const { return m_dir.filePath(QStringLiteral("state.db")); }
     QStringList clusterArguments() const
     {
-        return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"),
-                m_dir.filePath(QStringLiteral("state.db"))};
+        return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"), statePath()};
     }
     static QString demoPlan() { return QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/demo-llm-server.yaml"); }
 
     dra::test::DractlRun rollout(const QStringList &arguments, int timeoutMs = 120'000)
     {
         return dractlWaiting(QStringList{QStringLiteral("rollout")} + arguments + clusterArguments(), timeoutMs);
+    }
+
+    // A rollout command that reads only the state file (audit, report).
+    dra::test::DractlRun fromStateFile(const QStringList &arguments)
+    {
+        return dractlWaiting(QStringList{QStringLiteral("rollout")} + arguments + QStringList{QStringLiteral("--state"), statePath()},
+                             60'000);
     }
 
     // Every object of `kind` in namespace inference, by name, as comparableObject() sees it.
@@ -158,16 +165,10 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     EXPECT_EQ(weights["llm-server"], 0);
     EXPECT_EQ(weights["llm-server-dra"], 100);
 
-    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
-                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
-                                                      m_dir.filePath(QStringLiteral("state.db"))},
-                                                     60'000);
+    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
-    const dra::test::DractlRun report = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("report"),
-                                                       QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"),
-                                                       QStringLiteral("json"), QStringLiteral("--state"),
-                                                       m_dir.filePath(QStringLiteral("state.db"))},
-                                                      60'000);
+    const dra::test::DractlRun report =
+        fromStateFile({QStringLiteral("report"), QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"), QStringLiteral("json")});
     ASSERT_EQ(report.exitCode, 0) << report.err;
     const json bundle = json::parse(report.out, nullptr, false);
     ASSERT_FALSE(bundle.is_discarded()) << report.out;
@@ -220,10 +221,7 @@ TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
     const std::map<std::string, json> deployments = objects(Kind::Deployment);
     EXPECT_EQ(deployments.at("llm-server")["spec"]["replicas"], 0);
     EXPECT_EQ(deployments.at("llm-server-dra")["spec"]["replicas"], 3);
-    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
-                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
-                                                      m_dir.filePath(QStringLiteral("state.db"))},
-                                                     60'000);
+    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
 }
 
@@ -279,10 +277,7 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
     for (const auto &[resource, objectsBefore] : before)
         EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
 
-    const dra::test::DractlRun audit = dractlWaiting({QStringLiteral("rollout"), QStringLiteral("audit"),
-                                                      QStringLiteral("--verify"), QStringLiteral("--state"),
-                                                      m_dir.filePath(QStringLiteral("state.db"))},
-                                                     60'000);
+    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
 }
 
