@@ -8,6 +8,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
@@ -17,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "core/kube/clock.h"
+#include "core/rollout/controller_inbox.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
 #include "tests/core/rollout/fake_cluster.h"
@@ -301,4 +304,36 @@ TEST_F(RolloutPanelTest, ASecondConsoleOnTheSameStateFileFollowsTheControllerTha
     EXPECT_EQ(second.panel->snapshot()->lease->owner, "bob on console-b (pid 4242)");
     ASSERT_TRUE(second.panel->trigger(Verb::Resume));
     EXPECT_EQ(stageOf(*second.panel), Stage::Canary);
+}
+
+TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenTheConsoleCloses)
+{
+    dra::console::RolloutDriverOptions options;
+    options.actor = "alice";
+    options.owner = "alice on console-t (pid 4242)";
+    options.pid = 4242;
+    options.tickMs = 60 * kPanelMinute; // one tick at the start, then none during the test
+    options.followMs = 50;
+    dra::rollout::ClusterPort *port = &m_cluster; // used by the worker thread only from here on
+    auto driver = std::make_unique<RolloutDriver>(
+        statePath(), [port]() -> dra::Result<dra::console::DriverCluster> { return dra::console::DriverCluster{{}, port}; },
+        dra::kube::Clock::system(), options);
+    RolloutPanel panel;
+    dra::console::connectRolloutPanel(&panel, driver.get());
+    Q_EMIT panel.startFromPlanRequested(m_planFile);
+    QElapsedTimer waited;
+    waited.start();
+    while (stageOf(panel) != Stage::Canary && waited.elapsed() < 30'000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    ASSERT_EQ(stageOf(panel), Stage::Canary) << panel.messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(panel.snapshot()->drive, RolloutSnapshot::Drive::Local);
+    ASSERT_TRUE(panel.snapshot()->lease);
+    EXPECT_EQ(panel.snapshot()->lease->owner, "alice on console-t (pid 4242)");
+
+    driver.reset(); // the console closes: the controller stops on its thread
+    dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadOnly);
+    ASSERT_TRUE(db.has_value());
+    const auto lease = dra::rollout::ControllerInbox(*db).lease("llm-server-to-dra");
+    ASSERT_TRUE(lease.has_value());
+    EXPECT_FALSE(lease->has_value()) << "a closed console holds no lease, so dractl rollout run can take over";
 }
