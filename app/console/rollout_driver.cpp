@@ -161,6 +161,8 @@ public:
             return publishNow(true);
         }
         const rollout::RolloutPlan &plan = *parsed.plan;
+        if (!ensureCluster()) // a rollout nobody here could start is not created
+            return publishNow(true);
         const Result<void> created = [&]() -> Result<void> {
             Result<store::StateDb> db = rollout::openStateWriter(m_statePath);
             if (!db)
@@ -202,6 +204,9 @@ public:
         rollout::Command command{request.verb, m_options.actor, request.reason};
         command.acceptInconclusive = request.acceptInconclusive;
         command.gate = request.gate;
+        // A verb nobody here could carry out is not queued, so no later controller takes it by surprise.
+        if (m_drive != RolloutSnapshot::Drive::Remote && !m_controller && !ensureCluster())
+            return publishNow(true);
         const Result<int64_t> queued = [&]() -> Result<int64_t> {
             Result<store::StateDb> db = rollout::openStateWriter(m_statePath);
             if (!db)
@@ -259,19 +264,28 @@ private:
         return now->audit.empty() ? 0 : now->audit.back().seq;
     }
 
+    // The cluster port of this console's controller; false (and the error kept) when there is
+    // none to be had.
+    bool ensureCluster()
+    {
+        if (m_cluster.port)
+            return true;
+        Result<DriverCluster> made = m_clusters ? m_clusters()
+                                                : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
+        if (!made) {
+            m_error = common::Error{made.error().code,
+                                    QStringLiteral("cannot drive the rollout here: %1").arg(made.error().message)};
+            return false;
+        }
+        m_cluster = std::move(*made);
+        return true;
+    }
+
     // Starts the controller of the open rollout here; a settled rollout gets one only for a verb.
     void driveHere(bool evenWhenSettled)
     {
-        if (!m_cluster.port) {
-            Result<DriverCluster> made = m_clusters ? m_clusters()
-                                                    : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
-            if (!made) {
-                m_error = common::Error{made.error().code,
-                                        QStringLiteral("cannot drive the rollout here: %1").arg(made.error().message)};
-                return;
-            }
-            m_cluster = std::move(*made);
-        }
+        if (!ensureCluster())
+            return;
         rollout::ControllerOptions options;
         options.autoPromote = false; // promotion is the reviewer's button
         options.tickMs = m_options.tickMs;

@@ -337,3 +337,24 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
     ASSERT_TRUE(lease.has_value());
     EXPECT_FALSE(lease->has_value()) << "a closed console holds no lease, so dractl rollout run can take over";
 }
+
+TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysWhy)
+{
+    dra::console::RolloutDriverOptions options;
+    options.owner = "alice on console-d (pid 4242)";
+    options.workerThread = false;
+    RolloutDriver driver(
+        statePath(),
+        []() -> dra::Result<dra::console::DriverCluster> {
+            return dra::fail(dra::common::Error::Code::Invalid, QStringLiteral("connect with --context"));
+        },
+        m_clock, options);
+    RolloutPanel panel;
+    dra::console::connectRolloutPanel(&panel, &driver);
+    Q_EMIT panel.startFromPlanRequested(m_planFile);
+    ASSERT_TRUE(panel.snapshot()->error);
+    EXPECT_TRUE(panel.snapshot()->error->message.contains(QStringLiteral("connect with --context")))
+        << panel.snapshot()->error->message.toStdString();
+    EXPECT_TRUE(panel.snapshot()->rollouts.empty()) << "no rollout is left waiting for a start nobody gives";
+    EXPECT_FALSE(panel.snapshot()->state);
+}

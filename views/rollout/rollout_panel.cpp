@@ -120,6 +120,7 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     auto *pictureScroll = new QScrollArea(this);
     pictureScroll->setWidgetResizable(true);
     pictureScroll->setWidget(m_pictures);
+    pictureScroll->setMinimumWidth(260);
 
     auto *gateSplit = new QSplitter(Qt::Horizontal, this);
     gateSplit->addWidget(m_gateView);
