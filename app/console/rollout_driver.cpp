@@ -32,7 +32,7 @@ std::string userName()
 
 // The defaults match dractl's, so `dractl rollout status` names this console the way it names
 // a `dractl rollout run`.
-RolloutDriverOptions completed(RolloutDriverOptions options)
+RolloutDriverOptions withDefaults(RolloutDriverOptions options)
 {
     if (options.actor.empty())
         options.actor = userName();
@@ -410,7 +410,7 @@ RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, kube::C
     qRegisterMetaType<views::RolloutSnapshotPtr>();
     qRegisterMetaType<views::VerbRequest>();
     m_snapshot = std::make_shared<const RolloutSnapshot>();
-    options = completed(std::move(options));
+    options = withDefaults(std::move(options));
     const bool threaded = options.workerThread;
     auto publish = [this](views::RolloutSnapshotPtr snapshot) {
         QMetaObject::invokeMethod(this, [this, snapshot]() { this->publish(snapshot); }, Qt::AutoConnection);
