@@ -24,13 +24,16 @@
 
 #include "app/console/apply_dialog.h"
 #include "app/console/console_session.h"
+#include "app/console/rollout_driver.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/kube/clock.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/stream_summary.h"
 #include "core/sandbox/presets.h"
+#include "core/store/store_paths.h"
 #include "views/claims/claim_browser.h"
 #include "views/common/command_palette.h"
 #include "views/common/theme.h"
@@ -39,11 +42,37 @@
 #include "views/inventory/findings_model.h"
 #include "views/inventory/node_overview.h"
 #include "views/inventory/node_tile_model.h"
+#include "views/rollout/rollout_panel.h"
 #include "views/topology/topology_panel.h"
 #include "views/topology/topology_view.h"
 
 namespace dra::console {
 namespace {
+
+// The example plans (resources/rollouts): installed beside the executable, or the source tree's
+// when run from a build folder.
+QString rolloutPlanDirectory()
+{
+    const QDir app(QCoreApplication::applicationDirPath());
+    for (const QString &candidate : {app.filePath(QStringLiteral("../share/draconsole/rollouts")),
+                                     app.filePath(QStringLiteral("../../../resources/rollouts")),
+                                     QDir::current().filePath(QStringLiteral("resources/rollouts"))})
+        if (QDir(candidate).exists())
+            return QDir(candidate).canonicalPath();
+    return QDir::homePath();
+}
+
+// The cluster the rollout controller acts on: the live context's connection.
+ClusterFactory rolloutClusters(const SessionOptions &options)
+{
+    if (options.mode == SessionOptions::Mode::Live)
+        return kubeClusterFactory(options.client);
+    return []() -> Result<DriverCluster> {
+        return fail(common::Error::Code::Invalid,
+                    QStringLiteral("a rollout acts through an API server: connect with --context (`dractl serve --demo "
+                                   "--write-kubeconfig F` serves the demo cluster)"));
+    };
+}
 
 QTableView *plainTable(QAbstractItemModel *model, QWidget *parent)
 {
@@ -81,6 +110,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_free(new views::FreeCapacityModel(this))
     , m_findingsTable(plainTable(m_findings, this))
     , m_freeTable(plainTable(m_free, this))
+    , m_rollouts(new views::RolloutPanel(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
     , m_sync(new QLabel(this))
@@ -100,6 +130,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_pages->addWidget(m_editor);
     m_pages->addWidget(m_findingsTable);
     m_pages->addWidget(m_freeTable);
+    m_pages->addWidget(m_rollouts);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -113,6 +144,14 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_sync->setVisible(false);
     m_connection->setText(QStringLiteral("Starting…"));
     buildMenus();
+
+    // Rollouts: the state file dractl uses, and the controller in this process unless another
+    // one (a `dractl rollout run`) drives the rollout.
+    const Result<QString> statePath = store::defaultStatePath();
+    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(session->options()),
+                                        kube::Clock::system(), {}, this);
+    m_rollouts->setPlanDirectory(rolloutPlanDirectory());
+    connectRolloutPanel(m_rollouts, m_rolloutDriver);
 
     connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
     connect(m_overview, &views::NodeOverview::nodeActivated, this, [this](const QString &node) {
@@ -166,7 +205,8 @@ MainWindow::~MainWindow() = default;
 QString MainWindow::pageName(Page page)
 {
     static const char *const names[PageCount] = { "Overview", "Devices", "Topology", "Claims",
-                                                  "Templates", "Template editor", "Lint", "Free capacity" };
+                                                  "Templates", "Template editor", "Lint", "Free capacity",
+                                                  "Rollouts" };
     return QString::fromLatin1(names[page]);
 }
 

@@ -28,6 +28,7 @@ class FindingsModel;
 class FreeCapacityModel;
 class NodeOverview;
 class NodeTileModel;
+class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
 }
@@ -35,6 +36,7 @@ class TopologyPanel;
 namespace dra::console {
 
 class ConsoleSession;
+class RolloutDriver;
 
 // The console's window: a page per main view, a command palette (Ctrl+K), the theme toggle,
 // and the status bar. It only wires views to the session's inventory; every view computes its
@@ -43,7 +45,7 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { Overview, Devices, Topology, Claims, Templates, Editor, Lint, Free, PageCount };
+    enum Page { Overview, Devices, Topology, Claims, Templates, Editor, Lint, Free, Rollouts, PageCount };
 
     explicit MainWindow(ConsoleSession *session, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -57,6 +59,7 @@ public:
     views::TopologyPanel *topologyPanel() const { return m_topology; }
     views::ClaimBrowser *claimBrowser() const { return m_claims; }
     views::TemplateEditor *templateEditor() const { return m_editor; }
+    views::RolloutPanel *rolloutPanel() const { return m_rollouts; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -92,6 +95,8 @@ private:
     views::FreeCapacityModel *m_free;
     QTableView *m_findingsTable;
     QTableView *m_freeTable;
+    views::RolloutPanel *m_rollouts;
+    RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;
     QLabel *m_sync;   // Live: how current the mirror is

@@ -34,12 +34,75 @@ Result<nlohmann::json> parseClusterBody(const QByteArray &body, const QString &w
 
 ClusterPort::~ClusterPort() = default;
 
-QString resourcePath(model::Kind kind, const std::string &ns, const std::string &name)
+QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind, const std::string &ns,
+                           const std::string &name)
 {
     const model::KindInfo &info = model::kindInfo(kind);
-    const std::string apiVersion = info.group.empty() ? std::string(info.preferredVersion)
-                                                      : std::string(info.group) + '/' + std::string(info.preferredVersion);
+    std::string apiVersion = served.apiVersionOf(kind);
+    if (apiVersion.empty()) // not served: the request says so (404) in the kind's own words
+        apiVersion = info.group.empty() ? std::string(info.preferredVersion)
+                                        : std::string(info.group) + '/' + std::string(info.preferredVersion);
     return kube::resourcePath(apiVersion, info, ns, name);
+}
+
+nlohmann::json objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served)
+{
+    const std::string apiVersion = object.value("apiVersion", "");
+    const model::KindInfo *kind = model::kindOf(apiVersion, object.value("kind", ""));
+    if (!kind || kind->group != model::kResourceGroup)
+        return object;
+    const std::string target = served.apiVersionOf(kind->kind);
+    if (target.empty() || target == apiVersion)
+        return object;
+    nlohmann::json converted = object;
+    converted["apiVersion"] = target;
+    if (model::splitApiVersion(target).second != "v1beta1")
+        return converted; // v1beta2 has v1's shape
+    // v1beta1 has no `exactly`: its fields sit on the request itself.
+    nlohmann::json *spec = nullptr;
+    if (kind->kind == model::Kind::ResourceClaim && converted.contains("spec"))
+        spec = &converted["spec"];
+    else if (kind->kind == model::Kind::ResourceClaimTemplate && converted.contains("spec")
+             && converted["spec"].contains("spec"))
+        spec = &converted["spec"]["spec"];
+    if (!spec || !spec->is_object() || !spec->contains("devices") || !(*spec)["devices"].is_object())
+        return converted;
+    nlohmann::json &requests = (*spec)["devices"]["requests"];
+    if (!requests.is_array())
+        return converted;
+    for (nlohmann::json &request : requests) {
+        if (!request.is_object() || !request.contains("exactly") || !request["exactly"].is_object())
+            continue;
+        for (const auto &[field, value] : request["exactly"].items())
+            request[field] = value;
+        request.erase("exactly");
+    }
+    return converted;
+}
+
+void KubeCluster::withServed(QObject *context, std::function<void(Result<const kube::ApiDiscovery *>)> then)
+{
+    QPointer<QObject> guard(context);
+    auto call = [guard, then = std::move(then)](const Result<kube::ApiDiscovery> &served) {
+        if (!guard)
+            return;
+        if (!served)
+            return then(fail(served.error()));
+        then(&*served);
+    };
+    if (m_served)
+        return call(*m_served);
+    m_waitingForServed.push_back(std::move(call));
+    if (m_waitingForServed.size() > 1)
+        return; // a discovery is under way
+    kube::discover(m_client, this, [this](const Result<kube::ApiDiscovery> &served) {
+        if (served)
+            m_served = *served; // a failure is not kept: the next call asks again
+        std::vector<std::function<void(const Result<kube::ApiDiscovery> &)>> waiting;
+        waiting.swap(m_waitingForServed);
+        for (const auto &wait : waiting)
+            wait(m_served ? Result<kube::ApiDiscovery>(*m_served) : served);
+    });
 }
 
 void KubeCluster::sendForObject(kube::RestRequest request, QObject *context, Done<nlohmann::json> done)
@@ -63,89 +126,110 @@ KubeCluster::KubeCluster(kube::RestClient &client, QObject *parent)
 void KubeCluster::list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
                        Done<std::vector<nlohmann::json>> done)
 {
-    QUrlQuery query;
-    if (!labelSelector.empty())
-        query.addQueryItem(QStringLiteral("labelSelector"), qs(labelSelector));
-    const QString path = resourcePath(kind, ns);
-    m_client.get(path, query, context, [done, path](const Result<kube::RestResponse> &response) {
-        if (!response)
-            return done(fail(response.error()));
-        Result<nlohmann::json> json = parseClusterBody(response->body, path);
-        if (!json)
-            return done(fail(json.error()));
-        std::vector<nlohmann::json> items;
-        if (json->contains("items") && (*json)["items"].is_array())
-            for (nlohmann::json &item : (*json)["items"])
-                items.push_back(std::move(item));
-        done(std::move(items));
+    withServed(context, [this, kind, ns, labelSelector, context, done](Result<const kube::ApiDiscovery *> served) {
+        if (!served)
+            return done(fail(served.error()));
+        QUrlQuery query;
+        if (!labelSelector.empty())
+            query.addQueryItem(QStringLiteral("labelSelector"), qs(labelSelector));
+        const QString path = servedResourcePath(**served, kind, ns);
+        m_client.get(path, query, context, [done, path](const Result<kube::RestResponse> &response) {
+            if (!response)
+                return done(fail(response.error()));
+            Result<nlohmann::json> json = parseClusterBody(response->body, path);
+            if (!json)
+                return done(fail(json.error()));
+            std::vector<nlohmann::json> items;
+            if (json->contains("items") && (*json)["items"].is_array())
+                for (nlohmann::json &item : (*json)["items"])
+                    items.push_back(std::move(item));
+            done(std::move(items));
+        });
     });
 }
 
 void KubeCluster::get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
                       Done<std::optional<nlohmann::json>> done)
 {
-    const QString path = resourcePath(kind, ns, name);
-    m_client.get(path, {}, context, [done, path](const Result<kube::RestResponse> &response) {
-        if (!response) {
-            if (response.error().code == Error::Code::NotFound)
-                return done(std::optional<nlohmann::json>());
-            return done(fail(response.error()));
-        }
-        Result<nlohmann::json> json = parseClusterBody(response->body, path);
-        if (!json)
-            return done(fail(json.error()));
-        done(std::optional<nlohmann::json>(std::move(*json)));
+    withServed(context, [this, kind, ns, name, context, done](Result<const kube::ApiDiscovery *> served) {
+        if (!served)
+            return done(fail(served.error()));
+        const QString path = servedResourcePath(**served, kind, ns, name);
+        m_client.get(path, {}, context, [done, path](const Result<kube::RestResponse> &response) {
+            if (!response) {
+                if (response.error().code == Error::Code::NotFound)
+                    return done(std::optional<nlohmann::json>());
+                return done(fail(response.error()));
+            }
+            Result<nlohmann::json> json = parseClusterBody(response->body, path);
+            if (!json)
+                return done(fail(json.error()));
+            done(std::optional<nlohmann::json>(std::move(*json)));
+        });
     });
 }
 
-void KubeCluster::apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done)
+void KubeCluster::apply(const nlohmann::json &original, bool dryRun, QObject *context, Done<nlohmann::json> done)
 {
-    Result<kube::ApplyTarget> target = kube::applyTargetOf(object, m_client.config().ns.toStdString());
-    if (!target)
-        return done(fail(target.error()));
-    kube::RestRequest request;
-    request.method = "PATCH";
-    request.path = target->path;
-    request.contentType = "application/apply-patch+yaml"; // JSON is YAML
-    request.body = QByteArray::fromStdString(object.dump());
-    request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
-    request.query.addQueryItem(QStringLiteral("force"), QStringLiteral("true"));
-    if (dryRun)
-        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
-    sendForObject(std::move(request), context, std::move(done));
+    withServed(context, [this, original, dryRun, context, done](Result<const kube::ApiDiscovery *> served) {
+        if (!served)
+            return done(fail(served.error()));
+        const nlohmann::json object = objectInServedVersion(original, **served);
+        Result<kube::ApplyTarget> target = kube::applyTargetOf(object, m_client.config().ns.toStdString());
+        if (!target)
+            return done(fail(target.error()));
+        kube::RestRequest request;
+        request.method = "PATCH";
+        request.path = target->path;
+        request.contentType = "application/apply-patch+yaml"; // JSON is YAML
+        request.body = QByteArray::fromStdString(object.dump());
+        request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
+        request.query.addQueryItem(QStringLiteral("force"), QStringLiteral("true"));
+        if (dryRun)
+            request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+        sendForObject(std::move(request), context, done);
+    });
 }
 
 void KubeCluster::mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
                              const nlohmann::json &patch, bool dryRun, QObject *context, Done<nlohmann::json> done)
 {
-    kube::RestRequest request;
-    request.method = "PATCH";
-    request.path = resourcePath(kind, ns, name);
-    request.contentType = "application/merge-patch+json";
-    request.body = QByteArray::fromStdString(patch.dump());
-    request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
-    if (dryRun)
-        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
-    sendForObject(std::move(request), context, std::move(done));
+    withServed(context, [this, kind, ns, name, patch, dryRun, context, done](Result<const kube::ApiDiscovery *> served) {
+        if (!served)
+            return done(fail(served.error()));
+        kube::RestRequest request;
+        request.method = "PATCH";
+        request.path = servedResourcePath(**served, kind, ns, name);
+        request.contentType = "application/merge-patch+json";
+        request.body = QByteArray::fromStdString(patch.dump());
+        request.query.addQueryItem(QStringLiteral("fieldManager"), QLatin1String(kRolloutFieldManager));
+        if (dryRun)
+            request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+        sendForObject(std::move(request), context, done);
+    });
 }
 
 void KubeCluster::remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,
                          QObject *context, Done<bool> done)
 {
-    kube::RestRequest request;
-    request.method = "DELETE";
-    request.path = resourcePath(kind, ns, name);
-    if (dryRun)
-        request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
-    // Foreground: a Deployment goes with its ReplicaSets and Pods, so "gone" means gone.
-    request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Foreground"})";
-    m_client.send(std::move(request), context, [done](const Result<kube::RestResponse> &response) {
-        if (!response) {
-            if (response.error().code == Error::Code::NotFound)
-                return done(false);
-            return done(fail(response.error()));
-        }
-        done(true);
+    withServed(context, [this, kind, ns, name, dryRun, context, done](Result<const kube::ApiDiscovery *> served) {
+        if (!served)
+            return done(fail(served.error()));
+        kube::RestRequest request;
+        request.method = "DELETE";
+        request.path = servedResourcePath(**served, kind, ns, name);
+        if (dryRun)
+            request.query.addQueryItem(QStringLiteral("dryRun"), QStringLiteral("All"));
+        // Foreground: a Deployment goes with its ReplicaSets and Pods, so "gone" means gone.
+        request.body = R"({"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Foreground"})";
+        m_client.send(std::move(request), context, [done](const Result<kube::RestResponse> &response) {
+            if (!response) {
+                if (response.error().code == Error::Code::NotFound)
+                    return done(false);
+                return done(fail(response.error()));
+            }
+            done(true);
+        });
     });
 }
 

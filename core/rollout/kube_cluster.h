@@ -2,8 +2,13 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <vector>
+
 #include <QObject>
 
+#include "core/kube/discovery.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/cluster_port.h"
 
@@ -15,8 +20,10 @@ namespace dra::rollout {
 // apply with the field manager "draconsole-rollout", SelfSubjectAccessReviews, and a separate
 // network manager for pod probes and Prometheus (they are not API requests and carry no
 // credentials). A server that does not serve SelfSubjectAccessReviews at all (404) gets the
-// request without the pre-check, after one warning. The client must outlive this object.
-// Thread of the client.
+// request without the pre-check, after one warning. Paths and applied objects use the version
+// of each kind the server serves (discovered once, at the first call that needs it), so a
+// cluster serving only resource.k8s.io v1beta1 or v1beta2 is reached as well as a v1 one.
+// The client must outlive this object. Thread of the client.
 class KubeCluster final : public QObject, public ClusterPort
 {
     Q_OBJECT
@@ -41,14 +48,27 @@ public:
 private:
     // Sends a request answered by an object (apply, patch) and hands back the parsed body.
     void sendForObject(kube::RestRequest request, QObject *context, Done<nlohmann::json> done);
+    // Runs `then` with what the server serves, discovering it first when not known yet; not at
+    // all once `context` is gone.
+    void withServed(QObject *context, std::function<void(Result<const kube::ApiDiscovery *>)> then);
 
     kube::RestClient &m_client;
     QNetworkAccessManager *m_http;
     bool m_warnedNoAccessReview = false;
+    std::optional<kube::ApiDiscovery> m_served;
+    std::vector<std::function<void(const Result<kube::ApiDiscovery> &)>> m_waitingForServed;
 };
 
-// The REST path of `kind` objects in `ns` (name appended when given), in the kind's preferred
-// version: "/apis/apps/v1/namespaces/ml/deployments/llm".
-QString resourcePath(model::Kind kind, const std::string &ns, const std::string &name = {});
+// The REST path of `kind` objects in `ns` (name appended when given), in the version `served`
+// names for the kind, else the kind's preferred one: "/apis/resource.k8s.io/v1beta1/namespaces/
+// ml/resourceclaimtemplates/llm" on a Kubernetes 1.32 server.
+QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind, const std::string &ns,
+                           const std::string &name = {});
+
+// `object` (written in resource.k8s.io/v1) in the version `served` names for its kind: the
+// apiVersion changed, and for v1beta1 each request's `exactly` fields moved up into the request,
+// as that version has them. Objects of other groups, or already in a served version, are
+// returned as they are.
+nlohmann::json objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served);
 
 } // namespace dra::rollout

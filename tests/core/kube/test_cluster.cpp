@@ -101,6 +101,7 @@ TestCluster::TestCluster(Options options) : m_options(std::move(options))
     server::ApiServerOptions api;
     api.cluster = kClusterName;
     api.token = m_options.token;
+    api.kubernetesVersion = m_options.kubernetesVersion;
     api.pollIntervalMs = 10;
     m_api = std::make_unique<server::ApiServer>(m_reader, api);
     start();

@@ -48,6 +48,7 @@ public:
     {
         bool requireClientCertificate = false; // TLS handshake demands a certificate of the test CA
         std::string token = kToken;            // "" accepts any request
+        std::string kubernetesVersion;         // "v1.32.0": what the server says it is and serves; "" the default
     };
     TestCluster();
     explicit TestCluster(Options options);

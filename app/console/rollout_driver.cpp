@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "app/console/rollout_driver.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QHostInfo>
+#include <QThread>
+
+#include "core/common/json_text.h"
+#include "core/kube/clock.h"
+#include "core/kube/rest_client.h"
+#include "core/rollout/controller_inbox.h"
+#include "core/rollout/kube_cluster.h"
+#include "core/rollout/rollout_controller.h"
+#include "core/rollout/rollout_store.h"
+#include "core/rollout/state_writer.h"
+#include "core/store/state_db.h"
+#include "views/rollout/rollout_panel.h"
+
+namespace dra::console {
+
+namespace {
+
+using common::qs;
+using views::RolloutSnapshot;
+
+std::string userName()
+{
+    return qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown"))).toStdString();
+}
+
+// The defaults match dractl's, so `dractl rollout status` names this console the way it names
+// a `dractl rollout run`.
+RolloutDriverOptions withDefaults(RolloutDriverOptions options)
+{
+    if (options.actor.empty())
+        options.actor = userName();
+    if (options.pid == 0)
+        options.pid = QCoreApplication::applicationPid();
+    if (options.owner.empty())
+        options.owner = options.actor + " on " + QHostInfo::localHostName().toStdString() + " (pid "
+            + std::to_string(options.pid) + ")";
+    return options;
+}
+
+// Everything the panel shows of the state file at `path`, with rollout `id` open ("" for none).
+std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(const QString &path, const std::string &id, int64_t now)
+{
+    auto snapshot = std::make_shared<RolloutSnapshot>();
+    snapshot->statePath = path;
+    snapshot->at = now;
+    if (!QFileInfo::exists(path))
+        return snapshot;
+    Result<store::StateDb> db = store::StateDb::open(path, store::OpenMode::ReadOnly);
+    if (!db) {
+        snapshot->error = db.error();
+        return snapshot;
+    }
+    rollout::RolloutStore store(*db);
+    rollout::ControllerInbox inbox(*db);
+    const auto failed = [&](const common::Error &error) {
+        snapshot->error = error;
+        return snapshot;
+    };
+    Result<std::vector<rollout::RolloutRecord>> records = store.list();
+    if (!records)
+        return failed(records.error());
+    for (const rollout::RolloutRecord &record : *records)
+        snapshot->rollouts.push_back({record.state.id, record.state.workload, record.state.stage, record.updatedAt});
+    if (id.empty())
+        return snapshot;
+    Result<std::optional<rollout::RolloutRecord>> record = store.load(id);
+    if (!record)
+        return failed(record.error());
+    if (!*record)
+        return failed(common::Error{common::Error::Code::NotFound,
+                                    QStringLiteral("no rollout named %1 in %2").arg(qs(id), path)});
+    snapshot->state = (*record)->state;
+    if (const rollout::PlanParse parsed = rollout::parsePlan((*record)->planYaml); parsed.plan)
+        snapshot->plan = std::make_shared<const rollout::RolloutPlan>(*parsed.plan);
+    Result<std::vector<rollout::AuditEntry>> audit = store.audit().entries(id);
+    if (!audit)
+        return failed(audit.error());
+    snapshot->audit = std::move(*audit);
+    Result<rollout::AuditVerification> verified = store.audit().verify();
+    if (!verified)
+        return failed(verified.error());
+    snapshot->verification = std::move(*verified);
+    Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(id);
+    if (!lease)
+        return failed(lease.error());
+    snapshot->lease = *lease;
+    Result<std::vector<rollout::QueuedCommand>> pending = inbox.pending(id);
+    if (!pending)
+        return failed(pending.error());
+    snapshot->pending = std::move(*pending);
+    return snapshot;
+}
+
+// What decides whether a new snapshot is news (heartbeats alone are not).
+std::string snapshotKey(const RolloutSnapshot &snapshot)
+{
+    std::string key = std::to_string(int(snapshot.drive)) + "|";
+    for (const views::RolloutSummary &summary : snapshot.rollouts)
+        key += summary.id + ":" + rollout::stageName(summary.stage) + ":" + std::to_string(summary.updatedAt) + ",";
+    key += "|" + std::to_string(snapshot.audit.size()) + (snapshot.audit.empty() ? "" : snapshot.audit.back().hash);
+    key += "|" + std::to_string(snapshot.pending.size());
+    key += "|" + (snapshot.lease ? snapshot.lease->owner : std::string());
+    key += "|" + (snapshot.error ? snapshot.error->message.toStdString() : std::string());
+    return key;
+}
+
+} // namespace
+
+// Lives on the worker thread: the controller, its cluster port, and every read and write of
+// the state file.
+class RolloutDriver::Worker final : public QObject
+{
+public:
+    Worker(QString statePath, ClusterFactory clusters, kube::Clock &clock, RolloutDriverOptions options,
+           std::function<void(views::RolloutSnapshotPtr)> publish, std::function<void(QString)> say)
+        : m_statePath(std::move(statePath)), m_clusters(std::move(clusters)), m_clock(clock),
+          m_options(std::move(options)), m_publish(std::move(publish)), m_say(std::move(say))
+    {
+    }
+    ~Worker() override { shutdown(); }
+
+    void begin()
+    {
+        publishNow(true);
+        follow();
+    }
+
+    void refresh() { publishNow(true); }
+
+    void open(const std::string &id)
+    {
+        stopController();
+        m_id = id;
+        m_error.reset();
+        m_drive = RolloutSnapshot::Drive::Idle;
+        const std::optional<rollout::ControllerLease> lease = othersLease();
+        if (lease) {
+            m_drive = RolloutSnapshot::Drive::Remote;
+            m_seenAudit = lastAuditSeq();
+            m_say(QStringLiteral("%1 is driven by %2: following it, verbs are queued for it")
+                      .arg(qs(id), qs(lease->owner)));
+        } else {
+            driveHere(/*evenWhenSettled=*/false);
+        }
+        publishNow(true);
+    }
+
+    void startFromPlan(const QString &file)
+    {
+        const rollout::PlanParse parsed = rollout::readPlanFile(file);
+        if (!parsed.plan) {
+            m_error = common::Error{common::Error::Code::Invalid,
+                                    QStringLiteral("%1 is not a valid plan: %2").arg(file, parsed.errorText(file))};
+            return publishNow(true);
+        }
+        const rollout::RolloutPlan &plan = *parsed.plan;
+        if (!ensureCluster()) // a rollout nobody here could start is not created
+            return publishNow(true);
+        const Result<void> created = [&]() -> Result<void> {
+            Result<store::StateDb> db = rollout::openStateWriter(m_statePath);
+            if (!db)
+                return fail(db.error());
+            rollout::RolloutStore store(*db);
+            Result<std::optional<rollout::RolloutRecord>> existing = store.load(plan.name);
+            if (!existing)
+                return fail(existing.error());
+            if (*existing && !rollout::isSettled((*existing)->state.stage)) {
+                m_say(QStringLiteral("%1 exists already (at %2): opened it")
+                          .arg(qs(plan.name), QString::fromLatin1(rollout::stageName((*existing)->state.stage))));
+                return {};
+            }
+            // As `dractl rollout run PLAN`: created at Baseline, the controller's first tick runs
+            // the pre-flight and the start. The plan is stored as planJson, which parsePlan reads.
+            const rollout::RolloutMachine machine(plan, m_clock);
+            if (Result<void> made = store.create(machine.initialState(), rollout::planJson(plan).dump(2), m_options.actor,
+                                                 m_clock.nowMs());
+                !made)
+                return made;
+            Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(
+                plan.name, rollout::Command{rollout::Verb::Start, m_options.actor}, m_clock.nowMs());
+            if (!queued)
+                return fail(queued.error());
+            m_say(QStringLiteral("created %1 from %2; start queued").arg(qs(plan.name), file));
+            return {};
+        }();
+        if (!created) {
+            m_error = created.error();
+            return publishNow(true);
+        }
+        open(plan.name);
+    }
+
+    void give(const views::VerbRequest &request)
+    {
+        if (m_id.empty())
+            return;
+        rollout::Command command{request.verb, m_options.actor, request.reason};
+        command.acceptInconclusive = request.acceptInconclusive;
+        command.gate = request.gate;
+        // A verb nobody here could carry out is not queued, so no later controller takes it by surprise.
+        if (m_drive != RolloutSnapshot::Drive::Remote && !m_controller && !ensureCluster())
+            return publishNow(true);
+        const Result<int64_t> queued = [&]() -> Result<int64_t> {
+            Result<store::StateDb> db = rollout::openStateWriter(m_statePath);
+            if (!db)
+                return fail(db.error());
+            return rollout::ControllerInbox(*db).enqueue(m_id, command, m_clock.nowMs());
+        }();
+        if (!queued) {
+            m_error = queued.error();
+            return publishNow(true);
+        }
+        m_error.reset();
+        if (m_drive == RolloutSnapshot::Drive::Remote) {
+            m_say(QStringLiteral("%1 queued for the controller that drives %2")
+                      .arg(QString::fromLatin1(rollout::verbName(request.verb)), qs(m_id)));
+            return publishNow(true);
+        }
+        if (!m_controller) {
+            driveHere(/*evenWhenSettled=*/true); // its first tick takes the verb
+        } else if (m_running) {
+            m_controller->tick();
+        } else {
+            m_running = true;
+            m_drive = RolloutSnapshot::Drive::Local;
+            m_controller->start();
+        }
+        publishNow(true);
+    }
+
+    void shutdown()
+    {
+        m_stopped = true;
+        stopController();
+    }
+
+private:
+    // The live lease of the open rollout when another controller holds it.
+    std::optional<rollout::ControllerLease> othersLease()
+    {
+        if (!QFileInfo::exists(m_statePath))
+            return std::nullopt;
+        Result<store::StateDb> db = store::StateDb::open(m_statePath, store::OpenMode::ReadOnly);
+        if (!db)
+            return std::nullopt;
+        Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(*db).lease(m_id);
+        if (!lease || !*lease || !(*lease)->isLive(m_clock.nowMs(), m_options.leaseStaleMs))
+            return std::nullopt;
+        if ((*lease)->owner == m_options.owner && (*lease)->pid == m_options.pid)
+            return std::nullopt; // ours (a controller of this console stopped uncleanly)
+        return *lease;
+    }
+
+    int64_t lastAuditSeq() const
+    {
+        const views::RolloutSnapshotPtr now = readRolloutSnapshot(m_statePath, m_id, m_clock.nowMs());
+        return now->audit.empty() ? 0 : now->audit.back().seq;
+    }
+
+    // The cluster port of this console's controller; false (and the error kept) when there is
+    // none to be had.
+    bool ensureCluster()
+    {
+        if (m_cluster.port)
+            return true;
+        Result<DriverCluster> made = m_clusters ? m_clusters()
+                                                : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
+        if (!made) {
+            m_error = common::Error{made.error().code,
+                                    QStringLiteral("cannot drive the rollout here: %1").arg(made.error().message)};
+            return false;
+        }
+        m_cluster = std::move(*made);
+        return true;
+    }
+
+    // Starts the controller of the open rollout here; a settled rollout gets one only for a verb.
+    void driveHere(bool evenWhenSettled)
+    {
+        if (!ensureCluster())
+            return;
+        rollout::ControllerOptions options;
+        options.autoPromote = false; // promotion is the reviewer's button
+        options.tickMs = m_options.tickMs;
+        options.leaseStaleMs = m_options.leaseStaleMs;
+        options.owner = m_options.owner;
+        options.pid = m_options.pid;
+        auto controller = std::make_unique<rollout::RolloutController>(m_statePath, m_id, *m_cluster.port, m_clock,
+                                                                       options, this);
+        if (Result<void> loaded = controller->load(); !loaded) {
+            m_error = loaded.error();
+            return;
+        }
+        connect(controller.get(), &rollout::RolloutController::message, this, [this](const QString &text) { m_say(text); });
+        connect(controller.get(), &rollout::RolloutController::tickFinished, this, [this]() { afterTick(); });
+        m_controller = std::move(controller);
+        if (!evenWhenSettled && rollout::isSettled(m_controller->state().stage))
+            return;
+        m_running = true;
+        m_drive = RolloutSnapshot::Drive::Local;
+        m_controller->start();
+    }
+
+    void afterTick()
+    {
+        if (!m_controller)
+            return;
+        m_error = m_controller->lastError();
+        // Nothing is left to drive once the rollout settled: the lease goes, verbs restart it.
+        if (m_running && rollout::isSettled(m_controller->state().stage)) {
+            m_running = false;
+            m_controller->stop();
+            m_drive = RolloutSnapshot::Drive::Idle;
+        }
+        publishNow(false);
+    }
+
+    void stopController()
+    {
+        if (m_controller && m_running)
+            m_controller->stop();
+        m_running = false;
+        m_controller.reset();
+    }
+
+    // Looks at the state file every followMs: another controller's moves, a lease gone stale.
+    void follow()
+    {
+        if (m_stopped)
+            return;
+        if (m_drive == RolloutSnapshot::Drive::Remote && !m_id.empty()) {
+            if (!othersLease()) {
+                m_say(QStringLiteral("the controller of %1 stopped: this console drives it now").arg(qs(m_id)));
+                m_drive = RolloutSnapshot::Drive::Idle;
+                driveHere(/*evenWhenSettled=*/false);
+            }
+        }
+        publishNow(false);
+        m_clock.callLater(m_options.followMs, this, [this]() { follow(); });
+    }
+
+    void publishNow(bool force)
+    {
+        std::shared_ptr<RolloutSnapshot> snapshot = readRolloutSnapshot(m_statePath, m_id, m_clock.nowMs());
+        snapshot->drive = m_drive;
+        if (m_error && !snapshot->error)
+            snapshot->error = m_error;
+        if (m_drive == RolloutSnapshot::Drive::Remote) {
+            // What the other controller did, as it appears in the audit log.
+            for (const rollout::AuditEntry &entry : snapshot->audit)
+                if (entry.seq > m_seenAudit)
+                    m_say(QStringLiteral("[%1] %2 %3: %4")
+                              .arg(qs(m_id), qs(entry.actor), qs(entry.action), qs(entry.result)));
+            if (!snapshot->audit.empty())
+                m_seenAudit = std::max(m_seenAudit, snapshot->audit.back().seq);
+        }
+        std::string key = snapshotKey(*snapshot);
+        if (!force && key == m_lastKey)
+            return;
+        m_lastKey = std::move(key);
+        m_publish(std::move(snapshot));
+    }
+
+    QString m_statePath;
+    ClusterFactory m_clusters;
+    kube::Clock &m_clock;
+    RolloutDriverOptions m_options;
+    std::function<void(views::RolloutSnapshotPtr)> m_publish;
+    std::function<void(QString)> m_say;
+    DriverCluster m_cluster;
+    std::unique_ptr<rollout::RolloutController> m_controller;
+    std::string m_id;
+    RolloutSnapshot::Drive m_drive = RolloutSnapshot::Drive::Idle;
+    std::optional<common::Error> m_error;
+    std::string m_lastKey;
+    int64_t m_seenAudit = 0;
+    bool m_running = false, m_stopped = false;
+};
+
+ClusterFactory kubeClusterFactory(kube::ClientConfig config)
+{
+    return [config]() -> Result<DriverCluster> {
+        struct Connection
+        {
+            std::unique_ptr<kube::RestClient> client;
+            std::unique_ptr<rollout::KubeCluster> cluster; // goes before the client it uses
+        };
+        kube::RestOptions rest;
+        rest.userAgent = "draconsole/" DRA_VERSION " (linux) rollout";
+        rest.exec.terminalAvailable = false; // no terminal to prompt on in the desktop
+        auto connection = std::make_shared<Connection>();
+        connection->client = std::make_unique<kube::RestClient>(config, rest);
+        connection->cluster = std::make_unique<rollout::KubeCluster>(*connection->client);
+        rollout::ClusterPort *port = connection->cluster.get();
+        return DriverCluster{std::move(connection), port};
+    };
+}
+
+RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+                             RolloutDriverOptions options, QObject *parent)
+    : QObject(parent), m_statePath(std::move(statePath))
+{
+    qRegisterMetaType<views::RolloutSnapshotPtr>();
+    qRegisterMetaType<views::VerbRequest>();
+    m_snapshot = std::make_shared<const RolloutSnapshot>();
+    options = withDefaults(std::move(options));
+    const bool threaded = options.workerThread;
+    auto publish = [this](views::RolloutSnapshotPtr snapshot) {
+        QMetaObject::invokeMethod(this, [this, snapshot]() { this->publish(snapshot); }, Qt::AutoConnection);
+    };
+    auto say = [this](QString text) {
+        QMetaObject::invokeMethod(this, [this, text]() { Q_EMIT message(text); }, Qt::AutoConnection);
+    };
+    m_worker = new Worker(m_statePath, std::move(clusters), clock, std::move(options), publish, say);
+    if (threaded) {
+        m_thread = new QThread(this);
+        m_thread->setObjectName(QStringLiteral("rollout"));
+        m_worker->moveToThread(m_thread);
+        // The controller releases its lease and goes on its own thread, as that thread ends.
+        connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+        m_thread->start();
+    }
+    post([](Worker &worker) { worker.begin(); });
+}
+
+RolloutDriver::~RolloutDriver()
+{
+    if (m_thread) {
+        m_thread->quit();
+        m_thread->wait();
+    } else {
+        delete m_worker;
+    }
+}
+
+void RolloutDriver::post(std::function<void(Worker &)> work)
+{
+    Worker *worker = m_worker;
+    QMetaObject::invokeMethod(worker, [worker, work = std::move(work)]() { work(*worker); }, Qt::AutoConnection);
+}
+
+void RolloutDriver::publish(const views::RolloutSnapshotPtr &snapshot)
+{
+    m_snapshot = snapshot;
+    Q_EMIT snapshotChanged(snapshot);
+}
+
+void RolloutDriver::refresh()
+{
+    post([](Worker &worker) { worker.refresh(); });
+}
+
+void RolloutDriver::open(const QString &id)
+{
+    post([id = id.toStdString()](Worker &worker) { worker.open(id); });
+}
+
+void RolloutDriver::startFromPlan(const QString &planFile)
+{
+    post([planFile](Worker &worker) { worker.startFromPlan(planFile); });
+}
+
+void RolloutDriver::give(const views::VerbRequest &request)
+{
+    post([request](Worker &worker) { worker.give(request); });
+}
+
+void RolloutDriver::shutdown()
+{
+    post([](Worker &worker) { worker.shutdown(); });
+}
+
+void connectRolloutPanel(views::RolloutPanel *panel, RolloutDriver *driver)
+{
+    QObject::connect(panel, &views::RolloutPanel::rolloutChosen, driver, &RolloutDriver::open);
+    QObject::connect(panel, &views::RolloutPanel::startFromPlanRequested, driver, &RolloutDriver::startFromPlan);
+    QObject::connect(panel, &views::RolloutPanel::verbRequested, driver, &RolloutDriver::give);
+    QObject::connect(driver, &RolloutDriver::snapshotChanged, panel, &views::RolloutPanel::showSnapshot);
+    QObject::connect(driver, &RolloutDriver::message, panel, &views::RolloutPanel::appendMessage);
+    panel->showSnapshot(driver->snapshot());
+}
+
+} // namespace dra::console

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <QObject>
+#include <QString>
+
+#include "core/common/result.h"
+#include "core/kube/client_config.h"
+#include "views/rollout/rollout_snapshot.h"
+
+class QThread;
+
+namespace dra::kube {
+class Clock;
+}
+namespace dra::rollout {
+class ClusterPort;
+}
+namespace dra::views {
+class RolloutPanel;
+}
+
+namespace dra::console {
+
+// A cluster port for the controller and whatever keeps it alive; made on the driver's worker
+// thread, where it is used and destroyed.
+struct DriverCluster
+{
+    std::shared_ptr<void> owner;
+    rollout::ClusterPort *port = nullptr;
+};
+using ClusterFactory = std::function<Result<DriverCluster>()>;
+
+// The rollout controller's cluster port over the user's own connection: a kube::RestClient of
+// `config` with a rollout::KubeCluster on it.
+ClusterFactory kubeClusterFactory(kube::ClientConfig config);
+
+struct RolloutDriverOptions
+{
+    std::string actor;        // who gives the verbs, for the history and the audit log (default: $USER)
+    std::string owner;        // the controller's lease owner (default: "alice on host (pid 1234)", as dractl)
+    int64_t pid = 0;          // default: this process
+    int64_t tickMs = 5'000;   // how often the controller looks at the cluster
+    int64_t followMs = 1'000; // how often the state file is looked at for others' changes
+    int64_t leaseStaleMs = 30'000;
+    // Run the controller on a thread of its own (the console). Off: everything runs on the
+    // driver's thread, for tests that move a manual clock.
+    bool workerThread = true;
+};
+
+// Drives the rollouts of one state file from the desktop console, as `dractl rollout run`
+// does from a shell: opening a rollout nobody drives starts the same RolloutController here (on
+// a worker thread, so the GUI never waits on the cluster or the state file); a rollout whose
+// lease another process holds is followed instead, and verbs are queued for that controller.
+// Verbs go through the state file's inbox, exactly as dractl sends them, and the controller
+// ticks to carry them out. Every change comes back as an immutable snapshot. GUI thread; the
+// clock must outlive the driver.
+class RolloutDriver final : public QObject
+{
+    Q_OBJECT
+public:
+    RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock, RolloutDriverOptions options = {},
+                  QObject *parent = nullptr);
+    ~RolloutDriver() override;
+
+    const QString &statePath() const { return m_statePath; }
+    views::RolloutSnapshotPtr snapshot() const { return m_snapshot; }
+
+    // Reads the state file's rollouts (and the open one) again.
+    void refresh();
+    // Opens rollout `id`: drives it here, or follows the process that does.
+    void open(const QString &id);
+    // Creates the rollout of a plan file at Baseline with its start queued (as `dractl rollout
+    // run PLAN`), then opens it.
+    void startFromPlan(const QString &planFile);
+    // Gives the open rollout a verb.
+    void give(const dra::views::VerbRequest &request);
+    // Stops the controller (the lease is released; the rollout stays resumable).
+    void shutdown();
+
+Q_SIGNALS:
+    void snapshotChanged(const dra::views::RolloutSnapshotPtr &snapshot);
+    // A line of the controller, or of what the driver saw another controller do.
+    void message(const QString &text);
+
+private:
+    class Worker;
+    void post(std::function<void(Worker &)> work);
+    void publish(const views::RolloutSnapshotPtr &snapshot);
+
+    QString m_statePath;
+    QThread *m_thread = nullptr;
+    Worker *m_worker = nullptr;
+    views::RolloutSnapshotPtr m_snapshot;
+};
+
+// Wires a panel to a driver: the panel's choices go to the driver, snapshots and messages back.
+void connectRolloutPanel(views::RolloutPanel *panel, RolloutDriver *driver);
+
+} // namespace dra::console
