@@ -183,13 +183,13 @@ void MainWindow::buildMenus()
     });
     QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
                                      this, &MainWindow::applyToCluster);
-    // Server-side apply needs an API server: a live context has one, a cache file offline does
-    // not, and the demo cluster is served by `dractl serve --demo` (connect with --context).
-    const bool live = m_session->options().mode == SessionOptions::Mode::Live;
-    apply->setEnabled(live);
-    if (!live)
-        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) to apply; `dractl serve --demo "
-                                         "--write-kubeconfig F` serves the demo cluster to connect to."));
+    // Server-side apply needs an API server: a live context has one, and so has the demo cluster
+    // (served in this process); a cache file offline has none.
+    const bool connected = m_session->options().mode != SessionOptions::Mode::Cache;
+    apply->setEnabled(connected);
+    if (!connected)
+        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) or run the demo cluster (--demo) "
+                                         "to apply."));
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -209,13 +209,19 @@ void MainWindow::buildMenus()
     dark->setChecked(views::currentTheme() == views::Theme::Dark);
 }
 
-void MainWindow::applyToCluster()
+ApplyDialog *MainWindow::applyToCluster()
 {
     showPage(Editor);
+    const std::optional<kube::ClientConfig> client = m_session->clientConfig();
+    if (!client) {
+        statusBar()->showMessage(QStringLiteral("The cluster is not connected yet; apply once it is."), 5000);
+        return nullptr;
+    }
     const QString origin = m_editor->currentFile().isEmpty() ? QStringLiteral("editor") : m_editor->currentFile();
-    auto *dialog = new ApplyDialog(m_session->options().client, m_editor->text(), origin, this);
+    auto *dialog = new ApplyDialog(*client, m_editor->text(), origin, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::buildClusterMenu()

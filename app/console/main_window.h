@@ -34,6 +34,7 @@ class TopologyPanel;
 
 namespace dra::console {
 
+class ApplyDialog;
 class ConsoleSession;
 
 // The console's window: a page per main view, a command palette (Ctrl+K), the theme toggle,
@@ -57,6 +58,10 @@ public:
     views::TopologyPanel *topologyPanel() const { return m_topology; }
     views::ClaimBrowser *claimBrowser() const { return m_claims; }
     views::TemplateEditor *templateEditor() const { return m_editor; }
+    // "Apply to cluster…": the editor's text, dry run and diff first, then applied on
+    // confirmation. The dialog (deleted on close), or null with a status message while the
+    // session has no cluster to apply to.
+    ApplyDialog *applyToCluster();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -64,8 +69,6 @@ protected:
 private:
     void buildMenus();
     void buildClusterMenu();
-    // "Apply to cluster…": the editor's text, dry run and diff first, then applied on confirmation.
-    void applyToCluster();
     // Opens a new console with these arguments (another cluster or cache) and closes this one.
     void switchTo(const QStringList &arguments);
     void onLoaded();

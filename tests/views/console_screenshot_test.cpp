@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
+#include <set>
+
 #include <QDir>
 #include <QImage>
 #include <QElapsedTimer>
@@ -29,6 +31,35 @@ int runConsole(const QStringList &arguments, QString *errors)
     }
     *errors = QString::fromUtf8(process.readAllStandardError());
     return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+}
+
+// Starts `dractl serve --demo=a100-mig` on a free loopback port writing `kubeconfig`; whether
+// it serves (after its output says so).
+::testing::AssertionResult startServedDemo(QProcess &server, const QTemporaryDir &dir, const QString &kubeconfig)
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("server-config")));
+    server.setProcessEnvironment(environment);
+    server.start(QStringLiteral(DRACTL_PATH), { QStringLiteral("serve"), QStringLiteral("--demo=a100-mig"),
+                                                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                                                QStringLiteral("--write-kubeconfig"), kubeconfig });
+    QByteArray output;
+    QElapsedTimer waited;
+    waited.start();
+    while (!output.contains("kubeconfig:") && server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
+        server.waitForReadyRead(1000);
+        output += server.readAllStandardOutput();
+    }
+    if (output.contains("kubeconfig:"))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << output.toStdString() << server.readAllStandardError().toStdString();
+}
+
+// The arguments that mirror the served demo's context into `cache` and render it into DIR/shots.
+QStringList mirrorArguments(const QTemporaryDir &dir, const QString &kubeconfig, const QString &cache)
+{
+    return { QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--context"), QStringLiteral("demo"),
+             QStringLiteral("--cache"), cache, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")) };
 }
 
 TEST(ConsoleScreenshotTest, DemoClusterRendersEveryMainView)
@@ -63,27 +94,11 @@ TEST(ConsoleScreenshotTest, LiveContextIsMirroredIntoTheCacheAndShown)
     ASSERT_TRUE(dir.isValid());
     const QString kubeconfig = dir.filePath(QStringLiteral("demo.kubeconfig"));
     QProcess server;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("server-config")));
-    server.setProcessEnvironment(environment);
-    server.start(QStringLiteral(DRACTL_PATH), { QStringLiteral("serve"), QStringLiteral("--demo=a100-mig"),
-                                                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                                QStringLiteral("--write-kubeconfig"), kubeconfig });
-    QByteArray output;
-    QElapsedTimer waited;
-    waited.start();
-    while (!output.contains("kubeconfig:") && server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
-        server.waitForReadyRead(1000);
-        output += server.readAllStandardOutput();
-    }
-    ASSERT_TRUE(output.contains("kubeconfig:")) << output.toStdString() << server.readAllStandardError().toStdString();
+    ASSERT_TRUE(startServedDemo(server, dir, kubeconfig));
 
     const QString cache = dir.filePath(QStringLiteral("live.db"));
     QString errors;
-    const int code = runConsole({ QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--context"),
-                                  QStringLiteral("demo"), QStringLiteral("--cache"), cache, QStringLiteral("--screenshot"),
-                                  dir.filePath(QStringLiteral("shots")) },
-                                &errors);
+    const int code = runConsole(mirrorArguments(dir, kubeconfig, cache), &errors);
     server.terminate();
     server.waitForFinished(30'000);
     ASSERT_EQ(code, 0) << errors.toStdString();
@@ -98,6 +113,45 @@ TEST(ConsoleScreenshotTest, LiveContextIsMirroredIntoTheCacheAndShown)
         EXPECT_EQ(stream.state, "stale") << stream.kind;
         EXPECT_NE(stream.reason.find("the console disconnected"), std::string::npos) << stream.reason;
     }
+}
+
+// --workload-namespaces: the console mirrors the workloads (Deployments and the rest) of the
+// namespaces it names and of no other; the demo's model server Deployment lives in "inference".
+TEST(ConsoleScreenshotTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMirrored)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString kubeconfig = dir.filePath(QStringLiteral("demo.kubeconfig"));
+    QProcess server;
+    ASSERT_TRUE(startServedDemo(server, dir, kubeconfig));
+    const auto mirrorWith = [&](const QString &namespaces, const QString &cache) {
+        QString errors;
+        const int code = runConsole(
+            mirrorArguments(dir, kubeconfig, cache) << QStringLiteral("--workload-namespaces") << namespaces, &errors);
+        EXPECT_EQ(code, 0) << errors.toStdString();
+    };
+    const QString batchCache = dir.filePath(QStringLiteral("batch.db"));
+    const QString inferenceCache = dir.filePath(QStringLiteral("inference.db"));
+    mirrorWith(QStringLiteral("batch, training"), batchCache);
+    mirrorWith(QStringLiteral("inference"), inferenceCache);
+    server.terminate();
+    server.waitForFinished(30'000);
+
+    dra::Result<dra::store::CacheDb> batch = dra::store::CacheDb::open(batchCache, dra::store::OpenMode::ReadOnly);
+    ASSERT_TRUE(batch.has_value()) << batch.error().message.toStdString();
+    std::set<std::string> deploymentStreams;
+    for (const dra::store::StreamRecord &stream : batch->streams("demo").value())
+        if (stream.kind == "Deployment")
+            deploymentStreams.insert(stream.ns);
+    EXPECT_EQ(deploymentStreams, (std::set<std::string>{ "batch", "training" }));
+    EXPECT_TRUE(batch->objects("demo", "apps", "Deployment").value().empty());
+
+    dra::Result<dra::store::CacheDb> inference = dra::store::CacheDb::open(inferenceCache, dra::store::OpenMode::ReadOnly);
+    ASSERT_TRUE(inference.has_value()) << inference.error().message.toStdString();
+    const std::vector<dra::store::ObjectRecord> deployments = inference->objects("demo", "apps", "Deployment").value();
+    ASSERT_FALSE(deployments.empty());
+    for (const dra::store::ObjectRecord &deployment : deployments)
+        EXPECT_EQ(deployment.key.ns, "inference") << deployment.key.name;
 }
 
 } // namespace
