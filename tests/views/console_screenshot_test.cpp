@@ -88,19 +88,35 @@ TEST(ConsoleScreenshotTest, MissingCacheFileIsAClearError)
 
 // `draconsole --context`: the console mirrors a live cluster (here `dractl serve --demo`) into
 // its cache, shows it, and on exit records in the cache that the mirror is no longer followed.
-TEST(ConsoleScreenshotTest, LiveContextIsMirroredIntoTheCacheAndShown)
+// A `dractl serve --demo` for the console to mirror, in a folder of the test's own.
+class ConsoleLiveMirrorTest : public testing::Test
 {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString kubeconfig = dir.filePath(QStringLiteral("demo.kubeconfig"));
-    QProcess server;
-    ASSERT_TRUE(startServedDemo(server, dir, kubeconfig));
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(m_dir.isValid());
+        m_kubeconfig = m_dir.filePath(QStringLiteral("demo.kubeconfig"));
+        ASSERT_TRUE(startServedDemo(m_server, m_dir, m_kubeconfig));
+    }
+    void TearDown() override { stopServer(); }
+    void stopServer()
+    {
+        m_server.terminate();
+        m_server.waitForFinished(30'000);
+    }
 
+    QTemporaryDir m_dir;
+    QString m_kubeconfig;
+    QProcess m_server;
+};
+
+TEST_F(ConsoleLiveMirrorTest, LiveContextIsMirroredIntoTheCacheAndShown)
+{
+    QTemporaryDir &dir = m_dir;
     const QString cache = dir.filePath(QStringLiteral("live.db"));
     QString errors;
-    const int code = runConsole(mirrorArguments(dir, kubeconfig, cache), &errors);
-    server.terminate();
-    server.waitForFinished(30'000);
+    const int code = runConsole(mirrorArguments(dir, m_kubeconfig, cache), &errors);
+    stopServer();
     ASSERT_EQ(code, 0) << errors.toStdString();
     EXPECT_FALSE(QImage(QDir(dir.filePath(QStringLiteral("shots"))).filePath(QStringLiteral("devices.png"))).isNull());
 
@@ -117,25 +133,20 @@ TEST(ConsoleScreenshotTest, LiveContextIsMirroredIntoTheCacheAndShown)
 
 // --workload-namespaces: the console mirrors the workloads (Deployments and the rest) of the
 // namespaces it names and of no other; the demo's model server Deployment lives in "inference".
-TEST(ConsoleScreenshotTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMirrored)
+TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMirrored)
 {
-    QTemporaryDir dir;
-    ASSERT_TRUE(dir.isValid());
-    const QString kubeconfig = dir.filePath(QStringLiteral("demo.kubeconfig"));
-    QProcess server;
-    ASSERT_TRUE(startServedDemo(server, dir, kubeconfig));
+    QTemporaryDir &dir = m_dir;
     const auto mirrorWith = [&](const QString &namespaces, const QString &cache) {
         QString errors;
         const int code = runConsole(
-            mirrorArguments(dir, kubeconfig, cache) << QStringLiteral("--workload-namespaces") << namespaces, &errors);
+            mirrorArguments(dir, m_kubeconfig, cache) << QStringLiteral("--workload-namespaces") << namespaces, &errors);
         EXPECT_EQ(code, 0) << errors.toStdString();
     };
     const QString batchCache = dir.filePath(QStringLiteral("batch.db"));
     const QString inferenceCache = dir.filePath(QStringLiteral("inference.db"));
     mirrorWith(QStringLiteral("batch, training"), batchCache);
     mirrorWith(QStringLiteral("inference"), inferenceCache);
-    server.terminate();
-    server.waitForFinished(30'000);
+    stopServer();
 
     dra::Result<dra::store::CacheDb> batch = dra::store::CacheDb::open(batchCache, dra::store::OpenMode::ReadOnly);
     ASSERT_TRUE(batch.has_value()) << batch.error().message.toStdString();

@@ -71,9 +71,8 @@ TEST(ConsoleSessionTest, DemoServesAnEmbeddedClusterAndMirrorsItLikeALiveContext
     ASSERT_TRUE(slices.has_value()) << slices.error().message.toStdString();
     const size_t served = nlohmann::json::parse(slices->body.toStdString())["items"].size();
     ASSERT_GT(served, 0u);
-    EXPECT_TRUE(consoleWaitUntil([&] {
-        return demo.session().inventory()->snapshot()->objects(model::Kind::ResourceSlice).size() == served;
-    }));
+    const auto shown = [&] { return demo.session().inventory()->snapshot()->slices().size(); };
+    EXPECT_TRUE(consoleWaitUntil([&] { return shown() == served; })) << shown() << " shown, " << served << " served";
 
     const QString cache = demo.session().cachePath();
     EXPECT_TRUE(QFileInfo::exists(cache));

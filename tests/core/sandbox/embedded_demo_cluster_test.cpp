@@ -90,11 +90,11 @@ TEST(EmbeddedDemoClusterTest, ControlPlaneGivesAWrittenDeploymentItsPods)
     const kube::ClientConfig config = cluster->clientConfig();
     kube::RestRequest create;
     create.method = "POST";
-    create.path = QStringLiteral("/apis/apps/v1/namespaces/default/deployments");
+    create.path = QStringLiteral("/apis/apps/v1/namespaces/training/deployments");
     create.body = QByteArray::fromStdString(json({
         { "apiVersion", "apps/v1" },
         { "kind", "Deployment" },
-        { "metadata", { { "name", "embedded-web" }, { "namespace", "default" } } },
+        { "metadata", { { "name", "embedded-web" }, { "namespace", "training" } } },
         { "spec",
           { { "replicas", 2 },
             { "selector", { { "matchLabels", { { "app", "embedded-web" } } } } },
@@ -111,7 +111,7 @@ TEST(EmbeddedDemoClusterTest, ControlPlaneGivesAWrittenDeploymentItsPods)
     waited.start();
     while (pods < 2 && waited.elapsed() < 30'000) {
         kube::RestRequest list;
-        list.path = QStringLiteral("/api/v1/namespaces/default/pods");
+        list.path = QStringLiteral("/api/v1/namespaces/training/pods");
         list.query.addQueryItem(QStringLiteral("labelSelector"), QStringLiteral("app=embedded-web"));
         const Result<kube::RestResponse> listed = sendAndWait(config, list);
         ASSERT_TRUE(listed.has_value()) << listed.error().message.toStdString();
