@@ -151,7 +151,8 @@ TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMi
     dra::Result<dra::store::CacheDb> batch = dra::store::CacheDb::open(batchCache, dra::store::OpenMode::ReadOnly);
     ASSERT_TRUE(batch.has_value()) << batch.error().message.toStdString();
     std::set<std::string> deploymentStreams;
-    for (const dra::store::StreamRecord &stream : batch->streams("demo").value())
+    const std::vector<dra::store::StreamRecord> streams = batch->streams("demo").value();
+    for (const dra::store::StreamRecord &stream : streams)
         if (stream.kind == "Deployment")
             deploymentStreams.insert(stream.ns);
     EXPECT_EQ(deploymentStreams, (std::set<std::string>{ "batch", "training" }));
