@@ -305,6 +305,16 @@ int runServe(const QStringList &arguments)
         }
     }
     const bool writable = demoPreset || parser.isSet(QStringLiteral("writable"));
+    // The demo cluster makes its own cache (below); the other modes serve the one the options
+    // name, which must be there before anything else is set up.
+    std::optional<ServedCache> cache;
+    if (!demoPreset) {
+        Result<ServedCache> opened
+            = openServedCache(parser, writable, mirror ? mirror->cluster() : std::string());
+        if (!opened)
+            return fail(opened.error());
+        cache = std::move(*opened);
+    }
 
     const QString dir = serveDir();
     Result<server::TlsIdentity> identity = parser.isSet(QStringLiteral("tls-cert"))
@@ -340,10 +350,8 @@ int runServe(const QStringList &arguments)
         token = *loaded;
     }
 
-    // The demo cluster runs its own server over its own cache; the other modes serve the cache
-    // the options name.
+    // The demo cluster runs its own server over its own cache.
     std::unique_ptr<sandbox::EmbeddedDemoCluster> demo;
-    std::optional<ServedCache> cache;
     std::unique_ptr<server::ApiServer> ownApi;
     std::unique_ptr<server::HttpServer> ownHttp;
     if (demoPreset) {
@@ -353,11 +361,6 @@ int runServe(const QStringList &arguments)
             return fail(created.error());
         demo = std::move(*created);
     } else {
-        Result<ServedCache> opened
-            = openServedCache(parser, writable, mirror ? mirror->cluster() : std::string());
-        if (!opened)
-            return fail(opened.error());
-        cache = std::move(*opened);
         server::ApiServerOptions options;
         options.cluster = cache->cluster;
         options.token = token;
