@@ -15,11 +15,13 @@
 
 namespace dra::console {
 
-ClusterLink::ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster, QObject *parent)
+ClusterLink::ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster,
+                         std::vector<std::string> workloadNamespaces, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_cachePath(std::move(cachePath))
     , m_cluster(std::move(cluster))
+    , m_workloadNamespaces(std::move(workloadNamespaces))
     , m_storeThread(new QThread(this))
     , m_kubeThread(new QThread(this))
 {
@@ -96,6 +98,7 @@ void ClusterLink::startMirror(const kube::ResumePoints &resumeFrom)
         kube::MirrorOptions options;
         options.cluster = m_cluster;
         options.resumeFrom = resumeFrom;
+        options.workloadNamespaces = m_workloadNamespaces;
         m_mirror = new kube::Mirror(*client, options, kube::Clock::system(), m_kubeRoot);
         connect(m_mirror, &kube::Mirror::batchReady, m_store, &store::Store::enqueue);
         connect(m_mirror, &kube::Mirror::streamChanged, this, &ClusterLink::streamChanged);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <QObject>
 #include <QString>
@@ -31,7 +32,10 @@ class ClusterLink final : public QObject
 {
     Q_OBJECT
 public:
-    ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster, QObject *parent = nullptr);
+    // `workloadNamespaces`: where Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes
+    // are mirrored ("*" for all; empty: nowhere), as kube::MirrorOptions says.
+    ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster,
+                std::vector<std::string> workloadNamespaces = {}, QObject *parent = nullptr);
     ~ClusterLink() override;
 
     void start();
@@ -52,6 +56,7 @@ private:
     kube::ClientConfig m_config;
     QString m_cachePath;
     std::string m_cluster;
+    std::vector<std::string> m_workloadNamespaces;
     QThread *m_storeThread;
     QThread *m_kubeThread;
     store::Store *m_store = nullptr;   // lives on m_storeThread

@@ -2,31 +2,27 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/console_session.h"
 
-#include <QFutureWatcher>
 #include <QTemporaryDir>
 #include <QThread>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "app/console/cache_follower.h"
 #include "app/console/cluster_link.h"
+#include "app/console/demo_server.h"
 #include "core/inventory/inventory.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
 
 namespace dra::console {
-namespace {
 
-// Seeds a fresh cache file with the preset. Runs on a pool thread; the writer closes on return.
-Result<void> seedDemo(const QString &path, const sandbox::PresetOptions &preset)
+std::vector<std::string> SessionOptions::mirroredWorkloadNamespaces() const
 {
-    Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
-    if (!cache)
-        return fail(cache.error());
-    return sandbox::seedDemoCache(*cache, std::string(sandbox::kDemoCluster), preset);
+    if (workloadNamespaces)
+        return *workloadNamespaces;
+    if (mode == Mode::Demo)
+        return { "*" };
+    return {};
 }
-
-} // namespace
 
 ConsoleSession::ConsoleSession(SessionOptions options, QObject *parent)
     : QObject(parent)
@@ -41,6 +37,12 @@ ConsoleSession::ConsoleSession(SessionOptions options, QObject *parent)
 
 ConsoleSession::~ConsoleSession()
 {
+    // The mirror lets go of the server before the demo cluster stops, and both before the
+    // follower's thread ends; the temporary folder goes last, with the members.
+    delete m_link;
+    m_link = nullptr;
+    delete m_demoServer;
+    m_demoServer = nullptr;
     m_cacheThread->quit();
     m_cacheThread->wait();
 }
@@ -54,35 +56,24 @@ QString ConsoleSession::description() const
     return m_cachePath;
 }
 
+std::optional<kube::ClientConfig> ConsoleSession::clientConfig() const
+{
+    if (!m_connected)
+        return std::nullopt;
+    return m_options.client;
+}
+
 void ConsoleSession::start()
 {
+    m_cachePath = m_options.cachePath;
     if (m_options.mode == SessionOptions::Mode::Live) {
-        // The mirror writes the cache; the console follows the cache, starting from what an
-        // earlier session left in it.
-        m_cachePath = m_options.cachePath;
-        if (m_options.cluster.empty())
-            m_options.cluster = m_options.client.context.toStdString();
-        m_link = new ClusterLink(m_options.client, m_cachePath, m_options.cluster, this);
-        connect(m_link, &ClusterLink::cacheReady, this, &ConsoleSession::follow);
-        connect(m_link, &ClusterLink::streamChanged, this, &ConsoleSession::streamChanged);
-        connect(m_link, &ClusterLink::notice, this, &ConsoleSession::notice);
-        connect(m_link, &ClusterLink::initialSynced, this, &ConsoleSession::initialSynced);
-        connect(m_link, &ClusterLink::failed, this, &ConsoleSession::failed);
-        connect(m_link, &ClusterLink::discovered, this, [this](const QString &version, const QStringList &apis) {
-            Q_EMIT progress(QStringLiteral("Connected to %1: Kubernetes %2, resource.k8s.io %3")
-                                .arg(m_options.client.describe(), version,
-                                     apis.isEmpty() ? QStringLiteral("not served") : apis.join(QStringLiteral(", "))));
-        });
-        Q_EMIT progress(QStringLiteral("Connecting to %1…").arg(m_options.client.describe()));
-        m_link->start();
+        link();
         return;
     }
     if (m_options.mode == SessionOptions::Mode::Cache) {
-        m_cachePath = m_options.cachePath;
         follow();
         return;
     }
-    m_cachePath = m_options.cachePath;
     if (m_cachePath.isEmpty()) {
         m_demoDir = std::make_unique<QTemporaryDir>();
         if (!m_demoDir->isValid()) {
@@ -93,19 +84,44 @@ void ConsoleSession::start()
         }
         m_cachePath = m_demoDir->filePath(QStringLiteral("demo-cache.db"));
     }
-    m_options.cluster = std::string(sandbox::kDemoCluster);
-    Q_EMIT progress(QStringLiteral("Generating the %1 demo cluster…").arg(m_options.preset));
-    sandbox::PresetOptions preset{ m_options.preset.toStdString(), m_options.demoNodes, 1 };
-    auto *watcher = new QFutureWatcher<Result<void>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        if (const Result<void> &seeded = watcher->result(); !seeded) {
-            Q_EMIT failed(seeded.error());
-            return;
-        }
-        follow();
+    // The demo cluster is a real API server in this process; the console mirrors it exactly as
+    // it mirrors a live context, so applying, rollouts and watches work the same on both.
+    sandbox::EmbeddedDemoOptions demo;
+    demo.preset = sandbox::PresetOptions{ m_options.preset.toStdString(), m_options.demoNodes, 1 };
+    demo.cluster = std::string(sandbox::kDemoCluster);
+    demo.defaultNamespace = true; // the editor's starter template applies as it is
+    m_demoServer = new DemoServer(std::move(demo), this);
+    connect(m_demoServer, &DemoServer::failed, this, &ConsoleSession::failed);
+    connect(m_demoServer, &DemoServer::ready, this, [this](const kube::ClientConfig &client) {
+        m_options.client = client;
+        link();
     });
-    watcher->setFuture(QtConcurrent::run(seedDemo, m_cachePath, preset));
+    Q_EMIT progress(QStringLiteral("Starting the %1 demo cluster…").arg(m_options.preset));
+    m_demoServer->start();
+}
+
+// The live path: the mirror writes the cache; the console follows the cache, starting from what
+// an earlier session left in it.
+void ConsoleSession::link()
+{
+    if (m_options.cluster.empty())
+        m_options.cluster = m_options.client.context.toStdString();
+    m_connected = true;
+    Q_EMIT connected();
+    m_link = new ClusterLink(m_options.client, m_cachePath, m_options.cluster,
+                             m_options.mirroredWorkloadNamespaces(), this);
+    connect(m_link, &ClusterLink::cacheReady, this, &ConsoleSession::follow);
+    connect(m_link, &ClusterLink::streamChanged, this, &ConsoleSession::streamChanged);
+    connect(m_link, &ClusterLink::notice, this, &ConsoleSession::notice);
+    connect(m_link, &ClusterLink::initialSynced, this, &ConsoleSession::initialSynced);
+    connect(m_link, &ClusterLink::failed, this, &ConsoleSession::failed);
+    connect(m_link, &ClusterLink::discovered, this, [this](const QString &version, const QStringList &apis) {
+        Q_EMIT progress(QStringLiteral("Connected to %1: Kubernetes %2, resource.k8s.io %3")
+                            .arg(m_options.client.describe(), version,
+                                 apis.isEmpty() ? QStringLiteral("not served") : apis.join(QStringLiteral(", "))));
+    });
+    Q_EMIT progress(QStringLiteral("Connecting to %1…").arg(m_options.client.describe()));
+    m_link->start();
 }
 
 void ConsoleSession::follow()

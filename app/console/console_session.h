@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <QObject>
 #include <QString>
@@ -24,6 +26,7 @@ namespace dra::console {
 
 class CacheFollower;
 class ClusterLink;
+class DemoServer;
 
 // Where the console's data comes from.
 struct SessionOptions
@@ -35,12 +38,21 @@ struct SessionOptions
     int demoNodes = 0;                         // Demo: the preset's default when 0
     QString cachePath;                         // Cache, Live: the file; Demo: empty for a temporary one
     std::string cluster;                       // the cluster to show; Cache: empty picks the only/first one
+    // Live, Demo: the namespaces whose workloads (Deployments, ReplicaSets, DaemonSets,
+    // Services, HTTPRoutes) are mirrored, "*" for all (kube::MirrorOptions::workloadNamespaces).
+    // Unset: every namespace on the demo cluster, none on a live one.
+    std::optional<std::vector<std::string>> workloadNamespaces;
+
+    // What workloadNamespaces comes to for this mode.
+    std::vector<std::string> mirroredWorkloadNamespaces() const;
 };
 
-// The data side of the console, wired as STYLE.md's data flow says: the demo cluster is seeded
-// off the GUI thread, a CacheFollower on the cache thread reads the first snapshot and every
-// later committed batch, and the Inventory on the GUI thread turns them into snapshots and
-// change sets for the views.
+// The data side of the console, wired as STYLE.md's data flow says: a live context, or the demo
+// cluster served in-process on a thread of its own (DemoServer) and connected to like any
+// context, is mirrored into a cache file by ClusterLink; a CacheFollower on the cache thread
+// reads the first snapshot and every later committed batch, and the Inventory on the GUI
+// thread turns them into snapshots and change sets for the views. A cache file alone (offline)
+// is only followed.
 class ConsoleSession final : public QObject
 {
     Q_OBJECT
@@ -56,11 +68,16 @@ public:
     // status bar.
     QString description() const;
     QString cachePath() const { return m_cachePath; }
+    // How to reach the cluster the console shows: the live context, or the demo cluster once it
+    // serves (see connected()); none offline (a cache file alone) or before the demo serves.
+    std::optional<kube::ClientConfig> clientConfig() const;
     // When the cache last heard from its cluster (ms since the epoch; 0 unknown).
     qint64 lastSyncMs() const { return m_lastSyncMs; }
 
 Q_SIGNALS:
     void progress(const QString &message);
+    // Live, Demo: clientConfig() is set; the mirror is starting.
+    void connected();
     void loaded();
     void failed(const dra::common::Error &error);
     // Live: a mirrored stream changed state (listing, watching, stale, forbidden, ...).
@@ -71,6 +88,7 @@ Q_SIGNALS:
     void notice(const QString &message);
 
 private:
+    void link();
     void follow();
     void onLoaded(const inventory::SnapshotPtr &snapshot, qint64 lastSyncMs);
 
@@ -79,7 +97,9 @@ private:
     std::unique_ptr<QTemporaryDir> m_demoDir;
     QThread *m_cacheThread;
     CacheFollower *m_follower = nullptr;
-    ClusterLink *m_link = nullptr; // Live
+    ClusterLink *m_link = nullptr; // Live, Demo
+    DemoServer *m_demoServer = nullptr; // Demo
+    bool m_connected = false;
     inventory::Inventory *m_inventory = nullptr;
     qint64 m_lastSyncMs = 0;
 };

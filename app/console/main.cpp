@@ -17,6 +17,7 @@
 #include "app/console/main_window.h"
 #include "core/kube/client_config.h"
 #include "core/kube/kubeconfig.h"
+#include "core/kube/mirror.h"
 #include "core/sandbox/presets.h"
 #include "views/common/theme.h"
 
@@ -89,6 +90,11 @@ int main(int argc, char **argv)
     parser.addOption({ QStringLiteral("context"),
                        QStringLiteral("Mirror this kubeconfig context live into the cache and show it."),
                        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("workload-namespaces"),
+                       QStringLiteral("Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of "
+                                      "these namespaces (comma-separated; * for all), for rollouts. Default: all on "
+                                      "the demo cluster, none on a live one."),
+                       QStringLiteral("list") });
     parser.addOption({ QStringLiteral("theme"), QStringLiteral("light or dark (default: judged from the desktop)."),
                        QStringLiteral("theme") });
     parser.addOption({ QStringLiteral("screenshot"),
@@ -158,6 +164,8 @@ int main(int argc, char **argv)
         options.demoNodes = parser.value(QStringLiteral("demo-nodes")).toInt();
     }
     options.cluster = parser.value(QStringLiteral("cluster")).toStdString();
+    if (parser.isSet(QStringLiteral("workload-namespaces")))
+        options.workloadNamespaces = dra::kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
 
     dra::console::ConsoleSession session(options);
     dra::console::MainWindow window(&session);
@@ -173,9 +181,9 @@ int main(int argc, char **argv)
         }
     });
     if (!screenshots.isEmpty()) {
-        // Live: once the whole cluster is in the cache (and the follower has had time to
-        // read it); otherwise once the data has loaded.
-        const bool live = options.mode == dra::console::SessionOptions::Mode::Live;
+        // Live and demo (both mirrored): once the whole cluster is in the cache (and the
+        // follower has had time to read it); offline once the data has loaded.
+        const bool live = options.mode != dra::console::SessionOptions::Mode::Cache;
         QObject::connect(&session, live ? &dra::console::ConsoleSession::initialSynced
                                         : &dra::console::ConsoleSession::loaded, &app, [&] {
             // Let the views lay out and the background lint finish before taking pictures.

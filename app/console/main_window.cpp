@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMutex>
 #include <QProcess>
 #include <QSettings>
 #include <QSplitter>
@@ -63,14 +64,28 @@ QString rolloutPlanDirectory()
 }
 
 // The cluster the rollout controller acts on: the live context's connection.
-ClusterFactory rolloutClusters(const SessionOptions &options)
+// The session's API server as the rollout controller's worker thread reaches it: the client
+// configuration is set on the GUI thread once the session connects (a live context, or the demo
+// cluster once it serves) and read by the worker, hence the lock.
+struct RolloutEndpoint
 {
-    if (options.mode == SessionOptions::Mode::Live)
-        return kubeClusterFactory(options.client);
-    return []() -> Result<DriverCluster> {
-        return fail(common::Error::Code::Invalid,
-                    QStringLiteral("a rollout acts through an API server: connect with --context (`dractl serve --demo "
-                                   "--write-kubeconfig F` serves the demo cluster)"));
+    QMutex mutex;
+    std::optional<kube::ClientConfig> client;
+};
+
+ClusterFactory rolloutClusters(std::shared_ptr<RolloutEndpoint> endpoint)
+{
+    return [endpoint]() -> Result<DriverCluster> {
+        std::optional<kube::ClientConfig> client;
+        {
+            QMutexLocker lock(&endpoint->mutex);
+            client = endpoint->client;
+        }
+        if (!client)
+            return fail(common::Error::Code::Invalid,
+                        QStringLiteral("a rollout acts through an API server: this console shows an offline cache, or "
+                                       "its cluster is not connected yet (open a context, or the demo cluster)"));
+        return kubeClusterFactory(*client)();
     };
 }
 
@@ -148,7 +163,14 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     // Rollouts: the state file dractl uses, and the controller in this process unless another
     // one (a `dractl rollout run`) drives the rollout.
     const Result<QString> statePath = store::defaultStatePath();
-    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(session->options()),
+    auto endpoint = std::make_shared<RolloutEndpoint>();
+    const auto connectEndpoint = [endpoint, session] {
+        QMutexLocker lock(&endpoint->mutex);
+        endpoint->client = session->clientConfig();
+    };
+    connectEndpoint();
+    connect(session, &ConsoleSession::connected, this, connectEndpoint);
+    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(endpoint),
                                         kube::Clock::system(), {}, this);
     m_rollouts->setPlanDirectory(rolloutPlanDirectory());
     connectRolloutPanel(m_rollouts, m_rolloutDriver);
@@ -223,13 +245,13 @@ void MainWindow::buildMenus()
     });
     QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
                                      this, &MainWindow::applyToCluster);
-    // Server-side apply needs an API server: a live context has one, a cache file offline does
-    // not, and the demo cluster is served by `dractl serve --demo` (connect with --context).
-    const bool live = m_session->options().mode == SessionOptions::Mode::Live;
-    apply->setEnabled(live);
-    if (!live)
-        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) to apply; `dractl serve --demo "
-                                         "--write-kubeconfig F` serves the demo cluster to connect to."));
+    // Server-side apply needs an API server: a live context has one, and so has the demo cluster
+    // (served in this process); a cache file offline has none.
+    const bool connected = m_session->options().mode != SessionOptions::Mode::Cache;
+    apply->setEnabled(connected);
+    if (!connected)
+        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) or run the demo cluster (--demo) "
+                                         "to apply."));
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -249,13 +271,19 @@ void MainWindow::buildMenus()
     dark->setChecked(views::currentTheme() == views::Theme::Dark);
 }
 
-void MainWindow::applyToCluster()
+ApplyDialog *MainWindow::applyToCluster()
 {
     showPage(Editor);
+    const std::optional<kube::ClientConfig> client = m_session->clientConfig();
+    if (!client) {
+        statusBar()->showMessage(QStringLiteral("The cluster is not connected yet; apply once it is."), 5000);
+        return nullptr;
+    }
     const QString origin = m_editor->currentFile().isEmpty() ? QStringLiteral("editor") : m_editor->currentFile();
-    auto *dialog = new ApplyDialog(m_session->options().client, m_editor->text(), origin, this);
+    auto *dialog = new ApplyDialog(*client, m_editor->text(), origin, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
+    return dialog;
 }
 
 void MainWindow::buildClusterMenu()

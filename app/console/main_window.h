@@ -35,6 +35,7 @@ class TopologyPanel;
 
 namespace dra::console {
 
+class ApplyDialog;
 class ConsoleSession;
 class RolloutDriver;
 
@@ -60,6 +61,10 @@ public:
     views::ClaimBrowser *claimBrowser() const { return m_claims; }
     views::TemplateEditor *templateEditor() const { return m_editor; }
     views::RolloutPanel *rolloutPanel() const { return m_rollouts; }
+    // "Apply to cluster…": the editor's text, dry run and diff first, then applied on
+    // confirmation. The dialog (deleted on close), or null with a status message while the
+    // session has no cluster to apply to.
+    ApplyDialog *applyToCluster();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -67,8 +72,6 @@ protected:
 private:
     void buildMenus();
     void buildClusterMenu();
-    // "Apply to cluster…": the editor's text, dry run and diff first, then applied on confirmation.
-    void applyToCluster();
     // Opens a new console with these arguments (another cluster or cache) and closes this one.
     void switchTo(const QStringList &arguments);
     void onLoaded();

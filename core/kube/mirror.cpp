@@ -370,4 +370,14 @@ void Mirror::checkInitialSync()
     Q_EMIT initialSynced();
 }
 
+std::vector<std::string> parseNamespaceList(const QString &text)
+{
+    std::vector<std::string> namespaces;
+    for (const QString &ns : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (const QString trimmed = ns.trimmed(); !trimmed.isEmpty())
+            namespaces.push_back(trimmed.toStdString());
+    }
+    return namespaces;
+}
+
 } // namespace dra::kube

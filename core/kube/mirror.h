@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <QObject>
+#include <QString>
 
 #include "core/common/error.h"
 #include "core/kube/clock.h"
@@ -46,6 +47,10 @@ struct MirrorOptions
     std::map<std::pair<model::Kind, std::string>, ResumePoint> resumeFrom;
     int maxFallbackNamespaces = 200;
 };
+
+// "ml-team, inference" -> {"ml-team", "inference"}: a comma-separated namespace list as
+// --workload-namespaces takes it ("*" for all), blanks trimmed and empty items dropped.
+std::vector<std::string> parseNamespaceList(const QString &text);
 
 // The live mirror of one cluster: discovery, then one Reflector per kind (and per namespace
 // where the user may not list a kind cluster-wide), all feeding one stream of batches for the

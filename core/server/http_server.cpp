@@ -92,4 +92,12 @@ void HttpServer::acceptPending()
     }
 }
 
+QString httpsUrl(const QHostAddress &address, quint16 port)
+{
+    const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
+        ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
+        : address.toString();
+    return QStringLiteral("https://%1:%2").arg(host).arg(port);
+}
+
 } // namespace dra::server

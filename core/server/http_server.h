@@ -53,4 +53,8 @@ private:
     int m_connections = 0;
 };
 
+// "https://127.0.0.1:6443", "https://[::1]:6443": the URL a client uses for a server listening on
+// `address` and `port`.
+QString httpsUrl(const QHostAddress &address, quint16 port);
+
 } // namespace dra::server

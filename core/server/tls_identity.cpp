@@ -200,15 +200,22 @@ Result<std::string> loadOrCreateToken(const QString &path, bool create)
                 Error::Code::Invalid, QStringLiteral("%1: the token file is empty").arg(path));
         return token.toStdString();
     }
+    Result<std::string> token = randomToken();
+    if (!token)
+        return dra::fail(token.error());
+    if (Result<void> written = writePrivateFile(path, QByteArray::fromStdString(*token) + '\n');
+        !written)
+        return dra::fail(written.error());
+    return token;
+}
+
+Result<std::string> randomToken()
+{
     unsigned char random[32];
     if (RAND_bytes(random, sizeof random) != 1)
         return dra::fail(
             Error::Code::Internal, QStringLiteral("no randomness for the bearer token"));
-    const QByteArray token
-        = QByteArray(reinterpret_cast<const char *>(random), sizeof random).toHex();
-    if (Result<void> written = writePrivateFile(path, token + '\n'); !written)
-        return dra::fail(written.error());
-    return token.toStdString();
+    return QByteArray(reinterpret_cast<const char *>(random), sizeof random).toHex().toStdString();
 }
 
 QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,

@@ -40,6 +40,9 @@ struct TlsIdentity
 // An existing file's first line is used as it is (--token-file).
 [[nodiscard]] Result<std::string> loadOrCreateToken(const QString &path, bool create);
 
+// A new random bearer token: 32 bytes as hex.
+[[nodiscard]] Result<std::string> randomToken();
+
 // Writes `data` to `path` readable by the owner only (0600), replacing it atomically.
 [[nodiscard]] Result<void> writePrivateFile(const QString &path, const QByteArray &data);
 

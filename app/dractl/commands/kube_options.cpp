@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app/dractl/cli.h"
+#include "core/kube/mirror.h"
 
 namespace dra::cli {
 
@@ -30,10 +31,7 @@ QCommandLineOption workloadNamespacesOption()
 
 std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser)
 {
-    std::vector<std::string> namespaces;
-    for (const QString &ns : parser.value(QStringLiteral("workload-namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
-        namespaces.push_back(ns.trimmed().toStdString());
-    return namespaces;
+    return kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
 }
 
 Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser)

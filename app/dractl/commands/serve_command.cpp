@@ -13,7 +13,6 @@
 #include <QHostAddress>
 #include <QSslSocket>
 #include <QStandardPaths>
-#include <QTemporaryDir>
 #include <QTimer>
 
 #include "app/dractl/cli.h"
@@ -23,8 +22,8 @@
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/kube/clock.h"
-#include "core/sandbox/control_plane.h"
 #include "core/sandbox/demo_cluster.h"
+#include "core/sandbox/embedded_demo_cluster.h"
 #include "core/sandbox/fault_endpoint.h"
 #include "core/sandbox/sandbox_faults.h"
 #include "core/server/api_server.h"
@@ -62,13 +61,6 @@ Result<std::pair<QHostAddress, quint16>> parseListen(const QString &text)
                 "--listen %1: expected ADDRESS:PORT, e.g. 127.0.0.1:6443 (port 0 picks a free one)")
                 .arg(text));
     return std::pair { address, quint16(port) };
-}
-
-QString urlHost(const QHostAddress &address)
-{
-    if (address.protocol() == QAbstractSocket::IPv6Protocol)
-        return QLatin1Char('[') + address.toString() + QLatin1Char(']');
-    return address.toString();
 }
 
 // QCommandLineParser has no options with an optional value: `--demo` and `--demo=PRESET` are
@@ -119,53 +111,29 @@ QString describeCommand()
             qs(server::test_hooks::kRestart));
 }
 
-// The caches a serve reads and (when writable) writes; the temporary folder of a demo cache
-// goes away with it.
+// The cache an offline, writable or live serve reads and (when writable) writes.
 struct ServedCache
 {
-    std::unique_ptr<QTemporaryDir> folder;
     std::optional<store::CacheDb> writer;
     store::CacheDb reader;
     std::string cluster;
 };
 
-Result<ServedCache> openServedCache(const QCommandLineParser &parser,
-    const std::optional<QString> &demoPreset, bool writable, const std::string &liveCluster = {})
+Result<ServedCache> openServedCache(
+    const QCommandLineParser &parser, bool writable, const std::string &liveCluster = {})
 {
     ServedCache served;
-    QString path = cachePath(parser);
-    if (demoPreset) {
-        if (!parser.isSet(QStringLiteral("cache"))) {
-            served.folder = std::make_unique<QTemporaryDir>();
-            if (!served.folder->isValid())
-                return dra::fail(Error::Code::Internal,
-                    QStringLiteral("cannot make a temporary folder for the demo cache: %1")
-                        .arg(served.folder->errorString()));
-            path = served.folder->filePath(QStringLiteral("cache.db"));
-        }
-        if (const QString dir = QFileInfo(path).absolutePath(); !QDir().mkpath(dir))
-            return dra::fail(Error::Code::Internal, QStringLiteral("cannot create %1").arg(dir));
-    } else if (!QFileInfo::exists(path)) {
+    const QString path = cachePath(parser);
+    if (!QFileInfo::exists(path))
         return dra::fail(Error::Code::NotFound,
             QStringLiteral("%1: no cache yet; fill it with `dractl import FILE...`, or serve a "
                            "demo cluster with --demo")
                 .arg(path));
-    }
-    if (demoPreset || writable) {
+    if (writable) {
         Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         if (!writer)
             return dra::fail(writer.error());
         served.writer.emplace(std::move(*writer));
-    }
-    if (demoPreset) {
-        served.cluster = parser.isSet(QStringLiteral("cluster"))
-            ? parser.value(QStringLiteral("cluster")).toStdString()
-            : std::string(sandbox::kDemoCluster);
-        sandbox::PresetOptions preset;
-        preset.preset = demoPreset->toStdString();
-        if (Result<void> seeded = sandbox::seedDemoCache(*served.writer, served.cluster, preset);
-            !seeded)
-            return dra::fail(seeded.error());
     }
     Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!reader)
@@ -173,13 +141,36 @@ Result<ServedCache> openServedCache(const QCommandLineParser &parser,
     served.reader = std::move(*reader);
     if (!liveCluster.empty()) {
         served.cluster = liveCluster;
-    } else if (!demoPreset) {
+    } else {
         Result<std::string> cluster = chooseCluster(served.reader, parser);
         if (!cluster)
             return dra::fail(cluster.error());
         served.cluster = *cluster;
     }
     return served;
+}
+
+// The demo cluster of --demo=PRESET: seeded into --cache FILE or a temporary cache, served with
+// the TLS and token the options chose.
+Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(const QCommandLineParser &parser,
+    const QString &preset, const QSslConfiguration &tls, const QByteArray &caPem, const std::string &token,
+    std::shared_ptr<const server::ClientCertificateAuthority> clientCa,
+    const std::pair<QHostAddress, quint16> &listen)
+{
+    sandbox::EmbeddedDemoOptions options;
+    options.preset.preset = preset.toStdString();
+    options.cluster = parser.isSet(QStringLiteral("cluster"))
+        ? parser.value(QStringLiteral("cluster")).toStdString()
+        : std::string(sandbox::kDemoCluster);
+    if (parser.isSet(QStringLiteral("cache")))
+        options.cachePath = cachePath(parser);
+    options.address = listen.first;
+    options.port = listen.second;
+    options.tls = tls;
+    options.caPem = caPem;
+    options.token = token;
+    options.clientCa = std::move(clientCa);
+    return sandbox::EmbeddedDemoCluster::create(std::move(options));
 }
 
 // Starts mirroring the context the options name into the cache and runs the event loop until
@@ -314,10 +305,16 @@ int runServe(const QStringList &arguments)
         }
     }
     const bool writable = demoPreset || parser.isSet(QStringLiteral("writable"));
-    Result<ServedCache> cache
-        = openServedCache(parser, demoPreset, writable, mirror ? mirror->cluster() : std::string());
-    if (!cache)
-        return fail(cache.error());
+    // The demo cluster makes its own cache (below); the other modes serve the one the options
+    // name, which must be there before anything else is set up.
+    std::optional<ServedCache> cache;
+    if (!demoPreset) {
+        Result<ServedCache> opened
+            = openServedCache(parser, writable, mirror ? mirror->cluster() : std::string());
+        if (!opened)
+            return fail(opened.error());
+        cache = std::move(*opened);
+    }
 
     const QString dir = serveDir();
     Result<server::TlsIdentity> identity = parser.isSet(QStringLiteral("tls-cert"))
@@ -353,16 +350,30 @@ int runServe(const QStringList &arguments)
         token = *loaded;
     }
 
-    server::ApiServerOptions options;
-    options.cluster = cache->cluster;
-    options.token = token;
-    options.writer = cache->writer ? &*cache->writer : nullptr;
-    options.clientCa = clientCa;
-    if (mirror)
-        options.kubernetesVersion = mirror->mirror().discovery().gitVersion.toStdString();
-    server::ApiServer api(cache->reader, options);
-    server::HttpServer http(api.handler());
-    http.setTlsConfiguration(*tls);
+    // The demo cluster runs its own server over its own cache.
+    std::unique_ptr<sandbox::EmbeddedDemoCluster> demo;
+    std::unique_ptr<server::ApiServer> ownApi;
+    std::unique_ptr<server::HttpServer> ownHttp;
+    if (demoPreset) {
+        Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> created = createDemoCluster(
+            parser, *demoPreset, *tls, identity->certificatePem, token, clientCa, *listen);
+        if (!created)
+            return fail(created.error());
+        demo = std::move(*created);
+    } else {
+        server::ApiServerOptions options;
+        options.cluster = cache->cluster;
+        options.token = token;
+        options.writer = cache->writer ? &*cache->writer : nullptr;
+        options.clientCa = clientCa;
+        if (mirror)
+            options.kubernetesVersion = mirror->mirror().discovery().gitVersion.toStdString();
+        ownApi = std::make_unique<server::ApiServer>(cache->reader, options);
+        ownHttp = std::make_unique<server::HttpServer>(ownApi->handler());
+        ownHttp->setTlsConfiguration(*tls);
+    }
+    server::ApiServer &api = demo ? demo->api() : *ownApi;
+    server::HttpServer &http = demo ? demo->http() : *ownHttp;
     std::unique_ptr<server::TestHooks> hooks;
     if (testHooks) {
         hooks = std::make_unique<server::TestHooks>(api, http);
@@ -371,25 +382,12 @@ int runServe(const QStringList &arguments)
                 return hooks->handle(request, connection);
             });
     }
-    // The demo cluster acts on what clients write: Deployments get pods, pods get devices.
-    std::unique_ptr<server::ObjectWriter> demoWriter;
-    std::unique_ptr<sandbox::ControlPlane> controlPlane;
-    if (demoPreset) {
-        demoWriter = std::make_unique<server::ObjectWriter>(*cache->writer, cache->cluster);
-        controlPlane = std::make_unique<sandbox::ControlPlane>(*demoWriter, kube::Clock::system());
-        controlPlane->setCommittedCallback([&api] { api.watchHub().poll(); });
-        api.setExtraHandler(std::string(sandbox::kSandboxApiPrefix),
-            [&controlPlane](server::Request &request, server::HttpConnection &connection) {
-                return sandbox::handleFaultRequest(*controlPlane, request, connection);
-            });
-    }
-    if (Result<void> listening = http.listen(listen->first, listen->second); !listening)
+    // The demo cluster's control plane starts with its server.
+    if (Result<void> listening = demo ? demo->listen() : http.listen(listen->first, listen->second);
+        !listening)
         return fail(listening.error());
-    if (controlPlane)
-        controlPlane->start();
 
-    const QString url
-        = QStringLiteral("https://%1:%2").arg(urlHost(listen->first)).arg(http.port());
+    const QString url = server::httpsUrl(listen->first, http.port());
     const std::string context = demoPreset ? "demo" : "draconsole";
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
@@ -408,7 +406,7 @@ int runServe(const QStringList &arguments)
     const QString what = demoPreset
         ? QStringLiteral("the %1 demo cluster (%2)")
               .arg(*demoPreset,
-                  cache->folder ? QStringLiteral("a temporary cache") : cache->reader.path())
+                  demo->temporaryCache() ? QStringLiteral("a temporary cache") : demo->cachePath())
         : QStringLiteral("%1 (cluster %2)").arg(cache->reader.path(), qs(cache->cluster));
     const QString mode = mirror
         ? QStringLiteral("live mirror of context %1, read-only").arg(parser.value(QStringLiteral("context")).isEmpty()
@@ -424,7 +422,7 @@ int runServe(const QStringList &arguments)
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
                             : QString())));
-    if (controlPlane)
+    if (demo)
         out(QStringLiteral("control plane: Deployments get pods, pods get devices and answer HTTP "
                            "on loopback; faults: %1%2 (dractl sandbox fault ...; kinds: %3)\n")
                 .arg(url, qs(sandbox::kFaultsPath), qs(sandbox::faultKindNames())));

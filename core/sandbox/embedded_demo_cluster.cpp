@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/sandbox/embedded_demo_cluster.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSslCertificate>
+#include <QTemporaryDir>
+
+#include "core/model/kind.h"
+#include "core/sandbox/control_plane.h"
+#include "core/sandbox/demo_cluster.h"
+#include "core/sandbox/fault_endpoint.h"
+#include "core/sandbox/object_factory.h"
+#include "core/sandbox/workload_builder.h"
+#include "core/server/api_server.h"
+#include "core/server/http_server.h"
+#include "core/server/tls_identity.h"
+#include "core/store/cache_db.h"
+
+namespace dra::sandbox {
+
+using common::Error;
+
+EmbeddedDemoCluster::EmbeddedDemoCluster(EmbeddedDemoOptions options)
+    : m_options(std::move(options))
+{
+}
+
+EmbeddedDemoCluster::~EmbeddedDemoCluster()
+{
+    // The control plane and the server use the writer and the reader: they go first.
+    m_controlPlane.reset();
+    m_objectWriter.reset();
+    if (m_http)
+        m_http->close();
+    m_http.reset();
+    m_api.reset();
+    m_reader.reset();
+    m_writer.reset();
+}
+
+Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(EmbeddedDemoOptions options)
+{
+    std::unique_ptr<EmbeddedDemoCluster> cluster(new EmbeddedDemoCluster(std::move(options)));
+    EmbeddedDemoOptions &o = cluster->m_options;
+    QString path = o.cachePath;
+    if (path.isEmpty()) {
+        cluster->m_folder = std::make_unique<QTemporaryDir>();
+        if (!cluster->m_folder->isValid())
+            return dra::fail(Error::Code::Internal,
+                QStringLiteral("cannot make a temporary folder for the demo cache: %1")
+                    .arg(cluster->m_folder->errorString()));
+        path = cluster->m_folder->filePath(QStringLiteral("cache.db"));
+    }
+    if (const QString dir = QFileInfo(path).absolutePath(); !QDir().mkpath(dir))
+        return dra::fail(Error::Code::Internal, QStringLiteral("cannot create %1").arg(dir));
+    Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
+    if (!writer)
+        return dra::fail(writer.error());
+    cluster->m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
+    if (Result<void> seeded = seedDemoCache(*cluster->m_writer, o.cluster, o.preset); !seeded)
+        return dra::fail(seeded.error());
+    Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
+    if (!reader)
+        return dra::fail(reader.error());
+    cluster->m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
+
+    if (!o.tls) {
+        QStringList hosts{ QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost") };
+        if (!o.address.isLoopback())
+            hosts << o.address.toString();
+        Result<server::TlsIdentity> identity = server::generateSelfSigned(hosts);
+        if (!identity)
+            return dra::fail(identity.error());
+        Result<QSslConfiguration> tls = identity->serverConfiguration();
+        if (!tls)
+            return dra::fail(tls.error());
+        o.tls = *tls;
+        o.caPem = identity->certificatePem;
+    }
+    cluster->m_caPem = o.caPem;
+    if (!o.token) {
+        Result<std::string> token = server::randomToken();
+        if (!token)
+            return dra::fail(token.error());
+        o.token = *token;
+    }
+    cluster->m_token = *o.token;
+
+    server::ApiServerOptions apiOptions;
+    apiOptions.cluster = o.cluster;
+    apiOptions.token = cluster->m_token;
+    apiOptions.writer = cluster->m_writer.get();
+    apiOptions.clientCa = o.clientCa;
+    cluster->m_api = std::make_unique<server::ApiServer>(*cluster->m_reader, apiOptions);
+    cluster->m_http = std::make_unique<server::HttpServer>(cluster->m_api->handler());
+    cluster->m_http->setTlsConfiguration(*o.tls);
+
+    // The control plane acts on what clients write, through the cache's single writer, and
+    // wakes the watches after each of its passes.
+    cluster->m_objectWriter = std::make_unique<server::ObjectWriter>(*cluster->m_writer, o.cluster);
+    cluster->m_controlPlane = std::make_unique<ControlPlane>(*cluster->m_objectWriter, kube::Clock::system());
+    if (o.defaultNamespace) {
+        if (Result<void> added = cluster->addDefaultNamespace(); !added)
+            return dra::fail(added.error());
+    }
+    server::ApiServer *api = cluster->m_api.get();
+    cluster->m_controlPlane->setCommittedCallback([api] { api->watchHub().poll(); });
+    ControlPlane *plane = cluster->m_controlPlane.get();
+    cluster->m_api->setExtraHandler(std::string(kSandboxApiPrefix),
+        [plane](server::Request &request, server::HttpConnection &connection) {
+            return handleFaultRequest(*plane, request, connection);
+        });
+    return cluster;
+}
+
+Result<void> EmbeddedDemoCluster::addDefaultNamespace()
+{
+    const model::KindInfo &namespaces = model::kindInfo(model::Kind::Namespace);
+    Result<std::optional<server::ObjectWriter::Stored>> existing = m_objectWriter->get(namespaces, "", "default");
+    if (!existing)
+        return dra::fail(existing.error());
+    if (*existing)
+        return {}; // a kept cache has it already
+    const ObjectFactory factory(m_options.preset.seed);
+    Result<std::vector<int64_t>> committed = m_objectWriter->commit(
+        { { store::ChangeType::Added, factory.namespaceObject("default") } });
+    if (!committed)
+        return dra::fail(committed.error());
+    return {};
+}
+
+Result<void> EmbeddedDemoCluster::listen()
+{
+    if (Result<void> listening = m_http->listen(m_options.address, m_options.port); !listening)
+        return listening;
+    m_controlPlane->start();
+    return {};
+}
+
+void EmbeddedDemoCluster::close()
+{
+    m_http->close();
+}
+
+QString EmbeddedDemoCluster::url() const
+{
+    return server::httpsUrl(m_options.address, m_http->port());
+}
+
+quint16 EmbeddedDemoCluster::port() const
+{
+    return m_http->port();
+}
+
+QString EmbeddedDemoCluster::cachePath() const
+{
+    return m_reader->path();
+}
+
+kube::ClientConfig EmbeddedDemoCluster::clientConfig() const
+{
+    kube::ClientConfig config;
+    config.context = QString::fromStdString(m_options.cluster);
+    config.cluster = config.context;
+    config.user = config.context;
+    config.origin = QStringLiteral("(embedded demo cluster)");
+    config.ns = m_options.defaultNamespace ? QStringLiteral("default")
+                                           : QString::fromStdString(kWorkloadNamespaces.front());
+    config.server = QUrl(url());
+    config.caPem = m_caPem;
+    config.caCertificates = QSslCertificate::fromData(m_caPem, QSsl::Pem);
+    config.token = QString::fromStdString(m_token);
+    return config;
+}
+
+} // namespace dra::sandbox
