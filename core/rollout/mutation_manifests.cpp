@@ -307,6 +307,19 @@ std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan
     return {baseline, canary};
 }
 
+bool routeMirrorsToCanary(const RolloutPlan &plan, const json &route)
+{
+    for (const json &rule : route.value("/spec/rules"_json_pointer, json::array())) {
+        for (const json &filter : rule.value("filters", json::array())) {
+            if (filter.value("type", std::string()) == "RequestMirror"
+                && namesService(filter.value("/requestMirror/backendRef"_json_pointer, json::object()),
+                                plan.traffic.canaryService))
+                return true;
+        }
+    }
+    return false;
+}
+
 std::optional<int> baselineTrafficPercent(const RolloutPlan &plan, const json &route)
 {
     const auto [baseline, canary] = routeWeights(plan, route);

@@ -58,6 +58,8 @@ nlohmann::json replicasPatch(int replicas);
 // The weights the route gives the baseline and canary Services (first rule that names them);
 // nullopt for a backend the route does not name.
 std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const nlohmann::json &route);
+// Whether a rule of `route` copies requests to the canary Service (a RequestMirror filter).
+bool routeMirrorsToCanary(const RolloutPlan &plan, const nlohmann::json &route);
 
 // The percentage of the route's traffic that goes to the baseline (100 without a canary
 // backendRef or with its weight 0); nullopt when the route does not send to the baseline.

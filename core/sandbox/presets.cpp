@@ -128,6 +128,7 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     for (const std::string &ns : kWorkloadNamespaces)
         list.push_back(factory.namespaceObject(ns));
     list.push_back(factory.namespaceObject(kGpuOperatorNamespace));
+    list.push_back(factory.namespaceObject(kMonitoringNamespace));
     for (const NodePlan &node : plan)
         list.push_back(factory.node(node));
     for (json &deviceClass : deviceClasses(factory, withNics))

@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QUrl>
 
 #include <gtest/gtest.h>
 
@@ -157,6 +158,37 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
         QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
         QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
     EXPECT_EQ(gone.exitCode, 0) << gone.out << gone.err;
+}
+
+// The demo's users send requests through the llm-server route; its Prometheus counts them and
+// answers kubectl through the API server's service proxy, as on a real cluster.
+TEST_F(SandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
+{
+    const QByteArray query = QUrl::toPercentEncoding(
+        QStringLiteral("sum(rate(http_requests_total{namespace=\"inference\",deployment=\"llm-server\",code=\"200\"}[30s]))"));
+    const QString path = QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=")
+        + QString::fromLatin1(query);
+    nlohmann::json answer;
+    double rate = 0;
+    QElapsedTimer waited;
+    waited.start();
+    // Two scrapes a second apart are needed before a rate exists.
+    while (rate <= 0 && waited.elapsed() < 30'000) {
+        const DractlRun raw = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"), path });
+        ASSERT_EQ(raw.exitCode, 0) << raw.out << raw.err;
+        answer = nlohmann::json::parse(raw.out, nullptr, false);
+        ASSERT_EQ(answer.value("status", ""), "success") << raw.out;
+        const nlohmann::json &result = answer["data"]["result"];
+        if (!result.empty())
+            rate = std::stod(result[0]["value"][1].get<std::string>());
+        if (rate <= 0)
+            QThread::msleep(500);
+    }
+    EXPECT_GT(rate, 1.0) << "requests per second reaching llm-server: " << answer.dump();
+
+    const DractlRun bad = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
+        QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=sum(") });
+    EXPECT_NE(bad.exitCode, 0);
 }
 
 } // namespace

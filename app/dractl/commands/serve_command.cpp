@@ -25,6 +25,7 @@
 #include "core/kube/clock.h"
 #include "core/sandbox/control_plane.h"
 #include "core/sandbox/demo_cluster.h"
+#include "core/sandbox/service_proxy.h"
 #include "core/sandbox/fault_endpoint.h"
 #include "core/sandbox/sandbox_faults.h"
 #include "core/server/api_server.h"
@@ -381,6 +382,11 @@ int runServe(const QStringList &arguments)
         api.setExtraHandler(std::string(sandbox::kSandboxApiPrefix),
             [&controlPlane](server::Request &request, server::HttpConnection &connection) {
                 return sandbox::handleFaultRequest(*controlPlane, request, connection);
+            });
+        // Services' proxy subresource: how a rollout's gates reach the demo Prometheus.
+        api.setExtraHandler(std::string(sandbox::kNamespacedCorePrefix),
+            [&controlPlane](server::Request &request, server::HttpConnection &connection) {
+                return sandbox::handleServiceProxy(*controlPlane, request, connection);
             });
     }
     if (Result<void> listening = http.listen(listen->first, listen->second); !listening)
