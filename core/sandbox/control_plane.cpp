@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/control_plane.h"
 
+#include <algorithm>
+
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -41,9 +43,20 @@ std::vector<ServiceEndpoint> ControlPlane::serviceEndpoints(
     return readyEndpoints(view, ns, service, port);
 }
 
+bool ControlPlane::serviceExists(const std::string &ns, const std::string &service)
+{
+    ObjectView view(m_writer);
+    return view.find(model::Kind::Service, ns, service) != nullptr;
+}
+
 std::pair<int, std::string> ControlPlane::answerMetricsQuery(const std::string &target) const
 {
-    const QUrl url(QString::fromStdString("http://prometheus" + target));
+    // Form encoding, as Prometheus (and kubectl, which re-encodes the query) have it: '+' is a
+    // space, a literal plus comes as %2B.
+    std::string formTarget = target;
+    if (const size_t query = formTarget.find('?'); query != std::string::npos)
+        std::replace(formTarget.begin() + std::ptrdiff_t(query), formTarget.end(), '+', ' ');
+    const QUrl url(QString::fromStdString("http://prometheus" + formTarget));
     if (url.path() != QLatin1String("/api/v1/query"))
         return { 404, nlohmann::json { { "status", "error" }, { "errorType", "not_found" },
                           { "error", "this demo Prometheus answers /api/v1/query only" } }.dump() };

@@ -70,6 +70,7 @@ public:
     // The Ready pods behind a Service now (the services/proxy subresource, the traffic source).
     std::vector<ServiceEndpoint> serviceEndpoints(const std::string &ns, const std::string &service,
         const std::string &port);
+    bool serviceExists(const std::string &ns, const std::string &service);
     // Spreads proxied requests over a Service's pods.
     size_t nextProxyPick() { return m_proxyPicks++; }
 

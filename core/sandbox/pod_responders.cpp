@@ -85,8 +85,8 @@ void PodResponders::sync(const ObjectView &view)
 {
     std::set<std::string> running;
     for (const json &pod : view.all(model::Kind::Pod)) {
-        const std::string ip = textAt(pod, "/status/podIP");
-        if (textAt(pod, "/status/phase") != "Running" || !isDemoPodIp(ip))
+        const std::string ip = podLoopbackAddress(textAt(pod, "/status/podIP"));
+        if (textAt(pod, "/status/phase") != "Running" || ip.empty())
             continue;
         const std::string uid = metaText(pod, "uid");
         running.insert(uid);

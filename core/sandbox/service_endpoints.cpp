@@ -60,9 +60,9 @@ std::vector<ServiceEndpoint> readyEndpoints(const ObjectView &view, const std::s
         return endpoints;
     const json selector = service->value("/spec/selector"_json_pointer, json::object());
     for (const json &pod : view.all(model::Kind::Pod, ns)) {
-        const std::string ip = textAt(pod, "/status/podIP");
+        const std::string ip = podLoopbackAddress(textAt(pod, "/status/podIP"));
         if (!labelsMatch(selector, pod.value("/metadata/labels"_json_pointer, json::object()))
-            || textAt(pod, "/status/phase") != "Running" || !conditionTrue(pod, "Ready") || !isDemoPodIp(ip))
+            || textAt(pod, "/status/phase") != "Running" || !conditionTrue(pod, "Ready") || ip.empty())
             continue;
         if (const int podPort = targetPortOn(targetPort, pod); podPort > 0)
             endpoints.push_back({ ns, deploymentOfPod(view, pod), metaText(pod, "name"), ip, podPort });

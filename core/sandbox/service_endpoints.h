@@ -12,11 +12,12 @@ namespace dra::sandbox {
 // A Ready pod behind a Service, where a request to the Service lands in the demo cluster.
 struct ServiceEndpoint
 {
-    std::string ns, deployment, pod, ip;
+    std::string ns, deployment, pod;
+    std::string ip; // where it answers here (podLoopbackAddress)
     int port = 0;
 };
 
-// The Running, Ready pods with a demo podIP that Service `ns/name` selects, each at the
+// The Running, Ready pods answering on this machine (podLoopbackAddress) that Service `ns/name` selects, each at the
 // container port its `port` targets. `port` names a service port by number ("80") or name
 // ("http"); empty takes the first. As kube-proxy: a pod that is not Ready gets no traffic.
 std::vector<ServiceEndpoint> readyEndpoints(const ObjectView &view, const std::string &ns, const std::string &name,

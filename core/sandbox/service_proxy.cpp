@@ -86,6 +86,10 @@ bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::H
     std::optional<ServiceProxyTarget> target = serviceProxyTarget(request.path);
     if (!target)
         return false;
+    if (!plane.serviceExists(target->ns, target->service)) {
+        connection.respond(server::status::notFound(model::kindInfo(model::Kind::Service), target->service));
+        return true;
+    }
     const std::vector<ServiceEndpoint> endpoints = plane.serviceEndpoints(target->ns, target->service, target->port);
     if (endpoints.empty()) {
         connection.respond(unavailable("no endpoints available for service \"" + target->service + "\""));

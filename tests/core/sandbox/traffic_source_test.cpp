@@ -160,7 +160,7 @@ TEST_F(ServiceProxyTest, PrometheusAnswersThroughTheServiceProxy)
     sendRounds(4); // a first sample of every series
     sendRounds(36);
     const std::string query = "sum(rate(http_requests_total{deployment=\"canary\",code=~\"5..\"}[1m]))"
-                              "%20/%20sum(rate(http_requests_total{deployment=\"canary\"}[1m]))";
+                              "+/+sum(rate(http_requests_total{deployment=\"canary\"}[1m]))"; // + is a space, as kubectl sends it
     const server::test::Reply reply
         = get("/api/v1/namespaces/inference/services/prometheus:80/proxy/api/v1/query?query=" + query);
     ASSERT_EQ(reply.status, 200) << reply.text;
@@ -180,6 +180,9 @@ TEST_F(ServiceProxyTest, ReachesAnyPodServiceAndSaysWhenNoneIsReady)
     EXPECT_EQ(reply.body["namespace"], "inference");
     EXPECT_EQ(reply.body["pod"], podsOf("inference", "stable")[0]["metadata"]["name"]);
 
+    const server::test::Reply missing = get("/api/v1/namespaces/inference/services/nobody/proxy/");
+    EXPECT_EQ(missing.status, 404);
+    EXPECT_EQ(missing.body["message"], "services \"nobody\" not found");
     put(service("inference", "nobody"));
     const server::test::Reply none = get("/api/v1/namespaces/inference/services/nobody/proxy/");
     EXPECT_EQ(none.status, 503);
