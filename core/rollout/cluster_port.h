@@ -64,7 +64,9 @@ public:
     // The resource.k8s.io versions the server serves ("v1", "v1beta2", ...).
     virtual void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) = 0;
     // A plain HTTP GET outside the API server (pod probes, Prometheus); a non-2xx status is an
-    // answer, not an error.
+    // answer, not an error. A URL that is only a path ("/api/v1/namespaces/monitoring/services/
+    // prometheus:9090/proxy/api/v1/query?...") goes through the API server with the user's
+    // credentials, as `kubectl get --raw` sends it; there a non-2xx status is an error.
     virtual void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) = 0;
     // Who acts, as the audit log names them ("alice (context prod)").
     virtual std::string actor() const = 0;

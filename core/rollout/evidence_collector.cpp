@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/rollout/evidence_collector.h"
 
+#include <cmath>
 #include <deque>
 
 #include <QUrlQuery>
@@ -123,7 +124,11 @@ Result<std::optional<double>> prometheusScalar(const QByteArray &body)
             return std::optional<double>();
         const json &value = result.front().at("value").at(1);
         const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
-        return std::optional<double>(std::stod(text));
+        const double number = std::stod(text);
+        // NaN is Prometheus' 0/0: no requests in the window, which is no data, not a rate.
+        if (std::isnan(number))
+            return std::optional<double>();
+        return std::optional<double>(number);
     } catch (const std::exception &e) {
         return fail(common::Error::Code::Parse,
                     QStringLiteral("Prometheus answer is not an instant vector: %1").arg(QString::fromUtf8(e.what())));
@@ -363,6 +368,11 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     evidence.gates.push_back(combinedPodGate(GateKind::Node, node, now));
     evidence.gates.back().pictures = canaryTopologyPictures(pods, slices, claims);
     ApplicationEvidence application{pods, g->probes, g->baselineMetrics, g->canaryMetrics};
+    if (m_plan.traffic.mode == TrafficMode::HttpRoute && g->route) {
+        const auto [baselineWeight, canaryWeight] = routeWeights(m_plan, *g->route);
+        application.canaryTakesTraffic = canaryWeight.value_or(0) > 0 || routeMirrorsToCanary(m_plan, *g->route);
+        application.baselineTakesTraffic = baselineWeight.value_or(0) > 0;
+    }
     evidence.gates.push_back(applicationGate(application, m_plan.application, now));
     if (g->canaryMetrics)
         evidence.canaryErrorRate = g->canaryMetrics->errorRate;

@@ -371,7 +371,7 @@ GateResult applicationGate(const ApplicationEvidence &evidence, const Applicatio
     }
 
     const bool errorChecks = config.maxErrorRate || config.maxErrorRateIncrease;
-    if (errorChecks || config.maxLatencyRatio) {
+    if ((errorChecks || config.maxLatencyRatio) && evidence.canaryTakesTraffic) {
         if (!evidence.canary) {
             checks.push_back(inconclusive("metrics", "no canary metrics for the window yet"));
         } else {
@@ -380,7 +380,7 @@ GateResult applicationGate(const ApplicationEvidence &evidence, const Applicatio
                 const std::string text = "canary error rate " + percent(c.errorRate) + " (limit " + percent(*config.maxErrorRate) + ")";
                 checks.push_back(c.errorRate <= *config.maxErrorRate ? passed("error rate", text) : failed("error rate", text));
             }
-            if (config.maxErrorRateIncrease || config.maxLatencyRatio) {
+            if ((config.maxErrorRateIncrease || config.maxLatencyRatio) && evidence.baselineTakesTraffic) {
                 if (!evidence.baseline) {
                     checks.push_back(inconclusive("against baseline", "no baseline metrics to compare with"));
                 } else {

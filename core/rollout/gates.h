@@ -75,6 +75,11 @@ struct ApplicationEvidence
     std::vector<model::Object> pods; // the canary's pods
     std::vector<ProbeResult> probes;
     std::optional<TrafficMetrics> baseline, canary;
+    // Who takes requests now (the route's weights and mirror): metrics are judged only where
+    // there are requests to measure, so a canary before Shadow is not held up for want of
+    // data, and at 100% the canary is held to the absolute ceiling, not to an idle baseline.
+    bool canaryTakesTraffic = true;
+    bool baselineTakesTraffic = true;
 };
 
 // Application gate: every canary pod Ready, probes answering (at the plan's success ratio),

@@ -275,6 +275,20 @@ void KubeCluster::servedResourceVersions(QObject *context, Done<std::vector<std:
 
 void KubeCluster::fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done)
 {
+    if (url.isRelative() && url.path().startsWith(QLatin1Char('/'))) {
+        kube::RestRequest request;
+        request.path = url.path();
+        request.query = QUrlQuery(url);
+        request.timeoutMs = timeoutMs;
+        auto timer = std::make_shared<QElapsedTimer>();
+        timer->start();
+        m_client.send(std::move(request), context, [done, timer](const Result<kube::RestResponse> &response) {
+            if (!response)
+                return done(fail(response.error()));
+            done(HttpAnswer{response->status, response->body, double(timer->elapsed())});
+        });
+        return;
+    }
     QNetworkRequest request(url);
     request.setTransferTimeout(timeoutMs);
     auto timer = std::make_shared<QElapsedTimer>();

@@ -24,6 +24,10 @@ std::string Mutation::describe() const
         return "create Deployment " + ref(*this) + " with " + std::to_string(replicas) + " replica(s) on DRA";
     case Kind::DeleteDeployment:
         return "delete Deployment " + ref(*this);
+    case Kind::CreateCanaryService:
+        return "create Service " + ref(*this) + " in front of the canary's pods";
+    case Kind::DeleteService:
+        return "delete Service " + ref(*this);
     case Kind::ScaleDeployment:
         return "scale Deployment " + ref(*this) + " to " + std::to_string(replicas);
     case Kind::SetRouteWeights:
@@ -54,6 +58,10 @@ const char *mutationKindName(Mutation::Kind kind)
         return "create-canary-deployment";
     case Mutation::Kind::DeleteDeployment:
         return "delete-deployment";
+    case Mutation::Kind::CreateCanaryService:
+        return "create-canary-service";
+    case Mutation::Kind::DeleteService:
+        return "delete-service";
     case Mutation::Kind::ScaleDeployment:
         return "scale-deployment";
     case Mutation::Kind::SetRouteWeights:

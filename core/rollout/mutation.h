@@ -19,6 +19,8 @@ struct Mutation
         DeleteClaimTemplate,
         CreateCanaryDeployment, // name = the canary, from the baseline's template with the DRA change
         DeleteDeployment,
+        CreateCanaryService,   // name = the route's canary backend, selecting the canary's pods
+        DeleteService,
         ScaleDeployment,       // replicas
         SetRouteWeights,       // name = HTTPRoute; baselineWeight / canaryWeight
         SetRequestMirror,      // name = HTTPRoute; mirrorPercent to the canary backend

@@ -89,6 +89,8 @@ void MutationExecutor::run(const Mutation &mutation, Done done)
         return applyObject(run, Kind::ResourceClaimTemplate, claimTemplateManifest(m_plan));
     case MK::CreateCanaryDeployment:
         return createCanary(run);
+    case MK::CreateCanaryService:
+        return createCanaryService(run);
     case MK::CreateNegativeControlClaim:
         return applyObject(run, Kind::ResourceClaim, negativeControlClaimManifest(m_plan, mutation.name));
     case MK::ScaleDeployment:
@@ -101,6 +103,8 @@ void MutationExecutor::run(const Mutation &mutation, Done done)
         return removeObject(run, Kind::ResourceClaimTemplate);
     case MK::DeleteDeployment:
         return removeObject(run, Kind::Deployment);
+    case MK::DeleteService:
+        return removeObject(run, Kind::Service);
     case MK::DeleteClaim:
         return removeObject(run, Kind::ResourceClaim);
     case MK::MarkVariantRejected:
@@ -158,6 +162,20 @@ void MutationExecutor::createCanary(std::shared_ptr<Run> run)
         if (!canary)
             return finish(run, MutationOutcome::Result::Failed, errorText(canary.error()));
         applyObject(run, Kind::Deployment, std::move(*canary));
+    });
+}
+
+void MutationExecutor::createCanaryService(std::shared_ptr<Run> run)
+{
+    const std::string &ns = m_plan.baseline.ns;
+    m_cluster.get(Kind::Service, ns, m_plan.traffic.baselineService, this, [this, run, ns](Result<std::optional<json>> baseline) {
+        if (!baseline)
+            return finish(run, MutationOutcome::Result::Failed, errorText(baseline.error()));
+        if (!*baseline)
+            return finish(run, MutationOutcome::Result::Failed,
+                          "the baseline Service " + ns + "/" + m_plan.traffic.baselineService
+                              + " does not exist: no ports to copy for the canary's");
+        applyObject(run, Kind::Service, canaryServiceManifest(m_plan, **baseline));
     });
 }
 

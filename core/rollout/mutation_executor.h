@@ -70,6 +70,7 @@ private:
     void removeObject(std::shared_ptr<Run> run, model::Kind kind);
     void changeRoute(std::shared_ptr<Run> run);
     void createCanary(std::shared_ptr<Run> run);
+    void createCanaryService(std::shared_ptr<Run> run);
     void waitSettled(std::shared_ptr<Run> run, int64_t deadline);
     void finish(std::shared_ptr<Run> run, MutationOutcome::Result result, std::string error = {});
 

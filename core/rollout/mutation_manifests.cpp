@@ -76,6 +76,29 @@ std::string canaryPodSelector(const RolloutPlan &plan)
     return std::string(kRolloutLabel) + "=" + plan.name + "," + std::string(kTrackLabel) + "=" + kDraTrack;
 }
 
+json canaryServiceManifest(const RolloutPlan &plan, const json &baselineService)
+{
+    json ports = json::array();
+    for (const json &port : baselineService.value("/spec/ports"_json_pointer, json::array())) {
+        json copy = json::object();
+        for (const char *field : {"name", "port", "targetPort", "protocol", "appProtocol"})
+            if (port.contains(field))
+                copy[field] = port[field];
+        ports.push_back(std::move(copy));
+    }
+    json spec = {{"selector", {{std::string(kRolloutLabel), plan.name}, {std::string(kTrackLabel), kDraTrack}}},
+                 {"ports", std::move(ports)}};
+    if (const std::string type = baselineService.value("/spec/type"_json_pointer, std::string()); type == "ClusterIP" || type == "NodePort")
+        spec["type"] = type; // not a LoadBalancer: the route is the canary's only way in
+    return {{"apiVersion", "v1"},
+            {"kind", "Service"},
+            {"metadata",
+             {{"name", plan.traffic.canaryService},
+              {"namespace", plan.baseline.ns},
+              {"labels", {{std::string(kRolloutLabel), plan.name}}}}},
+            {"spec", std::move(spec)}};
+}
+
 json claimTemplateManifest(const RolloutPlan &plan)
 {
     json manifest = plan.variant.templateManifest;
@@ -305,6 +328,19 @@ std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan
         }
     }
     return {baseline, canary};
+}
+
+bool routeMirrorsToCanary(const RolloutPlan &plan, const json &route)
+{
+    for (const json &rule : route.value("/spec/rules"_json_pointer, json::array())) {
+        for (const json &filter : rule.value("filters", json::array())) {
+            if (filter.value("type", std::string()) == "RequestMirror"
+                && namesService(filter.value("/requestMirror/backendRef"_json_pointer, json::object()),
+                                plan.traffic.canaryService))
+                return true;
+        }
+    }
+    return false;
 }
 
 std::optional<int> baselineTrafficPercent(const RolloutPlan &plan, const json &route)

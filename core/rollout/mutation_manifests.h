@@ -37,6 +37,10 @@ nlohmann::json claimTemplateManifest(const RolloutPlan &plan);
 // The label selector of the canary's pods: "draconsole.io/rollout=NAME,draconsole.io/track=dra".
 std::string canaryPodSelector(const RolloutPlan &plan);
 
+// The route's canary backend: the baseline Service's ports and type under the canary Service's
+// name, selecting the canary's pods (by the rollout and track labels), labelled with the rollout.
+nlohmann::json canaryServiceManifest(const RolloutPlan &plan, const nlohmann::json &baselineService);
+
 // On an HTTPRoute whose weights the rollout changed: the baseline backendRef's weight before
 // (empty when it had none), to put back when the canary gets no traffic again.
 inline constexpr std::string_view kBaselineWeightBeforeAnnotation = "draconsole.io/baseline-weight-before";
@@ -58,6 +62,8 @@ nlohmann::json replicasPatch(int replicas);
 // The weights the route gives the baseline and canary Services (first rule that names them);
 // nullopt for a backend the route does not name.
 std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const nlohmann::json &route);
+// Whether a rule of `route` copies requests to the canary Service (a RequestMirror filter).
+bool routeMirrorsToCanary(const RolloutPlan &plan, const nlohmann::json &route);
 
 // The percentage of the route's traffic that goes to the baseline (100 without a canary
 // backendRef or with its weight 0); nullopt when the route does not send to the baseline.

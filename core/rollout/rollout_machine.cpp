@@ -207,6 +207,8 @@ std::vector<Mutation> RolloutMachine::rollbackMutations(const RolloutState &stat
         mutations.push_back(weights);
     }
     mutations.push_back(Mutation{MK::DeleteDeployment, ns, m_plan.variant.deployment});
+    if (m_plan.traffic.mode == TrafficMode::HttpRoute)
+        mutations.push_back(Mutation{MK::DeleteService, ns, m_plan.traffic.canaryService});
     if (m_plan.negativeControl.enabled)
         mutations.push_back(Mutation{MK::DeleteClaim, ns, negativeControlClaimName()});
     mutations.push_back(Mutation{MK::DeleteClaimTemplate, ns, m_plan.variant.templateName});
@@ -237,6 +239,9 @@ Decision RolloutMachine::start(const RolloutState &state, const Command &command
     decision.mutations.push_back(Mutation{MK::CreateClaimTemplate, ns, m_plan.variant.templateName});
     decision.mutations.push_back(
         Mutation{MK::CreateCanaryDeployment, ns, m_plan.variant.deployment, m_plan.canary.replicas});
+    // The route's canary backend: without it, weights and mirrors to the canary reach nobody.
+    if (m_plan.traffic.mode == TrafficMode::HttpRoute)
+        decision.mutations.push_back(Mutation{MK::CreateCanaryService, ns, m_plan.traffic.canaryService});
     if (m_plan.negativeControl.enabled)
         decision.mutations.push_back(Mutation{MK::CreateNegativeControlClaim, ns, negativeControlClaimName()});
     if (m_plan.traffic.mode == TrafficMode::HttpRoute) {

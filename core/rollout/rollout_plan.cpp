@@ -476,8 +476,12 @@ void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
             }
             if (const YAML::Node prom = app["prometheus"]; prom.IsDefined() && c.r.map(prom, p + ".prometheus", {"url", "errorRateQuery", "latencyQuery"})) {
                 a.prometheusUrl = c.r.string(prom, p + ".prometheus", "url", true).value_or("");
-                if (!a.prometheusUrl.empty() && !a.prometheusUrl.starts_with("http://") && !a.prometheusUrl.starts_with("https://"))
-                    c.r.error(prom["url"], p + ".prometheus.url", "must be an http:// or https:// URL");
+                // A path goes through the API server (a Service's proxy), with the user's credentials.
+                if (!a.prometheusUrl.empty() && !a.prometheusUrl.starts_with("http://") && !a.prometheusUrl.starts_with("https://")
+                    && !a.prometheusUrl.starts_with("/"))
+                    c.r.error(prom["url"], p + ".prometheus.url",
+                              "must be an http:// or https:// URL, or an API server path such as "
+                              "/api/v1/namespaces/monitoring/services/prometheus:9090/proxy");
                 a.errorRateQuery = c.r.string(prom, p + ".prometheus", "errorRateQuery", false).value_or("");
                 a.latencyQuery = c.r.string(prom, p + ".prometheus", "latencyQuery", false).value_or("");
             }

@@ -89,7 +89,7 @@ struct ApplicationGateConfig
     std::string probePath;  // HTTP path probed on each canary pod; empty: no probe
     int probePort = 0;
     double minProbeSuccess = 1.0;     // fraction of probes that must succeed
-    std::string prometheusUrl;        // query endpoint; empty: no metrics comparison
+    std::string prometheusUrl;        // query endpoint, or an API server path to it; empty: no metrics comparison
     std::string errorRateQuery, latencyQuery; // PromQL, `$deployment` replaced by the workload
     std::optional<double> maxErrorRate;          // absolute ceiling for the canary (0..1)
     std::optional<double> maxErrorRateIncrease;  // canary minus baseline (0..1)

@@ -2,7 +2,13 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/control_plane.h"
 
+#include <algorithm>
+
+#include <QUrl>
+#include <QUrlQuery>
+
 #include "core/common/logging.h"
+#include "core/sandbox/metric_query.h"
 #include "core/sandbox/object_view.h"
 
 namespace dra::sandbox {
@@ -15,8 +21,10 @@ ControlPlane::ControlPlane(server::ObjectWriter &writer, kube::Clock &clock,
     , m_options(options)
     , m_kubelet(options.startDelayMs)
     , m_responders(m_faults)
+    , m_traffic(m_metrics, clock, { options.trafficRequestsPerSecond })
 {
     connect(&m_timer, &QTimer::timeout, this, &ControlPlane::tick);
+    m_responders.setMetricsHandler([this](const std::string &target) { return answerMetricsQuery(target); });
 }
 
 void ControlPlane::start()
@@ -24,6 +32,42 @@ void ControlPlane::start()
     if (m_options.tickMs > 0)
         m_timer.start(m_options.tickMs);
     tick();
+    if (m_options.podResponders)
+        m_traffic.start();
+}
+
+std::vector<ServiceEndpoint> ControlPlane::serviceEndpoints(
+    const std::string &ns, const std::string &service, const std::string &port)
+{
+    ObjectView view(m_writer);
+    return readyEndpoints(view, ns, service, port);
+}
+
+bool ControlPlane::serviceExists(const std::string &ns, const std::string &service)
+{
+    ObjectView view(m_writer);
+    return view.find(model::Kind::Service, ns, service) != nullptr;
+}
+
+std::pair<int, std::string> ControlPlane::answerMetricsQuery(const std::string &target) const
+{
+    // Form encoding, as Prometheus (and kubectl, which re-encodes the query) have it: '+' is a
+    // space, a literal plus comes as %2B.
+    std::string formTarget = target;
+    if (const size_t query = formTarget.find('?'); query != std::string::npos)
+        std::replace(formTarget.begin() + std::ptrdiff_t(query), formTarget.end(), '+', ' ');
+    const QUrl url(QString::fromStdString("http://prometheus" + formTarget));
+    if (url.path() != QLatin1String("/api/v1/query"))
+        return { 404, nlohmann::json { { "status", "error" }, { "errorType", "not_found" },
+                          { "error", "this demo Prometheus answers /api/v1/query only" } }.dump() };
+    const QUrlQuery query(url);
+    // `time` is seconds since the epoch (fractions allowed); absent: now.
+    bool timeGiven = false;
+    const double seconds = query.queryItemValue(QStringLiteral("time")).toDouble(&timeGiven);
+    const int64_t atMs = timeGiven ? int64_t(seconds * 1000) : m_clock.nowMs();
+    const auto [status, body] = prometheusQueryApi(
+        query.queryItemValue(QStringLiteral("query"), QUrl::FullyDecoded).toStdString(), m_metrics, atMs);
+    return { status, body.dump() };
 }
 
 Result<bool> ControlPlane::runPass()
@@ -50,8 +94,10 @@ Result<bool> ControlPlane::runPass()
         return dra::fail(committed.error());
     if (view.removedAny(model::Kind::Pod) || view.removedAny(model::Kind::ResourceClaim))
         m_scheduler.retryUnschedulableNow();
-    if (m_options.podResponders)
+    if (m_options.podResponders) {
         m_responders.sync(view);
+        m_traffic.sync(view);
+    }
     if (wrote && m_committed)
         m_committed();
     return wrote;

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <QObject>
 #include <QTimer>
@@ -18,6 +21,9 @@
 #include "core/sandbox/pod_scheduler.h"
 #include "core/sandbox/replica_set_controller.h"
 #include "core/sandbox/sandbox_faults.h"
+#include "core/sandbox/service_endpoints.h"
+#include "core/sandbox/traffic_metrics.h"
+#include "core/sandbox/traffic_source.h"
 #include "core/server/object_writer.h"
 
 namespace dra::sandbox {
@@ -27,6 +33,9 @@ struct ControlPlaneOptions
     int64_t startDelayMs = 1000; // how long a bound pod takes to start
     int tickMs = 150; // how often start() looks for changes; 0: only runPass()/settle() act
     bool podResponders = true; // each Running pod answers HTTP on its loopback podIP
+    // Requests per second the demo traffic source sends through each HTTPRoute rule once
+    // started (with the responders); 0: none.
+    int trafficRequestsPerSecond = 20;
 };
 
 // The demo cluster's control plane: Deployment and ReplicaSet controllers, garbage collector,
@@ -55,9 +64,19 @@ public:
     FaultSet &faults() { return m_faults; }
     void faultsChanged() { m_lastRev = -1; }
     const PodResponders &responders() const { return m_responders; }
+    // The request metrics the traffic source measured (the demo Prometheus answers from them).
+    const TrafficMetrics &metrics() const { return m_metrics; }
+    TrafficSource &traffic() { return m_traffic; }
+    // The Ready pods behind a Service now (the services/proxy subresource, the traffic source).
+    std::vector<ServiceEndpoint> serviceEndpoints(const std::string &ns, const std::string &service,
+        const std::string &port);
+    bool serviceExists(const std::string &ns, const std::string &service);
+    // Spreads proxied requests over a Service's pods.
+    size_t nextProxyPick() { return m_proxyPicks++; }
 
 private:
     void tick();
+    std::pair<int, std::string> answerMetricsQuery(const std::string &target) const;
 
     server::ObjectWriter &m_writer;
     kube::Clock &m_clock;
@@ -70,6 +89,9 @@ private:
     DemoKubelet m_kubelet;
     ClaimReleaser m_claimReleaser;
     PodResponders m_responders;
+    TrafficMetrics m_metrics;
+    TrafficSource m_traffic;
+    size_t m_proxyPicks = 0;
     std::function<void()> m_committed;
     QTimer m_timer;
     int64_t m_lastRev = -1; // the cache's revision after the last pass

@@ -3,6 +3,7 @@
 #include "core/sandbox/demo_kubelet.h"
 
 #include <QDateTime>
+#include <QHostAddress>
 #include <QRandomGenerator>
 
 #include "core/sandbox/controller_support.h"
@@ -80,9 +81,22 @@ bool isDemoPodIp(const std::string &ip)
     return ip.starts_with("127.");
 }
 
+std::string podLoopbackAddress(const std::string &ip)
+{
+    if (isDemoPodIp(ip))
+        return ip;
+    const QHostAddress address(QString::fromStdString(ip));
+    bool ok = false;
+    const quint32 v4 = address.toIPv4Address(&ok);
+    const quint32 second = (v4 >> 16) & 0xff;
+    if (!ok || (v4 >> 24) != 100 || second < 64 || second > 127)
+        return {};
+    return "127" + ip.substr(ip.find('.'));
+}
+
 DemoKubelet::DemoKubelet(int64_t startDelayMs)
     : m_startDelayMs(startDelayMs)
-    , m_ipBlock(QRandomGenerator::global()->bounded(16, 250))
+    , m_ipBlock(QRandomGenerator::global()->bounded(128, 250))
 {
 }
 

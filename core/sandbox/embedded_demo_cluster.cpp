@@ -11,6 +11,7 @@
 #include "core/sandbox/control_plane.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/fault_endpoint.h"
+#include "core/sandbox/service_proxy.h"
 #include "core/sandbox/object_factory.h"
 #include "core/sandbox/workload_builder.h"
 #include "core/server/api_server.h"
@@ -111,6 +112,11 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(Embedde
     cluster->m_api->setExtraHandler(std::string(kSandboxApiPrefix),
         [plane](server::Request &request, server::HttpConnection &connection) {
             return handleFaultRequest(*plane, request, connection);
+        });
+    // Services' proxy subresource: how a rollout's gates reach the demo Prometheus.
+    cluster->m_api->setExtraHandler(std::string(kNamespacedCorePrefix),
+        [plane](server::Request &request, server::HttpConnection &connection) {
+            return handleServiceProxy(*plane, request, connection);
         });
     return cluster;
 }

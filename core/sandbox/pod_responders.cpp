@@ -46,6 +46,22 @@ json responderBody(const ObjectView &view, const json &pod)
         { "node", textAt(pod, "/spec/nodeName") }, { "devices", std::move(devices) } };
 }
 
+bool isPrometheus(const json &pod)
+{
+    return textAt(pod, "/metadata/labels/app.kubernetes.io~1name") == "prometheus"
+        || textAt(pod, "/metadata/labels/app") == "prometheus";
+}
+
+// "HTTP/1.1 200 OK" and the headers of an answer that closes the connection.
+std::string responseHead(int status, size_t length)
+{
+    const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : status == 404 ? "Not Found"
+        : "Internal Server Error";
+    return "HTTP/1.1 " + std::to_string(status) + ' ' + reason
+        + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
+        + std::to_string(length) + "\r\n\r\n";
+}
+
 } // namespace
 
 struct PodResponders::Responder
@@ -53,6 +69,7 @@ struct PodResponders::Responder
     std::unique_ptr<QTcpServer> server;
     std::string ns, deployment, ip;
     int port = 0;
+    bool prometheus = false;
     json body;
 };
 
@@ -68,8 +85,8 @@ void PodResponders::sync(const ObjectView &view)
 {
     std::set<std::string> running;
     for (const json &pod : view.all(model::Kind::Pod)) {
-        const std::string ip = textAt(pod, "/status/podIP");
-        if (textAt(pod, "/status/phase") != "Running" || !isDemoPodIp(ip))
+        const std::string ip = podLoopbackAddress(textAt(pod, "/status/podIP"));
+        if (textAt(pod, "/status/phase") != "Running" || ip.empty())
             continue;
         const std::string uid = metaText(pod, "uid");
         running.insert(uid);
@@ -90,6 +107,7 @@ void PodResponders::sync(const ObjectView &view)
                     raw->port, qPrintable(raw->server->errorString()));
         }
         responder->ns = metaText(pod, "namespace");
+        responder->prometheus = isPrometheus(pod);
         responder->deployment = deploymentOfPod(view, pod);
         responder->body = responderBody(view, pod);
     }
@@ -100,18 +118,22 @@ void PodResponders::answer(Responder &responder, QTcpSocket *socket)
 {
     socket->setParent(this);
     const bool fail = m_faults.applies(FaultKind::Http500, responder.ns, responder.deployment);
-    const std::string body = fail
-        ? json { { "error", "injected fault http-500" }, { "pod", responder.body["pod"] } }.dump()
-        : responder.body.dump();
-    auto reply = [socket, fail, body] {
-        if (!socket->peek(65536).contains("\r\n\r\n"))
+    const bool metrics = responder.prometheus && m_metricsHandler;
+    const json body = responder.body;
+    auto reply = [this, socket, fail, metrics, body] {
+        const QByteArray request = socket->peek(65536);
+        if (!request.contains("\r\n\r\n"))
             return; // the request is not complete yet
         socket->readAll();
-        const std::string head = std::string("HTTP/1.1 ")
-            + (fail ? "500 Internal Server Error" : "200 OK")
-            + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
-            + std::to_string(body.size()) + "\r\n\r\n";
-        socket->write(QByteArray::fromStdString(head + body));
+        int status = fail ? 500 : 200;
+        std::string text = fail ? json { { "error", "injected fault http-500" }, { "pod", body["pod"] } }.dump()
+                                : body.dump();
+        if (metrics && !fail) {
+            // "GET /api/v1/query?query=... HTTP/1.1": the target is the second word.
+            const QList<QByteArray> words = request.left(request.indexOf("\r\n")).split(' ');
+            std::tie(status, text) = m_metricsHandler(words.size() > 1 ? words[1].toStdString() : std::string("/"));
+        }
+        socket->write(QByteArray::fromStdString(responseHead(status, text.size()) + text));
         socket->disconnectFromHost();
     };
     connect(socket, &QTcpSocket::readyRead, socket, reply);

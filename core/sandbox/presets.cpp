@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/presets.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/common/json_text.h"
@@ -128,6 +129,11 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     for (const std::string &ns : kWorkloadNamespaces)
         list.push_back(factory.namespaceObject(ns));
     list.push_back(factory.namespaceObject(kGpuOperatorNamespace));
+    Workloads workloads = buildWorkloads(factory, plan, options.seed);
+    // Prometheus comes with the serving stack it measures.
+    if (std::any_of(workloads.apps.begin(), workloads.apps.end(),
+            [](const json &app) { return app["metadata"].value("namespace", "") == kMonitoringNamespace; }))
+        list.push_back(factory.namespaceObject(kMonitoringNamespace));
     for (const NodePlan &node : plan)
         list.push_back(factory.node(node));
     for (json &deviceClass : deviceClasses(factory, withNics))
@@ -135,7 +141,6 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     SliceBuilder slices(factory);
     for (const NodePlan &node : plan)
         slices.appendNodeSlices(items, node);
-    Workloads workloads = buildWorkloads(factory, plan, options.seed);
     for (json *group : { &workloads.templates, &workloads.claims, &workloads.pods, &workloads.apps }) {
         for (json &object : *group)
             list.push_back(std::move(object));

@@ -22,13 +22,13 @@ json selectorLabels(const ServingApp &app)
 
 json podTemplate(const ServingApp &app, json labels)
 {
-    return { { "metadata", { { "labels", std::move(labels) } } },
-        { "spec",
-            { { "containers", json::array({ servingContainer(app) }) },
-                { "nodeSelector", { { "sandbox.dra-console.io/gpu-stack", "device-plugin" } } },
-                { "tolerations",
-                    json::array({ { { "key", "nvidia.com/gpu" }, { "operator", "Exists" },
-                        { "effect", "NoSchedule" } } }) } } } };
+    // Past the GPU nodes' taint; the GPU servers on the device plugin's nodes only.
+    json spec = { { "containers", json::array({ servingContainer(app) }) },
+        { "tolerations",
+            json::array({ { { "key", "nvidia.com/gpu" }, { "operator", "Exists" }, { "effect", "NoSchedule" } } }) } };
+    if (app.gpusPerPod > 0)
+        spec["nodeSelector"] = { { "sandbox.dra-console.io/gpu-stack", "device-plugin" } };
+    return { { "metadata", { { "labels", std::move(labels) } } }, { "spec", std::move(spec) } };
 }
 
 json controllerReference(const ObjectFactory &factory, std::string_view apiVersion, std::string_view kind,
@@ -47,11 +47,14 @@ std::string servingReplicaSetName(const ObjectFactory &factory, const ServingApp
 
 json servingContainer(const ServingApp &app)
 {
-    const std::string gpus = std::to_string(app.gpusPerPod);
-    return { { "name", "server" }, { "image", app.image },
-        { "ports", json::array({ { { "name", "http" }, { "containerPort", app.port }, { "protocol", "TCP" } } }) },
-        { "resources",
-            { { "limits", { { "nvidia.com/gpu", gpus } } }, { "requests", { { "nvidia.com/gpu", gpus } } } } } };
+    json container = { { "name", "server" }, { "image", app.image },
+        { "ports", json::array({ { { "name", "http" }, { "containerPort", app.port }, { "protocol", "TCP" } } }) } };
+    if (app.gpusPerPod > 0) {
+        const std::string gpus = std::to_string(app.gpusPerPod);
+        container["resources"]
+            = { { "limits", { { "nvidia.com/gpu", gpus } } }, { "requests", { { "nvidia.com/gpu", gpus } } } };
+    }
+    return container;
 }
 
 json servingPodLabels(const ObjectFactory &factory, const ServingApp &app)
@@ -114,7 +117,7 @@ json servingService(const ObjectFactory &factory, const ServingApp &app)
     service["spec"] = { { "type", "ClusterIP" }, { "clusterIP", ip }, { "clusterIPs", json::array({ ip }) },
         { "selector", selectorLabels(app) },
         { "ports",
-            json::array({ { { "name", "http" }, { "port", 80 }, { "targetPort", "http" }, { "protocol", "TCP" } } }) } };
+            json::array({ { { "name", "http" }, { "port", app.servicePort }, { "targetPort", "http" }, { "protocol", "TCP" } } }) } };
     service["status"] = { { "loadBalancer", json::object() } };
     return service;
 }

@@ -3,7 +3,8 @@
 //
 // The serving stack a GPU rollout starts from, shaped as a real cluster holds it: a model
 // server Deployment on the device-plugin pool with its ReplicaSet, a Service and an HTTPRoute in
-// front of it, and the DaemonSets of the NVIDIA device plugin and DRA driver.
+// front of it, the DaemonSets of the NVIDIA device plugin and DRA driver, and the Prometheus
+// that measures the model server.
 #pragma once
 
 #include <string>
@@ -16,6 +17,8 @@ namespace dra::sandbox {
 
 // The namespace of the GPU drivers' DaemonSets.
 inline constexpr const char *kGpuOperatorNamespace = "gpu-operator";
+// The demo's Prometheus: Deployment and Service `monitoring/prometheus`, port 9090.
+inline constexpr const char *kMonitoringNamespace = "monitoring";
 
 struct ServingApp
 {
@@ -23,8 +26,9 @@ struct ServingApp
     std::string name;     // "llm-server": Deployment, Service and HTTPRoute share it
     std::string image;
     int replicas = 1;
-    int gpusPerPod = 1;   // nvidia.com/gpu limit of the server container
-    int port = 8000;      // the server's container port; the Service listens on 80
+    int gpusPerPod = 1;   // nvidia.com/gpu limit of the server container; 0: no GPU, any node
+    int port = 8000;      // the server's container port
+    int servicePort = 80; // where the Service listens
 };
 
 // The Deployment, fully rolled out (status says every replica is ready).

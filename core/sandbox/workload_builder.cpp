@@ -93,6 +93,7 @@ private:
     void l40s();
     void mig();
     void devicePlugin();
+    void monitoring(const NodeUse &node);
     void negativeControl();
 
     const ObjectFactory &m_factory;
@@ -440,6 +441,23 @@ void Builder::devicePlugin()
     }
     for (json object : { servingDeployment(m_factory, app), servingReplicaSet(m_factory, app),
              servingService(m_factory, app), servingRoute(m_factory, app) })
+        m_out.apps.push_back(std::move(object));
+    monitoring(*legacy.front());
+}
+
+// The Prometheus that measures the model server (the demo traffic source's requests), as the
+// rollout's application gate queries it through the API server's service proxy.
+void Builder::monitoring(const NodeUse &node)
+{
+    const ServingApp app{ kMonitoringNamespace, "prometheus", "quay.io/prometheus/prometheus:v3.2.1", 1, 0, 9090, 9090 };
+    const std::string replicaSet = servingReplicaSetName(m_factory, app);
+    addPod(app.ns, replicaSet + '-' + m_factory.nameSuffix(replicaSet + "/0"), &node, {}, json(), {}, app.image);
+    json &pod = m_out.pods.back();
+    pod["metadata"]["labels"] = servingPodLabels(m_factory, app);
+    pod["metadata"]["ownerReferences"] = json::array({ servingPodOwner(m_factory, app) });
+    pod["spec"]["containers"][0] = servingContainer(app);
+    for (json object : { servingDeployment(m_factory, app), servingReplicaSet(m_factory, app),
+             servingService(m_factory, app) })
         m_out.apps.push_back(std::move(object));
 }
 

@@ -181,6 +181,16 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
                 nodePictured = nodePictured
                     || (title.starts_with("node ") && svg.get<std::string>().find("llm-server-dra-") != std::string::npos);
     EXPECT_TRUE(nodePictured) << "no topology picture of the canary's node naming its claim";
+    // The application gate judged the canary's mirrored and routed requests, as the demo
+    // Prometheus measured them through the service proxy.
+    bool measured = false;
+    for (const json &entry : bundle["gateHistory"])
+        if (entry["gate"].value("gate", "") == "application")
+            for (const json &check : entry["gate"].value("checks", json::array()))
+                measured = measured
+                    || (check.value("name", "") == "error rate" && check.value("verdict", "") == "Passed"
+                        && check.value("evidence", "").starts_with("canary error rate 0.00%"));
+    EXPECT_TRUE(measured) << "no measured error rate in the application gate's evidence\n" << report.out;
 }
 
 // The controller is killed (no clean stop) in the middle of a cutover step's changes; `run`
@@ -277,6 +287,50 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
     for (const auto &[resource, objectsBefore] : before)
         EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
 
+    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
+    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+}
+
+// The canary answers its health checks but fails real requests: only the traffic measured
+// through the route shows it. Shadow mirrors requests to the canary, the demo Prometheus counts
+// its 500s, and ErrorRateAbove rolls back by itself.
+TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
+{
+    const auto before = workloadSnapshot();
+    const dra::test::DractlRun fault = dractlWaiting(
+        {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), QStringLiteral("http-500"),
+         QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+         QStringLiteral("--kubeconfig"), kubeconfig()},
+        60'000);
+    ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
+
+    // Without the plan's HTTP probe, the canary stage has nothing that sees the 500s.
+    std::string plan;
+    {
+        QFile file(demoPlan());
+        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+        plan = file.readAll().toStdString();
+    }
+    const std::string probe = "      probe:\n        path: /v1/health\n        port: 8000\n      minProbeSuccess: 1.0\n";
+    ASSERT_NE(plan.find(probe), std::string::npos) << "the demo plan's probe moved";
+    plan.erase(plan.find(probe), probe.size());
+    ASSERT_NE(plan.find("type: ErrorRateAbove"), std::string::npos);
+    const QString planFile = dra::test::writeTestFile(m_dir.filePath(QStringLiteral("plan.yaml")), plan);
+
+    ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
+    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
+                                              QStringLiteral("500ms"), QStringLiteral("--until"),
+                                              QStringLiteral("RolledBack,Complete")},
+                                             200'000);
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    ASSERT_NE(run.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("ErrorRateAbove"), std::string::npos) << run.out;
+    EXPECT_EQ(run.out.find("Cutover"), std::string::npos) << "rolled back from Shadow, before any cutover\n" << run.out;
+
+    const auto after = workloadSnapshot();
+    for (const auto &[resource, objectsBefore] : before)
+        EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
     const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
 }

@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
+#include <QUrl>
 
 #include <gtest/gtest.h>
 
@@ -58,7 +59,7 @@ protected:
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
         ignoreOpenSslThreadLeaks(m_dir.path());
-        m_server.emplace(m_dir.path(), QStringLiteral("l40s-pcie"), false);
+        m_server.emplace(m_dir.path(), m_preset, false);
         ASSERT_TRUE(m_server->waitUntilServing(60'000)) << m_server->diagnostics();
         ASSERT_TRUE(m_server->banner().contains("control plane:")) << m_server->diagnostics();
     }
@@ -85,6 +86,7 @@ protected:
             process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString() };
     }
 
+    QString m_preset = QStringLiteral("l40s-pcie"); // small and quick to seed
     QString m_kubectl;
     QTemporaryDir m_dir;
     std::optional<DemoServer> m_server;
@@ -157,6 +159,48 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
         QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
         QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
     EXPECT_EQ(gone.exitCode, 0) << gone.out << gone.err;
+}
+
+// The preset with the serving stack the demo rollout starts from (llm-server, Prometheus).
+class ServingSandboxKubectlTest : public SandboxKubectlTest
+{
+protected:
+    ServingSandboxKubectlTest() { m_preset = QStringLiteral("mixed"); }
+};
+
+// The demo's users send requests through the llm-server route; its Prometheus counts them and
+// answers kubectl through the API server's service proxy, as on a real cluster.
+TEST_F(ServingSandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
+{
+    const QByteArray query = QUrl::toPercentEncoding(
+        QStringLiteral("sum(rate(http_requests_total{namespace=\"inference\",deployment=\"llm-server\",code=\"200\"}[30s]))"));
+    const QString path = QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=")
+        + QString::fromLatin1(query);
+    nlohmann::json answer;
+    double rate = 0;
+    QElapsedTimer waited;
+    waited.start();
+    // Two scrapes a second apart are needed before a rate exists.
+    while (rate <= 0 && waited.elapsed() < 30'000) {
+        const DractlRun raw = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"), path });
+        ASSERT_EQ(raw.exitCode, 0) << raw.out << raw.err;
+        answer = nlohmann::json::parse(raw.out, nullptr, false);
+        ASSERT_EQ(answer.value("status", ""), "success") << raw.out;
+        const nlohmann::json &result = answer["data"]["result"];
+        if (!result.empty())
+            rate = std::stod(result[0]["value"][1].get<std::string>());
+        if (rate <= 0)
+            QThread::msleep(500);
+    }
+    EXPECT_GT(rate, 1.0) << "requests per second reaching llm-server: " << answer.dump();
+
+    const DractlRun bad = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
+        QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=sum(") });
+    EXPECT_NE(bad.exitCode, 0);
+    const DractlRun missing = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
+        QStringLiteral("/api/v1/namespaces/monitoring/services/grafana/proxy/") });
+    EXPECT_NE(missing.exitCode, 0);
+    EXPECT_NE(missing.err.find("services \"grafana\" not found"), std::string::npos) << missing.err;
 }
 
 } // namespace

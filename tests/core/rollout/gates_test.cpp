@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/rollout/gates.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "core/alloc/diagnosis.h"
@@ -197,6 +199,34 @@ TEST_F(GatesTest, ApplicationGateComparesAgainstTheBaseline)
     app = applicationGate(e, ApplicationGateConfig{});
     EXPECT_EQ(app.verdict, Verdict::Inconclusive);
     EXPECT_EQ(app.decisive()->evidence, "not Ready yet: " + m_podName + " (Running)");
+}
+
+TEST_F(GatesTest, MetricsAreJudgedOnlyWhereTrafficFlows)
+{
+    ApplicationGateConfig config;
+    config.maxErrorRate = 0.01;
+    config.maxErrorRateIncrease = 0.005;
+    ApplicationEvidence e{{test::decode(pod())}, {}, std::nullopt, std::nullopt};
+    // Canary: no weight and no mirror yet, so no data is expected and none is waited for.
+    e.canaryTakesTraffic = false;
+    GateResult app = applicationGate(e, config);
+    EXPECT_EQ(app.verdict, Verdict::Passed) << app.summary();
+    EXPECT_TRUE(std::none_of(app.checks.begin(), app.checks.end(), [](const auto &c) { return c.name == "metrics"; }));
+
+    // Shadow: mirrored requests, so missing data is Inconclusive again.
+    e.canaryTakesTraffic = true;
+    EXPECT_EQ(applicationGate(e, config).verdict, Verdict::Inconclusive);
+
+    // 100%: the baseline serves nothing; the canary is held to the absolute ceiling alone.
+    e.baselineTakesTraffic = false;
+    e.canary = TrafficMetrics{0.002, 10, 900};
+    app = applicationGate(e, config);
+    EXPECT_EQ(app.verdict, Verdict::Passed) << app.summary();
+    EXPECT_EQ(check(app, "error rate").evidence, "canary error rate 0.20% (limit 1.00%)");
+    e.canary = TrafficMetrics{0.02, 10, 900};
+    app = applicationGate(e, config);
+    EXPECT_EQ(app.verdict, Verdict::Failed);
+    EXPECT_EQ(app.decisive()->name, "error rate");
 }
 
 TEST(NegativeControlGateTest, PendingWithAnExplanationPasses)

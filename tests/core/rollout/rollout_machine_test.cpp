@@ -62,11 +62,12 @@ TEST_F(RolloutMachineTest, WalksTheWholeWayToFinalised)
     ASSERT_TRUE(start.allowed) << start.refusal;
     EXPECT_EQ(m_state.stage, Stage::Canary);
     EXPECT_EQ(m_state.attempt, 1);
-    ASSERT_EQ(start.mutations.size(), 4u);
+    ASSERT_EQ(start.mutations.size(), 5u);
     EXPECT_EQ(start.mutations[0].kind, Kind::CreateClaimTemplate);
     EXPECT_EQ(start.mutations[1], (Mutation{Kind::CreateCanaryDeployment, "inference", "llm-server-dra", 1}));
-    EXPECT_EQ(start.mutations[2].kind, Kind::CreateNegativeControlClaim);
-    EXPECT_EQ(start.mutations[3].describe(), "set HTTPRoute inference/llm-server weights baseline 100 / canary 0");
+    EXPECT_EQ(start.mutations[2].describe(), "create Service inference/llm-server-dra in front of the canary's pods");
+    EXPECT_EQ(start.mutations[3].kind, Kind::CreateNegativeControlClaim);
+    EXPECT_EQ(start.mutations[4].describe(), "set HTTPRoute inference/llm-server weights baseline 100 / canary 0");
 
     const Decision shadow = promoteAfterWindow();
     ASSERT_TRUE(shadow.allowed) << shadow.refusal;
@@ -213,6 +214,7 @@ TEST_F(RolloutMachineTest, AbortRollsBackInReverseUntilVerified)
                                                "remove the mirror from HTTPRoute inference/llm-server",
                                                "set HTTPRoute inference/llm-server weights baseline 100 / canary 0",
                                                "delete Deployment inference/llm-server-dra",
+                                               "delete Service inference/llm-server-dra",
                                                "delete ResourceClaim inference/llm-server-to-dra-negative-control",
                                                "delete ResourceClaimTemplate inference/llm-server-h100"}));
 

@@ -81,7 +81,7 @@ TEST_F(RolloutStoreTest, ARolloutSurvivesClosingAndReopeningTheStateFile)
     EXPECT_EQ(audit[0].action, "create");
     EXPECT_EQ(audit[1].action, "start");
     EXPECT_EQ(audit[1].result, "Baseline -> Canary");
-    EXPECT_EQ(audit[1].details["mutations"].size(), 4u);
+    EXPECT_EQ(audit[1].details["mutations"].size(), 5u);
     EXPECT_EQ(audit[2].result, "Canary -> Paused");
     EXPECT_TRUE(store.audit().verify().value().intact);
 }

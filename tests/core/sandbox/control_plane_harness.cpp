@@ -179,4 +179,20 @@ json ControlPlaneHarness::devicePluginDeployment(
                     { "resources", { { "limits", { { "nvidia.com/gpu", std::to_string(gpus) } } } } } } }) } });
 }
 
+json ControlPlaneHarness::webDeployment(const std::string &ns, const std::string &name, int replicas)
+{
+    return deployment(ns, name, replicas,
+        { { "containers",
+            json::array({ { { "name", "server" }, { "image", "nginx:1.27" },
+                { "ports", json::array({ { { "name", "http" }, { "containerPort", 8000 } } }) } } }) } });
+}
+
+json ControlPlaneHarness::service(const std::string &ns, const std::string &name, int port)
+{
+    return { { "apiVersion", "v1" }, { "kind", "Service" }, { "metadata", { { "name", name }, { "namespace", ns } } },
+        { "spec",
+            { { "selector", { { "app", name } } },
+                { "ports", json::array({ { { "name", "http" }, { "port", port }, { "targetPort", "http" } } }) } } } };
+}
+
 } // namespace dra::test

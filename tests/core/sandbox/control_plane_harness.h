@@ -49,6 +49,10 @@ protected:
         const std::string &ns, const std::string &name, const std::string &templateName, int replicas);
     static nlohmann::json devicePluginDeployment(
         const std::string &ns, const std::string &name, int gpus, int replicas);
+    // A Deployment of pods without GPUs serving HTTP on container port 8000 ("http"), and the
+    // Service in front of pods labelled app=`name`, listening on `port`.
+    static nlohmann::json webDeployment(const std::string &ns, const std::string &name, int replicas);
+    static nlohmann::json service(const std::string &ns, const std::string &name, int port = 80);
 
     sandbox::ControlPlaneOptions m_options { 1000, 0, false };
     kube::ManualClock m_clock;

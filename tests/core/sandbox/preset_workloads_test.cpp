@@ -217,11 +217,23 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
     EXPECT_FALSE((*claims.at("batch/needs-b200"))["status"].contains("allocation"));
     // The rollout's baseline: the llm-server Deployment runs one whole-node replica per
     // device-plugin node, through its ReplicaSet, behind a Service and an HTTPRoute.
-    const std::vector<const json *> deployments = itemsOfKind(list, "Deployment");
+    // Beside it, the Prometheus that measures it (no GPU) in `monitoring`.
+    const auto inNamespace = [&](const char *kind, const std::string &ns) {
+        std::vector<const json *> items = itemsOfKind(list, kind);
+        std::erase_if(items, [&](const json *item) { return (*item)["metadata"].value("namespace", "") != ns; });
+        return items;
+    };
+    const std::vector<const json *> monitoring = inNamespace("Deployment", "monitoring");
+    ASSERT_EQ(monitoring.size(), 1u);
+    EXPECT_EQ(keyOf(*monitoring[0]), "monitoring/prometheus");
+    EXPECT_FALSE((*monitoring[0])["spec"]["template"]["spec"]["containers"][0].contains("resources"));
+    ASSERT_EQ(inNamespace("Service", "monitoring").size(), 1u);
+    EXPECT_EQ((*inNamespace("Service", "monitoring")[0])["spec"]["ports"][0]["port"], 9090);
+    const std::vector<const json *> deployments = inNamespace("Deployment", "inference");
     ASSERT_EQ(deployments.size(), 1u);
     EXPECT_EQ(keyOf(*deployments[0]), "inference/llm-server");
     EXPECT_EQ((*deployments[0])["spec"]["replicas"], 3);
-    const std::vector<const json *> replicaSets = itemsOfKind(list, "ReplicaSet");
+    const std::vector<const json *> replicaSets = inNamespace("ReplicaSet", "inference");
     ASSERT_EQ(replicaSets.size(), 1u);
     const json &replicaSet = *replicaSets[0];
     EXPECT_EQ(replicaSet["metadata"]["ownerReferences"][0]["uid"], (*deployments[0])["metadata"]["uid"]);
@@ -236,8 +248,8 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
         servingNodes.insert((*pod)["spec"]["nodeName"].get<std::string>());
     }
     EXPECT_EQ(servingNodes, (std::set<std::string> { "legacy-h100-000", "legacy-h100-001", "legacy-h100-002" }));
-    ASSERT_EQ(itemsOfKind(list, "Service").size(), 1u);
-    EXPECT_EQ((*itemsOfKind(list, "Service")[0])["spec"]["selector"]["app"], "llm-server");
+    ASSERT_EQ(inNamespace("Service", "inference").size(), 1u);
+    EXPECT_EQ((*inNamespace("Service", "inference")[0])["spec"]["selector"]["app"], "llm-server");
     ASSERT_EQ(itemsOfKind(list, "HTTPRoute").size(), 1u);
     EXPECT_EQ((*itemsOfKind(list, "HTTPRoute")[0])["spec"]["rules"][0]["backendRefs"][0]["weight"], 100);
     // Both drivers run as DaemonSets on the nodes of their stack.
