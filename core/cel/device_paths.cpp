@@ -253,67 +253,78 @@ bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths)
     return walkDevicePaths(root, paths, scope);
 }
 
+void appendAttributeKey(const DeviceAttributeValue *value, std::string &key)
+{
+    if (!value) {
+        key += '-';
+        return;
+    }
+    switch (value->type) {
+    case DeviceAttributeValue::Type::Int:
+        key += 'i';
+        appendRaw(key, value->intValue);
+        return;
+    case DeviceAttributeValue::Type::Bool:
+        key += value->boolValue ? 't' : 'f';
+        return;
+    case DeviceAttributeValue::Type::String:
+        key += 's';
+        appendText(key, value->stringValue);
+        return;
+    case DeviceAttributeValue::Type::Version:
+        // The parsed version is what semver functions see; the text only when it is not
+        // semver (it is in the error message).
+        if (!value->version) {
+            key += 'x';
+            appendText(key, value->stringValue);
+            return;
+        }
+        key += 'v';
+        appendRaw(key, value->version->major());
+        appendRaw(key, value->version->minor());
+        appendRaw(key, value->version->patch());
+        for (const auto *parts : {&value->version->prerelease(), &value->version->build()}) {
+            appendRaw(key, static_cast<uint32_t>(parts->size()));
+            for (const std::string &part : *parts)
+                appendText(key, part);
+        }
+        return;
+    }
+}
+
+void appendCapacityKey(const model::Quantity *value, std::string &key)
+{
+    if (!value) {
+        key += '-';
+        return;
+    }
+    key += 'q';
+    appendRaw(key, value->nanoUnits());
+    appendRaw(key, static_cast<uint8_t>(value->format()));
+}
+
+void appendDriverKey(std::string_view driver, std::string &key)
+{
+    key += 'd';
+    appendText(key, driver);
+}
+
 void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
                          DeviceLookupHint &hint)
 {
     switch (path.kind) {
     case DevicePath::Kind::Driver:
-        key += 'd';
-        appendText(key, device.driver);
+        appendDriverKey(device.driver, key);
         return;
     case DevicePath::Kind::AllowMultipleAllocations:
         key += device.allowMultipleAllocations ? 'T' : 'F';
         return;
-    case DevicePath::Kind::Attribute: {
-        const DeviceAttributeValue *value = device.findAttribute(path.domain, path.name, hint);
-        if (!value) {
-            key += '-';
-            return;
-        }
-        switch (value->type) {
-        case DeviceAttributeValue::Type::Int:
-            key += 'i';
-            appendRaw(key, value->intValue);
-            return;
-        case DeviceAttributeValue::Type::Bool:
-            key += value->boolValue ? 't' : 'f';
-            return;
-        case DeviceAttributeValue::Type::String:
-            key += 's';
-            appendText(key, value->stringValue);
-            return;
-        case DeviceAttributeValue::Type::Version:
-            // The parsed version is what semver functions see; the text only when it is not
-            // semver (it is in the error message).
-            if (!value->version) {
-                key += 'x';
-                appendText(key, value->stringValue);
-                return;
-            }
-            key += 'v';
-            appendRaw(key, value->version->major());
-            appendRaw(key, value->version->minor());
-            appendRaw(key, value->version->patch());
-            for (const auto *parts : {&value->version->prerelease(), &value->version->build()}) {
-                appendRaw(key, static_cast<uint32_t>(parts->size()));
-                for (const std::string &part : *parts)
-                    appendText(key, part);
-            }
-            return;
-        }
+    case DevicePath::Kind::Attribute:
+        appendAttributeKey(device.findAttribute(path.domain, path.name, hint), key);
         return;
-    }
-    case DevicePath::Kind::Capacity: {
-        const model::Quantity *value = device.findCapacity(path.domain, path.name, hint);
-        if (!value) {
-            key += '-';
-            return;
-        }
-        key += 'q';
-        appendRaw(key, value->nanoUnits());
-        appendRaw(key, static_cast<uint8_t>(value->format()));
+    case DevicePath::Kind::Capacity:
+        appendCapacityKey(device.findCapacity(path.domain, path.name, hint), key);
         return;
-    }
     }
 }
 

@@ -8,10 +8,15 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/cel/ast.h"
 #include "core/cel/program.h"
+
+namespace dra::model {
+class Quantity;
+}
 
 namespace dra::cel {
 
@@ -53,6 +58,12 @@ bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths);
 // `hint` is the path's position on the previous device (see DeviceLookupHint).
 void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
                          DeviceLookupHint &hint);
+
+// The encodings appendDevicePathKey() uses for one value (nullptr: absent), for callers that
+// already hold the value, such as DeviceTable.
+void appendAttributeKey(const DeviceAttributeValue *value, std::string &key);
+void appendCapacityKey(const model::Quantity *value, std::string &key);
+void appendDriverKey(std::string_view driver, std::string &key);
 
 // The CEL value of an attribute: an int, bool, string or semver (an error when the version
 // text is not semver, as in Kubernetes). Borrows from `value`.

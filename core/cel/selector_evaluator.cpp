@@ -21,16 +21,71 @@ SelectorEvaluator::SelectorEvaluator(const CompiledSelector &selector, Memo memo
 {
 }
 
+void SelectorEvaluator::useKeys(KeyKind kind)
+{
+    // Keys of values and keys of table ids are different encodings of the same values: never
+    // look one up among the other.
+    if (m_keyKind == kind)
+        return;
+    m_keyKind = kind;
+    m_keyFromIds = false;
+    m_results.clear();
+    m_last = nullptr;
+    m_lastKey.clear();
+}
+
 const SelectorResult &SelectorEvaluator::evaluate(const DeviceView &device)
 {
     if (!m_memo) {
         evaluateInto(m_selector, device, m_result);
         return m_result;
     }
+    useKeys(KeyKind::Values);
     m_key.clear();
     const std::vector<DevicePath> &paths = m_selector.devicePaths();
     for (size_t i = 0; i < paths.size(); ++i)
         appendDevicePathKey(paths[i], device, m_key, m_hints[i]);
+    return lookUp(device);
+}
+
+const SelectorResult &SelectorEvaluator::evaluate(const DeviceTable &table, size_t index)
+{
+    const DeviceView &device = table.device(index);
+    if (!m_memo) {
+        evaluateInto(m_selector, device, m_result);
+        return m_result;
+    }
+    if (m_table != &table || m_keyKind != KeyKind::Ids) {
+        useKeys(KeyKind::None); // forget ids of another table
+        useKeys(KeyKind::Ids);
+        m_table = &table;
+        m_columns.clear();
+        for (const DevicePath &path : m_selector.devicePaths())
+            m_columns.push_back(table.column(path));
+        m_ids.assign(m_columns.size(), 0);
+    }
+    // Neighbouring devices mostly read the same ids: compare them with the last device's
+    // before building a key to hash.
+    bool same = m_last != nullptr && m_keyFromIds;
+    for (size_t i = 0; i < m_columns.size(); ++i) {
+        const uint32_t id = m_columns[i] ? m_columns[i][index] : 0;
+        same = same && id == m_ids[i];
+        m_ids[i] = id;
+    }
+    if (same) {
+        ++m_lookups;
+        ++m_reused;
+        return *m_last;
+    }
+    // The key is the value ids, 4 bytes per path: a short string stays inline (no allocation).
+    m_key.assign(reinterpret_cast<const char *>(m_ids.data()), m_ids.size() * sizeof(uint32_t));
+    const SelectorResult &result = lookUp(device);
+    m_keyFromIds = true;
+    return result;
+}
+
+const SelectorResult &SelectorEvaluator::lookUp(const DeviceView &device)
+{
     ++m_lookups;
     // Neighbouring devices (the GPUs of one node) mostly read alike: compare with the last key
     // before hashing.

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/cel/device_table.h"
 #include "core/cel/dra_selector.h"
 
 namespace dra::cel {
@@ -28,6 +29,11 @@ public:
     // The outcome on `device`; the reference is valid until the next call.
     const SelectorResult &evaluate(const DeviceView &device);
 
+    // The outcome on device `index` of `table`: exactly that of evaluate(table.device(index)),
+    // with the values the selector reads taken from the table's columns. The reference is
+    // valid until the next call.
+    const SelectorResult &evaluate(const DeviceTable &table, size_t index);
+
     // How many evaluations reused a remembered result (for tests and benchmarks).
     size_t reused() const { return m_reused; }
 
@@ -38,7 +44,17 @@ private:
         size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
     };
 
+    enum class KeyKind : uint8_t { None, Values, Ids };
+    // Finds the remembered result of m_key, or evaluates `device` and remembers it.
+    const SelectorResult &lookUp(const DeviceView &device);
+    void useKeys(KeyKind kind);
+
     const CompiledSelector &m_selector;
+    KeyKind m_keyKind = KeyKind::None; // what the keys of m_results encode
+    const DeviceTable *m_table = nullptr;
+    std::vector<const uint32_t *> m_columns; // of m_table, one per device path (nullptr: absent)
+    std::vector<uint32_t> m_ids;             // the ids of the last device read from m_table
+    bool m_keyFromIds = false;               // m_last is the result for m_ids
     bool m_memo;
     std::vector<DeviceLookupHint> m_hints; // one per device path
     std::string m_key;

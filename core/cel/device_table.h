@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/cel/device_paths.h"
+#include "core/cel/dra_selector.h"
+
+namespace dra::cel {
+
+// The devices of an inventory by column, for sweeping selectors over all of them: for each
+// leaf path some device publishes (driver, allowMultipleAllocations, every attribute and
+// capacity by domain and name), the value of each device as a small id. Equal ids mean equal
+// values to every function a selector can apply (the encodings of appendDevicePathKey()), and
+// id 0 means absent. A sweep then reads one column entry per path and device, in device order,
+// instead of searching each device's domains. Build it once per inventory snapshot; it borrows
+// the device views, which must outlive it. Immutable after construction, so threads share it.
+class DeviceTable final
+{
+public:
+    DeviceTable() = default;
+    explicit DeviceTable(std::span<const DeviceView *const> devices);
+
+    size_t size() const { return m_devices.size(); }
+    const DeviceView &device(size_t index) const { return *m_devices[index]; }
+    // The value ids of `path` by device index, or nullptr when no device publishes it.
+    const uint32_t *column(const DevicePath &path) const;
+    // How many distinct values a column holds (ids run from 1 to this), for tests.
+    uint32_t distinctValues(const DevicePath &path) const;
+
+private:
+    struct Column
+    {
+        std::vector<uint32_t> ids; // by device index
+        std::unordered_map<std::string, uint32_t> idByEncoding;
+    };
+    static std::string columnKey(const DevicePath &path);
+    static std::string columnKey(DevicePath::Kind kind, std::string_view domain, std::string_view name);
+    void addValue(const std::string &columnKey, size_t device, const std::string &encoding);
+
+    std::vector<const DeviceView *> m_devices;
+    std::unordered_map<std::string, Column> m_columns;
+};
+
+} // namespace dra::cel
