@@ -3,6 +3,7 @@
 #include "core/sandbox/demo_kubelet.h"
 
 #include <QDateTime>
+#include <QHashFunctions>
 #include <QHostAddress>
 #include <QRandomGenerator>
 
@@ -91,7 +92,12 @@ std::string podLoopbackAddress(const std::string &ip)
     const quint32 second = (v4 >> 16) & 0xff;
     if (!ok || (v4 >> 24) != 100 || second < 64 || second > 127)
         return {};
-    return "127" + ip.substr(ip.find('.'));
+    // Every demo cluster on the machine seeds the same preset addresses, so the twin is spread
+    // by a salt of this process over 127.16-127.x.y, below the kubelet's blocks (128-249).
+    static const quint32 salt = QRandomGenerator::global()->generate();
+    const quint32 h = qHash(v4, salt);
+    return "127." + std::to_string(16 + h % 112) + '.' + std::to_string((h >> 8) & 0xff) + '.'
+        + std::to_string(1 + (h >> 16) % 254);
 }
 
 DemoKubelet::DemoKubelet(int64_t startDelayMs)

@@ -31,7 +31,7 @@ private:
 
     int64_t m_startDelayMs;
     int m_ipBlock; // the second octet of every podIP this instance hands out: 127.<block>.x.y, above
-                 // the twins of preset pods (127.64-127.x.y)
+                 // the twins of preset pods (127.16-127.x.y)
     int m_ipCount = 0;
     std::set<std::string> m_prepareFailedReported; // pod uids
 };
@@ -39,8 +39,8 @@ private:
 // Whether `ip` is one of the loopback pod addresses the demo kubelet hands out.
 bool isDemoPodIp(const std::string &ip);
 // Where a demo pod with address `ip` answers on this machine: the kubelet's loopback addresses
-// as they are, and a preset pod's address in its node's podCIDR (100.A.B.C, A in 64..127) on
-// its loopback twin 127.A.B.C; empty for any other address.
+// as they are, and a preset pod's address in its node's podCIDR (100.64.0.0/10) on a loopback
+// twin (127.16-127.x.y, fixed for this process); empty for any other address.
 std::string podLoopbackAddress(const std::string &ip);
 
 } // namespace dra::sandbox
