@@ -15,6 +15,7 @@
 #include "core/server/openapi.h"
 #include "core/server/resource_path.h"
 #include "core/server/scale_subresource.h"
+#include "core/server/web_console.h"
 
 namespace dra::server {
 
@@ -142,6 +143,11 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     }
     if (read && (path == "/healthz" || path == "/readyz" || path == "/livez")) {
         connection.respond(plainText(200, "ok"));
+        return;
+    }
+    // The web console's static files hold no data; the page sends the token with every API call.
+    if (read && web_console::isConsolePath(path)) {
+        connection.respond(web_console::serve(path));
         return;
     }
     if (!authenticate(request)) {

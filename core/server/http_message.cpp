@@ -109,6 +109,8 @@ std::string_view reasonPhrase(int status)
         return "Created";
     case 204:
         return "No Content";
+    case 301:
+        return "Moved Permanently";
     case 400:
         return "Bad Request";
     case 401:

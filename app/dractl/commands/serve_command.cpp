@@ -429,6 +429,9 @@ int runServe(const QStringList &arguments)
     if (testHooks)
         out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
                 .arg(url, qs(server::test_hooks::kPrefix)));
+    // The fragment never reaches the server; the page moves the token into sessionStorage.
+    out(QStringLiteral("web console: %1/ui/%2\n")
+            .arg(url, token.empty() ? QString() : QStringLiteral("#token=") + qs(token)));
     out(kubeconfigNote);
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 
