@@ -79,14 +79,11 @@ std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(const QString &path, const 
     snapshot->state = (*record)->state;
     if (const rollout::PlanParse parsed = rollout::parsePlan((*record)->planYaml); parsed.plan)
         snapshot->plan = std::make_shared<const rollout::RolloutPlan>(*parsed.plan);
-    Result<std::vector<rollout::AuditEntry>> audit = store.audit().entries(id);
+    Result<rollout::AuditLog::TargetAudit> audit = store.audit().entriesVerified(id);
     if (!audit)
         return failed(audit.error());
-    snapshot->audit = std::move(*audit);
-    Result<rollout::AuditVerification> verified = store.audit().verify();
-    if (!verified)
-        return failed(verified.error());
-    snapshot->verification = std::move(*verified);
+    snapshot->audit = std::move(audit->entries);
+    snapshot->verification = std::move(audit->verification);
     Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(id);
     if (!lease)
         return failed(lease.error());
@@ -260,8 +257,11 @@ private:
 
     int64_t lastAuditSeq() const
     {
-        const views::RolloutSnapshotPtr now = readRolloutSnapshot(m_statePath, m_id, m_clock.nowMs());
-        return now->audit.empty() ? 0 : now->audit.back().seq;
+        Result<store::StateDb> db = store::StateDb::open(m_statePath, store::OpenMode::ReadOnly);
+        if (!db)
+            return 0;
+        Result<std::vector<rollout::AuditEntry>> entries = rollout::RolloutStore(*db).audit().entries(m_id);
+        return !entries || entries->empty() ? 0 : entries->back().seq;
     }
 
     // The cluster port of this console's controller; false (and the error kept) when there is

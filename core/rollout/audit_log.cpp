@@ -144,9 +144,26 @@ Result<AuditVerification> AuditLog::verify()
     Result<std::vector<AuditEntry>> all = entries();
     if (!all)
         return fail(all.error());
+    return verifyChain(*all);
+}
+
+Result<AuditLog::TargetAudit> AuditLog::entriesVerified(const std::string &target)
+{
+    Result<std::vector<AuditEntry>> all = entries();
+    if (!all)
+        return fail(all.error());
+    TargetAudit audit;
+    audit.verification = verifyChain(*all);
+    std::erase_if(*all, [&target](const AuditEntry &entry) { return entry.target != target; });
+    audit.entries = std::move(*all);
+    return audit;
+}
+
+AuditVerification AuditLog::verifyChain(const std::vector<AuditEntry> &all)
+{
     AuditVerification verification;
     std::string previous(kAuditGenesis);
-    for (const AuditEntry &entry : *all) {
+    for (const AuditEntry &entry : all) {
         ++verification.entries;
         if (!verification.intact)
             continue;
@@ -163,7 +180,7 @@ Result<AuditVerification> AuditLog::verify()
             broken("does not match its hash (it was edited)");
         previous = entry.hash;
     }
-    verification.headHash = all->empty() ? std::string(kAuditGenesis) : all->back().hash;
+    verification.headHash = all.empty() ? std::string(kAuditGenesis) : all.back().hash;
     return verification;
 }
 

@@ -59,8 +59,17 @@ public:
     [[nodiscard]] Result<std::vector<AuditEntry>> entries(const std::optional<std::string> &target = {});
     // Walks the whole chain.
     [[nodiscard]] Result<AuditVerification> verify();
+    // The entries of `target` and the verification of the whole chain, from one read of the log.
+    struct TargetAudit
+    {
+        std::vector<AuditEntry> entries;
+        AuditVerification verification;
+    };
+    [[nodiscard]] Result<TargetAudit> entriesVerified(const std::string &target);
 
 private:
+    static AuditVerification verifyChain(const std::vector<AuditEntry> &all);
+
     store::sqlite::Database &m_db;
 };
 

@@ -57,13 +57,10 @@ int runRolloutReport(const QStringList &arguments)
     if (!*record)
         return fail(QStringLiteral("rollout report: no rollout named %1 in %2").arg(qs(id), *state));
     rollout::AuditLog log(db->database());
-    Result<std::vector<rollout::AuditEntry>> entries = log.entries(id);
-    if (!entries)
-        return fail(entries.error());
-    Result<rollout::AuditVerification> verified = log.verify();
-    if (!verified)
-        return fail(verified.error());
-    const rollout::RolloutReportInput input{std::move(**record), std::move(*entries), *verified,
+    Result<rollout::AuditLog::TargetAudit> audit = log.entriesVerified(id);
+    if (!audit)
+        return fail(audit.error());
+    const rollout::RolloutReportInput input{std::move(**record), std::move(audit->entries), audit->verification,
                                             QDateTime::currentMSecsSinceEpoch()};
     const std::string text =
         format == QLatin1String("json") ? rollout::rolloutReportJson(input).dump(2) + "\n" : rollout::rolloutReportHtml(input);
