@@ -36,17 +36,11 @@ void ControlPlane::start()
         m_traffic.start();
 }
 
-std::vector<ServiceEndpoint> ControlPlane::serviceEndpoints(
+std::optional<std::vector<ServiceEndpoint>> ControlPlane::serviceEndpoints(
     const std::string &ns, const std::string &service, const std::string &port)
 {
     ObjectView view(m_writer);
     return readyEndpoints(view, ns, service, port);
-}
-
-bool ControlPlane::serviceExists(const std::string &ns, const std::string &service)
-{
-    ObjectView view(m_writer);
-    return view.find(model::Kind::Service, ns, service) != nullptr;
 }
 
 std::pair<int, std::string> ControlPlane::answerMetricsQuery(const std::string &target) const

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,10 +68,10 @@ public:
     // The request metrics the traffic source measured (the demo Prometheus answers from them).
     const TrafficMetrics &metrics() const { return m_metrics; }
     TrafficSource &traffic() { return m_traffic; }
-    // The Ready pods behind a Service now (the services/proxy subresource, the traffic source).
-    std::vector<ServiceEndpoint> serviceEndpoints(const std::string &ns, const std::string &service,
+    // The Ready pods behind a Service now (the services/proxy subresource); nullopt when there
+    // is no such Service.
+    std::optional<std::vector<ServiceEndpoint>> serviceEndpoints(const std::string &ns, const std::string &service,
         const std::string &port);
-    bool serviceExists(const std::string &ns, const std::string &service);
     // Spreads proxied requests over a Service's pods.
     size_t nextProxyPick() { return m_proxyPicks++; }
 

@@ -41,13 +41,13 @@ int targetPortOn(const json &targetPort, const json &pod)
 
 } // namespace
 
-std::vector<ServiceEndpoint> readyEndpoints(const ObjectView &view, const std::string &ns, const std::string &name,
-                                            const std::string &port)
+std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &view, const std::string &ns,
+                                                           const std::string &name, const std::string &port)
 {
-    std::vector<ServiceEndpoint> endpoints;
     const json *service = view.find(model::Kind::Service, ns, name);
     if (!service)
-        return endpoints;
+        return std::nullopt;
+    std::vector<ServiceEndpoint> endpoints;
     json targetPort;
     for (const json &servicePort : service->value("/spec/ports"_json_pointer, json::array())) {
         if (port.empty() || std::to_string(servicePort.value("port", 0)) == port

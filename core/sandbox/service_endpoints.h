@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct ServiceEndpoint
 // The Running, Ready pods answering on this machine (podLoopbackAddress) that Service `ns/name` selects, each at the
 // container port its `port` targets. `port` names a service port by number ("80") or name
 // ("http"); empty takes the first. As kube-proxy: a pod that is not Ready gets no traffic.
-std::vector<ServiceEndpoint> readyEndpoints(const ObjectView &view, const std::string &ns, const std::string &name,
+// nullopt when there is no such Service.
+std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &view, const std::string &ns, const std::string &name,
                                             const std::string &port);
 
 } // namespace dra::sandbox

@@ -86,16 +86,17 @@ bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::H
     std::optional<ServiceProxyTarget> target = serviceProxyTarget(request.path);
     if (!target)
         return false;
-    if (!plane.serviceExists(target->ns, target->service)) {
+    const std::optional<std::vector<ServiceEndpoint>> endpoints
+        = plane.serviceEndpoints(target->ns, target->service, target->port);
+    if (!endpoints) {
         connection.respond(server::status::notFound(model::kindInfo(model::Kind::Service), target->service));
         return true;
     }
-    const std::vector<ServiceEndpoint> endpoints = plane.serviceEndpoints(target->ns, target->service, target->port);
-    if (endpoints.empty()) {
+    if (endpoints->empty()) {
         connection.respond(unavailable("no endpoints available for service \"" + target->service + "\""));
         return true;
     }
-    const ServiceEndpoint &endpoint = endpoints[plane.nextProxyPick() % endpoints.size()];
+    const ServiceEndpoint &endpoint = (*endpoints)[plane.nextProxyPick() % endpoints->size()];
     const size_t query = request.target.find('?');
     const std::string pathAndQuery = target->path + (query == std::string::npos ? std::string() : request.target.substr(query));
     QByteArray forward = QByteArray::fromStdString(request.method + ' ' + pathAndQuery + " HTTP/1.1\r\nHost: "

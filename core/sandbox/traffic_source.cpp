@@ -30,8 +30,9 @@ TrafficSource::Backend backendOf(const ObjectView &view, const std::string &ns, 
     backend.weight = ref.contains("weight") && ref["weight"].is_number_integer() ? ref["weight"].get<int>() : 1;
     const std::string refNs = ref.value("namespace", ns);
     if (ref.value("kind", std::string("Service")) == "Service")
-        backend.endpoints = readyEndpoints(
-            view, refNs, backend.service, ref.contains("port") ? ref["port"].dump() : std::string());
+        backend.endpoints = readyEndpoints(view, refNs, backend.service,
+                                           ref.contains("port") ? ref["port"].dump() : std::string())
+                                .value_or(std::vector<ServiceEndpoint>());
     return backend;
 }
 
