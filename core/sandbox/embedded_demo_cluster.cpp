@@ -10,8 +10,7 @@
 #include "core/model/kind.h"
 #include "core/sandbox/control_plane.h"
 #include "core/sandbox/demo_cluster.h"
-#include "core/sandbox/fault_endpoint.h"
-#include "core/sandbox/service_proxy.h"
+#include "core/sandbox/sandbox_api.h"
 #include "core/sandbox/object_factory.h"
 #include "core/sandbox/workload_builder.h"
 #include "core/server/api_server.h"
@@ -108,16 +107,7 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(Embedde
     }
     server::ApiServer *api = cluster->m_api.get();
     cluster->m_controlPlane->setCommittedCallback([api] { api->watchHub().poll(); });
-    ControlPlane *plane = cluster->m_controlPlane.get();
-    cluster->m_api->setExtraHandler(std::string(kSandboxApiPrefix),
-        [plane](server::Request &request, server::HttpConnection &connection) {
-            return handleFaultRequest(*plane, request, connection);
-        });
-    // Services' proxy subresource: how a rollout's gates reach the demo Prometheus.
-    cluster->m_api->setExtraHandler(std::string(kNamespacedCorePrefix),
-        [plane](server::Request &request, server::HttpConnection &connection) {
-            return handleServiceProxy(*plane, request, connection);
-        });
+    installSandboxApi(*cluster->m_api, *cluster->m_controlPlane);
     return cluster;
 }
 

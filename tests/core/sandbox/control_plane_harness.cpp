@@ -3,6 +3,7 @@
 #include "tests/core/sandbox/control_plane_harness.h"
 
 #include "core/sandbox/demo_cluster.h"
+#include "core/sandbox/sandbox_api.h"
 
 namespace dra::test {
 
@@ -193,6 +194,18 @@ json ControlPlaneHarness::service(const std::string &ns, const std::string &name
         { "spec",
             { { "selector", { { "app", name } } },
                 { "ports", json::array({ { { "name", "http" }, { "port", port }, { "targetPort", "http" } } }) } } } };
+}
+
+void ControlPlaneHarness::startApiServer(const std::string &token)
+{
+    server::ApiServerOptions options;
+    options.cluster = "demo";
+    options.token = token;
+    options.writer = &*m_cache;
+    m_api = std::make_unique<server::ApiServer>(*m_cache, options);
+    m_http = std::make_unique<server::HttpServer>(m_api->handler());
+    sandbox::installSandboxApi(*m_api, plane());
+    ASSERT_TRUE(m_http->listen(QHostAddress::LocalHost, 0));
 }
 
 } // namespace dra::test

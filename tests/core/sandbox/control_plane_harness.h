@@ -18,6 +18,8 @@
 #include "core/kube/clock.h"
 #include "core/model/kind.h"
 #include "core/sandbox/control_plane.h"
+#include "core/server/api_server.h"
+#include "core/server/http_server.h"
 #include "core/server/object_writer.h"
 #include "core/store/cache_db.h"
 
@@ -54,12 +56,18 @@ protected:
     static nlohmann::json webDeployment(const std::string &ns, const std::string &name, int replicas);
     static nlohmann::json service(const std::string &ns, const std::string &name, int port = 80);
 
+    // An API server over the cache with `token`, and the sandbox's additions installed as the
+    // demo cluster installs them (faults, services/proxy), on a free loopback port.
+    void startApiServer(const std::string &token);
+
     sandbox::ControlPlaneOptions m_options { 1000, 0, false };
     kube::ManualClock m_clock;
     QTemporaryDir m_dir;
     std::optional<store::CacheDb> m_cache;
     std::unique_ptr<server::ObjectWriter> m_writer;
     std::unique_ptr<sandbox::ControlPlane> m_plane;
+    std::unique_ptr<server::ApiServer> m_api;
+    std::unique_ptr<server::HttpServer> m_http;
 };
 
 } // namespace dra::test

@@ -29,21 +29,13 @@ protected:
         ControlPlaneHarness::SetUp();
         if (HasFatalFailure())
             return;
-        server::ApiServerOptions options;
-        options.cluster = "demo";
-        options.token = kFaultToken;
-        options.writer = &*m_cache;
-        m_api = std::make_unique<server::ApiServer>(*m_cache, options);
-        m_http = std::make_unique<server::HttpServer>(m_api->handler());
-        m_api->setExtraHandler(std::string(sandbox::kSandboxApiPrefix),
-            [this](server::Request &request, server::HttpConnection &connection) {
-                return sandbox::handleFaultRequest(plane(), request, connection);
-            });
+        startApiServer(kFaultToken);
+        if (HasFatalFailure())
+            return;
         m_api->setExtraHandler("/draconsole/test/", [](server::Request &, server::HttpConnection &connection) {
             connection.respond(server::jsonResponse(200, { { "hook", true } }));
             return true;
         });
-        ASSERT_TRUE(m_http->listen(QHostAddress::LocalHost, 0));
     }
 
     server::test::Reply call(const std::string &method, const std::string &target,
@@ -51,9 +43,6 @@ protected:
     {
         return exchange(m_http->port(), httpRequest(method, target, token, body));
     }
-
-    std::unique_ptr<server::ApiServer> m_api;
-    std::unique_ptr<server::HttpServer> m_http;
 };
 
 TEST_F(FaultEndpointTest, AddListAndClearFaults)

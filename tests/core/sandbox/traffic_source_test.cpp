@@ -131,25 +131,12 @@ protected:
         TrafficSourceTest::SetUp();
         if (HasFatalFailure())
             return;
-        server::ApiServerOptions options;
-        options.cluster = "demo";
-        options.token = kProxyToken;
-        options.writer = &*m_cache;
-        m_api = std::make_unique<server::ApiServer>(*m_cache, options);
-        m_http = std::make_unique<server::HttpServer>(m_api->handler());
-        m_api->setExtraHandler(std::string(sandbox::kNamespacedCorePrefix),
-            [this](server::Request &request, server::HttpConnection &connection) {
-                return sandbox::handleServiceProxy(plane(), request, connection);
-            });
-        ASSERT_TRUE(m_http->listen(QHostAddress::LocalHost, 0));
+        startApiServer(kProxyToken);
     }
     server::test::Reply get(const std::string &target, const std::string &token = kProxyToken)
     {
         return server::test::exchange(m_http->port(), server::test::httpRequest("GET", target, token));
     }
-
-    std::unique_ptr<server::ApiServer> m_api;
-    std::unique_ptr<server::HttpServer> m_http;
 };
 
 TEST_F(ServiceProxyTest, PrometheusAnswersThroughTheServiceProxy)

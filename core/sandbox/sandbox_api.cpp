@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/sandbox/sandbox_api.h"
+
+#include <string>
+
+#include "core/sandbox/control_plane.h"
+#include "core/sandbox/fault_endpoint.h"
+#include "core/sandbox/service_proxy.h"
+#include "core/server/api_server.h"
+
+namespace dra::sandbox {
+
+void installSandboxApi(server::ApiServer &api, ControlPlane &plane)
+{
+    api.setExtraHandler(std::string(kSandboxApiPrefix),
+        [&plane](server::Request &request, server::HttpConnection &connection) {
+            return handleFaultRequest(plane, request, connection);
+        });
+    api.setExtraHandler(std::string(kNamespacedCorePrefix),
+        [&plane](server::Request &request, server::HttpConnection &connection) {
+            return handleServiceProxy(plane, request, connection);
+        });
+}
+
+} // namespace dra::sandbox
