@@ -118,6 +118,45 @@ protected:
         return snapshot;
     }
 
+    // Injects a demo fault of `kind` into the canary's pods.
+    void addCanaryFault(const QString &kind)
+    {
+        const dra::test::DractlRun fault = dractlWaiting(
+            {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), kind, QStringLiteral("--deployment"),
+             QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+             QStringLiteral("--kubeconfig"), kubeconfig()},
+            60'000);
+        ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
+    }
+
+    // The demo plan with its text `from` changed to `to`, written to a file of the test.
+    QString demoPlanWith(const std::string &from, const std::string &to)
+    {
+        QFile file(demoPlan());
+        if (!file.open(QIODevice::ReadOnly)) {
+            ADD_FAILURE() << "cannot read " << demoPlan().toStdString();
+            return {};
+        }
+        std::string plan = file.readAll().toStdString();
+        const size_t at = plan.find(from);
+        if (at == std::string::npos) {
+            ADD_FAILURE() << "the demo plan no longer holds:\n" << from;
+            return {};
+        }
+        plan.replace(at, from.size(), to);
+        return dra::test::writeTestFile(m_dir.filePath(QStringLiteral("plan.yaml")), plan);
+    }
+
+    // After a rollback: the namespace object by object as `before`, and the audit chain intact.
+    void expectBaselineRestored(const std::map<std::string, std::map<std::string, json>> &before)
+    {
+        const auto after = workloadSnapshot();
+        for (const auto &[resource, objectsBefore] : before)
+            EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
+        const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
+        EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+    }
+
     QTemporaryDir m_dir;
     std::optional<dra::test::DemoServer> m_server;
     std::unique_ptr<dra::kube::RestClient> m_rest;
@@ -240,25 +279,14 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
     const auto before = workloadSnapshot();
     ASSERT_TRUE(before.at("deployments").contains("llm-server"));
 
-    const dra::test::DractlRun fault = dractlWaiting(
-        {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), QStringLiteral("driver-prepare-fails"),
-         QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
-         QStringLiteral("--kubeconfig"), kubeconfig()},
-        60'000);
-    ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
+    addCanaryFault(QStringLiteral("driver-prepare-fails"));
+    if (HasFatalFailure())
+        return;
 
     // The demo plan with a short Pending limit: the canary pod never starts, so PendingTooLong
     // pauses the rollout by itself.
-    std::string plan;
-    {
-        QFile file(demoPlan());
-        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-        plan = file.readAll().toStdString();
-    }
-    const std::string pendingLimit = "  - type: PendingTooLong\n    after: 60s";
-    ASSERT_NE(plan.find(pendingLimit), std::string::npos) << "the demo plan's Pending limit moved";
-    plan.replace(plan.find(pendingLimit), pendingLimit.size(), "  - type: PendingTooLong\n    after: 3s");
-    const QString planFile = dra::test::writeTestFile(m_dir.filePath(QStringLiteral("plan.yaml")), plan);
+    const QString planFile = demoPlanWith("  - type: PendingTooLong\n    after: 60s", "  - type: PendingTooLong\n    after: 3s");
+    ASSERT_FALSE(planFile.isEmpty());
 
     ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
     const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
@@ -283,12 +311,7 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
 
     // Object by object, the namespace is as it was before the start: the canary, its pods, its
     // claims, the template and the negative control are gone; baseline, route and service as before.
-    const auto after = workloadSnapshot();
-    for (const auto &[resource, objectsBefore] : before)
-        EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
-
-    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
-    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+    expectBaselineRestored(before);
 }
 
 // The canary answers its health checks but fails real requests: only the traffic measured
@@ -297,25 +320,20 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
 TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
 {
     const auto before = workloadSnapshot();
-    const dra::test::DractlRun fault = dractlWaiting(
-        {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), QStringLiteral("http-500"),
-         QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
-         QStringLiteral("--kubeconfig"), kubeconfig()},
-        60'000);
-    ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
+    addCanaryFault(QStringLiteral("http-500"));
+    if (HasFatalFailure())
+        return;
 
-    // Without the plan's HTTP probe, the canary stage has nothing that sees the 500s.
-    std::string plan;
+    // Without the plan's HTTP probe, the canary stage has nothing that sees the 500s; the plan
+    // keeps its ErrorRateAbove stop condition.
+    const QString planFile
+        = demoPlanWith("      probe:\n        path: /v1/health\n        port: 8000\n      minProbeSuccess: 1.0\n", "");
+    ASSERT_FALSE(planFile.isEmpty());
     {
-        QFile file(demoPlan());
-        ASSERT_TRUE(file.open(QIODevice::ReadOnly));
-        plan = file.readAll().toStdString();
+        QFile written(planFile);
+        ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+        ASSERT_TRUE(written.readAll().contains("type: ErrorRateAbove"));
     }
-    const std::string probe = "      probe:\n        path: /v1/health\n        port: 8000\n      minProbeSuccess: 1.0\n";
-    ASSERT_NE(plan.find(probe), std::string::npos) << "the demo plan's probe moved";
-    plan.erase(plan.find(probe), probe.size());
-    ASSERT_NE(plan.find("type: ErrorRateAbove"), std::string::npos);
-    const QString planFile = dra::test::writeTestFile(m_dir.filePath(QStringLiteral("plan.yaml")), plan);
 
     ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
     const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
@@ -327,12 +345,7 @@ TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
     ASSERT_NE(run.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("ErrorRateAbove"), std::string::npos) << run.out;
     EXPECT_EQ(run.out.find("Cutover"), std::string::npos) << "rolled back from Shadow, before any cutover\n" << run.out;
-
-    const auto after = workloadSnapshot();
-    for (const auto &[resource, objectsBefore] : before)
-        EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
-    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
-    EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
+    expectBaselineRestored(before);
 }
 
 } // namespace
