@@ -15,6 +15,7 @@
 #include "core/kube/resource_path.h"
 #include "core/kube/rest_client.h"
 #include "core/kube/server_side_apply.h"
+#include "core/model/conversion.h"
 
 namespace dra::rollout {
 
@@ -45,39 +46,15 @@ QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind, c
     return kube::resourcePath(apiVersion, info, ns, name);
 }
 
-nlohmann::json objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served)
+Result<nlohmann::json> objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served)
 {
-    const std::string apiVersion = object.value("apiVersion", "");
-    const model::KindInfo *kind = model::kindOf(apiVersion, object.value("kind", ""));
+    const model::KindInfo *kind = model::kindOf(object.value("apiVersion", ""), object.value("kind", ""));
     if (!kind || kind->group != model::kResourceGroup)
         return object;
     const std::string target = served.apiVersionOf(kind->kind);
-    if (target.empty() || target == apiVersion)
-        return object;
-    nlohmann::json converted = object;
-    converted["apiVersion"] = target;
-    if (model::splitApiVersion(target).second != "v1beta1")
-        return converted; // v1beta2 has v1's shape
-    // v1beta1 has no `exactly`: its fields sit on the request itself.
-    nlohmann::json *spec = nullptr;
-    if (kind->kind == model::Kind::ResourceClaim && converted.contains("spec"))
-        spec = &converted["spec"];
-    else if (kind->kind == model::Kind::ResourceClaimTemplate && converted.contains("spec")
-             && converted["spec"].contains("spec"))
-        spec = &converted["spec"]["spec"];
-    if (!spec || !spec->is_object() || !spec->contains("devices") || !(*spec)["devices"].is_object())
-        return converted;
-    nlohmann::json &requests = (*spec)["devices"]["requests"];
-    if (!requests.is_array())
-        return converted;
-    for (nlohmann::json &request : requests) {
-        if (!request.is_object() || !request.contains("exactly") || !request["exactly"].is_object())
-            continue;
-        for (const auto &[field, value] : request["exactly"].items())
-            request[field] = value;
-        request.erase("exactly");
-    }
-    return converted;
+    if (target.empty())
+        return object; // not served: the request says so (404) in the object's own version
+    return model::convertResourceObject(object, target);
 }
 
 void KubeCluster::withServed(QObject *context, std::function<void(Result<const kube::ApiDiscovery *>)> then)
@@ -174,7 +151,10 @@ void KubeCluster::apply(const nlohmann::json &original, bool dryRun, QObject *co
     withServed(context, [this, original, dryRun, context, done](Result<const kube::ApiDiscovery *> served) {
         if (!served)
             return done(fail(served.error()));
-        const nlohmann::json object = objectInServedVersion(original, **served);
+        Result<nlohmann::json> converted = objectInServedVersion(original, **served);
+        if (!converted)
+            return done(fail(converted.error()));
+        const nlohmann::json &object = *converted;
         Result<kube::ApplyTarget> target = kube::applyTargetOf(object, m_client.config().ns.toStdString());
         if (!target)
             return done(fail(target.error()));

@@ -65,10 +65,10 @@ private:
 QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind, const std::string &ns,
                            const std::string &name = {});
 
-// `object` (written in resource.k8s.io/v1) in the version `served` names for its kind: the
-// apiVersion changed, and for v1beta1 each request's `exactly` fields moved up into the request,
-// as that version has them. Objects of other groups, or already in a served version, are
-// returned as they are.
-nlohmann::json objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served);
+// `object` in the resource.k8s.io version `served` names for its kind, converted as Kubernetes
+// converts (model::convertResourceObject: for v1beta1 each request's `exactly` fields move up
+// into the request). Objects of other groups, or of a kind not served, are returned as they are;
+// a field the served version cannot express is an error naming it.
+Result<nlohmann::json> objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served);
 
 } // namespace dra::rollout

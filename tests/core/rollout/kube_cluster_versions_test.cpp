@@ -54,7 +54,7 @@ TEST(KubeClusterServedVersionsTest, TheCanaryTemplateIsAppliedInTheServedVersion
     const json &v1Request = v1["spec"]["spec"]["devices"]["requests"][0];
     ASSERT_TRUE(v1Request.contains("exactly"));
 
-    const json beta1 = objectInServedVersion(v1, servedIn("v1beta1"));
+    const json beta1 = objectInServedVersion(v1, servedIn("v1beta1")).value();
     EXPECT_EQ(beta1["apiVersion"], "resource.k8s.io/v1beta1");
     const json &request = beta1["spec"]["spec"]["devices"]["requests"][0];
     EXPECT_FALSE(request.contains("exactly")) << request.dump();
@@ -65,15 +65,15 @@ TEST(KubeClusterServedVersionsTest, TheCanaryTemplateIsAppliedInTheServedVersion
     }
     EXPECT_EQ(beta1["metadata"], v1["metadata"]);
 
-    const json beta2 = objectInServedVersion(v1, servedIn("v1beta2"));
+    const json beta2 = objectInServedVersion(v1, servedIn("v1beta2")).value();
     EXPECT_EQ(beta2["apiVersion"], "resource.k8s.io/v1beta2");
     EXPECT_EQ(beta2["spec"], v1["spec"]) << "v1beta2 has v1's shape";
 
-    EXPECT_EQ(objectInServedVersion(v1, servedIn("v1")), v1);
+    EXPECT_EQ(objectInServedVersion(v1, servedIn("v1")).value(), v1);
     const json claim = dra::rollout::negativeControlClaimManifest(dra::rollout::test::examplePlan(), "nc");
-    EXPECT_FALSE(objectInServedVersion(claim, servedIn("v1beta1"))["spec"]["devices"]["requests"][0].contains("exactly"));
+    EXPECT_FALSE(objectInServedVersion(claim, servedIn("v1beta1")).value()["spec"]["devices"]["requests"][0].contains("exactly"));
     const json deployment{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "x"}}}};
-    EXPECT_EQ(objectInServedVersion(deployment, servedIn("v1beta1")), deployment);
+    EXPECT_EQ(objectInServedVersion(deployment, servedIn("v1beta1")).value(), deployment);
 }
 
 TEST(KubeClusterServedVersionsTest, ReadsClaimsFromAKubernetes132Server)
