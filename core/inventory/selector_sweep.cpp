@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "core/cel/device_table.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/parser.h"
 #include "core/cel/selector_evaluator.h"
@@ -207,15 +208,19 @@ SelectorSweep sweepSelector(const Snapshot &snapshot, std::string_view expressio
     sweep.valid = compiled->isValid();
     if (!sweep.valid)
         return sweep;
-    // Devices with the same values on what the selector reads share one evaluation.
+    // The sweep reads the devices by column; devices with the same values on what the
+    // selector reads share one evaluation.
     cel::SelectorEvaluator evaluator(*compiled);
-    for (const Device *device : snapshot.devices()) {
+    const cel::DeviceTable &table = snapshot.deviceTable();
+    const std::vector<const Device *> &devices = snapshot.devices();
+    for (size_t index = 0; index < devices.size(); ++index) {
+        const Device *device = devices[index];
         if (cancel && (sweep.evaluated & 255) == 0 && cancel->load(std::memory_order_relaxed)) {
             sweep.cancelled = true;
             return sweep;
         }
         ++sweep.evaluated;
-        const cel::SelectorResult &result = evaluator.evaluate(device->view);
+        const cel::SelectorResult &result = evaluator.evaluate(table, index);
         if (result.outcome == cel::SelectorResult::Outcome::Match) {
             sweep.matches.push_back(device);
             ++sweep.matchesByNode[device->node];

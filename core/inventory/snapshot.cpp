@@ -74,6 +74,19 @@ const std::vector<const Device *> &Snapshot::devices() const
     return m_devices->devices;
 }
 
+const cel::DeviceTable &Snapshot::deviceTable() const
+{
+    const detail::DeviceLayer &layer = *m_devices;
+    std::call_once(layer.tableOnce, [&layer] {
+        std::vector<const cel::DeviceView *> views;
+        views.reserve(layer.devices.size());
+        for (const Device *device : layer.devices)
+            views.push_back(&device->view);
+        layer.table = std::make_unique<const cel::DeviceTable>(views);
+    });
+    return *layer.table;
+}
+
 const Device *Snapshot::device(const DeviceKey &key) const
 {
     const auto it = m_devices->byKey.find(viewOf(key));

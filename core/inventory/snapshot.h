@@ -23,6 +23,10 @@
 #include "core/inventory/device.h"
 #include "core/model/object.h"
 
+namespace dra::cel {
+class DeviceTable;
+}
+
 namespace dra::inventory {
 
 namespace detail {
@@ -139,6 +143,9 @@ public:
     std::span<const Device *const> devicesInPool(std::string_view driver, std::string_view pool) const;
     // Nodes that have node-local devices, sorted.
     std::vector<std::string> deviceNodes() const;
+    // devices() by column, for sweeping selectors (index i is devices()[i]). Built on first use
+    // and shared by every snapshot with the same devices. Thread-safe.
+    const cel::DeviceTable &deviceTable() const;
 
     // --- Pools, sorted by driver then name.
     const std::vector<Pool> &pools() const;

@@ -8,6 +8,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cel/device_table.h"
 #include "core/inventory/snapshot.h"
 
 namespace dra::inventory::detail {
@@ -65,6 +67,9 @@ struct DeviceLayer
     std::map<std::string, std::vector<const Device *>, std::less<>> byNode;
     std::map<std::string, std::vector<const Device *>, std::less<>> byDriver;
     std::map<PoolId, std::vector<const Device *>, std::less<>> byPool;
+    // The devices by column for selector sweeps, built on first use (see Snapshot::deviceTable).
+    mutable std::once_flag tableOnce;
+    mutable std::unique_ptr<const cel::DeviceTable> table;
 };
 
 // Who holds which device and what allocated devices consume of shared counters. Rebuilt when
