@@ -16,6 +16,7 @@
 #include "core/server/resource_path.h"
 #include "core/server/scale_subresource.h"
 #include "core/server/web_console.h"
+#include "core/server/websocket_sink.h"
 
 namespace dra::server {
 
@@ -66,6 +67,9 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     , m_source(cache, m_options.cluster)
     , m_resources(m_source)
     , m_watches(new WatchHub(m_source, m_options.pollIntervalMs, this))
+    // Clients such as Headlamp offer base64.binary.k8s.io for watches, which kube-apiserver
+    // accepts; events are JSON text messages either way.
+    , m_webSockets(new WebSocketGateway({ QStringLiteral("base64.binary.k8s.io") }, this))
     , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
     if (m_options.writer) {
@@ -117,6 +121,16 @@ bool ApiServer::authenticate(Request &request) const
         return true;
     }
     const std::string header = request.header("authorization");
+    if (header.empty() && isWebSocketUpgrade(request)) {
+        // A browser cannot set headers on a WebSocket: the token rides in a subprotocol.
+        const std::optional<std::string> token = bearerTokenFromProtocols(request);
+        if (!token || !sameSecret(*token, m_options.token))
+            return false;
+        request.user = QStringLiteral("admin");
+        request.groups = QStringList { QStringLiteral("system:masters"),
+            QStringLiteral("system:authenticated") };
+        return true;
+    }
     constexpr std::string_view scheme = "Bearer ";
     if (header.size() <= scheme.size()
         || !std::equal(scheme.begin(), scheme.end(), header.begin(), [](char a, char b) {
@@ -216,6 +230,24 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     serveResource(request, connection, segments);
 }
 
+void ApiServer::watchOverWebSocket(Request &request, HttpConnection &connection,
+    const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion)
+{
+    Result<WatchRequest> watch = parseWatchRequest(request);
+    if (!watch) {
+        // Before the switch of protocols, so the client sees an ordinary 400 Status.
+        connection.respond(status::badRequest(watch.error().message.toStdString()));
+        return;
+    }
+    const qint64 maxPending = connection.limits().maxPendingWriteBytes;
+    m_webSockets->accept(connection,
+        [this, &kind, ns, apiVersion, watch = std::move(*watch), maxPending](
+            QWebSocket *socket) mutable {
+            auto *sink = new WebSocketEventSink(socket, maxPending, this);
+            m_watches->start(sink, std::move(watch), kind, ns, apiVersion);
+        });
+}
+
 void ApiServer::serveResource(
     Request &request, HttpConnection &connection, const std::vector<std::string> &segments)
 {
@@ -240,7 +272,10 @@ void ApiServer::serveResource(
                 return;
             }
             if (*flag && path->isCollection()) {
-                m_watches->serve(request, connection, kind, path->ns, path->apiVersion);
+                if (isWebSocketUpgrade(request))
+                    watchOverWebSocket(request, connection, kind, path->ns, path->apiVersion);
+                else
+                    m_watches->serve(request, connection, kind, path->ns, path->apiVersion);
                 return;
             }
         }

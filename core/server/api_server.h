@@ -15,6 +15,7 @@
 #include "core/server/resource_controller.h"
 #include "core/server/served_api.h"
 #include "core/server/watch_hub.h"
+#include "core/server/websocket_gateway.h"
 #include "core/server/write_controller.h"
 
 namespace dra::server {
@@ -66,12 +67,16 @@ private:
     bool authenticate(Request &request) const;
     void serveResource(
         Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
+    // A watch whose request asks for a WebSocket: one JSON event per text message.
+    void watchOverWebSocket(Request &request, HttpConnection &connection,
+        const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
 
     ApiServerOptions m_options;
     ServedApi m_api;
     ObjectSource m_source;
     ResourceController m_resources;
     WatchHub *m_watches;
+    WebSocketGateway *m_webSockets; // watches over WebSocket (the web console's)
     std::unique_ptr<ObjectWriter> m_reader; // reads only: objects the scale subresource shows
     std::unique_ptr<ObjectWriter> m_writer;
     std::unique_ptr<WriteController> m_writes;

@@ -74,14 +74,14 @@ QByteArray statusJson(int status, const std::string &message)
 } // namespace
 
 HttpStream::HttpStream(HttpConnection *connection)
-    : QObject(connection)
+    : EventSink(connection)
     , m_connection(connection)
 {
 }
 
 bool HttpStream::write(QByteArrayView data)
 {
-    if (!m_open)
+    if (!isOpen())
         return false;
     if (m_connection->pendingWriteBytes() > m_connection->limits().maxPendingWriteBytes) {
         // A watcher that does not read would otherwise make us buffer every event forever.
@@ -100,19 +100,11 @@ bool HttpStream::write(QByteArrayView data)
 
 void HttpStream::finish()
 {
-    if (!m_open)
+    if (!isOpen())
         return;
     m_connection->m_socket->write("0\r\n\r\n");
     m_connection->m_socket->flush();
     m_connection->streamFinished();
-}
-
-void HttpStream::markClosed()
-{
-    if (!m_open)
-        return;
-    m_open = false;
-    Q_EMIT closed();
 }
 
 HttpConnection::HttpConnection(
@@ -162,6 +154,27 @@ void HttpConnection::abort()
     deleteLater();
 }
 
+QTcpSocket *HttpConnection::releaseSocket(const QByteArray &head)
+{
+    if (m_state != State::Dispatched)
+        return nullptr;
+    m_state = State::Closing;
+    m_idle.stop();
+    QTcpSocket *socket = m_socket;
+    socket->disconnect(this);
+    socket->setParent(nullptr);
+    // What is still unread sits after the head; ungetChar prepends, so push back to front.
+    m_in += socket->readAll();
+    const QByteArray replay = head + m_in;
+    for (qsizetype i = replay.size(); i > 0; --i)
+        socket->ungetChar(replay[i - 1]);
+    m_in.clear();
+    m_socket = nullptr; // in the Closing state nothing here touches the socket again
+
+    deleteLater();
+    return socket;
+}
+
 void HttpConnection::onDisconnected()
 {
     m_state = State::Closing;
@@ -191,6 +204,8 @@ void HttpConnection::scheduleProcess()
         this,
         [this] {
             m_processScheduled = false;
+            if (!m_socket)
+                return; // handed over meanwhile
             m_in += m_socket->readAll();
             process();
         },
@@ -212,9 +227,9 @@ void HttpConnection::process()
                 reject(431, "request header fields too large", true);
                 return;
             }
-            const QByteArray head = m_in.left(end);
+            m_rawHead = m_in.left(end);
             m_in.remove(0, end + 4);
-            if (!parseHead(head))
+            if (!parseHead(m_rawHead))
                 return;
             startBody();
             break;

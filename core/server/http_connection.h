@@ -9,6 +9,7 @@
 #include <QPointer>
 #include <QTimer>
 
+#include "core/server/event_sink.h"
 #include "core/server/http_message.h"
 
 class QTcpSocket;
@@ -33,27 +34,20 @@ using RequestHandler = std::function<void(Request &request, HttpConnection &conn
 
 // A chunked response in progress (a watch). Owned by its connection: objects serving the
 // stream should be its children, so they go away with it. Thread of its connection.
-class HttpStream final : public QObject
+class HttpStream final : public EventSink
 {
     Q_OBJECT
 public:
     // Sends `data` as one chunk and flushes it. Returns false (and drops the client) when the
     // client has fallen more than maxPendingWriteBytes behind, or when the stream is closed.
-    bool write(QByteArrayView data);
+    bool write(QByteArrayView data) override;
     // Ends the response with the terminating chunk; the connection then reads the next request.
-    void finish();
-    bool isOpen() const { return m_open; }
-
-Q_SIGNALS:
-    // The stream ended: finished, or the client went away or was cut off.
-    void closed();
+    void finish() override;
 
 private:
     friend class HttpConnection;
     explicit HttpStream(HttpConnection *connection);
-    void markClosed();
     HttpConnection *m_connection;
-    bool m_open = true;
 };
 
 // One client connection speaking HTTP/1.1 (keep-alive, Content-Length and chunked request
@@ -73,6 +67,16 @@ public:
     HttpStream *beginStream(const Response &head);
     // Drops the client at once (no more bytes are sent).
     void abort();
+    // Gives up the client's socket to another protocol (a WebSocket upgrade) while a request
+    // waits for its answer: `head` (the request's head as the next owner should read it, with
+    // its terminating blank line) and every byte read after it are put back into the socket's
+    // read buffer, so the next owner reads the handshake as if it had come straight from the
+    // client. The caller owns the socket; this connection deletes itself. nullptr when no
+    // request is waiting for an answer.
+    QTcpSocket *releaseSocket(const QByteArray &head);
+    // The current request's head as it arrived (request line and headers, CRLF-separated,
+    // without the blank line that ends it).
+    const QByteArray &rawHead() const { return m_rawHead; }
 
     qint64 pendingWriteBytes() const;
     const HttpLimits &limits() const { return m_limits; }
@@ -110,6 +114,7 @@ private:
     RequestHandler m_handler;
     HttpLimits m_limits;
     QByteArray m_in;
+    QByteArray m_rawHead;
     State m_state = State::Head;
     Request m_request;
     qint64 m_remaining = 0; // body bytes (or chunk bytes, or bytes to discard) still expected

@@ -147,60 +147,70 @@ void WatchHub::finishAll()
         watcher->finish();
 }
 
-void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
-    const std::string &ns, const std::string &apiVersion)
+Result<WatchRequest> parseWatchRequest(const Request &request)
 {
     Result<ListOptions> options = parseListOptions(request);
-    if (!options) {
-        connection.respond(status::badRequest(options.error().message.toStdString()));
-        return;
-    }
-    int64_t timeoutSeconds = 0;
+    if (!options)
+        return std::unexpected(options.error());
+    WatchRequest watch { std::move(*options) };
+    const auto invalid = [](const std::string &message) {
+        return dra::fail(common::Error::Code::Invalid, QString::fromStdString(message));
+    };
     if (auto text = request.query.value("timeoutSeconds"); text && !text->empty()) {
         const std::optional<int64_t> parsed = parseInt(*text);
-        if (!parsed) {
-            connection.respond(status::badRequest("timeoutSeconds: Invalid value: \"" + *text
-                + "\": must be a non-negative integer"));
-            return;
-        }
-        timeoutSeconds = *parsed;
+        if (!parsed)
+            return invalid("timeoutSeconds: Invalid value: \"" + *text
+                + "\": must be a non-negative integer");
+        watch.timeoutSeconds = *parsed;
     }
-    bool bookmarks = false, initialEvents = false;
-    for (auto [name, flag] : { std::pair { "allowWatchBookmarks", &bookmarks },
-             std::pair { "sendInitialEvents", &initialEvents } }) {
+    for (auto [name, flag] : { std::pair { "allowWatchBookmarks", &watch.bookmarks },
+             std::pair { "sendInitialEvents", &watch.initialEvents } }) {
         if (auto text = request.query.value(name); text && !text->empty()) {
             const std::optional<bool> parsed = parseGoBool(*text);
-            if (!parsed) {
-                connection.respond(status::badRequest(
-                    std::string(name) + ": Invalid value: \"" + *text + "\": not a boolean"));
-                return;
-            }
+            if (!parsed)
+                return invalid(std::string(name) + ": Invalid value: \"" + *text
+                    + "\": not a boolean");
             *flag = *parsed;
         }
     }
     const std::string resourceVersion
         = request.query.value("resourceVersion").value_or(std::string());
-    std::optional<int64_t> from;
     if (!resourceVersion.empty() && resourceVersion != "0") {
-        from = parseInt(resourceVersion);
-        if (!from) {
-            connection.respond(status::badRequest(
-                "resourceVersion: Invalid value: \"" + resourceVersion + "\": must be an integer"));
-            return;
-        }
+        watch.from = parseInt(resourceVersion);
+        if (!watch.from)
+            return invalid(
+                "resourceVersion: Invalid value: \"" + resourceVersion + "\": must be an integer");
     }
+    return watch;
+}
 
-    poll(); // so that m_rev is the newest revision before this watcher picks its start
-    const bool table = options->rendering.table;
+void WatchHub::serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
+    const std::string &ns, const std::string &apiVersion)
+{
+    Result<WatchRequest> watch = parseWatchRequest(request);
+    if (!watch) {
+        connection.respond(status::badRequest(watch.error().message.toStdString()));
+        return;
+    }
+    const bool table = watch->options.rendering.table;
     HttpStream *stream = connection.beginStream(Response {
         200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {} });
     if (!stream)
         return;
-    const bool labelled = !options->labels.isEmpty();
-    auto *watcher
-        = new Watcher(*this, stream, kind, ns, apiVersion, std::move(*options), bookmarks);
-    if (timeoutSeconds > 0)
-        QTimer::singleShot(std::chrono::seconds(timeoutSeconds), watcher, &Watcher::finish);
+    start(stream, std::move(*watch), kind, ns, apiVersion);
+}
+
+void WatchHub::start(EventSink *sink, WatchRequest watch, const model::KindInfo &kind,
+    const std::string &ns, const std::string &apiVersion)
+{
+    const std::optional<int64_t> from = watch.from;
+    const bool initialEvents = watch.initialEvents;
+    poll(); // so that m_rev is the newest revision before this watcher picks its start
+    const bool labelled = !watch.options.labels.isEmpty();
+    auto *watcher = new Watcher(
+        *this, sink, kind, ns, apiVersion, std::move(watch.options), watch.bookmarks);
+    if (watch.timeoutSeconds > 0)
+        QTimer::singleShot(std::chrono::seconds(watch.timeoutSeconds), watcher, &Watcher::finish);
 
     if (!from || initialEvents) {
         // "" and "0": the current state as synthetic ADDED events, then live changes.
@@ -274,7 +284,7 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
     m_watchers.push_back(watcher);
 }
 
-Watcher::Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
+Watcher::Watcher(WatchHub &hub, EventSink *stream, const model::KindInfo &kind, std::string ns,
     std::string apiVersion, ListOptions options, bool bookmarks)
     : QObject(stream)
     , m_hub(&hub)

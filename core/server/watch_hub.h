@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +21,19 @@ namespace dra::server {
 
 class Watcher;
 
+// A `?watch=true` request's parameters, checked.
+struct WatchRequest
+{
+    ListOptions options;
+    int64_t timeoutSeconds = 0; // 0: until the client leaves
+    bool bookmarks = false; // allowWatchBookmarks
+    bool initialEvents = false; // sendInitialEvents
+    std::optional<int64_t> from; // resourceVersion to resume after; none: "" or "0"
+};
+
+// Checks a watch request's query; the error's message is the 400 Status message.
+[[nodiscard]] Result<WatchRequest> parseWatchRequest(const Request &request);
+
 // Serves watches from the cache's change log. It polls the cache's dataVersion (so commits by
 // another process, e.g. `dractl import` or a reflector, reach watchers) and fans every new
 // change out to every watcher, in revision order, once. Thread of its ObjectSource.
@@ -33,6 +47,9 @@ public:
     // streams events on `connection` until timeoutSeconds, the client leaves, or it falls behind.
     // `apiVersion` is the version events are served in.
     void serve(Request &request, HttpConnection &connection, const model::KindInfo &kind,
+        const std::string &ns, const std::string &apiVersion);
+    // Streams a checked watch to `sink` (a chunked response, a WebSocket).
+    void start(EventSink *sink, WatchRequest watch, const model::KindInfo &kind,
         const std::string &ns, const std::string &apiVersion);
 
     // Reads new changes now instead of at the next poll (tests, and writers in this process).
@@ -64,12 +81,12 @@ private:
 };
 
 // One open watch stream: filters changes for its kind, namespace and selectors and writes
-// them as one compact JSON (or Table) event per line. Child of its HttpStream.
+// them as one compact JSON (or Table) event per line. Child of its EventSink.
 class Watcher final : public QObject
 {
     Q_OBJECT
 public:
-    Watcher(WatchHub &hub, HttpStream *stream, const model::KindInfo &kind, std::string ns,
+    Watcher(WatchHub &hub, EventSink *stream, const model::KindInfo &kind, std::string ns,
         std::string apiVersion, ListOptions options, bool bookmarks);
     ~Watcher() override;
 
@@ -93,7 +110,7 @@ private:
     void write(const nlohmann::json &event);
 
     QPointer<WatchHub> m_hub;
-    QPointer<HttpStream> m_stream;
+    QPointer<EventSink> m_stream;
     const model::KindInfo &m_kind;
     std::string m_ns;
     std::string m_apiVersion;

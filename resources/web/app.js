@@ -145,6 +145,42 @@ export function applyWatchEvent(objects, event) {
   return true;
 }
 
+// The WebSocket subprotocol that carries a bearer token, as kube-apiserver reads it: a browser
+// cannot set an Authorization header on a WebSocket. The token is sent as unpadded base64url.
+export function bearerProtocol(token) {
+  const bytes = new TextEncoder().encode(token);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  const base64url = btoa(binary).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `base64url.bearer.authorization.k8s.io.${base64url}`;
+}
+
+// The ws:// or wss:// address of an API path on the server that served `location`.
+export function webSocketUrl(location, path) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${path}`;
+}
+
+// Follows a watch over a WebSocket: every message is one JSON watch event, given to `onEvent`;
+// when it returns false the watch is closed. Resolves when the socket closes; rejects when it
+// never opened (a proxy that does not pass WebSockets), so the caller can fall back to fetch.
+export function watchOverWebSocket(url, token, onEvent, WebSocketImpl = globalThis.WebSocket) {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocketImpl(url, ['base64.binary.k8s.io', bearerProtocol(token)]);
+    let opened = false;
+    socket.onopen = () => {
+      opened = true;
+    };
+    socket.onmessage = (message) => {
+      if (onEvent(JSON.parse(message.data)) === false) socket.close();
+    };
+    socket.onclose = () => {
+      if (opened) resolve();
+      else reject(new Error(`${url}: the WebSocket did not open`));
+    };
+  });
+}
+
 // The token from a location hash "#token=...", or ''.
 export function tokenFromHash(hash) {
   const params = new URLSearchParams((hash ?? '').replace(/^#/, ''));
@@ -163,6 +199,7 @@ class Console {
     this.filter = '';
     this.renderPending = false;
     this.mode = 'starting';
+    this.webSockets = undefined; // unknown until the first watch: true once one has opened
   }
 
   async request(path, init = {}) {
@@ -231,8 +268,34 @@ class Console {
     }
   }
 
+  // Watches from `resourceVersion` over a WebSocket, or over a streamed fetch where WebSockets
+  // do not get through; returns when the watch ends.
   async watch(resource, resourceVersion) {
     const query = `?watch=1&allowWatchBookmarks=true&resourceVersion=${encodeURIComponent(resourceVersion)}`;
+    if (this.webSockets !== false) {
+      try {
+        const url = webSocketUrl(window.location, resource.path + query);
+        await watchOverWebSocket(url, this.token, (event) => this.apply(resource, event));
+        this.webSockets = true;
+        return;
+      } catch (error) {
+        if (this.webSockets) throw error; // they worked before: relist, then try again
+        this.webSockets = false;
+      }
+    }
+    await this.watchOverFetch(resource, query);
+  }
+
+  // Applies one watch event and schedules a render; false when the watch must re-list.
+  apply(resource, event) {
+    if (this.mode !== 'live (watch)') this.mode = 'live (watch)';
+    if (event.type === 'BOOKMARK') return true;
+    const keep = applyWatchEvent(resource.objects, event);
+    this.scheduleRender();
+    return keep;
+  }
+
+  async watchOverFetch(resource, query) {
     const response = await this.request(resource.path + query);
     this.mode = 'live (watch)';
     this.scheduleRender();
@@ -244,13 +307,11 @@ class Console {
       const { events, rest } = splitWatchLines(buffer + value);
       buffer = rest;
       for (const event of events) {
-        if (event.type === 'BOOKMARK') continue;
-        if (!applyWatchEvent(resource.objects, event)) {
+        if (!this.apply(resource, event)) {
           await reader.cancel();
           return;
         }
       }
-      if (events.length) this.scheduleRender();
     }
   }
 

@@ -72,6 +72,44 @@ assert.equal(app.applyWatchEvent(objects, { type: 'DELETED', object: { metadata:
 assert.equal(objects.size, 0);
 assert.equal(app.applyWatchEvent(objects, { type: 'ERROR', object: { code: 410 } }), false);
 
+assert.equal(app.bearerProtocol('s3cret'), 'base64url.bearer.authorization.k8s.io.czNjcmV0');
+// base64url, unpadded: '+' and '/' of plain base64 would not be valid in a subprotocol.
+assert.equal(app.bearerProtocol('>>>?'), 'base64url.bearer.authorization.k8s.io.Pj4-Pw');
+assert.equal(app.webSocketUrl({ protocol: 'https:', host: '127.0.0.1:6443' }, '/api/v1/nodes?watch=1'),
+  'wss://127.0.0.1:6443/api/v1/nodes?watch=1');
+assert.equal(app.webSocketUrl({ protocol: 'http:', host: 'h:80' }, '/x'), 'ws://h:80/x');
+
+// A scripted WebSocket: opens, delivers its messages, closes (or never opens).
+function scriptedSocket(messages, { opens = true } = {}) {
+  return class {
+    constructor(url, protocols) {
+      this.url = url;
+      this.protocols = protocols;
+      scriptedSocket.last = this;
+      setTimeout(() => {
+        if (opens) this.onopen?.();
+        for (const data of messages) {
+          if (this.closed) break;
+          this.onmessage?.({ data });
+        }
+        this.onclose?.();
+      }, 0);
+    }
+    close() {
+      this.closed = true;
+    }
+  };
+}
+const seen = [];
+await app.watchOverWebSocket('wss://h/apis/x?watch=1', 'tok',
+  (event) => { seen.push(event.type); return event.type !== 'ERROR'; },
+  scriptedSocket(['{"type":"ADDED"}', '{"type":"ERROR"}', '{"type":"MODIFIED"}']));
+assert.deepEqual(seen, ['ADDED', 'ERROR']); // ERROR closes the watch: the caller relists
+assert.deepEqual(scriptedSocket.last.protocols,
+  ['base64.binary.k8s.io', 'base64url.bearer.authorization.k8s.io.dG9r']);
+await assert.rejects(app.watchOverWebSocket('wss://h/x', 'tok', () => true,
+  scriptedSocket([], { opens: false })), /did not open/);
+
 assert.equal(app.tokenFromHash('#token=abc123'), 'abc123');
 assert.equal(app.tokenFromHash(''), '');
 console.log('web console functions: ok');

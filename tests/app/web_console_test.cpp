@@ -122,6 +122,34 @@ TEST_F(WebConsoleServeTest, TheApiBehindTheConsoleStillWantsTheToken)
     EXPECT_EQ(webGet(m_network, QUrl(m_base + QStringLiteral("/uix"))).status, 401);
 }
 
+// The page's own watch code, run by node against the server: it lists with the token, then
+// watches over a WebSocket whose subprotocol carries the token (tests/app/web_console_live_watch.mjs).
+TEST_F(WebConsoleServeTest, ThePageWatchesOverAWebSocketWithTheTokenInItsSubprotocol)
+{
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty())
+        GTEST_SKIP() << "node is not on PATH; the web console's watch is not checked";
+    const QString module = m_dir.filePath(QStringLiteral("app.mjs"));
+    ASSERT_TRUE(QFile::copy(QStringLiteral(DRA_SOURCE_DIR "/resources/web/app.js"), module));
+    QStringList arguments;
+    // Node 20 has a WebSocket client only behind a flag; later versions have it by default.
+    if (QProcess::execute(node, {QStringLiteral("-e"),
+                                 QStringLiteral("process.exit(typeof WebSocket === 'function' ? 0 : 1)")})
+        != 0)
+        arguments << QStringLiteral("--experimental-websocket");
+    arguments << QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_live_watch.mjs") << module << m_base
+              << m_token;
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("NODE_TLS_REJECT_UNAUTHORIZED"), QStringLiteral("0")); // self-signed
+    process.setProcessEnvironment(environment);
+    process.start(node, arguments);
+    ASSERT_TRUE(process.waitForFinished(60'000)) << "node did not finish";
+    const QByteArray out = process.readAllStandardOutput();
+    EXPECT_EQ(process.exitCode(), 0) << out.constData() << process.readAllStandardError().constData();
+    EXPECT_TRUE(out.contains("live watch: ok")) << out.constData();
+}
+
 // node runs the console's module: it must parse, and its pure functions must shape sample API
 // objects as the page shows them (tests/app/web_console_functions.mjs).
 class WebConsoleScriptTest : public testing::Test

@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/api_server.h"
 
+#include <QNetworkRequest>
 #include <QTemporaryDir>
+#include <QWebSocket>
+#include <QWebSocketHandshakeOptions>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -377,6 +380,115 @@ TEST_F(ApiServerTest, WatchWithFieldSelectorSeesOnlyThatObject)
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_EQ(client.received().count("\"type\":\"ADDED\""), 1);
     EXPECT_FALSE(client.received().contains("node-2-gpu"));
+}
+
+// A WebSocket client of the test server that keeps every text message it receives.
+class WatchSocket
+{
+public:
+    WatchSocket(quint16 port, const std::string &target, const QString &bearerHeader,
+        const QStringList &subprotocols = {})
+    {
+        QObject::connect(&m_socket, &QWebSocket::textMessageReceived, &m_socket,
+            [this](const QString &message) { m_messages.push_back(message.toStdString()); });
+        QNetworkRequest request(
+            QUrl(QStringLiteral("ws://127.0.0.1:%1").arg(port) + QString::fromStdString(target)));
+        if (!bearerHeader.isEmpty())
+            request.setRawHeader("Authorization", "Bearer " + bearerHeader.toUtf8());
+        QWebSocketHandshakeOptions options;
+        options.setSubprotocols(subprotocols);
+        m_socket.open(request, options);
+    }
+    bool waitConnected()
+    {
+        return spinUntil([this] { return m_socket.state() == QAbstractSocket::ConnectedState; });
+    }
+    // Waits until `count` messages hold `needle`.
+    bool waitFor(const std::string &needle, int count = 1, int ms = 5000)
+    {
+        return spinUntil(
+            [&] {
+                return std::count_if(m_messages.begin(), m_messages.end(), [&](const auto &text) {
+                    return text.find(needle) != std::string::npos;
+                }) >= count;
+            },
+            ms);
+    }
+    bool waitClosed(int ms = 5000)
+    {
+        return spinUntil(
+            [this] { return m_socket.state() == QAbstractSocket::UnconnectedState; }, ms);
+    }
+    const std::vector<std::string> &messages() const { return m_messages; }
+    QWebSocket &socket() { return m_socket; }
+
+private:
+    QWebSocket m_socket;
+    std::vector<std::string> m_messages;
+};
+
+TEST_F(ApiServerTest, WatchOverWebSocketSendsOneJsonEventPerMessage)
+{
+    WatchSocket watch(m_http->port(),
+        "/apis/resource.k8s.io/v1/resourceslices?watch=true&resourceVersion=0",
+        QString::fromLatin1(kToken));
+    ASSERT_TRUE(watch.waitConnected());
+    ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\"", 3));
+    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    ASSERT_TRUE(watch.waitFor("\"type\":\"MODIFIED\""));
+    for (const std::string &message : watch.messages()) {
+        const nlohmann::json event = nlohmann::json::parse(message, nullptr, false);
+        ASSERT_TRUE(event.is_object()) << message;
+        EXPECT_EQ(event["object"]["kind"], "ResourceSlice");
+        EXPECT_EQ(message.find('\n'), std::string::npos);
+    }
+    EXPECT_EQ(nlohmann::json::parse(watch.messages().back())["object"]["metadata"]["labels"]["tier"],
+        "bronze");
+}
+
+TEST_F(ApiServerTest, WebSocketWatchTakesTheTokenFromItsSubprotocolAndNeverEchoesIt)
+{
+    const QString bearer = QString::fromLatin1(kBearerProtocolPrefix.data())
+        + QString::fromLatin1(QByteArray(kToken).toBase64(
+            QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    WatchSocket watch(m_http->port(),
+        "/apis/resource.k8s.io/v1/resourceslices?watch=1&resourceVersion=0&timeoutSeconds=1", {},
+        { QStringLiteral("base64.binary.k8s.io"), bearer });
+    ASSERT_TRUE(watch.waitConnected());
+    EXPECT_EQ(watch.socket().subprotocol(), QStringLiteral("base64.binary.k8s.io"));
+    ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\"", 3));
+    // timeoutSeconds ends the watch with a normal close, as the chunked stream ends.
+    ASSERT_TRUE(watch.waitClosed());
+    EXPECT_EQ(watch.socket().closeCode(), QWebSocketProtocol::CloseCodeNormal);
+    EXPECT_EQ(m_api->watchHub().watcherCount(), 0);
+}
+
+TEST_F(ApiServerTest, RefusedWebSocketWatchesAreOrdinaryStatusAnswers)
+{
+    const auto upgrade = [](const std::string &target, const std::string &protocols) {
+        return "GET " + target
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+              "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+              "Sec-WebSocket-Protocol: "
+            + protocols + "\r\n\r\n";
+    };
+    const std::string target = "/apis/resource.k8s.io/v1/resourceslices?watch=true";
+    const std::string wrong = std::string(kBearerProtocolPrefix) + "d3Jvbmc"; // "wrong"
+    EXPECT_EQ(test::exchange(m_http->port(), upgrade(target, wrong)).status, 401);
+    const std::string right = std::string(kBearerProtocolPrefix)
+        + QByteArray(kToken)
+              .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
+              .toStdString();
+    const test::Reply bad = test::exchange(m_http->port(), upgrade(target + "&timeoutSeconds=x", right));
+    EXPECT_EQ(bad.status, 400);
+    EXPECT_NE(bad.body["message"].get<std::string>().find("timeoutSeconds"), std::string::npos);
+
+    // The accepted handshake switches protocols and does not echo the token back.
+    RawClient client(m_http->port());
+    client.send(QByteArray::fromStdString(upgrade(target, "base64.binary.k8s.io, " + right)));
+    ASSERT_TRUE(client.waitFor("\r\n\r\n"));
+    EXPECT_TRUE(client.received().startsWith("HTTP/1.1 101"));
+    EXPECT_FALSE(client.received().contains("bearer"));
 }
 
 } // namespace

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/websocket_gateway.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <QTcpSocket>
+#include <QWebSocket>
+#include <QWebSocketServer>
+
+#include "core/server/http_connection.h"
+
+namespace dra::server {
+
+namespace {
+
+bool hasToken(std::string_view list, std::string_view token)
+{
+    size_t start = 0;
+    while (start <= list.size()) {
+        size_t end = list.find(',', start);
+        if (end == std::string_view::npos)
+            end = list.size();
+        std::string_view item = list.substr(start, end - start);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        if (std::equal(item.begin(), item.end(), token.begin(), token.end(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a))
+                    == std::tolower(static_cast<unsigned char>(b));
+            }))
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+// The subprotocols offered, in order, trimmed.
+QList<QByteArray> offeredProtocols(QByteArrayView value)
+{
+    QList<QByteArray> protocols;
+    for (const QByteArray &item : value.toByteArray().split(',')) {
+        const QByteArray trimmed = item.trimmed();
+        if (!trimmed.isEmpty())
+            protocols.push_back(trimmed);
+    }
+    return protocols;
+}
+
+bool isBearerProtocol(QByteArrayView protocol)
+{
+    return protocol.startsWith(QByteArrayView(kBearerProtocolPrefix.data(),
+        qsizetype(kBearerProtocolPrefix.size())));
+}
+
+std::pair<QString, quint16> peerKey(const QHostAddress &address, quint16 port)
+{
+    return { address.toString(), port };
+}
+
+} // namespace
+
+bool isWebSocketUpgrade(const Request &request)
+{
+    return request.method == "GET" && hasToken(request.header("upgrade"), "websocket")
+        && hasToken(request.header("connection"), "upgrade");
+}
+
+std::optional<std::string> bearerTokenFromProtocols(const Request &request)
+{
+    for (const QByteArray &protocol :
+        offeredProtocols(QByteArray::fromStdString(request.header("sec-websocket-protocol")))) {
+        if (!isBearerProtocol(protocol))
+            continue;
+        const QByteArray encoded = protocol.mid(qsizetype(kBearerProtocolPrefix.size()));
+        const QByteArray::FromBase64Result decoded = QByteArray::fromBase64Encoding(
+            encoded, QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals
+                | QByteArray::AbortOnBase64DecodingErrors);
+        if (!decoded)
+            return std::nullopt;
+        return decoded.decoded.toStdString();
+    }
+    return std::nullopt;
+}
+
+QByteArray withoutBearerProtocols(const QByteArray &head)
+{
+    QByteArray out;
+    out.reserve(head.size() + 4);
+    for (const QByteArray &line : head.split('\n')) {
+        const QByteArray text = line.endsWith('\r') ? line.chopped(1) : line;
+        const qsizetype colon = text.indexOf(':');
+        if (colon > 0 && text.left(colon).trimmed().toLower() == "sec-websocket-protocol") {
+            QList<QByteArray> kept;
+            for (const QByteArray &protocol : offeredProtocols(text.mid(colon + 1))) {
+                if (!isBearerProtocol(protocol))
+                    kept.push_back(protocol);
+            }
+            if (!kept.isEmpty())
+                out += "Sec-WebSocket-Protocol: " + kept.join(", ") + "\r\n";
+            continue;
+        }
+        out += text + "\r\n";
+    }
+    return out + "\r\n"; // the blank line that ends the head
+}
+
+WebSocketGateway::WebSocketGateway(const QStringList &subprotocols, QObject *parent)
+    : QObject(parent)
+    , m_server(new QWebSocketServer(
+          QStringLiteral("draconsole"), QWebSocketServer::NonSecureMode, this))
+{
+    // NonSecureMode: TLS, when there is any, was set up by the HTTP server on the socket.
+    m_server->setSupportedSubprotocols(subprotocols);
+    connect(m_server, &QWebSocketServer::newConnection, this, &WebSocketGateway::onNewConnection);
+}
+
+WebSocketGateway::~WebSocketGateway() = default;
+
+void WebSocketGateway::accept(HttpConnection &connection, OpenHandler onOpen)
+{
+    QTcpSocket *socket = connection.releaseSocket(withoutBearerProtocols(connection.rawHead()));
+    if (!socket)
+        return;
+    const auto key = peerKey(socket->peerAddress(), socket->peerPort());
+    const quint64 serial = ++m_serial;
+    m_pending[key] = Pending { serial, std::move(onOpen) };
+    // A handshake that never completes (the client left) must not leave its handler behind.
+    connect(socket, &QObject::destroyed, this, [this, key, serial] {
+        if (const auto it = m_pending.find(key); it != m_pending.end() && it->second.serial == serial)
+            m_pending.erase(it);
+    });
+    m_server->handleConnection(socket);
+}
+
+void WebSocketGateway::onNewConnection()
+{
+    while (m_server->hasPendingConnections()) {
+        QWebSocket *socket = m_server->nextPendingConnection();
+        const auto it = m_pending.find(peerKey(socket->peerAddress(), socket->peerPort()));
+        if (it == m_pending.end()) {
+            socket->close(QWebSocketProtocol::CloseCodePolicyViolated);
+            socket->deleteLater();
+            continue;
+        }
+        OpenHandler onOpen = std::move(it->second.onOpen);
+        m_pending.erase(it);
+        onOpen(socket);
+    }
+}
+
+} // namespace dra::server
