@@ -6,15 +6,20 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTimer>
 
 #include <cstdio>
 #include <optional>
+#include <set>
 
 #include "app/console/console_session.h"
 #include "app/console/main_window.h"
+#include "app/console/startup_probe.h"
+#include "core/inventory/inventory.h"
+#include "core/inventory/snapshot.h"
 #include "core/kube/client_config.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/mirror.h"
@@ -62,6 +67,9 @@ void printError(const QString &message)
 
 int main(int argc, char **argv)
 {
+    const qint64 processToMainMs = dra::console::processAgeMs();
+    QElapsedTimer sinceMain;
+    sinceMain.start();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("draconsole"));
     QApplication::setOrganizationName(QStringLiteral("draconsole"));
@@ -100,6 +108,9 @@ int main(int argc, char **argv)
     parser.addOption({ QStringLiteral("screenshot"),
                        QStringLiteral("Render each main view to DIR/<view>.png once the data has loaded, then exit."),
                        QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("startup-report"),
+                       QStringLiteral("Print startup timings as JSON once the landing page has painted the loaded data, "
+                                      "then exit (bench/console).") });
     parser.process(normaliseDemoFlag(QApplication::arguments()));
 
     QSettings settings;
@@ -194,6 +205,16 @@ int main(int argc, char **argv)
                 exitCode = problems.isEmpty() ? 0 : 1;
                 app.quit();
             });
+        });
+    }
+    if (parser.isSet(QStringLiteral("startup-report"))) {
+        auto *probe = new dra::console::StartupProbe(window.currentPage(), sinceMain, processToMainMs, &app);
+        QObject::connect(&session, &dra::console::ConsoleSession::loaded, probe, [probe, &session] {
+            const dra::inventory::SnapshotPtr snapshot = session.inventory()->snapshot();
+            std::set<std::string> nodes;
+            for (const dra::inventory::SliceInfo &slice : snapshot->slices())
+                nodes.insert(slice.node);
+            probe->markLoaded(qint64(snapshot->devices().size()), qint64(nodes.size()));
         });
     }
     window.show();

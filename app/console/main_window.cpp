@@ -342,6 +342,11 @@ void MainWindow::switchTo(const QStringList &arguments)
         statusBar()->showMessage(QStringLiteral("Could not start %1").arg(QCoreApplication::applicationFilePath()), 10000);
 }
 
+QWidget *MainWindow::currentPage() const
+{
+    return m_pages->currentWidget();
+}
+
 void MainWindow::showPage(Page page)
 {
     m_nav->setCurrentRow(page);

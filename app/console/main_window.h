@@ -56,6 +56,8 @@ public:
     // Renders every page to DIR/<page>.png (after the data has loaded); the errors name the file.
     [[nodiscard]] QStringList saveScreenshots(const QString &dir);
 
+    // The page on screen (the overview at start).
+    QWidget *currentPage() const;
     views::DeviceBrowser *deviceBrowser() const { return m_devices; }
     views::TopologyPanel *topologyPanel() const { return m_topology; }
     views::ClaimBrowser *claimBrowser() const { return m_claims; }

@@ -33,7 +33,9 @@ struct DeviceShapes
     Shape id{kMaxIdLength};
     Shape attribute{kMaxAttributeValueLength};
     Shape quantity{0};
-    Shape flag{0};
+    // A bool compares like a scalar literal (size 1): Kubernetes publishes 3 for
+    // `device.allowMultipleAllocations == true`, where a size of 0 would make it 2.
+    Shape flag{1};
     Shape innerAttributes{kMaxAttributesAndCapacities, &attribute, &id};
     Shape outerAttributes{kMaxAttributesAndCapacities, &innerAttributes, &domain};
     Shape innerCapacity{kMaxAttributesAndCapacities, &quantity, &id};

@@ -174,6 +174,10 @@ export function watchOverWebSocket(url, token, onEvent, WebSocketImpl = globalTh
     socket.onmessage = (message) => {
       if (onEvent(JSON.parse(message.data)) === false) socket.close();
     };
+    // Browsers follow a failed handshake with `close`; some clients only send `error`.
+    socket.onerror = () => {
+      if (!opened) reject(new Error(`${url}: the WebSocket did not open`));
+    };
     socket.onclose = () => {
       if (opened) resolve();
       else reject(new Error(`${url}: the WebSocket did not open`));

@@ -32,15 +32,6 @@ nlohmann::json editorObjectMetadata(const QString &text)
     return manifests.documents.front().object.value("metadata", nlohmann::json::object());
 }
 
-QPushButton *dialogApplyButton(console::ApplyDialog *dialog)
-{
-    const auto *buttons = dialog->findChild<QDialogButtonBox *>();
-    for (QAbstractButton *button : buttons->buttons())
-        if (button->text() == QStringLiteral("Apply"))
-            return qobject_cast<QPushButton *>(button);
-    return nullptr;
-}
-
 TEST(ApplyDialogTest, AppliedTemplateReachesTheServerAndShowsInTheConsole)
 {
     ConsoleDemo demo;

@@ -9,16 +9,28 @@
 #include <optional>
 
 #include <QCoreApplication>
+#include <QDialogButtonBox>
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPushButton>
 
 #include <gtest/gtest.h>
 
+#include "app/console/apply_dialog.h"
 #include "app/console/console_session.h"
 #include "core/inventory/inventory.h"
 #include "core/kube/rest_client.h"
 
 namespace dra::test {
+
+// The Apply button of an Apply dialog (enabled once the dry run has passed).
+inline QPushButton *dialogApplyButton(console::ApplyDialog *dialog)
+{
+    for (QAbstractButton *button : dialog->findChild<QDialogButtonBox *>()->buttons())
+        if (button->text() == QStringLiteral("Apply"))
+            return qobject_cast<QPushButton *>(button);
+    return nullptr;
+}
 
 // Runs the event loop until `done` holds or `timeoutMs` passes; whether it held.
 inline bool consoleWaitUntil(const std::function<bool()> &done, int timeoutMs = 60'000)
@@ -30,15 +42,15 @@ inline bool consoleWaitUntil(const std::function<bool()> &done, int timeoutMs = 
     return done();
 }
 
-// A demo session of the a100-mig preset and what it has signalled. Make it, wire a window to
+// A demo session (of the a100-mig preset unless told) and what it has signalled. Make it, wire a window to
 // session() if wanted, then startAndSync(). Not copyable or movable (its slots hold `this`).
 class ConsoleDemo final
 {
 public:
-    explicit ConsoleDemo(console::SessionOptions options = {})
+    explicit ConsoleDemo(console::SessionOptions options = {}, const QString &preset = QStringLiteral("a100-mig"))
     {
         options.mode = console::SessionOptions::Mode::Demo;
-        options.preset = QStringLiteral("a100-mig");
+        options.preset = preset;
         m_session = std::make_unique<console::ConsoleSession>(std::move(options));
         QObject::connect(m_session.get(), &console::ConsoleSession::loaded, &m_context, [this] { m_loaded = true; });
         QObject::connect(m_session.get(), &console::ConsoleSession::initialSynced, &m_context,

@@ -77,6 +77,37 @@ TEST(TemplateEditorTest, TypingRechecksOffTheGuiThread)
     EXPECT_FALSE(editor.lastCheck().error.empty());
 }
 
+TEST(TemplateEditorTest, MatchCountsComeBeforeTheDebouncedSimulation)
+{
+    TemplateEditor editor;
+    QSignalSpy matched(&editor, &TemplateEditor::matched);
+    QSignalSpy checked(&editor, &TemplateEditor::checked);
+    std::vector<TemplateCheck> counts;
+    QObject::connect(&editor, &TemplateEditor::matched, &editor,
+                     [&counts](const TemplateCheck &check) { counts.push_back(check); });
+    editor.setSnapshot(test::mixedSnapshot());
+    ASSERT_TRUE(checked.wait(30000));
+    const int before = editor.lastCheck().requests.at(0).matching;
+    ASSERT_GT(before, 0);
+    matched.clear();
+    checked.clear();
+    counts.clear();
+
+    // A selector no device meets: the counts drop first, with no simulation yet ...
+    editor.setText(withSelector(QStringLiteral("device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0")));
+    ASSERT_TRUE(matched.wait(30000));
+    EXPECT_EQ(checked.count(), 0);
+    ASSERT_EQ(counts.size(), 1u);
+    ASSERT_EQ(counts[0].requests.size(), 1u);
+    EXPECT_EQ(counts[0].requests[0].matching, 0);
+    EXPECT_FALSE(counts[0].simulated);
+    // ... then the simulation of the same text says why it cannot be allocated.
+    ASSERT_TRUE(checked.wait(30000));
+    EXPECT_TRUE(editor.lastCheck().simulated);
+    EXPECT_EQ(editor.lastCheck().copiesThatFit, 0);
+    EXPECT_FALSE(editor.lastCheck().blocked.empty());
+}
+
 TEST(TemplateEditorTest, NegativeControlTabShowsTheManifestAndItsCheck)
 {
     TemplateEditor editor;

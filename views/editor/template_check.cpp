@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/editor/template_check.h"
 
+#include <chrono>
+#include <optional>
 #include <set>
 
 #include <QString>
@@ -83,51 +85,90 @@ Result<std::shared_ptr<const alloc::Cluster>> ClusterIndexCache::clusterOf(const
     return m_index;
 }
 
-TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
-                            int maxCopies)
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
 {
-    TemplateCheck check;
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// The object the text holds and its claim spec, or the reason in check.error.
+std::optional<model::Object> readClaim(std::string_view text, TemplateCheck &check)
+{
     const model::ManifestSet manifests = model::readManifestText(text, QStringLiteral("editor"));
     if (!manifests.problems.empty()) {
         check.error = manifests.problems.front().message().toStdString();
-        return check;
+        return std::nullopt;
     }
     if (manifests.documents.empty()) {
         check.error = "the editor holds no object yet";
-        return check;
+        return std::nullopt;
     }
     Result<model::Object> object = model::decodeObject(manifests.documents.front().object);
     if (!object) {
         check.error = object.error().message.toStdString();
-        return check;
+        return std::nullopt;
     }
-    const model::ResourceClaimSpec *spec = nullptr;
-    if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
-        spec = &tmpl->spec;
-    else if (const auto *claim = object->as<model::ResourceClaim>())
-        spec = &claim->spec;
-    if (!spec) {
+    if (!object->as<model::ResourceClaimTemplate>() && !object->as<model::ResourceClaim>()) {
         check.error = "expected a ResourceClaimTemplate or a ResourceClaim, not a " + std::string(object->info().name);
-        return check;
+        return std::nullopt;
     }
-    check.kind = object->info().name;
-    check.ns = object->meta.ns.empty() ? "default" : object->meta.ns;
-    check.name = object->meta.name;
+    return std::move(*object);
+}
 
-    for (const auto &request : spec->requests) {
+const model::ResourceClaimSpec &claimSpec(const model::Object &object)
+{
+    if (const auto *tmpl = object.as<model::ResourceClaimTemplate>())
+        return tmpl->spec;
+    return object.as<model::ResourceClaim>()->spec;
+}
+
+void matchRequests(const inventory::Snapshot &snapshot, const model::Object &object, TemplateCheck &check)
+{
+    check.kind = object.info().name;
+    check.ns = object.meta.ns.empty() ? "default" : object.meta.ns;
+    check.name = object.meta.name;
+    for (const auto &request : claimSpec(object).requests) {
         if (request.exactly)
-            checkRequest(*snapshot, *request.exactly, request.name, check);
+            checkRequest(snapshot, *request.exactly, request.name, check);
         for (const auto &sub : request.firstAvailable)
-            checkRequest(*snapshot, sub, request.name + "/" + sub.name, check);
+            checkRequest(snapshot, sub, request.name + "/" + sub.name, check);
     }
+}
 
+} // namespace
+
+TemplateCheck matchTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text)
+{
+    const Clock::time_point start = Clock::now();
+    TemplateCheck check;
+    if (const std::optional<model::Object> object = readClaim(text, check))
+        matchRequests(*snapshot, *object, check);
+    check.matchMs = msSince(start);
+    return check;
+}
+
+TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
+                            int maxCopies)
+{
+    Clock::time_point start = Clock::now();
+    TemplateCheck check;
+    const std::optional<model::Object> object = readClaim(text, check);
+    if (!object)
+        return check;
+    matchRequests(*snapshot, *object, check);
+    check.matchMs = msSince(start);
+
+    start = Clock::now();
     Result<std::shared_ptr<const alloc::Cluster>> cluster = clusters.clusterOf(snapshot);
     if (!cluster) {
         check.blocked = cluster.error().message.toStdString();
         return check;
     }
     const alloc::AllocatedState state = alloc::AllocatedState::fromClaims(**cluster);
-    const alloc::ClaimToAllocate claim{ check.ns, check.name.empty() ? "claim" : check.name, *spec };
+    const alloc::ClaimToAllocate claim{ check.ns, check.name.empty() ? "claim" : check.name, claimSpec(*object) };
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
     const alloc::FitAnalysis fit =
@@ -142,6 +183,7 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
     check.blocked = !fit.nextCopy.error.empty() ? fit.nextCopy.error : fit.nextCopy.summary;
     for (const auto &node : fit.nextCopy.explanation)
         check.explanation.push_back(node.node + ": " + node.reason);
+    check.simulationMs = msSince(start);
     return check;
 }
 
@@ -169,6 +211,8 @@ QString templateCheckHtml(const TemplateCheck &check)
     if (!check.simulated) {
         if (!check.blocked.empty())
             html += QStringLiteral("<p>Simulation unavailable: %1</p>").arg(escapedHtml(check.blocked));
+        else
+            html += QStringLiteral("<h4>Allocation</h4><p><i>Simulating…</i></p>");
         return html;
     }
     html += QStringLiteral("<h4>Allocation</h4>");

@@ -40,6 +40,9 @@ struct TemplateCheck
     std::string firstPlacementNode; // where the first copy goes
     std::string blocked;            // why the next copy does not fit (error or summary)
     std::vector<std::string> explanation; // per node, the closest first
+
+    double matchMs = 0;      // time spent reading the text and matching devices
+    double simulationMs = 0; // time spent in the allocation simulation
 };
 
 // The allocator's view of a snapshot, built once per snapshot revision and shared by the
@@ -56,8 +59,13 @@ private:
     std::shared_ptr<const alloc::Cluster> m_index;
 };
 
-// Checks one ResourceClaimTemplate or ResourceClaim (YAML or JSON text) against the snapshot;
-// `maxCopies` bounds the fit analysis. Any thread.
+// The quick half of a check, run on every keystroke: reads one ResourceClaimTemplate or
+// ResourceClaim (YAML or JSON text) and counts, per request, the devices of its class and
+// those its selectors match. No simulation. Any thread.
+TemplateCheck matchTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text);
+
+// The whole check: matchTemplate() and then the allocation simulation (where copies fit, or
+// why not); `maxCopies` bounds the fit analysis. Any thread.
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
                             int maxCopies = 64);
 

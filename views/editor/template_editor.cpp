@@ -17,6 +17,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 #include "views/editor/negative_control_panel.h"
 #include "views/editor/yaml_highlighter.h"
 
@@ -35,6 +37,8 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     new YamlHighlighter(m_editor->document());
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(200);
+    m_matchSoon.setSingleShot(true);
+    m_matchSoon.setInterval(0);
 
     auto *openButton = new QPushButton(QStringLiteral("Open…"), this);
     auto *saveButton = new QPushButton(QStringLiteral("Save…"), this);
@@ -59,8 +63,10 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     connect(saveButton, &QPushButton::clicked, this, &TemplateEditor::save);
     connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
         ++m_generation; // any result still running is for older text
+        m_matchSoon.start();
         m_debounce.start();
     });
+    connect(&m_matchSoon, &QTimer::timeout, this, &TemplateEditor::launchMatch);
     connect(&m_debounce, &QTimer::timeout, this, &TemplateEditor::launch);
     m_editor->setPlainText(exampleTemplate());
 }
@@ -89,6 +95,7 @@ void TemplateEditor::setSnapshot(inventory::SnapshotPtr snapshot)
 {
     m_snapshot = std::move(snapshot);
     ++m_generation;
+    m_matchSoon.start();
     m_debounce.start();
 }
 
@@ -102,22 +109,44 @@ QString TemplateEditor::text() const
     return m_editor->toPlainText();
 }
 
+void TemplateEditor::launchMatch()
+{
+    if (!m_snapshot)
+        return;
+    if (m_matching) {
+        m_matchAgain = true; // one more sweep, for the newest text, once this one is in
+        return;
+    }
+    m_matching = true;
+    ++m_running;
+    const int generation = m_generation;
+    auto *watcher = new QFutureWatcher<TemplateCheck>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        --m_running;
+        m_matching = false;
+        watcher->deleteLater();
+        if (generation == m_generation && present(watcher->result(), generation))
+            Q_EMIT matched(m_last);
+        if (std::exchange(m_matchAgain, false))
+            launchMatch();
+    });
+    watcher->setFuture(QtConcurrent::run(
+        [snapshot = m_snapshot, text = text().toStdString()] { return matchTemplate(snapshot, text); }));
+}
+
 void TemplateEditor::launch()
 {
     if (!m_snapshot)
         return;
     const int generation = m_generation;
-    m_status->setText(QStringLiteral("Checking against the inventory…"));
+    m_status->setText(QStringLiteral("Simulating the allocation…"));
     auto *watcher = new QFutureWatcher<TemplateCheck>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_running;
         watcher->deleteLater();
         if (generation != m_generation)
             return;
-        m_last = watcher->result();
-        m_result->setHtml(templateCheckHtml(m_last));
-        m_status->setText(m_last.error.empty() ? QStringLiteral("Checked against revision %1").arg(m_snapshot->rev())
-                                               : QStringLiteral("The text does not read as a claim template"));
+        present(watcher->result(), generation);
         Q_EMIT checked(m_last);
     });
     ++m_running;
@@ -125,6 +154,28 @@ void TemplateEditor::launch()
     watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
         return checkTemplate(snapshot, text, *clusters);
     }));
+}
+
+bool TemplateEditor::present(const TemplateCheck &check, int generation)
+{
+    // A simulated result already on screen for this text stays: a late sweep adds nothing.
+    if (!check.simulated && m_last.simulated && m_shownGeneration == generation)
+        return false;
+    m_last = check;
+    m_shownGeneration = generation;
+    m_result->setHtml(templateCheckHtml(m_last));
+    if (!m_last.error.empty())
+        m_status->setText(QStringLiteral("The text does not read as a claim template"));
+    else if (m_last.simulated)
+        m_status->setText(QStringLiteral("Checked against revision %1 (matched in %2 ms, simulated in %3 ms)")
+                              .arg(m_snapshot->rev())
+                              .arg(m_last.matchMs, 0, 'f', 1)
+                              .arg(m_last.simulationMs, 0, 'f', 1));
+    else
+        m_status->setText(QStringLiteral("Matched against revision %1 in %2 ms; simulating when you pause…")
+                              .arg(m_snapshot->rev())
+                              .arg(m_last.matchMs, 0, 'f', 1));
+    return true;
 }
 
 bool TemplateEditor::openFile(const QString &path, QString *error)

@@ -21,8 +21,10 @@ class NegativeControlPanel;
 
 // The claim-template editor: YAML with highlighting on the left, and on the right what the
 // inventory says about it as you type — devices matching each request, whether copies can be
-// allocated and where, or why not. Checks run off the GUI thread, debounced; a result for text
-// that has changed since is dropped.
+// allocated and where, or why not. Both run off the GUI thread: the match counts after every
+// keystroke (one sweep at a time; a burst of keys gives one more sweep for the newest text),
+// the allocation simulation debounced after the typing pauses. A result for text that has
+// changed since is dropped.
 class TemplateEditor final : public QWidget
 {
     Q_OBJECT
@@ -33,7 +35,8 @@ public:
     void setText(const QString &text);
     QString text() const;
     QPlainTextEdit *editor() const { return m_editor; }
-    // The last result shown (empty before the first check).
+    // The last result shown (empty before the first check; only match counts until the
+    // simulation of the same text has come in).
     const TemplateCheck &lastCheck() const { return m_last; }
     bool isChecking() const { return m_running > 0; }
 
@@ -56,10 +59,17 @@ public:
     void save();
 
 Q_SIGNALS:
+    // The match counts of the current text are on screen (the simulation follows).
+    void matched(const dra::views::TemplateCheck &check);
+    // The whole check of the current text, simulation included, is on screen.
     void checked(const dra::views::TemplateCheck &check);
 
 private:
+    void launchMatch();
     void launch();
+    // Puts `check` (of the text at `generation`) on screen; false when a fuller result of the
+    // same text is already there.
+    bool present(const TemplateCheck &check, int generation);
 
     inventory::SnapshotPtr m_snapshot;
     QPlainTextEdit *m_editor;
@@ -68,10 +78,14 @@ private:
     QTabWidget *m_tabs;
     QString m_file;
     QLabel *m_status;
-    QTimer m_debounce;
+    QTimer m_debounce; // the simulation waits for a pause in typing
+    QTimer m_matchSoon; // the match counts: at once, one sweep for every burst of events
+    bool m_matching = false;
+    bool m_matchAgain = false; // the text changed while a sweep ran
     std::shared_ptr<ClusterIndexCache> m_clusters = std::make_shared<ClusterIndexCache>();
     TemplateCheck m_last;
     int m_generation = 0;
+    int m_shownGeneration = -1;
     int m_running = 0;
 };
 
