@@ -18,8 +18,10 @@ class QTextBrowser;
 namespace dra::views {
 
 class NegativeControlPanel;
+class TemplateForm;
 
-// The claim-template editor: YAML with highlighting on the left, and on the right what the
+// The claim-template editor: YAML with highlighting and a structured form kept in sync with it
+// (tabs on the left), and on the right what the
 // inventory says about it as you type — devices matching each request, whether copies can be
 // allocated and where, or why not. Checks run off the GUI thread, debounced; a result for text
 // that has changed since is dropped.
@@ -41,6 +43,11 @@ public:
     static QString exampleTemplate();
 
     NegativeControlPanel *negativeControlPanel() const { return m_negative; }
+    // The structured form kept in sync with the YAML, and the "Form" | "YAML" tabs holding both.
+    TemplateForm *form() const { return m_form; }
+    QTabWidget *sourceTabs() const { return m_sourceTabs; }
+    // Shows the form if the YAML is shown, else the YAML (Ctrl+Shift+F in the console's menu).
+    void toggleFormAndYaml();
     // The right-hand tabs: the check, and the negative control.
     QTabWidget *resultTabs() const { return m_tabs; }
 
@@ -66,6 +73,8 @@ private:
     QTextBrowser *m_result;
     NegativeControlPanel *m_negative;
     QTabWidget *m_tabs;
+    TemplateForm *m_form;
+    QTabWidget *m_sourceTabs;
     QString m_file;
     QLabel *m_status;
     QTimer m_debounce;
