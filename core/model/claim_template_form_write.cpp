@@ -84,6 +84,13 @@ ojson writeToleration(ojson toleration, const FormToleration &form)
 void writeDeviceSpec(ojson &spec, const FormDeviceSpec &form, bool subrequest)
 {
     if (subrequest) {
+        if (!spec.contains("name") && !form.name.empty()) {
+            // A spec moved from `exactly` gets its name first, where authors and kubectl put it.
+            ojson named = { { "name", form.name } };
+            for (auto &[key, value] : spec.items())
+                named[key] = std::move(value);
+            spec = std::move(named);
+        }
         putString(spec, "name", form.name);
         spec.erase("adminAccess"); // subrequests have none
     } else {
@@ -197,6 +204,9 @@ Result<ojson> writeConfig(ojson config, const FormConfig &form, const std::strin
 Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTemplateForm &form, const QString &origin)
 {
     using namespace form_write;
+    // A document the form cannot read (a field of the wrong shape) is not written over.
+    if (Result<ClaimTemplateForm> readable = readClaimTemplateForm(text, origin); !readable)
+        return fail(readable.error());
     Result<form_detail::FormDocument> document = form_detail::parseFormDocument(text, origin);
     if (!document)
         return fail(document.error());

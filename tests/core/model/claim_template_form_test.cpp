@@ -199,6 +199,14 @@ TEST(ClaimTemplateFormTest, SwitchingToFirstAvailableMovesTheSpecWithItsUnknownF
     e.after[kGpu] = e.before[kGpu];
     EXPECT_EQ(e.after, e.before);
 
+    // In the text, the alternative's name leads it.
+    ClaimTemplateForm switched = readOrFail(kTemplate);
+    setFirstAvailable(switched.requests[0], true);
+    const std::string text = writeOrFail(kTemplate, switched);
+    EXPECT_NE(text.find("      - name: gpu\n        firstAvailable:\n        - name: gpu\n          deviceClassName: gpu.nvidia.com\n"),
+              std::string::npos)
+        << text;
+
     // And back: the first alternative becomes the exact spec.
     ClaimTemplateForm form = readOrFail(kTemplate);
     setFirstAvailable(form.requests[1], false);
@@ -283,7 +291,8 @@ TEST_P(ClaimTemplateFormErrorTest, NamesTheLineOrField)
 INSTANTIATE_TEST_SUITE_P(
     Broken, ClaimTemplateFormErrorTest,
     testing::Values(
-        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec: [unclosed\n", "template.yaml:3:" },
+        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec: [unclosed\n",
+                 "template.yaml:4:1: end of sequence flow not found" },
         BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: x\n  name: y\n",
                  "template.yaml:5:3: duplicate key" },
         BadCase{ "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", "not a Namespace" },
