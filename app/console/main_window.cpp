@@ -243,6 +243,10 @@ void MainWindow::buildMenus()
         showPage(Editor);
         m_editor->save();
     });
+    file->addAction(QStringLiteral("Template &form / YAML"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
+        showPage(Editor);
+        m_editor->toggleFormAndYaml();
+    });
     QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
                                      this, &MainWindow::applyToCluster);
     // Server-side apply needs an API server: a live context has one, and so has the demo cluster

@@ -251,16 +251,19 @@ std::vector<Chunk> splitDocuments(std::string_view text)
 
 // ---- YAML node tree to JSON ----
 
-class Converter
+// Templated on the JSON type: nlohmann::json for the model, ordered_json for editors that
+// write a document back in the order its author wrote it.
+template <typename Json>
+class BasicConverter
 {
 public:
-    Converter(int lineOffset, std::size_t textSize)
+    BasicConverter(int lineOffset, std::size_t textSize)
         : m_lineOffset(lineOffset)
         , m_maxValues(textSize * kMaxExpansion + kExpansionSlack)
     {
     }
 
-    std::expected<json, YamlError> convert(
+    std::expected<Json, YamlError> convert(
         const YAML::Node &node, const SchemaNode *schema, int depth = 0)
     {
         if (depth > kMaxDepth)
@@ -273,13 +276,13 @@ public:
         switch (node.Type()) {
         case YAML::NodeType::Undefined:
         case YAML::NodeType::Null:
-            return json(nullptr);
+            return Json(nullptr);
         case YAML::NodeType::Scalar:
             return scalar(node, schema);
         case YAML::NodeType::Sequence: {
             const SchemaNode *items
                 = schema && schema->type == Type::Array ? schema->items : nullptr;
-            json array = json::array();
+            Json array = Json::array();
             for (const YAML::Node &element : node) {
                 auto value = convert(element, items, depth + 1);
                 if (!value)
@@ -291,7 +294,7 @@ public:
         case YAML::NodeType::Map:
             return mapping(node, schema, depth);
         }
-        return json(nullptr);
+        return Json(nullptr);
     }
 
     std::unexpected<YamlError> error(const YAML::Node &node, QString reason) const
@@ -311,10 +314,10 @@ private:
         return schema->type == Type::Object ? schema->property(key) : nullptr;
     }
 
-    std::expected<json, YamlError> mapping(
+    std::expected<Json, YamlError> mapping(
         const YAML::Node &node, const SchemaNode *schema, int depth)
     {
-        json object = json::object();
+        Json object = Json::object();
         std::vector<YAML::Node> merges;
         // Entries by value: yaml-cpp's iterator-> hands out a temporary proxy.
         for (const auto &entry : node) {
@@ -365,29 +368,29 @@ private:
         return object;
     }
 
-    std::expected<json, YamlError> scalar(const YAML::Node &node, const SchemaNode *schema)
+    std::expected<Json, YamlError> scalar(const YAML::Node &node, const SchemaNode *schema)
     {
         const std::string &text = node.Scalar();
         const std::string &tag = node.Tag();
         // "!" marks quoted and block scalars: always strings, as is an explicit !!str.
         if (tag == "!" || tag == "tag:yaml.org,2002:str")
-            return json(text);
+            return Json(text);
         if (schema && schema->keepsScalarText())
-            return json(text);
+            return Json(text);
         const Resolved r = resolvePlain(text);
         if (schema && schema->type == Type::IntOrString)
-            return r.kind == Plain::Int ? json(r.integer) : json(text);
+            return r.kind == Plain::Int ? Json(r.integer) : Json(text);
         switch (r.kind) {
         case Plain::String:
-            return json(text);
+            return Json(text);
         case Plain::Null:
-            return json(nullptr);
+            return Json(nullptr);
         case Plain::Bool:
-            return json(r.boolean);
+            return Json(r.boolean);
         case Plain::Int:
-            return json(r.integer);
+            return Json(r.integer);
         case Plain::Float:
-            return json(r.real);
+            return Json(r.real);
         case Plain::BigInt:
             return error(node,
                 QStringLiteral("integer %1 does not fit in 64 bits; quote it if it "
@@ -399,13 +402,15 @@ private:
                                "meant as text")
                     .arg(common::qs(text)));
         }
-        return json(text);
+        return Json(text);
     }
 
     int m_lineOffset = 0;
     std::size_t m_maxValues = 0;
     std::size_t m_values = 0;
 };
+
+using Converter = BasicConverter<json>;
 
 // A scalar field of a mapping, read without yaml-cpp's operator[] (which inserts on non-const).
 std::string scalarField(const YAML::Node &map, std::string_view key)
@@ -500,6 +505,43 @@ Result<json> parseSingle(
     return std::move(document->value);
 }
 
+// One document in its author's key order, typed by its own apiVersion/kind. No `List` expansion:
+// editors of a single object are its only users.
+Result<nlohmann::ordered_json> parseSingleOrdered(std::string_view text, const QString &origin)
+{
+    std::vector<Chunk> chunks = splitDocuments(text);
+    std::erase_if(chunks, [](const Chunk &c) { return !c.hasContent; });
+    if (chunks.empty())
+        return nlohmann::ordered_json(nullptr);
+    if (chunks.size() > 1)
+        return fail(common::Error::Code::Parse,
+            YamlError { chunks[1].firstLine + 1, 1,
+                QStringLiteral("expected one YAML document, found %1").arg(chunks.size()) }
+                .message(origin));
+    const Chunk &chunk = chunks.front();
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(chunk.text));
+    } catch (const YAML::Exception &e) {
+        return fail(common::Error::Code::Parse,
+            YamlError { std::max(e.mark.line, 0) + chunk.firstLine + 1,
+                std::max(e.mark.column, 0) + 1, common::qs(e.msg) }
+                .message(origin));
+    }
+    try {
+        BasicConverter<nlohmann::ordered_json> converter(chunk.firstLine, chunk.text.size());
+        auto value = converter.convert(
+            root, schemaFor(scalarField(root, "apiVersion"), scalarField(root, "kind")));
+        if (!value)
+            return fail(common::Error::Code::Parse, value.error().message(origin));
+        return std::move(*value);
+    } catch (const std::exception &e) {
+        const int line = root.Mark().line >= 0 ? root.Mark().line + chunk.firstLine + 1 : 1;
+        return fail(common::Error::Code::Parse,
+            YamlError { line, 1, common::qs(e.what()) }.message(origin));
+    }
+}
+
 // ---- JSON to YAML ----
 
 bool looksLikeTimestamp(std::string_view s)
@@ -560,19 +602,20 @@ bool fitsBlockLiteral(std::string_view s)
     return seenContent;
 }
 
-class Writer
+template <typename Json>
+class BasicWriter
 {
 public:
     std::string out;
 
-    void top(const json &v)
+    void top(const Json &v)
     {
         if (v.is_object() && !v.empty())
             mapEntries(v, 0, false);
         else if (v.is_array() && !v.empty())
             seqItems(v, 0, false);
-        else if (v.is_string() && fitsBlockLiteral(v.get_ref<const std::string &>()))
-            block(v.get_ref<const std::string &>(), 2);
+        else if (v.is_string() && fitsBlockLiteral(v.template get_ref<const std::string &>()))
+            block(v.template get_ref<const std::string &>(), 2);
         else
             out += scalar(v) + '\n';
     }
@@ -580,10 +623,10 @@ public:
 private:
     void pad(int n) { out.append(std::size_t(n), ' '); }
 
-    static std::string scalar(const json &v)
+    static std::string scalar(const Json &v)
     {
         if (v.is_string()) {
-            const auto &s = v.get_ref<const std::string &>();
+            const auto &s = v.template get_ref<const std::string &>();
             return needsQuotes(s) ? quoted(s) : s;
         }
         if (v.is_object())
@@ -593,7 +636,7 @@ private:
         return v.dump();
     }
 
-    void mapEntries(const json &object, int indent, bool firstInline)
+    void mapEntries(const Json &object, int indent, bool firstInline)
     {
         bool first = true;
         for (const auto &[key, value] : object.items()) {
@@ -606,7 +649,7 @@ private:
         }
     }
 
-    void afterKey(const json &v, int indent)
+    void afterKey(const Json &v, int indent)
     {
         if (v.is_object() && !v.empty()) {
             out += '\n';
@@ -614,18 +657,18 @@ private:
         } else if (v.is_array() && !v.empty()) {
             out += '\n';
             seqItems(v, indent, false); // kubectl style: "- " level with the key
-        } else if (v.is_string() && fitsBlockLiteral(v.get_ref<const std::string &>())) {
+        } else if (v.is_string() && fitsBlockLiteral(v.template get_ref<const std::string &>())) {
             out += ' ';
-            block(v.get_ref<const std::string &>(), indent + 2);
+            block(v.template get_ref<const std::string &>(), indent + 2);
         } else {
             out += ' ' + scalar(v) + '\n';
         }
     }
 
-    void seqItems(const json &array, int indent, bool firstInline)
+    void seqItems(const Json &array, int indent, bool firstInline)
     {
         bool first = true;
-        for (const json &item : array) {
+        for (const Json &item : array) {
             if (!first || !firstInline)
                 pad(indent);
             first = false;
@@ -634,8 +677,8 @@ private:
                 mapEntries(item, indent + 2, true);
             else if (item.is_array() && !item.empty())
                 seqItems(item, indent + 2, true);
-            else if (item.is_string() && fitsBlockLiteral(item.get_ref<const std::string &>()))
-                block(item.get_ref<const std::string &>(), indent + 2);
+            else if (item.is_string() && fitsBlockLiteral(item.template get_ref<const std::string &>()))
+                block(item.template get_ref<const std::string &>(), indent + 2);
             else
                 out += scalar(item) + '\n';
         }
@@ -707,7 +750,21 @@ Result<nlohmann::json> parseYamlAs(
 
 std::string jsonToYaml(const nlohmann::json &value)
 {
-    Writer writer;
+    BasicWriter<json> writer;
+    writer.top(value);
+    return std::move(writer.out);
+}
+
+Result<nlohmann::ordered_json> parseYamlOrdered(std::string_view text, const QString &origin)
+{
+    if (text.starts_with("\xEF\xBB\xBF"))
+        text.remove_prefix(3);
+    return parseSingleOrdered(text, origin);
+}
+
+std::string jsonToYaml(const nlohmann::ordered_json &value)
+{
+    BasicWriter<nlohmann::ordered_json> writer;
     writer.top(value);
     return std::move(writer.out);
 }

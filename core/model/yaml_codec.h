@@ -62,10 +62,18 @@ YamlStream parseYamlDocuments(std::string_view text);
 [[nodiscard]] Result<nlohmann::json> parseYamlAs(
     std::string_view text, const QString &origin, const SchemaNode *schema);
 
+// As parseYaml, keeping each mapping's keys in the order the text has them, for editors that
+// write the document back after changing a few fields (see jsonToYaml(ordered_json)).
+[[nodiscard]] Result<nlohmann::ordered_json> parseYamlOrdered(
+    std::string_view text, const QString &origin);
+
 // Block-style YAML with two-space indentation and keys in the JSON's order, as kubectl writes
 // it. Strings that would read back as something else are quoted, multi-line strings become
 // block literals; parseYaml(jsonToYaml(v)) == v.
 std::string jsonToYaml(const nlohmann::json &value);
+
+// The same, keys in the ordered_json's (the author's) order.
+std::string jsonToYaml(const nlohmann::ordered_json &value);
 
 // Several documents separated by `---` lines.
 std::string jsonToYamlDocuments(const std::vector<nlohmann::json> &values);

@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTextBrowser>
@@ -20,6 +21,7 @@
 #include <utility>
 
 #include "views/editor/negative_control_panel.h"
+#include "views/editor/template_form.h"
 #include "views/editor/yaml_highlighter.h"
 
 namespace dra::views {
@@ -30,6 +32,8 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     , m_result(new QTextBrowser(this))
     , m_negative(new NegativeControlPanel(this))
     , m_tabs(new QTabWidget(this))
+    , m_form(new TemplateForm(m_editor, this))
+    , m_sourceTabs(new QTabWidget(this))
     , m_status(new QLabel(this))
 {
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -48,8 +52,16 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     bar->addWidget(openButton);
     bar->addWidget(saveButton);
     bar->addWidget(m_status, 1);
+    auto *formScroll = new QScrollArea(this);
+    formScroll->setWidget(m_form);
+    formScroll->setWidgetResizable(true);
+    m_sourceTabs->addTab(formScroll, QStringLiteral("Form"));
+    m_sourceTabs->addTab(m_editor, QStringLiteral("YAML"));
+    m_sourceTabs->setTabToolTip(0, QStringLiteral("The template as fields, written into the YAML as you edit (Ctrl+Shift+F)"));
+    m_sourceTabs->setTabToolTip(1, QStringLiteral("The template's YAML (Ctrl+Shift+F)"));
+    m_sourceTabs->setCurrentIndex(1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_editor);
+    splitter->addWidget(m_sourceTabs);
     m_tabs->addTab(m_result, QStringLiteral("Check"));
     m_tabs->addTab(m_negative, QStringLiteral("Negative control"));
     splitter->addWidget(m_tabs);
@@ -68,7 +80,14 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     });
     connect(&m_matchSoon, &QTimer::timeout, this, &TemplateEditor::launchMatch);
     connect(&m_debounce, &QTimer::timeout, this, &TemplateEditor::launch);
-    m_editor->setPlainText(exampleTemplate());
+    // The form re-reads typed YAML on the same debounce; its own writes it skips.
+    connect(&m_debounce, &QTimer::timeout, m_form, &TemplateForm::refresh);
+    setText(exampleTemplate());
+}
+
+void TemplateEditor::toggleFormAndYaml()
+{
+    m_sourceTabs->setCurrentIndex(m_sourceTabs->currentIndex() == 0 ? 1 : 0);
 }
 
 QString TemplateEditor::exampleTemplate()
@@ -94,6 +113,13 @@ QString TemplateEditor::exampleTemplate()
 void TemplateEditor::setSnapshot(inventory::SnapshotPtr snapshot)
 {
     m_snapshot = std::move(snapshot);
+    QStringList classes;
+    if (m_snapshot) {
+        for (const auto &object : m_snapshot->objects(model::Kind::DeviceClass))
+            classes.push_back(QString::fromStdString(object->meta.name));
+    }
+    classes.sort();
+    m_form->setDeviceClasses(classes);
     ++m_generation;
     m_matchSoon.start();
     m_debounce.start();
@@ -102,6 +128,7 @@ void TemplateEditor::setSnapshot(inventory::SnapshotPtr snapshot)
 void TemplateEditor::setText(const QString &text)
 {
     m_editor->setPlainText(text);
+    m_form->refresh(); // new text, not typing: no need to wait for the debounce
 }
 
 QString TemplateEditor::text() const

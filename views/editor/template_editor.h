@@ -18,8 +18,10 @@ class QTextBrowser;
 namespace dra::views {
 
 class NegativeControlPanel;
+class TemplateForm;
 
-// The claim-template editor: YAML with highlighting on the left, and on the right what the
+// The claim-template editor: YAML with highlighting and a structured form kept in sync with it
+// (tabs on the left), and on the right what the
 // inventory says about it as you type — devices matching each request, whether copies can be
 // allocated and where, or why not. Both run off the GUI thread: the match counts after every
 // keystroke (one sweep at a time; a burst of keys gives one more sweep for the newest text),
@@ -44,6 +46,11 @@ public:
     static QString exampleTemplate();
 
     NegativeControlPanel *negativeControlPanel() const { return m_negative; }
+    // The structured form kept in sync with the YAML, and the "Form" | "YAML" tabs holding both.
+    TemplateForm *form() const { return m_form; }
+    QTabWidget *sourceTabs() const { return m_sourceTabs; }
+    // Shows the form if the YAML is shown, else the YAML (Ctrl+Shift+F in the console's menu).
+    void toggleFormAndYaml();
     // The right-hand tabs: the check, and the negative control.
     QTabWidget *resultTabs() const { return m_tabs; }
 
@@ -76,6 +83,8 @@ private:
     QTextBrowser *m_result;
     NegativeControlPanel *m_negative;
     QTabWidget *m_tabs;
+    TemplateForm *m_form;
+    QTabWidget *m_sourceTabs;
     QString m_file;
     QLabel *m_status;
     QTimer m_debounce; // the simulation waits for a pause in typing

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// What reading and writing a claim-template form share: the document, checked to be an object
+// the form edits, and where its devices are.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/result.h"
+
+namespace dra::model::form_detail {
+
+struct FormDocument
+{
+    nlohmann::ordered_json root; // in the author's key order
+    bool isTemplate = true; // ResourceClaimTemplate (spec.spec.devices) or ResourceClaim (spec.devices)
+
+    // The `devices` object, created on the way when `create` (nullptr when absent otherwise).
+    nlohmann::ordered_json *devices(bool create);
+};
+
+// Parses `text` and checks it is a resource.k8s.io/v1 or v1beta2 ResourceClaimTemplate or
+// ResourceClaim whose spec path holds objects. Errors are "origin..." sentences.
+[[nodiscard]] Result<FormDocument> parseFormDocument(std::string_view text, const QString &origin);
+
+// "a.b", "a[3]": the paths error messages name.
+inline std::string fieldPath(const std::string &parent, std::string_view key)
+{
+    return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+inline std::string indexPath(const std::string &parent, std::size_t index)
+{
+    return parent + "[" + std::to_string(index) + "]";
+}
+
+} // namespace dra::model::form_detail
