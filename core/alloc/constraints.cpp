@@ -2,41 +2,60 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/alloc/constraints.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace dra::alloc {
 
 namespace {
 
 using model::DeviceAttribute;
 
-bool scalar(const DeviceAttribute &attribute)
+// The values of an attribute as a sorted set of typed keys: a scalar is a set of one, a list
+// (DRAListTypeAttributes) the set of its elements. Values of different types never meet;
+// versions compare as text, which semver's minimal form makes exact.
+using ValueSet = std::vector<std::string>;
+
+ValueSet valueSet(const DeviceAttribute &attribute)
 {
+    ValueSet out;
     switch (attribute.type) {
-    case DeviceAttribute::Type::Int:
-    case DeviceAttribute::Type::Bool:
-    case DeviceAttribute::Type::String:
-    case DeviceAttribute::Type::Version:
-        return true;
-    default:
-        return false;
+    case DeviceAttribute::Type::Int: out.push_back("i" + std::to_string(attribute.intValue)); break;
+    case DeviceAttribute::Type::Bool: out.push_back(attribute.boolValue ? "b1" : "b0"); break;
+    case DeviceAttribute::Type::String: out.push_back("s" + attribute.stringValue); break;
+    case DeviceAttribute::Type::Version: out.push_back("v" + attribute.stringValue); break;
+    case DeviceAttribute::Type::Ints:
+        for (int64_t i : attribute.intValues)
+            out.push_back("i" + std::to_string(i));
+        break;
+    case DeviceAttribute::Type::Bools:
+        for (bool b : attribute.boolValues)
+            out.push_back(b ? "b1" : "b0");
+        break;
+    case DeviceAttribute::Type::Strings:
+        for (const std::string &text : attribute.stringValues)
+            out.push_back("s" + text);
+        break;
+    case DeviceAttribute::Type::Versions:
+        for (const std::string &text : attribute.stringValues)
+            out.push_back("v" + text);
+        break;
     }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
 }
 
-// Same type and value; versions compare as text, which semver's minimal form makes exact.
-bool sameValue(const DeviceAttribute &a, const DeviceAttribute &b)
+ValueSet intersection(const ValueSet &a, const ValueSet &b)
 {
-    if (a.type != b.type)
-        return false;
-    switch (a.type) {
-    case DeviceAttribute::Type::Int:
-        return a.intValue == b.intValue;
-    case DeviceAttribute::Type::Bool:
-        return a.boolValue == b.boolValue;
-    case DeviceAttribute::Type::String:
-    case DeviceAttribute::Type::Version:
-        return a.stringValue == b.stringValue;
-    default:
-        return false;
-    }
+    ValueSet out;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+    return out;
+}
+
+bool disjoint(const ValueSet &a, const ValueSet &b)
+{
+    return intersection(a, b).empty();
 }
 
 class RequestFilter
@@ -77,28 +96,27 @@ public:
         const DeviceAttribute *attribute = constraintAttribute(cluster, device, m_name);
         if (!attribute)
             return false;
-        if (m_count == 0) {
-            m_first = attribute;
-            m_count = 1;
-            return true;
-        }
-        if (!scalar(*attribute) || !sameValue(*attribute, *m_first))
+        ValueSet common = valueSet(*attribute);
+        if (!m_common.empty())
+            common = intersection(m_common.back(), common);
+        if (common.empty())
             return false;
-        ++m_count;
+        m_common.push_back(std::move(common));
         return true;
     }
     void remove(
         const std::string &request, const std::string &subRequest, const Cluster &, int) override
     {
         if (m_filter.applies(request, subRequest))
-            --m_count;
+            m_common.pop_back();
     }
 
 private:
     RequestFilter m_filter;
     std::string m_name;
-    const DeviceAttribute *m_first = nullptr;
-    int m_count = 0;
+    // The values all devices picked so far share, one entry per device: picking a device
+    // narrows the set, and undoing the pick restores the one before.
+    std::vector<ValueSet> m_common;
 };
 
 class DistinctAttribute final : public Constraint
@@ -117,10 +135,11 @@ public:
         const DeviceAttribute *attribute = constraintAttribute(cluster, device, m_name);
         if (!attribute)
             return false;
-        for (const DeviceAttribute *existing : m_seen)
-            if (!scalar(*attribute) || sameValue(*attribute, *existing))
+        ValueSet values = valueSet(*attribute);
+        for (const ValueSet &existing : m_seen)
+            if (!disjoint(values, existing))
                 return false;
-        m_seen.push_back(attribute);
+        m_seen.push_back(std::move(values));
         return true;
     }
     void remove(
@@ -133,7 +152,7 @@ public:
 private:
     RequestFilter m_filter;
     std::string m_name;
-    std::vector<const DeviceAttribute *> m_seen;
+    std::vector<ValueSet> m_seen; // the values of each device picked so far
 };
 
 } // namespace

@@ -28,8 +28,10 @@ public:
         = 0;
 };
 
-// matchAttribute or distinctAttribute; nullptr for a constraint of a kind this build does not
-// know (Kubernetes then refuses the claim).
+// matchAttribute (the devices' values of the attribute share at least one value) or
+// distinctAttribute (no two devices share a value); a scalar is a set of one value, a list
+// attribute the set of its elements, and a device without the attribute fails either. nullptr
+// for a constraint of a kind this build does not know (Kubernetes then refuses the claim).
 std::unique_ptr<Constraint> makeConstraint(const model::DeviceConstraint &constraint);
 
 // The attribute `name` ("domain/id") of a device, as Kubernetes looks it up for constraints: the

@@ -11,35 +11,6 @@ namespace dra::alloc {
 
 namespace {
 
-cel::DeviceAttributeValue toCel(const model::DeviceAttribute &attribute, bool *ok)
-{
-    cel::DeviceAttributeValue value;
-    *ok = true;
-    switch (attribute.type) {
-    case model::DeviceAttribute::Type::Int:
-        value.type = cel::DeviceAttributeValue::Type::Int;
-        value.intValue = attribute.intValue;
-        break;
-    case model::DeviceAttribute::Type::Bool:
-        value.type = cel::DeviceAttributeValue::Type::Bool;
-        value.boolValue = attribute.boolValue;
-        break;
-    case model::DeviceAttribute::Type::String:
-        value.type = cel::DeviceAttributeValue::Type::String;
-        value.stringValue = attribute.stringValue;
-        break;
-    case model::DeviceAttribute::Type::Version:
-        value.type = cel::DeviceAttributeValue::Type::Version;
-        value.stringValue = attribute.stringValue;
-        break;
-    default:
-        *ok = false; // list-typed attributes need DRAListTypeAttributes, which selectors here do
-                     // not know
-        break;
-    }
-    return value;
-}
-
 std::string validateDeviceNames(const Cluster &cluster, const std::vector<int> &slices)
 {
     std::set<std::string_view> names;
@@ -125,12 +96,8 @@ const cel::DeviceView &Session::view(int device)
         const Cluster::Device &entry = m_cluster.devices()[size_t(device)];
         slot->driver = m_cluster.driverOf(device);
         slot->allowMultipleAllocations = entry.spec->allowMultipleAllocations;
-        for (const auto &[name, attribute] : entry.spec->attributes) {
-            bool ok = false;
-            cel::DeviceAttributeValue value = toCel(attribute, &ok);
-            if (ok)
-                slot->addAttribute(name, std::move(value));
-        }
+        for (const auto &[name, attribute] : entry.spec->attributes)
+            slot->addAttribute(name, cel::deviceAttributeFromModel(attribute));
         for (const auto &[name, capacity] : entry.spec->capacity)
             slot->addCapacity(name, capacity.value);
     }

@@ -468,6 +468,10 @@ private:
             }
             return CallEstimate{factor(size(*target), kStringTraversalCostFactor), {}};
         }
+        if (fn == "includes" && target) {
+            // DRA's includes(): at most 48 comparisons, whatever the receiver's size estimate.
+            return CallEstimate{sizeTimesCost(SizeEstimate{0, 48}, fixed(1)), {}};
+        }
         if (fn == "url" && args.size() == 1 && !target)
             return CallEstimate{factor(size(*args[0]), kStringTraversalCostFactor), {}};
         if ((fn == "lowerAscii" || fn == "upperAscii" || fn == "substring" || fn == "trim") && target) {

@@ -229,6 +229,38 @@ void appendText(std::string &key, std::string_view text)
     key.append(text);
 }
 
+void appendIntKey(std::string &key, int64_t value)
+{
+    key += 'i';
+    appendRaw(key, value);
+}
+
+void appendStringKey(std::string &key, std::string_view value)
+{
+    key += 's';
+    appendText(key, value);
+}
+
+// The parsed version is what semver functions see; the text only when it is not semver (it
+// is in the error message).
+void appendVersionKey(std::string &key, std::string_view text, const model::Version *version)
+{
+    if (!version) {
+        key += 'x';
+        appendText(key, text);
+        return;
+    }
+    key += 'v';
+    appendRaw(key, version->major());
+    appendRaw(key, version->minor());
+    appendRaw(key, version->patch());
+    for (const auto *parts : {&version->prerelease(), &version->build()}) {
+        appendRaw(key, static_cast<uint32_t>(parts->size()));
+        for (const std::string &part : *parts)
+            appendText(key, part);
+    }
+}
+
 } // namespace
 
 std::unique_ptr<Node> DevicePathCompiler::compilePath(const Expr &e, std::unique_ptr<Node> generic) const
@@ -259,36 +291,37 @@ void appendAttributeKey(const DeviceAttributeValue *value, std::string &key)
         key += '-';
         return;
     }
+    using Type = DeviceAttributeValue::Type;
     switch (value->type) {
-    case DeviceAttributeValue::Type::Int:
-        key += 'i';
-        appendRaw(key, value->intValue);
+    case Type::Int: appendIntKey(key, value->intValue); return;
+    case Type::Bool: key += value->boolValue ? 't' : 'f'; return;
+    case Type::String: appendStringKey(key, value->stringValue); return;
+    case Type::Version:
+        appendVersionKey(key, value->stringValue, value->version ? &*value->version : nullptr);
         return;
-    case DeviceAttributeValue::Type::Bool:
-        key += value->boolValue ? 't' : 'f';
+    default: break;
+    }
+    // A list: its type, its length and the encodings of the values selectors see. A list with
+    // a bad version reads as that error whatever else it holds.
+    static const DeviceAttributeList kNoElements;
+    const DeviceAttributeList &list = value->list ? *value->list : kNoElements;
+    if (!list.error.empty()) {
+        key += 'X';
+        appendText(key, list.error);
         return;
-    case DeviceAttributeValue::Type::String:
-        key += 's';
-        appendText(key, value->stringValue);
-        return;
-    case DeviceAttributeValue::Type::Version:
-        // The parsed version is what semver functions see; the text only when it is not
-        // semver (it is in the error message).
-        if (!value->version) {
-            key += 'x';
-            appendText(key, value->stringValue);
-            return;
+    }
+    key += 'L';
+    key += static_cast<char>(value->type);
+    appendRaw(key, static_cast<uint32_t>(list.values.size()));
+    for (const Value &element : list.values) {
+        switch (element.kind()) {
+        case Kind::Int: appendIntKey(key, element.asInt()); break;
+        case Kind::Bool: key += element.asBool() ? 't' : 'f'; break;
+        case Kind::String: appendStringKey(key, element.asString()); break;
+        default: // a semver
+            appendVersionKey(key, {}, static_cast<const model::Version *>(element.hostData()));
+            break;
         }
-        key += 'v';
-        appendRaw(key, value->version->major());
-        appendRaw(key, value->version->minor());
-        appendRaw(key, value->version->patch());
-        for (const auto *parts : {&value->version->prerelease(), &value->version->build()}) {
-            appendRaw(key, static_cast<uint32_t>(parts->size()));
-            for (const std::string &part : *parts)
-                appendText(key, part);
-        }
-        return;
     }
 }
 
@@ -326,21 +359,6 @@ void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::
         appendCapacityKey(device.findCapacity(path.domain, path.name, hint), key);
         return;
     }
-}
-
-Value deviceAttributeValue(const DeviceAttributeValue &value)
-{
-    switch (value.type) {
-    case DeviceAttributeValue::Type::Int: return Value::integer(value.intValue);
-    case DeviceAttributeValue::Type::Bool: return Value::boolean(value.boolValue);
-    case DeviceAttributeValue::Type::String: return Value::borrowedString(value.stringValue);
-    case DeviceAttributeValue::Type::Version:
-        if (!value.version)
-            return Value::error("parse semantic version: invalid version \"" + value.stringValue
-                                + "\"");
-        return borrowedSemverValue(*value.version);
-    }
-    return Value();
 }
 
 Value missingDeviceEntry(std::string_view what, std::string_view domain, std::string_view name)

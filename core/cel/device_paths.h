@@ -65,10 +65,6 @@ void appendAttributeKey(const DeviceAttributeValue *value, std::string &key);
 void appendCapacityKey(const model::Quantity *value, std::string &key);
 void appendDriverKey(std::string_view driver, std::string &key);
 
-// The CEL value of an attribute: an int, bool, string or semver (an error when the version
-// text is not semver, as in Kubernetes). Borrows from `value`.
-Value deviceAttributeValue(const DeviceAttributeValue &value);
-
 // The "no such key" error of a missing attribute or capacity (`what`), with Kubernetes' hint.
 Value missingDeviceEntry(std::string_view what, std::string_view domain, std::string_view name);
 

@@ -2,8 +2,12 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/cel/dra_environment.h"
 
+#include <algorithm>
 #include <map>
+#include <span>
 #include <string>
+
+#include "core/cel/device_attribute.h"
 
 namespace dra::cel {
 
@@ -31,7 +35,9 @@ struct DeviceShapes
     Shape driver{kMaxDriverNameLength};
     Shape domain{kMaxDomainLength};
     Shape id{kMaxIdLength};
-    Shape attribute{kMaxAttributeValueLength};
+    // A string or version of at most 64 characters, or a list of at most 48 values: the
+    // larger bound covers both.
+    Shape attribute{std::max<uint64_t>(kMaxAttributeValueLength, kDeviceAttributeMaxValues)};
     Shape quantity{0};
     // A bool compares like a scalar literal (size 1): Kubernetes publishes 3 for
     // `device.allowMultipleAllocations == true`, where a size of 0 would make it 2.
@@ -82,6 +88,26 @@ private:
     DeviceShapes m_shapes;
 };
 
+// `target.includes(arg)` (KEP-5491): whether a list attribute holds `arg`, or a scalar one
+// equals it, so one selector serves drivers that publish a value and drivers that publish
+// several. Lists are searched up to the per-device value limit, which also bounds the cost.
+Value includes(std::span<const Value> args, EvalFrame &)
+{
+    const Value &target = args[0];
+    const Value &wanted = args[1];
+    if (target.kind() != Kind::List)
+        return Value::boolean(valuesEqual(target, wanted));
+    const ListData &elements = target.asList();
+    for (size_t i = 0; i < elements.size(); ++i) {
+        if (i >= kDeviceAttributeMaxValues)
+            return Value::error("'includes' function cannot be applied to lists longer than "
+                                + std::to_string(kDeviceAttributeMaxValues) + " values");
+        if (valuesEqual(elements[i], wanted))
+            return Value::boolean(true);
+    }
+    return Value::boolean(false);
+}
+
 } // namespace
 
 const Environment &selectorEnvironment()
@@ -89,6 +115,8 @@ const Environment &selectorEnvironment()
     static const Environment env = [] {
         Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
         e.addVariable("device");
+        e.mutableFunctions().add("includes", "dra_includes_dyn_dyn", true, {Kind::Dyn, Kind::Dyn},
+                                 includes);
         return e;
     }();
     return env;
@@ -105,6 +133,7 @@ const Declarations &selectorDeclarations()
                          {"attributes", CelType::map(str, CelType::map(str, CelType::dyn()))},
                          {"capacity", CelType::map(str, CelType::map(str, CelType::opaque(std::string(kQuantityTypeName))))}});
         d.addVariable("device", CelType::object("kubernetes.DRADevice"));
+        d.addFunction(".includes(dyn, dyn) -> bool");
         return d;
     }();
     return declarations;

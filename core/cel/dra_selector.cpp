@@ -244,10 +244,7 @@ const DeviceType kDevice;
 
 void DeviceView::addAttribute(std::string_view qualifiedName, DeviceAttributeValue value)
 {
-    if (value.type == DeviceAttributeValue::Type::Version && !value.version) {
-        if (Result<model::Version> parsed = model::Version::parse(value.stringValue))
-            value.version = std::move(*parsed);
-    }
+    prepareDeviceAttribute(value);
     auto [domain, name] = split(qualifiedName, driver);
     insert(m_attributes, std::move(domain), std::move(name), std::move(value));
 }

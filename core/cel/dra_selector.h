@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/cel/cost_estimator.h"
+#include "core/cel/device_attribute.h"
 #include "core/cel/device_paths.h"
 #include "core/cel/diagnostic.h"
 #include "core/cel/program.h"
@@ -17,19 +18,6 @@
 #include "core/model/version.h"
 
 namespace dra::cel {
-
-// One attribute value of a device, as ResourceSlice publishes it.
-struct DeviceAttributeValue
-{
-    enum class Type : uint8_t { Int, Bool, String, Version };
-    Type type = Type::String;
-    int64_t intValue = 0;
-    bool boolValue = false;
-    std::string stringValue; // string, or the version text
-    // The parsed version (set by DeviceView::addAttribute); empty when the text is not semver,
-    // which makes reading the attribute an error, as in Kubernetes.
-    std::optional<model::Version> version;
-};
 
 // Where an attribute or capacity was found (or would be inserted) on the last device looked
 // at: devices of one driver share a layout, so the next device usually has it at the same
@@ -50,7 +38,7 @@ public:
     bool allowMultipleAllocations = false;
 
     // Adds an attribute by qualified name; a name without "domain/" belongs to the driver's
-    // domain, as in Kubernetes. Set `driver` first.
+    // domain, as in Kubernetes. Set `driver` first. Parses a version (prepareDeviceAttribute).
     void addAttribute(std::string_view qualifiedName, DeviceAttributeValue value);
     // Adds a capacity by qualified name, with the same domain rule.
     void addCapacity(std::string_view qualifiedName, model::Quantity value);

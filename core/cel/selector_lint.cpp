@@ -110,8 +110,29 @@ public:
 private:
     void lintEquality(const Expr &attribute, const Expr &literal)
     {
-        if (literal.kind == ExprKind::Constant)
-            check(attribute, {&literal}, literal.offset);
+        if (literal.kind != ExprKind::Constant)
+            return;
+        if (const std::optional<DevicePath> path = devicePathOf(attribute);
+            path && path->kind == DevicePath::Kind::Attribute
+            && m_published.publishedAsList(path->domain, path->name)) {
+            const std::string value = literal.constant.debugString();
+            warn(literal.offset, path->domain + "/" + path->name + " is a list on some devices and "
+                                     "a list never equals " + value + "; to test whether it holds "
+                                     "the value write ." + path->name + ".includes(" + value
+                                     + "), which also matches devices that publish a single value");
+            return;
+        }
+        check(attribute, {&literal}, literal.offset);
+    }
+
+    void warn(int32_t offset, std::string message)
+    {
+        Diagnostic d;
+        d.severity = Diagnostic::Severity::Warning;
+        m_source.locate(offset, d.line, d.column);
+        d.message = std::move(message);
+        if (m_out)
+            m_out->push_back(std::move(d));
     }
 
     void lintIn(const Expr &attribute, const Expr &list)
@@ -148,12 +169,7 @@ private:
             message += (i ? ", " : "") + (*values)[i].debugString();
         if (values->size() > 5)
             message += " and " + std::to_string(values->size() - 5) + " more";
-        Diagnostic d;
-        d.severity = Diagnostic::Severity::Warning;
-        m_source.locate(offset, d.line, d.column);
-        d.message = std::move(message);
-        if (m_out)
-            m_out->push_back(std::move(d));
+        warn(offset, std::move(message));
     }
 
     SourceInfo m_source;

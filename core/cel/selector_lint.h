@@ -25,12 +25,15 @@ public:
     // The values of attribute `name` in `domain`, or nullptr when they are not known (no device
     // publishes it, or some device publishes it as a version).
     virtual const std::vector<Value> *values(std::string_view domain, std::string_view name) const = 0;
+    // True when some device publishes the attribute as a list (DRAListTypeAttributes).
+    virtual bool publishedAsList(std::string_view, std::string_view) const { return false; }
 };
 
 // Warns where `device.attributes["d"].n == literal` (either order) or `... in [literals]`
 // compares with values no device of the inventory publishes: on this inventory the comparison
-// is never true (`productName == "H200"` when no device is an H200). Appends
-// Severity::Warning diagnostics. Any thread.
+// is never true (`productName == "H200"` when no device is an H200). Where devices publish the
+// attribute as a list, an `==` with a scalar literal is never true on them; the warning says
+// so and suggests includes(). Appends Severity::Warning diagnostics. Any thread.
 void lintSelectorValues(const ParsedExpr &parsed, const PublishedAttributeValues &published,
                         std::vector<Diagnostic> *diagnostics);
 

@@ -104,6 +104,14 @@ Value Value::list(std::shared_ptr<const ListData> elements)
     return v;
 }
 
+Value Value::borrowedList(const ListData &elements)
+{
+    Value v;
+    v.m_kind = Kind::List;
+    v.m_scalar.p.a = &elements;
+    return v;
+}
+
 Value Value::map(std::shared_ptr<const MapData> entries)
 {
     Value v;

@@ -74,6 +74,9 @@ public:
     static Value bytes(std::string bytes);
     static Value list(std::vector<Value> elements);
     static Value list(std::shared_ptr<const ListData> elements);
+    // A list that borrows `elements`, which must outlive every use of the value (the lists of
+    // a device view's attributes).
+    static Value borrowedList(const ListData &elements);
     static Value map(std::shared_ptr<const MapData> entries);
     static Value timestamp(Timestamp t);
     static Value duration(Duration d);

@@ -34,8 +34,7 @@ const auto *findEntry(const Domain *domain, std::string_view name)
 
 bool sameAttribute(const cel::DeviceAttributeValue &a, const cel::DeviceAttributeValue &b)
 {
-    return a.type == b.type && a.intValue == b.intValue && a.boolValue == b.boolValue
-        && a.stringValue == b.stringValue;
+    return cel::sameDeviceAttribute(a, b);
 }
 
 template <typename Domains, typename Same>
@@ -78,13 +77,7 @@ std::string Device::attributeText(std::string_view name) const
     const cel::DeviceAttributeValue *value = attribute(name);
     if (!value)
         return {};
-    switch (value->type) {
-    case cel::DeviceAttributeValue::Type::Int: return std::to_string(value->intValue);
-    case cel::DeviceAttributeValue::Type::Bool: return value->boolValue ? "true" : "false";
-    case cel::DeviceAttributeValue::Type::String:
-    case cel::DeviceAttributeValue::Type::Version: return value->stringValue;
-    }
-    return {};
+    return cel::deviceAttributeText(*value);
 }
 
 const model::Quantity *Device::capacity(std::string_view name) const

@@ -49,7 +49,8 @@ struct Device
 
     // An attribute by name; "productName" resolves to the driver's domain, as in Kubernetes.
     const cel::DeviceAttributeValue *attribute(std::string_view name) const;
-    // The attribute as printed in tables ("80", "true", "H100", "1.2.3"); "" when absent.
+    // The attribute as printed in tables ("80", "true", "H100", "1.2.3", "[a, b]"); "" when
+    // absent.
     std::string attributeText(std::string_view name) const;
     // A capacity by name, with the same domain rule.
     const model::Quantity *capacity(std::string_view name) const;

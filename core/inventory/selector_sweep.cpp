@@ -110,6 +110,23 @@ public:
         return it->second ? &*it->second : nullptr;
     }
 
+    bool publishedAsList(std::string_view domain, std::string_view name) const override
+    {
+        const std::string key = std::string(domain) + "/" + std::string(name);
+        const auto [it, inserted] = m_lists.try_emplace(key, false);
+        if (inserted) {
+            cel::DeviceLookupHint hint;
+            for (const Device *device : m_snapshot.devices()) {
+                const cel::DeviceAttributeValue *value = device->view.findAttribute(domain, name, hint);
+                if (value && value->isList()) {
+                    it->second = true;
+                    break;
+                }
+            }
+        }
+        return it->second;
+    }
+
 private:
     std::optional<std::vector<cel::Value>> gather(std::string_view domain, std::string_view name) const
     {
@@ -126,6 +143,10 @@ private:
             case cel::DeviceAttributeValue::Type::Int: ints.insert(value->intValue); break;
             case cel::DeviceAttributeValue::Type::Bool: bools.insert(value->boolValue); break;
             case cel::DeviceAttributeValue::Type::Version: return std::nullopt; // compared as semver
+            default:
+                // A list never equals a scalar literal, yet the literal may be one of its
+                // values: which comparisons can hold is not a question of published values.
+                return std::nullopt;
             }
         }
         if (strings.empty() && ints.empty() && bools.empty())
@@ -142,6 +163,7 @@ private:
 
     const Snapshot &m_snapshot;
     mutable std::map<std::string, std::optional<std::vector<cel::Value>>> m_values;
+    mutable std::map<std::string, bool> m_lists;
 };
 
 } // namespace
@@ -238,6 +260,7 @@ std::vector<std::string> selectorVocabulary(const Snapshot &snapshot)
         "device.driver", "device.attributes", "device.capacity", "device.allowMultipleAllocations",
         "quantity(", "semver(", "isQuantity(", "isSemver(", "compareTo(", "isGreaterThan(", "isLessThan(",
         "matches(", "startsWith(", "endsWith(", "contains(", "lowerAscii(", "exists(", "all(", "size(",
+        "includes(",
     };
     const Names names = publishedNames(snapshot);
     for (const std::string &driver : names.drivers)
@@ -262,6 +285,10 @@ std::vector<std::string> selectorVocabulary(const Snapshot &snapshot)
             for (const auto &entry : domain.entries)
                 if (entry.value.type == cel::DeviceAttributeValue::Type::String && entry.value.stringValue.size() < 64)
                     words.insert(entry.value.stringValue);
+                else if (entry.value.type == cel::DeviceAttributeValue::Type::Strings && entry.value.list)
+                    for (const std::string &element : entry.value.list->texts) // for includes()
+                        if (element.size() < 64)
+                            words.insert(element);
     return { words.begin(), words.end() };
 }
 

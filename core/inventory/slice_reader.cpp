@@ -35,7 +35,47 @@ bool keyText(std::string_view raw, std::string *out)
     return unescapeJsonString(raw, out);
 }
 
-// {"domain/name": {"int": 1} | {"string": "x"} | ...} as the cache's device rows hold it.
+// The elements of a list-typed attribute ({"ints": [1, 2]}, ...) into `value`; false when the
+// value is not a list of that type (a row this build cannot read as one).
+bool readAttributeList(JsonSkim &skim, std::string_view type, cel::DeviceAttributeValue &value)
+{
+    if (skim.peek() != '[') {
+        skim.skipValue();
+        return false;
+    }
+    skim.enterArray();
+    std::vector<int64_t> ints;
+    std::vector<bool> bools;
+    std::vector<std::string> texts;
+    bool ok = true;
+    while (skim.nextElement()) {
+        if (type == "ints") {
+            int64_t i = 0;
+            ok = skim.readInt(&i) && ok;
+            ints.push_back(i);
+        } else if (type == "bools") {
+            bool b = false;
+            ok = skim.readBool(&b) && ok;
+            bools.push_back(b);
+        } else {
+            std::string text;
+            ok = skim.readString(&text) && ok;
+            texts.push_back(std::move(text));
+        }
+    }
+    if (type == "ints")
+        value = cel::DeviceAttributeValue::ints(std::move(ints));
+    else if (type == "bools")
+        value = cel::DeviceAttributeValue::bools(std::move(bools));
+    else if (type == "strings")
+        value = cel::DeviceAttributeValue::strings(std::move(texts));
+    else
+        value = cel::DeviceAttributeValue::versions(std::move(texts));
+    return ok && skim.ok();
+}
+
+// {"domain/name": {"int": 1} | {"string": "x"} | {"ints": [1, 2]} | ...} as the cache's device
+// rows hold it.
 bool readAttributeRow(std::string_view text, cel::DeviceView &view)
 {
     if (text.empty())
@@ -62,8 +102,11 @@ bool readAttributeRow(std::string_view text, cel::DeviceView &view)
             } else if (type == "version") {
                 value.type = cel::DeviceAttributeValue::Type::Version;
                 known = skim.readString(&value.stringValue);
+            } else if (type == "ints" || type == "bools" || type == "strings"
+                       || type == "versions") {
+                known = readAttributeList(skim, type, value);
             } else {
-                skim.skipValue(); // list types are not visible to selectors
+                skim.skipValue(); // a value type newer than this build
                 known = false;
             }
             if (known)
@@ -366,28 +409,7 @@ Result<SlicePtr> sliceFromObject(const model::Object &object, std::string json, 
         device.view.driver = slice->driver;
         device.view.allowMultipleAllocations = published.allowMultipleAllocations;
         for (const auto &[name, attribute] : published.attributes) {
-            cel::DeviceAttributeValue value;
-            using Type = model::DeviceAttribute::Type;
-            switch (attribute.type) {
-            case Type::Int:
-                value.type = cel::DeviceAttributeValue::Type::Int;
-                value.intValue = attribute.intValue;
-                break;
-            case Type::Bool:
-                value.type = cel::DeviceAttributeValue::Type::Bool;
-                value.boolValue = attribute.boolValue;
-                break;
-            case Type::String:
-                value.type = cel::DeviceAttributeValue::Type::String;
-                value.stringValue = attribute.stringValue;
-                break;
-            case Type::Version:
-                value.type = cel::DeviceAttributeValue::Type::Version;
-                value.stringValue = attribute.stringValue;
-                break;
-            default:
-                continue; // list types are not visible to selectors
-            }
+            cel::DeviceAttributeValue value = cel::deviceAttributeFromModel(attribute);
             device.view.addAttribute(model::QualifiedName::resolve(name, slice->driver).toString(), std::move(value));
         }
         for (const auto &[name, capacity] : published.capacity)

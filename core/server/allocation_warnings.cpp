@@ -15,6 +15,38 @@ namespace {
 
 using nlohmann::json;
 
+// A list-typed attribute ({"ints": [1, 2]}, ...) of a device row into `attribute`; false for
+// any other type or a malformed list.
+bool readList(const std::string &type, const json &value, cel::DeviceAttributeValue &attribute)
+{
+    if (!value.is_array())
+        return false;
+    std::vector<int64_t> ints;
+    std::vector<bool> bools;
+    std::vector<std::string> texts;
+    for (const json &element : value) {
+        if (type == "ints" && element.is_number_integer())
+            ints.push_back(element.get<int64_t>());
+        else if (type == "bools" && element.is_boolean())
+            bools.push_back(element.get<bool>());
+        else if ((type == "strings" || type == "versions") && element.is_string())
+            texts.push_back(element.get<std::string>());
+        else
+            return false;
+    }
+    if (type == "ints")
+        attribute = cel::DeviceAttributeValue::ints(std::move(ints));
+    else if (type == "bools")
+        attribute = cel::DeviceAttributeValue::bools(std::move(bools));
+    else if (type == "strings")
+        attribute = cel::DeviceAttributeValue::strings(std::move(texts));
+    else if (type == "versions")
+        attribute = cel::DeviceAttributeValue::versions(std::move(texts));
+    else
+        return false;
+    return true;
+}
+
 // The devices of the cluster as selectors see them, read once per write that needs them.
 class DeviceCatalog
 {
@@ -65,7 +97,7 @@ private:
                     attribute.type = type == "string" ? cel::DeviceAttributeValue::Type::String
                                                       : cel::DeviceAttributeValue::Type::Version;
                     attribute.stringValue = value.get<std::string>();
-                } else {
+                } else if (!readList(type, value, attribute)) {
                     continue;
                 }
                 view.addAttribute(name, std::move(attribute));

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "core/cel/dra_selector.h"
+#include "core/server/device_attribute_validation.h"
 
 namespace dra::server {
 
@@ -274,6 +275,8 @@ public:
                 if (!seen.insert(name).second)
                     m_errors.push_back(duplicate(at, name));
             }
+            for (size_t i = 0; i < devices.size(); ++i)
+                validateDeviceAttributes(devices[i], index("spec.devices", i), m_errors);
         }
     }
 

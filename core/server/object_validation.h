@@ -19,7 +19,8 @@ void applyDefaults(nlohmann::json &object, const model::KindInfo &kind);
 // metadata names and labels; for claims and templates the requests (names, exactly one of
 // `exactly`/`firstAvailable`, device class names, allocation mode and count, the size limits),
 // constraints and config; CEL selectors of claims, templates and classes must compile and
-// return bool; for slices the driver, pool and device names. Field paths are the v1 ones.
+// return bool; for slices the driver, pool and device names and the device attributes
+// (validateDeviceAttributes). Field paths are the v1 ones.
 FieldErrors validateCreate(const nlohmann::json &object, const model::KindInfo &kind);
 
 // Validates an update: the new object as on create (CEL expressions already stored are not

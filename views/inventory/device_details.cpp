@@ -6,19 +6,13 @@
 namespace dra::views {
 namespace {
 
+// Versions carry a "v" so that "1.2.3" reads as a version beside plain strings; lists as
+// "[a, b]".
 QString attributeText(const cel::DeviceAttributeValue &value)
 {
-    switch (value.type) {
-    case cel::DeviceAttributeValue::Type::Int:
-        return QString::number(value.intValue);
-    case cel::DeviceAttributeValue::Type::Bool:
-        return value.boolValue ? QStringLiteral("true") : QStringLiteral("false");
-    case cel::DeviceAttributeValue::Type::String:
-        return QString::fromStdString(value.stringValue);
-    case cel::DeviceAttributeValue::Type::Version:
+    if (value.type == cel::DeviceAttributeValue::Type::Version)
         return QStringLiteral("v") + QString::fromStdString(value.stringValue);
-    }
-    return {};
+    return QString::fromStdString(cel::deviceAttributeText(value));
 }
 
 QString section(const QString &title, const QString &rows)

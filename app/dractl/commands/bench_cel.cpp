@@ -61,6 +61,19 @@ cel::Value plainDevice(const inventory::Device &device)
             case T::Bool: entries.emplace_back(e.name, cel::Value::boolean(e.value.boolValue)); break;
             case T::String:
             case T::Version: entries.emplace_back(e.name, cel::Value::string(e.value.stringValue)); break;
+            case T::Ints:
+            case T::Bools:
+            case T::Strings: // borrowed: the device outlives the benchmark
+                entries.emplace_back(e.name, cel::deviceAttributeValue(e.value));
+                break;
+            case T::Versions: {
+                std::vector<cel::Value> texts;
+                if (e.value.list)
+                    for (const std::string &text : e.value.list->texts)
+                        texts.push_back(cel::Value::string(text));
+                entries.emplace_back(e.name, cel::Value::list(std::move(texts)));
+                break;
+            }
             }
         }
         attributes.emplace_back(domain.name, mapValue(entries));

@@ -26,6 +26,11 @@ public:
         const auto it = m_values.find(std::string(domain) + "/" + std::string(name));
         return it == m_values.end() ? nullptr : &it->second;
     }
+    // Their PCIe roots are lists (DRAListTypeAttributes), whose values are not offered.
+    bool publishedAsList(std::string_view domain, std::string_view name) const override
+    {
+        return domain == "resource.kubernetes.io" && name == "pcieRoots";
+    }
 
 private:
     std::map<std::string, std::vector<Value>> m_values;
@@ -66,4 +71,15 @@ TEST(SelectorLintTest, ValuesSomeDevicePublishesAreFine)
     // Unknown attributes are the name warnings' business; non-literals are not judged.
     EXPECT_TRUE(lint(R"(device.attributes["gpu.nvidia.com"].profile == "1g.10gb")").empty());
     EXPECT_TRUE(lint(R"(device.attributes["gpu.nvidia.com"].productName == device.driver)").empty());
+}
+
+TEST(SelectorLintTest, EqualityWithAListAttributeSuggestsIncludes)
+{
+    const std::vector<Diagnostic> d
+        = lint(R"(device.attributes["resource.kubernetes.io"].pcieRoots == "pci0000:00")");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].severity, Diagnostic::Severity::Warning);
+    EXPECT_NE(d[0].message.find("is a list on some devices"), std::string::npos) << d[0].message;
+    EXPECT_NE(d[0].message.find(".pcieRoots.includes(\"pci0000:00\")"), std::string::npos) << d[0].message;
+    EXPECT_TRUE(lint(R"(device.attributes["resource.kubernetes.io"].pcieRoots.includes("pci0000:00"))").empty());
 }

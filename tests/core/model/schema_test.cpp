@@ -267,3 +267,27 @@ TEST(SchemaTest, ConcurrentFirstUseSeesOneTable)
     for (const SchemaNode *node : seen)
         EXPECT_EQ(node, seen.front());
 }
+
+// `kubectl explain resourceslice.spec.devices.attributes` lists the list-typed values of
+// KEP-5491 beside the scalars, each with what it holds.
+TEST(SchemaTest, DeviceAttributesOfferListTypes)
+{
+    const SchemaNode *v1 = at(kV1, "ResourceSlice", "spec.devices.attributes");
+    const SchemaNode *v1beta1 = at(kV1beta1, "ResourceSlice", "spec.devices.basic.attributes");
+    for (const SchemaNode *attributes : { v1, v1beta1 }) {
+        ASSERT_NE(attributes, nullptr);
+        ASSERT_EQ(attributes->type, Type::Map);
+        const SchemaNode *value = attributes->values;
+        ASSERT_NE(value, nullptr);
+        for (const char *field : { "int", "bool", "string", "version", "ints", "bools", "strings", "versions" }) {
+            const SchemaNode *node = value->property(field);
+            ASSERT_NE(node, nullptr) << field;
+            EXPECT_FALSE(node->description.empty()) << field;
+        }
+        EXPECT_EQ(value->property("ints")->type, Type::Array);
+        EXPECT_EQ(value->property("ints")->items->type, Type::Integer);
+        EXPECT_EQ(value->property("bools")->items->type, Type::Boolean);
+        EXPECT_EQ(value->property("versions")->items->type, Type::String);
+        EXPECT_NE(value->property("strings")->description.find("48"), std::string::npos);
+    }
+}
