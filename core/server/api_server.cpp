@@ -34,6 +34,19 @@ bool sameSecret(std::string_view a, std::string_view b)
     return diff == 0;
 }
 
+// The token of an "Authorization: Bearer TOKEN" header (scheme case-insensitive), if any.
+std::optional<std::string> bearerToken(std::string_view header)
+{
+    constexpr std::string_view scheme = "Bearer ";
+    if (header.size() <= scheme.size()
+        || !std::equal(scheme.begin(), scheme.end(), header.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a))
+                   == std::tolower(static_cast<unsigned char>(b));
+           }))
+        return std::nullopt;
+    return std::string(header.substr(scheme.size()));
+}
+
 Response plainText(int status, const char *text)
 {
     return Response { status, "text/plain; charset=utf-8", {}, QByteArray(text) };
@@ -120,25 +133,10 @@ bool ApiServer::authenticate(Request &request) const
         request.groups = QStringList { QStringLiteral("system:unauthenticated") };
         return true;
     }
-    const std::string header = request.header("authorization");
-    if (header.empty() && isWebSocketUpgrade(request)) {
-        // A browser cannot set headers on a WebSocket: the token rides in a subprotocol.
-        const std::optional<std::string> token = bearerTokenFromProtocols(request);
-        if (!token || !sameSecret(*token, m_options.token))
-            return false;
-        request.user = QStringLiteral("admin");
-        request.groups = QStringList { QStringLiteral("system:masters"),
-            QStringLiteral("system:authenticated") };
-        return true;
-    }
-    constexpr std::string_view scheme = "Bearer ";
-    if (header.size() <= scheme.size()
-        || !std::equal(scheme.begin(), scheme.end(), header.begin(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a))
-                   == std::tolower(static_cast<unsigned char>(b));
-           }))
-        return false;
-    if (!sameSecret(std::string_view(header).substr(scheme.size()), m_options.token))
+    std::optional<std::string> token = bearerToken(request.header("authorization"));
+    if (!token && isWebSocketUpgrade(request)) // a browser cannot set headers on a WebSocket
+        token = bearerTokenFromProtocols(request);
+    if (!token || !sameSecret(*token, m_options.token))
         return false;
     request.user = QStringLiteral("admin");
     request.groups = QStringList { QStringLiteral("system:masters"),

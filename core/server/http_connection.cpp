@@ -32,21 +32,6 @@ std::string_view trimHeaderValue(std::string_view text)
     return text;
 }
 
-bool containsToken(std::string_view list, std::string_view token)
-{
-    const std::string lowered = lower(list);
-    size_t start = 0;
-    while (start <= lowered.size()) {
-        size_t end = lowered.find(',', start);
-        if (end == std::string::npos)
-            end = lowered.size();
-        if (trimHeaderValue(std::string_view(lowered).substr(start, end - start)) == token)
-            return true;
-        start = end + 1;
-    }
-    return false;
-}
-
 // An HTTP date (RFC 9110 IMF-fixdate), which some clients log.
 QByteArray httpDate()
 {
@@ -356,8 +341,8 @@ bool HttpConnection::parseHead(QByteArrayView head)
             { lower(trimHeaderValue(line.substr(0, colon))), std::string(trimHeaderValue(line.substr(colon + 1))) });
     }
     const std::string connection = m_request.header("connection");
-    m_keepAlive = version == "HTTP/1.1" ? !containsToken(connection, "close")
-                                        : containsToken(connection, "keep-alive");
+    m_keepAlive = version == "HTTP/1.1" ? !headerListContains(connection, "close")
+                                        : headerListContains(connection, "keep-alive");
     m_headOnly = m_request.method == "HEAD";
     return true;
 }
@@ -366,7 +351,7 @@ void HttpConnection::startBody()
 {
     const std::string transferEncoding = m_request.header("transfer-encoding");
     if (!transferEncoding.empty()) {
-        if (!containsToken(transferEncoding, "chunked")) {
+        if (!headerListContains(transferEncoding, "chunked")) {
             reject(501, "unsupported transfer encoding", true);
             return;
         }

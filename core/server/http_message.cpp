@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/http_message.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace dra::server {
 
 namespace {
@@ -182,6 +185,27 @@ bool acceptsMediaType(std::string_view accept, std::initializer_list<std::string
             found += present ? 1 : 0;
         }
         if (found == params.size())
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+bool headerListContains(std::string_view list, std::string_view token)
+{
+    size_t start = 0;
+    while (start <= list.size()) {
+        size_t end = list.find(',', start);
+        if (end == std::string_view::npos)
+            end = list.size();
+        std::string_view item = list.substr(start, end - start);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t' || item.back() == '\r'))
+            item.remove_suffix(1);
+        if (std::equal(item.begin(), item.end(), token.begin(), token.end(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+            }))
             return true;
         start = end + 1;
     }

@@ -74,6 +74,10 @@ struct Response
 // The reason phrase of a status code ("Not Found"); "Unknown" for codes we never send.
 std::string_view reasonPhrase(int status);
 
+// True when the comma-separated header value `list` ("keep-alive, Upgrade") holds `token`,
+// compared case-insensitively.
+bool headerListContains(std::string_view list, std::string_view token);
+
 // True when one comma-separated clause of an Accept header carries every parameter in
 // `params` (e.g. {"as=Table", "g=meta.k8s.io"}); parameters are compared trimmed and whole.
 bool acceptsMediaType(std::string_view accept, std::initializer_list<std::string_view> params);

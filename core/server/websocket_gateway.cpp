@@ -15,28 +15,6 @@ namespace dra::server {
 
 namespace {
 
-bool hasToken(std::string_view list, std::string_view token)
-{
-    size_t start = 0;
-    while (start <= list.size()) {
-        size_t end = list.find(',', start);
-        if (end == std::string_view::npos)
-            end = list.size();
-        std::string_view item = list.substr(start, end - start);
-        while (!item.empty() && item.front() == ' ')
-            item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ')
-            item.remove_suffix(1);
-        if (std::equal(item.begin(), item.end(), token.begin(), token.end(), [](char a, char b) {
-                return std::tolower(static_cast<unsigned char>(a))
-                    == std::tolower(static_cast<unsigned char>(b));
-            }))
-            return true;
-        start = end + 1;
-    }
-    return false;
-}
-
 // The subprotocols offered, in order, trimmed.
 QList<QByteArray> offeredProtocols(QByteArrayView value)
 {
@@ -64,8 +42,8 @@ std::pair<QString, quint16> peerKey(const QHostAddress &address, quint16 port)
 
 bool isWebSocketUpgrade(const Request &request)
 {
-    return request.method == "GET" && hasToken(request.header("upgrade"), "websocket")
-        && hasToken(request.header("connection"), "upgrade");
+    return request.method == "GET" && headerListContains(request.header("upgrade"), "websocket")
+        && headerListContains(request.header("connection"), "upgrade");
 }
 
 std::optional<std::string> bearerTokenFromProtocols(const Request &request)

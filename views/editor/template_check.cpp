@@ -138,30 +138,36 @@ void matchRequests(const inventory::Snapshot &snapshot, const model::Object &obj
     }
 }
 
+// Reads the text and counts matches into `check` (timed); the object, for the simulation.
+std::optional<model::Object> readAndMatch(const inventory::Snapshot &snapshot, std::string_view text,
+                                          TemplateCheck &check)
+{
+    const Clock::time_point start = Clock::now();
+    std::optional<model::Object> object = readClaim(text, check);
+    if (object)
+        matchRequests(snapshot, *object, check);
+    check.matchMs = msSince(start);
+    return object;
+}
+
 } // namespace
 
 TemplateCheck matchTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text)
 {
-    const Clock::time_point start = Clock::now();
     TemplateCheck check;
-    if (const std::optional<model::Object> object = readClaim(text, check))
-        matchRequests(*snapshot, *object, check);
-    check.matchMs = msSince(start);
+    readAndMatch(*snapshot, text, check);
     return check;
 }
 
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
                             int maxCopies)
 {
-    Clock::time_point start = Clock::now();
     TemplateCheck check;
-    const std::optional<model::Object> object = readClaim(text, check);
+    const std::optional<model::Object> object = readAndMatch(*snapshot, text, check);
     if (!object)
         return check;
-    matchRequests(*snapshot, *object, check);
-    check.matchMs = msSince(start);
 
-    start = Clock::now();
+    const Clock::time_point start = Clock::now();
     Result<std::shared_ptr<const alloc::Cluster>> cluster = clusters.clusterOf(snapshot);
     if (!cluster) {
         check.blocked = cluster.error().message.toStdString();
