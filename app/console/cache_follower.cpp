@@ -13,6 +13,8 @@
 namespace dra::console {
 namespace {
 
+constexpr int kQuickCheckDelayMs = 2000;
+
 // The logged state of a change as the record the store would have committed.
 store::ObjectRecord recordOf(const store::LoggedChange &change)
 {
@@ -44,7 +46,10 @@ CacheFollower::~CacheFollower() = default;
 
 void CacheFollower::start()
 {
-    Result<store::CacheDb> cache = store::CacheDb::open(m_path, store::OpenMode::ReadOnly);
+    // The integrity check reads the whole file: it runs once the data is on screen.
+    store::OpenOptions options;
+    options.deferQuickCheck = true;
+    Result<store::CacheDb> cache = store::CacheDb::open(m_path, store::OpenMode::ReadOnly, options);
     if (!cache) {
         Q_EMIT failed(cache.error());
         return;
@@ -77,6 +82,12 @@ void CacheFollower::start()
             if (info.name == m_cluster)
                 lastSync = info.lastSync;
     Q_EMIT loaded(*snapshot, lastSync);
+    // Once the first pages have painted: the check reads the whole file and would compete with
+    // them for the cores.
+    QTimer::singleShot(kQuickCheckDelayMs, this, [this] {
+        if (Result<void> checked = m_cache->quickCheck(); !checked)
+            Q_EMIT failed(checked.error());
+    });
 
     m_timer = new QTimer(this);
     m_timer->setInterval(m_pollIntervalMs);

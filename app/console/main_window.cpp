@@ -20,6 +20,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -130,6 +131,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_connection(new QLabel(this))
     , m_sync(new QLabel(this))
     , m_counts(new QLabel(this))
+    , m_catchUp(new QTimer(this))
 {
     setWindowTitle(QStringLiteral("DRA Console"));
     for (int page = 0; page < PageCount; ++page) {
@@ -175,7 +177,16 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_rollouts->setPlanDirectory(rolloutPlanDirectory());
     connectRolloutPanel(m_rollouts, m_rolloutDriver);
 
-    connect(m_nav, &QListWidget::currentRowChanged, m_pages, &QStackedWidget::setCurrentIndex);
+    // A page is filled before it is shown, so it never paints data older than the window's.
+    connect(m_nav, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row < PageCount)
+            freshen(Page(row));
+        m_pages->setCurrentIndex(row);
+    });
+    // A timer, not a queued call: it fires only after the pending paint of the page on screen.
+    m_catchUp->setSingleShot(true);
+    m_catchUp->setInterval(10);
+    connect(m_catchUp, &QTimer::timeout, this, &MainWindow::catchUp);
     connect(m_overview, &views::NodeOverview::nodeActivated, this, [this](const QString &node) {
         m_topology->showNode(node);
         showPage(Topology);
@@ -183,6 +194,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     connect(m_topology, &views::TopologyPanel::deviceSelected, this, [this](const QString &node, const QString &device) {
         if (!m_snapshot || device.isEmpty())
             return;
+        freshen(Devices);
         for (const inventory::Device *d : m_snapshot->devicesOnNode(node.toStdString()))
             if (d->key.device == device.toStdString())
                 m_devices->selectDevice(d->key); // selects it everywhere, without switching pages
@@ -367,27 +379,79 @@ void MainWindow::onLoaded()
 void MainWindow::onReset(const inventory::SnapshotPtr &snapshot)
 {
     m_snapshot = snapshot;
-    m_tiles->reset(snapshot);
-    m_devices->reset(snapshot);
-    m_topology->reset(snapshot);
-    m_claims->reset(snapshot);
-    m_templates->reset(snapshot);
-    m_editor->setSnapshot(snapshot);
-    refreshInsights(snapshot);
+    m_stale.set();
+    m_stale.reset(Rollouts); // the rollout panel follows its own state file
+    freshen(Page(m_pages->currentIndex()));
     updateStatus();
+    m_catchUp->start();
 }
 
 void MainWindow::onChanged(const inventory::ChangeSet &changes)
 {
     m_snapshot = changes.snapshot;
-    m_tiles->applyChanges(changes);
-    m_devices->applyChanges(changes);
-    m_topology->applyChanges(changes);
-    m_claims->applyChanges(changes);
-    m_templates->applyChanges(changes);
-    m_editor->setSnapshot(changes.snapshot);
-    refreshInsights(changes.snapshot);
+    if (!m_stale.test(Overview))
+        m_tiles->applyChanges(changes);
+    if (!m_stale.test(Devices))
+        m_devices->applyChanges(changes);
+    if (!m_stale.test(Topology))
+        m_topology->applyChanges(changes);
+    if (!m_stale.test(Claims))
+        m_claims->applyChanges(changes);
+    if (!m_stale.test(Templates))
+        m_templates->applyChanges(changes);
+    if (!m_stale.test(Editor))
+        m_editor->setSnapshot(changes.snapshot);
+    if (!m_stale.test(Lint))
+        refreshInsights(changes.snapshot);
     updateStatus();
+}
+
+void MainWindow::freshen(Page page)
+{
+    if (!m_stale.test(page) || !m_snapshot)
+        return;
+    m_stale.reset(page);
+    switch (page) {
+    case Overview:
+        m_tiles->reset(m_snapshot);
+        break;
+    case Devices:
+        m_devices->reset(m_snapshot);
+        break;
+    case Topology:
+        m_topology->reset(m_snapshot);
+        break;
+    case Claims:
+        m_claims->reset(m_snapshot);
+        break;
+    case Templates:
+        m_templates->reset(m_snapshot);
+        break;
+    case Editor:
+        m_editor->setSnapshot(m_snapshot);
+        break;
+    case Lint:
+    case Free: // one background computation fills both
+        m_stale.reset(Lint);
+        m_stale.reset(Free);
+        refreshInsights(m_snapshot);
+        break;
+    case Rollouts:
+    case PageCount:
+        break;
+    }
+}
+
+void MainWindow::catchUp()
+{
+    for (int page = 0; page < PageCount; ++page) {
+        if (m_stale.test(page)) {
+            freshen(Page(page));
+            break;
+        }
+    }
+    if (m_stale.any())
+        m_catchUp->start();
 }
 
 void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <bitset>
 #include <map>
 #include <string>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "core/kube/stream_status.h"
 
 class QLabel;
+class QTimer;
 class QListWidget;
 class QStackedWidget;
 class QTableView;
@@ -79,6 +81,9 @@ private:
     void onLoaded();
     void onReset(const inventory::SnapshotPtr &snapshot);
     void onChanged(const inventory::ChangeSet &changes);
+    // Fills `page` from m_snapshot when it has not seen it yet (see m_stale).
+    void freshen(Page page);
+    void catchUp();
     void refreshInsights(const inventory::SnapshotPtr &snapshot);
     void updateStatus();
     void openPalette();
@@ -108,6 +113,11 @@ private:
     QLabel *m_counts;
     std::map<std::pair<model::Kind, std::string>, kube::StreamStatus> m_streams;
     int m_insightsGeneration = 0;
+    // Pages that have not seen m_snapshot. A new snapshot fills the page on screen at once, so
+    // that it paints the data first; the others follow one per turn of the event loop
+    // (m_catchUp), or as soon as they are shown. Changes reach only pages that are current.
+    std::bitset<PageCount> m_stale;
+    QTimer *m_catchUp;
 };
 
 } // namespace dra::console

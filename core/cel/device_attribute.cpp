@@ -124,7 +124,7 @@ void prepareDeviceAttribute(DeviceAttributeValue &value)
 {
     if (value.type == Type::Version && !value.version) {
         if (Result<model::Version> parsed = model::Version::parse(value.stringValue))
-            value.version = std::move(*parsed);
+            value.version = std::make_shared<const model::Version>(std::move(*parsed));
     }
 }
 

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +43,10 @@ struct DeviceAttributeValue
     int64_t intValue = 0;
     bool boolValue = false;
     std::string stringValue; // string, or the version text
-    // The parsed version (set by DeviceView::addAttribute); empty when the text is not semver,
-    // which makes reading the attribute an error, as in Kubernetes.
-    std::optional<model::Version> version;
+    // The parsed version (set by DeviceView::addAttribute); null when the text is not semver,
+    // which makes reading the attribute an error, as in Kubernetes. Behind a pointer because
+    // few attributes are versions and a snapshot holds hundreds of thousands of values.
+    std::shared_ptr<const model::Version> version;
     // The elements of a list type (set by the factories below); null for a scalar.
     std::shared_ptr<const DeviceAttributeList> list;
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <tuple>
 
 #include "core/cel/checker.h"
 #include "core/cel/dra_environment.h"
@@ -48,6 +49,50 @@ void insert(std::vector<DeviceView::Domain<T>> &domains, std::string domainName,
         e->value = std::move(value);
     else
         d->entries.insert(e, DeviceView::Entry<T>{std::move(name), std::move(value)});
+}
+
+// The domains of `values`, built at once: sorted by domain and name (a stable sort, so that of
+// equal names the last one given stays), each domain's entries allocated once.
+template <typename T>
+void assignDomains(std::vector<DeviceView::Domain<T>> &domains, std::vector<DeviceView::Named<T>> &values,
+                   std::string_view driver)
+{
+    struct Split
+    {
+        std::string_view domain, name;
+        T *value;
+    };
+    std::vector<Split> split;
+    split.reserve(values.size());
+    for (auto &[qualified, value] : values) {
+        const size_t slash = qualified.find('/');
+        if (slash == std::string_view::npos)
+            split.push_back({driver, qualified, &value});
+        else
+            split.push_back({qualified.substr(0, slash), qualified.substr(slash + 1), &value});
+    }
+    std::stable_sort(split.begin(), split.end(), [](const Split &a, const Split &b) {
+        return std::tie(a.domain, a.name) < std::tie(b.domain, b.name);
+    });
+    size_t domainCount = 0;
+    for (size_t i = 0; i < split.size(); ++i)
+        domainCount += i == 0 || split[i].domain != split[i - 1].domain;
+    domains.clear();
+    domains.reserve(domainCount);
+    for (size_t first = 0; first < split.size();) {
+        size_t end = first;
+        while (end < split.size() && split[end].domain == split[first].domain)
+            ++end;
+        DeviceView::Domain<T> &domain = domains.emplace_back();
+        domain.name = split[first].domain;
+        domain.entries.reserve(end - first);
+        for (size_t i = first; i < end; ++i) {
+            if (i + 1 < end && split[i + 1].name == split[i].name)
+                continue; // a later value of the same name replaces this one
+            domain.entries.push_back({std::string(split[i].name), std::move(*split[i].value)});
+        }
+        first = end;
+    }
 }
 
 // The element named `name`, or nullptr. A device has at most 32 domains and 32 names per
@@ -253,6 +298,18 @@ void DeviceView::addCapacity(std::string_view qualifiedName, model::Quantity val
 {
     auto [domain, name] = split(qualifiedName, driver);
     insert(m_capacity, std::move(domain), std::move(name), std::move(value));
+}
+
+void DeviceView::setAttributes(std::vector<Named<DeviceAttributeValue>> &values)
+{
+    for (Named<DeviceAttributeValue> &named : values)
+        prepareDeviceAttribute(named.value);
+    assignDomains(m_attributes, values, driver);
+}
+
+void DeviceView::setCapacities(std::vector<Named<model::Quantity>> &values)
+{
+    assignDomains(m_capacity, values, driver);
 }
 
 const DeviceView::AttributeDomain *DeviceView::findAttributeDomain(std::string_view domain) const

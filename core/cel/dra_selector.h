@@ -43,6 +43,19 @@ public:
     // Adds a capacity by qualified name, with the same domain rule.
     void addCapacity(std::string_view qualifiedName, model::Quantity value);
 
+    // A value under its qualified name, for the bulk setters below. The name is borrowed.
+    template <typename T>
+    struct Named
+    {
+        std::string_view qualifiedName;
+        T value;
+    };
+    // Replace all attributes (or capacities) at once, in any order: what adding each would give,
+    // a later duplicate name winning, with one allocation per domain instead of a sorted insert
+    // per value. Values are moved out of `values`. Set `driver` first.
+    void setAttributes(std::vector<Named<DeviceAttributeValue>> &values);
+    void setCapacities(std::vector<Named<model::Quantity>> &values);
+
     template <typename T>
     struct Entry
     {

@@ -7,6 +7,7 @@
 #include "core/inventory/slice_reader.h"
 
 #include <algorithm>
+#include <forward_list>
 
 #include "core/common/json_text.h"
 #include "core/inventory/json_skim.h"
@@ -23,16 +24,6 @@ common::Error sliceError(std::string_view slice, const QString &reason)
 {
     return common::Error{common::Error::Code::Parse,
                          QStringLiteral("ResourceSlice %1: %2").arg(qs(slice), reason)};
-}
-
-// A key as written, with escapes decoded when there are any.
-bool keyText(std::string_view raw, std::string *out)
-{
-    if (raw.find('\\') == std::string_view::npos) {
-        out->assign(raw);
-        return true;
-    }
-    return unescapeJsonString(raw, out);
 }
 
 // The elements of a list-typed attribute ({"ints": [1, 2]}, ...) into `value`; false when the
@@ -74,6 +65,25 @@ bool readAttributeList(JsonSkim &skim, std::string_view type, cel::DeviceAttribu
     return ok && skim.ok();
 }
 
+// A device row's names: borrowed from the row's text, or held here when a name had escapes.
+struct RowNames
+{
+    std::forward_list<std::string> unescaped; // allocates nothing until a name has escapes
+
+    bool name(std::string_view raw, std::string_view *out)
+    {
+        if (raw.find('\\') == std::string_view::npos) {
+            *out = raw;
+            return true;
+        }
+        std::string &text = unescaped.emplace_front();
+        if (!unescapeJsonString(raw, &text))
+            return false;
+        *out = text;
+        return true;
+    }
+};
+
 // {"domain/name": {"int": 1} | {"string": "x"} | {"ints": [1, 2]} | ...} as the cache's device
 // rows hold it.
 bool readAttributeRow(std::string_view text, cel::DeviceView &view)
@@ -83,9 +93,12 @@ bool readAttributeRow(std::string_view text, cel::DeviceView &view)
     JsonSkim skim(text);
     if (!skim.enterObject())
         return false;
-    std::string name;
+    thread_local std::vector<cel::DeviceView::Named<cel::DeviceAttributeValue>> values;
+    values.clear();
+    RowNames names;
     for (std::string_view key; skim.nextMember(&key);) {
-        if (!keyText(key, &name) || !skim.enterObject())
+        std::string_view name;
+        if (!names.name(key, &name) || !skim.enterObject())
             return false;
         for (std::string_view type; skim.nextMember(&type);) {
             cel::DeviceAttributeValue value;
@@ -110,10 +123,13 @@ bool readAttributeRow(std::string_view text, cel::DeviceView &view)
                 known = false;
             }
             if (known)
-                view.addAttribute(name, std::move(value));
+                values.push_back({name, std::move(value)});
         }
     }
-    return skim.ok();
+    if (!skim.ok())
+        return false;
+    view.setAttributes(values);
+    return true;
 }
 
 // {"domain/name": "80Gi"}.
@@ -124,16 +140,23 @@ bool readCapacityRow(std::string_view text, cel::DeviceView &view)
     JsonSkim skim(text);
     if (!skim.enterObject())
         return false;
-    std::string name, quantity;
+    thread_local std::vector<cel::DeviceView::Named<model::Quantity>> values;
+    values.clear();
+    RowNames names;
+    std::string quantity;
     for (std::string_view key; skim.nextMember(&key);) {
-        if (!keyText(key, &name) || !skim.readString(&quantity))
+        std::string_view name;
+        if (!names.name(key, &name) || !skim.readString(&quantity))
             return false;
         Result<model::Quantity> parsed = model::Quantity::parse(quantity);
         if (!parsed)
             return false;
-        view.addCapacity(name, *parsed);
+        values.push_back({name, *parsed});
     }
-    return skim.ok();
+    if (!skim.ok())
+        return false;
+    view.setCapacities(values);
+    return true;
 }
 
 // Parses a sub-value the skim cut out; the text is small (counters, taints, selectors).
@@ -426,7 +449,7 @@ Result<SlicePtr> sliceFromObject(const model::Object &object, std::string json, 
     return SlicePtr(std::move(data));
 }
 
-Result<SlicePtr> readSlice(store::ObjectRecord record)
+Result<SlicePtr> readSlice(store::ObjectRecord &&record)
 {
     SkimmedSlice skimmed;
     // Rows are what the store derived from this very JSON; without them (a deletion's last

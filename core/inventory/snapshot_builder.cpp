@@ -42,9 +42,9 @@ std::string problemText(const common::Error &error)
 }
 
 // A decoded object, or the problem that keeps it out.
-std::shared_ptr<const model::Object> decodeRecord(const store::ObjectRecord &record, std::string *problem)
+std::shared_ptr<const model::Object> decodeRecord(store::ObjectRecord &&record, std::string *problem)
 {
-    Result<model::Object> object = store::fromRecord(record);
+    Result<model::Object> object = store::fromRecord(std::move(record), store::KeepRaw::AsText);
     if (!object) {
         *problem = problemText(object.error());
         return nullptr;
@@ -79,21 +79,22 @@ ReadRecord readRecord(store::ObjectRecord &&record)
     }
     read.kind = kindIndex(record.key);
     if (read.kind >= 0)
-        read.object = decodeRecord(record, &read.problem);
+        read.object = decodeRecord(std::move(record), &read.problem);
     return read;
 }
 
 // Below this many records a load is quick enough on one thread.
 constexpr size_t kParallelRecords = 1000;
 
-// Reads every record, spread over the machine's cores: decoding is most of the cost of a large
-// load and records do not depend on each other. The order of `records` is kept.
-std::vector<ReadRecord> readRecords(std::vector<store::ObjectRecord> &records)
+// Reads every record, spread over the machine's cores (at most `maxThreads`): decoding is most
+// of the cost of a large load and records do not depend on each other. The order of `records`
+// is kept.
+std::vector<ReadRecord> readRecords(std::vector<store::ObjectRecord> &records, size_t maxThreads = 8)
 {
     std::vector<ReadRecord> read(records.size());
     const size_t threads = records.size() < kParallelRecords
         ? 1
-        : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
+        : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, maxThreads);
     // Interleaved, so that slices and nodes (each stored together) spread evenly.
     const auto work = [&](size_t first) {
         for (size_t i = first; i < records.size(); i += threads)
@@ -172,14 +173,18 @@ SnapshotPtr emptySnapshot(const std::string &cluster)
     return buildSnapshot(std::move(source));
 }
 
-SnapshotPtr buildSnapshot(SnapshotSource source)
+namespace {
+
+// The snapshot of the records read for it: slices become the device layer, the other kinds
+// sorted tables, and what did not read the problems.
+SnapshotPtr assemble(std::string cluster, int64_t rev, std::vector<ReadRecord> reads)
 {
     auto objects = std::make_shared<ObjectLayer>();
     std::array<std::shared_ptr<KindTable>, kKindCount> tables;
     for (auto &table : tables)
         table = std::make_shared<KindTable>();
     SliceMap slices;
-    for (ReadRecord &read : readRecords(source.objects)) {
+    for (ReadRecord &read : reads) {
         if (read.slice)
             slices.emplace(read.key.name, std::move(read.slice));
         else if (read.object)
@@ -193,8 +198,14 @@ SnapshotPtr buildSnapshot(SnapshotSource source)
     }
     auto devices = deriveDeviceLayer(std::move(slices));
     auto holds = deriveHoldLayer(*devices, claimTable(*objects));
-    return SnapshotAssembler::make(std::move(source.cluster), source.rev, std::move(devices), std::move(holds),
-                                   std::move(objects));
+    return SnapshotAssembler::make(std::move(cluster), rev, std::move(devices), std::move(holds), std::move(objects));
+}
+
+} // namespace
+
+SnapshotPtr buildSnapshot(SnapshotSource source)
+{
+    return assemble(std::move(source.cluster), source.rev, readRecords(source.objects));
 }
 
 SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes)
@@ -280,40 +291,106 @@ SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &bat
     return snapshot;
 }
 
+namespace {
+
+// One share of a cluster's slices, [from, to) by name (no bound where empty), decoded as it is
+// read.
+struct SliceShare
+{
+    std::string from, to;
+    std::vector<ReadRecord> reads;
+    bool read = false;
+};
+
+Result<void> readShare(store::CacheDb &cache, const std::string &cluster, SliceShare &share)
+{
+    share.reads.clear();
+    Result<void> visited = cache.forEachSlice(cluster, share.from, share.to, [&share](store::ObjectRecord &record) {
+        share.reads.push_back(readRecord(std::move(record)));
+    });
+    share.read = visited.has_value();
+    return visited;
+}
+
+// Reads `share` on a connection of its own, if that connection sees revision `rev`: a writer
+// may have committed since the loader's own read began, and then the loader reads the share
+// itself. Any failure here is left to that second try, which reports it.
+void readShareApart(const QString &path, const std::string &cluster, int64_t rev, SliceShare &share)
+{
+    store::OpenOptions options;
+    options.deferQuickCheck = true; // the loader's own connection stands for the file
+    Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadOnly, options);
+    if (!cache)
+        return;
+    Result<store::sqlite::Transaction> transaction = cache->beginRead();
+    Result<int64_t> seen = transaction ? cache->currentRev() : Result<int64_t>(0);
+    if (transaction && seen && *seen == rev)
+        (void)readShare(*cache, cluster, share);
+}
+
+// Shares of about equal numbers of slices, one per core for a large cluster.
+std::vector<SliceShare> shareSlices(const std::vector<std::string> &names)
+{
+    const size_t count = names.size() < kParallelRecords
+        ? 1
+        : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 4);
+    std::vector<SliceShare> shares(count);
+    for (size_t i = 1; i < count; ++i) {
+        shares[i].from = names[i * names.size() / count];
+        shares[i - 1].to = shares[i].from;
+    }
+    return shares;
+}
+
+} // namespace
+
 Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &cluster)
 {
     Result<store::sqlite::Transaction> read = cache.beginRead();
     if (!read)
         return fail(read.error());
-    SnapshotSource source;
-    source.cluster = cluster;
     Result<int64_t> rev = cache.currentRev();
     if (!rev)
         return fail(rev.error());
-    source.rev = *rev;
+
+    // Every kind but the slices first, decoded on a thread of their own (Nodes are thousands of
+    // JSON decodes) while the slices are read.
+    std::vector<store::ObjectRecord> others;
     for (const model::KindInfo &kind : model::allKinds()) {
+        if (kind.kind == model::Kind::ResourceSlice)
+            continue;
         Result<std::vector<store::ObjectRecord>> records = cache.objects(cluster, kind.group, kind.name);
         if (!records)
             return fail(records.error());
-        if (kind.kind == model::Kind::ResourceSlice) {
-            // Device rows come ordered by slice name, as the slices do: attach them in one pass.
-            Result<std::vector<store::SliceDevice>> rows = cache.devices(cluster);
-            if (!rows)
-                return fail(rows.error());
-            std::ranges::sort(*records, [](const store::ObjectRecord &a, const store::ObjectRecord &b) {
-                return a.key.name < b.key.name;
-            });
-            auto record = records->begin();
-            for (store::SliceDevice &row : *rows) {
-                while (record != records->end() && record->key.name < row.slice)
-                    ++record;
-                if (record != records->end() && record->key.name == row.slice)
-                    record->devices.push_back(std::move(row.device));
-            }
-        }
-        std::move(records->begin(), records->end(), std::back_inserter(source.objects));
+        std::move(records->begin(), records->end(), std::back_inserter(others));
     }
-    return buildSnapshot(std::move(source));
+    std::vector<ReadRecord> reads;
+    std::jthread decodeOthers([&others, &reads] { reads = readRecords(others, 1); });
+
+    // The slices in shares, each read and decoded on a connection of its own: reading a slice's
+    // rows costs about as much as decoding them, and both spread over the cores.
+    const std::string_view sliceKind = model::kindInfo(model::Kind::ResourceSlice).name;
+    Result<std::vector<std::string>> names = cache.objectNames(cluster, model::kResourceGroup, sliceKind);
+    if (!names)
+        return fail(names.error());
+    std::vector<SliceShare> shares = shareSlices(*names);
+    {
+        std::vector<std::jthread> readers;
+        for (size_t i = 1; i < shares.size(); ++i)
+            readers.emplace_back(readShareApart, cache.path(), std::cref(cluster), *rev, std::ref(shares[i]));
+        if (Result<void> own = readShare(cache, cluster, shares.front()); !own)
+            return fail(own.error());
+    }
+    for (SliceShare &share : shares) {
+        if (share.read)
+            continue;
+        if (Result<void> again = readShare(cache, cluster, share); !again)
+            return fail(again.error());
+    }
+    decodeOthers.join();
+    for (SliceShare &share : shares)
+        std::move(share.reads.begin(), share.reads.end(), std::back_inserter(reads));
+    return assemble(cluster, *rev, std::move(reads));
 }
 
 } // namespace dra::inventory

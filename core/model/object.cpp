@@ -132,7 +132,7 @@ Result<Object> decodeObject(json &&value)
     } catch (const detail::DecodeError &e) {
         return fail(Error::Code::Invalid, qs(who) + QStringLiteral(": ") + qs(e.path) + QStringLiteral(": ") + qs(e.reason));
     }
-    object.raw = std::make_shared<const json>(std::move(value));
+    object.raw = RawJson(std::move(value));
     return object;
 }
 

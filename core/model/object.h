@@ -14,6 +14,7 @@
 #include "core/model/core_types.h"
 #include "core/model/kind.h"
 #include "core/model/object_meta.h"
+#include "core/model/raw_json.h"
 #include "core/model/resource_types.h"
 #include "core/model/workload_types.h"
 
@@ -32,7 +33,7 @@ struct Object
     std::string apiVersion; // as received
     ObjectMeta meta;
     ObjectBody body;
-    std::shared_ptr<const nlohmann::json> raw;
+    RawJson raw;
 
     template <typename T>
     const T *as() const

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -127,6 +128,16 @@ public:
     // Devices of a cluster, optionally of one node ("" selects network-attached devices).
     [[nodiscard]] Result<std::vector<SliceDevice>> devices(std::string_view cluster,
                                                            std::optional<std::string_view> node = std::nullopt);
+    // The ResourceSlices of `cluster` named from `from` up to, not including, `to` (no bound
+    // where empty), in name order, each with its device rows, handed to `visit` one at a time in
+    // a record reused from one slice to the next: the visitor takes what it keeps and leaves the
+    // rest, so the row text is not allocated again for every slice. Nothing is collected, so a
+    // loader reads shares of a large cache in parallel, a connection each.
+    [[nodiscard]] Result<void> forEachSlice(std::string_view cluster, std::string_view from, std::string_view to,
+                                            const std::function<void(ObjectRecord &)> &visit);
+    // The names of the cluster-scoped objects of one kind, in order.
+    [[nodiscard]] Result<std::vector<std::string>> objectNames(std::string_view cluster, std::string_view group,
+                                                               std::string_view kind);
     [[nodiscard]] Result<std::vector<ClusterInfo>> clusters();
     [[nodiscard]] Result<std::optional<std::string>> listVersion(std::string_view cluster,
                                                                  std::string_view group,

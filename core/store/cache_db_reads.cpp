@@ -4,6 +4,7 @@
 // The reading half of CacheDb: every query is one statement, so it sees one committed state.
 #include "core/store/cache_db.h"
 
+#include "core/model/kind.h"
 #include "core/store/cache_db_p.h"
 
 namespace dra::store {
@@ -124,6 +125,95 @@ Result<std::vector<SliceDevice>> CacheDb::devices(std::string_view cluster, std:
                            DeviceRow{row.columnString(1), row.columnString(2), row.columnString(3),
                                      row.columnString(4), row.columnString(5), row.columnString(6)}};
     });
+}
+
+Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view from, std::string_view to,
+                                   const std::function<void(ObjectRecord &)> &visit)
+{
+    if (!d)
+        return fail(cacheNotOpen());
+    // Separate texts with and without an upper bound: an OR in the bound would keep SQLite from
+    // ending the index range there.
+    const std::string upper = to.empty() ? std::string() : std::string(" AND name < ?5");
+    Result<Statement> slices = d->file.db.prepare(
+        objectSelect() + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' AND name >= ?4" + upper
+        + " ORDER BY name");
+    if (!slices)
+        return fail(slices.error());
+    const std::string sliceUpper = to.empty() ? std::string() : std::string(" AND slice < ?5");
+    Result<Statement> devices = d->file.db.prepare(
+        "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
+        "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' AND slice >= ?4"
+        + sliceUpper + " ORDER BY slice, name");
+    if (!devices)
+        return fail(devices.error());
+    const std::string_view group = model::kResourceGroup;
+    const std::string_view kind = model::kindInfo(model::Kind::ResourceSlice).name;
+    for (Statement *statement : { &*slices, &*devices }) {
+        statement->bind(1, cluster);
+        statement->bind(2, group);
+        statement->bind(3, kind);
+        statement->bind(4, from);
+        if (!to.empty())
+            statement->bind(5, to);
+    }
+    StatementScope sliceScope(*slices), deviceScope(*devices);
+    Result<bool> device = devices->step();
+    ObjectRecord record;
+    while (true) {
+        const Result<bool> slice = slices->step();
+        if (!slice)
+            return fail(slice.error());
+        if (!*slice)
+            return {};
+        record.key.group = group;
+        record.key.kind = kind;
+        record.key.ns.clear();
+        record.key.name = slices->columnText(1);
+        record.apiVersion = slices->columnText(2);
+        record.uid = slices->columnText(3);
+        record.resourceVersion = slices->columnText(4);
+        record.generation = slices->columnInt(5);
+        record.creationTimestamp = slices->columnText(6);
+        record.json = slices->columnText(7);
+        record.rev = slices->columnInt(8);
+        size_t rows = 0;
+        for (; device && *device; device = devices->step()) {
+            const std::string_view owner = devices->columnText(0);
+            if (owner > record.key.name)
+                break;
+            if (owner < record.key.name)
+                continue; // rows of a slice the range does not hold (none in a sound cache)
+            if (rows == record.devices.size())
+                record.devices.emplace_back();
+            DeviceRow &row = record.devices[rows++];
+            row.name = devices->columnText(1);
+            row.driver = devices->columnText(2);
+            row.pool = devices->columnText(3);
+            row.node = devices->columnText(4);
+            row.attributesJson = devices->columnText(5);
+            row.capacityJson = devices->columnText(6);
+        }
+        if (!device)
+            return fail(device.error());
+        record.devices.resize(rows);
+        visit(record);
+    }
+}
+
+Result<std::vector<std::string>> CacheDb::objectNames(std::string_view cluster, std::string_view group,
+                                                     std::string_view kind)
+{
+    if (!d)
+        return fail(cacheNotOpen());
+    Result<Statement> select = d->file.db.prepare(
+        "SELECT name FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' ORDER BY name");
+    if (!select)
+        return fail(select.error());
+    select->bind(1, cluster);
+    select->bind(2, group);
+    select->bind(3, kind);
+    return collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); });
 }
 
 Result<std::vector<ClusterInfo>> CacheDb::clusters()

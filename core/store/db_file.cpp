@@ -163,7 +163,7 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
                                       .arg(*userVersion).arg(current)
                         + spec.remedy);
     }
-    if (!fresh) {
+    if (!fresh && !(options.deferQuickCheck && !writer)) {
         if (Result<void> checked = quickCheck(db, spec); !checked)
             return fail(checked.error());
     }
@@ -176,6 +176,10 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
                         shown(path) + QStringLiteral(" has schema version %1 and this build needs %2; open it once for writing to upgrade it")
                                           .arg(*userVersion).arg(current));
         }
+        // Reads straight from the mapped file: no read() call and no copy per page, which is
+        // most of a cold load of a large cache. Readers never write through the map.
+        if (Result<void> mapped = db.exec("PRAGMA mmap_size = 1073741824"); !mapped)
+            return fail(explainReadFailure(db, spec, mapped.error()));
     } else {
         // WAL: readers keep their snapshot while the writer commits; NORMAL: a power cut may
         // lose the last commits but never corrupts, and the cache is rebuilt from the cluster.

@@ -20,6 +20,10 @@ enum class OpenMode { ReadWrite, ReadOnly };
 struct OpenOptions
 {
     bool reset = false; // writers only: delete the file (and its WAL) first and start empty
+    // Readers only: skip quick_check, which reads the whole file, so that a reader who must
+    // show data fast can check once the data is shown (CacheDb::quickCheck). Identity and
+    // schema version are still checked, and damage met while reading is still an error.
+    bool deferQuickCheck = false;
 };
 
 // What makes a file one of ours, and how its schema grew: migrations[i] takes a file from

@@ -103,12 +103,31 @@ ObjectRecord toRecord(const model::Object &object)
     return record;
 }
 
-Result<model::Object> fromRecord(const ObjectRecord &record)
+namespace {
+
+// Parses and decodes the row; with KeepRaw::AsText, `text` (the row's text, which may be
+// record.json itself: it is read first) becomes the object's raw JSON.
+Result<model::Object> decodeRow(const ObjectRecord &record, KeepRaw keep, std::string &&text)
 {
     Result<nlohmann::json> json = common::parseJson(record.json, common::qs(record.key.display()));
     if (!json)
         return fail(json.error());
-    return model::decodeObject(std::move(*json));
+    Result<model::Object> object = model::decodeObject(std::move(*json));
+    if (object && keep == KeepRaw::AsText)
+        object->raw = model::RawJson::fromText(std::move(text)); // the parse tree is freed here
+    return object;
+}
+
+} // namespace
+
+Result<model::Object> fromRecord(const ObjectRecord &record, KeepRaw keep)
+{
+    return decodeRow(record, keep, keep == KeepRaw::AsText ? std::string(record.json) : std::string());
+}
+
+Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep)
+{
+    return decodeRow(record, keep, std::move(record.json));
 }
 
 } // namespace dra::store

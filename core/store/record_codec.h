@@ -13,8 +13,15 @@ namespace dra::store {
 // attribute and capacity names.
 ObjectRecord toRecord(const model::Object &object);
 
+// How a decoded object keeps its raw JSON: parsed, for objects about to be written out again
+// (the API server), or as the row's text, parsed on first use, for objects held in bulk (a
+// snapshot), whose parse trees would be most of the memory and of the time to load them.
+enum class KeepRaw { Parsed, AsText };
+
 // Decodes a stored row back into an object. Fails only for rows written by a newer console
 // or edited by hand; the message names the object.
-[[nodiscard]] Result<model::Object> fromRecord(const ObjectRecord &record);
+[[nodiscard]] Result<model::Object> fromRecord(const ObjectRecord &record, KeepRaw keep = KeepRaw::Parsed);
+// The same, taking the row's text instead of copying it.
+[[nodiscard]] Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep);
 
 } // namespace dra::store

@@ -90,7 +90,10 @@ TEST(ConsoleSessionTest, DeploymentWrittenToTheDemoGetsPodsThatTheConsoleShows)
     ASSERT_TRUE(created.has_value()) << created.error().message.toStdString();
     EXPECT_TRUE(consoleWaitUntil([&] { return podsOfDeployment(demo.session(), "training", "session-web") == 2; }))
         << podsOfDeployment(demo.session(), "training", "session-web") << " pods in the console";
-    EXPECT_NE(inventoryObject(demo.session(), model::Kind::Deployment, "training", "session-web"), nullptr);
+    // The Deployment comes by a watch of its own, which may trail the pods' under load.
+    EXPECT_TRUE(consoleWaitUntil([&] {
+        return inventoryObject(demo.session(), model::Kind::Deployment, "training", "session-web") != nullptr;
+    })) << "the Deployment never reached the console";
 }
 
 TEST(ConsoleSessionTest, WorkloadNamespacesChooseWhichDeploymentsAreMirrored)

@@ -131,38 +131,40 @@ int runBenchSnapshot(const QStringList &arguments)
         return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it").arg(cachePath));
     }
 
+    // The first load of the process comes first: it is the one a starting console pays, with
+    // no memory yet to reuse; later runs show the warm figure.
     std::vector<double> reads, loads, loadCpus;
     inventory::SnapshotPtr snapshot;
     for (int run = 0; run < runs; ++run) {
-        // Rows alone: the floor any loader pays.
         {
             Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
             if (!cache)
                 return fail(cache.error());
+            snapshot.reset(); // not timed: freeing the previous snapshot
             const Clock::time_point start = Clock::now();
-            Result<store::sqlite::Transaction> read = cache->beginRead();
-            if (!read)
-                return fail(read.error());
-            for (const model::KindInfo &kind : model::allKinds())
-                if (Result<std::vector<store::ObjectRecord>> records = cache->objects(kCluster, kind.group, kind.name);
-                    !records)
-                    return fail(records.error());
-            if (Result<std::vector<store::SliceDevice>> rows = cache->devices(kCluster); !rows)
-                return fail(rows.error());
-            reads.push_back(secondsSince(start));
+            const double cpuStart = cpuSeconds();
+            Result<inventory::SnapshotPtr> loaded = inventory::loadSnapshot(*cache, kCluster);
+            if (!loaded)
+                return fail(loaded.error());
+            loads.push_back(secondsSince(start));
+            loadCpus.push_back(cpuSeconds() - cpuStart);
+            snapshot = std::move(*loaded);
         }
+        // Rows alone, into plain records: the floor any loader pays.
         Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
         if (!cache)
             return fail(cache.error());
-        snapshot.reset(); // not timed: freeing the previous snapshot
         const Clock::time_point start = Clock::now();
-        const double cpuStart = cpuSeconds();
-        Result<inventory::SnapshotPtr> loaded = inventory::loadSnapshot(*cache, kCluster);
-        if (!loaded)
-            return fail(loaded.error());
-        loads.push_back(secondsSince(start));
-        loadCpus.push_back(cpuSeconds() - cpuStart);
-        snapshot = std::move(*loaded);
+        Result<store::sqlite::Transaction> read = cache->beginRead();
+        if (!read)
+            return fail(read.error());
+        for (const model::KindInfo &kind : model::allKinds())
+            if (Result<std::vector<store::ObjectRecord>> records = cache->objects(kCluster, kind.group, kind.name);
+                !records)
+                return fail(records.error());
+        if (Result<std::vector<store::SliceDevice>> rows = cache->devices(kCluster); !rows)
+            return fail(rows.error());
+        reads.push_back(secondsSince(start));
     }
 
     // Incremental: the changes are committed to the cache for real, so the batch carries
@@ -194,6 +196,7 @@ int runBenchSnapshot(const QStringList &arguments)
         {"pools", stats.pools},
         {"objects", stats.objects},
         {"runs", runs},
+        {"first_load_s", loads.front()},
         {"load_s", load},
         {"load_cpu_s", medianOf(loadCpus)},
         {"threads", std::thread::hardware_concurrency()},
@@ -201,8 +204,8 @@ int runBenchSnapshot(const QStringList &arguments)
         {"ratio_to_read", medianOf(reads) > 0 ? load / medianOf(reads) : 0.0},
         {"apply_changes", changed},
         {"apply_s", applySeconds},
-        {"target", "load_s < 1"},
-        {"met", load < 1.0},
+        {"target", "first_load_s < 1"},
+        {"met", loads.front() < 1.0},
     };
     out(report.dump() + "\n");
     return Ok;

@@ -6,6 +6,7 @@
 #include "core/inventory/snapshot_builder.h"
 
 #include <QSignalSpy>
+#include <QFile>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -253,4 +254,56 @@ TEST_F(SnapshotIncrementalTest, InventoryAnnouncesEachChange)
     EXPECT_EQ(changes.objects[0].name, "n9");
     EXPECT_EQ(changes.snapshot, inventory.snapshot());
     EXPECT_NE(inventory.snapshot()->object(model::Kind::Node, {}, "n9"), nullptr);
+}
+
+namespace {
+
+// What the cache holds for kCluster as plain records, slices without their device rows: a
+// snapshot built from them decodes every slice in full, independently of the loader.
+SnapshotSource fullDecodeSourceOf(store::CacheDb &cache)
+{
+    SnapshotSource source;
+    source.cluster = kCluster;
+    source.rev = cache.currentRev().value_or(-1);
+    for (const model::KindInfo &kind : model::allKinds()) {
+        Result<std::vector<store::ObjectRecord>> records = cache.objects(kCluster, kind.group, kind.name);
+        EXPECT_TRUE(records.has_value());
+        if (records)
+            std::move(records->begin(), records->end(), std::back_inserter(source.objects));
+    }
+    return source;
+}
+
+} // namespace
+
+// Over a thousand slices are read in shares, each on a connection of its own: the result is
+// the cluster as a full decode of every object gives it.
+TEST_F(SnapshotIncrementalTest, LoadingInSharesGivesWhatAFullDecodeGives)
+{
+    store::WatchBatch initial;
+    for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
+        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
+    commit(std::move(initial));
+    const SnapshotPtr loaded = reload();
+    ASSERT_NE(loaded, nullptr);
+    EXPECT_EQ(loaded->slices().size(), 1040u) << "two slices per node: GPUs and NICs";
+    EXPECT_EQ(loaded->devices().size(), 520u * 16);
+    EXPECT_TRUE(loaded->problems().empty());
+    EXPECT_TRUE(sameContent(*loaded, *buildSnapshot(fullDecodeSourceOf(m_cache))));
+}
+
+// A share whose connection cannot be opened (here: the file is gone from the folder while the
+// loader's connection still reads it) is read on the loader's own connection: nothing is lost.
+TEST_F(SnapshotIncrementalTest, SharesTheirOwnConnectionCannotReadAreReadByTheLoader)
+{
+    store::WatchBatch initial;
+    for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
+        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
+    commit(std::move(initial));
+    const SnapshotPtr reference = buildSnapshot(fullDecodeSourceOf(m_cache));
+    ASSERT_TRUE(QFile::remove(m_dir.filePath(QStringLiteral("cache.db"))));
+    const SnapshotPtr loaded = reload();
+    ASSERT_NE(loaded, nullptr);
+    EXPECT_EQ(loaded->devices().size(), 520u * 16);
+    EXPECT_TRUE(sameContent(*loaded, *reference));
 }

@@ -124,6 +124,14 @@ TEST(CacheDbOpenTest, DamagedPagesAreReportedAndResetRecovers)
         EXPECT_TRUE(cache.error().message.endsWith(QStringLiteral("; use `dractl cache rebuild` or --reset")))
             << text(cache.error());
     }
+    // A reader that must show data fast opens without the check and runs it later: then the
+    // damage is reported just the same.
+    Result<CacheDb> deferred = CacheDb::open(path, OpenMode::ReadOnly, OpenOptions{.deferQuickCheck = true});
+    ASSERT_TRUE(deferred.has_value()) << text(deferred.error());
+    const Result<void> checked = deferred->quickCheck();
+    ASSERT_FALSE(checked.has_value());
+    EXPECT_TRUE(checked.error().message.startsWith(path + QStringLiteral(" is damaged ("))) << text(checked.error());
+    deferred = CacheDb();
 
     Result<CacheDb> reset = CacheDb::open(path, OpenMode::ReadWrite, OpenOptions{.reset = true});
     ASSERT_TRUE(reset.has_value()) << text(reset.error());
