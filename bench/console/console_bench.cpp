@@ -10,6 +10,9 @@
 //     editor shows the new match counts, then, apart, until the allocation simulation that
 //     follows has been shown. Keys alternate between adding and removing a digit of the
 //     quantity, so every key changes which devices match.
+//  3. The device table on a large cache (--table-cache, e.g. 100,000 devices): filling it,
+//     sorting by each column both ways, scrolling to the end, filtering by text, each until
+//     the table has painted.
 // Prints one JSON line per part; figures are milliseconds.
 #include <algorithm>
 #include <cstdio>
@@ -22,12 +25,16 @@
 #include <QJsonObject>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QTableView>
 #include <QTest>
 
 #include "core/inventory/snapshot_builder.h"
 #include "core/store/cache_db.h"
 #include "views/editor/template_check.h"
 #include "views/editor/template_editor.h"
+#include "views/inventory/device_browser.h"
+#include "views/inventory/device_filter_model.h"
+#include "views/inventory/device_table_model.h"
 
 namespace {
 
@@ -117,8 +124,8 @@ bool spinUntil(Done done, int ms = 60'000)
     return true;
 }
 
-// Part 2: key presses in the template editor on the cache's snapshot.
-void benchEditor(const QString &cachePath, const QString &cluster, int keystrokes)
+// The snapshot of `cluster` (the cache's first when empty) in the cache at `cachePath`.
+dra::inventory::SnapshotPtr loadCacheSnapshot(const QString &cachePath, const QString &cluster)
 {
     dra::Result<dra::store::CacheDb> cache = dra::store::CacheDb::open(cachePath, dra::store::OpenMode::ReadOnly);
     if (!cache)
@@ -133,6 +140,13 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
     dra::Result<dra::inventory::SnapshotPtr> snapshot = dra::inventory::loadSnapshot(*cache, clusterName);
     if (!snapshot)
         fail(snapshot.error().message);
+    return *snapshot;
+}
+
+// Part 2: key presses in the template editor on the cache's snapshot.
+void benchEditor(const QString &cachePath, const QString &cluster, int keystrokes)
+{
+    const dra::inventory::SnapshotPtr snapshot = loadCacheSnapshot(cachePath, cluster);
 
     dra::views::TemplateEditor editor;
     editor.resize(1400, 900);
@@ -140,7 +154,7 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
     int matched = 0, checked = 0;
     QObject::connect(&editor, &dra::views::TemplateEditor::matched, &editor, [&] { ++matched; });
     QObject::connect(&editor, &dra::views::TemplateEditor::checked, &editor, [&] { ++checked; });
-    editor.setSnapshot(*snapshot);
+    editor.setSnapshot(snapshot);
     if (!spinUntil([&] { return checked > 0; }))
         fail(QStringLiteral("the editor never finished its first check"));
 
@@ -177,7 +191,7 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
         lastMatching = matching;
     }
     printJson({ { QStringLiteral("bench"), QStringLiteral("editor-keystroke") },
-        { QStringLiteral("devices"), qint64((*snapshot)->devices().size()) },
+        { QStringLiteral("devices"), qint64(snapshot->devices().size()) },
         { QStringLiteral("keystrokes"), keystrokes },
         { QStringLiteral("results_that_changed"), changedResults },
         { QStringLiteral("key_to_matches_ms_p50"), median(toMatches) },
@@ -187,6 +201,60 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
         { QStringLiteral("simulation_compute_ms_p50"), median(simulationCompute) },
         { QStringLiteral("simulation_compute_ms_p90"), percentile(simulationCompute, 0.9) },
         { QStringLiteral("target_ms_p50"), 50 } });
+}
+
+// Milliseconds `action` takes until the table has painted its result.
+template <typename Action>
+double timedUntilPainted(QTableView *table, Action action)
+{
+    QElapsedTimer clock;
+    clock.start();
+    action();
+    QCoreApplication::processEvents();
+    table->viewport()->repaint();
+    return double(clock.nsecsElapsed()) / 1e6;
+}
+
+// Part 3: the device browser's table on a large cache: filling it, sorting it by each column,
+// scrolling to the end and filtering it by text, each timed until the table has painted.
+void benchDeviceTable(const QString &cachePath, const QString &cluster)
+{
+    const dra::inventory::SnapshotPtr snapshot = loadCacheSnapshot(cachePath, cluster);
+    dra::views::DeviceBrowser browser;
+    browser.resize(1400, 900);
+    browser.show();
+    if (!QTest::qWaitForWindowExposed(&browser))
+        fail(QStringLiteral("the device browser was never shown"));
+    QTableView *table = browser.table();
+    using Model = dra::views::DeviceTableModel;
+
+    const double fill = timedUntilPainted(table, [&] { browser.reset(snapshot); });
+    QJsonObject sorts;
+    double slowestSort = 0;
+    for (const int column : { Model::Name, Model::Node, Model::Product, Model::Memory, Model::State, Model::Holder }) {
+        for (const Qt::SortOrder order : { Qt::AscendingOrder, Qt::DescendingOrder }) {
+            const double ms = timedUntilPainted(table, [&] { table->sortByColumn(column, order); });
+            slowestSort = std::max(slowestSort, ms);
+            const QString name = browser.tableModel()->headerData(column, Qt::Horizontal).toString()
+                + (order == Qt::AscendingOrder ? QStringLiteral(" asc") : QStringLiteral(" desc"));
+            sorts.insert(name, ms);
+        }
+    }
+    const double scroll = timedUntilPainted(table, [&] { table->scrollToBottom(); });
+    const double firstFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QStringLiteral("h100 free")); });
+    const int filtered = browser.filterModel()->rowCount();
+    const double nextFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QStringLiteral("h100 allocated")); });
+    const double clearFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QString()); });
+    printJson({ { QStringLiteral("bench"), QStringLiteral("device-table") },
+        { QStringLiteral("rows"), browser.tableModel()->rowCount() },
+        { QStringLiteral("fill_ms"), fill },
+        { QStringLiteral("sort_ms"), sorts },
+        { QStringLiteral("slowest_sort_ms"), slowestSort },
+        { QStringLiteral("scroll_to_end_ms"), scroll },
+        { QStringLiteral("first_text_filter_ms"), firstFilter },
+        { QStringLiteral("text_filter_rows"), filtered },
+        { QStringLiteral("next_text_filter_ms"), nextFilter },
+        { QStringLiteral("clear_filter_ms"), clearFilter } });
 }
 
 } // namespace
@@ -202,6 +270,9 @@ int main(int argc, char **argv)
     parser.addOption({ QStringLiteral("cluster"), QStringLiteral("The cluster of the cache."), QStringLiteral("name") });
     parser.addOption({ QStringLiteral("runs"), QStringLiteral("Start-up runs (default 5)."), QStringLiteral("n"),
         QStringLiteral("5") });
+    parser.addOption({ QStringLiteral("table-cache"),
+        QStringLiteral("A cache for the device table part (e.g. 100,000 devices); without it, --cache."),
+        QStringLiteral("file") });
     parser.addOption({ QStringLiteral("keystrokes"), QStringLiteral("Key presses (default 40)."), QStringLiteral("n"),
         QStringLiteral("40") });
     parser.process(app);
@@ -213,5 +284,7 @@ int main(int argc, char **argv)
         benchStartup(parser.value(QStringLiteral("draconsole")), cache, cluster,
             std::max(1, parser.value(QStringLiteral("runs")).toInt()));
     benchEditor(cache, cluster, std::max(2, parser.value(QStringLiteral("keystrokes")).toInt()));
+    const QString tableCache = parser.value(QStringLiteral("table-cache"));
+    benchDeviceTable(tableCache.isEmpty() ? cache : tableCache, cluster);
     return 0;
 }

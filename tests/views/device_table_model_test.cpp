@@ -98,5 +98,45 @@ TEST(DeviceFilterModelTest, TextFilterNeedsEveryWordAndSortsMemoryByValue)
     }
 }
 
+// The filter keeps what it sorts and filters by per row: a change to the table must reach it
+// before the proxy re-sorts, or rows would land by their old values.
+TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
+{
+    using test::json;
+    const json node = test::nodeObject("n1");
+    const json slice = test::sliceObject("n1", "n1",
+                                         { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1"), test::gpuDevice("gpu-2"),
+                                           test::gpuDevice("gpu-3") });
+    const inventory::SnapshotPtr free = test::snapshotOf(test::listOf({ node, slice }));
+    DeviceTableModel model;
+    model.reset(free);
+    DeviceFilterModel filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    filter.sort(DeviceTableModel::State, Qt::AscendingOrder);
+    filter.setText(QStringLiteral("FREE"));
+    ASSERT_EQ(filter.rowCount(), 4);
+
+    // gpu-2 is allocated to a claim.
+    store::CommittedBatch batch;
+    batch.cluster = free->cluster();
+    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ test::claimObject("ml", "train", "n1", { "gpu-2" }, {}) })))
+        batch.changes.push_back({ store::ChangeType::Added, free->rev() + 1, std::move(record) });
+    batch.summary.added = 1;
+    inventory::ChangeSet changes;
+    inventory::applyBatch(free, batch, &changes);
+    ASSERT_TRUE(changes.allocationsChanged);
+    model.applyChanges(changes);
+
+    ASSERT_EQ(filter.rowCount(), 3) << "the allocated device no longer matches \"free\"";
+    for (int row = 0; row < filter.rowCount(); ++row)
+        EXPECT_NE(filter.index(row, DeviceTableModel::Name).data().toString(), QStringLiteral("gpu-2"));
+    filter.setText({});
+    ASSERT_EQ(filter.rowCount(), 4);
+    EXPECT_EQ(filter.index(0, DeviceTableModel::Name).data().toString(), QStringLiteral("gpu-2"))
+        << "\"allocated\" sorts before \"free\"";
+    EXPECT_EQ(filter.index(0, DeviceTableModel::State).data().toString(), QStringLiteral("allocated"));
+}
+
 } // namespace
 } // namespace dra::views

@@ -3,6 +3,7 @@
 #include "views/inventory/device_browser.h"
 
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,6 +12,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/inventory/snapshot_builder.h"
 #include "views/common/selector_runner.h"
@@ -131,8 +133,19 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
 void DeviceBrowser::reset(inventory::SnapshotPtr snapshot)
 {
     m_runner->setSnapshot(snapshot);
-    if (snapshot)
-        m_selector->setCompletions(toQStringList(inventory::selectorVocabulary(*snapshot)));
+    if (snapshot) {
+        // The vocabulary reads every device's attributes: built off the GUI thread, and kept
+        // only while it is still of the newest snapshot.
+        const int generation = ++m_vocabularyGeneration;
+        auto *watcher = new QFutureWatcher<QStringList>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+            watcher->deleteLater();
+            if (generation == m_vocabularyGeneration)
+                m_selector->setCompletions(watcher->result());
+        });
+        watcher->setFuture(QtConcurrent::run(
+            [snapshot] { return toQStringList(inventory::selectorVocabulary(*snapshot)); }));
+    }
     m_model->reset(std::move(snapshot));
     updateStatus();
 }

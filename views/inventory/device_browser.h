@@ -64,6 +64,7 @@ private:
     QTableView *m_table;
     QTextBrowser *m_details;
     QString m_selectorStatus;
+    int m_vocabularyGeneration = 0;
 };
 
 } // namespace dra::views

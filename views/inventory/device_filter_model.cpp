@@ -2,9 +2,29 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_filter_model.h"
 
+#include <QtConcurrent/QtConcurrentMap>
+
 #include "views/inventory/device_table_model.h"
 
 namespace dra::views {
+namespace {
+
+// Runs `read(row)` for rows 0..rows-1 spread over the cores: reading a row only reads the
+// shared, immutable snapshot, and each row writes its own element.
+template <typename Read>
+void readRowsInParallel(int rows, Read read)
+{
+    constexpr int kChunk = 4096;
+    std::vector<std::pair<int, int>> chunks;
+    for (int first = 0; first < rows; first += kChunk)
+        chunks.emplace_back(first, std::min(rows, first + kChunk));
+    QtConcurrent::blockingMap(chunks, [&read](const std::pair<int, int> &chunk) {
+        for (int row = chunk.first; row < chunk.second; ++row)
+            read(row);
+    });
+}
+
+} // namespace
 
 DeviceFilterModel::DeviceFilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
@@ -12,6 +32,27 @@ DeviceFilterModel::DeviceFilterModel(QObject *parent)
     setSortRole(DeviceTableModel::SortRole);
     setSortCaseSensitivity(Qt::CaseInsensitive);
     setDynamicSortFilter(true);
+}
+
+void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
+{
+    if (sourceModel())
+        disconnect(sourceModel(), nullptr, this, nullptr);
+    forgetRows();
+    if (model) {
+        // Connected before the proxy's own handlers (the base class connects below): slots run
+        // in connection order, so the proxy re-sorts and re-filters with values already fresh.
+        connect(model, &QAbstractItemModel::modelReset, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::layoutChanged, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::rowsMoved, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::dataChanged, this,
+                [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                    rereadRows(topLeft, bottomRight);
+                });
+    }
+    QSortFilterProxyModel::setSourceModel(model);
 }
 
 void DeviceFilterModel::setText(const QString &text)
@@ -26,10 +67,52 @@ void DeviceFilterModel::setSelectorMatches(std::optional<std::unordered_set<inve
     invalidateRowsFilter();
 }
 
+void DeviceFilterModel::forgetRows()
+{
+    m_sortKeys.clear();
+    m_keyColumn = -1;
+    m_rowTexts.clear();
+}
+
+void DeviceFilterModel::rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight)
+{
+    const bool keyColumnChanged = topLeft.column() <= m_keyColumn && m_keyColumn <= bottomRight.column();
+    for (int row = std::max(topLeft.row(), 0); row <= bottomRight.row(); ++row) {
+        if (keyColumnChanged && size_t(row) < m_sortKeys.size())
+            m_sortKeys[size_t(row)] = sortKeyOf(row, m_keyColumn);
+        if (size_t(row) < m_rowTexts.size())
+            m_rowTexts[size_t(row)] = rowTextOf(row);
+    }
+}
+
+DeviceFilterModel::SortKey DeviceFilterModel::sortKeyOf(int sourceRow, int column) const
+{
+    const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
+    const QVariant value = table ? table->sortValue(sourceRow, column) : QVariant();
+    SortKey key;
+    if (!value.isValid() || value.isNull())
+        return key;
+    if (value.typeId() == QMetaType::Double || value.typeId() == QMetaType::Int
+        || value.typeId() == QMetaType::LongLong) {
+        key.kind = SortKey::Number;
+        key.number = value.toDouble();
+    } else {
+        key.kind = SortKey::Text;
+        key.text = value.toString().toCaseFolded();
+    }
+    return key;
+}
+
+QString DeviceFilterModel::rowTextOf(int sourceRow) const
+{
+    const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
+    return table ? table->searchText(sourceRow).toCaseFolded() : QString();
+}
+
 bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
     const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
-    if (!table)
+    if (!table || sourceParent.isValid())
         return true;
     if (m_matches) {
         const inventory::Device *device = table->deviceAt(sourceRow);
@@ -38,16 +121,35 @@ bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
     }
     if (m_text.isEmpty())
         return true;
-    // Every word must appear in some column: "h100 free" finds free H100s.
-    const QStringList words = m_text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    for (const QString &word : words) {
-        bool found = false;
-        for (int column = 0; column < DeviceTableModel::ColumnCount && !found; ++column)
-            found = table->index(sourceRow, column, sourceParent).data().toString().contains(word, Qt::CaseInsensitive);
-        if (!found)
-            return false;
+    if (m_rowTexts.size() != size_t(table->rowCount())) {
+        m_rowTexts.resize(size_t(table->rowCount()));
+        readRowsInParallel(table->rowCount(), [this](int row) { m_rowTexts[size_t(row)] = rowTextOf(row); });
     }
+    // Every word must appear in some column: "h100 free" finds free H100s.
+    const QString &text = m_rowTexts[size_t(sourceRow)];
+    const QStringList words = m_text.toCaseFolded().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &word : words)
+        if (!text.contains(word))
+            return false;
     return true;
+}
+
+bool DeviceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    const int rows = sourceModel()->rowCount();
+    if (left.column() != m_keyColumn || m_sortKeys.size() != size_t(rows)) {
+        m_keyColumn = left.column();
+        m_sortKeys.resize(size_t(rows));
+        readRowsInParallel(rows, [this](int row) { m_sortKeys[size_t(row)] = sortKeyOf(row, m_keyColumn); });
+    }
+    const SortKey &a = m_sortKeys[size_t(left.row())];
+    const SortKey &b = m_sortKeys[size_t(right.row())];
+    // Empty cells first, as the table shows no value for them; then by value.
+    if (a.kind != b.kind)
+        return a.kind < b.kind;
+    if (a.kind == SortKey::Number)
+        return a.number < b.number;
+    return a.text < b.text;
 }
 
 } // namespace dra::views

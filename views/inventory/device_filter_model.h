@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <optional>
 #include <unordered_set>
+#include <vector>
 
 #include <QSortFilterProxyModel>
 
@@ -12,22 +14,45 @@ namespace dra::views {
 
 // Filters the device table by plain text (any column) or by the set of devices a CEL selector
 // matched, and sorts numbers and quantities by value.
+//
+// What sorting and text filtering read of a row is computed once per row and kept, not once per
+// comparison: a sort of 100,000 rows makes about two million comparisons, and asking the table
+// for two cells each time would stall the window for seconds. The kept values follow the table:
+// changed rows are read again before the proxy re-sorts them, and added or removed rows drop
+// them all.
 class DeviceFilterModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
 public:
     explicit DeviceFilterModel(QObject *parent = nullptr);
 
+    void setSourceModel(QAbstractItemModel *model) override;
     void setText(const QString &text);
     // Shows only these devices; std::nullopt shows all again.
     void setSelectorMatches(std::optional<std::unordered_set<inventory::DeviceKey>> matches);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 
 private:
+    struct SortKey
+    {
+        enum Kind { Empty, Number, Text };
+        Kind kind = Empty;
+        double number = 0;
+        QString text; // case-folded
+    };
+    SortKey sortKeyOf(int sourceRow, int column) const;
+    QString rowTextOf(int sourceRow) const;
+    void forgetRows();
+    void rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight);
+
     QString m_text;
     std::optional<std::unordered_set<inventory::DeviceKey>> m_matches;
+    mutable std::vector<SortKey> m_sortKeys; // by source row, of m_keyColumn; empty until a sort
+    mutable int m_keyColumn = -1;
+    mutable std::vector<QString> m_rowTexts; // by source row: every column, case-folded
 };
 
 } // namespace dra::views

@@ -118,6 +118,75 @@ int DeviceTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
+QVariant DeviceTableModel::cell(const inventory::Device &device, std::span<const inventory::DeviceHold> holds,
+                                int column, int role) const
+{
+    switch (Column(column)) {
+    case Name:
+        return qs(device.key.device);
+    case Node:
+        return device.node.empty() ? QStringLiteral("(network)") : qs(device.node);
+    case Driver:
+        return qs(device.key.driver);
+    case Pool:
+        return qs(device.key.pool);
+    case Type:
+        return qs(device.type());
+    case Product: {
+        const std::string profile = device.profile();
+        return profile.empty() ? qs(device.productName()) : qs(profile);
+    }
+    case Memory: {
+        const model::Quantity *memory = memoryOf(device);
+        if (!memory)
+            return {};
+        if (role == SortRole)
+            return memory->asApproximateDouble();
+        return qs(memory->toString());
+    }
+    case State:
+        return qs(inventory::deviceStateName(m_snapshot->state(device)));
+    case Holder: {
+        QStringList claims;
+        for (const auto &hold : holds)
+            claims << qs(hold.claim.ns + "/" + hold.claim.name) + (hold.adminAccess ? QStringLiteral(" (admin)") : QString());
+        return claims.join(QStringLiteral(", "));
+    }
+    case Pods: {
+        QStringList pods;
+        for (const auto &hold : holds)
+            for (const auto &pod : hold.pods)
+                pods << qs(pod);
+        return pods.join(QStringLiteral(", "));
+    }
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QString DeviceTableModel::searchText(int row) const
+{
+    const inventory::Device *device = deviceAt(row);
+    if (!device)
+        return {};
+    const auto holds = m_snapshot->holds(device->key);
+    QString text;
+    for (int column = 0; column < ColumnCount; ++column) {
+        text += cell(*device, holds, column, Qt::DisplayRole).toString();
+        text += QLatin1Char('\n');
+    }
+    return text;
+}
+
+QVariant DeviceTableModel::sortValue(int row, int column) const
+{
+    const inventory::Device *device = deviceAt(row);
+    if (!device || column < 0 || column >= ColumnCount)
+        return {};
+    return cell(*device, m_snapshot->holds(device->key), column, SortRole);
+}
+
 QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -128,51 +197,8 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
     const auto holds = m_snapshot->holds(device->key);
     if (role == DeviceKeyRole)
         return QStringList{ qs(device->key.driver), qs(device->key.pool), qs(device->key.device) };
-
-    if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
-        switch (Column(index.column())) {
-        case Name:
-            return qs(device->key.device);
-        case Node:
-            return device->node.empty() ? QStringLiteral("(network)") : qs(device->node);
-        case Driver:
-            return qs(device->key.driver);
-        case Pool:
-            return qs(device->key.pool);
-        case Type:
-            return qs(device->type());
-        case Product: {
-            const std::string profile = device->profile();
-            return profile.empty() ? qs(device->productName()) : qs(profile);
-        }
-        case Memory: {
-            const model::Quantity *memory = memoryOf(*device);
-            if (!memory)
-                return {};
-            if (role == SortRole)
-                return memory->asApproximateDouble();
-            return qs(memory->toString());
-        }
-        case State:
-            return qs(inventory::deviceStateName(m_snapshot->state(*device)));
-        case Holder: {
-            QStringList claims;
-            for (const auto &hold : holds)
-                claims << qs(hold.claim.ns + "/" + hold.claim.name) + (hold.adminAccess ? QStringLiteral(" (admin)") : QString());
-            return claims.join(QStringLiteral(", "));
-        }
-        case Pods: {
-            QStringList pods;
-            for (const auto &hold : holds)
-                for (const auto &pod : hold.pods)
-                    pods << qs(pod);
-            return pods.join(QStringLiteral(", "));
-        }
-        case ColumnCount:
-            break;
-        }
-        return {};
-    }
+    if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+        return cell(*device, holds, index.column(), role);
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (m_snapshot->state(*device)) {
         case inventory::DeviceState::Free:

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -45,8 +46,16 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    // Every column of `row` as shown, each followed by a newline: what a text filter searches,
+    // read with one lookup of the device instead of one per column.
+    QString searchText(int row) const;
+    // data(SortRole) of a cell. Like searchText, reads only the snapshot and the rows: callable
+    // from worker threads while the model does not change.
+    QVariant sortValue(int row, int column) const;
 
 private:
+    QVariant cell(const inventory::Device &device, std::span<const inventory::DeviceHold> holds, int column,
+                  int role) const;
     void rebuildIndex();
 
     inventory::SnapshotPtr m_snapshot;
