@@ -5,8 +5,7 @@
 // form shows it, read from and written back into the YAML text. Writing edits the parsed
 // document in place and keeps everything the form does not model (unknown fields, labels,
 // annotations, fields of other requests), so the form never regenerates the document.
-// Comments are not kept: yaml-cpp drops them, so a write loses them; the editor only writes when
-// the user edits the form.
+// Comments and blank lines are carried over to the rewritten text (carryComments).
 #pragma once
 
 #include <cstdint>
@@ -105,16 +104,17 @@ struct ClaimTemplateForm
     std::string devicesPath() const;
 };
 
-// Reads a ResourceClaimTemplate or ResourceClaim (resource.k8s.io v1 or v1beta2, one YAML or
-// JSON document). Errors name where: "origin:LINE:COL: reason" for text that is not YAML,
-// "origin: spec.spec.devices.requests[0].exactly.count: expected an integer" for a field of the
-// wrong shape, and the kind or version when the object is not one the form edits. Any thread.
+// Reads a ResourceClaimTemplate or ResourceClaim (resource.k8s.io v1 or v1beta2, or v1beta1,
+// whose requests hold their exact spec themselves; one YAML or JSON document). Errors name
+// where: "origin:LINE:COL: reason" for text that is not YAML, "origin:
+// spec.spec.devices.requests[0].exactly.count: expected an integer" for a field of the wrong
+// shape, and the kind or version when the object is not one the form edits. Any thread.
 [[nodiscard]] Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QString &origin);
 
 // Writes `form` into the document `text` and returns the new text: only fields whose value
 // differs from the document's are set or removed; list elements start from their `source`
 // element. Fails when `text` does not read (see readClaimTemplateForm) or a config's parameters
-// are not JSON. Comments of `text` are lost. Any thread.
+// are not JSON. The comments of `text` stay with the keys they were written at. Any thread.
 [[nodiscard]] Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTemplateForm &form,
                                                          const QString &origin);
 

@@ -20,12 +20,15 @@ struct FormDocument
 {
     nlohmann::ordered_json root; // in the author's key order
     bool isTemplate = true; // ResourceClaimTemplate (spec.spec.devices) or ResourceClaim (spec.devices)
+    // resource.k8s.io/v1beta1: a request's exact spec (class, selectors, count...) sits on the
+    // request itself, where v1 and v1beta2 have it under `exactly`.
+    bool specOnRequest = false;
 
     // The `devices` object, created on the way when `create` (nullptr when absent otherwise).
     nlohmann::ordered_json *devices(bool create);
 };
 
-// Parses `text` and checks it is a resource.k8s.io/v1 or v1beta2 ResourceClaimTemplate or
+// Parses `text` and checks it is a resource.k8s.io/v1, v1beta2 or v1beta1 ResourceClaimTemplate or
 // ResourceClaim whose spec path holds objects. Errors are "origin..." sentences.
 [[nodiscard]] Result<FormDocument> parseFormDocument(std::string_view text, const QString &origin);
 

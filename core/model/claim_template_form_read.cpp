@@ -62,13 +62,11 @@ Result<FormDocument> parseFormDocument(std::string_view text, const QString &ori
     if (kind != "ResourceClaimTemplate" && kind != "ResourceClaim")
         return invalid("expected a ResourceClaimTemplate or a ResourceClaim, not "
                        + (kind.empty() ? std::string("an object without kind") : "a " + kind));
-    if (apiVersion == "resource.k8s.io/v1beta1")
-        return invalid("apiVersion: resource.k8s.io/v1beta1 puts a request's fields on the request itself; "
-                       "the form edits resource.k8s.io/v1 and v1beta2 (fields under `exactly`)");
-    if (apiVersion != "resource.k8s.io/v1" && apiVersion != "resource.k8s.io/v1beta2")
-        return invalid("apiVersion: expected resource.k8s.io/v1 or resource.k8s.io/v1beta2, not \"" + apiVersion
-                       + "\"");
-    FormDocument document{ std::move(*parsed), kind == "ResourceClaimTemplate" };
+    if (apiVersion != "resource.k8s.io/v1" && apiVersion != "resource.k8s.io/v1beta2"
+        && apiVersion != "resource.k8s.io/v1beta1")
+        return invalid("apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not \"" + apiVersion + "\"");
+    FormDocument document{ std::move(*parsed), kind == "ResourceClaimTemplate",
+                           apiVersion == "resource.k8s.io/v1beta1" };
     // Every object on the way to `devices` must be a mapping (or absent), or a write would
     // replace what the author wrote.
     const ojson *node = &document.root;
@@ -223,18 +221,22 @@ FormDeviceSpec readDeviceSpec(FieldReader &reader, const ojson &spec, const std:
     return out;
 }
 
-FormRequest readRequest(FieldReader &reader, const ojson &request, const std::string &path, int index)
+FormRequest readRequest(FieldReader &reader, const ojson &request, const std::string &path, int index,
+                        bool specOnRequest)
 {
     FormRequest out;
     out.source = index;
     out.name = reader.string(request, "name", path);
-    if (const ojson *exactly = reader.object(request, "exactly", path))
+    if (specOnRequest)
+        out.exactly = readDeviceSpec(reader, request, path, { SpecSource::From::Exactly, 0 });
+    else if (const ojson *exactly = reader.object(request, "exactly", path))
         out.exactly = readDeviceSpec(reader, *exactly, fieldPath(path, "exactly"), { SpecSource::From::Exactly, 0 });
     reader.eachObject(request, "firstAvailable", path, [&](const ojson &sub, const std::string &at, int i) {
         out.alternatives.push_back(readDeviceSpec(reader, sub, at, { SpecSource::From::Subrequest, i }));
     });
     // A request with neither is shown as an empty `exactly` one, which is what typing it starts.
-    out.firstAvailable = !request.contains("exactly") && !out.alternatives.empty();
+    const bool exact = specOnRequest ? request.contains("deviceClassName") : request.contains("exactly");
+    out.firstAvailable = !exact && !out.alternatives.empty();
     return out;
 }
 
@@ -265,7 +267,7 @@ Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QSt
     if (const ojson *devices = document->devices(false)) {
         const std::string path = form.devicesPath();
         reader.eachObject(*devices, "requests", path, [&](const ojson &request, const std::string &at, int i) {
-            form.requests.push_back(readRequest(reader, request, at, i));
+            form.requests.push_back(readRequest(reader, request, at, i, document->specOnRequest));
         });
         reader.eachObject(*devices, "constraints", path, [&](const ojson &constraint, const std::string &at, int i) {
             FormConstraint c;

@@ -6,9 +6,13 @@
 // what it touched. New keys go after the existing ones of their mapping, in API order.
 #include "core/model/claim_template_form.h"
 
+#include <string>
+#include <vector>
+
 #include "core/common/json_text.h"
 #include "core/model/claim_template_form_document.h"
 #include "core/model/yaml_codec.h"
+#include "core/model/yaml_comments.h"
 
 namespace dra::model {
 
@@ -134,13 +138,25 @@ void writeDeviceSpec(ojson &spec, const FormDeviceSpec &form, bool subrequest)
     putValue(spec, "capacity", std::move(capacity));
 }
 
+// The fields of a v1beta1 request that make up its exact spec: all but its name and
+// firstAvailable.
+ojson specFieldsOf(const ojson &request)
+{
+    ojson spec = request;
+    spec.erase("name");
+    spec.erase("firstAvailable");
+    return spec;
+}
+
 // The document's object a spec was read from, in the request it was read from.
-ojson specOrigin(const ojson &oldRequest, const SpecSource &source)
+ojson specOrigin(const ojson &oldRequest, const SpecSource &source, bool specOnRequest)
 {
     switch (source.from) {
     case SpecSource::From::New:
         break;
     case SpecSource::From::Exactly:
+        if (specOnRequest)
+            return specFieldsOf(oldRequest);
         if (const ojson *exactly = member(oldRequest, "exactly"); exactly && exactly->is_object())
             return *exactly;
         break;
@@ -150,24 +166,45 @@ ojson specOrigin(const ojson &oldRequest, const SpecSource &source)
     return ojson::object();
 }
 
-ojson writeRequest(ojson request, const FormRequest &form)
+// Makes the v1beta1 request's own spec fields those of `spec`: fields it no longer has go,
+// changed ones are set in place, new ones follow.
+void putSpecOnRequest(ojson &request, const ojson &spec)
+{
+    std::vector<std::string> gone;
+    for (const auto &[key, value] : request.items())
+        if (key != "name" && key != "firstAvailable" && !spec.contains(key))
+            gone.push_back(key);
+    for (const std::string &key : gone)
+        request.erase(key);
+    for (const auto &[key, value] : spec.items())
+        if (!request.contains(key) || request[key] != value)
+            request[key] = value;
+}
+
+ojson writeRequest(ojson request, const FormRequest &form, bool specOnRequest)
 {
     const ojson old = request;
     putString(request, "name", form.name);
     if (!form.firstAvailable) {
-        ojson exactly = specOrigin(old, form.exactly.source);
+        ojson exactly = specOrigin(old, form.exactly.source, specOnRequest);
         writeDeviceSpec(exactly, form.exactly, false);
-        request["exactly"] = std::move(exactly); // kept even when empty: it says which kind the request is
         request.erase("firstAvailable");
+        if (specOnRequest)
+            putSpecOnRequest(request, exactly);
+        else
+            request["exactly"] = std::move(exactly); // kept even when empty: it says which kind the request is
     } else {
         ojson alternatives = ojson::array();
         for (const FormDeviceSpec &alternative : form.alternatives) {
-            ojson spec = specOrigin(old, alternative.source);
+            ojson spec = specOrigin(old, alternative.source, specOnRequest);
             writeDeviceSpec(spec, alternative, true);
             alternatives.push_back(std::move(spec));
         }
         request["firstAvailable"] = std::move(alternatives);
-        request.erase("exactly");
+        if (specOnRequest)
+            putSpecOnRequest(request, ojson::object());
+        else
+            request.erase("exactly");
     }
     return request;
 }
@@ -225,7 +262,8 @@ Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTem
 
         ojson requests = ojson::array();
         for (const FormRequest &request : form.requests)
-            requests.push_back(writeRequest(startFrom(member(oldDevices, "requests"), request.source), request));
+            requests.push_back(writeRequest(startFrom(member(oldDevices, "requests"), request.source), request,
+                                            document->specOnRequest));
         putValue(devices, "requests", std::move(requests));
 
         ojson constraints = ojson::array();
@@ -244,7 +282,7 @@ Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTem
         putValue(devices, "config", std::move(configs));
     }
     try {
-        return jsonToYaml(root);
+        return carryComments(text, jsonToYaml(root));
     } catch (const std::exception &e) {
         return fail(common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(e.what()));
     }

@@ -296,13 +296,69 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: x\n  name: y\n",
                  "template.yaml:5:3: duplicate key" },
         BadCase{ "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", "not a Namespace" },
-        BadCase{ "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaimTemplate\n", "v1beta1" },
+        BadCase{ "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaimTemplate\n",
+                 "apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not \"resource.k8s.io/v1alpha3\"" },
         BadCase{ "", "holds no object" },
         BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec:\n    devices:\n"
                  "      requests:\n      - name: a\n        exactly:\n          count: many\n",
                  "template.yaml: spec.spec.devices.requests[0].exactly.count: expected an integer" },
         BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec: [1]\n",
                  "spec.spec: expected a mapping" }));
+
+// resource.k8s.io/v1beta1, as clusters before 1.33 serve it: a request holds its exact spec
+// itself, with no `exactly`.
+constexpr std::string_view kV1beta1Template = R"(apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaimTemplate
+metadata:
+  name: one-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        deviceClassName: gpu.nvidia.com
+        selectors:
+        - cel:
+            expression: device.attributes["gpu.nvidia.com"].productName == "H100"
+        count: 2
+      - name: nic
+        firstAvailable:
+        - name: fast
+          deviceClassName: nic.example.com
+)";
+
+TEST(ClaimTemplateFormTest, V1beta1RequestsHoldTheirSpecThemselves)
+{
+    ClaimTemplateForm form = readOrFail(kV1beta1Template);
+    ASSERT_EQ(form.requests.size(), 2u);
+    EXPECT_FALSE(form.requests[0].firstAvailable);
+    EXPECT_EQ(form.requests[0].exactly.deviceClassName, "gpu.nvidia.com");
+    EXPECT_EQ(form.requests[0].exactly.count, 2);
+    ASSERT_EQ(form.requests[0].exactly.selectors.size(), 1u);
+    EXPECT_TRUE(form.requests[1].firstAvailable);
+    EXPECT_EQ(form.requests[1].alternatives.at(0).deviceClassName, "nic.example.com");
+    EXPECT_EQ(writeOrFail(kV1beta1Template, form), kV1beta1Template) << "an untouched form writes the same text";
+
+    form.requests[0].exactly.count = 4;
+    const nlohmann::json counted = semantic(writeOrFail(kV1beta1Template, form));
+    EXPECT_EQ(counted["/spec/spec/devices/requests/0/count"_json_pointer], 4);
+    EXPECT_FALSE(counted["/spec/spec/devices/requests/0"_json_pointer].contains("exactly")) << "v1beta1 has none";
+
+    // To firstAvailable and back: the spec moves into the alternative and out again.
+    setFirstAvailable(form.requests[0], true);
+    const std::string switched = writeOrFail(kV1beta1Template, form);
+    const nlohmann::json gpu = semantic(switched)["/spec/spec/devices/requests/0"_json_pointer];
+    EXPECT_EQ(gpu.size(), 2u) << "only the name and firstAvailable: " << gpu.dump();
+    EXPECT_EQ(gpu["firstAvailable"][0]["deviceClassName"], "gpu.nvidia.com");
+    EXPECT_EQ(gpu["firstAvailable"][0]["count"], 4);
+    ClaimTemplateForm back = readOrFail(switched);
+    setFirstAvailable(back.requests[0], false);
+    const nlohmann::json exact = semantic(writeOrFail(switched, back))["/spec/spec/devices/requests/0"_json_pointer];
+    EXPECT_EQ(exact["name"], "gpu");
+    EXPECT_EQ(exact["deviceClassName"], "gpu.nvidia.com");
+    EXPECT_EQ(exact["count"], 4);
+    EXPECT_FALSE(exact.contains("firstAvailable"));
+}
 
 TEST(ClaimTemplateFormTest, CapacityAndRequestListsReadAsText)
 {
