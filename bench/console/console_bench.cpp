@@ -27,6 +27,7 @@
 #include <QProcess>
 #include <QTableView>
 #include <QTest>
+#include <QThreadPool>
 
 #include "core/inventory/snapshot_builder.h"
 #include "core/store/cache_db.h"
@@ -219,6 +220,8 @@ double timedUntilPainted(QTableView *table, Action action)
 // scrolling to the end and filtering it by text, each timed until the table has painted.
 void benchDeviceTable(const QString &cachePath, const QString &cluster)
 {
+    // Work the editor part left on the thread pool would share the cores with this part.
+    QThreadPool::globalInstance()->waitForDone();
     const dra::inventory::SnapshotPtr snapshot = loadCacheSnapshot(cachePath, cluster);
     dra::views::DeviceBrowser browser;
     browser.resize(1400, 900);
