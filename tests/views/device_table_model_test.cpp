@@ -138,5 +138,50 @@ TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
     EXPECT_EQ(filter.index(0, DeviceTableModel::State).data().toString(), QStringLiteral("allocated"));
 }
 
+// Devices that come and go while the table is sorted and filtered take their place among the
+// others by their own values.
+TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
+{
+    using test::json;
+    const json node = test::nodeObject("n1");
+    const json first = test::sliceObject("n1", "n1", { test::gpuDevice("gpu-1"), test::gpuDevice("gpu-3") });
+    const inventory::SnapshotPtr before = test::snapshotOf(test::listOf({ node, first }));
+    DeviceTableModel model;
+    model.reset(before);
+    DeviceFilterModel filter;
+    filter.setSourceModel(&model);
+    QAbstractItemModelTester tester(&filter, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    filter.sort(DeviceTableModel::Name, Qt::DescendingOrder);
+    filter.setText(QStringLiteral("gpu"));
+    const auto names = [&] {
+        QStringList shown;
+        for (int row = 0; row < filter.rowCount(); ++row)
+            shown << filter.index(row, DeviceTableModel::Name).data().toString();
+        return shown;
+    };
+    ASSERT_EQ(names(), (QStringList{ QStringLiteral("gpu-3"), QStringLiteral("gpu-1") }));
+
+    const auto apply = [&](const inventory::SnapshotPtr &base, store::ChangeType type, const json &object) {
+        store::CommittedBatch batch;
+        batch.cluster = base->cluster();
+        for (store::ObjectRecord &record : test::recordsOf(test::listOf({ object })))
+            batch.changes.push_back({ type, base->rev() + 1, std::move(record) });
+        inventory::ChangeSet changes;
+        const inventory::SnapshotPtr next = inventory::applyBatch(base, batch, &changes);
+        model.applyChanges(changes);
+        return next;
+    };
+    // A second node's slice arrives: its devices are read and sorted in.
+    const json second = test::sliceObject("n2", "n2", { test::gpuDevice("gpu-2"), test::gpuDevice("gpu-4") });
+    const inventory::SnapshotPtr added = apply(before, store::ChangeType::Added, second);
+    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4"), QStringLiteral("gpu-3"), QStringLiteral("gpu-2"),
+                                     QStringLiteral("gpu-1") }));
+    // The first slice goes: its rows go, the others keep their values.
+    apply(added, store::ChangeType::Deleted, first);
+    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4"), QStringLiteral("gpu-2") }));
+    filter.setText(QStringLiteral("n2 gpu-4"));
+    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4") })) << "the search text of an added row is its own";
+}
+
 } // namespace
 } // namespace dra::views

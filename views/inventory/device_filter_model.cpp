@@ -24,6 +24,20 @@ void readRowsInParallel(int rows, Read read)
     });
 }
 
+// Inserts `read(row)` for rows first..last at `first`; false when `rows` does not reach there.
+template <typename T, typename Read>
+bool insertRead(std::vector<T> &rows, int first, int last, Read read)
+{
+    if (size_t(first) > rows.size())
+        return false;
+    std::vector<T> added;
+    added.reserve(size_t(last - first + 1));
+    for (int row = first; row <= last; ++row)
+        added.push_back(read(row));
+    rows.insert(rows.begin() + first, std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+    return true;
+}
+
 } // namespace
 
 DeviceFilterModel::DeviceFilterModel(QObject *parent)
@@ -44,8 +58,8 @@ void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
         // in connection order, so the proxy re-sorts and re-filters with values already fresh.
         connect(model, &QAbstractItemModel::modelReset, this, &DeviceFilterModel::forgetRows);
         connect(model, &QAbstractItemModel::layoutChanged, this, &DeviceFilterModel::forgetRows);
-        connect(model, &QAbstractItemModel::rowsInserted, this, &DeviceFilterModel::forgetRows);
-        connect(model, &QAbstractItemModel::rowsRemoved, this, &DeviceFilterModel::forgetRows);
+        connect(model, &QAbstractItemModel::rowsInserted, this, &DeviceFilterModel::sourceRowsInserted);
+        connect(model, &QAbstractItemModel::rowsRemoved, this, &DeviceFilterModel::sourceRowsRemoved);
         connect(model, &QAbstractItemModel::rowsMoved, this, &DeviceFilterModel::forgetRows);
         connect(model, &QAbstractItemModel::dataChanged, this,
                 [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
@@ -72,6 +86,33 @@ void DeviceFilterModel::forgetRows()
     m_sortKeys.clear();
     m_keyColumn = -1;
     m_rowTexts.clear();
+}
+
+void DeviceFilterModel::sourceRowsInserted(const QModelIndex &parent, int first, int last)
+{
+    // A live cluster adds devices a slice at a time: only those rows are read.
+    if (parent.isValid() || first < 0 || last < first)
+        return forgetRows();
+    const bool keysKept = m_sortKeys.empty()
+        || insertRead(m_sortKeys, first, last, [this](int row) { return sortKeyOf(row, m_keyColumn); });
+    const bool textsKept = m_rowTexts.empty()
+        || insertRead(m_rowTexts, first, last, [this](int row) { return rowTextOf(row); });
+    if (!keysKept || !textsKept)
+        forgetRows();
+}
+
+void DeviceFilterModel::sourceRowsRemoved(const QModelIndex &parent, int first, int last)
+{
+    const auto erase = [first, last](auto &rows) {
+        if (rows.empty())
+            return true;
+        if (size_t(last) >= rows.size())
+            return false;
+        rows.erase(rows.begin() + first, rows.begin() + last + 1);
+        return true;
+    };
+    if (parent.isValid() || first < 0 || last < first || !erase(m_sortKeys) || !erase(m_rowTexts))
+        forgetRows();
 }
 
 void DeviceFilterModel::rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight)

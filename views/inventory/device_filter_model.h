@@ -18,8 +18,8 @@ namespace dra::views {
 // What sorting and text filtering read of a row is computed once per row and kept, not once per
 // comparison: a sort of 100,000 rows makes about two million comparisons, and asking the table
 // for two cells each time would stall the window for seconds. The kept values follow the table:
-// changed rows are read again before the proxy re-sorts them, and added or removed rows drop
-// them all.
+// changed and added rows are read (before the proxy re-sorts them), removed rows dropped, and a
+// reset or a new layout drops them all.
 class DeviceFilterModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -46,6 +46,8 @@ private:
     SortKey sortKeyOf(int sourceRow, int column) const;
     QString rowTextOf(int sourceRow) const;
     void forgetRows();
+    void sourceRowsInserted(const QModelIndex &parent, int first, int last);
+    void sourceRowsRemoved(const QModelIndex &parent, int first, int last);
     void rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight);
 
     QString m_text;
