@@ -3,6 +3,9 @@
 #include "views/inventory/device_table_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QThreadPool>
 
 #include <gtest/gtest.h>
 
@@ -181,6 +184,65 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
     EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4"), QStringLiteral("gpu-2") }));
     filter.setText(QStringLiteral("n2 gpu-4"));
     EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4") })) << "the search text of an added row is its own";
+}
+
+QStringList shownNames(const DeviceFilterModel &filter)
+{
+    QStringList names;
+    for (int row = 0; row < filter.rowCount(); ++row)
+        names << filter.index(row, DeviceTableModel::Pool).data().toString() + QLatin1Char('/')
+                + filter.index(row, DeviceTableModel::Name).data().toString();
+    return names;
+}
+
+// The search texts read off the GUI thread after a reset filter exactly as those read in place.
+TEST(DeviceFilterModelTest, SearchTextsReadInTheBackgroundFilterAsTheTableReads)
+{
+    const inventory::SnapshotPtr snapshot = test::mixedSnapshot();
+    DeviceTableModel model;
+    model.reset(snapshot);
+    DeviceFilterModel prepared;
+    prepared.setSourceModel(&model);
+    QSignalSpy ready(&prepared, &DeviceFilterModel::searchPrepared);
+    prepared.prepareSearch(snapshot);
+    ASSERT_TRUE(ready.wait(30'000));
+    DeviceFilterModel inPlace;
+    inPlace.setSourceModel(&model);
+    for (const QString &words : { QStringLiteral("h100 free"), QStringLiteral("DRA.NET"), QStringLiteral("allocated"),
+                                  QStringLiteral("a100 mig 9728mi") }) {
+        prepared.setText(words);
+        inPlace.setText(words);
+        EXPECT_GT(inPlace.rowCount(), 0) << words.toStdString();
+        EXPECT_EQ(shownNames(prepared), shownNames(inPlace)) << words.toStdString();
+    }
+}
+
+// Texts read for a table that has changed since are not used.
+TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
+{
+    using test::json;
+    const json slice = test::sliceObject("n1", "n1", { test::gpuDevice("gpu-1") });
+    const inventory::SnapshotPtr before = test::snapshotOf(test::listOf({ test::nodeObject("n1"), slice }));
+    DeviceTableModel model;
+    model.reset(before);
+    DeviceFilterModel filter;
+    filter.setSourceModel(&model);
+    QSignalSpy ready(&filter, &DeviceFilterModel::searchPrepared);
+    filter.prepareSearch(before);
+    // Before the texts land (they come through the event loop), gpu-1 is allocated: same rows,
+    // other text.
+    store::CommittedBatch batch;
+    batch.cluster = before->cluster();
+    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ test::claimObject("ml", "train", "n1", { "gpu-1" }, {}) })))
+        batch.changes.push_back({ store::ChangeType::Added, before->rev() + 1, std::move(record) });
+    inventory::ChangeSet changes;
+    inventory::applyBatch(before, batch, &changes);
+    model.applyChanges(changes);
+    QThreadPool::globalInstance()->waitForDone();
+    QCoreApplication::processEvents();
+    EXPECT_EQ(ready.count(), 0) << "read for the table before the change";
+    filter.setText(QStringLiteral("allocated"));
+    EXPECT_EQ(shownNames(filter), QStringList{ QStringLiteral("n1/gpu-1") });
 }
 
 } // namespace

@@ -146,7 +146,8 @@ void DeviceBrowser::reset(inventory::SnapshotPtr snapshot)
         watcher->setFuture(QtConcurrent::run(
             [snapshot] { return toQStringList(inventory::selectorVocabulary(*snapshot)); }));
     }
-    m_model->reset(std::move(snapshot));
+    m_model->reset(snapshot);
+    m_filter->prepareSearch(std::move(snapshot));
     updateStatus();
 }
 

@@ -2,7 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_filter_model.h"
 
+#include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentMap>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "views/inventory/device_table_model.h"
 
@@ -81,8 +83,34 @@ void DeviceFilterModel::setSelectorMatches(std::optional<std::unordered_set<inve
     invalidateRowsFilter();
 }
 
+void DeviceFilterModel::prepareSearch(inventory::SnapshotPtr snapshot)
+{
+    if (!snapshot)
+        return;
+    const int generation = m_rowsGeneration;
+    auto *watcher = new QFutureWatcher<std::vector<QString>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        std::vector<QString> texts = watcher->result();
+        // The table lists the snapshot's devices in its order until it changes.
+        if (generation != m_rowsGeneration || !m_rowTexts.empty() || !sourceModel()
+            || texts.size() != size_t(sourceModel()->rowCount()))
+            return;
+        m_rowTexts = std::move(texts);
+        Q_EMIT searchPrepared();
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot] {
+        std::vector<QString> texts;
+        texts.reserve(snapshot->devices().size());
+        for (const inventory::Device *device : snapshot->devices())
+            texts.push_back(DeviceTableModel::searchText(*snapshot, *device).toCaseFolded());
+        return texts;
+    }));
+}
+
 void DeviceFilterModel::forgetRows()
 {
+    ++m_rowsGeneration;
     m_sortKeys.clear();
     m_keyColumn = -1;
     m_rowTexts.clear();
@@ -90,6 +118,7 @@ void DeviceFilterModel::forgetRows()
 
 void DeviceFilterModel::sourceRowsInserted(const QModelIndex &parent, int first, int last)
 {
+    ++m_rowsGeneration;
     // A live cluster adds devices a slice at a time: only those rows are read.
     if (parent.isValid() || first < 0 || last < first)
         return forgetRows();
@@ -103,6 +132,7 @@ void DeviceFilterModel::sourceRowsInserted(const QModelIndex &parent, int first,
 
 void DeviceFilterModel::sourceRowsRemoved(const QModelIndex &parent, int first, int last)
 {
+    ++m_rowsGeneration;
     const auto erase = [first, last](auto &rows) {
         if (rows.empty())
             return true;
@@ -117,6 +147,7 @@ void DeviceFilterModel::sourceRowsRemoved(const QModelIndex &parent, int first, 
 
 void DeviceFilterModel::rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight)
 {
+    ++m_rowsGeneration;
     const bool keyColumnChanged = topLeft.column() <= m_keyColumn && m_keyColumn <= bottomRight.column();
     for (int row = std::max(topLeft.row(), 0); row <= bottomRight.row(); ++row) {
         if (keyColumnChanged && size_t(row) < m_sortKeys.size())

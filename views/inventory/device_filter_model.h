@@ -9,6 +9,7 @@
 #include <QSortFilterProxyModel>
 
 #include "core/inventory/device.h"
+#include "core/inventory/snapshot.h"
 
 namespace dra::views {
 
@@ -27,9 +28,17 @@ public:
     explicit DeviceFilterModel(QObject *parent = nullptr);
 
     void setSourceModel(QAbstractItemModel *model) override;
+    // Reads the search text of every device of `snapshot` off the GUI thread, so that the first
+    // word typed after a reset does not wait for 100,000 rows to be read. Call right after the
+    // table was reset to `snapshot`; a change to the table before the reading ends voids it.
+    void prepareSearch(inventory::SnapshotPtr snapshot);
     void setText(const QString &text);
     // Shows only these devices; std::nullopt shows all again.
     void setSelectorMatches(std::optional<std::unordered_set<inventory::DeviceKey>> matches);
+
+Q_SIGNALS:
+    // The search texts prepareSearch() read are in place.
+    void searchPrepared();
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -55,6 +64,7 @@ private:
     mutable std::vector<SortKey> m_sortKeys; // by source row, of m_keyColumn; empty until a sort
     mutable int m_keyColumn = -1;
     mutable std::vector<QString> m_rowTexts; // by source row: every column, case-folded
+    int m_rowsGeneration = 0;                 // counts changes of the rows, for prepareSearch()
 };
 
 } // namespace dra::views

@@ -118,8 +118,8 @@ int DeviceTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-QVariant DeviceTableModel::cell(const inventory::Device &device, std::span<const inventory::DeviceHold> holds,
-                                int column, int role) const
+QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot, const inventory::Device &device,
+                                std::span<const inventory::DeviceHold> holds, int column, int role)
 {
     switch (Column(column)) {
     case Name:
@@ -145,7 +145,7 @@ QVariant DeviceTableModel::cell(const inventory::Device &device, std::span<const
         return qs(memory->toString());
     }
     case State:
-        return qs(inventory::deviceStateName(m_snapshot->state(device)));
+        return qs(inventory::deviceStateName(snapshot.state(device)));
     case Holder: {
         QStringList claims;
         for (const auto &hold : holds)
@@ -165,18 +165,21 @@ QVariant DeviceTableModel::cell(const inventory::Device &device, std::span<const
     return {};
 }
 
-QString DeviceTableModel::searchText(int row) const
+QString DeviceTableModel::searchText(const inventory::Snapshot &snapshot, const inventory::Device &device)
 {
-    const inventory::Device *device = deviceAt(row);
-    if (!device)
-        return {};
-    const auto holds = m_snapshot->holds(device->key);
+    const auto holds = snapshot.holds(device.key);
     QString text;
     for (int column = 0; column < ColumnCount; ++column) {
-        text += cell(*device, holds, column, Qt::DisplayRole).toString();
+        text += cell(snapshot, device, holds, column, Qt::DisplayRole).toString();
         text += QLatin1Char('\n');
     }
     return text;
+}
+
+QString DeviceTableModel::searchText(int row) const
+{
+    const inventory::Device *device = deviceAt(row);
+    return device ? searchText(*m_snapshot, *device) : QString();
 }
 
 QVariant DeviceTableModel::sortValue(int row, int column) const
@@ -184,7 +187,7 @@ QVariant DeviceTableModel::sortValue(int row, int column) const
     const inventory::Device *device = deviceAt(row);
     if (!device || column < 0 || column >= ColumnCount)
         return {};
-    return cell(*device, m_snapshot->holds(device->key), column, SortRole);
+    return cell(*m_snapshot, *device, m_snapshot->holds(device->key), column, SortRole);
 }
 
 QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
@@ -198,7 +201,7 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
     if (role == DeviceKeyRole)
         return QStringList{ qs(device->key.driver), qs(device->key.pool), qs(device->key.device) };
     if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
-        return cell(*device, holds, index.column(), role);
+        return cell(*m_snapshot, *device, holds, index.column(), role);
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (m_snapshot->state(*device)) {
         case inventory::DeviceState::Free:

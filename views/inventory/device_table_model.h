@@ -49,13 +49,15 @@ public:
     // Every column of `row` as shown, each followed by a newline: what a text filter searches,
     // read with one lookup of the device instead of one per column.
     QString searchText(int row) const;
+    // The same for a device of `snapshot`, the model aside: any thread.
+    static QString searchText(const inventory::Snapshot &snapshot, const inventory::Device &device);
     // data(SortRole) of a cell. Like searchText, reads only the snapshot and the rows: callable
     // from worker threads while the model does not change.
     QVariant sortValue(int row, int column) const;
 
 private:
-    QVariant cell(const inventory::Device &device, std::span<const inventory::DeviceHold> holds, int column,
-                  int role) const;
+    static QVariant cell(const inventory::Snapshot &snapshot, const inventory::Device &device,
+                         std::span<const inventory::DeviceHold> holds, int column, int role);
     void rebuildIndex();
 
     inventory::SnapshotPtr m_snapshot;
