@@ -39,6 +39,13 @@ inline QString writeTestFile(const QString &path, const std::string &text)
     return path;
 }
 
+// The text of `path`, "" when it cannot be read.
+inline std::string readTestFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+}
+
 // OpenSSL 3 keeps a random generator per thread, and Qt's network thread may not have freed it
 // when a short dractl command (apply, diff, sandbox) exits; LeakSanitizer then fails the command
 // and drops its buffered output. Ignores leaks made inside libcrypto, only, for every dractl

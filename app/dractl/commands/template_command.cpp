@@ -3,6 +3,12 @@
 //
 // dractl template fields FILE: the structure the template editor's form shows, read from a
 // ResourceClaimTemplate or ResourceClaim manifest — the form's twin for scripts and tests.
+// dractl template set FILE: the form's edits of one request (class, count, selectors), written
+// into the YAML as the form writes them, comments kept.
+#include <algorithm>
+#include <optional>
+#include <variant>
+
 #include <QFile>
 
 #include <nlohmann/json.hpp>
@@ -52,12 +58,19 @@ void printFields(const model::ClaimTemplateForm &form)
     out(text);
 }
 
-int fields(const QString &path, const QString &format)
+// The file's text and form, or the exit status after the error was printed.
+struct ReadTemplate
+{
+    std::string text;
+    model::ClaimTemplateForm form;
+};
+std::variant<ReadTemplate, int> readTemplate(const QString &path, const QString &format)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
-    Result<model::ClaimTemplateForm> form = model::readClaimTemplateForm(file.readAll().toStdString(), path);
+    ReadTemplate read{ file.readAll().toStdString(), {} };
+    Result<model::ClaimTemplateForm> form = model::readClaimTemplateForm(read.text, path);
     if (!form) {
         // The input is at fault, as with `cel check`: the usage exit status, and the error as
         // JSON for scripts that asked for JSON.
@@ -66,10 +79,85 @@ int fields(const QString &path, const QString &format)
         err(QStringLiteral("dractl: %1\n").arg(form.error().message));
         return Usage;
     }
+    read.form = std::move(*form);
+    return read;
+}
+
+int fields(const QString &path, const QString &format)
+{
+    std::variant<ReadTemplate, int> read = readTemplate(path, format);
+    if (const int *status = std::get_if<int>(&read))
+        return *status;
+    const model::ClaimTemplateForm &form = std::get<ReadTemplate>(read).form;
     if (format == QLatin1String("json"))
-        printJson(model::claimTemplateFormJson(*form));
+        printJson(model::claimTemplateFormJson(form));
     else
-        printFields(*form);
+        printFields(form);
+    return Ok;
+}
+
+int usageError(const QString &message)
+{
+    err(QStringLiteral("dractl: template: %1\n").arg(message));
+    return Usage;
+}
+
+// What `set` changes of the request it names.
+struct RequestEdit
+{
+    QString request;
+    std::optional<QString> deviceClass;
+    std::optional<int64_t> count;
+    bool all = false;
+    std::optional<QStringList> selectors;
+};
+
+int set(const QString &path, const RequestEdit &edit, bool inPlace)
+{
+    std::variant<ReadTemplate, int> read = readTemplate(path, QString());
+    if (const int *status = std::get_if<int>(&read))
+        return *status;
+    auto &[text, form] = std::get<ReadTemplate>(read);
+    QStringList names;
+    for (const model::FormRequest &request : form.requests)
+        names << QString::fromStdString(request.name);
+    if (edit.request.isEmpty() && form.requests.size() != 1)
+        return usageError(QStringLiteral("%1 has %2 requests (%3): say which with --request")
+                              .arg(path).arg(form.requests.size()).arg(names.join(QStringLiteral(", "))));
+    const auto request = std::ranges::find_if(form.requests, [&](const model::FormRequest &r) {
+        return edit.request.isEmpty() || QString::fromStdString(r.name) == edit.request;
+    });
+    if (request == form.requests.end())
+        return usageError(QStringLiteral("%1 has no request \"%2\" (requests: %3)")
+                              .arg(path, edit.request, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
+    if (request->firstAvailable)
+        return usageError(QStringLiteral("request \"%1\" of %2 lists alternatives (firstAvailable); set edits an exact request")
+                              .arg(QString::fromStdString(request->name), path));
+    model::FormDeviceSpec &spec = request->exactly;
+    if (edit.deviceClass)
+        spec.deviceClassName = edit.deviceClass->toStdString();
+    if (edit.all) {
+        spec.allocationMode = "All";
+        spec.count.reset();
+    } else if (edit.count) {
+        spec.allocationMode = spec.allocationMode == "All" ? "" : spec.allocationMode;
+        spec.count = *edit.count;
+    }
+    if (edit.selectors) {
+        spec.selectors.clear();
+        for (const QString &selector : *edit.selectors)
+            spec.selectors.push_back(selector.toStdString());
+    }
+    Result<std::string> written = model::writeClaimTemplateForm(text, form, path);
+    if (!written)
+        return usageError(written.error().message);
+    if (!inPlace) {
+        out(*written);
+        return Ok;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QByteArray::fromStdString(*written)) < 0)
+        return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
     return Ok;
 }
 
@@ -77,29 +165,65 @@ int runTemplate(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(outputOption(QStringLiteral("text")));
+    parser.addOption({ QStringLiteral("request"), QStringLiteral("set: the request to edit (needed when there are several)."),
+                       QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("class"), QStringLiteral("set: its DeviceClass."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("count"), QStringLiteral("set: how many devices (allocation mode ExactCount)."),
+                       QStringLiteral("n") });
+    parser.addOption({ QStringLiteral("all"), QStringLiteral("set: every matching device (allocation mode All).") });
+    parser.addOption({ QStringLiteral("selector"),
+                       QStringLiteral("set: a CEL selector; repeat for several. Replaces the request's selectors; "
+                                      "--selector '' removes them."),
+                       QStringLiteral("cel") });
+    parser.addOption({ { QStringLiteral("i"), QStringLiteral("in-place") },
+                       QStringLiteral("set: write the file instead of printing it.") });
     parser.addPositionalArgument(QStringLiteral("action"),
                                  QStringLiteral("fields: the requests, constraints and config of a ResourceClaimTemplate "
-                                                "or ResourceClaim, as the template editor's form shows them."));
+                                                "or ResourceClaim, as the template editor's form shows them. set: edit "
+                                                "one request as the form does (comments kept) and print the YAML."));
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Show a claim template's structure as the editor's form does.\n"
-                                    "Exit status 2 when the file does not read as a template."),
+                     QStringLiteral("Show or edit a claim template's structure as the editor's form does.\n"
+                                    "Exit status 2 when the file does not read as a template or the edit does not apply."),
                      &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (!checkOutputFormat(format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("template")))
         return Usage;
     const QStringList positional = parser.positionalArguments();
-    if (positional.value(0) != QLatin1String("fields") || positional.size() != 2) {
-        err(QStringLiteral("dractl: template: say fields FILE\n"));
-        return Usage;
+    if (positional.size() != 2 || (positional[0] != QLatin1String("fields") && positional[0] != QLatin1String("set")))
+        return usageError(QStringLiteral("say fields FILE or set FILE"));
+    if (positional[0] == QLatin1String("fields"))
+        return fields(positional.value(1), format);
+    RequestEdit edit;
+    edit.request = parser.value(QStringLiteral("request"));
+    if (parser.isSet(QStringLiteral("class")))
+        edit.deviceClass = parser.value(QStringLiteral("class"));
+    if (parser.isSet(QStringLiteral("count"))) {
+        bool number = false;
+        const qlonglong count = parser.value(QStringLiteral("count")).toLongLong(&number);
+        if (!number || count < 1)
+            return usageError(QStringLiteral("--count needs a whole number of at least 1, not \"%1\"")
+                                  .arg(parser.value(QStringLiteral("count"))));
+        edit.count = count;
     }
-    return fields(positional.value(1), format);
+    edit.all = parser.isSet(QStringLiteral("all"));
+    if (edit.all && edit.count)
+        return usageError(QStringLiteral("--all and --count exclude each other"));
+    if (parser.isSet(QStringLiteral("selector"))) {
+        QStringList selectors = parser.values(QStringLiteral("selector"));
+        selectors.removeAll(QString());
+        edit.selectors = selectors;
+    }
+    if (!edit.deviceClass && !edit.count && !edit.all && !edit.selectors)
+        return usageError(QStringLiteral("set: say what to change (--class, --count, --all, --selector)"));
+    return set(positional.value(1), edit, parser.isSet(QStringLiteral("in-place")));
 }
 
 const CommandRegistration templateRegistration(
-    { "template", "Show a claim template's requests, constraints and config as the editor's form does", runTemplate, 56 });
+    { "template", "Show or edit a claim template's requests, constraints and config as the editor's form does",
+      runTemplate, 56 });
 
 } // namespace
 
