@@ -10,6 +10,7 @@
 #include <variant>
 
 #include <QFile>
+#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -155,8 +156,9 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
         out(*written);
         return Ok;
     }
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(QByteArray::fromStdString(*written)) < 0)
+    // Written beside and renamed over: a failed write leaves the file as it was.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(*written)) < 0 || !file.commit())
         return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
     return Ok;
 }
