@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/common/result.h"
+#include "core/model/claim_template_form.h"
 
 namespace dra::model::form_detail {
 
@@ -26,11 +27,16 @@ struct FormDocument
 
     // The `devices` object, created on the way when `create` (nullptr when absent otherwise).
     nlohmann::ordered_json *devices(bool create);
+    // The `devices` object, nullptr when absent.
+    const nlohmann::ordered_json *devices() const;
 };
 
 // Parses `text` and checks it is a resource.k8s.io/v1, v1beta2 or v1beta1 ResourceClaimTemplate or
 // ResourceClaim whose spec path holds objects. Errors are "origin..." sentences.
 [[nodiscard]] Result<FormDocument> parseFormDocument(std::string_view text, const QString &origin);
+
+// The form of a parsed document; errors name the first field of the wrong shape.
+[[nodiscard]] Result<ClaimTemplateForm> readFormDocument(const FormDocument &document, const QString &origin);
 
 // "a.b", "a[3]": the paths error messages name.
 inline std::string fieldPath(const std::string &parent, std::string_view key)

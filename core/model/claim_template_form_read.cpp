@@ -43,6 +43,18 @@ ojson *FormDocument::devices(bool create)
     return spec;
 }
 
+const ojson *FormDocument::devices() const
+{
+    const ojson *spec = &root;
+    for (const char *key : devicesKeys(isTemplate)) {
+        const auto it = spec->find(key);
+        if (it == spec->end())
+            return nullptr;
+        spec = &*it;
+    }
+    return spec;
+}
+
 Result<FormDocument> parseFormDocument(std::string_view text, const QString &origin)
 {
     Result<ojson> parsed = parseYamlOrdered(text, origin);
@@ -251,11 +263,16 @@ std::string ClaimTemplateForm::devicesPath() const
 
 Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QString &origin)
 {
-    using namespace form_detail;
-    Result<FormDocument> document = parseFormDocument(text, origin);
+    Result<form_detail::FormDocument> document = form_detail::parseFormDocument(text, origin);
     if (!document)
         return fail(document.error());
-    const ojson &root = document->root;
+    return form_detail::readFormDocument(*document, origin);
+}
+
+Result<ClaimTemplateForm> form_detail::readFormDocument(const FormDocument &document, const QString &origin)
+{
+    using namespace form_detail;
+    const ojson &root = document.root;
     FieldReader reader;
     ClaimTemplateForm form;
     form.apiVersion = root["apiVersion"].get<std::string>();
@@ -264,10 +281,10 @@ Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QSt
         form.name = reader.string(*metadata, "name", "metadata");
         form.ns = reader.string(*metadata, "namespace", "metadata");
     }
-    if (const ojson *devices = document->devices(false)) {
+    if (const ojson *devices = document.devices()) {
         const std::string path = form.devicesPath();
         reader.eachObject(*devices, "requests", path, [&](const ojson &request, const std::string &at, int i) {
-            form.requests.push_back(readRequest(reader, request, at, i, document->specOnRequest));
+            form.requests.push_back(readRequest(reader, request, at, i, document.specOnRequest));
         });
         reader.eachObject(*devices, "constraints", path, [&](const ojson &constraint, const std::string &at, int i) {
             FormConstraint c;

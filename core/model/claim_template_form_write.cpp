@@ -241,12 +241,12 @@ Result<ojson> writeConfig(ojson config, const FormConfig &form, const std::strin
 Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTemplateForm &form, const QString &origin)
 {
     using namespace form_write;
-    // A document the form cannot read (a field of the wrong shape) is not written over.
-    if (Result<ClaimTemplateForm> readable = readClaimTemplateForm(text, origin); !readable)
-        return fail(readable.error());
     Result<form_detail::FormDocument> document = form_detail::parseFormDocument(text, origin);
     if (!document)
         return fail(document.error());
+    // A document the form cannot read (a field of the wrong shape) is not written over.
+    if (Result<ClaimTemplateForm> readable = form_detail::readFormDocument(*document, origin); !readable)
+        return fail(readable.error());
     ojson &root = document->root;
     ojson metadata = root.contains("metadata") && root["metadata"].is_object() ? root["metadata"] : ojson::object();
     putString(metadata, "name", form.name);

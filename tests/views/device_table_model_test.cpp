@@ -15,6 +15,18 @@
 namespace dra::views {
 namespace {
 
+// What one object added, changed or deleted on top of `base` changes, as the store announces it.
+inventory::ChangeSet changeOf(const inventory::SnapshotPtr &base, store::ChangeType type, const test::json &object)
+{
+    store::CommittedBatch batch;
+    batch.cluster = base->cluster();
+    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ object })))
+        batch.changes.push_back({ type, base->rev() + 1, std::move(record) });
+    inventory::ChangeSet changes;
+    inventory::applyBatch(base, batch, &changes);
+    return changes;
+}
+
 TEST(DeviceTableModelTest, OneRowPerDeviceWithStateAndHolder)
 {
     const inventory::SnapshotPtr snapshot = test::a100Snapshot();
@@ -121,13 +133,8 @@ TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
     ASSERT_EQ(filter.rowCount(), 4);
 
     // gpu-2 is allocated to a claim.
-    store::CommittedBatch batch;
-    batch.cluster = free->cluster();
-    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ test::claimObject("ml", "train", "n1", { "gpu-2" }, {}) })))
-        batch.changes.push_back({ store::ChangeType::Added, free->rev() + 1, std::move(record) });
-    batch.summary.added = 1;
-    inventory::ChangeSet changes;
-    inventory::applyBatch(free, batch, &changes);
+    const inventory::ChangeSet changes
+        = changeOf(free, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-2" }, {}));
     ASSERT_TRUE(changes.allocationsChanged);
     model.applyChanges(changes);
 
@@ -165,14 +172,9 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
     ASSERT_EQ(names(), (QStringList{ QStringLiteral("gpu-3"), QStringLiteral("gpu-1") }));
 
     const auto apply = [&](const inventory::SnapshotPtr &base, store::ChangeType type, const json &object) {
-        store::CommittedBatch batch;
-        batch.cluster = base->cluster();
-        for (store::ObjectRecord &record : test::recordsOf(test::listOf({ object })))
-            batch.changes.push_back({ type, base->rev() + 1, std::move(record) });
-        inventory::ChangeSet changes;
-        const inventory::SnapshotPtr next = inventory::applyBatch(base, batch, &changes);
+        const inventory::ChangeSet changes = changeOf(base, type, object);
         model.applyChanges(changes);
-        return next;
+        return changes.snapshot;
     };
     // A second node's slice arrives: its devices are read and sorted in.
     const json second = test::sliceObject("n2", "n2", { test::gpuDevice("gpu-2"), test::gpuDevice("gpu-4") });
@@ -231,13 +233,7 @@ TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
     filter.prepareSearch(before);
     // Before the texts land (they come through the event loop), gpu-1 is allocated: same rows,
     // other text.
-    store::CommittedBatch batch;
-    batch.cluster = before->cluster();
-    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ test::claimObject("ml", "train", "n1", { "gpu-1" }, {}) })))
-        batch.changes.push_back({ store::ChangeType::Added, before->rev() + 1, std::move(record) });
-    inventory::ChangeSet changes;
-    inventory::applyBatch(before, batch, &changes);
-    model.applyChanges(changes);
+    model.applyChanges(changeOf(before, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-1" }, {})));
     QThreadPool::globalInstance()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(ready.count(), 0) << "read for the table before the change";

@@ -25,11 +25,6 @@ namespace {
 using model::ClaimTemplateForm;
 using model::FormDeviceSpec;
 
-QString qstr(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
-
 // What decides which widgets the form has: a re-read of the same shape only updates values, so
 // the field being typed in keeps its focus and cursor.
 std::string formShape(const ClaimTemplateForm &form)
@@ -198,13 +193,13 @@ void TemplateForm::refreshFields()
 
 QWidget *TemplateForm::metadataSection()
 {
-    auto *box = new QGroupBox(QStringLiteral("%1 (%2)").arg(qstr(m_form.kind), qstr(m_form.apiVersion)));
+    auto *box = new QGroupBox(QStringLiteral("%1 (%2)").arg(common::qs(m_form.kind), common::qs(m_form.apiVersion)));
     auto *form = new QFormLayout(box);
-    QWidget *name = textField([](ClaimTemplateForm &f) { return qstr(f.name); },
+    QWidget *name = textField([](ClaimTemplateForm &f) { return common::qs(f.name); },
                               [](ClaimTemplateForm &f, const QString &v) { f.name = v.toStdString(); });
     name->setObjectName(QStringLiteral("name"));
     form->addRow(QStringLiteral("Name"), name);
-    QWidget *ns = textField([](ClaimTemplateForm &f) { return qstr(f.ns); },
+    QWidget *ns = textField([](ClaimTemplateForm &f) { return common::qs(f.ns); },
                             [](ClaimTemplateForm &f, const QString &v) { f.ns = v.toStdString(); });
     ns->setObjectName(QStringLiteral("namespace"));
     form->addRow(QStringLiteral("Namespace"), ns);
@@ -219,7 +214,7 @@ QWidget *TemplateForm::requestSection(int request)
     auto *form = new QFormLayout;
     layout->addLayout(form);
     form->addRow(QStringLiteral("Name"),
-                 textField([request](ClaimTemplateForm &f) { return qstr(f.requests[request].name); },
+                 textField([request](ClaimTemplateForm &f) { return common::qs(f.requests[request].name); },
                            [request](ClaimTemplateForm &f, const QString &v) { f.requests[request].name = v.toStdString(); }));
     auto *mode = new QComboBox;
     mode->setObjectName(QStringLiteral("request-%1-mode").arg(request));
@@ -266,10 +261,10 @@ QWidget *TemplateForm::specSection(int request, int alternative)
         form->setContentsMargins(0, 0, 0, 0);
     else
         form->addRow(QStringLiteral("Name"),
-                     textField([spec](ClaimTemplateForm &f) { return qstr(spec(f).name); },
+                     textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).name); },
                                [spec](ClaimTemplateForm &f, const QString &v) { spec(f).name = v.toStdString(); }));
 
-    QWidget *deviceClass = textField([spec](ClaimTemplateForm &f) { return qstr(spec(f).deviceClassName); },
+    QWidget *deviceClass = textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).deviceClassName); },
                                      [spec](ClaimTemplateForm &f, const QString &v) { spec(f).deviceClassName = v.toStdString(); },
                                      m_classes);
     deviceClass->setObjectName(prefix + QStringLiteral("class"));
@@ -333,7 +328,7 @@ QWidget *TemplateForm::specSection(int request, int alternative)
     form->addRow(QStringLiteral("Tolerations"), tolerations);
 
     QWidget *capacity = textField(
-        [spec](ClaimTemplateForm &f) { return qstr(model::capacityRequestsText(spec(f))); },
+        [spec](ClaimTemplateForm &f) { return common::qs(model::capacityRequestsText(spec(f))); },
         [spec](ClaimTemplateForm &f, const QString &v) { model::setCapacityRequestsText(spec(f), v.toStdString()); });
     capacity->setToolTip(QStringLiteral("Capacity consumed from shareable devices: name=quantity, comma separated"));
     form->addRow(QStringLiteral("Capacity"), capacity);

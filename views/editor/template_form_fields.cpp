@@ -15,6 +15,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include "core/common/json_text.h"
 #include "views/editor/cel_editor.h"
 #include "views/editor/template_form.h"
 
@@ -24,11 +25,6 @@ namespace {
 
 using model::ClaimTemplateForm;
 using model::FormToleration;
-
-QString fieldText(const std::string &text)
-{
-    return QString::fromStdString(text);
-}
 
 // Opens `expression` in the CEL editor; the edited text, or a null string when cancelled.
 QString editSelector(QWidget *parent, const QString &expression)
@@ -90,7 +86,7 @@ QWidget *TemplateForm::selectorField(Spec spec, int selector)
     auto *row = new QWidget;
     auto *layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    QWidget *line = textField([spec, selector](ClaimTemplateForm &f) { return fieldText(spec(f).selectors[std::size_t(selector)]); },
+    QWidget *line = textField([spec, selector](ClaimTemplateForm &f) { return common::qs(spec(f).selectors[std::size_t(selector)]); },
                               [spec, selector](ClaimTemplateForm &f, const QString &v) {
                                   spec(f).selectors[std::size_t(selector)] = v.toStdString();
                               });
@@ -99,7 +95,7 @@ QWidget *TemplateForm::selectorField(Spec spec, int selector)
     auto *cel = new QPushButton(QStringLiteral("CEL…"));
     cel->setToolTip(QStringLiteral("Edit the selector in the CEL editor"));
     connect(cel, &QPushButton::clicked, this, [this, spec, selector] {
-        const QString edited = editSelector(this, fieldText(spec(m_form).selectors[std::size_t(selector)]));
+        const QString edited = editSelector(this, common::qs(spec(m_form).selectors[std::size_t(selector)]));
         if (!edited.isNull())
             edit([spec, selector, edited](ClaimTemplateForm &f) { spec(f).selectors[std::size_t(selector)] = edited.toStdString(); });
     });
@@ -128,7 +124,7 @@ QWidget *TemplateForm::tolerationRow(int request, int alternative, int toleratio
         return spec.tolerations[std::size_t(t)];
     };
     const auto get = [=](std::string FormToleration::*field) {
-        return [=](ClaimTemplateForm &f) { return fieldText(at(f, request, alternative, toleration).*field); };
+        return [=](ClaimTemplateForm &f) { return common::qs(at(f, request, alternative, toleration).*field); };
     };
     const auto set = [=](std::string FormToleration::*field) {
         return [=](ClaimTemplateForm &f, const QString &v) { at(f, request, alternative, toleration).*field = v.toStdString(); };
@@ -143,7 +139,7 @@ QWidget *TemplateForm::tolerationRow(int request, int alternative, int toleratio
     layout->addWidget(textField(
         [=](ClaimTemplateForm &f) {
             const std::string &op = at(f, request, alternative, toleration).op;
-            return op.empty() ? QStringLiteral("Equal") : fieldText(op);
+            return op.empty() ? QStringLiteral("Equal") : common::qs(op);
         },
         [=](ClaimTemplateForm &f, const QString &v) {
             FormToleration &t = at(f, request, alternative, toleration);
@@ -189,15 +185,15 @@ QWidget *TemplateForm::constraintsSection()
     for (int i = 0; i < int(m_form.constraints.size()); ++i) {
         auto *form = new QFormLayout;
         form->addRow(QStringLiteral("Requests"),
-                     textField([i](ClaimTemplateForm &f) { return fieldText(model::requestListText(f.constraints[std::size_t(i)].requests)); },
+                     textField([i](ClaimTemplateForm &f) { return common::qs(model::requestListText(f.constraints[std::size_t(i)].requests)); },
                                [i](ClaimTemplateForm &f, const QString &v) {
                                    f.constraints[std::size_t(i)].requests = model::parseRequestList(v.toStdString());
                                }));
         form->addRow(QStringLiteral("Same attribute"),
-                     textField([i](ClaimTemplateForm &f) { return fieldText(f.constraints[std::size_t(i)].matchAttribute); },
+                     textField([i](ClaimTemplateForm &f) { return common::qs(f.constraints[std::size_t(i)].matchAttribute); },
                                [i](ClaimTemplateForm &f, const QString &v) { f.constraints[std::size_t(i)].matchAttribute = v.toStdString(); }));
         form->addRow(QStringLiteral("Distinct attribute"),
-                     textField([i](ClaimTemplateForm &f) { return fieldText(f.constraints[std::size_t(i)].distinctAttribute); },
+                     textField([i](ClaimTemplateForm &f) { return common::qs(f.constraints[std::size_t(i)].distinctAttribute); },
                                [i](ClaimTemplateForm &f, const QString &v) {
                                    f.constraints[std::size_t(i)].distinctAttribute = v.toStdString();
                                }));
@@ -219,12 +215,12 @@ QWidget *TemplateForm::configSection()
     for (int i = 0; i < int(m_form.config.size()); ++i) {
         auto *form = new QFormLayout;
         form->addRow(QStringLiteral("Requests"),
-                     textField([i](ClaimTemplateForm &f) { return fieldText(model::requestListText(f.config[std::size_t(i)].requests)); },
+                     textField([i](ClaimTemplateForm &f) { return common::qs(model::requestListText(f.config[std::size_t(i)].requests)); },
                                [i](ClaimTemplateForm &f, const QString &v) {
                                    f.config[std::size_t(i)].requests = model::parseRequestList(v.toStdString());
                                }));
         form->addRow(QStringLiteral("Driver"),
-                     textField([i](ClaimTemplateForm &f) { return fieldText(f.config[std::size_t(i)].driver); },
+                     textField([i](ClaimTemplateForm &f) { return common::qs(f.config[std::size_t(i)].driver); },
                                [i](ClaimTemplateForm &f, const QString &v) { f.config[std::size_t(i)].driver = v.toStdString(); }));
         auto *parameters = new QPlainTextEdit;
         parameters->setToolTip(QStringLiteral("Opaque driver parameters, as JSON"));
@@ -234,7 +230,7 @@ QWidget *TemplateForm::configSection()
             edit([i, text](ClaimTemplateForm &f) { f.config[std::size_t(i)].parameters = text; });
         });
         m_refresh.push_back([parameters, i](ClaimTemplateForm &f) {
-            const QString value = fieldText(f.config[std::size_t(i)].parameters);
+            const QString value = common::qs(f.config[std::size_t(i)].parameters);
             if (parameters->hasFocus() || parameters->toPlainText() == value)
                 return; // the JSON being typed is not reformatted under the cursor
             const QSignalBlocker blocker(parameters);

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_filter_model.h"
 
+#include <algorithm>
+
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
@@ -45,9 +47,8 @@ bool insertRead(std::vector<T> &rows, int first, int last, Read read)
 DeviceFilterModel::DeviceFilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
 {
-    setSortRole(DeviceTableModel::SortRole);
-    setSortCaseSensitivity(Qt::CaseInsensitive);
-    setDynamicSortFilter(true);
+    setDynamicSortFilter(true); // sorting compares SortKeys (lessThan), not the proxy's sort role
+
 }
 
 void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
@@ -71,9 +72,14 @@ void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
     QSortFilterProxyModel::setSourceModel(model);
 }
 
+const DeviceTableModel *DeviceFilterModel::table() const
+{
+    return qobject_cast<const DeviceTableModel *>(sourceModel());
+}
+
 void DeviceFilterModel::setText(const QString &text)
 {
-    m_text = text.trimmed();
+    m_words = text.toCaseFolded().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     invalidateRowsFilter();
 }
 
@@ -93,8 +99,8 @@ void DeviceFilterModel::prepareSearch(inventory::SnapshotPtr snapshot)
         watcher->deleteLater();
         std::vector<QString> texts = watcher->result();
         // The table lists the snapshot's devices in its order until it changes.
-        if (generation != m_rowsGeneration || !m_rowTexts.empty() || !sourceModel()
-            || texts.size() != size_t(sourceModel()->rowCount()))
+        if (generation != m_rowsGeneration || !m_rowTexts.empty() || !table()
+            || texts.size() != size_t(table()->rowCount()))
             return;
         m_rowTexts = std::move(texts);
         Q_EMIT searchPrepared();
@@ -159,8 +165,7 @@ void DeviceFilterModel::rereadRows(const QModelIndex &topLeft, const QModelIndex
 
 DeviceFilterModel::SortKey DeviceFilterModel::sortKeyOf(int sourceRow, int column) const
 {
-    const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
-    const QVariant value = table ? table->sortValue(sourceRow, column) : QVariant();
+    const QVariant value = table() ? table()->sortValue(sourceRow, column) : QVariant();
     SortKey key;
     if (!value.isValid() || value.isNull())
         return key;
@@ -177,13 +182,12 @@ DeviceFilterModel::SortKey DeviceFilterModel::sortKeyOf(int sourceRow, int colum
 
 QString DeviceFilterModel::rowTextOf(int sourceRow) const
 {
-    const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
-    return table ? table->searchText(sourceRow).toCaseFolded() : QString();
+    return table() ? table()->searchText(sourceRow).toCaseFolded() : QString();
 }
 
 bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
-    const auto *table = qobject_cast<const DeviceTableModel *>(sourceModel());
+    const DeviceTableModel *table = this->table();
     if (!table || sourceParent.isValid())
         return true;
     if (m_matches) {
@@ -191,7 +195,7 @@ bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
         if (!device || !m_matches->contains(device->key))
             return false;
     }
-    if (m_text.isEmpty())
+    if (m_words.isEmpty())
         return true;
     if (m_rowTexts.size() != size_t(table->rowCount())) {
         m_rowTexts.resize(size_t(table->rowCount()));
@@ -199,11 +203,7 @@ bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
     }
     // Every word must appear in some column: "h100 free" finds free H100s.
     const QString &text = m_rowTexts[size_t(sourceRow)];
-    const QStringList words = m_text.toCaseFolded().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    for (const QString &word : words)
-        if (!text.contains(word))
-            return false;
-    return true;
+    return std::ranges::all_of(m_words, [&text](const QString &word) { return text.contains(word); });
 }
 
 bool DeviceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const

@@ -13,6 +13,8 @@
 
 namespace dra::views {
 
+class DeviceTableModel;
+
 // Filters the device table by plain text (any column) or by the set of devices a CEL selector
 // matched, and sorts numbers and quantities by value.
 //
@@ -52,6 +54,7 @@ private:
         double number = 0;
         QString text; // case-folded
     };
+    const DeviceTableModel *table() const;
     SortKey sortKeyOf(int sourceRow, int column) const;
     QString rowTextOf(int sourceRow) const;
     void forgetRows();
@@ -59,7 +62,7 @@ private:
     void sourceRowsRemoved(const QModelIndex &parent, int first, int last);
     void rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight);
 
-    QString m_text;
+    QStringList m_words; // of the text filter, case-folded
     std::optional<std::unordered_set<inventory::DeviceKey>> m_matches;
     mutable std::vector<SortKey> m_sortKeys; // by source row, of m_keyColumn; empty until a sort
     mutable int m_keyColumn = -1;

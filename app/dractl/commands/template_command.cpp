@@ -141,7 +141,8 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
         spec.allocationMode = "All";
         spec.count.reset();
     } else if (edit.count) {
-        spec.allocationMode = spec.allocationMode == "All" ? "" : spec.allocationMode;
+        if (spec.allocationMode == "All")
+            spec.allocationMode.clear(); // back to ExactCount
         spec.count = *edit.count;
     }
     if (edit.selectors) {
