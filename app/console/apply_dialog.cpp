@@ -13,7 +13,8 @@
 
 namespace dra::console {
 
-ApplyDialog::ApplyDialog(kube::ClientConfig config, const QString &text, const QString &origin, QWidget *parent)
+ApplyDialog::ApplyDialog(
+    kube::ClientConfig config, const QString &text, const QString &origin, QWidget *parent)
     : QDialog(parent)
     , m_apply(new ClusterApply(config, this))
     , m_status(new QLabel(this))
@@ -42,8 +43,9 @@ ApplyDialog::ApplyDialog(kube::ClientConfig config, const QString &text, const Q
         QStringList problems;
         for (const model::ManifestProblem &problem : manifests.problems)
             problems << problem.message();
-        m_status->setText(problems.isEmpty() ? QStringLiteral("%1 holds no object to apply.").arg(origin)
-                                             : problems.join(QLatin1Char('\n')));
+        m_status->setText(problems.isEmpty()
+                ? QStringLiteral("%1 holds no object to apply.").arg(origin)
+                : problems.join(QLatin1Char('\n')));
         return;
     }
     m_documents = std::move(manifests.documents);
@@ -80,9 +82,9 @@ void ApplyDialog::onFinished(const std::vector<kube::ApplyOutcome> &outcomes)
     m_diff->setPlainText(diff.isEmpty() ? QStringLiteral("(no differences)") : diff);
     if (m_dryRun) {
         m_status->setText(lines.join(QLatin1Char('\n'))
-                          + (errors    ? QStringLiteral("\nThe server refused some objects; nothing was applied.")
-                             : changes ? QStringLiteral("\nApply these changes?")
-                                       : QStringLiteral("\nThe cluster already holds this.")));
+            + (errors ? QStringLiteral("\nThe server refused some objects; nothing was applied.")
+                    : changes ? QStringLiteral("\nApply these changes?")
+                              : QStringLiteral("\nThe cluster already holds this.")));
         m_applyButton->setEnabled(changes && !errors);
         Q_EMIT dryRunDone();
         return;

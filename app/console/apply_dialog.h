@@ -27,7 +27,8 @@ class ApplyDialog final : public QDialog
     Q_OBJECT
 public:
     // `text` is the manifest; `origin` names it in errors (the file, or "editor").
-    ApplyDialog(kube::ClientConfig config, const QString &text, const QString &origin, QWidget *parent = nullptr);
+    ApplyDialog(kube::ClientConfig config, const QString &text, const QString &origin,
+        QWidget *parent = nullptr);
 
     QString diffText() const;
     QString statusText() const;

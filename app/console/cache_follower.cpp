@@ -18,7 +18,8 @@ constexpr int kQuickCheckDelayMs = 2000;
 // The logged state of a change as the record the store would have committed.
 store::ObjectRecord recordOf(const store::LoggedChange &change)
 {
-    if (Result<nlohmann::json> json = common::parseJson(change.json, QStringLiteral("change log"))) {
+    if (Result<nlohmann::json> json
+        = common::parseJson(change.json, QStringLiteral("change log"))) {
         if (Result<model::Object> object = model::decodeObject(std::move(*json))) {
             store::ObjectRecord record = store::toRecord(*object);
             record.rev = change.rev;
@@ -117,9 +118,9 @@ void CacheFollower::poll()
                 continue;
             batch.changes.push_back({ change.type, change.rev, recordOf(change) });
             auto &summary = batch.summary;
-            (change.type == store::ChangeType::Added      ? summary.added
-             : change.type == store::ChangeType::Modified ? summary.modified
-                                                          : summary.deleted)++;
+            (change.type == store::ChangeType::Added             ? summary.added
+                    : change.type == store::ChangeType::Modified ? summary.modified
+                                                                 : summary.deleted)++;
             if (summary.firstRev == 0)
                 summary.firstRev = change.rev;
             summary.lastRev = change.rev;

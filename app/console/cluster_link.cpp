@@ -16,7 +16,7 @@
 namespace dra::console {
 
 ClusterLink::ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster,
-                         std::vector<std::string> workloadNamespaces, QObject *parent)
+    std::vector<std::string> workloadNamespaces, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_cachePath(std::move(cachePath))
@@ -40,14 +40,20 @@ ClusterLink::~ClusterLink()
         store::WatchBatch final;
         const QString reason = QStringLiteral("the console disconnected at %1")
                                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
-        QMetaObject::invokeMethod(m_kubeRoot, [this, &final, &reason] {
-            final = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), kube::StreamState::Stale, reason);
-            m_mirror->stop();
-            delete m_kubeRoot; // the mirror and the client with it, on their thread
-        }, Qt::BlockingQueuedConnection);
-        QMetaObject::invokeMethod(m_store, [this, &final] { m_store->enqueue(final); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_kubeRoot,
+            [this, &final, &reason] {
+                final = kube::stoppedStreamsBatch(
+                    m_cluster, m_mirror->streams(), kube::StreamState::Stale, reason);
+                m_mirror->stop();
+                delete m_kubeRoot; // the mirror and the client with it, on their thread
+            },
+            Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_store, [this, &final] { m_store->enqueue(final); }, Qt::BlockingQueuedConnection);
         // The flush enqueue() posted runs before this.
-        QMetaObject::invokeMethod(m_store, [] {}, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_store, [] {}, Qt::BlockingQueuedConnection);
     }
     m_kubeThread->quit();
     m_kubeThread->wait();
@@ -62,54 +68,65 @@ void ClusterLink::start()
     // The writer opens (or creates) the file on its own thread; the GUI thread never waits on it.
     QObject *opener = new QObject;
     opener->moveToThread(m_storeThread);
-    QMetaObject::invokeMethod(opener, [this, opener] {
-        opener->deleteLater();
-        QDir().mkpath(QFileInfo(m_cachePath).absolutePath());
-        Result<store::CacheDb> cache = store::CacheDb::open(m_cachePath, store::OpenMode::ReadWrite);
-        if (!cache) {
-            Q_EMIT failed(cache.error());
-            return;
-        }
-        const kube::ResumePoints resumeFrom = kube::resumePointsOf(*cache, m_cluster);
-        m_store = new store::Store(std::move(*cache));
-        connect(m_storeThread, &QThread::finished, m_store, &QObject::deleteLater);
-        connect(m_store, &store::Store::failed, this, &ClusterLink::failed);
-        QMetaObject::invokeMethod(this, [this, resumeFrom] {
-            Q_EMIT cacheReady();
-            startMirror(resumeFrom);
-        }, Qt::QueuedConnection);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        opener,
+        [this, opener] {
+            opener->deleteLater();
+            QDir().mkpath(QFileInfo(m_cachePath).absolutePath());
+            Result<store::CacheDb> cache
+                = store::CacheDb::open(m_cachePath, store::OpenMode::ReadWrite);
+            if (!cache) {
+                Q_EMIT failed(cache.error());
+                return;
+            }
+            const kube::ResumePoints resumeFrom = kube::resumePointsOf(*cache, m_cluster);
+            m_store = new store::Store(std::move(*cache));
+            connect(m_storeThread, &QThread::finished, m_store, &QObject::deleteLater);
+            connect(m_store, &store::Store::failed, this, &ClusterLink::failed);
+            QMetaObject::invokeMethod(
+                this,
+                [this, resumeFrom] {
+                    Q_EMIT cacheReady();
+                    startMirror(resumeFrom);
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 void ClusterLink::startMirror(const kube::ResumePoints &resumeFrom)
 {
     m_kubeRoot = new QObject;
     m_kubeRoot->moveToThread(m_kubeThread);
-    QMetaObject::invokeMethod(m_kubeRoot, [this, resumeFrom] {
-        kube::RestOptions rest;
-        rest.userAgent = "draconsole/" DRA_VERSION " (linux)";
-        // A credential plugin has no terminal here: what it asks of the user (open a URL, touch
-        // a key) reaches the window instead of hanging on a prompt nobody sees.
-        rest.exec.terminalAvailable = false;
-        rest.exec.onMessage = [this](const QString &line) {
-            Q_EMIT notice(QStringLiteral("credential plugin: ") + line);
-        };
-        auto *client = new kube::RestClient(m_config, rest, kube::Clock::system(), m_kubeRoot);
-        kube::MirrorOptions options;
-        options.cluster = m_cluster;
-        options.resumeFrom = resumeFrom;
-        options.workloadNamespaces = m_workloadNamespaces;
-        m_mirror = new kube::Mirror(*client, options, kube::Clock::system(), m_kubeRoot);
-        connect(m_mirror, &kube::Mirror::batchReady, m_store, &store::Store::enqueue);
-        connect(m_mirror, &kube::Mirror::streamChanged, this, &ClusterLink::streamChanged);
-        connect(m_mirror, &kube::Mirror::initialSynced, this, &ClusterLink::initialSynced);
-        connect(m_mirror, &kube::Mirror::notice, this,
+    QMetaObject::invokeMethod(
+        m_kubeRoot,
+        [this, resumeFrom] {
+            kube::RestOptions rest;
+            rest.userAgent = "draconsole/" DRA_VERSION " (linux)";
+            // A credential plugin has no terminal here: what it asks of the user (open a URL, touch
+            // a key) reaches the window instead of hanging on a prompt nobody sees.
+            rest.exec.terminalAvailable = false;
+            rest.exec.onMessage = [this](const QString &line) {
+                Q_EMIT notice(QStringLiteral("credential plugin: ") + line);
+            };
+            auto *client = new kube::RestClient(m_config, rest, kube::Clock::system(), m_kubeRoot);
+            kube::MirrorOptions options;
+            options.cluster = m_cluster;
+            options.resumeFrom = resumeFrom;
+            options.workloadNamespaces = m_workloadNamespaces;
+            m_mirror = new kube::Mirror(*client, options, kube::Clock::system(), m_kubeRoot);
+            connect(m_mirror, &kube::Mirror::batchReady, m_store, &store::Store::enqueue);
+            connect(m_mirror, &kube::Mirror::streamChanged, this, &ClusterLink::streamChanged);
+            connect(m_mirror, &kube::Mirror::initialSynced, this, &ClusterLink::initialSynced);
+            connect(m_mirror, &kube::Mirror::notice, this,
                 [this](const common::Error &error) { Q_EMIT notice(error.message); });
-        connect(m_mirror, &kube::Mirror::discovered, this, [this](const kube::ApiDiscovery &discovery) {
-            Q_EMIT discovered(discovery.gitVersion, discovery.resourceVersions);
-        });
-        m_mirror->start();
-    }, Qt::QueuedConnection);
+            connect(m_mirror, &kube::Mirror::discovered, this,
+                [this](const kube::ApiDiscovery &discovery) {
+                    Q_EMIT discovered(discovery.gitVersion, discovery.resourceVersions);
+                });
+            m_mirror->start();
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace dra::console

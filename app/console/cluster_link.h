@@ -35,7 +35,7 @@ public:
     // `workloadNamespaces`: where Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes
     // are mirrored ("*" for all; empty: nowhere), as kube::MirrorOptions says.
     ClusterLink(kube::ClientConfig config, QString cachePath, std::string cluster,
-                std::vector<std::string> workloadNamespaces = {}, QObject *parent = nullptr);
+        std::vector<std::string> workloadNamespaces = {}, QObject *parent = nullptr);
     ~ClusterLink() override;
 
     void start();
@@ -59,9 +59,9 @@ private:
     std::vector<std::string> m_workloadNamespaces;
     QThread *m_storeThread;
     QThread *m_kubeThread;
-    store::Store *m_store = nullptr;   // lives on m_storeThread
-    QObject *m_kubeRoot = nullptr;     // lives on m_kubeThread: owns the client and the mirror
-    kube::Mirror *m_mirror = nullptr;  // child of m_kubeRoot
+    store::Store *m_store = nullptr; // lives on m_storeThread
+    QObject *m_kubeRoot = nullptr; // lives on m_kubeThread: owns the client and the mirror
+    kube::Mirror *m_mirror = nullptr; // child of m_kubeRoot
 };
 
 } // namespace dra::console

@@ -78,8 +78,8 @@ void ConsoleSession::start()
         m_demoDir = std::make_unique<QTemporaryDir>();
         if (!m_demoDir->isValid()) {
             Q_EMIT failed({ common::Error::Code::Internal,
-                            QStringLiteral("cannot create a temporary folder for the demo cluster: %1")
-                                .arg(m_demoDir->errorString()) });
+                QStringLiteral("cannot create a temporary folder for the demo cluster: %1")
+                    .arg(m_demoDir->errorString()) });
             return;
         }
         m_cachePath = m_demoDir->filePath(QStringLiteral("demo-cache.db"));
@@ -87,7 +87,7 @@ void ConsoleSession::start()
     // The demo cluster is a real API server in this process; the console mirrors it exactly as
     // it mirrors a live context, so applying, rollouts and watches work the same on both.
     sandbox::EmbeddedDemoOptions demo;
-    demo.preset = sandbox::PresetOptions{ m_options.preset.toStdString(), m_options.demoNodes, 1 };
+    demo.preset = sandbox::PresetOptions { m_options.preset.toStdString(), m_options.demoNodes, 1 };
     demo.cluster = std::string(sandbox::kDemoCluster);
     demo.defaultNamespace = true; // the editor's starter template applies as it is
     m_demoServer = new DemoServer(std::move(demo), this);
@@ -109,17 +109,19 @@ void ConsoleSession::link()
     m_connected = true;
     Q_EMIT connected();
     m_link = new ClusterLink(m_options.client, m_cachePath, m_options.cluster,
-                             m_options.mirroredWorkloadNamespaces(), this);
+        m_options.mirroredWorkloadNamespaces(), this);
     connect(m_link, &ClusterLink::cacheReady, this, &ConsoleSession::follow);
     connect(m_link, &ClusterLink::streamChanged, this, &ConsoleSession::streamChanged);
     connect(m_link, &ClusterLink::notice, this, &ConsoleSession::notice);
     connect(m_link, &ClusterLink::initialSynced, this, &ConsoleSession::initialSynced);
     connect(m_link, &ClusterLink::failed, this, &ConsoleSession::failed);
-    connect(m_link, &ClusterLink::discovered, this, [this](const QString &version, const QStringList &apis) {
-        Q_EMIT progress(QStringLiteral("Connected to %1: Kubernetes %2, resource.k8s.io %3")
-                            .arg(m_options.client.describe(), version,
-                                 apis.isEmpty() ? QStringLiteral("not served") : apis.join(QStringLiteral(", "))));
-    });
+    connect(m_link, &ClusterLink::discovered, this,
+        [this](const QString &version, const QStringList &apis) {
+            Q_EMIT progress(QStringLiteral("Connected to %1: Kubernetes %2, resource.k8s.io %3")
+                                .arg(m_options.client.describe(), version,
+                                    apis.isEmpty() ? QStringLiteral("not served")
+                                                   : apis.join(QStringLiteral(", "))));
+        });
     Q_EMIT progress(QStringLiteral("Connecting to %1…").arg(m_options.client.describe()));
     m_link->start();
 }

@@ -33,11 +33,11 @@ struct SessionOptions
 {
     enum class Mode { Demo, Cache, Live };
     Mode mode = Mode::Demo;
-    kube::ClientConfig client;                 // Live: the kubeconfig context, resolved
+    kube::ClientConfig client; // Live: the kubeconfig context, resolved
     QString preset = QStringLiteral("mixed"); // Demo
-    int demoNodes = 0;                         // Demo: the preset's default when 0
-    QString cachePath;                         // Cache, Live: the file; Demo: empty for a temporary one
-    std::string cluster;                       // the cluster to show; Cache: empty picks the only/first one
+    int demoNodes = 0; // Demo: the preset's default when 0
+    QString cachePath; // Cache, Live: the file; Demo: empty for a temporary one
+    std::string cluster; // the cluster to show; Cache: empty picks the only/first one
     // Live, Demo: the namespaces whose workloads (Deployments, ReplicaSets, DaemonSets,
     // Services, HTTPRoutes) are mirrored, "*" for all (kube::MirrorOptions::workloadNamespaces).
     // Unset: every namespace on the demo cluster, none on a live one.

@@ -19,7 +19,8 @@ DemoServer::~DemoServer()
 {
     if (m_root) {
         // The server's sockets, timers and cache connections belong to its thread.
-        QMetaObject::invokeMethod(m_root, [this] { m_cluster.reset(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_root, [this] { m_cluster.reset(); }, Qt::BlockingQueuedConnection);
     }
     m_thread->quit();
     m_thread->wait();
@@ -31,19 +32,25 @@ void DemoServer::start()
     m_root->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_root, &QObject::deleteLater);
     m_thread->start();
-    QMetaObject::invokeMethod(m_root, [this] {
-        Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> created
-            = sandbox::EmbeddedDemoCluster::create(m_options);
-        Result<void> listening = created ? (*created)->listen() : Result<void>(dra::fail(created.error()));
-        if (!listening) {
-            QMetaObject::invokeMethod(this, [this, error = listening.error()] { Q_EMIT failed(error); },
-                                      Qt::QueuedConnection);
-            return;
-        }
-        m_cluster = std::move(*created);
-        QMetaObject::invokeMethod(this, [this, client = m_cluster->clientConfig()] { Q_EMIT ready(client); },
-                                  Qt::QueuedConnection);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_root,
+        [this] {
+            Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> created
+                = sandbox::EmbeddedDemoCluster::create(m_options);
+            Result<void> listening
+                = created ? (*created)->listen() : Result<void>(dra::fail(created.error()));
+            if (!listening) {
+                QMetaObject::invokeMethod(
+                    this, [this, error = listening.error()] { Q_EMIT failed(error); },
+                    Qt::QueuedConnection);
+                return;
+            }
+            m_cluster = std::move(*created);
+            QMetaObject::invokeMethod(
+                this, [this, client = m_cluster->clientConfig()] { Q_EMIT ready(client); },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace dra::console

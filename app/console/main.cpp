@@ -49,7 +49,8 @@ QString defaultCachePath()
 
 // A kubeconfig context as kubectl reads it ($KUBECONFIG when `kubeconfigPath` is empty);
 // credentials stay in this process's memory.
-dra::Result<dra::kube::ClientConfig> resolveLiveContext(const QString &kubeconfigPath, const QString &context)
+dra::Result<dra::kube::ClientConfig> resolveLiveContext(
+    const QString &kubeconfigPath, const QString &context)
 {
     dra::Result<dra::kube::Kubeconfig> kubeconfig
         = dra::kube::loadKubeconfig(dra::kube::KubeconfigSource::fromEnvironment(kubeconfigPath));
@@ -77,53 +78,65 @@ int main(int argc, char **argv)
 
     QString presets;
     for (const auto &[name, summary] : dra::sandbox::presetNames())
-        presets += QStringLiteral("\n  %1: %2").arg(QString::fromStdString(name), QString::fromStdString(summary));
+        presets += QStringLiteral("\n  %1: %2")
+                       .arg(QString::fromStdString(name), QString::fromStdString(summary));
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("DRA Console: inventory, topology, claims and templates of Kubernetes Dynamic Resource "
-                       "Allocation.\n\nWith --demo[=PRESET] it runs on the embedded demo cluster. Presets:%1")
-            .arg(presets));
+    parser.setApplicationDescription(QStringLiteral(
+        "DRA Console: inventory, topology, claims and templates of Kubernetes Dynamic Resource "
+        "Allocation.\n\nWith --demo[=PRESET] it runs on the embedded demo cluster. Presets:%1")
+                                         .arg(presets));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addOption({ QStringLiteral("demo-preset"), QStringLiteral("Run on the demo cluster (also --demo[=PRESET])."),
-                       QStringLiteral("preset") });
-    parser.addOption({ QStringLiteral("demo-nodes"), QStringLiteral("Nodes of the demo preset (its default when 0)."),
-                       QStringLiteral("n"), QStringLiteral("0") });
-    parser.addOption({ QStringLiteral("cache"), QStringLiteral("Open a cache file (an earlier mirror or import) offline."),
-                       QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("cluster"), QStringLiteral("The cluster of the cache to show."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("demo-preset"),
+        QStringLiteral("Run on the demo cluster (also --demo[=PRESET])."),
+        QStringLiteral("preset") });
+    parser.addOption({ QStringLiteral("demo-nodes"),
+        QStringLiteral("Nodes of the demo preset (its default when 0)."), QStringLiteral("n"),
+        QStringLiteral("0") });
+    parser.addOption({ QStringLiteral("cache"),
+        QStringLiteral("Open a cache file (an earlier mirror or import) offline."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("cluster"),
+        QStringLiteral("The cluster of the cache to show."), QStringLiteral("name") });
     parser.addOption({ QStringLiteral("kubeconfig"),
-                       QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
-                       QStringLiteral("file") });
+        QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+        QStringLiteral("file") });
     parser.addOption({ QStringLiteral("context"),
-                       QStringLiteral("Mirror this kubeconfig context live into the cache and show it."),
-                       QStringLiteral("name") });
+        QStringLiteral("Mirror this kubeconfig context live into the cache and show it."),
+        QStringLiteral("name") });
     parser.addOption({ QStringLiteral("workload-namespaces"),
-                       QStringLiteral("Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of "
-                                      "these namespaces (comma-separated; * for all), for rollouts. Default: all on "
-                                      "the demo cluster, none on a live one."),
-                       QStringLiteral("list") });
-    parser.addOption({ QStringLiteral("theme"), QStringLiteral("light or dark (default: judged from the desktop)."),
-                       QStringLiteral("theme") });
+        QStringLiteral(
+            "Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of "
+            "these namespaces (comma-separated; * for all), for rollouts. Default: all on "
+            "the demo cluster, none on a live one."),
+        QStringLiteral("list") });
+    parser.addOption({ QStringLiteral("theme"),
+        QStringLiteral("light or dark (default: judged from the desktop)."),
+        QStringLiteral("theme") });
     parser.addOption({ QStringLiteral("screenshot"),
-                       QStringLiteral("Render each main view to DIR/<view>.png once the data has loaded, then exit."),
-                       QStringLiteral("dir") });
+        QStringLiteral(
+            "Render each main view to DIR/<view>.png once the data has loaded, then exit."),
+        QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("startup-report"),
-                       QStringLiteral("Print startup timings as JSON once the landing page has painted the loaded data, "
-                                      "then exit (bench/console).") });
+        QStringLiteral(
+            "Print startup timings as JSON once the landing page has painted the loaded data, "
+            "then exit (bench/console).") });
     parser.process(normaliseDemoFlag(QApplication::arguments()));
 
     QSettings settings;
     const QString theme = parser.value(QStringLiteral("theme"));
-    dra::views::applyTheme(app, !theme.isEmpty() ? dra::views::themeFromName(theme)
-                                : settings.contains(QStringLiteral("window/theme"))
-                                    ? dra::views::themeFromName(settings.value(QStringLiteral("window/theme")).toString())
-                                    : dra::views::themeOfPalette(app.palette()));
+    dra::views::applyTheme(app,
+        !theme.isEmpty() ? dra::views::themeFromName(theme)
+            : settings.contains(QStringLiteral("window/theme"))
+            ? dra::views::themeFromName(settings.value(QStringLiteral("window/theme")).toString())
+            : dra::views::themeOfPalette(app.palette()));
 
     dra::console::SessionOptions options;
     // Without a choice on the command line, the context used last time, if any.
-    const bool live = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
-    const bool chosen = live || parser.isSet(QStringLiteral("cache")) || parser.isSet(QStringLiteral("demo-preset"));
+    const bool live
+        = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+    const bool chosen = live || parser.isSet(QStringLiteral("cache"))
+        || parser.isSet(QStringLiteral("demo-preset"));
     std::optional<dra::kube::ClientConfig> client;
     QString kubeconfigPath;
     if (live) {
@@ -142,7 +155,8 @@ int main(int argc, char **argv)
         if (resolved)
             client = *resolved;
         else
-            printError(QStringLiteral("the last context, %1, cannot be used (%2); opening the cache instead")
+            printError(QStringLiteral(
+                "the last context, %1, cannot be used (%2); opening the cache instead")
                            .arg(context, resolved.error().message));
     }
     if (client) {
@@ -152,8 +166,9 @@ int main(int argc, char **argv)
         settings.setValue(QStringLiteral("session/kubeconfig"), kubeconfigPath);
         options.mode = dra::console::SessionOptions::Mode::Live;
         options.client = *client;
-        options.cachePath = parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
-                                                                   : defaultCachePath();
+        options.cachePath = parser.isSet(QStringLiteral("cache"))
+            ? parser.value(QStringLiteral("cache"))
+            : defaultCachePath();
     } else if (parser.isSet(QStringLiteral("cache"))) {
         settings.remove(QStringLiteral("session"));
         options.mode = dra::console::SessionOptions::Mode::Cache;
@@ -162,7 +177,8 @@ int main(int argc, char **argv)
             printError(QStringLiteral("%1: no such cache file").arg(options.cachePath));
             return 2;
         }
-    } else if (!parser.isSet(QStringLiteral("demo-preset")) && QFileInfo::exists(defaultCachePath())) {
+    } else if (!parser.isSet(QStringLiteral("demo-preset"))
+        && QFileInfo::exists(defaultCachePath())) {
         // The last mirror, offline, when there is one; the demo cluster otherwise.
         options.mode = dra::console::SessionOptions::Mode::Cache;
         options.cachePath = defaultCachePath();
@@ -176,7 +192,8 @@ int main(int argc, char **argv)
     }
     options.cluster = parser.value(QStringLiteral("cluster")).toStdString();
     if (parser.isSet(QStringLiteral("workload-namespaces")))
-        options.workloadNamespaces = dra::kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
+        options.workloadNamespaces
+            = dra::kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
 
     dra::console::ConsoleSession session(options);
     dra::console::MainWindow window(&session);
@@ -184,31 +201,35 @@ int main(int argc, char **argv)
     int exitCode = 0;
 
     const QString screenshots = parser.value(QStringLiteral("screenshot"));
-    QObject::connect(&session, &dra::console::ConsoleSession::failed, &app, [&](const dra::common::Error &error) {
-        printError(error.message);
-        if (!screenshots.isEmpty()) {
-            exitCode = 1;
-            app.quit();
-        }
-    });
+    QObject::connect(&session, &dra::console::ConsoleSession::failed, &app,
+        [&](const dra::common::Error &error) {
+            printError(error.message);
+            if (!screenshots.isEmpty()) {
+                exitCode = 1;
+                app.quit();
+            }
+        });
     if (!screenshots.isEmpty()) {
         // Live and demo (both mirrored): once the whole cluster is in the cache (and the
         // follower has had time to read it); offline once the data has loaded.
         const bool live = options.mode != dra::console::SessionOptions::Mode::Cache;
-        QObject::connect(&session, live ? &dra::console::ConsoleSession::initialSynced
-                                        : &dra::console::ConsoleSession::loaded, &app, [&] {
-            // Let the views lay out and the background lint finish before taking pictures.
-            QTimer::singleShot(1500, &app, [&] {
-                const QStringList problems = window.saveScreenshots(screenshots);
-                for (const QString &problem : problems)
-                    printError(problem);
-                exitCode = problems.isEmpty() ? 0 : 1;
-                app.quit();
+        QObject::connect(&session,
+            live ? &dra::console::ConsoleSession::initialSynced
+                 : &dra::console::ConsoleSession::loaded,
+            &app, [&] {
+                // Let the views lay out and the background lint finish before taking pictures.
+                QTimer::singleShot(1500, &app, [&] {
+                    const QStringList problems = window.saveScreenshots(screenshots);
+                    for (const QString &problem : problems)
+                        printError(problem);
+                    exitCode = problems.isEmpty() ? 0 : 1;
+                    app.quit();
+                });
             });
-        });
     }
     if (parser.isSet(QStringLiteral("startup-report"))) {
-        auto *probe = new dra::console::StartupProbe(window.currentPage(), sinceMain, processToMainMs, &app);
+        auto *probe = new dra::console::StartupProbe(
+            window.currentPage(), sinceMain, processToMainMs, &app);
         QObject::connect(&session, &dra::console::ConsoleSession::loaded, probe, [probe, &session] {
             const dra::inventory::SnapshotPtr snapshot = session.inventory()->snapshot();
             std::set<std::string> nodes;

@@ -56,9 +56,9 @@ namespace {
 QString rolloutPlanDirectory()
 {
     const QDir app(QCoreApplication::applicationDirPath());
-    for (const QString &candidate : {app.filePath(QStringLiteral("../share/draconsole/rollouts")),
-                                     app.filePath(QStringLiteral("../../../resources/rollouts")),
-                                     QDir::current().filePath(QStringLiteral("resources/rollouts"))})
+    for (const QString &candidate : { app.filePath(QStringLiteral("../share/draconsole/rollouts")),
+             app.filePath(QStringLiteral("../../../resources/rollouts")),
+             QDir::current().filePath(QStringLiteral("resources/rollouts")) })
         if (QDir(candidate).exists())
             return QDir(candidate).canonicalPath();
     return QDir::homePath();
@@ -84,8 +84,9 @@ ClusterFactory rolloutClusters(std::shared_ptr<RolloutEndpoint> endpoint)
         }
         if (!client)
             return fail(common::Error::Code::Invalid,
-                        QStringLiteral("a rollout acts through an API server: this console shows an offline cache, or "
-                                       "its cluster is not connected yet (open a context, or the demo cluster)"));
+                QStringLiteral(
+                    "a rollout acts through an API server: this console shows an offline cache, or "
+                    "its cluster is not connected yet (open a context, or the demo cluster)"));
         return kubeClusterFactory(*client)();
     };
 }
@@ -172,8 +173,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     };
     connectEndpoint();
     connect(session, &ConsoleSession::connected, this, connectEndpoint);
-    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(endpoint),
-                                        kube::Clock::system(), {}, this);
+    m_rolloutDriver = new RolloutDriver(
+        statePath.value_or(QString()), rolloutClusters(endpoint), kube::Clock::system(), {}, this);
     m_rollouts->setPlanDirectory(rolloutPlanDirectory());
     connectRolloutPanel(m_rollouts, m_rolloutDriver);
 
@@ -191,14 +192,16 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
         m_topology->showNode(node);
         showPage(Topology);
     });
-    connect(m_topology, &views::TopologyPanel::deviceSelected, this, [this](const QString &node, const QString &device) {
-        if (!m_snapshot || device.isEmpty())
-            return;
-        freshen(Devices);
-        for (const inventory::Device *d : m_snapshot->devicesOnNode(node.toStdString()))
-            if (d->key.device == device.toStdString())
-                m_devices->selectDevice(d->key); // selects it everywhere, without switching pages
-    });
+    connect(m_topology, &views::TopologyPanel::deviceSelected, this,
+        [this](const QString &node, const QString &device) {
+            if (!m_snapshot || device.isEmpty())
+                return;
+            freshen(Devices);
+            for (const inventory::Device *d : m_snapshot->devicesOnNode(node.toStdString()))
+                if (d->key.device == device.toStdString())
+                    m_devices->selectDevice(
+                        d->key); // selects it everywhere, without switching pages
+        });
     connect(m_findingsTable, &QTableView::activated, this, [this](const QModelIndex &index) {
         const QStringList objects = index.data(views::FindingsModel::ObjectsRole).toStringList();
         if (objects.isEmpty())
@@ -207,22 +210,22 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
         openObject(parts.value(0), parts.value(1), parts.value(2));
     });
     connect(session, &ConsoleSession::progress, m_connection, &QLabel::setText);
-    connect(session, &ConsoleSession::streamChanged, this, [this](const kube::StreamStatus &status) {
-        m_streams[{status.kind, status.ns}] = status;
-        std::vector<kube::StreamStatus> streams;
-        QStringList reasons;
-        for (const auto &[key, stream] : m_streams) {
-            streams.push_back(stream);
-            if (!stream.reason.isEmpty())
-                reasons << stream.label() + QStringLiteral(": ") + stream.reason;
-        }
-        m_sync->setText(kube::summarizeStreams(streams));
-        m_sync->setToolTip(reasons.join(QLatin1Char('\n')));
-        m_sync->setVisible(true);
-    });
-    connect(session, &ConsoleSession::notice, this, [this](const QString &message) {
-        statusBar()->showMessage(message, 15000);
-    });
+    connect(
+        session, &ConsoleSession::streamChanged, this, [this](const kube::StreamStatus &status) {
+            m_streams[{ status.kind, status.ns }] = status;
+            std::vector<kube::StreamStatus> streams;
+            QStringList reasons;
+            for (const auto &[key, stream] : m_streams) {
+                streams.push_back(stream);
+                if (!stream.reason.isEmpty())
+                    reasons << stream.label() + QStringLiteral(": ") + stream.reason;
+            }
+            m_sync->setText(kube::summarizeStreams(streams));
+            m_sync->setToolTip(reasons.join(QLatin1Char('\n')));
+            m_sync->setVisible(true);
+        });
+    connect(session, &ConsoleSession::notice, this,
+        [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     connect(session, &ConsoleSession::loaded, this, &MainWindow::onLoaded);
     connect(session, &ConsoleSession::failed, this, [this](const common::Error &error) {
         m_connection->setText(QStringLiteral("⚠ %1").arg(error.message));
@@ -239,50 +242,54 @@ MainWindow::~MainWindow() = default;
 QString MainWindow::pageName(Page page)
 {
     static const char *const names[PageCount] = { "Overview", "Devices", "Topology", "Claims",
-                                                  "Templates", "Template editor", "Lint", "Free capacity",
-                                                  "Rollouts" };
+        "Templates", "Template editor", "Lint", "Free capacity", "Rollouts" };
     return QString::fromLatin1(names[page]);
 }
 
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(QStringLiteral("&File"));
-    file->addAction(QStringLiteral("&Open template…"), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
-        showPage(Editor);
-        m_editor->open();
-    });
-    file->addAction(QStringLiteral("&Save template…"), QKeySequence(Qt::CTRL | Qt::Key_S), this, [this] {
-        showPage(Editor);
-        m_editor->save();
-    });
-    file->addAction(QStringLiteral("Template &form / YAML"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
-        showPage(Editor);
-        m_editor->toggleFormAndYaml();
-    });
-    QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
-                                     this, &MainWindow::applyToCluster);
+    file->addAction(
+        QStringLiteral("&Open template…"), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
+            showPage(Editor);
+            m_editor->open();
+        });
+    file->addAction(
+        QStringLiteral("&Save template…"), QKeySequence(Qt::CTRL | Qt::Key_S), this, [this] {
+            showPage(Editor);
+            m_editor->save();
+        });
+    file->addAction(QStringLiteral("Template &form / YAML"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
+            showPage(Editor);
+            m_editor->toggleFormAndYaml();
+        });
+    QAction *apply = file->addAction(QStringLiteral("&Apply to cluster…"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this, &MainWindow::applyToCluster);
     // Server-side apply needs an API server: a live context has one, and so has the demo cluster
     // (served in this process); a cache file offline has none.
     const bool connected = m_session->options().mode != SessionOptions::Mode::Cache;
     apply->setEnabled(connected);
     if (!connected)
-        apply->setToolTip(QStringLiteral("Connect to a cluster (--context) or run the demo cluster (--demo) "
-                                         "to apply."));
+        apply->setToolTip(
+            QStringLiteral("Connect to a cluster (--context) or run the demo cluster (--demo) "
+                           "to apply."));
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     buildClusterMenu();
 
     QMenu *go = menuBar()->addMenu(QStringLiteral("&Go"));
-    go->addAction(QStringLiteral("Command palette…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::openPalette);
+    go->addAction(QStringLiteral("Command palette…"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
+        &MainWindow::openPalette);
     go->addSeparator();
     for (int page = 0; page < PageCount; ++page)
         go->addAction(pageName(Page(page)), QKeySequence(Qt::CTRL | (Qt::Key_1 + page)), this,
-                      [this, page] { showPage(Page(page)); });
+            [this, page] { showPage(Page(page)); });
 
     QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
-    QAction *dark = view->addAction(QStringLiteral("&Dark theme"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T),
-                                    this, &MainWindow::toggleTheme);
+    QAction *dark = view->addAction(QStringLiteral("&Dark theme"),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T), this, &MainWindow::toggleTheme);
     dark->setCheckable(true);
     dark->setChecked(views::currentTheme() == views::Theme::Dark);
 }
@@ -292,10 +299,12 @@ ApplyDialog *MainWindow::applyToCluster()
     showPage(Editor);
     const std::optional<kube::ClientConfig> client = m_session->clientConfig();
     if (!client) {
-        statusBar()->showMessage(QStringLiteral("The cluster is not connected yet; apply once it is."), 5000);
+        statusBar()->showMessage(
+            QStringLiteral("The cluster is not connected yet; apply once it is."), 5000);
         return nullptr;
     }
-    const QString origin = m_editor->currentFile().isEmpty() ? QStringLiteral("editor") : m_editor->currentFile();
+    const QString origin
+        = m_editor->currentFile().isEmpty() ? QStringLiteral("editor") : m_editor->currentFile();
     auto *dialog = new ApplyDialog(*client, m_editor->text(), origin, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
@@ -312,12 +321,12 @@ void MainWindow::buildClusterMenu()
     QMenu *demo = cluster->addMenu(QStringLiteral("Demo cluster"));
     for (const auto &[name, summary] : sandbox::presetNames()) {
         const QString preset = QString::fromStdString(name);
-        demo->addAction(QStringLiteral("%1 — %2").arg(preset, QString::fromStdString(summary)), this,
-                        [this, preset] { switchTo({ QStringLiteral("--demo=") + preset }); });
+        demo->addAction(QStringLiteral("%1 — %2").arg(preset, QString::fromStdString(summary)),
+            this, [this, preset] { switchTo({ QStringLiteral("--demo=") + preset }); });
     }
     cluster->addAction(QStringLiteral("Open cache file offline…"), this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open a cache file"), QString(),
-                                                          QStringLiteral("Caches (*.db);;All files (*)"));
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open a cache file"),
+            QString(), QStringLiteral("Caches (*.db);;All files (*)"));
         if (!file.isEmpty())
             switchTo({ QStringLiteral("--cache"), file });
     });
@@ -337,12 +346,13 @@ void MainWindow::buildClusterMenu()
             });
             action->setCheckable(true);
             action->setChecked(m_session->options().mode == SessionOptions::Mode::Live
-                               && m_session->options().client.context == name);
+                && m_session->options().client.context == name);
         }
     });
     watcher->setFuture(QtConcurrent::run([] {
         QStringList names;
-        Result<kube::Kubeconfig> config = kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment({}));
+        Result<kube::Kubeconfig> config
+            = kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment({}));
         if (config)
             for (const auto &[name, context] : config->contexts)
                 names << name;
@@ -355,7 +365,9 @@ void MainWindow::switchTo(const QStringList &arguments)
     if (QProcess::startDetached(QCoreApplication::applicationFilePath(), arguments))
         close();
     else
-        statusBar()->showMessage(QStringLiteral("Could not start %1").arg(QCoreApplication::applicationFilePath()), 10000);
+        statusBar()->showMessage(
+            QStringLiteral("Could not start %1").arg(QCoreApplication::applicationFilePath()),
+            10000);
 }
 
 QWidget *MainWindow::currentPage() const
@@ -469,7 +481,8 @@ void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)
         m_freeTable->resizeColumnsToContents();
     });
     watcher->setFuture(QtConcurrent::run([snapshot] {
-        return Insights{ inventory::lint(*snapshot), inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool) };
+        return Insights { inventory::lint(*snapshot),
+            inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool) };
     }));
 }
 
@@ -477,14 +490,16 @@ void MainWindow::updateStatus()
 {
     if (!m_snapshot)
         return;
-    QString connection = QStringLiteral("%1 · cluster %2 · revision %3")
-                             .arg(m_session->description(),
-                                  m_snapshot->cluster().empty() ? QStringLiteral("(unnamed)")
-                                                                : QString::fromStdString(m_snapshot->cluster()))
-                             .arg(m_snapshot->rev());
+    QString connection
+        = QStringLiteral("%1 · cluster %2 · revision %3")
+              .arg(m_session->description(),
+                  m_snapshot->cluster().empty() ? QStringLiteral("(unnamed)")
+                                                : QString::fromStdString(m_snapshot->cluster()))
+              .arg(m_snapshot->rev());
     if (m_session->options().mode == SessionOptions::Mode::Cache && m_session->lastSyncMs() > 0)
         connection += QStringLiteral(" · offline, data from %1")
-                          .arg(QDateTime::fromMSecsSinceEpoch(m_session->lastSyncMs()).toString(Qt::ISODate));
+                          .arg(QDateTime::fromMSecsSinceEpoch(m_session->lastSyncMs())
+                                   .toString(Qt::ISODate));
     m_connection->setText(connection);
     const inventory::SnapshotStats stats = m_snapshot->stats();
     m_counts->setText(QStringLiteral("%1 nodes · %2 devices · %3 pools · %4 claims")
@@ -499,17 +514,22 @@ void MainWindow::openPalette()
     std::vector<views::PaletteEntry> entries;
     for (int page = 0; page < PageCount; ++page)
         entries.push_back({ pageName(Page(page)), QStringLiteral("view · Ctrl+%1").arg(page + 1),
-                            [this, page] { showPage(Page(page)); } });
+            [this, page] { showPage(Page(page)); } });
     if (m_snapshot) {
         for (const std::string &node : m_snapshot->deviceNodes()) {
             const QString name = QString::fromStdString(node);
-            entries.push_back({ name, QStringLiteral("node topology"), [this, name] { openObject(QStringLiteral("Node"), {}, name); } });
+            entries.push_back({ name, QStringLiteral("node topology"),
+                [this, name] { openObject(QStringLiteral("Node"), {}, name); } });
         }
-        for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate }) {
-            const QString kindName = QString::fromUtf8(model::kindInfo(kind).name.data(), qsizetype(model::kindInfo(kind).name.size()));
+        for (model::Kind kind :
+            { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate }) {
+            const QString kindName = QString::fromUtf8(
+                model::kindInfo(kind).name.data(), qsizetype(model::kindInfo(kind).name.size()));
             for (const auto &object : m_snapshot->objects(kind)) {
-                const QString ns = QString::fromStdString(object->meta.ns), name = QString::fromStdString(object->meta.name);
-                entries.push_back({ ns + QLatin1Char('/') + name, kindName, [this, kindName, ns, name] { openObject(kindName, ns, name); } });
+                const QString ns = QString::fromStdString(object->meta.ns),
+                              name = QString::fromStdString(object->meta.name);
+                entries.push_back({ ns + QLatin1Char('/') + name, kindName,
+                    [this, kindName, ns, name] { openObject(kindName, ns, name); } });
             }
         }
     }
@@ -519,12 +539,10 @@ void MainWindow::openPalette()
 void MainWindow::openObject(const QString &kind, const QString &ns, const QString &name)
 {
     if (kind == QLatin1String("Node") || kind == QLatin1String("ResourceSlice")) {
-        const QString node = kind == QLatin1String("Node") || !m_snapshot
-                                 ? name
-                                 : [&] {
-                                       const auto *slice = m_snapshot->slice(name.toStdString());
-                                       return slice ? QString::fromStdString(slice->node) : QString();
-                                   }();
+        const QString node = kind == QLatin1String("Node") || !m_snapshot ? name : [&] {
+            const auto *slice = m_snapshot->slice(name.toStdString());
+            return slice ? QString::fromStdString(slice->node) : QString();
+        }();
         if (m_topology->showNode(node))
             showPage(Topology);
         return;
@@ -545,7 +563,8 @@ void MainWindow::openObject(const QString &kind, const QString &ns, const QStrin
 
 void MainWindow::toggleTheme()
 {
-    const views::Theme next = views::currentTheme() == views::Theme::Dark ? views::Theme::Light : views::Theme::Dark;
+    const views::Theme next
+        = views::currentTheme() == views::Theme::Dark ? views::Theme::Light : views::Theme::Dark;
     views::applyTheme(*qApp, next);
     QSettings().setValue(QStringLiteral("window/theme"), views::themeName(next));
     m_topology->reset(m_snapshot); // the drawing picks its colours when built
@@ -561,8 +580,9 @@ QStringList MainWindow::saveScreenshots(const QString &dir)
         if (page == Topology)
             m_topology->view()->fitAll();
         QApplication::processEvents();
-        const QString file = QDir(dir).filePath(pageName(Page(page)).toLower().replace(QLatin1Char(' '), QLatin1Char('-'))
-                                                + QStringLiteral(".png"));
+        const QString file = QDir(dir).filePath(
+            pageName(Page(page)).toLower().replace(QLatin1Char(' '), QLatin1Char('-'))
+            + QStringLiteral(".png"));
         if (!grab().save(file))
             problems << QStringLiteral("%1: cannot write the screenshot").arg(file);
     }

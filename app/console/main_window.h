@@ -33,7 +33,7 @@ class NodeTileModel;
 class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
-}
+} // namespace dra::views
 
 namespace dra::console {
 
@@ -48,7 +48,18 @@ class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { Overview, Devices, Topology, Claims, Templates, Editor, Lint, Free, Rollouts, PageCount };
+    enum Page {
+        Overview,
+        Devices,
+        Topology,
+        Claims,
+        Templates,
+        Editor,
+        Lint,
+        Free,
+        Rollouts,
+        PageCount
+    };
 
     explicit MainWindow(ConsoleSession *session, QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -109,7 +120,7 @@ private:
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;
-    QLabel *m_sync;   // Live: how current the mirror is
+    QLabel *m_sync; // Live: how current the mirror is
     QLabel *m_counts;
     std::map<std::pair<model::Kind, std::string>, kube::StreamStatus> m_streams;
     int m_insightsGeneration = 0;

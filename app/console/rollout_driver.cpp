@@ -27,7 +27,8 @@ using views::RolloutSnapshot;
 
 std::string userName()
 {
-    return qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown"))).toStdString();
+    return qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown")))
+        .toStdString();
 }
 
 // The defaults match dractl's, so `dractl rollout status` names this console the way it names
@@ -45,7 +46,8 @@ RolloutDriverOptions withDefaults(RolloutDriverOptions options)
 }
 
 // Everything the panel shows of the state file at `path`, with rollout `id` open ("" for none).
-std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(const QString &path, const std::string &id, int64_t now)
+std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(
+    const QString &path, const std::string &id, int64_t now)
 {
     auto snapshot = std::make_shared<RolloutSnapshot>();
     snapshot->statePath = path;
@@ -67,15 +69,16 @@ std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(const QString &path, const 
     if (!records)
         return failed(records.error());
     for (const rollout::RolloutRecord &record : *records)
-        snapshot->rollouts.push_back({record.state.id, record.state.workload, record.state.stage, record.updatedAt});
+        snapshot->rollouts.push_back(
+            { record.state.id, record.state.workload, record.state.stage, record.updatedAt });
     if (id.empty())
         return snapshot;
     Result<std::optional<rollout::RolloutRecord>> record = store.load(id);
     if (!record)
         return failed(record.error());
     if (!*record)
-        return failed(common::Error{common::Error::Code::NotFound,
-                                    QStringLiteral("no rollout named %1 in %2").arg(qs(id), path)});
+        return failed(common::Error { common::Error::Code::NotFound,
+            QStringLiteral("no rollout named %1 in %2").arg(qs(id), path) });
     snapshot->state = (*record)->state;
     if (const rollout::PlanParse parsed = rollout::parsePlan((*record)->planYaml); parsed.plan)
         snapshot->plan = std::make_shared<const rollout::RolloutPlan>(*parsed.plan);
@@ -100,8 +103,10 @@ std::string snapshotKey(const RolloutSnapshot &snapshot)
 {
     std::string key = std::to_string(int(snapshot.drive)) + "|";
     for (const views::RolloutSummary &summary : snapshot.rollouts)
-        key += summary.id + ":" + rollout::stageName(summary.stage) + ":" + std::to_string(summary.updatedAt) + ",";
-    key += "|" + std::to_string(snapshot.audit.size()) + (snapshot.audit.empty() ? "" : snapshot.audit.back().hash);
+        key += summary.id + ":" + rollout::stageName(summary.stage) + ":"
+            + std::to_string(summary.updatedAt) + ",";
+    key += "|" + std::to_string(snapshot.audit.size())
+        + (snapshot.audit.empty() ? "" : snapshot.audit.back().hash);
     key += "|" + std::to_string(snapshot.pending.size());
     key += "|" + (snapshot.lease ? snapshot.lease->owner : std::string());
     key += "|" + (snapshot.error ? snapshot.error->message.toStdString() : std::string());
@@ -115,10 +120,15 @@ std::string snapshotKey(const RolloutSnapshot &snapshot)
 class RolloutDriver::Worker final : public QObject
 {
 public:
-    Worker(QString statePath, ClusterFactory clusters, kube::Clock &clock, RolloutDriverOptions options,
-           std::function<void(views::RolloutSnapshotPtr)> publish, std::function<void(QString)> say)
-        : m_statePath(std::move(statePath)), m_clusters(std::move(clusters)), m_clock(clock),
-          m_options(std::move(options)), m_publish(std::move(publish)), m_say(std::move(say))
+    Worker(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+        RolloutDriverOptions options, std::function<void(views::RolloutSnapshotPtr)> publish,
+        std::function<void(QString)> say)
+        : m_statePath(std::move(statePath))
+        , m_clusters(std::move(clusters))
+        , m_clock(clock)
+        , m_options(std::move(options))
+        , m_publish(std::move(publish))
+        , m_say(std::move(say))
     {
     }
     ~Worker() override { shutdown(); }
@@ -153,8 +163,8 @@ public:
     {
         const rollout::PlanParse parsed = rollout::readPlanFile(file);
         if (!parsed.plan) {
-            m_error = common::Error{common::Error::Code::Invalid,
-                                    QStringLiteral("%1 is not a valid plan: %2").arg(file, parsed.errorText(file))};
+            m_error = common::Error { common::Error::Code::Invalid,
+                QStringLiteral("%1 is not a valid plan: %2").arg(file, parsed.errorText(file)) };
             return publishNow(true);
         }
         const rollout::RolloutPlan &plan = *parsed.plan;
@@ -170,18 +180,19 @@ public:
                 return fail(existing.error());
             if (*existing && !rollout::isSettled((*existing)->state.stage)) {
                 m_say(QStringLiteral("%1 exists already (at %2): opened it")
-                          .arg(qs(plan.name), QString::fromLatin1(rollout::stageName((*existing)->state.stage))));
+                          .arg(qs(plan.name),
+                              QString::fromLatin1(rollout::stageName((*existing)->state.stage))));
                 return {};
             }
             // As `dractl rollout run PLAN`: created at Baseline, the controller's first tick runs
             // the pre-flight and the start. The plan is stored as planJson, which parsePlan reads.
             const rollout::RolloutMachine machine(plan, m_clock);
-            if (Result<void> made = store.create(machine.initialState(), rollout::planJson(plan).dump(2), m_options.actor,
-                                                 m_clock.nowMs());
+            if (Result<void> made = store.create(machine.initialState(),
+                    rollout::planJson(plan).dump(2), m_options.actor, m_clock.nowMs());
                 !made)
                 return made;
-            Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(
-                plan.name, rollout::Command{rollout::Verb::Start, m_options.actor}, m_clock.nowMs());
+            Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(plan.name,
+                rollout::Command { rollout::Verb::Start, m_options.actor }, m_clock.nowMs());
             if (!queued)
                 return fail(queued.error());
             m_say(QStringLiteral("created %1 from %2; start queued").arg(qs(plan.name), file));
@@ -198,10 +209,11 @@ public:
     {
         if (m_id.empty())
             return;
-        rollout::Command command{request.verb, m_options.actor, request.reason};
+        rollout::Command command { request.verb, m_options.actor, request.reason };
         command.acceptInconclusive = request.acceptInconclusive;
         command.gate = request.gate;
-        // A verb nobody here could carry out is not queued, so no later controller takes it by surprise.
+        // A verb nobody here could carry out is not queued, so no later controller takes it by
+        // surprise.
         if (m_drive != RolloutSnapshot::Drive::Remote && !m_controller && !ensureCluster())
             return publishNow(true);
         const Result<int64_t> queued = [&]() -> Result<int64_t> {
@@ -247,7 +259,8 @@ private:
         Result<store::StateDb> db = store::StateDb::open(m_statePath, store::OpenMode::ReadOnly);
         if (!db)
             return std::nullopt;
-        Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(*db).lease(m_id);
+        Result<std::optional<rollout::ControllerLease>> lease
+            = rollout::ControllerInbox(*db).lease(m_id);
         if (!lease || !*lease || !(*lease)->isLive(m_clock.nowMs(), m_options.leaseStaleMs))
             return std::nullopt;
         if ((*lease)->owner == m_options.owner && (*lease)->pid == m_options.pid)
@@ -260,7 +273,8 @@ private:
         Result<store::StateDb> db = store::StateDb::open(m_statePath, store::OpenMode::ReadOnly);
         if (!db)
             return 0;
-        Result<std::vector<rollout::AuditEntry>> entries = rollout::RolloutStore(*db).audit().entries(m_id);
+        Result<std::vector<rollout::AuditEntry>> entries
+            = rollout::RolloutStore(*db).audit().entries(m_id);
         return !entries || entries->empty() ? 0 : entries->back().seq;
     }
 
@@ -270,11 +284,12 @@ private:
     {
         if (m_cluster.port)
             return true;
-        Result<DriverCluster> made = m_clusters ? m_clusters()
-                                                : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
+        Result<DriverCluster> made = m_clusters
+            ? m_clusters()
+            : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
         if (!made) {
-            m_error = common::Error{made.error().code,
-                                    QStringLiteral("cannot drive the rollout here: %1").arg(made.error().message)};
+            m_error = common::Error { made.error().code,
+                QStringLiteral("cannot drive the rollout here: %1").arg(made.error().message) };
             return false;
         }
         m_cluster = std::move(*made);
@@ -292,14 +307,16 @@ private:
         options.leaseStaleMs = m_options.leaseStaleMs;
         options.owner = m_options.owner;
         options.pid = m_options.pid;
-        auto controller = std::make_unique<rollout::RolloutController>(m_statePath, m_id, *m_cluster.port, m_clock,
-                                                                       options, this);
+        auto controller = std::make_unique<rollout::RolloutController>(
+            m_statePath, m_id, *m_cluster.port, m_clock, options, this);
         if (Result<void> loaded = controller->load(); !loaded) {
             m_error = loaded.error();
             return;
         }
-        connect(controller.get(), &rollout::RolloutController::message, this, [this](const QString &text) { m_say(text); });
-        connect(controller.get(), &rollout::RolloutController::tickFinished, this, [this]() { afterTick(); });
+        connect(controller.get(), &rollout::RolloutController::message, this,
+            [this](const QString &text) { m_say(text); });
+        connect(controller.get(), &rollout::RolloutController::tickFinished, this,
+            [this]() { afterTick(); });
         m_controller = std::move(controller);
         if (!evenWhenSettled && rollout::isSettled(m_controller->state().stage))
             return;
@@ -337,7 +354,8 @@ private:
             return;
         if (m_drive == RolloutSnapshot::Drive::Remote && !m_id.empty()) {
             if (!othersLease()) {
-                m_say(QStringLiteral("the controller of %1 stopped: this console drives it now").arg(qs(m_id)));
+                m_say(QStringLiteral("the controller of %1 stopped: this console drives it now")
+                          .arg(qs(m_id)));
                 m_drive = RolloutSnapshot::Drive::Idle;
                 driveHere(/*evenWhenSettled=*/false);
             }
@@ -348,7 +366,8 @@ private:
 
     void publishNow(bool force)
     {
-        std::shared_ptr<RolloutSnapshot> snapshot = readRolloutSnapshot(m_statePath, m_id, m_clock.nowMs());
+        std::shared_ptr<RolloutSnapshot> snapshot
+            = readRolloutSnapshot(m_statePath, m_id, m_clock.nowMs());
         snapshot->drive = m_drive;
         if (m_error && !snapshot->error)
             snapshot->error = m_error;
@@ -399,13 +418,14 @@ ClusterFactory kubeClusterFactory(kube::ClientConfig config)
         connection->client = std::make_unique<kube::RestClient>(config, rest);
         connection->cluster = std::make_unique<rollout::KubeCluster>(*connection->client);
         rollout::ClusterPort *port = connection->cluster.get();
-        return DriverCluster{std::move(connection), port};
+        return DriverCluster { std::move(connection), port };
     };
 }
 
 RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock,
-                             RolloutDriverOptions options, QObject *parent)
-    : QObject(parent), m_statePath(std::move(statePath))
+    RolloutDriverOptions options, QObject *parent)
+    : QObject(parent)
+    , m_statePath(std::move(statePath))
 {
     qRegisterMetaType<views::RolloutSnapshotPtr>();
     qRegisterMetaType<views::VerbRequest>();
@@ -413,12 +433,15 @@ RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, kube::C
     options = withDefaults(std::move(options));
     const bool threaded = options.workerThread;
     auto publish = [this](views::RolloutSnapshotPtr snapshot) {
-        QMetaObject::invokeMethod(this, [this, snapshot]() { this->publish(snapshot); }, Qt::AutoConnection);
+        QMetaObject::invokeMethod(
+            this, [this, snapshot]() { this->publish(snapshot); }, Qt::AutoConnection);
     };
     auto say = [this](QString text) {
-        QMetaObject::invokeMethod(this, [this, text]() { Q_EMIT message(text); }, Qt::AutoConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text]() { Q_EMIT message(text); }, Qt::AutoConnection);
     };
-    m_worker = new Worker(m_statePath, std::move(clusters), clock, std::move(options), publish, say);
+    m_worker
+        = new Worker(m_statePath, std::move(clusters), clock, std::move(options), publish, say);
     if (threaded) {
         m_thread = new QThread(this);
         m_thread->setObjectName(QStringLiteral("rollout"));
@@ -443,7 +466,8 @@ RolloutDriver::~RolloutDriver()
 void RolloutDriver::post(std::function<void(Worker &)> work)
 {
     Worker *worker = m_worker;
-    QMetaObject::invokeMethod(worker, [worker, work = std::move(work)]() { work(*worker); }, Qt::AutoConnection);
+    QMetaObject::invokeMethod(
+        worker, [worker, work = std::move(work)]() { work(*worker); }, Qt::AutoConnection);
 }
 
 void RolloutDriver::publish(const views::RolloutSnapshotPtr &snapshot)
@@ -480,9 +504,11 @@ void RolloutDriver::shutdown()
 void connectRolloutPanel(views::RolloutPanel *panel, RolloutDriver *driver)
 {
     QObject::connect(panel, &views::RolloutPanel::rolloutChosen, driver, &RolloutDriver::open);
-    QObject::connect(panel, &views::RolloutPanel::startFromPlanRequested, driver, &RolloutDriver::startFromPlan);
+    QObject::connect(
+        panel, &views::RolloutPanel::startFromPlanRequested, driver, &RolloutDriver::startFromPlan);
     QObject::connect(panel, &views::RolloutPanel::verbRequested, driver, &RolloutDriver::give);
-    QObject::connect(driver, &RolloutDriver::snapshotChanged, panel, &views::RolloutPanel::showSnapshot);
+    QObject::connect(
+        driver, &RolloutDriver::snapshotChanged, panel, &views::RolloutPanel::showSnapshot);
     QObject::connect(driver, &RolloutDriver::message, panel, &views::RolloutPanel::appendMessage);
     panel->showSnapshot(driver->snapshot());
 }

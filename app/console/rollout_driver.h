@@ -43,10 +43,11 @@ ClusterFactory kubeClusterFactory(kube::ClientConfig config);
 
 struct RolloutDriverOptions
 {
-    std::string actor;        // who gives the verbs, for the history and the audit log (default: $USER)
-    std::string owner;        // the controller's lease owner (default: "alice on host (pid 1234)", as dractl)
-    int64_t pid = 0;          // default: this process
-    int64_t tickMs = 5'000;   // how often the controller looks at the cluster
+    std::string actor; // who gives the verbs, for the history and the audit log (default: $USER)
+    std::string
+        owner; // the controller's lease owner (default: "alice on host (pid 1234)", as dractl)
+    int64_t pid = 0; // default: this process
+    int64_t tickMs = 5'000; // how often the controller looks at the cluster
     int64_t followMs = 1'000; // how often the state file is looked at for others' changes
     int64_t leaseStaleMs = 30'000;
     // Run the controller on a thread of its own (the console). Off: everything runs on the
@@ -65,8 +66,8 @@ class RolloutDriver final : public QObject
 {
     Q_OBJECT
 public:
-    RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock, RolloutDriverOptions options = {},
-                  QObject *parent = nullptr);
+    RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+        RolloutDriverOptions options = {}, QObject *parent = nullptr);
     ~RolloutDriver() override;
 
     const QString &statePath() const { return m_statePath; }

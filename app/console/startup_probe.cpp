@@ -29,12 +29,14 @@ qint64 processAgeMs()
     const long ticks = sysconf(_SC_CLK_TCK);
     if (fields.size() < 20 || ticks <= 0)
         return -1;
-    const double startSeconds = fields[19].toDouble() / double(ticks); // field 22 is the 20th after ')'
+    const double startSeconds
+        = fields[19].toDouble() / double(ticks); // field 22 is the 20th after ')'
     const double nowSeconds = uptime.readAll().split(' ').value(0).toDouble();
     return qint64((nowSeconds - startSeconds) * 1000.0);
 }
 
-StartupProbe::StartupProbe(QWidget *page, QElapsedTimer sinceMain, qint64 processToMainMs, QObject *parent)
+StartupProbe::StartupProbe(
+    QWidget *page, QElapsedTimer sinceMain, qint64 processToMainMs, QObject *parent)
     : QObject(parent)
     , m_page(page)
     , m_sinceMain(sinceMain)
@@ -72,11 +74,12 @@ void StartupProbe::report()
 {
     QCoreApplication::instance()->removeEventFilter(this);
     const qint64 processToMain = m_processToMainMs < 0 ? 0 : m_processToMainMs;
-    std::printf("{\"process_to_main_ms\":%lld,\"main_to_loaded_ms\":%lld,\"main_to_first_paint_ms\":%lld,"
-                "\"first_paint_ms\":%lld,\"devices\":%lld,\"nodes\":%lld}\n",
-                static_cast<long long>(processToMain), static_cast<long long>(m_loadedMs),
-                static_cast<long long>(m_paintedMs), static_cast<long long>(processToMain + m_paintedMs),
-                static_cast<long long>(m_devices), static_cast<long long>(m_nodes));
+    std::printf(
+        "{\"process_to_main_ms\":%lld,\"main_to_loaded_ms\":%lld,\"main_to_first_paint_ms\":%lld,"
+        "\"first_paint_ms\":%lld,\"devices\":%lld,\"nodes\":%lld}\n",
+        static_cast<long long>(processToMain), static_cast<long long>(m_loadedMs),
+        static_cast<long long>(m_paintedMs), static_cast<long long>(processToMain + m_paintedMs),
+        static_cast<long long>(m_devices), static_cast<long long>(m_nodes));
     std::fflush(stdout);
     QCoreApplication::quit();
 }

@@ -24,7 +24,8 @@ class StartupProbe final : public QObject
     Q_OBJECT
 public:
     // `sinceMain` was started at the top of main(); `processToMainMs` is processAgeMs() then.
-    StartupProbe(QWidget *page, QElapsedTimer sinceMain, qint64 processToMainMs, QObject *parent = nullptr);
+    StartupProbe(
+        QWidget *page, QElapsedTimer sinceMain, qint64 processToMainMs, QObject *parent = nullptr);
 
     // The session loaded its snapshot with this many devices and nodes; paints from now count.
     void markLoaded(qint64 devices, qint64 nodes);

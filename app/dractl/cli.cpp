@@ -41,8 +41,8 @@ int fail(const common::Error &error)
     return fail(error.message);
 }
 
-bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description,
-                 int *exitCode)
+bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments,
+    const QString &description, int *exitCode)
 {
     parser.setApplicationDescription(description);
     const QCommandLineOption help = parser.addHelpOption();
@@ -74,28 +74,29 @@ bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const
 
 QCommandLineOption cacheOption()
 {
-    return {QStringLiteral("cache"),
-            QStringLiteral("The cache file (default $XDG_CACHE_HOME/draconsole/cache.db)."),
-            QStringLiteral("file")};
+    return { QStringLiteral("cache"),
+        QStringLiteral("The cache file (default $XDG_CACHE_HOME/draconsole/cache.db)."),
+        QStringLiteral("file") };
 }
 
 QCommandLineOption clusterOption()
 {
-    return {QStringLiteral("cluster"), QStringLiteral("The cluster the objects belong to."),
-            QStringLiteral("name")};
+    return { QStringLiteral("cluster"), QStringLiteral("The cluster the objects belong to."),
+        QStringLiteral("name") };
 }
 
 QCommandLineOption outputOption(const QString &defaultFormat)
 {
-    return {{QStringLiteral("o"), QStringLiteral("output")},
-            QStringLiteral("Output format (default %1).").arg(defaultFormat), QStringLiteral("format"),
-            defaultFormat};
+    return { { QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Output format (default %1).").arg(defaultFormat), QStringLiteral("format"),
+        defaultFormat };
 }
 
 QCommandLineOption stateOption()
 {
-    return {QStringLiteral("state"), QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
-            QStringLiteral("file")};
+    return { QStringLiteral("state"),
+        QStringLiteral("The state file (default $XDG_DATA_HOME/draconsole/state.db)."),
+        QStringLiteral("file") };
 }
 
 Result<QString> statePath(const QCommandLineParser &parser)
@@ -109,7 +110,8 @@ bool checkOutputFormat(const QString &format, const QStringList &allowed, const 
 {
     if (allowed.contains(format))
         return true;
-    fail(QStringLiteral("%1: unknown output format '%2' (%3)").arg(command, format, allowed.join(QStringLiteral(", "))));
+    fail(QStringLiteral("%1: unknown output format '%2' (%3)")
+             .arg(command, format, allowed.join(QStringLiteral(", "))));
     return false;
 }
 
@@ -120,6 +122,5 @@ QString cachePath(const QCommandLineParser &parser)
     const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
     return QDir(base).filePath(QStringLiteral("draconsole/cache.db"));
 }
-
 
 } // namespace dra::cli

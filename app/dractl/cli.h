@@ -17,8 +17,8 @@ namespace dra::cli {
 // Exit codes shared by every subcommand.
 enum Exit : int {
     Ok = 0,
-    Failed = 1,   // the command ran and reported a failure (rejected documents, errors)
-    Usage = 2,    // bad arguments, or input that does not compile (cel)
+    Failed = 1, // the command ran and reported a failure (rejected documents, errors)
+    Usage = 2, // bad arguments, or input that does not compile (cel)
 };
 
 // One `dractl <name>` subcommand. `run` gets the arguments after the program name,
@@ -55,14 +55,14 @@ int fail(const common::Error &error);
 
 // Sets up a parser with --help and --version and processes `arguments`; on a parse error
 // prints it and returns false with `exitCode` set, on --help/--version prints and exits.
-bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments, const QString &description,
-                 int *exitCode);
+bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments,
+    const QString &description, int *exitCode);
 
 // Options most commands share.
-QCommandLineOption cacheOption();     // --cache FILE
-QCommandLineOption clusterOption();   // --cluster NAME
+QCommandLineOption cacheOption(); // --cache FILE
+QCommandLineOption clusterOption(); // --cluster NAME
 QCommandLineOption outputOption(const QString &defaultFormat); // -o/--output FORMAT
-QCommandLineOption stateOption();     // --state FILE
+QCommandLineOption stateOption(); // --state FILE
 
 // The cache file: --cache, else $XDG_CACHE_HOME/draconsole/cache.db.
 QString cachePath(const QCommandLineParser &parser);

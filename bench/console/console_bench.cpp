@@ -75,14 +75,16 @@ void benchStartup(const QString &draconsole, const QString &cache, const QString
     QJsonObject last;
     for (int run = -1; run < runs; ++run) {
         QProcess process;
-        QStringList arguments { QStringLiteral("--cache"), cache, QStringLiteral("--startup-report") };
+        QStringList arguments { QStringLiteral("--cache"), cache,
+            QStringLiteral("--startup-report") };
         if (!cluster.isEmpty())
             arguments << QStringLiteral("--cluster") << cluster;
         QElapsedTimer clock;
         clock.start();
         process.start(draconsole, arguments);
         QByteArray out;
-        while (!out.contains('\n') && process.state() != QProcess::NotRunning && clock.elapsed() < 120'000) {
+        while (!out.contains('\n') && process.state() != QProcess::NotRunning
+            && clock.elapsed() < 120'000) {
             process.waitForReadyRead(50);
             out += process.readAllStandardOutput();
         }
@@ -92,7 +94,8 @@ void benchStartup(const QString &draconsole, const QString &cache, const QString
         const QJsonObject report = QJsonDocument::fromJson(out.left(out.indexOf('\n'))).object();
         if (report.isEmpty())
             fail(QStringLiteral("draconsole printed no report: %1 %2")
-                     .arg(QString::fromUtf8(out), QString::fromUtf8(process.readAllStandardError())));
+                     .arg(QString::fromUtf8(out),
+                         QString::fromUtf8(process.readAllStandardError())));
         if (run < 0)
             continue; // warm-up: the cache file and the libraries come into the page cache
         firstPaint.push_back(report.value(QStringLiteral("first_paint_ms")).toDouble());
@@ -105,15 +108,15 @@ void benchStartup(const QString &draconsole, const QString &cache, const QString
         { QStringLiteral("devices"), last.value(QStringLiteral("devices")) },
         { QStringLiteral("nodes"), last.value(QStringLiteral("nodes")) },
         { QStringLiteral("first_paint_ms_p50"), median(firstPaint) },
-        { QStringLiteral("first_paint_ms_max"), *std::max_element(firstPaint.begin(), firstPaint.end()) },
+        { QStringLiteral("first_paint_ms_max"),
+            *std::max_element(firstPaint.begin(), firstPaint.end()) },
         { QStringLiteral("main_to_loaded_ms_p50"), median(loaded) },
         { QStringLiteral("launch_to_report_wall_ms_p50"), median(wall) },
         { QStringLiteral("target_ms"), 1000 } });
 }
 
 // Waits, serving events, until `done` holds; false after `ms`.
-template <typename Done>
-bool spinUntil(Done done, int ms = 60'000)
+template <typename Done> bool spinUntil(Done done, int ms = 60'000)
 {
     QElapsedTimer clock;
     clock.start();
@@ -128,7 +131,8 @@ bool spinUntil(Done done, int ms = 60'000)
 // The snapshot of `cluster` (the cache's first when empty) in the cache at `cachePath`.
 dra::inventory::SnapshotPtr loadCacheSnapshot(const QString &cachePath, const QString &cluster)
 {
-    dra::Result<dra::store::CacheDb> cache = dra::store::CacheDb::open(cachePath, dra::store::OpenMode::ReadOnly);
+    dra::Result<dra::store::CacheDb> cache
+        = dra::store::CacheDb::open(cachePath, dra::store::OpenMode::ReadOnly);
     if (!cache)
         fail(cache.error().message);
     std::string clusterName = cluster.toStdString();
@@ -138,7 +142,8 @@ dra::inventory::SnapshotPtr loadCacheSnapshot(const QString &cachePath, const QS
             fail(QStringLiteral("%1 holds no cluster").arg(cachePath));
         clusterName = clusters->front().name;
     }
-    dra::Result<dra::inventory::SnapshotPtr> snapshot = dra::inventory::loadSnapshot(*cache, clusterName);
+    dra::Result<dra::inventory::SnapshotPtr> snapshot
+        = dra::inventory::loadSnapshot(*cache, clusterName);
     if (!snapshot)
         fail(snapshot.error().message);
     return *snapshot;
@@ -186,7 +191,9 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
         toMatches.push_back(matchMs);
         toSimulation.push_back(double(clock.nsecsElapsed()) / 1e6 - matchMs);
         simulationCompute.push_back(editor.lastCheck().simulationMs);
-        const int matching = editor.lastCheck().requests.empty() ? 0 : editor.lastCheck().requests.front().matching;
+        const int matching = editor.lastCheck().requests.empty()
+            ? 0
+            : editor.lastCheck().requests.front().matching;
         if (matching != lastMatching)
             ++changedResults;
         lastMatching = matching;
@@ -205,8 +212,7 @@ void benchEditor(const QString &cachePath, const QString &cluster, int keystroke
 }
 
 // Milliseconds `action` takes until the table has painted its result.
-template <typename Action>
-double timedUntilPainted(QTableView *table, Action action)
+template <typename Action> double timedUntilPainted(QTableView *table, Action action)
 {
     QElapsedTimer clock;
     clock.start();
@@ -234,8 +240,8 @@ void benchDeviceTable(const QString &cachePath, const QString &cluster)
     // Filling paints the rows; the search texts for the text filter are read in the background
     // after it, and the other parts start once that is done, as a user would come to them.
     bool searchPrepared = false;
-    QObject::connect(browser.filterModel(), &dra::views::DeviceFilterModel::searchPrepared, &browser,
-                     [&] { searchPrepared = true; });
+    QObject::connect(browser.filterModel(), &dra::views::DeviceFilterModel::searchPrepared,
+        &browser, [&] { searchPrepared = true; });
     QElapsedTimer sinceReset;
     sinceReset.start();
     const double fill = timedUntilPainted(table, [&] { browser.reset(snapshot); });
@@ -244,7 +250,8 @@ void benchDeviceTable(const QString &cachePath, const QString &cluster)
     const double searchReady = double(sinceReset.nsecsElapsed()) / 1e6;
     QJsonObject sorts;
     double slowestSort = 0;
-    for (const int column : { Model::Name, Model::Node, Model::Product, Model::Memory, Model::State, Model::Holder }) {
+    for (const int column :
+        { Model::Name, Model::Node, Model::Product, Model::Memory, Model::State, Model::Holder }) {
         for (const Qt::SortOrder order : { Qt::AscendingOrder, Qt::DescendingOrder }) {
             const double ms = timedUntilPainted(table, [&] { table->sortByColumn(column, order); });
             slowestSort = std::max(slowestSort, ms);
@@ -254,16 +261,18 @@ void benchDeviceTable(const QString &cachePath, const QString &cluster)
         }
     }
     const double scroll = timedUntilPainted(table, [&] { table->scrollToBottom(); });
-    const double firstFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QStringLiteral("h100 free")); });
+    const double firstFilter = timedUntilPainted(
+        table, [&] { browser.filterModel()->setText(QStringLiteral("h100 free")); });
     const int filtered = browser.filterModel()->rowCount();
-    const double nextFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QStringLiteral("h100 allocated")); });
-    const double clearFilter = timedUntilPainted(table, [&] { browser.filterModel()->setText(QString()); });
+    const double nextFilter = timedUntilPainted(
+        table, [&] { browser.filterModel()->setText(QStringLiteral("h100 allocated")); });
+    const double clearFilter
+        = timedUntilPainted(table, [&] { browser.filterModel()->setText(QString()); });
     printJson({ { QStringLiteral("bench"), QStringLiteral("device-table") },
         { QStringLiteral("rows"), browser.tableModel()->rowCount() },
         { QStringLiteral("fill_ms"), fill },
         { QStringLiteral("search_texts_ready_ms"), searchReady },
-        { QStringLiteral("sort_ms"), sorts },
-        { QStringLiteral("slowest_sort_ms"), slowestSort },
+        { QStringLiteral("sort_ms"), sorts }, { QStringLiteral("slowest_sort_ms"), slowestSort },
         { QStringLiteral("scroll_to_end_ms"), scroll },
         { QStringLiteral("first_text_filter_ms"), firstFilter },
         { QStringLiteral("text_filter_rows"), filtered },
@@ -277,18 +286,23 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Start-up and editor latency of the desktop console."));
+    parser.setApplicationDescription(
+        QStringLiteral("Start-up and editor latency of the desktop console."));
     parser.addHelpOption();
-    parser.addOption({ QStringLiteral("draconsole"), QStringLiteral("The draconsole executable."), QStringLiteral("path") });
-    parser.addOption({ QStringLiteral("cache"), QStringLiteral("The cache to open."), QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("cluster"), QStringLiteral("The cluster of the cache."), QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("runs"), QStringLiteral("Start-up runs (default 5)."), QStringLiteral("n"),
-        QStringLiteral("5") });
+    parser.addOption({ QStringLiteral("draconsole"), QStringLiteral("The draconsole executable."),
+        QStringLiteral("path") });
+    parser.addOption(
+        { QStringLiteral("cache"), QStringLiteral("The cache to open."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("cluster"), QStringLiteral("The cluster of the cache."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("runs"), QStringLiteral("Start-up runs (default 5)."),
+        QStringLiteral("n"), QStringLiteral("5") });
     parser.addOption({ QStringLiteral("table-cache"),
-        QStringLiteral("A cache for the device table part (e.g. 100,000 devices); without it, --cache."),
+        QStringLiteral(
+            "A cache for the device table part (e.g. 100,000 devices); without it, --cache."),
         QStringLiteral("file") });
-    parser.addOption({ QStringLiteral("keystrokes"), QStringLiteral("Key presses (default 40)."), QStringLiteral("n"),
-        QStringLiteral("40") });
+    parser.addOption({ QStringLiteral("keystrokes"), QStringLiteral("Key presses (default 40)."),
+        QStringLiteral("n"), QStringLiteral("40") });
     parser.process(app);
     const QString cache = parser.value(QStringLiteral("cache"));
     if (cache.isEmpty())

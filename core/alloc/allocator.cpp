@@ -60,14 +60,15 @@ public:
     {
     }
 
-    NodeAllocation run(const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared);
+    NodeAllocation run(
+        const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared);
 
 private:
     Step allocateOne(
         size_t claim, size_t request, size_t sub, int deviceIndex, bool allocateSubRequest);
     // Tries `device` for the request; on success the state holds it and `undo` takes it back.
-    bool allocateDevice(size_t claim, const Request &request, int device, const NodePool &pool, bool must,
-        bool *failed);
+    bool allocateDevice(size_t claim, const Request &request, int device, const NodePool &pool,
+        bool must, bool *failed);
     const NodePool &poolOf(int device) const;
     void deallocateLast(size_t claim);
     bool takeCounters(const NodePool &pool, int device);
@@ -171,8 +172,8 @@ void Search::returnCounters(const NodePool &pool, int device)
             consumed[consumption.counterSet][name] -= value.nanoUnits();
 }
 
-bool Search::allocateDevice(size_t claimIndex, const Request &request, int device, const NodePool &nodePool,
-    bool must, bool *failed)
+bool Search::allocateDevice(size_t claimIndex, const Request &request, int device,
+    const NodePool &nodePool, bool must, bool *failed)
 {
     const FeatureGates &gates = m_session.gates();
     const Cluster::Device &entry = m_cluster.devices()[size_t(device)];
@@ -438,7 +439,8 @@ ClaimResult Search::resultFor(const ClaimSearch &search, std::string *error)
     return result;
 }
 
-NodeAllocation Search::run(const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared)
+NodeAllocation Search::run(
+    const std::vector<ClaimToAllocate> &claims, const detail::PreparedClaims *prepared)
 {
     NodeAllocation out;
     const NodePools &pools = m_session.nodePools(m_node);

@@ -20,10 +20,18 @@ ValueSet valueSet(const DeviceAttribute &attribute)
 {
     ValueSet out;
     switch (attribute.type) {
-    case DeviceAttribute::Type::Int: out.push_back("i" + std::to_string(attribute.intValue)); break;
-    case DeviceAttribute::Type::Bool: out.push_back(attribute.boolValue ? "b1" : "b0"); break;
-    case DeviceAttribute::Type::String: out.push_back("s" + attribute.stringValue); break;
-    case DeviceAttribute::Type::Version: out.push_back("v" + attribute.stringValue); break;
+    case DeviceAttribute::Type::Int:
+        out.push_back("i" + std::to_string(attribute.intValue));
+        break;
+    case DeviceAttribute::Type::Bool:
+        out.push_back(attribute.boolValue ? "b1" : "b0");
+        break;
+    case DeviceAttribute::Type::String:
+        out.push_back("s" + attribute.stringValue);
+        break;
+    case DeviceAttribute::Type::Version:
+        out.push_back("v" + attribute.stringValue);
+        break;
     case DeviceAttribute::Type::Ints:
         for (int64_t i : attribute.intValues)
             out.push_back("i" + std::to_string(i));

@@ -41,10 +41,11 @@ constexpr std::string_view kSuffix = "-negative-control";
 struct Tally
 {
     std::set<int> devices; // device ids
-    std::string error;     // the first compile or runtime error
+    std::string error; // the first compile or runtime error
 };
 
-Tally tally(Session &session, const std::vector<int> &classDevices, const std::vector<model::DeviceSelector> &selectors)
+Tally tally(Session &session, const std::vector<int> &classDevices,
+    const std::vector<model::DeviceSelector> &selectors)
 {
     Tally result;
     const int list = session.selectorList(selectors);
@@ -63,7 +64,7 @@ std::vector<model::DeviceSelector> selectorsOf(std::initializer_list<std::string
 {
     std::vector<model::DeviceSelector> selectors;
     for (const std::string &expression : expressions)
-        selectors.push_back({expression});
+        selectors.push_back({ expression });
     return selectors;
 }
 
@@ -87,7 +88,8 @@ std::string celString(std::string_view text)
 }
 
 // Devices (indexes) the class selects, and the drivers they come from.
-std::vector<int> devicesOfClass(Session &session, const Cluster::Class *klass, std::set<std::string> *drivers)
+std::vector<int> devicesOfClass(
+    Session &session, const Cluster::Class *klass, std::set<std::string> *drivers)
 {
     std::vector<int> devices;
     if (!klass)
@@ -103,15 +105,16 @@ std::vector<int> devicesOfClass(Session &session, const Cluster::Class *klass, s
     return devices;
 }
 
-NegativeRequest negateRequest(Session &session, const model::DeviceRequestSpec &spec, std::string name,
-                              std::set<int> &originalUnion, std::set<int> &negativeUnion)
+NegativeRequest negateRequest(Session &session, const model::DeviceRequestSpec &spec,
+    std::string name, std::set<int> &originalUnion, std::set<int> &negativeUnion)
 {
     NegativeRequest request;
     request.name = std::move(name);
     request.deviceClass = spec.deviceClassName;
     const Cluster::Class *klass = session.cluster().findClass(spec.deviceClassName);
     if (!klass)
-        request.errors.push_back("DeviceClass " + spec.deviceClassName + " is not in the inventory");
+        request.errors.push_back(
+            "DeviceClass " + spec.deviceClassName + " is not in the inventory");
     std::set<std::string> drivers;
     const std::vector<int> classDevices = devicesOfClass(session, klass, &drivers);
 
@@ -138,12 +141,12 @@ NegativeRequest negateRequest(Session &session, const model::DeviceRequestSpec &
             std::vector<std::string> candidate = clauses;
             candidate[k] = "!(" + clauses[k] + ")";
             const std::string expression = joinClauses(candidate);
-            const Tally negative = tally(session, classDevices, selectorsOf({expression}));
+            const Tally negative = tally(session, classDevices, selectorsOf({ expression }));
             if (negative.devices.empty() && negative.error.empty()
                 && session.compile(expression).error.empty()) {
                 request.negativeSelector = expression;
-                request.method = "clause " + std::to_string(k + 1) + " of " + std::to_string(clauses.size())
-                                 + " negated: every other clause kept";
+                request.method = "clause " + std::to_string(k + 1) + " of "
+                    + std::to_string(clauses.size()) + " negated: every other clause kept";
                 break;
             }
         }
@@ -153,7 +156,7 @@ NegativeRequest negateRequest(Session &session, const model::DeviceRequestSpec &
             request.method = "the original and its negation: no device can meet both";
         }
     }
-    const Tally negative = tally(session, classDevices, selectorsOf({request.negativeSelector}));
+    const Tally negative = tally(session, classDevices, selectorsOf({ request.negativeSelector }));
     request.negativeMatches = int(negative.devices.size());
     negativeUnion.insert(negative.devices.begin(), negative.devices.end());
     if (!negative.error.empty())
@@ -163,7 +166,7 @@ NegativeRequest negateRequest(Session &session, const model::DeviceRequestSpec &
 
 json selectorJson(const std::string &expression)
 {
-    return json::array({{{"cel", {{"expression", expression}}}}});
+    return json::array({ { { "cel", { { "expression", expression } } } } });
 }
 
 // Writes the negative selectors into the manifest's requests, in the order negateRequest() met
@@ -216,20 +219,24 @@ std::string NegativeControl::verdict() const
         return "The negative control proves nothing: the claim requests no device.";
     for (const NegativeRequest &request : requests) {
         if (!request.errors.empty())
-            return "The negative control proves nothing: request " + request.name + ": " + request.errors.front();
+            return "The negative control proves nothing: request " + request.name + ": "
+                + request.errors.front();
         if (request.originalMatches == 0)
             return "The negative control proves nothing: the original request " + request.name
-                   + " matches no device either, so both stay Pending alike.";
+                + " matches no device either, so both stay Pending alike.";
     }
     if (negativeMatches != 0)
-        return "The negative control still matches " + std::to_string(negativeMatches) + " device(s).";
+        return "The negative control still matches " + std::to_string(negativeMatches)
+            + " device(s).";
     if (negativeAllocated)
         return "The allocator placed the negative control: the selectors are not what stops it.";
-    return "The selectors are a real boundary: the original matches " + std::to_string(originalMatches)
-           + " device(s), the negative control none, and it stays Pending.";
+    return "The selectors are a real boundary: the original matches "
+        + std::to_string(originalMatches)
+        + " device(s), the negative control none, and it stays Pending.";
 }
 
-Result<NegativeControl> negativeControl(const Cluster &cluster, const FeatureGates &gates, const json &object)
+Result<NegativeControl> negativeControl(
+    const Cluster &cluster, const FeatureGates &gates, const json &object)
 {
     Result<model::Object> decoded = model::decodeObject(object);
     if (!decoded)
@@ -240,15 +247,16 @@ Result<NegativeControl> negativeControl(const Cluster &cluster, const FeatureGat
     control.manifest = object;
     if (const auto *tmpl = decoded->as<model::ResourceClaimTemplate>()) {
         spec = &tmpl->spec;
-        requests = findPath(control.manifest, {"spec", "spec", "devices", "requests"});
+        requests = findPath(control.manifest, { "spec", "spec", "devices", "requests" });
     } else if (const auto *claim = decoded->as<model::ResourceClaim>()) {
         spec = &claim->spec;
-        requests = findPath(control.manifest, {"spec", "devices", "requests"});
+        requests = findPath(control.manifest, { "spec", "devices", "requests" });
         control.manifest.erase("status"); // a new claim has no allocation yet
     } else {
         return fail(common::Error::Code::Invalid,
-                    QStringLiteral("%1: a negative control is made from a ResourceClaimTemplate or a ResourceClaim")
-                        .arg(QString::fromStdString(decoded->display())));
+            QStringLiteral(
+                "%1: a negative control is made from a ResourceClaimTemplate or a ResourceClaim")
+                .arg(QString::fromStdString(decoded->display())));
     }
     control.kind = decoded->info().name;
     control.ns = decoded->meta.ns.empty() ? "default" : decoded->meta.ns;
@@ -256,19 +264,19 @@ Result<NegativeControl> negativeControl(const Cluster &cluster, const FeatureGat
 
     json &meta = control.manifest["metadata"];
     meta["name"] = control.name + std::string(kSuffix);
-    for (const char *field : {"resourceVersion", "uid", "creationTimestamp", "generation", "managedFields",
-                              "ownerReferences", "selfLink"})
+    for (const char *field : { "resourceVersion", "uid", "creationTimestamp", "generation",
+             "managedFields", "ownerReferences", "selfLink" })
         meta.erase(field);
 
     Session session(cluster, gates);
     std::set<int> originalUnion, negativeUnion;
     for (const model::DeviceRequest &request : spec->requests) {
         if (request.exactly)
-            control.requests.push_back(
-                negateRequest(session, *request.exactly, request.name, originalUnion, negativeUnion));
+            control.requests.push_back(negateRequest(
+                session, *request.exactly, request.name, originalUnion, negativeUnion));
         for (const model::DeviceRequestSpec &sub : request.firstAvailable)
-            control.requests.push_back(
-                negateRequest(session, sub, request.name + "/" + sub.name, originalUnion, negativeUnion));
+            control.requests.push_back(negateRequest(
+                session, sub, request.name + "/" + sub.name, originalUnion, negativeUnion));
     }
     control.originalMatches = int(originalUnion.size());
     control.negativeMatches = int(negativeUnion.size());
@@ -280,13 +288,14 @@ Result<NegativeControl> negativeControl(const Cluster &cluster, const FeatureGat
     if (!negative)
         return fail(negative.error().withContext(QStringLiteral("the generated negative control")));
     const model::ResourceClaimSpec &negativeSpec = negative->as<model::ResourceClaimTemplate>()
-                                                       ? negative->as<model::ResourceClaimTemplate>()->spec
-                                                       : negative->as<model::ResourceClaim>()->spec;
+        ? negative->as<model::ResourceClaimTemplate>()->spec
+        : negative->as<model::ResourceClaim>()->spec;
     Simulator simulator(cluster, gates, AllocatedState::fromClaims(cluster));
     SimulationOptions options;
     options.maxExplainedNodes = 5;
-    const Placement placement =
-        simulator.place({ClaimToAllocate{control.ns, control.name + std::string(kSuffix), negativeSpec}}, options);
+    const Placement placement = simulator.place(
+        { ClaimToAllocate { control.ns, control.name + std::string(kSuffix), negativeSpec } },
+        options);
     control.negativeAllocated = placement.allocated;
     if (!placement.allocated)
         control.pendingReason = !placement.error.empty() ? placement.error : placement.summary;
@@ -297,25 +306,18 @@ json negativeControlJson(const NegativeControl &control)
 {
     json requests = json::array();
     for (const NegativeRequest &request : control.requests)
-        requests.push_back({{"name", request.name},
-                            {"deviceClassName", request.deviceClass},
-                            {"originalSelectors", request.originalSelectors},
-                            {"negativeSelector", request.negativeSelector},
-                            {"method", request.method},
-                            {"originalMatches", request.originalMatches},
-                            {"negativeMatches", request.negativeMatches},
-                            {"errors", request.errors}});
-    return {{"kind", control.kind},
-            {"namespace", control.ns},
-            {"name", control.name},
-            {"negativeControl", control.manifest["metadata"].value("name", "")},
-            {"originalMatches", control.originalMatches},
-            {"negativeMatches", control.negativeMatches},
-            {"negativeAllocated", control.negativeAllocated},
-            {"pendingReason", control.pendingReason},
-            {"proves", control.proves()},
-            {"verdict", control.verdict()},
-            {"requests", requests}};
+        requests.push_back({ { "name", request.name }, { "deviceClassName", request.deviceClass },
+            { "originalSelectors", request.originalSelectors },
+            { "negativeSelector", request.negativeSelector }, { "method", request.method },
+            { "originalMatches", request.originalMatches },
+            { "negativeMatches", request.negativeMatches }, { "errors", request.errors } });
+    return { { "kind", control.kind }, { "namespace", control.ns }, { "name", control.name },
+        { "negativeControl", control.manifest["metadata"].value("name", "") },
+        { "originalMatches", control.originalMatches },
+        { "negativeMatches", control.negativeMatches },
+        { "negativeAllocated", control.negativeAllocated },
+        { "pendingReason", control.pendingReason }, { "proves", control.proves() },
+        { "verdict", control.verdict() }, { "requests", requests } };
 }
 
 } // namespace dra::alloc

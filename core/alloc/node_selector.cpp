@@ -172,7 +172,8 @@ void addNewRequirements(const json &from, json &to)
         const std::set<std::string> wanted(values.begin(), values.end());
         const bool present = std::any_of(to.begin(), to.end(), [&](const json &existing) {
             if (common::stringMember(existing, "key") != common::stringMember(requirement, "key")
-                || common::stringMember(existing, "operator") != common::stringMember(requirement, "operator"))
+                || common::stringMember(existing, "operator")
+                    != common::stringMember(requirement, "operator"))
                 return false;
             const std::vector<std::string> have = stringValues(existing);
             return std::set<std::string>(have.begin(), have.end()) == wanted;

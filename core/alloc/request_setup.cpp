@@ -93,7 +93,8 @@ std::optional<SetupError> resolveAllRequest(
     return std::nullopt;
 }
 
-std::optional<SetupError> checkLimit(const ClaimToAllocate &claim, const ClaimRequests &requests, bool claimLevel)
+std::optional<SetupError> checkLimit(
+    const ClaimToAllocate &claim, const ClaimRequests &requests, bool claimLevel)
 {
     if (requests.minDevices > kAllocationResultsMaxSize)
         return SetupError { claimPrefix(claim) + ": number of requested devices "
@@ -198,7 +199,8 @@ CapacityVerdict DeviceTests::capacity(
         m_state.sharedCapacity(id), allocating);
 }
 
-std::optional<SetupError> prepareClaim(Session &session, const ClaimToAllocate &claim, ClaimRequests *out)
+std::optional<SetupError> prepareClaim(
+    Session &session, const ClaimToAllocate &claim, ClaimRequests *out)
 {
     const FeatureGates &gates = session.gates();
     out->requests.clear();
@@ -251,15 +253,16 @@ std::optional<SetupError> prepareClaim(Session &session, const ClaimToAllocate &
     return checkLimit(claim, *out, true);
 }
 
-std::optional<SetupError> resolveAll(
-    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *requests)
+std::optional<SetupError> resolveAll(DeviceTests &tests, const NodePools &pools,
+    const ClaimToAllocate &claim, ClaimRequests *requests)
 {
     if (!requests->hasAll)
         return std::nullopt;
     for (std::vector<Request> &entries : requests->requests)
         for (Request &entry : entries)
             if (entry.all)
-                if (std::optional<SetupError> error = resolveAllRequest(tests, pools, claim, &entry))
+                if (std::optional<SetupError> error
+                    = resolveAllRequest(tests, pools, claim, &entry))
                     return error;
     requests->minDevices = minDevices(*requests);
     return checkLimit(claim, *requests, false);

@@ -81,12 +81,13 @@ private:
 
 // The node-independent part of what Kubernetes' Allocate checks before searching: feature gates,
 // selectors, classes, counts. Done once for all nodes; the result is the same on each.
-std::optional<SetupError> prepareClaim(Session &session, const ClaimToAllocate &claim, ClaimRequests *out);
+std::optional<SetupError> prepareClaim(
+    Session &session, const ClaimToAllocate &claim, ClaimRequests *out);
 
 // The node-dependent part: the devices of allocationMode All requests on the node (pools must
 // be complete and valid) and the result-size limit that depends on them.
-std::optional<SetupError> resolveAll(
-    DeviceTests &tests, const NodePools &pools, const ClaimToAllocate &claim, ClaimRequests *requests);
+std::optional<SetupError> resolveAll(DeviceTests &tests, const NodePools &pools,
+    const ClaimToAllocate &claim, ClaimRequests *requests);
 
 // prepareClaim() then resolveAll().
 std::optional<SetupError> setupClaim(

@@ -88,7 +88,8 @@ NodeRange nodeRange(const Cluster &cluster, const SimulationOptions &options, in
 void appendSpec(std::string &key, const model::DeviceRequestSpec &spec)
 {
     key += spec.name + '\x1f' + spec.deviceClassName + '\x1f' + spec.allocationMode + '\x1f'
-        + std::to_string(spec.count) + (spec.adminAccess ? "A" : "-") + spec.tolerations.dump() + spec.capacity.dump();
+        + std::to_string(spec.count) + (spec.adminAccess ? "A" : "-") + spec.tolerations.dump()
+        + spec.capacity.dump();
     for (const model::DeviceSelector &selector : spec.selectors)
         key += '\x1e' + selector.celExpression;
     key += '\x1d';
@@ -158,7 +159,8 @@ Placement Simulator::place(
         }
         AllocateOptions allocate;
         allocate.deadline = std::chrono::steady_clock::now() + options.timeoutPerNode;
-        NodeAllocation result = allocateOnNode(m_session, m_state, node, claims, allocate, prepared.get());
+        NodeAllocation result
+            = allocateOnNode(m_session, m_state, node, claims, allocate, prepared.get());
         ++out.nodesConsidered;
         out.steps += result.steps;
         if (result.outcome == NodeAllocation::Outcome::DoesNotFit && !result.timedOut && contiguous)

@@ -15,8 +15,9 @@ std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
         return out;
     for (const nlohmann::json &item : tolerations)
         if (item.is_object())
-            out.push_back({ common::stringMember(item, "key"), common::stringMember(item, "operator"),
-                common::stringMember(item, "value"), common::stringMember(item, "effect") });
+            out.push_back(
+                { common::stringMember(item, "key"), common::stringMember(item, "operator"),
+                    common::stringMember(item, "value"), common::stringMember(item, "effect") });
     return out;
 }
 

@@ -30,7 +30,7 @@ enum class ExprKind : uint8_t {
 struct ExprEntry
 {
     std::string field; // message field name (Struct only)
-    ExprPtr key;       // map key (Map only)
+    ExprPtr key; // map key (Map only)
     ExprPtr value;
     bool optional = false; // `?key: value`
     int32_t offset = 0;
@@ -43,13 +43,13 @@ struct Expr
     int64_t id = 0;
     int32_t offset = 0; // byte offset into the source, for diagnostics
 
-    Value constant;   // Constant
+    Value constant; // Constant
     std::string name; // Ident name, Select field, Call function, Struct type name
-    ExprPtr target;   // Select operand, receiver of a Call
-    bool testOnly = false;      // Select produced by has()
-    std::vector<ExprPtr> args;  // Call arguments, List elements
+    ExprPtr target; // Select operand, receiver of a Call
+    bool testOnly = false; // Select produced by has()
+    std::vector<ExprPtr> args; // Call arguments, List elements
     std::vector<int32_t> optionalIndices; // List elements written `?e`
-    std::vector<ExprEntry> entries;      // Map and Struct
+    std::vector<ExprEntry> entries; // Map and Struct
 
     // Comprehension (cel-spec's fold): iterRange is walked with iterVar (and iterVar2).
     std::string iterVar;
@@ -63,8 +63,7 @@ struct Expr
 };
 
 // Calls `f` on `root` and every expression below it, parents first (null children skipped).
-template <typename F>
-void forEachExpr(const Expr *root, F &&f)
+template <typename F> void forEachExpr(const Expr *root, F &&f)
 {
     if (!root)
         return;

@@ -26,27 +26,37 @@ using K = CelType::Kind;
 CelType constantType(const Value &v)
 {
     switch (v.kind()) {
-    case Kind::Null: return CelType::simple(K::Null);
-    case Kind::Bool: return CelType::simple(K::Bool);
-    case Kind::Int: return CelType::simple(K::Int);
-    case Kind::Uint: return CelType::simple(K::Uint);
-    case Kind::Double: return CelType::simple(K::Double);
-    case Kind::String: return CelType::simple(K::String);
-    case Kind::Bytes: return CelType::simple(K::Bytes);
-    case Kind::Timestamp: return CelType::simple(K::Timestamp);
-    case Kind::Duration: return CelType::simple(K::Duration);
-    default: return CelType::dyn();
+    case Kind::Null:
+        return CelType::simple(K::Null);
+    case Kind::Bool:
+        return CelType::simple(K::Bool);
+    case Kind::Int:
+        return CelType::simple(K::Int);
+    case Kind::Uint:
+        return CelType::simple(K::Uint);
+    case Kind::Double:
+        return CelType::simple(K::Double);
+    case Kind::String:
+        return CelType::simple(K::String);
+    case Kind::Bytes:
+        return CelType::simple(K::Bytes);
+    case Kind::Timestamp:
+        return CelType::simple(K::Timestamp);
+    case Kind::Duration:
+        return CelType::simple(K::Duration);
+    default:
+        return CelType::dyn();
     }
 }
 
 // The type an identifier naming a type denotes: `int` is a value of type type(int).
 std::optional<CelType> typeIdentifier(std::string_view name)
 {
-    static const std::pair<std::string_view, K> simple[] = {
-        {"int", K::Int},       {"uint", K::Uint},     {"double", K::Double},
-        {"bool", K::Bool},     {"string", K::String}, {"bytes", K::Bytes},
-        {"null_type", K::Null}, {"google.protobuf.Timestamp", K::Timestamp},
-        {"google.protobuf.Duration", K::Duration}};
+    static const std::pair<std::string_view, K> simple[]
+        = { { "int", K::Int }, { "uint", K::Uint }, { "double", K::Double }, { "bool", K::Bool },
+              { "string", K::String }, { "bytes", K::Bytes }, { "null_type", K::Null },
+              { "google.protobuf.Timestamp", K::Timestamp },
+              { "google.protobuf.Duration", K::Duration } };
     for (const auto &[n, k] : simple) {
         if (n == name)
             return CelType::typeOf(CelType::simple(k));
@@ -56,8 +66,7 @@ std::optional<CelType> typeIdentifier(std::string_view name)
     if (name == "map")
         return CelType::typeOf(CelType::map(CelType::dyn(), CelType::dyn()));
     if (name == "type" || name == "optional_type" || name == "net.IP" || name == "net.CIDR"
-        || name == "kubernetes.Quantity" || name == "kubernetes.Semver"
-        || name == "kubernetes.URL")
+        || name == "kubernetes.Quantity" || name == "kubernetes.Semver" || name == "kubernetes.URL")
         return CelType::typeOf(CelType::dyn());
     return std::nullopt;
 }
@@ -83,10 +92,11 @@ std::string signature(const std::vector<CelType> &args, bool receiver)
 std::string overloadHint(const std::string &fn, const std::vector<CelType> &args)
 {
     const bool comparison = fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_"
-                            || fn == "_==_" || fn == "_!=_";
+        || fn == "_==_" || fn == "_!=_";
     if (!comparison || args.size() != 2)
         return {};
-    const bool quantity = args[0].isOpaque(kQuantityTypeName) || args[1].isOpaque(kQuantityTypeName);
+    const bool quantity
+        = args[0].isOpaque(kQuantityTypeName) || args[1].isOpaque(kQuantityTypeName);
     const bool semver = args[0].isOpaque(kSemverTypeName) || args[1].isOpaque(kSemverTypeName);
     if (quantity)
         return "; compare quantities with compareTo(), isGreaterThan() or isLessThan(), e.g. "
@@ -101,7 +111,7 @@ class Checker final
 {
 public:
     Checker(const ParsedExpr &parsed, const Declarations &decls, const Environment &env,
-            std::vector<Diagnostic> *diagnostics)
+        std::vector<Diagnostic> *diagnostics)
         : m_decls(decls)
         , m_env(env)
         , m_source(parsed.source)
@@ -155,18 +165,22 @@ private:
     CelType check(const Expr &e)
     {
         switch (e.kind) {
-        case ExprKind::Constant: return record(e, constantType(e.constant));
-        case ExprKind::Ident: return record(e, checkIdent(e.name));
-        case ExprKind::Select: return record(e, checkSelect(e));
-        case ExprKind::Call: return record(e, checkCall(e));
+        case ExprKind::Constant:
+            return record(e, constantType(e.constant));
+        case ExprKind::Ident:
+            return record(e, checkIdent(e.name));
+        case ExprKind::Select:
+            return record(e, checkSelect(e));
+        case ExprKind::Call:
+            return record(e, checkCall(e));
         case ExprKind::List: {
             CelType element;
             bool first = true;
             for (size_t i = 0; i < e.args.size(); ++i) {
                 CelType t = check(*e.args[i]);
                 const bool optional = std::find(e.optionalIndices.begin(), e.optionalIndices.end(),
-                                                static_cast<int32_t>(i))
-                                      != e.optionalIndices.end();
+                                          static_cast<int32_t>(i))
+                    != e.optionalIndices.end();
                 if (optional && t.is(K::Optional))
                     t = t.params[0];
                 element = first ? t : join(element, t);
@@ -186,14 +200,15 @@ private:
                 value = first ? v : join(value, v);
                 first = false;
             }
-            return record(e, first ? CelType::map(CelType::dyn(), CelType::dyn())
-                                   : CelType::map(key, value));
+            return record(
+                e, first ? CelType::map(CelType::dyn(), CelType::dyn()) : CelType::map(key, value));
         }
         case ExprKind::Struct:
             for (const ExprEntry &entry : e.entries)
                 check(*entry.value);
             return record(e, CelType::dyn());
-        case ExprKind::Comprehension: return record(e, checkComprehension(e));
+        case ExprKind::Comprehension:
+            return record(e, checkComprehension(e));
         }
         return record(e, CelType::dyn());
     }
@@ -218,8 +233,10 @@ private:
         switch (operand.kind) {
         case K::Dyn:
         case K::Error:
-        case K::Param: return CelType::dyn();
-        case K::Map: return operand.params[1];
+        case K::Param:
+            return CelType::dyn();
+        case K::Map:
+            return operand.params[1];
         case K::Object:
             if (const CelType *t = m_decls.field(operand.name, field))
                 return *t;
@@ -260,8 +277,8 @@ private:
             if (operand.is(K::Optional))
                 operand = operand.params[0];
             const std::string field = e.args[1]->kind == ExprKind::Constant
-                                          ? std::string(e.args[1]->constant.asString())
-                                          : std::string();
+                ? std::string(e.args[1]->constant.asString())
+                : std::string();
             return CelType::optional(selectField(operand, field, e.offset));
         }
         return checkOverloads(e, e.name, e.target != nullptr, checkArgs(e, e.target != nullptr));
@@ -277,8 +294,8 @@ private:
         return args;
     }
 
-    CelType checkOverloads(const Expr &e, const std::string &fn, bool receiver,
-                           const std::vector<CelType> &args)
+    CelType checkOverloads(
+        const Expr &e, const std::string &fn, bool receiver, const std::vector<CelType> &args)
     {
         const auto candidates = m_decls.overloads(fn, receiver, args.size());
         if (candidates.empty())
@@ -300,8 +317,9 @@ private:
             matched.push_back(d);
         }
         if (matched.empty()) {
-            error(e.offset, "found no matching overload for '" + fn + "' applied to '"
-                                + signature(args, receiver) + "'" + overloadHint(fn, args));
+            error(e.offset,
+                "found no matching overload for '" + fn + "' applied to '"
+                    + signature(args, receiver) + "'" + overloadHint(fn, args));
             return CelType::simple(K::Error);
         }
         m_out.overloads[e.id] = std::move(matched);
@@ -325,11 +343,13 @@ private:
             break;
         case K::Dyn:
         case K::Error:
-        case K::Param: break;
+        case K::Param:
+            break;
         default:
-            error(e.iterRange->offset, "expression of type '" + range.toString()
-                                           + "' cannot be range of a comprehension (must be "
-                                             "list, map, or dynamic)");
+            error(e.iterRange->offset,
+                "expression of type '" + range.toString()
+                    + "' cannot be range of a comprehension (must be "
+                      "list, map, or dynamic)");
         }
         CelType accu = check(*e.accuInit);
         m_scopes.emplace_back(e.accuVar, accu);
@@ -362,7 +382,7 @@ private:
 } // namespace
 
 CheckedExpr check(const ParsedExpr &parsed, const Declarations &declarations,
-                  const Environment &env, std::vector<Diagnostic> *diagnostics)
+    const Environment &env, std::vector<Diagnostic> *diagnostics)
 {
     if (!parsed.root)
         return {};

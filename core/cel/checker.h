@@ -31,6 +31,6 @@ struct CheckedExpr
 // cel-go's wording. Names the planner reports as undeclared are not reported again: they check
 // as dyn. Any thread.
 CheckedExpr check(const ParsedExpr &parsed, const Declarations &declarations,
-                  const Environment &env, std::vector<Diagnostic> *diagnostics);
+    const Environment &env, std::vector<Diagnostic> *diagnostics);
 
 } // namespace dra::cel

@@ -45,17 +45,47 @@ uint64_t mulFactor(uint64_t x, double factor)
     return c >= std::ldexp(1.0, 64) ? UINT64_MAX : static_cast<uint64_t>(c);
 }
 
-CostEstimate fixed(uint64_t c) { return {c, c}; }
-CostEstimate operator+(CostEstimate a, CostEstimate b) { return {addSat(a.min, b.min), addSat(a.max, b.max)}; }
-CostEstimate times(CostEstimate a, CostEstimate b) { return {mulSat(a.min, b.min), mulSat(a.max, b.max)}; }
-CostEstimate unite(CostEstimate a, CostEstimate b) { return {std::min(a.min, b.min), std::max(a.max, b.max)}; }
-CostEstimate factor(SizeEstimate s, double f) { return {mulFactor(s.min, f), mulFactor(s.max, f)}; }
-CostEstimate sizeTimesCost(SizeEstimate s, CostEstimate c) { return {mulSat(s.min, c.min), mulSat(s.max, c.max)}; }
-SizeEstimate operator+(SizeEstimate a, SizeEstimate b) { return {addSat(a.min, b.min), addSat(a.max, b.max)}; }
-SizeEstimate times(SizeEstimate a, SizeEstimate b) { return {mulSat(a.min, b.min), mulSat(a.max, b.max)}; }
-SizeEstimate unite(SizeEstimate a, SizeEstimate b) { return {std::min(a.min, b.min), std::max(a.max, b.max)}; }
-SizeEstimate fixedSize(uint64_t s) { return {s, s}; }
-constexpr SizeEstimate kUnknownSize{0, UINT64_MAX};
+CostEstimate fixed(uint64_t c)
+{
+    return { c, c };
+}
+CostEstimate operator+(CostEstimate a, CostEstimate b)
+{
+    return { addSat(a.min, b.min), addSat(a.max, b.max) };
+}
+CostEstimate times(CostEstimate a, CostEstimate b)
+{
+    return { mulSat(a.min, b.min), mulSat(a.max, b.max) };
+}
+CostEstimate unite(CostEstimate a, CostEstimate b)
+{
+    return { std::min(a.min, b.min), std::max(a.max, b.max) };
+}
+CostEstimate factor(SizeEstimate s, double f)
+{
+    return { mulFactor(s.min, f), mulFactor(s.max, f) };
+}
+CostEstimate sizeTimesCost(SizeEstimate s, CostEstimate c)
+{
+    return { mulSat(s.min, c.min), mulSat(s.max, c.max) };
+}
+SizeEstimate operator+(SizeEstimate a, SizeEstimate b)
+{
+    return { addSat(a.min, b.min), addSat(a.max, b.max) };
+}
+SizeEstimate times(SizeEstimate a, SizeEstimate b)
+{
+    return { mulSat(a.min, b.min), mulSat(a.max, b.max) };
+}
+SizeEstimate unite(SizeEstimate a, SizeEstimate b)
+{
+    return { std::min(a.min, b.min), std::max(a.max, b.max) };
+}
+SizeEstimate fixedSize(uint64_t s)
+{
+    return { s, s };
+}
+constexpr SizeEstimate kUnknownSize { 0, UINT64_MAX };
 
 // The sizes of the keys (or indexes) and values of a container built in the expression.
 struct EntrySize
@@ -69,7 +99,7 @@ std::optional<EntrySize> unite(const std::optional<EntrySize> &a, const std::opt
 {
     if (!a || !b)
         return std::nullopt;
-    return EntrySize{a->list, unite(a->key, b->key), unite(a->value, b->value)};
+    return EntrySize { a->list, unite(a->key, b->key), unite(a->value, b->value) };
 }
 
 struct LocalVar
@@ -81,8 +111,22 @@ struct LocalVar
 
 // What a function costs beyond its arguments, by the overload the checker chose.
 enum class CostClass {
-    Other, AddString, AddBytes, AddList, InList, MatchesString, ContainsString, StartsEndsWith,
-    CompareStrings, Equality, IndexList, IndexMap, StringToBytes, BytesToString, Quote, Format,
+    Other,
+    AddString,
+    AddBytes,
+    AddList,
+    InList,
+    MatchesString,
+    ContainsString,
+    StartsEndsWith,
+    CompareStrings,
+    Equality,
+    IndexList,
+    IndexMap,
+    StringToBytes,
+    BytesToString,
+    Quote,
+    Format,
 };
 
 CostClass classify(const FunctionDecl &d)
@@ -91,9 +135,9 @@ CostClass classify(const FunctionDecl &d)
     const K first = d.params.empty() ? K::Dyn : d.params[0].kind;
     if (n == "_+_")
         return first == K::String ? CostClass::AddString
-               : first == K::Bytes ? CostClass::AddBytes
-               : first == K::List  ? CostClass::AddList
-                                   : CostClass::Other;
+            : first == K::Bytes   ? CostClass::AddBytes
+            : first == K::List    ? CostClass::AddList
+                                  : CostClass::Other;
     if (n == "@in")
         return d.params[1].kind == K::List ? CostClass::InList : CostClass::Other;
     if (n == "matches" && d.receiver)
@@ -108,7 +152,9 @@ CostClass classify(const FunctionDecl &d)
         && (first == K::String || first == K::Bytes))
         return CostClass::CompareStrings;
     if (n == "_[_]")
-        return first == K::List ? CostClass::IndexList : first == K::Map ? CostClass::IndexMap : CostClass::Other;
+        return first == K::List ? CostClass::IndexList
+            : first == K::Map   ? CostClass::IndexMap
+                                : CostClass::Other;
     if (n == "bytes" && first == K::String)
         return CostClass::StringToBytes;
     if (n == "string" && first == K::Bytes)
@@ -140,19 +186,26 @@ public:
         if (!e)
             return {};
         switch (e->kind) {
-        case ExprKind::Constant: return {};
-        case ExprKind::Ident: return costIdent(*e);
-        case ExprKind::Select: return costSelect(*e);
-        case ExprKind::Call: return costCall(*e);
-        case ExprKind::List: return costList(*e);
-        case ExprKind::Map: return costMap(*e);
+        case ExprKind::Constant:
+            return {};
+        case ExprKind::Ident:
+            return costIdent(*e);
+        case ExprKind::Select:
+            return costSelect(*e);
+        case ExprKind::Call:
+            return costCall(*e);
+        case ExprKind::List:
+            return costList(*e);
+        case ExprKind::Map:
+            return costMap(*e);
         case ExprKind::Struct: {
             CostEstimate sum;
             for (const ExprEntry &entry : e->entries)
                 sum = sum + cost(entry.value.get());
             return sum + fixed(kStructCreateBaseCost);
         }
-        case ExprKind::Comprehension: return isBind(*e) ? costBind(*e) : costComprehension(*e);
+        case ExprKind::Comprehension:
+            return isBind(*e) ? costBind(*e) : costComprehension(*e);
         }
         return {};
     }
@@ -175,7 +228,7 @@ private:
                 return v->path;
         }
         const auto it = m_paths.find(e.id);
-        return it == m_paths.end() ? Path{} : it->second;
+        return it == m_paths.end() ? Path {} : it->second;
     }
     static Path extend(Path p, std::string element)
     {
@@ -195,16 +248,20 @@ private:
         if (e.kind == ExprKind::Constant) {
             const Value &v = e.constant;
             switch (v.kind()) {
-            case Kind::String: return fixedSize(utf8::length(v.asString()));
-            case Kind::Bytes: return fixedSize(v.asString().size());
+            case Kind::String:
+                return fixedSize(utf8::length(v.asString()));
+            case Kind::Bytes:
+                return fixedSize(v.asString().size());
             case Kind::Bool:
             case Kind::Double:
             case Kind::Duration:
             case Kind::Int:
             case Kind::Timestamp:
             case Kind::Uint:
-            case Kind::Null: return fixedSize(1);
-            default: return std::nullopt;
+            case Kind::Null:
+                return fixedSize(1);
+            default:
+                return std::nullopt;
             }
         }
         if (e.kind == ExprKind::List)
@@ -222,9 +279,12 @@ private:
         case K::Duration:
         case K::Int:
         case K::Timestamp:
-        case K::Uint: return true;
-        case K::Optional: return isScalar(t.params[0]);
-        default: return false;
+        case K::Uint:
+            return true;
+        case K::Optional:
+            return isScalar(t.params[0]);
+        default:
+            return false;
         }
     }
 
@@ -271,7 +331,7 @@ private:
 
     CostEstimate costIdent(const Expr &e)
     {
-        m_paths[e.id] = local(e.name) ? local(e.name)->path : Path{e.name};
+        m_paths[e.id] = local(e.name) ? local(e.name)->path : Path { e.name };
         return fixed(1);
     }
 
@@ -316,7 +376,7 @@ private:
                 c = c + a;
             return sum + c;
         }
-        CostEstimate fnCost{UINT64_MAX, 0};
+        CostEstimate fnCost { UINT64_MAX, 0 };
         std::optional<SizeEstimate> resultSize;
         for (const FunctionDecl *d : it->second) {
             const CallEstimate est = functionCost(e, *d, target, args, argCosts);
@@ -329,7 +389,8 @@ private:
                     resultSize = entries->value;
                 else
                     resultSize.reset();
-                m_paths[e.id] = extend(pathOf(*args[0]), o == CostClass::IndexList ? "@items" : "@values");
+                m_paths[e.id]
+                    = extend(pathOf(*args[0]), o == CostClass::IndexList ? "@items" : "@values");
             }
             if (!resultSize)
                 resultSize = computeSize(e);
@@ -346,8 +407,7 @@ private:
     }
 
     CallEstimate functionCost(const Expr &e, const FunctionDecl &d, const Expr *target,
-                              const std::vector<const Expr *> &args,
-                              const std::vector<CostEstimate> &argCosts)
+        const std::vector<const Expr *> &args, const std::vector<CostEstimate> &argCosts)
     {
         CostEstimate argSum;
         for (const CostEstimate &a : argCosts)
@@ -363,42 +423,47 @@ private:
             if (target) {
                 const SizeEstimate t = sizeOrUnknown(*target);
                 const SizeEstimate a = sizeOrUnknown(*args[0]);
-                return {factor(t, kStringTraversalCostFactor) + argSum, t + a};
+                return { factor(t, kStringTraversalCostFactor) + argSum, t + a };
             }
             break;
         case CostClass::StringToBytes: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
-            return {factor(s, kStringTraversalCostFactor) + argSum, SizeEstimate{s.min, mulSat(s.max, 4)}};
+            return { factor(s, kStringTraversalCostFactor) + argSum,
+                SizeEstimate { s.min, mulSat(s.max, 4) } };
         }
         case CostClass::BytesToString: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
-            return {factor(s, kStringTraversalCostFactor) + argSum, SizeEstimate{s.min / 4, s.max}};
+            return { factor(s, kStringTraversalCostFactor) + argSum,
+                SizeEstimate { s.min / 4, s.max } };
         }
         case CostClass::Quote: {
             const SizeEstimate s = sizeOrUnknown(*args[0]);
-            return {factor(s, kStringTraversalCostFactor) + argSum,
-                    SizeEstimate{addSat(s.min, 2), addSat(mulSat(s.max, 2), 2)}};
+            return { factor(s, kStringTraversalCostFactor) + argSum,
+                SizeEstimate { addSat(s.min, 2), addSat(mulSat(s.max, 2), 2) } };
         }
         case CostClass::StartsEndsWith:
             if (args.size() == 1)
-                return {factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor) + argSum, {}};
+                return { factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor) + argSum, {} };
             break;
         case CostClass::InList:
             if (args.size() == 2)
-                return {factor(sizeOrUnknown(*args[1]), 1) + argSum, {}};
+                return { factor(sizeOrUnknown(*args[1]), 1) + argSum, {} };
             break;
         case CostClass::MatchesString:
             if (target && args.size() == 1) {
-                const CostEstimate str = factor(sizeOrUnknown(*target) + fixedSize(1), kStringTraversalCostFactor);
-                const CostEstimate regex = factor(sizeOrUnknown(*args[0]), kRegexStringLengthCostFactor);
-                return {times(str, regex) + argSum, {}};
+                const CostEstimate str
+                    = factor(sizeOrUnknown(*target) + fixedSize(1), kStringTraversalCostFactor);
+                const CostEstimate regex
+                    = factor(sizeOrUnknown(*args[0]), kRegexStringLengthCostFactor);
+                return { times(str, regex) + argSum, {} };
             }
             break;
         case CostClass::ContainsString:
             if (target && args.size() == 1) {
                 const CostEstimate str = factor(sizeOrUnknown(*target), kStringTraversalCostFactor);
-                const CostEstimate sub = factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor);
-                return {times(str, sub) + argSum, {}};
+                const CostEstimate sub
+                    = factor(sizeOrUnknown(*args[0]), kStringTraversalCostFactor);
+                return { times(str, sub) + argSum, {} };
             }
             break;
         case CostClass::AddString:
@@ -408,8 +473,8 @@ private:
                 const SizeEstimate size = sizeOrUnknown(*args[0]) + sizeOrUnknown(*args[1]);
                 setEntrySize(e, unite(entrySize(*args[0]), entrySize(*args[1])));
                 if (classify(d) == CostClass::AddList)
-                    return {fixed(1) + argSum, size};
-                return {factor(size, kStringTraversalCostFactor) + argSum, size};
+                    return { fixed(1) + argSum, size };
+                return { factor(size, kStringTraversalCostFactor) + argSum, size };
             }
             break;
         case CostClass::CompareStrings:
@@ -417,23 +482,24 @@ private:
             const SizeEstimate l = sizeOrUnknown(*args[0]);
             const SizeEstimate r = sizeOrUnknown(*args[1]);
             const uint64_t smallestMax = std::min(l.max, r.max);
-            const CostEstimate c{smallestMax > 0 ? 1u : 0u, smallestMax};
-            return {CostEstimate{mulFactor(c.min, kStringTraversalCostFactor),
-                                 mulFactor(c.max, kStringTraversalCostFactor)}
-                        + argSum,
-                    {}};
+            const CostEstimate c { smallestMax > 0 ? 1u : 0u, smallestMax };
+            return { CostEstimate { mulFactor(c.min, kStringTraversalCostFactor),
+                         mulFactor(c.max, kStringTraversalCostFactor) }
+                    + argSum,
+                {} };
         }
-        default: break;
+        default:
+            break;
         }
         if (d.name == "_&&_" || d.name == "_||_") {
-            return {CostEstimate{argCosts[0].min, (argCosts[0] + argCosts[1]).max}, {}};
+            return { CostEstimate { argCosts[0].min, (argCosts[0] + argCosts[1]).max }, {} };
         }
         if (d.name == "_?_:_") {
             const SizeEstimate size = unite(sizeOrUnknown(*args[1]), sizeOrUnknown(*args[2]));
             setEntrySize(e, unite(entrySize(*args[1]), entrySize(*args[2])));
-            return {argCosts[0] + unite(argCosts[1], argCosts[2]), size};
+            return { argCosts[0] + unite(argCosts[1], argCosts[2]), size };
         }
-        return {fixed(1) + argSum, {}};
+        return { fixed(1) + argSum, {} };
     }
 
     // The element of a list (or the key of a map) `container` holds, for Kubernetes' list
@@ -451,8 +517,8 @@ private:
     }
 
     // Kubernetes' library cost estimator: consulted before cel-go's own rules.
-    std::optional<CallEstimate> kubernetesCost(const FunctionDecl &d, const Expr *target,
-                                               const std::vector<const Expr *> &args)
+    std::optional<CallEstimate> kubernetesCost(
+        const FunctionDecl &d, const Expr *target, const std::vector<const Expr *> &args)
     {
         const std::string &fn = d.name;
         const auto size = [&](const Expr &x) { return sizeOrUnknown(x); };
@@ -463,63 +529,68 @@ private:
             if (const auto element = elementOf(*target)) {
                 CostEstimate perElement = fixed(1);
                 if (element->first.is(K::String) || element->first.is(K::Bytes))
-                    perElement = perElement + factor(element->second.value_or(kUnknownSize), kStringTraversalCostFactor);
-                return CallEstimate{sizeTimesCost(size(*target), perElement), {}};
+                    perElement = perElement
+                        + factor(
+                            element->second.value_or(kUnknownSize), kStringTraversalCostFactor);
+                return CallEstimate { sizeTimesCost(size(*target), perElement), {} };
             }
-            return CallEstimate{factor(size(*target), kStringTraversalCostFactor), {}};
+            return CallEstimate { factor(size(*target), kStringTraversalCostFactor), {} };
         }
         if (fn == "includes" && target) {
             // DRA's includes(): at most 48 comparisons, whatever the receiver's size estimate.
-            return CallEstimate{sizeTimesCost(SizeEstimate{0, 48}, fixed(1)), {}};
+            return CallEstimate { sizeTimesCost(SizeEstimate { 0, 48 }, fixed(1)), {} };
         }
         if (fn == "url" && args.size() == 1 && !target)
-            return CallEstimate{factor(size(*args[0]), kStringTraversalCostFactor), {}};
-        if ((fn == "lowerAscii" || fn == "upperAscii" || fn == "substring" || fn == "trim") && target) {
+            return CallEstimate { factor(size(*args[0]), kStringTraversalCostFactor), {} };
+        if ((fn == "lowerAscii" || fn == "upperAscii" || fn == "substring" || fn == "trim")
+            && target) {
             const SizeEstimate s = size(*target);
-            return CallEstimate{factor(s, kStringTraversalCostFactor), s};
+            return CallEstimate { factor(s, kStringTraversalCostFactor), s };
         }
         if (fn == "replace" && target && args.size() >= 2)
             return replaceCost(size(*target), size(*args[0]), size(*args[1]));
         if (fn == "split" && target) {
             const SizeEstimate s = size(*target);
             uint64_t max = s.max;
-            if (args.size() > 1 && args[1]->kind == ExprKind::Constant && args[1]->constant.kind() == Kind::Int)
+            if (args.size() > 1 && args[1]->kind == ExprKind::Constant
+                && args[1]->constant.kind() == Kind::Int)
                 max = static_cast<uint64_t>(args[1]->constant.asInt());
-            return CallEstimate{factor(s, 2 * kStringTraversalCostFactor), SizeEstimate{0, max}};
+            return CallEstimate { factor(s, 2 * kStringTraversalCostFactor),
+                SizeEstimate { 0, max } };
         }
         if (fn == "join" && target) {
-            SizeEstimate s{0, 0};
+            SizeEstimate s { 0, 0 };
             const SizeEstimate listSize = size(*target);
             if (const auto element = elementOf(*target))
                 s = times(listSize, element->second.value_or(kUnknownSize));
             if (!args.empty()) {
-                const SizeEstimate separators{listSize.min > 0 ? listSize.min - 1 : 0,
-                                              listSize.max > 0 ? listSize.max - 1 : 0};
+                const SizeEstimate separators { listSize.min > 0 ? listSize.min - 1 : 0,
+                    listSize.max > 0 ? listSize.max - 1 : 0 };
                 s = s + times(size(*args[0]), separators);
             }
-            return CallEstimate{factor(s, kStringTraversalCostFactor), s};
+            return CallEstimate { factor(s, kStringTraversalCostFactor), s };
         }
         if ((fn == "find" || fn == "findAll") && target && !args.empty()) {
             const SizeEstimate s = size(*target);
             const CostEstimate str = factor(s + fixedSize(1), kStringTraversalCostFactor);
             const CostEstimate regex = factor(size(*args[0]), kRegexStringLengthCostFactor);
-            return CallEstimate{times(str, regex), SizeEstimate{0, s.max}};
+            return CallEstimate { times(str, regex), SizeEstimate { 0, s.max } };
         }
         if (fn == "ip" && target)
-            return CallEstimate{fixed(1), {}}; // cidr.ip(): a field access
+            return CallEstimate { fixed(1), {} }; // cidr.ip(): a field access
         if (fn == "ip.isCanonical" && !args.empty())
             return std::nullopt; // Kubernetes only prices the receiver form, which CEL lacks
         if (fn == "masked" || fn == "prefixLength" || fn == "family" || fn == "isUnspecified"
             || fn == "isLoopback" || fn == "isLinkLocalMulticast" || fn == "isLinkLocalUnicast")
-            return CallEstimate{fixed(1), {}};
+            return CallEstimate { fixed(1), {} };
         if ((fn == "containsIP" || fn == "containsCIDR") && target && !args.empty()) {
-            const SizeEstimate bytes{4, 16};
+            const SizeEstimate bytes { 4, 16 };
             CostEstimate c = factor(bytes + bytes, kStringTraversalCostFactor);
             if (fn == "containsCIDR")
                 c = c + factor(bytes, kStringTraversalCostFactor) + fixed(1);
             if (d.params.size() == 2 && d.params[1].is(K::String))
                 c = c + factor(size(*args[0]), kStringTraversalCostFactor);
-            return CallEstimate{c, {}};
+            return CallEstimate { c, {} };
         }
         // quantity() and isQuantity() are priced by Kubernetes only in receiver form, which
         // never occurs, so they cost 1 like any function; the Quantity methods cost 1 too.
@@ -528,14 +599,15 @@ private:
 
     static CallEstimate replaceCost(SizeEstimate s, SizeEstimate toReplace, SizeEstimate with)
     {
-        SizeEstimate count{0, 0}, retained{0, 0};
+        SizeEstimate count { 0, 0 }, retained { 0, 0 };
         if (toReplace.min == 0) {
             count.max = s.max < UINT64_MAX ? s.max + 1 : s.max;
             retained.max = s.max;
         } else if (with.max <= toReplace.min) {
             retained.max = s.max;
         } else {
-            count.max = static_cast<uint64_t>(std::ceil(static_cast<double>(s.max) / static_cast<double>(toReplace.min)));
+            count.max = static_cast<uint64_t>(
+                std::ceil(static_cast<double>(s.max) / static_cast<double>(toReplace.min)));
         }
         if (toReplace.max == 0) {
             count.min = s.min < UINT64_MAX ? s.min + 1 : s.min;
@@ -543,21 +615,22 @@ private:
         } else if (toReplace.max <= with.min) {
             retained.min = s.min;
         } else {
-            count.min = static_cast<uint64_t>(std::ceil(static_cast<double>(s.min) / static_cast<double>(toReplace.max)));
+            count.min = static_cast<uint64_t>(
+                std::ceil(static_cast<double>(s.min) / static_cast<double>(toReplace.max)));
         }
         const SizeEstimate result = times(count, with) + retained;
-        return {factor(s, 2 * kStringTraversalCostFactor), result};
+        return { factor(s, 2 * kStringTraversalCostFactor), result };
     }
 
     CostEstimate costList(const Expr &e)
     {
         CostEstimate sum;
-        SizeEstimate item{e.args.empty() ? 0 : UINT64_MAX, 0};
+        SizeEstimate item { e.args.empty() ? 0 : UINT64_MAX, 0 };
         for (const ExprPtr &a : e.args) {
             sum = sum + cost(a.get());
             item = unite(item, sizeOrUnknown(*a));
         }
-        m_entrySizes[e.id] = EntrySize{true, fixedSize(1), item};
+        m_entrySizes[e.id] = EntrySize { true, fixedSize(1), item };
         return sum + fixed(kListCreateBaseCost);
     }
 
@@ -565,27 +638,27 @@ private:
     {
         CostEstimate sum;
         const uint64_t start = e.entries.empty() ? 0 : UINT64_MAX;
-        SizeEstimate key{start, 0}, value{start, 0};
+        SizeEstimate key { start, 0 }, value { start, 0 };
         for (const ExprEntry &entry : e.entries) {
             sum = sum + cost(entry.key.get()) + cost(entry.value.get());
             key = unite(key, sizeOrUnknown(*entry.key));
             value = unite(value, sizeOrUnknown(*entry.value));
         }
-        m_entrySizes[e.id] = EntrySize{false, key, value};
+        m_entrySizes[e.id] = EntrySize { false, key, value };
         return sum + fixed(kMapCreateBaseCost);
     }
 
     static bool isBind(const Expr &e)
     {
         return e.iterRange->kind == ExprKind::List && e.iterRange->args.empty()
-               && e.loopCondition->kind == ExprKind::Constant
-               && e.loopCondition->constant.kind() == Kind::Bool && !e.loopCondition->constant.asBool()
-               && e.accuVar != kAccumulatorName;
+            && e.loopCondition->kind == ExprKind::Constant
+            && e.loopCondition->constant.kind() == Kind::Bool && !e.loopCondition->constant.asBool()
+            && e.accuVar != kAccumulatorName;
     }
 
     void pushLocal(const std::string &name, const Expr &bound)
     {
-        push(name, LocalVar{pathOf(bound), computeSize(bound), entrySize(bound)});
+        push(name, LocalVar { pathOf(bound), computeSize(bound), entrySize(bound) });
     }
 
     CostEstimate costBind(const Expr &e)
@@ -616,15 +689,17 @@ private:
         const bool list = isListRange(range);
         const Path base = pathOf(range);
         if (!e.iterVar2.empty()) {
-            push(e.iterVar, LocalVar{extend(base, list ? "@indices" : "@keys"),
-                                     entries ? std::optional(entries->key) : std::nullopt, {}});
-            push(e.iterVar2, LocalVar{extend(base, list ? "@items" : "@values"),
-                                      entries ? std::optional(entries->value) : std::nullopt, {}});
+            push(e.iterVar,
+                LocalVar { extend(base, list ? "@indices" : "@keys"),
+                    entries ? std::optional(entries->key) : std::nullopt, {} });
+            push(e.iterVar2,
+                LocalVar { extend(base, list ? "@items" : "@values"),
+                    entries ? std::optional(entries->value) : std::nullopt, {} });
         } else {
             std::optional<SizeEstimate> size;
             if (entries)
                 size = list ? entries->value : entries->key;
-            push(e.iterVar, LocalVar{extend(base, list ? "@items" : "@keys"), size, {}});
+            push(e.iterVar, LocalVar { extend(base, list ? "@items" : "@keys"), size, {} });
         }
         const CostEstimate loop = cost(e.loopCondition.get());
         const CostEstimate step = cost(e.loopStep.get());
@@ -655,8 +730,8 @@ private:
 
 } // namespace
 
-CostEstimate estimateCost(const ParsedExpr &parsed, const CheckedExpr &checked,
-                          const CostOptions &options)
+CostEstimate estimateCost(
+    const ParsedExpr &parsed, const CheckedExpr &checked, const CostOptions &options)
 {
     if (!parsed.root)
         return {};

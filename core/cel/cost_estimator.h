@@ -49,7 +49,7 @@ struct CostOptions
 // The worst- and best-case cost of evaluating a checked expression, computed the way cel-go's
 // static estimator does (per-function costs, comprehension costs multiplied by the size of
 // their range), so the numbers match what Kubernetes compares with its limits. Any thread.
-CostEstimate estimateCost(const ParsedExpr &parsed, const CheckedExpr &checked,
-                          const CostOptions &options);
+CostEstimate estimateCost(
+    const ParsedExpr &parsed, const CheckedExpr &checked, const CostOptions &options);
 
 } // namespace dra::cel

@@ -59,7 +59,8 @@ const CelType *Declarations::variable(std::string_view name) const
     return it == m_variables.end() ? nullptr : &it->second;
 }
 
-void Declarations::addObjectType(std::string name, std::map<std::string, CelType, std::less<>> fields)
+void Declarations::addObjectType(
+    std::string name, std::map<std::string, CelType, std::less<>> fields)
 {
     m_objects[std::move(name)] = std::move(fields);
 }
@@ -96,8 +97,8 @@ bool Declarations::declaresFunction(std::string_view name) const
     return m_functions.find(name) != m_functions.end();
 }
 
-std::vector<const FunctionDecl *> Declarations::overloads(std::string_view name, bool receiver,
-                                                          size_t arity) const
+std::vector<const FunctionDecl *> Declarations::overloads(
+    std::string_view name, bool receiver, size_t arity) const
 {
     std::vector<const FunctionDecl *> out;
     const auto it = m_functions.find(name);

@@ -45,8 +45,8 @@ public:
     void addFunction(std::string_view signature);
     bool declaresFunction(std::string_view name) const;
     // Overloads of `name` with this call style and arity (receiver counted).
-    std::vector<const FunctionDecl *> overloads(std::string_view name, bool receiver,
-                                                size_t arity) const;
+    std::vector<const FunctionDecl *> overloads(
+        std::string_view name, bool receiver, size_t arity) const;
 
 private:
     std::map<std::string, CelType, std::less<>> m_variables;

@@ -112,11 +112,15 @@ DeviceAttributeValue DeviceAttributeValue::versions(std::vector<std::string> val
 size_t DeviceAttributeValue::valueCount() const
 {
     switch (type) {
-    case Type::Ints: return elementsOf(*this).ints.size();
-    case Type::Bools: return elementsOf(*this).bools.size();
+    case Type::Ints:
+        return elementsOf(*this).ints.size();
+    case Type::Bools:
+        return elementsOf(*this).bools.size();
     case Type::Strings:
-    case Type::Versions: return elementsOf(*this).texts.size();
-    default: return 1;
+    case Type::Versions:
+        return elementsOf(*this).texts.size();
+    default:
+        return 1;
     }
 }
 
@@ -132,21 +136,34 @@ DeviceAttributeValue deviceAttributeFromModel(const model::DeviceAttribute &attr
 {
     using M = model::DeviceAttribute::Type;
     switch (attribute.type) {
-    case M::Ints: return DeviceAttributeValue::ints(attribute.intValues);
-    case M::Bools: return DeviceAttributeValue::bools(attribute.boolValues);
-    case M::Strings: return DeviceAttributeValue::strings(attribute.stringValues);
-    case M::Versions: return DeviceAttributeValue::versions(attribute.stringValues);
-    default: break;
+    case M::Ints:
+        return DeviceAttributeValue::ints(attribute.intValues);
+    case M::Bools:
+        return DeviceAttributeValue::bools(attribute.boolValues);
+    case M::Strings:
+        return DeviceAttributeValue::strings(attribute.stringValues);
+    case M::Versions:
+        return DeviceAttributeValue::versions(attribute.stringValues);
+    default:
+        break;
     }
     DeviceAttributeValue value;
     value.intValue = attribute.intValue;
     value.boolValue = attribute.boolValue;
     value.stringValue = attribute.stringValue;
     switch (attribute.type) {
-    case M::Int: value.type = Type::Int; break;
-    case M::Bool: value.type = Type::Bool; break;
-    case M::Version: value.type = Type::Version; break;
-    default: value.type = Type::String; break;
+    case M::Int:
+        value.type = Type::Int;
+        break;
+    case M::Bool:
+        value.type = Type::Bool;
+        break;
+    case M::Version:
+        value.type = Type::Version;
+        break;
+    default:
+        value.type = Type::String;
+        break;
     }
     return value;
 }
@@ -154,9 +171,12 @@ DeviceAttributeValue deviceAttributeFromModel(const model::DeviceAttribute &attr
 Value deviceAttributeValue(const DeviceAttributeValue &value)
 {
     switch (value.type) {
-    case Type::Int: return Value::integer(value.intValue);
-    case Type::Bool: return Value::boolean(value.boolValue);
-    case Type::String: return Value::borrowedString(value.stringValue);
+    case Type::Int:
+        return Value::integer(value.intValue);
+    case Type::Bool:
+        return Value::boolean(value.boolValue);
+    case Type::String:
+        return Value::borrowedString(value.stringValue);
     case Type::Version:
         if (!value.version)
             return Value::error(versionError(value.stringValue));
@@ -178,15 +198,20 @@ std::string deviceAttributeText(const DeviceAttributeValue &value)
 {
     const DeviceAttributeList &list = elementsOf(value);
     switch (value.type) {
-    case Type::Int: return std::to_string(value.intValue);
-    case Type::Bool: return value.boolValue ? "true" : "false";
+    case Type::Int:
+        return std::to_string(value.intValue);
+    case Type::Bool:
+        return value.boolValue ? "true" : "false";
     case Type::String:
-    case Type::Version: return value.stringValue;
-    case Type::Ints: return joined(list.ints, [](int64_t i) { return std::to_string(i); });
+    case Type::Version:
+        return value.stringValue;
+    case Type::Ints:
+        return joined(list.ints, [](int64_t i) { return std::to_string(i); });
     case Type::Bools:
         return joined(list.bools, [](bool b) { return std::string(b ? "true" : "false"); });
     case Type::Strings:
-    case Type::Versions: return joined(list.texts, [](const std::string &s) { return s; });
+    case Type::Versions:
+        return joined(list.texts, [](const std::string &s) { return s; });
     }
     return {};
 }

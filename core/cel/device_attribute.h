@@ -27,11 +27,11 @@ inline constexpr size_t kDeviceAttributeMaxValueLength = 64;
 // the value, so that scalars (nearly every attribute) pay one pointer for lists.
 struct DeviceAttributeList
 {
-    std::vector<int64_t> ints;       // Ints
-    std::vector<bool> bools;         // Bools
-    std::vector<std::string> texts;  // Strings, or the version texts of Versions
-    ListData values;                 // as selectors see them (versions parsed)
-    std::string error;               // instead of values: a version that is not semver
+    std::vector<int64_t> ints; // Ints
+    std::vector<bool> bools; // Bools
+    std::vector<std::string> texts; // Strings, or the version texts of Versions
+    ListData values; // as selectors see them (versions parsed)
+    std::string error; // instead of values: a version that is not semver
 };
 
 // One attribute value of a device, as ResourceSlice publishes it: a scalar, or (KEP-5491,

@@ -82,14 +82,15 @@ std::optional<DevicePath> matchDomain(const Expr &e, const BoundLocals *scope)
         || boundLocal(scope, "device"))
         return std::nullopt;
     if (maps->name == "attributes")
-        return DevicePath{DevicePath::Kind::Attribute, std::move(domain), {}};
+        return DevicePath { DevicePath::Kind::Attribute, std::move(domain), {} };
     if (maps->name == "capacity")
-        return DevicePath{DevicePath::Kind::Capacity, std::move(domain), {}};
+        return DevicePath { DevicePath::Kind::Capacity, std::move(domain), {} };
     return std::nullopt;
 }
 
 // The leaf path `e` names, if it is one; `test` tells a has() of it.
-std::optional<DevicePath> matchDevicePath(const Expr &e, bool &test, const BoundLocals *scope = nullptr)
+std::optional<DevicePath> matchDevicePath(
+    const Expr &e, bool &test, const BoundLocals *scope = nullptr)
 {
     const Expr *operand = nullptr;
     std::string name;
@@ -99,9 +100,9 @@ std::optional<DevicePath> matchDevicePath(const Expr &e, bool &test, const Bound
         if (e.kind != ExprKind::Select || boundLocal(scope, "device"))
             return std::nullopt;
         if (name == "driver")
-            return DevicePath{DevicePath::Kind::Driver, {}, std::move(name)};
+            return DevicePath { DevicePath::Kind::Driver, {}, std::move(name) };
         if (name == "allowMultipleAllocations")
-            return DevicePath{DevicePath::Kind::AllowMultipleAllocations, {}, std::move(name)};
+            return DevicePath { DevicePath::Kind::AllowMultipleAllocations, {}, std::move(name) };
         return std::nullopt;
     }
     std::optional<DevicePath> path = matchDomain(*operand, scope);
@@ -160,7 +161,7 @@ private:
 bool isBindFold(const Expr &e)
 {
     return e.kind == ExprKind::Comprehension && e.iterRange && e.iterRange->kind == ExprKind::List
-           && e.iterRange->args.empty() && e.iterVar2.empty();
+        && e.iterRange->args.empty() && e.iterVar2.empty();
 }
 
 bool walkDevicePaths(const Expr &e, std::vector<DevicePath> &paths, BoundLocals &scope)
@@ -186,8 +187,8 @@ bool walkDevicePaths(const Expr &e, std::vector<DevicePath> &paths, BoundLocals 
         walk(e.iterRange.get());
         if (isBindFold(e)) {
             // A bound domain map is read through the name it is bound to, not by itself.
-            std::optional<DevicePath> domain = e.accuInit ? matchDomain(*e.accuInit, &scope)
-                                                          : std::nullopt;
+            std::optional<DevicePath> domain
+                = e.accuInit ? matchDomain(*e.accuInit, &scope) : std::nullopt;
             if (!domain)
                 walk(e.accuInit.get());
             scope.emplace_back(e.accuVar, std::move(domain));
@@ -217,8 +218,7 @@ bool walkDevicePaths(const Expr &e, std::vector<DevicePath> &paths, BoundLocals 
     return ok;
 }
 
-template <typename T>
-void appendRaw(std::string &key, const T &value)
+template <typename T> void appendRaw(std::string &key, const T &value)
 {
     key.append(reinterpret_cast<const char *>(&value), sizeof value);
 }
@@ -254,7 +254,7 @@ void appendVersionKey(std::string &key, std::string_view text, const model::Vers
     appendRaw(key, version->major());
     appendRaw(key, version->minor());
     appendRaw(key, version->patch());
-    for (const auto *parts : {&version->prerelease(), &version->build()}) {
+    for (const auto *parts : { &version->prerelease(), &version->build() }) {
         appendRaw(key, static_cast<uint32_t>(parts->size()));
         for (const std::string &part : *parts)
             appendText(key, part);
@@ -263,7 +263,8 @@ void appendVersionKey(std::string &key, std::string_view text, const model::Vers
 
 } // namespace
 
-std::unique_ptr<Node> DevicePathCompiler::compilePath(const Expr &e, std::unique_ptr<Node> generic) const
+std::unique_ptr<Node> DevicePathCompiler::compilePath(
+    const Expr &e, std::unique_ptr<Node> generic) const
 {
     bool test = false;
     std::optional<DevicePath> path = matchDevicePath(e, test);
@@ -293,13 +294,20 @@ void appendAttributeKey(const DeviceAttributeValue *value, std::string &key)
     }
     using Type = DeviceAttributeValue::Type;
     switch (value->type) {
-    case Type::Int: appendIntKey(key, value->intValue); return;
-    case Type::Bool: key += value->boolValue ? 't' : 'f'; return;
-    case Type::String: appendStringKey(key, value->stringValue); return;
+    case Type::Int:
+        appendIntKey(key, value->intValue);
+        return;
+    case Type::Bool:
+        key += value->boolValue ? 't' : 'f';
+        return;
+    case Type::String:
+        appendStringKey(key, value->stringValue);
+        return;
     case Type::Version:
         appendVersionKey(key, value->stringValue, value->version ? &*value->version : nullptr);
         return;
-    default: break;
+    default:
+        break;
     }
     // A list: its type, its length and the encodings of the values selectors see. A list with
     // a bad version reads as that error whatever else it holds.
@@ -315,9 +323,15 @@ void appendAttributeKey(const DeviceAttributeValue *value, std::string &key)
     appendRaw(key, static_cast<uint32_t>(list.values.size()));
     for (const Value &element : list.values) {
         switch (element.kind()) {
-        case Kind::Int: appendIntKey(key, element.asInt()); break;
-        case Kind::Bool: key += element.asBool() ? 't' : 'f'; break;
-        case Kind::String: appendStringKey(key, element.asString()); break;
+        case Kind::Int:
+            appendIntKey(key, element.asInt());
+            break;
+        case Kind::Bool:
+            key += element.asBool() ? 't' : 'f';
+            break;
+        case Kind::String:
+            appendStringKey(key, element.asString());
+            break;
         default: // a semver
             appendVersionKey(key, {}, static_cast<const model::Version *>(element.hostData()));
             break;
@@ -342,8 +356,8 @@ void appendDriverKey(std::string_view driver, std::string &key)
     appendText(key, driver);
 }
 
-void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
-                         DeviceLookupHint &hint)
+void appendDevicePathKey(
+    const DevicePath &path, const DeviceView &device, std::string &key, DeviceLookupHint &hint)
 {
     switch (path.kind) {
     case DevicePath::Kind::Driver:
@@ -364,10 +378,9 @@ void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::
 Value missingDeviceEntry(std::string_view what, std::string_view domain, std::string_view name)
 {
     const std::string n(name);
-    return Value::error("no such key: " + n + " (the device has no " + std::string(what) + " \""
-                        + n + "\" in domain \"" + std::string(domain)
-                        + "\"; guard the lookup with has() or use optional chaining: .?" + n
-                        + ".orValue(...))");
+    return Value::error("no such key: " + n + " (the device has no " + std::string(what) + " \"" + n
+        + "\" in domain \"" + std::string(domain)
+        + "\"; guard the lookup with has() or use optional chaining: .?" + n + ".orValue(...))");
 }
 
 } // namespace dra::cel

@@ -56,8 +56,8 @@ bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths);
 // Appends an exact encoding of the value of `path` on `device` (absent included) to `key`:
 // equal encodings mean equal values, to every function a selector can apply.
 // `hint` is the path's position on the previous device (see DeviceLookupHint).
-void appendDevicePathKey(const DevicePath &path, const DeviceView &device, std::string &key,
-                         DeviceLookupHint &hint);
+void appendDevicePathKey(
+    const DevicePath &path, const DeviceView &device, std::string &key, DeviceLookupHint &hint);
 
 // The encodings appendDevicePathKey() uses for one value (nullptr: absent), for callers that
 // already hold the value, such as DeviceTable.

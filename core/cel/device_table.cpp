@@ -21,14 +21,16 @@ DeviceTable::DeviceTable(std::span<const DeviceView *const> devices)
             for (const auto &entry : domain.entries) {
                 encoding.clear();
                 appendAttributeKey(&entry.value, encoding);
-                addValue(columnKey(DevicePath::Kind::Attribute, domain.name, entry.name), i, encoding);
+                addValue(
+                    columnKey(DevicePath::Kind::Attribute, domain.name, entry.name), i, encoding);
             }
         }
         for (const DeviceView::CapacityDomain &domain : device.capacityDomains()) {
             for (const auto &entry : domain.entries) {
                 encoding.clear();
                 appendCapacityKey(&entry.value, encoding);
-                addValue(columnKey(DevicePath::Kind::Capacity, domain.name, entry.name), i, encoding);
+                addValue(
+                    columnKey(DevicePath::Kind::Capacity, domain.name, entry.name), i, encoding);
             }
         }
     }
@@ -37,7 +39,8 @@ DeviceTable::DeviceTable(std::span<const DeviceView *const> devices)
         column.idByEncoding.clear();
 }
 
-std::string DeviceTable::columnKey(DevicePath::Kind kind, std::string_view domain, std::string_view name)
+std::string DeviceTable::columnKey(
+    DevicePath::Kind kind, std::string_view domain, std::string_view name)
 {
     // Domains are DNS subdomains and names C identifiers: neither holds a NUL.
     std::string key;
@@ -53,9 +56,11 @@ std::string DeviceTable::columnKey(const DevicePath &path)
 {
     switch (path.kind) {
     case DevicePath::Kind::Driver:
-    case DevicePath::Kind::AllowMultipleAllocations: return columnKey(path.kind, {}, {});
+    case DevicePath::Kind::AllowMultipleAllocations:
+        return columnKey(path.kind, {}, {});
     case DevicePath::Kind::Attribute:
-    case DevicePath::Kind::Capacity: return columnKey(path.kind, path.domain, path.name);
+    case DevicePath::Kind::Capacity:
+        return columnKey(path.kind, path.domain, path.name);
     }
     return {};
 }
@@ -64,7 +69,7 @@ void DeviceTable::addValue(const std::string &key, size_t device, const std::str
 {
     auto found = m_columns.find(key);
     if (found == m_columns.end()) {
-        found = m_columns.emplace(key, Column{}).first;
+        found = m_columns.emplace(key, Column {}).first;
         found->second.ids.assign(m_devices.size(), 0);
     }
     Column &column = found->second;

@@ -42,7 +42,8 @@ private:
         std::unordered_map<std::string, uint32_t> idByEncoding;
     };
     static std::string columnKey(const DevicePath &path);
-    static std::string columnKey(DevicePath::Kind kind, std::string_view domain, std::string_view name);
+    static std::string columnKey(
+        DevicePath::Kind kind, std::string_view domain, std::string_view name);
     void addValue(const std::string &columnKey, size_t device, const std::string &encoding);
 
     std::vector<const DeviceView *> m_devices;

@@ -30,7 +30,7 @@ void SourceInfo::locate(int32_t offset, int &line, int &column) const
 }
 
 void addError(std::vector<Diagnostic> *diagnostics, const SourceInfo &source, int32_t offset,
-              std::string message)
+    std::string message)
 {
     if (!diagnostics)
         return;

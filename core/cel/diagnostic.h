@@ -14,7 +14,7 @@ struct Diagnostic
 {
     enum class Severity { Error, Warning };
     Severity severity = Severity::Error;
-    int line = 1;   // 1-based
+    int line = 1; // 1-based
     int column = 1; // 1-based, in code points
     std::string message;
 };
@@ -33,6 +33,6 @@ private:
 
 // Appends an error diagnostic at `offset` of `source`.
 void addError(std::vector<Diagnostic> *diagnostics, const SourceInfo &source, int32_t offset,
-              std::string message);
+    std::string message);
 
 } // namespace dra::cel

@@ -14,11 +14,12 @@ namespace dra::cel {
 namespace {
 
 // resource.k8s.io validation limits.
-constexpr uint64_t kMaxAttributesAndCapacities = 32; // ResourceSliceMaxAttributesAndCapacitiesPerDevice
-constexpr uint64_t kMaxDomainLength = 63;            // DeviceMaxDomainLength
-constexpr uint64_t kMaxIdLength = 32;                // DeviceMaxIDLength
-constexpr uint64_t kMaxAttributeValueLength = 64;    // DeviceAttributeMaxValueLength
-constexpr uint64_t kMaxDriverNameLength = 63;        // DriverNameMaxLength
+constexpr uint64_t kMaxAttributesAndCapacities
+    = 32; // ResourceSliceMaxAttributesAndCapacitiesPerDevice
+constexpr uint64_t kMaxDomainLength = 63; // DeviceMaxDomainLength
+constexpr uint64_t kMaxIdLength = 32; // DeviceMaxIDLength
+constexpr uint64_t kMaxAttributeValueLength = 64; // DeviceAttributeMaxValueLength
+constexpr uint64_t kMaxDriverNameLength = 63; // DriverNameMaxLength
 
 // One node of the declared shape of `device`, as Kubernetes' declaration types describe it:
 // a maximum size, and the element, key and fields reachable from it.
@@ -32,28 +33,26 @@ struct Shape
 
 struct DeviceShapes
 {
-    Shape driver{kMaxDriverNameLength};
-    Shape domain{kMaxDomainLength};
-    Shape id{kMaxIdLength};
+    Shape driver { kMaxDriverNameLength };
+    Shape domain { kMaxDomainLength };
+    Shape id { kMaxIdLength };
     // A string or version of at most 64 characters, or a list of at most 48 values: the
     // larger bound covers both.
-    Shape attribute{std::max<uint64_t>(kMaxAttributeValueLength, kDeviceAttributeMaxValues)};
-    Shape quantity{0};
+    Shape attribute { std::max<uint64_t>(kMaxAttributeValueLength, kDeviceAttributeMaxValues) };
+    Shape quantity { 0 };
     // A bool compares like a scalar literal (size 1): Kubernetes publishes 3 for
     // `device.allowMultipleAllocations == true`, where a size of 0 would make it 2.
-    Shape flag{1};
-    Shape innerAttributes{kMaxAttributesAndCapacities, &attribute, &id};
-    Shape outerAttributes{kMaxAttributesAndCapacities, &innerAttributes, &domain};
-    Shape innerCapacity{kMaxAttributesAndCapacities, &quantity, &id};
-    Shape outerCapacity{kMaxAttributesAndCapacities, &innerCapacity, &domain};
-    Shape device{0};
+    Shape flag { 1 };
+    Shape innerAttributes { kMaxAttributesAndCapacities, &attribute, &id };
+    Shape outerAttributes { kMaxAttributesAndCapacities, &innerAttributes, &domain };
+    Shape innerCapacity { kMaxAttributesAndCapacities, &quantity, &id };
+    Shape outerCapacity { kMaxAttributesAndCapacities, &innerCapacity, &domain };
+    Shape device { 0 };
 
     DeviceShapes()
     {
-        device.fields = {{"driver", &driver},
-                         {"attributes", &outerAttributes},
-                         {"capacity", &outerCapacity},
-                         {"allowMultipleAllocations", &flag}};
+        device.fields = { { "driver", &driver }, { "attributes", &outerAttributes },
+            { "capacity", &outerCapacity }, { "allowMultipleAllocations", &flag } };
     }
 };
 
@@ -81,7 +80,7 @@ public:
             if (!node)
                 return std::nullopt;
         }
-        return SizeEstimate{0, node->maxElements};
+        return SizeEstimate { 0, node->maxElements };
     }
 
 private:
@@ -101,7 +100,7 @@ Value includes(std::span<const Value> args, EvalFrame &)
     for (size_t i = 0; i < elements.size(); ++i) {
         if (i >= kDeviceAttributeMaxValues)
             return Value::error("'includes' function cannot be applied to lists longer than "
-                                + std::to_string(kDeviceAttributeMaxValues) + " values");
+                + std::to_string(kDeviceAttributeMaxValues) + " values");
         if (valuesEqual(elements[i], wanted))
             return Value::boolean(true);
     }
@@ -115,8 +114,8 @@ const Environment &selectorEnvironment()
     static const Environment env = [] {
         Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
         e.addVariable("device");
-        e.mutableFunctions().add("includes", "dra_includes_dyn_dyn", true, {Kind::Dyn, Kind::Dyn},
-                                 includes);
+        e.mutableFunctions().add(
+            "includes", "dra_includes_dyn_dyn", true, { Kind::Dyn, Kind::Dyn }, includes);
         return e;
     }();
     return env;
@@ -128,10 +127,12 @@ const Declarations &selectorDeclarations()
         Declarations d = Declarations::standard();
         const CelType str = CelType::simple(CelType::Kind::String);
         d.addObjectType("kubernetes.DRADevice",
-                        {{"driver", str},
-                         {"allowMultipleAllocations", CelType::simple(CelType::Kind::Bool)},
-                         {"attributes", CelType::map(str, CelType::map(str, CelType::dyn()))},
-                         {"capacity", CelType::map(str, CelType::map(str, CelType::opaque(std::string(kQuantityTypeName))))}});
+            { { "driver", str },
+                { "allowMultipleAllocations", CelType::simple(CelType::Kind::Bool) },
+                { "attributes", CelType::map(str, CelType::map(str, CelType::dyn())) },
+                { "capacity",
+                    CelType::map(str,
+                        CelType::map(str, CelType::opaque(std::string(kQuantityTypeName)))) } });
         d.addVariable("device", CelType::object("kubernetes.DRADevice"));
         d.addFunction(".includes(dyn, dyn) -> bool");
         return d;

@@ -16,7 +16,6 @@ namespace dra::cel {
 
 namespace {
 
-
 Value toValue(const DeviceAttributeValue &v)
 {
     return deviceAttributeValue(v);
@@ -31,31 +30,32 @@ std::pair<std::string, std::string> split(std::string_view qualifiedName, const 
 {
     const size_t slash = qualifiedName.find('/');
     if (slash == std::string_view::npos)
-        return {driver, std::string(qualifiedName)};
-    return {std::string(qualifiedName.substr(0, slash)), std::string(qualifiedName.substr(slash + 1))};
+        return { driver, std::string(qualifiedName) };
+    return { std::string(qualifiedName.substr(0, slash)),
+        std::string(qualifiedName.substr(slash + 1)) };
 }
 
 template <typename T>
-void insert(std::vector<DeviceView::Domain<T>> &domains, std::string domainName, std::string name,
-            T value)
+void insert(
+    std::vector<DeviceView::Domain<T>> &domains, std::string domainName, std::string name, T value)
 {
     auto d = std::lower_bound(domains.begin(), domains.end(), domainName,
-                              [](const auto &x, const std::string &n) { return x.name < n; });
+        [](const auto &x, const std::string &n) { return x.name < n; });
     if (d == domains.end() || d->name != domainName)
-        d = domains.insert(d, DeviceView::Domain<T>{domainName, {}});
+        d = domains.insert(d, DeviceView::Domain<T> { domainName, {} });
     auto e = std::lower_bound(d->entries.begin(), d->entries.end(), name,
-                              [](const auto &x, const std::string &n) { return x.name < n; });
+        [](const auto &x, const std::string &n) { return x.name < n; });
     if (e != d->entries.end() && e->name == name)
         e->value = std::move(value);
     else
-        d->entries.insert(e, DeviceView::Entry<T>{std::move(name), std::move(value)});
+        d->entries.insert(e, DeviceView::Entry<T> { std::move(name), std::move(value) });
 }
 
 // The domains of `values`, built at once: sorted by domain and name (a stable sort, so that of
 // equal names the last one given stays), each domain's entries allocated once.
 template <typename T>
-void assignDomains(std::vector<DeviceView::Domain<T>> &domains, std::vector<DeviceView::Named<T>> &values,
-                   std::string_view driver)
+void assignDomains(std::vector<DeviceView::Domain<T>> &domains,
+    std::vector<DeviceView::Named<T>> &values, std::string_view driver)
 {
     struct Split
     {
@@ -67,9 +67,9 @@ void assignDomains(std::vector<DeviceView::Domain<T>> &domains, std::vector<Devi
     for (auto &[qualified, value] : values) {
         const size_t slash = qualified.find('/');
         if (slash == std::string_view::npos)
-            split.push_back({driver, qualified, &value});
+            split.push_back({ driver, qualified, &value });
         else
-            split.push_back({qualified.substr(0, slash), qualified.substr(slash + 1), &value});
+            split.push_back({ qualified.substr(0, slash), qualified.substr(slash + 1), &value });
     }
     std::stable_sort(split.begin(), split.end(), [](const Split &a, const Split &b) {
         return std::tie(a.domain, a.name) < std::tie(b.domain, b.name);
@@ -89,7 +89,7 @@ void assignDomains(std::vector<DeviceView::Domain<T>> &domains, std::vector<Devi
         for (size_t i = first; i < end; ++i) {
             if (i + 1 < end && split[i + 1].name == split[i].name)
                 continue; // a later value of the same name replaces this one
-            domain.entries.push_back({std::string(split[i].name), std::move(*split[i].value)});
+            domain.entries.push_back({ std::string(split[i].name), std::move(*split[i].value) });
         }
         first = end;
     }
@@ -118,11 +118,11 @@ const Item *findSorted(const std::vector<Item> &items, std::string_view name, ui
     const size_t n = items.size();
     size_t at = hint;
     const bool placed = at <= n && (at == n || !(std::string_view(items[at].name) < name))
-                        && (at == 0 || std::string_view(items[at - 1].name) < name);
+        && (at == 0 || std::string_view(items[at - 1].name) < name);
     if (!placed) {
         at = static_cast<size_t>(
             std::lower_bound(items.begin(), items.end(), name,
-                             [](const Item &x, std::string_view key) { return std::string_view(x.name) < key; })
+                [](const Item &x, std::string_view key) { return std::string_view(x.name) < key; })
             - items.begin());
         hint = static_cast<uint32_t>(at);
     }
@@ -131,7 +131,7 @@ const Item *findSorted(const std::vector<Item> &items, std::string_view name, ui
 
 template <typename T>
 const T *findHinted(const std::vector<DeviceView::Domain<T>> &domains, std::string_view domain,
-                    std::string_view name, DeviceLookupHint &hint)
+    std::string_view name, DeviceLookupHint &hint)
 {
     const auto *d = findSorted(domains, domain, hint.domain);
     const auto *entry = d ? findSorted(d->entries, name, hint.entry) : nullptr;
@@ -139,16 +139,15 @@ const T *findHinted(const std::vector<DeviceView::Domain<T>> &domains, std::stri
 }
 
 template <typename T>
-const DeviceView::Domain<T> *find(const std::vector<DeviceView::Domain<T>> &domains,
-                                  std::string_view name)
+const DeviceView::Domain<T> *find(
+    const std::vector<DeviceView::Domain<T>> &domains, std::string_view name)
 {
     return findByName(domains, name);
 }
 
 // device.attributes["domain"] and device.capacity["domain"]: the entries of one domain. A
 // domain the device does not publish is an empty map (data == nullptr), as in Kubernetes.
-template <typename T>
-class DomainMapType final : public HostType
+template <typename T> class DomainMapType final : public HostType
 {
 public:
     explicit DomainMapType(const char *what)
@@ -223,7 +222,10 @@ public:
             return Value::host(&kCapacityDomain, view->findCapacityDomain(name), name);
         return Value::host(&kAttributeDomain, view->findAttributeDomain(name), name);
     }
-    Value select(const Value &self, std::string_view field) const override { return domain(self, field); }
+    Value select(const Value &self, std::string_view field) const override
+    {
+        return domain(self, field);
+    }
     // Every domain is present (possibly empty), as Kubernetes' map with a default value.
     Value hasField(const Value &, std::string_view) const override { return Value::boolean(true); }
     Value index(const Value &self, const Value &key) const override
@@ -235,8 +237,8 @@ public:
     Value size(const Value &self) const override
     {
         const auto *view = static_cast<const DeviceView *>(self.hostData());
-        return Value::integer(static_cast<int64_t>(m_capacity ? view->capacityDomains().size()
-                                                              : view->attributeDomains().size()));
+        return Value::integer(static_cast<int64_t>(
+            m_capacity ? view->capacityDomains().size() : view->attributeDomains().size()));
     }
     Value keys(const Value &self) const override
     {
@@ -279,7 +281,7 @@ public:
     Value hasField(const Value &, std::string_view field) const override
     {
         return Value::boolean(field == "driver" || field == "attributes" || field == "capacity"
-                              || field == "allowMultipleAllocations");
+            || field == "allowMultipleAllocations");
     }
 };
 
@@ -322,27 +324,28 @@ const DeviceView::CapacityDomain *DeviceView::findCapacityDomain(std::string_vie
     return find(m_capacity, domain);
 }
 
-const DeviceAttributeValue *DeviceView::findAttribute(std::string_view domain,
-                                                     std::string_view name) const
+const DeviceAttributeValue *DeviceView::findAttribute(
+    std::string_view domain, std::string_view name) const
 {
     const AttributeDomain *d = find(m_attributes, domain);
     const auto *entry = d ? findByName(d->entries, name) : nullptr;
     return entry ? &entry->value : nullptr;
 }
 
-const DeviceAttributeValue *DeviceView::findAttribute(std::string_view domain, std::string_view name,
-                                                     DeviceLookupHint &hint) const
+const DeviceAttributeValue *DeviceView::findAttribute(
+    std::string_view domain, std::string_view name, DeviceLookupHint &hint) const
 {
     return findHinted(m_attributes, domain, name, hint);
 }
 
-const model::Quantity *DeviceView::findCapacity(std::string_view domain, std::string_view name,
-                                               DeviceLookupHint &hint) const
+const model::Quantity *DeviceView::findCapacity(
+    std::string_view domain, std::string_view name, DeviceLookupHint &hint) const
 {
     return findHinted(m_capacity, domain, name, hint);
 }
 
-const model::Quantity *DeviceView::findCapacity(std::string_view domain, std::string_view name) const
+const model::Quantity *DeviceView::findCapacity(
+    std::string_view domain, std::string_view name) const
 {
     const CapacityDomain *d = find(m_capacity, domain);
     const auto *entry = d ? findByName(d->entries, name) : nullptr;
@@ -365,8 +368,8 @@ int32_t leftmostOffset(const Expr &e)
 
 } // namespace
 
-Result<CompiledSelector> compileSelector(std::string_view expression,
-                                         std::vector<Diagnostic> *diagnostics)
+Result<CompiledSelector> compileSelector(
+    std::string_view expression, std::vector<Diagnostic> *diagnostics)
 {
     CompiledSelector selector;
     ParseOptions parseOptions;
@@ -376,7 +379,7 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
         return selector;
     PlanOptions planOptions;
     planOptions.validateLiterals = true;
-    const DevicePathCompiler paths{};
+    const DevicePathCompiler paths {};
     planOptions.paths = &paths;
     Result<Program> program = plan(selectorEnvironment(), *parsed, diagnostics, planOptions);
     if (!program)
@@ -385,15 +388,15 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
     if (!program->isValid())
         return selector;
 
-    const CheckedExpr checked = check(*parsed, selectorDeclarations(), selectorEnvironment(),
-                                      diagnostics);
+    const CheckedExpr checked
+        = check(*parsed, selectorDeclarations(), selectorEnvironment(), diagnostics);
     if (!checked.ok)
         return selector;
     selector.m_outputType = checked.resultType.toString();
     const SourceInfo source(parsed->source);
     if (!checked.resultType.is(CelType::Kind::Bool) && !checked.resultType.isDyn()) {
         addError(diagnostics, source, leftmostOffset(*parsed->root),
-                 "must evaluate to bool or the unknown type, not " + selector.m_outputType);
+            "must evaluate to bool or the unknown type, not " + selector.m_outputType);
         return selector;
     }
     CostOptions costOptions;
@@ -402,14 +405,14 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
     selector.m_cost = estimateCost(*parsed, checked, costOptions);
     if (selector.m_cost.max > kSelectorMaxCost) {
         addError(diagnostics, source, leftmostOffset(*parsed->root),
-                 "too complex: the estimated worst-case cost is " + std::to_string(selector.m_cost.max)
-                     + ", more than Kubernetes' limit of " + std::to_string(kSelectorMaxCost)
-                     + " for a device selector"
-                     + (selector.m_cost.max >= UINT64_MAX / 100
-                            ? " (unbounded: a comparison or string function on a value of unknown "
-                              "size, such as == on quantities, is estimated at the worst case; "
-                              "compare quantities with compareTo())"
-                            : std::string()));
+            "too complex: the estimated worst-case cost is " + std::to_string(selector.m_cost.max)
+                + ", more than Kubernetes' limit of " + std::to_string(kSelectorMaxCost)
+                + " for a device selector"
+                + (selector.m_cost.max >= UINT64_MAX / 100
+                        ? " (unbounded: a comparison or string function on a value of unknown "
+                          "size, such as == on quantities, is estimated at the worst case; "
+                          "compare quantities with compareTo())"
+                        : std::string()));
         return selector;
     }
     lintSelector(*parsed, diagnostics);
@@ -418,12 +421,14 @@ Result<CompiledSelector> compileSelector(std::string_view expression,
     return selector;
 }
 
-void evaluateInto(const CompiledSelector &selector, const DeviceView &device, SelectorResult &result)
+void evaluateInto(
+    const CompiledSelector &selector, const DeviceView &device, SelectorResult &result)
 {
-    const std::array<Value, 1> variables{Value::host(&kDevice, &device)};
+    const std::array<Value, 1> variables { Value::host(&kDevice, &device) };
     const Value v = selector.program().evaluate(variables, &device, kSelectorMaxCost);
     if (v.kind() == Kind::Bool) {
-        result.outcome = v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch;
+        result.outcome
+            = v.asBool() ? SelectorResult::Outcome::Match : SelectorResult::Outcome::NoMatch;
         result.error.clear();
         return;
     }

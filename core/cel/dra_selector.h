@@ -44,8 +44,7 @@ public:
     void addCapacity(std::string_view qualifiedName, model::Quantity value);
 
     // A value under its qualified name, for the bulk setters below. The name is borrowed.
-    template <typename T>
-    struct Named
+    template <typename T> struct Named
     {
         std::string_view qualifiedName;
         T value;
@@ -56,14 +55,12 @@ public:
     void setAttributes(std::vector<Named<DeviceAttributeValue>> &values);
     void setCapacities(std::vector<Named<model::Quantity>> &values);
 
-    template <typename T>
-    struct Entry
+    template <typename T> struct Entry
     {
         std::string name;
         T value;
     };
-    template <typename T>
-    struct Domain
+    template <typename T> struct Domain
     {
         std::string name;
         std::vector<Entry<T>> entries; // sorted by name
@@ -80,10 +77,10 @@ public:
     const DeviceAttributeValue *findAttribute(std::string_view domain, std::string_view name) const;
     const model::Quantity *findCapacity(std::string_view domain, std::string_view name) const;
     // The same, starting at `hint` and leaving there the positions of this device.
-    const DeviceAttributeValue *findAttribute(std::string_view domain, std::string_view name,
-                                              DeviceLookupHint &hint) const;
-    const model::Quantity *findCapacity(std::string_view domain, std::string_view name,
-                                        DeviceLookupHint &hint) const;
+    const DeviceAttributeValue *findAttribute(
+        std::string_view domain, std::string_view name, DeviceLookupHint &hint) const;
+    const model::Quantity *findCapacity(
+        std::string_view domain, std::string_view name, DeviceLookupHint &hint) const;
 
 private:
     std::vector<AttributeDomain> m_attributes;
@@ -118,8 +115,8 @@ public:
     bool readsOnlyDevicePaths() const { return m_readsOnlyDevicePaths; }
 
 private:
-    friend Result<CompiledSelector> compileSelector(std::string_view expression,
-                                                    std::vector<Diagnostic> *diagnostics);
+    friend Result<CompiledSelector> compileSelector(
+        std::string_view expression, std::vector<Diagnostic> *diagnostics);
     Program m_program;
     std::string m_outputType;
     CostEstimate m_cost;
@@ -132,14 +129,15 @@ private:
 // cost and reject it above 1,000,000. Mistakes in the expression land in `diagnostics` and
 // give an invalid selector; warnings (a quantity compared as a string) do not invalidate it.
 // The Result fails only on engine faults.
-[[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
-                                                       std::vector<Diagnostic> *diagnostics);
+[[nodiscard]] Result<CompiledSelector> compileSelector(
+    std::string_view expression, std::vector<Diagnostic> *diagnostics);
 
 // Evaluates a compiled selector on one device. Thread-safe; no allocation on the common path.
 // To sweep many devices, SelectorEvaluator is faster.
 SelectorResult evaluate(const CompiledSelector &selector, const DeviceView &device);
 
 // Evaluates a compiled selector on one device into `result`, reusing its error's storage.
-void evaluateInto(const CompiledSelector &selector, const DeviceView &device, SelectorResult &result);
+void evaluateInto(
+    const CompiledSelector &selector, const DeviceView &device, SelectorResult &result);
 
 } // namespace dra::cel

@@ -7,7 +7,7 @@
 namespace dra::cel {
 
 void FunctionRegistry::add(std::string_view name, std::string id, bool receiver,
-                           std::vector<ParamSpec> params, FunctionImpl impl)
+    std::vector<ParamSpec> params, FunctionImpl impl)
 {
     auto overload = std::make_shared<Overload>();
     overload->id = std::move(id);
@@ -16,24 +16,25 @@ void FunctionRegistry::add(std::string_view name, std::string id, bool receiver,
     overload->impl = impl;
     auto it = m_functions.find(name);
     if (it == m_functions.end())
-        it = m_functions.emplace(std::string(name), std::vector<std::shared_ptr<const Overload>>{}).first;
+        it = m_functions.emplace(std::string(name), std::vector<std::shared_ptr<const Overload>> {})
+                 .first;
     it->second.push_back(std::move(overload));
 }
 
-void FunctionRegistry::global(std::string_view name, std::vector<ParamSpec> params,
-                              FunctionImpl impl)
+void FunctionRegistry::global(
+    std::string_view name, std::vector<ParamSpec> params, FunctionImpl impl)
 {
     add(name, std::string(name), false, std::move(params), impl);
 }
 
-void FunctionRegistry::member(std::string_view name, std::vector<ParamSpec> params,
-                              FunctionImpl impl)
+void FunctionRegistry::member(
+    std::string_view name, std::vector<ParamSpec> params, FunctionImpl impl)
 {
     add(name, std::string(name), true, std::move(params), impl);
 }
 
-std::vector<const Overload *> FunctionRegistry::candidates(std::string_view name, bool receiver,
-                                                           size_t arity) const
+std::vector<const Overload *> FunctionRegistry::candidates(
+    std::string_view name, bool receiver, size_t arity) const
 {
     std::vector<const Overload *> out;
     const auto it = m_functions.find(name);

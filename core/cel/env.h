@@ -56,13 +56,13 @@ class FunctionRegistry final
 {
 public:
     void add(std::string_view name, std::string id, bool receiver, std::vector<ParamSpec> params,
-             FunctionImpl impl);
+        FunctionImpl impl);
     // Shorthands for global and receiver-style overloads.
     void global(std::string_view name, std::vector<ParamSpec> params, FunctionImpl impl);
     void member(std::string_view name, std::vector<ParamSpec> params, FunctionImpl impl);
     // Overloads of `name` with this style and arity (receiver counted).
-    std::vector<const Overload *> candidates(std::string_view name, bool receiver,
-                                             size_t arity) const;
+    std::vector<const Overload *> candidates(
+        std::string_view name, bool receiver, size_t arity) const;
     bool hasFunction(std::string_view name) const;
     bool hasGlobal(std::string_view name) const;
     // Every function name, for "did you mean" suggestions.
@@ -75,16 +75,17 @@ private:
 // Which libraries an environment offers.
 struct LibrarySet
 {
-    bool strings = true;      // cel-go strings extension, up to version 2
-    bool stringsV3 = true;    // adds reverse()
-    bool celLists = true;     // cel-go lists extension: lists.range, distinct, flatten, slice, sort, first, last
+    bool strings = true; // cel-go strings extension, up to version 2
+    bool stringsV3 = true; // adds reverse()
+    bool celLists
+        = true; // cel-go lists extension: lists.range, distinct, flatten, slice, sort, first, last
     bool kubernetesLists = true; // isSorted, sum, min, max, indexOf, lastIndexOf
     bool sets = true;
     bool math = true;
-    bool regex = true;        // find, findAll (matches is standard)
+    bool regex = true; // find, findAll (matches is standard)
     bool encoders = true;
     bool optional = true;
-    bool kubernetes = true;   // quantity, semver, ip, cidr and url
+    bool kubernetes = true; // quantity, semver, ip, cidr and url
 
     // Exactly what Kubernetes' base environment offers DRA selectors: no math, encoders or
     // cel-go lists extension, and the strings extension at version 2.
@@ -100,7 +101,7 @@ struct LibrarySet
     bool isComplete() const
     {
         return strings && stringsV3 && celLists && kubernetesLists && sets && math && regex
-               && encoders && optional && kubernetes;
+            && encoders && optional && kubernetes;
     }
 };
 

@@ -34,8 +34,9 @@ std::optional<Value> lookup(const Value &container, const Value &index, Value &e
         if (index.kind() == Kind::Int) {
             i = index.asInt();
         } else if (index.kind() == Kind::Uint) {
-            i = index.asUint() > static_cast<uint64_t>(INT64_MAX) ? -1
-                                                                  : static_cast<int64_t>(index.asUint());
+            i = index.asUint() > static_cast<uint64_t>(INT64_MAX)
+                ? -1
+                : static_cast<int64_t>(index.asUint());
         } else if (index.kind() == Kind::Double) {
             const double d = index.asDouble();
             if (d != std::trunc(d) || !(std::fabs(d) < 9.2e18)) {
@@ -44,7 +45,8 @@ std::optional<Value> lookup(const Value &container, const Value &index, Value &e
             }
             i = static_cast<int64_t>(d);
         } else {
-            error = noSuchOverload("_[_] on list with index of type " + std::string(index.typeName()));
+            error = noSuchOverload(
+                "_[_] on list with index of type " + std::string(index.typeName()));
             return std::nullopt;
         }
         if (i < 0 || static_cast<uint64_t>(i) >= list.size()) {
@@ -101,21 +103,28 @@ Value WrapperNode::eval(EvalFrame &frame) const
 {
     if (!m_value) {
         switch (m_kind) {
-        case Kind::Bool: return Value::boolean(false);
-        case Kind::Bytes: return Value::borrowedBytes({});
-        case Kind::Double: return Value::floating(0);
-        case Kind::Int: return Value::integer(0);
-        case Kind::Uint: return Value::unsignedInteger(0);
-        case Kind::String: return Value::borrowedString({});
-        default: return Value();
+        case Kind::Bool:
+            return Value::boolean(false);
+        case Kind::Bytes:
+            return Value::borrowedBytes({});
+        case Kind::Double:
+            return Value::floating(0);
+        case Kind::Int:
+            return Value::integer(0);
+        case Kind::Uint:
+            return Value::unsignedInteger(0);
+        case Kind::String:
+            return Value::borrowedString({});
+        default:
+            return Value();
         }
     }
     Value v = m_value->eval(frame);
     if (v.isError())
         return v;
     if (v.kind() != m_kind)
-        return Value::error("field 'value' of a wrapper message cannot hold "
-                            + std::string(v.typeName()));
+        return Value::error(
+            "field 'value' of a wrapper message cannot hold " + std::string(v.typeName()));
     if (m_is32Bit) {
         if ((m_kind == Kind::Int && (v.asInt() < INT32_MIN || v.asInt() > INT32_MAX))
             || (m_kind == Kind::Uint && v.asUint() > UINT32_MAX))
@@ -130,8 +139,10 @@ Value SelectNode::eval(EvalFrame &frame) const
 {
     Value operand = m_operand->eval(frame);
     switch (operand.kind()) {
-    case Kind::Error: return operand;
-    case Kind::Map: return selectFromMap(operand.asMap(), m_field, m_testOnly);
+    case Kind::Error:
+        return operand;
+    case Kind::Map:
+        return selectFromMap(operand.asMap(), m_field, m_testOnly);
     case Kind::Host:
         return m_testOnly ? operand.hostType()->hasField(operand, m_field)
                           : operand.hostType()->select(operand, m_field);
@@ -152,12 +163,12 @@ Value SelectNode::eval(EvalFrame &frame) const
             Value v = inner.hostType()->select(inner, m_field);
             return v.isError() ? Value::optionalNone() : Value::optionalOf(std::move(v));
         }
-        return Value::error("type '" + std::string(inner.typeName())
-                            + "' does not support field selection");
+        return Value::error(
+            "type '" + std::string(inner.typeName()) + "' does not support field selection");
     }
     default:
-        return Value::error("type '" + std::string(operand.typeName())
-                            + "' does not support field selection");
+        return Value::error(
+            "type '" + std::string(operand.typeName()) + "' does not support field selection");
     }
 }
 
@@ -203,7 +214,7 @@ Value LogicNode::eval(EvalFrame &frame) const
         return a;
     if (b.isError())
         return b;
-    const std::array<Value, 2> args{a, b};
+    const std::array<Value, 2> args { a, b };
     return Value::error(noMatchingOverloadMessage(m_isAnd ? "_&&_" : "_||_", args));
 }
 
@@ -220,7 +231,7 @@ Value TernaryNode::eval(EvalFrame &frame) const
         return c.asBool() ? m_a->eval(frame) : m_b->eval(frame);
     if (c.isError())
         return c;
-    const std::array<Value, 1> args{c};
+    const std::array<Value, 1> args { c };
     return Value::error(noMatchingOverloadMessage("_?_:_", args));
 }
 
@@ -232,14 +243,14 @@ Value OptionalOrNode::eval(EvalFrame &frame) const
     if (opt.isError())
         return opt;
     if (opt.kind() != Kind::Optional) {
-        const std::array<Value, 1> args{opt};
+        const std::array<Value, 1> args { opt };
         return Value::error(noMatchingOverloadMessage(m_orValue ? "orValue" : "or", args));
     }
     if (opt.hasOptionalValue())
         return m_orValue ? Value(opt.optionalValue()) : opt;
     Value alternative = m_alternative->eval(frame);
     if (!m_orValue && !alternative.isError() && alternative.kind() != Kind::Optional) {
-        const std::array<Value, 2> args{opt, alternative};
+        const std::array<Value, 2> args { opt, alternative };
         return Value::error(noMatchingOverloadMessage("or", args));
     }
     return alternative;
@@ -305,7 +316,7 @@ Value ListNode::eval(EvalFrame &frame) const
         if (m_optional[i]) {
             if (v.kind() != Kind::Optional)
                 return Value::error("optional list element must be an optional value, got "
-                                    + std::string(v.typeName()));
+                    + std::string(v.typeName()));
             if (!v.hasOptionalValue())
                 continue;
             list->push_back(v.optionalValue());
@@ -331,13 +342,14 @@ Value MapNode::eval(EvalFrame &frame) const
         if (m_optional[i]) {
             if (v.kind() != Kind::Optional)
                 return Value::error("optional map entry must be an optional value, got "
-                                    + std::string(v.typeName()));
+                    + std::string(v.typeName()));
             if (!v.hasOptionalValue())
                 continue;
             v = Value(v.optionalValue());
         }
         if (!map->insert(std::move(k), std::move(v)))
-            return Value::error("Failed with repeated key: " + m_keys[i]->eval(frame).debugString());
+            return Value::error(
+                "Failed with repeated key: " + m_keys[i]->eval(frame).debugString());
     }
     return Value::map(std::shared_ptr<const MapData>(std::move(map)));
 }
@@ -391,7 +403,7 @@ Value ComprehensionNode::eval(EvalFrame &frame) const
         }
     } else {
         return Value::error("expression of type '" + std::string(range.typeName())
-                            + "' cannot be range of a comprehension");
+            + "' cannot be range of a comprehension");
     }
     if (locals[m.accuSlot].isError() && locals[m.accuSlot].asString() == kCostExceeded)
         return locals[m.accuSlot];

@@ -38,10 +38,9 @@ int hexValue(char c)
 
 bool isReservedWord(std::string_view word)
 {
-    static constexpr std::array<std::string_view, 17> kReserved = {
-        "as",      "break",  "const",     "continue", "else", "for",   "function", "if",
-        "import",  "let",    "loop",      "package",  "namespace", "return", "var", "void",
-        "while"};
+    static constexpr std::array<std::string_view, 17> kReserved
+        = { "as", "break", "const", "continue", "else", "for", "function", "if", "import", "let",
+              "loop", "package", "namespace", "return", "var", "void", "while" };
     for (std::string_view r : kReserved) {
         if (r == word)
             return true;
@@ -118,7 +117,8 @@ Token Lexer::next()
     }
     switch (c) {
     case '"':
-    case '\'': return lexString(0, false, false);
+    case '\'':
+        return lexString(0, false, false);
     case '`': {
         size_t end = m_pos + 1;
         while (end < m_source.size() && m_source[end] != '`' && m_source[end] != '\n')
@@ -129,21 +129,36 @@ Token Lexer::next()
         t.value = std::string(m_source.substr(start + 1, end - start - 1));
         return t;
     }
-    case '(': return make(TokenKind::LParen, start, start + 1);
-    case ')': return make(TokenKind::RParen, start, start + 1);
-    case '[': return make(TokenKind::LBracket, start, start + 1);
-    case ']': return make(TokenKind::RBracket, start, start + 1);
-    case '{': return make(TokenKind::LBrace, start, start + 1);
-    case '}': return make(TokenKind::RBrace, start, start + 1);
-    case '.': return make(TokenKind::Dot, start, start + 1);
-    case ',': return make(TokenKind::Comma, start, start + 1);
-    case ':': return make(TokenKind::Colon, start, start + 1);
-    case '?': return make(TokenKind::Question, start, start + 1);
-    case '+': return make(TokenKind::Plus, start, start + 1);
-    case '-': return make(TokenKind::Minus, start, start + 1);
-    case '*': return make(TokenKind::Star, start, start + 1);
-    case '/': return make(TokenKind::Slash, start, start + 1);
-    case '%': return make(TokenKind::Percent, start, start + 1);
+    case '(':
+        return make(TokenKind::LParen, start, start + 1);
+    case ')':
+        return make(TokenKind::RParen, start, start + 1);
+    case '[':
+        return make(TokenKind::LBracket, start, start + 1);
+    case ']':
+        return make(TokenKind::RBracket, start, start + 1);
+    case '{':
+        return make(TokenKind::LBrace, start, start + 1);
+    case '}':
+        return make(TokenKind::RBrace, start, start + 1);
+    case '.':
+        return make(TokenKind::Dot, start, start + 1);
+    case ',':
+        return make(TokenKind::Comma, start, start + 1);
+    case ':':
+        return make(TokenKind::Colon, start, start + 1);
+    case '?':
+        return make(TokenKind::Question, start, start + 1);
+    case '+':
+        return make(TokenKind::Plus, start, start + 1);
+    case '-':
+        return make(TokenKind::Minus, start, start + 1);
+    case '*':
+        return make(TokenKind::Star, start, start + 1);
+    case '/':
+        return make(TokenKind::Slash, start, start + 1);
+    case '%':
+        return make(TokenKind::Percent, start, start + 1);
     case '!':
         if (n == '=')
             return make(TokenKind::NotEqual, start, start + 2);
@@ -168,7 +183,8 @@ Token Lexer::next()
         if (n == '|')
             return make(TokenKind::OrOr, start, start + 2);
         break;
-    default: break;
+    default:
+        break;
     }
     return error(start, "token recognition error at: '" + std::string(1, c) + "'");
 }
@@ -271,18 +287,42 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
         const char e = s[p + 1];
         p += 2;
         switch (e) {
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'v': out += '\v'; break;
-        case '\\': out += '\\'; break;
-        case '\'': out += '\''; break;
-        case '"': out += '"'; break;
-        case '`': out += '`'; break;
-        case '?': out += '?'; break;
+        case 'a':
+            out += '\a';
+            break;
+        case 'b':
+            out += '\b';
+            break;
+        case 'f':
+            out += '\f';
+            break;
+        case 'n':
+            out += '\n';
+            break;
+        case 'r':
+            out += '\r';
+            break;
+        case 't':
+            out += '\t';
+            break;
+        case 'v':
+            out += '\v';
+            break;
+        case '\\':
+            out += '\\';
+            break;
+        case '\'':
+            out += '\'';
+            break;
+        case '"':
+            out += '"';
+            break;
+        case '`':
+            out += '`';
+            break;
+        case '?':
+            out += '?';
+            break;
         case 'x':
         case 'X': {
             if (p + 2 > s.size() || !isHexDigit(s[p]) || !isHexDigit(s[p + 1]))
@@ -311,7 +351,8 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
         }
         default:
             if (e >= '0' && e <= '3') {
-                if (p + 2 > s.size() || s[p] < '0' || s[p] > '7' || s[p + 1] < '0' || s[p + 1] > '7')
+                if (p + 2 > s.size() || s[p] < '0' || s[p] > '7' || s[p + 1] < '0'
+                    || s[p + 1] > '7')
                     return error(p - 2, "invalid escape sequence");
                 const uint32_t v = (e - '0') * 64 + (s[p] - '0') * 8 + (s[p + 1] - '0');
                 p += 2;

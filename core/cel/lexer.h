@@ -17,7 +17,7 @@ enum class TokenKind : uint8_t {
     Double,
     String,
     Bytes,
-    Ident,       // identifiers and keywords (true, false, null, in, reserved words)
+    Ident, // identifiers and keywords (true, false, null, in, reserved words)
     QuotedIdent, // `a-b` (backtick-quoted field names)
     LParen,
     RParen,

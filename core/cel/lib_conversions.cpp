@@ -20,7 +20,7 @@ namespace dra::cel {
 Value conversionError(std::string_view target, const Value &from)
 {
     return Value::error("type conversion error from '" + std::string(from.typeName()) + "' to '"
-                        + std::string(target) + "'");
+        + std::string(target) + "'");
 }
 
 std::string formatDouble(double d)
@@ -58,7 +58,8 @@ std::string formatDouble(double d)
     } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
         out = digits + std::string(static_cast<size_t>(exp) + 1 - digits.size(), '0');
     } else {
-        out = digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+        out = digits.substr(0, static_cast<size_t>(exp) + 1) + "."
+            + digits.substr(static_cast<size_t>(exp) + 1);
     }
     return sign + out;
 }
@@ -69,9 +70,15 @@ using Args = std::span<const Value>;
 
 // Conversions ------------------------------------------------------------------------------
 
-Value identity(Args a, EvalFrame &) { return a[0]; }
+Value identity(Args a, EvalFrame &)
+{
+    return a[0];
+}
 
-Value typeOf(Args a, EvalFrame &) { return Value::type(a[0].typeName()); }
+Value typeOf(Args a, EvalFrame &)
+{
+    return Value::type(a[0].typeName());
+}
 
 Value intFromUint(Args a, EvalFrame &)
 {
@@ -95,7 +102,10 @@ Value intFromString(Args a, EvalFrame &)
         return conversionError("int", a[0]);
     return Value::integer(v);
 }
-Value intFromTimestamp(Args a, EvalFrame &) { return Value::integer(a[0].asTimestamp().seconds); }
+Value intFromTimestamp(Args a, EvalFrame &)
+{
+    return Value::integer(a[0].asTimestamp().seconds);
+}
 
 Value uintFromInt(Args a, EvalFrame &)
 {
@@ -120,8 +130,14 @@ Value uintFromString(Args a, EvalFrame &)
     return Value::unsignedInteger(v);
 }
 
-Value doubleFromInt(Args a, EvalFrame &) { return Value::floating(static_cast<double>(a[0].asInt())); }
-Value doubleFromUint(Args a, EvalFrame &) { return Value::floating(static_cast<double>(a[0].asUint())); }
+Value doubleFromInt(Args a, EvalFrame &)
+{
+    return Value::floating(static_cast<double>(a[0].asInt()));
+}
+Value doubleFromUint(Args a, EvalFrame &)
+{
+    return Value::floating(static_cast<double>(a[0].asUint()));
+}
 Value doubleFromString(Args a, EvalFrame &)
 {
     const std::string s(a[0].asString());
@@ -134,20 +150,41 @@ Value doubleFromString(Args a, EvalFrame &)
     return Value::floating(d);
 }
 
-Value stringFromInt(Args a, EvalFrame &) { return Value::string(std::to_string(a[0].asInt())); }
-Value stringFromUint(Args a, EvalFrame &) { return Value::string(std::to_string(a[0].asUint())); }
-Value stringFromDouble(Args a, EvalFrame &) { return Value::string(formatDouble(a[0].asDouble())); }
-Value stringFromBool(Args a, EvalFrame &) { return Value::string(a[0].asBool() ? "true" : "false"); }
+Value stringFromInt(Args a, EvalFrame &)
+{
+    return Value::string(std::to_string(a[0].asInt()));
+}
+Value stringFromUint(Args a, EvalFrame &)
+{
+    return Value::string(std::to_string(a[0].asUint()));
+}
+Value stringFromDouble(Args a, EvalFrame &)
+{
+    return Value::string(formatDouble(a[0].asDouble()));
+}
+Value stringFromBool(Args a, EvalFrame &)
+{
+    return Value::string(a[0].asBool() ? "true" : "false");
+}
 Value stringFromBytes(Args a, EvalFrame &)
 {
     if (!utf8::isValid(a[0].asString()))
         return Value::error("invalid UTF-8 in bytes, cannot convert to string");
     return Value::string(std::string(a[0].asString()));
 }
-Value stringFromTimestamp(Args a, EvalFrame &) { return Value::string(formatTimestamp(a[0].asTimestamp())); }
-Value stringFromDuration(Args a, EvalFrame &) { return Value::string(formatDuration(a[0].asDuration())); }
+Value stringFromTimestamp(Args a, EvalFrame &)
+{
+    return Value::string(formatTimestamp(a[0].asTimestamp()));
+}
+Value stringFromDuration(Args a, EvalFrame &)
+{
+    return Value::string(formatDuration(a[0].asDuration()));
+}
 
-Value bytesFromString(Args a, EvalFrame &) { return Value::bytes(std::string(a[0].asString())); }
+Value bytesFromString(Args a, EvalFrame &)
+{
+    return Value::bytes(std::string(a[0].asString()));
+}
 
 Value boolFromString(Args a, EvalFrame &)
 {
@@ -164,7 +201,7 @@ Value timestampFromString(Args a, EvalFrame &)
     const auto t = parseTimestamp(a[0].asString());
     if (!t)
         return Value::error("timestamp('" + std::string(a[0].asString())
-                            + "') is not a valid RFC 3339 timestamp in range");
+            + "') is not a valid RFC 3339 timestamp in range");
     return Value::timestamp(*t);
 }
 Value timestampFromInt(Args a, EvalFrame &)
@@ -175,8 +212,8 @@ Value durationFromString(Args a, EvalFrame &)
 {
     const auto d = parseDuration(a[0].asString());
     if (!d)
-        return Value::error("duration('" + std::string(a[0].asString())
-                            + "') is not a valid duration in range");
+        return Value::error(
+            "duration('" + std::string(a[0].asString()) + "') is not a valid duration in range");
     return Value::duration(*d);
 }
 
@@ -184,41 +221,40 @@ Value durationFromString(Args a, EvalFrame &)
 
 void registerConversions(FunctionRegistry &r)
 {
-    const Kind I = Kind::Int, U = Kind::Uint, D = Kind::Double, S = Kind::String,
-               B = Kind::Bytes, T = Kind::Timestamp, Du = Kind::Duration, Bo = Kind::Bool,
-               Y = Kind::Dyn;
-    r.global("type", {Y}, typeOf);
-    r.global("dyn", {Y}, identity);
-    r.global("int", {I}, identity);
-    r.global("int", {U}, intFromUint);
-    r.global("int", {D}, intFromDouble);
-    r.global("int", {S}, intFromString);
-    r.global("int", {T}, intFromTimestamp);
-    r.global("uint", {U}, identity);
-    r.global("uint", {I}, uintFromInt);
-    r.global("uint", {D}, uintFromDouble);
-    r.global("uint", {S}, uintFromString);
-    r.global("double", {D}, identity);
-    r.global("double", {I}, doubleFromInt);
-    r.global("double", {U}, doubleFromUint);
-    r.global("double", {S}, doubleFromString);
-    r.global("string", {S}, identity);
-    r.global("string", {I}, stringFromInt);
-    r.global("string", {U}, stringFromUint);
-    r.global("string", {D}, stringFromDouble);
-    r.global("string", {Bo}, stringFromBool);
-    r.global("string", {B}, stringFromBytes);
-    r.global("string", {T}, stringFromTimestamp);
-    r.global("string", {Du}, stringFromDuration);
-    r.global("bytes", {B}, identity);
-    r.global("bytes", {S}, bytesFromString);
-    r.global("bool", {Bo}, identity);
-    r.global("bool", {S}, boolFromString);
-    r.global("timestamp", {T}, identity);
-    r.global("timestamp", {S}, timestampFromString);
-    r.global("timestamp", {I}, timestampFromInt);
-    r.global("duration", {Du}, identity);
-    r.global("duration", {S}, durationFromString);
+    const Kind I = Kind::Int, U = Kind::Uint, D = Kind::Double, S = Kind::String, B = Kind::Bytes,
+               T = Kind::Timestamp, Du = Kind::Duration, Bo = Kind::Bool, Y = Kind::Dyn;
+    r.global("type", { Y }, typeOf);
+    r.global("dyn", { Y }, identity);
+    r.global("int", { I }, identity);
+    r.global("int", { U }, intFromUint);
+    r.global("int", { D }, intFromDouble);
+    r.global("int", { S }, intFromString);
+    r.global("int", { T }, intFromTimestamp);
+    r.global("uint", { U }, identity);
+    r.global("uint", { I }, uintFromInt);
+    r.global("uint", { D }, uintFromDouble);
+    r.global("uint", { S }, uintFromString);
+    r.global("double", { D }, identity);
+    r.global("double", { I }, doubleFromInt);
+    r.global("double", { U }, doubleFromUint);
+    r.global("double", { S }, doubleFromString);
+    r.global("string", { S }, identity);
+    r.global("string", { I }, stringFromInt);
+    r.global("string", { U }, stringFromUint);
+    r.global("string", { D }, stringFromDouble);
+    r.global("string", { Bo }, stringFromBool);
+    r.global("string", { B }, stringFromBytes);
+    r.global("string", { T }, stringFromTimestamp);
+    r.global("string", { Du }, stringFromDuration);
+    r.global("bytes", { B }, identity);
+    r.global("bytes", { S }, bytesFromString);
+    r.global("bool", { Bo }, identity);
+    r.global("bool", { S }, boolFromString);
+    r.global("timestamp", { T }, identity);
+    r.global("timestamp", { S }, timestampFromString);
+    r.global("timestamp", { I }, timestampFromInt);
+    r.global("duration", { Du }, identity);
+    r.global("duration", { S }, durationFromString);
 }
 
 } // namespace dra::cel

@@ -12,7 +12,8 @@ namespace {
 
 using Args = std::span<const Value>;
 
-constexpr const char *kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr const char *kAlphabet
+    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 Value encode(Args a, EvalFrame &)
 {
@@ -78,8 +79,8 @@ Value decode(Args a, EvalFrame &)
 
 void registerEncodersLibrary(FunctionRegistry &r)
 {
-    r.global("base64.encode", {Kind::Bytes}, encode);
-    r.global("base64.decode", {Kind::String}, decode);
+    r.global("base64.encode", { Kind::Bytes }, encode);
+    r.global("base64.decode", { Kind::String }, decode);
 }
 
 } // namespace dra::cel

@@ -25,8 +25,8 @@ std::optional<std::string> nonFinite(double d)
 
 Value formattingError(const std::string &what, const Value &v)
 {
-    return Value::error("error during formatting: " + what + ", was given "
-                        + std::string(v.typeName()));
+    return Value::error(
+        "error during formatting: " + what + ", was given " + std::string(v.typeName()));
 }
 
 // The %s rendering of a value; nullopt when the value's kind cannot be rendered.
@@ -34,18 +34,26 @@ std::optional<std::string> stringify(const Value &v)
 {
     switch (v.kind()) {
     case Kind::String:
-    case Kind::Bytes: return std::string(v.asString());
-    case Kind::Int: return std::to_string(v.asInt());
-    case Kind::Uint: return std::to_string(v.asUint());
+    case Kind::Bytes:
+        return std::string(v.asString());
+    case Kind::Int:
+        return std::to_string(v.asInt());
+    case Kind::Uint:
+        return std::to_string(v.asUint());
     case Kind::Double:
         if (auto s = nonFinite(v.asDouble()))
             return s;
         return formatDouble(v.asDouble());
-    case Kind::Bool: return v.asBool() ? "true" : "false";
-    case Kind::Null: return "null";
-    case Kind::Type: return std::string(v.asString());
-    case Kind::Timestamp: return formatTimestamp(v.asTimestamp());
-    case Kind::Duration: return formatDuration(v.asDuration());
+    case Kind::Bool:
+        return v.asBool() ? "true" : "false";
+    case Kind::Null:
+        return "null";
+    case Kind::Type:
+        return std::string(v.asString());
+    case Kind::Timestamp:
+        return formatTimestamp(v.asTimestamp());
+    case Kind::Duration:
+        return formatDuration(v.asDuration());
     case Kind::List: {
         std::string out = "[";
         bool first = true;
@@ -79,7 +87,8 @@ std::optional<std::string> stringify(const Value &v)
         }
         return out + "}";
     }
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -112,10 +121,14 @@ std::optional<std::string> integerInBase(const Value &v, int base, bool upper)
 std::optional<double> asDouble(const Value &v)
 {
     switch (v.kind()) {
-    case Kind::Double: return v.asDouble();
-    case Kind::Int: return static_cast<double>(v.asInt());
-    case Kind::Uint: return static_cast<double>(v.asUint());
-    default: return std::nullopt;
+    case Kind::Double:
+        return v.asDouble();
+    case Kind::Int:
+        return static_cast<double>(v.asInt());
+    case Kind::Uint:
+        return static_cast<double>(v.asUint());
+    default:
+        return std::nullopt;
     }
 }
 
@@ -147,8 +160,9 @@ Value formatString(std::string_view format, const ListData &args)
         }
         const char verb = format[i];
         if (std::string_view("sdfeboxX").find(verb) == std::string_view::npos)
-            return Value::error(std::string("could not parse formatting clause: unrecognized formatting clause \"")
-                                + verb + "\"");
+            return Value::error(
+                std::string("could not parse formatting clause: unrecognized formatting clause \"")
+                + verb + "\"");
         if (next >= args.size())
             return Value::error("index " + std::to_string(next) + " out of range");
         const Value &arg = args[next++];
@@ -156,9 +170,10 @@ Value formatString(std::string_view format, const ListData &args)
         case 's': {
             auto s = stringify(arg);
             if (!s)
-                return formattingError("string clause can only be used on strings, bools, bytes, "
-                                       "ints, doubles, maps, lists, types, durations, and timestamps",
-                                       arg);
+                return formattingError(
+                    "string clause can only be used on strings, bools, bytes, "
+                    "ints, doubles, maps, lists, types, durations, and timestamps",
+                    arg);
             out += *s;
             break;
         }
@@ -179,15 +194,16 @@ Value formatString(std::string_view format, const ListData &args)
         case 'e': {
             const auto d = asDouble(arg);
             if (!d)
-                return formattingError(verb == 'f' ? "fixed-point clause can only be used on doubles"
-                                                   : "scientific clause can only be used on doubles",
-                                       arg);
+                return formattingError(verb == 'f'
+                        ? "fixed-point clause can only be used on doubles"
+                        : "scientific clause can only be used on doubles",
+                    arg);
             if (auto s = nonFinite(*d)) {
                 out += *s;
                 break;
             }
             char buf[512];
-            const char spec[] = {'%', '.', '*', verb, '\0'};
+            const char spec[] = { '%', '.', '*', verb, '\0' };
             std::snprintf(buf, sizeof buf, spec, precision < 0 ? 6 : std::min(precision, 300), *d);
             out += buf;
             break;
@@ -225,7 +241,8 @@ Value formatString(std::string_view format, const ListData &args)
             out += *s;
             break;
         }
-        default: break;
+        default:
+            break;
         }
     }
     return Value::string(std::move(out));

@@ -75,13 +75,13 @@ Value slice(Args a, EvalFrame &)
     const int64_t end = a[2].asInt();
     if (start < 0 || end < 0)
         return Value::error("cannot slice(" + std::to_string(start) + ", " + std::to_string(end)
-                            + "), negative indexes not supported");
+            + "), negative indexes not supported");
     if (start > end)
         return Value::error("cannot slice(" + std::to_string(start) + ", " + std::to_string(end)
-                            + "), start index must be less than or equal to end index");
+            + "), start index must be less than or equal to end index");
     if (static_cast<size_t>(end) > l.size())
         return Value::error("cannot slice(" + std::to_string(start) + ", " + std::to_string(end)
-                            + "), list is length " + std::to_string(l.size()));
+            + "), list is length " + std::to_string(l.size()));
     return Value::list(std::vector<Value>(l.begin() + start, l.begin() + end));
 }
 
@@ -104,7 +104,7 @@ Value sort(Args a, EvalFrame &)
         return *err;
     std::vector<Value> out = l;
     std::stable_sort(out.begin(), out.end(),
-                     [](const Value &x, const Value &y) { return compareValues(x, y) == -1; });
+        [](const Value &x, const Value &y) { return compareValues(x, y) == -1; });
     return Value::list(std::move(out));
 }
 
@@ -147,16 +147,18 @@ Value sum(Args a, EvalFrame &frame)
             acc = Value::unsignedInteger(r);
             break;
         }
-        case Kind::Double: acc = Value::floating(acc.asDouble() + e.asDouble()); break;
-        default: return noSuchOverload("sum on " + std::string(e.typeName()));
+        case Kind::Double:
+            acc = Value::floating(acc.asDouble() + e.asDouble());
+            break;
+        default:
+            return noSuchOverload("sum on " + std::string(e.typeName()));
         }
     }
     (void)frame;
     return acc;
 }
 
-template <bool Max>
-Value listExtremum(Args a, EvalFrame &)
+template <bool Max> Value listExtremum(Args a, EvalFrame &)
 {
     const ListData &l = a[0].asList();
     if (l.empty())
@@ -219,8 +221,8 @@ Value mapInsert(Args a, EvalFrame &)
         const MapData &entries = a[1].asMap();
         for (size_t i = 0; i < entries.size(); ++i) {
             if (!map->insert(entries.keys()[i], entries.values()[i]))
-                return Value::error("insert failed: key " + entries.keys()[i].debugString()
-                                    + " already exists");
+                return Value::error(
+                    "insert failed: key " + entries.keys()[i].debugString() + " already exists");
         }
     }
     return Value::map(std::shared_ptr<const MapData>(std::move(map)));
@@ -230,33 +232,33 @@ Value mapInsert(Args a, EvalFrame &)
 
 void registerMacroHelpers(FunctionRegistry &r)
 {
-    r.global("cel.@mapInsert", {Kind::Map, Kind::Dyn, Kind::Dyn}, mapInsert);
-    r.global("cel.@mapInsert", {Kind::Map, Kind::Dyn}, mapInsert);
+    r.global("cel.@mapInsert", { Kind::Map, Kind::Dyn, Kind::Dyn }, mapInsert);
+    r.global("cel.@mapInsert", { Kind::Map, Kind::Dyn }, mapInsert);
 }
 
 void registerCelListsLibrary(FunctionRegistry &r)
 {
     const Kind L = Kind::List, I = Kind::Int;
-    r.global("lists.range", {I}, range);
-    r.member("distinct", {L}, distinct);
-    r.member("flatten", {L}, flatten);
-    r.member("flatten", {L, I}, flatten);
-    r.member("reverse", {L}, listReverse);
-    r.member("slice", {L, I, I}, slice);
-    r.member("sort", {L}, sort);
-    r.member("first", {L}, first);
-    r.member("last", {L}, last);
+    r.global("lists.range", { I }, range);
+    r.member("distinct", { L }, distinct);
+    r.member("flatten", { L }, flatten);
+    r.member("flatten", { L, I }, flatten);
+    r.member("reverse", { L }, listReverse);
+    r.member("slice", { L, I, I }, slice);
+    r.member("sort", { L }, sort);
+    r.member("first", { L }, first);
+    r.member("last", { L }, last);
 }
 
 void registerKubernetesListsLibrary(FunctionRegistry &r)
 {
     const Kind L = Kind::List, Y = Kind::Dyn;
-    r.member("isSorted", {L}, isSorted);
-    r.member("sum", {L}, sum);
-    r.member("min", {L}, listExtremum<false>);
-    r.member("max", {L}, listExtremum<true>);
-    r.member("indexOf", {L, Y}, listIndexOf);
-    r.member("lastIndexOf", {L, Y}, listLastIndexOf);
+    r.member("isSorted", { L }, isSorted);
+    r.member("sum", { L }, sum);
+    r.member("min", { L }, listExtremum<false>);
+    r.member("max", { L }, listExtremum<true>);
+    r.member("indexOf", { L, Y }, listIndexOf);
+    r.member("lastIndexOf", { L, Y }, listLastIndexOf);
 }
 
 } // namespace dra::cel

@@ -22,13 +22,13 @@ using Args = std::span<const Value>;
 struct IpAddress
 {
     bool v6 = false;
-    std::array<uint8_t, 16> bytes{}; // IPv4 uses the first 4
+    std::array<uint8_t, 16> bytes {}; // IPv4 uses the first 4
 
     size_t size() const { return v6 ? 16 : 4; }
     // An IPv6 address of the ::ffff:a.b.c.d form, seen as its IPv4 address.
     IpAddress unmapped() const
     {
-        static constexpr uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        static constexpr uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
         if (!v6 || std::memcmp(bytes.data(), prefix, 12) != 0)
             return *this;
         IpAddress out;
@@ -93,7 +93,8 @@ std::optional<IpAddress> parseV6(std::string_view s)
             ++end;
         if (end == pos || end - pos > 4)
             return std::nullopt;
-        const auto group = static_cast<uint16_t>(std::stoul(std::string(s.substr(pos, end - pos)), nullptr, 16));
+        const auto group
+            = static_cast<uint16_t>(std::stoul(std::string(s.substr(pos, end - pos)), nullptr, 16));
         (compressed ? tail : head).push_back(group);
         pos = end;
         if (pos == s.size())
@@ -148,9 +149,9 @@ std::string formatIp(const IpAddress &ip)
 {
     if (!ip.v6) {
         return std::to_string(ip.bytes[0]) + "." + std::to_string(ip.bytes[1]) + "."
-               + std::to_string(ip.bytes[2]) + "." + std::to_string(ip.bytes[3]);
+            + std::to_string(ip.bytes[2]) + "." + std::to_string(ip.bytes[3]);
     }
-    std::array<uint16_t, 8> g{};
+    std::array<uint16_t, 8> g {};
     for (size_t i = 0; i < 8; ++i)
         g[i] = static_cast<uint16_t>((ip.bytes[2 * i] << 8) | ip.bytes[2 * i + 1]);
     // RFC 5952: compress the longest run of two or more zero groups, the first on a tie.
@@ -191,8 +192,14 @@ class IpType final : public HostType
 public:
     std::string_view typeName() const override { return "net.IP"; }
     bool equals(const Value &a, const Value &b) const override { return get(a) == get(b); }
-    std::string debugString(const Value &self) const override { return "ip(\"" + formatIp(get(self)) + "\")"; }
-    static const IpAddress &get(const Value &v) { return *static_cast<const IpAddress *>(v.hostData()); }
+    std::string debugString(const Value &self) const override
+    {
+        return "ip(\"" + formatIp(get(self)) + "\")";
+    }
+    static const IpAddress &get(const Value &v)
+    {
+        return *static_cast<const IpAddress *>(v.hostData());
+    }
 };
 
 class CidrType final : public HostType
@@ -205,7 +212,8 @@ public:
     }
     std::string debugString(const Value &self) const override
     {
-        return "cidr(\"" + formatIp(get(self).address) + "/" + std::to_string(get(self).prefix) + "\")";
+        return "cidr(\"" + formatIp(get(self).address) + "/" + std::to_string(get(self).prefix)
+            + "\")";
     }
     static const Cidr &get(const Value &v) { return *static_cast<const Cidr *>(v.hostData()); }
 };
@@ -232,9 +240,9 @@ std::optional<IpAddress> ipFromText(std::string_view s, Value &error)
     std::string why;
     auto ip = parseIp(s, why, "IP Address");
     if (!ip)
-        error = Value::error(why.empty() ? "IP Address '" + std::string(s)
-                                                + "' parse error during conversion from string"
-                                         : why);
+        error = Value::error(why.empty()
+                ? "IP Address '" + std::string(s) + "' parse error during conversion from string"
+                : why);
     return ip;
 }
 
@@ -247,15 +255,17 @@ std::optional<Cidr> cidrFromText(std::string_view s, Value &error)
     if (slash != std::string_view::npos) {
         ip = parseIp(s.substr(0, slash), why, "CIDR");
         const std::string_view bits = s.substr(slash + 1);
-        if (!bits.empty() && bits.size() <= 3 && bits.find_first_not_of("0123456789") == std::string_view::npos
+        if (!bits.empty() && bits.size() <= 3
+            && bits.find_first_not_of("0123456789") == std::string_view::npos
             && !(bits.size() > 1 && bits.front() == '0'))
             prefix = std::stoi(std::string(bits));
     }
     if (!ip || prefix < 0 || prefix > static_cast<int>(ip->size() * 8)) {
-        error = Value::error(why.empty() ? "network address parse error during conversion from string" : why);
+        error = Value::error(
+            why.empty() ? "network address parse error during conversion from string" : why);
         return std::nullopt;
     }
-    return Cidr{*ip, prefix};
+    return Cidr { *ip, prefix };
 }
 
 bool inPrefix(const IpAddress &network, int prefix, const IpAddress &candidate)
@@ -273,8 +283,14 @@ bool inPrefix(const IpAddress &network, int prefix, const IpAddress &candidate)
     return true;
 }
 
-const IpAddress &ip(const Value &v) { return IpType::get(v); }
-const Cidr &cidr(const Value &v) { return CidrType::get(v); }
+const IpAddress &ip(const Value &v)
+{
+    return IpType::get(v);
+}
+const Cidr &cidr(const Value &v)
+{
+    return CidrType::get(v);
+}
 
 Value makeIp(Args a, EvalFrame &)
 {
@@ -293,8 +309,14 @@ Value isCanonical(Args a, EvalFrame &)
     auto parsed = ipFromText(a[0].asString(), error);
     return parsed ? Value::boolean(formatIp(*parsed) == a[0].asString()) : error;
 }
-Value ipString(Args a, EvalFrame &) { return Value::string(formatIp(ip(a[0]))); }
-Value family(Args a, EvalFrame &) { return Value::integer(ip(a[0]).v6 ? 6 : 4); }
+Value ipString(Args a, EvalFrame &)
+{
+    return Value::string(formatIp(ip(a[0])));
+}
+Value family(Args a, EvalFrame &)
+{
+    return Value::integer(ip(a[0]).v6 ? 6 : 4);
+}
 
 bool allZero(const IpAddress &x)
 {
@@ -314,7 +336,10 @@ bool isLoopbackIp(const IpAddress &x)
     }
     return x.bytes[15] == 1;
 }
-bool isMulticastIp(const IpAddress &x) { return x.v6 ? x.bytes[0] == 0xff : (x.bytes[0] & 0xf0) == 224; }
+bool isMulticastIp(const IpAddress &x)
+{
+    return x.v6 ? x.bytes[0] == 0xff : (x.bytes[0] & 0xf0) == 224;
+}
 bool isLinkLocalUnicastIp(const IpAddress &x)
 {
     return x.v6 ? (x.bytes[0] == 0xfe && (x.bytes[1] & 0xc0) == 0x80)
@@ -326,17 +351,29 @@ bool isLinkLocalMulticastIp(const IpAddress &x)
                 : (x.bytes[0] == 224 && x.bytes[1] == 0 && x.bytes[2] == 0);
 }
 
-Value isUnspecified(Args a, EvalFrame &) { return Value::boolean(allZero(ip(a[0]))); }
-Value isLoopback(Args a, EvalFrame &) { return Value::boolean(isLoopbackIp(ip(a[0]).unmapped())); }
-Value isLinkLocalMulticast(Args a, EvalFrame &) { return Value::boolean(isLinkLocalMulticastIp(ip(a[0]).unmapped())); }
-Value isLinkLocalUnicast(Args a, EvalFrame &) { return Value::boolean(isLinkLocalUnicastIp(ip(a[0]).unmapped())); }
+Value isUnspecified(Args a, EvalFrame &)
+{
+    return Value::boolean(allZero(ip(a[0])));
+}
+Value isLoopback(Args a, EvalFrame &)
+{
+    return Value::boolean(isLoopbackIp(ip(a[0]).unmapped()));
+}
+Value isLinkLocalMulticast(Args a, EvalFrame &)
+{
+    return Value::boolean(isLinkLocalMulticastIp(ip(a[0]).unmapped()));
+}
+Value isLinkLocalUnicast(Args a, EvalFrame &)
+{
+    return Value::boolean(isLinkLocalUnicastIp(ip(a[0]).unmapped()));
+}
 Value isGlobalUnicast(Args a, EvalFrame &)
 {
     const IpAddress x = ip(a[0]).unmapped();
-    const bool broadcast = !x.v6 && x.bytes[0] == 255 && x.bytes[1] == 255 && x.bytes[2] == 255
-                           && x.bytes[3] == 255;
+    const bool broadcast
+        = !x.v6 && x.bytes[0] == 255 && x.bytes[1] == 255 && x.bytes[2] == 255 && x.bytes[3] == 255;
     return Value::boolean(!allZero(x) && !isLoopbackIp(x) && !isMulticastIp(x)
-                          && !isLinkLocalUnicastIp(x) && !broadcast);
+        && !isLinkLocalUnicastIp(x) && !broadcast);
 }
 
 Value makeCidr(Args a, EvalFrame &)
@@ -359,7 +396,8 @@ Value containsIp(Args a, EvalFrame &)
     if (a[1].kind() == Kind::String) {
         Value error;
         auto parsed = ipFromText(a[1].asString(), error);
-        return parsed ? Value::boolean(inPrefix(cidr(a[0]).address, cidr(a[0]).prefix, *parsed)) : error;
+        return parsed ? Value::boolean(inPrefix(cidr(a[0]).address, cidr(a[0]).prefix, *parsed))
+                      : error;
     }
     return Value::boolean(inPrefix(cidr(a[0]).address, cidr(a[0]).prefix, ip(a[1])));
 }
@@ -376,9 +414,13 @@ Value containsCidr(Args a, EvalFrame &)
         other = cidr(a[1]);
     }
     const Cidr &self = cidr(a[0]);
-    return Value::boolean(other.prefix >= self.prefix && inPrefix(self.address, self.prefix, other.address));
+    return Value::boolean(
+        other.prefix >= self.prefix && inPrefix(self.address, self.prefix, other.address));
 }
-Value cidrIp(Args a, EvalFrame &) { return ipValue(cidr(a[0]).address); }
+Value cidrIp(Args a, EvalFrame &)
+{
+    return ipValue(cidr(a[0]).address);
+}
 Value masked(Args a, EvalFrame &)
 {
     Cidr c = cidr(a[0]);
@@ -386,7 +428,10 @@ Value masked(Args a, EvalFrame &)
         c.address.bytes[bit / 8] &= static_cast<uint8_t>(~(0x80 >> (bit % 8)));
     return cidrValue(c);
 }
-Value prefixLength(Args a, EvalFrame &) { return Value::integer(cidr(a[0]).prefix); }
+Value prefixLength(Args a, EvalFrame &)
+{
+    return Value::integer(cidr(a[0]).prefix);
+}
 
 } // namespace
 
@@ -394,26 +439,26 @@ void registerNetworkLibrary(FunctionRegistry &r)
 {
     const ParamSpec IP(&kIpType), CIDR(&kCidrType);
     const Kind S = Kind::String;
-    r.global("ip", {S}, makeIp);
-    r.global("isIP", {S}, isIp);
-    r.global("ip.isCanonical", {S}, isCanonical);
-    r.global("string", {IP}, ipString);
-    r.member("family", {IP}, family);
-    r.member("isUnspecified", {IP}, isUnspecified);
-    r.member("isLoopback", {IP}, isLoopback);
-    r.member("isLinkLocalMulticast", {IP}, isLinkLocalMulticast);
-    r.member("isLinkLocalUnicast", {IP}, isLinkLocalUnicast);
-    r.member("isGlobalUnicast", {IP}, isGlobalUnicast);
-    r.global("cidr", {S}, makeCidr);
-    r.global("isCIDR", {S}, isCidr);
-    r.global("string", {CIDR}, cidrString);
-    r.member("containsIP", {CIDR, IP}, containsIp);
-    r.member("containsIP", {CIDR, S}, containsIp);
-    r.member("containsCIDR", {CIDR, CIDR}, containsCidr);
-    r.member("containsCIDR", {CIDR, S}, containsCidr);
-    r.member("ip", {CIDR}, cidrIp);
-    r.member("masked", {CIDR}, masked);
-    r.member("prefixLength", {CIDR}, prefixLength);
+    r.global("ip", { S }, makeIp);
+    r.global("isIP", { S }, isIp);
+    r.global("ip.isCanonical", { S }, isCanonical);
+    r.global("string", { IP }, ipString);
+    r.member("family", { IP }, family);
+    r.member("isUnspecified", { IP }, isUnspecified);
+    r.member("isLoopback", { IP }, isLoopback);
+    r.member("isLinkLocalMulticast", { IP }, isLinkLocalMulticast);
+    r.member("isLinkLocalUnicast", { IP }, isLinkLocalUnicast);
+    r.member("isGlobalUnicast", { IP }, isGlobalUnicast);
+    r.global("cidr", { S }, makeCidr);
+    r.global("isCIDR", { S }, isCidr);
+    r.global("string", { CIDR }, cidrString);
+    r.member("containsIP", { CIDR, IP }, containsIp);
+    r.member("containsIP", { CIDR, S }, containsIp);
+    r.member("containsCIDR", { CIDR, CIDR }, containsCidr);
+    r.member("containsCIDR", { CIDR, S }, containsCidr);
+    r.member("ip", { CIDR }, cidrIp);
+    r.member("masked", { CIDR }, masked);
+    r.member("prefixLength", { CIDR }, prefixLength);
 }
 
 } // namespace dra::cel

@@ -27,7 +27,10 @@ public:
     {
         return "quantity(\"" + get(self).toString() + "\")";
     }
-    static const Quantity &get(const Value &v) { return *static_cast<const Quantity *>(v.hostData()); }
+    static const Quantity &get(const Value &v)
+    {
+        return *static_cast<const Quantity *>(v.hostData());
+    }
 };
 
 const QuantityType kQuantityType;
@@ -51,8 +54,14 @@ Value isQuantity(Args a, EvalFrame &)
     return Value::boolean(Quantity::parse(a[0].asString()).has_value());
 }
 
-Value sign(Args a, EvalFrame &) { return Value::integer(q(a[0]).sign()); }
-Value isInteger(Args a, EvalFrame &) { return Value::boolean(q(a[0]).isInteger()); }
+Value sign(Args a, EvalFrame &)
+{
+    return Value::integer(q(a[0]).sign());
+}
+Value isInteger(Args a, EvalFrame &)
+{
+    return Value::boolean(q(a[0]).isInteger());
+}
 
 Value asInteger(Args a, EvalFrame &)
 {
@@ -62,11 +71,23 @@ Value asInteger(Args a, EvalFrame &)
     return Value::integer(*i);
 }
 
-Value asApproximateFloat(Args a, EvalFrame &) { return Value::floating(q(a[0]).asApproximateDouble()); }
+Value asApproximateFloat(Args a, EvalFrame &)
+{
+    return Value::floating(q(a[0]).asApproximateDouble());
+}
 
-Value quantityCompareTo(Args a, EvalFrame &) { return Value::integer(q(a[0]).compare(q(a[1]))); }
-Value quantityIsGreaterThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) > 0); }
-Value quantityIsLessThan(Args a, EvalFrame &) { return Value::boolean(q(a[0]).compare(q(a[1])) < 0); }
+Value quantityCompareTo(Args a, EvalFrame &)
+{
+    return Value::integer(q(a[0]).compare(q(a[1])));
+}
+Value quantityIsGreaterThan(Args a, EvalFrame &)
+{
+    return Value::boolean(q(a[0]).compare(q(a[1])) > 0);
+}
+Value quantityIsLessThan(Args a, EvalFrame &)
+{
+    return Value::boolean(q(a[0]).compare(q(a[1])) < 0);
+}
 
 Quantity operand(const Value &v)
 {
@@ -112,19 +133,19 @@ void registerQuantityLibrary(FunctionRegistry &r)
 {
     const ParamSpec Q(&kQuantityType);
     const Kind S = Kind::String, I = Kind::Int;
-    r.global("quantity", {S}, parseQuantity);
-    r.global("isQuantity", {S}, isQuantity);
-    r.member("sign", {Q}, sign);
-    r.member("isInteger", {Q}, isInteger);
-    r.member("asInteger", {Q}, asInteger);
-    r.member("asApproximateFloat", {Q}, asApproximateFloat);
-    r.member("compareTo", {Q, Q}, quantityCompareTo);
-    r.member("isGreaterThan", {Q, Q}, quantityIsGreaterThan);
-    r.member("isLessThan", {Q, Q}, quantityIsLessThan);
-    r.member("add", {Q, Q}, add);
-    r.member("add", {Q, I}, add);
-    r.member("sub", {Q, Q}, sub);
-    r.member("sub", {Q, I}, sub);
+    r.global("quantity", { S }, parseQuantity);
+    r.global("isQuantity", { S }, isQuantity);
+    r.member("sign", { Q }, sign);
+    r.member("isInteger", { Q }, isInteger);
+    r.member("asInteger", { Q }, asInteger);
+    r.member("asApproximateFloat", { Q }, asApproximateFloat);
+    r.member("compareTo", { Q, Q }, quantityCompareTo);
+    r.member("isGreaterThan", { Q, Q }, quantityIsGreaterThan);
+    r.member("isLessThan", { Q, Q }, quantityIsLessThan);
+    r.member("add", { Q, Q }, add);
+    r.member("add", { Q, I }, add);
+    r.member("sub", { Q, Q }, sub);
+    r.member("sub", { Q, I }, sub);
 }
 
 } // namespace dra::cel

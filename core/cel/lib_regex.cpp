@@ -32,7 +32,8 @@ public:
             return it->second;
         RE2::Options options;
         options.set_log_errors(false);
-        auto re = std::make_shared<const RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
+        auto re = std::make_shared<const RE2>(
+            re2::StringPiece(pattern.data(), pattern.size()), options);
         if (m_map.size() >= 256)
             m_map.clear();
         m_map.emplace(std::string(pattern), re);
@@ -101,7 +102,8 @@ Value findAll(Args a, EvalFrame &)
     size_t pos = 0;
     while (pos <= s.size() && (limit < 0 || static_cast<int64_t>(out.size()) < limit)) {
         re2::StringPiece match;
-        if (!re->Match(re2::StringPiece(s.data(), s.size()), pos, s.size(), RE2::UNANCHORED, &match, 1))
+        if (!re->Match(
+                re2::StringPiece(s.data(), s.size()), pos, s.size(), RE2::UNANCHORED, &match, 1))
             break;
         out.push_back(Value::string(std::string(match.data(), match.size())));
         const size_t end = static_cast<size_t>(match.data() - s.data()) + match.size();
@@ -122,15 +124,15 @@ std::optional<std::string> regexError(std::string_view pattern)
 
 void registerMatches(FunctionRegistry &r)
 {
-    r.member("matches", {Kind::String, Kind::String}, matches);
-    r.global("matches", {Kind::String, Kind::String}, matches);
+    r.member("matches", { Kind::String, Kind::String }, matches);
+    r.global("matches", { Kind::String, Kind::String }, matches);
 }
 
 void registerRegexLibrary(FunctionRegistry &r)
 {
-    r.member("find", {Kind::String, Kind::String}, find);
-    r.member("findAll", {Kind::String, Kind::String}, findAll);
-    r.member("findAll", {Kind::String, Kind::String, Kind::Int}, findAll);
+    r.member("find", { Kind::String, Kind::String }, find);
+    r.member("findAll", { Kind::String, Kind::String }, findAll);
+    r.member("findAll", { Kind::String, Kind::String, Kind::Int }, findAll);
 }
 
 } // namespace dra::cel

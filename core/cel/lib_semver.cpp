@@ -27,7 +27,10 @@ public:
     {
         return "semver(\"" + get(self).toString() + "\")";
     }
-    static const Version &get(const Value &v) { return *static_cast<const Version *>(v.hostData()); }
+    static const Version &get(const Value &v)
+    {
+        return *static_cast<const Version *>(v.hostData());
+    }
 };
 
 const SemverType kSemverType;
@@ -45,12 +48,14 @@ std::string normalize(std::string_view text)
         text.remove_prefix(1);
     const size_t extra = text.find_first_of("-+");
     const std::string_view core = text.substr(0, extra);
-    const std::string_view rest = extra == std::string_view::npos ? std::string_view() : text.substr(extra);
+    const std::string_view rest
+        = extra == std::string_view::npos ? std::string_view() : text.substr(extra);
     std::vector<std::string> parts;
     size_t start = 0;
     while (start <= core.size()) {
         const size_t dot = core.find('.', start);
-        std::string part(core.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        std::string part(core.substr(
+            start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
         while (part.size() > 1 && part.front() == '0')
             part.erase(0, 1);
         parts.push_back(std::move(part));
@@ -80,13 +85,34 @@ Value semver(Args a, EvalFrame &)
     return semverValue(*v);
 }
 
-Value isSemver(Args a, EvalFrame &) { return Value::boolean(parse(a).has_value()); }
-Value major(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).major())); }
-Value minor(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).minor())); }
-Value patch(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(ver(a[0]).patch())); }
-Value semverCompareTo(Args a, EvalFrame &) { return Value::integer(ver(a[0]).compare(ver(a[1]))); }
-Value semverIsGreaterThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) > 0); }
-Value semverIsLessThan(Args a, EvalFrame &) { return Value::boolean(ver(a[0]).compare(ver(a[1])) < 0); }
+Value isSemver(Args a, EvalFrame &)
+{
+    return Value::boolean(parse(a).has_value());
+}
+Value major(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(ver(a[0]).major()));
+}
+Value minor(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(ver(a[0]).minor()));
+}
+Value patch(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(ver(a[0]).patch()));
+}
+Value semverCompareTo(Args a, EvalFrame &)
+{
+    return Value::integer(ver(a[0]).compare(ver(a[1])));
+}
+Value semverIsGreaterThan(Args a, EvalFrame &)
+{
+    return Value::boolean(ver(a[0]).compare(ver(a[1])) > 0);
+}
+Value semverIsLessThan(Args a, EvalFrame &)
+{
+    return Value::boolean(ver(a[0]).compare(ver(a[1])) < 0);
+}
 
 } // namespace
 
@@ -111,16 +137,16 @@ void registerSemverLibrary(FunctionRegistry &r)
 {
     const ParamSpec V(&kSemverType);
     const Kind S = Kind::String, B = Kind::Bool;
-    r.global("semver", {S}, semver);
-    r.global("semver", {S, B}, semver);
-    r.global("isSemver", {S}, isSemver);
-    r.global("isSemver", {S, B}, isSemver);
-    r.member("major", {V}, major);
-    r.member("minor", {V}, minor);
-    r.member("patch", {V}, patch);
-    r.member("compareTo", {V, V}, semverCompareTo);
-    r.member("isGreaterThan", {V, V}, semverIsGreaterThan);
-    r.member("isLessThan", {V, V}, semverIsLessThan);
+    r.global("semver", { S }, semver);
+    r.global("semver", { S, B }, semver);
+    r.global("isSemver", { S }, isSemver);
+    r.global("isSemver", { S, B }, isSemver);
+    r.member("major", { V }, major);
+    r.member("minor", { V }, minor);
+    r.member("patch", { V }, patch);
+    r.member("compareTo", { V, V }, semverCompareTo);
+    r.member("isGreaterThan", { V, V }, semverIsGreaterThan);
+    r.member("isLessThan", { V, V }, semverIsLessThan);
 }
 
 } // namespace dra::cel

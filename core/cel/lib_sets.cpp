@@ -30,11 +30,14 @@ bool containsAll(const ListData &a, const ListData &b)
     return true;
 }
 
-Value setsContains(Args a, EvalFrame &) { return Value::boolean(containsAll(a[0].asList(), a[1].asList())); }
+Value setsContains(Args a, EvalFrame &)
+{
+    return Value::boolean(containsAll(a[0].asList(), a[1].asList()));
+}
 Value equivalent(Args a, EvalFrame &)
 {
-    return Value::boolean(containsAll(a[0].asList(), a[1].asList())
-                          && containsAll(a[1].asList(), a[0].asList()));
+    return Value::boolean(
+        containsAll(a[0].asList(), a[1].asList()) && containsAll(a[1].asList(), a[0].asList()));
 }
 Value intersects(Args a, EvalFrame &)
 {
@@ -50,9 +53,9 @@ Value intersects(Args a, EvalFrame &)
 void registerSetsLibrary(FunctionRegistry &r)
 {
     const Kind L = Kind::List;
-    r.global("sets.contains", {L, L}, setsContains);
-    r.global("sets.equivalent", {L, L}, equivalent);
-    r.global("sets.intersects", {L, L}, intersects);
+    r.global("sets.contains", { L, L }, setsContains);
+    r.global("sets.equivalent", { L, L }, equivalent);
+    r.global("sets.intersects", { L, L }, intersects);
 }
 
 } // namespace dra::cel

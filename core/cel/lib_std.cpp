@@ -54,12 +54,16 @@ std::optional<int> compareValues(const Value &a, const Value &b)
         return std::nullopt;
     auto cmp = [](auto x, auto y) { return x < y ? -1 : (y < x ? 1 : 0); };
     switch (a.kind()) {
-    case Kind::Bool: return cmp(a.asBool(), b.asBool());
+    case Kind::Bool:
+        return cmp(a.asBool(), b.asBool());
     case Kind::String:
-    case Kind::Bytes: return cmp(a.asString().compare(b.asString()), 0);
+    case Kind::Bytes:
+        return cmp(a.asString().compare(b.asString()), 0);
     case Kind::Timestamp:
-    case Kind::Duration: return cmp(toNanos(a.asTimestamp()), toNanos(b.asTimestamp()));
-    default: return std::nullopt;
+    case Kind::Duration:
+        return cmp(toNanos(a.asTimestamp()), toNanos(b.asTimestamp()));
+    default:
+        return std::nullopt;
     }
 }
 
@@ -74,9 +78,18 @@ Value fromOpt(std::optional<int64_t> v)
 
 // Arithmetic -------------------------------------------------------------------------------
 
-Value addInt(Args a, EvalFrame &) { return fromOpt(checkedAdd(a[0].asInt(), a[1].asInt())); }
-Value subInt(Args a, EvalFrame &) { return fromOpt(checkedSub(a[0].asInt(), a[1].asInt())); }
-Value mulInt(Args a, EvalFrame &) { return fromOpt(checkedMul(a[0].asInt(), a[1].asInt())); }
+Value addInt(Args a, EvalFrame &)
+{
+    return fromOpt(checkedAdd(a[0].asInt(), a[1].asInt()));
+}
+Value subInt(Args a, EvalFrame &)
+{
+    return fromOpt(checkedSub(a[0].asInt(), a[1].asInt()));
+}
+Value mulInt(Args a, EvalFrame &)
+{
+    return fromOpt(checkedMul(a[0].asInt(), a[1].asInt()));
+}
 Value divInt(Args a, EvalFrame &)
 {
     if (a[1].asInt() == 0)
@@ -134,11 +147,26 @@ Value modUint(Args a, EvalFrame &)
     return Value::unsignedInteger(a[0].asUint() % a[1].asUint());
 }
 
-Value addDouble(Args a, EvalFrame &) { return Value::floating(a[0].asDouble() + a[1].asDouble()); }
-Value subDouble(Args a, EvalFrame &) { return Value::floating(a[0].asDouble() - a[1].asDouble()); }
-Value mulDouble(Args a, EvalFrame &) { return Value::floating(a[0].asDouble() * a[1].asDouble()); }
-Value divDouble(Args a, EvalFrame &) { return Value::floating(a[0].asDouble() / a[1].asDouble()); }
-Value negDouble(Args a, EvalFrame &) { return Value::floating(-a[0].asDouble()); }
+Value addDouble(Args a, EvalFrame &)
+{
+    return Value::floating(a[0].asDouble() + a[1].asDouble());
+}
+Value subDouble(Args a, EvalFrame &)
+{
+    return Value::floating(a[0].asDouble() - a[1].asDouble());
+}
+Value mulDouble(Args a, EvalFrame &)
+{
+    return Value::floating(a[0].asDouble() * a[1].asDouble());
+}
+Value divDouble(Args a, EvalFrame &)
+{
+    return Value::floating(a[0].asDouble() / a[1].asDouble());
+}
+Value negDouble(Args a, EvalFrame &)
+{
+    return Value::floating(-a[0].asDouble());
+}
 
 Value addString(Args a, EvalFrame &)
 {
@@ -194,26 +222,46 @@ Value subDurDur(Args a, EvalFrame &)
 
 // Comparison -------------------------------------------------------------------------------
 
-Value eq(Args a, EvalFrame &) { return Value::boolean(valuesEqual(a[0], a[1])); }
-Value ne(Args a, EvalFrame &) { return Value::boolean(!valuesEqual(a[0], a[1])); }
+Value eq(Args a, EvalFrame &)
+{
+    return Value::boolean(valuesEqual(a[0], a[1]));
+}
+Value ne(Args a, EvalFrame &)
+{
+    return Value::boolean(!valuesEqual(a[0], a[1]));
+}
 
-template <bool (*Pred)(int)>
-Value relational(Args a, EvalFrame &)
+template <bool (*Pred)(int)> Value relational(Args a, EvalFrame &)
 {
     const std::optional<int> c = compareValues(a[0], a[1]);
     if (!c)
         return noSuchOverload("relational operator on " + std::string(a[0].typeName()) + " and "
-                              + std::string(a[1].typeName()));
+            + std::string(a[1].typeName()));
     if (*c == 2)
         return Value::boolean(false);
     return Value::boolean(Pred(*c));
 }
-bool isLess(int c) { return c < 0; }
-bool isLessEqual(int c) { return c <= 0; }
-bool isGreater(int c) { return c > 0; }
-bool isGreaterEqual(int c) { return c >= 0; }
+bool isLess(int c)
+{
+    return c < 0;
+}
+bool isLessEqual(int c)
+{
+    return c <= 0;
+}
+bool isGreater(int c)
+{
+    return c > 0;
+}
+bool isGreaterEqual(int c)
+{
+    return c >= 0;
+}
 
-Value logicalNot(Args a, EvalFrame &) { return Value::boolean(!a[0].asBool()); }
+Value logicalNot(Args a, EvalFrame &)
+{
+    return Value::boolean(!a[0].asBool());
+}
 
 Value inList(Args a, EvalFrame &)
 {
@@ -235,10 +283,22 @@ Value sizeString(Args a, EvalFrame &)
 {
     return Value::integer(static_cast<int64_t>(utf8::length(a[0].asString())));
 }
-Value sizeBytes(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asString().size())); }
-Value sizeList(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asList().size())); }
-Value sizeMap(Args a, EvalFrame &) { return Value::integer(static_cast<int64_t>(a[0].asMap().size())); }
-Value sizeHost(Args a, EvalFrame &) { return a[0].hostType()->size(a[0]); }
+Value sizeBytes(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(a[0].asString().size()));
+}
+Value sizeList(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(a[0].asList().size()));
+}
+Value sizeMap(Args a, EvalFrame &)
+{
+    return Value::integer(static_cast<int64_t>(a[0].asMap().size()));
+}
+Value sizeHost(Args a, EvalFrame &)
+{
+    return a[0].hostType()->size(a[0]);
+}
 
 Value inHost(Args a, EvalFrame &)
 {
@@ -250,61 +310,61 @@ Value inHost(Args a, EvalFrame &)
 } // namespace
 
 void registerStringPredicates(FunctionRegistry &r); // lib_strings.cpp
-void registerMatches(FunctionRegistry &r);          // lib_regex.cpp
-void registerMacroHelpers(FunctionRegistry &r);     // lib_lists.cpp
-void registerConversions(FunctionRegistry &r);      // lib_conversions.cpp
+void registerMatches(FunctionRegistry &r); // lib_regex.cpp
+void registerMacroHelpers(FunctionRegistry &r); // lib_lists.cpp
+void registerConversions(FunctionRegistry &r); // lib_conversions.cpp
 
 void registerStandardLibrary(FunctionRegistry &r)
 {
     registerStringPredicates(r);
     registerMatches(r);
     registerMacroHelpers(r);
-    const Kind I = Kind::Int, U = Kind::Uint, D = Kind::Double, S = Kind::String,
-               B = Kind::Bytes, L = Kind::List, M = Kind::Map, T = Kind::Timestamp,
-               Du = Kind::Duration, Bo = Kind::Bool, Y = Kind::Dyn;
-    r.global("_+_", {I, I}, addInt);
-    r.global("_+_", {U, U}, addUint);
-    r.global("_+_", {D, D}, addDouble);
-    r.global("_+_", {S, S}, addString);
-    r.global("_+_", {B, B}, addString);
-    r.global("_+_", {L, L}, addList);
-    r.global("_+_", {T, Du}, addTsDur);
-    r.global("_+_", {Du, T}, addDurTs);
-    r.global("_+_", {Du, Du}, addDurDur);
-    r.global("_-_", {I, I}, subInt);
-    r.global("_-_", {U, U}, subUint);
-    r.global("_-_", {D, D}, subDouble);
-    r.global("_-_", {T, T}, subTsTs);
-    r.global("_-_", {T, Du}, subTsDur);
-    r.global("_-_", {Du, Du}, subDurDur);
-    r.global("_*_", {I, I}, mulInt);
-    r.global("_*_", {U, U}, mulUint);
-    r.global("_*_", {D, D}, mulDouble);
-    r.global("_/_", {I, I}, divInt);
-    r.global("_/_", {U, U}, divUint);
-    r.global("_/_", {D, D}, divDouble);
-    r.global("_%_", {I, I}, modInt);
-    r.global("_%_", {U, U}, modUint);
-    r.global("-_", {I}, negInt);
-    r.global("-_", {D}, negDouble);
-    r.global("!_", {Bo}, logicalNot);
+    const Kind I = Kind::Int, U = Kind::Uint, D = Kind::Double, S = Kind::String, B = Kind::Bytes,
+               L = Kind::List, M = Kind::Map, T = Kind::Timestamp, Du = Kind::Duration,
+               Bo = Kind::Bool, Y = Kind::Dyn;
+    r.global("_+_", { I, I }, addInt);
+    r.global("_+_", { U, U }, addUint);
+    r.global("_+_", { D, D }, addDouble);
+    r.global("_+_", { S, S }, addString);
+    r.global("_+_", { B, B }, addString);
+    r.global("_+_", { L, L }, addList);
+    r.global("_+_", { T, Du }, addTsDur);
+    r.global("_+_", { Du, T }, addDurTs);
+    r.global("_+_", { Du, Du }, addDurDur);
+    r.global("_-_", { I, I }, subInt);
+    r.global("_-_", { U, U }, subUint);
+    r.global("_-_", { D, D }, subDouble);
+    r.global("_-_", { T, T }, subTsTs);
+    r.global("_-_", { T, Du }, subTsDur);
+    r.global("_-_", { Du, Du }, subDurDur);
+    r.global("_*_", { I, I }, mulInt);
+    r.global("_*_", { U, U }, mulUint);
+    r.global("_*_", { D, D }, mulDouble);
+    r.global("_/_", { I, I }, divInt);
+    r.global("_/_", { U, U }, divUint);
+    r.global("_/_", { D, D }, divDouble);
+    r.global("_%_", { I, I }, modInt);
+    r.global("_%_", { U, U }, modUint);
+    r.global("-_", { I }, negInt);
+    r.global("-_", { D }, negDouble);
+    r.global("!_", { Bo }, logicalNot);
 
-    r.global("_==_", {Y, Y}, eq);
-    r.global("_!=_", {Y, Y}, ne);
-    r.global("_<_", {Y, Y}, relational<isLess>);
-    r.global("_<=_", {Y, Y}, relational<isLessEqual>);
-    r.global("_>_", {Y, Y}, relational<isGreater>);
-    r.global("_>=_", {Y, Y}, relational<isGreaterEqual>);
-    r.global("@in", {Y, L}, inList);
-    r.global("@in", {Y, M}, inMap);
-    r.global("@in", {Y, Kind::Host}, inHost);
+    r.global("_==_", { Y, Y }, eq);
+    r.global("_!=_", { Y, Y }, ne);
+    r.global("_<_", { Y, Y }, relational<isLess>);
+    r.global("_<=_", { Y, Y }, relational<isLessEqual>);
+    r.global("_>_", { Y, Y }, relational<isGreater>);
+    r.global("_>=_", { Y, Y }, relational<isGreaterEqual>);
+    r.global("@in", { Y, L }, inList);
+    r.global("@in", { Y, M }, inMap);
+    r.global("@in", { Y, Kind::Host }, inHost);
 
-    for (bool receiver : {false, true}) {
-        r.add("size", "size", receiver, {S}, sizeString);
-        r.add("size", "size", receiver, {B}, sizeBytes);
-        r.add("size", "size", receiver, {L}, sizeList);
-        r.add("size", "size", receiver, {M}, sizeMap);
-        r.add("size", "size", receiver, {Kind::Host}, sizeHost);
+    for (bool receiver : { false, true }) {
+        r.add("size", "size", receiver, { S }, sizeString);
+        r.add("size", "size", receiver, { B }, sizeBytes);
+        r.add("size", "size", receiver, { L }, sizeList);
+        r.add("size", "size", receiver, { M }, sizeMap);
+        r.add("size", "size", receiver, { Kind::Host }, sizeHost);
     }
 
     registerConversions(r);

@@ -29,8 +29,14 @@ Value stringContains(Args a, EvalFrame &)
 {
     return Value::boolean(a[0].asString().find(a[1].asString()) != std::string_view::npos);
 }
-Value startsWith(Args a, EvalFrame &) { return Value::boolean(a[0].asString().starts_with(a[1].asString())); }
-Value endsWith(Args a, EvalFrame &) { return Value::boolean(a[0].asString().ends_with(a[1].asString())); }
+Value startsWith(Args a, EvalFrame &)
+{
+    return Value::boolean(a[0].asString().starts_with(a[1].asString()));
+}
+Value endsWith(Args a, EvalFrame &)
+{
+    return Value::boolean(a[0].asString().ends_with(a[1].asString()));
+}
 
 Value charAt(Args a, EvalFrame &)
 {
@@ -176,15 +182,15 @@ Value substring(Args a, EvalFrame &)
         return outOfRange(end);
     if (start > end)
         return Value::error("invalid substring range. start: " + std::to_string(start)
-                            + ", end: " + std::to_string(end));
+            + ", end: " + std::to_string(end));
     return Value::string(utf8::encode(s, static_cast<size_t>(start), static_cast<size_t>(end)));
 }
 
 bool isUnicodeSpace(uint32_t c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r') || c == 0x85 || c == 0xA0 || c == 0x1680
-           || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F
-           || c == 0x205F || c == 0x3000;
+        || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+        || c == 0x3000;
 }
 
 Value trim(Args a, EvalFrame &)
@@ -228,16 +234,35 @@ Value quote(Args a, EvalFrame &)
     std::string out = "\"";
     for (uint32_t c : s) {
         switch (c) {
-        case '\a': out += "\\a"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\v': out += "\\v"; break;
-        case '\\': out += "\\\\"; break;
-        case '"': out += "\\\""; break;
-        default: utf8::append(out, c);
+        case '\a':
+            out += "\\a";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\v':
+            out += "\\v";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '"':
+            out += "\\\"";
+            break;
+        default:
+            utf8::append(out, c);
         }
     }
     out += '"';
@@ -254,37 +279,37 @@ Value format(Args a, EvalFrame &)
 // The string predicates every CEL environment has.
 void registerStringPredicates(FunctionRegistry &r)
 {
-    r.member("contains", {Kind::String, Kind::String}, stringContains);
-    r.member("startsWith", {Kind::String, Kind::String}, startsWith);
-    r.member("endsWith", {Kind::String, Kind::String}, endsWith);
+    r.member("contains", { Kind::String, Kind::String }, stringContains);
+    r.member("startsWith", { Kind::String, Kind::String }, startsWith);
+    r.member("endsWith", { Kind::String, Kind::String }, endsWith);
 }
 
 void registerStringsLibrary(FunctionRegistry &r)
 {
     const Kind S = Kind::String, I = Kind::Int, L = Kind::List;
-    r.member("charAt", {S, I}, charAt);
-    r.member("indexOf", {S, S}, stringIndexOf);
-    r.member("indexOf", {S, S, I}, stringIndexOf);
-    r.member("lastIndexOf", {S, S}, stringLastIndexOf);
-    r.member("lastIndexOf", {S, S, I}, stringLastIndexOf);
-    r.member("lowerAscii", {S}, lowerAscii);
-    r.member("upperAscii", {S}, upperAscii);
-    r.member("replace", {S, S, S}, replace);
-    r.member("replace", {S, S, S, I}, replace);
-    r.member("split", {S, S}, split);
-    r.member("split", {S, S, I}, split);
-    r.member("substring", {S, I}, substring);
-    r.member("substring", {S, I, I}, substring);
-    r.member("trim", {S}, trim);
-    r.member("join", {L}, join);
-    r.member("join", {L, S}, join);
-    r.global("strings.quote", {S}, quote);
-    r.member("format", {S, L}, format);
+    r.member("charAt", { S, I }, charAt);
+    r.member("indexOf", { S, S }, stringIndexOf);
+    r.member("indexOf", { S, S, I }, stringIndexOf);
+    r.member("lastIndexOf", { S, S }, stringLastIndexOf);
+    r.member("lastIndexOf", { S, S, I }, stringLastIndexOf);
+    r.member("lowerAscii", { S }, lowerAscii);
+    r.member("upperAscii", { S }, upperAscii);
+    r.member("replace", { S, S, S }, replace);
+    r.member("replace", { S, S, S, I }, replace);
+    r.member("split", { S, S }, split);
+    r.member("split", { S, S, I }, split);
+    r.member("substring", { S, I }, substring);
+    r.member("substring", { S, I, I }, substring);
+    r.member("trim", { S }, trim);
+    r.member("join", { L }, join);
+    r.member("join", { L, S }, join);
+    r.global("strings.quote", { S }, quote);
+    r.member("format", { S, L }, format);
 }
 
 void registerStringsV3Library(FunctionRegistry &r)
 {
-    r.member("reverse", {Kind::String}, stringReverse);
+    r.member("reverse", { Kind::String }, stringReverse);
 }
 
 } // namespace dra::cel

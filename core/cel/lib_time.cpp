@@ -13,10 +13,20 @@ namespace {
 
 using Args = std::span<const Value>;
 
-enum class Field { FullYear, Month, Date, DayOfMonth, DayOfWeek, DayOfYear, Hours, Minutes, Seconds, Milliseconds };
+enum class Field {
+    FullYear,
+    Month,
+    Date,
+    DayOfMonth,
+    DayOfWeek,
+    DayOfYear,
+    Hours,
+    Minutes,
+    Seconds,
+    Milliseconds
+};
 
-template <Field F>
-Value timestampField(Args a, EvalFrame &)
+template <Field F> Value timestampField(Args a, EvalFrame &)
 {
     const Timestamp t = a[0].asTimestamp();
     const std::string_view zone = a.size() > 1 ? a[1].asString() : std::string_view("UTC");
@@ -24,22 +34,31 @@ Value timestampField(Args a, EvalFrame &)
     if (!c)
         return Value::error("unknown time zone: " + std::string(zone));
     switch (F) {
-    case Field::FullYear: return Value::integer(c->year);
-    case Field::Month: return Value::integer(c->month - 1);
-    case Field::Date: return Value::integer(c->day);
-    case Field::DayOfMonth: return Value::integer(c->day - 1);
-    case Field::DayOfWeek: return Value::integer(c->dayOfWeek);
-    case Field::DayOfYear: return Value::integer(c->dayOfYear);
-    case Field::Hours: return Value::integer(c->hour);
-    case Field::Minutes: return Value::integer(c->minute);
-    case Field::Seconds: return Value::integer(c->second);
-    case Field::Milliseconds: return Value::integer(t.nanos / 1000000);
+    case Field::FullYear:
+        return Value::integer(c->year);
+    case Field::Month:
+        return Value::integer(c->month - 1);
+    case Field::Date:
+        return Value::integer(c->day);
+    case Field::DayOfMonth:
+        return Value::integer(c->day - 1);
+    case Field::DayOfWeek:
+        return Value::integer(c->dayOfWeek);
+    case Field::DayOfYear:
+        return Value::integer(c->dayOfYear);
+    case Field::Hours:
+        return Value::integer(c->hour);
+    case Field::Minutes:
+        return Value::integer(c->minute);
+    case Field::Seconds:
+        return Value::integer(c->second);
+    case Field::Milliseconds:
+        return Value::integer(t.nanos / 1000000);
     }
     return Value::error("unsupported timestamp field");
 }
 
-template <int64_t Divisor>
-Value durationField(Args a, EvalFrame &)
+template <int64_t Divisor> Value durationField(Args a, EvalFrame &)
 {
     // Truncated toward zero, as Go's Duration.Hours() etc. converted to int.
     const Int128 n = toNanos(a[0].asDuration());
@@ -53,11 +72,10 @@ Value durationMilliseconds(Args a, EvalFrame &)
     return Value::integer(static_cast<int64_t>((n / 1000000) % 1000));
 }
 
-template <Field F>
-void addTimestampField(FunctionRegistry &r, std::string_view name)
+template <Field F> void addTimestampField(FunctionRegistry &r, std::string_view name)
 {
-    r.member(name, {Kind::Timestamp}, timestampField<F>);
-    r.member(name, {Kind::Timestamp, Kind::String}, timestampField<F>);
+    r.member(name, { Kind::Timestamp }, timestampField<F>);
+    r.member(name, { Kind::Timestamp, Kind::String }, timestampField<F>);
 }
 
 } // namespace
@@ -74,10 +92,10 @@ void registerTimeLibrary(FunctionRegistry &r)
     addTimestampField<Field::Minutes>(r, "getMinutes");
     addTimestampField<Field::Seconds>(r, "getSeconds");
     addTimestampField<Field::Milliseconds>(r, "getMilliseconds");
-    r.member("getHours", {Kind::Duration}, durationField<3600000000000LL>);
-    r.member("getMinutes", {Kind::Duration}, durationField<60000000000LL>);
-    r.member("getSeconds", {Kind::Duration}, durationField<1000000000LL>);
-    r.member("getMilliseconds", {Kind::Duration}, durationMilliseconds);
+    r.member("getHours", { Kind::Duration }, durationField<3600000000000LL>);
+    r.member("getMinutes", { Kind::Duration }, durationField<60000000000LL>);
+    r.member("getSeconds", { Kind::Duration }, durationField<1000000000LL>);
+    r.member("getMilliseconds", { Kind::Duration }, durationMilliseconds);
 }
 
 } // namespace dra::cel

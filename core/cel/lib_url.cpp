@@ -34,10 +34,11 @@ std::optional<Url> parseUrl(std::string_view s)
     if (rest.front() != '/') {
         size_t i = 0;
         while (i < rest.size()
-               && (std::isalnum(static_cast<unsigned char>(rest[i])) || rest[i] == '+'
-                   || rest[i] == '-' || rest[i] == '.'))
+            && (std::isalnum(static_cast<unsigned char>(rest[i])) || rest[i] == '+'
+                || rest[i] == '-' || rest[i] == '.'))
             ++i;
-        if (i == 0 || i >= rest.size() || rest[i] != ':' || !std::isalpha(static_cast<unsigned char>(rest[0])))
+        if (i == 0 || i >= rest.size() || rest[i] != ':'
+            || !std::isalpha(static_cast<unsigned char>(rest[0])))
             return std::nullopt;
         u.scheme = std::string(rest.substr(0, i));
         rest.remove_prefix(i + 1);
@@ -66,8 +67,9 @@ std::string unescape(std::string_view s)
     for (size_t i = 0; i < s.size(); ++i) {
         if (s[i] == '+') {
             out += ' ';
-        } else if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1]))
-                   && std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+        } else if (s[i] == '%' && i + 2 < s.size()
+            && std::isxdigit(static_cast<unsigned char>(s[i + 1]))
+            && std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
             out += static_cast<char>(std::stoi(std::string(s.substr(i + 1, 2)), nullptr, 16));
             i += 2;
         } else {
@@ -92,28 +94,42 @@ public:
 
 const UrlType kUrlType;
 
-const Url &url(const Value &v) { return UrlType::get(v); }
+const Url &url(const Value &v)
+{
+    return UrlType::get(v);
+}
 
 Value makeUrl(Args a, EvalFrame &)
 {
     auto parsed = parseUrl(a[0].asString());
     if (!parsed)
-        return Value::error("URL parse error during conversion from string: " + std::string(a[0].asString()));
+        return Value::error(
+            "URL parse error during conversion from string: " + std::string(a[0].asString()));
     auto owned = std::make_shared<const Url>(std::move(*parsed));
     const Url *raw = owned.get();
     return Value::host(&kUrlType, raw, {}, std::move(owned));
 }
 
-Value isUrl(Args a, EvalFrame &) { return Value::boolean(parseUrl(a[0].asString()).has_value()); }
-Value scheme(Args a, EvalFrame &) { return Value::string(url(a[0]).scheme); }
-Value host(Args a, EvalFrame &) { return Value::string(url(a[0]).host); }
+Value isUrl(Args a, EvalFrame &)
+{
+    return Value::boolean(parseUrl(a[0].asString()).has_value());
+}
+Value scheme(Args a, EvalFrame &)
+{
+    return Value::string(url(a[0]).scheme);
+}
+Value host(Args a, EvalFrame &)
+{
+    return Value::string(url(a[0]).host);
+}
 
 Value hostname(Args a, EvalFrame &)
 {
     std::string_view h = url(a[0]).host;
     if (h.starts_with('[')) {
         const size_t close = h.find(']');
-        return Value::string(std::string(h.substr(1, close == std::string_view::npos ? h.npos : close - 1)));
+        return Value::string(
+            std::string(h.substr(1, close == std::string_view::npos ? h.npos : close - 1)));
     }
     return Value::string(std::string(h.substr(0, h.find(':'))));
 }
@@ -126,10 +142,14 @@ Value port(Args a, EvalFrame &)
         h = close == std::string_view::npos ? std::string_view() : h.substr(close + 1);
     }
     const size_t colon = h.find(':');
-    return Value::string(colon == std::string_view::npos ? std::string() : std::string(h.substr(colon + 1)));
+    return Value::string(
+        colon == std::string_view::npos ? std::string() : std::string(h.substr(colon + 1)));
 }
 
-Value escapedPath(Args a, EvalFrame &) { return Value::string(url(a[0]).path); }
+Value escapedPath(Args a, EvalFrame &)
+{
+    return Value::string(url(a[0]).path);
+}
 
 Value query(Args a, EvalFrame &)
 {
@@ -143,10 +163,12 @@ Value query(Args a, EvalFrame &)
             continue;
         const size_t eq = pair.find('=');
         const std::string key = unescape(pair.substr(0, eq));
-        const std::string value = eq == std::string_view::npos ? std::string() : unescape(pair.substr(eq + 1));
-        auto it = std::find_if(entries.begin(), entries.end(), [&](const auto &e) { return e.first == key; });
+        const std::string value
+            = eq == std::string_view::npos ? std::string() : unescape(pair.substr(eq + 1));
+        auto it = std::find_if(
+            entries.begin(), entries.end(), [&](const auto &e) { return e.first == key; });
         if (it == entries.end())
-            it = entries.insert(entries.end(), {key, {}});
+            it = entries.insert(entries.end(), { key, {} });
         it->second.push_back(Value::string(value));
     }
     auto map = std::make_shared<MapData>();
@@ -160,14 +182,14 @@ Value query(Args a, EvalFrame &)
 void registerUrlLibrary(FunctionRegistry &r)
 {
     const ParamSpec U(&kUrlType);
-    r.global("url", {Kind::String}, makeUrl);
-    r.global("isURL", {Kind::String}, isUrl);
-    r.member("getScheme", {U}, scheme);
-    r.member("getHost", {U}, host);
-    r.member("getHostname", {U}, hostname);
-    r.member("getPort", {U}, port);
-    r.member("getEscapedPath", {U}, escapedPath);
-    r.member("getQuery", {U}, query);
+    r.global("url", { Kind::String }, makeUrl);
+    r.global("isURL", { Kind::String }, isUrl);
+    r.member("getScheme", { U }, scheme);
+    r.member("getHost", { U }, host);
+    r.member("getHostname", { U }, hostname);
+    r.member("getPort", { U }, port);
+    r.member("getEscapedPath", { U }, escapedPath);
+    r.member("getQuery", { U }, query);
 }
 
 } // namespace dra::cel

@@ -61,7 +61,7 @@ struct Builder
     }
     ExprPtr emptyMap() const { return ctx.newExpr(ExprKind::Map, offset); }
     ExprPtr fold(std::string iterVar, std::string iterVar2, ExprPtr range, std::string accuVar,
-                 ExprPtr init, ExprPtr condition, ExprPtr step, ExprPtr result) const
+        ExprPtr init, ExprPtr condition, ExprPtr step, ExprPtr result) const
     {
         ExprPtr e = ctx.newExpr(ExprKind::Comprehension, offset);
         e->iterVar = std::move(iterVar);
@@ -84,7 +84,7 @@ std::string simpleName(MacroContext &ctx, const ExprPtr &arg, int32_t offset)
         && arg->target->name == "cel" && arg->name == "iterVar" && arg->args.size() == 2
         && arg->args[0]->kind == ExprKind::Constant && arg->args[1]->kind == ExprKind::Constant) {
         return "@it:" + arg->args[0]->constant.debugString() + ":"
-               + arg->args[1]->constant.debugString();
+            + arg->args[1]->constant.debugString();
     }
     if (arg->kind != ExprKind::Ident) {
         ctx.reportError(arg ? arg->offset : offset, "argument must be a simple name");
@@ -96,27 +96,25 @@ std::string simpleName(MacroContext &ctx, const ExprPtr &arg, int32_t offset)
 enum class Quantifier { All, Exists, ExistsOne };
 
 ExprPtr quantifier(const Builder &b, Quantifier q, ExprPtr range, std::string v1, std::string v2,
-                   ExprPtr predicate)
+    ExprPtr predicate)
 {
     const std::string accu = kAccumulatorName;
     switch (q) {
     case Quantifier::All:
         return b.fold(std::move(v1), std::move(v2), std::move(range), accu,
-                      b.constant(Value::boolean(true)),
-                      b.call("@not_strictly_false", b.ident(accu)),
-                      b.call("_&&_", b.ident(accu), std::move(predicate)), b.ident(accu));
+            b.constant(Value::boolean(true)), b.call("@not_strictly_false", b.ident(accu)),
+            b.call("_&&_", b.ident(accu), std::move(predicate)), b.ident(accu));
     case Quantifier::Exists:
         return b.fold(std::move(v1), std::move(v2), std::move(range), accu,
-                      b.constant(Value::boolean(false)),
-                      b.call("@not_strictly_false", b.call("!_", b.ident(accu))),
-                      b.call("_||_", b.ident(accu), std::move(predicate)), b.ident(accu));
+            b.constant(Value::boolean(false)),
+            b.call("@not_strictly_false", b.call("!_", b.ident(accu))),
+            b.call("_||_", b.ident(accu), std::move(predicate)), b.ident(accu));
     case Quantifier::ExistsOne:
         return b.fold(std::move(v1), std::move(v2), std::move(range), accu,
-                      b.constant(Value::integer(0)), b.constant(Value::boolean(true)),
-                      b.call("_?_:_", std::move(predicate),
-                             b.call("_+_", b.ident(accu), b.constant(Value::integer(1))),
-                             b.ident(accu)),
-                      b.call("_==_", b.ident(accu), b.constant(Value::integer(1))));
+            b.constant(Value::integer(0)), b.constant(Value::boolean(true)),
+            b.call("_?_:_", std::move(predicate),
+                b.call("_+_", b.ident(accu), b.constant(Value::integer(1))), b.ident(accu)),
+            b.call("_==_", b.ident(accu), b.constant(Value::integer(1))));
     }
     return nullptr;
 }
@@ -140,8 +138,8 @@ std::string iterVar(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t
 }
 
 // The two iteration variables named by args[0] and args[1], or false after reporting an error.
-bool iterVars(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offset,
-              std::string &v1, std::string &v2)
+bool iterVars(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offset, std::string &v1,
+    std::string &v2)
 {
     v1 = simpleName(ctx, args[0], offset);
     v2 = simpleName(ctx, args[1], offset);
@@ -158,9 +156,9 @@ bool iterVars(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offse
 } // namespace
 
 ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
-                    std::vector<ExprPtr> &args, int32_t offset)
+    std::vector<ExprPtr> &args, int32_t offset)
 {
-    const Builder b{ctx, offset};
+    const Builder b { ctx, offset };
     const size_t n = args.size();
 
     if (!target) {
@@ -182,11 +180,11 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
         if (name.empty())
             return b.constant(Value());
         return b.fold("#unused", "", b.list(nullptr), name, std::move(args[1]),
-                      b.constant(Value::boolean(false)), b.ident(name), std::move(args[2]));
+            b.constant(Value::boolean(false)), b.ident(name), std::move(args[2]));
     }
 
     const bool oneVar = fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne"
-                        || fn == "map" || fn == "filter";
+        || fn == "map" || fn == "filter";
     const bool twoVar = fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry";
     const bool optMacro = fn == "optMap" || fn == "optFlatMap";
     if (!oneVar && !twoVar && !optMacro)
@@ -200,28 +198,28 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
             return b.constant(Value());
         // has value ? cel.bind(v, target.value(), f) (wrapped in optional.of for optMap) : none
         auto valueCall = [&](ExprPtr t) {
-            ExprPtr call = b.call("value", std::vector<ExprPtr>{});
+            ExprPtr call = b.call("value", std::vector<ExprPtr> {});
             call->target = std::move(t);
             return call;
         };
-        ExprPtr hasValue = b.call("hasValue", std::vector<ExprPtr>{});
+        ExprPtr hasValue = b.call("hasValue", std::vector<ExprPtr> {});
         hasValue->target = b.ident("#opt");
         ExprPtr body = std::move(args[1]);
         if (fn == "optMap")
             body = b.call("optional.of", std::move(body));
         ExprPtr bind = b.fold("#unused", "", b.list(nullptr), v, valueCall(b.ident("#opt")),
-                              b.constant(Value::boolean(false)), b.ident(v), std::move(body));
+            b.constant(Value::boolean(false)), b.ident(v), std::move(body));
         ExprPtr cond = b.call("_?_:_", std::move(hasValue), std::move(bind),
-                              b.call("optional.none", std::vector<ExprPtr>{}));
+            b.call("optional.none", std::vector<ExprPtr> {}));
         // Bind the receiver once so it is evaluated a single time.
         return b.fold("#unused", "", b.list(nullptr), "#opt", std::move(target),
-                      b.constant(Value::boolean(false)), b.ident("#opt"), std::move(cond));
+            b.constant(Value::boolean(false)), b.ident("#opt"), std::move(cond));
     }
 
     if (fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne") {
-        const Quantifier q = fn == "all" ? Quantifier::All
-                                         : (fn == "exists" ? Quantifier::Exists
-                                                           : Quantifier::ExistsOne);
+        const Quantifier q = fn == "all"
+            ? Quantifier::All
+            : (fn == "exists" ? Quantifier::Exists : Quantifier::ExistsOne);
         if (n == 2) {
             const std::string v = iterVar(ctx, args, offset);
             if (v.empty())
@@ -247,15 +245,15 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
         ExprPtr step;
         if (fn == "filter") {
             step = b.call("_?_:_", std::move(args[1]),
-                          b.call("_+_", b.ident(accu), b.list(b.ident(v))), b.ident(accu));
+                b.call("_+_", b.ident(accu), b.list(b.ident(v))), b.ident(accu));
         } else if (n == 2) {
             step = b.call("_+_", b.ident(accu), b.list(std::move(args[1])));
         } else {
             step = b.call("_?_:_", std::move(args[1]),
-                          b.call("_+_", b.ident(accu), b.list(std::move(args[2]))), b.ident(accu));
+                b.call("_+_", b.ident(accu), b.list(std::move(args[2]))), b.ident(accu));
         }
         return b.fold(v, "", std::move(target), accu, b.list(nullptr),
-                      b.constant(Value::boolean(true)), std::move(step), b.ident(accu));
+            b.constant(Value::boolean(true)), std::move(step), b.ident(accu));
     }
 
     // transformList(i, v, [filter,] expr), transformMap(k, v, [filter,] expr),
@@ -282,7 +280,7 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
     ExprPtr step = filter ? b.call("_?_:_", std::move(filter), std::move(add), b.ident(accu))
                           : std::move(add);
     return b.fold(v1, v2, std::move(target), accu, std::move(init),
-                  b.constant(Value::boolean(true)), std::move(step), b.ident(accu));
+        b.constant(Value::boolean(true)), std::move(step), b.ident(accu));
 }
 
 } // namespace dra::cel

@@ -24,6 +24,6 @@ public:
 // comprehensions, cel.bind, optMap, optFlatMap). Returns nullptr when the call is not a
 // macro, leaving `target` and `args` untouched.
 ExprPtr expandMacro(MacroContext &context, std::string_view function, ExprPtr &target,
-                    std::vector<ExprPtr> &args, int32_t offset);
+    std::vector<ExprPtr> &args, int32_t offset);
 
 } // namespace dra::cel

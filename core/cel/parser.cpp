@@ -51,7 +51,10 @@ public:
         return e;
     }
 
-    void reportError(int32_t offset, std::string message) override { fail(offset, std::move(message)); }
+    void reportError(int32_t offset, std::string message) override
+    {
+        fail(offset, std::move(message));
+    }
 
 private:
     void advance()
@@ -83,7 +86,8 @@ private:
     {
         if (accept(kind))
             return true;
-        fail(m_tok.offset, std::string("syntax error: expected ") + what + ", found " + describe(m_tok));
+        fail(m_tok.offset,
+            std::string("syntax error: expected ") + what + ", found " + describe(m_tok));
         return false;
     }
 
@@ -157,7 +161,7 @@ private:
     }
 
     ExprPtr balance(const char *name, std::vector<ExprPtr> &operands,
-                    const std::vector<int32_t> &offsets, size_t begin, size_t end)
+        const std::vector<int32_t> &offsets, size_t begin, size_t end)
     {
         if (end - begin == 1)
             return std::move(operands[begin]);
@@ -178,14 +182,13 @@ private:
 
     void failRecursionLimit()
     {
-        fail(m_tok.offset, "expression recursion limit exceeded: "
-                               + std::to_string(m_options.maxRecursionDepth));
+        fail(m_tok.offset,
+            "expression recursion limit exceeded: " + std::to_string(m_options.maxRecursionDepth));
     }
 
     // One left-associative precedence level: operands from `next`, joined by the operators
     // `opName` recognises (nullptr ends the chain).
-    template <ExprPtr (Parser::*next)(), const char *(*opName)(const Token &)>
-    ExprPtr leftChain()
+    template <ExprPtr (Parser::*next)(), const char *(*opName)(const Token &)> ExprPtr leftChain()
     {
         ExprPtr e = (this->*next)();
         int links = 0;
@@ -203,33 +206,48 @@ private:
     static const char *relationOp(const Token &tok)
     {
         switch (tok.kind) {
-        case TokenKind::Less: return "_<_";
-        case TokenKind::LessEqual: return "_<=_";
-        case TokenKind::Greater: return "_>_";
-        case TokenKind::GreaterEqual: return "_>=_";
-        case TokenKind::EqualEqual: return "_==_";
-        case TokenKind::NotEqual: return "_!=_";
-        case TokenKind::Ident: return tok.text == "in" ? "@in" : nullptr;
-        default: return nullptr;
+        case TokenKind::Less:
+            return "_<_";
+        case TokenKind::LessEqual:
+            return "_<=_";
+        case TokenKind::Greater:
+            return "_>_";
+        case TokenKind::GreaterEqual:
+            return "_>=_";
+        case TokenKind::EqualEqual:
+            return "_==_";
+        case TokenKind::NotEqual:
+            return "_!=_";
+        case TokenKind::Ident:
+            return tok.text == "in" ? "@in" : nullptr;
+        default:
+            return nullptr;
         }
     }
 
     static const char *additionOp(const Token &tok)
     {
         switch (tok.kind) {
-        case TokenKind::Plus: return "_+_";
-        case TokenKind::Minus: return "_-_";
-        default: return nullptr;
+        case TokenKind::Plus:
+            return "_+_";
+        case TokenKind::Minus:
+            return "_-_";
+        default:
+            return nullptr;
         }
     }
 
     static const char *multiplicationOp(const Token &tok)
     {
         switch (tok.kind) {
-        case TokenKind::Star: return "_*_";
-        case TokenKind::Slash: return "_/_";
-        case TokenKind::Percent: return "_%_";
-        default: return nullptr;
+        case TokenKind::Star:
+            return "_*_";
+        case TokenKind::Slash:
+            return "_/_";
+        case TokenKind::Percent:
+            return "_%_";
+        default:
+            return nullptr;
         }
     }
 
@@ -408,11 +426,12 @@ private:
             return e;
         }
         uint64_t magnitude = 0;
-        const auto [ptr, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(),
-                                               magnitude, t.hex ? 16 : 10);
+        const auto [ptr, ec] = std::from_chars(
+            t.value.data(), t.value.data() + t.value.size(), magnitude, t.hex ? 16 : 10);
         if (ec != std::errc() || ptr != t.value.data() + t.value.size()) {
-            fail(t.offset, "invalid " + std::string(t.kind == TokenKind::Uint ? "uint" : "int")
-                               + " literal: " + std::string(t.text));
+            fail(t.offset,
+                "invalid " + std::string(t.kind == TokenKind::Uint ? "uint" : "int")
+                    + " literal: " + std::string(t.text));
             return e;
         }
         if (t.kind == TokenKind::Uint) {
@@ -421,12 +440,12 @@ private:
         }
         const uint64_t limit = negative ? (uint64_t(1) << 63) : uint64_t(INT64_MAX);
         if (magnitude > limit) {
-            fail(t.offset, "invalid int literal: " + std::string(negative ? "-" : "")
-                               + std::string(t.text));
+            fail(t.offset,
+                "invalid int literal: " + std::string(negative ? "-" : "") + std::string(t.text));
             return e;
         }
-        e->constant = Value::integer(negative ? static_cast<int64_t>(0 - magnitude)
-                                              : static_cast<int64_t>(magnitude));
+        e->constant = Value::integer(
+            negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude));
         return e;
     }
 
@@ -440,7 +459,8 @@ private:
         switch (m_tok.kind) {
         case TokenKind::Int:
         case TokenKind::Uint:
-        case TokenKind::Double: return literal(false, offset);
+        case TokenKind::Double:
+            return literal(false, offset);
         case TokenKind::String:
         case TokenKind::Bytes: {
             ExprPtr e = newExpr(ExprKind::Constant, offset);
@@ -456,8 +476,10 @@ private:
                 return errorExpr();
             return e;
         }
-        case TokenKind::LBracket: return listLiteral();
-        case TokenKind::LBrace: return mapLiteral();
+        case TokenKind::LBracket:
+            return listLiteral();
+        case TokenKind::LBrace:
+            return mapLiteral();
         case TokenKind::Dot:
         case TokenKind::Ident: {
             std::string name;
@@ -465,7 +487,8 @@ private:
                 advance();
                 name = ".";
                 if (m_tok.kind != TokenKind::Ident) {
-                    fail(m_tok.offset, "syntax error: expected an identifier, found " + describe(m_tok));
+                    fail(m_tok.offset,
+                        "syntax error: expected an identifier, found " + describe(m_tok));
                     return errorExpr();
                 }
             }
@@ -560,15 +583,14 @@ private:
 
 } // namespace
 
-std::optional<ParsedExpr> parse(std::string_view source, const ParseOptions &options,
-                                std::vector<Diagnostic> *diagnostics)
+std::optional<ParsedExpr> parse(
+    std::string_view source, const ParseOptions &options, std::vector<Diagnostic> *diagnostics)
 {
     SourceInfo info(source);
     if (source.size() > options.maxExpressionBytes) {
         addError(diagnostics, info, 0,
-                 "expression size " + std::to_string(source.size())
-                     + " exceeds the limit of " + std::to_string(options.maxExpressionBytes)
-                     + " bytes");
+            "expression size " + std::to_string(source.size()) + " exceeds the limit of "
+                + std::to_string(options.maxExpressionBytes) + " bytes");
         return std::nullopt;
     }
     ParsedExpr out;

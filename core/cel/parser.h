@@ -30,7 +30,7 @@ struct ParsedExpr
 
 // Parses CEL source text. On a syntax error returns nullopt and appends diagnostics with
 // line and column.
-std::optional<ParsedExpr> parse(std::string_view source, const ParseOptions &options,
-                                std::vector<Diagnostic> *diagnostics);
+std::optional<ParsedExpr> parse(
+    std::string_view source, const ParseOptions &options, std::vector<Diagnostic> *diagnostics);
 
 } // namespace dra::cel

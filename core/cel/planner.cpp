@@ -17,10 +17,10 @@ namespace dra::cel {
 
 namespace {
 
-constexpr std::array<std::string_view, 18> kTypeNames = {
-    "int",  "uint", "double",    "bool", "string", "bytes", "list", "map",
-    "null_type", "type", "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type",
-    "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.URL"};
+constexpr std::array<std::string_view, 18> kTypeNames
+    = { "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type", "type",
+          "google.protobuf.Timestamp", "google.protobuf.Duration", "optional_type", "net.IP",
+          "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver", "kubernetes.URL" };
 
 std::optional<std::string_view> typeName(std::string_view name)
 {
@@ -42,8 +42,8 @@ size_t editDistance(std::string_view a, std::string_view b)
         for (size_t j = 1; j <= b.size(); ++j) {
             const size_t above = row[j];
             const bool same = std::tolower(static_cast<unsigned char>(a[i - 1]))
-                              == std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+                == std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1) });
             diagonal = above;
         }
     }
@@ -56,7 +56,8 @@ std::string closestName(std::string_view wrong, const std::vector<std::string_vi
     std::string best;
     size_t bestDistance = std::max<size_t>(1, std::min<size_t>(3, wrong.size() / 3));
     for (std::string_view k : known) {
-        if (k.empty() || k.front() == '@' || k.front() == '_' || k.find('@') != std::string_view::npos)
+        if (k.empty() || k.front() == '@' || k.front() == '_'
+            || k.find('@') != std::string_view::npos)
             continue;
         const size_t d = editDistance(wrong, k);
         if (d <= bestDistance && (best.empty() || d < bestDistance)) {
@@ -71,7 +72,7 @@ class Planner final
 {
 public:
     Planner(const Environment &env, const ParsedExpr &parsed, const PlanOptions &options,
-            std::vector<Diagnostic> *diagnostics)
+        std::vector<Diagnostic> *diagnostics)
         : m_env(env)
         , m_info(parsed.source)
         , m_options(options)
@@ -82,10 +83,14 @@ public:
     NodePtr plan(const Expr &e)
     {
         switch (e.kind) {
-        case ExprKind::Constant: return std::make_unique<ConstNode>(e.constant);
-        case ExprKind::Ident: return planIdent(e.name, e.offset, true);
-        case ExprKind::Select: return planSelect(e);
-        case ExprKind::Call: return planCall(e);
+        case ExprKind::Constant:
+            return std::make_unique<ConstNode>(e.constant);
+        case ExprKind::Ident:
+            return planIdent(e.name, e.offset, true);
+        case ExprKind::Select:
+            return planSelect(e);
+        case ExprKind::Call:
+            return planCall(e);
         case ExprKind::List: {
             std::vector<NodePtr> elements;
             std::vector<bool> optional(e.args.size(), false);
@@ -106,10 +111,13 @@ public:
                 values.push_back(plan(*entry.value));
                 optional.push_back(entry.optional);
             }
-            return std::make_unique<MapNode>(std::move(keys), std::move(values), std::move(optional));
+            return std::make_unique<MapNode>(
+                std::move(keys), std::move(values), std::move(optional));
         }
-        case ExprKind::Struct: return planMessage(e);
-        case ExprKind::Comprehension: return planComprehension(e);
+        case ExprKind::Struct:
+            return planMessage(e);
+        case ExprKind::Comprehension:
+            return planComprehension(e);
         }
         return std::make_unique<ErrorNode>("unsupported expression");
     }
@@ -126,8 +134,9 @@ public:
             if (!first) {
                 first = v;
             } else if (v->kind() != first->kind()) {
-                error(e.args[i]->offset, "expected type '" + std::string(first->typeName())
-                                             + "' but found '" + std::string(v->typeName()) + "'");
+                error(e.args[i]->offset,
+                    "expected type '" + std::string(first->typeName()) + "' but found '"
+                        + std::string(v->typeName()) + "'");
                 return;
             }
         }
@@ -156,7 +165,7 @@ private:
     std::vector<std::string> candidateNames(std::string_view name) const
     {
         if (!name.empty() && name.front() == '.')
-            return {std::string(name.substr(1))};
+            return { std::string(name.substr(1)) };
         std::vector<std::string> out;
         std::string container = m_env.container();
         while (!container.empty()) {
@@ -197,8 +206,8 @@ private:
         }
         if (NodePtr n = resolveName(name, true))
             return n;
-        std::string message = "undeclared reference to '" + name + "' (in container '"
-                              + m_env.container() + "')";
+        std::string message
+            = "undeclared reference to '" + name + "' (in container '" + m_env.container() + "')";
         std::vector<std::string_view> known(m_env.variables().begin(), m_env.variables().end());
         for (const auto &scope : m_scopes)
             known.emplace_back(scope.first);
@@ -248,7 +257,8 @@ private:
         }
         if (!operand)
             return std::make_unique<ErrorNode>("unresolved operand");
-        return withPathAccessor(e, std::make_unique<SelectNode>(std::move(operand), e.name, e.testOnly));
+        return withPathAccessor(
+            e, std::make_unique<SelectNode>(std::move(operand), e.name, e.testOnly));
     }
 
     // `generic`, or the host environment's direct accessor for the path `e` names.
@@ -261,7 +271,7 @@ private:
             if (root->kind == ExprKind::Select && root->target)
                 root = root->target.get();
             else if (root->kind == ExprKind::Call && !root->target && root->name == "_[_]"
-                     && root->args.size() == 2)
+                && root->args.size() == 2)
                 root = root->args[0].get();
             else
                 break;
@@ -284,15 +294,16 @@ private:
         const size_t n = e.args.size();
         if (!e.target) {
             if ((fn == "_&&_" || fn == "_||_") && n == 2)
-                return std::make_unique<LogicNode>(plan(*e.args[0]), plan(*e.args[1]), fn == "_&&_");
+                return std::make_unique<LogicNode>(
+                    plan(*e.args[0]), plan(*e.args[1]), fn == "_&&_");
             if (fn == "_?_:_" && n == 3)
-                return std::make_unique<TernaryNode>(plan(*e.args[0]), plan(*e.args[1]),
-                                                     plan(*e.args[2]));
+                return std::make_unique<TernaryNode>(
+                    plan(*e.args[0]), plan(*e.args[1]), plan(*e.args[2]));
             if (fn == "@not_strictly_false" && n == 1)
                 return std::make_unique<NotStrictlyFalseNode>(plan(*e.args[0]));
             if ((fn == "_[_]" || fn == "_[?_]" || fn == "_?._") && n == 2) {
-                NodePtr index = std::make_unique<IndexNode>(plan(*e.args[0]), plan(*e.args[1]),
-                                                            fn != "_[_]");
+                NodePtr index
+                    = std::make_unique<IndexNode>(plan(*e.args[0]), plan(*e.args[1]), fn != "_[_]");
                 return fn == "_[_]" ? withPathAccessor(e, std::move(index)) : std::move(index);
             }
         }
@@ -317,8 +328,7 @@ private:
             if ((fn == "iterVar" || fn == "accuVar") && n == 2
                 && e.args[0]->kind == ExprKind::Constant && e.args[1]->kind == ExprKind::Constant) {
                 const std::string name = std::string(fn == "iterVar" ? "@it:" : "@ac:")
-                                         + e.args[0]->constant.debugString() + ":"
-                                         + e.args[1]->constant.debugString();
+                    + e.args[0]->constant.debugString() + ":" + e.args[1]->constant.debugString();
                 const int slot = findLocal(name);
                 if (slot >= 0)
                     return std::make_unique<LocalNode>(slot);
@@ -338,8 +348,8 @@ private:
             const std::string prefix = dottedName(*e.target);
             if (prefix.empty() || findLocal(chainRoot(*e.target).name) >= 0
                 || resolveName(prefix, false) || !m_env.functions().hasGlobal(prefix + "." + fn))
-                return std::make_unique<OptionalOrNode>(plan(*e.target), plan(*e.args[0]),
-                                                        fn == "orValue");
+                return std::make_unique<OptionalOrNode>(
+                    plan(*e.target), plan(*e.args[0]), fn == "orValue");
         }
         // A receiver that is really a namespace: math.greatest(...), optional.of(...).
         std::string globalName = fn;
@@ -371,8 +381,8 @@ private:
             args.push_back(plan(*a));
         if (!m_env.functions().hasFunction(globalName)) {
             if (m_options.reportUnresolved) {
-                std::string message = "undeclared reference to '" + globalName
-                                      + "' (in container '" + m_env.container() + "')";
+                std::string message = "undeclared reference to '" + globalName + "' (in container '"
+                    + m_env.container() + "')";
                 if (const std::string hint = closestName(globalName, m_env.functions().names());
                     !hint.empty())
                     message += "; did you mean '" + hint + "'?";
@@ -406,8 +416,7 @@ private:
     // standard library's single (dyn, dyn) overload is the one candidate, which is CEL
     // equality; an environment overloading == keeps the generic call.
     static NodePtr equalsConstant(const std::string &fn,
-                                  const std::vector<const Overload *> &candidates,
-                                  std::vector<NodePtr> &args)
+        const std::vector<const Overload *> &candidates, std::vector<NodePtr> &args)
     {
         if ((fn != "_==_" && fn != "_!=_") || args.size() != 2 || candidates.size() != 1
             || candidates[0]->params.size() != 2 || candidates[0]->params[0].kind != Kind::Dyn
@@ -416,14 +425,14 @@ private:
         const size_t constant = args[1]->constant() ? 1 : args[0]->constant() ? 0 : 2;
         if (constant == 2)
             return nullptr;
-        return std::make_unique<EqualsConstantNode>(std::move(args[1 - constant]),
-                                                    *args[constant]->constant(), fn == "_!=_");
+        return std::make_unique<EqualsConstantNode>(
+            std::move(args[1 - constant]), *args[constant]->constant(), fn == "_!=_");
     }
 
     // Kubernetes' literal validators: a constant duration, timestamp or regular expression
     // that cannot be parsed is a compile error, not a runtime one.
-    void validateLiteralArguments(const std::string &fn, bool receiver,
-                                  const std::vector<NodePtr> &args, int32_t offset)
+    void validateLiteralArguments(
+        const std::string &fn, bool receiver, const std::vector<NodePtr> &args, int32_t offset)
     {
         auto constantString = [&](size_t i) -> const Value * {
             const Value *v = i < args.size() ? args[i]->constant() : nullptr;
@@ -432,7 +441,7 @@ private:
         if (!receiver && args.size() == 1 && (fn == "duration" || fn == "timestamp")) {
             if (const Value *text = constantString(0)) {
                 EvalFrame frame;
-                const std::array<Value, 1> values{*text};
+                const std::array<Value, 1> values { *text };
                 const auto candidates = m_env.functions().candidates(fn, false, 1);
                 for (const Overload *o : candidates) {
                     if (o->params[0].accepts(*text)) {
@@ -448,8 +457,9 @@ private:
         if ((fn == "matches" || fn == "find" || fn == "findAll") && args.size() >= 2) {
             if (const Value *pattern = constantString(1)) {
                 if (std::optional<std::string> why = regexError(pattern->asString()))
-                    error(offset, "invalid regular expression '" + std::string(pattern->asString())
-                                      + "': " + *why);
+                    error(offset,
+                        "invalid regular expression '" + std::string(pattern->asString())
+                            + "': " + *why);
             }
         }
     }
@@ -461,18 +471,18 @@ private:
         std::string name = e.name;
         if (!name.empty() && name.front() == '.')
             name.erase(0, 1);
-        static constexpr std::array<std::pair<std::string_view, Kind>, 10> kWrappers = {{
-            {"google.protobuf.BoolValue", Kind::Bool},
-            {"google.protobuf.BytesValue", Kind::Bytes},
-            {"google.protobuf.DoubleValue", Kind::Double},
-            {"google.protobuf.FloatValue", Kind::Double},
-            {"google.protobuf.Int32Value", Kind::Int},
-            {"google.protobuf.Int64Value", Kind::Int},
-            {"google.protobuf.StringValue", Kind::String},
-            {"google.protobuf.UInt32Value", Kind::Uint},
-            {"google.protobuf.UInt64Value", Kind::Uint},
-            {"google.protobuf.Value", Kind::Null},
-        }};
+        static constexpr std::array<std::pair<std::string_view, Kind>, 10> kWrappers = { {
+            { "google.protobuf.BoolValue", Kind::Bool },
+            { "google.protobuf.BytesValue", Kind::Bytes },
+            { "google.protobuf.DoubleValue", Kind::Double },
+            { "google.protobuf.FloatValue", Kind::Double },
+            { "google.protobuf.Int32Value", Kind::Int },
+            { "google.protobuf.Int64Value", Kind::Int },
+            { "google.protobuf.StringValue", Kind::String },
+            { "google.protobuf.UInt32Value", Kind::Uint },
+            { "google.protobuf.UInt64Value", Kind::Uint },
+            { "google.protobuf.Value", Kind::Null },
+        } };
         for (const auto &[wrapper, kind] : kWrappers) {
             if (name != wrapper)
                 continue;
@@ -485,8 +495,7 @@ private:
                 value = plan(*entry.value);
             }
             return std::make_unique<WrapperNode>(kind, wrapper.find("32") != std::string_view::npos,
-                                                 wrapper == "google.protobuf.FloatValue",
-                                                 std::move(value));
+                wrapper == "google.protobuf.FloatValue", std::move(value));
         }
         error(e.offset, "unknown message type '" + e.name + "'");
         return std::make_unique<ErrorNode>("unknown message type " + e.name);
@@ -527,16 +536,16 @@ private:
 
 } // namespace
 
-Program::Program(std::shared_ptr<const Node> root, int localCount,
-                 std::shared_ptr<const void> keepAlive)
+Program::Program(
+    std::shared_ptr<const Node> root, int localCount, std::shared_ptr<const void> keepAlive)
     : m_root(std::move(root))
     , m_localCount(localCount)
     , m_keepAlive(std::move(keepAlive))
 {
 }
 
-Value Program::evaluate(std::span<const Value> variables, const void *host,
-                        uint64_t costLimit) const
+Value Program::evaluate(
+    std::span<const Value> variables, const void *host, uint64_t costLimit) const
 {
     if (!m_root)
         return Value::error("the expression did not compile");
@@ -558,7 +567,7 @@ Value Program::evaluate(std::span<const Value> variables, const void *host,
 }
 
 Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
-                     std::vector<Diagnostic> *diagnostics, const PlanOptions &options)
+    std::vector<Diagnostic> *diagnostics, const PlanOptions &options)
 {
     Planner planner(env, parsed, options, diagnostics);
     NodePtr root = planner.plan(*parsed.root);
@@ -568,7 +577,7 @@ Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
 }
 
 Result<Program> compile(const Environment &env, std::string_view source,
-                        const CompileOptions &options, std::vector<Diagnostic> *diagnostics)
+    const CompileOptions &options, std::vector<Diagnostic> *diagnostics)
 {
     std::optional<ParsedExpr> parsed = parse(source, options.parse, diagnostics);
     if (!parsed)

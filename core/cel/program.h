@@ -47,7 +47,8 @@ public:
     virtual ~PathCompiler() = default;
     // The node to evaluate `e` with: an accessor that falls back to `generic` (the node
     // planned the generic way) when there is no host object, or `generic` itself.
-    virtual std::unique_ptr<Node> compilePath(const Expr &e, std::unique_ptr<Node> generic) const = 0;
+    virtual std::unique_ptr<Node> compilePath(
+        const Expr &e, std::unique_ptr<Node> generic) const = 0;
 };
 
 // Compilation settings.
@@ -62,14 +63,15 @@ class Program final
 {
 public:
     Program() = default;
-    Program(std::shared_ptr<const Node> root, int localCount, std::shared_ptr<const void> keepAlive);
+    Program(
+        std::shared_ptr<const Node> root, int localCount, std::shared_ptr<const void> keepAlive);
 
     // False when compilation reported errors; evaluating then yields an error value.
     bool isValid() const { return m_root != nullptr; }
     // Evaluates with the environment's variables in declaration order; an evaluation whose
     // runtime cost passes `costLimit` ends with an error.
     Value evaluate(std::span<const Value> variables, const void *host = nullptr,
-                   uint64_t costLimit = UINT64_MAX) const;
+        uint64_t costLimit = UINT64_MAX) const;
 
 private:
     std::shared_ptr<const Node> m_root;
@@ -80,8 +82,7 @@ private:
 // Parses and plans `source` against `env`. Mistakes in the expression are appended to
 // `diagnostics` and give an invalid Program; the Result fails only on engine faults.
 [[nodiscard]] Result<Program> compile(const Environment &env, std::string_view source,
-                                      const CompileOptions &options,
-                                      std::vector<Diagnostic> *diagnostics);
+    const CompileOptions &options, std::vector<Diagnostic> *diagnostics);
 
 // Planning settings.
 struct PlanOptions
@@ -98,7 +99,6 @@ struct PlanOptions
 
 // Plans an already parsed expression (see compile()).
 [[nodiscard]] Result<Program> plan(const Environment &env, const ParsedExpr &parsed,
-                                   std::vector<Diagnostic> *diagnostics,
-                                   const PlanOptions &options = {});
+    std::vector<Diagnostic> *diagnostics, const PlanOptions &options = {});
 
 } // namespace dra::cel

@@ -41,7 +41,10 @@ private:
     struct KeyHash
     {
         using is_transparent = void;
-        size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+        size_t operator()(std::string_view key) const
+        {
+            return std::hash<std::string_view> {}(key);
+        }
     };
 
     enum class KeyKind : uint8_t { None, Values, Ids };
@@ -53,8 +56,8 @@ private:
     KeyKind m_keyKind = KeyKind::None; // what the keys of m_results encode
     const DeviceTable *m_table = nullptr;
     std::vector<const uint32_t *> m_columns; // of m_table, one per device path (nullptr: absent)
-    std::vector<uint32_t> m_ids;             // the ids of the last device read from m_table
-    bool m_keyFromIds = false;               // m_last is the result for m_ids
+    std::vector<uint32_t> m_ids; // the ids of the last device read from m_table
+    bool m_keyFromIds = false; // m_last is the result for m_ids
     bool m_memo;
     std::vector<DeviceLookupHint> m_hints; // one per device path
     std::string m_key;

@@ -56,11 +56,15 @@ private:
             const Expr &other = *call.args[1 - side];
             if (looksLikeQuantity(a) && other.kind != ExprKind::Constant) {
                 const std::string q(a.constant.asString());
-                warn(a.offset, "\"" + q + "\" is compared as a string, character by character, "
-                               "so \"9Gi\" > \"40Gi\"; to compare amounts write "
-                               "quantity(x).compareTo(quantity(\"" + q + "\")) or, for a "
-                               "capacity, device.capacity[...].name.compareTo(quantity(\"" + q
-                                   + "\"))");
+                warn(a.offset,
+                    "\"" + q
+                        + "\" is compared as a string, character by character, "
+                          "so \"9Gi\" > \"40Gi\"; to compare amounts write "
+                          "quantity(x).compareTo(quantity(\""
+                        + q
+                        + "\")) or, for a "
+                          "capacity, device.capacity[...].name.compareTo(quantity(\""
+                        + q + "\"))");
                 return;
             }
         }
@@ -86,7 +90,7 @@ class ValueLinter final
 {
 public:
     ValueLinter(const ParsedExpr &parsed, const PublishedAttributeValues &published,
-                std::vector<Diagnostic> *out)
+        std::vector<Diagnostic> *out)
         : m_source(parsed.source)
         , m_published(published)
         , m_out(out)
@@ -112,17 +116,22 @@ private:
     {
         if (literal.kind != ExprKind::Constant)
             return;
-        if (const std::optional<DevicePath> path = devicePathOf(attribute);
-            path && path->kind == DevicePath::Kind::Attribute
+        if (const std::optional<DevicePath> path = devicePathOf(attribute); path
+            && path->kind == DevicePath::Kind::Attribute
             && m_published.publishedAsList(path->domain, path->name)) {
             const std::string value = literal.constant.debugString();
-            warn(literal.offset, path->domain + "/" + path->name + " is a list on some devices and "
-                                     "a list never equals " + value + "; to test whether it holds "
-                                     "the value write ." + path->name + ".includes(" + value
-                                     + "), which also matches devices that publish a single value");
+            warn(literal.offset,
+                path->domain + "/" + path->name
+                    + " is a list on some devices and "
+                      "a list never equals "
+                    + value
+                    + "; to test whether it holds "
+                      "the value write ."
+                    + path->name + ".includes(" + value
+                    + "), which also matches devices that publish a single value");
             return;
         }
-        check(attribute, {&literal}, literal.offset);
+        check(attribute, { &literal }, literal.offset);
     }
 
     void warn(int32_t offset, std::string message)
@@ -162,9 +171,9 @@ private:
             }
         }
         std::string message = "no device in the inventory has " + path->domain + "/" + path->name
-                               + (literals.size() == 1 ? " " + literals[0]->constant.debugString()
-                                                       : std::string(" any of these values"))
-                               + ", so this comparison is never true; published: ";
+            + (literals.size() == 1 ? " " + literals[0]->constant.debugString()
+                                    : std::string(" any of these values"))
+            + ", so this comparison is never true; published: ";
         for (size_t i = 0; i < values->size() && i < 5; ++i)
             message += (i ? ", " : "") + (*values)[i].debugString();
         if (values->size() > 5)
@@ -180,7 +189,7 @@ private:
 } // namespace
 
 void lintSelectorValues(const ParsedExpr &parsed, const PublishedAttributeValues &published,
-                        std::vector<Diagnostic> *diagnostics)
+    std::vector<Diagnostic> *diagnostics)
 {
     ValueLinter(parsed, published, diagnostics).visit(parsed.root.get());
 }

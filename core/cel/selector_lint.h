@@ -24,7 +24,8 @@ public:
     virtual ~PublishedAttributeValues() = default;
     // The values of attribute `name` in `domain`, or nullptr when they are not known (no device
     // publishes it, or some device publishes it as a version).
-    virtual const std::vector<Value> *values(std::string_view domain, std::string_view name) const = 0;
+    virtual const std::vector<Value> *values(
+        std::string_view domain, std::string_view name) const = 0;
     // True when some device publishes the attribute as a list (DRAListTypeAttributes).
     virtual bool publishedAsList(std::string_view, std::string_view) const { return false; }
 };
@@ -35,6 +36,6 @@ public:
 // attribute as a list, an `==` with a scalar literal is never true on them; the warning says
 // so and suggests includes(). Appends Severity::Warning diagnostics. Any thread.
 void lintSelectorValues(const ParsedExpr &parsed, const PublishedAttributeValues &published,
-                        std::vector<Diagnostic> *diagnostics);
+    std::vector<Diagnostic> *diagnostics);
 
 } // namespace dra::cel

@@ -21,153 +21,232 @@ void declareAll(Declarations &d, std::initializer_list<std::string_view> signatu
 
 void declareOperators(Declarations &d)
 {
-    declareAll(d, {
-        "!_(bool) -> bool", "-_(int) -> int", "-_(double) -> double",
-        "_&&_(bool, bool) -> bool", "_||_(bool, bool) -> bool",
-        "@not_strictly_false(bool) -> bool", "_?_:_(bool, A, A) -> A",
-        "_==_(A, A) -> bool", "_!=_(A, A) -> bool",
-        "_[_](list(A), int) -> A", "_[_](map(K, V), K) -> V",
-        "_[?_](list(A), int) -> optional(A)", "_[?_](map(K, V), K) -> optional(V)",
-        "_[?_](optional(list(A)), int) -> optional(A)",
-        "_[?_](optional(map(K, V)), K) -> optional(V)",
-        "@in(A, list(A)) -> bool", "@in(K, map(K, V)) -> bool",
-    });
+    declareAll(d,
+        {
+            "!_(bool) -> bool",
+            "-_(int) -> int",
+            "-_(double) -> double",
+            "_&&_(bool, bool) -> bool",
+            "_||_(bool, bool) -> bool",
+            "@not_strictly_false(bool) -> bool",
+            "_?_:_(bool, A, A) -> A",
+            "_==_(A, A) -> bool",
+            "_!=_(A, A) -> bool",
+            "_[_](list(A), int) -> A",
+            "_[_](map(K, V), K) -> V",
+            "_[?_](list(A), int) -> optional(A)",
+            "_[?_](map(K, V), K) -> optional(V)",
+            "_[?_](optional(list(A)), int) -> optional(A)",
+            "_[?_](optional(map(K, V)), K) -> optional(V)",
+            "@in(A, list(A)) -> bool",
+            "@in(K, map(K, V)) -> bool",
+        });
     // Ordering, including the cross-type numeric comparisons Kubernetes enables.
-    for (std::string_view op : {"_<_", "_<=_", "_>_", "_>=_"}) {
+    for (std::string_view op : { "_<_", "_<=_", "_>_", "_>=_" }) {
         const std::string o(op);
-        for (std::string_view t : {"bool", "int", "uint", "double", "string", "bytes", "timestamp",
-                                   "duration"})
+        for (std::string_view t :
+            { "bool", "int", "uint", "double", "string", "bytes", "timestamp", "duration" })
             d.addFunction(o + "(" + std::string(t) + ", " + std::string(t) + ") -> bool");
-        for (std::string_view pair : {"int, uint", "int, double", "uint, int", "uint, double",
-                                      "double, int", "double, uint"})
+        for (std::string_view pair : { "int, uint", "int, double", "uint, int", "uint, double",
+                 "double, int", "double, uint" })
             d.addFunction(o + "(" + std::string(pair) + ") -> bool");
     }
-    for (std::string_view t : {"int", "uint", "double"}) {
+    for (std::string_view t : { "int", "uint", "double" }) {
         const std::string s(t);
-        for (std::string_view op : {"_+_", "_-_", "_*_", "_/_"})
+        for (std::string_view op : { "_+_", "_-_", "_*_", "_/_" })
             d.addFunction(std::string(op) + "(" + s + ", " + s + ") -> " + s);
     }
-    declareAll(d, {
-        "_%_(int, int) -> int", "_%_(uint, uint) -> uint",
-        "_+_(string, string) -> string", "_+_(bytes, bytes) -> bytes",
-        "_+_(list(A), list(A)) -> list(A)",
-        "_+_(timestamp, duration) -> timestamp", "_+_(duration, timestamp) -> timestamp",
-        "_+_(duration, duration) -> duration",
-        "_-_(timestamp, timestamp) -> duration", "_-_(timestamp, duration) -> timestamp",
-        "_-_(duration, duration) -> duration",
-    });
+    declareAll(d,
+        {
+            "_%_(int, int) -> int",
+            "_%_(uint, uint) -> uint",
+            "_+_(string, string) -> string",
+            "_+_(bytes, bytes) -> bytes",
+            "_+_(list(A), list(A)) -> list(A)",
+            "_+_(timestamp, duration) -> timestamp",
+            "_+_(duration, timestamp) -> timestamp",
+            "_+_(duration, duration) -> duration",
+            "_-_(timestamp, timestamp) -> duration",
+            "_-_(timestamp, duration) -> timestamp",
+            "_-_(duration, duration) -> duration",
+        });
 }
 
 void declareBuiltins(Declarations &d)
 {
-    declareAll(d, {
-        "size(string) -> int", "size(bytes) -> int", "size(list(A)) -> int",
-        "size(map(K, V)) -> int", ".size(string) -> int", ".size(bytes) -> int",
-        ".size(list(A)) -> int", ".size(map(K, V)) -> int",
-        ".contains(string, string) -> bool", ".startsWith(string, string) -> bool",
-        ".endsWith(string, string) -> bool", ".matches(string, string) -> bool",
-        "matches(string, string) -> bool",
-        "type(A) -> type(A)", "dyn(A) -> dyn",
-        "int(int) -> int", "int(uint) -> int", "int(double) -> int", "int(string) -> int",
-        "int(timestamp) -> int",
-        "uint(uint) -> uint", "uint(int) -> uint", "uint(double) -> uint", "uint(string) -> uint",
-        "double(double) -> double", "double(int) -> double", "double(uint) -> double",
-        "double(string) -> double",
-        "string(string) -> string", "string(int) -> string", "string(uint) -> string",
-        "string(double) -> string", "string(bool) -> string", "string(bytes) -> string",
-        "string(timestamp) -> string", "string(duration) -> string",
-        "string(net.IP) -> string", "string(net.CIDR) -> string",
-        "bytes(bytes) -> bytes", "bytes(string) -> bytes",
-        "bool(bool) -> bool", "bool(string) -> bool",
-        "timestamp(timestamp) -> timestamp", "timestamp(string) -> timestamp",
-        "timestamp(int) -> timestamp",
-        "duration(duration) -> duration", "duration(string) -> duration",
-    });
-    for (std::string_view f : {"getFullYear", "getMonth", "getDate", "getDayOfMonth",
-                               "getDayOfWeek", "getDayOfYear", "getHours", "getMinutes",
-                               "getSeconds", "getMilliseconds"}) {
+    declareAll(d,
+        {
+            "size(string) -> int",
+            "size(bytes) -> int",
+            "size(list(A)) -> int",
+            "size(map(K, V)) -> int",
+            ".size(string) -> int",
+            ".size(bytes) -> int",
+            ".size(list(A)) -> int",
+            ".size(map(K, V)) -> int",
+            ".contains(string, string) -> bool",
+            ".startsWith(string, string) -> bool",
+            ".endsWith(string, string) -> bool",
+            ".matches(string, string) -> bool",
+            "matches(string, string) -> bool",
+            "type(A) -> type(A)",
+            "dyn(A) -> dyn",
+            "int(int) -> int",
+            "int(uint) -> int",
+            "int(double) -> int",
+            "int(string) -> int",
+            "int(timestamp) -> int",
+            "uint(uint) -> uint",
+            "uint(int) -> uint",
+            "uint(double) -> uint",
+            "uint(string) -> uint",
+            "double(double) -> double",
+            "double(int) -> double",
+            "double(uint) -> double",
+            "double(string) -> double",
+            "string(string) -> string",
+            "string(int) -> string",
+            "string(uint) -> string",
+            "string(double) -> string",
+            "string(bool) -> string",
+            "string(bytes) -> string",
+            "string(timestamp) -> string",
+            "string(duration) -> string",
+            "string(net.IP) -> string",
+            "string(net.CIDR) -> string",
+            "bytes(bytes) -> bytes",
+            "bytes(string) -> bytes",
+            "bool(bool) -> bool",
+            "bool(string) -> bool",
+            "timestamp(timestamp) -> timestamp",
+            "timestamp(string) -> timestamp",
+            "timestamp(int) -> timestamp",
+            "duration(duration) -> duration",
+            "duration(string) -> duration",
+        });
+    for (std::string_view f :
+        { "getFullYear", "getMonth", "getDate", "getDayOfMonth", "getDayOfWeek", "getDayOfYear",
+            "getHours", "getMinutes", "getSeconds", "getMilliseconds" }) {
         const std::string n(f);
         d.addFunction("." + n + "(timestamp) -> int");
         d.addFunction("." + n + "(timestamp, string) -> int");
     }
-    for (std::string_view f : {"getHours", "getMinutes", "getSeconds", "getMilliseconds"})
+    for (std::string_view f : { "getHours", "getMinutes", "getSeconds", "getMilliseconds" })
         d.addFunction("." + std::string(f) + "(duration) -> int");
 }
 
 void declareStrings(Declarations &d)
 {
-    declareAll(d, {
-        ".charAt(string, int) -> string",
-        ".indexOf(string, string) -> int", ".indexOf(string, string, int) -> int",
-        ".lastIndexOf(string, string) -> int", ".lastIndexOf(string, string, int) -> int",
-        ".lowerAscii(string) -> string", ".upperAscii(string) -> string",
-        ".replace(string, string, string) -> string",
-        ".replace(string, string, string, int) -> string",
-        ".split(string, string) -> list(string)", ".split(string, string, int) -> list(string)",
-        ".substring(string, int) -> string", ".substring(string, int, int) -> string",
-        ".trim(string) -> string", ".join(list(string)) -> string",
-        ".join(list(string), string) -> string", ".format(string, list(dyn)) -> string",
-        "strings.quote(string) -> string", ".reverse(string) -> string",
-    });
+    declareAll(d,
+        {
+            ".charAt(string, int) -> string",
+            ".indexOf(string, string) -> int",
+            ".indexOf(string, string, int) -> int",
+            ".lastIndexOf(string, string) -> int",
+            ".lastIndexOf(string, string, int) -> int",
+            ".lowerAscii(string) -> string",
+            ".upperAscii(string) -> string",
+            ".replace(string, string, string) -> string",
+            ".replace(string, string, string, int) -> string",
+            ".split(string, string) -> list(string)",
+            ".split(string, string, int) -> list(string)",
+            ".substring(string, int) -> string",
+            ".substring(string, int, int) -> string",
+            ".trim(string) -> string",
+            ".join(list(string)) -> string",
+            ".join(list(string), string) -> string",
+            ".format(string, list(dyn)) -> string",
+            "strings.quote(string) -> string",
+            ".reverse(string) -> string",
+        });
 }
 
 void declareListsSetsRegexOptional(Declarations &d)
 {
-    declareAll(d, {
-        // Kubernetes' list library.
-        ".isSorted(list(A)) -> bool", ".sum(list(A)) -> A", ".min(list(A)) -> A",
-        ".max(list(A)) -> A", ".indexOf(list(A), A) -> int", ".lastIndexOf(list(A), A) -> int",
-        // cel-go's sets extension.
-        "sets.contains(list(A), list(A)) -> bool", "sets.equivalent(list(A), list(A)) -> bool",
-        "sets.intersects(list(A), list(A)) -> bool",
-        // Kubernetes' regex library.
-        ".find(string, string) -> string", ".findAll(string, string) -> list(string)",
-        ".findAll(string, string, int) -> list(string)",
-        // Optional values.
-        "optional.of(A) -> optional(A)", "optional.ofNonZeroValue(A) -> optional(A)",
-        "optional.none() -> optional(dyn)", ".hasValue(optional(A)) -> bool",
-        ".value(optional(A)) -> A", ".or(optional(A), optional(A)) -> optional(A)",
-        ".orValue(optional(A), A) -> A", "optional.unwrap(list(optional(A))) -> list(A)",
-        ".unwrapOpt(list(optional(A))) -> list(A)",
-    });
+    declareAll(d,
+        {
+            // Kubernetes' list library.
+            ".isSorted(list(A)) -> bool",
+            ".sum(list(A)) -> A",
+            ".min(list(A)) -> A",
+            ".max(list(A)) -> A",
+            ".indexOf(list(A), A) -> int",
+            ".lastIndexOf(list(A), A) -> int",
+            // cel-go's sets extension.
+            "sets.contains(list(A), list(A)) -> bool",
+            "sets.equivalent(list(A), list(A)) -> bool",
+            "sets.intersects(list(A), list(A)) -> bool",
+            // Kubernetes' regex library.
+            ".find(string, string) -> string",
+            ".findAll(string, string) -> list(string)",
+            ".findAll(string, string, int) -> list(string)",
+            // Optional values.
+            "optional.of(A) -> optional(A)",
+            "optional.ofNonZeroValue(A) -> optional(A)",
+            "optional.none() -> optional(dyn)",
+            ".hasValue(optional(A)) -> bool",
+            ".value(optional(A)) -> A",
+            ".or(optional(A), optional(A)) -> optional(A)",
+            ".orValue(optional(A), A) -> A",
+            "optional.unwrap(list(optional(A))) -> list(A)",
+            ".unwrapOpt(list(optional(A))) -> list(A)",
+        });
 }
 
 void declareKubernetesTypes(Declarations &d)
 {
-    declareAll(d, {
-        "quantity(string) -> kubernetes.Quantity", "isQuantity(string) -> bool",
-        ".sign(kubernetes.Quantity) -> int", ".isInteger(kubernetes.Quantity) -> bool",
-        ".asInteger(kubernetes.Quantity) -> int",
-        ".asApproximateFloat(kubernetes.Quantity) -> double",
-        ".compareTo(kubernetes.Quantity, kubernetes.Quantity) -> int",
-        ".isGreaterThan(kubernetes.Quantity, kubernetes.Quantity) -> bool",
-        ".isLessThan(kubernetes.Quantity, kubernetes.Quantity) -> bool",
-        ".add(kubernetes.Quantity, kubernetes.Quantity) -> kubernetes.Quantity",
-        ".add(kubernetes.Quantity, int) -> kubernetes.Quantity",
-        ".sub(kubernetes.Quantity, kubernetes.Quantity) -> kubernetes.Quantity",
-        ".sub(kubernetes.Quantity, int) -> kubernetes.Quantity",
-        "semver(string) -> kubernetes.Semver", "semver(string, bool) -> kubernetes.Semver",
-        "isSemver(string) -> bool", "isSemver(string, bool) -> bool",
-        ".major(kubernetes.Semver) -> int", ".minor(kubernetes.Semver) -> int",
-        ".patch(kubernetes.Semver) -> int",
-        ".compareTo(kubernetes.Semver, kubernetes.Semver) -> int",
-        ".isGreaterThan(kubernetes.Semver, kubernetes.Semver) -> bool",
-        ".isLessThan(kubernetes.Semver, kubernetes.Semver) -> bool",
-        "ip(string) -> net.IP", "isIP(string) -> bool", "ip.isCanonical(string) -> bool",
-        ".family(net.IP) -> int", ".isUnspecified(net.IP) -> bool",
-        ".isLoopback(net.IP) -> bool", ".isLinkLocalMulticast(net.IP) -> bool",
-        ".isLinkLocalUnicast(net.IP) -> bool", ".isGlobalUnicast(net.IP) -> bool",
-        "cidr(string) -> net.CIDR", "isCIDR(string) -> bool",
-        ".containsIP(net.CIDR, net.IP) -> bool", ".containsIP(net.CIDR, string) -> bool",
-        ".containsCIDR(net.CIDR, net.CIDR) -> bool", ".containsCIDR(net.CIDR, string) -> bool",
-        ".ip(net.CIDR) -> net.IP", ".masked(net.CIDR) -> net.CIDR",
-        ".prefixLength(net.CIDR) -> int",
-        "url(string) -> kubernetes.URL", "isURL(string) -> bool",
-        ".getScheme(kubernetes.URL) -> string", ".getHost(kubernetes.URL) -> string",
-        ".getHostname(kubernetes.URL) -> string", ".getPort(kubernetes.URL) -> string",
-        ".getEscapedPath(kubernetes.URL) -> string",
-        ".getQuery(kubernetes.URL) -> map(string, list(string))",
-    });
+    declareAll(d,
+        {
+            "quantity(string) -> kubernetes.Quantity",
+            "isQuantity(string) -> bool",
+            ".sign(kubernetes.Quantity) -> int",
+            ".isInteger(kubernetes.Quantity) -> bool",
+            ".asInteger(kubernetes.Quantity) -> int",
+            ".asApproximateFloat(kubernetes.Quantity) -> double",
+            ".compareTo(kubernetes.Quantity, kubernetes.Quantity) -> int",
+            ".isGreaterThan(kubernetes.Quantity, kubernetes.Quantity) -> bool",
+            ".isLessThan(kubernetes.Quantity, kubernetes.Quantity) -> bool",
+            ".add(kubernetes.Quantity, kubernetes.Quantity) -> kubernetes.Quantity",
+            ".add(kubernetes.Quantity, int) -> kubernetes.Quantity",
+            ".sub(kubernetes.Quantity, kubernetes.Quantity) -> kubernetes.Quantity",
+            ".sub(kubernetes.Quantity, int) -> kubernetes.Quantity",
+            "semver(string) -> kubernetes.Semver",
+            "semver(string, bool) -> kubernetes.Semver",
+            "isSemver(string) -> bool",
+            "isSemver(string, bool) -> bool",
+            ".major(kubernetes.Semver) -> int",
+            ".minor(kubernetes.Semver) -> int",
+            ".patch(kubernetes.Semver) -> int",
+            ".compareTo(kubernetes.Semver, kubernetes.Semver) -> int",
+            ".isGreaterThan(kubernetes.Semver, kubernetes.Semver) -> bool",
+            ".isLessThan(kubernetes.Semver, kubernetes.Semver) -> bool",
+            "ip(string) -> net.IP",
+            "isIP(string) -> bool",
+            "ip.isCanonical(string) -> bool",
+            ".family(net.IP) -> int",
+            ".isUnspecified(net.IP) -> bool",
+            ".isLoopback(net.IP) -> bool",
+            ".isLinkLocalMulticast(net.IP) -> bool",
+            ".isLinkLocalUnicast(net.IP) -> bool",
+            ".isGlobalUnicast(net.IP) -> bool",
+            "cidr(string) -> net.CIDR",
+            "isCIDR(string) -> bool",
+            ".containsIP(net.CIDR, net.IP) -> bool",
+            ".containsIP(net.CIDR, string) -> bool",
+            ".containsCIDR(net.CIDR, net.CIDR) -> bool",
+            ".containsCIDR(net.CIDR, string) -> bool",
+            ".ip(net.CIDR) -> net.IP",
+            ".masked(net.CIDR) -> net.CIDR",
+            ".prefixLength(net.CIDR) -> int",
+            "url(string) -> kubernetes.URL",
+            "isURL(string) -> bool",
+            ".getScheme(kubernetes.URL) -> string",
+            ".getHost(kubernetes.URL) -> string",
+            ".getHostname(kubernetes.URL) -> string",
+            ".getPort(kubernetes.URL) -> string",
+            ".getEscapedPath(kubernetes.URL) -> string",
+            ".getQuery(kubernetes.URL) -> map(string, list(string))",
+        });
 }
 
 } // namespace

@@ -80,11 +80,11 @@ std::optional<Zone> loadZone(const std::string &name)
             return 0;
         const auto *p = reinterpret_cast<const unsigned char *>(data.data() + pos);
         return static_cast<int32_t>((uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16)
-                                    | (uint32_t(p[2]) << 8) | uint32_t(p[3]));
+            | (uint32_t(p[2]) << 8) | uint32_t(p[3]));
     };
     auto be64 = [&](size_t pos) -> int64_t {
-        return static_cast<int64_t>((static_cast<uint64_t>(be32(pos)) << 32)
-                                    | static_cast<uint32_t>(be32(pos + 4)));
+        return static_cast<int64_t>(
+            (static_cast<uint64_t>(be32(pos)) << 32) | static_cast<uint32_t>(be32(pos + 4)));
     };
     if (data.size() < 44 || data.compare(0, 4, "TZif") != 0)
         return std::nullopt;
@@ -166,7 +166,7 @@ std::pair<Int128, Int128> splitNanos(Int128 nanos)
         n += kNanosPerSecond;
         s -= 1;
     }
-    return {s, n};
+    return { s, n };
 }
 
 } // namespace
@@ -186,7 +186,7 @@ std::optional<Timestamp> timestampFromNanos(Int128 nanos)
     const auto [s, n] = splitNanos(nanos);
     if (s < kMinTimestampSeconds || s > kMaxTimestampSeconds)
         return std::nullopt;
-    return Timestamp{static_cast<int64_t>(s), static_cast<int32_t>(n)};
+    return Timestamp { static_cast<int64_t>(s), static_cast<int32_t>(n) };
 }
 
 std::optional<Duration> durationFromNanos(Int128 nanos)
@@ -194,7 +194,7 @@ std::optional<Duration> durationFromNanos(Int128 nanos)
     const auto [s, n] = splitNanos(nanos);
     if (nanos < Int128(INT64_MIN) || nanos > Int128(INT64_MAX))
         return std::nullopt;
-    return Duration{static_cast<int64_t>(s), static_cast<int32_t>(n)};
+    return Duration { static_cast<int64_t>(s), static_cast<int32_t>(n) };
 }
 
 std::optional<Timestamp> parseTimestamp(std::string_view s)
@@ -239,12 +239,12 @@ std::optional<Timestamp> parseTimestamp(std::string_view s)
     }
     if (pos != s.size())
         return std::nullopt;
-    static constexpr int kDaysInMonth[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    static constexpr int kDaysInMonth[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     if (day > kDaysInMonth[month - 1] || (month == 2 && day == 29 && !leap))
         return std::nullopt;
-    const int64_t secs = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60
-                         + second - offset;
+    const int64_t secs
+        = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset;
     return timestampFromNanos(Int128(secs) * kNanosPerSecond + nanos);
 }
 
@@ -257,8 +257,8 @@ std::string formatTimestamp(Timestamp t)
     civilFromDays(days, y, m, d);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02d:%02d:%02d", static_cast<long long>(y), m,
-                  d, static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
-                  static_cast<int>(rem % 60));
+        d, static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60),
+        static_cast<int>(rem % 60));
     std::string out = buf;
     if (t.nanos) {
         std::snprintf(buf, sizeof buf, ".%09d", t.nanos);
@@ -280,7 +280,7 @@ std::optional<Duration> parseDuration(std::string_view s)
         s.remove_prefix(1);
     }
     if (s == "0")
-        return Duration{};
+        return Duration {};
     if (s.empty())
         return std::nullopt;
     Int128 total = 0;

@@ -9,24 +9,40 @@ namespace dra::cel {
 std::string CelType::toString() const
 {
     switch (kind) {
-    case Kind::Dyn: return "dyn";
-    case Kind::Null: return "null_type";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Uint: return "uint";
-    case Kind::Double: return "double";
-    case Kind::String: return "string";
-    case Kind::Bytes: return "bytes";
-    case Kind::Timestamp: return "google.protobuf.Timestamp";
-    case Kind::Duration: return "google.protobuf.Duration";
-    case Kind::List: return "list(" + params[0].toString() + ")";
-    case Kind::Map: return "map(" + params[0].toString() + ", " + params[1].toString() + ")";
-    case Kind::Type: return "type(" + params[0].toString() + ")";
-    case Kind::Optional: return "optional_type(" + params[0].toString() + ")";
+    case Kind::Dyn:
+        return "dyn";
+    case Kind::Null:
+        return "null_type";
+    case Kind::Bool:
+        return "bool";
+    case Kind::Int:
+        return "int";
+    case Kind::Uint:
+        return "uint";
+    case Kind::Double:
+        return "double";
+    case Kind::String:
+        return "string";
+    case Kind::Bytes:
+        return "bytes";
+    case Kind::Timestamp:
+        return "google.protobuf.Timestamp";
+    case Kind::Duration:
+        return "google.protobuf.Duration";
+    case Kind::List:
+        return "list(" + params[0].toString() + ")";
+    case Kind::Map:
+        return "map(" + params[0].toString() + ", " + params[1].toString() + ")";
+    case Kind::Type:
+        return "type(" + params[0].toString() + ")";
+    case Kind::Optional:
+        return "optional_type(" + params[0].toString() + ")";
     case Kind::Opaque:
     case Kind::Object:
-    case Kind::Param: return name;
-    case Kind::Error: return "*error*";
+    case Kind::Param:
+        return name;
+    case Kind::Error:
+        return "*error*";
     }
     return "dyn";
 }
@@ -120,8 +136,8 @@ public:
         skipSpace();
         size_t start = m_pos;
         while (m_pos < m_text.size()
-               && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '.'
-                   || m_text[m_pos] == '_'))
+            && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '.'
+                || m_text[m_pos] == '_'))
             ++m_pos;
         const std::string_view word = m_text.substr(start, m_pos - start);
         std::vector<CelType> params;
@@ -148,11 +164,10 @@ public:
             return CelType::typeOf(params.empty() ? CelType::dyn() : params[0]);
         if (word == "optional")
             return CelType::optional(params.at(0));
-        static const std::pair<std::string_view, K> simple[] = {
-            {"dyn", K::Dyn},         {"null", K::Null},           {"bool", K::Bool},
-            {"int", K::Int},         {"uint", K::Uint},           {"double", K::Double},
-            {"string", K::String},   {"bytes", K::Bytes},         {"timestamp", K::Timestamp},
-            {"duration", K::Duration}};
+        static const std::pair<std::string_view, K> simple[] = { { "dyn", K::Dyn },
+            { "null", K::Null }, { "bool", K::Bool }, { "int", K::Int }, { "uint", K::Uint },
+            { "double", K::Double }, { "string", K::String }, { "bytes", K::Bytes },
+            { "timestamp", K::Timestamp }, { "duration", K::Duration } };
         for (const auto &[n, k] : simple) {
             if (word == n)
                 return CelType::simple(k);

@@ -26,31 +26,40 @@ struct CelType
         Bytes,
         Timestamp,
         Duration,
-        List,     // params: element
-        Map,      // params: key, value
-        Type,     // params: the type the value denotes
+        List, // params: element
+        Map, // params: key, value
+        Type, // params: the type the value denotes
         Optional, // params: the wrapped type
-        Opaque,   // a named library type: kubernetes.Quantity, net.IP, ...
-        Object,   // a declared object type with fields: kubernetes.DRADevice
-        Param,    // a type parameter of an overload declaration (A, K, V)
-        Error,    // the type of an expression that failed to check; behaves as dyn
+        Opaque, // a named library type: kubernetes.Quantity, net.IP, ...
+        Object, // a declared object type with fields: kubernetes.DRADevice
+        Param, // a type parameter of an overload declaration (A, K, V)
+        Error, // the type of an expression that failed to check; behaves as dyn
     };
     Kind kind = Kind::Dyn;
-    std::string name;            // Opaque, Object and Param
+    std::string name; // Opaque, Object and Param
     std::vector<CelType> params; // see Kind
 
-    static CelType simple(Kind k) { return CelType{k, {}, {}}; }
+    static CelType simple(Kind k) { return CelType { k, {}, {} }; }
     static CelType dyn() { return simple(Kind::Dyn); }
-    static CelType list(CelType element) { return CelType{Kind::List, {}, {std::move(element)}}; }
+    static CelType list(CelType element)
+    {
+        return CelType { Kind::List, {}, { std::move(element) } };
+    }
     static CelType map(CelType key, CelType value)
     {
-        return CelType{Kind::Map, {}, {std::move(key), std::move(value)}};
+        return CelType { Kind::Map, {}, { std::move(key), std::move(value) } };
     }
-    static CelType typeOf(CelType t) { return CelType{Kind::Type, {}, {std::move(t)}}; }
-    static CelType optional(CelType t) { return CelType{Kind::Optional, {}, {std::move(t)}}; }
-    static CelType opaque(std::string name) { return CelType{Kind::Opaque, std::move(name), {}}; }
-    static CelType object(std::string name) { return CelType{Kind::Object, std::move(name), {}}; }
-    static CelType param(std::string name) { return CelType{Kind::Param, std::move(name), {}}; }
+    static CelType typeOf(CelType t) { return CelType { Kind::Type, {}, { std::move(t) } }; }
+    static CelType optional(CelType t) { return CelType { Kind::Optional, {}, { std::move(t) } }; }
+    static CelType opaque(std::string name)
+    {
+        return CelType { Kind::Opaque, std::move(name), {} };
+    }
+    static CelType object(std::string name)
+    {
+        return CelType { Kind::Object, std::move(name), {} };
+    }
+    static CelType param(std::string name) { return CelType { Kind::Param, std::move(name), {} }; }
 
     bool isDyn() const { return kind == Kind::Dyn || kind == Kind::Error; }
     bool is(Kind k) const { return kind == k; }

@@ -172,8 +172,8 @@ Value Value::error(std::string message)
     return v;
 }
 
-Value Value::host(const HostType *type, const void *data, std::string_view aux,
-                  std::shared_ptr<const void> owner)
+Value Value::host(
+    const HostType *type, const void *data, std::string_view aux, std::shared_ptr<const void> owner)
 {
     Value v;
     v.m_kind = Kind::Host;
@@ -187,22 +187,38 @@ Value Value::host(const HostType *type, const void *data, std::string_view aux,
 std::string_view Value::typeName() const
 {
     switch (m_kind) {
-    case Kind::Null: return "null_type";
-    case Kind::Bool: return "bool";
-    case Kind::Int: return "int";
-    case Kind::Uint: return "uint";
-    case Kind::Double: return "double";
-    case Kind::String: return "string";
-    case Kind::Bytes: return "bytes";
-    case Kind::List: return "list";
-    case Kind::Map: return "map";
-    case Kind::Timestamp: return "google.protobuf.Timestamp";
-    case Kind::Duration: return "google.protobuf.Duration";
-    case Kind::Type: return "type";
-    case Kind::Optional: return "optional_type";
-    case Kind::Error: return "*error*";
-    case Kind::Host: return hostType()->typeName();
-    case Kind::Dyn: return "dyn";
+    case Kind::Null:
+        return "null_type";
+    case Kind::Bool:
+        return "bool";
+    case Kind::Int:
+        return "int";
+    case Kind::Uint:
+        return "uint";
+    case Kind::Double:
+        return "double";
+    case Kind::String:
+        return "string";
+    case Kind::Bytes:
+        return "bytes";
+    case Kind::List:
+        return "list";
+    case Kind::Map:
+        return "map";
+    case Kind::Timestamp:
+        return "google.protobuf.Timestamp";
+    case Kind::Duration:
+        return "google.protobuf.Duration";
+    case Kind::Type:
+        return "type";
+    case Kind::Optional:
+        return "optional_type";
+    case Kind::Error:
+        return "*error*";
+    case Kind::Host:
+        return hostType()->typeName();
+    case Kind::Dyn:
+        return "dyn";
     }
     return "dyn";
 }
@@ -211,16 +227,22 @@ std::string Value::debugString() const
 {
     std::string out;
     switch (m_kind) {
-    case Kind::Null: return "null";
-    case Kind::Bool: return m_scalar.b ? "true" : "false";
-    case Kind::Int: return std::to_string(m_scalar.i);
-    case Kind::Uint: return std::to_string(m_scalar.u) + "u";
+    case Kind::Null:
+        return "null";
+    case Kind::Bool:
+        return m_scalar.b ? "true" : "false";
+    case Kind::Int:
+        return std::to_string(m_scalar.i);
+    case Kind::Uint:
+        return std::to_string(m_scalar.u) + "u";
     case Kind::Double: {
         char buf[40];
         std::snprintf(buf, sizeof buf, "%.17g", m_scalar.d);
         return buf;
     }
-    case Kind::String: appendQuoted(out, m_text); return out;
+    case Kind::String:
+        appendQuoted(out, m_text);
+        return out;
     case Kind::Bytes:
         out = "b";
         appendQuoted(out, m_text);
@@ -246,15 +268,21 @@ std::string Value::debugString() const
         }
         return out + "}";
     }
-    case Kind::Timestamp: return "timestamp(\"" + formatTimestamp(asTimestamp()) + "\")";
-    case Kind::Duration: return "duration(\"" + formatDuration(asDuration()) + "\")";
-    case Kind::Type: return std::string(m_text);
+    case Kind::Timestamp:
+        return "timestamp(\"" + formatTimestamp(asTimestamp()) + "\")";
+    case Kind::Duration:
+        return "duration(\"" + formatDuration(asDuration()) + "\")";
+    case Kind::Type:
+        return std::string(m_text);
     case Kind::Optional:
         return hasOptionalValue() ? "optional.of(" + optionalValue().debugString() + ")"
                                   : "optional.none()";
-    case Kind::Error: return "error(" + std::string(m_text) + ")";
-    case Kind::Host: return hostType()->debugString(*this);
-    case Kind::Dyn: return "dyn";
+    case Kind::Error:
+        return "error(" + std::string(m_text) + ")";
+    case Kind::Host:
+        return hostType()->debugString(*this);
+    case Kind::Dyn:
+        return "dyn";
     }
     return {};
 }
@@ -268,8 +296,8 @@ bool MapData::insert(Value key, Value value)
     if (m_keys.size() == 16)
         buildIndex();
     else if (m_keys.size() > 16) {
-        const std::pair<uint64_t, uint32_t> entry{hashKey(m_keys.back()),
-                                                  static_cast<uint32_t>(m_keys.size() - 1)};
+        const std::pair<uint64_t, uint32_t> entry { hashKey(m_keys.back()),
+            static_cast<uint32_t>(m_keys.size() - 1) };
         m_index.insert(std::upper_bound(m_index.begin(), m_index.end(), entry), entry);
     }
     return true;
@@ -294,7 +322,8 @@ const Value *MapData::find(const Value &key) const
         return nullptr;
     }
     const uint64_t h = hashKey(key);
-    auto it = std::lower_bound(m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t>{h, 0});
+    auto it
+        = std::lower_bound(m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t> { h, 0 });
     for (; it != m_index.end() && it->first == h; ++it) {
         if (valuesEqual(m_keys[it->second], key))
             return &m_values[it->second];
@@ -304,14 +333,14 @@ const Value *MapData::find(const Value &key) const
 
 Value HostType::select(const Value &self, std::string_view field) const
 {
-    return Value::error("no such field '" + std::string(field) + "' on "
-                        + std::string(self.typeName()));
+    return Value::error(
+        "no such field '" + std::string(field) + "' on " + std::string(self.typeName()));
 }
 
 Value HostType::hasField(const Value &self, std::string_view) const
 {
-    return Value::error("type '" + std::string(self.typeName())
-                        + "' does not support field selection");
+    return Value::error(
+        "type '" + std::string(self.typeName()) + "' does not support field selection");
 }
 
 Value HostType::index(const Value &self, const Value &) const
@@ -337,7 +366,7 @@ Value HostType::size(const Value &self) const
 Value HostType::keys(const Value &self) const
 {
     return Value::error("expression of type '" + std::string(self.typeName())
-                        + "' cannot be range of a comprehension");
+        + "' cannot be range of a comprehension");
 }
 
 bool isValidMapKey(const Value &key)
@@ -346,8 +375,10 @@ bool isValidMapKey(const Value &key)
     case Kind::Bool:
     case Kind::Int:
     case Kind::Uint:
-    case Kind::String: return true;
-    default: return false;
+    case Kind::String:
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -367,7 +398,8 @@ int compareNumbers(const Value &a, const Value &b)
         if (b.kind() == Kind::Int)
             return b.asInt() < 0 ? 1 : cmp(a.asUint(), static_cast<uint64_t>(b.asInt()));
         break;
-    default: break;
+    default:
+        break;
     }
     // At least one double: CEL compares in double precision, so an int64 near 2^63 equals
     // the double it rounds to (the conformance suites pin this down).
@@ -390,12 +422,15 @@ bool valuesEqual(const Value &a, const Value &b)
     if (a.kind() != b.kind())
         return false;
     switch (a.kind()) {
-    case Kind::Null: return true;
-    case Kind::Bool: return a.asBool() == b.asBool();
+    case Kind::Null:
+        return true;
+    case Kind::Bool:
+        return a.asBool() == b.asBool();
     case Kind::String:
     case Kind::Bytes:
     case Kind::Type:
-    case Kind::Error: return a.asString() == b.asString();
+    case Kind::Error:
+        return a.asString() == b.asString();
     case Kind::Timestamp:
     case Kind::Duration:
         return a.asTimestamp().seconds == b.asTimestamp().seconds
@@ -429,29 +464,34 @@ bool valuesEqual(const Value &a, const Value &b)
         return !a.hasOptionalValue() || valuesEqual(a.optionalValue(), b.optionalValue());
     case Kind::Host:
         return a.hostType() == b.hostType() && a.hostType()->equals(a, b);
-    default: return false;
+    default:
+        return false;
     }
 }
 
 uint64_t hashKey(const Value &key)
 {
     switch (key.kind()) {
-    case Kind::Bool: return key.asBool() ? 1 : 2;
-    case Kind::Int: return std::hash<int64_t>{}(key.asInt());
+    case Kind::Bool:
+        return key.asBool() ? 1 : 2;
+    case Kind::Int:
+        return std::hash<int64_t> {}(key.asInt());
     case Kind::Uint:
         if (key.asUint() <= static_cast<uint64_t>(INT64_MAX))
-            return std::hash<int64_t>{}(static_cast<int64_t>(key.asUint()));
-        return std::hash<uint64_t>{}(key.asUint()) ^ 0x9e3779b97f4a7c15ULL;
+            return std::hash<int64_t> {}(static_cast<int64_t>(key.asUint()));
+        return std::hash<uint64_t> {}(key.asUint()) ^ 0x9e3779b97f4a7c15ULL;
     case Kind::Double: {
         const double d = key.asDouble();
         if (d == std::trunc(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
-            return std::hash<int64_t>{}(static_cast<int64_t>(d));
+            return std::hash<int64_t> {}(static_cast<int64_t>(d));
         if (d == std::trunc(d) && d >= 0 && d < 18446744073709551616.0)
-            return std::hash<uint64_t>{}(static_cast<uint64_t>(d)) ^ 0x9e3779b97f4a7c15ULL;
-        return std::hash<double>{}(d);
+            return std::hash<uint64_t> {}(static_cast<uint64_t>(d)) ^ 0x9e3779b97f4a7c15ULL;
+        return std::hash<double> {}(d);
     }
-    case Kind::String: return std::hash<std::string_view>{}(key.asString());
-    default: return 0;
+    case Kind::String:
+        return std::hash<std::string_view> {}(key.asString());
+    default:
+        return 0;
     }
 }
 

@@ -88,7 +88,7 @@ public:
     // A value of a host type (quantity, semver, device maps). `data` and `aux` are
     // interpreted by `type`; `owner` keeps data alive when it is not borrowed.
     static Value host(const HostType *type, const void *data, std::string_view aux = {},
-                      std::shared_ptr<const void> owner = {});
+        std::shared_ptr<const void> owner = {});
 
     Kind kind() const { return m_kind; }
     bool isError() const { return m_kind == Kind::Error; }
@@ -105,8 +105,8 @@ public:
     std::string_view asString() const { return m_text; }
     const ListData &asList() const { return *static_cast<const ListData *>(m_scalar.p.a); }
     const MapData &asMap() const { return *static_cast<const MapData *>(m_scalar.p.a); }
-    Timestamp asTimestamp() const { return {m_scalar.t.s, m_scalar.t.n}; }
-    Duration asDuration() const { return {m_scalar.t.s, m_scalar.t.n}; }
+    Timestamp asTimestamp() const { return { m_scalar.t.s, m_scalar.t.n }; }
+    Duration asDuration() const { return { m_scalar.t.s, m_scalar.t.n }; }
     bool hasOptionalValue() const { return m_scalar.p.a != nullptr; }
     const Value &optionalValue() const { return *static_cast<const Value *>(m_scalar.p.a); }
     const HostType *hostType() const { return static_cast<const HostType *>(m_scalar.p.a); }
@@ -135,7 +135,7 @@ private:
             const void *a;
             const void *b;
         } p;
-    } m_scalar{};
+    } m_scalar {};
     std::string_view m_text;
     std::shared_ptr<const void> m_owner;
 };

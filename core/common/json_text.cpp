@@ -10,8 +10,8 @@ Result<nlohmann::json> parseJson(std::string_view text, const QString &origin)
         return nlohmann::json::parse(text.begin(), text.end());
     } catch (const nlohmann::json::parse_error &e) {
         return fail(Error::Code::Parse,
-                    origin + QStringLiteral(": malformed JSON at byte %1: ").arg(e.byte)
-                        + QString::fromUtf8(e.what()).section(QStringLiteral(": "), -1));
+            origin + QStringLiteral(": malformed JSON at byte %1: ").arg(e.byte)
+                + QString::fromUtf8(e.what()).section(QStringLiteral(": "), -1));
     }
 }
 

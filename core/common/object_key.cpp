@@ -18,11 +18,12 @@ std::string ObjectKey::display() const
 
 } // namespace dra::common
 
-size_t std::hash<dra::common::ObjectKey>::operator()(const dra::common::ObjectKey &key) const noexcept
+size_t std::hash<dra::common::ObjectKey>::operator()(
+    const dra::common::ObjectKey &key) const noexcept
 {
     const std::hash<std::string> h;
     size_t seed = h(key.group);
-    for (const std::string *part : {&key.kind, &key.ns, &key.name})
+    for (const std::string *part : { &key.kind, &key.ns, &key.name })
         seed ^= h(*part) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
     return seed;
 }

@@ -27,8 +27,7 @@ struct ObjectKey
 
 } // namespace dra::common
 
-template <>
-struct std::hash<dra::common::ObjectKey>
+template <> struct std::hash<dra::common::ObjectKey>
 {
     size_t operator()(const dra::common::ObjectKey &key) const noexcept;
 };

@@ -9,13 +9,12 @@
 namespace dra {
 
 // The return type of every fallible core API: a value or an Error, never an exception.
-template <typename T = void>
-using Result = std::expected<T, common::Error>;
+template <typename T = void> using Result = std::expected<T, common::Error>;
 
 // Shorthand for `return fail(Error::Code::Parse, "...")` inside functions returning Result.
 inline std::unexpected<common::Error> fail(common::Error::Code code, QString message)
 {
-    return std::unexpected(common::Error{code, std::move(message)});
+    return std::unexpected(common::Error { code, std::move(message) });
 }
 
 inline std::unexpected<common::Error> fail(common::Error error)

@@ -37,7 +37,8 @@ int64_t parseTimestamp(std::string_view text)
         || text[13] != ':' || text[16] != ':')
         return -1;
     if (!digits(text, 0, 4, year) || !digits(text, 5, 2, month) || !digits(text, 8, 2, day)
-        || !digits(text, 11, 2, hour) || !digits(text, 14, 2, minute) || !digits(text, 17, 2, second))
+        || !digits(text, 11, 2, hour) || !digits(text, 14, 2, minute)
+        || !digits(text, 17, 2, second))
         return -1;
     size_t pos = 19;
     if (pos < text.size() && text[pos] == '.') {
@@ -50,16 +51,19 @@ int64_t parseTimestamp(std::string_view text)
         ++pos;
     } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
         int oh, om;
-        if (pos + 6 > text.size() || text[pos + 3] != ':' || !digits(text, pos + 1, 2, oh) || !digits(text, pos + 4, 2, om))
+        if (pos + 6 > text.size() || text[pos + 3] != ':' || !digits(text, pos + 1, 2, oh)
+            || !digits(text, pos + 4, 2, om))
             return -1;
         offset = (oh * 3600 + om * 60) * (text[pos] == '+' ? 1 : -1);
         pos += 6;
     } else {
         return -1;
     }
-    if (pos != text.size() || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    if (pos != text.size() || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23
+        || minute > 59 || second > 60)
         return -1;
-    return daysFromCivil(year, unsigned(month), unsigned(day)) * 86400 + hour * 3600 + minute * 60 + second - offset;
+    return daysFromCivil(year, unsigned(month), unsigned(day)) * 86400 + hour * 3600 + minute * 60
+        + second - offset;
 }
 
 std::string humanAge(std::string_view creationTimestamp, int64_t now)
@@ -104,7 +108,8 @@ std::string humanAge(std::string_view creationTimestamp, int64_t now)
 
 int64_t nowSeconds()
 {
-    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::system_clock::now().time_since_epoch())
         .count();
 }
 

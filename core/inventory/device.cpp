@@ -13,23 +13,24 @@ namespace dra::inventory {
 namespace {
 
 // "productName" -> (driver, "productName"); "a.b/c" -> ("a.b", "c").
-std::pair<std::string_view, std::string_view> splitName(std::string_view name, std::string_view driver)
+std::pair<std::string_view, std::string_view> splitName(
+    std::string_view name, std::string_view driver)
 {
     const size_t slash = name.find('/');
     if (slash == std::string_view::npos)
-        return {driver, name};
-    return {name.substr(0, slash), name.substr(slash + 1)};
+        return { driver, name };
+    return { name.substr(0, slash), name.substr(slash + 1) };
 }
 
-template <typename Domain>
-const auto *findEntry(const Domain *domain, std::string_view name)
+template <typename Domain> const auto *findEntry(const Domain *domain, std::string_view name)
 {
     using Entry = typename std::remove_cvref_t<decltype(domain->entries)>::value_type;
     if (!domain)
         return static_cast<const Entry *>(nullptr);
     const auto it = std::lower_bound(domain->entries.begin(), domain->entries.end(), name,
-                                     [](const Entry &e, std::string_view n) { return e.name < n; });
-    return it != domain->entries.end() && it->name == name ? &*it : static_cast<const Entry *>(nullptr);
+        [](const Entry &e, std::string_view n) { return e.name < n; });
+    return it != domain->entries.end() && it->name == name ? &*it
+                                                           : static_cast<const Entry *>(nullptr);
 }
 
 bool sameAttribute(const cel::DeviceAttributeValue &a, const cel::DeviceAttributeValue &b)
@@ -46,14 +47,15 @@ bool sameDomains(const Domains &a, const Domains &b, Same same)
         if (a[i].name != b[i].name || a[i].entries.size() != b[i].entries.size())
             return false;
         for (size_t j = 0; j < a[i].entries.size(); ++j)
-            if (a[i].entries[j].name != b[i].entries[j].name || !same(a[i].entries[j].value, b[i].entries[j].value))
+            if (a[i].entries[j].name != b[i].entries[j].name
+                || !same(a[i].entries[j].value, b[i].entries[j].value))
                 return false;
     }
     return true;
 }
 
 bool sameCounters(const std::vector<std::pair<std::string, model::Quantity>> &a,
-                  const std::vector<std::pair<std::string, model::Quantity>> &b)
+    const std::vector<std::pair<std::string, model::Quantity>> &b)
 {
     return a == b;
 }
@@ -94,11 +96,14 @@ bool Device::isPartition() const
 
 bool Device::operator==(const Device &other) const
 {
-    if (key != other.key || node != other.node || slice != other.slice || view.driver != other.view.driver
-        || view.allowMultipleAllocations != other.view.allowMultipleAllocations || nodeSelector != other.nodeSelector
-        || allNodes != other.allNodes || bindsToNode != other.bindsToNode
-        || bindingConditions != other.bindingConditions || bindingFailureConditions != other.bindingFailureConditions
-        || consumesCounters.size() != other.consumesCounters.size() || taints.size() != other.taints.size())
+    if (key != other.key || node != other.node || slice != other.slice
+        || view.driver != other.view.driver
+        || view.allowMultipleAllocations != other.view.allowMultipleAllocations
+        || nodeSelector != other.nodeSelector || allNodes != other.allNodes
+        || bindsToNode != other.bindsToNode || bindingConditions != other.bindingConditions
+        || bindingFailureConditions != other.bindingFailureConditions
+        || consumesCounters.size() != other.consumesCounters.size()
+        || taints.size() != other.taints.size())
         return false;
     for (size_t i = 0; i < consumesCounters.size(); ++i)
         if (consumesCounters[i].counterSet != other.consumesCounters[i].counterSet
@@ -107,12 +112,13 @@ bool Device::operator==(const Device &other) const
     for (size_t i = 0; i < taints.size(); ++i) {
         const model::DeviceTaint &a = taints[i];
         const model::DeviceTaint &b = other.taints[i];
-        if (a.key != b.key || a.value != b.value || a.effect != b.effect || a.timeAdded != b.timeAdded)
+        if (a.key != b.key || a.value != b.value || a.effect != b.effect
+            || a.timeAdded != b.timeAdded)
             return false;
     }
     return sameDomains(view.attributeDomains(), other.view.attributeDomains(), sameAttribute)
         && sameDomains(view.capacityDomains(), other.view.capacityDomains(),
-                       [](const model::Quantity &a, const model::Quantity &b) { return a == b; });
+            [](const model::Quantity &a, const model::Quantity &b) { return a == b; });
 }
 
 namespace detail {
@@ -130,7 +136,8 @@ bool SliceData::operator==(const SliceData &other) const
 {
     const auto sameInfo = [](const SliceInfo &a, const SliceInfo &b) {
         return a.name == b.name && a.driver == b.driver && a.pool == b.pool && a.node == b.node
-            && a.generation == b.generation && a.resourceSliceCount == b.resourceSliceCount && a.devices == b.devices;
+            && a.generation == b.generation && a.resourceSliceCount == b.resourceSliceCount
+            && a.devices == b.devices;
     };
     if (!sameInfo(info, other.info) || devices != other.devices
         || sharedCounters.size() != other.sharedCounters.size())
@@ -146,7 +153,8 @@ bool SliceData::operator==(const SliceData &other) const
 
 } // namespace dra::inventory
 
-size_t std::hash<dra::inventory::DeviceKey>::operator()(const dra::inventory::DeviceKey &key) const noexcept
+size_t std::hash<dra::inventory::DeviceKey>::operator()(
+    const dra::inventory::DeviceKey &key) const noexcept
 {
     return dra::inventory::detail::DeviceKeyViewHash()(dra::inventory::detail::viewOf(key));
 }

@@ -32,14 +32,14 @@ struct DeviceKey
 struct Device
 {
     DeviceKey key;
-    std::string node;  // the node of a node-local device; empty for network-attached devices
+    std::string node; // the node of a node-local device; empty for network-attached devices
     std::string slice; // the ResourceSlice that publishes it
     // Attributes and capacities under their domain-qualified names, ready for CEL selectors
     // (view.driver is key.driver; view.allowMultipleAllocations is the device's flag).
     // List-typed attributes are not part of it.
     cel::DeviceView view;
     std::vector<model::DeviceCounterConsumption> consumesCounters; // counter names as published
-    std::vector<model::DeviceTaint> taints;                        // as published
+    std::vector<model::DeviceTaint> taints; // as published
     // Where a network-attached device can be used: the slice's (or with per-device node
     // selection, the device's) nodeSelector or allNodes.
     nlohmann::json nodeSelector; // null when absent
@@ -69,8 +69,7 @@ struct Device
 
 } // namespace dra::inventory
 
-template <>
-struct std::hash<dra::inventory::DeviceKey>
+template <> struct std::hash<dra::inventory::DeviceKey>
 {
     size_t operator()(const dra::inventory::DeviceKey &key) const noexcept;
 };

@@ -16,11 +16,11 @@ namespace dra::inventory {
 struct DeviceRow
 {
     std::string node, driver, pool, slice, device;
-    std::string type;      // the driver's `type` attribute (gpu, mig, ...), else ""
-    std::string model;     // productName
-    std::string memory;    // capacity `memory`, canonical quantity
-    std::string pcieRoot;  // resource.kubernetes.io/pcieRoot
-    std::string numaNode;  // resource.kubernetes.io/numaNode
+    std::string type; // the driver's `type` attribute (gpu, mig, ...), else ""
+    std::string model; // productName
+    std::string memory; // capacity `memory`, canonical quantity
+    std::string pcieRoot; // resource.kubernetes.io/pcieRoot
+    std::string numaNode; // resource.kubernetes.io/numaNode
     std::string uuid;
     std::vector<std::string> heldBy; // "namespace/claim" of every claim allocated this device
     const model::Device *source = nullptr; // valid while the slices passed in live
@@ -29,7 +29,7 @@ struct DeviceRow
 // Every device of `slices` (ResourceSlice objects) in slice order, marked with the claims in
 // `claims` (ResourceClaim objects) whose allocation names it. `node` restricts to one node.
 std::vector<DeviceRow> deviceRows(const std::vector<model::Object> &slices,
-                                  const std::vector<model::Object> &claims, const std::string &node = {});
+    const std::vector<model::Object> &claims, const std::string &node = {});
 
 // The columns of the device table: name, and priority (1 = wide only), as for object tables.
 struct DeviceColumn

@@ -22,7 +22,7 @@ bool take(PoolCounters &working, const Snapshot &snapshot, const Device &device)
 {
     if (device.consumesCounters.empty())
         return true;
-    const std::pair<std::string, std::string> id{device.key.driver, device.key.pool};
+    const std::pair<std::string, std::string> id { device.key.driver, device.key.pool };
     auto sets = working.find(id);
     if (sets == working.end()) {
         const auto usage = snapshot.counterUsage(device.key.driver, device.key.pool);
@@ -47,7 +47,8 @@ bool take(PoolCounters &working, const Snapshot &snapshot, const Device &device)
     return true;
 }
 
-FreeCapacity summarize(const Snapshot &snapshot, const std::string &group, std::span<const Device *const> devices)
+FreeCapacity summarize(
+    const Snapshot &snapshot, const std::string &group, std::span<const Device *const> devices)
 {
     FreeCapacity capacity;
     capacity.group = group;
@@ -57,10 +58,18 @@ FreeCapacity summarize(const Snapshot &snapshot, const std::string &group, std::
         const DeviceState state = snapshot.state(*device);
         ++capacity.devices;
         switch (state) {
-        case DeviceState::Free: ++capacity.free; break;
-        case DeviceState::Allocated: ++capacity.allocated; break;
-        case DeviceState::Blocked: ++capacity.blocked; break;
-        case DeviceState::Tainted: ++capacity.tainted; break;
+        case DeviceState::Free:
+            ++capacity.free;
+            break;
+        case DeviceState::Allocated:
+            ++capacity.allocated;
+            break;
+        case DeviceState::Blocked:
+            ++capacity.blocked;
+            break;
+        case DeviceState::Tainted:
+            ++capacity.tainted;
+            break;
         }
         if (!device->isPartition()) {
             ++capacity.wholeTotal;
@@ -89,7 +98,8 @@ FreeCapacity summarize(const Snapshot &snapshot, const std::string &group, std::
 
 } // namespace
 
-FreeCapacity freeCapacityOf(const Snapshot &snapshot, std::string group, std::span<const Device *const> devices)
+FreeCapacity freeCapacityOf(
+    const Snapshot &snapshot, std::string group, std::span<const Device *const> devices)
 {
     return summarize(snapshot, group, devices);
 }
@@ -97,17 +107,22 @@ FreeCapacity freeCapacityOf(const Snapshot &snapshot, std::string group, std::sp
 std::string_view groupingName(FreeGrouping grouping)
 {
     switch (grouping) {
-    case FreeGrouping::Pool: return "pool";
-    case FreeGrouping::Node: return "node";
-    case FreeGrouping::Class: return "class";
-    case FreeGrouping::Model: return "model";
+    case FreeGrouping::Pool:
+        return "pool";
+    case FreeGrouping::Node:
+        return "node";
+    case FreeGrouping::Class:
+        return "class";
+    case FreeGrouping::Model:
+        return "model";
     }
     return "";
 }
 
 std::optional<FreeGrouping> parseGrouping(std::string_view name)
 {
-    for (FreeGrouping grouping : {FreeGrouping::Pool, FreeGrouping::Node, FreeGrouping::Class, FreeGrouping::Model})
+    for (FreeGrouping grouping :
+        { FreeGrouping::Pool, FreeGrouping::Node, FreeGrouping::Class, FreeGrouping::Model })
         if (groupingName(grouping) == name)
             return grouping;
     return std::nullopt;
@@ -126,14 +141,19 @@ std::vector<FreeCapacity> freeCapacity(const Snapshot &snapshot, FreeGrouping gr
     std::map<std::string, std::vector<const Device *>> groups;
     for (const Device *device : snapshot.devices()) {
         switch (grouping) {
-        case FreeGrouping::Pool: groups[device->key.driver + "/" + device->key.pool].push_back(device); break;
-        case FreeGrouping::Node: groups[device->node.empty() ? kNetworkAttached : device->node].push_back(device); break;
+        case FreeGrouping::Pool:
+            groups[device->key.driver + "/" + device->key.pool].push_back(device);
+            break;
+        case FreeGrouping::Node:
+            groups[device->node.empty() ? kNetworkAttached : device->node].push_back(device);
+            break;
         case FreeGrouping::Model: {
             std::string model = device->productName();
             groups[model.empty() ? kNoModel : model].push_back(device);
             break;
         }
-        case FreeGrouping::Class: break;
+        case FreeGrouping::Class:
+            break;
         }
     }
     for (const auto &[group, devices] : groups)
@@ -145,17 +165,15 @@ nlohmann::json toJson(const FreeCapacity &capacity)
 {
     nlohmann::json profiles = nlohmann::json::array();
     for (const ProfileCapacity &profile : capacity.profiles)
-        profiles.push_back(
-            {{"profile", profile.profile}, {"total", profile.total}, {"free", profile.free}, {"fit", profile.fit}});
-    return {{"group", capacity.group},
-            {"devices",
-             {{"total", capacity.devices},
-              {"allocated", capacity.allocated},
-              {"free", capacity.free},
-              {"blocked", capacity.blocked},
-              {"tainted", capacity.tainted}}},
-            {"whole", {{"total", capacity.wholeTotal}, {"free", capacity.wholeFree}}},
-            {"profiles", std::move(profiles)}};
+        profiles.push_back({ { "profile", profile.profile }, { "total", profile.total },
+            { "free", profile.free }, { "fit", profile.fit } });
+    return { { "group", capacity.group },
+        { "devices",
+            { { "total", capacity.devices }, { "allocated", capacity.allocated },
+                { "free", capacity.free }, { "blocked", capacity.blocked },
+                { "tainted", capacity.tainted } } },
+        { "whole", { { "total", capacity.wholeTotal }, { "free", capacity.wholeFree } } },
+        { "profiles", std::move(profiles) } };
 }
 
 } // namespace dra::inventory

@@ -26,8 +26,8 @@ struct ProfileCapacity
 {
     std::string profile;
     int total = 0; // placements published
-    int free = 0;  // placements allocatable now, each on its own
-    int fit = 0;   // how many of them can be allocated at once, given shared counters
+    int free = 0; // placements allocatable now, each on its own
+    int fit = 0; // how many of them can be allocated at once, given shared counters
 };
 
 // Free capacity of one group, as KEP-5677's pool status counts it: devices in each state
@@ -47,7 +47,8 @@ struct FreeCapacity
 std::vector<FreeCapacity> freeCapacity(const Snapshot &snapshot, FreeGrouping grouping);
 
 // Free capacity of any set of devices, e.g. all of them for a total.
-FreeCapacity freeCapacityOf(const Snapshot &snapshot, std::string group, std::span<const Device *const> devices);
+FreeCapacity freeCapacityOf(
+    const Snapshot &snapshot, std::string group, std::span<const Device *const> devices);
 
 // The `dractl free -o json` element of one group.
 nlohmann::json toJson(const FreeCapacity &capacity);

@@ -75,14 +75,30 @@ bool unescapeJsonString(std::string_view body, std::string *out)
         if (++i >= body.size())
             return false;
         switch (body[i]) {
-        case '"': *out += '"'; break;
-        case '\\': *out += '\\'; break;
-        case '/': *out += '/'; break;
-        case 'b': *out += '\b'; break;
-        case 'f': *out += '\f'; break;
-        case 'n': *out += '\n'; break;
-        case 'r': *out += '\r'; break;
-        case 't': *out += '\t'; break;
+        case '"':
+            *out += '"';
+            break;
+        case '\\':
+            *out += '\\';
+            break;
+        case '/':
+            *out += '/';
+            break;
+        case 'b':
+            *out += '\b';
+            break;
+        case 'f':
+            *out += '\f';
+            break;
+        case 'n':
+            *out += '\n';
+            break;
+        case 'r':
+            *out += '\r';
+            break;
+        case 't':
+            *out += '\t';
+            break;
         case 'u': {
             uint32_t cp = 0;
             if (!readHex4(body, i + 1, &cp))
@@ -102,7 +118,8 @@ bool unescapeJsonString(std::string_view body, std::string *out)
             appendUtf8(out, cp);
             break;
         }
-        default: return false;
+        default:
+            return false;
         }
     }
     return true;

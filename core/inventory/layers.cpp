@@ -21,12 +21,13 @@ struct PoolSlices
 void markStale(std::vector<SliceInfo> &infos, const std::string &name)
 {
     const auto it = std::lower_bound(infos.begin(), infos.end(), name,
-                                     [](const SliceInfo &info, const std::string &n) { return info.name < n; });
+        [](const SliceInfo &info, const std::string &n) { return info.name < n; });
     if (it != infos.end() && it->name == name)
         it->stale = true;
 }
 
-Pool makePool(const PoolId &id, const PoolSlices &group, std::unordered_set<const SliceData *> &current)
+Pool makePool(
+    const PoolId &id, const PoolSlices &group, std::unordered_set<const SliceData *> &current)
 {
     Pool pool;
     pool.driver = id.first;
@@ -71,8 +72,8 @@ Pool makePool(const PoolId &id, const PoolSlices &group, std::unordered_set<cons
 }
 
 // A consumedCapacity map of an allocation result: names resolve against the driver.
-std::vector<std::pair<std::string, model::Quantity>> consumedCapacity(const nlohmann::json &json,
-                                                                      const std::string &driver)
+std::vector<std::pair<std::string, model::Quantity>> consumedCapacity(
+    const nlohmann::json &json, const std::string &driver)
 {
     std::vector<std::pair<std::string, model::Quantity>> consumed;
     if (!json.is_object())
@@ -80,8 +81,10 @@ std::vector<std::pair<std::string, model::Quantity>> consumedCapacity(const nloh
     for (const auto &[name, value] : json.items()) {
         if (!value.is_string())
             continue;
-        if (Result<model::Quantity> quantity = model::Quantity::parse(value.get_ref<const std::string &>()))
-            consumed.emplace_back(model::QualifiedName::resolve(name, driver).toString(), *quantity);
+        if (Result<model::Quantity> quantity
+            = model::Quantity::parse(value.get_ref<const std::string &>()))
+            consumed.emplace_back(
+                model::QualifiedName::resolve(name, driver).toString(), *quantity);
     }
     return consumed;
 }
@@ -105,7 +108,8 @@ void consume(std::vector<CounterSetUsage> &sets, const Device &device)
 
 } // namespace
 
-std::shared_ptr<const DeviceLayer> deriveDeviceLayer(std::map<std::string, SlicePtr, std::less<>> slices)
+std::shared_ptr<const DeviceLayer> deriveDeviceLayer(
+    std::map<std::string, SlicePtr, std::less<>> slices)
 {
     auto layer = std::make_shared<DeviceLayer>();
     layer->slices = std::move(slices);
@@ -113,7 +117,7 @@ std::shared_ptr<const DeviceLayer> deriveDeviceLayer(std::map<std::string, Slice
     std::map<PoolId, PoolSlices> groups;
     layer->sliceInfos.reserve(layer->slices.size());
     for (const auto &[name, slice] : layer->slices) {
-        groups[{slice->info.driver, slice->info.pool}].slices.push_back(slice.get());
+        groups[{ slice->info.driver, slice->info.pool }].slices.push_back(slice.get());
         layer->sliceInfos.push_back(slice->info);
     }
 
@@ -148,8 +152,9 @@ std::shared_ptr<const DeviceLayer> deriveDeviceLayer(std::map<std::string, Slice
             nodeList = &layer->byNode[device->node];
         if (!previous || previous->key.driver != device->key.driver)
             driverList = &layer->byDriver[device->key.driver];
-        if (!previous || previous->key.driver != device->key.driver || previous->key.pool != device->key.pool)
-            poolList = &layer->byPool[{device->key.driver, device->key.pool}];
+        if (!previous || previous->key.driver != device->key.driver
+            || previous->key.pool != device->key.pool)
+            poolList = &layer->byPool[{ device->key.driver, device->key.pool }];
         nodeList->push_back(device);
         driverList->push_back(device);
         poolList->push_back(device);
@@ -158,7 +163,8 @@ std::shared_ptr<const DeviceLayer> deriveDeviceLayer(std::map<std::string, Slice
     return layer;
 }
 
-std::shared_ptr<const HoldLayer> deriveHoldLayer(const DeviceLayer &devices, const KindTable &claims)
+std::shared_ptr<const HoldLayer> deriveHoldLayer(
+    const DeviceLayer &devices, const KindTable &claims)
 {
     auto layer = std::make_shared<HoldLayer>();
     for (const auto &object : claims.objects) {
@@ -177,23 +183,24 @@ std::shared_ptr<const HoldLayer> deriveHoldLayer(const DeviceLayer &devices, con
             hold.shareID = result.shareID;
             hold.consumedCapacity = consumedCapacity(result.consumedCapacity, result.driver);
             hold.pods = pods;
-            layer->holds[DeviceKey{result.driver, result.pool, result.device}].push_back(std::move(hold));
+            layer->holds[DeviceKey { result.driver, result.pool, result.device }].push_back(
+                std::move(hold));
         }
     }
 
     for (const Pool &pool : devices.pools) {
         if (pool.sharedCounters.empty())
             continue;
-        std::vector<CounterSetUsage> &sets = layer->counters[{pool.driver, pool.name}];
+        std::vector<CounterSetUsage> &sets = layer->counters[{ pool.driver, pool.name }];
         for (const model::CounterSet &set : pool.sharedCounters) {
             if (std::ranges::find(sets, set.name, &CounterSetUsage::name) != sets.end())
                 continue; // a duplicate: the pool is invalid anyway
-            CounterSetUsage usage{set.name, {}};
+            CounterSetUsage usage { set.name, {} };
             for (const auto &[name, total] : set.counters)
-                usage.counters.push_back({name, total, model::Quantity()});
+                usage.counters.push_back({ name, total, model::Quantity() });
             sets.push_back(std::move(usage));
         }
-        const auto members = devices.byPool.find(PoolId{pool.driver, pool.name});
+        const auto members = devices.byPool.find(PoolId { pool.driver, pool.name });
         if (members == devices.byPool.end())
             continue;
         for (const Device *device : members->second) {
@@ -202,7 +209,8 @@ std::shared_ptr<const HoldLayer> deriveHoldLayer(const DeviceLayer &devices, con
                 continue;
             // A shared device consumes its counters once, however many claims share it;
             // admin access consumes nothing.
-            if (std::ranges::any_of(held->second, [](const DeviceHold &hold) { return !hold.adminAccess; }))
+            if (std::ranges::any_of(
+                    held->second, [](const DeviceHold &hold) { return !hold.adminAccess; }))
                 consume(sets, *device);
         }
     }

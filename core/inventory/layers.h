@@ -11,9 +11,11 @@ namespace dra::inventory::detail {
 // Pools, current devices and the device indexes of a set of stored slices, with Kubernetes'
 // pool rules: only the highest generation counts; a pool is complete when its slices at that
 // generation all arrived; duplicate device or counter set names invalidate it.
-std::shared_ptr<const DeviceLayer> deriveDeviceLayer(std::map<std::string, SlicePtr, std::less<>> slices);
+std::shared_ptr<const DeviceLayer> deriveDeviceLayer(
+    std::map<std::string, SlicePtr, std::less<>> slices);
 
 // The holds of every allocated claim and the counters their devices consume.
-std::shared_ptr<const HoldLayer> deriveHoldLayer(const DeviceLayer &devices, const KindTable &claims);
+std::shared_ptr<const HoldLayer> deriveHoldLayer(
+    const DeviceLayer &devices, const KindTable &claims);
 
 } // namespace dra::inventory::detail

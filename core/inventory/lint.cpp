@@ -22,17 +22,17 @@ namespace {
 
 common::ObjectKey sliceKey(const std::string &name)
 {
-    return {std::string(model::kResourceGroup), "ResourceSlice", {}, name};
+    return { std::string(model::kResourceGroup), "ResourceSlice", {}, name };
 }
 
 common::ObjectKey nodeKey(const std::string &name)
 {
-    return {{}, "Node", {}, name};
+    return { {}, "Node", {}, name };
 }
 
 common::ObjectKey classKey(const std::string &name)
 {
-    return {std::string(model::kResourceGroup), "DeviceClass", {}, name};
+    return { std::string(model::kResourceGroup), "DeviceClass", {}, name };
 }
 
 std::string joined(const std::vector<std::string> &items, std::string_view separator = ", ")
@@ -88,9 +88,10 @@ public:
     }
 
 private:
-    void add(Severity severity, std::string code, std::string message, std::vector<common::ObjectKey> objects)
+    void add(Severity severity, std::string code, std::string message,
+        std::vector<common::ObjectKey> objects)
     {
-        m_findings.push_back({severity, std::move(code), std::move(message), std::move(objects)});
+        m_findings.push_back({ severity, std::move(code), std::move(message), std::move(objects) });
     }
 
     void pools()
@@ -103,30 +104,34 @@ private:
                     counts.push_back(std::to_string(count));
                 add(Severity::Error, "PoolSliceCountMismatch",
                     "pool " + poolName(pool) + " is inconsistent: its slices at generation "
-                        + std::to_string(pool.generation) + " declare different resourceSliceCount values ("
-                        + joined(counts) + ")",
+                        + std::to_string(pool.generation)
+                        + " declare different resourceSliceCount values (" + joined(counts) + ")",
                     keys);
             } else if (int64_t(pool.slices.size()) != pool.resourceSliceCount) {
                 add(Severity::Warning, "PoolIncomplete",
-                    "pool " + poolName(pool) + " is incomplete: " + std::to_string(pool.slices.size()) + " of "
+                    "pool " + poolName(pool)
+                        + " is incomplete: " + std::to_string(pool.slices.size()) + " of "
                         + std::to_string(pool.resourceSliceCount) + " ResourceSlices at generation "
                         + std::to_string(pool.generation)
-                        + " are published; Kubernetes does not allocate all of its devices until the rest arrive",
+                        + " are published; Kubernetes does not allocate all of its devices until "
+                          "the rest arrive",
                     keys);
             }
             if (!pool.duplicateDevices.empty())
                 add(Severity::Error, "PoolDuplicateDevice",
-                    "pool " + poolName(pool) + " publishes device names more than once (" + joined(pool.duplicateDevices)
-                        + "); Kubernetes allocates nothing from it",
+                    "pool " + poolName(pool) + " publishes device names more than once ("
+                        + joined(pool.duplicateDevices) + "); Kubernetes allocates nothing from it",
                     keys);
             if (!pool.duplicateCounterSets.empty())
                 add(Severity::Error, "PoolDuplicateCounterSet",
                     "pool " + poolName(pool) + " defines counter sets more than once ("
-                        + joined(pool.duplicateCounterSets) + "); Kubernetes allocates nothing from it",
+                        + joined(pool.duplicateCounterSets)
+                        + "); Kubernetes allocates nothing from it",
                     keys);
             if (!pool.staleSlices.empty())
                 add(Severity::Info, "PoolStaleSlices",
-                    "pool " + poolName(pool) + " still has " + std::to_string(pool.staleSlices.size())
+                    "pool " + poolName(pool) + " still has "
+                        + std::to_string(pool.staleSlices.size())
                         + " ResourceSlice(s) of an older generation, which are ignored",
                     sliceKeys(pool.staleSlices));
         }
@@ -137,18 +142,21 @@ private:
     void counterSets()
     {
         for (const Pool &pool : m_snapshot.pools()) {
-            std::map<std::string, std::vector<std::string>> missing; // "set" or "set/counter" -> devices
+            std::map<std::string, std::vector<std::string>>
+                missing; // "set" or "set/counter" -> devices
             std::set<std::string> slices;
             for (const Device *device : m_snapshot.devicesInPool(pool.driver, pool.name)) {
-                for (const model::DeviceCounterConsumption &consumption : device->consumesCounters) {
-                    const auto set = std::ranges::find(pool.sharedCounters, consumption.counterSet,
-                                                       &model::CounterSet::name);
+                for (const model::DeviceCounterConsumption &consumption :
+                    device->consumesCounters) {
+                    const auto set = std::ranges::find(
+                        pool.sharedCounters, consumption.counterSet, &model::CounterSet::name);
                     std::vector<std::string> absent;
                     if (set == pool.sharedCounters.end())
                         absent.push_back(consumption.counterSet);
                     else
                         for (const auto &[name, amount] : consumption.counters)
-                            if (std::ranges::find(set->counters, name, &std::pair<std::string, model::Quantity>::first)
+                            if (std::ranges::find(set->counters, name,
+                                    &std::pair<std::string, model::Quantity>::first)
                                 == set->counters.end())
                                 absent.push_back(consumption.counterSet + "/" + name);
                     for (const std::string &what : absent) {
@@ -159,9 +167,10 @@ private:
             }
             for (const auto &[what, devices] : missing)
                 add(Severity::Error, "CounterSetMissing",
-                    "pool " + poolName(pool) + " has no counter " + what + " that " + std::to_string(devices.size())
-                        + " device(s) consume (" + joined(devices) + "); they can never be allocated",
-                    sliceKeys({slices.begin(), slices.end()}));
+                    "pool " + poolName(pool) + " has no counter " + what + " that "
+                        + std::to_string(devices.size()) + " device(s) consume (" + joined(devices)
+                        + "); they can never be allocated",
+                    sliceKeys({ slices.begin(), slices.end() }));
         }
     }
 
@@ -184,27 +193,31 @@ private:
                 const auto parent = wholeByUuid.find(device->attributeText("parentUUID"));
                 if (parent == wholeByUuid.end())
                     continue;
-                const bool tied = std::ranges::any_of(device->consumesCounters, [&](const auto &mine) {
-                    return std::ranges::any_of(parent->second->consumesCounters,
-                                               [&](const auto &theirs) { return theirs.counterSet == mine.counterSet; });
-                });
+                const bool tied
+                    = std::ranges::any_of(device->consumesCounters, [&](const auto &mine) {
+                          return std::ranges::any_of(
+                              parent->second->consumesCounters, [&](const auto &theirs) {
+                                  return theirs.counterSet == mine.counterSet;
+                              });
+                      });
                 if (!tied)
                     untied[parent->second].push_back(device);
             }
             for (const auto &[gpu, migs] : untied) {
                 std::vector<std::string> names;
-                std::set<std::string> slices{gpu->slice};
+                std::set<std::string> slices { gpu->slice };
                 for (const Device *mig : migs) {
                     names.push_back(mig->key.device);
                     slices.insert(mig->slice);
                 }
-                std::vector<common::ObjectKey> keys = sliceKeys({slices.begin(), slices.end()});
+                std::vector<common::ObjectKey> keys = sliceKeys({ slices.begin(), slices.end() });
                 if (!gpu->node.empty())
                     keys.push_back(nodeKey(gpu->node));
                 add(Severity::Warning, "MigAlsoWhole",
-                    "GPU " + gpu->key.display() + " is advertised whole beside " + std::to_string(migs.size())
-                        + " MIG device(s) of it (" + joined(names)
-                        + ") with no shared counter set between them, so both can be allocated at once",
+                    "GPU " + gpu->key.display() + " is advertised whole beside "
+                        + std::to_string(migs.size()) + " MIG device(s) of it (" + joined(names)
+                        + ") with no shared counter set between them, so both can be allocated at "
+                          "once",
                     std::move(keys));
             }
         }
@@ -221,20 +234,23 @@ private:
             const std::string name = object->meta.ns + "/" + object->meta.name;
             std::vector<std::string> gone;
             for (const model::DeviceRequestAllocationResult &result : claim->allocation->results)
-                if (!m_snapshot.device({result.driver, result.pool, result.device}))
+                if (!m_snapshot.device({ result.driver, result.pool, result.device }))
                     gone.push_back(result.driver + "/" + result.pool + "/" + result.device);
             if (!gone.empty())
                 add(Severity::Warning, "ClaimDeviceMissing",
-                    "ResourceClaim " + name + " is allocated device(s) no ResourceSlice publishes any more ("
+                    "ResourceClaim " + name
+                        + " is allocated device(s) no ResourceSlice publishes any more ("
                         + joined(gone) + ")",
-                    {key});
+                    { key });
             if (claim->reservedFor.empty()) {
                 if (object->meta.deletionTimestamp.empty())
                     add(Severity::Warning, "ClaimAllocatedNotReserved",
-                        "ResourceClaim " + name + " holds " + std::to_string(claim->allocation->results.size())
-                            + " device(s) but is reserved for no pod: the devices are leaked until it is "
+                        "ResourceClaim " + name + " holds "
+                            + std::to_string(claim->allocation->results.size())
+                            + " device(s) but is reserved for no pod: the devices are leaked until "
+                              "it is "
                               "deallocated or deleted",
-                        {key});
+                        { key });
                 continue;
             }
             if (!podsMirrored)
@@ -242,14 +258,16 @@ private:
             for (const model::ResourceClaimConsumerReference &ref : claim->reservedFor) {
                 if (ref.resource != "pods" || !ref.apiGroup.empty())
                     continue;
-                const model::Object *pod = m_snapshot.object(model::Kind::Pod, object->meta.ns, ref.name);
+                const model::Object *pod
+                    = m_snapshot.object(model::Kind::Pod, object->meta.ns, ref.name);
                 if (pod && (ref.uid.empty() || pod->meta.uid == ref.uid))
                     continue;
-                std::vector<common::ObjectKey> keys{key};
-                keys.push_back({{}, "Pod", object->meta.ns, ref.name});
+                std::vector<common::ObjectKey> keys { key };
+                keys.push_back({ {}, "Pod", object->meta.ns, ref.name });
                 add(Severity::Warning, "ClaimReservedForMissingPod",
                     "ResourceClaim " + name + " is reserved for pod " + ref.name
-                        + (pod ? ", which was replaced by another pod of that name" : ", which no longer exists"),
+                        + (pod ? ", which was replaced by another pod of that name"
+                               : ", which no longer exists"),
                     std::move(keys));
             }
         }
@@ -261,16 +279,19 @@ private:
     {
         for (const std::string &node : m_snapshot.deviceNodes()) {
             // (driver, attribute) -> value -> devices
-            std::map<std::pair<std::string, std::string>, std::map<std::string, std::vector<const Device *>>> values;
+            std::map<std::pair<std::string, std::string>,
+                std::map<std::string, std::vector<const Device *>>>
+                values;
             for (const Device *device : m_snapshot.devicesOnNode(node))
                 for (const auto &domain : device->view.attributeDomains())
                     for (const auto &entry : domain.entries) {
                         std::string lower = entry.name;
-                        std::ranges::transform(lower, lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+                        std::ranges::transform(lower, lower.begin(),
+                            [](unsigned char c) { return char(std::tolower(c)); });
                         if (lower.ends_with("driverversion"))
-                            values[{device->key.driver, domain.name + "/" + entry.name}][entry.value.stringValue
-                                                                                          + std::to_string(entry.value.intValue)]
-                                .push_back(device);
+                            values[{ device->key.driver, domain.name + "/" + entry.name }]
+                                  [entry.value.stringValue + std::to_string(entry.value.intValue)]
+                                      .push_back(device);
                     }
             for (const auto &[id, byValue] : values) {
                 if (byValue.size() < 2)
@@ -278,17 +299,17 @@ private:
                 std::vector<std::string> parts;
                 std::set<std::string> slices;
                 for (const auto &[value, devices] : byValue) {
-                    parts.push_back(devices.front()->attributeText(id.second) + " on " + std::to_string(devices.size())
-                                    + " device(s)");
+                    parts.push_back(devices.front()->attributeText(id.second) + " on "
+                        + std::to_string(devices.size()) + " device(s)");
                     for (const Device *device : devices)
                         slices.insert(device->slice);
                 }
-                std::vector<common::ObjectKey> keys{nodeKey(node)};
+                std::vector<common::ObjectKey> keys { nodeKey(node) };
                 for (const std::string &slice : slices)
                     keys.push_back(sliceKey(slice));
                 add(Severity::Warning, "DriverVersionMismatch",
-                    "node " + node + " has devices of " + id.first + " with different " + id.second + " (" + joined(parts)
-                        + ")",
+                    "node " + node + " has devices of " + id.first + " with different " + id.second
+                        + " (" + joined(parts) + ")",
                     std::move(keys));
             }
         }
@@ -317,7 +338,8 @@ private:
             const auto match = m_snapshot.classMatch(name);
             if (!match->errors.empty()) {
                 add(Severity::Error, "ClassSelectorError",
-                    "DeviceClass " + name + " has a selector that fails: " + match->errors.front(), {classKey(name)});
+                    "DeviceClass " + name + " has a selector that fails: " + match->errors.front(),
+                    { classKey(name) });
                 continue;
             }
             if (!match->devices.empty())
@@ -325,19 +347,20 @@ private:
             const auto asked = requests.find(name);
             if (asked != requests.end())
                 add(Severity::Warning, "ClassMatchesNoDevice",
-                    "DeviceClass " + name + " matches no device, yet " + std::to_string(asked->second)
-                        + " claim(s) or template(s) request it",
-                    {classKey(name)});
+                    "DeviceClass " + name + " matches no device, yet "
+                        + std::to_string(asked->second) + " claim(s) or template(s) request it",
+                    { classKey(name) });
             else
-                add(Severity::Info, "ClassMatchesNoDevice", "DeviceClass " + name + " matches no device",
-                    {classKey(name)});
+                add(Severity::Info, "ClassMatchesNoDevice",
+                    "DeviceClass " + name + " matches no device", { classKey(name) });
         }
     }
 
     void unreadable()
     {
         for (const Snapshot::Problem &problem : m_snapshot.problems())
-            add(Severity::Warning, "ObjectUnreadable", "the inventory skips " + problem.message, {problem.object});
+            add(Severity::Warning, "ObjectUnreadable", "the inventory skips " + problem.message,
+                { problem.object });
     }
 
     const Snapshot &m_snapshot;
@@ -349,9 +372,12 @@ private:
 std::string_view severityName(Severity severity)
 {
     switch (severity) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
     }
     return "";
 }
@@ -365,17 +391,15 @@ nlohmann::json toJson(const Finding &finding)
 {
     nlohmann::json objects = nlohmann::json::array();
     for (const common::ObjectKey &key : finding.objects) {
-        nlohmann::json object = {{"kind", key.kind}, {"name", key.name}};
+        nlohmann::json object = { { "kind", key.kind }, { "name", key.name } };
         if (!key.group.empty())
             object["group"] = key.group;
         if (!key.ns.empty())
             object["namespace"] = key.ns;
         objects.push_back(std::move(object));
     }
-    return {{"severity", severityName(finding.severity)},
-            {"code", finding.code},
-            {"message", finding.message},
-            {"objects", std::move(objects)}};
+    return { { "severity", severityName(finding.severity) }, { "code", finding.code },
+        { "message", finding.message }, { "objects", std::move(objects) } };
 }
 
 } // namespace dra::inventory

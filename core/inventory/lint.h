@@ -22,7 +22,7 @@ std::string_view severityName(Severity severity);
 struct Finding
 {
     Severity severity = Severity::Warning;
-    std::string code;    // stable, e.g. "PoolIncomplete"; see lint.cpp for the list
+    std::string code; // stable, e.g. "PoolIncomplete"; see lint.cpp for the list
     std::string message; // one sentence naming the objects and what is wrong
     std::vector<common::ObjectKey> objects;
 };

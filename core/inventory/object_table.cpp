@@ -14,12 +14,12 @@ namespace {
 
 TableColumn nameColumn()
 {
-    return {"Name", "string", "name", "Name must be unique within a namespace.", 0};
+    return { "Name", "string", "name", "Name must be unique within a namespace.", 0 };
 }
 
 TableColumn ageColumn()
 {
-    return {"Age", "string", "", "Time since the object was created.", 0};
+    return { "Age", "string", "", "Time since the object was created.", 0 };
 }
 
 std::string join(const std::vector<std::string> &parts, const char *separator = ",")
@@ -43,15 +43,16 @@ std::string allocatedNode(const model::AllocationResult &allocation)
     if (terms == selector.end() || !terms->is_array())
         return {};
     for (const nlohmann::json &term : *terms) {
-        for (const char *listName : {"matchFields", "matchExpressions"}) {
+        for (const char *listName : { "matchFields", "matchExpressions" }) {
             const auto list = term.find(listName);
             if (list == term.end() || !list->is_array())
                 continue;
             for (const nlohmann::json &requirement : *list) {
                 const std::string key = requirement.value("key", "");
                 const auto values = requirement.find("values");
-                if ((key == "metadata.name" || key == "kubernetes.io/hostname") && values != requirement.end()
-                    && values->is_array() && values->size() == 1 && (*values)[0].is_string())
+                if ((key == "metadata.name" || key == "kubernetes.io/hostname")
+                    && values != requirement.end() && values->is_array() && values->size() == 1
+                    && (*values)[0].is_string())
                     return (*values)[0].get<std::string>();
             }
         }
@@ -100,14 +101,15 @@ std::pair<std::string, std::string> templateContainers(const model::PodTemplate 
         names.push_back(container.name);
         images.push_back(container.image);
     }
-    return {join(names), join(images)};
+    return { join(names), join(images) };
 }
 
 std::string servicePorts(const model::Service &service)
 {
     std::vector<std::string> ports;
     for (const model::ServicePort &port : service.ports)
-        ports.push_back(std::to_string(port.port) + "/" + (port.protocol.empty() ? "TCP" : port.protocol));
+        ports.push_back(
+            std::to_string(port.port) + "/" + (port.protocol.empty() ? "TCP" : port.protocol));
     return ports.empty() ? "<none>" : join(ports);
 }
 
@@ -128,98 +130,87 @@ std::string routeBackends(const model::HTTPRoute &route)
 const std::vector<TableColumn> &tableColumns(Kind kind)
 {
     static const std::map<Kind, std::vector<TableColumn>> columns = {
-        {Kind::DeviceClass,
-         {nameColumn(), ageColumn(),
-          {"Selectors", "integer", "", "Number of CEL selectors.", 1},
-          {"Extended Resource", "string", "", "Extended resource name served by this class.", 1}}},
-        {Kind::ResourceSlice,
-         {nameColumn(),
-          {"Node", "string", "", "The node whose devices this slice publishes.", 0},
-          {"Driver", "string", "", "The driver that publishes the slice.", 0},
-          {"Pool", "string", "", "The pool the slice belongs to.", 0},
-          ageColumn(),
-          {"Devices", "integer", "", "Number of devices in the slice.", 1},
-          {"Generation", "integer", "", "Pool generation.", 1}}},
-        {Kind::ResourceClaim,
-         {nameColumn(),
-          {"State", "string", "", "A summary of the claim's state: allocated, reserved, pending.", 0},
-          ageColumn(),
-          {"Node", "string", "", "The node the allocation is bound to.", 1},
-          {"Devices", "string", "", "Allocated devices as pool/device.", 1}}},
-        {Kind::ResourceClaimTemplate,
-         {nameColumn(), ageColumn(), {"Requests", "integer", "", "Number of device requests.", 1}}},
-        {Kind::DeviceTaintRule,
-         {nameColumn(), ageColumn(),
-          {"Effect", "string", "", "The taint's effect.", 1},
-          {"Key", "string", "", "The taint's key.", 1}}},
-        {Kind::Node,
-         {nameColumn(),
-          {"Status", "string", "", "The node's readiness.", 0},
-          {"Roles", "string", "", "The node's roles.", 0},
-          ageColumn(),
-          {"Version", "string", "", "Kubelet version.", 0},
-          {"GPUs (plugin)", "integer", "", "nvidia.com/gpu capacity advertised by the device plugin.", 1},
-          {"OS-Image", "string", "", "OS image reported by the node.", 1},
-          {"Container-Runtime", "string", "", "Container runtime version.", 1}}},
-        {Kind::Pod,
-         {nameColumn(),
-          {"Ready", "string", "", "Ready containers out of all containers.", 0},
-          {"Status", "string", "", "The pod's phase.", 0},
-          ageColumn(),
-          {"Node", "string", "", "The node the pod runs on.", 1},
-          {"Claims", "string", "", "Resource claims of the pod.", 1}}},
-        {Kind::Namespace,
-         {nameColumn(), {"Status", "string", "", "The namespace's phase.", 0}, ageColumn()}},
-        {Kind::Event,
-         {{"Last Seen", "string", "", "Time of the last occurrence.", 0},
-          {"Type", "string", "", "Normal or Warning.", 0},
-          {"Reason", "string", "", "Why the event happened.", 0},
-          {"Object", "string", "", "The object the event is about.", 0},
-          {"Message", "string", "", "What happened.", 0}}},
-        {Kind::Deployment,
-         {nameColumn(),
-          {"Ready", "string", "", "Ready pods out of the desired number.", 0},
-          {"Up-to-date", "integer", "", "Pods running the current template.", 0},
-          {"Available", "integer", "", "Pods available to serve.", 0},
-          ageColumn(),
-          {"Containers", "string", "", "Containers of the pod template.", 1},
-          {"Images", "string", "", "Images of the pod template.", 1},
-          {"Selector", "string", "", "Labels of the deployment's pods.", 1}}},
-        {Kind::ReplicaSet,
-         {nameColumn(),
-          {"Desired", "integer", "", "Desired number of pods.", 0},
-          {"Current", "integer", "", "Pods that exist.", 0},
-          {"Ready", "integer", "", "Pods that are Ready.", 0},
-          ageColumn(),
-          {"Containers", "string", "", "Containers of the pod template.", 1},
-          {"Images", "string", "", "Images of the pod template.", 1},
-          {"Selector", "string", "", "Labels of the replica set's pods.", 1}}},
-        {Kind::DaemonSet,
-         {nameColumn(),
-          {"Desired", "integer", "", "Nodes that should run a pod.", 0},
-          {"Current", "integer", "", "Nodes running a pod.", 0},
-          {"Ready", "integer", "", "Nodes whose pod is Ready.", 0},
-          {"Up-to-date", "integer", "", "Nodes running the current template.", 0},
-          {"Available", "integer", "", "Nodes whose pod is available.", 0},
-          {"Node Selector", "string", "", "Labels a node needs to run a pod.", 0},
-          ageColumn(),
-          {"Containers", "string", "", "Containers of the pod template.", 1},
-          {"Images", "string", "", "Images of the pod template.", 1}}},
-        {Kind::Service,
-         {nameColumn(),
-          {"Type", "string", "", "How the service is exposed.", 0},
-          {"Cluster-IP", "string", "", "The service's virtual IP.", 0},
-          {"External-IP", "string", "", "Addresses outside the cluster.", 0},
-          {"Port(s)", "string", "", "Ports the service exposes.", 0},
-          ageColumn(),
-          {"Selector", "string", "", "Labels of the pods traffic goes to.", 1}}},
-        {Kind::HTTPRoute,
-         {nameColumn(),
-          {"Hostnames", "string", "", "Host names the route matches.", 0},
-          ageColumn(),
-          {"Backends", "string", "", "Backends with their weights; mirrors marked.", 1}}},
+        { Kind::DeviceClass,
+            { nameColumn(), ageColumn(),
+                { "Selectors", "integer", "", "Number of CEL selectors.", 1 },
+                { "Extended Resource", "string", "", "Extended resource name served by this class.",
+                    1 } } },
+        { Kind::ResourceSlice,
+            { nameColumn(),
+                { "Node", "string", "", "The node whose devices this slice publishes.", 0 },
+                { "Driver", "string", "", "The driver that publishes the slice.", 0 },
+                { "Pool", "string", "", "The pool the slice belongs to.", 0 }, ageColumn(),
+                { "Devices", "integer", "", "Number of devices in the slice.", 1 },
+                { "Generation", "integer", "", "Pool generation.", 1 } } },
+        { Kind::ResourceClaim,
+            { nameColumn(),
+                { "State", "string", "",
+                    "A summary of the claim's state: allocated, reserved, pending.", 0 },
+                ageColumn(), { "Node", "string", "", "The node the allocation is bound to.", 1 },
+                { "Devices", "string", "", "Allocated devices as pool/device.", 1 } } },
+        { Kind::ResourceClaimTemplate,
+            { nameColumn(), ageColumn(),
+                { "Requests", "integer", "", "Number of device requests.", 1 } } },
+        { Kind::DeviceTaintRule,
+            { nameColumn(), ageColumn(), { "Effect", "string", "", "The taint's effect.", 1 },
+                { "Key", "string", "", "The taint's key.", 1 } } },
+        { Kind::Node,
+            { nameColumn(), { "Status", "string", "", "The node's readiness.", 0 },
+                { "Roles", "string", "", "The node's roles.", 0 }, ageColumn(),
+                { "Version", "string", "", "Kubelet version.", 0 },
+                { "GPUs (plugin)", "integer", "",
+                    "nvidia.com/gpu capacity advertised by the device plugin.", 1 },
+                { "OS-Image", "string", "", "OS image reported by the node.", 1 },
+                { "Container-Runtime", "string", "", "Container runtime version.", 1 } } },
+        { Kind::Pod,
+            { nameColumn(), { "Ready", "string", "", "Ready containers out of all containers.", 0 },
+                { "Status", "string", "", "The pod's phase.", 0 }, ageColumn(),
+                { "Node", "string", "", "The node the pod runs on.", 1 },
+                { "Claims", "string", "", "Resource claims of the pod.", 1 } } },
+        { Kind::Namespace,
+            { nameColumn(), { "Status", "string", "", "The namespace's phase.", 0 },
+                ageColumn() } },
+        { Kind::Event,
+            { { "Last Seen", "string", "", "Time of the last occurrence.", 0 },
+                { "Type", "string", "", "Normal or Warning.", 0 },
+                { "Reason", "string", "", "Why the event happened.", 0 },
+                { "Object", "string", "", "The object the event is about.", 0 },
+                { "Message", "string", "", "What happened.", 0 } } },
+        { Kind::Deployment,
+            { nameColumn(), { "Ready", "string", "", "Ready pods out of the desired number.", 0 },
+                { "Up-to-date", "integer", "", "Pods running the current template.", 0 },
+                { "Available", "integer", "", "Pods available to serve.", 0 }, ageColumn(),
+                { "Containers", "string", "", "Containers of the pod template.", 1 },
+                { "Images", "string", "", "Images of the pod template.", 1 },
+                { "Selector", "string", "", "Labels of the deployment's pods.", 1 } } },
+        { Kind::ReplicaSet,
+            { nameColumn(), { "Desired", "integer", "", "Desired number of pods.", 0 },
+                { "Current", "integer", "", "Pods that exist.", 0 },
+                { "Ready", "integer", "", "Pods that are Ready.", 0 }, ageColumn(),
+                { "Containers", "string", "", "Containers of the pod template.", 1 },
+                { "Images", "string", "", "Images of the pod template.", 1 },
+                { "Selector", "string", "", "Labels of the replica set's pods.", 1 } } },
+        { Kind::DaemonSet,
+            { nameColumn(), { "Desired", "integer", "", "Nodes that should run a pod.", 0 },
+                { "Current", "integer", "", "Nodes running a pod.", 0 },
+                { "Ready", "integer", "", "Nodes whose pod is Ready.", 0 },
+                { "Up-to-date", "integer", "", "Nodes running the current template.", 0 },
+                { "Available", "integer", "", "Nodes whose pod is available.", 0 },
+                { "Node Selector", "string", "", "Labels a node needs to run a pod.", 0 },
+                ageColumn(), { "Containers", "string", "", "Containers of the pod template.", 1 },
+                { "Images", "string", "", "Images of the pod template.", 1 } } },
+        { Kind::Service,
+            { nameColumn(), { "Type", "string", "", "How the service is exposed.", 0 },
+                { "Cluster-IP", "string", "", "The service's virtual IP.", 0 },
+                { "External-IP", "string", "", "Addresses outside the cluster.", 0 },
+                { "Port(s)", "string", "", "Ports the service exposes.", 0 }, ageColumn(),
+                { "Selector", "string", "", "Labels of the pods traffic goes to.", 1 } } },
+        { Kind::HTTPRoute,
+            { nameColumn(), { "Hostnames", "string", "", "Host names the route matches.", 0 },
+                ageColumn(),
+                { "Backends", "string", "", "Backends with their weights; mirrors marked.", 1 } } },
     };
-    static const std::vector<TableColumn> fallback = {nameColumn(), ageColumn()};
+    static const std::vector<TableColumn> fallback = { nameColumn(), ageColumn() };
     const auto it = columns.find(kind);
     return it == columns.end() ? fallback : it->second;
 }
@@ -231,29 +222,32 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
     switch (object.kind) {
     case Kind::DeviceClass: {
         const auto &deviceClass = *object.as<model::DeviceClass>();
-        return {name, age, std::to_string(deviceClass.selectors.size()), deviceClass.extendedResourceName};
+        return { name, age, std::to_string(deviceClass.selectors.size()),
+            deviceClass.extendedResourceName };
     }
     case Kind::ResourceSlice: {
         const auto &slice = *object.as<model::ResourceSlice>();
-        return {name, slice.nodeName, slice.driver, slice.pool.name, age, std::to_string(slice.devices.size()),
-                std::to_string(slice.pool.generation)};
+        return { name, slice.nodeName, slice.driver, slice.pool.name, age,
+            std::to_string(slice.devices.size()), std::to_string(slice.pool.generation) };
     }
     case Kind::ResourceClaim: {
         const auto &claim = *object.as<model::ResourceClaim>();
         const bool deleting = !object.meta.deletionTimestamp.empty();
-        return {name, claim.state(deleting), age, claim.allocation ? allocatedNode(*claim.allocation) : "",
-                claim.allocation ? devicesOf(*claim.allocation) : ""};
+        return { name, claim.state(deleting), age,
+            claim.allocation ? allocatedNode(*claim.allocation) : "",
+            claim.allocation ? devicesOf(*claim.allocation) : "" };
     }
     case Kind::ResourceClaimTemplate:
-        return {name, age, std::to_string(object.as<model::ResourceClaimTemplate>()->spec.requests.size())};
+        return { name, age,
+            std::to_string(object.as<model::ResourceClaimTemplate>()->spec.requests.size()) };
     case Kind::DeviceTaintRule: {
         const auto &rule = *object.as<model::DeviceTaintRule>();
-        return {name, age, rule.taint.effect, rule.taint.key};
+        return { name, age, rule.taint.effect, rule.taint.key };
     }
     case Kind::Node: {
         const auto &node = *object.as<model::Node>();
-        return {name, node.status(), nodeRoles(object.meta), age, node.kubeletVersion,
-                std::to_string(node.devicePluginGpus()), node.osImage, node.containerRuntimeVersion};
+        return { name, node.status(), nodeRoles(object.meta), age, node.kubeletVersion,
+            std::to_string(node.devicePluginGpus()), node.osImage, node.containerRuntimeVersion };
     }
     case Kind::Pod: {
         const auto &pod = *object.as<model::Pod>();
@@ -263,51 +257,60 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
         for (const auto &claim : pod.resourceClaims)
             if (!claim.resourceClaimName.empty())
                 claims.push_back(claim.resourceClaimName);
-        return {name, readyCount(pod), pod.phase.empty() ? "Unknown" : pod.phase, age, pod.nodeName, join(claims)};
+        return { name, readyCount(pod), pod.phase.empty() ? "Unknown" : pod.phase, age,
+            pod.nodeName, join(claims) };
     }
     case Kind::Namespace:
-        return {name, object.as<model::Namespace>()->phase.empty() ? "Active" : object.as<model::Namespace>()->phase,
-                age};
+        return { name,
+            object.as<model::Namespace>()->phase.empty() ? "Active"
+                                                         : object.as<model::Namespace>()->phase,
+            age };
     case Kind::Event: {
         const auto &event = *object.as<model::Event>();
-        const std::string &last = !event.lastTimestamp.empty() ? event.lastTimestamp : event.eventTime;
+        const std::string &last
+            = !event.lastTimestamp.empty() ? event.lastTimestamp : event.eventTime;
         std::string kind = event.involvedObject.kind;
         for (char &c : kind)
             c = char(std::tolower(static_cast<unsigned char>(c)));
-        return {humanAge(last, now), event.type, event.reason, kind + "/" + event.involvedObject.name, event.message};
+        return { humanAge(last, now), event.type, event.reason,
+            kind + "/" + event.involvedObject.name, event.message };
     }
     case Kind::Deployment: {
         const auto &d = *object.as<model::Deployment>();
         const auto [containers, images] = templateContainers(d.podTemplate);
-        return {name, std::to_string(d.readyReplicas) + "/" + std::to_string(d.replicas),
-                std::to_string(d.updatedReplicas), std::to_string(d.availableReplicas), age, containers, images,
-                labelText(d.selector.matchLabels)};
+        return { name, std::to_string(d.readyReplicas) + "/" + std::to_string(d.replicas),
+            std::to_string(d.updatedReplicas), std::to_string(d.availableReplicas), age, containers,
+            images, labelText(d.selector.matchLabels) };
     }
     case Kind::ReplicaSet: {
         const auto &r = *object.as<model::ReplicaSet>();
         const auto [containers, images] = templateContainers(r.podTemplate);
-        return {name, std::to_string(r.replicas), std::to_string(r.statusReplicas), std::to_string(r.readyReplicas),
-                age, containers, images, labelText(r.selector.matchLabels)};
+        return { name, std::to_string(r.replicas), std::to_string(r.statusReplicas),
+            std::to_string(r.readyReplicas), age, containers, images,
+            labelText(r.selector.matchLabels) };
     }
     case Kind::DaemonSet: {
         const auto &d = *object.as<model::DaemonSet>();
         const auto [containers, images] = templateContainers(d.podTemplate);
-        return {name, std::to_string(d.desiredNumberScheduled), std::to_string(d.currentNumberScheduled),
-                std::to_string(d.numberReady), std::to_string(d.updatedNumberScheduled),
-                std::to_string(d.numberAvailable), labelText(d.podTemplate.pod.nodeSelector), age, containers, images};
+        return { name, std::to_string(d.desiredNumberScheduled),
+            std::to_string(d.currentNumberScheduled), std::to_string(d.numberReady),
+            std::to_string(d.updatedNumberScheduled), std::to_string(d.numberAvailable),
+            labelText(d.podTemplate.pod.nodeSelector), age, containers, images };
     }
     case Kind::Service: {
         const auto &service = *object.as<model::Service>();
-        return {name, service.type, service.clusterIP.empty() ? "<none>" : service.clusterIP, "<none>",
-                servicePorts(service), age, labelText(service.selector)};
+        return { name, service.type, service.clusterIP.empty() ? "<none>" : service.clusterIP,
+            "<none>", servicePorts(service), age, labelText(service.selector) };
     }
     case Kind::HTTPRoute: {
         const auto &route = *object.as<model::HTTPRoute>();
-        return {name, route.hostnames.empty() ? "*" : join(route.hostnames), age, routeBackends(route)};
+        return { name, route.hostnames.empty() ? "*" : join(route.hostnames), age,
+            routeBackends(route) };
     }
-    case Kind::Unknown: break;
+    case Kind::Unknown:
+        break;
     }
-    return {name, age};
+    return { name, age };
 }
 
 } // namespace dra::inventory

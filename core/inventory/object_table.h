@@ -13,11 +13,11 @@ namespace dra::inventory {
 // A column of an object table, in the terms of meta.k8s.io Table column definitions.
 struct TableColumn
 {
-    std::string name;        // "Name", "Node"
-    std::string type;        // "string", "integer", "date"
-    std::string format;      // "name" for the name column
+    std::string name; // "Name", "Node"
+    std::string type; // "string", "integer", "date"
+    std::string format; // "name" for the name column
     std::string description;
-    int priority = 0;        // > 0: shown only by `-o wide`
+    int priority = 0; // > 0: shown only by `-o wide`
 };
 
 // The columns of `kind` as kube-apiserver prints them (priority 0), plus our extra detail

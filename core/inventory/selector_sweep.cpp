@@ -25,7 +25,8 @@ size_t editDistance(std::string_view a, std::string_view b)
     for (size_t i = 1; i <= a.size(); ++i) {
         current[0] = i;
         for (size_t j = 1; j <= b.size(); ++j) {
-            const size_t substitute = previous[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+            const size_t substitute
+                = previous[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
             current[j] = std::min({ previous[j] + 1, current[j - 1] + 1, substitute });
         }
         std::swap(previous, current);
@@ -76,8 +77,8 @@ Names publishedNames(const Snapshot &snapshot)
     return names;
 }
 
-void warn(std::vector<cel::Diagnostic> &out, const cel::SourceInfo &source, std::string_view expression,
-          size_t offset, std::string message)
+void warn(std::vector<cel::Diagnostic> &out, const cel::SourceInfo &source,
+    std::string_view expression, size_t offset, std::string message)
 {
     cel::Diagnostic diagnostic;
     diagnostic.severity = cel::Diagnostic::Severity::Warning;
@@ -101,7 +102,8 @@ public:
     {
     }
 
-    const std::vector<cel::Value> *values(std::string_view domain, std::string_view name) const override
+    const std::vector<cel::Value> *values(
+        std::string_view domain, std::string_view name) const override
     {
         const std::string key = std::string(domain) + "/" + std::string(name);
         auto [it, inserted] = m_values.try_emplace(key);
@@ -117,7 +119,8 @@ public:
         if (inserted) {
             cel::DeviceLookupHint hint;
             for (const Device *device : m_snapshot.devices()) {
-                const cel::DeviceAttributeValue *value = device->view.findAttribute(domain, name, hint);
+                const cel::DeviceAttributeValue *value
+                    = device->view.findAttribute(domain, name, hint);
                 if (value && value->isList()) {
                     it->second = true;
                     break;
@@ -128,7 +131,8 @@ public:
     }
 
 private:
-    std::optional<std::vector<cel::Value>> gather(std::string_view domain, std::string_view name) const
+    std::optional<std::vector<cel::Value>> gather(
+        std::string_view domain, std::string_view name) const
     {
         std::set<std::string> strings;
         std::set<int64_t> ints;
@@ -139,10 +143,17 @@ private:
             if (!value)
                 continue;
             switch (value->type) {
-            case cel::DeviceAttributeValue::Type::String: strings.insert(value->stringValue); break;
-            case cel::DeviceAttributeValue::Type::Int: ints.insert(value->intValue); break;
-            case cel::DeviceAttributeValue::Type::Bool: bools.insert(value->boolValue); break;
-            case cel::DeviceAttributeValue::Type::Version: return std::nullopt; // compared as semver
+            case cel::DeviceAttributeValue::Type::String:
+                strings.insert(value->stringValue);
+                break;
+            case cel::DeviceAttributeValue::Type::Int:
+                ints.insert(value->intValue);
+                break;
+            case cel::DeviceAttributeValue::Type::Bool:
+                bools.insert(value->boolValue);
+                break;
+            case cel::DeviceAttributeValue::Type::Version:
+                return std::nullopt; // compared as semver
             default:
                 // A list never equals a scalar literal, yet the literal may be one of its
                 // values: which comparisons can hold is not a question of published values.
@@ -168,7 +179,8 @@ private:
 
 } // namespace
 
-std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::string_view expression)
+std::vector<cel::Diagnostic> inventoryWarnings(
+    const Snapshot &snapshot, std::string_view expression)
 {
     std::vector<cel::Diagnostic> warnings;
     if (snapshot.devices().empty())
@@ -179,17 +191,20 @@ std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::st
 
     // device.driver == "name" (either operand order is rare enough to skip).
     static const std::regex driverPattern(R"(device\s*\.\s*driver\s*==\s*["']([^"']*)["'])");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), driverPattern); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), driverPattern);
+         it != std::sregex_iterator(); ++it) {
         const std::string driver = (*it)[1];
         if (!names.drivers.contains(driver))
             warn(warnings, source, expression, size_t((*it).position(1)),
-                 "no device in the inventory has driver \"" + driver + "\"" + suggestion(driver, names.drivers));
+                "no device in the inventory has driver \"" + driver + "\""
+                    + suggestion(driver, names.drivers));
     }
 
     // device.attributes["domain"].name and device.capacity["domain"].name
     static const std::regex memberPattern(
         R"(device\s*\.\s*(attributes|capacity)\s*\[\s*["']([^"']*)["']\s*\](?:\s*\.\s*([A-Za-z_][A-Za-z0-9_]*))?)");
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), memberPattern); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), memberPattern);
+         it != std::sregex_iterator(); ++it) {
         const bool attributes = (*it)[1] == "attributes";
         const std::string domain = (*it)[2];
         const auto &domains = attributes ? names.attributeDomains : names.capacityDomains;
@@ -197,7 +212,8 @@ std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::st
         const char *what = attributes ? "attribute" : "capacity";
         if (!domains.contains(domain)) {
             warn(warnings, source, expression, size_t((*it).position(2)),
-                 std::string("no device publishes ") + what + "s in domain \"" + domain + "\"" + suggestion(domain, domains));
+                std::string("no device publishes ") + what + "s in domain \"" + domain + "\""
+                    + suggestion(domain, domains));
             continue;
         }
         if ((*it)[3].matched) {
@@ -205,17 +221,19 @@ std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::st
             const auto &published = byDomain.at(domain);
             if (!published.contains(name))
                 warn(warnings, source, expression, size_t((*it).position(3)),
-                     std::string("no device publishes the ") + what + " \"" + domain + "/" + name + "\""
-                         + suggestion(name, published));
+                    std::string("no device publishes the ") + what + " \"" + domain + "/" + name
+                        + "\"" + suggestion(name, published));
         }
     }
     // Comparisons with attribute values no device publishes (`productName == "H200"`).
-    if (const std::optional<cel::ParsedExpr> parsed = cel::parse(expression, cel::ParseOptions{}, nullptr))
+    if (const std::optional<cel::ParsedExpr> parsed
+        = cel::parse(expression, cel::ParseOptions {}, nullptr))
         cel::lintSelectorValues(*parsed, SnapshotAttributeValues(snapshot), &warnings);
     return warnings;
 }
 
-SelectorSweep sweepSelector(const Snapshot &snapshot, std::string_view expression, const std::atomic<bool> *cancel)
+SelectorSweep sweepSelector(
+    const Snapshot &snapshot, std::string_view expression, const std::atomic<bool> *cancel)
 {
     SelectorSweep sweep;
     Result<cel::CompiledSelector> compiled = cel::compileSelector(expression, &sweep.diagnostics);
@@ -256,10 +274,26 @@ SelectorSweep sweepSelector(const Snapshot &snapshot, std::string_view expressio
 
 std::vector<std::string> selectorVocabulary(const Snapshot &snapshot)
 {
-    std::set<std::string> words{
-        "device.driver", "device.attributes", "device.capacity", "device.allowMultipleAllocations",
-        "quantity(", "semver(", "isQuantity(", "isSemver(", "compareTo(", "isGreaterThan(", "isLessThan(",
-        "matches(", "startsWith(", "endsWith(", "contains(", "lowerAscii(", "exists(", "all(", "size(",
+    std::set<std::string> words {
+        "device.driver",
+        "device.attributes",
+        "device.capacity",
+        "device.allowMultipleAllocations",
+        "quantity(",
+        "semver(",
+        "isQuantity(",
+        "isSemver(",
+        "compareTo(",
+        "isGreaterThan(",
+        "isLessThan(",
+        "matches(",
+        "startsWith(",
+        "endsWith(",
+        "contains(",
+        "lowerAscii(",
+        "exists(",
+        "all(",
+        "size(",
         "includes(",
     };
     const Names names = publishedNames(snapshot);
@@ -283,9 +317,11 @@ std::vector<std::string> selectorVocabulary(const Snapshot &snapshot)
     for (const Device *device : snapshot.devices())
         for (const auto &domain : device->view.attributeDomains())
             for (const auto &entry : domain.entries)
-                if (entry.value.type == cel::DeviceAttributeValue::Type::String && entry.value.stringValue.size() < 64)
+                if (entry.value.type == cel::DeviceAttributeValue::Type::String
+                    && entry.value.stringValue.size() < 64)
                     words.insert(entry.value.stringValue);
-                else if (entry.value.type == cel::DeviceAttributeValue::Type::Strings && entry.value.list)
+                else if (entry.value.type == cel::DeviceAttributeValue::Type::Strings
+                    && entry.value.list)
                     for (const std::string &element : entry.value.list->texts) // for includes()
                         if (element.size() < 64)
                             words.insert(element);

@@ -17,12 +17,12 @@ namespace dra::inventory {
 // as the user types, and `dractl cel eval` prints.
 struct SelectorSweep
 {
-    bool valid = false;                       // compiled without errors
+    bool valid = false; // compiled without errors
     std::vector<cel::Diagnostic> diagnostics; // compile errors, then inventory warnings
-    std::vector<const Device *> matches;      // in snapshot order
+    std::vector<const Device *> matches; // in snapshot order
     std::map<std::string, int> matchesByNode; // "" for network-attached devices
     int evaluated = 0;
-    int runtimeErrors = 0;       // devices on which evaluation failed (e.g. a missing attribute)
+    int runtimeErrors = 0; // devices on which evaluation failed (e.g. a missing attribute)
     std::string firstRuntimeError;
     bool cancelled = false;
 };
@@ -32,11 +32,12 @@ struct SelectorSweep
 // attribute or capacity that no device of the inventory publishes, with the nearest name
 // that exists ("did you mean"). Any thread; the snapshot is only read.
 SelectorSweep sweepSelector(const Snapshot &snapshot, std::string_view expression,
-                            const std::atomic<bool> *cancel = nullptr);
+    const std::atomic<bool> *cancel = nullptr);
 
 // Warnings for names in `expression` that the inventory does not publish; part of
 // sweepSelector(), public for editors that only compile.
-std::vector<cel::Diagnostic> inventoryWarnings(const Snapshot &snapshot, std::string_view expression);
+std::vector<cel::Diagnostic> inventoryWarnings(
+    const Snapshot &snapshot, std::string_view expression);
 
 // What a selector editor offers to complete: `device.driver`, `device.attributes["d"].name`
 // and `device.capacity["d"].name` for every published name, the domains, the drivers, the

@@ -22,8 +22,8 @@ using nlohmann::json;
 
 common::Error sliceError(std::string_view slice, const QString &reason)
 {
-    return common::Error{common::Error::Code::Parse,
-                         QStringLiteral("ResourceSlice %1: %2").arg(qs(slice), reason)};
+    return common::Error { common::Error::Code::Parse,
+        QStringLiteral("ResourceSlice %1: %2").arg(qs(slice), reason) };
 }
 
 // The elements of a list-typed attribute ({"ints": [1, 2]}, ...) into `value`; false when the
@@ -116,14 +116,14 @@ bool readAttributeRow(std::string_view text, cel::DeviceView &view)
                 value.type = cel::DeviceAttributeValue::Type::Version;
                 known = skim.readString(&value.stringValue);
             } else if (type == "ints" || type == "bools" || type == "strings"
-                       || type == "versions") {
+                || type == "versions") {
                 known = readAttributeList(skim, type, value);
             } else {
                 skim.skipValue(); // a value type newer than this build
                 known = false;
             }
             if (known)
-                values.push_back({name, std::move(value)});
+                values.push_back({ name, std::move(value) });
         }
     }
     if (!skim.ok())
@@ -151,7 +151,7 @@ bool readCapacityRow(std::string_view text, cel::DeviceView &view)
         Result<model::Quantity> parsed = model::Quantity::parse(quantity);
         if (!parsed)
             return false;
-        values.push_back({name, *parsed});
+        values.push_back({ name, *parsed });
     }
     if (!skim.ok())
         return false;
@@ -177,7 +177,8 @@ bool readCounters(const json &set, std::vector<std::pair<std::string, model::Qua
         const auto value = counter.is_object() ? counter.find("value") : counter.end();
         if (value == counter.end() || !value->is_string())
             return false;
-        Result<model::Quantity> quantity = model::Quantity::parse(value->get_ref<const std::string &>());
+        Result<model::Quantity> quantity
+            = model::Quantity::parse(value->get_ref<const std::string &>());
         if (!quantity)
             return false;
         out->emplace_back(name, *quantity);
@@ -187,8 +188,7 @@ bool readCounters(const json &set, std::vector<std::pair<std::string, model::Qua
 
 // Reads `text` as a JSON array of objects (null: none), each through `readItem`; false when the
 // text is not that shape or an item does not read.
-template <typename ReadItem>
-bool readObjectList(std::string_view text, ReadItem readItem)
+template <typename ReadItem> bool readObjectList(std::string_view text, ReadItem readItem)
 {
     json list;
     if (!parseJsonText(text, &list))
@@ -207,7 +207,7 @@ bool readObjectList(std::string_view text, ReadItem readItem)
 bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
 {
     return readObjectList(text, [out](const json &set) {
-        model::CounterSet counterSet{common::stringMember(set, "name"), {}};
+        model::CounterSet counterSet { common::stringMember(set, "name"), {} };
         if (!readCounters(set, &counterSet.counters))
             return false;
         out->push_back(std::move(counterSet));
@@ -218,7 +218,8 @@ bool readCounterSets(std::string_view text, std::vector<model::CounterSet> *out)
 bool readConsumption(std::string_view text, std::vector<model::DeviceCounterConsumption> *out)
 {
     return readObjectList(text, [out](const json &item) {
-        model::DeviceCounterConsumption consumption{common::stringMember(item, "counterSet"), {}};
+        model::DeviceCounterConsumption consumption { common::stringMember(item, "counterSet"),
+            {} };
         if (!readCounters(item, &consumption.counters))
             return false;
         out->push_back(std::move(consumption));
@@ -229,8 +230,8 @@ bool readConsumption(std::string_view text, std::vector<model::DeviceCounterCons
 bool readTaints(std::string_view text, std::vector<model::DeviceTaint> *out)
 {
     return readObjectList(text, [out](const json &taint) {
-        out->push_back({common::stringMember(taint, "key"), common::stringMember(taint, "value"), common::stringMember(taint, "effect"),
-                        common::stringMember(taint, "timeAdded")});
+        out->push_back({ common::stringMember(taint, "key"), common::stringMember(taint, "value"),
+            common::stringMember(taint, "effect"), common::stringMember(taint, "timeAdded") });
         return true;
     });
 }
@@ -376,8 +377,8 @@ bool skimSlice(std::string_view text, SkimmedSlice &slice)
     return skim.ok();
 }
 
-SliceInfo infoOf(const std::string &name, const std::string &driver, const model::ResourcePool &pool,
-                 const std::string &nodeName, size_t devices, int64_t rev)
+SliceInfo infoOf(const std::string &name, const std::string &driver,
+    const model::ResourcePool &pool, const std::string &nodeName, size_t devices, int64_t rev)
 {
     SliceInfo info;
     info.name = name;
@@ -392,9 +393,9 @@ SliceInfo infoOf(const std::string &name, const std::string &driver, const model
 }
 
 // Node selection as Kubernetes applies it: per device when the slice says so.
-void placeDevice(Device &device, bool perDevice, const std::string &sliceNode, const json &sliceSelector,
-                 bool sliceAllNodes, const std::string &deviceNode, const json &deviceSelector,
-                 bool deviceAllNodes)
+void placeDevice(Device &device, bool perDevice, const std::string &sliceNode,
+    const json &sliceSelector, bool sliceAllNodes, const std::string &deviceNode,
+    const json &deviceSelector, bool deviceAllNodes)
 {
     device.node = perDevice && !deviceNode.empty() ? deviceNode : sliceNode;
     device.nodeSelector = perDevice ? deviceSelector : sliceSelector;
@@ -421,29 +422,32 @@ Result<SlicePtr> sliceFromObject(const model::Object &object, std::string json, 
     if (!slice)
         return fail(sliceError(object.meta.name, QStringLiteral("not a ResourceSlice")));
     auto data = std::make_shared<SliceData>();
-    data->info = infoOf(object.meta.name, slice->driver, slice->pool, slice->nodeName, slice->devices.size(), rev);
+    data->info = infoOf(
+        object.meta.name, slice->driver, slice->pool, slice->nodeName, slice->devices.size(), rev);
     data->json = std::move(json);
     data->sharedCounters = slice->sharedCounters;
     data->devices.reserve(slice->devices.size());
     for (const model::Device &published : slice->devices) {
         Device device;
-        device.key = {slice->driver, slice->pool.name, published.name};
+        device.key = { slice->driver, slice->pool.name, published.name };
         device.slice = object.meta.name;
         device.view.driver = slice->driver;
         device.view.allowMultipleAllocations = published.allowMultipleAllocations;
         for (const auto &[name, attribute] : published.attributes) {
             cel::DeviceAttributeValue value = cel::deviceAttributeFromModel(attribute);
-            device.view.addAttribute(model::QualifiedName::resolve(name, slice->driver).toString(), std::move(value));
+            device.view.addAttribute(
+                model::QualifiedName::resolve(name, slice->driver).toString(), std::move(value));
         }
         for (const auto &[name, capacity] : published.capacity)
-            device.view.addCapacity(model::QualifiedName::resolve(name, slice->driver).toString(), capacity.value);
+            device.view.addCapacity(
+                model::QualifiedName::resolve(name, slice->driver).toString(), capacity.value);
         device.consumesCounters = published.consumesCounters;
         device.taints = published.taints;
         device.bindsToNode = published.bindsToNode;
         device.bindingConditions = published.bindingConditions;
         device.bindingFailureConditions = published.bindingFailureConditions;
-        placeDevice(device, slice->perDeviceNodeSelection, slice->nodeName, slice->nodeSelector, slice->allNodes,
-                    published.nodeName, published.nodeSelector, published.allNodes);
+        placeDevice(device, slice->perDeviceNodeSelection, slice->nodeName, slice->nodeSelector,
+            slice->allNodes, published.nodeName, published.nodeSelector, published.allNodes);
         data->devices.push_back(std::move(device));
     }
     return SlicePtr(std::move(data));
@@ -458,25 +462,27 @@ Result<SlicePtr> readSlice(store::ObjectRecord &&record)
         return decodeRecord(std::move(record));
 
     std::vector<store::DeviceRow> &rows = record.devices;
-    const auto byName = [](const store::DeviceRow &a, const store::DeviceRow &b) { return a.name < b.name; };
+    const auto byName
+        = [](const store::DeviceRow &a, const store::DeviceRow &b) { return a.name < b.name; };
     if (!std::is_sorted(rows.begin(), rows.end(), byName)) // the cache reads them sorted already
         std::sort(rows.begin(), rows.end(), byName);
     auto data = std::make_shared<SliceData>();
-    data->info = infoOf(record.key.name, skimmed.driver, skimmed.pool, skimmed.nodeName, skimmed.devices.size(),
-                        record.rev);
+    data->info = infoOf(record.key.name, skimmed.driver, skimmed.pool, skimmed.nodeName,
+        skimmed.devices.size(), record.rev);
     data->sharedCounters = std::move(skimmed.sharedCounters);
     data->devices.reserve(skimmed.devices.size());
     for (SkimmedDevice &published : skimmed.devices) {
         const auto row = std::lower_bound(rows.begin(), rows.end(), published.name,
-                                          [](const store::DeviceRow &r, const std::string &n) { return r.name < n; });
+            [](const store::DeviceRow &r, const std::string &n) { return r.name < n; });
         if (row == rows.end() || row->name != published.name)
             return decodeRecord(std::move(record));
         Device device;
-        device.key = {skimmed.driver, skimmed.pool.name, std::move(published.name)};
+        device.key = { skimmed.driver, skimmed.pool.name, std::move(published.name) };
         device.slice = record.key.name;
         device.view.driver = skimmed.driver;
         device.view.allowMultipleAllocations = published.allowMultipleAllocations;
-        if (!readAttributeRow(row->attributesJson, device.view) || !readCapacityRow(row->capacityJson, device.view))
+        if (!readAttributeRow(row->attributesJson, device.view)
+            || !readCapacityRow(row->capacityJson, device.view))
             return decodeRecord(std::move(record));
         device.consumesCounters = std::move(published.consumesCounters);
         device.taints = std::move(published.taints);
@@ -484,7 +490,7 @@ Result<SlicePtr> readSlice(store::ObjectRecord &&record)
         device.bindingConditions = std::move(published.bindingConditions);
         device.bindingFailureConditions = std::move(published.bindingFailureConditions);
         placeDevice(device, skimmed.perDeviceNodeSelection, skimmed.nodeName, skimmed.nodeSelector,
-                    skimmed.allNodes, published.nodeName, published.nodeSelector, published.allNodes);
+            skimmed.allNodes, published.nodeName, published.nodeSelector, published.allNodes);
         data->devices.push_back(std::move(device));
     }
     data->json = std::move(record.json);

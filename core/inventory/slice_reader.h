@@ -18,6 +18,7 @@ namespace dra::inventory::detail {
 [[nodiscard]] Result<SlicePtr> readSlice(store::ObjectRecord &&record);
 
 // The same SliceData from an already decoded ResourceSlice (the full-decode path).
-[[nodiscard]] Result<SlicePtr> sliceFromObject(const model::Object &object, std::string json, int64_t rev);
+[[nodiscard]] Result<SlicePtr> sliceFromObject(
+    const model::Object &object, std::string json, int64_t rev);
 
 } // namespace dra::inventory::detail

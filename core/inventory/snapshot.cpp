@@ -22,7 +22,8 @@ template <typename Map>
 std::span<const Device *const> listOf(const Map &map, const typename Map::key_type &key)
 {
     const auto it = map.find(key);
-    return it == map.end() ? std::span<const Device *const>() : std::span<const Device *const>(it->second);
+    return it == map.end() ? std::span<const Device *const>()
+                           : std::span<const Device *const>(it->second);
 }
 
 bool blocksScheduling(const model::DeviceTaint &taint)
@@ -46,10 +47,14 @@ const CounterUsage *CounterSetUsage::counter(std::string_view name) const
 std::string_view deviceStateName(DeviceState state)
 {
     switch (state) {
-    case DeviceState::Free: return "free";
-    case DeviceState::Allocated: return "allocated";
-    case DeviceState::Blocked: return "blocked";
-    case DeviceState::Tainted: return "tainted";
+    case DeviceState::Free:
+        return "free";
+    case DeviceState::Allocated:
+        return "allocated";
+    case DeviceState::Blocked:
+        return "blocked";
+    case DeviceState::Tainted:
+        return "tainted";
     }
     return "";
 }
@@ -96,7 +101,8 @@ const Device *Snapshot::device(const DeviceKey &key) const
 std::span<const Device *const> Snapshot::devicesOnNode(std::string_view node) const
 {
     const auto it = m_devices->byNode.find(node);
-    return it == m_devices->byNode.end() ? std::span<const Device *const>() : std::span<const Device *const>(it->second);
+    return it == m_devices->byNode.end() ? std::span<const Device *const>()
+                                         : std::span<const Device *const>(it->second);
 }
 
 std::span<const Device *const> Snapshot::devicesOfDriver(std::string_view driver) const
@@ -106,9 +112,10 @@ std::span<const Device *const> Snapshot::devicesOfDriver(std::string_view driver
                                            : std::span<const Device *const>(it->second);
 }
 
-std::span<const Device *const> Snapshot::devicesInPool(std::string_view driver, std::string_view pool) const
+std::span<const Device *const> Snapshot::devicesInPool(
+    std::string_view driver, std::string_view pool) const
 {
-    return listOf(m_devices->byPool, PoolId{std::string(driver), std::string(pool)});
+    return listOf(m_devices->byPool, PoolId { std::string(driver), std::string(pool) });
 }
 
 std::vector<std::string> Snapshot::deviceNodes() const
@@ -128,9 +135,10 @@ const std::vector<Pool> &Snapshot::pools() const
 const Pool *Snapshot::pool(std::string_view driver, std::string_view name) const
 {
     const auto &pools = m_devices->pools;
-    const auto it = std::lower_bound(pools.begin(), pools.end(), std::pair(driver, name), [](const Pool &p, const auto &id) {
-        return std::tie(p.driver, p.name) < std::tie(id.first, id.second);
-    });
+    const auto it = std::lower_bound(
+        pools.begin(), pools.end(), std::pair(driver, name), [](const Pool &p, const auto &id) {
+            return std::tie(p.driver, p.name) < std::tie(id.first, id.second);
+        });
     return it != pools.end() && it->driver == driver && it->name == name ? &*it : nullptr;
 }
 
@@ -143,7 +151,7 @@ const SliceInfo *Snapshot::slice(std::string_view name) const
 {
     const auto &infos = m_devices->sliceInfos;
     const auto it = std::lower_bound(infos.begin(), infos.end(), name,
-                                     [](const SliceInfo &info, std::string_view n) { return info.name < n; });
+        [](const SliceInfo &info, std::string_view n) { return info.name < n; });
     return it != infos.end() && it->name == name ? &*it : nullptr;
 }
 
@@ -152,8 +160,9 @@ Result<model::Object> Snapshot::sliceObject(std::string_view name) const
     const auto it = m_devices->slices.find(name);
     if (it == m_devices->slices.end())
         return fail(common::Error::Code::NotFound,
-                    QStringLiteral("ResourceSlice %1 is not in the inventory").arg(common::qs(name)));
-    Result<nlohmann::json> json = common::parseJson(it->second->json, QStringLiteral("ResourceSlice %1").arg(common::qs(name)));
+            QStringLiteral("ResourceSlice %1 is not in the inventory").arg(common::qs(name)));
+    Result<nlohmann::json> json = common::parseJson(
+        it->second->json, QStringLiteral("ResourceSlice %1").arg(common::qs(name)));
     if (!json)
         return fail(json.error());
     return model::decodeObject(std::move(*json));
@@ -162,12 +171,14 @@ Result<model::Object> Snapshot::sliceObject(std::string_view name) const
 std::span<const DeviceHold> Snapshot::holds(const DeviceKey &key) const
 {
     const auto it = m_holds->holds.find(key);
-    return it == m_holds->holds.end() ? std::span<const DeviceHold>() : std::span<const DeviceHold>(it->second);
+    return it == m_holds->holds.end() ? std::span<const DeviceHold>()
+                                      : std::span<const DeviceHold>(it->second);
 }
 
-std::span<const CounterSetUsage> Snapshot::counterUsage(std::string_view driver, std::string_view pool) const
+std::span<const CounterSetUsage> Snapshot::counterUsage(
+    std::string_view driver, std::string_view pool) const
 {
-    const auto it = m_holds->counters.find(PoolId{std::string(driver), std::string(pool)});
+    const auto it = m_holds->counters.find(PoolId { std::string(driver), std::string(pool) });
     return it == m_holds->counters.end() ? std::span<const CounterSetUsage>()
                                          : std::span<const CounterSetUsage>(it->second);
 }
@@ -175,13 +186,16 @@ std::span<const CounterSetUsage> Snapshot::counterUsage(std::string_view driver,
 DeviceState Snapshot::state(const Device &device) const
 {
     const std::span<const DeviceHold> held = holds(device.key);
-    const bool allocated = std::ranges::any_of(held, [](const DeviceHold &hold) { return !hold.adminAccess; });
+    const bool allocated
+        = std::ranges::any_of(held, [](const DeviceHold &hold) { return !hold.adminAccess; });
     if (allocated && !device.view.allowMultipleAllocations)
         return DeviceState::Allocated;
     if (!allocated && !device.consumesCounters.empty()) {
-        const std::span<const CounterSetUsage> sets = counterUsage(device.key.driver, device.key.pool);
+        const std::span<const CounterSetUsage> sets
+            = counterUsage(device.key.driver, device.key.pool);
         for (const model::DeviceCounterConsumption &consumption : device.consumesCounters) {
-            const auto set = std::ranges::find(sets, consumption.counterSet, &CounterSetUsage::name);
+            const auto set
+                = std::ranges::find(sets, consumption.counterSet, &CounterSetUsage::name);
             if (set == sets.end())
                 return DeviceState::Blocked; // consumes from a set the pool does not publish
             for (const auto &[name, amount] : consumption.counters) {
@@ -204,7 +218,8 @@ std::vector<model::DeviceTaint> Snapshot::effectiveTaints(const Device &device) 
 {
     std::vector<model::DeviceTaint> taints = device.taints;
     for (const auto &rule : m_objects->kinds[size_t(model::Kind::DeviceTaintRule)]->objects)
-        if (const auto *body = rule->as<model::DeviceTaintRule>(); body && taintRuleSelects(*this, *body, device))
+        if (const auto *body = rule->as<model::DeviceTaintRule>();
+            body && taintRuleSelects(*this, *body, device))
             taints.push_back(body->taint);
     return taints;
 }
@@ -225,9 +240,11 @@ std::shared_ptr<const ClassMatch> Snapshot::classMatch(std::string_view classNam
         std::vector<cel::CompiledSelector> selectors;
         for (const model::DeviceSelector &selector : deviceClass->selectors) {
             std::vector<cel::Diagnostic> diagnostics;
-            Result<cel::CompiledSelector> compiled = cel::compileSelector(selector.celExpression, &diagnostics);
+            Result<cel::CompiledSelector> compiled
+                = cel::compileSelector(selector.celExpression, &diagnostics);
             if (!compiled || !compiled->isValid()) {
-                std::string message = "selector \"" + selector.celExpression + "\" does not compile";
+                std::string message
+                    = "selector \"" + selector.celExpression + "\" does not compile";
                 if (!compiled)
                     message += ": " + compiled.error().message.toStdString();
                 else if (!diagnostics.empty())
@@ -266,30 +283,33 @@ std::span<const std::shared_ptr<const model::Object>> Snapshot::objects(model::K
     return m_objects->kinds[size_t(kind)]->objects;
 }
 
-const model::Object *Snapshot::object(model::Kind kind, std::string_view ns, std::string_view name) const
+const model::Object *Snapshot::object(
+    model::Kind kind, std::string_view ns, std::string_view name) const
 {
     const auto list = objects(kind);
-    const auto it = std::lower_bound(list.begin(), list.end(), std::pair(ns, name), [](const auto &object, const auto &key) {
-        return std::tie(object->meta.ns, object->meta.name) < std::tie(key.first, key.second);
-    });
-    return it != list.end() && (*it)->meta.ns == ns && (*it)->meta.name == name ? it->get() : nullptr;
+    const auto it = std::lower_bound(
+        list.begin(), list.end(), std::pair(ns, name), [](const auto &object, const auto &key) {
+            return std::tie(object->meta.ns, object->meta.name) < std::tie(key.first, key.second);
+        });
+    return it != list.end() && (*it)->meta.ns == ns && (*it)->meta.name == name ? it->get()
+                                                                                : nullptr;
 }
 
 std::vector<Snapshot::Problem> Snapshot::problems() const
 {
     std::vector<Problem> problems;
     for (const auto &[key, problem] : m_objects->problems)
-        problems.push_back(
-            {key, problem.find(key.display()) == std::string::npos ? key.display() + ": " + problem : problem});
+        problems.push_back({ key,
+            problem.find(key.display()) == std::string::npos ? key.display() + ": " + problem
+                                                             : problem });
     return problems;
 }
 
 namespace detail {
 
 std::shared_ptr<Snapshot> SnapshotAssembler::make(std::string cluster, int64_t rev,
-                                                  std::shared_ptr<const DeviceLayer> devices,
-                                                  std::shared_ptr<const HoldLayer> holds,
-                                                  std::shared_ptr<const ObjectLayer> objects)
+    std::shared_ptr<const DeviceLayer> devices, std::shared_ptr<const HoldLayer> holds,
+    std::shared_ptr<const ObjectLayer> objects)
 {
     std::shared_ptr<Snapshot> snapshot(new Snapshot());
     snapshot->m_cluster = std::move(cluster);

@@ -41,15 +41,16 @@ class SnapshotAssembler;
 struct Pool
 {
     std::string driver, name;
-    std::string node;                      // the node when all current slices are local to one
-    int64_t generation = 0;                // the highest generation published
-    int64_t resourceSliceCount = 0;        // slices the pool declares at that generation
-    std::vector<std::string> slices;       // current slices, by name
-    std::vector<std::string> staleSlices;  // slices of older generations, ignored
-    std::vector<int64_t> declaredCounts;   // the differing resourceSliceCount values, if any
-    std::vector<std::string> duplicateDevices;    // device names published more than once
+    std::string node; // the node when all current slices are local to one
+    int64_t generation = 0; // the highest generation published
+    int64_t resourceSliceCount = 0; // slices the pool declares at that generation
+    std::vector<std::string> slices; // current slices, by name
+    std::vector<std::string> staleSlices; // slices of older generations, ignored
+    std::vector<int64_t> declaredCounts; // the differing resourceSliceCount values, if any
+    std::vector<std::string> duplicateDevices; // device names published more than once
     std::vector<std::string> duplicateCounterSets; // counter set names defined more than once
-    std::vector<model::CounterSet> sharedCounters; // of all current slices, counter names as published
+    std::vector<model::CounterSet>
+        sharedCounters; // of all current slices, counter names as published
     size_t deviceCount = 0;
 
     // Every slice of the current generation is present and they agree on the count.
@@ -63,21 +64,21 @@ struct Pool
 struct SliceInfo
 {
     std::string name, driver, pool;
-    std::string node;               // nodeName; empty for network-attached slices
-    int64_t generation = 0;         // the pool generation the slice belongs to
+    std::string node; // nodeName; empty for network-attached slices
+    int64_t generation = 0; // the pool generation the slice belongs to
     int64_t resourceSliceCount = 0; // as the slice declares it
-    bool stale = false;             // an older generation than the pool's current one
+    bool stale = false; // an older generation than the pool's current one
     size_t devices = 0;
-    int64_t rev = 0;                // the cache revision that last wrote it
+    int64_t rev = 0; // the cache revision that last wrote it
 };
 
 // One allocation of a device to a claim.
 struct DeviceHold
 {
-    common::ObjectKey claim;       // the ResourceClaim
-    std::string request;           // "gpu", or "gpu/h100" for a firstAvailable subrequest
-    bool adminAccess = false;      // admin access does not make a device allocated
-    std::string shareID;           // a share of a device that allows multiple allocations
+    common::ObjectKey claim; // the ResourceClaim
+    std::string request; // "gpu", or "gpu/h100" for a firstAvailable subrequest
+    bool adminAccess = false; // admin access does not make a device allocated
+    std::string shareID; // a share of a device that allows multiple allocations
     std::vector<std::pair<std::string, model::Quantity>> consumedCapacity; // qualified names
     std::vector<std::string> pods; // pods (in the claim's namespace) the claim is reserved for
 };
@@ -99,10 +100,10 @@ struct CounterSetUsage
 
 // Why a device can or cannot be given to a new claim right now.
 enum class DeviceState {
-    Free,      // not allocated, its counters fit, no NoSchedule/NoExecute taint
+    Free, // not allocated, its counters fit, no NoSchedule/NoExecute taint
     Allocated, // held by a claim (admin access aside); shareable devices stay Free
-    Blocked,   // not allocated, but allocated siblings use the counters it needs
-    Tainted,   // not allocated, but tainted NoSchedule or NoExecute
+    Blocked, // not allocated, but allocated siblings use the counters it needs
+    Tainted, // not allocated, but tainted NoSchedule or NoExecute
 };
 
 // "free", "allocated", "blocked", "tainted".
@@ -113,7 +114,7 @@ struct ClassMatch
 {
     bool classExists = false;
     std::vector<const Device *> devices; // in Snapshot::devices() order
-    std::vector<std::string> errors;     // compile errors, and the first evaluation errors
+    std::vector<std::string> errors; // compile errors, and the first evaluation errors
 };
 
 // What a snapshot is made of, for messages and `dractl bench snapshot`.
@@ -138,9 +139,11 @@ public:
     // order each slice publishes them. Pointers stay valid as long as the snapshot.
     const std::vector<const Device *> &devices() const;
     const Device *device(const DeviceKey &key) const;
-    std::span<const Device *const> devicesOnNode(std::string_view node) const; // "" network-attached
+    std::span<const Device *const> devicesOnNode(
+        std::string_view node) const; // "" network-attached
     std::span<const Device *const> devicesOfDriver(std::string_view driver) const;
-    std::span<const Device *const> devicesInPool(std::string_view driver, std::string_view pool) const;
+    std::span<const Device *const> devicesInPool(
+        std::string_view driver, std::string_view pool) const;
     // Nodes that have node-local devices, sorted.
     std::vector<std::string> deviceNodes() const;
     // devices() by column, for sweeping selectors (index i is devices()[i]). Built on first use
@@ -159,7 +162,8 @@ public:
     // --- Allocation: the claims whose allocation results name a device.
     std::span<const DeviceHold> holds(const DeviceKey &key) const;
     // Shared counter sets of a pool with what allocated devices consume; empty without any.
-    std::span<const CounterSetUsage> counterUsage(std::string_view driver, std::string_view pool) const;
+    std::span<const CounterSetUsage> counterUsage(
+        std::string_view driver, std::string_view pool) const;
     DeviceState state(const Device &device) const;
     // The device's taints plus those DeviceTaintRules add.
     std::vector<model::DeviceTaint> effectiveTaints(const Device &device) const;

@@ -31,7 +31,8 @@ int kindIndex(const common::ObjectKey &key)
     return -1;
 }
 
-bool keyLess(const std::shared_ptr<const model::Object> &a, const std::shared_ptr<const model::Object> &b)
+bool keyLess(
+    const std::shared_ptr<const model::Object> &a, const std::shared_ptr<const model::Object> &b)
 {
     return std::tie(a->meta.ns, a->meta.name) < std::tie(b->meta.ns, b->meta.name);
 }
@@ -42,7 +43,8 @@ std::string problemText(const common::Error &error)
 }
 
 // A decoded object, or the problem that keeps it out.
-std::shared_ptr<const model::Object> decodeRecord(store::ObjectRecord &&record, std::string *problem)
+std::shared_ptr<const model::Object> decodeRecord(
+    store::ObjectRecord &&record, std::string *problem)
 {
     Result<model::Object> object = store::fromRecord(std::move(record), store::KeepRaw::AsText);
     if (!object) {
@@ -89,7 +91,8 @@ constexpr size_t kParallelRecords = 1000;
 // Reads every record, spread over the machine's cores (at most `maxThreads`): decoding is most
 // of the cost of a large load and records do not depend on each other. The order of `records`
 // is kept.
-std::vector<ReadRecord> readRecords(std::vector<store::ObjectRecord> &records, size_t maxThreads = 8)
+std::vector<ReadRecord> readRecords(
+    std::vector<store::ObjectRecord> &records, size_t maxThreads = 8)
 {
     std::vector<ReadRecord> read(records.size());
     const size_t threads = records.size() < kParallelRecords
@@ -115,9 +118,9 @@ const KindTable &claimTable(const ObjectLayer &objects)
 }
 
 // Merges changed objects (nullptr: deleted) into a sorted table.
-std::shared_ptr<const KindTable> mergeTable(
-    const KindTable &base,
-    const std::map<std::pair<std::string, std::string>, std::shared_ptr<const model::Object>> &changes)
+std::shared_ptr<const KindTable> mergeTable(const KindTable &base,
+    const std::map<std::pair<std::string, std::string>, std::shared_ptr<const model::Object>>
+        &changes)
 {
     auto table = std::make_shared<KindTable>();
     table->objects.reserve(base.objects.size() + changes.size());
@@ -128,7 +131,7 @@ std::shared_ptr<const KindTable> mergeTable(
         ++change;
     };
     for (const auto &object : base.objects) {
-        const std::pair<std::string, std::string> key{object->meta.ns, object->meta.name};
+        const std::pair<std::string, std::string> key { object->meta.ns, object->meta.name };
         while (change != changes.end() && change->first < key)
             emitChange();
         if (change != changes.end() && change->first == key)
@@ -143,7 +146,7 @@ std::shared_ptr<const KindTable> mergeTable(
 
 // Devices that differ between two device layers, limited to the pools in `pools`.
 void diffDevices(const DeviceLayer &before, const DeviceLayer &after, const std::set<PoolId> &pools,
-                 ChangeSet &changes)
+    ChangeSet &changes)
 {
     for (const PoolId &pool : pools) {
         const auto oldList = before.byPool.find(pool);
@@ -198,7 +201,8 @@ SnapshotPtr assemble(std::string cluster, int64_t rev, std::vector<ReadRecord> r
     }
     auto devices = deriveDeviceLayer(std::move(slices));
     auto holds = deriveHoldLayer(*devices, claimTable(*objects));
-    return SnapshotAssembler::make(std::move(cluster), rev, std::move(devices), std::move(holds), std::move(objects));
+    return SnapshotAssembler::make(
+        std::move(cluster), rev, std::move(devices), std::move(holds), std::move(objects));
 }
 
 } // namespace
@@ -208,11 +212,12 @@ SnapshotPtr buildSnapshot(SnapshotSource source)
     return assemble(std::move(source.cluster), source.rev, readRecords(source.objects));
 }
 
-SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes)
+SnapshotPtr applyBatch(
+    const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes)
 {
     ChangeSet local;
     ChangeSet &out = changes ? *changes : local;
-    out = ChangeSet{};
+    out = ChangeSet {};
     if (!base || batch.cluster != base->cluster() || batch.changes.empty()) {
         out.snapshot = base;
         return base;
@@ -235,14 +240,15 @@ SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &bat
     // read, which the full load would skip as well).
     auto objects = std::make_shared<ObjectLayer>(oldObjects);
     std::map<std::string, SlicePtr> sliceChanges;
-    std::array<std::map<std::pair<std::string, std::string>, std::shared_ptr<const model::Object>>, kKindCount>
+    std::array<std::map<std::pair<std::string, std::string>, std::shared_ptr<const model::Object>>,
+        kKindCount>
         kindChanges;
     for (const auto &[key, change] : last) {
         objects->problems.erase(key);
         if (isSlice(key))
             sliceChanges[key.name] = nullptr;
         else if (const int kind = kindIndex(key); kind >= 0)
-            kindChanges[size_t(kind)][{key.ns, key.name}] = nullptr;
+            kindChanges[size_t(kind)][{ key.ns, key.name }] = nullptr;
     }
     for (ReadRecord &read : readRecords(states)) {
         if (!read.problem.empty())
@@ -250,7 +256,7 @@ SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &bat
         if (isSlice(read.key))
             sliceChanges[read.key.name] = std::move(read.slice);
         else if (read.kind >= 0)
-            kindChanges[size_t(read.kind)][{read.key.ns, read.key.name}] = std::move(read.object);
+            kindChanges[size_t(read.kind)][{ read.key.ns, read.key.name }] = std::move(read.object);
     }
     for (size_t kind = 0; kind < kKindCount; ++kind)
         if (!kindChanges[kind].empty())
@@ -262,12 +268,12 @@ SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &bat
         SliceMap slices = oldDevices.slices;
         for (auto &[name, slice] : sliceChanges) {
             if (const auto old = slices.find(name); old != slices.end()) {
-                touchedPools.insert({old->second->info.driver, old->second->info.pool});
+                touchedPools.insert({ old->second->info.driver, old->second->info.pool });
                 slices.erase(old);
             }
             if (!slice)
                 continue;
-            touchedPools.insert({slice->info.driver, slice->info.pool});
+            touchedPools.insert({ slice->info.driver, slice->info.pool });
             slices.emplace(name, std::move(slice));
         }
         devices = deriveDeviceLayer(std::move(slices));
@@ -282,10 +288,11 @@ SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &bat
     }
 
     const int64_t rev = std::max(base->rev(), batch.summary.lastRev);
-    auto snapshot = SnapshotAssembler::make(base->cluster(), rev, devices, holds, std::move(objects));
+    auto snapshot
+        = SnapshotAssembler::make(base->cluster(), rev, devices, holds, std::move(objects));
     if (devices == SnapshotAssembler::devicePtr(*base)
         && SnapshotAssembler::objects(*snapshot).kinds[size_t(model::Kind::DeviceClass)]
-               == oldObjects.kinds[size_t(model::Kind::DeviceClass)])
+            == oldObjects.kinds[size_t(model::Kind::DeviceClass)])
         SnapshotAssembler::inheritClassMatches(*base, *snapshot);
     out.snapshot = snapshot;
     return snapshot;
@@ -305,9 +312,10 @@ struct SliceShare
 Result<void> readShare(store::CacheDb &cache, const std::string &cluster, SliceShare &share)
 {
     share.reads.clear();
-    Result<void> visited = cache.forEachSlice(cluster, share.from, share.to, [&share](store::ObjectRecord &record) {
-        share.reads.push_back(readRecord(std::move(record)));
-    });
+    Result<void> visited
+        = cache.forEachSlice(cluster, share.from, share.to, [&share](store::ObjectRecord &record) {
+              share.reads.push_back(readRecord(std::move(record)));
+          });
     share.read = visited.has_value();
     return visited;
 }
@@ -359,7 +367,8 @@ Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &clust
     for (const model::KindInfo &kind : model::allKinds()) {
         if (kind.kind == model::Kind::ResourceSlice)
             continue;
-        Result<std::vector<store::ObjectRecord>> records = cache.objects(cluster, kind.group, kind.name);
+        Result<std::vector<store::ObjectRecord>> records
+            = cache.objects(cluster, kind.group, kind.name);
         if (!records)
             return fail(records.error());
         std::move(records->begin(), records->end(), std::back_inserter(others));
@@ -370,14 +379,16 @@ Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &clust
     // The slices in shares, each read and decoded on a connection of its own: reading a slice's
     // rows costs about as much as decoding them, and both spread over the cores.
     const std::string_view sliceKind = model::kindInfo(model::Kind::ResourceSlice).name;
-    Result<std::vector<std::string>> names = cache.objectNames(cluster, model::kResourceGroup, sliceKind);
+    Result<std::vector<std::string>> names
+        = cache.objectNames(cluster, model::kResourceGroup, sliceKind);
     if (!names)
         return fail(names.error());
     std::vector<SliceShare> shares = shareSlices(*names);
     {
         std::vector<std::jthread> readers;
         for (size_t i = 1; i < shares.size(); ++i)
-            readers.emplace_back(readShareApart, cache.path(), std::cref(cluster), *rev, std::ref(shares[i]));
+            readers.emplace_back(
+                readShareApart, cache.path(), std::cref(cluster), *rev, std::ref(shares[i]));
         if (Result<void> own = readShare(cache, cluster, shares.front()); !own)
             return fail(own.error());
     }

@@ -47,7 +47,8 @@ SnapshotPtr buildSnapshot(SnapshotSource source);
 // The snapshot after `batch`: parts the batch does not touch are shared with `base`, and a
 // batch of another cluster returns `base` itself. `changes` (optional) receives what changed.
 // Equal in content to a full rebuild at the same revision. Any thread.
-SnapshotPtr applyBatch(const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes = nullptr);
+SnapshotPtr applyBatch(
+    const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes = nullptr);
 
 // An empty snapshot of `cluster`, for a cache that holds nothing yet.
 SnapshotPtr emptySnapshot(const std::string &cluster);

@@ -52,7 +52,7 @@ struct DeviceKeyViewHash
 
 inline DeviceKeyView viewOf(const DeviceKey &key)
 {
-    return {key.driver, key.pool, key.device};
+    return { key.driver, key.pool, key.device };
 }
 
 // Everything derived from the slices: which devices count, pools and the device indexes.
@@ -60,9 +60,9 @@ inline DeviceKeyView viewOf(const DeviceKey &key)
 struct DeviceLayer
 {
     std::map<std::string, SlicePtr, std::less<>> slices; // every stored slice, by name
-    std::vector<SliceInfo> sliceInfos;                   // sorted by name, stale marked
-    std::vector<Pool> pools;                             // sorted by driver, name
-    std::vector<const Device *> devices;                 // current generation only
+    std::vector<SliceInfo> sliceInfos; // sorted by name, stale marked
+    std::vector<Pool> pools; // sorted by driver, name
+    std::vector<const Device *> devices; // current generation only
     std::unordered_map<DeviceKeyView, const Device *, DeviceKeyViewHash> byKey;
     std::map<std::string, std::vector<const Device *>, std::less<>> byNode;
     std::map<std::string, std::vector<const Device *>, std::less<>> byDriver;
@@ -101,9 +101,8 @@ class SnapshotAssembler final
 {
 public:
     static std::shared_ptr<Snapshot> make(std::string cluster, int64_t rev,
-                                          std::shared_ptr<const DeviceLayer> devices,
-                                          std::shared_ptr<const HoldLayer> holds,
-                                          std::shared_ptr<const ObjectLayer> objects);
+        std::shared_ptr<const DeviceLayer> devices, std::shared_ptr<const HoldLayer> holds,
+        std::shared_ptr<const ObjectLayer> objects);
     static const DeviceLayer &devices(const Snapshot &snapshot) { return *snapshot.m_devices; }
     static const HoldLayer &holds(const Snapshot &snapshot) { return *snapshot.m_holds; }
     static const ObjectLayer &objects(const Snapshot &snapshot) { return *snapshot.m_objects; }

@@ -12,7 +12,7 @@ namespace {
 
 common::ObjectKey claimKey(const std::string &ns, const std::string &name)
 {
-    return {std::string(model::kResourceGroup), "ResourceClaim", ns, name};
+    return { std::string(model::kResourceGroup), "ResourceClaim", ns, name };
 }
 
 } // namespace
@@ -67,7 +67,7 @@ std::vector<ClaimSummary> claimSummaries(const Snapshot &snapshot)
         if (claim->allocation) {
             std::set<std::string> nodes;
             for (const model::DeviceRequestAllocationResult &result : claim->allocation->results) {
-                summary.devices.push_back({result.driver, result.pool, result.device});
+                summary.devices.push_back({ result.driver, result.pool, result.device });
                 const Device *device = snapshot.device(summary.devices.back());
                 nodes.insert(device ? device->node : std::string());
             }

@@ -18,12 +18,12 @@ struct NodeSummary
 {
     std::string name;
     const model::Object *node = nullptr; // nullptr when only ResourceSlices name the node
-    std::string status;                  // "Ready", "NotReady,SchedulingDisabled", ...; "" without a Node
-    int devices = 0;                     // node-local DRA devices
-    int allocated = 0, free = 0;         // by Snapshot::state(); blocked and tainted are neither
-    std::vector<std::string> drivers;    // sorted
-    int pods = 0;                        // pods bound to the node
-    int64_t devicePluginGpus = 0;        // `nvidia.com/gpu` capacity of the device plugin
+    std::string status; // "Ready", "NotReady,SchedulingDisabled", ...; "" without a Node
+    int devices = 0; // node-local DRA devices
+    int allocated = 0, free = 0; // by Snapshot::state(); blocked and tainted are neither
+    std::vector<std::string> drivers; // sorted
+    int pods = 0; // pods bound to the node
+    int64_t devicePluginGpus = 0; // `nvidia.com/gpu` capacity of the device plugin
 };
 
 // Every Node, and every node only ResourceSlices name, sorted by name.
@@ -32,10 +32,10 @@ std::vector<NodeSummary> nodeSummaries(const Snapshot &snapshot);
 struct ClaimSummary
 {
     const model::Object *claim = nullptr;
-    std::string state;                    // as kubectl prints it: "allocated,reserved", "pending"
-    std::string node;                     // the node of its node-local devices, "" otherwise
-    std::vector<DeviceKey> devices;       // allocated devices, in result order
-    std::vector<std::string> pods;        // pods it is reserved for
+    std::string state; // as kubectl prints it: "allocated,reserved", "pending"
+    std::string node; // the node of its node-local devices, "" otherwise
+    std::vector<DeviceKey> devices; // allocated devices, in result order
+    std::vector<std::string> pods; // pods it is reserved for
     std::vector<std::string> missingPods; // of those, the ones the cache does not hold
 };
 
@@ -57,7 +57,7 @@ struct ClassSummary
 {
     const model::Object *deviceClass = nullptr;
     int devices = 0, free = 0; // devices it selects, and of those the free ones
-    int requestedBy = 0;       // claims and templates with a request for it
+    int requestedBy = 0; // claims and templates with a request for it
     bool selectorErrors = false;
 };
 

@@ -8,7 +8,8 @@
 
 namespace dra::inventory {
 
-bool taintRuleSelects(const Snapshot &snapshot, const model::DeviceTaintRule &rule, const Device &device)
+bool taintRuleSelects(
+    const Snapshot &snapshot, const model::DeviceTaintRule &rule, const Device &device)
 {
     const model::DeviceTaintSelector &selector = rule.selector;
     if ((!selector.driver.empty() && selector.driver != device.key.driver)
@@ -22,7 +23,8 @@ bool taintRuleSelects(const Snapshot &snapshot, const model::DeviceTaintRule &ru
     }
     for (const model::DeviceSelector &expression : selector.selectors) {
         std::vector<cel::Diagnostic> diagnostics;
-        const Result<cel::CompiledSelector> compiled = cel::compileSelector(expression.celExpression, &diagnostics);
+        const Result<cel::CompiledSelector> compiled
+            = cel::compileSelector(expression.celExpression, &diagnostics);
         if (!compiled || !compiled->isValid()
             || cel::evaluate(*compiled, device.view).outcome != cel::SelectorResult::Outcome::Match)
             return false;

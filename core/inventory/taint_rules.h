@@ -12,6 +12,7 @@ class Snapshot;
 // Whether a DeviceTaintRule's selector picks `device`: every field it sets must match (device
 // class through the snapshot's class match, driver, pool, device name, CEL selectors). A
 // selector that does not compile or fails on the device picks nothing. Any thread.
-bool taintRuleSelects(const Snapshot &snapshot, const model::DeviceTaintRule &rule, const Device &device);
+bool taintRuleSelects(
+    const Snapshot &snapshot, const model::DeviceTaintRule &rule, const Device &device);
 
 } // namespace dra::inventory

@@ -22,7 +22,8 @@ QString describe(const nlohmann::json &status, int httpStatus)
 {
     const QString message = field(status, "message");
     const QString reason = field(status, "reason");
-    QString text = message.isEmpty() ? QStringLiteral("the server answered HTTP %1").arg(httpStatus) : message;
+    QString text = message.isEmpty() ? QStringLiteral("the server answered HTTP %1").arg(httpStatus)
+                                     : message;
     text += reason.isEmpty() ? QStringLiteral(" (HTTP %1)").arg(httpStatus)
                              : QStringLiteral(" (%1, HTTP %2)").arg(reason).arg(httpStatus);
     return text;
@@ -34,14 +35,22 @@ Error::Code codeForStatus(int httpStatus)
 {
     switch (httpStatus) {
     case 400:
-    case 422: return Error::Code::Invalid;
-    case 401: return Error::Code::Unauthorized;
-    case 403: return Error::Code::Forbidden;
-    case 404: return Error::Code::NotFound;
-    case 409: return Error::Code::Conflict;
-    case 410: return Error::Code::Gone;
-    case 429: return Error::Code::Busy;
-    default: return Error::Code::Network;
+    case 422:
+        return Error::Code::Invalid;
+    case 401:
+        return Error::Code::Unauthorized;
+    case 403:
+        return Error::Code::Forbidden;
+    case 404:
+        return Error::Code::NotFound;
+    case 409:
+        return Error::Code::Conflict;
+    case 410:
+        return Error::Code::Gone;
+    case 429:
+        return Error::Code::Busy;
+    default:
+        return Error::Code::Network;
     }
 }
 
@@ -49,12 +58,14 @@ Error statusError(int httpStatus, const QByteArray &body, const QString &prefix)
 {
     const nlohmann::json status = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
     if (status.is_object() && field(status, "kind") == QLatin1String("Status"))
-        return Error{codeForStatus(httpStatus), prefix + QStringLiteral(": ") + describe(status, httpStatus)};
+        return Error { codeForStatus(httpStatus),
+            prefix + QStringLiteral(": ") + describe(status, httpStatus) };
     QString text = QString::fromUtf8(body.left(200)).simplified();
-    return Error{codeForStatus(httpStatus),
-                 prefix + QStringLiteral(": the server answered HTTP %1%2")
-                              .arg(httpStatus)
-                              .arg(text.isEmpty() ? QString() : QStringLiteral(": ") + text)};
+    return Error { codeForStatus(httpStatus),
+        prefix
+            + QStringLiteral(": the server answered HTTP %1%2")
+                  .arg(httpStatus)
+                  .arg(text.isEmpty() ? QString() : QStringLiteral(": ") + text) };
 }
 
 Error statusObjectError(const nlohmann::json &status, const QString &prefix)
@@ -66,7 +77,7 @@ Error statusObjectError(const nlohmann::json &status, const QString &prefix)
     const QString reason = field(status, "reason");
     if (reason == QLatin1String("Expired") || reason == QLatin1String("Gone"))
         code = 410;
-    return Error{codeForStatus(code), prefix + QStringLiteral(": ") + describe(status, code)};
+    return Error { codeForStatus(code), prefix + QStringLiteral(": ") + describe(status, code) };
 }
 
 } // namespace dra::kube

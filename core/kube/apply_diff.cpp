@@ -41,16 +41,17 @@ struct Edit
 // The edit script from a longest-common-subsequence table. Manifests are a few hundred lines,
 // so the quadratic table is small; beyond a bound the texts are shown as replaced wholesale
 // rather than stalling the caller.
-std::vector<Edit> editScript(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b)
+std::vector<Edit> editScript(
+    const std::vector<std::string_view> &a, const std::vector<std::string_view> &b)
 {
     std::vector<Edit> edits;
     const size_t n = a.size(), m = b.size();
     constexpr size_t kMaxCells = 16u * 1024 * 1024;
     if (n * m > kMaxCells) {
         for (size_t i = 0; i < n; ++i)
-            edits.push_back({'-', a[i], int(i), 0});
+            edits.push_back({ '-', a[i], int(i), 0 });
         for (size_t j = 0; j < m; ++j)
-            edits.push_back({'+', b[j], int(n), int(j)});
+            edits.push_back({ '+', b[j], int(n), int(j) });
         return edits;
     }
     // lcs[i][j]: length of the LCS of a[i..] and b[j..].
@@ -62,14 +63,14 @@ std::vector<Edit> editScript(const std::vector<std::string_view> &a, const std::
     size_t i = 0, j = 0;
     while (i < n || j < m) {
         if (i < n && j < m && a[i] == b[j]) {
-            edits.push_back({' ', a[i], int(i), int(j)});
+            edits.push_back({ ' ', a[i], int(i), int(j) });
             ++i, ++j;
         } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
             // Removals before additions, as diff(1) prints a changed line.
-            edits.push_back({'-', a[i], int(i), int(j)});
+            edits.push_back({ '-', a[i], int(i), int(j) });
             ++i;
         } else {
-            edits.push_back({'+', b[j], int(i), int(j)});
+            edits.push_back({ '+', b[j], int(i), int(j) });
             ++j;
         }
     }
@@ -83,7 +84,8 @@ void dropVolatileMetadata(json &object)
     const auto meta = object.find("metadata");
     if (meta == object.end() || !meta->is_object())
         return;
-    for (const char *field : {"managedFields", "resourceVersion", "generation", "uid", "creationTimestamp", "selfLink"})
+    for (const char *field : { "managedFields", "resourceVersion", "generation", "uid",
+             "creationTimestamp", "selfLink" })
         meta->erase(field);
 }
 
@@ -96,8 +98,8 @@ json comparableObject(const json &object)
     return copy;
 }
 
-std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view from, std::string_view to,
-                        int context)
+std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view from,
+    std::string_view to, int context)
 {
     if (before == after)
         return {};
@@ -131,7 +133,7 @@ std::string unifiedDiff(std::string_view before, std::string_view after, std::st
         const int beforeStart = edits[start].beforeLine + (beforeCount > 0 ? 1 : 0);
         const int afterStart = edits[start].afterLine + (afterCount > 0 ? 1 : 0);
         out += "@@ -" + std::to_string(beforeStart) + "," + std::to_string(beforeCount) + " +"
-               + std::to_string(afterStart) + "," + std::to_string(afterCount) + " @@\n";
+            + std::to_string(afterStart) + "," + std::to_string(afterCount) + " @@\n";
         for (size_t e = start; e < end; ++e) {
             out += edits[e].op;
             out += edits[e].line;
@@ -144,10 +146,13 @@ std::string unifiedDiff(std::string_view before, std::string_view after, std::st
 
 std::string objectDiff(const json &live, const json &desired, std::string_view label)
 {
-    const std::string before = live.is_null() ? std::string() : model::jsonToYaml(comparableObject(live));
-    const std::string after = desired.is_null() ? std::string() : model::jsonToYaml(comparableObject(desired));
-    return unifiedDiff(before, after, live.is_null() ? std::string("/dev/null") : "live/" + std::string(label),
-                       "dry-run/" + std::string(label));
+    const std::string before
+        = live.is_null() ? std::string() : model::jsonToYaml(comparableObject(live));
+    const std::string after
+        = desired.is_null() ? std::string() : model::jsonToYaml(comparableObject(desired));
+    return unifiedDiff(before, after,
+        live.is_null() ? std::string("/dev/null") : "live/" + std::string(label),
+        "dry-run/" + std::string(label));
 }
 
 } // namespace dra::kube

@@ -18,10 +18,11 @@ nlohmann::json comparableObject(const nlohmann::json &object);
 // two texts split into lines; empty when they are equal. Lines are matched by a longest common
 // subsequence, so a changed field shows as its own -/+ pair, not as a rewrite of the object.
 std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view from,
-                        std::string_view to, int context = 3);
+    std::string_view to, int context = 3);
 
 // The diff of two objects as YAML after comparableObject(); `live` null means "does not exist
 // yet" and every line of `desired` is an addition.
-std::string objectDiff(const nlohmann::json &live, const nlohmann::json &desired, std::string_view label);
+std::string objectDiff(
+    const nlohmann::json &live, const nlohmann::json &desired, std::string_view label);
 
 } // namespace dra::kube

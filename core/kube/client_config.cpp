@@ -16,7 +16,8 @@ Result<QByteArray> readMaterial(const QString &path, const QString &what)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(Error::Code::NotFound, QStringLiteral("%1: cannot read %2: %3").arg(what, path, file.errorString()));
+        return fail(Error::Code::NotFound,
+            QStringLiteral("%1: cannot read %2: %3").arg(what, path, file.errorString()));
     return file.readAll();
 }
 
@@ -34,11 +35,12 @@ Result<QByteArray> dataOrFile(const QByteArray &data, const QString &path, const
 
 QString ClientConfig::describe() const
 {
-    return QStringLiteral("context \"%1\" (%2)").arg(context, server.toDisplayString(QUrl::RemoveUserInfo));
+    return QStringLiteral("context \"%1\" (%2)")
+        .arg(context, server.toDisplayString(QUrl::RemoveUserInfo));
 }
 
-Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &contextName,
-                                    const ProxyEnvironment &proxyEnvironment)
+Result<ClientConfig> resolveContext(
+    const Kubeconfig &config, const QString &contextName, const ProxyEnvironment &proxyEnvironment)
 {
     Result<QString> name = config.chooseContext(contextName);
     if (!name)
@@ -62,9 +64,11 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
     const auto clusterIt = config.clusters.find(context.cluster);
     if (clusterIt == config.clusters.end())
         return invalid(contextField + QStringLiteral(".cluster"),
-                       QStringLiteral("cluster \"%1\" is not defined in %2").arg(context.cluster, config.filesText()));
+            QStringLiteral("cluster \"%1\" is not defined in %2")
+                .arg(context.cluster, config.filesText()));
     const KubeCluster &cluster = clusterIt->second;
-    const QString clusterField = QStringLiteral("%1: clusters[\"%2\"]").arg(cluster.origin, context.cluster);
+    const QString clusterField
+        = QStringLiteral("%1: clusters[\"%2\"]").arg(cluster.origin, context.cluster);
 
     if (cluster.server.isEmpty())
         return invalid(clusterField + QStringLiteral(".server"), QStringLiteral("missing"));
@@ -73,24 +77,29 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
         serverText.prepend(QStringLiteral("https://")); // kubectl's default scheme
     out.server = QUrl(serverText, QUrl::StrictMode);
     if (!out.server.isValid() || out.server.host().isEmpty()
-        || (out.server.scheme() != QLatin1String("https") && out.server.scheme() != QLatin1String("http")))
+        || (out.server.scheme() != QLatin1String("https")
+            && out.server.scheme() != QLatin1String("http")))
         return invalid(clusterField + QStringLiteral(".server"),
-                       QStringLiteral("\"%1\" is not an http(s) URL").arg(cluster.server));
+            QStringLiteral("\"%1\" is not an http(s) URL").arg(cluster.server));
 
     out.insecureSkipTlsVerify = cluster.insecureSkipTlsVerify;
     out.tlsServerName = cluster.tlsServerName;
     out.disableCompression = cluster.disableCompression;
     out.execExtension = cluster.execExtension;
     out.proxyUrl = cluster.proxyUrl;
-    const bool hasCa = !cluster.certificateAuthorityData.isEmpty() || !cluster.certificateAuthority.isEmpty();
+    const bool hasCa
+        = !cluster.certificateAuthorityData.isEmpty() || !cluster.certificateAuthority.isEmpty();
     if (hasCa && cluster.insecureSkipTlsVerify)
         return invalid(clusterField,
-                       QStringLiteral("certificate-authority and insecure-skip-tls-verify exclude each other"));
+            QStringLiteral(
+                "certificate-authority and insecure-skip-tls-verify exclude each other"));
     if (hasCa) {
         const QString caField = clusterField
-            + (cluster.certificateAuthorityData.isEmpty() ? QStringLiteral(".certificate-authority")
-                                                          : QStringLiteral(".certificate-authority-data"));
-        Result<QByteArray> pem = dataOrFile(cluster.certificateAuthorityData, cluster.certificateAuthority, caField);
+            + (cluster.certificateAuthorityData.isEmpty()
+                    ? QStringLiteral(".certificate-authority")
+                    : QStringLiteral(".certificate-authority-data"));
+        Result<QByteArray> pem
+            = dataOrFile(cluster.certificateAuthorityData, cluster.certificateAuthority, caField);
         if (!pem)
             return fail(pem.error());
         Result<QList<QSslCertificate>> certificates = parseCertificates(*pem, caField);
@@ -100,11 +109,13 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
         out.caPem = *pem;
     }
     if (cluster.insecureSkipTlsVerify)
-        out.warnings.append(QStringLiteral("%1: insecure-skip-tls-verify is set: the server's certificate is NOT "
-                                           "checked, so anyone on the network path can read and change this "
-                                           "connection, credentials included")
-                                .arg(clusterField));
-    Result<QNetworkProxy> proxy = proxyFor(out.server, cluster.proxyUrl, proxyEnvironment, clusterField + QStringLiteral(".proxy-url"));
+        out.warnings.append(
+            QStringLiteral("%1: insecure-skip-tls-verify is set: the server's certificate is NOT "
+                           "checked, so anyone on the network path can read and change this "
+                           "connection, credentials included")
+                .arg(clusterField));
+    Result<QNetworkProxy> proxy = proxyFor(out.server, cluster.proxyUrl, proxyEnvironment,
+        clusterField + QStringLiteral(".proxy-url"));
     if (!proxy)
         return fail(proxy.error());
     out.proxy = *proxy;
@@ -114,17 +125,21 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
     const auto userIt = config.users.find(context.user);
     if (userIt == config.users.end())
         return invalid(contextField + QStringLiteral(".user"),
-                       QStringLiteral("user \"%1\" is not defined in %2").arg(context.user, config.filesText()));
+            QStringLiteral("user \"%1\" is not defined in %2")
+                .arg(context.user, config.filesText()));
     const KubeUser &user = userIt->second;
     const QString userField = QStringLiteral("%1: users[\"%2\"]").arg(user.origin, context.user);
 
     if (!user.authProvider.isEmpty())
         return fail(Error::Code::Unsupported,
-                    userField + QStringLiteral(".auth-provider: the legacy \"%1\" auth provider is not supported; "
-                                               "use the provider's exec credential plugin instead")
-                                    .arg(user.authProvider));
+            userField
+                + QStringLiteral(
+                    ".auth-provider: the legacy \"%1\" auth provider is not supported; "
+                    "use the provider's exec credential plugin instead")
+                      .arg(user.authProvider));
     if (!user.clientCertificateData.isEmpty() && !user.clientCertificate.isEmpty())
-        return invalid(userField, QStringLiteral("client-certificate-data and client-certificate are both set"));
+        return invalid(userField,
+            QStringLiteral("client-certificate-data and client-certificate are both set"));
     if (!user.clientKeyData.isEmpty() && !user.clientKey.isEmpty())
         return invalid(userField, QStringLiteral("client-key-data and client-key are both set"));
     QStringList methods;
@@ -135,21 +150,25 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
     if (user.exec)
         methods.append(QStringLiteral("exec"));
     if (methods.size() > 1)
-        return invalid(userField, QStringLiteral("more than one authentication method (%1); only one is allowed")
-                                      .arg(methods.join(QStringLiteral(", "))));
+        return invalid(userField,
+            QStringLiteral("more than one authentication method (%1); only one is allowed")
+                .arg(methods.join(QStringLiteral(", "))));
 
     const bool hasCert = !user.clientCertificateData.isEmpty() || !user.clientCertificate.isEmpty();
     const bool hasKey = !user.clientKeyData.isEmpty() || !user.clientKey.isEmpty();
     if (hasCert != hasKey)
-        return invalid(userField, hasCert ? QStringLiteral("client-certificate is set without client-key")
-                                          : QStringLiteral("client-key is set without client-certificate"));
+        return invalid(userField,
+            hasCert ? QStringLiteral("client-certificate is set without client-key")
+                    : QStringLiteral("client-key is set without client-certificate"));
     if (hasCert) {
         const QString certField = userField
             + (user.clientCertificateData.isEmpty() ? QStringLiteral(".client-certificate")
                                                     : QStringLiteral(".client-certificate-data"));
         const QString keyField = userField
-            + (user.clientKeyData.isEmpty() ? QStringLiteral(".client-key") : QStringLiteral(".client-key-data"));
-        Result<QByteArray> certPem = dataOrFile(user.clientCertificateData, user.clientCertificate, certField);
+            + (user.clientKeyData.isEmpty() ? QStringLiteral(".client-key")
+                                            : QStringLiteral(".client-key-data"));
+        Result<QByteArray> certPem
+            = dataOrFile(user.clientCertificateData, user.clientCertificate, certField);
         if (!certPem)
             return fail(certPem.error());
         Result<QByteArray> keyPem = dataOrFile(user.clientKeyData, user.clientKey, keyField);
@@ -167,7 +186,8 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
         out.clientKey = *key;
     }
     out.token = user.token;
-    out.tokenFile = user.token.isEmpty() ? user.tokenFile : QString(); // a token wins over tokenFile
+    out.tokenFile
+        = user.token.isEmpty() ? user.tokenFile : QString(); // a token wins over tokenFile
     out.username = user.username;
     out.password = user.password;
     out.impersonateUser = user.impersonate;
@@ -176,25 +196,29 @@ Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &con
     out.impersonateExtra = user.impersonateExtra;
     out.exec = user.exec;
     if (!out.impersonateGroups.isEmpty() && out.impersonateUser.isEmpty())
-        return invalid(userField + QStringLiteral(".as-groups"), QStringLiteral("set without as (the user to impersonate)"));
+        return invalid(userField + QStringLiteral(".as-groups"),
+            QStringLiteral("set without as (the user to impersonate)"));
     // kube-apiserver takes one value per header line, and Qt 6.4's QNetworkRequest cannot send a
     // header twice: refuse rather than impersonate the wrong groups.
     if (out.impersonateGroups.size() > 1)
         return fail(Error::Code::Unsupported,
-                    userField + QStringLiteral(".as-groups: impersonating more than one group is not supported "
-                                               "(each would need its own Impersonate-Group header)"));
+            userField
+                + QStringLiteral(".as-groups: impersonating more than one group is not supported "
+                                 "(each would need its own Impersonate-Group header)"));
     for (const auto &[key, values] : out.impersonateExtra) {
         if (values.size() > 1)
             return fail(Error::Code::Unsupported,
-                        userField + QStringLiteral(".as-user-extra[\"%1\"]: more than one value is not supported").arg(key));
+                userField
+                    + QStringLiteral(".as-user-extra[\"%1\"]: more than one value is not supported")
+                          .arg(key));
     }
 
     // kubectl sends no credentials to an http:// server (client-go reads them only for TLS).
-    if (out.server.scheme() == QLatin1String("http")
-        && (!methods.isEmpty() || hasCert)) {
-        out.warnings.append(QStringLiteral("%1: the server is plain http://, so the credentials of user \"%2\" are "
-                                           "not sent (as kubectl does)")
-                                .arg(out.describe(), context.user));
+    if (out.server.scheme() == QLatin1String("http") && (!methods.isEmpty() || hasCert)) {
+        out.warnings.append(
+            QStringLiteral("%1: the server is plain http://, so the credentials of user \"%2\" are "
+                           "not sent (as kubectl does)")
+                .arg(out.describe(), context.user));
         out.clientCertificateChain.clear();
         out.clientKey.reset();
         out.token.clear();

@@ -24,10 +24,10 @@ namespace dra::kube {
 // files read. Credentials are in memory only. Plain value, any thread.
 struct ClientConfig
 {
-    QString context;   // the context name, used in every error message
-    QString cluster;   // its cluster and user names
+    QString context; // the context name, used in every error message
+    QString cluster; // its cluster and user names
     QString user;
-    QString origin;    // the kubeconfig file that defined the context
+    QString origin; // the kubeconfig file that defined the context
     QString ns = QStringLiteral("default"); // the context's namespace
     QUrl server;
 
@@ -36,7 +36,7 @@ struct ClientConfig
     QByteArray caPem; // as read, for exec plugins' cluster info
     bool insecureSkipTlsVerify = false;
     QString tlsServerName;
-    QNetworkProxy proxy{QNetworkProxy::NoProxy};
+    QNetworkProxy proxy { QNetworkProxy::NoProxy };
     QString proxyUrl; // as configured (for exec plugins' cluster info)
     bool disableCompression = false;
 
@@ -65,7 +65,8 @@ struct ClientConfig
 // readable CA and client certificate files, a key matching the certificate, at most one
 // authentication method, no CA together with insecure-skip-tls-verify. Errors name the
 // kubeconfig file, the context and the field.
-[[nodiscard]] Result<ClientConfig> resolveContext(const Kubeconfig &config, const QString &contextName,
-                                                  const ProxyEnvironment &proxyEnvironment = ProxyEnvironment::fromProcess());
+[[nodiscard]] Result<ClientConfig> resolveContext(const Kubeconfig &config,
+    const QString &contextName,
+    const ProxyEnvironment &proxyEnvironment = ProxyEnvironment::fromProcess());
 
 } // namespace dra::kube

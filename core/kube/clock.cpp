@@ -18,7 +18,8 @@ public:
     int64_t nowMs() const override { return QDateTime::currentMSecsSinceEpoch(); }
     void callLater(int64_t delayMs, QObject *context, std::function<void()> callback) override
     {
-        QTimer::singleShot(std::chrono::milliseconds(std::max<int64_t>(0, delayMs)), context, std::move(callback));
+        QTimer::singleShot(
+            std::chrono::milliseconds(std::max<int64_t>(0, delayMs)), context, std::move(callback));
     }
 };
 
@@ -34,16 +35,18 @@ Clock &Clock::system()
 
 void ManualClock::callLater(int64_t delayMs, QObject *context, std::function<void()> callback)
 {
-    m_pending.push_back(Pending{m_now + std::max<int64_t>(0, delayMs), m_order++, context, std::move(callback)});
+    m_pending.push_back(
+        Pending { m_now + std::max<int64_t>(0, delayMs), m_order++, context, std::move(callback) });
 }
 
 bool ManualClock::runNext()
 {
     if (m_pending.empty())
         return false;
-    const auto earliest = std::ranges::min_element(m_pending, [](const Pending &a, const Pending &b) {
-        return a.at != b.at ? a.at < b.at : a.order < b.order;
-    });
+    const auto earliest
+        = std::ranges::min_element(m_pending, [](const Pending &a, const Pending &b) {
+              return a.at != b.at ? a.at < b.at : a.order < b.order;
+          });
     Pending due = std::move(*earliest);
     m_pending.erase(earliest);
     m_now = std::max(m_now, due.at);

@@ -31,7 +31,10 @@ public:
 class ManualClock final : public Clock
 {
 public:
-    explicit ManualClock(int64_t startMs = 1'700'000'000'000) : m_now(startMs) { }
+    explicit ManualClock(int64_t startMs = 1'700'000'000'000)
+        : m_now(startMs)
+    {
+    }
 
     int64_t nowMs() const override { return m_now; }
     void callLater(int64_t delayMs, QObject *context, std::function<void()> callback) override;

@@ -34,8 +34,10 @@ void AuthMaterial::applyTo(QNetworkRequest &request, QSslConfiguration &tls) con
     }
 }
 
-Credentials::Credentials(const ClientConfig &config, ExecOptions execOptions, Clock &clock, QObject *parent)
-    : QObject(parent), m_config(config)
+Credentials::Credentials(
+    const ClientConfig &config, ExecOptions execOptions, Clock &clock, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
 {
     if (m_config.exec)
         m_exec = new ExecCredentialPlugin(m_config, std::move(execOptions), clock, this);
@@ -47,7 +49,8 @@ AuthMaterial Credentials::staticMaterial() const
     if (!m_config.token.isEmpty())
         material.authorization = bearer(m_config.token.toUtf8());
     else if (!m_config.username.isEmpty() || !m_config.password.isEmpty())
-        material.authorization = "Basic " + (m_config.username + QLatin1Char(':') + m_config.password).toUtf8().toBase64();
+        material.authorization = "Basic "
+            + (m_config.username + QLatin1Char(':') + m_config.password).toUtf8().toBase64();
     material.clientChain = m_config.clientCertificateChain;
     material.clientKey = m_config.clientKey;
     return material;
@@ -57,21 +60,24 @@ Result<QByteArray> Credentials::bearerFromTokenFile()
 {
     const QFileInfo info(m_config.tokenFile);
     if (!info.exists())
-        return fail(Error::Code::Unauthorized, QStringLiteral("%1: users[\"%2\"].tokenFile: %3 does not exist")
-                                                   .arg(m_config.origin, m_config.user, m_config.tokenFile));
+        return fail(Error::Code::Unauthorized,
+            QStringLiteral("%1: users[\"%2\"].tokenFile: %3 does not exist")
+                .arg(m_config.origin, m_config.user, m_config.tokenFile));
     // Re-read only when the file changed: projected service-account tokens rotate in place.
-    if (m_fileToken.isEmpty() || info.lastModified() != m_fileModified || info.size() != m_fileSize) {
+    if (m_fileToken.isEmpty() || info.lastModified() != m_fileModified
+        || info.size() != m_fileSize) {
         QFile file(m_config.tokenFile);
         if (!file.open(QIODevice::ReadOnly))
-            return fail(Error::Code::Unauthorized, QStringLiteral("%1: users[\"%2\"].tokenFile: cannot read %3: %4")
-                                                       .arg(m_config.origin, m_config.user, m_config.tokenFile,
-                                                            file.errorString()));
+            return fail(Error::Code::Unauthorized,
+                QStringLiteral("%1: users[\"%2\"].tokenFile: cannot read %3: %4")
+                    .arg(m_config.origin, m_config.user, m_config.tokenFile, file.errorString()));
         m_fileToken = file.readAll().trimmed();
         m_fileModified = info.lastModified();
         m_fileSize = info.size();
         if (m_fileToken.isEmpty())
-            return fail(Error::Code::Unauthorized, QStringLiteral("%1: users[\"%2\"].tokenFile: %3 is empty")
-                                                       .arg(m_config.origin, m_config.user, m_config.tokenFile));
+            return fail(Error::Code::Unauthorized,
+                QStringLiteral("%1: users[\"%2\"].tokenFile: %3 is empty")
+                    .arg(m_config.origin, m_config.user, m_config.tokenFile));
     }
     return bearer(m_fileToken);
 }
@@ -91,26 +97,29 @@ void Credentials::get(QObject *context, Callback done)
         done(material);
         return;
     }
-    m_exec->fetch(context, [this, material, done = std::move(done)](const Result<ExecCredential> &credential) mutable {
-        if (!credential) {
-            done(fail(credential.error()));
-            return;
-        }
-        if (!credential->token.isEmpty())
-            material.authorization = bearer(credential->token.toUtf8());
-        if (!credential->clientCertificatePem.isEmpty()) {
-            const QString what = QStringLiteral("exec plugin \"%1\" client certificate").arg(m_config.exec->command);
-            Result<QList<QSslCertificate>> chain = parseCertificates(credential->clientCertificatePem, what);
-            Result<QSslKey> key = parsePrivateKey(credential->clientKeyPem, what);
-            if (!chain || !key) {
-                done(fail(!chain ? chain.error() : key.error()));
+    m_exec->fetch(context,
+        [this, material, done = std::move(done)](const Result<ExecCredential> &credential) mutable {
+            if (!credential) {
+                done(fail(credential.error()));
                 return;
             }
-            material.clientChain = *chain;
-            material.clientKey = *key;
-        }
-        done(material);
-    });
+            if (!credential->token.isEmpty())
+                material.authorization = bearer(credential->token.toUtf8());
+            if (!credential->clientCertificatePem.isEmpty()) {
+                const QString what = QStringLiteral("exec plugin \"%1\" client certificate")
+                                         .arg(m_config.exec->command);
+                Result<QList<QSslCertificate>> chain
+                    = parseCertificates(credential->clientCertificatePem, what);
+                Result<QSslKey> key = parsePrivateKey(credential->clientKeyPem, what);
+                if (!chain || !key) {
+                    done(fail(!chain ? chain.error() : key.error()));
+                    return;
+                }
+                material.clientChain = *chain;
+                material.clientKey = *key;
+            }
+            done(material);
+        });
 }
 
 bool Credentials::invalidate(const AuthMaterial &used)
@@ -140,7 +149,8 @@ void Credentials::applyImpersonation(QNetworkRequest &request) const
     if (!m_config.impersonateGroups.isEmpty())
         request.setRawHeader("Impersonate-Group", m_config.impersonateGroups.first().toUtf8());
     for (const auto &[key, values] : m_config.impersonateExtra)
-        request.setRawHeader("Impersonate-Extra-" + QUrl::toPercentEncoding(key), values.value(0).toUtf8());
+        request.setRawHeader(
+            "Impersonate-Extra-" + QUrl::toPercentEncoding(key), values.value(0).toUtf8());
 }
 
 } // namespace dra::kube

@@ -42,7 +42,8 @@ class Credentials final : public QObject
 {
     Q_OBJECT
 public:
-    Credentials(const ClientConfig &config, ExecOptions execOptions, Clock &clock, QObject *parent = nullptr);
+    Credentials(const ClientConfig &config, ExecOptions execOptions, Clock &clock,
+        QObject *parent = nullptr);
 
     using Callback = std::function<void(const Result<AuthMaterial> &)>;
     // Calls `done` with what the next request should carry; at once, or after an exec plugin

@@ -83,10 +83,12 @@ void readGatewayGroup(const std::shared_ptr<DiscoveryRun> &run)
             Result<nlohmann::json> group = parse(*response, path);
             std::set<std::string> served;
             if (group && group->is_object())
-                for (const nlohmann::json &version : group->value("versions", nlohmann::json::array()))
-                    if (version.is_object() && version.value("version", nlohmann::json()).is_string())
+                for (const nlohmann::json &version :
+                    group->value("versions", nlohmann::json::array()))
+                    if (version.is_object()
+                        && version.value("version", nlohmann::json()).is_string())
                         served.insert(version["version"].get<std::string>());
-            for (const char *candidate : {"v1", "v1beta1"}) {
+            for (const char *candidate : { "v1", "v1beta1" }) {
                 if (served.contains(candidate)) {
                     run->gatewayVersion = candidate;
                     break;
@@ -105,67 +107,72 @@ void readNextVersion(const std::shared_ptr<DiscoveryRun> &run)
     }
     const QString version = run->pending.takeFirst();
     run->client->get(QStringLiteral("/apis/resource.k8s.io/") + version, {}, run->context,
-                     [run, version](const Result<RestResponse> &response) {
-                         if (!response) {
-                             run->finish(fail(response.error()));
-                             return;
-                         }
-                         Result<nlohmann::json> list = parse(*response, QStringLiteral("resource.k8s.io/") + version);
-                         if (!list) {
-                             run->finish(fail(list.error()));
-                             return;
-                         }
-                         if (!list->is_object()) {
-                             run->finish(fail(Error::Code::Parse, run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io/") + version)
-                                                                      + QStringLiteral(": not an APIResourceList")));
-                             return;
-                         }
-                         for (const nlohmann::json &resource : list->value("resources", nlohmann::json::array()))
-                             if (resource.is_object() && resource.value("name", nlohmann::json()).is_string())
-                                 run->resources[version].insert(resource["name"].get<std::string>());
-                         readNextVersion(run);
-                     });
+        [run, version](const Result<RestResponse> &response) {
+            if (!response) {
+                run->finish(fail(response.error()));
+                return;
+            }
+            Result<nlohmann::json> list
+                = parse(*response, QStringLiteral("resource.k8s.io/") + version);
+            if (!list) {
+                run->finish(fail(list.error()));
+                return;
+            }
+            if (!list->is_object()) {
+                run->finish(fail(Error::Code::Parse,
+                    run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io/") + version)
+                        + QStringLiteral(": not an APIResourceList")));
+                return;
+            }
+            for (const nlohmann::json &resource : list->value("resources", nlohmann::json::array()))
+                if (resource.is_object() && resource.value("name", nlohmann::json()).is_string())
+                    run->resources[version].insert(resource["name"].get<std::string>());
+            readNextVersion(run);
+        });
 }
 
 void readGroup(const std::shared_ptr<DiscoveryRun> &run)
 {
-    run->client->get(QStringLiteral("/apis/resource.k8s.io"), {}, run->context, [run](const Result<RestResponse> &response) {
-        if (!response) {
-            if (response.error().code == Error::Code::NotFound) { // no DRA on this cluster
-                readGatewayGroup(run);
+    run->client->get(QStringLiteral("/apis/resource.k8s.io"), {}, run->context,
+        [run](const Result<RestResponse> &response) {
+            if (!response) {
+                if (response.error().code == Error::Code::NotFound) { // no DRA on this cluster
+                    readGatewayGroup(run);
+                    return;
+                }
+                run->finish(fail(response.error()));
                 return;
             }
-            run->finish(fail(response.error()));
-            return;
-        }
-        Result<nlohmann::json> group = parse(*response, QStringLiteral("/apis/resource.k8s.io"));
-        if (!group) {
-            run->finish(fail(group.error()));
-            return;
-        }
-        if (!group->is_object()) {
-            run->finish(fail(Error::Code::Parse, run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io"))
-                                                     + QStringLiteral(": not an APIGroup")));
-            return;
-        }
-        std::set<QString> served;
-        for (const nlohmann::json &version : group->value("versions", nlohmann::json::array()))
-            if (version.is_object() && version.value("version", nlohmann::json()).is_string())
-                served.insert(common::qs(version["version"].get<std::string>()));
-        for (const QString &known : knownResourceVersions())
-            if (served.contains(known))
-                run->result.resourceVersions.append(known);
-        run->pending = run->result.resourceVersions;
-        readNextVersion(run);
-    });
+            Result<nlohmann::json> group
+                = parse(*response, QStringLiteral("/apis/resource.k8s.io"));
+            if (!group) {
+                run->finish(fail(group.error()));
+                return;
+            }
+            if (!group->is_object()) {
+                run->finish(fail(Error::Code::Parse,
+                    run->client->describe("GET", QStringLiteral("/apis/resource.k8s.io"))
+                        + QStringLiteral(": not an APIGroup")));
+                return;
+            }
+            std::set<QString> served;
+            for (const nlohmann::json &version : group->value("versions", nlohmann::json::array()))
+                if (version.is_object() && version.value("version", nlohmann::json()).is_string())
+                    served.insert(common::qs(version["version"].get<std::string>()));
+            for (const QString &known : knownResourceVersions())
+                if (served.contains(known))
+                    run->result.resourceVersions.append(known);
+            run->pending = run->result.resourceVersions;
+            readNextVersion(run);
+        });
 }
 
 } // namespace
 
 const QStringList &knownResourceVersions()
 {
-    static const QStringList versions{QStringLiteral("v1"), QStringLiteral("v1beta2"), QStringLiteral("v1beta1"),
-                                      QStringLiteral("v1alpha3")};
+    static const QStringList versions { QStringLiteral("v1"), QStringLiteral("v1beta2"),
+        QStringLiteral("v1beta1"), QStringLiteral("v1alpha3") };
     return versions;
 }
 
@@ -180,26 +187,28 @@ QString ApiDiscovery::collectionPath(const model::KindInfo &kind, const std::str
     return resourcePath(apiVersionOf(kind.kind), kind, ns);
 }
 
-void discover(RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done)
+void discover(
+    RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done)
 {
     auto run = std::make_shared<DiscoveryRun>();
     run->client = &client;
     run->context = context;
     run->done = std::move(done);
-    client.get(QStringLiteral("/version"), {}, context, [run](const Result<RestResponse> &response) {
-        if (!response) {
-            run->finish(fail(response.error()));
-            return;
-        }
-        Result<nlohmann::json> version = parse(*response, QStringLiteral("/version"));
-        if (!version) {
-            run->finish(fail(version.error()));
-            return;
-        }
-        if (version->is_object() && version->value("gitVersion", nlohmann::json()).is_string())
-            run->result.gitVersion = common::qs((*version)["gitVersion"].get<std::string>());
-        readGroup(run);
-    });
+    client.get(
+        QStringLiteral("/version"), {}, context, [run](const Result<RestResponse> &response) {
+            if (!response) {
+                run->finish(fail(response.error()));
+                return;
+            }
+            Result<nlohmann::json> version = parse(*response, QStringLiteral("/version"));
+            if (!version) {
+                run->finish(fail(version.error()));
+                return;
+            }
+            if (version->is_object() && version->value("gitVersion", nlohmann::json()).is_string())
+                run->result.gitVersion = common::qs((*version)["gitVersion"].get<std::string>());
+            readGroup(run);
+        });
 }
 
 } // namespace dra::kube

@@ -20,7 +20,7 @@ class RestClient;
 // What a cluster serves, as far as the mirror cares.
 struct ApiDiscovery
 {
-    QString gitVersion;         // /version: "v1.34.2"
+    QString gitVersion; // /version: "v1.34.2"
     QStringList resourceVersions; // served resource.k8s.io versions, newest first
     // The apiVersion each mirrored kind is read in ("resource.k8s.io/v1beta2", "v1"); a kind the
     // cluster does not serve is absent.
@@ -40,6 +40,7 @@ const QStringList &knownResourceVersions();
 // Asks the server for /version and the resource.k8s.io group (legacy discovery, which every
 // server and our own mirror serve), then each served version's resources. `done` is not called
 // once `context` is gone. Thread of the client.
-void discover(RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done);
+void discover(
+    RestClient &client, QObject *context, std::function<void(const Result<ApiDiscovery> &)> done);
 
 } // namespace dra::kube

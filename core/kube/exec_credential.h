@@ -39,13 +39,13 @@ struct ExecOptions
     // so a desktop can show them; with this set, interactiveMode: Always plugins are run
     // instead of refused.
     std::function<void(const QString &line)> onMessage;
-    int timeoutMs = 120 * 1000;            // a plugin that takes longer is stopped: never hang
+    int timeoutMs = 120 * 1000; // a plugin that takes longer is stopped: never hang
     int interactiveTimeoutMs = 10 * 60 * 1000; // when the user is expected to act
 };
 
 // Parses a plugin's stdout (an ExecCredential of `apiVersion`); errors name the plugin.
-[[nodiscard]] Result<ExecCredential> parseExecCredential(const QByteArray &output, const QString &apiVersion,
-                                                         const QString &plugin);
+[[nodiscard]] Result<ExecCredential> parseExecCredential(
+    const QByteArray &output, const QString &apiVersion, const QString &plugin);
 
 // The KUBERNETES_EXEC_INFO a plugin receives (spec.interactive, and spec.cluster when
 // provideClusterInfo is set).
@@ -57,7 +57,8 @@ class ExecCredentialPlugin final : public QObject
 {
     Q_OBJECT
 public:
-    ExecCredentialPlugin(ClientConfig config, ExecOptions options, Clock &clock, QObject *parent = nullptr);
+    ExecCredentialPlugin(
+        ClientConfig config, ExecOptions options, Clock &clock, QObject *parent = nullptr);
     ~ExecCredentialPlugin() override;
 
     using Callback = std::function<void(const Result<ExecCredential> &)>;

@@ -22,7 +22,11 @@ using common::Error;
 class FileReader
 {
 public:
-    explicit FileReader(QString path) : m_path(std::move(path)), m_dir(QFileInfo(m_path).absolutePath()) { }
+    explicit FileReader(QString path)
+        : m_path(std::move(path))
+        , m_dir(QFileInfo(m_path).absolutePath())
+    {
+    }
 
     Result<Kubeconfig> read(const QByteArray &text)
     {
@@ -30,24 +34,29 @@ public:
         try {
             root = YAML::Load(text.toStdString());
         } catch (const YAML::Exception &e) {
-            return fail(Error::Code::Parse, QStringLiteral("%1:%2:%3: %4")
-                                                .arg(m_path)
-                                                .arg(e.mark.line + 1)
-                                                .arg(e.mark.column + 1)
-                                                .arg(QString::fromStdString(e.msg)));
+            return fail(Error::Code::Parse,
+                QStringLiteral("%1:%2:%3: %4")
+                    .arg(m_path)
+                    .arg(e.mark.line + 1)
+                    .arg(e.mark.column + 1)
+                    .arg(QString::fromStdString(e.msg)));
         }
         Kubeconfig config;
         config.files.append(m_path);
         if (root.IsNull())
             return config; // an empty file is an empty configuration, as kubectl reads it
         if (!root.IsMap())
-            return fail(Error::Code::Parse, m_path + QStringLiteral(": not a kubeconfig (expected a mapping)"));
+            return fail(Error::Code::Parse,
+                m_path + QStringLiteral(": not a kubeconfig (expected a mapping)"));
         try {
             if (Result<void> ok = readAll(root, config); !ok)
                 return fail(ok.error());
         } catch (const YAML::Exception &e) {
             return fail(Error::Code::Parse,
-                        QStringLiteral("%1:%2: %3").arg(m_path).arg(e.mark.line + 1).arg(QString::fromStdString(e.msg)));
+                QStringLiteral("%1:%2: %3")
+                    .arg(m_path)
+                    .arg(e.mark.line + 1)
+                    .arg(QString::fromStdString(e.msg)));
         }
         return config;
     }
@@ -64,7 +73,8 @@ private:
         if (!node || node.IsNull())
             return QString();
         if (!node.IsScalar())
-            return error(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected a string"));
+            return error(
+                where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected a string"));
         return QString::fromStdString(node.Scalar());
     }
 
@@ -73,15 +83,17 @@ private:
         const YAML::Node node = map[key];
         if (!node || node.IsNull())
             return false;
-        const QString text = node.IsScalar() ? QString::fromStdString(node.Scalar()).toLower() : QString();
+        const QString text
+            = node.IsScalar() ? QString::fromStdString(node.Scalar()).toLower() : QString();
         // YAML 1.1 booleans, as Kubernetes' YAML decoder accepts them for bool fields.
-        if (text == QLatin1String("true") || text == QLatin1String("yes") || text == QLatin1String("on")
-            || text == QLatin1String("y"))
+        if (text == QLatin1String("true") || text == QLatin1String("yes")
+            || text == QLatin1String("on") || text == QLatin1String("y"))
             return true;
-        if (text == QLatin1String("false") || text == QLatin1String("no") || text == QLatin1String("off")
-            || text == QLatin1String("n"))
+        if (text == QLatin1String("false") || text == QLatin1String("no")
+            || text == QLatin1String("off") || text == QLatin1String("n"))
             return false;
-        return error(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected true or false"));
+        return error(where + QLatin1Char('.') + QLatin1String(key),
+            QStringLiteral("expected true or false"));
     }
 
     Result<QStringList> strings(const YAML::Node &map, const char *key, const QString &where) const
@@ -91,10 +103,12 @@ private:
         if (!node || node.IsNull())
             return list;
         if (!node.IsSequence())
-            return error(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected a list of strings"));
+            return error(where + QLatin1Char('.') + QLatin1String(key),
+                QStringLiteral("expected a list of strings"));
         for (const YAML::Node &item : node) {
             if (!item.IsScalar())
-                return error(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("expected a list of strings"));
+                return error(where + QLatin1Char('.') + QLatin1String(key),
+                    QStringLiteral("expected a list of strings"));
             list.append(QString::fromStdString(item.Scalar()));
         }
         return list;
@@ -111,9 +125,11 @@ private:
         // Line breaks from folded YAML are dropped first, as the YAML decoder would.
         QByteArray raw = text->toLatin1();
         raw.replace('\n', QByteArray()).replace('\r', QByteArray());
-        const auto decoded = QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
+        const auto decoded
+            = QByteArray::fromBase64Encoding(raw, QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded || raw.size() % 4 != 0)
-            return error(where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("not valid base64"));
+            return error(
+                where + QLatin1Char('.') + QLatin1String(key), QStringLiteral("not valid base64"));
         return decoded.decoded;
     }
 
@@ -128,7 +144,7 @@ private:
     // Walks a named list (clusters, users, contexts): [{name, <field>: {...}}].
     template <typename Entry, typename ReadEntry>
     Result<void> namedList(const YAML::Node &root, const char *list, const char *field,
-                           std::map<QString, Entry> &out, ReadEntry readEntry)
+        std::map<QString, Entry> &out, ReadEntry readEntry)
     {
         const YAML::Node node = root[list];
         if (!node || node.IsNull())
@@ -139,7 +155,9 @@ private:
         for (const YAML::Node &item : node) {
             const QString at = QStringLiteral("%1[%2]").arg(QLatin1String(list)).arg(index++);
             if (!item.IsMap())
-                return error(at, QStringLiteral("expected a mapping with name and %1").arg(QLatin1String(field)));
+                return error(at,
+                    QStringLiteral("expected a mapping with name and %1")
+                        .arg(QLatin1String(field)));
             Result<QString> name = string(item, "name", at);
             if (!name)
                 return fail(name.error());
@@ -150,7 +168,8 @@ private:
                 return error(where, QStringLiteral("duplicate name in the list"));
             YAML::Node body = item[field];
             if (body && !body.IsNull() && !body.IsMap())
-                return error(where + QLatin1Char('.') + QLatin1String(field), QStringLiteral("expected a mapping"));
+                return error(where + QLatin1Char('.') + QLatin1String(field),
+                    QStringLiteral("expected a mapping"));
             Entry entry;
             entry.origin = m_path;
             if (body && body.IsMap()) {
@@ -171,9 +190,10 @@ private:
             out = *value;
             return {};
         };
-        for (auto [key, out] : {std::pair{"server", &cluster.server}, std::pair{"tls-server-name", &cluster.tlsServerName},
-                                std::pair{"proxy-url", &cluster.proxyUrl},
-                                std::pair{"certificate-authority", &cluster.certificateAuthority}}) {
+        for (auto [key, out] : { std::pair { "server", &cluster.server },
+                 std::pair { "tls-server-name", &cluster.tlsServerName },
+                 std::pair { "proxy-url", &cluster.proxyUrl },
+                 std::pair { "certificate-authority", &cluster.certificateAuthority } }) {
             if (Result<void> ok = text(key, *out); !ok)
                 return ok;
         }
@@ -190,10 +210,12 @@ private:
             return fail(noCompression.error());
         cluster.insecureSkipTlsVerify = *insecure;
         cluster.disableCompression = *noCompression;
-        if (const YAML::Node extensions = node["extensions"]; extensions && extensions.IsSequence()) {
+        if (const YAML::Node extensions = node["extensions"];
+            extensions && extensions.IsSequence()) {
             for (const YAML::Node &extension : extensions) {
                 if (extension.IsMap() && extension["name"] && extension["name"].IsScalar()
-                    && extension["name"].Scalar() == "client.authentication.k8s.io/exec" && extension["extension"]) {
+                    && extension["name"].Scalar() == "client.authentication.k8s.io/exec"
+                    && extension["extension"]) {
                     YAML::Emitter emitter;
                     emitter << YAML::Flow << extension["extension"];
                     Result<nlohmann::json> json = model::parseYaml(emitter.c_str(), m_path);
@@ -208,8 +230,9 @@ private:
 
     Result<void> readExec(const YAML::Node &node, const QString &where, ExecConfig &exec)
     {
-        for (auto [key, out] : {std::pair{"command", &exec.command}, std::pair{"apiVersion", &exec.apiVersion},
-                                std::pair{"installHint", &exec.installHint}}) {
+        for (auto [key, out] :
+            { std::pair { "command", &exec.command }, std::pair { "apiVersion", &exec.apiVersion },
+                std::pair { "installHint", &exec.installHint } }) {
             Result<QString> value = string(node, key, where);
             if (!value)
                 return fail(value.error());
@@ -225,7 +248,8 @@ private:
         exec.args = *args;
         if (const YAML::Node env = node["env"]; env && !env.IsNull()) {
             if (!env.IsSequence())
-                return error(where + QStringLiteral(".env"), QStringLiteral("expected a list of {name, value}"));
+                return error(where + QStringLiteral(".env"),
+                    QStringLiteral("expected a list of {name, value}"));
             int index = 0;
             for (const YAML::Node &item : env) {
                 const QString at = QStringLiteral("%1.env[%2]").arg(where).arg(index++);
@@ -258,26 +282,29 @@ private:
             exec.interactiveMode = InteractiveMode::IfAvailable; // the v1beta1 default
         else if (mode->isEmpty())
             return error(where + QStringLiteral(".interactiveMode"),
-                         QStringLiteral("required for client.authentication.k8s.io/v1 (Never, IfAvailable or Always)"));
+                QStringLiteral(
+                    "required for client.authentication.k8s.io/v1 (Never, IfAvailable or Always)"));
         else
             return error(where + QStringLiteral(".interactiveMode"),
-                         QStringLiteral("\"%1\" is not Never, IfAvailable or Always").arg(*mode));
+                QStringLiteral("\"%1\" is not Never, IfAvailable or Always").arg(*mode));
         if (exec.command.isEmpty())
             return error(where + QStringLiteral(".command"), QStringLiteral("missing"));
         if (exec.apiVersion != QLatin1String("client.authentication.k8s.io/v1")
             && exec.apiVersion != QLatin1String("client.authentication.k8s.io/v1beta1"))
             return error(where + QStringLiteral(".apiVersion"),
-                         QStringLiteral("\"%1\" is not client.authentication.k8s.io/v1 or v1beta1").arg(exec.apiVersion));
+                QStringLiteral("\"%1\" is not client.authentication.k8s.io/v1 or v1beta1")
+                    .arg(exec.apiVersion));
         return {};
     }
 
     Result<void> readUser(const YAML::Node &node, const QString &where, KubeUser &user)
     {
-        for (auto [key, out] : {std::pair{"client-certificate", &user.clientCertificate},
-                                std::pair{"client-key", &user.clientKey}, std::pair{"token", &user.token},
-                                std::pair{"tokenFile", &user.tokenFile}, std::pair{"username", &user.username},
-                                std::pair{"password", &user.password}, std::pair{"as", &user.impersonate},
-                                std::pair{"as-uid", &user.impersonateUid}}) {
+        for (auto [key, out] : { std::pair { "client-certificate", &user.clientCertificate },
+                 std::pair { "client-key", &user.clientKey }, std::pair { "token", &user.token },
+                 std::pair { "tokenFile", &user.tokenFile },
+                 std::pair { "username", &user.username }, std::pair { "password", &user.password },
+                 std::pair { "as", &user.impersonate },
+                 std::pair { "as-uid", &user.impersonateUid } }) {
             Result<QString> value = string(node, key, where);
             if (!value)
                 return fail(value.error());
@@ -286,8 +313,9 @@ private:
         user.clientCertificate = resolvePath(user.clientCertificate);
         user.clientKey = resolvePath(user.clientKey);
         user.tokenFile = resolvePath(user.tokenFile);
-        for (auto [key, out] : {std::pair{"client-certificate-data", &user.clientCertificateData},
-                                std::pair{"client-key-data", &user.clientKeyData}}) {
+        for (auto [key, out] :
+            { std::pair { "client-certificate-data", &user.clientCertificateData },
+                std::pair { "client-key-data", &user.clientKeyData } }) {
             Result<QByteArray> value = base64(node, key, where);
             if (!value)
                 return fail(value.error());
@@ -300,14 +328,16 @@ private:
         if (const YAML::Node extra = node["as-user-extra"]; extra && extra.IsMap()) {
             for (const auto &entry : extra) {
                 const QString key = QString::fromStdString(entry.first.Scalar());
-                Result<QStringList> values = strings(extra, entry.first.Scalar().c_str(), where + QStringLiteral(".as-user-extra"));
+                Result<QStringList> values = strings(
+                    extra, entry.first.Scalar().c_str(), where + QStringLiteral(".as-user-extra"));
                 if (!values)
                     return fail(values.error());
                 user.impersonateExtra[key] = *values;
             }
         }
         if (const YAML::Node provider = node["auth-provider"]; provider && provider.IsMap()) {
-            Result<QString> name = string(provider, "name", where + QStringLiteral(".auth-provider"));
+            Result<QString> name
+                = string(provider, "name", where + QStringLiteral(".auth-provider"));
             if (!name)
                 return fail(name.error());
             user.authProvider = name->isEmpty() ? QStringLiteral("(unnamed)") : *name;
@@ -325,8 +355,8 @@ private:
 
     Result<void> readContext(const YAML::Node &node, const QString &where, KubeContext &context)
     {
-        for (auto [key, out] : {std::pair{"cluster", &context.cluster}, std::pair{"user", &context.user},
-                                std::pair{"namespace", &context.ns}}) {
+        for (auto [key, out] : { std::pair { "cluster", &context.cluster },
+                 std::pair { "user", &context.user }, std::pair { "namespace", &context.ns } }) {
             Result<QString> value = string(node, key, where);
             if (!value)
                 return fail(value.error());
@@ -337,11 +367,16 @@ private:
 
     Result<void> readAll(const YAML::Node &root, Kubeconfig &config)
     {
-        if (Result<void> ok = namedList(root, "clusters", "cluster", config.clusters, &FileReader::readCluster); !ok)
+        if (Result<void> ok
+            = namedList(root, "clusters", "cluster", config.clusters, &FileReader::readCluster);
+            !ok)
             return ok;
-        if (Result<void> ok = namedList(root, "users", "user", config.users, &FileReader::readUser); !ok)
+        if (Result<void> ok = namedList(root, "users", "user", config.users, &FileReader::readUser);
+            !ok)
             return ok;
-        if (Result<void> ok = namedList(root, "contexts", "context", config.contexts, &FileReader::readContext); !ok)
+        if (Result<void> ok
+            = namedList(root, "contexts", "context", config.contexts, &FileReader::readContext);
+            !ok)
             return ok;
         Result<QString> current = string(root, "current-context", QStringLiteral("(top level)"));
         if (!current)
@@ -385,14 +420,16 @@ Result<QString> Kubeconfig::chooseContext(const QString &requested) const
     const QString name = requested.isEmpty() ? currentContext : requested;
     if (name.isEmpty()) {
         return fail(Error::Code::Invalid,
-                    QStringLiteral("%1: no current-context is set; name one with --context (contexts: %2)")
-                        .arg(filesText(), contexts.empty() ? QStringLiteral("none")
-                                                           : QStringList([&] {
-                                                                 QStringList names;
-                                                                 for (const auto &[n, c] : contexts)
-                                                                     names.append(n);
-                                                                 return names;
-                                                             }()).join(QStringLiteral(", "))));
+            QStringLiteral("%1: no current-context is set; name one with --context (contexts: %2)")
+                .arg(filesText(),
+                    contexts.empty() ? QStringLiteral("none")
+                                     : QStringList([&] {
+                                           QStringList names;
+                                           for (const auto &[n, c] : contexts)
+                                               names.append(n);
+                                           return names;
+                                       }())
+                                           .join(QStringLiteral(", "))));
     }
     if (!contexts.contains(name)) {
         QStringList names;
@@ -401,17 +438,18 @@ Result<QString> Kubeconfig::chooseContext(const QString &requested) const
         const QString origin = requested.isEmpty()
             ? currentContextOrigin + QStringLiteral(": current-context")
             : filesText() + QStringLiteral(": --context");
-        return fail(Error::Code::NotFound, QStringLiteral("%1: context \"%2\" does not exist (contexts: %3)")
-                                               .arg(origin, name,
-                                                    names.isEmpty() ? QStringLiteral("none")
-                                                                    : names.join(QStringLiteral(", "))));
+        return fail(Error::Code::NotFound,
+            QStringLiteral("%1: context \"%2\" does not exist (contexts: %3)")
+                .arg(origin, name,
+                    names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
     }
     return name;
 }
 
 QString Kubeconfig::filesText() const
 {
-    return files.isEmpty() ? QStringLiteral("(no kubeconfig file)") : files.join(QStringLiteral(", "));
+    return files.isEmpty() ? QStringLiteral("(no kubeconfig file)")
+                           : files.join(QStringLiteral(", "));
 }
 
 Result<Kubeconfig> parseKubeconfig(const QByteArray &text, const QString &path)
@@ -423,7 +461,8 @@ Result<Kubeconfig> readKubeconfigFile(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(Error::Code::NotFound, QStringLiteral("%1: cannot read the kubeconfig: %2").arg(path, file.errorString()));
+        return fail(Error::Code::NotFound,
+            QStringLiteral("%1: cannot read the kubeconfig: %2").arg(path, file.errorString()));
     return parseKubeconfig(file.readAll(), path);
 }
 

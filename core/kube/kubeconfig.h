@@ -72,9 +72,9 @@ struct KubeContext
 // ':'-separated list), else ~/.kube/config.
 struct KubeconfigSource
 {
-    QString explicitPath;     // --kubeconfig; must exist
-    QString envValue;         // $KUBECONFIG as read (the caller passes it, so tests stay hermetic)
-    QString homeDir;          // for ~/.kube/config
+    QString explicitPath; // --kubeconfig; must exist
+    QString envValue; // $KUBECONFIG as read (the caller passes it, so tests stay hermetic)
+    QString homeDir; // for ~/.kube/config
 
     // The source of this process: $KUBECONFIG and $HOME; `explicitPath` may be empty.
     static KubeconfigSource fromEnvironment(const QString &explicitPath = {});

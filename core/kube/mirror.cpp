@@ -17,14 +17,18 @@ using common::Error;
 
 bool settled(StreamState state)
 {
-    return state == StreamState::Synced || state == StreamState::Watching || state == StreamState::Forbidden;
+    return state == StreamState::Synced || state == StreamState::Watching
+        || state == StreamState::Forbidden;
 }
 
 } // namespace
 
 Mirror::Mirror(RestClient &client, MirrorOptions options, Clock &clock, QObject *parent)
-    : QObject(parent), m_client(client), m_options(std::move(options)), m_clock(clock),
-      m_discoveryBackoff(m_options.reflector.backoff)
+    : QObject(parent)
+    , m_client(client)
+    , m_options(std::move(options))
+    , m_clock(clock)
+    , m_discoveryBackoff(m_options.reflector.backoff)
 {
     m_options.reflector.cluster = m_options.cluster;
     qRegisterMetaType<dra::kube::StreamStatus>();
@@ -143,12 +147,13 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
         const std::string before = previous.apiVersionOf(kind);
         if (apiVersion.empty()) {
             if (first || !before.empty())
-                Q_EMIT notice(Error{Error::Code::NotFound,
-                                    QStringLiteral("%1: the cluster does not serve %2 (resource.k8s.io versions: %3)")
-                                        .arg(m_client.config().describe(), common::qs(info.name),
-                                             discovery.resourceVersions.isEmpty()
-                                                 ? QStringLiteral("none")
-                                                 : discovery.resourceVersions.join(QStringLiteral(", ")))});
+                Q_EMIT notice(Error { Error::Code::NotFound,
+                    QStringLiteral(
+                        "%1: the cluster does not serve %2 (resource.k8s.io versions: %3)")
+                        .arg(m_client.config().describe(), common::qs(info.name),
+                            discovery.resourceVersions.isEmpty()
+                                ? QStringLiteral("none")
+                                : discovery.resourceVersions.join(QStringLiteral(", "))) });
             // Streams of a kind that went away stop; their objects stay as last seen.
             for (auto it = m_reflectors.begin(); it != m_reflectors.end();) {
                 if (it->first.first == kind) {
@@ -158,16 +163,17 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
                     ++it;
                 }
             }
-            m_listedOnce.insert({kind, std::string()});
+            m_listedOnce.insert({ kind, std::string() });
             continue;
         }
         const std::vector<std::string> chosen = chosenNamespaces(kind);
         const std::string firstStream = chosen.empty() ? std::string() : chosen.front();
-        if (!first && apiVersion == before && m_reflectors.contains({kind, firstStream}))
+        if (!first && apiVersion == before && m_reflectors.contains({ kind, firstStream }))
             continue;
         if (!first && apiVersion != before)
-            qCInfo(lcKube).noquote() << common::qs(info.name) << "is now read as" << common::qs(apiVersion)
-                                     << "(was" << common::qs(before) << ")";
+            qCInfo(lcKube).noquote()
+                << common::qs(info.name) << "is now read as" << common::qs(apiVersion) << "(was"
+                << common::qs(before) << ")";
         // New, or served in another version now: (re)start its streams, which relist.
         std::vector<std::string> namespaces = chosen;
         if (chosen.empty()) {
@@ -180,9 +186,10 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
         }
         for (const std::string &ns : namespaces) {
             Reflector *reflector = addReflector(info, ns);
-            const auto resume = m_options.resumeFrom.find({kind, ns});
+            const auto resume = m_options.resumeFrom.find({ kind, ns });
             // A stored resourceVersion is only worth resuming in the version it came from.
-            if (first && resume != m_options.resumeFrom.end() && resume->second.apiVersion == apiVersion)
+            if (first && resume != m_options.resumeFrom.end()
+                && resume->second.apiVersion == apiVersion)
                 reflector->start(resume->second.resourceVersion);
             else
                 reflector->start();
@@ -193,18 +200,19 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
 
 Reflector *Mirror::addReflector(const model::KindInfo &kind, const std::string &ns)
 {
-    const StreamKey key{kind.kind, ns};
+    const StreamKey key { kind.kind, ns };
     if (auto it = m_reflectors.find(key); it != m_reflectors.end()) {
         it->second->stop();
         it->second.release()->deleteLater(); // it may be the one emitting right now
         m_reflectors.erase(it);
     }
-    auto reflector = std::make_unique<Reflector>(m_client, kind, m_discovery.apiVersionOf(kind.kind), ns,
-                                                 m_options.reflector, m_clock);
+    auto reflector = std::make_unique<Reflector>(
+        m_client, kind, m_discovery.apiVersionOf(kind.kind), ns, m_options.reflector, m_clock);
     Reflector *raw = reflector.get();
     connect(raw, &Reflector::batchReady, this, &Mirror::onBatch);
     connect(raw, &Reflector::statusChanged, this, &Mirror::onStatus);
-    connect(raw, &Reflector::listProgress, this, [this, raw] { Q_EMIT listProgress(raw->status()); });
+    connect(
+        raw, &Reflector::listProgress, this, [this, raw] { Q_EMIT listProgress(raw->status()); });
     connect(raw, &Reflector::objectRejected, this, &Mirror::notice);
     connect(raw, &Reflector::notServed, this, &Mirror::scheduleRediscovery);
     m_reflectors[key] = std::move(reflector);
@@ -235,15 +243,19 @@ void Mirror::onBatch(const store::WatchBatch &batch)
         for (model::Kind kind : m_inFallback) {
             const model::KindInfo &info = model::kindInfo(kind);
             for (const std::string &ns : added) {
-                if (m_reflectors.contains({kind, ns}))
+                if (m_reflectors.contains({ kind, ns }))
                     continue;
                 const uint64_t generation = m_generation;
-                reviewRules(m_client, ns, this, [this, generation, kind, ns, &info](const Result<std::vector<ResourceRule>> &rules) {
-                    if (generation != m_generation || !rules || m_reflectors.contains({kind, ns}))
-                        return;
-                    if (rulesAllow(*rules, info.group, info.plural, {QStringLiteral("list"), QStringLiteral("watch")}))
-                        addReflector(info, ns)->start();
-                });
+                reviewRules(m_client, ns, this,
+                    [this, generation, kind, ns, &info](
+                        const Result<std::vector<ResourceRule>> &rules) {
+                        if (generation != m_generation || !rules
+                            || m_reflectors.contains({ kind, ns }))
+                            return;
+                        if (rulesAllow(*rules, info.group, info.plural,
+                                { QStringLiteral("list"), QStringLiteral("watch") }))
+                            addReflector(info, ns)->start();
+                    });
             }
         }
     }
@@ -251,19 +263,22 @@ void Mirror::onBatch(const store::WatchBatch &batch)
 
 void Mirror::onStatus(const StreamStatus &status)
 {
-    const StreamKey key{status.kind, status.ns};
+    const StreamKey key { status.kind, status.ns };
     Q_EMIT streamChanged(status);
     if (status.state == StreamState::Stale)
         m_wasStale.insert(key);
-    if ((status.state == StreamState::Watching || status.state == StreamState::Synced) && m_wasStale.erase(key) > 0)
+    if ((status.state == StreamState::Watching || status.state == StreamState::Synced)
+        && m_wasStale.erase(key) > 0)
         scheduleRediscovery(); // back after losing the server: it may have been upgraded meanwhile
     if (settled(status.state) || status.state == StreamState::Error)
         m_listedOnce.insert(key);
 
     const model::KindInfo &info = model::kindInfo(status.kind);
-    if (status.state == StreamState::Forbidden && status.ns.empty() && info.namespaced && !m_inFallback.contains(status.kind))
+    if (status.state == StreamState::Forbidden && status.ns.empty() && info.namespaced
+        && !m_inFallback.contains(status.kind))
         fallBackToNamespaces(status.kind);
-    if (status.kind == model::Kind::Namespace && status.state != StreamState::Listing && !m_fallbackPending.empty())
+    if (status.kind == model::Kind::Namespace && status.state != StreamState::Listing
+        && !m_fallbackPending.empty())
         startNamespaceFallbacks();
     checkInitialSync();
 }
@@ -271,7 +286,7 @@ void Mirror::onStatus(const StreamStatus &status)
 void Mirror::fallBackToNamespaces(model::Kind kind)
 {
     m_inFallback.insert(kind);
-    const StreamKey key{kind, std::string()};
+    const StreamKey key { kind, std::string() };
     if (auto it = m_reflectors.find(key); it != m_reflectors.end()) {
         StreamStatus status = it->second->status();
         it->second->stop();
@@ -280,9 +295,9 @@ void Mirror::fallBackToNamespaces(model::Kind kind)
         m_forbidden[kind] = status;
     }
     m_fallbackPending.insert(kind);
-    const auto namespaceStream = m_reflectors.find({model::Kind::Namespace, std::string()});
-    const bool waitForNamespaces
-        = namespaceStream != m_reflectors.end() && namespaceStream->second->status().state == StreamState::Listing;
+    const auto namespaceStream = m_reflectors.find({ model::Kind::Namespace, std::string() });
+    const bool waitForNamespaces = namespaceStream != m_reflectors.end()
+        && namespaceStream->second->status().state == StreamState::Listing;
     if (!waitForNamespaces)
         startNamespaceFallbacks();
 }
@@ -316,25 +331,31 @@ void Mirror::startNamespaceFallbacks()
             namespaces.removeDuplicates();
             namespaces.sort();
             for (const QString &ns : namespaces)
-                if (!m_reflectors.contains({kind, ns.toStdString()}))
+                if (!m_reflectors.contains({ kind, ns.toStdString() }))
                     addReflector(info, ns.toStdString())->start();
             StreamStatus &status = m_forbidden[kind];
             status.kind = kind;
             status.state = StreamState::Forbidden;
             status.apiVersion = m_discovery.apiVersionOf(kind);
             const int invisible = total - int(namespaces.size()) + skipped;
-            status.reason = QStringLiteral("%1 may not be listed in all namespaces; mirroring %2 namespace(s)%3%4")
-                                .arg(common::qs(info.name))
-                                .arg(namespaces.size())
-                                .arg(namespaces.isEmpty() ? QString() : QStringLiteral(" (") + namespaces.join(QStringLiteral(", ")) + QLatin1Char(')'))
-                                .arg(invisible > 0 ? QStringLiteral("; %1 known namespace(s) are not visible").arg(invisible)
-                                                   : QString());
+            status.reason
+                = QStringLiteral(
+                    "%1 may not be listed in all namespaces; mirroring %2 namespace(s)%3%4")
+                      .arg(common::qs(info.name))
+                      .arg(namespaces.size())
+                      .arg(namespaces.isEmpty() ? QString()
+                                                : QStringLiteral(" (")
+                                  + namespaces.join(QStringLiteral(", ")) + QLatin1Char(')'))
+                      .arg(invisible > 0 ? QStringLiteral("; %1 known namespace(s) are not visible")
+                                               .arg(invisible)
+                                         : QString());
             store::WatchBatch batch;
             batch.cluster = m_options.cluster;
             batch.streams.push_back(status.record());
             Q_EMIT batchReady(batch);
             Q_EMIT streamChanged(status);
-            Q_EMIT notice(Error{Error::Code::Forbidden, m_client.config().describe() + QStringLiteral(": ") + status.reason});
+            Q_EMIT notice(Error { Error::Code::Forbidden,
+                m_client.config().describe() + QStringLiteral(": ") + status.reason });
         }
         checkInitialSync();
     };
@@ -343,19 +364,21 @@ void Mirror::startNamespaceFallbacks()
         return;
     }
     for (const std::string &ns : chosen) {
-        reviewRules(m_client, ns, this, [kinds, ns, pending, finish](const Result<std::vector<ResourceRule>> &rules) {
-            if (!rules) {
-                pending->unknown.append(common::qs(ns));
-            } else {
-                for (model::Kind kind : kinds) {
-                    const model::KindInfo &info = model::kindInfo(kind);
-                    if (rulesAllow(*rules, info.group, info.plural, {QStringLiteral("list"), QStringLiteral("watch")}))
-                        pending->readable[kind].append(common::qs(ns));
+        reviewRules(m_client, ns, this,
+            [kinds, ns, pending, finish](const Result<std::vector<ResourceRule>> &rules) {
+                if (!rules) {
+                    pending->unknown.append(common::qs(ns));
+                } else {
+                    for (model::Kind kind : kinds) {
+                        const model::KindInfo &info = model::kindInfo(kind);
+                        if (rulesAllow(*rules, info.group, info.plural,
+                                { QStringLiteral("list"), QStringLiteral("watch") }))
+                            pending->readable[kind].append(common::qs(ns));
+                    }
                 }
-            }
-            if (--pending->outstanding == 0)
-                finish();
-        });
+                if (--pending->outstanding == 0)
+                    finish();
+            });
     }
 }
 

@@ -32,8 +32,8 @@ struct ResumePoint
 
 struct MirrorOptions
 {
-    std::string cluster;                // the cache's name for the cluster (usually the context)
-    std::vector<model::Kind> kinds;     // empty: every kind the model knows
+    std::string cluster; // the cache's name for the cluster (usually the context)
+    std::vector<model::Kind> kinds; // empty: every kind the model knows
     // Namespaces to try, besides those the user can list and the context's, when a namespaced
     // kind may not be listed cluster-wide.
     std::vector<std::string> namespaces;
@@ -41,7 +41,7 @@ struct MirrorOptions
     // mirrored: one stream per namespace listed, "*" for every namespace. Empty: they are not
     // mirrored unless `kinds` names them, which mirrors them cluster-wide.
     std::vector<std::string> workloadNamespaces;
-    ReflectorOptions reflector;         // its `cluster` is set from `cluster`
+    ReflectorOptions reflector; // its `cluster` is set from `cluster`
     // Where each stream (kind, namespace) got to in an earlier run: resumed with a watch instead
     // of a full list when the cluster still serves that version; an expired one relists.
     std::map<std::pair<model::Kind, std::string>, ResumePoint> resumeFrom;
@@ -68,7 +68,8 @@ class Mirror final : public QObject
 {
     Q_OBJECT
 public:
-    Mirror(RestClient &client, MirrorOptions options, Clock &clock = Clock::system(), QObject *parent = nullptr);
+    Mirror(RestClient &client, MirrorOptions options, Clock &clock = Clock::system(),
+        QObject *parent = nullptr);
     ~Mirror() override;
 
     void start();
@@ -123,8 +124,8 @@ private:
     std::set<StreamKey> m_listedOnce;
     std::set<StreamKey> m_wasStale; // streams that lost the server: re-check discovery on return
     bool m_initialSyncDone = false;
-    std::set<std::string> m_namespaces;       // seen through the Namespace stream
-    std::set<model::Kind> m_fallbackPending;  // waiting for the Namespace stream to be listed
+    std::set<std::string> m_namespaces; // seen through the Namespace stream
+    std::set<model::Kind> m_fallbackPending; // waiting for the Namespace stream to be listed
     std::set<model::Kind> m_inFallback;
     std::map<model::Kind, StreamStatus> m_forbidden; // cluster-wide streams replaced by namespaces
 };

@@ -18,17 +18,19 @@ std::string stringAt(const nlohmann::json &object, const char *key)
 
 } // namespace
 
-Result<store::ObjectRecord> intakeObject(nlohmann::json &&object, const model::KindInfo &kind,
-                                         const std::string &apiVersion)
+Result<store::ObjectRecord> intakeObject(
+    nlohmann::json &&object, const model::KindInfo &kind, const std::string &apiVersion)
 {
     if (!object.is_object())
-        return fail(common::Error::Code::Parse, common::qs(kind.name) + QStringLiteral(": not a JSON object"));
+        return fail(common::Error::Code::Parse,
+            common::qs(kind.name) + QStringLiteral(": not a JSON object"));
     if (stringAt(object, "kind").empty())
         object["kind"] = kind.name;
     if (stringAt(object, "apiVersion").empty())
         object["apiVersion"] = apiVersion;
     if (kind.kind == model::Kind::Pod || kind.kind == model::Kind::Event) {
-        if (auto metadata = object.find("metadata"); metadata != object.end() && metadata->is_object())
+        if (auto metadata = object.find("metadata");
+            metadata != object.end() && metadata->is_object())
             metadata->erase("managedFields");
     }
     Result<model::Object> decoded = model::decodeObject(std::move(object));
@@ -37,7 +39,8 @@ Result<store::ObjectRecord> intakeObject(nlohmann::json &&object, const model::K
     return store::toRecord(*decoded);
 }
 
-std::optional<common::ObjectKey> objectKeyOf(const nlohmann::json &object, const model::KindInfo &kind)
+std::optional<common::ObjectKey> objectKeyOf(
+    const nlohmann::json &object, const model::KindInfo &kind)
 {
     if (!object.is_object())
         return std::nullopt;
@@ -47,8 +50,8 @@ std::optional<common::ObjectKey> objectKeyOf(const nlohmann::json &object, const
     const std::string name = stringAt(*metadata, "name");
     if (name.empty())
         return std::nullopt;
-    return common::ObjectKey{std::string(kind.group), std::string(kind.name),
-                             kind.namespaced ? stringAt(*metadata, "namespace") : std::string(), name};
+    return common::ObjectKey { std::string(kind.group), std::string(kind.name),
+        kind.namespaced ? stringAt(*metadata, "namespace") : std::string(), name };
 }
 
 bool mirrorKeeps(const nlohmann::json &object, const model::KindInfo &kind)

@@ -17,11 +17,12 @@ namespace dra::kube {
 // come without kind and apiVersion (as upstream sends them), so both are filled in. Pods and
 // Events lose metadata.managedFields, which the console never shows and which dominate their
 // size; every other kind is kept exactly as received. Errors name the object.
-[[nodiscard]] Result<store::ObjectRecord> intakeObject(nlohmann::json &&object, const model::KindInfo &kind,
-                                                       const std::string &apiVersion);
+[[nodiscard]] Result<store::ObjectRecord> intakeObject(
+    nlohmann::json &&object, const model::KindInfo &kind, const std::string &apiVersion);
 
 // The key of an object from its metadata alone, for a deletion whose last state does not decode.
-std::optional<common::ObjectKey> objectKeyOf(const nlohmann::json &object, const model::KindInfo &kind);
+std::optional<common::ObjectKey> objectKeyOf(
+    const nlohmann::json &object, const model::KindInfo &kind);
 
 // Whether the mirror keeps this object: every object, except Events not about a Pod or a DRA
 // object (a cluster's Events are mostly about other things).

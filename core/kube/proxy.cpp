@@ -29,7 +29,8 @@ Result<QNetworkProxy> toQtProxy(const QString &text, const QString &what)
 {
     const QUrl url = parseProxyUrl(text);
     if (!url.isValid() || url.host().isEmpty())
-        return fail(Error::Code::Invalid, what + QStringLiteral(": \"%1\" is not a proxy URL").arg(text));
+        return fail(
+            Error::Code::Invalid, what + QStringLiteral(": \"%1\" is not a proxy URL").arg(text));
     const QString scheme = url.scheme().toLower();
     QNetworkProxy::ProxyType type;
     int defaultPort;
@@ -41,15 +42,18 @@ Result<QNetworkProxy> toQtProxy(const QString &text, const QString &what)
         defaultPort = 1080;
     } else if (scheme == QLatin1String("https")) {
         return fail(Error::Code::Unsupported,
-                    what + QStringLiteral(": %1 is an https:// proxy (TLS to the proxy), which Qt Network cannot "
-                                          "use; use its http:// or socks5:// address")
-                               .arg(url.toDisplayString(QUrl::RemoveUserInfo)));
+            what
+                + QStringLiteral(
+                    ": %1 is an https:// proxy (TLS to the proxy), which Qt Network cannot "
+                    "use; use its http:// or socks5:// address")
+                      .arg(url.toDisplayString(QUrl::RemoveUserInfo)));
     } else {
         return fail(Error::Code::Invalid,
-                    what + QStringLiteral(": proxy scheme \"%1\" is not http, https or socks5").arg(scheme));
+            what
+                + QStringLiteral(": proxy scheme \"%1\" is not http, https or socks5").arg(scheme));
     }
-    QNetworkProxy proxy(type, url.host(), quint16(url.port(defaultPort)), url.userName(QUrl::FullyDecoded),
-                        url.password(QUrl::FullyDecoded));
+    QNetworkProxy proxy(type, url.host(), quint16(url.port(defaultPort)),
+        url.userName(QUrl::FullyDecoded), url.password(QUrl::FullyDecoded));
     if (type == QNetworkProxy::Socks5Proxy)
         proxy.setCapabilities(proxy.capabilities() | QNetworkProxy::HostNameLookupCapability);
     return proxy;
@@ -67,8 +71,8 @@ bool isLoopback(const QString &host)
 
 ProxyEnvironment ProxyEnvironment::fromProcess()
 {
-    return ProxyEnvironment{firstSet("HTTPS_PROXY", "https_proxy"), firstSet("HTTP_PROXY", "http_proxy"),
-                            firstSet("NO_PROXY", "no_proxy")};
+    return ProxyEnvironment { firstSet("HTTPS_PROXY", "https_proxy"),
+        firstSet("HTTP_PROXY", "http_proxy"), firstSet("NO_PROXY", "no_proxy") };
 }
 
 bool noProxyMatches(const QString &noProxy, const QString &hostIn, int port)
@@ -90,7 +94,8 @@ bool noProxyMatches(const QString &noProxy, const QString &hostIn, int port)
         int entryPort = 0;
         QString entryHost = entry;
         const qsizetype colon = entry.lastIndexOf(QLatin1Char(':'));
-        if (colon > 0 && (entry.count(QLatin1Char(':')) == 1 || entry.startsWith(QLatin1Char('[')))) {
+        if (colon > 0
+            && (entry.count(QLatin1Char(':')) == 1 || entry.startsWith(QLatin1Char('[')))) {
             entryHost = entry.left(colon);
             entryPort = entry.mid(colon + 1).toInt();
         }
@@ -116,15 +121,16 @@ bool noProxyMatches(const QString &noProxy, const QString &hostIn, int port)
     return false;
 }
 
-Result<QNetworkProxy> proxyFor(const QUrl &server, const QString &proxyUrl, const ProxyEnvironment &environment,
-                               const QString &what)
+Result<QNetworkProxy> proxyFor(const QUrl &server, const QString &proxyUrl,
+    const ProxyEnvironment &environment, const QString &what)
 {
     if (!proxyUrl.isEmpty())
         return toQtProxy(proxyUrl, what);
     const bool https = server.scheme() == QLatin1String("https");
     const QString chosen = https ? environment.httpsProxy : environment.httpProxy;
     const int port = server.port(https ? 443 : 80);
-    if (chosen.isEmpty() || isLoopback(server.host()) || noProxyMatches(environment.noProxy, server.host(), port))
+    if (chosen.isEmpty() || isLoopback(server.host())
+        || noProxyMatches(environment.noProxy, server.host(), port))
         return QNetworkProxy(QNetworkProxy::NoProxy);
     return toQtProxy(chosen, https ? QStringLiteral("HTTPS_PROXY") : QStringLiteral("HTTP_PROXY"));
 }

@@ -14,8 +14,8 @@ namespace dra::kube {
 struct ProxyEnvironment
 {
     QString httpsProxy; // HTTPS_PROXY / https_proxy
-    QString httpProxy;  // HTTP_PROXY / http_proxy
-    QString noProxy;    // NO_PROXY / no_proxy
+    QString httpProxy; // HTTP_PROXY / http_proxy
+    QString noProxy; // NO_PROXY / no_proxy
 
     static ProxyEnvironment fromProcess();
 };
@@ -26,7 +26,7 @@ struct ProxyEnvironment
 // `what` names the proxy-url field in errors. https:// proxies (TLS to the proxy itself) are
 // not supported by Qt Network and are an error saying so.
 [[nodiscard]] Result<QNetworkProxy> proxyFor(const QUrl &server, const QString &proxyUrl,
-                                             const ProxyEnvironment &environment, const QString &what);
+    const ProxyEnvironment &environment, const QString &what);
 
 // Whether NO_PROXY excludes `host` (and `port`): "*", domains (with subdomains; a leading dot
 // means subdomains only), IP addresses and CIDR ranges, each optionally with ":port".

@@ -46,10 +46,14 @@ void addQueryValue(QUrlQuery &query, const QString &key, const std::string &valu
 
 } // namespace
 
-Reflector::Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion, std::string ns,
-                     ReflectorOptions options, Clock &clock, QObject *parent)
-    : QObject(parent), m_client(client), m_kind(kind), m_options(std::move(options)), m_clock(clock),
-      m_backoff(m_options.backoff)
+Reflector::Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion,
+    std::string ns, ReflectorOptions options, Clock &clock, QObject *parent)
+    : QObject(parent)
+    , m_client(client)
+    , m_kind(kind)
+    , m_options(std::move(options))
+    , m_clock(clock)
+    , m_backoff(m_options.backoff)
 {
     m_status.kind = kind.kind;
     m_status.ns = kind.namespaced ? std::move(ns) : std::string();
@@ -64,7 +68,8 @@ Reflector::~Reflector()
 QString Reflector::path() const
 {
     const QString apiVersion = common::qs(m_status.apiVersion);
-    QString path = m_kind.group.empty() ? QStringLiteral("/api/") + apiVersion : QStringLiteral("/apis/") + apiVersion;
+    QString path = m_kind.group.empty() ? QStringLiteral("/api/") + apiVersion
+                                        : QStringLiteral("/apis/") + apiVersion;
     if (m_kind.namespaced && !m_status.ns.empty())
         path += QStringLiteral("/namespaces/") + common::qs(m_status.ns);
     return path + QLatin1Char('/') + common::qs(m_kind.plural);
@@ -164,22 +169,24 @@ void Reflector::requestPage()
         addQueryValue(request.query, QStringLiteral("continue"), m_continue);
     request.timeoutMs = 120 * 1000;
     const uint64_t generation = m_generation;
-    m_client.send(std::move(request), this, [this, generation](const Result<RestResponse> &response) {
-        if (generation != m_generation)
-            return;
-        if (!response) {
-            onListFailed(response.error());
-            return;
-        }
-        onPage(response->body);
-    });
+    m_client.send(
+        std::move(request), this, [this, generation](const Result<RestResponse> &response) {
+            if (generation != m_generation)
+                return;
+            if (!response) {
+                onListFailed(response.error());
+                return;
+            }
+            onPage(response->body);
+        });
 }
 
 void Reflector::onPage(const QByteArray &body)
 {
     nlohmann::json list = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
     if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) {
-        onListFailed(Error{Error::Code::Parse, m_client.describe("GET", path()) + QStringLiteral(": not a list")});
+        onListFailed(Error { Error::Code::Parse,
+            m_client.describe("GET", path()) + QStringLiteral(": not a list") });
         return;
     }
     std::string apiVersion = list.value("apiVersion", nlohmann::json()).is_string()
@@ -190,7 +197,8 @@ void Reflector::onPage(const QByteArray &body)
             continue;
         Result<store::ObjectRecord> record = intakeObject(std::move(item), m_kind, apiVersion);
         if (!record) {
-            qCWarning(lcKube).noquote() << m_status.label() << "skipping an object:" << record.error().message;
+            qCWarning(lcKube).noquote()
+                << m_status.label() << "skipping an object:" << record.error().message;
             Q_EMIT objectRejected(record.error());
             continue;
         }
@@ -213,7 +221,7 @@ void Reflector::finishList(const std::string &resourceVersion)
     store::WatchBatch batch = newBatch();
     batch.changes.reserve(m_listed.size());
     for (store::ObjectRecord &record : m_listed)
-        batch.changes.push_back(store::Change{store::ChangeType::Added, std::move(record)});
+        batch.changes.push_back(store::Change { store::ChangeType::Added, std::move(record) });
     m_listed.clear();
     const std::string group(m_kind.group), kind(m_kind.name);
     if (m_status.ns.empty())
@@ -251,17 +259,21 @@ void Reflector::onListFailed(const Error &error)
         return;
     }
     switch (error.code) {
-    case Error::Code::Forbidden: retryLater(StreamState::Forbidden, error.message, &Reflector::list); return;
+    case Error::Code::Forbidden:
+        retryLater(StreamState::Forbidden, error.message, &Reflector::list);
+        return;
     case Error::Code::NotFound:
         Q_EMIT notServed();
         retryLater(StreamState::Error, error.message, &Reflector::list);
         return;
     case Error::Code::Network:
     case Error::Code::Busy:
-        retryLater(m_status.resourceVersion.empty() ? StreamState::Error : StreamState::Stale, error.message,
-                   &Reflector::list);
+        retryLater(m_status.resourceVersion.empty() ? StreamState::Error : StreamState::Stale,
+            error.message, &Reflector::list);
         return;
-    default: retryLater(StreamState::Error, error.message, &Reflector::list); return;
+    default:
+        retryLater(StreamState::Error, error.message, &Reflector::list);
+        return;
     }
 }
 
@@ -310,7 +322,8 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
                 initialEnd = true;
         } else if (mirrorKeeps(event.object, m_kind)) {
             const bool deleted = event.type == WatchEvent::Type::Deleted;
-            Result<store::ObjectRecord> record = intakeObject(nlohmann::json(event.object), m_kind, m_status.apiVersion);
+            Result<store::ObjectRecord> record
+                = intakeObject(nlohmann::json(event.object), m_kind, m_status.apiVersion);
             if (!record && deleted) {
                 // The deletion still counts when its last state does not decode.
                 if (std::optional<common::ObjectKey> key = objectKeyOf(event.object, m_kind)) {
@@ -320,15 +333,18 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
                 }
             }
             if (!record) {
-                qCWarning(lcKube).noquote() << m_status.label() << "skipping an object:" << record.error().message;
+                qCWarning(lcKube).noquote()
+                    << m_status.label() << "skipping an object:" << record.error().message;
                 Q_EMIT objectRejected(record.error());
             } else if (m_streamingList) {
-                std::erase_if(m_listed, [&](const store::ObjectRecord &listed) { return listed.key == record->key; });
+                std::erase_if(m_listed,
+                    [&](const store::ObjectRecord &listed) { return listed.key == record->key; });
                 if (!deleted)
                     m_listed.push_back(std::move(*record));
             } else {
-                batch.changes.push_back(
-                    store::Change{deleted ? store::ChangeType::Deleted : store::ChangeType::Modified, std::move(*record)});
+                batch.changes.push_back(store::Change {
+                    deleted ? store::ChangeType::Deleted : store::ChangeType::Modified,
+                    std::move(*record) });
             }
         }
         if (!resourceVersion.empty() && resourceVersion != m_status.resourceVersion) {
@@ -346,7 +362,8 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
     if (batch.changes.empty() && !moved)
         return;
     if (m_status.ns.empty())
-        batch.listVersions.emplace_back(std::string(m_kind.group), std::string(m_kind.name), m_status.resourceVersion);
+        batch.listVersions.emplace_back(
+            std::string(m_kind.group), std::string(m_kind.name), m_status.resourceVersion);
     batch.streams.push_back(m_status.record());
     Q_EMIT batchReady(batch);
 }
@@ -355,15 +372,16 @@ void Reflector::onWatchEnded()
 {
     closeWatch();
     if (m_streamingList) {
-        retryLater(StreamState::Error, QStringLiteral("the streaming list ended before its initial events did"),
-                   &Reflector::list);
+        retryLater(StreamState::Error,
+            QStringLiteral("the streaming list ended before its initial events did"),
+            &Reflector::list);
         return;
     }
     // A server closing watches at once, over and over, must not be hammered; meanwhile the
     // stream is not watching, and says so.
     if (!m_watchSawEvents && m_clock.nowMs() - m_watchStartedMs < 1000) {
-        retryLater(StreamState::Stale, QStringLiteral("the server ended the watch at once; reconnecting"),
-                   &Reflector::watch);
+        retryLater(StreamState::Stale,
+            QStringLiteral("the server ended the watch at once; reconnecting"), &Reflector::watch);
         return;
     }
     watch(); // the normal end of timeoutSeconds: resume from the last resourceVersion
@@ -372,24 +390,31 @@ void Reflector::onWatchEnded()
 void Reflector::onWatchFailed(const Error &error)
 {
     closeWatch();
-    if (m_streamingList && (error.code == Error::Code::Invalid || error.code == Error::Code::Forbidden)) {
-        qCInfo(lcKube).noquote() << m_status.label() << "streaming list refused, listing page by page:" << error.message;
+    if (m_streamingList
+        && (error.code == Error::Code::Invalid || error.code == Error::Code::Forbidden)) {
+        qCInfo(lcKube).noquote() << m_status.label()
+                                 << "streaming list refused, listing page by page:"
+                                 << error.message;
         m_streamingRefused = true;
         list();
         return;
     }
     switch (error.code) {
     case Error::Code::Gone:
-        qCInfo(lcKube).noquote() << m_status.label() << "resourceVersion" << common::qs(m_status.resourceVersion)
-                                 << "expired; relisting";
+        qCInfo(lcKube).noquote() << m_status.label() << "resourceVersion"
+                                 << common::qs(m_status.resourceVersion) << "expired; relisting";
         list();
         return;
-    case Error::Code::Forbidden: retryLater(StreamState::Forbidden, error.message, &Reflector::watch); return;
+    case Error::Code::Forbidden:
+        retryLater(StreamState::Forbidden, error.message, &Reflector::watch);
+        return;
     case Error::Code::NotFound:
         Q_EMIT notServed();
         retryLater(StreamState::Error, error.message, &Reflector::list);
         return;
-    case Error::Code::Unauthorized: retryLater(StreamState::Error, error.message, &Reflector::watch); return;
+    case Error::Code::Unauthorized:
+        retryLater(StreamState::Error, error.message, &Reflector::watch);
+        return;
     default:
         if (m_streamingList || m_status.resourceVersion.empty())
             retryLater(StreamState::Stale, error.message, &Reflector::list);

@@ -23,14 +23,14 @@ struct WatchEvent;
 
 struct ReflectorOptions
 {
-    std::string cluster;   // the cache's name for the cluster
-    int pageSize = 500;    // objects per list page; 0 lists in one response
+    std::string cluster; // the cache's name for the cluster
+    int pageSize = 500; // objects per list page; 0 lists in one response
     // List by watching with sendInitialEvents (Kubernetes' streaming list) instead of paging;
     // a server that refuses it is listed page by page instead.
     bool streamingList = false;
     int watchTimeoutMinS = 300; // each watch asks for a random timeout in this range, as
     int watchTimeoutMaxS = 600; // client-go does, so many watches do not restart together
-    int maxListRestarts = 3;    // expired continue tokens before listing in one response
+    int maxListRestarts = 3; // expired continue tokens before listing in one response
     BackoffPolicy backoff;
 };
 
@@ -45,8 +45,9 @@ class Reflector final : public QObject
 {
     Q_OBJECT
 public:
-    Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion, std::string ns,
-              ReflectorOptions options, Clock &clock = Clock::system(), QObject *parent = nullptr);
+    Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion,
+        std::string ns, ReflectorOptions options, Clock &clock = Clock::system(),
+        QObject *parent = nullptr);
     ~Reflector() override;
 
     // Starts with a list, or — given the resourceVersion a previous run reached — with a watch
@@ -103,8 +104,8 @@ private:
     std::string m_continue;
     int m_listRestarts = 0;
     bool m_unpaged = false;
-    bool m_streamingList = false;      // this list is a sendInitialEvents watch
-    bool m_streamingRefused = false;   // the server does not do streaming lists
+    bool m_streamingList = false; // this list is a sendInitialEvents watch
+    bool m_streamingRefused = false; // the server does not do streaming lists
 
     // Watching.
     QPointer<WatchStream> m_watch;

@@ -6,11 +6,12 @@
 
 namespace dra::kube {
 
-QString resourcePath(std::string_view apiVersion, const model::KindInfo &kind, const std::string &ns,
-                     const std::string &name)
+QString resourcePath(std::string_view apiVersion, const model::KindInfo &kind,
+    const std::string &ns, const std::string &name)
 {
     const QString version = common::qs(apiVersion);
-    QString path = kind.group.empty() ? QStringLiteral("/api/") + version : QStringLiteral("/apis/") + version;
+    QString path = kind.group.empty() ? QStringLiteral("/api/") + version
+                                      : QStringLiteral("/apis/") + version;
     if (kind.namespaced && !ns.empty())
         path += QStringLiteral("/namespaces/") + common::qs(ns);
     path += QLatin1Char('/') + common::qs(kind.plural);

@@ -14,7 +14,7 @@ namespace dra::kube {
 // The REST path of `kind` served as `apiVersion` ("v1" is the core group, else "group/version"):
 // the collection in namespace `ns` ("" for every namespace or a cluster-scoped kind), or the
 // object `name` in it: "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/train-0".
-QString resourcePath(std::string_view apiVersion, const model::KindInfo &kind, const std::string &ns,
-                     const std::string &name = {});
+QString resourcePath(std::string_view apiVersion, const model::KindInfo &kind,
+    const std::string &ns, const std::string &name = {});
 
 } // namespace dra::kube

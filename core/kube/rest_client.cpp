@@ -21,7 +21,8 @@ using common::Error;
 
 QByteArray identityOf(const AuthMaterial &auth)
 {
-    return auth.clientChain.isEmpty() ? QByteArray() : auth.clientChain.first().digest(QCryptographicHash::Sha256);
+    return auth.clientChain.isEmpty() ? QByteArray()
+                                      : auth.clientChain.first().digest(QCryptographicHash::Sha256);
 }
 
 } // namespace
@@ -54,7 +55,7 @@ QNetworkAccessManager *RestClient::acquireStreamManager()
             return entry.manager;
         }
     }
-    m_streamManagers.push_back(StreamManager{newManager(), 1});
+    m_streamManagers.push_back(StreamManager { newManager(), 1 });
     return m_streamManagers.back().manager;
 }
 
@@ -127,12 +128,14 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
     return out;
 }
 
-Error RestClient::networkError(QNetworkReply *reply, const QByteArray &method, const QString &path) const
+Error RestClient::networkError(
+    QNetworkReply *reply, const QByteArray &method, const QString &path) const
 {
     QString cause = reply->errorString();
-    if (reply->error() == QNetworkReply::OperationCanceledError || reply->error() == QNetworkReply::TimeoutError)
+    if (reply->error() == QNetworkReply::OperationCanceledError
+        || reply->error() == QNetworkReply::TimeoutError)
         cause = QStringLiteral("no answer in time (%1)").arg(cause);
-    return Error{Error::Code::Network, describe(method, path) + QStringLiteral(": ") + cause};
+    return Error { Error::Code::Network, describe(method, path) + QStringLiteral(": ") + cause };
 }
 
 void RestClient::send(RestRequest request, QObject *context, Callback done)
@@ -148,25 +151,29 @@ void RestClient::get(const QString &path, const QUrlQuery &query, QObject *conte
     send(std::move(request), context, std::move(done));
 }
 
-void RestClient::attempt(RestRequest request, QPointer<QObject> context, Callback done, bool retried)
+void RestClient::attempt(
+    RestRequest request, QPointer<QObject> context, Callback done, bool retried)
 {
-    m_credentials->get(this, [this, request = std::move(request), context, done = std::move(done),
-                              retried](const Result<AuthMaterial> &auth) mutable {
-        if (!context)
-            return;
-        if (!auth) {
-            done(fail(auth.error().withContext(describe(request.method, request.path))));
-            return;
-        }
-        const QNetworkRequest network = networkRequest(request, *auth);
-        QNetworkReply *reply = m_manager->sendCustomRequest(network, request.method, request.body);
-        connect(reply, &QNetworkReply::finished, this,
-                [this, reply, request = std::move(request), context, done = std::move(done), retried,
-                 used = *auth]() mutable {
+    m_credentials->get(this,
+        [this, request = std::move(request), context, done = std::move(done), retried](
+            const Result<AuthMaterial> &auth) mutable {
+            if (!context)
+                return;
+            if (!auth) {
+                done(fail(auth.error().withContext(describe(request.method, request.path))));
+                return;
+            }
+            const QNetworkRequest network = networkRequest(request, *auth);
+            QNetworkReply *reply
+                = m_manager->sendCustomRequest(network, request.method, request.body);
+            connect(reply, &QNetworkReply::finished, this,
+                [this, reply, request = std::move(request), context, done = std::move(done),
+                    retried, used = *auth]() mutable {
                     reply->deleteLater();
                     if (!context)
                         return;
-                    const QVariant statusAttribute = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+                    const QVariant statusAttribute
+                        = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
                     if (!statusAttribute.isValid()) {
                         done(fail(networkError(reply, request.method, request.path)));
                         return;
@@ -174,23 +181,27 @@ void RestClient::attempt(RestRequest request, QPointer<QObject> context, Callbac
                     const int status = statusAttribute.toInt();
                     for (const QByteArray &warning : reply->rawHeader("Warning").split(','))
                         if (!warning.trimmed().isEmpty())
-                            Q_EMIT this->warning(m_config.describe() + QStringLiteral(": ") + QString::fromUtf8(warning.trimmed()));
+                            Q_EMIT this->warning(m_config.describe() + QStringLiteral(": ")
+                                + QString::fromUtf8(warning.trimmed()));
                     const QByteArray body = reply->readAll();
                     if (status == 401 && !retried && m_credentials->invalidate(used)) {
-                        qCInfo(lcKube) << "401 from" << m_config.context << "- retrying with fresh credentials";
+                        qCInfo(lcKube) << "401 from" << m_config.context
+                                       << "- retrying with fresh credentials";
                         attempt(std::move(request), context, std::move(done), true);
                         return;
                     }
                     if (status < 200 || status >= 300) {
-                        done(fail(statusError(status, body, describe(request.method, request.path))));
+                        done(fail(
+                            statusError(status, body, describe(request.method, request.path))));
                         return;
                     }
-                    done(RestResponse{status, body});
+                    done(RestResponse { status, body });
                 });
-    });
+        });
 }
 
-WatchStream *RestClient::watch(const QString &path, QUrlQuery query, int idleTimeoutMs, QObject *parent)
+WatchStream *RestClient::watch(
+    const QString &path, QUrlQuery query, int idleTimeoutMs, QObject *parent)
 {
     query.addQueryItem(QStringLiteral("watch"), QStringLiteral("true"));
     RestRequest request;

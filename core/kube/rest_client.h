@@ -62,7 +62,7 @@ class RestClient final : public QObject
     Q_OBJECT
 public:
     RestClient(ClientConfig config, RestOptions options = {}, Clock &clock = Clock::system(),
-               QObject *parent = nullptr);
+        QObject *parent = nullptr);
     ~RestClient() override;
 
     using Callback = std::function<void(const Result<RestResponse> &)>;
@@ -89,7 +89,8 @@ public:
     QNetworkAccessManager *acquireStreamManager();
     void releaseStreamManager(QNetworkAccessManager *manager);
     // The error for a reply that failed at the network or TLS level.
-    common::Error networkError(QNetworkReply *reply, const QByteArray &method, const QString &path) const;
+    common::Error networkError(
+        QNetworkReply *reply, const QByteArray &method, const QString &path) const;
 
 Q_SIGNALS:
     // Something the user should see: a server Warning header, a kubeconfig warning.
@@ -109,7 +110,8 @@ private:
         int streams = 0;
     };
     std::vector<StreamManager> m_streamManagers;
-    QByteArray m_lastIdentity; // the client certificate last used, to drop pooled connections on change
+    QByteArray
+        m_lastIdentity; // the client certificate last used, to drop pooled connections on change
 };
 
 } // namespace dra::kube

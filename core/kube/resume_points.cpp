@@ -13,7 +13,7 @@ ResumePoints resumePointsOf(store::CacheDb &cache, const std::string &cluster)
     for (const store::StreamRecord &stream : *previous) {
         const model::KindInfo *kind = model::kindOf(stream.apiVersion, stream.kind);
         if (kind && !stream.resourceVersion.empty() && stream.state != "forbidden")
-            points[{kind->kind, stream.ns}] = {stream.apiVersion, stream.resourceVersion};
+            points[{ kind->kind, stream.ns }] = { stream.apiVersion, stream.resourceVersion };
     }
     return points;
 }

@@ -38,7 +38,8 @@ void finishObject(const std::shared_ptr<ApplyRun> &run, ApplyOutcome outcome)
     applyNext(run);
 }
 
-RestRequest applyRequest(const ApplyRun &run, const ApplyTarget &target, const json &object, bool dryRun)
+RestRequest applyRequest(
+    const ApplyRun &run, const ApplyTarget &target, const json &object, bool dryRun)
 {
     RestRequest request;
     request.method = "PATCH";
@@ -61,27 +62,26 @@ json parsedBody(const QByteArray &body)
 }
 
 // Step 3: the real apply, when something changes and this is not a dry run.
-void applyForReal(const std::shared_ptr<ApplyRun> &run, const ApplyTarget &target, const json &object,
-                  ApplyOutcome outcome)
+void applyForReal(const std::shared_ptr<ApplyRun> &run, const ApplyTarget &target,
+    const json &object, ApplyOutcome outcome)
 {
     run->client->send(applyRequest(*run, target, object, false), run->context,
-                      [run, outcome](const Result<RestResponse> &response) mutable {
-                          if (!response) {
-                              outcome.result = ApplyOutcome::Result::Error;
-                              outcome.error = response.error().message;
-                          } else {
-                              outcome.applied = true;
-                          }
-                          finishObject(run, std::move(outcome));
-                      });
+        [run, outcome](const Result<RestResponse> &response) mutable {
+            if (!response) {
+                outcome.result = ApplyOutcome::Result::Error;
+                outcome.error = response.error().message;
+            } else {
+                outcome.applied = true;
+            }
+            finishObject(run, std::move(outcome));
+        });
 }
 
 // Step 2: the dry run, compared with what is live.
-void sendDryRun(const std::shared_ptr<ApplyRun> &run, const ApplyTarget &target, const json &object, json live,
-            ApplyOutcome outcome)
+void sendDryRun(const std::shared_ptr<ApplyRun> &run, const ApplyTarget &target, const json &object,
+    json live, ApplyOutcome outcome)
 {
-    run->client->send(
-        applyRequest(*run, target, object, true), run->context,
+    run->client->send(applyRequest(*run, target, object, true), run->context,
         [run, target, object, live, outcome](const Result<RestResponse> &response) mutable {
             if (!response) {
                 outcome.error = response.error().message;
@@ -89,8 +89,9 @@ void sendDryRun(const std::shared_ptr<ApplyRun> &run, const ApplyTarget &target,
             }
             const json result = parsedBody(response->body);
             if (!result.is_object()) {
-                outcome.error = QStringLiteral("%1: the dry run answered with something other than an object")
-                                    .arg(qs(outcome.label));
+                outcome.error
+                    = QStringLiteral("%1: the dry run answered with something other than an object")
+                          .arg(qs(outcome.label));
                 return finishObject(run, std::move(outcome));
             }
             outcome.diff = objectDiff(live, result, outcome.label);
@@ -120,8 +121,8 @@ void applyNext(const std::shared_ptr<ApplyRun> &run)
     const json &object = document.object;
     outcome.kind = object.value("kind", "");
     outcome.name = object.contains("metadata") && object["metadata"].is_object()
-                       ? object["metadata"].value("name", "")
-                       : std::string();
+        ? object["metadata"].value("name", "")
+        : std::string();
     Result<ApplyTarget> target = applyTargetOf(object, run->options.defaultNamespace);
     if (!target) {
         outcome.error = target.error().withContext(document.origin).message;
@@ -131,16 +132,16 @@ void applyNext(const std::shared_ptr<ApplyRun> &run)
     outcome.label = target->label();
     // Step 1: the live object; NotFound means the apply creates it.
     run->client->get(target->path, {}, run->context,
-                     [run, target = *target, object, outcome](const Result<RestResponse> &response) mutable {
-                         json live;
-                         if (response) {
-                             live = parsedBody(response->body);
-                         } else if (response.error().code != common::Error::Code::NotFound) {
-                             outcome.error = response.error().message;
-                             return finishObject(run, std::move(outcome));
-                         }
-                         sendDryRun(run, target, object, std::move(live), std::move(outcome));
-                     });
+        [run, target = *target, object, outcome](const Result<RestResponse> &response) mutable {
+            json live;
+            if (response) {
+                live = parsedBody(response->body);
+            } else if (response.error().code != common::Error::Code::NotFound) {
+                outcome.error = response.error().message;
+                return finishObject(run, std::move(outcome));
+            }
+            sendDryRun(run, target, object, std::move(live), std::move(outcome));
+        });
 }
 
 } // namespace
@@ -161,8 +162,8 @@ Result<ApplyTarget> applyTargetOf(const json &object, const std::string &default
     target.kind = model::kindOf(target.apiVersion, kindName);
     if (!target.kind)
         return fail(common::Error::Code::Unsupported,
-                    QStringLiteral("kind %1 of %2 is not one dractl can apply")
-                        .arg(qs(kindName), qs(target.apiVersion)));
+            QStringLiteral("kind %1 of %2 is not one dractl can apply")
+                .arg(qs(kindName), qs(target.apiVersion)));
     const json meta = object.value("metadata", json::object());
     target.name = meta.value("name", "");
     if (target.kind->namespaced) {
@@ -194,13 +195,12 @@ QString outcomeLine(const ApplyOutcome &outcome, bool dryRun)
     const QString label = qs(outcome.label.empty() ? outcome.origin.toStdString() : outcome.label);
     if (outcome.result == ApplyOutcome::Result::Error)
         return QStringLiteral("%1: error: %2").arg(label, outcome.error);
-    return QStringLiteral("%1 %2%3")
-        .arg(label, QLatin1String(resultName(outcome.result)),
-             dryRun && outcome.changes() ? QStringLiteral(" (server dry run)") : QString());
+    return QStringLiteral("%1 %2%3").arg(label, QLatin1String(resultName(outcome.result)),
+        dryRun && outcome.changes() ? QStringLiteral(" (server dry run)") : QString());
 }
 
-void serverSideApply(RestClient &client, std::vector<model::ManifestDocument> documents, ApplyOptions options,
-                     QObject *context, std::function<void(std::vector<ApplyOutcome>)> done)
+void serverSideApply(RestClient &client, std::vector<model::ManifestDocument> documents,
+    ApplyOptions options, QObject *context, std::function<void(std::vector<ApplyOutcome>)> done)
 {
     auto run = std::make_shared<ApplyRun>();
     run->client = &client;
@@ -215,13 +215,14 @@ json applyOutcomesJson(const std::vector<ApplyOutcome> &outcomes)
 {
     json objects = json::array();
     for (const ApplyOutcome &outcome : outcomes) {
-        json entry = {{"kind", outcome.kind}, {"namespace", outcome.ns}, {"name", outcome.name},
-                      {"result", resultName(outcome.result)}, {"diff", outcome.diff}};
+        json entry
+            = { { "kind", outcome.kind }, { "namespace", outcome.ns }, { "name", outcome.name },
+                  { "result", resultName(outcome.result) }, { "diff", outcome.diff } };
         if (outcome.result == ApplyOutcome::Result::Error)
             entry["error"] = outcome.error.toStdString();
         objects.push_back(std::move(entry));
     }
-    return {{"objects", objects}};
+    return { { "objects", objects } };
 }
 
 } // namespace dra::kube

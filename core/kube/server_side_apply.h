@@ -34,11 +34,12 @@ struct ApplyTarget
 // The target of `object`; a namespaced object without metadata.namespace goes to
 // `defaultNamespace` (the context's), as kubectl does. Kinds DRA Console does not know are an
 // error naming the kind, since their scope and plural cannot be told without guessing.
-[[nodiscard]] Result<ApplyTarget> applyTargetOf(const nlohmann::json &object, const std::string &defaultNamespace);
+[[nodiscard]] Result<ApplyTarget> applyTargetOf(
+    const nlohmann::json &object, const std::string &defaultNamespace);
 
 struct ApplyOptions
 {
-    bool dryRunOnly = false;     // stop after the dry run: `apply --dry-run` and `diff`
+    bool dryRunOnly = false; // stop after the dry run: `apply --dry-run` and `diff`
     bool forceConflicts = false; // take over fields another manager owns
     std::string fieldManager = "dractl";
     std::string defaultNamespace = "default";
@@ -50,10 +51,10 @@ struct ApplyOutcome
     enum class Result { Created, Configured, Unchanged, Error };
     Result result = Result::Error;
     std::string kind, ns, name;
-    QString origin;       // "file:line" of the manifest document
-    std::string label;    // "resourceclaimtemplate.resource.k8s.io/gpu"
-    std::string diff;     // the live object against the dry-run result, unified; empty when unchanged
-    QString error;        // for Error: the server's Status message, with the request it answered
+    QString origin; // "file:line" of the manifest document
+    std::string label; // "resourceclaimtemplate.resource.k8s.io/gpu"
+    std::string diff; // the live object against the dry-run result, unified; empty when unchanged
+    QString error; // for Error: the server's Status message, with the request it answered
     bool applied = false; // the real (non-dry-run) apply was sent and accepted
 
     bool changes() const { return result == Result::Created || result == Result::Configured; }
@@ -71,8 +72,8 @@ QString outcomeLine(const ApplyOutcome &outcome, bool dryRun);
 // then — unless options.dryRunOnly or nothing changes — PATCH for real. One object's failure is
 // its outcome and the next object still runs. `done` gets every outcome in document order; it is
 // not called once `context` is gone. Thread of the client.
-void serverSideApply(RestClient &client, std::vector<model::ManifestDocument> documents, ApplyOptions options,
-                     QObject *context, std::function<void(std::vector<ApplyOutcome>)> done);
+void serverSideApply(RestClient &client, std::vector<model::ManifestDocument> documents,
+    ApplyOptions options, QObject *context, std::function<void(std::vector<ApplyOutcome>)> done);
 
 // {"objects":[{"kind","namespace","name","result","diff","error"}]}, the -o json of dractl apply.
 nlohmann::json applyOutcomesJson(const std::vector<ApplyOutcome> &outcomes);

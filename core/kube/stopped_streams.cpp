@@ -4,8 +4,8 @@
 
 namespace dra::kube {
 
-store::WatchBatch stoppedStreamsBatch(const std::string &cluster, const std::vector<StreamStatus> &streams,
-                                      StreamState state, const QString &reason)
+store::WatchBatch stoppedStreamsBatch(const std::string &cluster,
+    const std::vector<StreamStatus> &streams, StreamState state, const QString &reason)
 {
     store::WatchBatch batch;
     batch.cluster = cluster;

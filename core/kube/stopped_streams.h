@@ -14,7 +14,7 @@ namespace dra::kube {
 
 // The batch that records, when a mirror stops, how current the cache is from then on: every
 // stream gets `state` and `reason`, except forbidden or failing ones, whose own reason says more.
-store::WatchBatch stoppedStreamsBatch(const std::string &cluster, const std::vector<StreamStatus> &streams,
-                                      StreamState state, const QString &reason);
+store::WatchBatch stoppedStreamsBatch(const std::string &cluster,
+    const std::vector<StreamStatus> &streams, StreamState state, const QString &reason);
 
 } // namespace dra::kube

@@ -9,21 +9,29 @@ namespace dra::kube {
 std::string_view streamStateName(StreamState state)
 {
     switch (state) {
-    case StreamState::Idle: return "idle";
-    case StreamState::Listing: return "listing";
-    case StreamState::Synced: return "synced";
-    case StreamState::Watching: return "watching";
-    case StreamState::Stale: return "stale";
-    case StreamState::Forbidden: return "forbidden";
-    case StreamState::Error: return "error";
+    case StreamState::Idle:
+        return "idle";
+    case StreamState::Listing:
+        return "listing";
+    case StreamState::Synced:
+        return "synced";
+    case StreamState::Watching:
+        return "watching";
+    case StreamState::Stale:
+        return "stale";
+    case StreamState::Forbidden:
+        return "forbidden";
+    case StreamState::Error:
+        return "error";
     }
     return "error";
 }
 
 StreamState streamStateFromName(std::string_view name)
 {
-    for (StreamState state : {StreamState::Idle, StreamState::Listing, StreamState::Synced, StreamState::Watching,
-                              StreamState::Stale, StreamState::Forbidden, StreamState::Error})
+    for (StreamState state :
+        { StreamState::Idle, StreamState::Listing, StreamState::Synced, StreamState::Watching,
+            StreamState::Stale, StreamState::Forbidden, StreamState::Error })
         if (streamStateName(state) == name)
             return state;
     return StreamState::Error;

@@ -15,13 +15,13 @@ namespace dra::kube {
 
 // Where one mirrored stream (a kind, cluster-wide or in one namespace) stands.
 enum class StreamState {
-    Idle,      // not started
-    Listing,   // reading the full list; the cache may lag behind the cluster
-    Synced,    // the list is in the cache; the watch is not open yet
-    Watching,  // live: the cache follows the cluster
-    Stale,     // the watch broke; the cache holds the last state seen and we are reconnecting
+    Idle, // not started
+    Listing, // reading the full list; the cache may lag behind the cluster
+    Synced, // the list is in the cache; the watch is not open yet
+    Watching, // live: the cache follows the cluster
+    Stale, // the watch broke; the cache holds the last state seen and we are reconnecting
     Forbidden, // the user may not list or watch it (RBAC)
-    Error,     // failing for another reason, given with the state
+    Error, // failing for another reason, given with the state
 };
 
 // "listing", "synced", ... as stored in the cache's streams table.

@@ -17,14 +17,19 @@ QString summarizeStreams(const std::vector<StreamStatus> &streams)
     std::map<StreamState, QStringList> troubled;
     for (const StreamStatus &stream : streams) {
         switch (stream.state) {
-        case StreamState::Watching: ++watching; break;
+        case StreamState::Watching:
+            ++watching;
+            break;
         case StreamState::Idle:
         case StreamState::Listing:
         case StreamState::Synced:
-            listing << (stream.objects > 0 ? QStringLiteral("%1 %2 objects").arg(stream.label()).arg(stream.objects)
-                                           : stream.label());
+            listing << (stream.objects > 0
+                    ? QStringLiteral("%1 %2 objects").arg(stream.label()).arg(stream.objects)
+                    : stream.label());
             break;
-        default: troubled[stream.state] << stream.label(); break;
+        default:
+            troubled[stream.state] << stream.label();
+            break;
         }
     }
     QString text = QStringLiteral("%1/%2 streams watching").arg(watching).arg(streams.size());
@@ -33,7 +38,9 @@ QString summarizeStreams(const std::vector<StreamStatus> &streams)
     if (!listing.isEmpty())
         text += QStringLiteral(" · listing %1").arg(listing.join(QStringLiteral(", ")));
     for (const auto &[state, labels] : troubled)
-        text += QStringLiteral(" · %1: %2").arg(QString::fromUtf8(streamStateName(state)), labels.join(QStringLiteral(", ")));
+        text += QStringLiteral(" · %1: %2")
+                    .arg(QString::fromUtf8(streamStateName(state)),
+                        labels.join(QStringLiteral(", ")));
     return text;
 }
 

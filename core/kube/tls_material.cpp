@@ -44,7 +44,8 @@ PKeyPtr readKey(const QByteArray &pem)
 QByteArray traditionalPem(EVP_PKEY *key)
 {
     BioPtr bio(BIO_new(BIO_s_mem()));
-    if (!PEM_write_bio_PrivateKey_traditional(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr))
+    if (!PEM_write_bio_PrivateKey_traditional(
+            bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr))
         return {};
     char *data = nullptr;
     const long size = BIO_get_mem_data(bio.get(), &data);
@@ -56,10 +57,12 @@ QByteArray traditionalPem(EVP_PKEY *key)
 Result<QList<QSslCertificate>> parseCertificates(const QByteArray &pem, const QString &what)
 {
     if (!pem.contains("-----BEGIN CERTIFICATE-----"))
-        return fail(Error::Code::Invalid, what + QStringLiteral(": no PEM certificate (-----BEGIN CERTIFICATE-----) in it"));
+        return fail(Error::Code::Invalid,
+            what + QStringLiteral(": no PEM certificate (-----BEGIN CERTIFICATE-----) in it"));
     const QList<QSslCertificate> certificates = QSslCertificate::fromData(pem, QSsl::Pem);
     if (certificates.isEmpty() || certificates.first().isNull())
-        return fail(Error::Code::Invalid, what + QStringLiteral(": the PEM certificate does not parse"));
+        return fail(
+            Error::Code::Invalid, what + QStringLiteral(": the PEM certificate does not parse"));
     return certificates;
 }
 
@@ -67,39 +70,50 @@ Result<QSslKey> parsePrivateKey(const QByteArray &pem, const QString &what)
 {
     if (pem.contains("ENCRYPTED"))
         return fail(Error::Code::Unsupported,
-                    what + QStringLiteral(": the private key is encrypted; kubeconfig keys must not have a passphrase"));
+            what
+                + QStringLiteral(
+                    ": the private key is encrypted; kubeconfig keys must not have a passphrase"));
     PKeyPtr key = readKey(pem);
     if (!key)
         return fail(Error::Code::Invalid, what + QStringLiteral(": not a PEM private key"));
     QSsl::KeyAlgorithm algorithm;
     switch (EVP_PKEY_get_base_id(key.get())) {
-    case EVP_PKEY_RSA: algorithm = QSsl::Rsa; break;
-    case EVP_PKEY_EC: algorithm = QSsl::Ec; break;
+    case EVP_PKEY_RSA:
+        algorithm = QSsl::Rsa;
+        break;
+    case EVP_PKEY_EC:
+        algorithm = QSsl::Ec;
+        break;
     default:
         return fail(Error::Code::Unsupported,
-                    what + QStringLiteral(": %1 keys are not supported (use an RSA or EC key)")
-                               .arg(QString::fromLatin1(OBJ_nid2sn(EVP_PKEY_get_base_id(key.get())))));
+            what
+                + QStringLiteral(": %1 keys are not supported (use an RSA or EC key)")
+                      .arg(QString::fromLatin1(OBJ_nid2sn(EVP_PKEY_get_base_id(key.get())))));
     }
     // Qt's backend reads the traditional forms (RSA PRIVATE KEY, EC PRIVATE KEY) reliably; PKCS#8
     // ("PRIVATE KEY") is what openssl and cert-manager write by default.
     const QByteArray traditional = traditionalPem(key.get());
     QSslKey qtKey(traditional, algorithm, QSsl::Pem, QSsl::PrivateKey);
     if (qtKey.isNull())
-        return fail(Error::Code::Invalid, what + QStringLiteral(": the private key could not be loaded"));
+        return fail(
+            Error::Code::Invalid, what + QStringLiteral(": the private key could not be loaded"));
     return qtKey;
 }
 
-Result<void> checkKeyMatchesCertificate(const QByteArray &certificatePem, const QByteArray &keyPem, const QString &what)
+Result<void> checkKeyMatchesCertificate(
+    const QByteArray &certificatePem, const QByteArray &keyPem, const QString &what)
 {
     BioPtr bio = memoryBio(certificatePem);
     X509Ptr certificate(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
     PKeyPtr key = readKey(keyPem);
     ERR_clear_error();
     if (!certificate || !key)
-        return fail(Error::Code::Invalid, what + QStringLiteral(": the certificate or key does not parse"));
+        return fail(
+            Error::Code::Invalid, what + QStringLiteral(": the certificate or key does not parse"));
     if (X509_check_private_key(certificate.get(), key.get()) != 1) {
         ERR_clear_error();
-        return fail(Error::Code::Invalid, what + QStringLiteral(": the private key does not match the certificate"));
+        return fail(Error::Code::Invalid,
+            what + QStringLiteral(": the private key does not match the certificate"));
     }
     return {};
 }

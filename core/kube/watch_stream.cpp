@@ -13,7 +13,9 @@ namespace dra::kube {
 using common::Error;
 
 WatchStream::WatchStream(RestClient &client, RestRequest request, QObject *parent)
-    : QObject(parent), m_client(client), m_request(std::move(request))
+    : QObject(parent)
+    , m_client(client)
+    , m_request(std::move(request))
 {
     m_manager = m_client.acquireStreamManager();
     QTimer::singleShot(0, this, [this] { start(false); });
@@ -43,7 +45,8 @@ void WatchStream::start(bool retried)
         if (m_done)
             return;
         if (!auth) {
-            const Error error = auth.error().withContext(m_client.describe(m_request.method, m_request.path));
+            const Error error
+                = auth.error().withContext(m_client.describe(m_request.method, m_request.path));
             finishWith(&error);
             return;
         }
@@ -80,11 +83,13 @@ void WatchStream::onReadyRead()
     std::optional<Error> problem;
     for (Result<WatchEvent> &event : m_parser.takeEvents()) {
         if (!event) {
-            problem = event.error().withContext(m_client.describe(m_request.method, m_request.path));
+            problem
+                = event.error().withContext(m_client.describe(m_request.method, m_request.path));
             break;
         }
         if (event->type == WatchEvent::Type::Error) {
-            problem = statusObjectError(event->object, m_client.describe(m_request.method, m_request.path));
+            problem = statusObjectError(
+                event->object, m_client.describe(m_request.method, m_request.path));
             break;
         }
         batch.push_back(std::move(*event));
@@ -109,7 +114,8 @@ void WatchStream::onFinished()
         onReadyRead(); // whatever arrived with the end
         if (m_done)
             return;
-        if (reply->error() == QNetworkReply::NoError || reply->error() == QNetworkReply::RemoteHostClosedError) {
+        if (reply->error() == QNetworkReply::NoError
+            || reply->error() == QNetworkReply::RemoteHostClosedError) {
             m_reply = nullptr;
             reply->deleteLater();
             finishWith(nullptr);
@@ -128,7 +134,8 @@ void WatchStream::onFinished()
             start(true);
             return;
         }
-        error = statusError(status, reply->readAll(), m_client.describe(m_request.method, m_request.path));
+        error = statusError(
+            status, reply->readAll(), m_client.describe(m_request.method, m_request.path));
     }
     reply->disconnect(this);
     reply->deleteLater();

@@ -12,7 +12,8 @@ Result<WatchEvent> toWatchEvent(nlohmann::json &&document)
         return fail(Error::Code::Parse, QStringLiteral("watch event is not a JSON object"));
     const auto type = document.find("type");
     const auto object = document.find("object");
-    if (type == document.end() || !type->is_string() || object == document.end() || !object->is_object())
+    if (type == document.end() || !type->is_string() || object == document.end()
+        || !object->is_object())
         return fail(Error::Code::Parse, QStringLiteral("watch event without type and object"));
     const std::string &name = type->get_ref<const std::string &>();
     WatchEvent event;
@@ -27,7 +28,8 @@ Result<WatchEvent> toWatchEvent(nlohmann::json &&document)
     else if (name == "ERROR")
         event.type = WatchEvent::Type::Error;
     else
-        return fail(Error::Code::Parse, QStringLiteral("unknown watch event type \"%1\"").arg(QString::fromStdString(name)));
+        return fail(Error::Code::Parse,
+            QStringLiteral("unknown watch event type \"%1\"").arg(QString::fromStdString(name)));
     event.object = std::move(*object);
     return event;
 }
@@ -55,7 +57,8 @@ void WatchStreamParser::scan()
                 m_start = m_pos;
                 m_depth = 1;
             } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-                m_events.push_back(fail(Error::Code::Parse, QStringLiteral("unexpected byte in watch stream")));
+                m_events.push_back(
+                    fail(Error::Code::Parse, QStringLiteral("unexpected byte in watch stream")));
                 m_start = m_pos + 1;
             } else {
                 m_start = m_pos + 1;
@@ -77,9 +80,11 @@ void WatchStreamParser::scan()
             ++m_depth;
         else if (c == '}' || c == ']') {
             if (--m_depth == 0) {
-                nlohmann::json document = nlohmann::json::parse(bytes + m_start, bytes + m_pos + 1, nullptr, false);
+                nlohmann::json document
+                    = nlohmann::json::parse(bytes + m_start, bytes + m_pos + 1, nullptr, false);
                 if (document.is_discarded())
-                    m_events.push_back(fail(Error::Code::Parse, QStringLiteral("malformed JSON in watch stream")));
+                    m_events.push_back(
+                        fail(Error::Code::Parse, QStringLiteral("malformed JSON in watch stream")));
                 else
                     m_events.push_back(toWatchEvent(std::move(document)));
                 m_start = m_pos + 1;

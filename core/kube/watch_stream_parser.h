@@ -39,8 +39,8 @@ private:
     void scan();
 
     QByteArray m_buffer;
-    qsizetype m_start = 0;   // where the current document begins
-    qsizetype m_pos = 0;     // how far scanning got
+    qsizetype m_start = 0; // where the current document begins
+    qsizetype m_pos = 0; // how far scanning got
     int m_depth = 0;
     bool m_inString = false;
     bool m_escape = false;

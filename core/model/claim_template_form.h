@@ -109,14 +109,15 @@ struct ClaimTemplateForm
 // where: "origin:LINE:COL: reason" for text that is not YAML, "origin:
 // spec.spec.devices.requests[0].exactly.count: expected an integer" for a field of the wrong
 // shape, and the kind or version when the object is not one the form edits. Any thread.
-[[nodiscard]] Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QString &origin);
+[[nodiscard]] Result<ClaimTemplateForm> readClaimTemplateForm(
+    std::string_view text, const QString &origin);
 
 // Writes `form` into the document `text` and returns the new text: only fields whose value
 // differs from the document's are set or removed; list elements start from their `source`
 // element. Fails when `text` does not read (see readClaimTemplateForm) or a config's parameters
 // are not JSON. The comments of `text` stay with the keys they were written at. Any thread.
-[[nodiscard]] Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTemplateForm &form,
-                                                         const QString &origin);
+[[nodiscard]] Result<std::string> writeClaimTemplateForm(
+    std::string_view text, const ClaimTemplateForm &form, const QString &origin);
 
 // Structural edits the form offers, kept here so that the widget holds no rules of its own.
 

@@ -20,7 +20,8 @@ namespace dra::model::form_detail {
 struct FormDocument
 {
     nlohmann::ordered_json root; // in the author's key order
-    bool isTemplate = true; // ResourceClaimTemplate (spec.spec.devices) or ResourceClaim (spec.devices)
+    bool isTemplate
+        = true; // ResourceClaimTemplate (spec.spec.devices) or ResourceClaim (spec.devices)
     // resource.k8s.io/v1beta1: a request's exact spec (class, selectors, count...) sits on the
     // request itself, where v1 and v1beta2 have it under `exactly`.
     bool specOnRequest = false;
@@ -36,7 +37,8 @@ struct FormDocument
 [[nodiscard]] Result<FormDocument> parseFormDocument(std::string_view text, const QString &origin);
 
 // The form of a parsed document; errors name the first field of the wrong shape.
-[[nodiscard]] Result<ClaimTemplateForm> readFormDocument(const FormDocument &document, const QString &origin);
+[[nodiscard]] Result<ClaimTemplateForm> readFormDocument(
+    const FormDocument &document, const QString &origin);
 
 // "a.b", "a[3]": the paths error messages name.
 inline std::string fieldPath(const std::string &parent, std::string_view key)

@@ -39,8 +39,7 @@ std::string labelOfClass(const std::string &deviceClassName, const std::string &
 }
 
 // `base`, or `base-2`, `base-3`... whichever `taken` does not hold yet.
-template <typename Taken>
-std::string uniqueName(const std::string &base, Taken taken)
+template <typename Taken> std::string uniqueName(const std::string &base, Taken taken)
 {
     if (!taken(base))
         return base;
@@ -65,10 +64,9 @@ nlohmann::json deviceSpecJson(const FormDeviceSpec &spec, bool subrequest)
         out["adminAccess"] = spec.adminAccess;
     nlohmann::json tolerations = nlohmann::json::array();
     for (const FormToleration &t : spec.tolerations) {
-        nlohmann::json toleration = { { "key", t.key },
-                                      { "operator", t.op.empty() ? "Equal" : t.op },
-                                      { "value", t.value },
-                                      { "effect", t.effect } };
+        nlohmann::json toleration
+            = { { "key", t.key }, { "operator", t.op.empty() ? "Equal" : t.op },
+                  { "value", t.value }, { "effect", t.effect } };
         if (t.tolerationSeconds)
             toleration["tolerationSeconds"] = *t.tolerationSeconds;
         tolerations.push_back(std::move(toleration));
@@ -87,9 +85,11 @@ FormRequest &addRequest(ClaimTemplateForm &form, const std::string &deviceClassN
 {
     using namespace form_edit;
     FormRequest request;
-    request.name = uniqueName(labelOfClass(deviceClassName, "request"), [&](const std::string &name) {
-        return std::ranges::any_of(form.requests, [&](const FormRequest &r) { return r.name == name; });
-    });
+    request.name
+        = uniqueName(labelOfClass(deviceClassName, "request"), [&](const std::string &name) {
+              return std::ranges::any_of(
+                  form.requests, [&](const FormRequest &r) { return r.name == name; });
+          });
     request.exactly.deviceClassName = deviceClassName;
     form.requests.push_back(std::move(request));
     return form.requests.back();
@@ -123,9 +123,11 @@ FormDeviceSpec &addAlternative(FormRequest &request, const std::string &deviceCl
     using namespace form_edit;
     FormDeviceSpec spec;
     spec.deviceClassName = deviceClassName;
-    spec.name = uniqueName(labelOfClass(deviceClassName, "alternative"), [&](const std::string &name) {
-        return std::ranges::any_of(request.alternatives, [&](const FormDeviceSpec &s) { return s.name == name; });
-    });
+    spec.name
+        = uniqueName(labelOfClass(deviceClassName, "alternative"), [&](const std::string &name) {
+              return std::ranges::any_of(
+                  request.alternatives, [&](const FormDeviceSpec &s) { return s.name == name; });
+          });
     request.alternatives.push_back(std::move(spec));
     return request.alternatives.back();
 }
@@ -186,7 +188,7 @@ nlohmann::json claimTemplateFormJson(const ClaimTemplateForm &form)
     nlohmann::json requests = nlohmann::json::array();
     for (const FormRequest &request : form.requests) {
         nlohmann::json out = { { "name", request.name },
-                               { "mode", request.firstAvailable ? "firstAvailable" : "exactly" } };
+            { "mode", request.firstAvailable ? "firstAvailable" : "exactly" } };
         if (request.firstAvailable) {
             nlohmann::json alternatives = nlohmann::json::array();
             for (const FormDeviceSpec &spec : request.alternatives)
@@ -199,23 +201,19 @@ nlohmann::json claimTemplateFormJson(const ClaimTemplateForm &form)
     }
     nlohmann::json constraints = nlohmann::json::array();
     for (const FormConstraint &c : form.constraints)
-        constraints.push_back({ { "requests", c.requests },
-                                { "matchAttribute", c.matchAttribute },
-                                { "distinctAttribute", c.distinctAttribute } });
+        constraints.push_back({ { "requests", c.requests }, { "matchAttribute", c.matchAttribute },
+            { "distinctAttribute", c.distinctAttribute } });
     nlohmann::json config = nlohmann::json::array();
     for (const FormConfig &c : form.config) {
         nlohmann::json entry = { { "requests", c.requests }, { "driver", c.driver } };
-        entry["parameters"] = c.parameters.empty() ? nlohmann::json(nullptr)
-                                                   : nlohmann::json::parse(c.parameters, nullptr, false);
+        entry["parameters"] = c.parameters.empty()
+            ? nlohmann::json(nullptr)
+            : nlohmann::json::parse(c.parameters, nullptr, false);
         config.push_back(std::move(entry));
     }
-    return { { "apiVersion", form.apiVersion },
-             { "kind", form.kind },
-             { "name", form.name },
-             { "namespace", form.ns },
-             { "requests", std::move(requests) },
-             { "constraints", std::move(constraints) },
-             { "config", std::move(config) } };
+    return { { "apiVersion", form.apiVersion }, { "kind", form.kind }, { "name", form.name },
+        { "namespace", form.ns }, { "requests", std::move(requests) },
+        { "constraints", std::move(constraints) }, { "config", std::move(config) } };
 }
 
 } // namespace dra::model

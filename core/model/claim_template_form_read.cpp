@@ -24,7 +24,8 @@ std::span<const char *const> devicesKeys(bool isTemplate)
 {
     static constexpr const char *kTemplate[] = { "spec", "spec", "devices" };
     static constexpr const char *kClaim[] = { "spec", "devices" };
-    return isTemplate ? std::span<const char *const>(kTemplate) : std::span<const char *const>(kClaim);
+    return isTemplate ? std::span<const char *const>(kTemplate)
+                      : std::span<const char *const>(kClaim);
 }
 
 } // namespace
@@ -61,24 +62,28 @@ Result<FormDocument> parseFormDocument(std::string_view text, const QString &ori
     if (!parsed)
         return fail(parsed.error());
     const auto invalid = [&](const std::string &reason) {
-        return fail(common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(reason));
+        return fail(
+            common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(reason));
     };
     if (parsed->is_null())
         return invalid("the text holds no object yet");
     if (!parsed->is_object())
         return invalid("expected a ResourceClaimTemplate mapping, not a list or a scalar");
     const ojson &root = *parsed;
-    const std::string kind = root.value("kind", ojson()).is_string() ? root["kind"].get<std::string>() : "";
-    const std::string apiVersion
-        = root.value("apiVersion", ojson()).is_string() ? root["apiVersion"].get<std::string>() : "";
+    const std::string kind
+        = root.value("kind", ojson()).is_string() ? root["kind"].get<std::string>() : "";
+    const std::string apiVersion = root.value("apiVersion", ojson()).is_string()
+        ? root["apiVersion"].get<std::string>()
+        : "";
     if (kind != "ResourceClaimTemplate" && kind != "ResourceClaim")
         return invalid("expected a ResourceClaimTemplate or a ResourceClaim, not "
-                       + (kind.empty() ? std::string("an object without kind") : "a " + kind));
+            + (kind.empty() ? std::string("an object without kind") : "a " + kind));
     if (apiVersion != "resource.k8s.io/v1" && apiVersion != "resource.k8s.io/v1beta2"
         && apiVersion != "resource.k8s.io/v1beta1")
-        return invalid("apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not \"" + apiVersion + "\"");
-    FormDocument document{ std::move(*parsed), kind == "ResourceClaimTemplate",
-                           apiVersion == "resource.k8s.io/v1beta1" };
+        return invalid("apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not \""
+            + apiVersion + "\"");
+    FormDocument document { std::move(*parsed), kind == "ResourceClaimTemplate",
+        apiVersion == "resource.k8s.io/v1beta1" };
     // Every object on the way to `devices` must be a mapping (or absent), or a write would
     // replace what the author wrote.
     const ojson *node = &document.root;
@@ -131,7 +136,8 @@ public:
         }
         return value->get<std::string>();
     }
-    std::optional<int64_t> integer(const ojson &parent, std::string_view key, const std::string &path)
+    std::optional<int64_t> integer(
+        const ojson &parent, std::string_view key, const std::string &path)
     {
         const ojson *value = find(parent, key);
         if (!value)
@@ -151,7 +157,8 @@ public:
         }
         return value && value->get<bool>();
     }
-    std::vector<std::string> strings(const ojson &parent, std::string_view key, const std::string &path)
+    std::vector<std::string> strings(
+        const ojson &parent, std::string_view key, const std::string &path)
     {
         std::vector<std::string> out;
         if (const ojson *list = array(parent, key, path)) {
@@ -192,31 +199,35 @@ private:
     }
 };
 
-FormDeviceSpec readDeviceSpec(FieldReader &reader, const ojson &spec, const std::string &path, SpecSource source)
+FormDeviceSpec readDeviceSpec(
+    FieldReader &reader, const ojson &spec, const std::string &path, SpecSource source)
 {
     FormDeviceSpec out;
     out.source = source;
     if (source.from == SpecSource::From::Subrequest)
         out.name = reader.string(spec, "name", path);
     out.deviceClassName = reader.string(spec, "deviceClassName", path);
-    reader.eachObject(spec, "selectors", path, [&](const ojson &selector, const std::string &at, int) {
-        const ojson *cel = reader.object(selector, "cel", at);
-        out.selectors.push_back(cel ? reader.string(*cel, "expression", fieldPath(at, "cel")) : std::string());
-    });
+    reader.eachObject(
+        spec, "selectors", path, [&](const ojson &selector, const std::string &at, int) {
+            const ojson *cel = reader.object(selector, "cel", at);
+            out.selectors.push_back(
+                cel ? reader.string(*cel, "expression", fieldPath(at, "cel")) : std::string());
+        });
     out.allocationMode = reader.string(spec, "allocationMode", path);
     out.count = reader.integer(spec, "count", path);
     if (source.from != SpecSource::From::Subrequest)
         out.adminAccess = reader.boolean(spec, "adminAccess", path);
-    reader.eachObject(spec, "tolerations", path, [&](const ojson &toleration, const std::string &at, int index) {
-        FormToleration t;
-        t.key = reader.string(toleration, "key", at);
-        t.op = reader.string(toleration, "operator", at);
-        t.value = reader.string(toleration, "value", at);
-        t.effect = reader.string(toleration, "effect", at);
-        t.tolerationSeconds = reader.integer(toleration, "tolerationSeconds", at);
-        t.source = index;
-        out.tolerations.push_back(std::move(t));
-    });
+    reader.eachObject(
+        spec, "tolerations", path, [&](const ojson &toleration, const std::string &at, int index) {
+            FormToleration t;
+            t.key = reader.string(toleration, "key", at);
+            t.op = reader.string(toleration, "operator", at);
+            t.value = reader.string(toleration, "value", at);
+            t.effect = reader.string(toleration, "effect", at);
+            t.tolerationSeconds = reader.integer(toleration, "tolerationSeconds", at);
+            t.source = index;
+            out.tolerations.push_back(std::move(t));
+        });
     if (const ojson *capacity = reader.object(spec, "capacity", path)) {
         const std::string at = fieldPath(path, "capacity");
         if (const ojson *requests = reader.object(*capacity, "requests", at)) {
@@ -226,15 +237,16 @@ FormDeviceSpec readDeviceSpec(FieldReader &reader, const ojson &spec, const std:
                 else if (quantity.is_number())
                     out.capacityRequests.emplace_back(name, quantity.dump());
                 else
-                    reader.failAt(fieldPath(fieldPath(at, "requests"), name), "expected a quantity");
+                    reader.failAt(
+                        fieldPath(fieldPath(at, "requests"), name), "expected a quantity");
             }
         }
     }
     return out;
 }
 
-FormRequest readRequest(FieldReader &reader, const ojson &request, const std::string &path, int index,
-                        bool specOnRequest)
+FormRequest readRequest(FieldReader &reader, const ojson &request, const std::string &path,
+    int index, bool specOnRequest)
 {
     FormRequest out;
     out.source = index;
@@ -242,12 +254,16 @@ FormRequest readRequest(FieldReader &reader, const ojson &request, const std::st
     if (specOnRequest)
         out.exactly = readDeviceSpec(reader, request, path, { SpecSource::From::Exactly, 0 });
     else if (const ojson *exactly = reader.object(request, "exactly", path))
-        out.exactly = readDeviceSpec(reader, *exactly, fieldPath(path, "exactly"), { SpecSource::From::Exactly, 0 });
-    reader.eachObject(request, "firstAvailable", path, [&](const ojson &sub, const std::string &at, int i) {
-        out.alternatives.push_back(readDeviceSpec(reader, sub, at, { SpecSource::From::Subrequest, i }));
-    });
+        out.exactly = readDeviceSpec(
+            reader, *exactly, fieldPath(path, "exactly"), { SpecSource::From::Exactly, 0 });
+    reader.eachObject(
+        request, "firstAvailable", path, [&](const ojson &sub, const std::string &at, int i) {
+            out.alternatives.push_back(
+                readDeviceSpec(reader, sub, at, { SpecSource::From::Subrequest, i }));
+        });
     // A request with neither is shown as an empty `exactly` one, which is what typing it starts.
-    const bool exact = specOnRequest ? request.contains("deviceClassName") : request.contains("exactly");
+    const bool exact
+        = specOnRequest ? request.contains("deviceClassName") : request.contains("exactly");
     out.firstAvailable = !exact && !out.alternatives.empty();
     return out;
 }
@@ -269,7 +285,8 @@ Result<ClaimTemplateForm> readClaimTemplateForm(std::string_view text, const QSt
     return form_detail::readFormDocument(*document, origin);
 }
 
-Result<ClaimTemplateForm> form_detail::readFormDocument(const FormDocument &document, const QString &origin)
+Result<ClaimTemplateForm> form_detail::readFormDocument(
+    const FormDocument &document, const QString &origin)
 {
     using namespace form_detail;
     const ojson &root = document.root;
@@ -283,31 +300,37 @@ Result<ClaimTemplateForm> form_detail::readFormDocument(const FormDocument &docu
     }
     if (const ojson *devices = document.devices()) {
         const std::string path = form.devicesPath();
-        reader.eachObject(*devices, "requests", path, [&](const ojson &request, const std::string &at, int i) {
-            form.requests.push_back(readRequest(reader, request, at, i, document.specOnRequest));
-        });
-        reader.eachObject(*devices, "constraints", path, [&](const ojson &constraint, const std::string &at, int i) {
-            FormConstraint c;
-            c.requests = reader.strings(constraint, "requests", at);
-            c.matchAttribute = reader.string(constraint, "matchAttribute", at);
-            c.distinctAttribute = reader.string(constraint, "distinctAttribute", at);
-            c.source = i;
-            form.constraints.push_back(std::move(c));
-        });
-        reader.eachObject(*devices, "config", path, [&](const ojson &config, const std::string &at, int i) {
-            FormConfig c;
-            c.requests = reader.strings(config, "requests", at);
-            if (const ojson *opaque = reader.object(config, "opaque", at)) {
-                c.driver = reader.string(*opaque, "driver", fieldPath(at, "opaque"));
-                if (const auto it = opaque->find("parameters"); it != opaque->end() && !it->is_null())
-                    c.parameters = it->dump(2);
-            }
-            c.source = i;
-            form.config.push_back(std::move(c));
-        });
+        reader.eachObject(
+            *devices, "requests", path, [&](const ojson &request, const std::string &at, int i) {
+                form.requests.push_back(
+                    readRequest(reader, request, at, i, document.specOnRequest));
+            });
+        reader.eachObject(*devices, "constraints", path,
+            [&](const ojson &constraint, const std::string &at, int i) {
+                FormConstraint c;
+                c.requests = reader.strings(constraint, "requests", at);
+                c.matchAttribute = reader.string(constraint, "matchAttribute", at);
+                c.distinctAttribute = reader.string(constraint, "distinctAttribute", at);
+                c.source = i;
+                form.constraints.push_back(std::move(c));
+            });
+        reader.eachObject(
+            *devices, "config", path, [&](const ojson &config, const std::string &at, int i) {
+                FormConfig c;
+                c.requests = reader.strings(config, "requests", at);
+                if (const ojson *opaque = reader.object(config, "opaque", at)) {
+                    c.driver = reader.string(*opaque, "driver", fieldPath(at, "opaque"));
+                    if (const auto it = opaque->find("parameters");
+                        it != opaque->end() && !it->is_null())
+                        c.parameters = it->dump(2);
+                }
+                c.source = i;
+                form.config.push_back(std::move(c));
+            });
     }
     if (!reader.error.empty())
-        return fail(common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(reader.error));
+        return fail(
+            common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(reader.error));
     return form;
 }
 

@@ -115,7 +115,8 @@ void writeDeviceSpec(ojson &spec, const FormDeviceSpec &form, bool subrequest)
     putString(spec, "allocationMode", form.allocationMode);
     putInteger(spec, "count", form.count);
     if (!subrequest) {
-        const bool had = spec.contains("adminAccess") && spec["adminAccess"].is_boolean() && spec["adminAccess"].get<bool>();
+        const bool had = spec.contains("adminAccess") && spec["adminAccess"].is_boolean()
+            && spec["adminAccess"].get<bool>();
         if (had != form.adminAccess) {
             if (form.adminAccess)
                 spec["adminAccess"] = true;
@@ -127,10 +128,12 @@ void writeDeviceSpec(ojson &spec, const FormDeviceSpec &form, bool subrequest)
     const ojson *oldTolerations = member(spec, "tolerations");
     ojson tolerations = ojson::array();
     for (const FormToleration &toleration : form.tolerations)
-        tolerations.push_back(writeToleration(startFrom(oldTolerations, toleration.source), toleration));
+        tolerations.push_back(
+            writeToleration(startFrom(oldTolerations, toleration.source), toleration));
     putValue(spec, "tolerations", std::move(tolerations));
 
-    ojson capacity = spec.contains("capacity") && spec["capacity"].is_object() ? spec["capacity"] : ojson::object();
+    ojson capacity = spec.contains("capacity") && spec["capacity"].is_object() ? spec["capacity"]
+                                                                               : ojson::object();
     ojson requests = ojson::object();
     for (const auto &[name, quantity] : form.capacityRequests)
         requests[name] = quantity;
@@ -192,7 +195,8 @@ ojson writeRequest(ojson request, const FormRequest &form, bool specOnRequest)
         if (specOnRequest)
             putSpecOnRequest(request, exactly);
         else
-            request["exactly"] = std::move(exactly); // kept even when empty: it says which kind the request is
+            request["exactly"]
+                = std::move(exactly); // kept even when empty: it says which kind the request is
     } else {
         ojson alternatives = ojson::array();
         for (const FormDeviceSpec &alternative : form.alternatives) {
@@ -217,10 +221,12 @@ ojson writeConstraint(ojson constraint, const FormConstraint &form)
     return constraint;
 }
 
-Result<ojson> writeConfig(ojson config, const FormConfig &form, const std::string &path, const QString &origin)
+Result<ojson> writeConfig(
+    ojson config, const FormConfig &form, const std::string &path, const QString &origin)
 {
     putValue(config, "requests", ojson(form.requests));
-    ojson opaque = config.contains("opaque") && config["opaque"].is_object() ? config["opaque"] : ojson::object();
+    ojson opaque = config.contains("opaque") && config["opaque"].is_object() ? config["opaque"]
+                                                                             : ojson::object();
     putString(opaque, "driver", form.driver);
     if (form.parameters.find_first_not_of(" \t\r\n") == std::string::npos) {
         opaque.erase("parameters");
@@ -228,7 +234,8 @@ Result<ojson> writeConfig(ojson config, const FormConfig &form, const std::strin
         ojson parameters = ojson::parse(form.parameters, nullptr, /*allow_exceptions=*/false);
         if (parameters.is_discarded())
             return fail(common::Error::Code::Invalid,
-                        origin + QStringLiteral(": ") + common::qs(path) + QStringLiteral(".opaque.parameters: not valid JSON"));
+                origin + QStringLiteral(": ") + common::qs(path)
+                    + QStringLiteral(".opaque.parameters: not valid JSON"));
         if (!opaque.contains("parameters") || opaque["parameters"] != parameters)
             opaque["parameters"] = std::move(parameters);
     }
@@ -238,23 +245,27 @@ Result<ojson> writeConfig(ojson config, const FormConfig &form, const std::strin
 
 } // namespace form_write
 
-Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTemplateForm &form, const QString &origin)
+Result<std::string> writeClaimTemplateForm(
+    std::string_view text, const ClaimTemplateForm &form, const QString &origin)
 {
     using namespace form_write;
     Result<form_detail::FormDocument> document = form_detail::parseFormDocument(text, origin);
     if (!document)
         return fail(document.error());
     // A document the form cannot read (a field of the wrong shape) is not written over.
-    if (Result<ClaimTemplateForm> readable = form_detail::readFormDocument(*document, origin); !readable)
+    if (Result<ClaimTemplateForm> readable = form_detail::readFormDocument(*document, origin);
+        !readable)
         return fail(readable.error());
     ojson &root = document->root;
-    ojson metadata = root.contains("metadata") && root["metadata"].is_object() ? root["metadata"] : ojson::object();
+    ojson metadata = root.contains("metadata") && root["metadata"].is_object() ? root["metadata"]
+                                                                               : ojson::object();
     putString(metadata, "name", form.name);
     putString(metadata, "namespace", form.ns);
     putValue(root, "metadata", std::move(metadata));
 
     const bool hadDevices = document->devices(false) != nullptr;
-    const bool anything = !form.requests.empty() || !form.constraints.empty() || !form.config.empty();
+    const bool anything
+        = !form.requests.empty() || !form.constraints.empty() || !form.config.empty();
     if (hadDevices || anything) {
         ojson &devices = *document->devices(true);
         const ojson oldDevices = devices;
@@ -262,19 +273,22 @@ Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTem
 
         ojson requests = ojson::array();
         for (const FormRequest &request : form.requests)
-            requests.push_back(writeRequest(startFrom(member(oldDevices, "requests"), request.source), request,
-                                            document->specOnRequest));
+            requests.push_back(
+                writeRequest(startFrom(member(oldDevices, "requests"), request.source), request,
+                    document->specOnRequest));
         putValue(devices, "requests", std::move(requests));
 
         ojson constraints = ojson::array();
         for (const FormConstraint &constraint : form.constraints)
-            constraints.push_back(writeConstraint(startFrom(member(oldDevices, "constraints"), constraint.source), constraint));
+            constraints.push_back(writeConstraint(
+                startFrom(member(oldDevices, "constraints"), constraint.source), constraint));
         putValue(devices, "constraints", std::move(constraints));
 
         ojson configs = ojson::array();
         for (std::size_t i = 0; i < form.config.size(); ++i) {
-            Result<ojson> config = writeConfig(startFrom(member(oldDevices, "config"), form.config[i].source),
-                                               form.config[i], indexPath(fieldPath(path, "config"), i), origin);
+            Result<ojson> config
+                = writeConfig(startFrom(member(oldDevices, "config"), form.config[i].source),
+                    form.config[i], indexPath(fieldPath(path, "config"), i), origin);
             if (!config)
                 return fail(config.error());
             configs.push_back(std::move(*config));
@@ -284,7 +298,8 @@ Result<std::string> writeClaimTemplateForm(std::string_view text, const ClaimTem
     try {
         return carryComments(text, jsonToYaml(root));
     } catch (const std::exception &e) {
-        return fail(common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(e.what()));
+        return fail(
+            common::Error::Code::Invalid, origin + QStringLiteral(": ") + common::qs(e.what()));
     }
 }
 

@@ -20,7 +20,7 @@ struct NodeCondition
 
 struct Node
 {
-    StringPairs capacity;    // resource name -> quantity text ("nvidia.com/gpu": "8")
+    StringPairs capacity; // resource name -> quantity text ("nvidia.com/gpu": "8")
     StringPairs allocatable;
     std::vector<NodeCondition> conditions;
     bool unschedulable = false;

@@ -29,8 +29,8 @@ std::vector<NodeCondition> decodeConditions(const json &status)
 {
     std::vector<NodeCondition> conditions;
     forEach(status, "conditions", [&](const json &c) {
-        conditions.push_back(
-            {getString(c, "type"), getString(c, "status"), getString(c, "reason"), getString(c, "message")});
+        conditions.push_back({ getString(c, "type"), getString(c, "status"), getString(c, "reason"),
+            getString(c, "message") });
     });
     return conditions;
 }
@@ -63,20 +63,21 @@ void decodePodSpec(const json &spec, Pod &pod)
     pod.nodeName = getString(spec, "nodeName");
     pod.nodeSelector = getStringMap(spec, "nodeSelector");
     forEach(spec, "containers", [&](const json &c) {
-        PodContainer container{getString(c, "name"), getString(c, "image"), {}, {}, {}};
+        PodContainer container { getString(c, "name"), getString(c, "image"), {}, {}, {} };
         if (const json *resources = field(c, "resources")) {
             within("resources", [&] {
                 container.requests = decodeResourceList(*resources, "requests");
                 container.limits = decodeResourceList(*resources, "limits");
-                forEach(*resources, "claims",
-                        [&](const json &claim) { container.claims.push_back(getString(claim, "name")); });
+                forEach(*resources, "claims", [&](const json &claim) {
+                    container.claims.push_back(getString(claim, "name"));
+                });
             });
         }
         pod.containers.push_back(std::move(container));
     });
     forEach(spec, "resourceClaims", [&](const json &c) {
-        pod.resourceClaims.push_back({getString(c, "name"), getString(c, "resourceClaimName"),
-                                      getString(c, "resourceClaimTemplateName")});
+        pod.resourceClaims.push_back({ getString(c, "name"), getString(c, "resourceClaimName"),
+            getString(c, "resourceClaimTemplateName") });
     });
 }
 
@@ -90,7 +91,8 @@ Pod decodePod(const json &object)
             pod.phase = getString(*status, "phase");
             pod.conditions = decodeConditions(*status);
             forEach(*status, "resourceClaimStatuses", [&](const json &s) {
-                pod.resourceClaimStatuses.push_back({getString(s, "name"), getString(s, "resourceClaimName")});
+                pod.resourceClaimStatuses.push_back(
+                    { getString(s, "name"), getString(s, "resourceClaimName") });
             });
         });
     }
@@ -110,9 +112,9 @@ Event decodeEvent(const json &object)
     Event event;
     if (const json *involved = field(object, "involvedObject")) {
         within("involvedObject", [&] {
-            event.involvedObject = {getString(*involved, "kind"), getString(*involved, "namespace"),
-                                    getString(*involved, "name"), getString(*involved, "uid"),
-                                    getString(*involved, "apiVersion")};
+            event.involvedObject = { getString(*involved, "kind"),
+                getString(*involved, "namespace"), getString(*involved, "name"),
+                getString(*involved, "uid"), getString(*involved, "apiVersion") };
         });
     }
     event.reason = getString(object, "reason");

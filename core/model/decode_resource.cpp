@@ -84,8 +84,8 @@ std::vector<std::pair<std::string, Quantity>> decodeCounters(const json &object)
 
 DeviceTaint decodeTaint(const json &taint)
 {
-    return {getString(taint, "key"), getString(taint, "value"), getString(taint, "effect"),
-            getString(taint, "timeAdded")};
+    return { getString(taint, "key"), getString(taint, "value"), getString(taint, "effect"),
+        getString(taint, "timeAdded") };
 }
 
 Device decodeDevice(const json &value)
@@ -99,16 +99,18 @@ Device decodeDevice(const json &value)
         const json *quantity = field(capacity, "value");
         if (!quantity)
             throwAt("value", "missing");
-        device.capacity.emplace_back(name, DeviceCapacity{toQuantity(*quantity, "value"),
-                                                          getRaw(capacity, "requestPolicy")});
+        device.capacity.emplace_back(name,
+            DeviceCapacity { toQuantity(*quantity, "value"), getRaw(capacity, "requestPolicy") });
     });
     forEach(value, "consumesCounters", [&](const json &consumption) {
-        device.consumesCounters.push_back({getString(consumption, "counterSet"), decodeCounters(consumption)});
+        device.consumesCounters.push_back(
+            { getString(consumption, "counterSet"), decodeCounters(consumption) });
     });
     device.nodeName = getString(value, "nodeName");
     device.nodeSelector = getRaw(value, "nodeSelector");
     device.allNodes = getBool(value, "allNodes");
-    forEach(value, "taints", [&](const json &taint) { device.taints.push_back(decodeTaint(taint)); });
+    forEach(
+        value, "taints", [&](const json &taint) { device.taints.push_back(decodeTaint(taint)); });
     device.allowMultipleAllocations = getBool(value, "allowMultipleAllocations");
     device.bindsToNode = getBool(value, "bindsToNode");
     device.bindingConditions = getStrings(value, "bindingConditions");
@@ -121,7 +123,7 @@ std::vector<DeviceSelector> decodeSelectors(const json &object)
     std::vector<DeviceSelector> selectors;
     forEach(object, "selectors", [&](const json &selector) {
         const json *cel = field(selector, "cel");
-        selectors.push_back({cel ? getString(*cel, "expression") : std::string()});
+        selectors.push_back({ cel ? getString(*cel, "expression") : std::string() });
     });
     return selectors;
 }
@@ -160,9 +162,10 @@ ResourceSlice decodeResourceSlice(const json &spec)
     slice.perDeviceNodeSelection = getBool(spec, "perDeviceNodeSelection");
     if (const json *devices = field(spec, "devices"); devices && devices->is_array())
         slice.devices.reserve(devices->size());
-    forEach(spec, "devices", [&](const json &device) { slice.devices.push_back(decodeDevice(device)); });
+    forEach(spec, "devices",
+        [&](const json &device) { slice.devices.push_back(decodeDevice(device)); });
     forEach(spec, "sharedCounters", [&](const json &set) {
-        slice.sharedCounters.push_back({getString(set, "name"), decodeCounters(set)});
+        slice.sharedCounters.push_back({ getString(set, "name"), decodeCounters(set) });
     });
     return slice;
 }
@@ -187,15 +190,16 @@ ResourceClaimSpec decodeClaimSpec(const json &spec)
             DeviceRequest request;
             request.name = getString(value, "name");
             if (const json *exactly = field(value, "exactly"))
-                within("exactly", [&] { request.exactly = decodeRequestSpec(*exactly, request.name); });
+                within("exactly",
+                    [&] { request.exactly = decodeRequestSpec(*exactly, request.name); });
             forEach(value, "firstAvailable", [&](const json &sub) {
                 request.firstAvailable.push_back(decodeRequestSpec(sub, getString(sub, "name")));
             });
             claim.requests.push_back(std::move(request));
         });
         forEach(*devices, "constraints", [&](const json &value) {
-            claim.constraints.push_back({getStrings(value, "requests"), getString(value, "matchAttribute"),
-                                         getString(value, "distinctAttribute")});
+            claim.constraints.push_back({ getStrings(value, "requests"),
+                getString(value, "matchAttribute"), getString(value, "distinctAttribute") });
         });
         claim.config = getRaw(*devices, "config");
     });
@@ -217,10 +221,10 @@ ResourceClaim decodeResourceClaim(const json &object)
                 if (const json *devices = field(*allocation, "devices")) {
                     within("devices", [&] {
                         forEach(*devices, "results", [&](const json &r) {
-                            result.results.push_back({getString(r, "request"), getString(r, "driver"),
-                                                      getString(r, "pool"), getString(r, "device"),
-                                                      getBool(r, "adminAccess"), getString(r, "shareID"),
-                                                      getRaw(r, "consumedCapacity")});
+                            result.results.push_back({ getString(r, "request"),
+                                getString(r, "driver"), getString(r, "pool"),
+                                getString(r, "device"), getBool(r, "adminAccess"),
+                                getString(r, "shareID"), getRaw(r, "consumedCapacity") });
                         });
                     });
                 }
@@ -230,8 +234,8 @@ ResourceClaim decodeResourceClaim(const json &object)
             });
         }
         forEach(*status, "reservedFor", [&](const json &ref) {
-            claim.reservedFor.push_back({getString(ref, "apiGroup"), getString(ref, "resource"),
-                                         getString(ref, "name"), getString(ref, "uid")});
+            claim.reservedFor.push_back({ getString(ref, "apiGroup"), getString(ref, "resource"),
+                getString(ref, "name"), getString(ref, "uid") });
         });
         claim.devicesStatus = getRaw(*status, "devices");
     });

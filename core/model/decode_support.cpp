@@ -6,21 +6,29 @@ namespace dra::model::detail {
 
 void throwAt(std::string_view field, std::string reason)
 {
-    throw DecodeError{std::string(field), std::move(reason)};
+    throw DecodeError { std::string(field), std::move(reason) };
 }
 
 std::string typeName(const json &value)
 {
     switch (value.type()) {
-    case json::value_t::string: return "string";
-    case json::value_t::boolean: return "bool";
+    case json::value_t::string:
+        return "string";
+    case json::value_t::boolean:
+        return "bool";
     case json::value_t::number_integer:
-    case json::value_t::number_unsigned: return "integer";
-    case json::value_t::number_float: return "number";
-    case json::value_t::array: return "list";
-    case json::value_t::object: return "map";
-    case json::value_t::null: return "null";
-    default: return "value";
+    case json::value_t::number_unsigned:
+        return "integer";
+    case json::value_t::number_float:
+        return "number";
+    case json::value_t::array:
+        return "list";
+    case json::value_t::object:
+        return "map";
+    case json::value_t::null:
+        return "null";
+    default:
+        return "value";
     }
 }
 
@@ -122,9 +130,8 @@ ObjectMeta decodeMeta(const json &object)
         meta.labels = getStringMap(*metadata, "labels");
         meta.annotations = getStringMap(*metadata, "annotations");
         forEach(*metadata, "ownerReferences", [&](const json &ref) {
-            meta.ownerReferences.push_back({getString(ref, "apiVersion"), getString(ref, "kind"),
-                                            getString(ref, "name"), getString(ref, "uid"),
-                                            getBool(ref, "controller")});
+            meta.ownerReferences.push_back({ getString(ref, "apiVersion"), getString(ref, "kind"),
+                getString(ref, "name"), getString(ref, "uid"), getBool(ref, "controller") });
         });
     });
     return meta;

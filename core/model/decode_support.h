@@ -21,15 +21,14 @@ using nlohmann::json;
 
 struct DecodeError
 {
-    std::string path;   // "spec.devices[2].capacity"
+    std::string path; // "spec.devices[2].capacity"
     std::string reason; // "expected a string, got number"
 };
 
 [[noreturn]] void throwAt(std::string_view field, std::string reason);
 
 // Prefixes `segment` to the path of an error thrown by `body`.
-template <typename F>
-void within(std::string_view segment, F &&body)
+template <typename F> void within(std::string_view segment, F &&body)
 {
     try {
         body();
@@ -65,8 +64,7 @@ std::vector<std::string> getStrings(const json &object, std::string_view key);
 json getRaw(const json &object, std::string_view key);
 
 // Calls `each(item)` for every element of the array `key`; errors get "key[i]" prefixed.
-template <typename F>
-void forEach(const json &object, std::string_view key, F &&each)
+template <typename F> void forEach(const json &object, std::string_view key, F &&each)
 {
     const json *array = field(object, key);
     if (!array)
@@ -81,8 +79,7 @@ void forEach(const json &object, std::string_view key, F &&each)
 }
 
 // Calls `each(name, value)` for every member of the object `key`; errors get "key.name" prefixed.
-template <typename F>
-void forEachMember(const json &object, std::string_view key, F &&each)
+template <typename F> void forEachMember(const json &object, std::string_view key, F &&each)
 {
     const json *map = field(object, key);
     if (!map)

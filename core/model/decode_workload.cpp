@@ -62,8 +62,8 @@ void readParts(const json &object, Spec &&spec, Status &&status)
 
 RouteBackend decodeBackend(const json &ref)
 {
-    return {getString(ref, "group"), getString(ref, "kind"), getString(ref, "name"),
-            getString(ref, "namespace"), getInt32(ref, "port"), getInt32(ref, "weight", 1)};
+    return { getString(ref, "group"), getString(ref, "kind"), getString(ref, "name"),
+        getString(ref, "namespace"), getInt32(ref, "port"), getInt32(ref, "weight", 1) };
 }
 
 } // namespace
@@ -111,10 +111,7 @@ DaemonSet decodeDaemonSet(const json &object)
 {
     DaemonSet d;
     readParts(
-        object,
-        [&](const json &spec) {
-            readSelectorAndTemplate(spec, d.selector, d.podTemplate);
-        },
+        object, [&](const json &spec) { readSelectorAndTemplate(spec, d.selector, d.podTemplate); },
         [&](const json &status) {
             d.observedGeneration = getInt(status, "observedGeneration");
             d.desiredNumberScheduled = getInt32(status, "desiredNumberScheduled");
@@ -139,11 +136,11 @@ Service decodeService(const json &object)
             s.selector = getStringMap(spec, "selector");
             forEach(spec, "ports", [&](const json &p) {
                 const json *target = field(p, "targetPort");
-                std::string targetPort = !target                ? std::string()
-                                         : target->is_string() ? target->get<std::string>()
-                                                               : target->dump();
-                s.ports.push_back({getString(p, "name"), getString(p, "protocol"), std::move(targetPort),
-                                   getInt32(p, "port")});
+                std::string targetPort = !target ? std::string()
+                    : target->is_string()        ? target->get<std::string>()
+                                                 : target->dump();
+                s.ports.push_back({ getString(p, "name"), getString(p, "protocol"),
+                    std::move(targetPort), getInt32(p, "port") });
             });
         },
         [](const json &) {});
@@ -158,19 +155,22 @@ HTTPRoute decodeHttpRoute(const json &object)
         [&](const json &spec) {
             forEach(spec, "parentRefs", [&](const json &ref) {
                 const std::string ns = getString(ref, "namespace");
-                route.parents.push_back(ns.empty() ? getString(ref, "name") : ns + '/' + getString(ref, "name"));
+                route.parents.push_back(
+                    ns.empty() ? getString(ref, "name") : ns + '/' + getString(ref, "name"));
             });
             route.hostnames = getStrings(spec, "hostnames");
             forEach(spec, "rules", [&](const json &rule) {
                 RouteRule out;
-                forEach(rule, "backendRefs", [&](const json &ref) { out.backends.push_back(decodeBackend(ref)); });
+                forEach(rule, "backendRefs",
+                    [&](const json &ref) { out.backends.push_back(decodeBackend(ref)); });
                 forEach(rule, "filters", [&](const json &filter) {
                     if (getString(filter, "type") != "RequestMirror")
                         return;
                     if (const json *mirror = field(filter, "requestMirror")) {
                         within("requestMirror", [&] {
                             if (const json *ref = field(*mirror, "backendRef"))
-                                within("backendRef", [&] { out.mirrors.push_back(decodeBackend(*ref)); });
+                                within("backendRef",
+                                    [&] { out.mirrors.push_back(decodeBackend(*ref)); });
                         });
                     }
                 });

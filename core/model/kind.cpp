@@ -12,32 +12,38 @@ namespace {
 const std::vector<KindInfo> &registry()
 {
     static const std::vector<KindInfo> kinds = {
-        {Kind::DeviceClass, kResourceGroup, "DeviceClass", "deviceclasses", "deviceclass", {}, false, "v1"},
-        {Kind::ResourceSlice, kResourceGroup, "ResourceSlice", "resourceslices", "resourceslice", {}, false, "v1"},
-        {Kind::ResourceClaim, kResourceGroup, "ResourceClaim", "resourceclaims", "resourceclaim", {}, true, "v1"},
-        {Kind::ResourceClaimTemplate, kResourceGroup, "ResourceClaimTemplate", "resourceclaimtemplates",
-         "resourceclaimtemplate", {}, true, "v1"},
-        {Kind::DeviceTaintRule, kResourceGroup, "DeviceTaintRule", "devicetaintrules", "devicetaintrule", {},
-         false, "v1"},
-        {Kind::Node, "", "Node", "nodes", "node", {"no"}, false, "v1"},
-        {Kind::Pod, "", "Pod", "pods", "pod", {"po"}, true, "v1"},
-        {Kind::Namespace, "", "Namespace", "namespaces", "namespace", {"ns"}, false, "v1"},
-        {Kind::Event, "", "Event", "events", "event", {"ev"}, true, "v1"},
-        {Kind::Deployment, kAppsGroup, "Deployment", "deployments", "deployment", {"deploy"}, true, "v1"},
-        {Kind::ReplicaSet, kAppsGroup, "ReplicaSet", "replicasets", "replicaset", {"rs"}, true, "v1"},
-        {Kind::DaemonSet, kAppsGroup, "DaemonSet", "daemonsets", "daemonset", {"ds"}, true, "v1"},
-        {Kind::Service, "", "Service", "services", "service", {"svc"}, true, "v1"},
-        {Kind::HTTPRoute, kGatewayGroup, "HTTPRoute", "httproutes", "httproute", {}, true, "v1"},
+        { Kind::DeviceClass, kResourceGroup, "DeviceClass", "deviceclasses", "deviceclass", {},
+            false, "v1" },
+        { Kind::ResourceSlice, kResourceGroup, "ResourceSlice", "resourceslices", "resourceslice",
+            {}, false, "v1" },
+        { Kind::ResourceClaim, kResourceGroup, "ResourceClaim", "resourceclaims", "resourceclaim",
+            {}, true, "v1" },
+        { Kind::ResourceClaimTemplate, kResourceGroup, "ResourceClaimTemplate",
+            "resourceclaimtemplates", "resourceclaimtemplate", {}, true, "v1" },
+        { Kind::DeviceTaintRule, kResourceGroup, "DeviceTaintRule", "devicetaintrules",
+            "devicetaintrule", {}, false, "v1" },
+        { Kind::Node, "", "Node", "nodes", "node", { "no" }, false, "v1" },
+        { Kind::Pod, "", "Pod", "pods", "pod", { "po" }, true, "v1" },
+        { Kind::Namespace, "", "Namespace", "namespaces", "namespace", { "ns" }, false, "v1" },
+        { Kind::Event, "", "Event", "events", "event", { "ev" }, true, "v1" },
+        { Kind::Deployment, kAppsGroup, "Deployment", "deployments", "deployment", { "deploy" },
+            true, "v1" },
+        { Kind::ReplicaSet, kAppsGroup, "ReplicaSet", "replicasets", "replicaset", { "rs" }, true,
+            "v1" },
+        { Kind::DaemonSet, kAppsGroup, "DaemonSet", "daemonsets", "daemonset", { "ds" }, true,
+            "v1" },
+        { Kind::Service, "", "Service", "services", "service", { "svc" }, true, "v1" },
+        { Kind::HTTPRoute, kGatewayGroup, "HTTPRoute", "httproutes", "httproute", {}, true, "v1" },
     };
     return kinds;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b)
 {
-    return a.size() == b.size()
-        && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-           });
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x))
+            == std::tolower(static_cast<unsigned char>(y));
+    });
 }
 
 } // namespace
@@ -52,7 +58,7 @@ const KindInfo &kindInfo(Kind kind)
     for (const KindInfo &info : registry())
         if (info.kind == kind)
             return info;
-    static const KindInfo unknown{Kind::Unknown, "", "Unknown", "", "", {}, false, ""};
+    static const KindInfo unknown { Kind::Unknown, "", "Unknown", "", "", {}, false, "" };
     return unknown;
 }
 
@@ -95,8 +101,8 @@ std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view a
 {
     const size_t slash = apiVersion.find('/');
     if (slash == std::string_view::npos)
-        return {std::string_view{}, apiVersion};
-    return {apiVersion.substr(0, slash), apiVersion.substr(slash + 1)};
+        return { std::string_view {}, apiVersion };
+    return { apiVersion.substr(0, slash), apiVersion.substr(slash + 1) };
 }
 
 const KindInfo *kindOf(std::string_view apiVersion, std::string_view kindName)

@@ -34,10 +34,10 @@ enum class Kind {
 struct KindInfo
 {
     Kind kind;
-    std::string_view group;        // "" for core
-    std::string_view name;         // "ResourceSlice"
-    std::string_view plural;       // "resourceslices"
-    std::string_view singular;     // "resourceslice"
+    std::string_view group; // "" for core
+    std::string_view name; // "ResourceSlice"
+    std::string_view plural; // "resourceslices"
+    std::string_view singular; // "resourceslice"
     std::vector<std::string_view> shortNames; // kubectl's: "no", "po", "ns", "ev"
     bool namespaced;
     std::string_view preferredVersion; // "v1"

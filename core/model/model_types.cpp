@@ -12,8 +12,7 @@ namespace dra::model {
 
 namespace {
 
-template <typename T, typename F>
-std::string joinList(const std::vector<T> &values, F &&toText)
+template <typename T, typename F> std::string joinList(const std::vector<T> &values, F &&toText)
 {
     std::string out = "[";
     for (size_t i = 0; i < values.size(); ++i) {
@@ -41,15 +40,16 @@ bool sameQualifiedName(std::string_view a, std::string_view b, std::string_view 
 {
     const auto split = [driver](std::string_view name) {
         const size_t slash = name.find('/');
-        return slash == std::string_view::npos ? std::pair{driver, name}
-                                               : std::pair{name.substr(0, slash), name.substr(slash + 1)};
+        return slash == std::string_view::npos
+            ? std::pair { driver, name }
+            : std::pair { name.substr(0, slash), name.substr(slash + 1) };
     };
     return split(a) == split(b);
 }
 
 template <typename T>
 const T *findNamed(const std::vector<std::pair<AttributeName, T>> &entries, std::string_view name,
-                   std::string_view driver)
+    std::string_view driver)
 {
     for (const auto &[key, value] : entries)
         if (key == name || (!driver.empty() && sameQualifiedName(key, name, driver)))
@@ -62,14 +62,20 @@ const T *findNamed(const std::vector<std::pair<AttributeName, T>> &entries, std:
 std::string DeviceAttribute::display() const
 {
     switch (type) {
-    case Type::Int: return std::to_string(intValue);
-    case Type::Bool: return boolValue ? "true" : "false";
+    case Type::Int:
+        return std::to_string(intValue);
+    case Type::Bool:
+        return boolValue ? "true" : "false";
     case Type::String:
-    case Type::Version: return stringValue;
-    case Type::Ints: return joinList(intValues, [](int64_t v) { return std::to_string(v); });
-    case Type::Bools: return joinList(boolValues, [](bool v) { return std::string(v ? "true" : "false"); });
+    case Type::Version:
+        return stringValue;
+    case Type::Ints:
+        return joinList(intValues, [](int64_t v) { return std::to_string(v); });
+    case Type::Bools:
+        return joinList(boolValues, [](bool v) { return std::string(v ? "true" : "false"); });
     case Type::Strings:
-    case Type::Versions: return joinList(stringValues, [](const std::string &v) { return v; });
+    case Type::Versions:
+        return joinList(stringValues, [](const std::string &v) { return v; });
     }
     return {};
 }
@@ -103,7 +109,9 @@ std::string Node::status() const
     std::string out = "Unknown";
     for (const NodeCondition &condition : conditions)
         if (condition.type == "Ready")
-            out = condition.status == "True" ? "Ready" : condition.status == "False" ? "NotReady" : "Unknown";
+            out = condition.status == "True"  ? "Ready"
+                : condition.status == "False" ? "NotReady"
+                                              : "Unknown";
     if (unschedulable)
         out += ",SchedulingDisabled";
     return out;

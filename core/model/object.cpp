@@ -45,25 +45,55 @@ ObjectBody decodeBody(Kind kind, const json &v1)
     ObjectBody body;
     within(spec ? "spec" : "", [&] {
         switch (kind) {
-        case Kind::DeviceClass: body = decodeDeviceClass(specOrEmpty); break;
-        case Kind::ResourceSlice: body = decodeResourceSlice(specOrEmpty); break;
-        case Kind::ResourceClaimTemplate: body = decodeResourceClaimTemplate(specOrEmpty); break;
-        case Kind::DeviceTaintRule: body = decodeDeviceTaintRule(specOrEmpty); break;
-        default: break;
+        case Kind::DeviceClass:
+            body = decodeDeviceClass(specOrEmpty);
+            break;
+        case Kind::ResourceSlice:
+            body = decodeResourceSlice(specOrEmpty);
+            break;
+        case Kind::ResourceClaimTemplate:
+            body = decodeResourceClaimTemplate(specOrEmpty);
+            break;
+        case Kind::DeviceTaintRule:
+            body = decodeDeviceTaintRule(specOrEmpty);
+            break;
+        default:
+            break;
         }
     });
     switch (kind) {
-    case Kind::ResourceClaim: body = decodeResourceClaim(v1); break;
-    case Kind::Node: body = decodeNode(v1); break;
-    case Kind::Pod: body = decodePod(v1); break;
-    case Kind::Namespace: body = decodeNamespace(v1); break;
-    case Kind::Event: body = decodeEvent(v1); break;
-    case Kind::Deployment: body = decodeDeployment(v1); break;
-    case Kind::ReplicaSet: body = decodeReplicaSet(v1); break;
-    case Kind::DaemonSet: body = decodeDaemonSet(v1); break;
-    case Kind::Service: body = decodeService(v1); break;
-    case Kind::HTTPRoute: body = decodeHttpRoute(v1); break;
-    default: break;
+    case Kind::ResourceClaim:
+        body = decodeResourceClaim(v1);
+        break;
+    case Kind::Node:
+        body = decodeNode(v1);
+        break;
+    case Kind::Pod:
+        body = decodePod(v1);
+        break;
+    case Kind::Namespace:
+        body = decodeNamespace(v1);
+        break;
+    case Kind::Event:
+        body = decodeEvent(v1);
+        break;
+    case Kind::Deployment:
+        body = decodeDeployment(v1);
+        break;
+    case Kind::ReplicaSet:
+        body = decodeReplicaSet(v1);
+        break;
+    case Kind::DaemonSet:
+        body = decodeDaemonSet(v1);
+        break;
+    case Kind::Service:
+        body = decodeService(v1);
+        break;
+    case Kind::HTTPRoute:
+        body = decodeHttpRoute(v1);
+        break;
+    default:
+        break;
     }
     return body;
 }
@@ -73,7 +103,7 @@ ObjectBody decodeBody(Kind kind, const json &v1)
 common::ObjectKey Object::key() const
 {
     const KindInfo &kindFacts = info();
-    return {std::string(kindFacts.group), std::string(kindFacts.name), meta.ns, meta.name};
+    return { std::string(kindFacts.group), std::string(kindFacts.name), meta.ns, meta.name };
 }
 
 Result<Object> decodeObject(const json &value)
@@ -84,7 +114,8 @@ Result<Object> decodeObject(const json &value)
 Result<Object> decodeObject(json &&value)
 {
     if (!value.is_object())
-        return fail(Error::Code::Invalid, QStringLiteral("expected an object, got %1").arg(qs(detail::typeName(value))));
+        return fail(Error::Code::Invalid,
+            QStringLiteral("expected an object, got %1").arg(qs(detail::typeName(value))));
     const json *apiVersionField = detail::field(value, "apiVersion");
     const json *kindField = detail::field(value, "kind");
     if (!apiVersionField || !apiVersionField->is_string() || !kindField || !kindField->is_string())
@@ -97,40 +128,46 @@ Result<Object> decodeObject(json &&value)
     try {
         object.meta = detail::decodeMeta(value);
     } catch (const detail::DecodeError &e) {
-        return fail(Error::Code::Invalid, qs(describe(kindName, object.meta)) + QStringLiteral(": ")
-                                              + qs(e.path) + QStringLiteral(": ") + qs(e.reason));
+        return fail(Error::Code::Invalid,
+            qs(describe(kindName, object.meta)) + QStringLiteral(": ") + qs(e.path)
+                + QStringLiteral(": ") + qs(e.reason));
     }
     const std::string who = describe(kindName, object.meta);
     if (object.meta.name.empty())
-        return fail(Error::Code::Invalid, qs(kindName) + QStringLiteral(": metadata.name is missing"));
+        return fail(
+            Error::Code::Invalid, qs(kindName) + QStringLiteral(": metadata.name is missing"));
 
     const KindInfo *info = kindOf(apiVersion, kindName);
     if (!info)
         return fail(Error::Code::Unsupported,
-                    qs(who) + QStringLiteral(": kind %1 of %2 is not one DRA Console reads").arg(qs(kindName), qs(apiVersion)));
+            qs(who)
+                + QStringLiteral(": kind %1 of %2 is not one DRA Console reads")
+                      .arg(qs(kindName), qs(apiVersion)));
     object.kind = info->kind;
     if (info->namespaced && object.meta.ns.empty())
-        return fail(Error::Code::Invalid, qs(who) + QStringLiteral(": metadata.namespace is missing"));
+        return fail(
+            Error::Code::Invalid, qs(who) + QStringLiteral(": metadata.namespace is missing"));
 
     const auto [group, version] = splitApiVersion(apiVersion);
     std::optional<json> converted;
     if (group == kResourceGroup && version != "v1") {
         if (!isKnownResourceVersion(version))
             return fail(Error::Code::Unsupported,
-                        qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
+                qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
         Result<json> v1 = convertResourceObject(value, "resource.k8s.io/v1");
         if (!v1)
             return fail(v1.error()); // conversion errors already name the object
         converted = std::move(*v1);
     } else if (!isReadableVersion(group, version)) {
         return fail(Error::Code::Unsupported,
-                    qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
+            qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
     }
 
     try {
         object.body = decodeBody(object.kind, converted ? *converted : value);
     } catch (const detail::DecodeError &e) {
-        return fail(Error::Code::Invalid, qs(who) + QStringLiteral(": ") + qs(e.path) + QStringLiteral(": ") + qs(e.reason));
+        return fail(Error::Code::Invalid,
+            qs(who) + QStringLiteral(": ") + qs(e.path) + QStringLiteral(": ") + qs(e.reason));
     }
     object.raw = RawJson(std::move(value));
     return object;
@@ -145,12 +182,12 @@ Result<json> encodeObject(const Object &object, std::string_view apiVersion)
     const auto [group, version] = splitApiVersion(apiVersion);
     const KindInfo &kindFacts = object.info();
     if (group != kindFacts.group)
-        return fail(Error::Code::Invalid, qs(object.display()) + QStringLiteral(": cannot be written as %1")
-                                              .arg(qs(apiVersion)));
+        return fail(Error::Code::Invalid,
+            qs(object.display()) + QStringLiteral(": cannot be written as %1").arg(qs(apiVersion)));
     if (group != kResourceGroup) {
         if (!isReadableVersion(group, version))
             return fail(Error::Code::Unsupported,
-                        qs(object.display()) + QStringLiteral(": %1 is not supported").arg(qs(apiVersion)));
+                qs(object.display()) + QStringLiteral(": %1 is not supported").arg(qs(apiVersion)));
         json out = *object.raw; // the versions we read of these groups share one shape
         out["apiVersion"] = apiVersion;
         return out;

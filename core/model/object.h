@@ -20,9 +20,9 @@
 
 namespace dra::model {
 
-using ObjectBody = std::variant<std::monostate, DeviceClass, ResourceSlice, ResourceClaim, ResourceClaimTemplate,
-                                DeviceTaintRule, Node, Pod, Namespace, Event, Deployment, ReplicaSet, DaemonSet,
-                                Service, HTTPRoute>;
+using ObjectBody = std::variant<std::monostate, DeviceClass, ResourceSlice, ResourceClaim,
+    ResourceClaimTemplate, DeviceTaintRule, Node, Pod, Namespace, Event, Deployment, ReplicaSet,
+    DaemonSet, Service, HTTPRoute>;
 
 // One Kubernetes object: typed fields in v1 shape plus the JSON exactly as received, so
 // nothing the server sent is lost on the way back out. Immutable once decoded; cheap to copy
@@ -35,11 +35,7 @@ struct Object
     ObjectBody body;
     RawJson raw;
 
-    template <typename T>
-    const T *as() const
-    {
-        return std::get_if<T>(&body);
-    }
+    template <typename T> const T *as() const { return std::get_if<T>(&body); }
 
     common::ObjectKey key() const;
     const KindInfo &info() const { return kindInfo(kind); }
@@ -48,14 +44,15 @@ struct Object
 };
 
 // Decodes an object of any served version (resource.k8s.io v1, v1beta2, v1beta1, v1alpha3,
-// core v1). Errors name the object and the field: "ResourceSlice s1: spec.devices[2].capacity.memory.value:
-// invalid quantity \"12QB\"".
+// core v1). Errors name the object and the field: "ResourceSlice s1:
+// spec.devices[2].capacity.memory.value: invalid quantity \"12QB\"".
 [[nodiscard]] Result<Object> decodeObject(const nlohmann::json &json);
 [[nodiscard]] Result<Object> decodeObject(nlohmann::json &&json);
 
 // The object as JSON in `apiVersion` (empty: as received). Converting loses nothing where
 // Kubernetes' conversion loses nothing; a field the target version cannot express is an error
 // naming it.
-[[nodiscard]] Result<nlohmann::json> encodeObject(const Object &object, std::string_view apiVersion = {});
+[[nodiscard]] Result<nlohmann::json> encodeObject(
+    const Object &object, std::string_view apiVersion = {});
 
 } // namespace dra::model

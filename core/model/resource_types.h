@@ -25,9 +25,9 @@ struct DeviceAttribute
     Type type = Type::String;
     int64_t intValue = 0;
     bool boolValue = false;
-    std::string stringValue;              // String and Version (semver text)
-    std::vector<int64_t> intValues;       // Ints
-    std::vector<bool> boolValues;         // Bools
+    std::string stringValue; // String and Version (semver text)
+    std::vector<int64_t> intValues; // Ints
+    std::vector<bool> boolValues; // Bools
     std::vector<std::string> stringValues; // Strings and Versions
 
     // The value as printed in tables: `80`, `true`, `H100`, `1.2.3`, `[a, b]`.
@@ -67,8 +67,8 @@ struct Device
     std::vector<std::pair<AttributeName, DeviceAttribute>> attributes;
     std::vector<std::pair<AttributeName, DeviceCapacity>> capacity;
     std::vector<DeviceCounterConsumption> consumesCounters;
-    std::string nodeName;          // per-device node selection
-    nlohmann::json nodeSelector;   // null when absent
+    std::string nodeName; // per-device node selection
+    nlohmann::json nodeSelector; // null when absent
     bool allNodes = false;
     std::vector<DeviceTaint> taints;
     bool allowMultipleAllocations = false;
@@ -124,7 +124,7 @@ struct DeviceRequestSpec
     int64_t count = 1;
     bool adminAccess = false;
     nlohmann::json tolerations; // null when absent
-    nlohmann::json capacity;    // capacity requests, null when absent
+    nlohmann::json capacity; // capacity requests, null when absent
 };
 
 struct DeviceRequest

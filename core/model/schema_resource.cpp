@@ -198,16 +198,22 @@ std::vector<Field> deviceBodyFields(SchemaBuilder &b, const CommonNodes &c, cons
         { { "int", b.int64("An integer.") }, { "bool", b.boolean("A boolean.") },
             { "string", b.string("A string of at most 64 characters.") },
             { "version", b.string("A semantic version (semver 2.0.0).") },
-            { "ints", b.list("A list of integers (DRAListTypeAttributes). Each element counts "
-                             "toward the device's limit of 48 attribute values.", b.int64({})) },
-            { "bools", b.list("A list of booleans (DRAListTypeAttributes). Each element counts "
-                              "toward the device's limit of 48 attribute values.", b.boolean({})) },
-            { "strings", b.stringList("A list of strings of at most 64 characters each "
-                                      "(DRAListTypeAttributes). Each element counts toward the "
-                                      "device's limit of 48 attribute values.") },
-            { "versions", b.stringList("A list of semantic versions (semver 2.0.0) "
-                                       "(DRAListTypeAttributes). Each element counts toward the "
-                                       "device's limit of 48 attribute values.") } });
+            { "ints",
+                b.list("A list of integers (DRAListTypeAttributes). Each element counts "
+                       "toward the device's limit of 48 attribute values.",
+                    b.int64({})) },
+            { "bools",
+                b.list("A list of booleans (DRAListTypeAttributes). Each element counts "
+                       "toward the device's limit of 48 attribute values.",
+                    b.boolean({})) },
+            { "strings",
+                b.stringList("A list of strings of at most 64 characters each "
+                             "(DRAListTypeAttributes). Each element counts toward the "
+                             "device's limit of 48 attribute values.") },
+            { "versions",
+                b.stringList("A list of semantic versions (semver 2.0.0) "
+                             "(DRAListTypeAttributes). Each element counts toward the "
+                             "device's limit of 48 attribute values.") } });
     const SchemaNode *policy = b.object("Which amounts of a capacity one allocation may consume.",
         { { "default", b.quantity("Amount consumed when a request names no amount.") },
             { "validValues", b.list("Allowed amounts, ascending.", b.quantity({})) },

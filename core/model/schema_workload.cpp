@@ -15,7 +15,8 @@ const SchemaNode *labelSelector(SchemaBuilder &b)
     const SchemaNode *requirement = b.object("A label requirement: a key, an operator and values.",
         { { "key", b.string("Label key.") },
             { "operator",
-                b.enumeration("How the key relates to the values.", { "In", "NotIn", "Exists", "DoesNotExist" }) },
+                b.enumeration("How the key relates to the values.",
+                    { "In", "NotIn", "Exists", "DoesNotExist" }) },
             { "values", b.stringList("Values for In and NotIn.") } },
         { "key", "operator" });
     return b.object("Which pods belong to the workload; immutable after creation.",
@@ -48,17 +49,21 @@ const SchemaNode *deployment(SchemaBuilder &b, const CommonNodes &c)
         { { "type", b.enumeration("RollingUpdate or Recreate.", { "RollingUpdate", "Recreate" }) },
             { "rollingUpdate",
                 b.partialObject("Limits of a rolling update.",
-                    { { "maxUnavailable", b.intOrString("Pods that may be unavailable, a count or a percentage.") },
-                        { "maxSurge", b.intOrString("Pods above the desired count, a count or a percentage.") } }) } });
+                    { { "maxUnavailable",
+                          b.intOrString("Pods that may be unavailable, a count or a percentage.") },
+                        { "maxSurge",
+                            b.intOrString(
+                                "Pods above the desired count, a count or a percentage.") } }) } });
     const SchemaNode *spec = b.partialObject("The desired state of the deployment.",
         { { "replicas", b.int32("Desired number of pods; 1 when not set.") },
-            { "selector", labelSelector(b) },
-            { "template", podTemplate(b, c) },
+            { "selector", labelSelector(b) }, { "template", podTemplate(b, c) },
             { "strategy", strategy },
-            { "minReadySeconds", b.int32("Seconds a new pod must be ready to count as available.") },
+            { "minReadySeconds",
+                b.int32("Seconds a new pod must be ready to count as available.") },
             { "revisionHistoryLimit", b.int32("Old ReplicaSets kept for rollback.") },
             { "paused", b.boolean("Whether the rollout of changes is paused.") },
-            { "progressDeadlineSeconds", b.int32("Seconds before a stalled rollout is reported.") } },
+            { "progressDeadlineSeconds",
+                b.int32("Seconds before a stalled rollout is reported.") } },
         { "selector", "template" });
     const SchemaNode *status = b.partialObject("What the deployment controller observed.",
         { { "observedGeneration", b.int64("Generation the status describes.") },
@@ -79,9 +84,9 @@ const SchemaNode *replicaSet(SchemaBuilder &b, const CommonNodes &c)
 {
     const SchemaNode *spec = b.partialObject("The desired state of the replica set.",
         { { "replicas", b.int32("Desired number of pods; 1 when not set.") },
-            { "minReadySeconds", b.int32("Seconds a new pod must be ready to count as available.") },
-            { "selector", labelSelector(b) },
-            { "template", podTemplate(b, c) } },
+            { "minReadySeconds",
+                b.int32("Seconds a new pod must be ready to count as available.") },
+            { "selector", labelSelector(b) }, { "template", podTemplate(b, c) } },
         { "selector" });
     const SchemaNode *status = b.partialObject("What the replica set controller observed.",
         { { "replicas", b.int32("Pods that exist.") },
@@ -99,10 +104,10 @@ const SchemaNode *replicaSet(SchemaBuilder &b, const CommonNodes &c)
 const SchemaNode *daemonSet(SchemaBuilder &b, const CommonNodes &c)
 {
     const SchemaNode *spec = b.partialObject("The desired state of the daemon set.",
-        { { "selector", labelSelector(b) },
-            { "template", podTemplate(b, c) },
+        { { "selector", labelSelector(b) }, { "template", podTemplate(b, c) },
             { "updateStrategy", b.any("How pods are replaced when the template changes.") },
-            { "minReadySeconds", b.int32("Seconds a new pod must be ready to count as available.") },
+            { "minReadySeconds",
+                b.int32("Seconds a new pod must be ready to count as available.") },
             { "revisionHistoryLimit", b.int32("Old revisions kept for rollback.") } },
         { "selector", "template" });
     const SchemaNode *status = b.partialObject("What the daemon set controller observed.",
@@ -114,7 +119,8 @@ const SchemaNode *daemonSet(SchemaBuilder &b, const CommonNodes &c)
             { "updatedNumberScheduled", b.int32("Nodes running the current template.") },
             { "numberAvailable", b.int32("Nodes whose daemon pod is available.") },
             { "numberUnavailable", b.int32("Nodes whose daemon pod is not available.") } },
-        { "currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady" });
+        { "currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled",
+            "numberReady" });
     return kindRoot(b, c, "Runs a copy of a pod on every matching node (drivers, device plugins).",
         { { "spec", spec }, { "status", status } });
 }
@@ -131,58 +137,67 @@ const SchemaNode *service(SchemaBuilder &b, const CommonNodes &c)
         { "port" });
     const SchemaNode *spec = b.partialObject("How the service selects and exposes pods.",
         { { "type",
-              b.enumeration("How the service is exposed.", { "ClusterIP", "NodePort", "LoadBalancer", "ExternalName" }) },
+              b.enumeration("How the service is exposed.",
+                  { "ClusterIP", "NodePort", "LoadBalancer", "ExternalName" }) },
             { "selector", b.stringMap("Labels of the pods traffic goes to.") },
             { "ports", b.mapList("Ports the service exposes.", port, { "port", "protocol" }) },
             { "clusterIP", b.string("Virtual IP of the service; None for a headless service.") },
             { "clusterIPs", b.stringList("Virtual IPs, one per IP family.") },
             { "sessionAffinity", b.enumeration("ClientIP or None.", { "ClientIP", "None" }) },
             { "externalName", b.string("DNS name an ExternalName service aliases.") } });
-    const SchemaNode *status
-        = b.partialObject("Load balancer state.", { { "loadBalancer", b.any("Ingress points of a load balancer.") } });
+    const SchemaNode *status = b.partialObject("Load balancer state.",
+        { { "loadBalancer", b.any("Ingress points of a load balancer.") } });
     return kindRoot(b, c, "A stable address in front of a set of pods.",
         { { "spec", spec }, { "status", status } });
 }
 
 const SchemaNode *httpRoute(SchemaBuilder &b, const CommonNodes &c)
 {
-    const SchemaNode *backendRef = b.partialObject("A backend traffic is sent to (a Service unless group/kind say otherwise).",
+    const SchemaNode *backendRef = b.partialObject(
+        "A backend traffic is sent to (a Service unless group/kind say otherwise).",
         { { "group", b.string("API group of the backend; empty for core.") },
             { "kind", b.string("Kind of the backend; Service when empty.") },
             { "name", b.string("Name of the backend.") },
             { "namespace", b.string("Namespace of the backend; the route's when empty.") },
             { "port", b.int32("Port of the backend.") },
-            { "weight", b.int32("Share of the rule's traffic, relative to the other backends; 1 when not set.") } },
+            { "weight",
+                b.int32("Share of the rule's traffic, relative to the other backends; 1 when not "
+                        "set.") } },
         { "name" });
     const SchemaNode *filter = b.partialObject("A change applied to requests of the rule.",
         { { "type",
               b.enumeration("Which filter this is.",
-                  { "RequestHeaderModifier", "ResponseHeaderModifier", "RequestMirror", "RequestRedirect",
-                      "URLRewrite", "ExtensionRef" }) },
+                  { "RequestHeaderModifier", "ResponseHeaderModifier", "RequestMirror",
+                      "RequestRedirect", "URLRewrite", "ExtensionRef" }) },
             { "requestMirror",
-                b.partialObject("Sends a copy of each request to another backend, ignoring its answers (shadow traffic).",
+                b.partialObject("Sends a copy of each request to another backend, ignoring its "
+                                "answers (shadow traffic).",
                     { { "backendRef", backendRef },
                         { "percent", b.int32("Share of requests mirrored, 0 to 100.") } }) } },
         { "type" });
     const SchemaNode *rule = b.partialObject("Requests matched and where they go.",
         { { "matches", b.any("Conditions on path, headers, query and method.") },
             { "filters", b.list("Changes applied to matched requests.", filter) },
-            { "backendRefs", b.list("Backends matched requests are split between, by weight.", backendRef) } });
-    const SchemaNode *parentRef = b.partialObject("A Gateway (or other parent) the route attaches to.",
-        { { "group", b.string("API group of the parent.") },
-            { "kind", b.string("Kind of the parent; Gateway when empty.") },
-            { "namespace", b.string("Namespace of the parent; the route's when empty.") },
-            { "name", b.string("Name of the parent.") },
-            { "sectionName", b.string("Listener of the parent.") },
-            { "port", b.int32("Port of the parent's listener.") } },
-        { "name" });
-    const SchemaNode *spec = b.partialObject("Which requests the route matches and where it sends them.",
-        { { "parentRefs", b.list("Gateways the route attaches to.", parentRef) },
-            { "hostnames", b.stringList("Host names the route matches.") },
-            { "rules", b.list("Rules, each with matches, filters and backends.", rule) } });
+            { "backendRefs",
+                b.list("Backends matched requests are split between, by weight.", backendRef) } });
+    const SchemaNode *parentRef
+        = b.partialObject("A Gateway (or other parent) the route attaches to.",
+            { { "group", b.string("API group of the parent.") },
+                { "kind", b.string("Kind of the parent; Gateway when empty.") },
+                { "namespace", b.string("Namespace of the parent; the route's when empty.") },
+                { "name", b.string("Name of the parent.") },
+                { "sectionName", b.string("Listener of the parent.") },
+                { "port", b.int32("Port of the parent's listener.") } },
+            { "name" });
+    const SchemaNode *spec
+        = b.partialObject("Which requests the route matches and where it sends them.",
+            { { "parentRefs", b.list("Gateways the route attaches to.", parentRef) },
+                { "hostnames", b.stringList("Host names the route matches.") },
+                { "rules", b.list("Rules, each with matches, filters and backends.", rule) } });
     const SchemaNode *status = b.partialObject("What the gateways report about the route.",
         { { "parents", b.any("Per parent: accepted and resolved conditions.") } });
-    return kindRoot(b, c, "Gateway API routing of HTTP requests to backends by weight, with mirroring.",
+    return kindRoot(b, c,
+        "Gateway API routing of HTTP requests to backends by weight, with mirroring.",
         { { "spec", spec }, { "status", status } });
 }
 

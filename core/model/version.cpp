@@ -24,7 +24,8 @@ bool isNumeric(std::string_view text)
 bool isAlphanumeric(std::string_view text)
 {
     return std::ranges::all_of(text, [](char c) {
-        return common::isAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-';
+        return common::isAsciiDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+            || c == '-';
     });
 }
 
@@ -71,7 +72,8 @@ Result<uint64_t> parseNumber(std::string_view part, const QString &what, std::st
             invalidVersion(text, QStringLiteral("the %1 number must be digits").arg(what)));
     if (hasLeadingZero(part))
         return dra::fail(Error::Code::Invalid,
-            invalidVersion(text, QStringLiteral("the %1 number must not have a leading zero").arg(what)));
+            invalidVersion(
+                text, QStringLiteral("the %1 number must not have a leading zero").arg(what)));
     const std::optional<uint64_t> number = toUint64(part);
     if (!number)
         return dra::fail(Error::Code::Invalid,
@@ -109,8 +111,8 @@ Result<Version> Version::parse(std::string_view text)
     const size_t secondDot
         = firstDot == std::string_view::npos ? firstDot : text.find('.', firstDot + 1);
     if (secondDot == std::string_view::npos)
-        return dra::fail(
-            Error::Code::Invalid, invalidVersion(text, QStringLiteral("expected MAJOR.MINOR.PATCH")));
+        return dra::fail(Error::Code::Invalid,
+            invalidVersion(text, QStringLiteral("expected MAJOR.MINOR.PATCH")));
 
     Version version;
     const auto major = parseNumber(text.substr(0, firstDot), QStringLiteral("major"), text);
@@ -160,8 +162,8 @@ Result<Version> Version::parse(std::string_view text)
     }
     for (const std::string &identifier : version.m_build) {
         if (identifier.empty())
-            return dra::fail(
-                Error::Code::Invalid, invalidVersion(text, QStringLiteral("a build identifier is empty")));
+            return dra::fail(Error::Code::Invalid,
+                invalidVersion(text, QStringLiteral("a build identifier is empty")));
         if (!isAlphanumeric(identifier))
             return dra::fail(Error::Code::Invalid,
                 invalidVersion(text,

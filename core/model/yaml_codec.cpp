@@ -253,8 +253,7 @@ std::vector<Chunk> splitDocuments(std::string_view text)
 
 // Templated on the JSON type: nlohmann::json for the model, ordered_json for editors that
 // write a document back in the order its author wrote it.
-template <typename Json>
-class BasicConverter
+template <typename Json> class BasicConverter
 {
 public:
     BasicConverter(int lineOffset, std::size_t textSize)
@@ -602,8 +601,7 @@ bool fitsBlockLiteral(std::string_view s)
     return seenContent;
 }
 
-template <typename Json>
-class BasicWriter
+template <typename Json> class BasicWriter
 {
 public:
     std::string out;
@@ -677,7 +675,8 @@ private:
                 mapEntries(item, indent + 2, true);
             else if (item.is_array() && !item.empty())
                 seqItems(item, indent + 2, true);
-            else if (item.is_string() && fitsBlockLiteral(item.template get_ref<const std::string &>()))
+            else if (item.is_string()
+                && fitsBlockLiteral(item.template get_ref<const std::string &>()))
                 block(item.template get_ref<const std::string &>(), indent + 2);
             else
                 out += scalar(item) + '\n';

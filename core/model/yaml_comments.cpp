@@ -17,10 +17,10 @@ struct ScannedLine
 {
     enum class Kind { Carried, Content, Text };
     Kind kind = Kind::Carried; // Carried: blank or comment; Text: inside a block scalar
-    std::string_view text;     // without its newline
+    std::string_view text; // without its newline
     size_t indent = 0;
-    std::string path;          // Content: the key path of the line
-    size_t comment = npos;     // Content: where a trailing comment starts (the spaces before '#')
+    std::string path; // Content: the key path of the line
+    size_t comment = npos; // Content: where a trailing comment starts (the spaces before '#')
 };
 
 size_t indentOf(std::string_view line)
@@ -106,7 +106,8 @@ bool blockScalarAt(std::string_view line, size_t at)
     if (at >= line.size() || (line[at] != '|' && line[at] != '>'))
         return false;
     size_t i = at + 1;
-    while (i < line.size() && (line[i] == '-' || line[i] == '+' || (line[i] >= '0' && line[i] <= '9')))
+    while (
+        i < line.size() && (line[i] == '-' || line[i] == '+' || (line[i] >= '0' && line[i] <= '9')))
         ++i;
     while (i < line.size() && line[i] == ' ')
         ++i;
@@ -145,8 +146,8 @@ std::vector<ScannedLine> scan(std::string_view text)
             blockOwner = npos;
             // Blank lines at the end of a block scalar are not its text (it keeps one newline),
             // but the author's spacing.
-            for (auto last = lines.rbegin(); last != lines.rend() && last->kind == ScannedLine::Kind::Text
-                                             && last->indent == last->text.size();
+            for (auto last = lines.rbegin(); last != lines.rend()
+                 && last->kind == ScannedLine::Kind::Text && last->indent == last->text.size();
                  ++last)
                 last->kind = ScannedLine::Kind::Carried;
         }
@@ -166,8 +167,10 @@ std::vector<ScannedLine> scan(std::string_view text)
         size_t at = line.indent;
         size_t owner = at;
         while (at < line.text.size() && line.text[at] == '-'
-               && (at + 1 == line.text.size() || line.text[at + 1] == ' ')) {
-            while (!levels.empty() && (levels.back().column > at || (levels.back().column == at && levels.back().item)))
+            && (at + 1 == line.text.size() || line.text[at + 1] == ' ')) {
+            while (!levels.empty()
+                && (levels.back().column > at
+                    || (levels.back().column == at && levels.back().item)))
                 levels.pop_back();
             const int index = levels.empty() ? 0 : levels.back().items++;
             levels.push_back({ at, "[" + std::to_string(index) + "]", true });
@@ -239,7 +242,8 @@ std::string carryComments(std::string_view before, std::string_view after)
                 leading.erase(it);
             }
             out += line.text;
-            if (const auto it = trailing.find(line.path); it != trailing.end() && line.comment == npos) {
+            if (const auto it = trailing.find(line.path);
+                it != trailing.end() && line.comment == npos) {
                 out += it->second;
                 trailing.erase(it);
             }

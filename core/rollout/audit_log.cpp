@@ -15,7 +15,8 @@ namespace {
 using store::sqlite::Statement;
 using store::sqlite::Transaction;
 
-constexpr std::string_view kColumns = "seq, at, actor, action, target, result, details_json, prev_hash, hash";
+constexpr std::string_view kColumns
+    = "seq, at, actor, action, target, result, details_json, prev_hash, hash";
 
 Result<AuditEntry> readEntry(Statement &select)
 {
@@ -40,8 +41,8 @@ Result<AuditEntry> readEntry(Statement &select)
 
 std::string canonicalAuditEntry(const AuditEntry &entry)
 {
-    const nlohmann::json canonical = nlohmann::json::array(
-        {entry.seq, entry.at, entry.actor, entry.action, entry.target, entry.result, entry.details});
+    const nlohmann::json canonical = nlohmann::json::array({ entry.seq, entry.at, entry.actor,
+        entry.action, entry.target, entry.result, entry.details });
     return common::compactJson(canonical);
 }
 
@@ -75,7 +76,8 @@ Result<AuditEntry> AuditLog::append(AuditEntry entry)
             return fail(begun.error());
         transaction.emplace(std::move(*begun));
     }
-    Result<Statement> last = m_db.prepare("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
+    Result<Statement> last
+        = m_db.prepare("SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1");
     if (!last)
         return fail(last.error());
     const Result<bool> row = last->step();
@@ -83,8 +85,8 @@ Result<AuditEntry> AuditLog::append(AuditEntry entry)
         return fail(row.error());
     entry.prevHash = *row ? last->columnString(1) : std::string(kAuditGenesis);
     // AUTOINCREMENT never reuses a number, so the next seq is max(seq, sqlite_sequence) + 1.
-    const Result<int64_t> sequence =
-        m_db.queryInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'), 0)");
+    const Result<int64_t> sequence = m_db.queryInt(
+        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'), 0)");
     if (!sequence)
         return fail(sequence.error());
     entry.seq = std::max(*row ? last->columnInt(0) : 0, *sequence) + 1;
@@ -93,9 +95,9 @@ Result<AuditEntry> AuditLog::append(AuditEntry entry)
         entry.details = nlohmann::json::object();
     entry.hash = auditHash(entry.prevHash, canonicalAuditEntry(entry));
 
-    Result<Statement> insert = m_db.prepare(
-        "INSERT INTO audit_log (seq, at, actor, action, target, result, details_json, prev_hash, hash) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    Result<Statement> insert = m_db.prepare("INSERT INTO audit_log (seq, at, actor, action, "
+                                            "target, result, details_json, prev_hash, hash) "
+                                            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     if (!insert)
         return fail(insert.error());
     const std::string details = common::compactJson(entry.details);
@@ -174,8 +176,9 @@ AuditVerification AuditLog::verifyChain(const std::vector<AuditEntry> &all)
         };
         if (entry.prevHash != previous)
             broken(verification.entries == 1
-                       ? "does not start the chain (entries before it were removed)"
-                       : "does not follow the entry before it (an entry was removed, inserted or reordered)");
+                    ? "does not start the chain (entries before it were removed)"
+                    : "does not follow the entry before it (an entry was removed, inserted or "
+                      "reordered)");
         else if (auditHash(entry.prevHash, canonicalAuditEntry(entry)) != entry.hash)
             broken("does not match its hash (it was edited)");
         previous = entry.hash;
@@ -186,9 +189,9 @@ AuditVerification AuditLog::verifyChain(const std::vector<AuditEntry> &all)
 
 nlohmann::json auditEntryJson(const AuditEntry &entry)
 {
-    return {{"seq", entry.seq},       {"at", entry.at},         {"actor", entry.actor},
-            {"action", entry.action}, {"target", entry.target}, {"result", entry.result},
-            {"details", entry.details}, {"prevHash", entry.prevHash}, {"hash", entry.hash}};
+    return { { "seq", entry.seq }, { "at", entry.at }, { "actor", entry.actor },
+        { "action", entry.action }, { "target", entry.target }, { "result", entry.result },
+        { "details", entry.details }, { "prevHash", entry.prevHash }, { "hash", entry.hash } };
 }
 
 } // namespace dra::rollout

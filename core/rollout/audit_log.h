@@ -20,7 +20,7 @@ namespace dra::rollout {
 struct AuditEntry
 {
     int64_t seq = 0; // assigned by append()
-    int64_t at = 0;  // ms since the epoch
+    int64_t at = 0; // ms since the epoch
     std::string actor, action, target, result;
     nlohmann::json details = nlohmann::json::object();
     std::string prevHash, hash; // lower-case hex, assigned by append()
@@ -32,12 +32,13 @@ struct AuditVerification
     bool intact = true;
     int64_t entries = 0;
     std::optional<int64_t> firstBrokenSeq;
-    std::string reason;   // "entry 3 does not match its hash (edited)"
+    std::string reason; // "entry 3 does not match its hash (edited)"
     std::string headHash; // the last entry's hash: note it elsewhere to detect truncation
 };
 
 // The hash before the first entry.
-inline constexpr std::string_view kAuditGenesis = "0000000000000000000000000000000000000000000000000000000000000000";
+inline constexpr std::string_view kAuditGenesis
+    = "0000000000000000000000000000000000000000000000000000000000000000";
 
 // The bytes an entry's hash covers besides the previous hash: compact JSON of
 // [seq, at, actor, action, target, result, details] (object keys sorted).
@@ -50,13 +51,17 @@ std::string auditHash(std::string_view prevHash, std::string_view canonical);
 class AuditLog final
 {
 public:
-    explicit AuditLog(store::sqlite::Database &db) : m_db(db) { }
+    explicit AuditLog(store::sqlite::Database &db)
+        : m_db(db)
+    {
+    }
 
     // Appends `entry` (seq, prevHash and hash are filled in) inside the caller's transaction,
     // or its own when there is none.
     [[nodiscard]] Result<AuditEntry> append(AuditEntry entry);
     // Entries in order; only those of `target` when given.
-    [[nodiscard]] Result<std::vector<AuditEntry>> entries(const std::optional<std::string> &target = {});
+    [[nodiscard]] Result<std::vector<AuditEntry>> entries(
+        const std::optional<std::string> &target = {});
     // Walks the whole chain.
     [[nodiscard]] Result<AuditVerification> verify();
     // The entries of `target` and the verification of the whole chain, from one read of the log.

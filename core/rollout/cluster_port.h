@@ -35,32 +35,38 @@ struct HttpAnswer
 class ClusterPort
 {
 public:
-    template <typename T>
-    using Done = std::function<void(Result<T>)>;
+    template <typename T> using Done = std::function<void(Result<T>)>;
 
     virtual ~ClusterPort();
 
     // Objects of `kind` in `ns` ("" for all namespaces or a cluster-scoped kind) whose labels
     // match `labelSelector` ("" for all), as the server sent them.
-    virtual void list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
-                      Done<std::vector<nlohmann::json>> done) = 0;
+    virtual void list(model::Kind kind, const std::string &ns, const std::string &labelSelector,
+        QObject *context, Done<std::vector<nlohmann::json>> done)
+        = 0;
     // One object, or nullopt when it does not exist.
-    virtual void get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
-                     Done<std::optional<nlohmann::json>> done) = 0;
+    virtual void get(model::Kind kind, const std::string &ns, const std::string &name,
+        QObject *context, Done<std::optional<nlohmann::json>> done)
+        = 0;
     // Server-side apply of `object` (its apiVersion and kind name the resource), taking over
     // conflicting fields; with `dryRun` the server only says what it would store. Answers the
     // object as stored (or as it would be).
-    virtual void apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done) = 0;
+    virtual void apply(
+        const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done)
+        = 0;
     // A JSON merge patch of one object (spec.replicas: there is no /scale subresource to rely
     // on); answers the object as stored (or as it would be with `dryRun`).
     virtual void mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
-                            const nlohmann::json &patch, bool dryRun, QObject *context, Done<nlohmann::json> done) = 0;
+        const nlohmann::json &patch, bool dryRun, QObject *context, Done<nlohmann::json> done)
+        = 0;
     // Deletes an object; answers false when it was already gone. `dryRun` only asks.
-    virtual void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,
-                        QObject *context, Done<bool> done) = 0;
+    virtual void remove(model::Kind kind, const std::string &ns, const std::string &name,
+        bool dryRun, QObject *context, Done<bool> done)
+        = 0;
     // SelfSubjectAccessReview: may the user `verb` objects of `kind` in `ns`?
-    virtual void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns, QObject *context,
-                              Done<bool> done) = 0;
+    virtual void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns,
+        QObject *context, Done<bool> done)
+        = 0;
     // The resource.k8s.io versions the server serves ("v1", "v1beta2", ...).
     virtual void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) = 0;
     // A plain HTTP GET outside the API server (pod probes, Prometheus); a non-2xx status is an

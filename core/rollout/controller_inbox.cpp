@@ -31,7 +31,8 @@ Result<Statement> prepareInboxChange(store::StateDb &state, std::string_view sql
 
 // The one row `sql` selects for `rollout` (bound as ?1), stepped onto; nullopt when there is none.
 // `rollout` is bound without a copy: it must outlive the statement.
-Result<std::optional<Statement>> selectRolloutRow(store::StateDb &state, std::string_view sql, const std::string &rollout)
+Result<std::optional<Statement>> selectRolloutRow(
+    store::StateDb &state, std::string_view sql, const std::string &rollout)
 {
     Result<Statement> select = state.database().prepare(sql);
     if (!select)
@@ -45,21 +46,24 @@ Result<std::optional<Statement>> selectRolloutRow(store::StateDb &state, std::st
     return std::optional<Statement>(std::move(*select));
 }
 
-constexpr std::string_view kCommandColumns = "seq, rollout, command_json, created_at, consumed_at, result";
+constexpr std::string_view kCommandColumns
+    = "seq, rollout, command_json, created_at, consumed_at, result";
 
 Result<QueuedCommand> readQueuedCommand(Statement &select)
 {
     QueuedCommand queued;
     queued.seq = select.columnInt(0);
     queued.rollout = select.columnString(1);
-    Result<nlohmann::json> json = common::parseJson(select.columnText(2), QStringLiteral("queued rollout command"));
+    Result<nlohmann::json> json
+        = common::parseJson(select.columnText(2), QStringLiteral("queued rollout command"));
     if (!json)
         return fail(json.error());
     std::optional<Command> command = commandFromJson(*json);
     if (!command)
-        return fail(Error::Code::Parse, QStringLiteral("queued command %1 of rollout %2 is not a command")
-                                            .arg(queued.seq)
-                                            .arg(common::qs(queued.rollout)));
+        return fail(Error::Code::Parse,
+            QStringLiteral("queued command %1 of rollout %2 is not a command")
+                .arg(queued.seq)
+                .arg(common::qs(queued.rollout)));
     queued.command = std::move(*command);
     queued.createdAt = select.columnInt(3);
     if (!select.columnIsNull(4))
@@ -88,7 +92,8 @@ Result<std::vector<QueuedCommand>> readQueuedCommands(Statement &select)
 
 nlohmann::json commandJson(const Command &command)
 {
-    nlohmann::json json{{"verb", verbName(command.verb)}, {"actor", command.actor}, {"reason", command.reason}};
+    nlohmann::json json { { "verb", verbName(command.verb) }, { "actor", command.actor },
+        { "reason", command.reason } };
     if (command.overrideRejection)
         json["overrideRejection"] = true;
     if (command.acceptInconclusive)
@@ -107,7 +112,7 @@ std::optional<Command> commandFromJson(const nlohmann::json &json)
     const std::optional<Verb> verb = verbFromName(json["verb"].get<std::string>());
     if (!verb)
         return std::nullopt;
-    Command command{*verb};
+    Command command { *verb };
     try {
         command.actor = json.value("actor", std::string());
         command.reason = json.value("reason", std::string());
@@ -119,7 +124,8 @@ std::optional<Command> commandFromJson(const nlohmann::json &json)
                 return std::nullopt;
         }
         if (json.contains("stopAction"))
-            command.stopAction = json["stopAction"].get<std::string>() == stopActionName(StopAction::Rollback)
+            command.stopAction
+                = json["stopAction"].get<std::string>() == stopActionName(StopAction::Rollback)
                 ? StopAction::Rollback
                 : StopAction::Pause;
     } catch (const nlohmann::json::exception &) {
@@ -128,7 +134,8 @@ std::optional<Command> commandFromJson(const nlohmann::json &json)
     return command;
 }
 
-Result<int64_t> ControllerInbox::enqueue(const std::string &rollout, const Command &command, int64_t at)
+Result<int64_t> ControllerInbox::enqueue(
+    const std::string &rollout, const Command &command, int64_t at)
 {
     Result<Transaction> transaction = beginInboxWrite(m_state);
     if (!transaction)
@@ -149,15 +156,15 @@ Result<int64_t> ControllerInbox::enqueue(const std::string &rollout, const Comma
     return seq;
 }
 
-Result<std::optional<QueuedCommand>> ControllerInbox::takeNext(const std::string &rollout, int64_t at)
+Result<std::optional<QueuedCommand>> ControllerInbox::takeNext(
+    const std::string &rollout, int64_t at)
 {
     // The immediate transaction holds SQLite's write lock from the read on, so two handles can
     // never both see the same command unconsumed.
     Result<Transaction> transaction = beginInboxWrite(m_state);
     if (!transaction)
         return fail(transaction.error());
-    Result<Statement> select = m_state.database().prepare(
-        "SELECT " + std::string(kCommandColumns)
+    Result<Statement> select = m_state.database().prepare("SELECT " + std::string(kCommandColumns)
         + " FROM rollout_commands WHERE rollout = ?1 AND consumed_at IS NULL ORDER BY seq LIMIT 1");
     if (!select)
         return fail(select.error());
@@ -168,8 +175,8 @@ Result<std::optional<QueuedCommand>> ControllerInbox::takeNext(const std::string
     if (found->empty())
         return std::optional<QueuedCommand>();
     QueuedCommand next = std::move(found->front());
-    Result<Statement> mark =
-        m_state.database().prepare("UPDATE rollout_commands SET consumed_at = ?2 WHERE seq = ?1");
+    Result<Statement> mark
+        = m_state.database().prepare("UPDATE rollout_commands SET consumed_at = ?2 WHERE seq = ?1");
     if (!mark)
         return fail(mark.error());
     mark->bind(1, next.seq);
@@ -184,7 +191,8 @@ Result<std::optional<QueuedCommand>> ControllerInbox::takeNext(const std::string
 
 Result<void> ControllerInbox::setResult(int64_t seq, const std::string &result)
 {
-    Result<Statement> update = prepareInboxChange(m_state, "UPDATE rollout_commands SET result = ?2 WHERE seq = ?1");
+    Result<Statement> update
+        = prepareInboxChange(m_state, "UPDATE rollout_commands SET result = ?2 WHERE seq = ?1");
     if (!update)
         return fail(update.error());
     update->bind(1, seq);
@@ -194,8 +202,8 @@ Result<void> ControllerInbox::setResult(int64_t seq, const std::string &result)
 
 Result<std::optional<QueuedCommand>> ControllerInbox::command(int64_t seq)
 {
-    Result<Statement> select = m_state.database().prepare("SELECT " + std::string(kCommandColumns)
-                                                           + " FROM rollout_commands WHERE seq = ?1");
+    Result<Statement> select = m_state.database().prepare(
+        "SELECT " + std::string(kCommandColumns) + " FROM rollout_commands WHERE seq = ?1");
     if (!select)
         return fail(select.error());
     select->bind(1, seq);
@@ -209,8 +217,7 @@ Result<std::optional<QueuedCommand>> ControllerInbox::command(int64_t seq)
 
 Result<std::vector<QueuedCommand>> ControllerInbox::pending(const std::string &rollout)
 {
-    Result<Statement> select = m_state.database().prepare(
-        "SELECT " + std::string(kCommandColumns)
+    Result<Statement> select = m_state.database().prepare("SELECT " + std::string(kCommandColumns)
         + " FROM rollout_commands WHERE rollout = ?1 AND consumed_at IS NULL ORDER BY seq");
     if (!select)
         return fail(select.error());
@@ -218,11 +225,12 @@ Result<std::vector<QueuedCommand>> ControllerInbox::pending(const std::string &r
     return readQueuedCommands(*select);
 }
 
-Result<void> ControllerInbox::heartbeat(const std::string &rollout, const std::string &owner, int64_t pid,
-                                        int64_t startedAt, int64_t at)
+Result<void> ControllerInbox::heartbeat(const std::string &rollout, const std::string &owner,
+    int64_t pid, int64_t startedAt, int64_t at)
 {
-    Result<Statement> upsert = prepareInboxChange(m_state, 
-        "INSERT INTO rollout_controllers (rollout, owner, pid, started_at, heartbeat_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+    Result<Statement> upsert = prepareInboxChange(m_state,
+        "INSERT INTO rollout_controllers (rollout, owner, pid, started_at, heartbeat_at) VALUES "
+        "(?1, ?2, ?3, ?4, ?5) "
         "ON CONFLICT (rollout) DO UPDATE SET owner = excluded.owner, pid = excluded.pid, "
         "started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at");
     if (!upsert)
@@ -237,7 +245,8 @@ Result<void> ControllerInbox::heartbeat(const std::string &rollout, const std::s
 
 Result<void> ControllerInbox::release(const std::string &rollout, int64_t pid)
 {
-    Result<Statement> remove = prepareInboxChange(m_state, "DELETE FROM rollout_controllers WHERE rollout = ?1 AND pid = ?2");
+    Result<Statement> remove = prepareInboxChange(
+        m_state, "DELETE FROM rollout_controllers WHERE rollout = ?1 AND pid = ?2");
     if (!remove)
         return fail(remove.error());
     remove->bind(1, rollout);
@@ -247,30 +256,33 @@ Result<void> ControllerInbox::release(const std::string &rollout, int64_t pid)
 
 Result<std::optional<ControllerLease>> ControllerInbox::lease(const std::string &rollout)
 {
-    Result<std::optional<Statement>> select = selectRolloutRow(
-        m_state, "SELECT owner, pid, started_at, heartbeat_at FROM rollout_controllers WHERE rollout = ?1", rollout);
+    Result<std::optional<Statement>> select = selectRolloutRow(m_state,
+        "SELECT owner, pid, started_at, heartbeat_at FROM rollout_controllers WHERE rollout = ?1",
+        rollout);
     if (!select)
         return fail(select.error());
     if (!*select)
         return std::optional<ControllerLease>();
     Statement &stored = **select;
-    return std::optional<ControllerLease>(
-        ControllerLease{stored.columnString(0), stored.columnInt(1), stored.columnInt(2), stored.columnInt(3)});
+    return std::optional<ControllerLease>(ControllerLease {
+        stored.columnString(0), stored.columnInt(1), stored.columnInt(2), stored.columnInt(3) });
 }
 
-Result<void> ControllerInbox::saveObservation(const std::string &rollout, const StageObservation &observed, int64_t at)
+Result<void> ControllerInbox::saveObservation(
+    const std::string &rollout, const StageObservation &observed, int64_t at)
 {
-    Result<Statement> upsert = prepareInboxChange(m_state, 
-        "INSERT INTO rollout_observations (rollout, observation_json, updated_at) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (rollout) DO UPDATE SET observation_json = excluded.observation_json, updated_at = excluded.updated_at");
+    Result<Statement> upsert = prepareInboxChange(m_state,
+        "INSERT INTO rollout_observations (rollout, observation_json, updated_at) VALUES (?1, ?2, "
+        "?3) "
+        "ON CONFLICT (rollout) DO UPDATE SET observation_json = excluded.observation_json, "
+        "updated_at = excluded.updated_at");
     if (!upsert)
         return fail(upsert.error());
     const StopObservation &o = observed.observation;
-    const std::string json = common::compactJson({{"stage", stageName(observed.stage)},
-                                                  {"step", observed.step},
-                                                  {"pendingSince", o.pendingSince},
-                                                  {"readinessFailuresInARow", o.readinessFailuresInARow},
-                                                  {"claimsRemainingSince", o.claimsRemainingSince}});
+    const std::string json = common::compactJson({ { "stage", stageName(observed.stage) },
+        { "step", observed.step }, { "pendingSince", o.pendingSince },
+        { "readinessFailuresInARow", o.readinessFailuresInARow },
+        { "claimsRemainingSince", o.claimsRemainingSince } });
     upsert->bind(1, rollout);
     upsert->bind(2, json);
     upsert->bind(3, at);
@@ -286,7 +298,8 @@ Result<std::optional<StageObservation>> ControllerInbox::observation(const std::
     if (!*select)
         return std::optional<StageObservation>();
     Statement &stored = **select;
-    Result<nlohmann::json> json = common::parseJson(stored.columnText(0), QStringLiteral("rollout observation"));
+    Result<nlohmann::json> json
+        = common::parseJson(stored.columnText(0), QStringLiteral("rollout observation"));
     if (!json)
         return fail(json.error());
     StageObservation observed;
@@ -305,12 +318,14 @@ Result<std::optional<StageObservation>> ControllerInbox::observation(const std::
     return std::optional<StageObservation>(observed);
 }
 
-Result<void> ControllerInbox::saveProgress(const std::string &rollout, const MutationProgress &progress, int64_t at)
+Result<void> ControllerInbox::saveProgress(
+    const std::string &rollout, const MutationProgress &progress, int64_t at)
 {
-    Result<Statement> upsert = prepareInboxChange(m_state, 
+    Result<Statement> upsert = prepareInboxChange(m_state,
         "INSERT INTO rollout_progress (rollout, verb, mutations_json, next_index, updated_at) "
         "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (rollout) DO UPDATE SET verb = excluded.verb, "
-        "mutations_json = excluded.mutations_json, next_index = excluded.next_index, updated_at = excluded.updated_at");
+        "mutations_json = excluded.mutations_json, next_index = excluded.next_index, updated_at = "
+        "excluded.updated_at");
     if (!upsert)
         return fail(upsert.error());
     const std::string json = common::compactJson(mutationsJson(progress.mutations));
@@ -324,8 +339,9 @@ Result<void> ControllerInbox::saveProgress(const std::string &rollout, const Mut
 
 Result<std::optional<MutationProgress>> ControllerInbox::progress(const std::string &rollout)
 {
-    Result<std::optional<Statement>> select = selectRolloutRow(
-        m_state, "SELECT verb, mutations_json, next_index FROM rollout_progress WHERE rollout = ?1", rollout);
+    Result<std::optional<Statement>> select = selectRolloutRow(m_state,
+        "SELECT verb, mutations_json, next_index FROM rollout_progress WHERE rollout = ?1",
+        rollout);
     if (!select)
         return fail(select.error());
     if (!*select)
@@ -333,14 +349,16 @@ Result<std::optional<MutationProgress>> ControllerInbox::progress(const std::str
     Statement &stored = **select;
     MutationProgress progress;
     progress.verb = verbFromName(stored.columnString(0)).value_or(Verb::Start);
-    Result<nlohmann::json> json = common::parseJson(stored.columnText(1), QStringLiteral("rollout progress"));
+    Result<nlohmann::json> json
+        = common::parseJson(stored.columnText(1), QStringLiteral("rollout progress"));
     if (!json)
         return fail(json.error());
     for (const nlohmann::json &item : *json) {
         std::optional<Mutation> m = mutationFromJson(item);
         if (!m)
             return fail(Error::Code::Parse,
-                        QStringLiteral("rollout %1: a stored mutation is not readable").arg(common::qs(rollout)));
+                QStringLiteral("rollout %1: a stored mutation is not readable")
+                    .arg(common::qs(rollout)));
         progress.mutations.push_back(std::move(*m));
     }
     progress.next = size_t(std::max<int64_t>(0, stored.columnInt(2)));

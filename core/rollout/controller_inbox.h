@@ -39,7 +39,10 @@ struct ControllerLease
     int64_t startedAt = 0, heartbeatAt = 0;
 
     // A controller that beat within `staleAfterMs` is taken to be running.
-    bool isLive(int64_t now, int64_t staleAfterMs) const { return now - heartbeatAt <= staleAfterMs; }
+    bool isLive(int64_t now, int64_t staleAfterMs) const
+    {
+        return now - heartbeatAt <= staleAfterMs;
+    }
 };
 
 // The mutations of the last transition and how many of them are done. `next` below the count
@@ -70,28 +73,35 @@ std::optional<Command> commandFromJson(const nlohmann::json &json);
 class ControllerInbox final
 {
 public:
-    explicit ControllerInbox(store::StateDb &state) : m_state(state) { }
+    explicit ControllerInbox(store::StateDb &state)
+        : m_state(state)
+    {
+    }
 
     // Queues `command` for the controller of `rollout`; returns its sequence number.
-    [[nodiscard]] Result<int64_t> enqueue(const std::string &rollout, const Command &command, int64_t at);
+    [[nodiscard]] Result<int64_t> enqueue(
+        const std::string &rollout, const Command &command, int64_t at);
     // The oldest command of `rollout` not yet consumed, marked consumed in the same transaction:
     // a command is handed out exactly once, whichever handle asks.
-    [[nodiscard]] Result<std::optional<QueuedCommand>> takeNext(const std::string &rollout, int64_t at);
+    [[nodiscard]] Result<std::optional<QueuedCommand>> takeNext(
+        const std::string &rollout, int64_t at);
     [[nodiscard]] Result<void> setResult(int64_t seq, const std::string &result);
     [[nodiscard]] Result<std::optional<QueuedCommand>> command(int64_t seq);
     // Commands of `rollout` not consumed yet, oldest first.
     [[nodiscard]] Result<std::vector<QueuedCommand>> pending(const std::string &rollout);
 
-    [[nodiscard]] Result<void> heartbeat(const std::string &rollout, const std::string &owner, int64_t pid,
-                                         int64_t startedAt, int64_t at);
+    [[nodiscard]] Result<void> heartbeat(const std::string &rollout, const std::string &owner,
+        int64_t pid, int64_t startedAt, int64_t at);
     // Drops the lease of `rollout` when `pid` holds it (a clean stop).
     [[nodiscard]] Result<void> release(const std::string &rollout, int64_t pid);
     [[nodiscard]] Result<std::optional<ControllerLease>> lease(const std::string &rollout);
 
-    [[nodiscard]] Result<void> saveObservation(const std::string &rollout, const StageObservation &observed, int64_t at);
+    [[nodiscard]] Result<void> saveObservation(
+        const std::string &rollout, const StageObservation &observed, int64_t at);
     [[nodiscard]] Result<std::optional<StageObservation>> observation(const std::string &rollout);
 
-    [[nodiscard]] Result<void> saveProgress(const std::string &rollout, const MutationProgress &progress, int64_t at);
+    [[nodiscard]] Result<void> saveProgress(
+        const std::string &rollout, const MutationProgress &progress, int64_t at);
     [[nodiscard]] Result<std::optional<MutationProgress>> progress(const std::string &rollout);
 
 private:

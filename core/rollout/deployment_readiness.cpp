@@ -6,7 +6,8 @@ namespace dra::rollout {
 
 namespace {
 
-int64_t intAt(const nlohmann::json &object, const char *section, const char *field, int64_t fallback)
+int64_t intAt(
+    const nlohmann::json &object, const char *section, const char *field, int64_t fallback)
 {
     if (!object.contains(section) || !object[section].is_object())
         return fallback;
@@ -43,7 +44,8 @@ std::string deploymentProgressText(const nlohmann::json &deployment)
     const int64_t generation = intAt(deployment, "metadata", "generation", 0);
     const int64_t observed = intAt(deployment, "status", "observedGeneration", generation);
     if (observed < generation)
-        text += ", generation " + std::to_string(generation) + " not yet observed (at " + std::to_string(observed) + ")";
+        text += ", generation " + std::to_string(generation) + " not yet observed (at "
+            + std::to_string(observed) + ")";
     return text;
 }
 

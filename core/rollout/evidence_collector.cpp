@@ -47,13 +47,14 @@ GateResult combinedPodGate(GateKind kind, const std::vector<GateResult> &perPod,
     for (const GateResult &result : perPod)
         checks.insert(checks.end(), result.checks.begin(), result.checks.end());
     if (perPod.empty())
-        checks.push_back(Check{"canary pods", Verdict::Inconclusive, "no pod of the canary exists yet"});
+        checks.push_back(
+            Check { "canary pods", Verdict::Inconclusive, "no pod of the canary exists yet" });
     return gateResult(kind, std::move(checks), now);
 }
 
 // Claims the variant left behind: those owned by a canary pod, and the negative control.
-std::vector<std::string> variantClaims(const RolloutPlan &plan, const std::vector<json> &claims,
-                                       const std::string &negativeControl)
+std::vector<std::string> variantClaims(
+    const RolloutPlan &plan, const std::vector<json> &claims, const std::string &negativeControl)
 {
     std::vector<std::string> remaining;
     const std::string podPrefix = plan.variant.deployment + "-";
@@ -63,7 +64,8 @@ std::vector<std::string> variantClaims(const RolloutPlan &plan, const std::vecto
         bool ours = name == negativeControl;
         if (meta.contains("ownerReferences") && meta["ownerReferences"].is_array())
             for (const json &owner : meta["ownerReferences"])
-                if (owner.value("kind", std::string()) == "Pod" && owner.value("name", std::string()).starts_with(podPrefix))
+                if (owner.value("kind", std::string()) == "Pod"
+                    && owner.value("name", std::string()).starts_with(podPrefix))
                     ours = true;
         if (ours)
             remaining.push_back(meta.value("namespace", std::string()) + "/" + name);
@@ -74,8 +76,7 @@ std::vector<std::string> variantClaims(const RolloutPlan &plan, const std::vecto
 // The topology of each node a canary pod runs on, as SVG, with what the claims hold drawn on it:
 // the node gate's evidence in a picture.
 std::map<std::string, std::string> canaryTopologyPictures(const std::vector<model::Object> &pods,
-                                                          const std::vector<model::Object> &slices,
-                                                          const std::vector<model::Object> &claims)
+    const std::vector<model::Object> &slices, const std::vector<model::Object> &claims)
 {
     std::vector<model::Object> inventory = slices;
     inventory.insert(inventory.end(), claims.begin(), claims.end());
@@ -84,7 +85,8 @@ std::map<std::string, std::string> canaryTopologyPictures(const std::vector<mode
         const model::Pod *p = pod.as<model::Pod>();
         if (!p || p->nodeName.empty() || pictures.contains("node " + p->nodeName))
             continue;
-        const topology::NodeTopology graph = topology::buildNodeTopology(common::qs(p->nodeName), inventory);
+        const topology::NodeTopology graph
+            = topology::buildNodeTopology(common::qs(p->nodeName), inventory);
         if (!graph.gpus.empty())
             pictures["node " + p->nodeName] = topology::toSvg(graph).toStdString();
     }
@@ -112,13 +114,14 @@ struct EvidenceCollector::Gathering
 Result<std::optional<double>> prometheusScalar(const QByteArray &body)
 {
     Result<json> parsed = common::parseJson(std::string_view(body.constData(), size_t(body.size())),
-                                            QStringLiteral("Prometheus answer"));
+        QStringLiteral("Prometheus answer"));
     if (!parsed)
         return fail(parsed.error());
     try {
         if (parsed->value("status", std::string()) != "success")
             return fail(common::Error::Code::Invalid,
-                        QStringLiteral("Prometheus: %1").arg(common::qs(parsed->value("error", std::string("query failed")))));
+                QStringLiteral("Prometheus: %1")
+                    .arg(common::qs(parsed->value("error", std::string("query failed")))));
         const json &result = parsed->at("data").at("result");
         if (!result.is_array() || result.empty())
             return std::optional<double>();
@@ -131,30 +134,38 @@ Result<std::optional<double>> prometheusScalar(const QByteArray &body)
         return std::optional<double>(number);
     } catch (const std::exception &e) {
         return fail(common::Error::Code::Parse,
-                    QStringLiteral("Prometheus answer is not an instant vector: %1").arg(QString::fromUtf8(e.what())));
+            QStringLiteral("Prometheus answer is not an instant vector: %1")
+                .arg(QString::fromUtf8(e.what())));
     }
 }
 
-EvidenceCollector::EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
-                                     int httpTimeoutMs, QObject *parent)
-    : QObject(parent), m_plan(plan), m_cluster(cluster), m_clock(clock), m_httpTimeoutMs(httpTimeoutMs)
+EvidenceCollector::EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster,
+    kube::Clock &clock, int httpTimeoutMs, QObject *parent)
+    : QObject(parent)
+    , m_plan(plan)
+    , m_cluster(cluster)
+    , m_clock(clock)
+    , m_httpTimeoutMs(httpTimeoutMs)
 {
 }
 
-void EvidenceCollector::collect(const RolloutState &state, std::function<void(Result<StageEvidence>)> done)
+void EvidenceCollector::collect(
+    const RolloutState &state, std::function<void(Result<StageEvidence>)> done)
 {
     auto g = std::make_shared<Gathering>();
     g->stage = state.effectiveStage();
     g->rollbackReplicas = state.baselineReplicas;
     g->done = std::move(done);
     const std::string &ns = m_plan.baseline.ns;
-    const bool running = g->stage == Stage::Canary || g->stage == Stage::Shadow || g->stage == Stage::Cutover;
+    const bool running
+        = g->stage == Stage::Canary || g->stage == Stage::Shadow || g->stage == Stage::Cutover;
     const bool rollingBack = g->stage == Stage::RollingBack;
     if (!running && !rollingBack && g->stage != Stage::Baseline)
-        return g->done(StageEvidence{});
+        return g->done(StageEvidence {});
 
     // Each task fills a part of the gathering and calls `then`; the first error ends it all.
-    const auto getInto = [this, g](Kind kind, std::string ns, std::string name, std::optional<json> Gathering::*into) {
+    const auto getInto = [this, g](Kind kind, std::string ns, std::string name,
+                             std::optional<json> Gathering::*into) {
         g->tasks.push_back([this, g, kind, ns, name, into](std::function<void()> then) {
             m_cluster.get(kind, ns, name, this, [g, into, then](Result<std::optional<json>> got) {
                 if (!got)
@@ -165,28 +176,31 @@ void EvidenceCollector::collect(const RolloutState &state, std::function<void(Re
             });
         });
     };
-    const auto listInto = [this, g](Kind kind, std::string ns, std::string selector, std::vector<json> Gathering::*into) {
+    const auto listInto = [this, g](Kind kind, std::string ns, std::string selector,
+                              std::vector<json> Gathering::*into) {
         g->tasks.push_back([this, g, kind, ns, selector, into](std::function<void()> then) {
-            m_cluster.list(kind, ns, selector, this, [g, into, then](Result<std::vector<json>> got) {
-                if (!got)
-                    g->error = got.error();
-                else
-                    (*g).*into = std::move(*got);
-                then();
-            });
+            m_cluster.list(
+                kind, ns, selector, this, [g, into, then](Result<std::vector<json>> got) {
+                    if (!got)
+                        g->error = got.error();
+                    else
+                        (*g).*into = std::move(*got);
+                    then();
+                });
         });
     };
 
     getInto(Kind::Deployment, ns, m_plan.baseline.deployment, &Gathering::baseline);
     if (g->stage == Stage::Baseline) {
         g->tasks.push_back([this, g](std::function<void()> then) {
-            m_cluster.servedResourceVersions(this, [g, then](Result<std::vector<std::string>> versions) {
-                if (!versions)
-                    g->error = versions.error();
-                else
-                    g->versions = std::move(*versions);
-                then();
-            });
+            m_cluster.servedResourceVersions(
+                this, [g, then](Result<std::vector<std::string>> versions) {
+                    if (!versions)
+                        g->error = versions.error();
+                    else
+                        g->versions = std::move(*versions);
+                    then();
+                });
         });
         listInto(Kind::Node, "", "", &Gathering::nodes);
         listInto(Kind::ResourceSlice, "", "", &Gathering::slices);
@@ -202,7 +216,8 @@ void EvidenceCollector::collect(const RolloutState &state, std::function<void(Re
         listInto(Kind::ResourceSlice, "", "", &Gathering::slices);
         listInto(Kind::Event, ns, "", &Gathering::events);
         if (g->stage == Stage::Canary && m_plan.negativeControl.enabled) {
-            getInto(Kind::ResourceClaim, ns, m_plan.name + "-negative-control", &Gathering::negativeControl);
+            getInto(Kind::ResourceClaim, ns, m_plan.name + "-negative-control",
+                &Gathering::negativeControl);
             // A claim no pod uses gets no scheduler Event: the allocation simulation explains it.
             listInto(Kind::DeviceClass, "", "", &Gathering::deviceClasses);
             listInto(Kind::Node, "", "", &Gathering::nodes);
@@ -215,19 +230,25 @@ void EvidenceCollector::collect(const RolloutState &state, std::function<void(Re
         if (!m_plan.application.prometheusUrl.empty()) {
             const ApplicationGateConfig &app = m_plan.application;
             g->tasks.push_back([this, g, app](std::function<void()> then) {
-                query(app.errorRateQuery, m_plan.variant.deployment, [this, g, app, then](std::optional<double> canaryRate) {
-                    query(app.latencyQuery, m_plan.variant.deployment, [this, g, app, then, canaryRate](std::optional<double> canaryLatency) {
-                        if (canaryRate)
-                            g->canaryMetrics = TrafficMetrics{*canaryRate, canaryLatency.value_or(0) * 1000, 0};
-                        query(app.errorRateQuery, m_plan.baseline.deployment, [this, g, app, then](std::optional<double> baseRate) {
-                            query(app.latencyQuery, m_plan.baseline.deployment, [g, then, baseRate](std::optional<double> baseLatency) {
-                                if (baseRate)
-                                    g->baselineMetrics = TrafficMetrics{*baseRate, baseLatency.value_or(0) * 1000, 0};
-                                then();
+                query(app.errorRateQuery, m_plan.variant.deployment,
+                    [this, g, app, then](std::optional<double> canaryRate) {
+                        query(app.latencyQuery, m_plan.variant.deployment,
+                            [this, g, app, then, canaryRate](std::optional<double> canaryLatency) {
+                                if (canaryRate)
+                                    g->canaryMetrics = TrafficMetrics { *canaryRate,
+                                        canaryLatency.value_or(0) * 1000, 0 };
+                                query(app.errorRateQuery, m_plan.baseline.deployment,
+                                    [this, g, app, then](std::optional<double> baseRate) {
+                                        query(app.latencyQuery, m_plan.baseline.deployment,
+                                            [g, then, baseRate](std::optional<double> baseLatency) {
+                                                if (baseRate)
+                                                    g->baselineMetrics = TrafficMetrics { *baseRate,
+                                                        baseLatency.value_or(0) * 1000, 0 };
+                                                then();
+                                            });
+                                    });
                             });
-                        });
                     });
-                });
             });
         }
     }
@@ -248,7 +269,8 @@ void EvidenceCollector::next(std::shared_ptr<Gathering> g)
     task([this, g]() { next(g); });
 }
 
-void EvidenceCollector::probe(std::shared_ptr<Gathering> g, size_t index, std::function<void()> then)
+void EvidenceCollector::probe(
+    std::shared_ptr<Gathering> g, size_t index, std::function<void()> then)
 {
     if (index >= g->podObjects.size())
         return then();
@@ -265,27 +287,30 @@ void EvidenceCollector::probe(std::shared_ptr<Gathering> g, size_t index, std::f
     url.setHost(common::qs(ip));
     url.setPort(app.probePort);
     url.setPath(common::qs(app.probePath.starts_with('/') ? app.probePath : "/" + app.probePath));
-    m_cluster.fetch(url, m_httpTimeoutMs, this, [this, g, index, url, then, name = pod.meta.name](Result<HttpAnswer> answer) {
-        if (!answer)
-            g->probes.push_back(ProbeResult{false, 0, 0, answer.error().message.toStdString()});
-        else
-            g->probes.push_back(ProbeResult{answer->status >= 200 && answer->status < 300, answer->status,
-                                            answer->latencyMs,
-                                            answer->status >= 200 && answer->status < 300
-                                                ? std::string()
-                                                : "Pod " + name + ": GET " + url.toString().toStdString() + " answered "
-                                                    + std::to_string(answer->status)});
-        probe(g, index + 1, then);
-    });
+    m_cluster.fetch(url, m_httpTimeoutMs, this,
+        [this, g, index, url, then, name = pod.meta.name](Result<HttpAnswer> answer) {
+            if (!answer)
+                g->probes.push_back(
+                    ProbeResult { false, 0, 0, answer.error().message.toStdString() });
+            else
+                g->probes.push_back(ProbeResult { answer->status >= 200 && answer->status < 300,
+                    answer->status, answer->latencyMs,
+                    answer->status >= 200 && answer->status < 300
+                        ? std::string()
+                        : "Pod " + name + ": GET " + url.toString().toStdString() + " answered "
+                            + std::to_string(answer->status) });
+            probe(g, index + 1, then);
+        });
 }
 
 void EvidenceCollector::query(const std::string &queryText, const std::string &deployment,
-                              std::function<void(std::optional<double>)> then)
+    std::function<void(std::optional<double>)> then)
 {
     if (queryText.empty())
         return then(std::nullopt);
     std::string promql = queryText;
-    for (size_t at = promql.find("$deployment"); at != std::string::npos; at = promql.find("$deployment", at))
+    for (size_t at = promql.find("$deployment"); at != std::string::npos;
+         at = promql.find("$deployment", at))
         promql.replace(at, 11, deployment), at += deployment.size();
     QUrl url(common::qs(m_plan.application.prometheusUrl));
     url.setPath(url.path() + QStringLiteral("/api/v1/query"));
@@ -303,13 +328,15 @@ void EvidenceCollector::query(const std::string &queryText, const std::string &d
 
 void EvidenceCollector::evaluate(std::shared_ptr<Gathering> g)
 {
-    Result<StageEvidence> evidence = StageEvidence{};
+    Result<StageEvidence> evidence = StageEvidence {};
     try {
         evidence = evaluateGathered(*g);
     } catch (const std::exception &e) {
-        // An object of an unexpected shape must not throw into the event loop: no evidence this time.
+        // An object of an unexpected shape must not throw into the event loop: no evidence this
+        // time.
         evidence = fail(common::Error::Code::Parse,
-                        QStringLiteral("evidence of rollout %1: %2").arg(common::qs(m_plan.name), QString::fromUtf8(e.what())));
+            QStringLiteral("evidence of rollout %1: %2")
+                .arg(common::qs(m_plan.name), QString::fromUtf8(e.what())));
     }
     g->done(std::move(evidence));
 }
@@ -323,7 +350,8 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     if (!g->baseline)
         evidence.baselineReplicas = 0;
     if (g->stage == Stage::Baseline) {
-        BaselineEvidence baseline{g->versions, workloadStatusOf(g->baseline), decodeAll(g->nodes), decodeAll(g->slices)};
+        BaselineEvidence baseline { g->versions, workloadStatusOf(g->baseline), decodeAll(g->nodes),
+            decodeAll(g->slices) };
         evidence.gates.push_back(baselineGate(baseline, now));
         return evidence;
     }
@@ -335,7 +363,8 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
         rollback.baseline = workloadStatusOf(g->baseline);
         rollback.canary = workloadStatusOf(g->canary);
         rollback.canaryPods = int(g->pods.size());
-        rollback.remainingClaims = variantClaims(m_plan, g->claims, m_plan.name + "-negative-control");
+        rollback.remainingClaims
+            = variantClaims(m_plan, g->claims, m_plan.name + "-negative-control");
         if (m_plan.traffic.mode == TrafficMode::HttpRoute)
             rollback.routeBaselineWeight = routeBaselineWeight.value_or(0);
         rollback.expectedReplicas = g->rollbackReplicas;
@@ -350,7 +379,7 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     const std::vector<model::Object> events = decodeAll(g->events);
     std::vector<GateResult> api, node;
     for (const model::Object &pod : pods) {
-        const PodEvidence podEvidence{pod, claims, slices, events};
+        const PodEvidence podEvidence { pod, claims, slices, events };
         const GateResult apiResult = apiGate(podEvidence, now);
         if (apiResult.verdict == Verdict::Inconclusive)
             evidence.canaryPending = true;
@@ -367,10 +396,11 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     evidence.gates.push_back(combinedPodGate(GateKind::Api, api, now));
     evidence.gates.push_back(combinedPodGate(GateKind::Node, node, now));
     evidence.gates.back().pictures = canaryTopologyPictures(pods, slices, claims);
-    ApplicationEvidence application{pods, g->probes, g->baselineMetrics, g->canaryMetrics};
+    ApplicationEvidence application { pods, g->probes, g->baselineMetrics, g->canaryMetrics };
     if (m_plan.traffic.mode == TrafficMode::HttpRoute && g->route) {
         const auto [baselineWeight, canaryWeight] = routeWeights(m_plan, *g->route);
-        application.canaryTakesTraffic = canaryWeight.value_or(0) > 0 || routeMirrorsToCanary(m_plan, *g->route);
+        application.canaryTakesTraffic
+            = canaryWeight.value_or(0) > 0 || routeMirrorsToCanary(m_plan, *g->route);
         application.baselineTakesTraffic = baselineWeight.value_or(0) > 0;
     }
     evidence.gates.push_back(applicationGate(application, m_plan.application, now));
@@ -384,17 +414,17 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
         std::optional<alloc::Diagnosis> diagnosis;
         if (claim) {
             std::vector<model::Object> inventory = decodeAll(g->deviceClasses);
-            for (const std::vector<model::Object> *part : {&slices, &claims})
+            for (const std::vector<model::Object> *part : { &slices, &claims })
                 inventory.insert(inventory.end(), part->begin(), part->end());
             const std::vector<model::Object> nodes = decodeAll(g->nodes);
             inventory.insert(inventory.end(), nodes.begin(), nodes.end());
             if (Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(inventory)))
-                if (Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(
-                        *cluster, alloc::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
+                if (Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(*cluster,
+                        alloc::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
                     diagnosis = std::move(*diagnosed);
         }
-        evidence.gates.push_back(
-            negativeControlGate(NegativeControlEvidence{claim, events, diagnosis ? &*diagnosis : nullptr}, now));
+        evidence.gates.push_back(negativeControlGate(
+            NegativeControlEvidence { claim, events, diagnosis ? &*diagnosis : nullptr }, now));
     }
     return evidence;
 }

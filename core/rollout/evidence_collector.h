@@ -23,11 +23,11 @@ namespace dra::rollout {
 struct StageEvidence
 {
     std::vector<GateResult> gates;
-    bool canaryPending = false;   // a canary pod or its claim is still waiting
+    bool canaryPending = false; // a canary pod or its claim is still waiting
     bool readinessFailed = false; // a started canary pod is not Ready
     std::optional<double> canaryErrorRate;
-    bool claimsRemain = false;    // rolling back: the variant's claims are still there
-    int baselineReplicas = 0;     // the baseline Deployment's spec.replicas now
+    bool claimsRemain = false; // rolling back: the variant's claims are still there
+    int baselineReplicas = 0; // the baseline Deployment's spec.replicas now
 };
 
 // Parses a Prometheus instant-query answer (`{"status":"success","data":{"resultType":"vector",
@@ -43,8 +43,8 @@ class EvidenceCollector final : public QObject
 {
     Q_OBJECT
 public:
-    EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock, int httpTimeoutMs = 5'000,
-                      QObject *parent = nullptr);
+    EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
+        int httpTimeoutMs = 5'000, QObject *parent = nullptr);
 
     // Evidence for `state`'s (effective) stage: Baseline gives the pre-flight baseline gate;
     // Canary, Shadow and Cutover the api, node and application gates (and the negative control
@@ -59,7 +59,7 @@ private:
     StageEvidence evaluateGathered(const Gathering &gathering);
     void probe(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);
     void query(const std::string &queryText, const std::string &deployment,
-               std::function<void(std::optional<double>)> then);
+        std::function<void(std::optional<double>)> then);
 
     const RolloutPlan &m_plan;
     ClusterPort &m_cluster;

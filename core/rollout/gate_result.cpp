@@ -9,26 +9,26 @@ namespace dra::rollout {
 
 namespace {
 
-constexpr std::array<std::pair<GateKind, const char *>, 6> kGateNames{{
-    {GateKind::Baseline, "baseline"},
-    {GateKind::Api, "api"},
-    {GateKind::Node, "node"},
-    {GateKind::Application, "application"},
-    {GateKind::NegativeControl, "negative-control"},
-    {GateKind::Rollback, "rollback"},
-}};
+constexpr std::array<std::pair<GateKind, const char *>, 6> kGateNames { {
+    { GateKind::Baseline, "baseline" },
+    { GateKind::Api, "api" },
+    { GateKind::Node, "node" },
+    { GateKind::Application, "application" },
+    { GateKind::NegativeControl, "negative-control" },
+    { GateKind::Rollback, "rollback" },
+} };
 
-constexpr std::array<std::pair<Verdict, const char *>, 3> kVerdictNames{{
-    {Verdict::Passed, "Passed"},
-    {Verdict::Failed, "Failed"},
-    {Verdict::Inconclusive, "Inconclusive"},
-}};
+constexpr std::array<std::pair<Verdict, const char *>, 3> kVerdictNames { {
+    { Verdict::Passed, "Passed" },
+    { Verdict::Failed, "Failed" },
+    { Verdict::Inconclusive, "Inconclusive" },
+} };
 
 } // namespace
 
 const Check *GateResult::decisive() const
 {
-    for (Verdict wanted : {Verdict::Failed, Verdict::Inconclusive})
+    for (Verdict wanted : { Verdict::Failed, Verdict::Inconclusive })
         for (const Check &check : checks)
             if (check.verdict == wanted)
                 return &check;
@@ -54,7 +54,7 @@ GateResult gateResult(GateKind gate, std::vector<Check> checks, int64_t at)
         else if (check.verdict == Verdict::Inconclusive && verdict == Verdict::Passed)
             verdict = Verdict::Inconclusive;
     }
-    return GateResult{gate, verdict, std::move(checks), at};
+    return GateResult { gate, verdict, std::move(checks), at };
 }
 
 const char *verdictName(Verdict verdict)
@@ -93,9 +93,11 @@ nlohmann::json gateResultJson(const GateResult &result)
 {
     nlohmann::json checks = nlohmann::json::array();
     for (const Check &check : result.checks)
-        checks.push_back({{"name", check.name}, {"verdict", verdictName(check.verdict)}, {"evidence", check.evidence}});
-    nlohmann::json json{{"gate", gateName(result.gate)}, {"verdict", verdictName(result.verdict)}, {"at", result.at},
-                        {"checks", std::move(checks)}};
+        checks.push_back({ { "name", check.name }, { "verdict", verdictName(check.verdict) },
+            { "evidence", check.evidence } });
+    nlohmann::json json { { "gate", gateName(result.gate) },
+        { "verdict", verdictName(result.verdict) }, { "at", result.at },
+        { "checks", std::move(checks) } };
     if (!result.pictures.empty())
         json["pictures"] = result.pictures;
     return json;
@@ -109,7 +111,7 @@ std::optional<GateResult> gateResultFromJson(const nlohmann::json &json)
     const std::optional<Verdict> verdict = verdictFromName(json.value("verdict", ""));
     if (!gate || !verdict)
         return std::nullopt;
-    GateResult result{*gate, *verdict, {}, json.value("at", int64_t(0))};
+    GateResult result { *gate, *verdict, {}, json.value("at", int64_t(0)) };
     if (json.contains("checks") && json["checks"].is_array()) {
         for (const nlohmann::json &item : json["checks"]) {
             if (!item.is_object())
@@ -117,7 +119,8 @@ std::optional<GateResult> gateResultFromJson(const nlohmann::json &json)
             const std::optional<Verdict> v = verdictFromName(item.value("verdict", ""));
             if (!v)
                 return std::nullopt;
-            result.checks.push_back(Check{item.value("name", ""), *v, item.value("evidence", "")});
+            result.checks.push_back(
+                Check { item.value("name", ""), *v, item.value("evidence", "") });
         }
     }
     if (json.contains("pictures") && json["pictures"].is_object())

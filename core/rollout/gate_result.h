@@ -22,7 +22,7 @@ enum class GateKind { Baseline, Api, Node, Application, NegativeControl, Rollbac
 // One observation a gate made and what it concluded from it.
 struct Check
 {
-    std::string name;     // "claim allocated", "device identity"
+    std::string name; // "claim allocated", "device identity"
     Verdict verdict = Verdict::Inconclusive;
     std::string evidence; // what was seen: "ResourceClaim ml/llm-0-gpu: allocated gpu-3 on node-a"
 };
@@ -49,7 +49,8 @@ struct GateResult
 GateResult gateResult(GateKind gate, std::vector<Check> checks, int64_t at = 0);
 
 const char *verdictName(Verdict verdict);
-const char *gateName(GateKind gate); // "baseline", "api", "node", "application", "negative-control", "rollback"
+const char *gateName(
+    GateKind gate); // "baseline", "api", "node", "application", "negative-control", "rollback"
 std::optional<GateKind> gateFromName(std::string_view name);
 std::optional<Verdict> verdictFromName(std::string_view name);
 

@@ -14,25 +14,25 @@ namespace {
 
 Check passed(std::string name, std::string evidence)
 {
-    return Check{std::move(name), Verdict::Passed, std::move(evidence)};
+    return Check { std::move(name), Verdict::Passed, std::move(evidence) };
 }
 
 Check failed(std::string name, std::string evidence)
 {
-    return Check{std::move(name), Verdict::Failed, std::move(evidence)};
+    return Check { std::move(name), Verdict::Failed, std::move(evidence) };
 }
 
 Check inconclusive(std::string name, std::string evidence)
 {
-    return Check{std::move(name), Verdict::Inconclusive, std::move(evidence)};
+    return Check { std::move(name), Verdict::Inconclusive, std::move(evidence) };
 }
 
 bool containsNoCase(std::string_view text, std::string_view word)
 {
     return std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-           })
-        != text.end();
+        return std::tolower(static_cast<unsigned char>(a))
+            == std::tolower(static_cast<unsigned char>(b));
+    }) != text.end();
 }
 
 int64_t countOf(const model::Event &event)
@@ -42,10 +42,12 @@ int64_t countOf(const model::Event &event)
 
 std::string eventLine(const model::Event &event)
 {
-    return event.reason + ": " + event.message + (countOf(event) > 1 ? " (x" + std::to_string(countOf(event)) + ")" : "");
+    return event.reason + ": " + event.message
+        + (countOf(event) > 1 ? " (x" + std::to_string(countOf(event)) + ")" : "");
 }
 
-bool isAbout(const model::Event &event, std::string_view kind, std::string_view ns, std::string_view name)
+bool isAbout(
+    const model::Event &event, std::string_view kind, std::string_view ns, std::string_view name)
 {
     return event.involvedObject.kind == kind && event.involvedObject.name == name
         && (event.involvedObject.ns.empty() || event.involvedObject.ns == ns);
@@ -61,7 +63,8 @@ bool isAllocationFailure(const model::Event &event)
 
 bool isPrepareFailure(const model::Event &event)
 {
-    return event.reason == "FailedPrepareDynamicResources" || containsNoCase(event.message, "PrepareResources")
+    return event.reason == "FailedPrepareDynamicResources"
+        || containsNoCase(event.message, "PrepareResources")
         || containsNoCase(event.message, "prepare dynamic resources");
 }
 
@@ -80,7 +83,8 @@ std::vector<std::pair<std::string, std::string>> claimNames(const model::Pod &po
     return names;
 }
 
-const model::Object *findObject(const std::vector<model::Object> &objects, std::string_view ns, std::string_view name)
+const model::Object *findObject(
+    const std::vector<model::Object> &objects, std::string_view ns, std::string_view name)
 {
     for (const model::Object &object : objects)
         if (object.meta.name == name && object.meta.ns == ns)
@@ -94,14 +98,15 @@ struct SliceDevice
     const model::Device *device = nullptr;
 };
 
-SliceDevice findDevice(const std::vector<model::Object> &slices, const model::DeviceRequestAllocationResult &result)
+SliceDevice findDevice(
+    const std::vector<model::Object> &slices, const model::DeviceRequestAllocationResult &result)
 {
     for (const model::Object &object : slices)
         if (const auto *slice = object.as<model::ResourceSlice>();
             slice && slice->driver == result.driver && slice->pool.name == result.pool)
             for (const model::Device &device : slice->devices)
                 if (device.name == result.device)
-                    return {slice, &device};
+                    return { slice, &device };
     return {};
 }
 
@@ -133,10 +138,11 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now)
     const std::string &ns = evidence.pod.meta.ns;
     const std::string podRef = ns + "/" + evidence.pod.meta.name;
     if (!pod)
-        return gateResult(GateKind::Api, {failed("pod", "the evidence holds no Pod")}, now);
+        return gateResult(GateKind::Api, { failed("pod", "the evidence holds no Pod") }, now);
     const auto names = claimNames(*pod);
     if (names.empty())
-        checks.push_back(failed("claims", "Pod " + podRef + " has no resourceClaims: it is not using DRA"));
+        checks.push_back(
+            failed("claims", "Pod " + podRef + " has no resourceClaims: it is not using DRA"));
 
     int64_t failures = 0;
     std::string lastFailure;
@@ -156,11 +162,12 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now)
     bool allAllocated = !names.empty();
     for (const auto &[entry, claimName] : names) {
         const std::string label = "claim " + entry;
-        const model::Object *object = claimName.empty() ? nullptr : findObject(evidence.claims, ns, claimName);
+        const model::Object *object
+            = claimName.empty() ? nullptr : findObject(evidence.claims, ns, claimName);
         if (!object) {
-            checks.push_back(inconclusive(label + " created", claimName.empty()
-                                              ? "no ResourceClaim generated for pod claim \"" + entry + "\" yet"
-                                              : "ResourceClaim " + ns + "/" + claimName + " not found yet"));
+            checks.push_back(inconclusive(label + " created",
+                claimName.empty() ? "no ResourceClaim generated for pod claim \"" + entry + "\" yet"
+                                  : "ResourceClaim " + ns + "/" + claimName + " not found yet"));
             allAllocated = false;
             continue;
         }
@@ -175,31 +182,37 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now)
         std::string devices;
         for (const model::DeviceRequestAllocationResult &r : claim->allocation->results)
             devices += (devices.empty() ? "" : ", ") + deviceRef(r);
-        checks.push_back(passed(label + " allocated", ref + " allocated " + (devices.empty() ? "no devices" : devices)));
-        const bool forThisPod = std::any_of(claim->reservedFor.begin(), claim->reservedFor.end(), [&](const auto &c) {
-            return c.resource == "pods" && c.name == evidence.pod.meta.name
-                && (c.uid.empty() || evidence.pod.meta.uid.empty() || c.uid == evidence.pod.meta.uid);
-        });
+        checks.push_back(passed(label + " allocated",
+            ref + " allocated " + (devices.empty() ? "no devices" : devices)));
+        const bool forThisPod
+            = std::any_of(claim->reservedFor.begin(), claim->reservedFor.end(), [&](const auto &c) {
+                  return c.resource == "pods" && c.name == evidence.pod.meta.name
+                      && (c.uid.empty() || evidence.pod.meta.uid.empty()
+                          || c.uid == evidence.pod.meta.uid);
+              });
         if (forThisPod) {
             checks.push_back(passed(label + " reserved", ref + " is reserved for Pod " + podRef));
         } else if (claim->reservedFor.empty()) {
-            checks.push_back(inconclusive(label + " reserved", ref + " is not reserved for any pod yet"));
+            checks.push_back(
+                inconclusive(label + " reserved", ref + " is not reserved for any pod yet"));
         } else {
             std::string others;
             for (const auto &c : claim->reservedFor)
                 others += (others.empty() ? "" : ", ") + c.resource + "/" + c.name;
-            checks.push_back(failed(label + " reserved", ref + " is reserved for " + others + ", not Pod " + podRef));
+            checks.push_back(failed(
+                label + " reserved", ref + " is reserved for " + others + ", not Pod " + podRef));
         }
     }
 
     if (failures == 0)
-        checks.push_back(passed("no allocation failures", "no allocation-failure Events about " + podRef + " or its claims"));
+        checks.push_back(passed("no allocation failures",
+            "no allocation-failure Events about " + podRef + " or its claims"));
     else if (failures == 1 && allAllocated)
         checks.push_back(passed("no allocation failures",
-                                "one transient failure before allocation succeeded: " + lastFailure));
+            "one transient failure before allocation succeeded: " + lastFailure));
     else
         checks.push_back(failed("no allocation failures",
-                                std::to_string(failures) + " allocation failure(s), last: " + lastFailure));
+            std::to_string(failures) + " allocation failure(s), last: " + lastFailure));
     return gateResult(GateKind::Api, std::move(checks), now);
 }
 
@@ -210,7 +223,7 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
     const std::string &ns = evidence.pod.meta.ns;
     const std::string podRef = ns + "/" + evidence.pod.meta.name;
     if (!pod)
-        return gateResult(GateKind::Node, {failed("pod", "the evidence holds no Pod")}, now);
+        return gateResult(GateKind::Node, { failed("pod", "the evidence holds no Pod") }, now);
 
     if (pod->nodeName.empty())
         checks.push_back(inconclusive("scheduled", "Pod " + podRef + " is not scheduled yet"));
@@ -219,7 +232,8 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
 
     // Containers: from the raw status, which the typed model does not keep.
     const nlohmann::json *statuses = nullptr;
-    if (evidence.pod.raw && evidence.pod.raw->contains("status") && (*evidence.pod.raw)["status"].is_object()) {
+    if (evidence.pod.raw && evidence.pod.raw->contains("status")
+        && (*evidence.pod.raw)["status"].is_object()) {
         const nlohmann::json &status = (*evidence.pod.raw)["status"];
         if (status.contains("containerStatuses") && status["containerStatuses"].is_array())
             statuses = &status["containerStatuses"];
@@ -235,10 +249,13 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
                 running.push_back(name);
             } else if (state.contains("waiting")) {
                 const std::string reason = state["waiting"].value("reason", "");
-                const bool bad = reason != "ContainerCreating" && reason != "PodInitializing" && !reason.empty();
-                (bad ? broken : waiting).push_back(name + " (" + (reason.empty() ? "waiting" : reason) + ")");
+                const bool bad = reason != "ContainerCreating" && reason != "PodInitializing"
+                    && !reason.empty();
+                (bad ? broken : waiting)
+                    .push_back(name + " (" + (reason.empty() ? "waiting" : reason) + ")");
             } else if (state.contains("terminated")) {
-                broken.push_back(name + " (terminated: " + state["terminated"].value("reason", "?") + ")");
+                broken.push_back(
+                    name + " (terminated: " + state["terminated"].value("reason", "?") + ")");
             } else {
                 waiting.push_back(name);
             }
@@ -252,7 +269,8 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
         if (!broken.empty())
             checks.push_back(failed("containers started", "not starting: " + list(broken)));
         else if (!waiting.empty())
-            checks.push_back(inconclusive("containers started", "still starting: " + list(waiting)));
+            checks.push_back(
+                inconclusive("containers started", "still starting: " + list(waiting)));
         else
             checks.push_back(passed("containers started", "running: " + list(running)));
     }
@@ -263,68 +281,85 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
             event && isPrepareFailure(*event) && isAbout(*event, "Pod", ns, evidence.pod.meta.name))
             prepareErrors = eventLine(*event);
     if (prepareErrors.empty())
-        checks.push_back(passed("no driver preparation errors", "no preparation-failure Events about Pod " + podRef));
+        checks.push_back(passed(
+            "no driver preparation errors", "no preparation-failure Events about Pod " + podRef));
     else
         checks.push_back(failed("no driver preparation errors", prepareErrors));
 
     for (const auto &[entry, claimName] : claimNames(*pod)) {
-        const model::Object *object = claimName.empty() ? nullptr : findObject(evidence.claims, ns, claimName);
+        const model::Object *object
+            = claimName.empty() ? nullptr : findObject(evidence.claims, ns, claimName);
         const auto *claim = object ? object->as<model::ResourceClaim>() : nullptr;
         if (!claim || !claim->allocation) {
-            checks.push_back(inconclusive("devices of claim " + entry, "the claim is not allocated yet"));
+            checks.push_back(
+                inconclusive("devices of claim " + entry, "the claim is not allocated yet"));
             continue;
         }
         for (const model::DeviceRequestAllocationResult &r : claim->allocation->results) {
             const std::string ref = deviceRef(r);
             const SliceDevice found = findDevice(evidence.slices, r);
             if (!found.device) {
-                checks.push_back(inconclusive("device " + ref + " location", "no ResourceSlice publishes " + ref));
-                checks.push_back(inconclusive("device " + ref + " identity", "no ResourceSlice publishes " + ref));
+                checks.push_back(inconclusive(
+                    "device " + ref + " location", "no ResourceSlice publishes " + ref));
+                checks.push_back(inconclusive(
+                    "device " + ref + " identity", "no ResourceSlice publishes " + ref));
                 continue;
             }
-            const std::string &deviceNode = !found.device->nodeName.empty() ? found.device->nodeName : found.slice->nodeName;
+            const std::string &deviceNode
+                = !found.device->nodeName.empty() ? found.device->nodeName : found.slice->nodeName;
             if (deviceNode.empty())
-                checks.push_back(passed("device " + ref + " location", "the device is not bound to one node"));
+                checks.push_back(
+                    passed("device " + ref + " location", "the device is not bound to one node"));
             else if (pod->nodeName.empty())
-                checks.push_back(inconclusive("device " + ref + " location", "the device is on " + deviceNode + "; the pod is not scheduled"));
+                checks.push_back(inconclusive("device " + ref + " location",
+                    "the device is on " + deviceNode + "; the pod is not scheduled"));
             else if (deviceNode == pod->nodeName)
-                checks.push_back(passed("device " + ref + " location", "the device and the pod are on " + deviceNode));
+                checks.push_back(passed(
+                    "device " + ref + " location", "the device and the pod are on " + deviceNode));
             else
                 checks.push_back(failed("device " + ref + " location",
-                                        "the device is on " + deviceNode + " but the pod runs on " + pod->nodeName));
+                    "the device is on " + deviceNode + " but the pod runs on " + pod->nodeName));
 
-            const model::DeviceAttribute *attribute = found.device->attribute(config.identityAttribute, r.driver);
+            const model::DeviceAttribute *attribute
+                = found.device->attribute(config.identityAttribute, r.driver);
             const std::string expected = attribute ? attribute->display() : "";
             std::string reported;
             bool statusListed = false;
             if (claim->devicesStatus.is_array())
                 for (const nlohmann::json &d : claim->devicesStatus)
-                    if (d.is_object() && d.value("driver", "") == r.driver && d.value("pool", "") == r.pool
-                        && d.value("device", "") == r.device) {
+                    if (d.is_object() && d.value("driver", "") == r.driver
+                        && d.value("pool", "") == r.pool && d.value("device", "") == r.device) {
                         statusListed = true;
                         const nlohmann::json data = d.value("data", nlohmann::json());
-                        if (data.is_object() && data.contains(config.identityField) && data[config.identityField].is_string())
+                        if (data.is_object() && data.contains(config.identityField)
+                            && data[config.identityField].is_string())
                             reported = data[config.identityField].get<std::string>();
                     }
             const std::string check = "device " + ref + " identity";
             if (reported.empty())
-                checks.push_back(inconclusive(check, statusListed
-                    ? "the driver reports no " + config.identityField + " in the claim's status.devices[].data; identity not verified"
-                    : "the driver publishes no status for this device in the claim; identity not verified"));
+                checks.push_back(inconclusive(check,
+                    statusListed ? "the driver reports no " + config.identityField
+                            + " in the claim's status.devices[].data; identity not verified"
+                                 : "the driver publishes no status for this device in the claim; "
+                                   "identity not verified"));
             else if (expected.empty())
-                checks.push_back(inconclusive(check, "the driver reports " + reported + " but the ResourceSlice has no "
-                                                  + config.identityAttribute + " attribute to compare with"));
+                checks.push_back(inconclusive(check,
+                    "the driver reports " + reported + " but the ResourceSlice has no "
+                        + config.identityAttribute + " attribute to compare with"));
             else if (reported == expected)
-                checks.push_back(passed(check, config.identityAttribute + " " + reported + " as published"));
+                checks.push_back(
+                    passed(check, config.identityAttribute + " " + reported + " as published"));
             else
-                checks.push_back(failed(check, "the pod got " + reported + " but the ResourceSlice publishes "
-                                            + expected + " for " + ref));
+                checks.push_back(failed(check,
+                    "the pod got " + reported + " but the ResourceSlice publishes " + expected
+                        + " for " + ref));
         }
     }
     return gateResult(GateKind::Node, std::move(checks), now);
 }
 
-GateResult applicationGate(const ApplicationEvidence &evidence, const ApplicationGateConfig &config, int64_t now)
+GateResult applicationGate(
+    const ApplicationEvidence &evidence, const ApplicationGateConfig &config, int64_t now)
 {
     std::vector<Check> checks;
     if (evidence.pods.empty()) {
@@ -343,7 +378,8 @@ GateResult applicationGate(const ApplicationEvidence &evidence, const Applicatio
         for (const std::string &n : notReady)
             names += (names.empty() ? "" : ", ") + n;
         if (notReady.empty())
-            checks.push_back(passed("pods ready", std::to_string(evidence.pods.size()) + " canary pod(s) Ready"));
+            checks.push_back(passed(
+                "pods ready", std::to_string(evidence.pods.size()) + " canary pod(s) Ready"));
         else if (anyFailed)
             checks.push_back(failed("pods ready", "pods ended: " + names));
         else
@@ -355,18 +391,22 @@ GateResult applicationGate(const ApplicationEvidence &evidence, const Applicatio
         if (evidence.probes.empty()) {
             checks.push_back(inconclusive("probe " + target, "no probe results yet"));
         } else {
-            const auto ok = std::count_if(evidence.probes.begin(), evidence.probes.end(), [](const ProbeResult &p) { return p.ok; });
+            const auto ok = std::count_if(evidence.probes.begin(), evidence.probes.end(),
+                [](const ProbeResult &p) { return p.ok; });
             const double ratio = double(ok) / double(evidence.probes.size());
-            std::string detail = std::to_string(ok) + "/" + std::to_string(evidence.probes.size()) + " probes answered";
+            std::string detail = std::to_string(ok) + "/" + std::to_string(evidence.probes.size())
+                + " probes answered";
             for (const ProbeResult &p : evidence.probes)
                 if (!p.ok) {
-                    detail += "; first failure: " + (p.status ? "HTTP " + std::to_string(p.status) : p.error);
+                    detail += "; first failure: "
+                        + (p.status ? "HTTP " + std::to_string(p.status) : p.error);
                     break;
                 }
             if (ratio + 1e-9 >= config.minProbeSuccess)
                 checks.push_back(passed("probe " + target, detail));
             else
-                checks.push_back(failed("probe " + target, detail + " (need " + percent(config.minProbeSuccess) + ")"));
+                checks.push_back(failed(
+                    "probe " + target, detail + " (need " + percent(config.minProbeSuccess) + ")"));
         }
     }
 
@@ -377,30 +417,39 @@ GateResult applicationGate(const ApplicationEvidence &evidence, const Applicatio
         } else {
             const TrafficMetrics &c = *evidence.canary;
             if (config.maxErrorRate) {
-                const std::string text = "canary error rate " + percent(c.errorRate) + " (limit " + percent(*config.maxErrorRate) + ")";
-                checks.push_back(c.errorRate <= *config.maxErrorRate ? passed("error rate", text) : failed("error rate", text));
+                const std::string text = "canary error rate " + percent(c.errorRate) + " (limit "
+                    + percent(*config.maxErrorRate) + ")";
+                checks.push_back(c.errorRate <= *config.maxErrorRate ? passed("error rate", text)
+                                                                     : failed("error rate", text));
             }
-            if ((config.maxErrorRateIncrease || config.maxLatencyRatio) && evidence.baselineTakesTraffic) {
+            if ((config.maxErrorRateIncrease || config.maxLatencyRatio)
+                && evidence.baselineTakesTraffic) {
                 if (!evidence.baseline) {
-                    checks.push_back(inconclusive("against baseline", "no baseline metrics to compare with"));
+                    checks.push_back(
+                        inconclusive("against baseline", "no baseline metrics to compare with"));
                 } else {
                     const TrafficMetrics &b = *evidence.baseline;
                     if (config.maxErrorRateIncrease) {
                         const double increase = c.errorRate - b.errorRate;
-                        const std::string text = "canary " + percent(c.errorRate) + " vs baseline " + percent(b.errorRate)
-                            + " (allowed increase " + percent(*config.maxErrorRateIncrease) + ")";
-                        checks.push_back(increase <= *config.maxErrorRateIncrease + 1e-12 ? passed("error rate vs baseline", text)
-                                                                                           : failed("error rate vs baseline", text));
+                        const std::string text = "canary " + percent(c.errorRate) + " vs baseline "
+                            + percent(b.errorRate) + " (allowed increase "
+                            + percent(*config.maxErrorRateIncrease) + ")";
+                        checks.push_back(increase <= *config.maxErrorRateIncrease + 1e-12
+                                ? passed("error rate vs baseline", text)
+                                : failed("error rate vs baseline", text));
                     }
                     if (config.maxLatencyRatio) {
-                        const std::string text = "p95 canary " + number(c.latencyP95Ms) + " ms vs baseline "
-                            + number(b.latencyP95Ms) + " ms (limit x" + number(*config.maxLatencyRatio) + ")";
+                        const std::string text = "p95 canary " + number(c.latencyP95Ms)
+                            + " ms vs baseline " + number(b.latencyP95Ms) + " ms (limit x"
+                            + number(*config.maxLatencyRatio) + ")";
                         if (b.latencyP95Ms <= 0)
-                            checks.push_back(inconclusive("latency vs baseline", "the baseline reports no latency"));
+                            checks.push_back(inconclusive(
+                                "latency vs baseline", "the baseline reports no latency"));
                         else
-                            checks.push_back(c.latencyP95Ms <= b.latencyP95Ms * *config.maxLatencyRatio
-                                                 ? passed("latency vs baseline", text)
-                                                 : failed("latency vs baseline", text));
+                            checks.push_back(
+                                c.latencyP95Ms <= b.latencyP95Ms * *config.maxLatencyRatio
+                                    ? passed("latency vs baseline", text)
+                                    : failed("latency vs baseline", text));
                     }
                 }
             }
@@ -414,7 +463,8 @@ GateResult negativeControlGate(const NegativeControlEvidence &evidence, int64_t 
     std::vector<Check> checks;
     if (!evidence.claim)
         return gateResult(GateKind::NegativeControl,
-                          {inconclusive("claim created", "the negative-control claim does not exist yet")}, now);
+            { inconclusive("claim created", "the negative-control claim does not exist yet") },
+            now);
     const model::Object &object = *evidence.claim;
     const std::string ref = "ResourceClaim " + object.meta.ns + "/" + object.meta.name;
     const auto *claim = object.as<model::ResourceClaim>();
@@ -423,8 +473,9 @@ GateResult negativeControlGate(const NegativeControlEvidence &evidence, int64_t 
         std::string devices;
         for (const auto &r : claim->allocation->results)
             devices += (devices.empty() ? "" : ", ") + deviceRef(r);
-        checks.push_back(failed("stays pending", ref + " was allocated " + devices
-                                    + " although no device can satisfy its selector: selectors are not enforced"));
+        checks.push_back(failed("stays pending",
+            ref + " was allocated " + devices
+                + " although no device can satisfy its selector: selectors are not enforced"));
         return gateResult(GateKind::NegativeControl, std::move(checks), now);
     }
     checks.push_back(passed("stays pending", ref + " is not allocated"));
@@ -440,12 +491,15 @@ GateResult negativeControlGate(const NegativeControlEvidence &evidence, int64_t 
             explanation = "diagnosis: " + evidence.diagnosis->verdict;
         if (evidence.diagnosis->simulation && evidence.diagnosis->simulation->allocated)
             return gateResult(GateKind::NegativeControl,
-                              {checks[0], checks[1],
-                               failed("explained", "the allocation simulation would allocate it: the selector is not impossible")},
-                              now);
+                { checks[0], checks[1],
+                    failed("explained",
+                        "the allocation simulation would allocate it: the selector is not "
+                        "impossible") },
+                now);
     }
     if (explanation.empty())
-        checks.push_back(inconclusive("explained", "Pending with no Event or diagnosis explaining why yet"));
+        checks.push_back(
+            inconclusive("explained", "Pending with no Event or diagnosis explaining why yet"));
     else
         checks.push_back(passed("explained", explanation));
     return gateResult(GateKind::NegativeControl, std::move(checks), now);
@@ -466,12 +520,16 @@ GateResult baselineGate(const BaselineEvidence &evidence, int64_t now)
     if (!b.exists)
         checks.push_back(failed("baseline Ready", "the baseline Deployment does not exist"));
     else if (b.replicas == 0)
-        checks.push_back(failed("baseline Ready", "the baseline Deployment has 0 replicas: nothing to move"));
+        checks.push_back(
+            failed("baseline Ready", "the baseline Deployment has 0 replicas: nothing to move"));
     else if (b.readyReplicas < b.replicas)
-        checks.push_back(failed("baseline Ready", std::to_string(b.readyReplicas) + "/" + std::to_string(b.replicas)
-                                    + " replicas Ready: start from a healthy baseline"));
+        checks.push_back(failed("baseline Ready",
+            std::to_string(b.readyReplicas) + "/" + std::to_string(b.replicas)
+                + " replicas Ready: start from a healthy baseline"));
     else
-        checks.push_back(passed("baseline Ready", std::to_string(b.readyReplicas) + "/" + std::to_string(b.replicas) + " replicas Ready"));
+        checks.push_back(passed("baseline Ready",
+            std::to_string(b.readyReplicas) + "/" + std::to_string(b.replicas)
+                + " replicas Ready"));
 
     // A node with device-plugin GPUs and a GPU driver's ResourceSlice: two managers, one GPU.
     std::vector<std::string> mixed;
@@ -483,14 +541,15 @@ GateResult baselineGate(const BaselineEvidence &evidence, int64_t now)
             const auto *slice = s.as<model::ResourceSlice>();
             if (slice && slice->nodeName == object.meta.name && containsNoCase(slice->driver, "gpu")
                 && !slice->devices.empty()) {
-                mixed.push_back(object.meta.name + " (" + std::to_string(node->devicePluginGpus()) + " nvidia.com/gpu and "
-                                + slice->driver + ")");
+                mixed.push_back(object.meta.name + " (" + std::to_string(node->devicePluginGpus())
+                    + " nvidia.com/gpu and " + slice->driver + ")");
                 break;
             }
         }
     }
     if (mixed.empty()) {
-        checks.push_back(passed("device plugin and DRA apart", "no node advertises GPUs through both"));
+        checks.push_back(
+            passed("device plugin and DRA apart", "no node advertises GPUs through both"));
     } else {
         std::string list;
         for (const std::string &m : mixed)
@@ -508,20 +567,24 @@ GateResult rollbackGate(const RollbackEvidence &evidence, int64_t now)
     if (!b.exists)
         checks.push_back(failed("baseline restored", "the baseline Deployment is gone"));
     else if (b.replicas != evidence.expectedReplicas)
-        checks.push_back(inconclusive("baseline restored", std::to_string(b.replicas) + " replicas, expected " + want));
+        checks.push_back(inconclusive(
+            "baseline restored", std::to_string(b.replicas) + " replicas, expected " + want));
     else if (b.readyReplicas < b.replicas)
-        checks.push_back(inconclusive("baseline restored", std::to_string(b.readyReplicas) + "/" + want + " Ready"));
+        checks.push_back(inconclusive(
+            "baseline restored", std::to_string(b.readyReplicas) + "/" + want + " Ready"));
     else
         checks.push_back(passed("baseline restored", want + "/" + want + " replicas Ready"));
     if (evidence.routeBaselineWeight) {
         if (*evidence.routeBaselineWeight == 100)
             checks.push_back(passed("traffic on baseline", "the route sends 100% to the baseline"));
         else
-            checks.push_back(inconclusive("traffic on baseline", "the route still sends "
-                                              + std::to_string(100 - *evidence.routeBaselineWeight) + "% to the canary"));
+            checks.push_back(inconclusive("traffic on baseline",
+                "the route still sends " + std::to_string(100 - *evidence.routeBaselineWeight)
+                    + "% to the canary"));
     }
     if (evidence.canary.exists || evidence.canaryPods > 0)
-        checks.push_back(inconclusive("canary removed", std::to_string(evidence.canaryPods) + " canary pod(s) left"));
+        checks.push_back(inconclusive(
+            "canary removed", std::to_string(evidence.canaryPods) + " canary pod(s) left"));
     else
         checks.push_back(passed("canary removed", "no canary Deployment or pods"));
     if (evidence.remainingClaims.empty()) {

@@ -35,7 +35,7 @@ struct PodEvidence
 struct WorkloadStatus
 {
     bool exists = false;
-    int replicas = 0;      // spec.replicas
+    int replicas = 0; // spec.replicas
     int readyReplicas = 0; // status.readyReplicas
 };
 
@@ -56,7 +56,7 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
 struct ProbeResult
 {
     bool ok = false;
-    int status = 0;        // HTTP status, 0 when no answer
+    int status = 0; // HTTP status, 0 when no answer
     double latencyMs = 0;
     std::string error;
 };
@@ -65,7 +65,7 @@ struct ProbeResult
 // traffic source).
 struct TrafficMetrics
 {
-    double errorRate = 0;    // 0..1
+    double errorRate = 0; // 0..1
     double latencyP95Ms = 0;
     int64_t requests = 0;
 };
@@ -85,7 +85,8 @@ struct ApplicationEvidence
 // Application gate: every canary pod Ready, probes answering (at the plan's success ratio),
 // error rate and latency within the plan's thresholds against the baseline. A configured check
 // without data is Inconclusive; an unconfigured one is not checked.
-GateResult applicationGate(const ApplicationEvidence &evidence, const ApplicationGateConfig &config, int64_t now = 0);
+GateResult applicationGate(
+    const ApplicationEvidence &evidence, const ApplicationGateConfig &config, int64_t now = 0);
 
 // The negative control: a claim whose selector no device satisfies must stay unallocated with
 // an explainable reason (an Event, or the allocation simulation's diagnosis).
@@ -119,7 +120,7 @@ struct RollbackEvidence
     WorkloadStatus canary;
     int canaryPods = 0;
     std::vector<std::string> remainingClaims; // "ns/name" of claims the variant created
-    std::optional<int> routeBaselineWeight;   // nullopt: no route (replica ratio)
+    std::optional<int> routeBaselineWeight; // nullopt: no route (replica ratio)
 };
 
 GateResult rollbackGate(const RollbackEvidence &evidence, int64_t now = 0);

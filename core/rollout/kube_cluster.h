@@ -30,17 +30,19 @@ class KubeCluster final : public QObject, public ClusterPort
 public:
     explicit KubeCluster(kube::RestClient &client, QObject *parent = nullptr);
 
-    void list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
-              Done<std::vector<nlohmann::json>> done) override;
+    void list(model::Kind kind, const std::string &ns, const std::string &labelSelector,
+        QObject *context, Done<std::vector<nlohmann::json>> done) override;
     void get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
-             Done<std::optional<nlohmann::json>> done) override;
-    void apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done) override;
-    void mergePatch(model::Kind kind, const std::string &ns, const std::string &name, const nlohmann::json &patch,
-                    bool dryRun, QObject *context, Done<nlohmann::json> done) override;
-    void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun, QObject *context,
-                Done<bool> done) override;
-    void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns, QObject *context,
-                      Done<bool> done) override;
+        Done<std::optional<nlohmann::json>> done) override;
+    void apply(const nlohmann::json &object, bool dryRun, QObject *context,
+        Done<nlohmann::json> done) override;
+    void mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
+        const nlohmann::json &patch, bool dryRun, QObject *context,
+        Done<nlohmann::json> done) override;
+    void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,
+        QObject *context, Done<bool> done) override;
+    void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns,
+        QObject *context, Done<bool> done) override;
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
     std::string actor() const override;
@@ -62,13 +64,14 @@ private:
 // The REST path of `kind` objects in `ns` (name appended when given), in the version `served`
 // names for the kind, else the kind's preferred one: "/apis/resource.k8s.io/v1beta1/namespaces/
 // ml/resourceclaimtemplates/llm" on a Kubernetes 1.32 server.
-QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind, const std::string &ns,
-                           const std::string &name = {});
+QString servedResourcePath(const kube::ApiDiscovery &served, model::Kind kind,
+    const std::string &ns, const std::string &name = {});
 
 // `object` in the resource.k8s.io version `served` names for its kind, converted as Kubernetes
 // converts (model::convertResourceObject: for v1beta1 each request's `exactly` fields move up
 // into the request). Objects of other groups, or of a kind not served, are returned as they are;
 // a field the served version cannot express is an error naming it.
-Result<nlohmann::json> objectInServedVersion(const nlohmann::json &object, const kube::ApiDiscovery &served);
+Result<nlohmann::json> objectInServedVersion(
+    const nlohmann::json &object, const kube::ApiDiscovery &served);
 
 } // namespace dra::rollout

@@ -21,7 +21,8 @@ std::string Mutation::describe() const
     case Kind::DeleteClaimTemplate:
         return "delete ResourceClaimTemplate " + ref(*this);
     case Kind::CreateCanaryDeployment:
-        return "create Deployment " + ref(*this) + " with " + std::to_string(replicas) + " replica(s) on DRA";
+        return "create Deployment " + ref(*this) + " with " + std::to_string(replicas)
+            + " replica(s) on DRA";
     case Kind::DeleteDeployment:
         return "delete Deployment " + ref(*this);
     case Kind::CreateCanaryService:
@@ -31,10 +32,11 @@ std::string Mutation::describe() const
     case Kind::ScaleDeployment:
         return "scale Deployment " + ref(*this) + " to " + std::to_string(replicas);
     case Kind::SetRouteWeights:
-        return "set HTTPRoute " + ref(*this) + " weights baseline " + std::to_string(baselineWeight) + " / canary "
-            + std::to_string(canaryWeight);
+        return "set HTTPRoute " + ref(*this) + " weights baseline " + std::to_string(baselineWeight)
+            + " / canary " + std::to_string(canaryWeight);
     case Kind::SetRequestMirror:
-        return "mirror " + std::to_string(mirrorPercent) + "% of HTTPRoute " + ref(*this) + " to the canary";
+        return "mirror " + std::to_string(mirrorPercent) + "% of HTTPRoute " + ref(*this)
+            + " to the canary";
     case Kind::RemoveRequestMirror:
         return "remove the mirror from HTTPRoute " + ref(*this);
     case Kind::CreateNegativeControlClaim:
@@ -82,8 +84,8 @@ const char *mutationKindName(Mutation::Kind kind)
 
 nlohmann::json mutationJson(const Mutation &m)
 {
-    nlohmann::json json{{"kind", mutationKindName(m.kind)}, {"namespace", m.ns}, {"name", m.name},
-                        {"description", m.describe()}};
+    nlohmann::json json { { "kind", mutationKindName(m.kind) }, { "namespace", m.ns },
+        { "name", m.name }, { "description", m.describe() } };
     switch (m.kind) {
     case Mutation::Kind::CreateCanaryDeployment:
     case Mutation::Kind::ScaleDeployment:

@@ -15,19 +15,20 @@ namespace dra::rollout {
 struct Mutation
 {
     enum class Kind {
-        CreateClaimTemplate,   // name = the plan's ResourceClaimTemplate
+        CreateClaimTemplate, // name = the plan's ResourceClaimTemplate
         DeleteClaimTemplate,
-        CreateCanaryDeployment, // name = the canary, from the baseline's template with the DRA change
+        CreateCanaryDeployment, // name = the canary, from the baseline's template with the DRA
+                                // change
         DeleteDeployment,
-        CreateCanaryService,   // name = the route's canary backend, selecting the canary's pods
+        CreateCanaryService, // name = the route's canary backend, selecting the canary's pods
         DeleteService,
-        ScaleDeployment,       // replicas
-        SetRouteWeights,       // name = HTTPRoute; baselineWeight / canaryWeight
-        SetRequestMirror,      // name = HTTPRoute; mirrorPercent to the canary backend
+        ScaleDeployment, // replicas
+        SetRouteWeights, // name = HTTPRoute; baselineWeight / canaryWeight
+        SetRequestMirror, // name = HTTPRoute; mirrorPercent to the canary backend
         RemoveRequestMirror,
         CreateNegativeControlClaim, // name = the claim; its selector cannot match
         DeleteClaim,
-        MarkVariantRejected,   // recorded in the state file, not the cluster
+        MarkVariantRejected, // recorded in the state file, not the cluster
     };
     Kind kind = Kind::ScaleDeployment;
     std::string ns, name;

@@ -51,10 +51,9 @@ const char *outcomeName(MutationOutcome::Result result)
 
 json mutationOutcomeJson(const MutationOutcome &outcome)
 {
-    json result{{"mutation", mutationJson(outcome.mutation)},
-                {"result", outcomeName(outcome.result)},
-                {"startedAt", outcome.startedAt},
-                {"finishedAt", outcome.finishedAt}};
+    json result { { "mutation", mutationJson(outcome.mutation) },
+        { "result", outcomeName(outcome.result) }, { "startedAt", outcome.startedAt },
+        { "finishedAt", outcome.finishedAt } };
     if (!outcome.diff.empty())
         result["diff"] = outcome.diff;
     if (!outcome.error.empty())
@@ -62,13 +61,18 @@ json mutationOutcomeJson(const MutationOutcome &outcome)
     return result;
 }
 
-MutationExecutor::MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
-                                   ExecutorOptions options, QObject *parent)
-    : QObject(parent), m_plan(plan), m_cluster(cluster), m_clock(clock), m_options(options)
+MutationExecutor::MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster,
+    kube::Clock &clock, ExecutorOptions options, QObject *parent)
+    : QObject(parent)
+    , m_plan(plan)
+    , m_cluster(cluster)
+    , m_clock(clock)
+    , m_options(options)
 {
 }
 
-void MutationExecutor::finish(std::shared_ptr<Run> run, MutationOutcome::Result result, std::string error)
+void MutationExecutor::finish(
+    std::shared_ptr<Run> run, MutationOutcome::Result result, std::string error)
 {
     run->outcome.result = result;
     run->outcome.error = std::move(error);
@@ -92,7 +96,8 @@ void MutationExecutor::run(const Mutation &mutation, Done done)
     case MK::CreateCanaryService:
         return createCanaryService(run);
     case MK::CreateNegativeControlClaim:
-        return applyObject(run, Kind::ResourceClaim, negativeControlClaimManifest(m_plan, mutation.name));
+        return applyObject(
+            run, Kind::ResourceClaim, negativeControlClaimManifest(m_plan, mutation.name));
     case MK::ScaleDeployment:
         return scale(run);
     case MK::SetRouteWeights:
@@ -119,156 +124,178 @@ void MutationExecutor::applyObject(std::shared_ptr<Run> run, Kind kind, json des
     const std::string ns = desired["metadata"].value("namespace", std::string());
     const std::string name = desired["metadata"].value("name", std::string());
     run->label = objectLabel(kind, ns, name);
-    m_cluster.get(kind, ns, name, this, [this, run, kind, ns, desired](Result<std::optional<json>> live) {
-        if (!live)
-            return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
-        const bool exists = live->has_value();
-        // Server-side apply needs patch; creating the object needs create as well.
-        const std::string verb = exists ? "patch" : "create";
-        m_cluster.reviewAccess(verb, kind, ns, this, [this, run, desired, live = *live, verb](Result<bool> allowed) {
-            if (!allowed)
-                return finish(run, MutationOutcome::Result::Failed, errorText(allowed.error()));
-            if (!*allowed)
-                return finish(run, MutationOutcome::Result::Denied,
-                              "the access review does not allow you to " + verb + " " + run->label);
-            m_cluster.apply(desired, true, this, [this, run, desired, live](Result<json> preview) {
-                if (!preview)
-                    return finish(run, MutationOutcome::Result::Failed,
-                                  run->label + ": the server's dry run refused it: " + errorText(preview.error()));
-                run->outcome.diff = kube::objectDiff(live ? *live : json(), *preview, run->label);
-                if (live && run->outcome.diff.empty())
-                    return finish(run, MutationOutcome::Result::Unchanged);
-                m_cluster.apply(desired, false, this, [this, run](Result<json> applied) {
-                    if (!applied)
-                        return finish(run, MutationOutcome::Result::Failed,
-                                      run->label + ": " + errorText(applied.error()));
-                    finish(run, MutationOutcome::Result::Applied);
+    m_cluster.get(
+        kind, ns, name, this, [this, run, kind, ns, desired](Result<std::optional<json>> live) {
+            if (!live)
+                return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
+            const bool exists = live->has_value();
+            // Server-side apply needs patch; creating the object needs create as well.
+            const std::string verb = exists ? "patch" : "create";
+            m_cluster.reviewAccess(verb, kind, ns, this,
+                [this, run, desired, live = *live, verb](Result<bool> allowed) {
+                    if (!allowed)
+                        return finish(
+                            run, MutationOutcome::Result::Failed, errorText(allowed.error()));
+                    if (!*allowed)
+                        return finish(run, MutationOutcome::Result::Denied,
+                            "the access review does not allow you to " + verb + " " + run->label);
+                    m_cluster.apply(
+                        desired, true, this, [this, run, desired, live](Result<json> preview) {
+                            if (!preview)
+                                return finish(run, MutationOutcome::Result::Failed,
+                                    run->label + ": the server's dry run refused it: "
+                                        + errorText(preview.error()));
+                            run->outcome.diff
+                                = kube::objectDiff(live ? *live : json(), *preview, run->label);
+                            if (live && run->outcome.diff.empty())
+                                return finish(run, MutationOutcome::Result::Unchanged);
+                            m_cluster.apply(
+                                desired, false, this, [this, run](Result<json> applied) {
+                                    if (!applied)
+                                        return finish(run, MutationOutcome::Result::Failed,
+                                            run->label + ": " + errorText(applied.error()));
+                                    finish(run, MutationOutcome::Result::Applied);
+                                });
+                        });
                 });
-            });
         });
-    });
 }
 
 void MutationExecutor::createCanary(std::shared_ptr<Run> run)
 {
     const std::string &ns = m_plan.baseline.ns;
-    m_cluster.get(Kind::Deployment, ns, m_plan.baseline.deployment, this, [this, run](Result<std::optional<json>> baseline) {
-        if (!baseline)
-            return finish(run, MutationOutcome::Result::Failed, errorText(baseline.error()));
-        if (!*baseline)
-            return finish(run, MutationOutcome::Result::Failed,
-                          "the baseline Deployment " + m_plan.workloadKey() + " does not exist: no pod template to copy");
-        Result<json> canary = canaryDeploymentManifest(m_plan, **baseline, run->outcome.mutation.replicas);
-        if (!canary)
-            return finish(run, MutationOutcome::Result::Failed, errorText(canary.error()));
-        applyObject(run, Kind::Deployment, std::move(*canary));
-    });
+    m_cluster.get(Kind::Deployment, ns, m_plan.baseline.deployment, this,
+        [this, run](Result<std::optional<json>> baseline) {
+            if (!baseline)
+                return finish(run, MutationOutcome::Result::Failed, errorText(baseline.error()));
+            if (!*baseline)
+                return finish(run, MutationOutcome::Result::Failed,
+                    "the baseline Deployment " + m_plan.workloadKey()
+                        + " does not exist: no pod template to copy");
+            Result<json> canary
+                = canaryDeploymentManifest(m_plan, **baseline, run->outcome.mutation.replicas);
+            if (!canary)
+                return finish(run, MutationOutcome::Result::Failed, errorText(canary.error()));
+            applyObject(run, Kind::Deployment, std::move(*canary));
+        });
 }
 
 void MutationExecutor::createCanaryService(std::shared_ptr<Run> run)
 {
     const std::string &ns = m_plan.baseline.ns;
-    m_cluster.get(Kind::Service, ns, m_plan.traffic.baselineService, this, [this, run, ns](Result<std::optional<json>> baseline) {
-        if (!baseline)
-            return finish(run, MutationOutcome::Result::Failed, errorText(baseline.error()));
-        if (!*baseline)
-            return finish(run, MutationOutcome::Result::Failed,
-                          "the baseline Service " + ns + "/" + m_plan.traffic.baselineService
-                              + " does not exist: no ports to copy for the canary's");
-        applyObject(run, Kind::Service, canaryServiceManifest(m_plan, **baseline));
-    });
+    m_cluster.get(Kind::Service, ns, m_plan.traffic.baselineService, this,
+        [this, run, ns](Result<std::optional<json>> baseline) {
+            if (!baseline)
+                return finish(run, MutationOutcome::Result::Failed, errorText(baseline.error()));
+            if (!*baseline)
+                return finish(run, MutationOutcome::Result::Failed,
+                    "the baseline Service " + ns + "/" + m_plan.traffic.baselineService
+                        + " does not exist: no ports to copy for the canary's");
+            applyObject(run, Kind::Service, canaryServiceManifest(m_plan, **baseline));
+        });
 }
 
 void MutationExecutor::scale(std::shared_ptr<Run> run)
 {
     const Mutation &m = run->outcome.mutation;
     run->label = objectLabel(Kind::Deployment, m.ns, m.name);
-    m_cluster.get(Kind::Deployment, m.ns, m.name, this, [this, run](Result<std::optional<json>> live) {
-        const Mutation &m = run->outcome.mutation;
-        if (!live)
-            return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
-        if (!*live)
-            return finish(run, MutationOutcome::Result::Failed, run->label + " does not exist: nothing to scale");
-        if (workloadStatusOf(*live).replicas == m.replicas)
-            return waitSettled(run, m_clock.nowMs() + m_options.readyTimeoutMs); // a replay: only wait
-        m_cluster.reviewAccess("patch", Kind::Deployment, m.ns, this, [this, run, live = **live](Result<bool> allowed) {
+    m_cluster.get(
+        Kind::Deployment, m.ns, m.name, this, [this, run](Result<std::optional<json>> live) {
             const Mutation &m = run->outcome.mutation;
-            if (!allowed)
-                return finish(run, MutationOutcome::Result::Failed, errorText(allowed.error()));
-            if (!*allowed)
-                return finish(run, MutationOutcome::Result::Denied,
-                              "the access review does not allow you to patch " + run->label);
-            m_cluster.mergePatch(Kind::Deployment, m.ns, m.name, replicasPatch(m.replicas), true, this,
-                                 [this, run, live](Result<json> preview) {
-                                     const Mutation &m = run->outcome.mutation;
-                                     if (!preview)
-                                         return finish(run, MutationOutcome::Result::Failed,
-                                                       run->label + ": the server's dry run refused it: "
-                                                           + errorText(preview.error()));
-                                     run->outcome.diff = kube::objectDiff(live, *preview, run->label);
-                                     m_cluster.mergePatch(Kind::Deployment, m.ns, m.name, replicasPatch(m.replicas),
-                                                          false, this, [this, run](Result<json> applied) {
-                                                              if (!applied)
-                                                                  return finish(run, MutationOutcome::Result::Failed,
-                                                                                run->label + ": "
-                                                                                    + errorText(applied.error()));
-                                                              run->outcome.result = MutationOutcome::Result::Applied;
-                                                              waitSettled(run, m_clock.nowMs()
-                                                                                   + m_options.readyTimeoutMs);
-                                                          });
-                                 });
+            if (!live)
+                return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
+            if (!*live)
+                return finish(run, MutationOutcome::Result::Failed,
+                    run->label + " does not exist: nothing to scale");
+            if (workloadStatusOf(*live).replicas == m.replicas)
+                return waitSettled(
+                    run, m_clock.nowMs() + m_options.readyTimeoutMs); // a replay: only wait
+            m_cluster.reviewAccess("patch", Kind::Deployment, m.ns, this,
+                [this, run, live = **live](Result<bool> allowed) {
+                    const Mutation &m = run->outcome.mutation;
+                    if (!allowed)
+                        return finish(
+                            run, MutationOutcome::Result::Failed, errorText(allowed.error()));
+                    if (!*allowed)
+                        return finish(run, MutationOutcome::Result::Denied,
+                            "the access review does not allow you to patch " + run->label);
+                    m_cluster.mergePatch(Kind::Deployment, m.ns, m.name, replicasPatch(m.replicas),
+                        true, this, [this, run, live](Result<json> preview) {
+                            const Mutation &m = run->outcome.mutation;
+                            if (!preview)
+                                return finish(run, MutationOutcome::Result::Failed,
+                                    run->label + ": the server's dry run refused it: "
+                                        + errorText(preview.error()));
+                            run->outcome.diff = kube::objectDiff(live, *preview, run->label);
+                            m_cluster.mergePatch(Kind::Deployment, m.ns, m.name,
+                                replicasPatch(m.replicas), false, this,
+                                [this, run](Result<json> applied) {
+                                    if (!applied)
+                                        return finish(run, MutationOutcome::Result::Failed,
+                                            run->label + ": " + errorText(applied.error()));
+                                    run->outcome.result = MutationOutcome::Result::Applied;
+                                    waitSettled(run, m_clock.nowMs() + m_options.readyTimeoutMs);
+                                });
+                        });
+                });
         });
-    });
 }
 
 void MutationExecutor::waitSettled(std::shared_ptr<Run> run, int64_t deadline)
 {
     const Mutation &m = run->outcome.mutation;
-    m_cluster.get(Kind::Deployment, m.ns, m.name, this, [this, run, deadline](Result<std::optional<json>> live) {
-        const Mutation &m = run->outcome.mutation;
-        // The result so far: Applied when this run patched, else the replay changed nothing.
-        const MutationOutcome::Result sofar = run->outcome.result == MutationOutcome::Result::Applied
-            ? MutationOutcome::Result::Applied
-            : MutationOutcome::Result::Unchanged;
-        if (live && *live && deploymentSettled(**live, m.replicas))
-            return finish(run, sofar);
-        if (m_clock.nowMs() >= deadline) {
-            std::string seen = !live ? errorText(live.error())
-                : !*live                 ? std::string("it no longer exists")
+    m_cluster.get(Kind::Deployment, m.ns, m.name, this,
+        [this, run, deadline](Result<std::optional<json>> live) {
+            const Mutation &m = run->outcome.mutation;
+            // The result so far: Applied when this run patched, else the replay changed nothing.
+            const MutationOutcome::Result sofar
+                = run->outcome.result == MutationOutcome::Result::Applied
+                ? MutationOutcome::Result::Applied
+                : MutationOutcome::Result::Unchanged;
+            if (live && *live && deploymentSettled(**live, m.replicas))
+                return finish(run, sofar);
+            if (m_clock.nowMs() >= deadline) {
+                std::string seen = !live ? errorText(live.error())
+                    : !*live             ? std::string("it no longer exists")
                                          : deploymentProgressText(**live);
-            return finish(run, MutationOutcome::Result::Failed,
-                          run->label + " is not Ready at " + std::to_string(m.replicas) + " replica(s) after "
-                              + formatDuration(m_options.readyTimeoutMs) + " (" + seen + "); the step stops here");
-        }
-        m_clock.callLater(m_options.readyPollMs, this, [this, run, deadline]() { waitSettled(run, deadline); });
-    });
+                return finish(run, MutationOutcome::Result::Failed,
+                    run->label + " is not Ready at " + std::to_string(m.replicas)
+                        + " replica(s) after " + formatDuration(m_options.readyTimeoutMs) + " ("
+                        + seen + "); the step stops here");
+            }
+            m_clock.callLater(m_options.readyPollMs, this,
+                [this, run, deadline]() { waitSettled(run, deadline); });
+        });
 }
 
 void MutationExecutor::changeRoute(std::shared_ptr<Run> run)
 {
     const Mutation &m = run->outcome.mutation;
     run->label = objectLabel(Kind::HTTPRoute, m.ns, m.name);
-    m_cluster.get(Kind::HTTPRoute, m.ns, m.name, this, [this, run](Result<std::optional<json>> live) {
-        const Mutation &m = run->outcome.mutation;
-        if (!live)
-            return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
-        if (!*live)
-            return finish(run, MutationOutcome::Result::Failed, run->label + " does not exist: no traffic to steer");
-        std::optional<int> baseline, canary, mirror;
-        bool removeMirror = false;
-        if (m.kind == MK::SetRouteWeights) {
-            baseline = m.baselineWeight;
-            canary = m.canaryWeight;
-        } else if (m.kind == MK::SetRequestMirror) {
-            mirror = m.mirrorPercent;
-        } else {
-            removeMirror = true;
-        }
-        Result<json> desired = routeManifest(m_plan, **live, baseline, canary, mirror, removeMirror);
-        if (!desired)
-            return finish(run, MutationOutcome::Result::Failed, errorText(desired.error()));
-        applyObject(run, Kind::HTTPRoute, std::move(*desired));
-    });
+    m_cluster.get(
+        Kind::HTTPRoute, m.ns, m.name, this, [this, run](Result<std::optional<json>> live) {
+            const Mutation &m = run->outcome.mutation;
+            if (!live)
+                return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
+            if (!*live)
+                return finish(run, MutationOutcome::Result::Failed,
+                    run->label + " does not exist: no traffic to steer");
+            std::optional<int> baseline, canary, mirror;
+            bool removeMirror = false;
+            if (m.kind == MK::SetRouteWeights) {
+                baseline = m.baselineWeight;
+                canary = m.canaryWeight;
+            } else if (m.kind == MK::SetRequestMirror) {
+                mirror = m.mirrorPercent;
+            } else {
+                removeMirror = true;
+            }
+            Result<json> desired
+                = routeManifest(m_plan, **live, baseline, canary, mirror, removeMirror);
+            if (!desired)
+                return finish(run, MutationOutcome::Result::Failed, errorText(desired.error()));
+            applyObject(run, Kind::HTTPRoute, std::move(*desired));
+        });
 }
 
 void MutationExecutor::removeObject(std::shared_ptr<Run> run, Kind kind)
@@ -281,26 +308,33 @@ void MutationExecutor::removeObject(std::shared_ptr<Run> run, Kind kind)
             return finish(run, MutationOutcome::Result::Failed, errorText(live.error()));
         if (!*live)
             return finish(run, MutationOutcome::Result::Unchanged); // already gone
-        m_cluster.reviewAccess("delete", kind, m.ns, this, [this, run, kind, live = **live](Result<bool> allowed) {
-            const Mutation &m = run->outcome.mutation;
-            if (!allowed)
-                return finish(run, MutationOutcome::Result::Failed, errorText(allowed.error()));
-            if (!*allowed)
-                return finish(run, MutationOutcome::Result::Denied,
-                              "the access review does not allow you to delete " + run->label);
-            m_cluster.remove(kind, m.ns, m.name, true, this, [this, run, kind, live](Result<bool> preview) {
+        m_cluster.reviewAccess(
+            "delete", kind, m.ns, this, [this, run, kind, live = **live](Result<bool> allowed) {
                 const Mutation &m = run->outcome.mutation;
-                if (!preview)
-                    return finish(run, MutationOutcome::Result::Failed,
-                                  run->label + ": the server's dry run refused it: " + errorText(preview.error()));
-                run->outcome.diff = kube::objectDiff(live, json(), run->label);
-                m_cluster.remove(kind, m.ns, m.name, false, this, [this, run](Result<bool> removed) {
-                    if (!removed)
-                        return finish(run, MutationOutcome::Result::Failed, run->label + ": " + errorText(removed.error()));
-                    finish(run, *removed ? MutationOutcome::Result::Applied : MutationOutcome::Result::Unchanged);
-                });
+                if (!allowed)
+                    return finish(run, MutationOutcome::Result::Failed, errorText(allowed.error()));
+                if (!*allowed)
+                    return finish(run, MutationOutcome::Result::Denied,
+                        "the access review does not allow you to delete " + run->label);
+                m_cluster.remove(
+                    kind, m.ns, m.name, true, this, [this, run, kind, live](Result<bool> preview) {
+                        const Mutation &m = run->outcome.mutation;
+                        if (!preview)
+                            return finish(run, MutationOutcome::Result::Failed,
+                                run->label + ": the server's dry run refused it: "
+                                    + errorText(preview.error()));
+                        run->outcome.diff = kube::objectDiff(live, json(), run->label);
+                        m_cluster.remove(
+                            kind, m.ns, m.name, false, this, [this, run](Result<bool> removed) {
+                                if (!removed)
+                                    return finish(run, MutationOutcome::Result::Failed,
+                                        run->label + ": " + errorText(removed.error()));
+                                finish(run,
+                                    *removed ? MutationOutcome::Result::Applied
+                                             : MutationOutcome::Result::Unchanged);
+                            });
+                    });
             });
-        });
     });
 }
 

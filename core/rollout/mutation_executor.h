@@ -21,21 +21,22 @@ namespace dra::rollout {
 struct MutationOutcome
 {
     enum class Result {
-        Applied,   // the cluster changed
+        Applied, // the cluster changed
         Unchanged, // it already was as the mutation wants (a replay, or nothing to delete)
-        Denied,    // the access review said no; nothing was sent
-        Failed,    // the server refused, the object to change is missing, or a wait timed out
+        Denied, // the access review said no; nothing was sent
+        Failed, // the server refused, the object to change is missing, or a wait timed out
     };
     Mutation mutation;
     Result result = Result::Failed;
-    std::string diff;  // the preview: live object against the server's dry-run result
+    std::string diff; // the preview: live object against the server's dry-run result
     std::string error; // for Denied and Failed: which object and why
     int64_t startedAt = 0, finishedAt = 0;
 
     bool ok() const { return result == Result::Applied || result == Result::Unchanged; }
 };
 
-const char *outcomeName(MutationOutcome::Result result); // "applied", "unchanged", "denied", "failed"
+const char *outcomeName(
+    MutationOutcome::Result result); // "applied", "unchanged", "denied", "failed"
 nlohmann::json mutationOutcomeJson(const MutationOutcome &outcome);
 
 struct ExecutorOptions
@@ -55,8 +56,8 @@ class MutationExecutor final : public QObject
 {
     Q_OBJECT
 public:
-    MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock, ExecutorOptions options = {},
-                     QObject *parent = nullptr);
+    MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
+        ExecutorOptions options = {}, QObject *parent = nullptr);
 
     using Done = std::function<void(MutationOutcome)>;
     // Runs `mutation`; `done` gets its outcome (possibly before run() returns). Not called back

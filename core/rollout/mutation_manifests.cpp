@@ -21,7 +21,7 @@ const std::string kDraTrack = "dra";
 json ownMetadata(const json &object)
 {
     const json &meta = object.contains("metadata") ? object["metadata"] : json::object();
-    json own{{"name", meta.value("name", std::string())}};
+    json own { { "name", meta.value("name", std::string()) } };
     if (meta.contains("namespace"))
         own["namespace"] = meta["namespace"];
     if (meta.contains("labels") && meta["labels"].is_object())
@@ -31,7 +31,7 @@ json ownMetadata(const json &object)
 
 void removeResources(json &requirements, const std::vector<std::string> &names)
 {
-    for (const char *section : {"requests", "limits"}) {
+    for (const char *section : { "requests", "limits" }) {
         if (!requirements.contains(section) || !requirements[section].is_object())
             continue;
         for (const std::string &name : names)
@@ -52,12 +52,12 @@ void addClaim(json &container, const std::string &claimName)
     for (const json &claim : claims)
         if (claim.is_object() && claim.value("name", std::string()) == claimName)
             return;
-    claims.push_back({{"name", claimName}});
+    claims.push_back({ { "name", claimName } });
 }
 
 json backendRef(const std::string &service, const json &like, int weight)
 {
-    json ref{{"name", service}, {"weight", weight}};
+    json ref { { "name", service }, { "weight", weight } };
     if (like.contains("port"))
         ref["port"] = like["port"];
     return ref;
@@ -73,7 +73,8 @@ bool namesService(const json &ref, const std::string &service)
 
 std::string canaryPodSelector(const RolloutPlan &plan)
 {
-    return std::string(kRolloutLabel) + "=" + plan.name + "," + std::string(kTrackLabel) + "=" + kDraTrack;
+    return std::string(kRolloutLabel) + "=" + plan.name + "," + std::string(kTrackLabel) + "="
+        + kDraTrack;
 }
 
 json canaryServiceManifest(const RolloutPlan &plan, const json &baselineService)
@@ -81,22 +82,23 @@ json canaryServiceManifest(const RolloutPlan &plan, const json &baselineService)
     json ports = json::array();
     for (const json &port : baselineService.value("/spec/ports"_json_pointer, json::array())) {
         json copy = json::object();
-        for (const char *field : {"name", "port", "targetPort", "protocol", "appProtocol"})
+        for (const char *field : { "name", "port", "targetPort", "protocol", "appProtocol" })
             if (port.contains(field))
                 copy[field] = port[field];
         ports.push_back(std::move(copy));
     }
-    json spec = {{"selector", {{std::string(kRolloutLabel), plan.name}, {std::string(kTrackLabel), kDraTrack}}},
-                 {"ports", std::move(ports)}};
-    if (const std::string type = baselineService.value("/spec/type"_json_pointer, std::string()); type == "ClusterIP" || type == "NodePort")
+    json spec = { { "selector",
+                      { { std::string(kRolloutLabel), plan.name },
+                          { std::string(kTrackLabel), kDraTrack } } },
+        { "ports", std::move(ports) } };
+    if (const std::string type = baselineService.value("/spec/type"_json_pointer, std::string());
+        type == "ClusterIP" || type == "NodePort")
         spec["type"] = type; // not a LoadBalancer: the route is the canary's only way in
-    return {{"apiVersion", "v1"},
-            {"kind", "Service"},
-            {"metadata",
-             {{"name", plan.traffic.canaryService},
-              {"namespace", plan.baseline.ns},
-              {"labels", {{std::string(kRolloutLabel), plan.name}}}}},
-            {"spec", std::move(spec)}};
+    return { { "apiVersion", "v1" }, { "kind", "Service" },
+        { "metadata",
+            { { "name", plan.traffic.canaryService }, { "namespace", plan.baseline.ns },
+                { "labels", { { std::string(kRolloutLabel), plan.name } } } } },
+        { "spec", std::move(spec) } };
 }
 
 json claimTemplateManifest(const RolloutPlan &plan)
@@ -108,28 +110,34 @@ json claimTemplateManifest(const RolloutPlan &plan)
     return manifest;
 }
 
-static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &baseline, int replicas)
+static Result<json> buildCanaryDeployment(
+    const RolloutPlan &plan, const json &baseline, int replicas)
 {
     const QString baselineName = qs(plan.workloadKey());
     if (!baseline.contains("spec") || !baseline["spec"].contains("template")
         || !baseline["spec"]["template"].is_object())
-        return fail(Error::Code::Invalid, QStringLiteral("Deployment %1 has no pod template to copy").arg(baselineName));
+        return fail(Error::Code::Invalid,
+            QStringLiteral("Deployment %1 has no pod template to copy").arg(baselineName));
     const json &baselineSpec = baseline["spec"];
     json matchLabels = json::object();
     if (baselineSpec.contains("selector") && baselineSpec["selector"].contains("matchLabels"))
         matchLabels = baselineSpec["selector"]["matchLabels"];
     if (!matchLabels.is_object())
         return fail(Error::Code::Invalid,
-                    QStringLiteral("Deployment %1: spec.selector.matchLabels is not a map").arg(baselineName));
+            QStringLiteral("Deployment %1: spec.selector.matchLabels is not a map")
+                .arg(baselineName));
 
     json podTemplate = baselineSpec["template"];
-    json podLabels = podTemplate["metadata"].is_object() && podTemplate["metadata"].contains("labels")
+    json podLabels
+        = podTemplate["metadata"].is_object() && podTemplate["metadata"].contains("labels")
         ? podTemplate["metadata"]["labels"]
         : json::object();
     json selector = json::object();
     for (const auto &[key, value] : matchLabels.items()) {
-        // Behind one Service the canary must keep the labels it selects; behind a route it must not.
-        const json own = plan.traffic.mode == TrafficMode::HttpRoute ? json(plan.variant.deployment) : value;
+        // Behind one Service the canary must keep the labels it selects; behind a route it must
+        // not.
+        const json own
+            = plan.traffic.mode == TrafficMode::HttpRoute ? json(plan.variant.deployment) : value;
         podLabels[key] = own;
         selector[key] = own;
     }
@@ -137,21 +145,23 @@ static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &b
     podLabels[std::string(kTrackLabel)] = kDraTrack;
     selector[std::string(kRolloutLabel)] = plan.name;
     selector[std::string(kTrackLabel)] = kDraTrack;
-    json podMeta{{"labels", podLabels}};
+    json podMeta { { "labels", podLabels } };
     if (podTemplate["metadata"].is_object() && podTemplate["metadata"].contains("annotations"))
         podMeta["annotations"] = podTemplate["metadata"]["annotations"];
     podTemplate["metadata"] = podMeta;
 
     json &pod = podTemplate["spec"];
     if (!pod.is_object())
-        return fail(Error::Code::Invalid, QStringLiteral("Deployment %1 has an empty pod spec").arg(baselineName));
+        return fail(Error::Code::Invalid,
+            QStringLiteral("Deployment %1 has an empty pod spec").arg(baselineName));
     const PodTemplateChange &change = plan.variant.podTemplate;
     bool anyContainer = false;
     if (pod.contains("containers") && pod["containers"].is_array())
         for (json &container : pod["containers"]) {
             const std::string name = container.value("name", std::string());
             const bool chosen = change.containers.empty()
-                || std::find(change.containers.begin(), change.containers.end(), name) != change.containers.end();
+                || std::find(change.containers.begin(), change.containers.end(), name)
+                    != change.containers.end();
             if (container.contains("resources"))
                 removeResources(container["resources"], change.removeResources);
             if (chosen) {
@@ -160,15 +170,17 @@ static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &b
             }
         }
     if (!anyContainer)
-        return fail(Error::Code::Invalid, QStringLiteral("Deployment %1: none of its containers is named in the plan's "
-                                                         "podTemplate.containers")
-                                              .arg(baselineName));
+        return fail(Error::Code::Invalid,
+            QStringLiteral("Deployment %1: none of its containers is named in the plan's "
+                           "podTemplate.containers")
+                .arg(baselineName));
     json claims = json::array();
     if (pod.contains("resourceClaims") && pod["resourceClaims"].is_array())
         for (const json &claim : pod["resourceClaims"])
             if (claim.value("name", std::string()) != change.claimName)
                 claims.push_back(claim);
-    claims.push_back({{"name", change.claimName}, {"resourceClaimTemplateName", plan.variant.templateName}});
+    claims.push_back({ { "name", change.claimName },
+        { "resourceClaimTemplateName", plan.variant.templateName } });
     pod["resourceClaims"] = claims;
     // The baseline's nodeSelector picks the device-plugin pool; the plan's, when it names one,
     // picks the DRA pool instead of adding to it (keys of the two pools rarely coincide).
@@ -182,30 +194,39 @@ static Result<json> buildCanaryDeployment(const RolloutPlan &plan, const json &b
     metadata["name"] = plan.variant.deployment;
     metadata["namespace"] = plan.baseline.ns;
     metadata["labels"][std::string(kRolloutLabel)] = plan.name;
-    json spec{{"replicas", replicas}, {"selector", {{"matchLabels", selector}}}, {"template", podTemplate}};
-    for (const char *kept : {"strategy", "minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit"})
+    json spec { { "replicas", replicas }, { "selector", { { "matchLabels", selector } } },
+        { "template", podTemplate } };
+    for (const char *kept :
+        { "strategy", "minReadySeconds", "progressDeadlineSeconds", "revisionHistoryLimit" })
         if (baselineSpec.contains(kept))
             spec[kept] = baselineSpec[kept];
-    return json{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", metadata}, {"spec", spec}};
+    return json { { "apiVersion", "apps/v1" }, { "kind", "Deployment" }, { "metadata", metadata },
+        { "spec", spec } };
 }
 
 json replicasPatch(int replicas)
 {
-    return {{"spec", {{"replicas", replicas}}}};
+    return { { "spec", { { "replicas", replicas } } } };
 }
 
-static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::optional<int> baselineWeight,
-                        std::optional<int> canaryWeight, std::optional<int> mirrorPercent, bool removeMirror)
+static Result<json> buildRoute(const RolloutPlan &plan, const json &route,
+    std::optional<int> baselineWeight, std::optional<int> canaryWeight,
+    std::optional<int> mirrorPercent, bool removeMirror)
 {
     const Traffic &traffic = plan.traffic;
     const QString routeName = qs(plan.baseline.ns + "/" + traffic.route);
-    if (!route.contains("spec") || !route["spec"].contains("rules") || !route["spec"]["rules"].is_array())
-        return fail(Error::Code::Invalid, QStringLiteral("HTTPRoute %1 has no rules").arg(routeName));
-    const json liveAnnotations =
-        route.contains("metadata") ? route["metadata"].value("annotations", json::object()) : json::object();
+    if (!route.contains("spec") || !route["spec"].contains("rules")
+        || !route["spec"]["rules"].is_array())
+        return fail(
+            Error::Code::Invalid, QStringLiteral("HTTPRoute %1 has no rules").arg(routeName));
+    const json liveAnnotations = route.contains("metadata")
+        ? route["metadata"].value("annotations", json::object())
+        : json::object();
     const std::string annotation(kBaselineWeightBeforeAnnotation);
-    std::optional<std::string> before; // the baseline's weight before the rollout: "1", or "" for none
-    if (liveAnnotations.is_object() && liveAnnotations.contains(annotation) && liveAnnotations[annotation].is_string())
+    std::optional<std::string>
+        before; // the baseline's weight before the rollout: "1", or "" for none
+    if (liveAnnotations.is_object() && liveAnnotations.contains(annotation)
+        && liveAnnotations[annotation].is_string())
         before = liveAnnotations[annotation].get<std::string>();
     // No traffic to the canary is the route as it was: the canary's backendRefs go and the
     // baseline's weight returns to what it was before the rollout, so a rollback leaves the
@@ -218,7 +239,7 @@ static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::
             continue;
         json &refs = rule["backendRefs"];
         const auto baseline = std::find_if(refs.begin(), refs.end(),
-                                           [&](const json &ref) { return namesService(ref, traffic.baselineService); });
+            [&](const json &ref) { return namesService(ref, traffic.baselineService); });
         if (baseline == refs.end())
             continue;
         sendsToBaseline = true;
@@ -254,17 +275,20 @@ static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::
             if (rule.contains("filters") && rule["filters"].is_array())
                 for (const json &filter : rule["filters"]) {
                     const bool ours = filter.value("type", std::string()) == "RequestMirror"
-                        && filter.contains("requestMirror") && filter["requestMirror"].contains("backendRef")
-                        && namesService(filter["requestMirror"]["backendRef"], traffic.canaryService);
+                        && filter.contains("requestMirror")
+                        && filter["requestMirror"].contains("backendRef")
+                        && namesService(
+                            filter["requestMirror"]["backendRef"], traffic.canaryService);
                     if (!ours)
                         filters.push_back(filter);
                 }
             if (mirrorPercent) {
-                json backend{{"name", traffic.canaryService}};
+                json backend { { "name", traffic.canaryService } };
                 if (baselineRef.contains("port"))
                     backend["port"] = baselineRef["port"];
-                filters.push_back({{"type", "RequestMirror"},
-                                   {"requestMirror", {{"backendRef", backend}, {"percent", *mirrorPercent}}}});
+                filters.push_back({ { "type", "RequestMirror" },
+                    { "requestMirror",
+                        { { "backendRef", backend }, { "percent", *mirrorPercent } } } });
             }
             if (filters.empty())
                 rule.erase("filters");
@@ -273,8 +297,9 @@ static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::
         }
     }
     if (!sendsToBaseline)
-        return fail(Error::Code::Invalid, QStringLiteral("HTTPRoute %1: no rule sends traffic to the baseline Service %2")
-                                              .arg(routeName, qs(traffic.baselineService)));
+        return fail(Error::Code::Invalid,
+            QStringLiteral("HTTPRoute %1: no rule sends traffic to the baseline Service %2")
+                .arg(routeName, qs(traffic.baselineService)));
     json spec = route["spec"];
     spec["rules"] = rules;
     json metadata = ownMetadata(route);
@@ -282,10 +307,9 @@ static Result<json> buildRoute(const RolloutPlan &plan, const json &route, std::
     // from a later apply removes it again.
     if (canaryWeight ? !restore : before.has_value())
         metadata["annotations"][annotation] = before.value_or(std::string());
-    return json{{"apiVersion", route.value("apiVersion", std::string("gateway.networking.k8s.io/v1"))},
-                {"kind", "HTTPRoute"},
-                {"metadata", metadata},
-                {"spec", spec}};
+    return json { { "apiVersion",
+                      route.value("apiVersion", std::string("gateway.networking.k8s.io/v1")) },
+        { "kind", "HTTPRoute" }, { "metadata", metadata }, { "spec", spec } };
 }
 
 // A field of the wrong type in an object from the server is an error naming the object, not an
@@ -295,39 +319,47 @@ Result<json> canaryDeploymentManifest(const RolloutPlan &plan, const json &basel
     try {
         return buildCanaryDeployment(plan, baseline, replicas);
     } catch (const json::exception &e) {
-        return fail(Error::Code::Parse, QStringLiteral("Deployment %1: %2").arg(qs(plan.workloadKey()), QString::fromUtf8(e.what())));
+        return fail(Error::Code::Parse,
+            QStringLiteral("Deployment %1: %2")
+                .arg(qs(plan.workloadKey()), QString::fromUtf8(e.what())));
     }
 }
 
-Result<json> routeManifest(const RolloutPlan &plan, const json &route, std::optional<int> baselineWeight,
-                           std::optional<int> canaryWeight, std::optional<int> mirrorPercent, bool removeMirror)
+Result<json> routeManifest(const RolloutPlan &plan, const json &route,
+    std::optional<int> baselineWeight, std::optional<int> canaryWeight,
+    std::optional<int> mirrorPercent, bool removeMirror)
 {
     try {
         return buildRoute(plan, route, baselineWeight, canaryWeight, mirrorPercent, removeMirror);
     } catch (const std::exception &e) { // json::exception, std::stoi on a bad annotation
-        return fail(Error::Code::Parse, QStringLiteral("HTTPRoute %1/%2: %3")
-                                            .arg(qs(plan.baseline.ns), qs(plan.traffic.route), QString::fromUtf8(e.what())));
+        return fail(Error::Code::Parse,
+            QStringLiteral("HTTPRoute %1/%2: %3")
+                .arg(qs(plan.baseline.ns), qs(plan.traffic.route), QString::fromUtf8(e.what())));
     }
 }
 
-std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const json &route)
+std::pair<std::optional<int>, std::optional<int>> routeWeights(
+    const RolloutPlan &plan, const json &route)
 {
     std::optional<int> baseline, canary;
-    if (!route.contains("spec") || !route["spec"].contains("rules") || !route["spec"]["rules"].is_array())
-        return {baseline, canary};
+    if (!route.contains("spec") || !route["spec"].contains("rules")
+        || !route["spec"]["rules"].is_array())
+        return { baseline, canary };
     for (const json &rule : route["spec"]["rules"]) {
         if (!rule.contains("backendRefs") || !rule["backendRefs"].is_array())
             continue;
         for (const json &ref : rule["backendRefs"]) {
             // A backendRef without a weight has the Gateway API default of 1.
-            const int weight = ref.contains("weight") && ref["weight"].is_number_integer() ? ref["weight"].get<int>() : 1;
+            const int weight = ref.contains("weight") && ref["weight"].is_number_integer()
+                ? ref["weight"].get<int>()
+                : 1;
             if (!baseline && namesService(ref, plan.traffic.baselineService))
                 baseline = weight;
             if (!canary && namesService(ref, plan.traffic.canaryService))
                 canary = weight;
         }
     }
-    return {baseline, canary};
+    return { baseline, canary };
 }
 
 bool routeMirrorsToCanary(const RolloutPlan &plan, const json &route)
@@ -335,8 +367,9 @@ bool routeMirrorsToCanary(const RolloutPlan &plan, const json &route)
     for (const json &rule : route.value("/spec/rules"_json_pointer, json::array())) {
         for (const json &filter : rule.value("filters", json::array())) {
             if (filter.value("type", std::string()) == "RequestMirror"
-                && namesService(filter.value("/requestMirror/backendRef"_json_pointer, json::object()),
-                                plan.traffic.canaryService))
+                && namesService(
+                    filter.value("/requestMirror/backendRef"_json_pointer, json::object()),
+                    plan.traffic.canaryService))
                 return true;
         }
     }
@@ -354,14 +387,17 @@ std::optional<int> baselineTrafficPercent(const RolloutPlan &plan, const json &r
 
 json negativeControlClaimManifest(const RolloutPlan &plan, const std::string &name)
 {
-    json request{{"name", "negative-control"},
-                 {"exactly",
-                  {{"deviceClassName", plan.negativeControl.deviceClassName},
-                   {"selectors", json::array({{{"cel", {{"expression", plan.negativeControl.selector}}}}})}}}};
-    return {{"apiVersion", "resource.k8s.io/v1"},
-            {"kind", "ResourceClaim"},
-            {"metadata", {{"name", name}, {"namespace", plan.baseline.ns}, {"labels", {{std::string(kRolloutLabel), plan.name}}}}},
-            {"spec", {{"devices", {{"requests", json::array({request})}}}}}};
+    json request { { "name", "negative-control" },
+        { "exactly",
+            { { "deviceClassName", plan.negativeControl.deviceClassName },
+                { "selectors",
+                    json::array({ { { "cel",
+                        { { "expression", plan.negativeControl.selector } } } } }) } } } };
+    return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
+        { "metadata",
+            { { "name", name }, { "namespace", plan.baseline.ns },
+                { "labels", { { std::string(kRolloutLabel), plan.name } } } } },
+        { "spec", { { "devices", { { "requests", json::array({ request }) } } } } } };
 }
 
 } // namespace dra::rollout

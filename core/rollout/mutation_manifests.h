@@ -31,19 +31,21 @@ nlohmann::json claimTemplateManifest(const RolloutPlan &plan);
 // baseline's selector labels, so neither the baseline's selector nor its Service picks them up;
 // with replica ratios they keep those labels (one Service serves both) and are told apart by
 // kTrackLabel. Fails when the baseline has no pod template.
-[[nodiscard]] Result<nlohmann::json> canaryDeploymentManifest(const RolloutPlan &plan, const nlohmann::json &baseline,
-                                                              int replicas);
+[[nodiscard]] Result<nlohmann::json> canaryDeploymentManifest(
+    const RolloutPlan &plan, const nlohmann::json &baseline, int replicas);
 
 // The label selector of the canary's pods: "draconsole.io/rollout=NAME,draconsole.io/track=dra".
 std::string canaryPodSelector(const RolloutPlan &plan);
 
 // The route's canary backend: the baseline Service's ports and type under the canary Service's
 // name, selecting the canary's pods (by the rollout and track labels), labelled with the rollout.
-nlohmann::json canaryServiceManifest(const RolloutPlan &plan, const nlohmann::json &baselineService);
+nlohmann::json canaryServiceManifest(
+    const RolloutPlan &plan, const nlohmann::json &baselineService);
 
 // On an HTTPRoute whose weights the rollout changed: the baseline backendRef's weight before
 // (empty when it had none), to put back when the canary gets no traffic again.
-inline constexpr std::string_view kBaselineWeightBeforeAnnotation = "draconsole.io/baseline-weight-before";
+inline constexpr std::string_view kBaselineWeightBeforeAnnotation
+    = "draconsole.io/baseline-weight-before";
 
 // {"spec":{"replicas":N}}.
 nlohmann::json replicasPatch(int replicas);
@@ -55,13 +57,14 @@ nlohmann::json replicasPatch(int replicas);
 // weight put back, the annotation dropped). With `mirrorPercent` a RequestMirror filter to the
 // canary Service is set on each such rule, with `removeMirror` those filters go. Volatile
 // metadata and status are dropped. Fails when no rule sends to the baseline.
-[[nodiscard]] Result<nlohmann::json> routeManifest(const RolloutPlan &plan, const nlohmann::json &route,
-                                                   std::optional<int> baselineWeight, std::optional<int> canaryWeight,
-                                                   std::optional<int> mirrorPercent, bool removeMirror);
+[[nodiscard]] Result<nlohmann::json> routeManifest(const RolloutPlan &plan,
+    const nlohmann::json &route, std::optional<int> baselineWeight, std::optional<int> canaryWeight,
+    std::optional<int> mirrorPercent, bool removeMirror);
 
 // The weights the route gives the baseline and canary Services (first rule that names them);
 // nullopt for a backend the route does not name.
-std::pair<std::optional<int>, std::optional<int>> routeWeights(const RolloutPlan &plan, const nlohmann::json &route);
+std::pair<std::optional<int>, std::optional<int>> routeWeights(
+    const RolloutPlan &plan, const nlohmann::json &route);
 // Whether a rule of `route` copies requests to the canary Service (a RequestMirror filter).
 bool routeMirrorsToCanary(const RolloutPlan &plan, const nlohmann::json &route);
 

@@ -13,23 +13,23 @@ namespace dra::rollout {
 nlohmann::json planJson(const RolloutPlan &plan)
 {
     using nlohmann::json;
-    json variant{{"name", plan.variant.name},
-                 {"deployment", plan.variant.deployment},
-                 {"resourceClaimTemplate",
-                  {{"name", plan.variant.templateName}, {"spec", plan.variant.templateManifest.value("spec", json::object())}}},
-                 {"podTemplate",
-                  {{"removeResources", plan.variant.podTemplate.removeResources},
-                   {"claimName", plan.variant.podTemplate.claimName},
-                   {"containers", plan.variant.podTemplate.containers},
-                   {"nodeSelector", json::object()}}}};
+    json variant { { "name", plan.variant.name }, { "deployment", plan.variant.deployment },
+        { "resourceClaimTemplate",
+            { { "name", plan.variant.templateName },
+                { "spec", plan.variant.templateManifest.value("spec", json::object()) } } },
+        { "podTemplate",
+            { { "removeResources", plan.variant.podTemplate.removeResources },
+                { "claimName", plan.variant.podTemplate.claimName },
+                { "containers", plan.variant.podTemplate.containers },
+                { "nodeSelector", json::object() } } } };
     for (const auto &[key, value] : plan.variant.podTemplate.nodeSelector)
         variant["podTemplate"]["nodeSelector"][key] = value;
 
-    json traffic{{"mode", trafficModeName(plan.traffic.mode)}};
+    json traffic { { "mode", trafficModeName(plan.traffic.mode) } };
     if (plan.traffic.mode == TrafficMode::HttpRoute) {
-        traffic["httpRoute"] = {{"name", plan.traffic.route},
-                                {"baselineBackend", plan.traffic.baselineService},
-                                {"canaryBackend", plan.traffic.canaryService}};
+        traffic["httpRoute"]
+            = { { "name", plan.traffic.route }, { "baselineBackend", plan.traffic.baselineService },
+                  { "canaryBackend", plan.traffic.canaryService } };
         traffic["mirrorPercent"] = plan.traffic.mirrorPercent;
     } else {
         traffic["service"] = plan.traffic.service;
@@ -37,16 +37,17 @@ nlohmann::json planJson(const RolloutPlan &plan)
 
     json steps = json::array();
     for (const CutoverStep &step : plan.cutover)
-        steps.push_back({{"percent", step.percent}, {"observation", formatDuration(step.observationMs)}});
+        steps.push_back(
+            { { "percent", step.percent }, { "observation", formatDuration(step.observationMs) } });
 
     const ApplicationGateConfig &a = plan.application;
     json application = json::object();
     if (!a.probePath.empty())
-        application["probe"] = {{"path", a.probePath}, {"port", a.probePort}};
+        application["probe"] = { { "path", a.probePath }, { "port", a.probePort } };
     application["minProbeSuccess"] = a.minProbeSuccess;
     if (!a.prometheusUrl.empty())
-        application["prometheus"] = {{"url", a.prometheusUrl}, {"errorRateQuery", a.errorRateQuery},
-                                     {"latencyQuery", a.latencyQuery}};
+        application["prometheus"] = { { "url", a.prometheusUrl },
+            { "errorRateQuery", a.errorRateQuery }, { "latencyQuery", a.latencyQuery } };
     if (a.maxErrorRate)
         application["maxErrorRate"] = *a.maxErrorRate;
     if (a.maxErrorRateIncrease)
@@ -56,7 +57,7 @@ nlohmann::json planJson(const RolloutPlan &plan)
 
     json stops = json::array();
     for (const StopCondition &s : plan.stopConditions) {
-        json item{{"type", stopConditionName(s.type)}, {"action", stopActionName(s.action)}};
+        json item { { "type", stopConditionName(s.type) }, { "action", stopActionName(s.action) } };
         if (s.afterMs)
             item["after"] = formatDuration(s.afterMs);
         if (s.threshold)
@@ -66,33 +67,41 @@ nlohmann::json planJson(const RolloutPlan &plan)
         stops.push_back(std::move(item));
     }
 
-    return json{{"apiVersion", kPlanApiVersion},
-                {"kind", kPlanKind},
-                {"metadata", {{"name", plan.name}, {"description", plan.description}}},
-                {"spec",
-                 {{"baseline", {{"namespace", plan.baseline.ns}, {"deployment", plan.baseline.deployment}}},
-                  {"variant", std::move(variant)},
-                  {"traffic", std::move(traffic)},
-                  {"canary", {{"replicas", plan.canary.replicas}, {"observation", formatDuration(plan.canary.observationMs)}}},
-                  {"shadow", {{"enabled", plan.shadow.enabled}, {"observation", formatDuration(plan.shadow.observationMs)}}},
-                  {"cutover", {{"steps", std::move(steps)}}},
-                  {"gates",
-                   {{"application", std::move(application)},
-                    {"node", {{"identityAttribute", plan.node.identityAttribute}, {"identityField", plan.node.identityField}}},
-                    {"negativeControl",
-                     {{"enabled", plan.negativeControl.enabled},
-                      {"selector", plan.negativeControl.selector},
-                      {"deviceClassName", plan.negativeControl.deviceClassName}}}}},
-                  {"stopConditions", std::move(stops)}}}};
+    return json { { "apiVersion", kPlanApiVersion }, { "kind", kPlanKind },
+        { "metadata", { { "name", plan.name }, { "description", plan.description } } },
+        { "spec",
+            { { "baseline",
+                  { { "namespace", plan.baseline.ns },
+                      { "deployment", plan.baseline.deployment } } },
+                { "variant", std::move(variant) }, { "traffic", std::move(traffic) },
+                { "canary",
+                    { { "replicas", plan.canary.replicas },
+                        { "observation", formatDuration(plan.canary.observationMs) } } },
+                { "shadow",
+                    { { "enabled", plan.shadow.enabled },
+                        { "observation", formatDuration(plan.shadow.observationMs) } } },
+                { "cutover", { { "steps", std::move(steps) } } },
+                { "gates",
+                    { { "application", std::move(application) },
+                        { "node",
+                            { { "identityAttribute", plan.node.identityAttribute },
+                                { "identityField", plan.node.identityField } } },
+                        { "negativeControl",
+                            { { "enabled", plan.negativeControl.enabled },
+                                { "selector", plan.negativeControl.selector },
+                                { "deviceClassName", plan.negativeControl.deviceClassName } } } } },
+                { "stopConditions", std::move(stops) } } } };
 }
 
 std::string planSummary(const RolloutPlan &plan)
 {
-    std::string text = "Rollout " + plan.name + ": " + plan.workloadKey() + " from the device plugin to DRA\n";
+    std::string text
+        = "Rollout " + plan.name + ": " + plan.workloadKey() + " from the device plugin to DRA\n";
     if (!plan.description.empty())
         text += "  " + plan.description + "\n";
-    text += "  variant " + plan.variant.name + ": Deployment " + plan.variant.deployment + " with ResourceClaimTemplate "
-        + plan.variant.templateName + " as claim \"" + plan.variant.podTemplate.claimName + "\"";
+    text += "  variant " + plan.variant.name + ": Deployment " + plan.variant.deployment
+        + " with ResourceClaimTemplate " + plan.variant.templateName + " as claim \""
+        + plan.variant.podTemplate.claimName + "\"";
     if (!plan.variant.podTemplate.removeResources.empty()) {
         text += ", without";
         for (const std::string &resource : plan.variant.podTemplate.removeResources)
@@ -100,25 +109,28 @@ std::string planSummary(const RolloutPlan &plan)
     }
     text += "\n";
     if (plan.traffic.mode == TrafficMode::HttpRoute)
-        text += "  traffic: HTTPRoute " + plan.traffic.route + " weights " + plan.traffic.baselineService + " / "
-            + plan.traffic.canaryService + ", shadow mirrors " + std::to_string(plan.traffic.mirrorPercent) + "%\n";
+        text += "  traffic: HTTPRoute " + plan.traffic.route + " weights "
+            + plan.traffic.baselineService + " / " + plan.traffic.canaryService
+            + ", shadow mirrors " + std::to_string(plan.traffic.mirrorPercent) + "%\n";
     else
         text += "  traffic: replica ratio behind Service " + plan.traffic.service + "\n";
     text += "  stages:\n";
     text += "    1. Baseline   capture evidence, pre-flight checks\n";
-    text += "    2. Canary     " + std::to_string(plan.canary.replicas) + " replica(s) on DRA, observe "
-        + formatDuration(plan.canary.observationMs) + "\n";
+    text += "    2. Canary     " + std::to_string(plan.canary.replicas)
+        + " replica(s) on DRA, observe " + formatDuration(plan.canary.observationMs) + "\n";
     int n = 3;
     if (plan.shadow.enabled)
         text += "    " + std::to_string(n++) + ". Shadow     mirrored traffic, observe "
             + formatDuration(plan.shadow.observationMs) + "\n";
     for (const CutoverStep &step : plan.cutover)
-        text += "    " + std::to_string(n++) + ". Cutover    " + std::to_string(step.percent) + "%, observe "
-            + formatDuration(step.observationMs) + "\n";
-    text += "    " + std::to_string(n) + ". Complete   baseline scaled to 0, kept until finalised\n";
+        text += "    " + std::to_string(n++) + ". Cutover    " + std::to_string(step.percent)
+            + "%, observe " + formatDuration(step.observationMs) + "\n";
+    text
+        += "    " + std::to_string(n) + ". Complete   baseline scaled to 0, kept until finalised\n";
     text += "  gates: API, node (identity " + plan.node.identityAttribute + "), application";
     if (!plan.application.probePath.empty())
-        text += " (probe :" + std::to_string(plan.application.probePort) + plan.application.probePath + ")";
+        text += " (probe :" + std::to_string(plan.application.probePort)
+            + plan.application.probePath + ")";
     if (plan.negativeControl.enabled)
         text += ", negative control";
     text += "\n";

@@ -31,9 +31,13 @@ std::string decisionText(Stage from, const Decision &decision)
 } // namespace
 
 RolloutController::RolloutController(QString statePath, std::string rolloutId, ClusterPort &cluster,
-                                     kube::Clock &clock, ControllerOptions options, QObject *parent)
-    : QObject(parent), m_statePath(std::move(statePath)), m_id(std::move(rolloutId)), m_cluster(cluster),
-      m_clock(clock), m_options(std::move(options))
+    kube::Clock &clock, ControllerOptions options, QObject *parent)
+    : QObject(parent)
+    , m_statePath(std::move(statePath))
+    , m_id(std::move(rolloutId))
+    , m_cluster(cluster)
+    , m_clock(clock)
+    , m_options(std::move(options))
 {
 }
 
@@ -61,11 +65,12 @@ Result<void> RolloutController::load()
         return fail(record.error());
     if (!*record)
         return fail(common::Error::Code::NotFound,
-                    QStringLiteral("no rollout named %1 in %2").arg(qs(m_id), m_statePath));
+            QStringLiteral("no rollout named %1 in %2").arg(qs(m_id), m_statePath));
     const PlanParse parsed = parsePlan((*record)->planYaml);
     if (!parsed.plan)
-        return fail(common::Error::Code::Invalid, QStringLiteral("rollout %1: its stored plan no longer validates: %2")
-                                                      .arg(qs(m_id), parsed.errorText(QStringLiteral("plan"))));
+        return fail(common::Error::Code::Invalid,
+            QStringLiteral("rollout %1: its stored plan no longer validates: %2")
+                .arg(qs(m_id), parsed.errorText(QStringLiteral("plan"))));
     Result<std::optional<MutationProgress>> progress = withState<std::optional<MutationProgress>>(
         [&](store::StateDb &db) { return ControllerInbox(db).progress(m_id); });
     if (!progress)
@@ -79,12 +84,13 @@ Result<void> RolloutController::load()
     m_plan = std::make_unique<RolloutPlan>(*parsed.plan);
     m_machine = std::make_unique<RolloutMachine>(*m_plan, m_clock);
     m_executor = new MutationExecutor(*m_plan, m_cluster, m_clock, m_options.executor, this);
-    m_collector = new EvidenceCollector(*m_plan, m_cluster, m_clock, m_options.executor.httpTimeoutMs, this);
+    m_collector = new EvidenceCollector(
+        *m_plan, m_cluster, m_clock, m_options.executor.httpTimeoutMs, this);
     m_state = std::move((*record)->state);
     m_progress = std::move(*progress);
     m_observedStage = m_state.effectiveStage();
     m_observedStep = m_state.step;
-    m_observation = StopObservation{};
+    m_observation = StopObservation {};
     // What the last controller counted still counts, if the rollout is where it counted it.
     if (*observed && (*observed)->stage == m_observedStage && (*observed)->step == m_observedStep)
         m_observation = (*observed)->observation;
@@ -103,7 +109,8 @@ void RolloutController::keepBeating()
 {
     // Apart from the ticks: a tick waiting minutes for a Deployment must not look like a dead
     // controller to the shells that queue verbs.
-    const int64_t every = std::max<int64_t>(100, std::min(m_options.tickMs, m_options.leaseStaleMs / 3));
+    const int64_t every
+        = std::max<int64_t>(100, std::min(m_options.tickMs, m_options.leaseStaleMs / 3));
     m_clock.callLater(every, this, [this]() {
         if (!m_running)
             return;
@@ -115,7 +122,8 @@ void RolloutController::keepBeating()
 void RolloutController::stop()
 {
     m_running = false;
-    (void)withState<void>([&](store::StateDb &db) { return ControllerInbox(db).release(m_id, m_options.pid); });
+    (void)withState<void>(
+        [&](store::StateDb &db) { return ControllerInbox(db).release(m_id, m_options.pid); });
 }
 
 void RolloutController::report(const QString &text)
@@ -126,7 +134,8 @@ void RolloutController::report(const QString &text)
 void RolloutController::beat()
 {
     const Result<void> beaten = withState<void>([&](store::StateDb &db) {
-        return ControllerInbox(db).heartbeat(m_id, m_options.owner, m_options.pid, m_startedAt, m_clock.nowMs());
+        return ControllerInbox(db).heartbeat(
+            m_id, m_options.owner, m_options.pid, m_startedAt, m_clock.nowMs());
     });
     if (!beaten)
         report(QStringLiteral("could not write the heartbeat: %1").arg(beaten.error().message));
@@ -144,28 +153,34 @@ void RolloutController::tick()
     m_movedThisTick = false;
     m_lastError.reset();
     beat();
-    m_collector->collect(m_state, [this](Result<StageEvidence> evidence) { gathered(std::move(evidence)); });
+    m_collector->collect(
+        m_state, [this](Result<StageEvidence> evidence) { gathered(std::move(evidence)); });
 }
 
 void RolloutController::gathered(Result<StageEvidence> evidence)
 {
     if (!evidence) {
-        // Verbs still run (a pause or an abort must not wait for a flaky cluster); gates do not move.
+        // Verbs still run (a pause or an abort must not wait for a flaky cluster); gates do not
+        // move.
         m_lastError = evidence.error();
         report(QStringLiteral("could not gather evidence: %1").arg(evidence.error().message));
         return takeCommands();
     }
     const int64_t now = m_clock.nowMs();
     if (m_state.effectiveStage() != m_observedStage || m_state.step != m_observedStep) {
-        m_observation = StopObservation{};
+        m_observation = StopObservation {};
         m_observedStage = m_state.effectiveStage();
         m_observedStep = m_state.step;
     }
-    m_observation.pendingSince = evidence->canaryPending ? (m_observation.pendingSince ? m_observation.pendingSince : now) : 0;
-    m_observation.readinessFailuresInARow = evidence->readinessFailed ? m_observation.readinessFailuresInARow + 1 : 0;
+    m_observation.pendingSince = evidence->canaryPending
+        ? (m_observation.pendingSince ? m_observation.pendingSince : now)
+        : 0;
+    m_observation.readinessFailuresInARow
+        = evidence->readinessFailed ? m_observation.readinessFailuresInARow + 1 : 0;
     m_observation.canaryErrorRate = evidence->canaryErrorRate;
-    m_observation.claimsRemainingSince =
-        evidence->claimsRemain ? (m_observation.claimsRemainingSince ? m_observation.claimsRemainingSince : now) : 0;
+    m_observation.claimsRemainingSince = evidence->claimsRemain
+        ? (m_observation.claimsRemainingSince ? m_observation.claimsRemainingSince : now)
+        : 0;
     m_baselineReplicasNow = evidence->baselineReplicas;
     std::vector<std::string> changed; // gates whose verdict moved, for the user watching
     for (const GateResult &gate : evidence->gates) {
@@ -176,10 +191,11 @@ void RolloutController::gathered(Result<StageEvidence> evidence)
     if (!evidence->gates.empty()) {
         const Result<void> recorded = withState<void>([&](store::StateDb &db) -> Result<void> {
             if (Result<void> saved = ControllerInbox(db).saveObservation(
-                    m_id, StageObservation{m_observedStage, m_observedStep, m_observation}, now);
+                    m_id, StageObservation { m_observedStage, m_observedStep, m_observation }, now);
                 !saved)
                 return saved;
-            return RolloutStore(db).recordGates(*m_machine, m_state, evidence->gates, "controller", now);
+            return RolloutStore(db).recordGates(
+                *m_machine, m_state, evidence->gates, "controller", now);
         });
         if (!recorded) {
             m_lastError = recorded.error();
@@ -205,11 +221,14 @@ void RolloutController::takeCommands()
     Command command = (*next)->command;
     if (command.verb == Verb::Start) {
         command.baselineReplicas = m_baselineReplicasNow;
-        const Result<std::optional<RejectedVariant>> rejected = withState<std::optional<RejectedVariant>>(
-            [&](store::StateDb &db) { return RolloutStore(db).rejection(m_state.workload, m_state.variant); });
+        const Result<std::optional<RejectedVariant>> rejected
+            = withState<std::optional<RejectedVariant>>([&](store::StateDb &db) {
+                  return RolloutStore(db).rejection(m_state.workload, m_state.variant);
+              });
         command.variantRejected = rejected && rejected->has_value();
     }
-    report(QStringLiteral("%1 asks to %2").arg(qs(command.actor), QString::fromLatin1(verbName(command.verb))));
+    report(QStringLiteral("%1 asks to %2")
+               .arg(qs(command.actor), QString::fromLatin1(verbName(command.verb))));
     execute(std::move(command), (*next)->seq, [this](bool) { takeCommands(); });
 }
 
@@ -238,23 +257,27 @@ void RolloutController::decideOwnMoves()
         execute(std::move(command), std::nullopt, [this](bool) { finishTick(); });
         return true;
     };
-    if (const std::optional<FiredStop> fired = firstStopCondition(*m_plan, m_state, m_observation, now)) {
+    if (const std::optional<FiredStop> fired
+        = firstStopCondition(*m_plan, m_state, m_observation, now)) {
         if (m_state.stage == Stage::RollingBack) {
             // Nothing to pause in a rollback: say it once, the rollback gate shows what is left.
             if (fired->condition.type != m_lastRollbackStop)
-                report(QStringLiteral("stop condition while rolling back: %1").arg(qs(fired->reason)));
+                report(
+                    QStringLiteral("stop condition while rolling back: %1").arg(qs(fired->reason)));
             m_lastRollbackStop = fired->condition.type;
         } else {
-            Command stop{Verb::StopConditionFired, "controller", fired->reason};
+            Command stop { Verb::StopConditionFired, "controller", fired->reason };
             stop.stopAction = fired->condition.action;
             if (tryCommand(std::move(stop)))
                 return;
         }
     }
-    if (m_state.stage == Stage::RollingBack && tryCommand(Command{Verb::RollbackVerified, "controller"}))
+    if (m_state.stage == Stage::RollingBack
+        && tryCommand(Command { Verb::RollbackVerified, "controller" }))
         return;
     if (m_options.autoPromote && isRunningStage(m_state.stage)
-        && tryCommand(Command{Verb::Promote, "controller (auto-promote)", "gates passed and the window has run"}))
+        && tryCommand(Command {
+            Verb::Promote, "controller (auto-promote)", "gates passed and the window has run" }))
         return;
     finishTick();
 }
@@ -274,7 +297,8 @@ void RolloutController::finishTick()
     }
 }
 
-void RolloutController::execute(Command command, std::optional<int64_t> queuedSeq, std::function<void(bool)> then)
+void RolloutController::execute(
+    Command command, std::optional<int64_t> queuedSeq, std::function<void(bool)> then)
 {
     const int64_t now = m_clock.nowMs();
     const Stage from = m_state.stage;
@@ -283,9 +307,10 @@ void RolloutController::execute(Command command, std::optional<int64_t> queuedSe
         ControllerInbox inbox(db);
         Result<Decision> done = RolloutStore(db).execute(
             *m_machine, m_state, command, now, [&](const Decision &decided) -> Result<void> {
-                MutationProgress progress{command.verb, {}, 0};
+                MutationProgress progress { command.verb, {}, 0 };
                 for (const Mutation &m : decided.mutations)
-                    if (m.kind != Mutation::Kind::MarkVariantRejected) // the state file did that already
+                    if (m.kind
+                        != Mutation::Kind::MarkVariantRejected) // the state file did that already
                         progress.mutations.push_back(m);
                 if (progress.mutations.empty())
                     return {};
@@ -299,17 +324,20 @@ void RolloutController::execute(Command command, std::optional<int64_t> queuedSe
     });
     if (!decision) {
         m_lastError = decision.error();
-        report(QStringLiteral("%1 failed: %2").arg(QString::fromLatin1(verbName(command.verb)), decision.error().message));
+        report(QStringLiteral("%1 failed: %2")
+                   .arg(QString::fromLatin1(verbName(command.verb)), decision.error().message));
         return then(false);
     }
     if (!decision->allowed) {
-        report(QStringLiteral("%1 refused: %2").arg(QString::fromLatin1(verbName(command.verb)), qs(decision->refusal)));
+        report(QStringLiteral("%1 refused: %2")
+                   .arg(QString::fromLatin1(verbName(command.verb)), qs(decision->refusal)));
         return then(true);
     }
     m_movedThisTick = true;
     report(QStringLiteral("%1 by %2: %3")
-               .arg(QString::fromLatin1(verbName(command.verb)), qs(command.actor), qs(decisionText(from, *decision)))
-           + (command.reason.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(command.reason))));
+               .arg(QString::fromLatin1(verbName(command.verb)), qs(command.actor),
+                   qs(decisionText(from, *decision)))
+        + (command.reason.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(command.reason))));
     if (from != m_state.stage)
         Q_EMIT stageChanged(m_state.stage);
     if (!saved)
@@ -329,23 +357,28 @@ void RolloutController::runProgress(std::function<void(bool)> then)
         if (outcome.ok())
             ++m_progress->next;
         const Result<void> noted = withState<void>([&](store::StateDb &db) -> Result<void> {
-            Result<store::sqlite::Transaction> transaction =
-                store::sqlite::Transaction::begin(db.database(), store::sqlite::Transaction::Kind::Immediate);
+            Result<store::sqlite::Transaction> transaction = store::sqlite::Transaction::begin(
+                db.database(), store::sqlite::Transaction::Kind::Immediate);
             if (!transaction)
                 return fail(transaction.error());
-            AuditEntry entry{0, now, m_cluster.actor(), "mutate", m_id,
-                             std::string(outcomeName(outcome.result)) + ": " + outcome.mutation.describe(),
-                             mutationOutcomeJson(outcome)};
-            if (Result<AuditEntry> logged = RolloutStore(db).audit().append(std::move(entry)); !logged)
+            AuditEntry entry { 0, now, m_cluster.actor(), "mutate", m_id,
+                std::string(outcomeName(outcome.result)) + ": " + outcome.mutation.describe(),
+                mutationOutcomeJson(outcome) };
+            if (Result<AuditEntry> logged = RolloutStore(db).audit().append(std::move(entry));
+                !logged)
                 return fail(logged.error());
-            if (Result<void> saved = ControllerInbox(db).saveProgress(m_id, *m_progress, now); !saved)
+            if (Result<void> saved = ControllerInbox(db).saveProgress(m_id, *m_progress, now);
+                !saved)
                 return saved;
             return transaction->commit();
         });
         report(QStringLiteral("  %1: %2%3")
-                   .arg(qs(outcome.mutation.describe()), QString::fromLatin1(outcomeName(outcome.result)),
-                        outcome.error.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(outcome.error))));
-        if (m_options.reportDiffs && outcome.result == MutationOutcome::Result::Applied && !outcome.diff.empty())
+                   .arg(qs(outcome.mutation.describe()),
+                       QString::fromLatin1(outcomeName(outcome.result)),
+                       outcome.error.empty() ? QString()
+                                             : QStringLiteral(" (%1)").arg(qs(outcome.error))));
+        if (m_options.reportDiffs && outcome.result == MutationOutcome::Result::Applied
+            && !outcome.diff.empty())
             report(qs(outcome.diff));
         if (!noted) {
             m_lastError = noted.error();
@@ -354,11 +387,12 @@ void RolloutController::runProgress(std::function<void(bool)> then)
         }
         if (outcome.ok())
             return runProgress(then);
-        m_lastError = common::Error{outcome.result == MutationOutcome::Result::Denied ? common::Error::Code::Forbidden
-                                                                                      : common::Error::Code::Invalid,
-                                    qs(outcome.error)};
+        m_lastError = common::Error { outcome.result == MutationOutcome::Result::Denied
+                ? common::Error::Code::Forbidden
+                : common::Error::Code::Invalid,
+            qs(outcome.error) };
         // A step that cannot complete holds the rollout where it is until a human decides.
-        Command pause{Verb::StopConditionFired, "controller", "step failed: " + outcome.error};
+        Command pause { Verb::StopConditionFired, "controller", "step failed: " + outcome.error };
         pause.stopAction = StopAction::Pause;
         if (m_machine->decide(m_state, pause).allowed)
             return execute(std::move(pause), std::nullopt, [then](bool) { then(false); });

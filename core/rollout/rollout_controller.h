@@ -24,11 +24,11 @@ class EvidenceCollector;
 
 struct ControllerOptions
 {
-    bool autoPromote = false;        // promote as soon as the gates pass and the window has run
-    int64_t tickMs = 5'000;          // how often the cluster is looked at
-    int64_t leaseStaleMs = 30'000;   // a heartbeat older than this means no controller runs
+    bool autoPromote = false; // promote as soon as the gates pass and the window has run
+    int64_t tickMs = 5'000; // how often the cluster is looked at
+    int64_t leaseStaleMs = 30'000; // a heartbeat older than this means no controller runs
     ExecutorOptions executor;
-    bool reportDiffs = false;        // message() the preview diff of every applied mutation
+    bool reportDiffs = false; // message() the preview diff of every applied mutation
     std::string owner = "controller"; // who runs it, for the lease ("alice on host (pid 1234)")
     int64_t pid = 0;
 };
@@ -47,8 +47,8 @@ class RolloutController final : public QObject
 {
     Q_OBJECT
 public:
-    RolloutController(QString statePath, std::string rolloutId, ClusterPort &cluster, kube::Clock &clock,
-                      ControllerOptions options = {}, QObject *parent = nullptr);
+    RolloutController(QString statePath, std::string rolloutId, ClusterPort &cluster,
+        kube::Clock &clock, ControllerOptions options = {}, QObject *parent = nullptr);
     ~RolloutController() override;
 
     // Reads the rollout and its plan from the state file. Fails when there is no such rollout
@@ -85,7 +85,8 @@ private:
     void decideOwnMoves();
     void finishTick();
     // Executes `command` and then its mutations; `then` runs when all is done or it stopped.
-    void execute(Command command, std::optional<int64_t> queuedSeq, std::function<void(bool ok)> then);
+    void execute(
+        Command command, std::optional<int64_t> queuedSeq, std::function<void(bool ok)> then);
     void runProgress(std::function<void(bool ok)> then);
     void report(const QString &text);
     void failStep(const common::Error &error);

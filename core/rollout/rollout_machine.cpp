@@ -73,22 +73,22 @@ std::vector<Verb> RolloutMachine::userVerbs(Stage stage)
 {
     switch (stage) {
     case Stage::Baseline:
-        return {Verb::Start, Verb::Abort, Verb::RetryGate, Verb::Reject};
+        return { Verb::Start, Verb::Abort, Verb::RetryGate, Verb::Reject };
     case Stage::Canary:
     case Stage::Shadow:
     case Stage::Cutover:
-        return {Verb::Promote, Verb::Pause, Verb::Abort, Verb::RetryGate, Verb::Reject};
+        return { Verb::Promote, Verb::Pause, Verb::Abort, Verb::RetryGate, Verb::Reject };
     case Stage::Complete:
-        return {Verb::Finalise, Verb::Abort, Verb::Reject};
+        return { Verb::Finalise, Verb::Abort, Verb::Reject };
     case Stage::Paused:
-        return {Verb::Resume, Verb::Abort, Verb::RetryGate, Verb::Reject};
+        return { Verb::Resume, Verb::Abort, Verb::RetryGate, Verb::Reject };
     case Stage::RollingBack:
-        return {Verb::Abort, Verb::RetryGate, Verb::Reject};
+        return { Verb::Abort, Verb::RetryGate, Verb::Reject };
     case Stage::RolledBack:
     case Stage::Aborted:
-        return {Verb::Start, Verb::Reject};
+        return { Verb::Start, Verb::Reject };
     case Stage::Rejected:
-        return {Verb::Start};
+        return { Verb::Start };
     case Stage::Finalised:
         return {};
     }
@@ -99,16 +99,17 @@ std::vector<GateKind> RolloutMachine::gatesToLeave(Stage stage) const
 {
     switch (stage) {
     case Stage::Baseline:
-        return {GateKind::Baseline};
+        return { GateKind::Baseline };
     case Stage::Canary:
         if (m_plan.negativeControl.enabled)
-            return {GateKind::Api, GateKind::Node, GateKind::Application, GateKind::NegativeControl};
-        return {GateKind::Api, GateKind::Node, GateKind::Application};
+            return { GateKind::Api, GateKind::Node, GateKind::Application,
+                GateKind::NegativeControl };
+        return { GateKind::Api, GateKind::Node, GateKind::Application };
     case Stage::Shadow:
     case Stage::Cutover:
-        return {GateKind::Api, GateKind::Node, GateKind::Application};
+        return { GateKind::Api, GateKind::Node, GateKind::Application };
     case Stage::RollingBack:
-        return {GateKind::Rollback};
+        return { GateKind::Rollback };
     default:
         return {};
     }
@@ -122,7 +123,9 @@ int64_t RolloutMachine::windowOf(Stage stage, int step) const
     case Stage::Shadow:
         return m_plan.shadow.observationMs;
     case Stage::Cutover:
-        return step >= 0 && step < int(m_plan.cutover.size()) ? m_plan.cutover[size_t(step)].observationMs : 0;
+        return step >= 0 && step < int(m_plan.cutover.size())
+            ? m_plan.cutover[size_t(step)].observationMs
+            : 0;
     default:
         return 0;
     }
@@ -136,8 +139,8 @@ int64_t RolloutMachine::windowRemaining(const RolloutState &state) const
     return std::max<int64_t>(0, state.stageEnteredAt + window - m_clock.nowMs());
 }
 
-void RolloutMachine::requireGates(Decision &decision, const RolloutState &state, const Command &command,
-                                  const std::vector<GateKind> &gates) const
+void RolloutMachine::requireGates(Decision &decision, const RolloutState &state,
+    const Command &command, const std::vector<GateKind> &gates) const
 {
     for (GateKind gate : gates) {
         const GateResult *result = nullptr;
@@ -147,7 +150,7 @@ void RolloutMachine::requireGates(Decision &decision, const RolloutState &state,
         if (!result)
             if (const auto found = state.gates.find(gate); found != state.gates.end())
                 result = &found->second;
-        Requirement r{std::string(gateName(gate)) + " gate Passed", false, "not evaluated yet"};
+        Requirement r { std::string(gateName(gate)) + " gate Passed", false, "not evaluated yet" };
         if (result) {
             r.detail = result->summary();
             r.met = result->verdict == Verdict::Passed
@@ -165,9 +168,9 @@ void RolloutMachine::requireWindow(Decision &decision, const RolloutState &state
     if (window <= 0)
         return;
     const int64_t left = windowRemaining(state);
-    decision.requirements.push_back(Requirement{stageLabel(state.stage, state.step, m_plan) + " observed for "
-                                                    + formatDuration(window),
-                                                left == 0, left == 0 ? "" : formatDuration(left) + " left"});
+    decision.requirements.push_back(Requirement {
+        stageLabel(state.stage, state.step, m_plan) + " observed for " + formatDuration(window),
+        left == 0, left == 0 ? "" : formatDuration(left) + " left" });
 }
 
 std::vector<Mutation> RolloutMachine::stepMutations(int step, int baselineReplicas) const
@@ -178,17 +181,19 @@ std::vector<Mutation> RolloutMachine::stepMutations(int step, int baselineReplic
     if (m_plan.traffic.mode == TrafficMode::HttpRoute) {
         // Capacity first, then traffic: the baseline keeps its replicas until Complete.
         const int canary = std::max(m_plan.canary.replicas, ceilPercent(baselineReplicas, percent));
-        mutations.push_back(Mutation{MK::ScaleDeployment, ns, m_plan.variant.deployment, canary});
-        Mutation weights{MK::SetRouteWeights, ns, m_plan.traffic.route};
+        mutations.push_back(
+            Mutation { MK::ScaleDeployment, ns, m_plan.variant.deployment, canary });
+        Mutation weights { MK::SetRouteWeights, ns, m_plan.traffic.route };
         weights.baselineWeight = 100 - percent;
         weights.canaryWeight = percent;
         mutations.push_back(weights);
     } else {
         // The Service spreads requests over both Deployments' pods: the ratio is the traffic.
         const int canary = std::max(1, ceilPercent(baselineReplicas, percent));
-        mutations.push_back(Mutation{MK::ScaleDeployment, ns, m_plan.variant.deployment, canary});
         mutations.push_back(
-            Mutation{MK::ScaleDeployment, ns, m_plan.baseline.deployment, std::max(0, baselineReplicas - canary)});
+            Mutation { MK::ScaleDeployment, ns, m_plan.variant.deployment, canary });
+        mutations.push_back(Mutation { MK::ScaleDeployment, ns, m_plan.baseline.deployment,
+            std::max(0, baselineReplicas - canary) });
     }
     return mutations;
 }
@@ -198,55 +203,60 @@ std::vector<Mutation> RolloutMachine::rollbackMutations(const RolloutState &stat
     const std::string &ns = m_plan.baseline.ns;
     std::vector<Mutation> mutations;
     if (state.baselineReplicas > 0)
-        mutations.push_back(Mutation{MK::ScaleDeployment, ns, m_plan.baseline.deployment, state.baselineReplicas});
+        mutations.push_back(Mutation {
+            MK::ScaleDeployment, ns, m_plan.baseline.deployment, state.baselineReplicas });
     if (m_plan.traffic.mode == TrafficMode::HttpRoute) {
         if (m_plan.shadow.enabled)
-            mutations.push_back(Mutation{MK::RemoveRequestMirror, ns, m_plan.traffic.route});
-        Mutation weights{MK::SetRouteWeights, ns, m_plan.traffic.route};
+            mutations.push_back(Mutation { MK::RemoveRequestMirror, ns, m_plan.traffic.route });
+        Mutation weights { MK::SetRouteWeights, ns, m_plan.traffic.route };
         weights.baselineWeight = 100;
         mutations.push_back(weights);
     }
-    mutations.push_back(Mutation{MK::DeleteDeployment, ns, m_plan.variant.deployment});
+    mutations.push_back(Mutation { MK::DeleteDeployment, ns, m_plan.variant.deployment });
     if (m_plan.traffic.mode == TrafficMode::HttpRoute)
-        mutations.push_back(Mutation{MK::DeleteService, ns, m_plan.traffic.canaryService});
+        mutations.push_back(Mutation { MK::DeleteService, ns, m_plan.traffic.canaryService });
     if (m_plan.negativeControl.enabled)
-        mutations.push_back(Mutation{MK::DeleteClaim, ns, negativeControlClaimName()});
-    mutations.push_back(Mutation{MK::DeleteClaimTemplate, ns, m_plan.variant.templateName});
+        mutations.push_back(Mutation { MK::DeleteClaim, ns, negativeControlClaimName() });
+    mutations.push_back(Mutation { MK::DeleteClaimTemplate, ns, m_plan.variant.templateName });
     return mutations;
 }
 
 Decision RolloutMachine::start(const RolloutState &state, const Command &command) const
 {
-    if (state.stage != Stage::Baseline && state.stage != Stage::RolledBack && state.stage != Stage::Aborted
-        && state.stage != Stage::Rejected)
+    if (state.stage != Stage::Baseline && state.stage != Stage::RolledBack
+        && state.stage != Stage::Aborted && state.stage != Stage::Rejected)
         return refuse(std::string("cannot start from ") + stageName(state.stage));
     Decision decision = to(Stage::Canary);
     if (state.stage == Stage::Rejected || command.variantRejected)
-        decision.requirements.push_back(Requirement{"override of the rejection of variant " + m_plan.variant.name,
-                                                    command.overrideRejection,
-                                                    "the variant was rejected; start it again only with an explicit override"});
-    decision.requirements.push_back(Requirement{"baseline Deployment " + m_plan.workloadKey() + " has replicas",
-                                                command.baselineReplicas > 0,
-                                                std::to_string(command.baselineReplicas) + " replica(s)"});
+        decision.requirements.push_back(
+            Requirement { "override of the rejection of variant " + m_plan.variant.name,
+                command.overrideRejection,
+                "the variant was rejected; start it again only with an explicit override" });
+    decision.requirements.push_back(Requirement {
+        "baseline Deployment " + m_plan.workloadKey() + " has replicas",
+        command.baselineReplicas > 0, std::to_string(command.baselineReplicas) + " replica(s)" });
     // A restart after a rollback needs a fresh baseline: the old result belongs to that attempt.
     RolloutState fresh = state;
     if (state.stage != Stage::Baseline)
         fresh.gates.clear();
-    requireGates(decision, fresh, command, {GateKind::Baseline});
+    requireGates(decision, fresh, command, { GateKind::Baseline });
     settle(decision);
 
     const std::string &ns = m_plan.baseline.ns;
-    decision.mutations.push_back(Mutation{MK::CreateClaimTemplate, ns, m_plan.variant.templateName});
     decision.mutations.push_back(
-        Mutation{MK::CreateCanaryDeployment, ns, m_plan.variant.deployment, m_plan.canary.replicas});
+        Mutation { MK::CreateClaimTemplate, ns, m_plan.variant.templateName });
+    decision.mutations.push_back(Mutation {
+        MK::CreateCanaryDeployment, ns, m_plan.variant.deployment, m_plan.canary.replicas });
     // The route's canary backend: without it, weights and mirrors to the canary reach nobody.
     if (m_plan.traffic.mode == TrafficMode::HttpRoute)
-        decision.mutations.push_back(Mutation{MK::CreateCanaryService, ns, m_plan.traffic.canaryService});
+        decision.mutations.push_back(
+            Mutation { MK::CreateCanaryService, ns, m_plan.traffic.canaryService });
     if (m_plan.negativeControl.enabled)
-        decision.mutations.push_back(Mutation{MK::CreateNegativeControlClaim, ns, negativeControlClaimName()});
+        decision.mutations.push_back(
+            Mutation { MK::CreateNegativeControlClaim, ns, negativeControlClaimName() });
     if (m_plan.traffic.mode == TrafficMode::HttpRoute) {
         // The canary answers synthetic checks only; users stay on the baseline.
-        Mutation weights{MK::SetRouteWeights, ns, m_plan.traffic.route};
+        Mutation weights { MK::SetRouteWeights, ns, m_plan.traffic.route };
         weights.baselineWeight = 100;
         decision.mutations.push_back(weights);
     }
@@ -265,7 +275,8 @@ Decision RolloutMachine::promote(const RolloutState &state, const Command &comma
         decision = to(Stage::Cutover, 0);
         break;
     case Stage::Cutover:
-        decision = state.step + 1 < int(m_plan.cutover.size()) ? to(Stage::Cutover, state.step + 1) : to(Stage::Complete);
+        decision = state.step + 1 < int(m_plan.cutover.size()) ? to(Stage::Cutover, state.step + 1)
+                                                               : to(Stage::Complete);
         break;
     case Stage::Paused:
         return refuse("the rollout is paused; resume it first");
@@ -278,20 +289,21 @@ Decision RolloutMachine::promote(const RolloutState &state, const Command &comma
 
     std::vector<Mutation> &m = decision.mutations;
     if (state.stage == Stage::Canary && m_plan.negativeControl.enabled)
-        m.push_back(Mutation{MK::DeleteClaim, ns, negativeControlClaimName()}); // it has made its point
+        m.push_back(
+            Mutation { MK::DeleteClaim, ns, negativeControlClaimName() }); // it has made its point
     if (decision.to == Stage::Shadow) {
-        Mutation mirror{MK::SetRequestMirror, ns, m_plan.traffic.route};
+        Mutation mirror { MK::SetRequestMirror, ns, m_plan.traffic.route };
         mirror.mirrorPercent = m_plan.traffic.mirrorPercent;
         m.push_back(mirror);
     }
     if (state.stage == Stage::Shadow)
-        m.push_back(Mutation{MK::RemoveRequestMirror, ns, m_plan.traffic.route});
+        m.push_back(Mutation { MK::RemoveRequestMirror, ns, m_plan.traffic.route });
     if (decision.to == Stage::Cutover) {
         const std::vector<Mutation> step = stepMutations(decision.toStep, state.baselineReplicas);
         m.insert(m.end(), step.begin(), step.end());
     }
     if (decision.to == Stage::Complete)
-        m.push_back(Mutation{MK::ScaleDeployment, ns, m_plan.baseline.deployment, 0});
+        m.push_back(Mutation { MK::ScaleDeployment, ns, m_plan.baseline.deployment, 0 });
     return decision;
 }
 
@@ -305,7 +317,8 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
         return promote(state, command);
     case Verb::Pause:
         if (!isActive(stage))
-            return refuse(std::string("only a canary, shadow or cutover stage can be paused, not ") + stageName(stage));
+            return refuse(std::string("only a canary, shadow or cutover stage can be paused, not ")
+                + stageName(stage));
         return to(Stage::Paused);
     case Verb::Resume:
         if (stage != Stage::Paused)
@@ -314,9 +327,11 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
     case Verb::Abort: {
         if (stage == Stage::Baseline)
             return to(Stage::Aborted); // nothing changed in the cluster yet
-        if (!isActive(stage) && stage != Stage::Paused && stage != Stage::Complete && stage != Stage::RollingBack)
+        if (!isActive(stage) && stage != Stage::Paused && stage != Stage::Complete
+            && stage != Stage::RollingBack)
             return refuse(std::string("nothing to roll back in ") + stageName(stage));
-        Decision decision = to(Stage::RollingBack); // again from RollingBack: the mutations are idempotent
+        Decision decision
+            = to(Stage::RollingBack); // again from RollingBack: the mutations are idempotent
         decision.mutations = rollbackMutations(state);
         return decision;
     }
@@ -328,13 +343,15 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
         return to(stage, state.step);
     case Verb::Finalise: {
         if (stage != Stage::Complete)
-            return refuse(std::string("only a complete rollout can be finalised, not ") + stageName(stage));
+            return refuse(
+                std::string("only a complete rollout can be finalised, not ") + stageName(stage));
         Decision decision = to(Stage::Finalised);
-        decision.mutations.push_back(Mutation{MK::DeleteDeployment, m_plan.baseline.ns, m_plan.baseline.deployment});
+        decision.mutations.push_back(
+            Mutation { MK::DeleteDeployment, m_plan.baseline.ns, m_plan.baseline.deployment });
         return decision;
     }
     case Verb::Reject: {
-        const Mutation mark{MK::MarkVariantRejected, m_plan.workloadKey(), m_plan.variant.name};
+        const Mutation mark { MK::MarkVariantRejected, m_plan.workloadKey(), m_plan.variant.name };
         if (stage == Stage::Rejected || stage == Stage::Finalised)
             return refuse(std::string("cannot reject in ") + stageName(stage));
         if (stage == Stage::Baseline || stage == Stage::RolledBack || stage == Stage::Aborted) {
@@ -353,11 +370,13 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
             return refuse("a stop condition needs its action");
         if (*command.stopAction == StopAction::Pause) {
             if (!isActive(stage))
-                return refuse(std::string("a stop condition pauses only a running stage, not ") + stageName(stage));
+                return refuse(std::string("a stop condition pauses only a running stage, not ")
+                    + stageName(stage));
             return to(Stage::Paused);
         }
         if (!isActive(stage) && stage != Stage::Paused && stage != Stage::Complete)
-            return refuse(std::string("a stop condition rolls back only a running rollout, not ") + stageName(stage));
+            return refuse(std::string("a stop condition rolls back only a running rollout, not ")
+                + stageName(stage));
         Decision decision = to(Stage::RollingBack);
         decision.mutations = rollbackMutations(state);
         return decision;
@@ -366,10 +385,11 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
         if (stage != Stage::RollingBack)
             return refuse("no rollback in progress");
         Decision decision = state.rejectAfterRollback ? to(Stage::Rejected) : to(Stage::RolledBack);
-        requireGates(decision, state, command, {GateKind::Rollback});
+        requireGates(decision, state, command, { GateKind::Rollback });
         settle(decision);
         if (state.rejectAfterRollback)
-            decision.mutations.push_back(Mutation{MK::MarkVariantRejected, m_plan.workloadKey(), m_plan.variant.name});
+            decision.mutations.push_back(
+                Mutation { MK::MarkVariantRejected, m_plan.workloadKey(), m_plan.variant.name });
         return decision;
     }
     }
@@ -389,8 +409,8 @@ Decision RolloutMachine::apply(RolloutState &state, const Command &command) cons
     if (!decision.allowed)
         return decision;
     const int64_t now = m_clock.nowMs();
-    HistoryEntry entry{now, command.actor, command.verb, state.stage, decision.to, state.step, decision.toStep,
-                       command.reason};
+    HistoryEntry entry { now, command.actor, command.verb, state.stage, decision.to, state.step,
+        decision.toStep, command.reason };
     for (const Requirement &r : decision.requirements)
         if (r.detail.starts_with("accepted as Inconclusive"))
             entry.note += (entry.note.empty() ? "" : "; ") + r.what + ": " + r.detail;
@@ -399,7 +419,8 @@ Decision RolloutMachine::apply(RolloutState &state, const Command &command) cons
     if (command.verb == Verb::RetryGate) {
         state.gates.erase(*command.gate);
         ++state.gateRetries[*command.gate];
-        entry.note += (entry.note.empty() ? "" : "; ") + std::string("retry ") + gateName(*command.gate);
+        entry.note
+            += (entry.note.empty() ? "" : "; ") + std::string("retry ") + gateName(*command.gate);
     } else {
         for (const GateResult &fresh : command.evidence)
             recordGate(state, fresh);

@@ -19,21 +19,22 @@ namespace dra::rollout {
 struct Command
 {
     Verb verb = Verb::Promote;
-    std::string actor;  // who: the user name, or "controller"
+    std::string actor; // who: the user name, or "controller"
     std::string reason; // free text, kept in the history and the audit log
-    bool overrideRejection = false;  // Start: start a rejected variant again
-    bool acceptInconclusive = false; // Promote/Start: an Inconclusive gate counts as passed (recorded)
-    bool variantRejected = false;    // Start: the state file lists this workload's variant as rejected
-    int baselineReplicas = 0;        // Start: the baseline's replicas now (what rollback restores)
-    std::optional<GateKind> gate;    // RetryGate
+    bool overrideRejection = false; // Start: start a rejected variant again
+    bool acceptInconclusive
+        = false; // Promote/Start: an Inconclusive gate counts as passed (recorded)
+    bool variantRejected = false; // Start: the state file lists this workload's variant as rejected
+    int baselineReplicas = 0; // Start: the baseline's replicas now (what rollback restores)
+    std::optional<GateKind> gate; // RetryGate
     std::optional<StopAction> stopAction; // StopConditionFired
-    std::vector<GateResult> evidence;     // fresh gate results, considered with the state's
+    std::vector<GateResult> evidence; // fresh gate results, considered with the state's
 };
 
 // One precondition of a transition and whether it holds now.
 struct Requirement
 {
-    std::string what;   // "api gate Passed", "canary observed for 10m"
+    std::string what; // "api gate Passed", "canary observed for 10m"
     bool met = false;
     std::string detail; // the gate's summary, the time left, ...
 };
@@ -57,7 +58,11 @@ struct Decision
 class RolloutMachine final
 {
 public:
-    RolloutMachine(const RolloutPlan &plan, const kube::Clock &clock) : m_plan(plan), m_clock(clock) { }
+    RolloutMachine(const RolloutPlan &plan, const kube::Clock &clock)
+        : m_plan(plan)
+        , m_clock(clock)
+    {
+    }
 
     // A new rollout of the plan, at Baseline.
     RolloutState initialState() const;
@@ -93,7 +98,7 @@ private:
     Decision promote(const RolloutState &state, const Command &command) const;
     std::vector<Mutation> stepMutations(int step, int baselineReplicas) const;
     void requireGates(Decision &decision, const RolloutState &state, const Command &command,
-                      const std::vector<GateKind> &gates) const;
+        const std::vector<GateKind> &gates) const;
     void requireWindow(Decision &decision, const RolloutState &state) const;
     int64_t windowOf(Stage stage, int step) const;
 

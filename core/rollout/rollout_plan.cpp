@@ -38,7 +38,7 @@ public:
 
     void error(const YAML::Node &at, const std::string &path, std::string reason)
     {
-        PlanError e{path, 0, 0, std::move(reason)};
+        PlanError e { path, 0, 0, std::move(reason) };
         if (at.IsDefined() && at.Mark().line >= 0) {
             e.line = at.Mark().line + 1;
             e.column = at.Mark().column + 1;
@@ -47,7 +47,8 @@ public:
     }
 
     // True when `node` is a map; reports keys outside `known`.
-    bool map(const YAML::Node &node, const std::string &path, std::initializer_list<std::string_view> known)
+    bool map(const YAML::Node &node, const std::string &path,
+        std::initializer_list<std::string_view> known)
     {
         if (!node.IsMap()) {
             error(node, path, "must be a mapping");
@@ -70,8 +71,8 @@ public:
         return path.empty() ? std::string(key) : path + "." + std::string(key);
     }
 
-    std::optional<std::string> string(const YAML::Node &parent, const std::string &path, const char *key,
-                                      bool required)
+    std::optional<std::string> string(
+        const YAML::Node &parent, const std::string &path, const char *key, bool required)
     {
         const YAML::Node node = parent[key];
         if (!node.IsDefined() || node.IsNull()) {
@@ -86,20 +87,21 @@ public:
         return node.Scalar();
     }
 
-    std::optional<std::string> name(const YAML::Node &parent, const std::string &path, const char *key,
-                                    bool required)
+    std::optional<std::string> name(
+        const YAML::Node &parent, const std::string &path, const char *key, bool required)
     {
         std::optional<std::string> value = string(parent, path, key, required);
         if (value && !isDnsLabel(*value)) {
             error(parent[key], join(path, key),
-                  "\"" + *value + "\" is not a valid name (lower-case letters, digits and '-', at most 63)");
+                "\"" + *value
+                    + "\" is not a valid name (lower-case letters, digits and '-', at most 63)");
             return std::nullopt;
         }
         return value;
     }
 
-    std::optional<int64_t> integer(const YAML::Node &parent, const std::string &path, const char *key,
-                                   int64_t min, int64_t max)
+    std::optional<int64_t> integer(const YAML::Node &parent, const std::string &path,
+        const char *key, int64_t min, int64_t max)
     {
         const YAML::Node node = parent[key];
         if (!node.IsDefined() || node.IsNull())
@@ -111,15 +113,15 @@ public:
         }
         if (value < min || value > max) {
             error(node, join(path, key),
-                  "must be between " + std::to_string(min) + " and " + std::to_string(max) + " (is "
-                      + std::to_string(value) + ")");
+                "must be between " + std::to_string(min) + " and " + std::to_string(max) + " (is "
+                    + std::to_string(value) + ")");
             return std::nullopt;
         }
         return value;
     }
 
-    std::optional<double> number(const YAML::Node &parent, const std::string &path, const char *key, double min,
-                                 double max)
+    std::optional<double> number(
+        const YAML::Node &parent, const std::string &path, const char *key, double min, double max)
     {
         const YAML::Node node = parent[key];
         if (!node.IsDefined() || node.IsNull())
@@ -150,12 +152,14 @@ public:
     }
 
     // A positive duration ("10m").
-    std::optional<int64_t> duration(const YAML::Node &parent, const std::string &path, const char *key)
+    std::optional<int64_t> duration(
+        const YAML::Node &parent, const std::string &path, const char *key)
     {
         const YAML::Node node = parent[key];
         if (!node.IsDefined() || node.IsNull())
             return std::nullopt;
-        const std::optional<int64_t> ms = node.IsScalar() ? parseDuration(node.Scalar()) : std::nullopt;
+        const std::optional<int64_t> ms
+            = node.IsScalar() ? parseDuration(node.Scalar()) : std::nullopt;
         if (!ms) {
             error(node, join(path, key), "must be a duration such as 30s, 10m or 1h30m");
             return std::nullopt;
@@ -167,7 +171,8 @@ public:
         return ms;
     }
 
-    std::vector<std::string> strings(const YAML::Node &parent, const std::string &path, const char *key)
+    std::vector<std::string> strings(
+        const YAML::Node &parent, const std::string &path, const char *key)
     {
         std::vector<std::string> values;
         const YAML::Node node = parent[key];
@@ -179,7 +184,8 @@ public:
         }
         for (size_t i = 0; i < node.size(); ++i) {
             if (!node[i].IsScalar() || node[i].Scalar().empty())
-                error(node[i], join(path, key) + "[" + std::to_string(i) + "]", "must be a non-empty string");
+                error(node[i], join(path, key) + "[" + std::to_string(i) + "]",
+                    "must be a non-empty string");
             else
                 values.push_back(node[i].Scalar());
         }
@@ -211,7 +217,7 @@ void readBaseline(Context &c, const YAML::Node &node, RolloutPlan &plan)
         c.r.error(node, path, "is required");
         return;
     }
-    if (!c.r.map(node, path, {"namespace", "deployment"}))
+    if (!c.r.map(node, path, { "namespace", "deployment" }))
         return;
     plan.baseline.ns = c.r.name(node, path, "namespace", true).value_or("");
     plan.baseline.deployment = c.r.name(node, path, "deployment", true).value_or("");
@@ -224,13 +230,14 @@ void readTemplate(Context &c, const YAML::Node &node, const std::string &path, R
         c.r.error(node, path, "is required");
         return;
     }
-    if (!c.r.map(node, path, {"name", "spec", "file"}))
+    if (!c.r.map(node, path, { "name", "spec", "file" }))
         return;
     const std::optional<std::string> name = c.r.name(node, path, "name", false);
     const YAML::Node spec = node["spec"];
     const std::optional<std::string> file = c.r.string(node, path, "file", false);
     if (spec.IsDefined() == file.has_value()) {
-        c.r.error(node, path, "give the template either inline as `spec` or as `file`, not both or neither");
+        c.r.error(node, path,
+            "give the template either inline as `spec` or as `file`, not both or neither");
         return;
     }
     nlohmann::json manifest;
@@ -245,12 +252,13 @@ void readTemplate(Context &c, const YAML::Node &node, const std::string &path, R
         const QString resolved = QDir(c.baseDir).filePath(QString::fromStdString(*file));
         QFile input(resolved);
         if (!input.open(QIODevice::ReadOnly)) {
-            c.r.error(at, origin, "cannot read " + resolved.toStdString() + ": " + input.errorString().toStdString());
+            c.r.error(at, origin,
+                "cannot read " + resolved.toStdString() + ": " + input.errorString().toStdString());
             return;
         }
         const QByteArray text = input.readAll();
-        Result<nlohmann::json> parsed = model::parseYaml(std::string_view(text.constData(), size_t(text.size())),
-                                                         resolved);
+        Result<nlohmann::json> parsed
+            = model::parseYaml(std::string_view(text.constData(), size_t(text.size())), resolved);
         if (!parsed) {
             c.r.error(at, origin, parsed.error().message.toStdString());
             return;
@@ -268,7 +276,8 @@ void readTemplate(Context &c, const YAML::Node &node, const std::string &path, R
         document["spec"] = spec;
         YAML::Emitter emitter;
         emitter << document;
-        Result<nlohmann::json> parsed = model::parseYaml(emitter.c_str(), QString::fromStdString(origin));
+        Result<nlohmann::json> parsed
+            = model::parseYaml(emitter.c_str(), QString::fromStdString(origin));
         if (!parsed) {
             c.r.error(at, origin, parsed.error().message.toStdString());
             return;
@@ -282,7 +291,8 @@ void readTemplate(Context &c, const YAML::Node &node, const std::string &path, R
     if (name)
         metadata["name"] = *name;
     if (!metadata.contains("name") || !metadata["name"].is_string()) {
-        c.r.error(node, path + ".name", "is required (or give the file's template a metadata.name)");
+        c.r.error(
+            node, path + ".name", "is required (or give the file's template a metadata.name)");
         return;
     }
     if (!plan.baseline.ns.empty())
@@ -294,7 +304,8 @@ void readTemplate(Context &c, const YAML::Node &node, const std::string &path, R
     }
     const auto *rct = decoded->as<model::ResourceClaimTemplate>();
     if (!rct || rct->spec.requests.empty()) {
-        c.r.error(at, origin, "the template requests no devices (spec.spec.devices.requests is empty)");
+        c.r.error(
+            at, origin, "the template requests no devices (spec.spec.devices.requests is empty)");
         return;
     }
     plan.variant.templateName = metadata["name"].get<std::string>();
@@ -308,23 +319,26 @@ void readVariant(Context &c, const YAML::Node &node, RolloutPlan &plan)
         c.r.error(node, path, "is required");
         return;
     }
-    if (!c.r.map(node, path, {"name", "deployment", "resourceClaimTemplate", "podTemplate"}))
+    if (!c.r.map(node, path, { "name", "deployment", "resourceClaimTemplate", "podTemplate" }))
         return;
     readTemplate(c, node["resourceClaimTemplate"], path + ".resourceClaimTemplate", plan);
     plan.variant.name = c.r.name(node, path, "name", false).value_or(plan.variant.templateName);
     plan.variant.deployment = c.r.name(node, path, "deployment", false).value_or("");
     if (plan.variant.deployment.empty() && !plan.baseline.deployment.empty())
-        plan.variant.deployment = plan.baseline.deployment.size() <= 59 ? plan.baseline.deployment + "-dra" : "";
+        plan.variant.deployment
+            = plan.baseline.deployment.size() <= 59 ? plan.baseline.deployment + "-dra" : "";
     if (plan.variant.deployment.empty() && !plan.baseline.deployment.empty())
-        c.r.error(node, path + ".deployment", "is required when the baseline's name is too long for \"-dra\"");
+        c.r.error(node, path + ".deployment",
+            "is required when the baseline's name is too long for \"-dra\"");
     if (!plan.variant.deployment.empty() && plan.variant.deployment == plan.baseline.deployment)
-        c.r.error(node["deployment"], path + ".deployment", "must differ from the baseline Deployment");
+        c.r.error(
+            node["deployment"], path + ".deployment", "must differ from the baseline Deployment");
 
     const YAML::Node pod = node["podTemplate"];
     const std::string podPath = path + ".podTemplate";
     if (!pod.IsDefined())
         return; // the defaults: drop nvidia.com/gpu, add claim "gpu" to every container
-    if (!c.r.map(pod, podPath, {"removeResources", "claimName", "containers", "nodeSelector"}))
+    if (!c.r.map(pod, podPath, { "removeResources", "claimName", "containers", "nodeSelector" }))
         return;
     if (pod["removeResources"].IsDefined())
         plan.variant.podTemplate.removeResources = c.r.strings(pod, podPath, "removeResources");
@@ -336,9 +350,11 @@ void readVariant(Context &c, const YAML::Node &node, RolloutPlan &plan)
     } else if (selector.IsDefined()) {
         for (const auto &entry : selector) {
             if (!entry.second.IsScalar())
-                c.r.error(entry.second, podPath + ".nodeSelector." + entry.first.Scalar(), "must be a string");
+                c.r.error(entry.second, podPath + ".nodeSelector." + entry.first.Scalar(),
+                    "must be a string");
             else
-                plan.variant.podTemplate.nodeSelector.emplace_back(entry.first.Scalar(), entry.second.Scalar());
+                plan.variant.podTemplate.nodeSelector.emplace_back(
+                    entry.first.Scalar(), entry.second.Scalar());
         }
     }
 }
@@ -350,7 +366,7 @@ void readTraffic(Context &c, const YAML::Node &node, RolloutPlan &plan)
         c.r.error(node, path, "is required (mode HTTPRoute or ReplicaRatio)");
         return;
     }
-    if (!c.r.map(node, path, {"mode", "httpRoute", "service", "mirrorPercent"}))
+    if (!c.r.map(node, path, { "mode", "httpRoute", "service", "mirrorPercent" }))
         return;
     const std::optional<std::string> mode = c.r.string(node, path, "mode", true);
     if (!mode)
@@ -361,17 +377,22 @@ void readTraffic(Context &c, const YAML::Node &node, RolloutPlan &plan)
         const std::string routePath = path + ".httpRoute";
         if (!route.IsDefined()) {
             c.r.error(node, routePath, "is required with mode HTTPRoute");
-        } else if (c.r.map(route, routePath, {"name", "baselineBackend", "canaryBackend"})) {
+        } else if (c.r.map(route, routePath, { "name", "baselineBackend", "canaryBackend" })) {
             plan.traffic.route = c.r.name(route, routePath, "name", true).value_or("");
-            plan.traffic.baselineService = c.r.name(route, routePath, "baselineBackend", true).value_or("");
-            plan.traffic.canaryService = c.r.name(route, routePath, "canaryBackend", true).value_or("");
-            if (!plan.traffic.baselineService.empty() && plan.traffic.baselineService == plan.traffic.canaryService)
+            plan.traffic.baselineService
+                = c.r.name(route, routePath, "baselineBackend", true).value_or("");
+            plan.traffic.canaryService
+                = c.r.name(route, routePath, "canaryBackend", true).value_or("");
+            if (!plan.traffic.baselineService.empty()
+                && plan.traffic.baselineService == plan.traffic.canaryService)
                 c.r.error(route["canaryBackend"], routePath + ".canaryBackend",
-                          "must differ from baselineBackend, or weights cannot separate them");
+                    "must differ from baselineBackend, or weights cannot separate them");
         }
         if (node["service"].IsDefined())
-            c.r.error(node["service"], path + ".service", "is for mode ReplicaRatio; HTTPRoute uses httpRoute");
-        plan.traffic.mirrorPercent = int(c.r.integer(node, path, "mirrorPercent", 1, 100).value_or(100));
+            c.r.error(node["service"], path + ".service",
+                "is for mode ReplicaRatio; HTTPRoute uses httpRoute");
+        plan.traffic.mirrorPercent
+            = int(c.r.integer(node, path, "mirrorPercent", 1, 100).value_or(100));
     } else if (*mode == "ReplicaRatio") {
         plan.traffic.mode = TrafficMode::ReplicaRatio;
         plan.traffic.service = c.r.name(node, path, "service", true).value_or("");
@@ -379,24 +400,31 @@ void readTraffic(Context &c, const YAML::Node &node, RolloutPlan &plan)
             c.r.error(node["httpRoute"], path + ".httpRoute", "is for mode HTTPRoute");
         if (node["mirrorPercent"].IsDefined())
             c.r.error(node["mirrorPercent"], path + ".mirrorPercent",
-                      "mirroring needs mode HTTPRoute (a RequestMirror filter)");
+                "mirroring needs mode HTTPRoute (a RequestMirror filter)");
     } else {
-        c.r.error(node["mode"], path + ".mode", "must be HTTPRoute or ReplicaRatio (is \"" + *mode + "\")");
+        c.r.error(node["mode"], path + ".mode",
+            "must be HTTPRoute or ReplicaRatio (is \"" + *mode + "\")");
     }
 }
 
 void readStages(Context &c, const YAML::Node &spec, RolloutPlan &plan)
 {
-    if (const YAML::Node canary = spec["canary"]; canary.IsDefined() && c.r.map(canary, "spec.canary", {"replicas", "observation"})) {
-        plan.canary.replicas = int(c.r.integer(canary, "spec.canary", "replicas", 1, 1000).value_or(1));
-        plan.canary.observationMs = c.r.duration(canary, "spec.canary", "observation").value_or(plan.canary.observationMs);
+    if (const YAML::Node canary = spec["canary"];
+        canary.IsDefined() && c.r.map(canary, "spec.canary", { "replicas", "observation" })) {
+        plan.canary.replicas
+            = int(c.r.integer(canary, "spec.canary", "replicas", 1, 1000).value_or(1));
+        plan.canary.observationMs = c.r.duration(canary, "spec.canary", "observation")
+                                        .value_or(plan.canary.observationMs);
     }
-    if (const YAML::Node shadow = spec["shadow"]; shadow.IsDefined() && c.r.map(shadow, "spec.shadow", {"enabled", "observation"})) {
+    if (const YAML::Node shadow = spec["shadow"];
+        shadow.IsDefined() && c.r.map(shadow, "spec.shadow", { "enabled", "observation" })) {
         plan.shadow.enabled = c.r.boolean(shadow, "spec.shadow", "enabled").value_or(true);
-        plan.shadow.observationMs = c.r.duration(shadow, "spec.shadow", "observation").value_or(plan.shadow.observationMs);
+        plan.shadow.observationMs = c.r.duration(shadow, "spec.shadow", "observation")
+                                        .value_or(plan.shadow.observationMs);
         if (plan.shadow.enabled && plan.traffic.mode == TrafficMode::ReplicaRatio)
             c.r.error(shadow, "spec.shadow.enabled",
-                      "shadow traffic needs traffic.mode HTTPRoute (RequestMirror); set enabled: false for ReplicaRatio");
+                "shadow traffic needs traffic.mode HTTPRoute (RequestMirror); set enabled: false "
+                "for ReplicaRatio");
     } else if (!spec["shadow"].IsDefined() && plan.traffic.mode == TrafficMode::ReplicaRatio) {
         plan.shadow.enabled = false; // nothing to mirror with; the stage is skipped
     }
@@ -407,12 +435,13 @@ void readStages(Context &c, const YAML::Node &spec, RolloutPlan &plan)
         c.r.error(spec, path, "is required (steps such as [5, 25, 50, 100])");
         return;
     }
-    if (!c.r.map(cutover, path, {"steps", "observation"}))
+    if (!c.r.map(cutover, path, { "steps", "observation" }))
         return;
     const int64_t defaultWindow = c.r.duration(cutover, path, "observation").value_or(15 * 60'000);
     const YAML::Node steps = cutover["steps"];
     if (!steps.IsDefined() || !steps.IsSequence() || steps.size() == 0) {
-        c.r.error(steps.IsDefined() ? steps : cutover, path + ".steps", "must be a non-empty list of percents ending at 100");
+        c.r.error(steps.IsDefined() ? steps : cutover, path + ".steps",
+            "must be a non-empty list of percents ending at 100");
         return;
     }
     int previous = 0;
@@ -420,23 +449,25 @@ void readStages(Context &c, const YAML::Node &spec, RolloutPlan &plan)
     for (size_t i = 0; i < steps.size(); ++i) {
         const std::string stepPath = path + ".steps[" + std::to_string(i) + "]";
         const YAML::Node step = steps[i];
-        CutoverStep parsed{0, defaultWindow};
+        CutoverStep parsed { 0, defaultWindow };
         std::optional<int64_t> percent;
         if (step.IsMap()) {
-            if (!c.r.map(step, stepPath, {"percent", "observation"})) {
+            if (!c.r.map(step, stepPath, { "percent", "observation" })) {
                 stepsValid = false;
                 continue;
             }
             percent = c.r.integer(step, stepPath, "percent", 1, 100);
             if (!step["percent"].IsDefined())
                 c.r.error(step, stepPath + ".percent", "is required");
-            parsed.observationMs = c.r.duration(step, stepPath, "observation").value_or(defaultWindow);
+            parsed.observationMs
+                = c.r.duration(step, stepPath, "observation").value_or(defaultWindow);
         } else {
             int64_t value = 0;
             if (!step.IsScalar() || !YAML::convert<int64_t>::decode(step, value))
                 c.r.error(step, stepPath, "must be a percent (1 to 100) or {percent, observation}");
             else if (value < 1 || value > 100)
-                c.r.error(step, stepPath, "must be between 1 and 100 (is " + std::to_string(value) + ")");
+                c.r.error(
+                    step, stepPath, "must be between 1 and 100 (is " + std::to_string(value) + ")");
             else
                 percent = value;
         }
@@ -446,7 +477,8 @@ void readStages(Context &c, const YAML::Node &spec, RolloutPlan &plan)
         }
         if (*percent <= previous) {
             c.r.error(step, stepPath,
-                      "steps must increase (" + std::to_string(*percent) + " after " + std::to_string(previous) + ")");
+                "steps must increase (" + std::to_string(*percent) + " after "
+                    + std::to_string(previous) + ")");
             stepsValid = false;
         }
         previous = std::max(previous, int(*percent));
@@ -454,19 +486,23 @@ void readStages(Context &c, const YAML::Node &spec, RolloutPlan &plan)
         plan.cutover.push_back(parsed);
     }
     if (stepsValid && previous != 100)
-        c.r.error(steps, path + ".steps", "the last step must be 100 (is " + std::to_string(previous) + ")");
+        c.r.error(steps, path + ".steps",
+            "the last step must be 100 (is " + std::to_string(previous) + ")");
 }
 
 void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
 {
     const std::string path = "spec.gates";
-    if (!node.IsDefined() || !c.r.map(node, path, {"application", "node", "negativeControl"}))
+    if (!node.IsDefined() || !c.r.map(node, path, { "application", "node", "negativeControl" }))
         return;
     if (const YAML::Node app = node["application"]; app.IsDefined()) {
         const std::string p = path + ".application";
-        if (c.r.map(app, p, {"probe", "prometheus", "minProbeSuccess", "maxErrorRate", "maxErrorRateIncrease", "maxLatencyRatio"})) {
+        if (c.r.map(app, p,
+                { "probe", "prometheus", "minProbeSuccess", "maxErrorRate", "maxErrorRateIncrease",
+                    "maxLatencyRatio" })) {
             ApplicationGateConfig &a = plan.application;
-            if (const YAML::Node probe = app["probe"]; probe.IsDefined() && c.r.map(probe, p + ".probe", {"path", "port"})) {
+            if (const YAML::Node probe = app["probe"];
+                probe.IsDefined() && c.r.map(probe, p + ".probe", { "path", "port" })) {
                 a.probePath = c.r.string(probe, p + ".probe", "path", true).value_or("");
                 if (!a.probePath.empty() && a.probePath.front() != '/')
                     c.r.error(probe["path"], p + ".probe.path", "must start with '/'");
@@ -474,37 +510,49 @@ void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
                 if (!probe["port"].IsDefined())
                     c.r.error(probe, p + ".probe.port", "is required");
             }
-            if (const YAML::Node prom = app["prometheus"]; prom.IsDefined() && c.r.map(prom, p + ".prometheus", {"url", "errorRateQuery", "latencyQuery"})) {
+            if (const YAML::Node prom = app["prometheus"]; prom.IsDefined()
+                && c.r.map(prom, p + ".prometheus", { "url", "errorRateQuery", "latencyQuery" })) {
                 a.prometheusUrl = c.r.string(prom, p + ".prometheus", "url", true).value_or("");
-                // A path goes through the API server (a Service's proxy), with the user's credentials.
-                if (!a.prometheusUrl.empty() && !a.prometheusUrl.starts_with("http://") && !a.prometheusUrl.starts_with("https://")
+                // A path goes through the API server (a Service's proxy), with the user's
+                // credentials.
+                if (!a.prometheusUrl.empty() && !a.prometheusUrl.starts_with("http://")
+                    && !a.prometheusUrl.starts_with("https://")
                     && !a.prometheusUrl.starts_with("/"))
                     c.r.error(prom["url"], p + ".prometheus.url",
-                              "must be an http:// or https:// URL, or an API server path such as "
-                              "/api/v1/namespaces/monitoring/services/prometheus:9090/proxy");
-                a.errorRateQuery = c.r.string(prom, p + ".prometheus", "errorRateQuery", false).value_or("");
-                a.latencyQuery = c.r.string(prom, p + ".prometheus", "latencyQuery", false).value_or("");
+                        "must be an http:// or https:// URL, or an API server path such as "
+                        "/api/v1/namespaces/monitoring/services/prometheus:9090/proxy");
+                a.errorRateQuery
+                    = c.r.string(prom, p + ".prometheus", "errorRateQuery", false).value_or("");
+                a.latencyQuery
+                    = c.r.string(prom, p + ".prometheus", "latencyQuery", false).value_or("");
             }
             a.minProbeSuccess = c.r.number(app, p, "minProbeSuccess", 0, 1).value_or(1.0);
             a.maxErrorRate = c.r.number(app, p, "maxErrorRate", 0, 1);
             a.maxErrorRateIncrease = c.r.number(app, p, "maxErrorRateIncrease", 0, 1);
             a.maxLatencyRatio = c.r.number(app, p, "maxLatencyRatio", 1, 1000);
             if ((a.maxErrorRate || a.maxErrorRateIncrease) && a.errorRateQuery.empty())
-                c.r.error(app, p + ".prometheus.errorRateQuery", "is required to enforce an error-rate threshold");
+                c.r.error(app, p + ".prometheus.errorRateQuery",
+                    "is required to enforce an error-rate threshold");
             if (a.maxLatencyRatio && a.latencyQuery.empty())
-                c.r.error(app, p + ".prometheus.latencyQuery", "is required to enforce maxLatencyRatio");
+                c.r.error(
+                    app, p + ".prometheus.latencyQuery", "is required to enforce maxLatencyRatio");
         }
     }
-    if (const YAML::Node n = node["node"]; n.IsDefined() && c.r.map(n, path + ".node", {"identityAttribute", "identityField"})) {
-        plan.node.identityAttribute = c.r.string(n, path + ".node", "identityAttribute", false).value_or("uuid");
-        plan.node.identityField = c.r.string(n, path + ".node", "identityField", false).value_or("uuid");
+    if (const YAML::Node n = node["node"];
+        n.IsDefined() && c.r.map(n, path + ".node", { "identityAttribute", "identityField" })) {
+        plan.node.identityAttribute
+            = c.r.string(n, path + ".node", "identityAttribute", false).value_or("uuid");
+        plan.node.identityField
+            = c.r.string(n, path + ".node", "identityField", false).value_or("uuid");
     }
-    if (const YAML::Node n = node["negativeControl"];
-        n.IsDefined() && c.r.map(n, path + ".negativeControl", {"enabled", "selector", "deviceClassName"})) {
-        plan.negativeControl.enabled = c.r.boolean(n, path + ".negativeControl", "enabled").value_or(true);
-        plan.negativeControl.selector = c.r.string(n, path + ".negativeControl", "selector", false).value_or("");
-        plan.negativeControl.deviceClassName =
-            c.r.string(n, path + ".negativeControl", "deviceClassName", false).value_or("");
+    if (const YAML::Node n = node["negativeControl"]; n.IsDefined()
+        && c.r.map(n, path + ".negativeControl", { "enabled", "selector", "deviceClassName" })) {
+        plan.negativeControl.enabled
+            = c.r.boolean(n, path + ".negativeControl", "enabled").value_or(true);
+        plan.negativeControl.selector
+            = c.r.string(n, path + ".negativeControl", "selector", false).value_or("");
+        plan.negativeControl.deviceClassName
+            = c.r.string(n, path + ".negativeControl", "deviceClassName", false).value_or("");
     }
 }
 
@@ -521,37 +569,42 @@ void readStopConditions(Context &c, const YAML::Node &node, RolloutPlan &plan)
     for (size_t i = 0; i < node.size(); ++i) {
         const std::string p = path + "[" + std::to_string(i) + "]";
         const YAML::Node item = node[i];
-        if (!c.r.map(item, p, {"type", "action", "after", "threshold", "rate"}))
+        if (!c.r.map(item, p, { "type", "action", "after", "threshold", "rate" }))
             continue;
         const std::optional<std::string> type = c.r.string(item, p, "type", true);
         if (!type)
             continue;
         StopCondition condition;
         using T = StopCondition::Type;
-        static const std::pair<const char *, T> kTypes[] = {
-            {"PendingTooLong", T::PendingTooLong}, {"WrongDeviceIdentity", T::WrongDeviceIdentity},
-            {"ReadinessFailures", T::ReadinessFailures}, {"ErrorRateAbove", T::ErrorRateAbove},
-            {"ClaimNotReleased", T::ClaimNotReleased}};
+        static const std::pair<const char *, T> kTypes[] = { { "PendingTooLong",
+                                                                 T::PendingTooLong },
+            { "WrongDeviceIdentity", T::WrongDeviceIdentity },
+            { "ReadinessFailures", T::ReadinessFailures }, { "ErrorRateAbove", T::ErrorRateAbove },
+            { "ClaimNotReleased", T::ClaimNotReleased } };
         const auto found = std::find_if(std::begin(kTypes), std::end(kTypes),
-                                        [&](const auto &entry) { return *type == entry.first; });
+            [&](const auto &entry) { return *type == entry.first; });
         if (found == std::end(kTypes)) {
             c.r.error(item["type"], p + ".type",
-                      "unknown stop condition \"" + *type
-                          + "\" (PendingTooLong, WrongDeviceIdentity, ReadinessFailures, ErrorRateAbove, ClaimNotReleased)");
+                "unknown stop condition \"" + *type
+                    + "\" (PendingTooLong, WrongDeviceIdentity, ReadinessFailures, ErrorRateAbove, "
+                      "ClaimNotReleased)");
             continue;
         }
         condition.type = found->second;
         if (!seen.insert(condition.type).second)
             c.r.error(item["type"], p + ".type", *type + " is listed twice");
-        const std::string action = c.r.string(item, p, "action", false).value_or(
-            condition.type == T::WrongDeviceIdentity ? "Rollback" : "Pause");
+        const std::string action
+            = c.r.string(item, p, "action", false)
+                  .value_or(condition.type == T::WrongDeviceIdentity ? "Rollback" : "Pause");
         if (action == "Pause")
             condition.action = StopAction::Pause;
         else if (action == "Rollback")
             condition.action = StopAction::Rollback;
         else
-            c.r.error(item["action"], p + ".action", "must be Pause or Rollback (is \"" + action + "\")");
-        const bool needsAfter = condition.type == T::PendingTooLong || condition.type == T::ClaimNotReleased;
+            c.r.error(
+                item["action"], p + ".action", "must be Pause or Rollback (is \"" + action + "\")");
+        const bool needsAfter
+            = condition.type == T::PendingTooLong || condition.type == T::ClaimNotReleased;
         const bool needsThreshold = condition.type == T::ReadinessFailures;
         const bool needsRate = condition.type == T::ErrorRateAbove;
         condition.afterMs = c.r.duration(item, p, "after").value_or(0);
@@ -567,7 +620,8 @@ void readStopConditions(Context &c, const YAML::Node &node, RolloutPlan &plan)
         requireOnly("threshold", needsThreshold);
         requireOnly("rate", needsRate);
         if (needsRate && plan.application.errorRateQuery.empty())
-            c.r.error(item, p, "ErrorRateAbove needs spec.gates.application.prometheus.errorRateQuery");
+            c.r.error(
+                item, p, "ErrorRateAbove needs spec.gates.application.prometheus.errorRateQuery");
         plan.stopConditions.push_back(condition);
     }
 }
@@ -607,36 +661,38 @@ PlanParse parsePlan(std::string_view yaml, const QString &baseDir)
     try {
         root = YAML::Load(std::string(yaml));
     } catch (const YAML::Exception &e) {
-        result.errors.push_back(PlanError{"", e.mark.line + 1, e.mark.column + 1, e.msg});
+        result.errors.push_back(PlanError { "", e.mark.line + 1, e.mark.column + 1, e.msg });
         return result;
     }
     Reader reader;
-    Context c{reader, baseDir};
+    Context c { reader, baseDir };
     RolloutPlan plan;
     try {
-        if (!reader.map(root, "", {"apiVersion", "kind", "metadata", "spec"})) {
+        if (!reader.map(root, "", { "apiVersion", "kind", "metadata", "spec" })) {
             result.errors = std::move(reader.errors);
             return result;
         }
         const std::optional<std::string> apiVersion = reader.string(root, "", "apiVersion", true);
         if (apiVersion && *apiVersion != kPlanApiVersion)
             reader.error(root["apiVersion"], "apiVersion",
-                         "must be " + std::string(kPlanApiVersion) + " (is \"" + *apiVersion + "\")");
+                "must be " + std::string(kPlanApiVersion) + " (is \"" + *apiVersion + "\")");
         const std::optional<std::string> kind = reader.string(root, "", "kind", true);
         if (kind && *kind != kPlanKind)
             reader.error(root["kind"], "kind", "must be RolloutPlan (is \"" + *kind + "\")");
         const YAML::Node metadata = root["metadata"];
         if (!metadata.IsDefined())
             reader.error(root, "metadata.name", "is required");
-        else if (reader.map(metadata, "metadata", {"name", "description"})) {
+        else if (reader.map(metadata, "metadata", { "name", "description" })) {
             plan.name = reader.name(metadata, "metadata", "name", true).value_or("");
-            plan.description = reader.string(metadata, "metadata", "description", false).value_or("");
+            plan.description
+                = reader.string(metadata, "metadata", "description", false).value_or("");
         }
         const YAML::Node spec = root["spec"];
         if (!spec.IsDefined()) {
             reader.error(root, "spec", "is required");
-        } else if (reader.map(spec, "spec", {"baseline", "variant", "traffic", "canary", "shadow", "cutover",
-                                             "gates", "stopConditions"})) {
+        } else if (reader.map(spec, "spec",
+                       { "baseline", "variant", "traffic", "canary", "shadow", "cutover", "gates",
+                           "stopConditions" })) {
             readBaseline(c, spec["baseline"], plan);
             readVariant(c, spec["variant"], plan);
             readTraffic(c, spec["traffic"], plan);
@@ -652,16 +708,19 @@ PlanParse parsePlan(std::string_view yaml, const QString &baseDir)
         if (Result<model::Object> decoded = model::decodeObject(plan.variant.templateManifest)) {
             const auto *rct = decoded->as<model::ResourceClaimTemplate>();
             const model::DeviceRequest &request = rct->spec.requests.front();
-            plan.negativeControl.deviceClassName = request.exactly ? request.exactly->deviceClassName
-                : !request.firstAvailable.empty() ? request.firstAvailable.front().deviceClassName : "";
+            plan.negativeControl.deviceClassName = request.exactly
+                ? request.exactly->deviceClassName
+                : !request.firstAvailable.empty() ? request.firstAvailable.front().deviceClassName
+                                                  : "";
         }
     }
     // No driver publishes devices under a reserved .invalid domain, so this never matches.
     if (plan.negativeControl.enabled && plan.negativeControl.selector.empty())
         plan.negativeControl.selector = "device.driver == \"negative-control.draconsole.invalid\"";
-    std::stable_sort(reader.errors.begin(), reader.errors.end(), [](const PlanError &a, const PlanError &b) {
-        return (a.line ? a.line : INT32_MAX) < (b.line ? b.line : INT32_MAX);
-    });
+    std::stable_sort(
+        reader.errors.begin(), reader.errors.end(), [](const PlanError &a, const PlanError &b) {
+            return (a.line ? a.line : INT32_MAX) < (b.line ? b.line : INT32_MAX);
+        });
     result.errors = std::move(reader.errors);
     if (result.errors.empty())
         result.plan = std::move(plan);
@@ -673,11 +732,13 @@ PlanParse readPlanFile(const QString &path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         PlanParse result;
-        result.errors.push_back(PlanError{"", 0, 0, "cannot read the plan: " + file.errorString().toStdString()});
+        result.errors.push_back(
+            PlanError { "", 0, 0, "cannot read the plan: " + file.errorString().toStdString() });
         return result;
     }
     const QByteArray text = file.readAll();
-    return parsePlan(std::string_view(text.constData(), size_t(text.size())), QFileInfo(path).absolutePath());
+    return parsePlan(
+        std::string_view(text.constData(), size_t(text.size())), QFileInfo(path).absolutePath());
 }
 
 const char *trafficModeName(TrafficMode mode)

@@ -26,17 +26,20 @@ inline constexpr std::string_view kPlanKind = "RolloutPlan";
 // The device-plugin workload the rollout starts from.
 struct Baseline
 {
-    std::string ns;         // spec.baseline.namespace
+    std::string ns; // spec.baseline.namespace
     std::string deployment; // spec.baseline.deployment
 };
 
 // How the canary's pod template differs from the baseline's.
 struct PodTemplateChange
 {
-    std::vector<std::string> removeResources{"nvidia.com/gpu"}; // dropped from requests and limits
-    std::string claimName = "gpu";     // the pod's resourceClaims[].name
+    std::vector<std::string> removeResources {
+        "nvidia.com/gpu"
+    }; // dropped from requests and limits
+    std::string claimName = "gpu"; // the pod's resourceClaims[].name
     std::vector<std::string> containers; // containers that get resources.claims; empty: all
-    std::vector<std::pair<std::string, std::string>> nodeSelector; // selects the DRA pool, replacing the baseline's
+    std::vector<std::pair<std::string, std::string>>
+        nodeSelector; // selects the DRA pool, replacing the baseline's
 };
 
 // The DRA variant: a ResourceClaimTemplate plus the pod template change. `name` identifies the
@@ -44,7 +47,7 @@ struct PodTemplateChange
 struct Variant
 {
     std::string name;
-    std::string deployment;  // the canary Deployment (default: "<baseline>-dra")
+    std::string deployment; // the canary Deployment (default: "<baseline>-dra")
     std::string templateName;
     nlohmann::json templateManifest; // the full ResourceClaimTemplate, resource.k8s.io/v1
     std::string templateFile; // where it came from when given as `file:` (as written)
@@ -52,18 +55,18 @@ struct Variant
 };
 
 enum class TrafficMode {
-    HttpRoute,    // Gateway API HTTPRoute backend weights, RequestMirror filter for shadow
+    HttpRoute, // Gateway API HTTPRoute backend weights, RequestMirror filter for shadow
     ReplicaRatio, // no gateway: both Deployments behind one Service, traffic by replica count
 };
 
 struct Traffic
 {
     TrafficMode mode = TrafficMode::HttpRoute;
-    std::string route;           // HTTPRoute name (HttpRoute mode)
+    std::string route; // HTTPRoute name (HttpRoute mode)
     std::string baselineService; // the route's backend for the baseline (HttpRoute mode)
-    std::string canaryService;   // the route's backend for the canary (HttpRoute mode)
-    std::string service;         // the shared Service (ReplicaRatio mode)
-    int mirrorPercent = 100;     // RequestMirror percent during shadow
+    std::string canaryService; // the route's backend for the canary (HttpRoute mode)
+    std::string service; // the shared Service (ReplicaRatio mode)
+    int mirrorPercent = 100; // RequestMirror percent during shadow
 };
 
 struct CanaryStage
@@ -86,20 +89,21 @@ struct CutoverStep
 
 struct ApplicationGateConfig
 {
-    std::string probePath;  // HTTP path probed on each canary pod; empty: no probe
+    std::string probePath; // HTTP path probed on each canary pod; empty: no probe
     int probePort = 0;
-    double minProbeSuccess = 1.0;     // fraction of probes that must succeed
-    std::string prometheusUrl;        // query endpoint, or an API server path to it; empty: no metrics comparison
+    double minProbeSuccess = 1.0; // fraction of probes that must succeed
+    std::string
+        prometheusUrl; // query endpoint, or an API server path to it; empty: no metrics comparison
     std::string errorRateQuery, latencyQuery; // PromQL, `$deployment` replaced by the workload
-    std::optional<double> maxErrorRate;          // absolute ceiling for the canary (0..1)
-    std::optional<double> maxErrorRateIncrease;  // canary minus baseline (0..1)
-    std::optional<double> maxLatencyRatio;       // canary / baseline
+    std::optional<double> maxErrorRate; // absolute ceiling for the canary (0..1)
+    std::optional<double> maxErrorRateIncrease; // canary minus baseline (0..1)
+    std::optional<double> maxLatencyRatio; // canary / baseline
 };
 
 struct NodeGateConfig
 {
     std::string identityAttribute = "uuid"; // ResourceSlice attribute naming the device
-    std::string identityField = "uuid";     // key in the claim's status.devices[].data
+    std::string identityField = "uuid"; // key in the claim's status.devices[].data
 };
 
 struct NegativeControlConfig
@@ -113,12 +117,18 @@ enum class StopAction { Pause, Rollback };
 
 struct StopCondition
 {
-    enum class Type { PendingTooLong, WrongDeviceIdentity, ReadinessFailures, ErrorRateAbove, ClaimNotReleased };
+    enum class Type {
+        PendingTooLong,
+        WrongDeviceIdentity,
+        ReadinessFailures,
+        ErrorRateAbove,
+        ClaimNotReleased
+    };
     Type type = Type::PendingTooLong;
     StopAction action = StopAction::Pause;
-    int64_t afterMs = 0;  // PendingTooLong, ClaimNotReleased
-    int threshold = 0;    // ReadinessFailures: failures in a row
-    double rate = 0;      // ErrorRateAbove: 0..1
+    int64_t afterMs = 0; // PendingTooLong, ClaimNotReleased
+    int threshold = 0; // ReadinessFailures: failures in a row
+    double rate = 0; // ErrorRateAbove: 0..1
 };
 
 // A validated plan. `metadata.name` is the rollout's id.
@@ -146,7 +156,7 @@ struct RolloutPlan
 struct PlanError
 {
     std::string path; // "spec.cutover.steps[2]"
-    int line = 0;     // 1-based, 0 when unknown
+    int line = 0; // 1-based, 0 when unknown
     int column = 0;
     std::string reason;
 
@@ -158,7 +168,7 @@ struct PlanError
 struct PlanParse
 {
     std::optional<RolloutPlan> plan; // set only when errors is empty
-    std::vector<PlanError> errors;   // in document order
+    std::vector<PlanError> errors; // in document order
 
     // All errors, one per line, each naming `file`.
     QString errorText(const QString &file) const;

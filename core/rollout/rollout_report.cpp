@@ -23,11 +23,20 @@ std::string escapeHtml(std::string_view text)
     escaped.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': escaped += "&amp;"; break;
-        case '<': escaped += "&lt;"; break;
-        case '>': escaped += "&gt;"; break;
-        case '"': escaped += "&quot;"; break;
-        default: escaped += c;
+        case '&':
+            escaped += "&amp;";
+            break;
+        case '<':
+            escaped += "&lt;";
+            break;
+        case '>':
+            escaped += "&gt;";
+            break;
+        case '"':
+            escaped += "&quot;";
+            break;
+        default:
+            escaped += c;
         }
     }
     return escaped;
@@ -68,24 +77,25 @@ std::string svgBody(const std::string &svg)
 void appendGateHtml(std::string &html, const json &gate)
 {
     const std::string verdict = jsonText(gate, "verdict");
-    html += "<div class=\"gate\"><h4><span class=\"badge " + verdictClass(verdict) + "\">" + escapeHtml(verdict)
-        + "</span> " + escapeHtml(jsonText(gate, "gate")) + " gate";
+    html += "<div class=\"gate\"><h4><span class=\"badge " + verdictClass(verdict) + "\">"
+        + escapeHtml(verdict) + "</span> " + escapeHtml(jsonText(gate, "gate")) + " gate";
     if (gate.contains("at") && gate["at"].is_number_integer())
         html += " <small>" + reportTime(gate["at"].get<int64_t>()) + "</small>";
     html += "</h4><table><tr><th>check</th><th>verdict</th><th>evidence</th></tr>";
     if (gate.contains("checks") && gate["checks"].is_array())
         for (const json &check : gate["checks"]) {
             const std::string v = jsonText(check, "verdict");
-            html += "<tr><td>" + escapeHtml(jsonText(check, "name")) + "</td><td class=\"" + verdictClass(v) + "\">"
-                + escapeHtml(v) + "</td><td>" + escapeHtml(jsonText(check, "evidence")) + "</td></tr>";
+            html += "<tr><td>" + escapeHtml(jsonText(check, "name")) + "</td><td class=\""
+                + verdictClass(v) + "\">" + escapeHtml(v) + "</td><td>"
+                + escapeHtml(jsonText(check, "evidence")) + "</td></tr>";
         }
     html += "</table>";
     // The pictures are SVG documents our own renderer wrote; inlined so the report stays one file.
     if (gate.contains("pictures") && gate["pictures"].is_object())
         for (const auto &[title, svg] : gate["pictures"].items())
             if (svg.is_string())
-                html += "<figure class=\"picture\">" + svgBody(svg.get<std::string>()) + "<figcaption>"
-                    + escapeHtml(title) + "</figcaption></figure>";
+                html += "<figure class=\"picture\">" + svgBody(svg.get<std::string>())
+                    + "<figcaption>" + escapeHtml(title) + "</figcaption></figure>";
     html += "</div>\n";
 }
 
@@ -111,28 +121,22 @@ json rolloutReportJson(const RolloutReportInput &input)
     const RolloutState &s = input.record.state;
     const PlanParse parsed = parsePlan(input.record.planYaml);
     const RolloutPlan *plan = parsed.plan ? &*parsed.plan : nullptr;
-    json rollout{{"id", s.id},
-                 {"workload", s.workload},
-                 {"variant", s.variant},
-                 {"stage", stageName(s.stage)},
-                 {"stageLabel", stageLabelOf(plan, s.effectiveStage(), s.stage == Stage::Paused ? s.pausedStep : s.step)},
-                 {"step", s.step},
-                 {"attempt", s.attempt},
-                 {"baselineReplicas", s.baselineReplicas},
-                 {"createdAt", s.createdAt},
-                 {"updatedAt", input.record.updatedAt}};
+    json rollout { { "id", s.id }, { "workload", s.workload }, { "variant", s.variant },
+        { "stage", stageName(s.stage) },
+        { "stageLabel",
+            stageLabelOf(
+                plan, s.effectiveStage(), s.stage == Stage::Paused ? s.pausedStep : s.step) },
+        { "step", s.step }, { "attempt", s.attempt }, { "baselineReplicas", s.baselineReplicas },
+        { "createdAt", s.createdAt }, { "updatedAt", input.record.updatedAt } };
     if (s.stage == Stage::Paused) {
         rollout["pausedStage"] = stageName(s.pausedStage);
         rollout["pauseReason"] = s.pauseReason;
     }
     json timeline = json::array();
     for (const HistoryEntry &h : s.history)
-        timeline.push_back({{"at", h.at},
-                            {"actor", h.actor},
-                            {"verb", verbName(h.verb)},
-                            {"from", stageLabelOf(plan, h.from, h.fromStep)},
-                            {"to", stageLabelOf(plan, h.to, h.toStep)},
-                            {"note", h.note}});
+        timeline.push_back({ { "at", h.at }, { "actor", h.actor }, { "verb", verbName(h.verb) },
+            { "from", stageLabelOf(plan, h.from, h.fromStep) },
+            { "to", stageLabelOf(plan, h.to, h.toStep) }, { "note", h.note } });
     json gates = json::array();
     for (const auto &[kind, result] : s.gates)
         gates.push_back(gateResultJson(result));
@@ -140,8 +144,9 @@ json rolloutReportJson(const RolloutReportInput &input)
     for (const AuditEntry &entry : input.audit) {
         entries.push_back(auditEntryJson(entry));
         if (entry.action == "gate" && entry.details.contains("gate"))
-            gateHistory.push_back({{"at", entry.at}, {"stage", entry.details.value("stage", std::string())},
-                                   {"gate", entry.details["gate"]}});
+            gateHistory.push_back(
+                { { "at", entry.at }, { "stage", entry.details.value("stage", std::string()) },
+                    { "gate", entry.details["gate"] } });
         if (entry.action == "mutate") {
             json m = entry.details;
             m["at"] = entry.at;
@@ -149,33 +154,30 @@ json rolloutReportJson(const RolloutReportInput &input)
             mutations.push_back(std::move(m));
         }
     }
-    json verification{{"intact", input.verification.intact},
-                      {"entries", input.verification.entries},
-                      {"headHash", input.verification.headHash}};
+    json verification { { "intact", input.verification.intact },
+        { "entries", input.verification.entries }, { "headHash", input.verification.headHash } };
     if (input.verification.firstBrokenSeq) {
         verification["firstBrokenSeq"] = *input.verification.firstBrokenSeq;
         verification["reason"] = input.verification.reason;
     }
-    return {{"apiVersion", std::string(kPlanApiVersion)},
-            {"kind", "RolloutReport"},
-            {"generatedAt", input.generatedAt},
-            {"rollout", rollout},
-            {"plan", plan ? planJson(*plan) : json()},
-            {"timeline", timeline},
-            {"gates", gates},
-            {"gateHistory", gateHistory},
-            {"mutations", mutations},
-            {"audit", {{"entries", entries}, {"verification", verification}}}};
+    return { { "apiVersion", std::string(kPlanApiVersion) }, { "kind", "RolloutReport" },
+        { "generatedAt", input.generatedAt }, { "rollout", rollout },
+        { "plan", plan ? planJson(*plan) : json() }, { "timeline", timeline }, { "gates", gates },
+        { "gateHistory", gateHistory }, { "mutations", mutations },
+        { "audit", { { "entries", entries }, { "verification", verification } } } };
 }
 
 std::string rolloutReportHtml(const RolloutReportInput &input)
 {
     const json report = rolloutReportJson(input);
     const json &r = report["rollout"];
-    std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Rollout "
-        + escapeHtml(jsonText(r, "id")) + "</title>\n<style>" + std::string(kReportStyle) + "</style></head><body>\n";
-    html += "<h1>Rollout " + escapeHtml(jsonText(r, "id")) + "</h1>\n<p>" + escapeHtml(jsonText(r, "workload"))
-        + " from the device plugin to DRA variant <b>" + escapeHtml(jsonText(r, "variant")) + "</b>. Report generated "
+    std::string html
+        = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Rollout "
+        + escapeHtml(jsonText(r, "id")) + "</title>\n<style>" + std::string(kReportStyle)
+        + "</style></head><body>\n";
+    html += "<h1>Rollout " + escapeHtml(jsonText(r, "id")) + "</h1>\n<p>"
+        + escapeHtml(jsonText(r, "workload")) + " from the device plugin to DRA variant <b>"
+        + escapeHtml(jsonText(r, "variant")) + "</b>. Report generated "
         + reportTime(input.generatedAt) + ".</p>\n";
     html += "<table class=\"summary\">";
     const auto row = [&](const std::string &name, const std::string &value) {
@@ -189,17 +191,20 @@ std::string rolloutReportHtml(const RolloutReportInput &input)
     row("created", reportTime(input.record.state.createdAt));
     row("last change", reportTime(input.record.updatedAt));
     const json &verification = report["audit"]["verification"];
-    row("audit log", verification["intact"].get<bool>()
-                         ? "intact, " + jsonText(verification, "entries") + " entries, head " + jsonText(verification, "headHash")
-                         : "BROKEN: " + jsonText(verification, "reason"));
+    row("audit log",
+        verification["intact"].get<bool>() ? "intact, " + jsonText(verification, "entries")
+                + " entries, head " + jsonText(verification, "headHash")
+                                           : "BROKEN: " + jsonText(verification, "reason"));
     html += "</table>\n";
 
     html += "<h2>Timeline</h2>\n<ol class=\"timeline\">";
     for (const json &t : report["timeline"])
-        html += "<li><b>" + escapeHtml(jsonText(t, "from")) + " &rarr; " + escapeHtml(jsonText(t, "to")) + "</b> <small>"
-            + reportTime(t["at"].get<int64_t>()) + " &middot; " + escapeHtml(jsonText(t, "verb")) + " by "
+        html += "<li><b>" + escapeHtml(jsonText(t, "from")) + " &rarr; "
+            + escapeHtml(jsonText(t, "to")) + "</b> <small>" + reportTime(t["at"].get<int64_t>())
+            + " &middot; " + escapeHtml(jsonText(t, "verb")) + " by "
             + escapeHtml(jsonText(t, "actor")) + "</small>"
-            + (jsonText(t, "note").empty() ? "" : "<br>" + escapeHtml(jsonText(t, "note"))) + "</li>";
+            + (jsonText(t, "note").empty() ? "" : "<br>" + escapeHtml(jsonText(t, "note")))
+            + "</li>";
     html += "</ol>\n";
 
     html += "<h2>Gates of the current stage</h2>\n";
@@ -208,35 +213,44 @@ std::string rolloutReportHtml(const RolloutReportInput &input)
     for (const json &gate : report["gates"])
         appendGateHtml(html, gate);
 
-    html += "<h2>Gate history</h2>\n<p>Each change of a gate's verdict, with the evidence that decided it.</p>\n";
+    html += "<h2>Gate history</h2>\n<p>Each change of a gate's verdict, with the evidence that "
+            "decided it.</p>\n";
     for (const json &entry : report["gateHistory"]) {
         html += "<p><small>stage " + escapeHtml(jsonText(entry, "stage")) + "</small></p>";
         appendGateHtml(html, entry["gate"]);
     }
 
-    html += "<h2>Mutations</h2>\n<table><tr><th>time</th><th>mutation</th><th>result</th><th>by</th></tr>";
+    html += "<h2>Mutations</h2>\n<table><tr><th>time</th><th>mutation</th><th>result</th><th>by</"
+            "th></tr>";
     for (const json &m : report["mutations"]) {
         const std::string result = jsonText(m, "result");
         html += "<tr><td>" + reportTime(m.value("at", int64_t(0))) + "</td><td>"
-            + escapeHtml(m.contains("mutation") ? jsonText(m["mutation"], "description") : "") + "</td><td class=\""
-            + (result == "failed" || result == "denied" ? "fail" : "pass") + "\">" + escapeHtml(result)
-            + (jsonText(m, "error").empty() ? "" : ": " + escapeHtml(jsonText(m, "error"))) + "</td><td>"
-            + escapeHtml(jsonText(m, "actor")) + "</td></tr>";
+            + escapeHtml(m.contains("mutation") ? jsonText(m["mutation"], "description") : "")
+            + "</td><td class=\"" + (result == "failed" || result == "denied" ? "fail" : "pass")
+            + "\">" + escapeHtml(result)
+            + (jsonText(m, "error").empty() ? "" : ": " + escapeHtml(jsonText(m, "error")))
+            + "</td><td>" + escapeHtml(jsonText(m, "actor")) + "</td></tr>";
         if (!jsonText(m, "diff").empty())
-            html += "<tr><td></td><td colspan=\"3\"><details><summary>preview (server dry run)</summary><pre>"
+            html += "<tr><td></td><td colspan=\"3\"><details><summary>preview (server dry "
+                    "run)</summary><pre>"
                 + escapeHtml(jsonText(m, "diff")) + "</pre></details></td></tr>";
     }
     html += "</table>\n";
 
-    html += "<h2>Audit log</h2>\n<table><tr><th>#</th><th>time</th><th>actor</th><th>action</th><th>result</th></tr>";
+    html += "<h2>Audit "
+            "log</h2>\n<table><tr><th>#</th><th>time</th><th>actor</th><th>action</th><th>result</"
+            "th></tr>";
     for (const json &e : report["audit"]["entries"])
-        html += "<tr><td>" + jsonText(e, "seq") + "</td><td>" + reportTime(e["at"].get<int64_t>()) + "</td><td>"
-            + escapeHtml(jsonText(e, "actor")) + "</td><td>" + escapeHtml(jsonText(e, "action")) + "</td><td>"
-            + escapeHtml(jsonText(e, "result")) + "</td></tr>";
-    html += "</table>\n<p><small>Each entry's hash covers the one before it; the chain was verified when this report "
+        html += "<tr><td>" + jsonText(e, "seq") + "</td><td>" + reportTime(e["at"].get<int64_t>())
+            + "</td><td>" + escapeHtml(jsonText(e, "actor")) + "</td><td>"
+            + escapeHtml(jsonText(e, "action")) + "</td><td>" + escapeHtml(jsonText(e, "result"))
+            + "</td></tr>";
+    html += "</table>\n<p><small>Each entry's hash covers the one before it; the chain was "
+            "verified when this report "
             "was generated.</small></p>\n";
 
-    html += "<h2>Plan</h2>\n<pre>" + escapeHtml(report["plan"].dump(2)) + "</pre>\n</body></html>\n";
+    html
+        += "<h2>Plan</h2>\n<pre>" + escapeHtml(report["plan"].dump(2)) + "</pre>\n</body></html>\n";
     return html;
 }
 

@@ -9,32 +9,32 @@ namespace dra::rollout {
 
 namespace {
 
-constexpr std::array<std::pair<Stage, const char *>, 11> kStages{{
-    {Stage::Baseline, "Baseline"},
-    {Stage::Canary, "Canary"},
-    {Stage::Shadow, "Shadow"},
-    {Stage::Cutover, "Cutover"},
-    {Stage::Complete, "Complete"},
-    {Stage::Paused, "Paused"},
-    {Stage::RollingBack, "RollingBack"},
-    {Stage::RolledBack, "RolledBack"},
-    {Stage::Aborted, "Aborted"},
-    {Stage::Rejected, "Rejected"},
-    {Stage::Finalised, "Finalised"},
-}};
+constexpr std::array<std::pair<Stage, const char *>, 11> kStages { {
+    { Stage::Baseline, "Baseline" },
+    { Stage::Canary, "Canary" },
+    { Stage::Shadow, "Shadow" },
+    { Stage::Cutover, "Cutover" },
+    { Stage::Complete, "Complete" },
+    { Stage::Paused, "Paused" },
+    { Stage::RollingBack, "RollingBack" },
+    { Stage::RolledBack, "RolledBack" },
+    { Stage::Aborted, "Aborted" },
+    { Stage::Rejected, "Rejected" },
+    { Stage::Finalised, "Finalised" },
+} };
 
-constexpr std::array<std::pair<Verb, const char *>, 10> kVerbs{{
-    {Verb::Start, "start"},
-    {Verb::Promote, "promote"},
-    {Verb::Pause, "pause"},
-    {Verb::Resume, "resume"},
-    {Verb::Abort, "abort"},
-    {Verb::RetryGate, "retry-gate"},
-    {Verb::Finalise, "finalise"},
-    {Verb::Reject, "reject"},
-    {Verb::StopConditionFired, "stop-condition"},
-    {Verb::RollbackVerified, "rollback-verified"},
-}};
+constexpr std::array<std::pair<Verb, const char *>, 10> kVerbs { {
+    { Verb::Start, "start" },
+    { Verb::Promote, "promote" },
+    { Verb::Pause, "pause" },
+    { Verb::Resume, "resume" },
+    { Verb::Abort, "abort" },
+    { Verb::RetryGate, "retry-gate" },
+    { Verb::Finalise, "finalise" },
+    { Verb::Reject, "reject" },
+    { Verb::StopConditionFired, "stop-condition" },
+    { Verb::RollbackVerified, "rollback-verified" },
+} };
 
 template <typename Enum, size_t N>
 const char *nameOf(const std::array<std::pair<Enum, const char *>, N> &table, Enum value)
@@ -46,7 +46,8 @@ const char *nameOf(const std::array<std::pair<Enum, const char *>, N> &table, En
 }
 
 template <typename Enum, size_t N>
-std::optional<Enum> valueOf(const std::array<std::pair<Enum, const char *>, N> &table, std::string_view name)
+std::optional<Enum> valueOf(
+    const std::array<std::pair<Enum, const char *>, N> &table, std::string_view name)
 {
     for (const auto &[v, text] : table)
         if (name == text)
@@ -93,30 +94,17 @@ nlohmann::json stateJson(const RolloutState &state)
         retries[gateName(kind)] = count;
     json history = json::array();
     for (const HistoryEntry &h : state.history)
-        history.push_back({{"at", h.at},
-                           {"actor", h.actor},
-                           {"verb", verbName(h.verb)},
-                           {"from", stageName(h.from)},
-                           {"to", stageName(h.to)},
-                           {"fromStep", h.fromStep},
-                           {"toStep", h.toStep},
-                           {"note", h.note}});
-    return json{{"id", state.id},
-                {"workload", state.workload},
-                {"variant", state.variant},
-                {"stage", stageName(state.stage)},
-                {"step", state.step},
-                {"pausedStage", stageName(state.pausedStage)},
-                {"pausedStep", state.pausedStep},
-                {"pauseReason", state.pauseReason},
-                {"createdAt", state.createdAt},
-                {"stageEnteredAt", state.stageEnteredAt},
-                {"baselineReplicas", state.baselineReplicas},
-                {"attempt", state.attempt},
-                {"rejectAfterRollback", state.rejectAfterRollback},
-                {"gates", std::move(gates)},
-                {"gateRetries", std::move(retries)},
-                {"history", std::move(history)}};
+        history.push_back({ { "at", h.at }, { "actor", h.actor }, { "verb", verbName(h.verb) },
+            { "from", stageName(h.from) }, { "to", stageName(h.to) }, { "fromStep", h.fromStep },
+            { "toStep", h.toStep }, { "note", h.note } });
+    return json { { "id", state.id }, { "workload", state.workload }, { "variant", state.variant },
+        { "stage", stageName(state.stage) }, { "step", state.step },
+        { "pausedStage", stageName(state.pausedStage) }, { "pausedStep", state.pausedStep },
+        { "pauseReason", state.pauseReason }, { "createdAt", state.createdAt },
+        { "stageEnteredAt", state.stageEnteredAt }, { "baselineReplicas", state.baselineReplicas },
+        { "attempt", state.attempt }, { "rejectAfterRollback", state.rejectAfterRollback },
+        { "gates", std::move(gates) }, { "gateRetries", std::move(retries) },
+        { "history", std::move(history) } };
 }
 
 std::optional<RolloutState> stateFromJson(const nlohmann::json &json, std::string *error)
@@ -165,9 +153,9 @@ std::optional<RolloutState> stateFromJson(const nlohmann::json &json, std::strin
                 const std::optional<Stage> to = stageFromName(item.at("to").get<std::string>());
                 if (!verb || !from || !to)
                     return bad("unreadable history entry");
-                state.history.push_back(HistoryEntry{item.value("at", int64_t(0)), item.value("actor", ""), *verb,
-                                                     *from, *to, item.value("fromStep", -1), item.value("toStep", -1),
-                                                     item.value("note", "")});
+                state.history.push_back(HistoryEntry { item.value("at", int64_t(0)),
+                    item.value("actor", ""), *verb, *from, *to, item.value("fromStep", -1),
+                    item.value("toStep", -1), item.value("note", "") });
             }
         return state;
     } catch (const nlohmann::json::exception &e) {

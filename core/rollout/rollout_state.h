@@ -43,8 +43,9 @@ enum class Verb {
     RetryGate,
     Finalise,
     Reject,
-    StopConditionFired, // the controller saw a stop condition (its action decides pause or rollback)
-    RollbackVerified,   // the rollback gate passed: the cluster is back at the baseline
+    StopConditionFired, // the controller saw a stop condition (its action decides pause or
+                        // rollback)
+    RollbackVerified, // the rollback gate passed: the cluster is back at the baseline
 };
 
 const char *stageName(Stage stage);
@@ -70,21 +71,21 @@ struct HistoryEntry
 // Everything the state file keeps about one rollout besides its plan.
 struct RolloutState
 {
-    std::string id;       // the plan's metadata.name
+    std::string id; // the plan's metadata.name
     std::string workload; // "namespace/deployment"
     std::string variant;
     Stage stage = Stage::Baseline;
-    int step = -1;                // cutover step index while in Cutover
+    int step = -1; // cutover step index while in Cutover
     Stage pausedStage = Stage::Baseline; // what Paused will resume
     int pausedStep = -1;
     std::string pauseReason;
     int64_t createdAt = 0;
-    int64_t stageEnteredAt = 0;   // observation windows count from here
-    int baselineReplicas = 0;     // captured at start; what rollback restores
-    int attempt = 0;              // starts so far
+    int64_t stageEnteredAt = 0; // observation windows count from here
+    int baselineReplicas = 0; // captured at start; what rollback restores
+    int attempt = 0; // starts so far
     bool rejectAfterRollback = false;
     std::map<GateKind, GateResult> gates; // latest result per gate in the current stage
-    std::map<GateKind, int> gateRetries;  // retry-gate count per gate in the current stage
+    std::map<GateKind, int> gateRetries; // retry-gate count per gate in the current stage
     std::vector<HistoryEntry> history;
 
     // The stage a paused rollout is in, otherwise `stage`.

@@ -14,21 +14,24 @@ using store::sqlite::Transaction;
 
 Result<RolloutRecord> readRecord(Statement &select)
 {
-    Result<nlohmann::json> json = common::parseJson(select.columnText(1), QStringLiteral("rollout state"));
+    Result<nlohmann::json> json
+        = common::parseJson(select.columnText(1), QStringLiteral("rollout state"));
     if (!json)
         return fail(json.error());
     std::string why;
     std::optional<RolloutState> state = stateFromJson(*json, &why);
     if (!state)
-        return fail(Error::Code::Parse, QStringLiteral("rollout %1: %2").arg(common::qs(select.columnText(0)),
-                                                                             common::qs(why)));
-    return RolloutRecord{std::move(*state), select.columnString(2), select.columnInt(3)};
+        return fail(Error::Code::Parse,
+            QStringLiteral("rollout %1: %2")
+                .arg(common::qs(select.columnText(0)), common::qs(why)));
+    return RolloutRecord { std::move(*state), select.columnString(2), select.columnInt(3) };
 }
 
 std::string transitionText(const RolloutState &before, const Decision &decision)
 {
     const auto label = [](Stage stage, int step) {
-        return std::string(stageName(stage)) + (stage == Stage::Cutover ? "[" + std::to_string(step) + "]" : "");
+        return std::string(stageName(stage))
+            + (stage == Stage::Cutover ? "[" + std::to_string(step) + "]" : "");
     };
     return label(before.stage, before.step) + " -> " + label(decision.to, decision.toStep);
 }
@@ -42,8 +45,8 @@ Result<Transaction> RolloutStore::beginWrite()
     return Transaction::begin(m_state.database(), Transaction::Kind::Immediate);
 }
 
-Result<void> RolloutStore::create(const RolloutState &state, const std::string &planYaml, const std::string &actor,
-                                  int64_t at)
+Result<void> RolloutStore::create(
+    const RolloutState &state, const std::string &planYaml, const std::string &actor, int64_t at)
 {
     store::sqlite::Database &db = m_state.database();
     Result<Transaction> transaction = beginWrite();
@@ -57,18 +60,20 @@ Result<void> RolloutStore::create(const RolloutState &state, const std::string &
             continue;
         if (record.state.id == state.id)
             return fail(Error::Code::Conflict,
-                        QStringLiteral("rollout %1 exists and is at %2; abort or finish it first")
-                            .arg(common::qs(state.id), QString::fromLatin1(stageName(record.state.stage))));
+                QStringLiteral("rollout %1 exists and is at %2; abort or finish it first")
+                    .arg(common::qs(state.id), QString::fromLatin1(stageName(record.state.stage))));
         if (record.state.workload == state.workload)
             return fail(Error::Code::Conflict,
-                        QStringLiteral("rollout %1 of %2 is at %3; one rollout per workload at a time")
-                            .arg(common::qs(record.state.id), common::qs(state.workload),
-                                 QString::fromLatin1(stageName(record.state.stage))));
+                QStringLiteral("rollout %1 of %2 is at %3; one rollout per workload at a time")
+                    .arg(common::qs(record.state.id), common::qs(state.workload),
+                        QString::fromLatin1(stageName(record.state.stage))));
     }
     Result<Statement> upsert = db.prepare(
         "INSERT INTO rollouts (id, plan_yaml, state_json, updated_at, workload, stage, created_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4) ON CONFLICT (id) DO UPDATE SET plan_yaml = excluded.plan_yaml, "
-        "state_json = excluded.state_json, updated_at = excluded.updated_at, workload = excluded.workload, "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?4) ON CONFLICT (id) DO UPDATE SET plan_yaml = "
+        "excluded.plan_yaml, "
+        "state_json = excluded.state_json, updated_at = excluded.updated_at, workload = "
+        "excluded.workload, "
         "stage = excluded.stage, created_at = excluded.created_at");
     if (!upsert)
         return fail(upsert.error());
@@ -81,8 +86,8 @@ Result<void> RolloutStore::create(const RolloutState &state, const std::string &
     upsert->bind(6, stageName(state.stage));
     if (Result<void> done = upsert->exec(); !done)
         return done;
-    AuditEntry entry{0, at, actor, "create", state.id, "Baseline",
-                     {{"workload", state.workload}, {"variant", state.variant}}};
+    AuditEntry entry { 0, at, actor, "create", state.id, "Baseline",
+        { { "workload", state.workload }, { "variant", state.variant } } };
     if (Result<AuditEntry> logged = m_audit.append(std::move(entry)); !logged)
         return fail(logged.error());
     return transaction->commit();
@@ -90,8 +95,8 @@ Result<void> RolloutStore::create(const RolloutState &state, const std::string &
 
 Result<std::optional<RolloutRecord>> RolloutStore::load(const std::string &id)
 {
-    Result<Statement> select =
-        m_state.database().prepare("SELECT id, state_json, plan_yaml, updated_at FROM rollouts WHERE id = ?1");
+    Result<Statement> select = m_state.database().prepare(
+        "SELECT id, state_json, plan_yaml, updated_at FROM rollouts WHERE id = ?1");
     if (!select)
         return fail(select.error());
     select->bind(1, id);
@@ -140,8 +145,9 @@ Result<void> RolloutStore::writeState(const RolloutState &state, int64_t at)
     return update->exec();
 }
 
-Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutState &state, const Command &command,
-                                       int64_t at, const std::function<Result<void>(const Decision &)> &alsoWhenAllowed)
+Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutState &state,
+    const Command &command, int64_t at,
+    const std::function<Result<void>(const Decision &)> &alsoWhenAllowed)
 {
     store::sqlite::Database &db = m_state.database();
     Result<Transaction> transaction = beginWrite();
@@ -152,29 +158,29 @@ Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutSta
     const Decision decision = machine.apply(next, command);
     nlohmann::json requirements = nlohmann::json::array();
     for (const Requirement &r : decision.requirements)
-        requirements.push_back({{"what", r.what}, {"met", r.met}, {"detail", r.detail}});
-    nlohmann::json details{{"requirements", std::move(requirements)},
-                           {"mutations", mutationsJson(decision.mutations)},
-                           {"reason", command.reason}};
+        requirements.push_back({ { "what", r.what }, { "met", r.met }, { "detail", r.detail } });
+    nlohmann::json details { { "requirements", std::move(requirements) },
+        { "mutations", mutationsJson(decision.mutations) }, { "reason", command.reason } };
     if (command.gate)
         details["gate"] = gateName(*command.gate);
     if (command.stopAction)
         details["stopAction"] = stopActionName(*command.stopAction);
     if (command.overrideRejection)
         details["overrideRejection"] = true;
-    AuditEntry entry{0, at, command.actor, verbName(command.verb), state.id,
-                     decision.allowed ? transitionText(state, decision) : "refused: " + decision.refusal,
-                     std::move(details)};
+    AuditEntry entry { 0, at, command.actor, verbName(command.verb), state.id,
+        decision.allowed ? transitionText(state, decision) : "refused: " + decision.refusal,
+        std::move(details) };
     if (decision.allowed) {
         if (Result<void> written = writeState(next, at); !written)
             return fail(written.error());
         for (const Mutation &m : decision.mutations) {
             if (m.kind != Mutation::Kind::MarkVariantRejected)
                 continue;
-            Result<Statement> mark = db.prepare(
-                "INSERT INTO rejected_variants (workload, variant, rollout, at, reason) VALUES (?1, ?2, ?3, ?4, ?5) "
-                "ON CONFLICT (workload, variant) DO UPDATE SET rollout = excluded.rollout, at = excluded.at, "
-                "reason = excluded.reason");
+            Result<Statement> mark = db.prepare("INSERT INTO rejected_variants (workload, variant, "
+                                                "rollout, at, reason) VALUES (?1, ?2, ?3, ?4, ?5) "
+                                                "ON CONFLICT (workload, variant) DO UPDATE SET "
+                                                "rollout = excluded.rollout, at = excluded.at, "
+                                                "reason = excluded.reason");
             if (!mark)
                 return fail(mark.error());
             mark->bind(1, m.ns);
@@ -199,7 +205,7 @@ Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutSta
 }
 
 Result<void> RolloutStore::recordGates(const RolloutMachine &machine, RolloutState &state,
-                                       const std::vector<GateResult> &results, const std::string &actor, int64_t at)
+    const std::vector<GateResult> &results, const std::string &actor, int64_t at)
 {
     Result<Transaction> transaction = beginWrite();
     if (!transaction)
@@ -211,9 +217,9 @@ Result<void> RolloutStore::recordGates(const RolloutMachine &machine, RolloutSta
         machine.recordGate(next, result);
         if (!news)
             continue;
-        AuditEntry entry{0, at, actor, "gate", state.id,
-                         std::string(gateName(result.gate)) + ": " + verdictName(result.verdict),
-                         {{"gate", gateResultJson(result)}, {"stage", stageName(state.stage)}}};
+        AuditEntry entry { 0, at, actor, "gate", state.id,
+            std::string(gateName(result.gate)) + ": " + verdictName(result.verdict),
+            { { "gate", gateResultJson(result) }, { "stage", stageName(state.stage) } } };
         if (Result<AuditEntry> logged = m_audit.append(std::move(entry)); !logged)
             return fail(logged.error());
     }
@@ -225,7 +231,8 @@ Result<void> RolloutStore::recordGates(const RolloutMachine &machine, RolloutSta
     return {};
 }
 
-Result<std::optional<RejectedVariant>> RolloutStore::rejection(const std::string &workload, const std::string &variant)
+Result<std::optional<RejectedVariant>> RolloutStore::rejection(
+    const std::string &workload, const std::string &variant)
 {
     Result<Statement> select = m_state.database().prepare(
         "SELECT rollout, at, reason FROM rejected_variants WHERE workload = ?1 AND variant = ?2");
@@ -238,8 +245,8 @@ Result<std::optional<RejectedVariant>> RolloutStore::rejection(const std::string
         return fail(row.error());
     if (!*row)
         return std::optional<RejectedVariant>();
-    return std::optional<RejectedVariant>(
-        RejectedVariant{workload, variant, select->columnString(0), select->columnString(2), select->columnInt(1)});
+    return std::optional<RejectedVariant>(RejectedVariant { workload, variant,
+        select->columnString(0), select->columnString(2), select->columnInt(1) });
 }
 
 } // namespace dra::rollout

@@ -37,14 +37,18 @@ struct RejectedVariant
 class RolloutStore final
 {
 public:
-    explicit RolloutStore(store::StateDb &state) : m_state(state), m_audit(state.database()) { }
+    explicit RolloutStore(store::StateDb &state)
+        : m_state(state)
+        , m_audit(state.database())
+    {
+    }
 
     // Registers a new rollout at Baseline. Fails (Conflict) when a rollout of the same id exists
     // that is not settled, or another rollout of the same workload is not settled (one rollout
     // per workload at a time). A settled rollout of the same id is replaced (its history stays
     // in the audit log).
     [[nodiscard]] Result<void> create(const RolloutState &state, const std::string &planYaml,
-                                      const std::string &actor, int64_t at);
+        const std::string &actor, int64_t at);
     [[nodiscard]] Result<std::optional<RolloutRecord>> load(const std::string &id);
     // Every rollout, most recently updated first.
     [[nodiscard]] Result<std::vector<RolloutRecord>> list();
@@ -54,17 +58,17 @@ public:
     // Shadow" or "refused: ..."), with the requirements and intended mutations as details.
     // `alsoWhenAllowed` runs inside the same transaction when the command is allowed (the
     // controller stores the transition's mutations with it, so a crash cannot separate them).
-    [[nodiscard]] Result<Decision> execute(const RolloutMachine &machine, RolloutState &state, const Command &command,
-                                           int64_t at,
-                                           const std::function<Result<void>(const Decision &)> &alsoWhenAllowed = {});
+    [[nodiscard]] Result<Decision> execute(const RolloutMachine &machine, RolloutState &state,
+        const Command &command, int64_t at,
+        const std::function<Result<void>(const Decision &)> &alsoWhenAllowed = {});
 
     // Stores gate results the controller evaluated in the current stage; a gate whose verdict
     // changed gets an audit entry (an unchanged verdict is not news).
     [[nodiscard]] Result<void> recordGates(const RolloutMachine &machine, RolloutState &state,
-                                           const std::vector<GateResult> &results, const std::string &actor, int64_t at);
+        const std::vector<GateResult> &results, const std::string &actor, int64_t at);
 
-    [[nodiscard]] Result<std::optional<RejectedVariant>> rejection(const std::string &workload,
-                                                                   const std::string &variant);
+    [[nodiscard]] Result<std::optional<RejectedVariant>> rejection(
+        const std::string &workload, const std::string &variant);
 
     AuditLog &audit() { return m_audit; }
 

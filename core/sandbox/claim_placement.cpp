@@ -51,7 +51,8 @@ Result<void> ClaimPlacement::build()
             if (decoded)
                 objects.push_back(std::move(*decoded));
             else
-                qCWarning(lcSandbox, "demo scheduler skips %s", qPrintable(decoded.error().message));
+                qCWarning(
+                    lcSandbox, "demo scheduler skips %s", qPrintable(decoded.error().message));
         }
     }
     Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(objects));
@@ -76,7 +77,8 @@ ClaimPlacement::Outcome ClaimPlacement::place(
     std::vector<json> requiredSelectors;
     for (size_t i = 0; i < claims.size(); ++i) {
         if (claimIsAllocated(claims[i])) {
-            const json selector = claims[i].value("/status/allocation/nodeSelector"_json_pointer, json());
+            const json selector
+                = claims[i].value("/status/allocation/nodeSelector"_json_pointer, json());
             if (selector.is_object())
                 requiredSelectors.push_back(selector);
             continue;
@@ -95,7 +97,8 @@ ClaimPlacement::Outcome ClaimPlacement::place(
             continue;
         bool selected = true;
         for (const json &selector : requiredSelectors) {
-            Result<bool> matches = alloc::nodeSelectorMatches(selector, m_cluster->nodes()[size_t(index)]);
+            Result<bool> matches
+                = alloc::nodeSelectorMatches(selector, m_cluster->nodes()[size_t(index)]);
             selected = selected && matches && *matches;
         }
         if (!selected)
@@ -136,10 +139,9 @@ ClaimPlacement::Outcome ClaimPlacement::place(
     std::string summary;
     if (!wanted.empty())
         m_simulator->explain(wanted, alloc::SimulationOptions {}, &summary);
-    out.message = summary.empty()
-        ? "0/" + std::to_string(m_view.all(model::Kind::Node).size())
+    out.message = summary.empty() ? "0/" + std::to_string(m_view.all(model::Kind::Node).size())
             + " nodes are available: cannot allocate all claims."
-        : summary;
+                                  : summary;
     return out;
 }
 

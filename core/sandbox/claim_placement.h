@@ -14,7 +14,7 @@
 namespace dra::alloc {
 class Cluster;
 class Simulator;
-}
+} // namespace dra::alloc
 
 namespace dra::sandbox {
 

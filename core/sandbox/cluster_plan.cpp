@@ -41,7 +41,8 @@ std::string nodeInternalIp(int ordinal)
 
 std::string podSubnetPrefix(int nodeOrdinal)
 {
-    return "100." + std::to_string(64 + nodeOrdinal / 256 % 64) + '.' + std::to_string(nodeOrdinal % 256);
+    return "100." + std::to_string(64 + nodeOrdinal / 256 % 64) + '.'
+        + std::to_string(nodeOrdinal % 256);
 }
 
 std::string podIp(int nodeOrdinal, int podIndex)

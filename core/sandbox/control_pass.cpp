@@ -23,8 +23,8 @@ std::string deploymentOfPod(const ObjectView &view, const json &pod)
     const json *owner = controllerOf(pod);
     if (!owner || owner->value("kind", "") != "ReplicaSet")
         return {};
-    const json *replicaSet = view.find(
-        model::Kind::ReplicaSet, metaText(pod, "namespace"), owner->value("name", ""));
+    const json *replicaSet
+        = view.find(model::Kind::ReplicaSet, metaText(pod, "namespace"), owner->value("name", ""));
     if (!replicaSet)
         return {};
     const json *deployment = controllerOf(*replicaSet);
@@ -53,8 +53,8 @@ void ControlPass::recordEvent(const json &involved, bool warning, const std::str
         view.put(event);
         return;
     }
-    const std::string name = metaText(involved, "name") + '.' + stableNameSuffix(
-        uid + '/' + reason + '/' + std::to_string(nowMs), 16);
+    const std::string name = metaText(involved, "name") + '.'
+        + stableNameSuffix(uid + '/' + reason + '/' + std::to_string(nowMs), 16);
     json event = newObject("v1", "Event", ns, name, nowMs);
     event["involvedObject"] = { { "apiVersion", involved.value("apiVersion", "") },
         { "kind", involved.value("kind", "") }, { "namespace", ns },

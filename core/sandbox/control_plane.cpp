@@ -13,8 +13,8 @@
 
 namespace dra::sandbox {
 
-ControlPlane::ControlPlane(server::ObjectWriter &writer, kube::Clock &clock,
-    ControlPlaneOptions options, QObject *parent)
+ControlPlane::ControlPlane(
+    server::ObjectWriter &writer, kube::Clock &clock, ControlPlaneOptions options, QObject *parent)
     : QObject(parent)
     , m_writer(writer)
     , m_clock(clock)
@@ -24,7 +24,8 @@ ControlPlane::ControlPlane(server::ObjectWriter &writer, kube::Clock &clock,
     , m_traffic(m_metrics, clock, { options.trafficRequestsPerSecond })
 {
     connect(&m_timer, &QTimer::timeout, this, &ControlPlane::tick);
-    m_responders.setMetricsHandler([this](const std::string &target) { return answerMetricsQuery(target); });
+    m_responders.setMetricsHandler(
+        [this](const std::string &target) { return answerMetricsQuery(target); });
 }
 
 void ControlPlane::start()
@@ -52,15 +53,18 @@ std::pair<int, std::string> ControlPlane::answerMetricsQuery(const std::string &
         std::replace(formTarget.begin() + std::ptrdiff_t(query), formTarget.end(), '+', ' ');
     const QUrl url(QString::fromStdString("http://prometheus" + formTarget));
     if (url.path() != QLatin1String("/api/v1/query"))
-        return { 404, nlohmann::json { { "status", "error" }, { "errorType", "not_found" },
-                          { "error", "this demo Prometheus answers /api/v1/query only" } }.dump() };
+        return { 404,
+            nlohmann::json { { "status", "error" }, { "errorType", "not_found" },
+                { "error", "this demo Prometheus answers /api/v1/query only" } }
+                .dump() };
     const QUrlQuery query(url);
     // `time` is seconds since the epoch (fractions allowed); absent: now.
     bool timeGiven = false;
     const double seconds = query.queryItemValue(QStringLiteral("time")).toDouble(&timeGiven);
     const int64_t atMs = timeGiven ? int64_t(seconds * 1000) : m_clock.nowMs();
     const auto [status, body] = prometheusQueryApi(
-        query.queryItemValue(QStringLiteral("query"), QUrl::FullyDecoded).toStdString(), m_metrics, atMs);
+        query.queryItemValue(QStringLiteral("query"), QUrl::FullyDecoded).toStdString(), m_metrics,
+        atMs);
     return { status, body.dump() };
 }
 

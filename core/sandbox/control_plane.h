@@ -70,8 +70,8 @@ public:
     TrafficSource &traffic() { return m_traffic; }
     // The Ready pods behind a Service now (the services/proxy subresource); nullopt when there
     // is no such Service.
-    std::optional<std::vector<ServiceEndpoint>> serviceEndpoints(const std::string &ns, const std::string &service,
-        const std::string &port);
+    std::optional<std::vector<ServiceEndpoint>> serviceEndpoints(
+        const std::string &ns, const std::string &service, const std::string &port);
     // Spreads proxied requests over a Service's pods.
     size_t nextProxyPick() { return m_proxyPicks++; }
 

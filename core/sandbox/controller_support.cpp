@@ -51,7 +51,8 @@ std::string stableNameSuffix(const std::string &text, int length)
 json newObject(const char *apiVersion, const char *kind, const std::string &ns,
     const std::string &name, int64_t nowMs)
 {
-    json meta = { { "name", name }, { "uid", newObjectUid() }, { "creationTimestamp", kubeTime(nowMs) } };
+    json meta
+        = { { "name", name }, { "uid", newObjectUid() }, { "creationTimestamp", kubeTime(nowMs) } };
     if (!ns.empty())
         meta["namespace"] = ns;
     return { { "apiVersion", apiVersion }, { "kind", kind }, { "metadata", std::move(meta) } };

@@ -116,7 +116,8 @@ std::string DemoKubelet::nextPodIp()
 void DemoKubelet::reconcile(ControlPass &pass)
 {
     for (json &pod : pass.view.all(model::Kind::Pod)) {
-        if (textAt(pod, "/spec/nodeName").empty() || !textAt(pod, "/metadata/deletionTimestamp").empty())
+        if (textAt(pod, "/spec/nodeName").empty()
+            || !textAt(pod, "/metadata/deletionTimestamp").empty())
             continue;
         const std::string phase = textAt(pod, "/status/phase");
         if (phase == "Running" && isDemoPodIp(textAt(pod, "/status/podIP"))) {
@@ -196,9 +197,10 @@ void DemoKubelet::failPrepare(ControlPass &pass, json &pod, const std::vector<js
     json &status = pod["status"];
     json containerStatuses = json::array();
     for (const json &container : pod.value("/spec/containers"_json_pointer, json::array()))
-        containerStatuses.push_back({ { "name", container.value("name", "") },
-            { "image", container.value("image", "") }, { "ready", false }, { "started", false },
-            { "restartCount", 0 }, { "state", { { "waiting", { { "reason", "ContainerCreating" } } } } } });
+        containerStatuses.push_back(
+            { { "name", container.value("name", "") }, { "image", container.value("image", "") },
+                { "ready", false }, { "started", false }, { "restartCount", 0 },
+                { "state", { { "waiting", { { "reason", "ContainerCreating" } } } } } });
     status["containerStatuses"] = std::move(containerStatuses);
     setCondition(status, "PodReadyToStartContainers", false, {}, {}, pass.now());
     pass.view.put(pod);
@@ -217,7 +219,8 @@ void DemoKubelet::publishDevices(ControlPass &pass, const json &pod, json claim)
 {
     const bool wrong = pass.faultHits(FaultKind::WrongDevice, pod);
     json devices = json::array();
-    for (const json &result : claim.value("/status/allocation/devices/results"_json_pointer, json::array())) {
+    for (const json &result :
+        claim.value("/status/allocation/devices/results"_json_pointer, json::array())) {
         const std::string driver = result.value("driver", ""), pool = result.value("pool", ""),
                           device = result.value("device", "");
         json entry = { { "driver", driver }, { "pool", pool }, { "device", device } };

@@ -24,14 +24,15 @@ public:
 
 private:
     void start(ControlPass &pass, nlohmann::json &pod);
-    void failPrepare(ControlPass &pass, nlohmann::json &pod, const std::vector<nlohmann::json> &claims);
+    void failPrepare(
+        ControlPass &pass, nlohmann::json &pod, const std::vector<nlohmann::json> &claims);
     void publishDevices(ControlPass &pass, const nlohmann::json &pod, nlohmann::json claim);
     void setReadiness(ControlPass &pass, nlohmann::json &pod);
     std::string nextPodIp();
 
     int64_t m_startDelayMs;
-    int m_ipBlock; // the second octet of every podIP this instance hands out: 127.<block>.x.y, above
-                 // the twins of preset pods (127.16-127.x.y)
+    int m_ipBlock; // the second octet of every podIP this instance hands out: 127.<block>.x.y,
+                   // above the twins of preset pods (127.16-127.x.y)
     int m_ipCount = 0;
     std::set<std::string> m_prepareFailedReported; // pod uids
 };

@@ -17,7 +17,8 @@ constexpr const char *kHashLabel = "pod-template-hash";
 
 int64_t revisionOf(const json &object)
 {
-    const std::string text = textAt(object, "/metadata/annotations/deployment.kubernetes.io~1revision");
+    const std::string text
+        = textAt(object, "/metadata/annotations/deployment.kubernetes.io~1revision");
     try {
         return text.empty() ? 0 : std::stoll(text);
     } catch (const std::exception &) {
@@ -39,10 +40,11 @@ json newReplicaSet(const ControlPass &pass, const json &deployment, int64_t revi
     const json &podTemplate = deployment["spec"]["template"];
     const std::string hash = stableNameSuffix(podTemplate.dump(), 10);
     const std::string ns = metaText(deployment, "namespace");
-    json replicaSet = newObject("apps/v1", "ReplicaSet", ns,
-        metaText(deployment, "name") + '-' + hash, pass.nowMs);
+    json replicaSet = newObject(
+        "apps/v1", "ReplicaSet", ns, metaText(deployment, "name") + '-' + hash, pass.nowMs);
     json &meta = replicaSet["metadata"];
-    meta["labels"] = withHashLabel(podTemplate.value("/metadata/labels"_json_pointer, json::object()), hash);
+    meta["labels"]
+        = withHashLabel(podTemplate.value("/metadata/labels"_json_pointer, json::object()), hash);
     meta["annotations"] = { { kRevisionAnnotation, std::to_string(revision) } };
     meta["ownerReferences"] = json::array({ controllerReference(deployment) });
     meta["generation"] = 1;
@@ -108,7 +110,8 @@ void DeploymentController::reconcileOne(ControlPass &pass, const json &deploymen
             replicaSet["spec"]["replicas"] = wanted;
             replicaSet["metadata"]["annotations"]["deployment.kubernetes.io/desired-replicas"]
                 = std::to_string(replicas);
-            replicaSet["metadata"]["generation"] = numberAt(replicaSet, "/metadata/generation", 1) + 1;
+            replicaSet["metadata"]["generation"]
+                = numberAt(replicaSet, "/metadata/generation", 1) + 1;
         }
         pass.view.put(replicaSet);
         const int64_t count = numberAt(replicaSet, "/status/replicas");
@@ -141,7 +144,8 @@ void DeploymentController::reconcileOne(ControlPass &pass, const json &deploymen
     const bool complete = updated == replicas && ready >= replicas && oldReplicas == 0;
     setCondition(status, "Progressing", true,
         complete ? "NewReplicaSetAvailable" : "ReplicaSetUpdated",
-        "ReplicaSet \"" + currentName + (complete ? "\" has successfully progressed." : "\" is progressing."),
+        "ReplicaSet \"" + currentName
+            + (complete ? "\" has successfully progressed." : "\" is progressing."),
         now);
     pass.view.put(next);
 }

@@ -40,7 +40,8 @@ EmbeddedDemoCluster::~EmbeddedDemoCluster()
     m_writer.reset();
 }
 
-Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(EmbeddedDemoOptions options)
+Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
+    EmbeddedDemoOptions options)
 {
     std::unique_ptr<EmbeddedDemoCluster> cluster(new EmbeddedDemoCluster(std::move(options)));
     EmbeddedDemoOptions &o = cluster->m_options;
@@ -67,7 +68,8 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(Embedde
     cluster->m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
 
     if (!o.tls) {
-        QStringList hosts{ QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost") };
+        QStringList hosts { QStringLiteral("127.0.0.1"), QStringLiteral("::1"),
+            QStringLiteral("localhost") };
         if (!o.address.isLoopback())
             hosts << o.address.toString();
         Result<server::TlsIdentity> identity = server::generateSelfSigned(hosts);
@@ -100,7 +102,8 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(Embedde
     // The control plane acts on what clients write, through the cache's single writer, and
     // wakes the watches after each of its passes.
     cluster->m_objectWriter = std::make_unique<server::ObjectWriter>(*cluster->m_writer, o.cluster);
-    cluster->m_controlPlane = std::make_unique<ControlPlane>(*cluster->m_objectWriter, kube::Clock::system());
+    cluster->m_controlPlane
+        = std::make_unique<ControlPlane>(*cluster->m_objectWriter, kube::Clock::system());
     if (o.defaultNamespace) {
         if (Result<void> added = cluster->addDefaultNamespace(); !added)
             return dra::fail(added.error());
@@ -114,7 +117,8 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(Embedde
 Result<void> EmbeddedDemoCluster::addDefaultNamespace()
 {
     const model::KindInfo &namespaces = model::kindInfo(model::Kind::Namespace);
-    Result<std::optional<server::ObjectWriter::Stored>> existing = m_objectWriter->get(namespaces, "", "default");
+    Result<std::optional<server::ObjectWriter::Stored>> existing
+        = m_objectWriter->get(namespaces, "", "default");
     if (!existing)
         return dra::fail(existing.error());
     if (*existing)

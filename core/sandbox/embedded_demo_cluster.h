@@ -35,8 +35,8 @@ class ControlPlane;
 // How to run a demo cluster: what it holds, where its cache lives, where and how it listens.
 struct EmbeddedDemoOptions
 {
-    PresetOptions preset{ "mixed", 0, 1 };
-    std::string cluster{ kDemoCluster }; // the cache's name for the cluster
+    PresetOptions preset { "mixed", 0, 1 };
+    std::string cluster { kDemoCluster }; // the cache's name for the cluster
     // The cache file; empty: a fresh one in a temporary folder that goes away with the cluster.
     // A file that already holds the cluster is served as it is (its changes kept).
     QString cachePath;
@@ -66,7 +66,8 @@ class EmbeddedDemoCluster final
 public:
     // Seeds the cache and builds the server; nothing listens yet. Errors name what failed
     // (the temporary folder, the cache, the preset, the certificate).
-    [[nodiscard]] static Result<std::unique_ptr<EmbeddedDemoCluster>> create(EmbeddedDemoOptions options);
+    [[nodiscard]] static Result<std::unique_ptr<EmbeddedDemoCluster>> create(
+        EmbeddedDemoOptions options);
     ~EmbeddedDemoCluster();
     EmbeddedDemoCluster(const EmbeddedDemoCluster &) = delete;
     EmbeddedDemoCluster &operator=(const EmbeddedDemoCluster &) = delete;

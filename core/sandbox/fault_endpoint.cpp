@@ -11,7 +11,8 @@ namespace dra::sandbox {
 
 using nlohmann::json;
 
-bool handleFaultRequest(ControlPlane &plane, server::Request &request, server::HttpConnection &connection)
+bool handleFaultRequest(
+    ControlPlane &plane, server::Request &request, server::HttpConnection &connection)
 {
     if (request.path != kFaultsPath)
         return false;
@@ -37,8 +38,8 @@ bool handleFaultRequest(ControlPlane &plane, server::Request &request, server::H
         if (auto text = request.query.value("kind"); text && !text->empty()) {
             kind = parseFaultKind(*text);
             if (!kind) {
-                connection.respond(server::status::badRequest("kind: Invalid value: \"" + *text
-                    + "\": known kinds are " + faultKindNames()));
+                connection.respond(server::status::badRequest(
+                    "kind: Invalid value: \"" + *text + "\": known kinds are " + faultKindNames()));
                 return true;
             }
         }

@@ -19,6 +19,7 @@ inline constexpr std::string_view kFaultsPath = "/sandbox/v1/faults";
 
 // Answers a request under kSandboxApiPrefix for `plane`; false when the path is not known.
 // Thread of the control plane.
-bool handleFaultRequest(ControlPlane &plane, server::Request &request, server::HttpConnection &connection);
+bool handleFaultRequest(
+    ControlPlane &plane, server::Request &request, server::HttpConnection &connection);
 
 } // namespace dra::sandbox

@@ -16,7 +16,8 @@ bool ownerGone(const ControlPass &pass, const json &object, model::Kind kind, co
     const json *reference = controllerOf(object);
     if (!reference || reference->value("kind", "") != kindName)
         return false;
-    const json *owner = pass.view.find(kind, metaText(object, "namespace"), reference->value("name", ""));
+    const json *owner
+        = pass.view.find(kind, metaText(object, "namespace"), reference->value("name", ""));
     if (!owner)
         return true;
     const std::string uid = reference->value("uid", "");

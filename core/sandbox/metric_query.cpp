@@ -89,7 +89,10 @@ public:
     }
 
 private:
-    [[noreturn]] void fail(const std::string &message) const { throw QueryError { m_pos, message }; }
+    [[noreturn]] void fail(const std::string &message) const
+    {
+        throw QueryError { m_pos, message };
+    }
 
     static std::string quoted(const std::string &text) { return '"' + text + '"'; }
     std::string rest() const { return m_text.substr(m_pos, 12); }
@@ -110,10 +113,17 @@ private:
     void expect(std::string_view token)
     {
         if (!take(token))
-            fail("expected \"" + std::string(token) + "\", found " + (m_pos < m_text.size() ? quoted(rest()) : "the end"));
+            fail("expected \"" + std::string(token) + "\", found "
+                + (m_pos < m_text.size() ? quoted(rest()) : "the end"));
     }
-    static bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':'; }
-    static bool identChar(char c) { return identStart(c) || std::isdigit(static_cast<unsigned char>(c)); }
+    static bool identStart(char c)
+    {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == ':';
+    }
+    static bool identChar(char c)
+    {
+        return identStart(c) || std::isdigit(static_cast<unsigned char>(c));
+    }
     std::string peekIdentifier()
     {
         skipSpace();
@@ -153,7 +163,8 @@ private:
     {
         skipSpace();
         const char *begin = m_text.c_str() + m_pos;
-        if (m_pos >= m_text.size() || !(std::isdigit(static_cast<unsigned char>(*begin)) || *begin == '.'))
+        if (m_pos >= m_text.size()
+            || !(std::isdigit(static_cast<unsigned char>(*begin)) || *begin == '.'))
             return std::nullopt;
         char *end = nullptr;
         const double value = std::strtod(begin, &end);
@@ -170,8 +181,8 @@ private:
             while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos])))
                 amount = amount * 10 + (m_text[m_pos++] - '0');
             static const std::vector<std::pair<std::string_view, int64_t>> units { { "ms", 1 },
-                { "s", 1000 }, { "m", 60'000 }, { "h", 3'600'000 }, { "d", 86'400'000 }, { "w", 604'800'000 },
-                { "y", 31'536'000'000 } };
+                { "s", 1000 }, { "m", 60'000 }, { "h", 3'600'000 }, { "d", 86'400'000 },
+                { "w", 604'800'000 }, { "y", 31'536'000'000 } };
             bool unit = false;
             for (const auto &[name, ms] : units) {
                 if (m_text.compare(m_pos, name.size(), name) == 0) {
@@ -273,7 +284,8 @@ private:
             return QueryValue { false, 0, { { Labels {}, inner.scalarValue } } };
         }
         if (name.empty())
-            fail("expected a number, a metric or a function, found " + (m_pos < m_text.size() ? quoted(rest()) : "the end"));
+            fail("expected a number, a metric or a function, found "
+                + (m_pos < m_text.size() ? quoted(rest()) : "the end"));
         QueryValue value;
         const std::vector<Matcher> matchers = selector();
         skipSpace();
@@ -316,7 +328,8 @@ private:
                 if (matcher.op == "=~" || matcher.op == "!~") {
                     matcher.regex = std::make_shared<RE2>(matcher.value, RE2::Quiet);
                     if (!matcher.regex->ok())
-                        fail("invalid regular expression " + quoted(matcher.value) + ": " + matcher.regex->error());
+                        fail("invalid regular expression " + quoted(matcher.value) + ": "
+                            + matcher.regex->error());
                 }
                 matchers.push_back(std::move(matcher));
                 if (!take(",")) {
@@ -359,8 +372,10 @@ private:
             if (series.samples.size() < 2)
                 continue; // as Prometheus: a rate needs two samples
             const double increase = seriesIncrease(series);
-            const double seconds = double(series.samples.back().first - series.samples.front().first) / 1000.0;
-            value.vector.push_back({ withoutName(series.labels), perSecond ? increase / seconds : increase });
+            const double seconds
+                = double(series.samples.back().first - series.samples.front().first) / 1000.0;
+            value.vector.push_back(
+                { withoutName(series.labels), perSecond ? increase / seconds : increase });
         }
         return value;
     }
@@ -380,7 +395,8 @@ private:
             Labels key;
             if (grouping && !grouping->first) { // by
                 for (const std::string &label : grouping->second) {
-                    if (const auto found = element.labels.find(label); found != element.labels.end())
+                    if (const auto found = element.labels.find(label);
+                        found != element.labels.end())
                         key.insert(*found);
                 }
             } else if (grouping) { // without
@@ -439,7 +455,8 @@ private:
                 continue;
             Labels key = withoutName(element.labels);
             key.erase("le");
-            const double bound = le->second == "+Inf" ? std::numeric_limits<double>::infinity() : std::atof(le->second.c_str());
+            const double bound = le->second == "+Inf" ? std::numeric_limits<double>::infinity()
+                                                      : std::atof(le->second.c_str());
             histograms[key].emplace_back(bound, element.value);
         }
         QueryValue value;
@@ -483,10 +500,14 @@ private:
     {
         const auto apply = [op](double a, double b) {
             switch (op) {
-            case '+': return a + b;
-            case '-': return a - b;
-            case '*': return a * b;
-            default: return a / b; // IEEE: x/0 is ±Inf, 0/0 NaN, as Prometheus
+            case '+':
+                return a + b;
+            case '-':
+                return a - b;
+            case '*':
+                return a * b;
+            default:
+                return a / b; // IEEE: x/0 is ±Inf, 0/0 NaN, as Prometheus
             }
         };
         if (left.scalar && right.scalar)
@@ -496,14 +517,16 @@ private:
             const QueryValue &vector = left.scalar ? right : left;
             for (const auto &element : vector.vector) {
                 value.vector.push_back({ withoutName(element.labels),
-                    left.scalar ? apply(left.scalarValue, element.value) : apply(element.value, right.scalarValue) });
+                    left.scalar ? apply(left.scalarValue, element.value)
+                                : apply(element.value, right.scalarValue) });
             }
             return value;
         }
         std::map<Labels, double> rights;
         for (const auto &element : right.vector) {
             if (!rights.emplace(withoutName(element.labels), element.value).second)
-                fail("many-to-many matching is not allowed: the right side has duplicate label sets");
+                fail("many-to-many matching is not allowed: the right side has duplicate label "
+                     "sets");
         }
         for (const auto &element : left.vector) {
             Labels labels = withoutName(element.labels);
@@ -532,33 +555,43 @@ std::string numberText(double value)
 
 } // namespace
 
-Result<QueryValue> evaluateQuery(const std::string &query, const TrafficMetrics &metrics, int64_t atMs)
+Result<QueryValue> evaluateQuery(
+    const std::string &query, const TrafficMetrics &metrics, int64_t atMs)
 {
     try {
         return Evaluator(query, metrics, atMs).run();
     } catch (const QueryError &error) {
         return dra::fail(common::Error::Code::Invalid,
-            common::qs("parse error at char " + std::to_string(error.at + 1) + ": " + error.message));
+            common::qs(
+                "parse error at char " + std::to_string(error.at + 1) + ": " + error.message));
     }
 }
 
-std::pair<int, nlohmann::json> prometheusQueryApi(const std::string &query, const TrafficMetrics &metrics,
-                                                  int64_t atMs)
+std::pair<int, nlohmann::json> prometheusQueryApi(
+    const std::string &query, const TrafficMetrics &metrics, int64_t atMs)
 {
     using nlohmann::json;
     Result<QueryValue> value = evaluateQuery(query, metrics, atMs);
     if (!value)
         return { 400,
-            { { "status", "error" }, { "errorType", "bad_data" }, { "error", value.error().message.toStdString() } } };
+            { { "status", "error" }, { "errorType", "bad_data" },
+                { "error", value.error().message.toStdString() } } };
     const double seconds = double(atMs) / 1000.0;
     if (value->scalar)
-        return { 200,
+        return {
+            200,
             { { "status", "success" },
-                { "data", { { "resultType", "scalar" }, { "result", json::array({ seconds, numberText(value->scalarValue) }) } } } } };
+                { "data",
+                    { { "resultType", "scalar" },
+                        { "result", json::array({ seconds, numberText(value->scalarValue) }) } } } }
+        };
     json result = json::array();
     for (const auto &element : value->vector)
-        result.push_back({ { "metric", element.labels }, { "value", json::array({ seconds, numberText(element.value) }) } });
-    return { 200, { { "status", "success" }, { "data", { { "resultType", "vector" }, { "result", std::move(result) } } } } };
+        result.push_back({ { "metric", element.labels },
+            { "value", json::array({ seconds, numberText(element.value) }) } });
+    return { 200,
+        { { "status", "success" },
+            { "data", { { "resultType", "vector" }, { "result", std::move(result) } } } } };
 }
 
 } // namespace dra::sandbox

@@ -36,12 +36,13 @@ struct QueryValue
 // sum, avg, min, max and count with `by` / `without`; histogram_quantile(); vector(); unary
 // minus; + - * / between scalars and vectors (one-to-one on identical labels), with the usual
 // precedence and parentheses. Anything else fails with the position and what was expected.
-Result<QueryValue> evaluateQuery(const std::string &query, const TrafficMetrics &metrics, int64_t atMs);
+Result<QueryValue> evaluateQuery(
+    const std::string &query, const TrafficMetrics &metrics, int64_t atMs);
 
 // The Prometheus HTTP API's answer to GET /api/v1/query?query=...[&time=...]: HTTP status and
 // body (`{"status":"success","data":{"resultType":"vector"|"scalar","result":...}}`, or
 // `{"status":"error","errorType":"bad_data","error":...}` with 400).
-std::pair<int, nlohmann::json> prometheusQueryApi(const std::string &query, const TrafficMetrics &metrics,
-                                                  int64_t atMs);
+std::pair<int, nlohmann::json> prometheusQueryApi(
+    const std::string &query, const TrafficMetrics &metrics, int64_t atMs);
 
 } // namespace dra::sandbox

@@ -49,7 +49,8 @@ bool untoleratedTaint(const json &node, const json &pod)
     const json tolerations = pod.value("/spec/tolerations"_json_pointer, json::array());
     for (const json &taint : taints) {
         const std::string effect = taint.value("effect", "");
-        if ((effect == "NoSchedule" || effect == "NoExecute") && !toleratesTaint(tolerations, taint))
+        if ((effect == "NoSchedule" || effect == "NoExecute")
+            && !toleratesTaint(tolerations, taint))
             return true;
     }
     return false;
@@ -113,7 +114,7 @@ NodeFit fitNodes(const ObjectView &view, const json &pod)
             ++tainted;
         } else if (wanted > 0
             && gpuCountOf(node.value("/status/allocatable"_json_pointer, json::object())
-                           .value(kDevicePluginGpu, json(0)))
+                              .value(kDevicePluginGpu, json(0)))
                     - taken[name]
                 < wanted) {
             ++short_;

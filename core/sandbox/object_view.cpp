@@ -6,13 +6,12 @@ namespace dra::sandbox {
 
 using nlohmann::json;
 
-
 model::Kind kindOfJson(const json &object)
 {
     if (!object.is_object())
         return model::Kind::Unknown;
-    const model::KindInfo *info
-        = model::kindOf(object.value("apiVersion", std::string()), object.value("kind", std::string()));
+    const model::KindInfo *info = model::kindOf(
+        object.value("apiVersion", std::string()), object.value("kind", std::string()));
     return info ? info->kind : model::Kind::Unknown;
 }
 
@@ -34,7 +33,8 @@ void ObjectView::ensureLoaded(model::Kind kind) const
 {
     if (!m_loadedKinds.insert(kind).second)
         return;
-    Result<std::vector<server::ObjectWriter::Stored>> stored = m_writer.list(model::kindInfo(kind), {});
+    Result<std::vector<server::ObjectWriter::Stored>> stored
+        = m_writer.list(model::kindInfo(kind), {});
     if (!stored) {
         if (!m_loadError)
             m_loadError = stored.error();
@@ -107,8 +107,8 @@ Result<void> ObjectView::commit()
     for (const Key &key : m_touched) {
         const bool existed = m_loaded.contains(key);
         if (const auto it = m_objects.find(key); it != m_objects.end()) {
-            writes.push_back({ existed ? store::ChangeType::Modified : store::ChangeType::Added,
-                it->second });
+            writes.push_back(
+                { existed ? store::ChangeType::Modified : store::ChangeType::Added, it->second });
         } else if (existed) {
             writes.push_back({ store::ChangeType::Deleted, m_deleted.at(key) });
         }

@@ -28,7 +28,8 @@ public:
 
     // Objects of `kind` (in `ns`, or every namespace when empty), ordered by namespace and name.
     std::vector<nlohmann::json> all(model::Kind kind, const std::string &ns = {}) const;
-    const nlohmann::json *find(model::Kind kind, const std::string &ns, const std::string &name) const;
+    const nlohmann::json *find(
+        model::Kind kind, const std::string &ns, const std::string &name) const;
 
     // Creates or replaces the object (kind, namespace and name from its JSON).
     void put(const nlohmann::json &object);

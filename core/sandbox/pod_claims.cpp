@@ -13,15 +13,16 @@ namespace {
 // The claim name recorded for the pod's claim entry `entry`, empty when none yet.
 std::string recordedClaimName(const json &pod, const std::string &entry)
 {
-    for (const json &status : pod.value("/status/resourceClaimStatuses"_json_pointer, json::array())) {
+    for (const json &status :
+        pod.value("/status/resourceClaimStatuses"_json_pointer, json::array())) {
         if (status.value("name", "") == entry)
             return status.value("resourceClaimName", "");
     }
     return {};
 }
 
-json claimFromTemplate(const ControlPass &pass, const json &pod, const std::string &entry,
-    const json &claimTemplate)
+json claimFromTemplate(
+    const ControlPass &pass, const json &pod, const std::string &entry, const json &claimTemplate)
 {
     const std::string ns = metaText(pod, "namespace");
     const std::string prefix = metaText(pod, "name") + '-' + entry + '-';
@@ -80,7 +81,8 @@ PodClaims ensurePodClaims(ControlPass &pass, json &pod)
                 kept.push_back(status);
         }
         statuses = std::move(kept);
-        statuses.push_back({ { "name", entryName }, { "resourceClaimName", metaText(claim, "name") } });
+        statuses.push_back(
+            { { "name", entryName }, { "resourceClaimName", metaText(claim, "name") } });
         pass.view.put(claim);
         out.claims.push_back(std::move(claim));
     }
@@ -95,7 +97,8 @@ std::vector<json> existingPodClaims(const ObjectView &view, const json &pod)
         std::string name = entry.value("resourceClaimName", "");
         if (name.empty())
             name = recordedClaimName(pod, entry.value("name", ""));
-        if (const json *claim = name.empty() ? nullptr : view.find(model::Kind::ResourceClaim, ns, name))
+        if (const json *claim
+            = name.empty() ? nullptr : view.find(model::Kind::ResourceClaim, ns, name))
             out.push_back(*claim);
     }
     return out;

@@ -55,8 +55,10 @@ bool isPrometheus(const json &pod)
 // "HTTP/1.1 200 OK" and the headers of an answer that closes the connection.
 std::string responseHead(int status, size_t length)
 {
-    const char *reason = status == 200 ? "OK" : status == 400 ? "Bad Request" : status == 404 ? "Not Found"
-        : "Internal Server Error";
+    const char *reason = status == 200 ? "OK"
+        : status == 400                ? "Bad Request"
+        : status == 404                ? "Not Found"
+                                       : "Internal Server Error";
     return "HTTP/1.1 " + std::to_string(status) + ' ' + reason
         + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
         + std::to_string(length) + "\r\n\r\n";
@@ -126,12 +128,14 @@ void PodResponders::answer(Responder &responder, QTcpSocket *socket)
             return; // the request is not complete yet
         socket->readAll();
         int status = fail ? 500 : 200;
-        std::string text = fail ? json { { "error", "injected fault http-500" }, { "pod", body["pod"] } }.dump()
-                                : body.dump();
+        std::string text = fail
+            ? json { { "error", "injected fault http-500" }, { "pod", body["pod"] } }.dump()
+            : body.dump();
         if (metrics && !fail) {
             // "GET /api/v1/query?query=... HTTP/1.1": the target is the second word.
             const QList<QByteArray> words = request.left(request.indexOf("\r\n")).split(' ');
-            std::tie(status, text) = m_metricsHandler(words.size() > 1 ? words[1].toStdString() : std::string("/"));
+            std::tie(status, text)
+                = m_metricsHandler(words.size() > 1 ? words[1].toStdString() : std::string("/"));
         }
         socket->write(QByteArray::fromStdString(responseHead(status, text.size()) + text));
         socket->disconnectFromHost();

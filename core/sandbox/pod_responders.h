@@ -20,10 +20,10 @@ class QTcpSocket;
 namespace dra::sandbox {
 
 // What each running demo pod serves: plain HTTP on its loopback address (podLoopbackAddress) and
-// first containerPort (8080 when none), any path answered 200 with {pod, namespace, node, devices: [uuid...]}, or
-// 500 under the fault http-500. So probes, error rates and device identity checks reach a real
-// socket. Pods labelled app (or app.kubernetes.io/name) = prometheus answer the Prometheus HTTP API
-// instead, through the metrics handler. Thread of the control plane.
+// first containerPort (8080 when none), any path answered 200 with {pod, namespace, node, devices:
+// [uuid...]}, or 500 under the fault http-500. So probes, error rates and device identity checks
+// reach a real socket. Pods labelled app (or app.kubernetes.io/name) = prometheus answer the
+// Prometheus HTTP API instead, through the metrics handler. Thread of the control plane.
 class PodResponders final : public QObject
 {
     Q_OBJECT

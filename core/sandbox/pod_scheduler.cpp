@@ -43,8 +43,10 @@ void PodScheduler::reconcile(ControlPass &pass)
 {
     std::vector<json> pending;
     for (json &pod : pass.view.all(model::Kind::Pod)) {
-        if (textAt(pod, "/spec/nodeName").empty() && textAt(pod, "/metadata/deletionTimestamp").empty()
-            && textAt(pod, "/status/phase") != "Succeeded" && textAt(pod, "/status/phase") != "Failed")
+        if (textAt(pod, "/spec/nodeName").empty()
+            && textAt(pod, "/metadata/deletionTimestamp").empty()
+            && textAt(pod, "/status/phase") != "Succeeded"
+            && textAt(pod, "/status/phase") != "Failed")
             pending.push_back(std::move(pod));
     }
     if (pending.empty())
@@ -60,7 +62,8 @@ void PodScheduler::reconcile(ControlPass &pass)
         PodClaims claims = ensurePodClaims(pass, pod);
         pass.view.put(pod); // the claim statuses just recorded
         if (!claims.problem.empty()) {
-            unschedulable(pass, pod, "0/" + std::to_string(pass.view.all(model::Kind::Node).size())
+            unschedulable(pass, pod,
+                "0/" + std::to_string(pass.view.all(model::Kind::Node).size())
                     + " nodes are available: " + claims.problem + ".");
             continue;
         }
@@ -72,7 +75,8 @@ void PodScheduler::reconcile(ControlPass &pass)
             continue;
         }
         if (!claims.claims.empty() && pass.faultHits(FaultKind::AllocationFails, pod)) {
-            unschedulable(pass, pod, "0/" + std::to_string(fit.nodeCount)
+            unschedulable(pass, pod,
+                "0/" + std::to_string(fit.nodeCount)
                     + " nodes are available: " + std::to_string(fit.nodes.size())
                     + " cannot allocate all claims (injected fault allocation-fails: the DRA "
                       "driver rejected the allocation).");
@@ -115,7 +119,8 @@ void PodScheduler::unschedulable(ControlPass &pass, json &pod, const std::string
     else
         m_backoff[uid] = { pass.nowMs, kRetryMs };
     const auto last = m_lastFailureEventMs.find(uid);
-    const bool due = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;
+    const bool due
+        = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;
     if (sameMessage && !due)
         return;
     m_lastFailureEventMs[uid] = pass.nowMs;

@@ -131,8 +131,9 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     list.push_back(factory.namespaceObject(kGpuOperatorNamespace));
     Workloads workloads = buildWorkloads(factory, plan, options.seed);
     // Prometheus comes with the serving stack it measures.
-    if (std::any_of(workloads.apps.begin(), workloads.apps.end(),
-            [](const json &app) { return app["metadata"].value("namespace", "") == kMonitoringNamespace; }))
+    if (std::any_of(workloads.apps.begin(), workloads.apps.end(), [](const json &app) {
+            return app["metadata"].value("namespace", "") == kMonitoringNamespace;
+        }))
         list.push_back(factory.namespaceObject(kMonitoringNamespace));
     for (const NodePlan &node : plan)
         list.push_back(factory.node(node));
@@ -141,7 +142,8 @@ dra::Result<json> generateInventory(const PresetOptions &options)
     SliceBuilder slices(factory);
     for (const NodePlan &node : plan)
         slices.appendNodeSlices(items, node);
-    for (json *group : { &workloads.templates, &workloads.claims, &workloads.pods, &workloads.apps }) {
+    for (json *group :
+        { &workloads.templates, &workloads.claims, &workloads.pods, &workloads.apps }) {
         for (json &object : *group)
             list.push_back(std::move(object));
     }

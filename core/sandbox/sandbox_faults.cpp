@@ -108,7 +108,8 @@ json FaultSet::toJson() const
     json items = json::array();
     for (const Fault &fault : m_faults)
         items.push_back(fault.toJson());
-    return { { "kind", "FaultList" }, { "apiVersion", "sandbox.draconsole.io/v1" }, { "items", items } };
+    return { { "kind", "FaultList" }, { "apiVersion", "sandbox.draconsole.io/v1" },
+        { "items", items } };
 }
 
 } // namespace dra::sandbox

@@ -41,8 +41,8 @@ int targetPortOn(const json &targetPort, const json &pod)
 
 } // namespace
 
-std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &view, const std::string &ns,
-                                                           const std::string &name, const std::string &port)
+std::optional<std::vector<ServiceEndpoint>> readyEndpoints(
+    const ObjectView &view, const std::string &ns, const std::string &name, const std::string &port)
 {
     const json *service = view.find(model::Kind::Service, ns, name);
     if (!service)
@@ -52,7 +52,8 @@ std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &vie
     for (const json &servicePort : service->value("/spec/ports"_json_pointer, json::array())) {
         if (port.empty() || std::to_string(servicePort.value("port", 0)) == port
             || servicePort.value("name", std::string()) == port) {
-            targetPort = servicePort.contains("targetPort") ? servicePort["targetPort"] : servicePort["port"];
+            targetPort = servicePort.contains("targetPort") ? servicePort["targetPort"]
+                                                            : servicePort["port"];
             break;
         }
     }
@@ -62,10 +63,12 @@ std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &vie
     for (const json &pod : view.all(model::Kind::Pod, ns)) {
         const std::string ip = podLoopbackAddress(textAt(pod, "/status/podIP"));
         if (!labelsMatch(selector, pod.value("/metadata/labels"_json_pointer, json::object()))
-            || textAt(pod, "/status/phase") != "Running" || !conditionTrue(pod, "Ready") || ip.empty())
+            || textAt(pod, "/status/phase") != "Running" || !conditionTrue(pod, "Ready")
+            || ip.empty())
             continue;
         if (const int podPort = targetPortOn(targetPort, pod); podPort > 0)
-            endpoints.push_back({ ns, deploymentOfPod(view, pod), metaText(pod, "name"), ip, podPort });
+            endpoints.push_back(
+                { ns, deploymentOfPod(view, pod), metaText(pod, "name"), ip, podPort });
     }
     return endpoints;
 }

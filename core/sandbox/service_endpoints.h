@@ -18,11 +18,12 @@ struct ServiceEndpoint
     int port = 0;
 };
 
-// The Running, Ready pods answering on this machine (podLoopbackAddress) that Service `ns/name` selects, each at the
-// container port its `port` targets. `port` names a service port by number ("80") or name
+// The Running, Ready pods answering on this machine (podLoopbackAddress) that Service `ns/name`
+// selects, each at the container port its `port` targets. `port` names a service port by number
+// ("80") or name
 // ("http"); empty takes the first. As kube-proxy: a pod that is not Ready gets no traffic.
 // nullopt when there is no such Service.
-std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &view, const std::string &ns, const std::string &name,
-                                            const std::string &port);
+std::optional<std::vector<ServiceEndpoint>> readyEndpoints(const ObjectView &view,
+    const std::string &ns, const std::string &name, const std::string &port);
 
 } // namespace dra::sandbox

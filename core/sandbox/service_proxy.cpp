@@ -81,7 +81,8 @@ std::optional<ServiceProxyTarget> serviceProxyTarget(const std::string &path)
     return target;
 }
 
-bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::HttpConnection &connection)
+bool handleServiceProxy(
+    ControlPlane &plane, server::Request &request, server::HttpConnection &connection)
 {
     std::optional<ServiceProxyTarget> target = serviceProxyTarget(request.path);
     if (!target)
@@ -89,21 +90,26 @@ bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::H
     const std::optional<std::vector<ServiceEndpoint>> endpoints
         = plane.serviceEndpoints(target->ns, target->service, target->port);
     if (!endpoints) {
-        connection.respond(server::status::notFound(model::kindInfo(model::Kind::Service), target->service));
+        connection.respond(
+            server::status::notFound(model::kindInfo(model::Kind::Service), target->service));
         return true;
     }
     if (endpoints->empty()) {
-        connection.respond(unavailable("no endpoints available for service \"" + target->service + "\""));
+        connection.respond(
+            unavailable("no endpoints available for service \"" + target->service + "\""));
         return true;
     }
     const ServiceEndpoint &endpoint = (*endpoints)[plane.nextProxyPick() % endpoints->size()];
     const size_t query = request.target.find('?');
-    const std::string pathAndQuery = target->path + (query == std::string::npos ? std::string() : request.target.substr(query));
-    QByteArray forward = QByteArray::fromStdString(request.method + ' ' + pathAndQuery + " HTTP/1.1\r\nHost: "
-        + endpoint.ip + ':' + std::to_string(endpoint.port) + "\r\nConnection: close\r\n");
+    const std::string pathAndQuery = target->path
+        + (query == std::string::npos ? std::string() : request.target.substr(query));
+    QByteArray forward
+        = QByteArray::fromStdString(request.method + ' ' + pathAndQuery + " HTTP/1.1\r\nHost: "
+            + endpoint.ip + ':' + std::to_string(endpoint.port) + "\r\nConnection: close\r\n");
     if (const std::string type = request.header("content-type"); !type.empty())
         forward += QByteArray::fromStdString("Content-Type: " + type + "\r\n");
-    forward += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
+    forward
+        += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
 
     QPointer<server::HttpConnection> client(&connection);
     auto *socket = new QTcpSocket(&plane);
@@ -117,20 +123,27 @@ bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::H
         socket->abort();
         socket->deleteLater();
     };
-    const std::string where = "pod " + endpoint.pod + " (" + endpoint.ip + ':' + std::to_string(endpoint.port) + ')';
-    QObject::connect(socket, &QTcpSocket::connected, socket, [socket, forward] { socket->write(forward); });
+    const std::string where
+        = "pod " + endpoint.pod + " (" + endpoint.ip + ':' + std::to_string(endpoint.port) + ')';
+    QObject::connect(
+        socket, &QTcpSocket::connected, socket, [socket, forward] { socket->write(forward); });
     QObject::connect(socket, &QTcpSocket::disconnected, socket, [socket, reply, where] {
         std::optional<server::Response> answer = parseAnswer(socket->readAll());
-        reply(answer ? *answer : unavailable("error trying to reach service: " + where + " sent no HTTP answer"));
+        reply(answer
+                ? *answer
+                : unavailable("error trying to reach service: " + where + " sent no HTTP answer"));
     });
     QObject::connect(socket, &QTcpSocket::errorOccurred, socket, [socket, reply, where] {
         if (socket->error() == QAbstractSocket::RemoteHostClosedError)
             return; // the answer ends with the close; disconnected() takes it
-        reply(unavailable("error trying to reach service: " + where + ": " + socket->errorString().toStdString()));
+        reply(unavailable("error trying to reach service: " + where + ": "
+            + socket->errorString().toStdString()));
     });
-    QTimer::singleShot(kProxyTimeoutMs, socket,
-        [reply, where] { reply(unavailable("error trying to reach service: " + where + " did not answer in time")); });
-    socket->connectToHost(QHostAddress(QString::fromStdString(endpoint.ip)), quint16(endpoint.port));
+    QTimer::singleShot(kProxyTimeoutMs, socket, [reply, where] {
+        reply(unavailable("error trying to reach service: " + where + " did not answer in time"));
+    });
+    socket->connectToHost(
+        QHostAddress(QString::fromStdString(endpoint.ip)), quint16(endpoint.port));
     return true;
 }
 

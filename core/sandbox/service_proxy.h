@@ -13,11 +13,12 @@ namespace dra::sandbox {
 
 class ControlPlane;
 
-// Where a services/proxy request goes: /api/v1/namespaces/NS/services/[SCHEME:]NAME[:PORT]/proxy[/PATH].
+// Where a services/proxy request goes:
+// /api/v1/namespaces/NS/services/[SCHEME:]NAME[:PORT]/proxy[/PATH].
 struct ServiceProxyTarget
 {
     std::string ns, service, port; // port: a number or a port name; empty: the first
-    std::string path = "/";        // with the query of the request appended by the caller
+    std::string path = "/"; // with the query of the request appended by the caller
 };
 std::optional<ServiceProxyTarget> serviceProxyTarget(const std::string &path);
 
@@ -29,6 +30,7 @@ inline constexpr std::string_view kNamespacedCorePrefix = "/api/v1/namespaces/";
 // request goes to a Ready pod behind the Service over a real socket, and its answer comes back
 // as it is. No Ready pod: 503 "no endpoints available for service". Answers later (the
 // connection waits). False when `request` is not a proxy request. Thread of the control plane.
-bool handleServiceProxy(ControlPlane &plane, server::Request &request, server::HttpConnection &connection);
+bool handleServiceProxy(
+    ControlPlane &plane, server::Request &request, server::HttpConnection &connection);
 
 } // namespace dra::sandbox

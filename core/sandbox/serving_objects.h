@@ -22,12 +22,12 @@ inline constexpr const char *kMonitoringNamespace = "monitoring";
 
 struct ServingApp
 {
-    std::string ns;       // "inference"
-    std::string name;     // "llm-server": Deployment, Service and HTTPRoute share it
+    std::string ns; // "inference"
+    std::string name; // "llm-server": Deployment, Service and HTTPRoute share it
     std::string image;
     int replicas = 1;
-    int gpusPerPod = 1;   // nvidia.com/gpu limit of the server container; 0: no GPU, any node
-    int port = 8000;      // the server's container port
+    int gpusPerPod = 1; // nvidia.com/gpu limit of the server container; 0: no GPU, any node
+    int port = 8000; // the server's container port
     int servicePort = 80; // where the Service listens
 };
 
@@ -47,7 +47,7 @@ nlohmann::json servingService(const ObjectFactory &factory, const ServingApp &ap
 nlohmann::json servingRoute(const ObjectFactory &factory, const ServingApp &app);
 
 // A driver DaemonSet on the nodes labelled `nodeLabel`=`value`, running on `nodes` of them.
-nlohmann::json driverDaemonSet(const ObjectFactory &factory, const std::string &name, const std::string &image,
-                               const std::string &nodeLabel, const std::string &value, int nodes);
+nlohmann::json driverDaemonSet(const ObjectFactory &factory, const std::string &name,
+    const std::string &image, const std::string &nodeLabel, const std::string &value, int nodes);
 
 } // namespace dra::sandbox

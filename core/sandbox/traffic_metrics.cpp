@@ -9,9 +9,10 @@ namespace dra::sandbox {
 namespace {
 
 Labels podLabels(const std::string &name, const std::string &ns, const std::string &deployment,
-                 const std::string &pod)
+    const std::string &pod)
 {
-    return { { "__name__", name }, { "namespace", ns }, { "deployment", deployment }, { "pod", pod } };
+    return { { "__name__", name }, { "namespace", ns }, { "deployment", deployment },
+        { "pod", pod } };
 }
 
 // Prometheus' spelling of a bucket bound: "0.005", "1", "+Inf".
@@ -31,7 +32,8 @@ TrafficMetrics::TrafficMetrics(int64_t retentionMs)
 
 const std::vector<double> &TrafficMetrics::bucketBounds()
 {
-    static const std::vector<double> bounds { 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 };
+    static const std::vector<double> bounds { 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+        10 };
     return bounds;
 }
 
@@ -40,7 +42,8 @@ double &TrafficMetrics::counter(Labels labels)
     return m_current[std::move(labels)];
 }
 
-void TrafficMetrics::ensurePod(const std::string &ns, const std::string &deployment, const std::string &pod)
+void TrafficMetrics::ensurePod(
+    const std::string &ns, const std::string &deployment, const std::string &pod)
 {
     for (const char *code : { "200", "500" }) {
         Labels labels = podLabels("http_requests_total", ns, deployment, pod);
@@ -48,7 +51,8 @@ void TrafficMetrics::ensurePod(const std::string &ns, const std::string &deploym
         counter(std::move(labels));
     }
     for (const char *suffix : { "_sum", "_count" })
-        counter(podLabels(std::string("http_request_duration_seconds") + suffix, ns, deployment, pod));
+        counter(
+            podLabels(std::string("http_request_duration_seconds") + suffix, ns, deployment, pod));
     Labels bucket = podLabels("http_request_duration_seconds_bucket", ns, deployment, pod);
     for (double bound : bucketBounds()) {
         bucket["le"] = boundText(bound);
@@ -58,8 +62,8 @@ void TrafficMetrics::ensurePod(const std::string &ns, const std::string &deploym
     counter(bucket);
 }
 
-void TrafficMetrics::observe(const std::string &ns, const std::string &deployment, const std::string &pod, int code,
-                             double seconds)
+void TrafficMetrics::observe(const std::string &ns, const std::string &deployment,
+    const std::string &pod, int code, double seconds)
 {
     ensurePod(ns, deployment, pod);
     Labels requests = podLabels("http_requests_total", ns, deployment, pod);

@@ -40,8 +40,8 @@ public:
     // instrumented servers initialise their counters, so rates are 0 rather than absent.
     void ensurePod(const std::string &ns, const std::string &deployment, const std::string &pod);
     // One answered request: its HTTP status (0 when the connection failed) and duration.
-    void observe(const std::string &ns, const std::string &deployment, const std::string &pod, int code,
-                 double seconds);
+    void observe(const std::string &ns, const std::string &deployment, const std::string &pod,
+        int code, double seconds);
     void scrape(int64_t nowMs);
     // Stops sampling the series of pods not in `live` ("ns/pod"), as Prometheus stops scraping
     // a target that is gone; their samples age out with the retention. A pod that comes back
@@ -58,7 +58,7 @@ private:
     int64_t m_retentionMs;
     int64_t m_lastScrapeMs = 0;
     std::map<Labels, double> m_current; // the live cumulative value of every series
-    std::map<Labels, size_t> m_index;   // series → position in m_series
+    std::map<Labels, size_t> m_index; // series → position in m_series
     std::vector<SeriesSamples> m_series;
 };
 

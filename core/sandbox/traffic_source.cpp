@@ -27,18 +27,21 @@ TrafficSource::Backend backendOf(const ObjectView &view, const std::string &ns, 
     TrafficSource::Backend backend;
     backend.service = ref.value("name", std::string());
     // A backendRef without a weight has the Gateway API default of 1.
-    backend.weight = ref.contains("weight") && ref["weight"].is_number_integer() ? ref["weight"].get<int>() : 1;
+    backend.weight = ref.contains("weight") && ref["weight"].is_number_integer()
+        ? ref["weight"].get<int>()
+        : 1;
     const std::string refNs = ref.value("namespace", ns);
     if (ref.value("kind", std::string("Service")) == "Service")
-        backend.endpoints = readyEndpoints(view, refNs, backend.service,
-                                           ref.contains("port") ? ref["port"].dump() : std::string())
+        backend.endpoints = readyEndpoints(
+            view, refNs, backend.service, ref.contains("port") ? ref["port"].dump() : std::string())
                                 .value_or(std::vector<ServiceEndpoint>());
     return backend;
 }
 
 } // namespace
 
-TrafficSource::TrafficSource(TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent)
+TrafficSource::TrafficSource(
+    TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent)
     : QObject(parent)
     , m_metrics(metrics)
     , m_clock(clock)
@@ -87,10 +90,12 @@ void TrafficSource::sync(const ObjectView &view)
             for (const json &ref : rules[index].value("backendRefs", json::array()))
                 rule.backends.push_back(backendOf(view, ns, ref));
             for (const json &filter : rules[index].value("filters", json::array())) {
-                if (filter.value("type", std::string()) != "RequestMirror" || !filter.contains("requestMirror"))
+                if (filter.value("type", std::string()) != "RequestMirror"
+                    || !filter.contains("requestMirror"))
                     continue;
                 const json &mirror = filter["requestMirror"];
-                Mirror copy { backendOf(view, ns, mirror.value("backendRef", json::object())), 100, 0 };
+                Mirror copy { backendOf(view, ns, mirror.value("backendRef", json::object())), 100,
+                    0 };
                 if (mirror.contains("percent") && mirror["percent"].is_number_integer())
                     copy.percent = mirror["percent"].get<int>();
                 else if (mirror.contains("fraction")) // {numerator, denominator (default 100)}
@@ -166,7 +171,8 @@ void TrafficSource::send(Backend &backend)
             return;
         *done = true;
         --m_inFlight;
-        m_metrics.observe(endpoint.ns, endpoint.deployment, endpoint.pod, code, double(started->nsecsElapsed()) / 1e9);
+        m_metrics.observe(endpoint.ns, endpoint.deployment, endpoint.pod, code,
+            double(started->nsecsElapsed()) / 1e9);
         socket->abort();
         socket->deleteLater();
     };
@@ -184,7 +190,8 @@ void TrafficSource::send(Backend &backend)
     });
     connect(socket, &QTcpSocket::errorOccurred, socket, [finish] { finish(kGatewayUnavailable); });
     QTimer::singleShot(m_options.timeoutMs, socket, [finish] { finish(kGatewayUnavailable); });
-    socket->connectToHost(QHostAddress(QString::fromStdString(endpoint.ip)), quint16(endpoint.port));
+    socket->connectToHost(
+        QHostAddress(QString::fromStdString(endpoint.ip)), quint16(endpoint.port));
 }
 
 } // namespace dra::sandbox

@@ -35,7 +35,8 @@ public:
         int maxInFlight = 64; // requests beyond this are not sent (counted as nothing)
     };
 
-    TrafficSource(TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent = nullptr);
+    TrafficSource(
+        TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent = nullptr);
     ~TrafficSource() override;
 
     // Reads the routes, Services and pods of the pass: where requests go from now on.

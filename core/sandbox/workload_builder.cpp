@@ -422,17 +422,19 @@ void Builder::devicePlugin()
     }
     if (draNodes > 0)
         m_out.apps.push_back(driverDaemonSet(m_factory, "nvidia-dra-driver-gpu-kubelet-plugin",
-            "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.3.0", "sandbox.dra-console.io/gpu-stack", "dra", draNodes));
+            "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.3.0", "sandbox.dra-console.io/gpu-stack", "dra",
+            draNodes));
     if (legacy.empty())
         return;
     m_out.apps.push_back(driverDaemonSet(m_factory, "nvidia-device-plugin-daemonset",
-        "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", "sandbox.dra-console.io/gpu-stack", "device-plugin",
-        int(legacy.size())));
-    const ServingApp app{ "inference", "llm-server", "vllm/vllm-openai:v0.8.5", int(legacy.size()),
+        "nvcr.io/nvidia/k8s-device-plugin:v0.17.1", "sandbox.dra-console.io/gpu-stack",
+        "device-plugin", int(legacy.size())));
+    const ServingApp app { "inference", "llm-server", "vllm/vllm-openai:v0.8.5", int(legacy.size()),
         legacy.front()->plan->shape->gpus };
     const std::string replicaSet = servingReplicaSetName(m_factory, app);
     for (size_t i = 0; i < legacy.size(); ++i) {
-        const std::string name = replicaSet + '-' + m_factory.nameSuffix(replicaSet + '/' + std::to_string(i));
+        const std::string name
+            = replicaSet + '-' + m_factory.nameSuffix(replicaSet + '/' + std::to_string(i));
         addPod(app.ns, name, legacy[i], {}, json(), {}, app.image);
         json &pod = m_out.pods.back();
         pod["metadata"]["labels"] = servingPodLabels(m_factory, app);
@@ -449,9 +451,11 @@ void Builder::devicePlugin()
 // rollout's application gate queries it through the API server's service proxy.
 void Builder::monitoring(const NodeUse &node)
 {
-    const ServingApp app{ kMonitoringNamespace, "prometheus", "quay.io/prometheus/prometheus:v3.2.1", 1, 0, 9090, 9090 };
+    const ServingApp app { kMonitoringNamespace, "prometheus",
+        "quay.io/prometheus/prometheus:v3.2.1", 1, 0, 9090, 9090 };
     const std::string replicaSet = servingReplicaSetName(m_factory, app);
-    addPod(app.ns, replicaSet + '-' + m_factory.nameSuffix(replicaSet + "/0"), &node, {}, json(), {}, app.image);
+    addPod(app.ns, replicaSet + '-' + m_factory.nameSuffix(replicaSet + "/0"), &node, {}, json(),
+        {}, app.image);
     json &pod = m_out.pods.back();
     pod["metadata"]["labels"] = servingPodLabels(m_factory, app);
     pod["metadata"]["ownerReferences"] = json::array({ servingPodOwner(m_factory, app) });

@@ -13,7 +13,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kAccessReviews = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+constexpr std::string_view kAccessReviews
+    = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
 constexpr std::string_view kRulesReviews = "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
 
 json readVerbs()
@@ -23,8 +24,9 @@ json readVerbs()
 
 json reviewKinds()
 {
-    return json::array({ { { "resource", "selfsubjectaccessreviews" }, { "kind", "SelfSubjectAccessReview" } },
-        { { "resource", "selfsubjectrulesreviews" }, { "kind", "SelfSubjectRulesReview" } } });
+    return json::array(
+        { { { "resource", "selfsubjectaccessreviews" }, { "kind", "SelfSubjectAccessReview" } },
+            { { "resource", "selfsubjectrulesreviews" }, { "kind", "SelfSubjectRulesReview" } } });
 }
 
 json accessStatus(const json &spec, bool writable)
@@ -37,9 +39,10 @@ json accessStatus(const json &spec, bool writable)
     const json reads = readVerbs();
     const bool allowed = writable || std::find(reads.begin(), reads.end(), verb) != reads.end();
     json status = { { "allowed", allowed } };
-    status["reason"] = allowed ? (writable ? "the server is writable and every authenticated user is its admin"
-                                           : "the server is read-only; reading is allowed")
-                               : "the server is read-only: only get, list and watch are allowed";
+    status["reason"] = allowed
+        ? (writable ? "the server is writable and every authenticated user is its admin"
+                    : "the server is read-only; reading is allowed")
+        : "the server is read-only: only get, list and watch are allowed";
     if (!allowed)
         status["denied"] = true;
     return status;
@@ -52,7 +55,8 @@ json rulesStatus(bool writable)
                  json::array({ { { "verbs", verbs }, { "apiGroups", json::array({ "*" }) },
                      { "resources", json::array({ "*" }) } } }) },
         { "nonResourceRules",
-            json::array({ { { "verbs", json::array({ "get" }) }, { "nonResourceURLs", json::array({ "*" }) } } }) },
+            json::array({ { { "verbs", json::array({ "get" }) },
+                { "nonResourceURLs", json::array({ "*" }) } } }) },
         { "incomplete", false } };
 }
 
@@ -96,8 +100,9 @@ json resourceList()
 {
     json resources = json::array();
     for (const json &review : reviewKinds())
-        resources.push_back({ { "name", review["resource"] }, { "singularName", "" },
-            { "namespaced", false }, { "kind", review["kind"] }, { "verbs", json::array({ "create" }) } });
+        resources.push_back(
+            { { "name", review["resource"] }, { "singularName", "" }, { "namespaced", false },
+                { "kind", review["kind"] }, { "verbs", json::array({ "create" }) } });
     return { { "kind", "APIResourceList" }, { "apiVersion", "v1" },
         { "groupVersion", "authorization.k8s.io/v1" }, { "resources", std::move(resources) } };
 }
@@ -108,7 +113,8 @@ json aggregatedGroup()
     for (const json &review : reviewKinds())
         resources.push_back({ { "resource", review["resource"] },
             { "responseKind", { { "group", "" }, { "version", "" }, { "kind", review["kind"] } } },
-            { "scope", "Cluster" }, { "singularResource", "" }, { "verbs", json::array({ "create" }) } });
+            { "scope", "Cluster" }, { "singularResource", "" },
+            { "verbs", json::array({ "create" }) } });
     return { { "metadata", { { "name", kGroup } } },
         { "versions",
             json::array({ { { "version", kVersion }, { "resources", std::move(resources) },

@@ -108,7 +108,8 @@ private:
             for (const auto &[name, value] : capacity.items()) {
                 if (!value.is_string())
                     continue;
-                if (Result<model::Quantity> quantity = model::Quantity::parse(value.get<std::string>()))
+                if (Result<model::Quantity> quantity
+                    = model::Quantity::parse(value.get<std::string>()))
                     view.addCapacity(name, *quantity);
             }
         }
@@ -172,8 +173,8 @@ std::optional<std::string> checkRequest(const json &request, const std::string &
         if (all)
             return std::nullopt;
     }
-    return path + ": no device published in the cluster matches DeviceClass \"" + className
-        + "\"" + (request.contains("selectors") ? " and the request's selectors" : "")
+    return path + ": no device published in the cluster matches DeviceClass \"" + className + "\""
+        + (request.contains("selectors") ? " and the request's selectors" : "")
         + "; the claim cannot be allocated until such a device exists";
 }
 
@@ -206,7 +207,8 @@ std::vector<std::string> allocationWarnings(const json &object, const model::Kin
             continue;
         const std::string at = path + ".devices.requests[" + std::to_string(i) + "]";
         if (request.contains("exactly") && request["exactly"].is_object()) {
-            if (auto warning = checkRequest(request["exactly"], at + ".exactly", cache, cluster, catalog))
+            if (auto warning
+                = checkRequest(request["exactly"], at + ".exactly", cache, cluster, catalog))
                 warnings.push_back(std::move(*warning));
         }
         const json &alternatives = request.value("firstAvailable", json());

@@ -88,8 +88,8 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
         // A commit of ours reaches the watchers at once rather than at the next poll.
-        m_writes = std::make_unique<WriteController>(
-            *m_writer, m_api, [this] { m_watches->poll(); });
+        m_writes
+            = std::make_unique<WriteController>(*m_writer, m_api, [this] { m_watches->poll(); });
     }
 }
 
@@ -121,7 +121,8 @@ bool ApiServer::authenticate(Request &request) const
 {
     // As kube-apiserver: a valid client certificate identifies its holder; otherwise the token.
     if (m_options.clientCa && !request.peerCertificates.empty()) {
-        if (Result<ClientIdentity> identity = m_options.clientCa->verify(request.peerCertificates)) {
+        if (Result<ClientIdentity> identity
+            = m_options.clientCa->verify(request.peerCertificates)) {
             request.user = identity->user;
             request.groups = identity->groups;
             request.groups << QStringLiteral("system:authenticated");
@@ -139,8 +140,8 @@ bool ApiServer::authenticate(Request &request) const
     if (!token || !sameSecret(*token, m_options.token))
         return false;
     request.user = QStringLiteral("admin");
-    request.groups = QStringList { QStringLiteral("system:masters"),
-        QStringLiteral("system:authenticated") };
+    request.groups
+        = QStringList { QStringLiteral("system:masters"), QStringLiteral("system:authenticated") };
     return true;
 }
 

@@ -19,8 +19,7 @@ using common::Error;
 
 using X509Ptr = common::CPtr<X509, X509_free>;
 using StorePtr = common::CPtr<X509_STORE, X509_STORE_free>;
-using StoreContextPtr
-    = common::CPtr<X509_STORE_CTX, X509_STORE_CTX_free>;
+using StoreContextPtr = common::CPtr<X509_STORE_CTX, X509_STORE_CTX_free>;
 struct ChainFree
 {
     void operator()(STACK_OF(X509) * chain) const { sk_X509_free(chain); }
@@ -41,8 +40,8 @@ QStringList subjectEntries(X509 *certificate, int nid)
     for (int at = X509_NAME_get_index_by_NID(subject, nid, -1); at >= 0;
          at = X509_NAME_get_index_by_NID(subject, nid, at)) {
         unsigned char *utf8 = nullptr;
-        const int length
-            = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(X509_NAME_get_entry(subject, at)));
+        const int length = ASN1_STRING_to_UTF8(
+            &utf8, X509_NAME_ENTRY_get_data(X509_NAME_get_entry(subject, at)));
         if (length >= 0)
             values << QString::fromUtf8(reinterpret_cast<const char *>(utf8), length);
         OPENSSL_free(utf8);
@@ -64,8 +63,8 @@ ClientCertificateAuthority::ClientCertificateAuthority(std::unique_ptr<Impl> imp
 }
 
 ClientCertificateAuthority::~ClientCertificateAuthority() = default;
-ClientCertificateAuthority::ClientCertificateAuthority(ClientCertificateAuthority &&) noexcept
-    = default;
+ClientCertificateAuthority::ClientCertificateAuthority(
+    ClientCertificateAuthority &&) noexcept = default;
 
 Result<ClientCertificateAuthority> ClientCertificateAuthority::load(const QString &path)
 {
@@ -89,18 +88,21 @@ Result<ClientCertificateAuthority> ClientCertificateAuthority::fromPem(
         X509Ptr x509 = fromDer(certificate.toDer());
         if (!x509 || X509_STORE_add_cert(impl->store.get(), x509.get()) != 1)
             return dra::fail(Error::Code::Invalid,
-                QStringLiteral("%1: a certificate of the client CA bundle is unusable").arg(origin));
+                QStringLiteral("%1: a certificate of the client CA bundle is unusable")
+                    .arg(origin));
     }
     return ClientCertificateAuthority(std::move(impl));
 }
 
-Result<ClientIdentity> ClientCertificateAuthority::verify(const std::vector<QByteArray> &chain) const
+Result<ClientIdentity> ClientCertificateAuthority::verify(
+    const std::vector<QByteArray> &chain) const
 {
     if (chain.empty())
         return dra::fail(Error::Code::Unauthorized, QStringLiteral("no client certificate"));
     X509Ptr leaf = fromDer(chain.front());
     if (!leaf)
-        return dra::fail(Error::Code::Unauthorized, QStringLiteral("unreadable client certificate"));
+        return dra::fail(
+            Error::Code::Unauthorized, QStringLiteral("unreadable client certificate"));
     ChainPtr intermediates(sk_X509_new_null());
     std::vector<X509Ptr> owned;
     for (size_t i = 1; i < chain.size(); ++i) {
@@ -112,7 +114,8 @@ Result<ClientIdentity> ClientCertificateAuthority::verify(const std::vector<QByt
     StoreContextPtr context(X509_STORE_CTX_new());
     if (!context
         || X509_STORE_CTX_init(context.get(), d->store.get(), leaf.get(), intermediates.get()) != 1)
-        return dra::fail(Error::Code::Internal, QStringLiteral("cannot verify a client certificate"));
+        return dra::fail(
+            Error::Code::Internal, QStringLiteral("cannot verify a client certificate"));
     X509_STORE_CTX_set_purpose(context.get(), X509_PURPOSE_SSL_CLIENT);
     if (X509_verify_cert(context.get()) != 1)
         return dra::fail(Error::Code::Unauthorized,

@@ -16,8 +16,8 @@ using nlohmann::json;
 constexpr const char *kSemverDetail = "must be a string compatible with semver.org spec 2.0.0";
 
 // One string or version value at `path`: its length, and for a version its syntax.
-void validateAttributeText(const json &value, bool version, const std::string &path,
-                           FieldErrors &errors)
+void validateAttributeText(
+    const json &value, bool version, const std::string &path, FieldErrors &errors)
 {
     if (!value.is_string())
         return; // the schema reports the type
@@ -33,8 +33,8 @@ size_t validateAttribute(const json &attribute, const std::string &path, FieldEr
 {
     if (!attribute.is_object())
         return 0;
-    static constexpr std::array<const char *, 8> kFields{
-        "int", "bool", "string", "version", "ints", "bools", "strings", "versions"};
+    static constexpr std::array<const char *, 8> kFields { "int", "bool", "string", "version",
+        "ints", "bools", "strings", "versions" };
     int set = 0;
     size_t values = 0;
     for (const char *field : kFields) {
@@ -51,8 +51,8 @@ size_t validateAttribute(const json &attribute, const std::string &path, FieldEr
             values += it->size();
             if (name == "strings" || name == "versions") {
                 for (size_t i = 0; i < it->size(); ++i)
-                    validateAttributeText((*it)[i], name == "versions",
-                                          at + "[" + std::to_string(i) + "]", errors);
+                    validateAttributeText(
+                        (*it)[i], name == "versions", at + "[" + std::to_string(i) + "]", errors);
             }
         } else {
             ++values;
@@ -79,8 +79,8 @@ void validateDeviceAttributes(const json &device, const std::string &path, Field
     for (const auto &[name, attribute] : attributes->items())
         values += validateAttribute(attribute, attributesPath + "[" + name + "]", errors);
     if (values > cel::kDeviceAttributeMaxValues)
-        errors.push_back(tooMany(attributesPath, int64_t(values),
-                                 int64_t(cel::kDeviceAttributeMaxValues)));
+        errors.push_back(
+            tooMany(attributesPath, int64_t(values), int64_t(cel::kDeviceAttributeMaxValues)));
 }
 
 } // namespace dra::server

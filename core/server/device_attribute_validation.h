@@ -15,7 +15,7 @@ namespace dra::server {
 // and versions are at most 64 characters and versions are semver; and the device holds at
 // most 48 values in all, a list counting its length (KEP-5491). `path` is the device's field
 // path ("spec.devices[0]"); errors are appended to `errors`.
-void validateDeviceAttributes(const nlohmann::json &device, const std::string &path,
-                              FieldErrors &errors);
+void validateDeviceAttributes(
+    const nlohmann::json &device, const std::string &path, FieldErrors &errors);
 
 } // namespace dra::server

@@ -52,13 +52,20 @@ std::string FieldError::body() const
 std::string FieldError::causeType() const
 {
     switch (type) {
-    case Type::Required: return "FieldValueRequired";
-    case Type::Invalid: return "FieldValueInvalid";
-    case Type::NotSupported: return "FieldValueNotSupported";
-    case Type::Duplicate: return "FieldValueDuplicate";
-    case Type::TooMany: return "FieldValueTooMany";
-    case Type::TooLong: return "FieldValueTooLong";
-    case Type::Forbidden: return "FieldValueForbidden";
+    case Type::Required:
+        return "FieldValueRequired";
+    case Type::Invalid:
+        return "FieldValueInvalid";
+    case Type::NotSupported:
+        return "FieldValueNotSupported";
+    case Type::Duplicate:
+        return "FieldValueDuplicate";
+    case Type::TooMany:
+        return "FieldValueTooMany";
+    case Type::TooLong:
+        return "FieldValueTooLong";
+    case Type::Forbidden:
+        return "FieldValueForbidden";
     }
     return "FieldValueInvalid";
 }

@@ -36,7 +36,8 @@ using FieldErrors = std::vector<FieldError>;
 // Builders, so validators read like apimachinery's field package.
 FieldError required(std::string field, std::string detail = {});
 FieldError invalid(std::string field, nlohmann::json value, std::string detail);
-FieldError notSupported(std::string field, nlohmann::json value, std::vector<std::string> supported);
+FieldError notSupported(
+    std::string field, nlohmann::json value, std::vector<std::string> supported);
 FieldError duplicate(std::string field, nlohmann::json value);
 FieldError tooMany(std::string field, int64_t count, int64_t limit);
 FieldError tooLong(std::string field, int64_t limit);

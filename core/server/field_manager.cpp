@@ -76,7 +76,8 @@ json mergeApplied(const json &live, const json &config, const SchemaNode *schema
         json out = live;
         for (const auto &[key, value] : config.items()) {
             const auto it = live.find(key);
-            out[key] = it == live.end() ? value : mergeApplied(*it, value, childSchema(schema, key));
+            out[key]
+                = it == live.end() ? value : mergeApplied(*it, value, childSchema(schema, key));
         }
         return out;
     }
@@ -169,7 +170,8 @@ void writeManagedFields(json &object, const std::vector<ManagedEntry> &entries)
 
 void trackUpdate(const json *before, json &after, const FieldManagerContext &context)
 {
-    std::vector<ManagedEntry> entries = before ? readManagedFields(*before) : std::vector<ManagedEntry>();
+    std::vector<ManagedEntry> entries
+        = before ? readManagedFields(*before) : std::vector<ManagedEntry>();
     const json empty = json::object();
     const FieldChanges changes = compareFields(before ? *before : empty, after, context.schema);
     const FieldSet changed = scoped(changes.added.unionWith(changes.modified), context);
@@ -190,7 +192,8 @@ ApplyOutcome serverSideApply(
     const json *live, const json &config, const FieldManagerContext &context, bool force)
 {
     const json liveObject = live ? *live : json::object();
-    std::vector<ManagedEntry> entries = live ? readManagedFields(*live) : std::vector<ManagedEntry>();
+    std::vector<ManagedEntry> entries
+        = live ? readManagedFields(*live) : std::vector<ManagedEntry>();
     if (live && entries.empty()) {
         // Fields set before anyone applied belong to this pseudo-manager, so the first apply
         // that changes them conflicts, as upstream.

@@ -18,9 +18,9 @@ using nlohmann::json;
 // Metadata the server owns: never part of what a manager sets.
 const std::set<std::string> &serverOwnedMetadata()
 {
-    static const std::set<std::string> names = { "name", "namespace", "uid", "resourceVersion",
-        "generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds",
-        "managedFields", "selfLink" };
+    static const std::set<std::string> names
+        = { "name", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp",
+              "deletionTimestamp", "deletionGracePeriodSeconds", "managedFields", "selfLink" };
     return names;
 }
 
@@ -81,7 +81,8 @@ void walk(const json &value, const SchemaNode *schema, FieldPath &path, FieldSet
 }
 
 // The item of `list` that `element` names, or end().
-json::const_iterator findItem(const json &list, const PathElement &element, const SchemaNode *schema)
+json::const_iterator findItem(
+    const json &list, const PathElement &element, const SchemaNode *schema)
 {
     if (!list.is_array())
         return list.end();
@@ -91,7 +92,8 @@ json::const_iterator findItem(const json &list, const PathElement &element, cons
     }
     if (element.starts_with("i:")) {
         size_t index = 0;
-        const auto [end, ec] = std::from_chars(element.data() + 2, element.data() + element.size(), index);
+        const auto [end, ec]
+            = std::from_chars(element.data() + 2, element.data() + element.size(), index);
         if (ec == std::errc() && end == element.data() + element.size() && index < list.size())
             return list.begin() + long(index);
     }
@@ -206,7 +208,8 @@ FieldSet FieldSet::unionWith(const FieldSet &other) const
     result.m_member = m_member || other.m_member;
     for (const auto &[element, child] : other.m_children) {
         const auto it = result.m_children.find(element);
-        result.m_children[element] = it == result.m_children.end() ? child : it->second.unionWith(child);
+        result.m_children[element]
+            = it == result.m_children.end() ? child : it->second.unionWith(child);
     }
     return result;
 }

@@ -337,8 +337,8 @@ bool HttpConnection::parseHead(QByteArrayView head)
             reject(400, "malformed header line", true);
             return false;
         }
-        m_request.headers.push_back(
-            { lower(trimHeaderValue(line.substr(0, colon))), std::string(trimHeaderValue(line.substr(colon + 1))) });
+        m_request.headers.push_back({ lower(trimHeaderValue(line.substr(0, colon))),
+            std::string(trimHeaderValue(line.substr(colon + 1))) });
     }
     const std::string connection = m_request.header("connection");
     m_keepAlive = version == "HTTP/1.1" ? !headerListContains(connection, "close")

@@ -204,7 +204,8 @@ bool headerListContains(std::string_view list, std::string_view token)
         while (!item.empty() && (item.back() == ' ' || item.back() == '\t' || item.back() == '\r'))
             item.remove_suffix(1);
         if (std::equal(item.begin(), item.end(), token.begin(), token.end(), [](char a, char b) {
-                return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+                return std::tolower(static_cast<unsigned char>(a))
+                    == std::tolower(static_cast<unsigned char>(b));
             }))
             return true;
         start = end + 1;

@@ -93,8 +93,8 @@ Response invalid(const model::KindInfo &kind, std::string_view name, const Field
     nlohmann::json causes = nlohmann::json::array();
     std::string aggregate;
     for (const FieldError &error : errors) {
-        causes.push_back(
-            { { "reason", error.causeType() }, { "message", error.body() }, { "field", error.field } });
+        causes.push_back({ { "reason", error.causeType() }, { "message", error.body() },
+            { "field", error.field } });
         aggregate += (aggregate.empty() ? "" : ", ") + error.message();
     }
     if (errors.size() > 1)

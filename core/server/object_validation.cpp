@@ -188,8 +188,8 @@ public:
         std::set<std::string> names; // "req" and "req/sub"
         if (requests.is_array()) {
             if (requests.size() > kRequestsMax)
-                m_errors.push_back(tooMany(devicesPath + ".requests", int64_t(requests.size()),
-                    int64_t(kRequestsMax)));
+                m_errors.push_back(tooMany(
+                    devicesPath + ".requests", int64_t(requests.size()), int64_t(kRequestsMax)));
             std::set<std::string> seen;
             for (size_t i = 0; i < requests.size(); ++i) {
                 const std::string name = text(member(requests[i], "name"));
@@ -213,8 +213,8 @@ public:
         const json &config = member(devices, "config");
         if (config.is_array()) {
             if (config.size() > kConfigMax)
-                m_errors.push_back(tooMany(
-                    devicesPath + ".config", int64_t(config.size()), int64_t(kConfigMax)));
+                m_errors.push_back(
+                    tooMany(devicesPath + ".config", int64_t(config.size()), int64_t(kConfigMax)));
             for (size_t i = 0; i < config.size(); ++i) {
                 const std::string at = index(devicesPath + ".config", i);
                 requestRefs(member(config[i], "requests"), at + ".requests", names);
@@ -243,7 +243,8 @@ public:
         if (text(member(pool, "name")).empty())
             m_errors.push_back(required("spec.pool.name"));
         int placements = 0;
-        for (const char *field : { "nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection" }) {
+        for (const char *field :
+            { "nodeName", "nodeSelector", "allNodes", "perDeviceNodeSelection" }) {
             const json &value = member(spec, field);
             if ((value.is_string() && !value.get<std::string>().empty()) || value.is_object()
                 || (value.is_boolean() && value.get<bool>()))
@@ -346,8 +347,8 @@ private:
         const json &tolerations = member(request, "tolerations");
         if (tolerations.is_array()) {
             if (tolerations.size() > kTolerationsMax)
-                m_errors.push_back(tooMany(path + ".tolerations", int64_t(tolerations.size()),
-                    int64_t(kTolerationsMax)));
+                m_errors.push_back(tooMany(
+                    path + ".tolerations", int64_t(tolerations.size()), int64_t(kTolerationsMax)));
             for (size_t i = 0; i < tolerations.size(); ++i)
                 toleration(tolerations[i], index(path + ".tolerations", i));
         }
@@ -359,8 +360,8 @@ private:
         if (!op.is_null() && text(op) != "Exists" && text(op) != "Equal")
             m_errors.push_back(notSupported(path + ".operator", op, { "Equal", "Exists" }));
         if (text(op) == "Exists" && !text(member(toleration, "value")).empty())
-            m_errors.push_back(invalid(path + ".operator", op,
-                "value must be empty when `operator` is 'Exists'"));
+            m_errors.push_back(
+                invalid(path + ".operator", op, "value must be empty when `operator` is 'Exists'"));
         const json &effect = member(toleration, "effect");
         if (!effect.is_null() && !text(effect).empty() && text(effect) != "NoSchedule"
             && text(effect) != "NoExecute" && text(effect) != "None")
@@ -401,8 +402,8 @@ private:
         std::vector<cel::Diagnostic> diagnostics;
         Result<cel::CompiledSelector> compiled = cel::compileSelector(expression, &diagnostics);
         if (!compiled) {
-            m_errors.push_back(invalid(path, expression,
-                "compilation failed: " + compiled.error().message.toStdString()));
+            m_errors.push_back(invalid(
+                path, expression, "compilation failed: " + compiled.error().message.toStdString()));
             return;
         }
         std::string message;
@@ -415,8 +416,8 @@ private:
                 return;
             }
             message += (message.empty() ? "" : "\n") + std::string("ERROR: <input>:")
-                + std::to_string(diagnostic.line) + ":" + std::to_string(diagnostic.column)
-                + ": " + diagnostic.message;
+                + std::to_string(diagnostic.line) + ":" + std::to_string(diagnostic.column) + ": "
+                + diagnostic.message;
         }
         if (!message.empty() || !compiled->isValid()) {
             m_errors.push_back(invalid(path, expression,
@@ -425,8 +426,8 @@ private:
         }
     }
 
-    void constraint(const json &constraint, const std::string &path,
-        const std::set<std::string> &names)
+    void constraint(
+        const json &constraint, const std::string &path, const std::set<std::string> &names)
     {
         requestRefs(member(constraint, "requests"), path + ".requests", names);
         const json &match = member(constraint, "matchAttribute");
@@ -584,8 +585,8 @@ void applyDefaults(json &object, const model::KindInfo &kind)
 FieldErrors validateCreate(const json &object, const model::KindInfo &kind)
 {
     Validator validator(true);
-    validator.metadata(member(object, "metadata"), kind.namespaced,
-        kind.kind == model::Kind::Namespace);
+    validator.metadata(
+        member(object, "metadata"), kind.namespaced, kind.kind == model::Kind::Namespace);
     validateBody(validator, object, kind);
     return validator.take();
 }
@@ -595,11 +596,10 @@ FieldErrors validateUpdate(const json &object, const json &old, const model::Kin
     // Stored expressions were valid when stored: only new ones are compiled.
     const bool specChanged = member(object, "spec") != member(old, "spec");
     Validator validator(specChanged);
-    validator.metadata(member(object, "metadata"), kind.namespaced,
-        kind.kind == model::Kind::Namespace);
+    validator.metadata(
+        member(object, "metadata"), kind.namespaced, kind.kind == model::Kind::Namespace);
     FieldErrors errors;
-    if ((kind.kind == model::Kind::ResourceClaim
-            || kind.kind == model::Kind::ResourceClaimTemplate)
+    if ((kind.kind == model::Kind::ResourceClaim || kind.kind == model::Kind::ResourceClaimTemplate)
         && specChanged) {
         FieldErrors meta = validator.take();
         meta.push_back(invalid("spec", json(json::value_t::discarded), "field is immutable"));

@@ -36,8 +36,8 @@ ObjectWriter::ObjectWriter(store::CacheDb &writer, std::string cluster)
 Result<std::optional<ObjectWriter::Stored>> ObjectWriter::get(
     const model::KindInfo &kind, const std::string &ns, const std::string &name)
 {
-    Result<std::optional<store::ObjectRecord>> record = m_cache.object(
-        m_cluster, { std::string(kind.group), std::string(kind.name), ns, name });
+    Result<std::optional<store::ObjectRecord>> record
+        = m_cache.object(m_cluster, { std::string(kind.group), std::string(kind.name), ns, name });
     if (!record)
         return dra::fail(record.error());
     if (!*record)

@@ -32,7 +32,8 @@ public:
     [[nodiscard]] Result<std::optional<Stored>> get(
         const model::KindInfo &kind, const std::string &ns, const std::string &name);
     // Objects of a kind, all namespaces when `ns` is empty.
-    [[nodiscard]] Result<std::vector<Stored>> list(const model::KindInfo &kind, const std::string &ns);
+    [[nodiscard]] Result<std::vector<Stored>> list(
+        const model::KindInfo &kind, const std::string &ns);
 
     struct Write
     {

@@ -134,7 +134,8 @@ public:
 private:
     static json described(const std::string &component, const std::string &description)
     {
-        json out = { { "allOf", { { { "$ref", schemaRef(component) } } } }, { "default", json::object() } };
+        json out = { { "allOf", { { { "$ref", schemaRef(component) } } } },
+            { "default", json::object() } };
         if (!description.empty())
             out["description"] = description;
         return out;
@@ -144,7 +145,8 @@ private:
     const SchemaNode *m_listMeta;
 };
 
-json parameter(const char *name, const char *in, const std::string &description, bool required = false)
+json parameter(
+    const char *name, const char *in, const std::string &description, bool required = false)
 {
     json out = { { "name", name }, { "in", in }, { "description", description },
         { "schema", { { "type", "string" }, { "uniqueItems", true } } } };
@@ -170,10 +172,12 @@ const json &writeParameters()
 
 json response(const std::string &component, const char *description = "OK")
 {
-    return { { "description", description },
+    return {
+        { "description", description },
         { "content",
             { { "application/json", { { "schema", { { "$ref", schemaRef(component) } } } } },
-                { "application/yaml", { { "schema", { { "$ref", schemaRef(component) } } } } } } } };
+                { "application/yaml", { { "schema", { { "$ref", schemaRef(component) } } } } } } }
+    };
 }
 
 json operation(const std::string &id, const char *action, const json &gvk, json responses,
@@ -211,7 +215,8 @@ void addPaths(json &paths, const ServedApi &api, const model::KindInfo &kind,
     const bool writable = api.isWritable(kind);
 
     json collection = { { "parameters", scopeParams } };
-    collection["get"] = operation("list" + name, "list", gvk, { { "200", response(component + "List") } });
+    collection["get"]
+        = operation("list" + name, "list", gvk, { { "200", response(component + "List") } });
     if (writable) {
         json create = operation("create" + name, "post", gvk,
             { { "200", response(component) }, { "201", response(component, "Created") } },
@@ -224,10 +229,9 @@ void addPaths(json &paths, const ServedApi &api, const model::KindInfo &kind,
     }
     paths[scoped] = std::move(collection);
     if (kind.namespaced)
-        paths[root + "/" + std::string(kind.plural)]
-            = { { "get",
-                operation("list" + name + "ForAllNamespaces", "list", gvk,
-                    { { "200", response(component + "List") } }) } };
+        paths[root + "/" + std::string(kind.plural)] = { { "get",
+            operation("list" + name + "ForAllNamespaces", "list", gvk,
+                { { "200", response(component + "List") } }) } };
 
     json objectParams = scopeParams;
     objectParams.push_back(parameter("name", "path", "name of the " + name, true));
@@ -246,7 +250,8 @@ void addPaths(json &paths, const ServedApi &api, const model::KindInfo &kind,
         json patch = operation("patch" + name + suffix, "patch", gvk,
             { { "200", response(component) }, { "201", response(component, "Created") } },
             patchParams);
-        const json patchSchema = { { "schema", { { "$ref", schemaRef(std::string(kMetaPrefix) + "Patch") } } } };
+        const json patchSchema
+            = { { "schema", { { "$ref", schemaRef(std::string(kMetaPrefix) + "Patch") } } } };
         patch["requestBody"] = { { "required", true },
             { "content",
                 { { "application/apply-patch+yaml", patchSchema },
@@ -260,17 +265,18 @@ void addPaths(json &paths, const ServedApi &api, const model::KindInfo &kind,
         json remove = operation("delete" + name, "delete", gvk,
             { { "200", response(component) }, { "202", response(component, "Accepted") } },
             json::array({ writeParameters()[0] }));
-        remove["requestBody"]
-            = { { "content",
-                { { "*/*",
-                    { { "schema",
-                        { { "$ref", schemaRef(std::string(kMetaPrefix) + "DeleteOptions") } } } } } } } };
+        remove["requestBody"] = { { "content",
+            { { "*/*",
+                { { "schema",
+                    { { "$ref",
+                        schemaRef(std::string(kMetaPrefix) + "DeleteOptions") } } } } } } } };
         object["delete"] = std::move(remove);
     }
     paths[scoped + "/{name}"] = std::move(object);
     for (const std::string &sub : api.subresources(kind)) {
         json item = { { "parameters", objectParams } };
-        item["get"] = operation("read" + name + "Status", "get", gvk, { { "200", response(component) } });
+        item["get"]
+            = operation("read" + name + "Status", "get", gvk, { { "200", response(component) } });
         if (writable)
             writesOn(item, "Status");
         paths[scoped + "/{name}/" + sub] = std::move(item);
@@ -286,18 +292,20 @@ void addMetaComponents(json &schemas, const SchemaNode *objectMeta, const Schema
     schemas[std::string(kMetaPrefix) + "Patch"]
         = { { "description", "A patch document; its format is given by the Content-Type." },
               { "type", "object" } };
-    schemas[std::string(kMetaPrefix) + "Status"]
-        = { { "description", "The outcome of an operation that returns no object." },
-              { "type", "object" },
-              { "properties",
-                  { { "apiVersion", { { "type", "string" } } }, { "kind", { { "type", "string" } } },
-                      { "status", { { "type", "string" } } }, { "message", { { "type", "string" } } },
-                      { "reason", { { "type", "string" } } },
-                      { "code", { { "type", "integer" }, { "format", "int32" } } },
-                      { "details",
-                          { { "type", "object" }, { "x-kubernetes-preserve-unknown-fields", true } } } } },
-              { "x-kubernetes-group-version-kind",
-                  { { { "group", "" }, { "kind", "Status" }, { "version", "v1" } } } } };
+    schemas[std::string(kMetaPrefix) + "Status"] = {
+        { "description", "The outcome of an operation that returns no object." },
+        { "type", "object" },
+        { "properties",
+            { { "apiVersion", { { "type", "string" } } }, { "kind", { { "type", "string" } } },
+                { "status", { { "type", "string" } } }, { "message", { { "type", "string" } } },
+                { "reason", { { "type", "string" } } },
+                { "code", { { "type", "integer" }, { "format", "int32" } } },
+                { "details",
+                    { { "type", "object" },
+                        { "x-kubernetes-preserve-unknown-fields", true } } } } },
+        { "x-kubernetes-group-version-kind",
+            { { { "group", "" }, { "kind", "Status" }, { "version", "v1" } } } }
+    };
     schemas[std::string(kMetaPrefix) + "DeleteOptions"]
         = { { "description", "Options of a delete: dry run, preconditions, propagation." },
               { "type", "object" },
@@ -380,8 +388,7 @@ json document(const ServedApi &api, const std::string &groupVersionPath)
     std::vector<std::pair<const model::KindInfo *, const SchemaNode *>> roots;
     for (const model::KindInfo *kind : kinds) {
         const SchemaNode *root = model::schemaFor(apiVersion, kind->name);
-        const SchemaNode *listRoot
-            = model::schemaFor(apiVersion, std::string(kind->name) + "List");
+        const SchemaNode *listRoot = model::schemaFor(apiVersion, std::string(kind->name) + "List");
         if (!root)
             continue;
         if (listRoot && !listMeta)

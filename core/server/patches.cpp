@@ -204,7 +204,7 @@ std::optional<PatchType> patchTypeOf(std::string_view contentType)
         return PatchType::Strategic;
     if (type == "application/apply-patch+yaml" || type == "application/apply-patch+cbor")
         return type == "application/apply-patch+yaml" ? std::optional(PatchType::Apply)
-                                                     : std::nullopt;
+                                                      : std::nullopt;
     return std::nullopt;
 }
 
@@ -224,7 +224,8 @@ Result<json> applyJsonPatch(const json &target, const json &patch)
     if (!patch.is_array())
         return dra::fail(
             Error::Code::Parse, QStringLiteral("a JSON patch must be a list of operations"));
-    static const std::vector<std::string> ops = { "add", "remove", "replace", "move", "copy", "test" };
+    static const std::vector<std::string> ops
+        = { "add", "remove", "replace", "move", "copy", "test" };
     for (size_t i = 0; i < patch.size(); ++i) {
         const json &op = patch[i];
         if (!op.is_object() || !op.contains("op") || !op["op"].is_string()
@@ -239,7 +240,8 @@ Result<json> applyJsonPatch(const json &target, const json &patch)
         return target.patch(patch);
     } catch (const json::exception &error) {
         return dra::fail(Error::Code::Invalid,
-            QStringLiteral("the JSON patch cannot be applied: %1").arg(QString::fromUtf8(error.what())));
+            QStringLiteral("the JSON patch cannot be applied: %1")
+                .arg(QString::fromUtf8(error.what())));
     }
 }
 

@@ -33,7 +33,7 @@ std::optional<PatchType> patchTypeOf(std::string_view contentType);
 // item by item on their first key, sets (lists of scalars marked so) merge by value, other lists
 // are replaced. Directives: `$patch: replace|delete|merge` (objects and keyed list items),
 // `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>` and `$retainKeys`.
-[[nodiscard]] Result<nlohmann::json> applyStrategicPatch(const nlohmann::json &target,
-    const nlohmann::json &patch, const model::SchemaNode *schema);
+[[nodiscard]] Result<nlohmann::json> applyStrategicPatch(
+    const nlohmann::json &target, const nlohmann::json &patch, const model::SchemaNode *schema);
 
 } // namespace dra::server

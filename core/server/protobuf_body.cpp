@@ -70,11 +70,21 @@ public:
     void skip(uint32_t wire)
     {
         switch (wire) {
-        case 0: varint(); break;
-        case 1: advance(8); break;
-        case 2: bytes(); break;
-        case 5: advance(4); break;
-        default: m_failed = true; break;
+        case 0:
+            varint();
+            break;
+        case 1:
+            advance(8);
+            break;
+        case 2:
+            bytes();
+            break;
+        case 5:
+            advance(4);
+            break;
+        default:
+            m_failed = true;
+            break;
         }
     }
 
@@ -121,11 +131,21 @@ json objectMeta(std::string_view data)
         }
         const std::string_view value = reader.bytes();
         switch (field) {
-        case 1: meta["name"] = std::string(value); break;
-        case 2: meta["generateName"] = std::string(value); break;
-        case 3: meta["namespace"] = std::string(value); break;
-        case 5: meta["uid"] = std::string(value); break;
-        case 6: meta["resourceVersion"] = std::string(value); break;
+        case 1:
+            meta["name"] = std::string(value);
+            break;
+        case 2:
+            meta["generateName"] = std::string(value);
+            break;
+        case 3:
+            meta["namespace"] = std::string(value);
+            break;
+        case 5:
+            meta["uid"] = std::string(value);
+            break;
+        case 6:
+            meta["resourceVersion"] = std::string(value);
+            break;
         case 11: {
             const auto [key, text] = mapEntry(value);
             meta["labels"][key] = text;
@@ -136,8 +156,11 @@ json objectMeta(std::string_view data)
             meta["annotations"][key] = text;
             break;
         }
-        case 14: meta["finalizers"].push_back(std::string(value)); break;
-        default: break;
+        case 14:
+            meta["finalizers"].push_back(std::string(value));
+            break;
+        default:
+            break;
         }
     }
     return meta;
@@ -145,7 +168,8 @@ json objectMeta(std::string_view data)
 
 json namespaceObject(std::string_view data)
 {
-    json object = { { "apiVersion", "v1" }, { "kind", "Namespace" }, { "metadata", json::object() } };
+    json object
+        = { { "apiVersion", "v1" }, { "kind", "Namespace" }, { "metadata", json::object() } };
     Reader reader(data);
     uint32_t field = 0, wire = 0;
     while (reader.next(field, wire)) {
@@ -216,7 +240,8 @@ json stringFields(std::string_view data, std::initializer_list<const char *> nam
 // and SelfSubjectRulesReview {spec {namespace}}.
 json accessReview(std::string_view data, const std::string &kind)
 {
-    json review = { { "apiVersion", "authorization.k8s.io/v1" }, { "kind", kind }, { "spec", json::object() } };
+    json review = { { "apiVersion", "authorization.k8s.io/v1" }, { "kind", kind },
+        { "spec", json::object() } };
     Reader reader(data);
     uint32_t field = 0, wire = 0;
     while (reader.next(field, wire)) {
@@ -236,7 +261,8 @@ json accessReview(std::string_view data, const std::string &kind)
                 review["spec"]["resourceAttributes"] = stringFields(spec.bytes(),
                     { "namespace", "verb", "group", "version", "resource", "subresource", "name" });
             else if (innerWire == 2 && inner == 2)
-                review["spec"]["nonResourceAttributes"] = stringFields(spec.bytes(), { "path", "verb" });
+                review["spec"]["nonResourceAttributes"]
+                    = stringFields(spec.bytes(), { "path", "verb" });
             else
                 spec.skip(innerWire);
         }
@@ -250,8 +276,8 @@ Result<json> decodeProtobufBody(QByteArrayView body)
 {
     const std::string_view data(body.data(), size_t(body.size()));
     constexpr std::string_view magic("k8s\0", 4);
-    const auto malformed = dra::fail(Error::Code::Parse,
-        QStringLiteral("the protobuf body is malformed"));
+    const auto malformed
+        = dra::fail(Error::Code::Parse, QStringLiteral("the protobuf body is malformed"));
     if (!data.starts_with(magic))
         return dra::fail(Error::Code::Parse,
             QStringLiteral("the protobuf body lacks the Kubernetes envelope (k8s\\0)"));

@@ -18,7 +18,8 @@ std::string selectorText(const json &object)
     std::string out;
     const json labels = object.value("/spec/selector/matchLabels"_json_pointer, json::object());
     for (const auto &[key, value] : labels.items())
-        out += (out.empty() ? "" : ",") + key + "=" + (value.is_string() ? value.get<std::string>() : value.dump());
+        out += (out.empty() ? "" : ",") + key + "="
+            + (value.is_string() ? value.get<std::string>() : value.dump());
     return out;
 }
 
@@ -57,8 +58,8 @@ std::optional<int64_t> requestedReplicas(const json &body)
 
 std::optional<ScaleTarget> scaleTargetOf(const std::vector<std::string> &segments)
 {
-    if (segments.size() != 8 || segments[0] != "apis" || segments[1] != "apps" || segments[2] != "v1"
-        || segments[3] != "namespaces" || segments[7] != "scale")
+    if (segments.size() != 8 || segments[0] != "apis" || segments[1] != "apps"
+        || segments[2] != "v1" || segments[3] != "namespaces" || segments[7] != "scale")
         return std::nullopt;
     ScaleTarget target;
     if (segments[5] == "deployments")
@@ -72,8 +73,8 @@ std::optional<ScaleTarget> scaleTargetOf(const std::vector<std::string> &segment
     return target;
 }
 
-Response serveScale(const Request &request, const ScaleTarget &target, ObjectWriter *writer,
-    ObjectWriter &reader)
+Response serveScale(
+    const Request &request, const ScaleTarget &target, ObjectWriter *writer, ObjectWriter &reader)
 {
     const bool read = request.method == "GET" || request.method == "HEAD";
     if (!read && request.method != "PATCH" && request.method != "PUT")
@@ -98,7 +99,8 @@ Response serveScale(const Request &request, const ScaleTarget &target, ObjectWri
         object["spec"]["replicas"] = *replicas;
         object["metadata"]["generation"] = object["metadata"].value("generation", int64_t(1)) + 1;
     }
-    Result<std::vector<int64_t>> committed = writer->commit({ { store::ChangeType::Modified, object } });
+    Result<std::vector<int64_t>> committed
+        = writer->commit({ { store::ChangeType::Modified, object } });
     if (!committed)
         return status::fromError(committed.error());
     const int64_t rev = committed->front() != 0 ? committed->front() : (*live)->rev;

@@ -20,12 +20,13 @@ struct ScaleTarget
     std::string ns, name;
 };
 
-// The target when `segments` name ".../apis/apps/v1/namespaces/NS/{deployments|replicasets}/NAME/scale".
+// The target when `segments` name
+// ".../apis/apps/v1/namespaces/NS/{deployments|replicasets}/NAME/scale".
 std::optional<ScaleTarget> scaleTargetOf(const std::vector<std::string> &segments);
 
 // Answers a request for `target`. `writer` is null on a read-only server (writes answer 405);
 // `reader` reads the object for GET.
-Response serveScale(const Request &request, const ScaleTarget &target, ObjectWriter *writer,
-    ObjectWriter &reader);
+Response serveScale(
+    const Request &request, const ScaleTarget &target, ObjectWriter *writer, ObjectWriter &reader);
 
 } // namespace dra::server

@@ -85,8 +85,8 @@ Result<LabelSelector> LabelSelector::parse(std::string_view text)
             const std::string_view op = head.substr(space + 1);
             if (op != "in" && op != "notin")
                 return invalid("expected 'in' or 'notin'", term);
-            parsed
-                = { std::string(trimSpaces(head.substr(0, space))), op == "in" ? Op::In : Op::NotIn, {} };
+            parsed = { std::string(trimSpaces(head.substr(0, space))),
+                op == "in" ? Op::In : Op::NotIn, {} };
             for (std::string_view value :
                 splitTerms(term.substr(paren + 1, term.size() - paren - 2))) {
                 if (!validValue(value))

@@ -118,7 +118,8 @@ std::string ServedApi::preferredApiVersion(const model::KindInfo &kind) const
 bool ServedApi::isWritable(const model::KindInfo &kind) const
 {
     return m_writable
-        && (isResource(kind) || kind.kind == model::Kind::Namespace || model::isWorkloadKind(kind.kind));
+        && (isResource(kind) || kind.kind == model::Kind::Namespace
+            || model::isWorkloadKind(kind.kind));
 }
 
 nlohmann::json ServedApi::verbs(const model::KindInfo &kind) const
@@ -140,9 +141,9 @@ std::vector<std::string> ServedApi::subresources(const model::KindInfo &kind) co
 nlohmann::json ServedApi::versionDocument() const
 {
     return { { "major", std::to_string(m_major) }, { "minor", std::to_string(m_minor) },
-        { "gitVersion", m_gitVersion }, { "gitCommit", "draconsole" },
-        { "gitTreeState", "clean" }, { "buildDate", "2026-01-01T00:00:00Z" },
-        { "goVersion", "go1.24" }, { "compiler", "gc" }, { "platform", "linux/amd64" } };
+        { "gitVersion", m_gitVersion }, { "gitCommit", "draconsole" }, { "gitTreeState", "clean" },
+        { "buildDate", "2026-01-01T00:00:00Z" }, { "goVersion", "go1.24" }, { "compiler", "gc" },
+        { "platform", "linux/amd64" } };
 }
 
 bool hasStatusSubresource(const model::KindInfo &kind)

@@ -44,7 +44,8 @@ public:
     // The groups served besides core, in discovery order.
     std::vector<std::string> groups() const;
     // The kinds served in group/version, in discovery order.
-    std::vector<const model::KindInfo *> kinds(std::string_view group, std::string_view version) const;
+    std::vector<const model::KindInfo *> kinds(
+        std::string_view group, std::string_view version) const;
     // The kind served at group/version/plural, or nullptr.
     const model::KindInfo *kind(
         std::string_view group, std::string_view version, std::string_view plural) const;

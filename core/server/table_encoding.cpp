@@ -15,7 +15,7 @@ namespace dra::server {
 bool acceptsTable(std::string_view accept)
 {
     // kubectl lists Table first and plain JSON last; any clause naming Table wins.
-    return acceptsMediaType(accept, {"as=Table", "g=meta.k8s.io"});
+    return acceptsMediaType(accept, { "as=Table", "g=meta.k8s.io" });
 }
 
 namespace {

@@ -71,7 +71,8 @@ bool TestHooks::handle(Request &request, HttpConnection &connection)
     }
     int downMillis = 500;
     if (auto text = request.query.value("downMillis"); text && !text->empty()) {
-        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), downMillis);
+        const auto [end, ec]
+            = std::from_chars(text->data(), text->data() + text->size(), downMillis);
         if (ec != std::errc() || end != text->data() + text->size() || downMillis < 0
             || downMillis > 60000) {
             connection.respond(status::badRequest(

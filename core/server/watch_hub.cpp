@@ -159,8 +159,8 @@ Result<WatchRequest> parseWatchRequest(const Request &request)
     if (auto text = request.query.value("timeoutSeconds"); text && !text->empty()) {
         const std::optional<int64_t> parsed = parseInt(*text);
         if (!parsed)
-            return invalid("timeoutSeconds: Invalid value: \"" + *text
-                + "\": must be a non-negative integer");
+            return invalid(
+                "timeoutSeconds: Invalid value: \"" + *text + "\": must be a non-negative integer");
         watch.timeoutSeconds = *parsed;
     }
     for (auto [name, flag] : { std::pair { "allowWatchBookmarks", &watch.bookmarks },
@@ -168,8 +168,8 @@ Result<WatchRequest> parseWatchRequest(const Request &request)
         if (auto text = request.query.value(name); text && !text->empty()) {
             const std::optional<bool> parsed = parseGoBool(*text);
             if (!parsed)
-                return invalid(std::string(name) + ": Invalid value: \"" + *text
-                    + "\": not a boolean");
+                return invalid(
+                    std::string(name) + ": Invalid value: \"" + *text + "\": not a boolean");
             *flag = *parsed;
         }
     }
@@ -207,8 +207,8 @@ void WatchHub::start(EventSink *sink, WatchRequest watch, const model::KindInfo 
     const bool initialEvents = watch.initialEvents;
     poll(); // so that m_rev is the newest revision before this watcher picks its start
     const bool labelled = !watch.options.labels.isEmpty();
-    auto *watcher = new Watcher(
-        *this, sink, kind, ns, apiVersion, std::move(watch.options), watch.bookmarks);
+    auto *watcher
+        = new Watcher(*this, sink, kind, ns, apiVersion, std::move(watch.options), watch.bookmarks);
     if (watch.timeoutSeconds > 0)
         QTimer::singleShot(std::chrono::seconds(watch.timeoutSeconds), watcher, &Watcher::finish);
 
@@ -242,8 +242,8 @@ void WatchHub::start(EventSink *sink, WatchRequest watch, const model::KindInfo 
     const bool trimmed = (first->empty() ? *from < *current : first->front().rev > *from + 1)
         || *from < m_compactedRev;
     if (trimmed) {
-        const int64_t oldest = std::max(
-            first->empty() ? *current : first->front().rev - 1, m_compactedRev);
+        const int64_t oldest
+            = std::max(first->empty() ? *current : first->front().rev - 1, m_compactedRev);
         watcher->sendError(410, "Expired",
             "too old resource version: " + std::to_string(*from) + " (" + std::to_string(oldest)
                 + ")");

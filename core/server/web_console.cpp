@@ -38,8 +38,9 @@ Response consoleText(int status, std::string_view text)
 
 bool isConsolePath(std::string_view path)
 {
-    return path == kPrefix || (path.starts_with(kPrefix) && path.size() > kPrefix.size()
-                                  && path[kPrefix.size()] == '/');
+    return path == kPrefix
+        || (path.starts_with(kPrefix) && path.size() > kPrefix.size()
+            && path[kPrefix.size()] == '/');
 }
 
 Response serve(std::string_view path)

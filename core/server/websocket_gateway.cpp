@@ -29,8 +29,8 @@ QList<QByteArray> offeredProtocols(QByteArrayView value)
 
 bool isBearerProtocol(QByteArrayView protocol)
 {
-    return protocol.startsWith(QByteArrayView(kBearerProtocolPrefix.data(),
-        qsizetype(kBearerProtocolPrefix.size())));
+    return protocol.startsWith(
+        QByteArrayView(kBearerProtocolPrefix.data(), qsizetype(kBearerProtocolPrefix.size())));
 }
 
 std::pair<QString, quint16> peerKey(const QHostAddress &address, quint16 port)
@@ -53,8 +53,8 @@ std::optional<std::string> bearerTokenFromProtocols(const Request &request)
         if (!isBearerProtocol(protocol))
             continue;
         const QByteArray encoded = protocol.mid(qsizetype(kBearerProtocolPrefix.size()));
-        const QByteArray::FromBase64Result decoded = QByteArray::fromBase64Encoding(
-            encoded, QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals
+        const QByteArray::FromBase64Result decoded = QByteArray::fromBase64Encoding(encoded,
+            QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals
                 | QByteArray::AbortOnBase64DecodingErrors);
         if (!decoded)
             return std::nullopt;
@@ -87,8 +87,8 @@ QByteArray withoutBearerProtocols(const QByteArray &head)
 
 WebSocketGateway::WebSocketGateway(const QStringList &subprotocols, QObject *parent)
     : QObject(parent)
-    , m_server(new QWebSocketServer(
-          QStringLiteral("draconsole"), QWebSocketServer::NonSecureMode, this))
+    , m_server(
+          new QWebSocketServer(QStringLiteral("draconsole"), QWebSocketServer::NonSecureMode, this))
 {
     // NonSecureMode: TLS, when there is any, was set up by the HTTP server on the socket.
     m_server->setSupportedSubprotocols(subprotocols);
@@ -107,7 +107,8 @@ void WebSocketGateway::accept(HttpConnection &connection, OpenHandler onOpen)
     m_pending[key] = Pending { serial, std::move(onOpen) };
     // A handshake that never completes (the client left) must not leave its handler behind.
     connect(socket, &QObject::destroyed, this, [this, key, serial] {
-        if (const auto it = m_pending.find(key); it != m_pending.end() && it->second.serial == serial)
+        if (const auto it = m_pending.find(key);
+            it != m_pending.end() && it->second.serial == serial)
             m_pending.erase(it);
     });
     m_server->handleConnection(socket);

@@ -146,7 +146,8 @@ std::optional<Response> checkUnknownFields(json &object, const model::KindInfo &
         std::string list;
         for (const std::string &field : unknown)
             list += (list.empty() ? "" : ", ") + std::string("unknown field \"") + field + "\"";
-        return status::badRequest(cannotHandle(kind, apiVersion) + "strict decoding error: " + list);
+        return status::badRequest(
+            cannotHandle(kind, apiVersion) + "strict decoding error: " + list);
     }
     for (const std::string &field : unknown)
         warnings.push_back("unknown field \"" + field + "\"");
@@ -165,8 +166,8 @@ std::optional<Response> settleNamespace(json &object, const ResourcePath &path)
     if (given.empty())
         meta["namespace"] = path.ns;
     else if (given != path.ns)
-        return status::badRequest(
-            "the namespace of the provided object does not match the namespace sent on the request");
+        return status::badRequest("the namespace of the provided object does not match the "
+                                  "namespace sent on the request");
     return std::nullopt;
 }
 
@@ -222,8 +223,8 @@ Response WriteController::create(const Request &request, const ResourcePath &pat
         return status::badRequest("resourceVersion should not be set on objects to be created");
     Result<json> storage = toStorage(*body, *path.kind);
     if (!storage)
-        return status::badRequest(cannotHandle(*path.kind, path.apiVersion)
-            + storage.error().message.toStdString());
+        return status::badRequest(
+            cannotHandle(*path.kind, path.apiVersion) + storage.error().message.toStdString());
     return finishCreate(request, path, *options, std::move(*storage), false, {});
 }
 
@@ -280,10 +281,12 @@ Response WriteController::finishCreate(const Request &request, const ResourcePat
         object.erase("status"); // status is written through its subresource only
     }
     applyDefaults(object, kind);
-    if (auto refused = checkUnknownFields(object, kind, path.apiVersion, options.fieldValidation, warnings))
+    if (auto refused
+        = checkUnknownFields(object, kind, path.apiVersion, options.fieldValidation, warnings))
         return *refused;
     if (Result<model::Object> decoded = model::decodeObject(object); !decoded)
-        return status::badRequest(cannotHandle(kind, path.apiVersion) + decoded.error().message.toStdString());
+        return status::badRequest(
+            cannotHandle(kind, path.apiVersion) + decoded.error().message.toStdString());
     if (FieldErrors errors = validateCreate(object, kind); !errors.empty())
         return status::invalid(kind, name, errors);
     if (!applied) {
@@ -291,7 +294,8 @@ Response WriteController::finishCreate(const Request &request, const ResourcePat
             path.subresource, hasStatusSubresource(kind), now, storageSchema(kind) };
         trackUpdate(nullptr, object, context);
     }
-    for (std::string &warning : allocationWarnings(object, kind, m_writer.cache(), m_writer.cluster()))
+    for (std::string &warning :
+        allocationWarnings(object, kind, m_writer.cache(), m_writer.cluster()))
         warnings.push_back(std::move(warning));
     return commitAndRespond(path, options, store::ChangeType::Added, object, 201, 0, warnings);
 }
@@ -317,7 +321,8 @@ Response WriteController::update(const Request &request, const ResourcePath &pat
     if (!desired)
         return status::badRequest(
             cannotHandle(*path.kind, path.apiVersion) + desired.error().message.toStdString());
-    return finishUpdate(request, path, *options, std::get<Live>(loaded), std::move(*desired), false, {});
+    return finishUpdate(
+        request, path, *options, std::get<Live>(loaded), std::move(*desired), false, {});
 }
 
 Response WriteController::patch(const Request &request, const ResourcePath &path)
@@ -388,7 +393,8 @@ Response WriteController::apply(
     if (options.fieldManager.empty())
         return status::badRequest(
             "PATCH requests of type apply require the fieldManager query parameter");
-    Result<json> config = model::parseYaml(request.body.toStdString(), QStringLiteral("apply configuration"));
+    Result<json> config
+        = model::parseYaml(request.body.toStdString(), QStringLiteral("apply configuration"));
     if (!config)
         return status::badRequest("error decoding YAML: " + config.error().message.toStdString());
     if (!config->is_object() || !config->contains("apiVersion") || !config->contains("kind"))
@@ -412,13 +418,15 @@ Response WriteController::apply(
         return status::badRequest(
             cannotHandle(*path.kind, path.apiVersion) + storage.error().message.toStdString());
     std::vector<std::string> warnings;
-    if (auto refused = checkUnknownFields(*storage, *path.kind, path.apiVersion, options.fieldValidation, warnings))
+    if (auto refused = checkUnknownFields(
+            *storage, *path.kind, path.apiVersion, options.fieldValidation, warnings))
         return *refused;
     // Defaulted like the live object, so a configuration that leaves a default out does not
     // look like a change of it.
     applyDefaults(*storage, *path.kind);
 
-    Result<std::optional<ObjectWriter::Stored>> stored = m_writer.get(*path.kind, path.ns, path.name);
+    Result<std::optional<ObjectWriter::Stored>> stored
+        = m_writer.get(*path.kind, path.ns, path.name);
     if (!stored)
         return status::fromError(stored.error());
     std::optional<Live> live;
@@ -435,8 +443,8 @@ Response WriteController::apply(
     ApplyOutcome outcome
         = serverSideApply(live ? &live->object : nullptr, *storage, context, options.force);
     if (!outcome.conflicts.empty())
-        return status::applyConflict(applyConflictMessage(outcome.conflicts),
-            applyConflictCauses(outcome.conflicts));
+        return status::applyConflict(
+            applyConflictMessage(outcome.conflicts), applyConflictCauses(outcome.conflicts));
     if (!live)
         return finishCreate(request, path, options, std::move(outcome.object), true, warnings);
     return finishUpdate(request, path, options, *live, std::move(outcome.object), true, warnings);
@@ -477,8 +485,8 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
             desired.erase("status");
     }
     json &settled = desired["metadata"];
-    for (const char *field : { "uid", "creationTimestamp", "name", "namespace",
-             "deletionTimestamp", "deletionGracePeriodSeconds" }) {
+    for (const char *field : { "uid", "creationTimestamp", "name", "namespace", "deletionTimestamp",
+             "deletionGracePeriodSeconds" }) {
         if (liveMeta.contains(field))
             settled[field] = liveMeta[field];
         else
@@ -489,7 +497,8 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
     const int64_t generation = liveMeta.value("generation", int64_t(1));
     settled["generation"] = generation + (specChanged(live.object, desired, kind) ? 1 : 0);
     applyDefaults(desired, kind);
-    if (auto refused = checkUnknownFields(desired, kind, path.apiVersion, options.fieldValidation, warnings))
+    if (auto refused
+        = checkUnknownFields(desired, kind, path.apiVersion, options.fieldValidation, warnings))
         return *refused;
     if (Result<model::Object> decoded = model::decodeObject(desired); !decoded)
         return status::badRequest(
@@ -505,12 +514,14 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
         // Nothing changes: no new revision, no event, as kube-apiserver skips no-op updates.
         WriteOptions unchanged = options;
         unchanged.dryRun = true;
-        return commitAndRespond(path, unchanged, store::ChangeType::Modified, live.object, 200,
-            live.rev, warnings);
+        return commitAndRespond(
+            path, unchanged, store::ChangeType::Modified, live.object, 200, live.rev, warnings);
     }
-    for (std::string &warning : allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster()))
+    for (std::string &warning :
+        allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster()))
         warnings.push_back(std::move(warning));
-    return commitAndRespond(path, options, store::ChangeType::Modified, desired, 200, live.rev, warnings);
+    return commitAndRespond(
+        path, options, store::ChangeType::Modified, desired, 200, live.rev, warnings);
 }
 
 Response WriteController::commitAndRespond(const ResourcePath &path, const WriteOptions &options,

@@ -79,7 +79,8 @@ Result<WriteOptions> parseWriteOptions(const Request &request)
     if (options.fieldManager.size() > 128)
         return dra::fail(Error::Code::Invalid,
             QStringLiteral("fieldManager: Too long: may not be more than 128 bytes"));
-    if (auto validation = request.query.value("fieldValidation"); validation && !validation->empty()) {
+    if (auto validation = request.query.value("fieldValidation");
+        validation && !validation->empty()) {
         if (*validation == "Ignore")
             options.fieldValidation = FieldValidation::Ignore;
         else if (*validation == "Warn")

@@ -47,6 +47,7 @@ std::string managerOf(const Request &request, const WriteOptions &options);
 
 // Fields of `object` the schema does not know ("spec.devices.requests[0].colour"), removed from
 // it as decoding into kube-apiserver's types drops them.
-std::vector<std::string> pruneUnknownFields(nlohmann::json &object, const model::SchemaNode *schema);
+std::vector<std::string> pruneUnknownFields(
+    nlohmann::json &object, const model::SchemaNode *schema);
 
 } // namespace dra::server

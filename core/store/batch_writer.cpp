@@ -39,8 +39,12 @@ class BatchWriter
 {
 public:
     BatchWriter(sqlite::Database &db, WriterStatements &s, const WatchBatch &batch, int64_t now,
-                std::vector<Applied> *applied)
-        : m_db(db), m_s(s), m_batch(batch), m_now(now), m_applied(applied)
+        std::vector<Applied> *applied)
+        : m_db(db)
+        , m_s(s)
+        , m_batch(batch)
+        , m_now(now)
+        , m_applied(applied)
     {
     }
 
@@ -52,12 +56,14 @@ public:
             return fail(touched.error());
         for (size_t i = 0; i < m_batch.changes.size(); ++i) {
             const Change &change = m_batch.changes[i];
-            const Result<void> done = change.type == ChangeType::Deleted ? remove(change.object, int(i))
-                                                                         : write(change.object, int(i));
+            const Result<void> done = change.type == ChangeType::Deleted
+                ? remove(change.object, int(i))
+                : write(change.object, int(i));
             if (!done) {
-                return fail(done.error().withContext(
-                    QStringLiteral("cannot store %1 of cluster %2")
-                        .arg(common::qs(change.object.key.display()), common::qs(m_batch.cluster))));
+                return fail(
+                    done.error().withContext(QStringLiteral("cannot store %1 of cluster %2")
+                                                 .arg(common::qs(change.object.key.display()),
+                                                     common::qs(m_batch.cluster))));
             }
         }
         for (const auto &[group, kind] : m_batch.replaceKinds) {
@@ -95,7 +101,7 @@ public:
 
 private:
     Result<int64_t> logChange(const common::ObjectKey &key, ChangeType type,
-                              std::string_view resourceVersion, std::string_view json)
+        std::string_view resourceVersion, std::string_view json)
     {
         Statement &insert = m_s.insertChange;
         bindKey(insert, m_batch.cluster, key);
@@ -110,9 +116,15 @@ private:
             m_summary.firstRev = rev;
         m_summary.lastRev = rev;
         switch (type) {
-        case ChangeType::Added: ++m_summary.added; break;
-        case ChangeType::Modified: ++m_summary.modified; break;
-        case ChangeType::Deleted: ++m_summary.deleted; break;
+        case ChangeType::Added:
+            ++m_summary.added;
+            break;
+        case ChangeType::Modified:
+            ++m_summary.modified;
+            break;
+        case ChangeType::Deleted:
+            ++m_summary.deleted;
+            break;
         }
         return rev;
     }
@@ -143,7 +155,8 @@ private:
             }
         }
         const ChangeType type = exists ? ChangeType::Modified : ChangeType::Added;
-        const Result<int64_t> rev = logChange(record.key, type, record.resourceVersion, record.json);
+        const Result<int64_t> rev
+            = logChange(record.key, type, record.resourceVersion, record.json);
         if (!rev)
             return fail(rev.error());
 
@@ -177,13 +190,13 @@ private:
                 return stored;
         }
         if (m_applied)
-            m_applied->push_back(Applied{type, *rev, changeIndex, {}});
+            m_applied->push_back(Applied { type, *rev, changeIndex, {} });
         return {};
     }
 
     // Logs the deletion with the last known state and drops the row and its devices.
     Result<void> deleteStored(const ObjectRecord &last, std::string_view resourceVersion,
-                              std::string_view json, int changeIndex, bool keepStored)
+        std::string_view json, int changeIndex, bool keepStored)
     {
         const Result<int64_t> rev = logChange(last.key, ChangeType::Deleted, resourceVersion, json);
         if (!rev)
@@ -194,7 +207,8 @@ private:
         if (Result<void> deleted = m_s.deleteObject.exec(); !deleted)
             return deleted;
         if (m_applied)
-            m_applied->push_back(Applied{ChangeType::Deleted, *rev, changeIndex, keepStored ? last : ObjectRecord{}});
+            m_applied->push_back(Applied {
+                ChangeType::Deleted, *rev, changeIndex, keepStored ? last : ObjectRecord {} });
         return {};
     }
 
@@ -217,8 +231,8 @@ private:
         // The watch event's final state is newer than ours when it carries one.
         const bool eventHasState = !record.json.empty();
         return deleteStored(last, eventHasState ? record.resourceVersion : last.resourceVersion,
-                            eventHasState ? record.json : last.json,
-                            eventHasState ? changeIndex : -1, !eventHasState);
+            eventHasState ? record.json : last.json, eventHasState ? changeIndex : -1,
+            !eventHasState);
     }
 
     // Records a stream's state; `since` moves only when the state itself changes.
@@ -239,7 +253,8 @@ private:
 
     // Deletes stored objects of (group, kind) — in namespace `*ns` only, when given — that the
     // batch does not mention, logging each deletion.
-    Result<void> removeUnmentioned(const std::string &group, const std::string &kind, const std::string *ns)
+    Result<void> removeUnmentioned(
+        const std::string &group, const std::string &kind, const std::string *ns)
     {
         std::unordered_set<std::pair<std::string_view, std::string_view>, NsNameHash> mentioned;
         for (const Change &change : m_batch.changes) {
@@ -262,13 +277,15 @@ private:
                     return fail(row.error());
                 if (!*row)
                     break;
-                if (!mentioned.contains({select.columnText(0), select.columnText(1)}))
-                    stale.push_back(storedRecord(select, 2, {group, kind, select.columnString(0),
-                                                              select.columnString(1)}));
+                if (!mentioned.contains({ select.columnText(0), select.columnText(1) }))
+                    stale.push_back(storedRecord(select, 2,
+                        { group, kind, select.columnString(0), select.columnString(1) }));
             }
         }
         for (const ObjectRecord &last : stale) {
-            if (Result<void> removed = deleteStored(last, last.resourceVersion, last.json, -1, true); !removed)
+            if (Result<void> removed
+                = deleteStored(last, last.resourceVersion, last.json, -1, true);
+                !removed)
                 return removed;
         }
         return {};
@@ -303,44 +320,62 @@ Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Databa
     auto s = std::make_unique<WriterStatements>();
     const std::string objectColumns(kObjectColumns);
     const std::pair<Statement *, std::string> statements[] = {
-        {&s->selectObject, "SELECT " + objectColumns
-                               + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5"},
-        {&s->upsertObject,
-         "INSERT INTO objects (cluster, grp, kind, ns, name, api_version, uid, resource_version, "
-         "generation, created, json, updated_at, rev) "
-         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
-         "ON CONFLICT (cluster, grp, kind, ns, name) DO UPDATE SET api_version = excluded.api_version, "
-         "uid = excluded.uid, resource_version = excluded.resource_version, generation = excluded.generation, "
-         "created = excluded.created, json = excluded.json, updated_at = excluded.updated_at, rev = excluded.rev"},
-        {&s->deleteObject, "DELETE FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5"},
-        {&s->deleteDevices, "DELETE FROM devices WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND slice = ?5"},
+        { &s->selectObject,
+            "SELECT " + objectColumns
+                + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND "
+                  "name = ?5" },
+        { &s->upsertObject,
+            "INSERT INTO objects (cluster, grp, kind, ns, name, api_version, uid, "
+            "resource_version, "
+            "generation, created, json, updated_at, rev) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+            "ON CONFLICT (cluster, grp, kind, ns, name) DO UPDATE SET api_version = "
+            "excluded.api_version, "
+            "uid = excluded.uid, resource_version = excluded.resource_version, generation = "
+            "excluded.generation, "
+            "created = excluded.created, json = excluded.json, updated_at = excluded.updated_at, "
+            "rev = excluded.rev" },
+        { &s->deleteObject,
+            "DELETE FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND "
+            "name = ?5" },
+        { &s->deleteDevices,
+            "DELETE FROM devices WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND "
+            "slice = ?5" },
         // REPLACE: a slice listing one device name twice is the server's mistake; keep the last.
-        {&s->insertDevice,
-         "INSERT OR REPLACE INTO devices (cluster, grp, kind, ns, slice, name, driver, pool, node, "
-         "attributes, capacity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"},
-        {&s->insertChange,
-         "INSERT INTO changes (cluster, grp, kind, ns, name, type, resource_version, at, json) "
-         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
-        {&s->selectKind, "SELECT ns, name, " + objectColumns + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3"},
-        {&s->upsertListVersion,
-         "INSERT INTO list_versions (cluster, grp, kind, resource_version, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) "
-         "ON CONFLICT (cluster, grp, kind) DO UPDATE SET resource_version = excluded.resource_version, "
-         "updated_at = excluded.updated_at"},
-        {&s->touchCluster,
-         "INSERT INTO clusters (name, last_sync) VALUES (?1, ?2) "
-         "ON CONFLICT (name) DO UPDATE SET last_sync = excluded.last_sync"},
-        {&s->selectKindInNamespace,
-         "SELECT ns, name, " + objectColumns + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4"},
-        {&s->upsertStream,
-         "INSERT INTO streams (cluster, grp, kind, ns, state, reason, updated_at, since, api_version, resource_version) "
-         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9) "
-         "ON CONFLICT (cluster, grp, kind, ns) DO UPDATE SET "
-         "since = CASE WHEN streams.state = excluded.state THEN streams.since ELSE excluded.since END, "
-         "state = excluded.state, reason = excluded.reason, updated_at = excluded.updated_at, "
-         "api_version = excluded.api_version, resource_version = excluded.resource_version"},
-        {&s->setClusterServer,
-         "UPDATE clusters SET server = CASE WHEN ?2 <> '' THEN ?2 ELSE server END, "
-         "version = CASE WHEN ?3 <> '' THEN ?3 ELSE version END WHERE name = ?1"},
+        { &s->insertDevice,
+            "INSERT OR REPLACE INTO devices (cluster, grp, kind, ns, slice, name, driver, pool, "
+            "node, "
+            "attributes, capacity) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)" },
+        { &s->insertChange,
+            "INSERT INTO changes (cluster, grp, kind, ns, name, type, resource_version, at, json) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)" },
+        { &s->selectKind,
+            "SELECT ns, name, " + objectColumns
+                + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3" },
+        { &s->upsertListVersion,
+            "INSERT INTO list_versions (cluster, grp, kind, resource_version, updated_at) VALUES "
+            "(?1, ?2, ?3, ?4, ?5) "
+            "ON CONFLICT (cluster, grp, kind) DO UPDATE SET resource_version = "
+            "excluded.resource_version, "
+            "updated_at = excluded.updated_at" },
+        { &s->touchCluster,
+            "INSERT INTO clusters (name, last_sync) VALUES (?1, ?2) "
+            "ON CONFLICT (name) DO UPDATE SET last_sync = excluded.last_sync" },
+        { &s->selectKindInNamespace,
+            "SELECT ns, name, " + objectColumns
+                + " FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4" },
+        { &s->upsertStream,
+            "INSERT INTO streams (cluster, grp, kind, ns, state, reason, updated_at, since, "
+            "api_version, resource_version) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9) "
+            "ON CONFLICT (cluster, grp, kind, ns) DO UPDATE SET "
+            "since = CASE WHEN streams.state = excluded.state THEN streams.since ELSE "
+            "excluded.since END, "
+            "state = excluded.state, reason = excluded.reason, updated_at = excluded.updated_at, "
+            "api_version = excluded.api_version, resource_version = excluded.resource_version" },
+        { &s->setClusterServer,
+            "UPDATE clusters SET server = CASE WHEN ?2 <> '' THEN ?2 ELSE server END, "
+            "version = CASE WHEN ?3 <> '' THEN ?3 ELSE version END WHERE name = ?1" },
     };
     for (const auto &[statement, sql] : statements) {
         Result<Statement> prepared = db.prepare(sql);
@@ -352,7 +387,7 @@ Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Databa
 }
 
 Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
-                                const WatchBatch &batch, int64_t now, std::vector<Applied> *applied)
+    const WatchBatch &batch, int64_t now, std::vector<Applied> *applied)
 {
     return BatchWriter(db, statements, batch, now, applied).run();
 }
@@ -360,9 +395,12 @@ Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statemen
 std::string_view changeTypeName(ChangeType type)
 {
     switch (type) {
-    case ChangeType::Added: return "added";
-    case ChangeType::Modified: return "modified";
-    case ChangeType::Deleted: return "deleted";
+    case ChangeType::Added:
+        return "added";
+    case ChangeType::Modified:
+        return "modified";
+    case ChangeType::Deleted:
+        return "deleted";
     }
     return "modified";
 }

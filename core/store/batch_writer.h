@@ -27,11 +27,12 @@ ObjectRecord storedRecord(const sqlite::Statement &row, int first, common::Objec
 struct WriterStatements
 {
     sqlite::Statement selectObject, upsertObject, deleteObject, deleteDevices, insertDevice,
-        insertChange, selectKind, upsertListVersion, touchCluster, selectKindInNamespace, upsertStream,
-        setClusterServer;
+        insertChange, selectKind, upsertListVersion, touchCluster, selectKindInNamespace,
+        upsertStream, setClusterServer;
 };
 
-[[nodiscard]] Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Database &db);
+[[nodiscard]] Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(
+    sqlite::Database &db);
 
 // What one logged change did, kept until commit so the committed batch can be built from it.
 struct Applied
@@ -46,8 +47,7 @@ struct Applied
 // back. `now` stamps every row (ms since the epoch); `applied`, when given, receives one entry
 // per logged change in revision order.
 [[nodiscard]] Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
-                                              const WatchBatch &batch, int64_t now,
-                                              std::vector<Applied> *applied);
+    const WatchBatch &batch, int64_t now, std::vector<Applied> *applied);
 
 // The stored form of ChangeType in the change log.
 std::string_view changeTypeName(ChangeType type);

@@ -104,22 +104,25 @@ ALTER TABLE streams ADD COLUMN resource_version TEXT NOT NULL DEFAULT '';
 CREATE INDEX changes_by_time ON changes (at);
 )sql";
 
-constexpr std::array<std::string_view, 2> kCacheMigrations{kCacheSchemaV1, kCacheSchemaV2};
+constexpr std::array<std::string_view, 2> kCacheMigrations { kCacheSchemaV1, kCacheSchemaV2 };
 
 constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
 
 } // namespace
 
 CacheDb::CacheDb() = default;
-CacheDb::CacheDb(std::unique_ptr<Impl> impl) : d(std::move(impl)) { }
+CacheDb::CacheDb(std::unique_ptr<Impl> impl)
+    : d(std::move(impl))
+{
+}
 CacheDb::CacheDb(CacheDb &&other) noexcept = default;
 CacheDb &CacheDb::operator=(CacheDb &&other) noexcept = default;
 CacheDb::~CacheDb() = default;
 
 const SchemaSpec &CacheDb::schema()
 {
-    static const SchemaSpec spec{kCacheApplicationId, QStringLiteral("DRA Console cache"),
-                                 QStringLiteral("use `dractl cache rebuild` or --reset"), kCacheMigrations};
+    static const SchemaSpec spec { kCacheApplicationId, QStringLiteral("DRA Console cache"),
+        QStringLiteral("use `dractl cache rebuild` or --reset"), kCacheMigrations };
     return spec;
 }
 
@@ -175,8 +178,8 @@ Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
     Result<sqlite::Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
-    const Result<BatchSummary> summary
-        = writeBatch(d->file.db, *d->statements, batch, QDateTime::currentMSecsSinceEpoch(), nullptr);
+    const Result<BatchSummary> summary = writeBatch(
+        d->file.db, *d->statements, batch, QDateTime::currentMSecsSinceEpoch(), nullptr);
     if (!summary)
         return summary; // the transaction rolls back as it goes out of scope
     if (Result<void> committed = transaction->commit(); !committed)
@@ -194,7 +197,8 @@ Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&
     std::vector<BatchSummary> summaries;
     summaries.reserve(batches.size());
     for (size_t i = 0; i < batches.size(); ++i) {
-        Result<BatchSummary> summary = writeBatch(d->file.db, *d->statements, batches[i], now, &applied[i]);
+        Result<BatchSummary> summary
+            = writeBatch(d->file.db, *d->statements, batches[i], now, &applied[i]);
         if (!summary)
             return fail(summary.error());
         summaries.push_back(*summary);
@@ -213,7 +217,7 @@ Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&
                 ? std::move(batches[i].changes[size_t(one.changeIndex)].object)
                 : std::move(one.stored);
             object.rev = one.rev;
-            out.changes.push_back(CommittedChange{one.type, one.rev, std::move(object)});
+            out.changes.push_back(CommittedChange { one.type, one.rev, std::move(object) });
         }
     }
     return result;

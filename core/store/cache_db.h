@@ -59,9 +59,9 @@ struct HistoryQuery
     std::string group, kind; // kind empty: every kind
     std::optional<std::string> ns; // nullopt: every namespace
     std::string name;
-    int64_t sinceMs = 0;   // only changes at or after this time
-    int64_t untilMs = 0;   // only changes at or before this time (0: no bound)
-    int64_t afterRev = 0;  // only changes after this revision
+    int64_t sinceMs = 0; // only changes at or after this time
+    int64_t untilMs = 0; // only changes at or before this time (0: no bound)
+    int64_t afterRev = 0; // only changes after this revision
     int limit = 1000;
 };
 
@@ -96,8 +96,8 @@ public:
     // Opens (a writer creates or migrates) the cache. A foreign, newer or damaged file is a
     // clear error naming the file and suggesting `dractl cache rebuild` or --reset; with
     // options.reset a writer starts from an empty file instead.
-    [[nodiscard]] static Result<CacheDb> open(const QString &path, OpenMode mode,
-                                              const OpenOptions &options = {});
+    [[nodiscard]] static Result<CacheDb> open(
+        const QString &path, OpenMode mode, const OpenOptions &options = {});
     // The identity and schema history of cache files.
     static const SchemaSpec &schema();
 
@@ -113,43 +113,43 @@ public:
     [[nodiscard]] Result<void> setClusterInfo(const ClusterInfo &info);
     // Writer only. Trims the change log to `policy` (the objects are untouched), then VACUUMs.
     // Revisions stay unique: clients watching from a trimmed revision get 410 Gone and relist.
-    [[nodiscard]] Result<RetentionSummary> applyRetention(const RetentionPolicy &policy, int64_t nowMs);
+    [[nodiscard]] Result<RetentionSummary> applyRetention(
+        const RetentionPolicy &policy, int64_t nowMs);
 
     // Readers. Each call sees one committed state; hold a beginRead() transaction to see the
     // same state across several calls.
     [[nodiscard]] Result<sqlite::Transaction> beginRead();
     // Objects of one kind, all namespaces when `ns` is empty, ordered by namespace and name.
     // `devices` is not filled here; devices() reads them.
-    [[nodiscard]] Result<std::vector<ObjectRecord>> objects(std::string_view cluster, std::string_view group,
-                                                            std::string_view kind,
-                                                            std::optional<std::string_view> ns = std::nullopt);
-    [[nodiscard]] Result<std::optional<ObjectRecord>> object(std::string_view cluster,
-                                                             const common::ObjectKey &key);
+    [[nodiscard]] Result<std::vector<ObjectRecord>> objects(std::string_view cluster,
+        std::string_view group, std::string_view kind,
+        std::optional<std::string_view> ns = std::nullopt);
+    [[nodiscard]] Result<std::optional<ObjectRecord>> object(
+        std::string_view cluster, const common::ObjectKey &key);
     // Devices of a cluster, optionally of one node ("" selects network-attached devices).
-    [[nodiscard]] Result<std::vector<SliceDevice>> devices(std::string_view cluster,
-                                                           std::optional<std::string_view> node = std::nullopt);
+    [[nodiscard]] Result<std::vector<SliceDevice>> devices(
+        std::string_view cluster, std::optional<std::string_view> node = std::nullopt);
     // The ResourceSlices of `cluster` named from `from` up to, not including, `to` (no bound
     // where empty), in name order, each with its device rows, handed to `visit` one at a time in
     // a record reused from one slice to the next: the visitor takes what it keeps and leaves the
     // rest, so the row text is not allocated again for every slice. Nothing is collected, so a
     // loader reads shares of a large cache in parallel, a connection each.
-    [[nodiscard]] Result<void> forEachSlice(std::string_view cluster, std::string_view from, std::string_view to,
-                                            const std::function<void(ObjectRecord &)> &visit);
+    [[nodiscard]] Result<void> forEachSlice(std::string_view cluster, std::string_view from,
+        std::string_view to, const std::function<void(ObjectRecord &)> &visit);
     // The names of the cluster-scoped objects of one kind, in order.
-    [[nodiscard]] Result<std::vector<std::string>> objectNames(std::string_view cluster, std::string_view group,
-                                                               std::string_view kind);
+    [[nodiscard]] Result<std::vector<std::string>> objectNames(
+        std::string_view cluster, std::string_view group, std::string_view kind);
     [[nodiscard]] Result<std::vector<ClusterInfo>> clusters();
-    [[nodiscard]] Result<std::optional<std::string>> listVersion(std::string_view cluster,
-                                                                 std::string_view group,
-                                                                 std::string_view kind);
+    [[nodiscard]] Result<std::optional<std::string>> listVersion(
+        std::string_view cluster, std::string_view group, std::string_view kind);
     // Change-log rows with rev > `afterRev`, oldest first, at most `limit`.
     [[nodiscard]] Result<std::vector<LoggedChange>> changesSince(int64_t afterRev, int limit);
     // Change-log rows matching `query`, oldest first.
     [[nodiscard]] Result<std::vector<LoggedChange>> history(const HistoryQuery &query);
     // The last logged change of `key` at or before `atMs` (its state then, or its deletion);
     // nothing when the log holds none that early.
-    [[nodiscard]] Result<std::optional<LoggedChange>> changeAt(std::string_view cluster, const common::ObjectKey &key,
-                                                               int64_t atMs);
+    [[nodiscard]] Result<std::optional<LoggedChange>> changeAt(
+        std::string_view cluster, const common::ObjectKey &key, int64_t atMs);
     // The streams a mirror of `cluster` reported, ordered by group, kind and namespace.
     [[nodiscard]] Result<std::vector<StreamRecord>> streams(std::string_view cluster);
     // The oldest retained change-log row's time and revision (0, 0 when the log is empty).

@@ -16,17 +16,15 @@ namespace {
 using sqlite::Statement;
 using sqlite::StatementScope;
 
-constexpr std::string_view kChangeColumns = "rev, cluster, grp, kind, ns, name, type, resource_version, at, json";
+constexpr std::string_view kChangeColumns
+    = "rev, cluster, grp, kind, ns, name, type, resource_version, at, json";
 
 LoggedChange readChange(const Statement &row)
 {
-    return LoggedChange{row.columnInt(0),
-                        row.columnString(1),
-                        {row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5)},
-                        changeTypeFromName(row.columnText(6)),
-                        row.columnString(7),
-                        row.columnInt(8),
-                        row.columnString(9)};
+    return LoggedChange { row.columnInt(0), row.columnString(1),
+        { row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5) },
+        changeTypeFromName(row.columnText(6)), row.columnString(7), row.columnInt(8),
+        row.columnString(9) };
 }
 
 template <typename T, typename Read>
@@ -55,7 +53,8 @@ Result<std::vector<LoggedChange>> CacheDb::history(const HistoryQuery &query)
 {
     if (!d)
         return fail(cacheNotOpen());
-    std::string sql = "SELECT " + std::string(kChangeColumns) + " FROM changes WHERE rev > ?1 AND at >= ?2";
+    std::string sql
+        = "SELECT " + std::string(kChangeColumns) + " FROM changes WHERE rev > ?1 AND at >= ?2";
     if (!query.cluster.empty())
         sql += " AND cluster = ?3";
     if (!query.kind.empty())
@@ -88,14 +87,14 @@ Result<std::vector<LoggedChange>> CacheDb::history(const HistoryQuery &query)
     return collectRows<LoggedChange>(*select, readChange);
 }
 
-Result<std::optional<LoggedChange>> CacheDb::changeAt(std::string_view cluster, const common::ObjectKey &key,
-                                                      int64_t atMs)
+Result<std::optional<LoggedChange>> CacheDb::changeAt(
+    std::string_view cluster, const common::ObjectKey &key, int64_t atMs)
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare(
-        "SELECT " + std::string(kChangeColumns)
-        + " FROM changes WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5 AND at <= ?6 "
+    Result<Statement> select = d->file.db.prepare("SELECT " + std::string(kChangeColumns)
+        + " FROM changes WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = ?4 AND name = ?5 "
+          "AND at <= ?6 "
           "ORDER BY rev DESC LIMIT 1");
     if (!select)
         return fail(select.error());
@@ -117,16 +116,17 @@ Result<std::vector<StreamRecord>> CacheDb::streams(std::string_view cluster)
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare(
-        "SELECT grp, kind, ns, state, reason, api_version, resource_version, since, updated_at FROM streams "
-        "WHERE cluster = ?1 ORDER BY grp, kind, ns");
+    Result<Statement> select
+        = d->file.db.prepare("SELECT grp, kind, ns, state, reason, api_version, resource_version, "
+                             "since, updated_at FROM streams "
+                             "WHERE cluster = ?1 ORDER BY grp, kind, ns");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
     return collectRows<StreamRecord>(*select, [](const Statement &row) {
-        return StreamRecord{row.columnString(0), row.columnString(1), row.columnString(2),
-                            row.columnString(3), row.columnString(4), row.columnString(5),
-                            row.columnString(6), row.columnInt(7),    row.columnInt(8)};
+        return StreamRecord { row.columnString(0), row.columnString(1), row.columnString(2),
+            row.columnString(3), row.columnString(4), row.columnString(5), row.columnString(6),
+            row.columnInt(7), row.columnInt(8) };
     });
 }
 
@@ -134,14 +134,17 @@ Result<std::pair<int64_t, int64_t>> CacheDb::oldestChange()
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare("SELECT at, rev FROM changes ORDER BY rev LIMIT 1");
+    Result<Statement> select
+        = d->file.db.prepare("SELECT at, rev FROM changes ORDER BY rev LIMIT 1");
     if (!select)
         return fail(select.error());
-    Result<std::vector<std::pair<int64_t, int64_t>>> rows = collectRows<std::pair<int64_t, int64_t>>(
-        *select, [](const Statement &row) { return std::pair{row.columnInt(0), row.columnInt(1)}; });
+    Result<std::vector<std::pair<int64_t, int64_t>>> rows
+        = collectRows<std::pair<int64_t, int64_t>>(*select, [](const Statement &row) {
+              return std::pair { row.columnInt(0), row.columnInt(1) };
+          });
     if (!rows)
         return fail(rows.error());
-    return rows->empty() ? std::pair<int64_t, int64_t>{0, 0} : rows->front();
+    return rows->empty() ? std::pair<int64_t, int64_t> { 0, 0 } : rows->front();
 }
 
 Result<RetentionSummary> CacheDb::applyRetention(const RetentionPolicy &policy, int64_t nowMs)
@@ -152,7 +155,8 @@ Result<RetentionSummary> CacheDb::applyRetention(const RetentionPolicy &policy, 
     RetentionSummary summary;
     summary.bytesBefore = fileBytes(path());
     {
-        Result<sqlite::Transaction> transaction = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
+        Result<sqlite::Transaction> transaction
+            = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
         if (!transaction)
             return fail(transaction.error());
         const Result<int64_t> before = db.queryInt("SELECT count(*) FROM changes");
@@ -169,9 +173,10 @@ Result<RetentionSummary> CacheDb::applyRetention(const RetentionPolicy &policy, 
         if (policy.maxBytes > 0) {
             // The newest rows whose running total of JSON fits stay; the boundary is found in one
             // pass over the log, newest first.
-            Result<Statement> trim = db.prepare(
-                "DELETE FROM changes WHERE rev <= coalesce((SELECT rev FROM (SELECT rev, sum(length(json) + 64) "
-                "OVER (ORDER BY rev DESC) AS total FROM changes) WHERE total > ?1 ORDER BY rev DESC LIMIT 1), 0)");
+            Result<Statement> trim = db.prepare("DELETE FROM changes WHERE rev <= coalesce((SELECT "
+                                                "rev FROM (SELECT rev, sum(length(json) + 64) "
+                                                "OVER (ORDER BY rev DESC) AS total FROM changes) "
+                                                "WHERE total > ?1 ORDER BY rev DESC LIMIT 1), 0)");
             if (!trim)
                 return fail(trim.error());
             trim->bind(1, policy.maxBytes);
@@ -190,7 +195,8 @@ Result<RetentionSummary> CacheDb::applyRetention(const RetentionPolicy &policy, 
         // VACUUM rewrites the file through the WAL; the checkpoint gives the space back.
         if (Result<void> vacuumed = db.exec("VACUUM"); !vacuumed)
             return fail(vacuumed.error());
-        if (Result<int64_t> checkpointed = db.queryInt("PRAGMA wal_checkpoint(TRUNCATE)"); !checkpointed)
+        if (Result<int64_t> checkpointed = db.queryInt("PRAGMA wal_checkpoint(TRUNCATE)");
+            !checkpointed)
             return fail(checkpointed.error());
     }
     summary.bytesAfter = fileBytes(path());

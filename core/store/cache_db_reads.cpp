@@ -15,8 +15,7 @@ using sqlite::Statement;
 using sqlite::StatementScope;
 
 // Runs a prepared statement to the end, turning each row into a T with `read`.
-template <typename T, typename Read>
-Result<std::vector<T>> collect(Statement &statement, Read read)
+template <typename T, typename Read> Result<std::vector<T>> collect(Statement &statement, Read read)
 {
     StatementScope scope(statement);
     std::vector<T> rows;
@@ -70,8 +69,7 @@ Result<sqlite::Transaction> CacheDb::beginRead()
 }
 
 Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std::string_view group,
-                                                   std::string_view kind,
-                                                   std::optional<std::string_view> ns)
+    std::string_view kind, std::optional<std::string_view> ns)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -86,10 +84,12 @@ Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std
     select->bind(3, kind);
     if (ns)
         select->bind(4, *ns);
-    return collect<ObjectRecord>(*select, [&](const Statement &row) { return readObject(row, group, kind); });
+    return collect<ObjectRecord>(
+        *select, [&](const Statement &row) { return readObject(row, group, kind); });
 }
 
-Result<std::optional<ObjectRecord>> CacheDb::object(std::string_view cluster, const common::ObjectKey &key)
+Result<std::optional<ObjectRecord>> CacheDb::object(
+    std::string_view cluster, const common::ObjectKey &key)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -106,37 +106,38 @@ Result<std::optional<ObjectRecord>> CacheDb::object(std::string_view cluster, co
         *select, [&](const Statement &row) { return readObject(row, key.group, key.kind); }));
 }
 
-Result<std::vector<SliceDevice>> CacheDb::devices(std::string_view cluster, std::optional<std::string_view> node)
+Result<std::vector<SliceDevice>> CacheDb::devices(
+    std::string_view cluster, std::optional<std::string_view> node)
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare(
-        node ? "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
-               "WHERE cluster = ?1 AND node = ?2 ORDER BY slice, name"
-             : "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
-               "WHERE cluster = ?1 ORDER BY slice, name");
+    Result<Statement> select = d->file.db.prepare(node
+            ? "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
+              "WHERE cluster = ?1 AND node = ?2 ORDER BY slice, name"
+            : "SELECT slice, name, driver, pool, node, attributes, capacity FROM devices "
+              "WHERE cluster = ?1 ORDER BY slice, name");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
     if (node)
         select->bind(2, *node);
     return collect<SliceDevice>(*select, [](const Statement &row) {
-        return SliceDevice{row.columnString(0),
-                           DeviceRow{row.columnString(1), row.columnString(2), row.columnString(3),
-                                     row.columnString(4), row.columnString(5), row.columnString(6)}};
+        return SliceDevice { row.columnString(0),
+            DeviceRow { row.columnString(1), row.columnString(2), row.columnString(3),
+                row.columnString(4), row.columnString(5), row.columnString(6) } };
     });
 }
 
-Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view from, std::string_view to,
-                                   const std::function<void(ObjectRecord &)> &visit)
+Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view from,
+    std::string_view to, const std::function<void(ObjectRecord &)> &visit)
 {
     if (!d)
         return fail(cacheNotOpen());
     // Separate texts with and without an upper bound: an OR in the bound would keep SQLite from
     // ending the index range there.
     const std::string upper = to.empty() ? std::string() : std::string(" AND name < ?5");
-    Result<Statement> slices = d->file.db.prepare(
-        objectSelect() + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' AND name >= ?4" + upper
+    Result<Statement> slices = d->file.db.prepare(objectSelect()
+        + "WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' AND name >= ?4" + upper
         + " ORDER BY name");
     if (!slices)
         return fail(slices.error());
@@ -201,13 +202,14 @@ Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view fr
     }
 }
 
-Result<std::vector<std::string>> CacheDb::objectNames(std::string_view cluster, std::string_view group,
-                                                     std::string_view kind)
+Result<std::vector<std::string>> CacheDb::objectNames(
+    std::string_view cluster, std::string_view group, std::string_view kind)
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare(
-        "SELECT name FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = ?3 AND ns = '' ORDER BY name");
+    Result<Statement> select
+        = d->file.db.prepare("SELECT name FROM objects WHERE cluster = ?1 AND grp = ?2 AND kind = "
+                             "?3 AND ns = '' ORDER BY name");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
@@ -225,12 +227,13 @@ Result<std::vector<ClusterInfo>> CacheDb::clusters()
     if (!select)
         return fail(select.error());
     return collect<ClusterInfo>(*select, [](const Statement &row) {
-        return ClusterInfo{row.columnString(0), row.columnString(1), row.columnString(2), row.columnInt(3)};
+        return ClusterInfo { row.columnString(0), row.columnString(1), row.columnString(2),
+            row.columnInt(3) };
     });
 }
 
-Result<std::optional<std::string>> CacheDb::listVersion(std::string_view cluster, std::string_view group,
-                                                        std::string_view kind)
+Result<std::optional<std::string>> CacheDb::listVersion(
+    std::string_view cluster, std::string_view group, std::string_view kind)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -257,13 +260,10 @@ Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int li
     select->bind(1, afterRev);
     select->bind(2, limit);
     return collect<LoggedChange>(*select, [](const Statement &row) {
-        return LoggedChange{row.columnInt(0),
-                            row.columnString(1),
-                            {row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5)},
-                            changeTypeFromName(row.columnText(6)),
-                            row.columnString(7),
-                            row.columnInt(8),
-                            row.columnString(9)};
+        return LoggedChange { row.columnInt(0), row.columnString(1),
+            { row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5) },
+            changeTypeFromName(row.columnText(6)), row.columnString(7), row.columnInt(8),
+            row.columnString(9) };
     });
 }
 
@@ -272,20 +272,22 @@ Result<int64_t> CacheDb::currentRev()
     if (!d)
         return fail(cacheNotOpen());
     // sqlite_sequence remembers the highest rev even after the log is trimmed.
-    return d->file.db.queryInt("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)");
+    return d->file.db.queryInt(
+        "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0)");
 }
 
 Result<std::vector<KindCount>> CacheDb::kindCounts(std::string_view cluster)
 {
     if (!d)
         return fail(cacheNotOpen());
-    Result<Statement> select = d->file.db.prepare(
-        "SELECT grp, kind, count(*) FROM objects WHERE cluster = ?1 GROUP BY grp, kind ORDER BY grp, kind");
+    Result<Statement> select
+        = d->file.db.prepare("SELECT grp, kind, count(*) FROM objects WHERE cluster = ?1 GROUP BY "
+                             "grp, kind ORDER BY grp, kind");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
     return collect<KindCount>(*select, [](const Statement &row) {
-        return KindCount{row.columnString(0), row.columnString(1), row.columnInt(2)};
+        return KindCount { row.columnString(0), row.columnString(1), row.columnInt(2) };
     });
 }
 

@@ -24,15 +24,15 @@ QString shown(const QString &path)
 
 Error notOurs(const QString &path, const SchemaSpec &spec, const QString &why)
 {
-    return Error{Error::Code::Invalid, shown(path) + QStringLiteral(" is not a ") + spec.description
-                                           + QStringLiteral(" (") + why + QStringLiteral("); ")
-                                           + spec.remedy};
+    return Error { Error::Code::Invalid,
+        shown(path) + QStringLiteral(" is not a ") + spec.description + QStringLiteral(" (") + why
+            + QStringLiteral("); ") + spec.remedy };
 }
 
 Error damaged(const QString &path, const SchemaSpec &spec, const QString &why)
 {
-    return Error{Error::Code::Database, shown(path) + QStringLiteral(" is damaged (") + why
-                                            + QStringLiteral("); ") + spec.remedy};
+    return Error { Error::Code::Database,
+        shown(path) + QStringLiteral(" is damaged (") + why + QStringLiteral("); ") + spec.remedy };
 }
 
 // Turns a failure of the first reads into the message a user can act on: SQLite reports a
@@ -40,20 +40,23 @@ Error damaged(const QString &path, const SchemaSpec &spec, const QString &why)
 Error explainReadFailure(const sqlite::Database &db, const SchemaSpec &spec, const Error &error)
 {
     switch (db.lastErrorCode()) {
-    case SQLITE_NOTADB: return notOurs(db.path(), spec, QStringLiteral("not an SQLite database"));
-    case SQLITE_CORRUPT: return damaged(db.path(), spec, common::qs(sqlite3_errmsg(db.handle())));
-    default: return error;
+    case SQLITE_NOTADB:
+        return notOurs(db.path(), spec, QStringLiteral("not an SQLite database"));
+    case SQLITE_CORRUPT:
+        return damaged(db.path(), spec, common::qs(sqlite3_errmsg(db.handle())));
+    default:
+        return error;
     }
 }
 
 Result<void> removeDatabaseFiles(const QString &path)
 {
-    const QStringList files{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm"),
-                            path + QStringLiteral("-journal")};
+    const QStringList files { path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm"),
+        path + QStringLiteral("-journal") };
     for (const QString &file : files) {
         if (QFileInfo::exists(file) && !QFile::remove(file)) {
             return fail(Error::Code::Database,
-                        shown(file) + QStringLiteral(": cannot delete it for --reset"));
+                shown(file) + QStringLiteral(": cannot delete it for --reset"));
         }
     }
     return {};
@@ -62,7 +65,8 @@ Result<void> removeDatabaseFiles(const QString &path)
 Result<void> migrate(sqlite::Database &db, int from, const SchemaSpec &spec)
 {
     const int to = int(spec.migrations.size());
-    Result<sqlite::Transaction> transaction = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
+    Result<sqlite::Transaction> transaction
+        = sqlite::Transaction::begin(db, sqlite::Transaction::Kind::Immediate);
     if (!transaction)
         return fail(transaction.error());
     for (int version = from; version < to; ++version) {
@@ -101,24 +105,27 @@ Result<void> quickCheck(sqlite::Database &db, const SchemaSpec &spec)
             problems << line;
     }
     if (!problems.isEmpty())
-        return fail(damaged(db.path(), spec, QStringLiteral("quick_check: ") + problems.join(QStringLiteral("; "))));
+        return fail(damaged(db.path(), spec,
+            QStringLiteral("quick_check: ") + problems.join(QStringLiteral("; "))));
     return {};
 }
 
-Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions &options,
-                          const SchemaSpec &spec)
+Result<DbFile> openDbFile(
+    const QString &path, OpenMode mode, const OpenOptions &options, const SchemaSpec &spec)
 {
     DbFile file;
     const bool writer = mode == OpenMode::ReadWrite;
     if (!writer) {
         if (options.reset)
-            return fail(Error::Code::Invalid, shown(path) + QStringLiteral(": --reset needs write access"));
+            return fail(
+                Error::Code::Invalid, shown(path) + QStringLiteral(": --reset needs write access"));
         if (!QFileInfo::exists(path))
             return fail(Error::Code::NotFound, shown(path) + QStringLiteral(" does not exist"));
     } else {
         const QString folder = QFileInfo(path).absolutePath();
         if (!QDir().mkpath(folder))
-            return fail(Error::Code::Database, shown(folder) + QStringLiteral(": cannot create the folder"));
+            return fail(Error::Code::Database,
+                shown(folder) + QStringLiteral(": cannot create the folder"));
         Result<WriterLock> lock = WriterLock::acquire(path);
         if (!lock)
             return fail(lock.error());
@@ -129,8 +136,8 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
         }
     }
 
-    Result<sqlite::Database> opened = sqlite::Database::open(
-        path, writer ? sqlite::Database::Access::ReadWriteCreate : sqlite::Database::Access::ReadOnly);
+    Result<sqlite::Database> opened = sqlite::Database::open(path,
+        writer ? sqlite::Database::Access::ReadWriteCreate : sqlite::Database::Access::ReadOnly);
     if (!opened)
         return fail(opened.error());
     sqlite::Database &db = *opened;
@@ -147,21 +154,27 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
     bool fresh = false;
     if (uint32_t(*applicationId) != spec.applicationId) {
         if (*applicationId != 0 || *userVersion != 0)
-            return fail(notOurs(path, spec, QStringLiteral("application_id 0x%1").arg(uint32_t(*applicationId), 8, 16, QLatin1Char('0'))));
+            return fail(notOurs(path, spec,
+                QStringLiteral("application_id 0x%1")
+                    .arg(uint32_t(*applicationId), 8, 16, QLatin1Char('0'))));
         const Result<int64_t> tables = db.queryInt("SELECT count(*) FROM sqlite_schema");
         if (!tables)
             return fail(explainReadFailure(db, spec, tables.error()));
         if (*tables != 0)
-            return fail(notOurs(path, spec, QStringLiteral("an SQLite database of another application")));
+            return fail(
+                notOurs(path, spec, QStringLiteral("an SQLite database of another application")));
         fresh = true;
     }
 
     const int current = int(spec.migrations.size());
     if (*userVersion > current) {
         return fail(Error::Code::Unsupported,
-                    shown(path) + QStringLiteral(" was written by a newer DRA Console (schema version %1, this build knows up to %2); ")
-                                      .arg(*userVersion).arg(current)
-                        + spec.remedy);
+            shown(path)
+                + QStringLiteral(" was written by a newer DRA Console (schema version %1, this "
+                                 "build knows up to %2); ")
+                      .arg(*userVersion)
+                      .arg(current)
+                + spec.remedy);
     }
     if (!fresh && !(options.deferQuickCheck && !writer)) {
         if (Result<void> checked = quickCheck(db, spec); !checked)
@@ -170,11 +183,15 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
 
     if (!writer) {
         if (fresh)
-            return fail(Error::Code::NotFound, shown(path) + QStringLiteral(" is empty; no writer has created it yet"));
+            return fail(Error::Code::NotFound,
+                shown(path) + QStringLiteral(" is empty; no writer has created it yet"));
         if (*userVersion < current) {
             return fail(Error::Code::Unsupported,
-                        shown(path) + QStringLiteral(" has schema version %1 and this build needs %2; open it once for writing to upgrade it")
-                                          .arg(*userVersion).arg(current));
+                shown(path)
+                    + QStringLiteral(" has schema version %1 and this build needs %2; open it once "
+                                     "for writing to upgrade it")
+                          .arg(*userVersion)
+                          .arg(current));
         }
         // Reads straight from the mapped file: no read() call and no copy per page, which is
         // most of a cold load of a large cache. Readers never write through the map.
@@ -192,8 +209,10 @@ Result<DbFile> openDbFile(const QString &path, OpenMode mode, const OpenOptions 
             if (Result<void> pageSize = db.exec("PRAGMA page_size = 16384"); !pageSize)
                 return fail(pageSize.error());
         }
-        if (Result<void> pragmas = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                                           "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY;");
+        if (Result<void> pragmas
+            = db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                      "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA temp_store = "
+                      "MEMORY;");
             !pragmas) {
             return fail(explainReadFailure(db, spec, pragmas.error()));
         }

@@ -32,7 +32,7 @@ struct SchemaSpec
 {
     uint32_t applicationId = 0;
     QString description; // "DRA Console cache", used in "FILE is not a DRA Console cache (...)"
-    QString remedy;      // what the user can do about a foreign or damaged file
+    QString remedy; // what the user can do about a foreign or damaged file
     std::span<const std::string_view> migrations;
 };
 
@@ -49,8 +49,8 @@ struct DbFile
 // a reader only checks and never changes the file. A foreign, newer, damaged or non-SQLite file
 // is a clear error naming the file and `spec.remedy`, never a crash. Any thread; the result
 // belongs to the calling thread until moved.
-[[nodiscard]] Result<DbFile> openDbFile(const QString &path, OpenMode mode,
-                                        const OpenOptions &options, const SchemaSpec &spec);
+[[nodiscard]] Result<DbFile> openDbFile(
+    const QString &path, OpenMode mode, const OpenOptions &options, const SchemaSpec &spec);
 
 // Runs PRAGMA quick_check on an open database: Ok, or an error quoting the first problem.
 [[nodiscard]] Result<void> quickCheck(sqlite::Database &db, const SchemaSpec &spec);

@@ -18,8 +18,8 @@ namespace dra::store {
 struct DeviceRow
 {
     std::string name, driver, pool, node; // node empty for network-attached devices
-    std::string attributesJson;           // compact JSON {"domain/name": {"int":..}|...}
-    std::string capacityJson;             // compact JSON {"domain/name": "80Gi"}
+    std::string attributesJson; // compact JSON {"domain/name": {"int":..}|...}
+    std::string capacityJson; // compact JSON {"domain/name": "80Gi"}
 
     bool operator==(const DeviceRow &) const = default;
 };
@@ -27,11 +27,11 @@ struct DeviceRow
 // One object as the cache stores it: identity, bookkeeping and the raw JSON as received.
 struct ObjectRecord
 {
-    common::ObjectKey key;  // group, kind, ns, name (no version: one object across versions)
+    common::ObjectKey key; // group, kind, ns, name (no version: one object across versions)
     std::string apiVersion; // as received, e.g. "resource.k8s.io/v1beta1"
     std::string uid, resourceVersion, creationTimestamp;
     int64_t generation = 0;
-    std::string json;               // compact raw JSON, lossless
+    std::string json; // compact raw JSON, lossless
     std::vector<DeviceRow> devices; // only for ResourceSlices
     // The console revision of the change that last wrote this object; filled by the store on
     // reads and in committed batches, ignored on input.
@@ -55,7 +55,7 @@ struct StreamRecord
     std::string group, kind, ns;
     std::string state;
     std::string reason;
-    std::string apiVersion;      // the version the stream reads, e.g. "resource.k8s.io/v1beta2"
+    std::string apiVersion; // the version the stream reads, e.g. "resource.k8s.io/v1beta2"
     std::string resourceVersion; // the last one the stream reached (opaque)
     // Filled by the store: since when the stream is in `state`, and when it was last reported
     // (ms since the epoch); ignored on input.

@@ -35,20 +35,38 @@ void appendAttribute(std::string &out, const model::DeviceAttribute &attribute)
     using Type = model::DeviceAttribute::Type;
     const auto appendText = [&out](const std::string &value) { appendString(out, value); };
     switch (attribute.type) {
-    case Type::Int: out += "{\"int\":" + std::to_string(attribute.intValue) + '}'; return;
-    case Type::Bool: out += attribute.boolValue ? "{\"bool\":true}" : "{\"bool\":false}"; return;
-    case Type::String: out += "{\"string\":"; appendString(out, attribute.stringValue); break;
-    case Type::Version: out += "{\"version\":"; appendString(out, attribute.stringValue); break;
+    case Type::Int:
+        out += "{\"int\":" + std::to_string(attribute.intValue) + '}';
+        return;
+    case Type::Bool:
+        out += attribute.boolValue ? "{\"bool\":true}" : "{\"bool\":false}";
+        return;
+    case Type::String:
+        out += "{\"string\":";
+        appendString(out, attribute.stringValue);
+        break;
+    case Type::Version:
+        out += "{\"version\":";
+        appendString(out, attribute.stringValue);
+        break;
     case Type::Ints:
         out += "{\"ints\":";
-        appendList(out, attribute.intValues, [&out](int64_t value) { out += std::to_string(value); });
+        appendList(
+            out, attribute.intValues, [&out](int64_t value) { out += std::to_string(value); });
         break;
     case Type::Bools:
         out += "{\"bools\":";
-        appendList(out, attribute.boolValues, [&out](bool value) { out += value ? "true" : "false"; });
+        appendList(
+            out, attribute.boolValues, [&out](bool value) { out += value ? "true" : "false"; });
         break;
-    case Type::Strings: out += "{\"strings\":"; appendList(out, attribute.stringValues, appendText); break;
-    case Type::Versions: out += "{\"versions\":"; appendList(out, attribute.stringValues, appendText); break;
+    case Type::Strings:
+        out += "{\"strings\":";
+        appendList(out, attribute.stringValues, appendText);
+        break;
+    case Type::Versions:
+        out += "{\"versions\":";
+        appendList(out, attribute.stringValues, appendText);
+        break;
     }
     out += '}';
 }
@@ -78,9 +96,9 @@ std::vector<DeviceRow> deviceRows(const model::ResourceSlice &slice)
             appendString(capacity, value.value.toString());
         }
         capacity += '}';
-        rows.push_back({device.name, slice.driver, slice.pool.name,
-                        device.nodeName.empty() ? slice.nodeName : device.nodeName, std::move(attributes),
-                        std::move(capacity)});
+        rows.push_back({ device.name, slice.driver, slice.pool.name,
+            device.nodeName.empty() ? slice.nodeName : device.nodeName, std::move(attributes),
+            std::move(capacity) });
     }
     return rows;
 }
@@ -122,7 +140,8 @@ Result<model::Object> decodeRow(const ObjectRecord &record, KeepRaw keep, std::s
 
 Result<model::Object> fromRecord(const ObjectRecord &record, KeepRaw keep)
 {
-    return decodeRow(record, keep, keep == KeepRaw::AsText ? std::string(record.json) : std::string());
+    return decodeRow(
+        record, keep, keep == KeepRaw::AsText ? std::string(record.json) : std::string());
 }
 
 Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep)

@@ -20,7 +20,8 @@ enum class KeepRaw { Parsed, AsText };
 
 // Decodes a stored row back into an object. Fails only for rows written by a newer console
 // or edited by hand; the message names the object.
-[[nodiscard]] Result<model::Object> fromRecord(const ObjectRecord &record, KeepRaw keep = KeepRaw::Parsed);
+[[nodiscard]] Result<model::Object> fromRecord(
+    const ObjectRecord &record, KeepRaw keep = KeepRaw::Parsed);
 // The same, taking the row's text instead of copying it.
 [[nodiscard]] Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep);
 

@@ -16,12 +16,16 @@ common::Error::Code codeFor(int sqliteResult)
 {
     switch (sqliteResult & 0xff) {
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return common::Error::Code::Busy;
-    case SQLITE_CANTOPEN: return common::Error::Code::NotFound;
+    case SQLITE_LOCKED:
+        return common::Error::Code::Busy;
+    case SQLITE_CANTOPEN:
+        return common::Error::Code::NotFound;
     case SQLITE_READONLY:
     case SQLITE_PERM:
-    case SQLITE_AUTH: return common::Error::Code::Forbidden;
-    default: return common::Error::Code::Database;
+    case SQLITE_AUTH:
+        return common::Error::Code::Forbidden;
+    default:
+        return common::Error::Code::Database;
     }
 }
 
@@ -33,18 +37,17 @@ common::Error errorFor(sqlite3 *db, const QString &what, int sqliteResult)
         ? sqlite3_errmsg(db)
         : sqlite3_errstr(sqliteResult);
     const char *file = db ? sqlite3_db_filename(db, "main") : nullptr;
-    const QString name = file && *file ? QDir::toNativeSeparators(common::qs(file))
-                                       : QStringLiteral("database");
-    return common::Error{codeFor(sqliteResult),
-                         name + QStringLiteral(": ") + what + QStringLiteral(": ")
-                             + common::qs(message)};
+    const QString name
+        = file && *file ? QDir::toNativeSeparators(common::qs(file)) : QStringLiteral("database");
+    return common::Error { codeFor(sqliteResult),
+        name + QStringLiteral(": ") + what + QStringLiteral(": ") + common::qs(message) };
 }
 
 // --- Statement ---------------------------------------------------------------------------
 
 Statement::Statement(Statement &&other) noexcept
-    : m_stmt(std::exchange(other.m_stmt, nullptr)),
-      m_bindError(std::exchange(other.m_bindError, 0))
+    : m_stmt(std::exchange(other.m_stmt, nullptr))
+    , m_bindError(std::exchange(other.m_bindError, 0))
 {
 }
 
@@ -73,14 +76,15 @@ void Statement::bind(int index, std::string_view text)
 {
     // An empty view may carry a null pointer, which SQLite would store as NULL, not ''.
     const char *data = text.data() ? text.data() : "";
-    noteBindResult(sqlite3_bind_text64(m_stmt, index, data, text.size(), SQLITE_STATIC, SQLITE_UTF8));
+    noteBindResult(
+        sqlite3_bind_text64(m_stmt, index, data, text.size(), SQLITE_STATIC, SQLITE_UTF8));
 }
 
 void Statement::bindCopy(int index, const QString &text)
 {
     const QByteArray utf8 = text.toUtf8();
     noteBindResult(sqlite3_bind_text64(m_stmt, index, utf8.constData(), sqlite3_uint64(utf8.size()),
-                                       SQLITE_TRANSIENT, SQLITE_UTF8));
+        SQLITE_TRANSIENT, SQLITE_UTF8));
 }
 
 void Statement::bind(int index, int64_t value)
@@ -96,14 +100,15 @@ void Statement::bindNull(int index)
 Result<bool> Statement::step()
 {
     if (m_bindError != 0)
-        return fail(errorFor(sqlite3_db_handle(m_stmt), QStringLiteral("cannot bind a value"),
-                             m_bindError));
+        return fail(errorFor(
+            sqlite3_db_handle(m_stmt), QStringLiteral("cannot bind a value"), m_bindError));
     const int rc = sqlite3_step(m_stmt);
     if (rc == SQLITE_ROW)
         return true;
     if (rc == SQLITE_DONE)
         return false;
-    common::Error error = errorFor(sqlite3_db_handle(m_stmt), QStringLiteral("statement failed"), rc);
+    common::Error error
+        = errorFor(sqlite3_db_handle(m_stmt), QStringLiteral("statement failed"), rc);
     // The statement is unusable until reset; reset here so a cached one stays reusable.
     sqlite3_reset(m_stmt);
     return fail(std::move(error));
@@ -135,7 +140,7 @@ std::string_view Statement::columnText(int column) const
     const auto *text = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
     if (!text)
         return {};
-    return {text, size_t(sqlite3_column_bytes(m_stmt, column))};
+    return { text, size_t(sqlite3_column_bytes(m_stmt, column)) };
 }
 
 bool Statement::columnIsNull(int column) const
@@ -146,7 +151,8 @@ bool Statement::columnIsNull(int column) const
 // --- Database ----------------------------------------------------------------------------
 
 Database::Database(Database &&other) noexcept
-    : m_db(std::exchange(other.m_db, nullptr)), m_path(std::move(other.m_path))
+    : m_db(std::exchange(other.m_db, nullptr))
+    , m_path(std::move(other.m_path))
 {
 }
 
@@ -185,7 +191,7 @@ Result<Database> Database::open(const QString &path, Access access)
     if (rc != SQLITE_OK) {
         if (!handle)
             return fail(common::Error::Code::Database,
-                        QDir::toNativeSeparators(path) + QStringLiteral(": cannot open: out of memory"));
+                QDir::toNativeSeparators(path) + QStringLiteral(": cannot open: out of memory"));
         return fail(errorFor(handle, QStringLiteral("cannot open"), rc));
     }
     sqlite3_extended_result_codes(handle, 1);
@@ -204,8 +210,8 @@ Result<void> Database::exec(std::string_view sql)
 Result<Statement> Database::prepare(std::string_view sql)
 {
     sqlite3_stmt *stmt = nullptr;
-    const int rc = sqlite3_prepare_v3(m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT,
-                                      &stmt, nullptr);
+    const int rc = sqlite3_prepare_v3(
+        m_db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
     if (rc != SQLITE_OK)
         return fail(errorFor(m_db, QStringLiteral("cannot prepare a statement"), rc));
     return Statement(stmt);
@@ -244,7 +250,8 @@ bool Database::inTransaction() const
 
 // --- Transaction -------------------------------------------------------------------------
 
-Transaction::Transaction(Transaction &&other) noexcept : m_db(std::exchange(other.m_db, nullptr))
+Transaction::Transaction(Transaction &&other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr))
 {
 }
 

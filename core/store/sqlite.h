@@ -57,7 +57,10 @@ public:
 
 private:
     friend class Database;
-    explicit Statement(sqlite3_stmt *stmt) : m_stmt(stmt) { }
+    explicit Statement(sqlite3_stmt *stmt)
+        : m_stmt(stmt)
+    {
+    }
     void noteBindResult(int rc);
 
     sqlite3_stmt *m_stmt = nullptr;
@@ -68,7 +71,10 @@ private:
 class StatementScope final
 {
 public:
-    explicit StatementScope(Statement &statement) : m_statement(statement) { }
+    explicit StatementScope(Statement &statement)
+        : m_statement(statement)
+    {
+    }
     ~StatementScope() { m_statement.reset(); }
     StatementScope(const StatementScope &) = delete;
     StatementScope &operator=(const StatementScope &) = delete;
@@ -110,7 +116,11 @@ public:
     sqlite3 *handle() const { return m_db; }
 
 private:
-    Database(sqlite3 *db, QString path) : m_db(db), m_path(std::move(path)) { }
+    Database(sqlite3 *db, QString path)
+        : m_db(db)
+        , m_path(std::move(path))
+    {
+    }
     void close();
 
     sqlite3 *m_db = nullptr;
@@ -136,7 +146,10 @@ public:
     void rollback();
 
 private:
-    explicit Transaction(Database *db) : m_db(db) { }
+    explicit Transaction(Database *db)
+        : m_db(db)
+    {
+    }
     Database *m_db = nullptr;
 };
 

@@ -114,13 +114,14 @@ CREATE TABLE rollout_progress (
 );
 )sql";
 
-constexpr std::array<std::string_view, 3> kStateMigrations{kStateSchemaV1, kStateSchemaV2, kStateSchemaV3};
+constexpr std::array<std::string_view, 3> kStateMigrations { kStateSchemaV1, kStateSchemaV2,
+    kStateSchemaV3 };
 
 constexpr uint32_t kStateApplicationId = 0x44524153; // "DRAS"
 
 Error notOpen()
 {
-    return Error{Error::Code::Internal, QStringLiteral("the state file is not open")};
+    return Error { Error::Code::Internal, QStringLiteral("the state file is not open") };
 }
 
 } // namespace
@@ -133,10 +134,10 @@ StateDb::~StateDb() = default;
 const SchemaSpec &StateDb::schema()
 {
     // The state cannot be rebuilt from a cluster, so the remedy does not suggest a rebuild.
-    static const SchemaSpec spec{kStateApplicationId, QStringLiteral("DRA Console state file"),
-                                 QStringLiteral("restore it from a backup, or start over with --reset "
-                                                "(this loses settings, saved templates, rollouts and the audit log)"),
-                                 kStateMigrations};
+    static const SchemaSpec spec { kStateApplicationId, QStringLiteral("DRA Console state file"),
+        QStringLiteral("restore it from a backup, or start over with --reset "
+                       "(this loses settings, saved templates, rollouts and the audit log)"),
+        kStateMigrations };
     return spec;
 }
 
@@ -195,8 +196,9 @@ Result<void> StateDb::setSetting(const QString &key, const QString &value)
 {
     if (Result<void> writable = requireWriter(); !writable)
         return writable;
-    Result<Statement> upsert = m_file.db.prepare(
-        "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+    Result<Statement> upsert
+        = m_file.db.prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) "
+                            "DO UPDATE SET value = excluded.value");
     if (!upsert)
         return fail(upsert.error());
     upsert->bindCopy(1, key);
@@ -219,7 +221,8 @@ Result<std::vector<SavedTemplate>> StateDb::savedTemplates()
 {
     if (!m_file.db.handle())
         return fail(notOpen());
-    Result<Statement> select = m_file.db.prepare("SELECT name, yaml, updated_at FROM saved_templates ORDER BY name");
+    Result<Statement> select
+        = m_file.db.prepare("SELECT name, yaml, updated_at FROM saved_templates ORDER BY name");
     if (!select)
         return fail(select.error());
     std::vector<SavedTemplate> templates;
@@ -229,8 +232,8 @@ Result<std::vector<SavedTemplate>> StateDb::savedTemplates()
             return fail(row.error());
         if (!*row)
             return templates;
-        templates.push_back(SavedTemplate{common::qs(select->columnText(0)), select->columnString(1),
-                                          select->columnInt(2)});
+        templates.push_back(SavedTemplate {
+            common::qs(select->columnText(0)), select->columnString(1), select->columnInt(2) });
     }
 }
 
@@ -238,7 +241,8 @@ Result<std::optional<SavedTemplate>> StateDb::savedTemplate(const QString &name)
 {
     if (!m_file.db.handle())
         return fail(notOpen());
-    Result<Statement> select = m_file.db.prepare("SELECT yaml, updated_at FROM saved_templates WHERE name = ?1");
+    Result<Statement> select
+        = m_file.db.prepare("SELECT yaml, updated_at FROM saved_templates WHERE name = ?1");
     if (!select)
         return fail(select.error());
     select->bindCopy(1, name);
@@ -247,7 +251,8 @@ Result<std::optional<SavedTemplate>> StateDb::savedTemplate(const QString &name)
         return fail(row.error());
     if (!*row)
         return std::optional<SavedTemplate>();
-    return std::optional<SavedTemplate>(SavedTemplate{name, select->columnString(0), select->columnInt(1)});
+    return std::optional<SavedTemplate>(
+        SavedTemplate { name, select->columnString(0), select->columnInt(1) });
 }
 
 Result<void> StateDb::saveTemplate(const QString &name, const std::string &yaml)
@@ -287,19 +292,21 @@ Result<std::vector<ImportedTopology>> readTopologies(Statement &select, const st
             return fail(row.error());
         if (!*row)
             return imports;
-        imports.push_back(ImportedTopology{cluster, select.columnString(0), select.columnString(1),
-                                           select.columnString(2), select.columnInt(3)});
+        imports.push_back(ImportedTopology { cluster, select.columnString(0),
+            select.columnString(1), select.columnString(2), select.columnInt(3) });
     }
 }
 
 } // namespace
 
-Result<std::optional<ImportedTopology>> StateDb::importedTopology(const std::string &cluster, const std::string &node)
+Result<std::optional<ImportedTopology>> StateDb::importedTopology(
+    const std::string &cluster, const std::string &node)
 {
     if (!m_file.db.handle())
         return fail(notOpen());
-    Result<Statement> select = m_file.db.prepare(
-        "SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE cluster = ?1 AND node = ?2");
+    Result<Statement> select
+        = m_file.db.prepare("SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE "
+                            "cluster = ?1 AND node = ?2");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
@@ -316,8 +323,9 @@ Result<std::vector<ImportedTopology>> StateDb::importedTopologies(const std::str
 {
     if (!m_file.db.handle())
         return fail(notOpen());
-    Result<Statement> select = m_file.db.prepare(
-        "SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE cluster = ?1 ORDER BY node");
+    Result<Statement> select
+        = m_file.db.prepare("SELECT node, text, gpus_csv, imported_at FROM imported_topology WHERE "
+                            "cluster = ?1 ORDER BY node");
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
@@ -328,10 +336,12 @@ Result<void> StateDb::saveImportedTopology(const ImportedTopology &topology)
 {
     if (Result<void> writable = requireWriter(); !writable)
         return writable;
-    Result<Statement> upsert = m_file.db.prepare(
-        "INSERT INTO imported_topology (cluster, node, text, gpus_csv, imported_at) VALUES (?1, ?2, ?3, ?4, ?5) "
-        "ON CONFLICT (cluster, node) DO UPDATE SET text = excluded.text, gpus_csv = excluded.gpus_csv, "
-        "imported_at = excluded.imported_at");
+    Result<Statement> upsert
+        = m_file.db.prepare("INSERT INTO imported_topology (cluster, node, text, gpus_csv, "
+                            "imported_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+                            "ON CONFLICT (cluster, node) DO UPDATE SET text = excluded.text, "
+                            "gpus_csv = excluded.gpus_csv, "
+                            "imported_at = excluded.imported_at");
     if (!upsert)
         return fail(upsert.error());
     upsert->bind(1, topology.cluster);
@@ -346,7 +356,8 @@ Result<void> StateDb::removeImportedTopology(const std::string &cluster, const s
 {
     if (Result<void> writable = requireWriter(); !writable)
         return writable;
-    Result<Statement> remove = m_file.db.prepare("DELETE FROM imported_topology WHERE cluster = ?1 AND node = ?2");
+    Result<Statement> remove
+        = m_file.db.prepare("DELETE FROM imported_topology WHERE cluster = ?1 AND node = ?2");
     if (!remove)
         return fail(remove.error());
     remove->bind(1, cluster);

@@ -30,7 +30,7 @@ struct SavedTemplate
 struct ImportedTopology
 {
     std::string cluster, node;
-    std::string text;    // the matrix as imported (UTF-8)
+    std::string text; // the matrix as imported (UTF-8)
     std::string gpusCsv; // empty when no listing was imported
     int64_t importedAt = 0;
 };
@@ -48,8 +48,8 @@ public:
     ~StateDb();
 
     // Opens (a writer creates or migrates) the state file; errors as for CacheDb::open.
-    [[nodiscard]] static Result<StateDb> open(const QString &path, OpenMode mode,
-                                              const OpenOptions &options = {});
+    [[nodiscard]] static Result<StateDb> open(
+        const QString &path, OpenMode mode, const OpenOptions &options = {});
     // The identity and schema history of state files.
     static const SchemaSpec &schema();
 
@@ -68,14 +68,16 @@ public:
     [[nodiscard]] Result<void> removeTemplate(const QString &name);
 
     // The imported topology of a node, if any.
-    [[nodiscard]] Result<std::optional<ImportedTopology>> importedTopology(const std::string &cluster,
-                                                                           const std::string &node);
+    [[nodiscard]] Result<std::optional<ImportedTopology>> importedTopology(
+        const std::string &cluster, const std::string &node);
     // Every import of a cluster, ordered by node.
-    [[nodiscard]] Result<std::vector<ImportedTopology>> importedTopologies(const std::string &cluster);
+    [[nodiscard]] Result<std::vector<ImportedTopology>> importedTopologies(
+        const std::string &cluster);
     // Writer only: creates or replaces the node's import, stamping the time.
     [[nodiscard]] Result<void> saveImportedTopology(const ImportedTopology &topology);
     // Writer only; removing a missing import is not an error.
-    [[nodiscard]] Result<void> removeImportedTopology(const std::string &cluster, const std::string &node);
+    [[nodiscard]] Result<void> removeImportedTopology(
+        const std::string &cluster, const std::string &node);
 
     // The connection, for the modules that own the other tables (rollouts, audit log,
     // topology). Belongs to the thread using this StateDb.

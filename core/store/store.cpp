@@ -20,7 +20,9 @@ void registerStoreMetaTypes()
     qRegisterMetaType<dra::store::RetentionSummary>();
 }
 
-Store::Store(CacheDb cache, QObject *parent) : QObject(parent), m_cache(std::move(cache))
+Store::Store(CacheDb cache, QObject *parent)
+    : QObject(parent)
+    , m_cache(std::move(cache))
 {
     registerStoreMetaTypes();
 }
@@ -40,7 +42,8 @@ void Store::enqueue(WatchBatch batch)
 void Store::applyRetention(RetentionPolicy policy)
 {
     flush(); // batches queued before the request are stored first
-    Result<RetentionSummary> summary = m_cache.applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
+    Result<RetentionSummary> summary
+        = m_cache.applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
     if (!summary) {
         Q_EMIT failed(summary.error());
         return;

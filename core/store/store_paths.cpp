@@ -15,11 +15,12 @@ Result<QString> pathIn(QStandardPaths::StandardLocation location, const QString 
 {
     const QString base = QStandardPaths::writableLocation(location);
     if (base.isEmpty())
-        return fail(common::Error::Code::Database, QStringLiteral("no writable location for ") + fileName);
+        return fail(
+            common::Error::Code::Database, QStringLiteral("no writable location for ") + fileName);
     const QString folder = base + QStringLiteral("/draconsole");
     if (!QDir().mkpath(folder)) {
         return fail(common::Error::Code::Database,
-                    QDir::toNativeSeparators(folder) + QStringLiteral(": cannot create the folder"));
+            QDir::toNativeSeparators(folder) + QStringLiteral(": cannot create the folder"));
     }
     return folder + QLatin1Char('/') + fileName;
 }

@@ -66,12 +66,17 @@ QString describeHolder(const QString &lockPath)
     if (!ok)
         return QStringLiteral("another process");
     const QString command = QString::fromUtf8(content.mid(newline + 1)).trimmed();
-    return QStringLiteral("pid %1 (%2)").arg(pid).arg(command.isEmpty() ? QStringLiteral("?") : command);
+    return QStringLiteral("pid %1 (%2)")
+        .arg(pid)
+        .arg(command.isEmpty() ? QStringLiteral("?") : command);
 }
 
 } // namespace
 
-WriterLock::WriterLock(WriterLock &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) { }
+WriterLock::WriterLock(WriterLock &&other) noexcept
+    : m_fd(std::exchange(other.m_fd, -1))
+{
+}
 
 WriterLock &WriterLock::operator=(WriterLock &&other) noexcept
 {
@@ -100,8 +105,8 @@ Result<WriterLock> WriterLock::acquire(const QString &databasePath)
     const int fd = ::open(native.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         return fail(common::Error::Code::Database,
-                    QDir::toNativeSeparators(path) + QStringLiteral(": cannot open the lock file: ")
-                        + common::qs(std::strerror(errno)));
+            QDir::toNativeSeparators(path) + QStringLiteral(": cannot open the lock file: ")
+                + common::qs(std::strerror(errno)));
     }
     WriterLock lock(fd);
     // flock, not fcntl: fcntl locks are per process, so a second writer inside this process
@@ -113,18 +118,18 @@ Result<WriterLock> WriterLock::acquire(const QString &databasePath)
     if (rc != 0) {
         if (errno == EWOULDBLOCK) {
             return fail(common::Error::Code::Busy,
-                        QDir::toNativeSeparators(databasePath) + QStringLiteral(" is being written by ")
-                            + describeHolder(path));
+                QDir::toNativeSeparators(databasePath) + QStringLiteral(" is being written by ")
+                    + describeHolder(path));
         }
         return fail(common::Error::Code::Database,
-                    QDir::toNativeSeparators(path) + QStringLiteral(": cannot lock: ")
-                        + common::qs(std::strerror(errno)));
+            QDir::toNativeSeparators(path) + QStringLiteral(": cannot lock: ")
+                + common::qs(std::strerror(errno)));
     }
     const std::string holder = std::to_string(::getpid()) + '\n' + ownCommandLine() + '\n';
     if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0 || !writeAll(fd, holder)) {
         return fail(common::Error::Code::Database,
-                    QDir::toNativeSeparators(path) + QStringLiteral(": cannot write the lock file: ")
-                        + common::qs(std::strerror(errno)));
+            QDir::toNativeSeparators(path) + QStringLiteral(": cannot write the lock file: ")
+                + common::qs(std::strerror(errno)));
     }
     return lock;
 }

@@ -33,7 +33,10 @@ public:
     bool isHeld() const { return m_fd >= 0; }
 
 private:
-    explicit WriterLock(int fd) : m_fd(fd) { }
+    explicit WriterLock(int fd)
+        : m_fd(fd)
+    {
+    }
     void release();
 
     int m_fd = -1;

@@ -19,7 +19,8 @@ using common::qs;
 
 namespace {
 
-using HolderOf = std::function<Holder(const QString &driver, const QString &pool, const QString &device)>;
+using HolderOf
+    = std::function<Holder(const QString &driver, const QString &pool, const QString &device)>;
 
 void overlay(NodeTopology &topology, const HolderOf &holderOf)
 {
@@ -75,7 +76,8 @@ void overlayAllocations(NodeTopology &topology, const inventory::Snapshot &snaps
 {
     overlay(topology, [&](const QString &driver, const QString &pool, const QString &device) {
         Holder holder;
-        const inventory::DeviceKey key{ driver.toStdString(), pool.toStdString(), device.toStdString() };
+        const inventory::DeviceKey key { driver.toStdString(), pool.toStdString(),
+            device.toStdString() };
         for (const inventory::DeviceHold &hold : snapshot.holds(key)) {
             if (holder.claim.isEmpty())
                 holder.claim = qs(hold.claim.ns) + u'/' + qs(hold.claim.name);

@@ -33,28 +33,32 @@ using dra::test::writeDemoInventory;
 using dra::test::writeTestFile;
 using nlohmann::json;
 
-const char *kTemplatePath = "/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/apply-gpu-40gi";
+const char *kTemplatePath
+    = "/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/apply-gpu-40gi";
 
 std::string gpuTemplate(const std::string &memory, const std::string &name = "apply-gpu-40gi",
-                        const std::string &ns = "training", const std::string &team = "")
+    const std::string &ns = "training", const std::string &team = "")
 {
     return "apiVersion: resource.k8s.io/v1\n"
            "kind: ResourceClaimTemplate\n"
            "metadata:\n"
-           "  name: " + name + "\n"
-           "  namespace: " + ns + "\n"
-           + (team.empty() ? std::string() : "  labels:\n    team: " + team + "\n") +
-           "spec:\n"
-           "  spec:\n"
-           "    devices:\n"
-           "      requests:\n"
-           "      - name: gpu\n"
-           "        exactly:\n"
-           "          deviceClassName: gpu.nvidia.com\n"
-           "          selectors:\n"
-           "          - cel:\n"
-           "              expression: device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"" + memory
-           + "\")) >= 0\n";
+           "  name: "
+        + name
+        + "\n"
+          "  namespace: "
+        + ns + "\n" + (team.empty() ? std::string() : "  labels:\n    team: " + team + "\n")
+        + "spec:\n"
+          "  spec:\n"
+          "    devices:\n"
+          "      requests:\n"
+          "      - name: gpu\n"
+          "        exactly:\n"
+          "          deviceClassName: gpu.nvidia.com\n"
+          "          selectors:\n"
+          "          - cel:\n"
+          "              expression: "
+          "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\""
+        + memory + "\")) >= 0\n";
 }
 
 class ApplyTest : public testing::Test
@@ -82,7 +86,7 @@ protected:
 
     static DractlRun run(const QString &command, const QString &file, QStringList extra = {})
     {
-        QStringList arguments = {command, file, QStringLiteral("--kubeconfig"), kubeconfig()};
+        QStringList arguments = { command, file, QStringLiteral("--kubeconfig"), kubeconfig() };
         return dractl(arguments + extra);
     }
 
@@ -96,7 +100,8 @@ protected:
         dra::kube::RestClient rest(*client);
         std::optional<dra::Result<dra::kube::RestResponse>> answer;
         QObject context;
-        rest.get(path, {}, &context, [&](const dra::Result<dra::kube::RestResponse> &response) { answer = response; });
+        rest.get(path, {}, &context,
+            [&](const dra::Result<dra::kube::RestResponse> &response) { answer = response; });
         QElapsedTimer waited;
         waited.start();
         while (!answer && waited.elapsed() < 30'000)
@@ -119,7 +124,8 @@ DemoServer *ApplyTest::s_server = nullptr;
 
 std::string expressionOf(const json &templ)
 {
-    return templ["spec"]["spec"]["devices"]["requests"][0]["exactly"]["selectors"][0]["cel"]["expression"];
+    return templ["spec"]["spec"]["devices"]["requests"][0]["exactly"]["selectors"][0]["cel"]
+                ["expression"];
 }
 
 // One test, because each step depends on what the one before left on the server.
@@ -130,16 +136,19 @@ TEST_F(ApplyTest, CreatesThenUnchangedDryRunAndDiffChangeNothing)
     // Before it exists: diff says it would be created, a dry run creates nothing.
     DractlRun diff = run(QStringLiteral("diff"), file);
     EXPECT_EQ(diff.exitCode, 1) << diff.err;
-    EXPECT_NE(diff.out.find("+++ dry-run/resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi"), std::string::npos)
+    EXPECT_NE(diff.out.find("+++ dry-run/resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi"),
+        std::string::npos)
         << diff.out;
-    DractlRun dry = run(QStringLiteral("apply"), file, {QStringLiteral("--dry-run"), QStringLiteral("-o"),
-                                                         QStringLiteral("json")});
+    DractlRun dry = run(QStringLiteral("apply"), file,
+        { QStringLiteral("--dry-run"), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(dry.exitCode, 0) << dry.err;
     EXPECT_EQ(json::parse(dry.out)["objects"][0]["result"], "created");
-    EXPECT_TRUE(live(QString::fromLatin1(kTemplatePath)).is_null()) << "a dry run created the template";
+    EXPECT_TRUE(live(QString::fromLatin1(kTemplatePath)).is_null())
+        << "a dry run created the template";
 
     // Apply creates it; a second apply of the same file changes nothing.
-    DractlRun first = run(QStringLiteral("apply"), file, {QStringLiteral("-o"), QStringLiteral("json")});
+    DractlRun first
+        = run(QStringLiteral("apply"), file, { QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(first.exitCode, 0) << first.err;
     const json created = json::parse(first.out)["objects"][0];
     EXPECT_EQ(created["kind"], "ResourceClaimTemplate");
@@ -152,24 +161,27 @@ TEST_F(ApplyTest, CreatesThenUnchangedDryRunAndDiffChangeNothing)
 
     DractlRun second = run(QStringLiteral("apply"), file);
     ASSERT_EQ(second.exitCode, 0) << second.err;
-    EXPECT_NE(second.out.find("resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi unchanged"), std::string::npos)
+    EXPECT_NE(second.out.find("resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi unchanged"),
+        std::string::npos)
         << second.out;
     diff = run(QStringLiteral("diff"), file);
     EXPECT_EQ(diff.exitCode, 0) << diff.err;
     EXPECT_EQ(diff.out, "");
 
     // A new label: diff and the dry run name the change, the server keeps the old object.
-    const QString changed = write(QStringLiteral("changed.yaml"), gpuTemplate("40Gi", "apply-gpu-40gi", "training", "ml"));
+    const QString changed = write(
+        QStringLiteral("changed.yaml"), gpuTemplate("40Gi", "apply-gpu-40gi", "training", "ml"));
     diff = run(QStringLiteral("diff"), changed);
     EXPECT_EQ(diff.exitCode, 1) << diff.err;
-    EXPECT_NE(diff.out.find("--- live/resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi"), std::string::npos)
+    EXPECT_NE(diff.out.find("--- live/resourceclaimtemplate.resource.k8s.io/apply-gpu-40gi"),
+        std::string::npos)
         << diff.out;
     EXPECT_NE(diff.out.find("\n+  labels:\n+    team: ml\n"), std::string::npos) << diff.out;
     EXPECT_EQ(diff.out.find("managedFields"), std::string::npos) << diff.out;
     EXPECT_EQ(diff.out.find("resourceVersion"), std::string::npos) << diff.out;
     EXPECT_EQ(diff.out.find("\n-"), std::string::npos) << "nothing was removed: " << diff.out;
-    dry = run(QStringLiteral("apply"), changed, {QStringLiteral("--dry-run"), QStringLiteral("-o"),
-                                                  QStringLiteral("json")});
+    dry = run(QStringLiteral("apply"), changed,
+        { QStringLiteral("--dry-run"), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(dry.exitCode, 0) << dry.err;
     const json configured = json::parse(dry.out)["objects"][0];
     EXPECT_EQ(configured["result"], "configured");
@@ -185,28 +197,33 @@ TEST_F(ApplyTest, CreatesThenUnchangedDryRunAndDiffChangeNothing)
     EXPECT_EQ(live(QString::fromLatin1(kTemplatePath))["metadata"]["labels"]["team"], "ml");
 
     // A template's spec is immutable: the dry run already says so, with the server's message.
-    const QString respec = write(QStringLiteral("respec.yaml"), gpuTemplate("20Gi", "apply-gpu-40gi", "training", "ml"));
+    const QString respec = write(
+        QStringLiteral("respec.yaml"), gpuTemplate("20Gi", "apply-gpu-40gi", "training", "ml"));
     diff = run(QStringLiteral("diff"), respec);
     EXPECT_EQ(diff.exitCode, 2) << diff.out;
     EXPECT_NE(diff.err.find("immutable"), std::string::npos) << diff.err;
-    apply = run(QStringLiteral("apply"), respec, {QStringLiteral("-o"), QStringLiteral("json")});
+    apply = run(QStringLiteral("apply"), respec, { QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(apply.exitCode, 1) << apply.err;
     const json refused = json::parse(apply.out)["objects"][0];
     EXPECT_EQ(refused["result"], "error");
     EXPECT_NE(refused["error"].get<std::string>().find("immutable"), std::string::npos) << refused;
-    EXPECT_NE(expressionOf(live(QString::fromLatin1(kTemplatePath))).find("40Gi"), std::string::npos);
+    EXPECT_NE(
+        expressionOf(live(QString::fromLatin1(kTemplatePath))).find("40Gi"), std::string::npos);
 }
 
 TEST_F(ApplyTest, ServerRefusalIsThatObjectsErrorWithTheStatusMessage)
 {
-    const QString file = write(QStringLiteral("two.yaml"), gpuTemplate("40Gi", "in-missing-ns", "no-such-namespace")
-                                                               + "---\n" + gpuTemplate("40Gi", "second-ok"));
-    const DractlRun apply = run(QStringLiteral("apply"), file, {QStringLiteral("-o"), QStringLiteral("json")});
+    const QString file = write(QStringLiteral("two.yaml"),
+        gpuTemplate("40Gi", "in-missing-ns", "no-such-namespace") + "---\n"
+            + gpuTemplate("40Gi", "second-ok"));
+    const DractlRun apply
+        = run(QStringLiteral("apply"), file, { QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(apply.exitCode, 1) << apply.err;
     const json objects = json::parse(apply.out)["objects"];
     ASSERT_EQ(objects.size(), 2u);
     EXPECT_EQ(objects[0]["result"], "error");
-    EXPECT_NE(objects[0]["error"].get<std::string>().find("no-such-namespace"), std::string::npos) << objects[0];
+    EXPECT_NE(objects[0]["error"].get<std::string>().find("no-such-namespace"), std::string::npos)
+        << objects[0];
     EXPECT_EQ(objects[1]["result"], "created") << "one object's failure stops the others";
     EXPECT_NE(apply.err.find("no-such-namespace"), std::string::npos);
 
@@ -216,12 +233,15 @@ TEST_F(ApplyTest, ServerRefusalIsThatObjectsErrorWithTheStatusMessage)
 
 TEST_F(ApplyTest, MalformedManifestNamesFileAndLineAndSendsNothing)
 {
-    const QString file = write(QStringLiteral("broken.yaml"), gpuTemplate("40Gi", "never-applied")
-                                                                  + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n");
+    const QString file = write(QStringLiteral("broken.yaml"),
+        gpuTemplate("40Gi", "never-applied")
+            + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n");
     const DractlRun apply = run(QStringLiteral("apply"), file);
     EXPECT_EQ(apply.exitCode, 1);
     EXPECT_NE(apply.err.find("broken.yaml:21"), std::string::npos) << apply.err;
-    EXPECT_TRUE(live(QStringLiteral("/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/never-applied"))
+    EXPECT_TRUE(live(
+        QStringLiteral(
+            "/apis/resource.k8s.io/v1/namespaces/training/resourceclaimtemplates/never-applied"))
                     .is_null());
     const DractlRun diff = run(QStringLiteral("diff"), file);
     EXPECT_EQ(diff.exitCode, 2);
@@ -240,7 +260,8 @@ TEST_F(ApplyTest, UnreachableServerIsAnErrorNamingTheContext)
     text.replace(at, end - at, "server: https://127.0.0.1:1");
     const QString moved = write(QStringLiteral("unreachable.kubeconfig"), text.toStdString());
     const QString file = write(QStringLiteral("unreachable.yaml"), gpuTemplate("40Gi"));
-    const DractlRun apply = dractl({QStringLiteral("apply"), file, QStringLiteral("--kubeconfig"), moved});
+    const DractlRun apply
+        = dractl({ QStringLiteral("apply"), file, QStringLiteral("--kubeconfig"), moved });
     EXPECT_EQ(apply.exitCode, 1);
     EXPECT_NE(apply.err.find("127.0.0.1:1"), std::string::npos) << apply.err;
 }
@@ -262,8 +283,8 @@ protected:
     }
     static DractlRun control(const QString &file, const QString &format)
     {
-        return dractl({QStringLiteral("negative-control"), file, QStringLiteral("--inventory"),
-                       s_dir->filePath(QStringLiteral("demo.json")), QStringLiteral("-o"), format});
+        return dractl({ QStringLiteral("negative-control"), file, QStringLiteral("--inventory"),
+            s_dir->filePath(QStringLiteral("demo.json")), QStringLiteral("-o"), format });
     }
 
     static QTemporaryDir *s_dir;
@@ -285,22 +306,24 @@ TEST_F(NegativeControlTest, OriginalMatchesNegativeMatchesNothingAndStaysPending
     EXPECT_EQ(result["negativeControl"], "apply-gpu-40gi-negative-control");
     ASSERT_EQ(result["requests"].size(), 1u);
     // Close to the original: it still tests the same capacity.
-    EXPECT_NE(result["requests"][0]["negativeSelector"].get<std::string>().find("memory"), std::string::npos);
+    EXPECT_NE(result["requests"][0]["negativeSelector"].get<std::string>().find("memory"),
+        std::string::npos);
 
     // The YAML is a manifest the simulator reads and cannot place anywhere.
     const DractlRun yaml = control(file, QStringLiteral("yaml"));
     ASSERT_EQ(yaml.exitCode, 0) << yaml.err;
-    EXPECT_NE(yaml.out.find("name: apply-gpu-40gi-negative-control"), std::string::npos) << yaml.out;
+    EXPECT_NE(yaml.out.find("name: apply-gpu-40gi-negative-control"), std::string::npos)
+        << yaml.out;
     EXPECT_NE(yaml.out.find("deviceClassName: gpu.nvidia.com"), std::string::npos) << yaml.out;
     const QString negative = write(QStringLiteral("negative.yaml"), yaml.out);
-    const DractlRun simulated = dractl({QStringLiteral("simulate"), QStringLiteral("--claim"), negative,
-                                        QStringLiteral("--inventory"), s_dir->filePath(QStringLiteral("demo.json")),
-                                        QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun simulated = dractl({ QStringLiteral("simulate"), QStringLiteral("--claim"),
+        negative, QStringLiteral("--inventory"), s_dir->filePath(QStringLiteral("demo.json")),
+        QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(simulated.exitCode, 1) << simulated.out;
     EXPECT_EQ(json::parse(simulated.out)["allocated"], false);
-    const DractlRun original = dractl({QStringLiteral("simulate"), QStringLiteral("--claim"), file,
-                                       QStringLiteral("--inventory"), s_dir->filePath(QStringLiteral("demo.json")),
-                                       QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun original = dractl({ QStringLiteral("simulate"), QStringLiteral("--claim"), file,
+        QStringLiteral("--inventory"), s_dir->filePath(QStringLiteral("demo.json")),
+        QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(original.exitCode, 0) << original.out;
 }
 
@@ -317,8 +340,9 @@ TEST_F(NegativeControlTest, SelectorMatchingNothingProvesNothing)
 
 TEST_F(NegativeControlTest, NotAClaimIsAnErrorNamingTheFile)
 {
-    const QString file = write(QStringLiteral("class.yaml"), "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
-                                                             "metadata:\n  name: x\nspec: {}\n");
+    const QString file = write(QStringLiteral("class.yaml"),
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+        "metadata:\n  name: x\nspec: {}\n");
     const DractlRun run = control(file, QStringLiteral("text"));
     EXPECT_EQ(run.exitCode, 1);
     EXPECT_NE(run.err.find("class.yaml:1"), std::string::npos) << run.err;

@@ -28,14 +28,15 @@ DractlRun dractl(const QStringList &arguments)
     QProcess process;
     process.start(QStringLiteral(DRACTL_PATH), arguments);
     EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        process.readAllStandardOutput().toStdString(),
+        process.readAllStandardError().toStdString() };
 }
 
 DractlRun check(const std::string &expr)
 {
-    return dractl({QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
-                   QString::fromStdString(expr), QStringLiteral("-o"), QStringLiteral("json")});
+    return dractl({ QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
+        QString::fromStdString(expr), QStringLiteral("-o"), QStringLiteral("json") });
 }
 
 class CelCommandTest : public testing::Test
@@ -58,7 +59,8 @@ protected:
     {
         int n = 0;
         for (const json &item : (*s_inventory)["items"]) {
-            if (item["kind"] != "ResourceSlice" || (!driver.empty() && item["spec"]["driver"] != driver))
+            if (item["kind"] != "ResourceSlice"
+                || (!driver.empty() && item["spec"]["driver"] != driver))
                 continue;
             n += static_cast<int>(item["spec"].value("devices", json::array()).size());
         }
@@ -67,9 +69,9 @@ protected:
 
     static DractlRun eval(const std::string &expr)
     {
-        return dractl({QStringLiteral("cel"), QStringLiteral("eval"), QStringLiteral("--expr"),
-                       QString::fromStdString(expr), QStringLiteral("--inventory"), inventory(),
-                       QStringLiteral("-o"), QStringLiteral("json")});
+        return dractl({ QStringLiteral("cel"), QStringLiteral("eval"), QStringLiteral("--expr"),
+            QString::fromStdString(expr), QStringLiteral("--inventory"), inventory(),
+            QStringLiteral("-o"), QStringLiteral("json") });
     }
 
     static inline QTemporaryDir *s_dir = nullptr;
@@ -101,17 +103,19 @@ TEST(CelCheckTest, TypeErrorExitsTwoWithPosition)
     EXPECT_EQ(doc["diagnostics"][0]["line"], 1);
     EXPECT_EQ(doc["diagnostics"][0]["column"], 15);
     EXPECT_EQ(doc["diagnostics"][0]["message"],
-              "found no matching overload for '_==_' applied to '(string, int)'");
+        "found no matching overload for '_==_' applied to '(string, int)'");
 }
 
 TEST(CelCheckTest, CostOverTheLimitIsRejected)
 {
-    const DractlRun run = check("device.attributes.all(d, device.attributes[d].all(n, "
-                                "device.attributes.all(d2, device.attributes[d2].all(n2, n == n2))))");
+    const DractlRun run
+        = check("device.attributes.all(d, device.attributes[d].all(n, "
+                "device.attributes.all(d2, device.attributes[d2].all(n2, n == n2))))");
     EXPECT_EQ(run.exitCode, 2);
     const json doc = run.document();
     ASSERT_FALSE(doc["diagnostics"].empty());
-    EXPECT_NE(doc["diagnostics"][0]["message"].get<std::string>().find("too complex"), std::string::npos);
+    EXPECT_NE(
+        doc["diagnostics"][0]["message"].get<std::string>().find("too complex"), std::string::npos);
 }
 
 TEST(CelCheckTest, SyntaxErrorExitsTwo)
@@ -130,7 +134,7 @@ TEST_F(CelCommandTest, EvalReportsEveryDevice)
     EXPECT_EQ(doc["errors"], 0);
     ASSERT_EQ(doc["devices"].size(), static_cast<size_t>(deviceCount()));
     const json &first = doc["devices"][0];
-    for (const char *field : {"node", "driver", "pool", "device", "result"})
+    for (const char *field : { "node", "driver", "pool", "device", "result" })
         EXPECT_TRUE(first.contains(field)) << field;
 }
 
@@ -157,7 +161,8 @@ TEST_F(CelCommandTest, EvalWarnsAboutUnknownDomains)
     const json doc = run.document();
     for (const json &d : doc["diagnostics"])
         warned |= d["severity"] == "warning"
-                  && d["message"].get<std::string>().find("did you mean \"gpu.nvidia.com\"") != std::string::npos;
+            && d["message"].get<std::string>().find("did you mean \"gpu.nvidia.com\"")
+                != std::string::npos;
     EXPECT_TRUE(warned) << run.out;
 }
 
@@ -172,18 +177,18 @@ TEST_F(CelCommandTest, EvalOfABrokenExpressionExitsTwo)
 
 TEST_F(CelCommandTest, BenchPrintsOneJsonLine)
 {
-    for (const char *binding : {"k8s", "plain"}) {
-        const DractlRun run = dractl({QStringLiteral("bench"), QStringLiteral("cel"), QStringLiteral("--inventory"),
-                                      inventory(), QStringLiteral("--expr"),
-                                      QStringLiteral(R"(device.driver == "gpu.nvidia.com")"),
-                                      QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"),
-                                      QStringLiteral("0"), QStringLiteral("--binding"), QLatin1String(binding)});
+    for (const char *binding : { "k8s", "plain" }) {
+        const DractlRun run = dractl({ QStringLiteral("bench"), QStringLiteral("cel"),
+            QStringLiteral("--inventory"), inventory(), QStringLiteral("--expr"),
+            QStringLiteral(R"(device.driver == "gpu.nvidia.com")"), QStringLiteral("--runs"),
+            QStringLiteral("2"), QStringLiteral("--warmup"), QStringLiteral("0"),
+            QStringLiteral("--binding"), QLatin1String(binding) });
         ASSERT_EQ(run.exitCode, 0) << run.err;
         const json line = run.document();
         EXPECT_EQ(line["devices"], deviceCount());
         EXPECT_EQ(line["matches"], deviceCount("gpu.nvidia.com"));
         EXPECT_EQ(line["errors"], 0);
-        for (const char *field : {"ns_per_device", "compile_us", "load_ms"})
+        for (const char *field : { "ns_per_device", "compile_us", "load_ms" })
             EXPECT_TRUE(line[field].is_number()) << field;
     }
 }

@@ -20,15 +20,17 @@ class DemoServer final
 {
 public:
     // `dir` holds the server's configuration, its cache (when `cacheFile`) and the kubeconfig.
-    explicit DemoServer(const QString &dir, const QString &preset = {}, bool cacheFile = true) : m_dir(dir)
+    explicit DemoServer(const QString &dir, const QString &preset = {}, bool cacheFile = true)
+        : m_dir(dir)
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("server-config")));
+        environment.insert(
+            QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("server-config")));
         m_process.setProcessEnvironment(environment);
-        QStringList arguments{QStringLiteral("serve"),
-                              preset.isEmpty() ? QStringLiteral("--demo") : QStringLiteral("--demo=") + preset,
-                              QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                              QStringLiteral("--write-kubeconfig"), kubeconfig()};
+        QStringList arguments { QStringLiteral("serve"),
+            preset.isEmpty() ? QStringLiteral("--demo") : QStringLiteral("--demo=") + preset,
+            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+            QStringLiteral("--write-kubeconfig"), kubeconfig() };
         if (cacheFile)
             arguments << QStringLiteral("--cache") << m_dir.filePath(QStringLiteral("served.db"));
         m_process.start(QStringLiteral(DRACTL_PATH), arguments);
@@ -55,13 +57,16 @@ public:
         QElapsedTimer waited;
         waited.start();
         while (!m_banner.contains("kubeconfig:") && m_process.state() != QProcess::NotRunning
-               && waited.elapsed() < timeoutMs) {
+            && waited.elapsed() < timeoutMs) {
             m_process.waitForReadyRead(100);
             m_banner += m_process.readAllStandardOutput();
         }
         return m_banner.contains("kubeconfig:");
     }
-    std::string diagnostics() { return m_banner.toStdString() + m_process.readAllStandardError().toStdString(); }
+    std::string diagnostics()
+    {
+        return m_banner.toStdString() + m_process.readAllStandardError().toStdString();
+    }
     const QByteArray &banner() const { return m_banner; }
 
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("demo.kubeconfig")); }

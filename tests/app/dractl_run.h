@@ -27,7 +27,8 @@ inline DractlRun dractl(const QStringList &arguments)
     process.start(QStringLiteral(DRACTL_PATH), arguments);
     EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
     return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-             process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString() };
+        process.readAllStandardOutput().toStdString(),
+        process.readAllStandardError().toStdString() };
 }
 
 // Writes `text` to `path` (replacing it); fails the test when it cannot. Returns `path`.
@@ -52,7 +53,8 @@ inline std::string readTestFile(const QString &path)
 // this test process starts from now on; the suppression file goes into `dir`.
 inline void ignoreOpenSslThreadLeaks(const QString &dir)
 {
-    const QString path = writeTestFile(dir + QStringLiteral("/lsan-openssl.supp"), "leak:libcrypto.so\n");
+    const QString path
+        = writeTestFile(dir + QStringLiteral("/lsan-openssl.supp"), "leak:libcrypto.so\n");
     qputenv("LSAN_OPTIONS", "suppressions=" + path.toUtf8());
 }
 
@@ -60,8 +62,8 @@ inline void ignoreOpenSslThreadLeaks(const QString &dir)
 // Returns the JSON text; fails the test when dractl does.
 inline std::string writeDemoInventory(const QString &path)
 {
-    const DractlRun demo = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                   QStringLiteral("mixed"), QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun demo = dractl({ QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+        QStringLiteral("mixed"), QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(demo.exitCode, 0) << demo.err;
     writeTestFile(path, demo.out);
     return demo.out;

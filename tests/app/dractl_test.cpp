@@ -17,8 +17,8 @@
 
 namespace {
 
-using dra::test::DractlRun;
 using dra::test::dractl;
+using dra::test::DractlRun;
 
 class DractlTest : public testing::Test
 {
@@ -35,56 +35,63 @@ protected:
 
 TEST_F(DractlTest, ImportKeepsValidObjectsAndNamesTheRejectedOne)
 {
-    const DractlRun run = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), QStringLiteral("--cluster"),
-                            QStringLiteral("prod"), dump()});
+    const DractlRun run = dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("--cluster"), QStringLiteral("prod"), dump() });
     EXPECT_EQ(run.exitCode, 1) << "a rejected document makes the exit status say so";
-    EXPECT_NE(run.out.find("1 DeviceClass, 1 ResourceClaim, 1 ResourceSlice"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("1 DeviceClass, 1 ResourceClaim, 1 ResourceSlice"), std::string::npos)
+        << run.out;
     EXPECT_NE(run.err.find("cluster-dump.yaml:"), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("ResourceClaim ml/broken"), std::string::npos) << run.err;
 
-    const DractlRun again = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(),
-                              QStringLiteral("--cluster"), QStringLiteral("prod"), dump()});
+    const DractlRun again = dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("--cluster"), QStringLiteral("prod"), dump() });
     EXPECT_NE(again.out.find("0 added, 0 modified, 3 unchanged"), std::string::npos)
         << "importing the same dump twice changes nothing: " << again.out;
 }
 
 TEST_F(DractlTest, GetShowsKubectlTablesAndDevices)
 {
-    dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump()});
-    const DractlRun slices = dractl({QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("--cache"), cache()});
+    dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump() });
+    const DractlRun slices = dractl({ QStringLiteral("get"), QStringLiteral("resourceslices"),
+        QStringLiteral("--cache"), cache() });
     ASSERT_EQ(slices.exitCode, 0) << slices.err;
     EXPECT_EQ(slices.out.rfind("NAME", 0), 0u);
     EXPECT_NE(slices.out.find("NODE"), std::string::npos);
-    EXPECT_NE(slices.out.find("gpu-node-1-gpu.nvidia.com-x7k2p   gpu-node-1   gpu.nvidia.com   gpu-node-1"),
-              std::string::npos)
+    EXPECT_NE(slices.out.find(
+                  "gpu-node-1-gpu.nvidia.com-x7k2p   gpu-node-1   gpu.nvidia.com   gpu-node-1"),
+        std::string::npos)
         << slices.out;
 
-    const DractlRun claims = dractl({QStringLiteral("get"), QStringLiteral("resourceclaims"), QStringLiteral("-A"),
-                               QStringLiteral("--cache"), cache()});
+    const DractlRun claims = dractl({ QStringLiteral("get"), QStringLiteral("resourceclaims"),
+        QStringLiteral("-A"), QStringLiteral("--cache"), cache() });
     EXPECT_NE(claims.out.find("NAMESPACE   NAME         STATE"), std::string::npos) << claims.out;
     EXPECT_NE(claims.out.find("allocated,reserved"), std::string::npos) << claims.out;
 
-    const DractlRun devices = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), cache(),
-                                QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun devices = dractl({ QStringLiteral("get"), QStringLiteral("devices"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(devices.exitCode, 0) << devices.err;
     const auto json = nlohmann::json::parse(devices.out);
     ASSERT_EQ(json["devices"].size(), 2u);
-    EXPECT_EQ(json["devices"][0]["attributes"]["gpu.nvidia.com/productName"], "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(
+        json["devices"][0]["attributes"]["gpu.nvidia.com/productName"], "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(json["devices"][0]["capacity"]["gpu.nvidia.com/memory"], "80Gi");
     EXPECT_TRUE(json["devices"][0]["heldBy"].empty());
     EXPECT_EQ(json["devices"][1]["heldBy"][0], "ml/train-gpus");
 
-    const DractlRun missing = dractl({QStringLiteral("get"), QStringLiteral("deviceclass"), QStringLiteral("nope"),
-                                QStringLiteral("--cache"), cache()});
+    const DractlRun missing = dractl({ QStringLiteral("get"), QStringLiteral("deviceclass"),
+        QStringLiteral("nope"), QStringLiteral("--cache"), cache() });
     EXPECT_EQ(missing.exitCode, 1);
-    EXPECT_NE(missing.err.find("deviceclasses.resource.k8s.io \"nope\" not found"), std::string::npos) << missing.err;
+    EXPECT_NE(
+        missing.err.find("deviceclasses.resource.k8s.io \"nope\" not found"), std::string::npos)
+        << missing.err;
 }
 
 TEST_F(DractlTest, ExportConvertsAndReimportsToTheSameInventory)
 {
-    dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump()});
-    const DractlRun v1 = dractl({QStringLiteral("export"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"),
-                           QStringLiteral("json"), QStringLiteral("--api-version"), QStringLiteral("resource.k8s.io/v1")});
+    dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump() });
+    const DractlRun v1 = dractl({ QStringLiteral("export"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("--api-version"),
+        QStringLiteral("resource.k8s.io/v1") });
     ASSERT_EQ(v1.exitCode, 0) << v1.err;
     const auto list = nlohmann::json::parse(v1.out);
     EXPECT_EQ(list["kind"], "List");
@@ -92,7 +99,7 @@ TEST_F(DractlTest, ExportConvertsAndReimportsToTheSameInventory)
     for (const auto &item : list["items"])
         EXPECT_EQ(item["apiVersion"], "resource.k8s.io/v1");
     const auto slice = std::find_if(list["items"].begin(), list["items"].end(),
-                                    [](const auto &item) { return item["kind"] == "ResourceSlice"; });
+        [](const auto &item) { return item["kind"] == "ResourceSlice"; });
     ASSERT_NE(slice, list["items"].end());
     EXPECT_FALSE((*slice)["spec"]["devices"][0].contains("basic")) << "v1 devices are flat";
     EXPECT_EQ((*slice)["spec"]["devices"][0]["capacity"]["memory"]["value"], "80Gi");
@@ -104,23 +111,28 @@ TEST_F(DractlTest, ExportConvertsAndReimportsToTheSameInventory)
     file.write(QByteArray::fromStdString(v1.out));
     file.close();
     const QString second = m_dir.filePath(QStringLiteral("second.db"));
-    EXPECT_EQ(dractl({QStringLiteral("import"), QStringLiteral("--cache"), second, exported}).exitCode, 0);
-    const DractlRun a = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json")});
-    const DractlRun b = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"), second, QStringLiteral("-o"), QStringLiteral("json")});
+    EXPECT_EQ(
+        dractl({ QStringLiteral("import"), QStringLiteral("--cache"), second, exported }).exitCode,
+        0);
+    const DractlRun a = dractl({ QStringLiteral("get"), QStringLiteral("devices"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json") });
+    const DractlRun b = dractl({ QStringLiteral("get"), QStringLiteral("devices"),
+        QStringLiteral("--cache"), second, QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(nlohmann::json::parse(a.out), nlohmann::json::parse(b.out));
 }
 
 TEST_F(DractlTest, EveryCommandHasHelpAndVersion)
 {
-    for (const char *command : {"import", "get", "export", "demo-inventory", "cache"}) {
-        const DractlRun help = dractl({QString::fromLatin1(command), QStringLiteral("--help")});
+    for (const char *command : { "import", "get", "export", "demo-inventory", "cache" }) {
+        const DractlRun help = dractl({ QString::fromLatin1(command), QStringLiteral("--help") });
         EXPECT_EQ(help.exitCode, 0) << command;
         EXPECT_NE(help.out.find("Usage:"), std::string::npos) << command;
-        const DractlRun version = dractl({QString::fromLatin1(command), QStringLiteral("--version")});
+        const DractlRun version
+            = dractl({ QString::fromLatin1(command), QStringLiteral("--version") });
         EXPECT_EQ(version.exitCode, 0) << command;
     }
-    EXPECT_NE(dractl({QStringLiteral("--version")}).out.find("dractl "), std::string::npos);
-    EXPECT_EQ(dractl({QStringLiteral("no-such-command")}).exitCode, 2);
+    EXPECT_NE(dractl({ QStringLiteral("--version") }).out.find("dractl "), std::string::npos);
+    EXPECT_EQ(dractl({ QStringLiteral("no-such-command") }).exitCode, 2);
 }
 
 TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
@@ -129,7 +141,8 @@ TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
     ASSERT_TRUE(foreign.open(QIODevice::WriteOnly));
     foreign.write("this is a text file, not a cache\n");
     foreign.close();
-    const DractlRun run = dractl({QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("--cache"), cache()});
+    const DractlRun run = dractl(
+        { QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("--cache"), cache() });
     EXPECT_EQ(run.exitCode, 1);
     EXPECT_NE(run.err.find(cache().toStdString()), std::string::npos) << run.err;
     EXPECT_NE(run.err.find("rebuild"), std::string::npos) << run.err;
@@ -138,9 +151,9 @@ TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
 // The demo generator's YAML goes through import unchanged: every device comes back.
 TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
 {
-    const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                        QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("2"),
-                                        QStringLiteral("-o"), QStringLiteral("yaml")});
+    const DractlRun generated = dractl({ QStringLiteral("demo-inventory"),
+        QStringLiteral("--preset"), QStringLiteral("h100-sxm"), QStringLiteral("--nodes"),
+        QStringLiteral("2"), QStringLiteral("-o"), QStringLiteral("yaml") });
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const QString yaml = m_dir.filePath(QStringLiteral("h100.yaml"));
     QFile file(yaml);
@@ -148,11 +161,12 @@ TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
     file.write(QByteArray::fromStdString(generated.out));
     file.close();
 
-    const DractlRun imported = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), yaml});
+    const DractlRun imported
+        = dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), yaml });
     ASSERT_EQ(imported.exitCode, 0) << imported.err << imported.out;
 
-    const DractlRun json = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                   QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("2")});
+    const DractlRun json = dractl({ QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+        QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("2") });
     const auto inventory = nlohmann::json::parse(json.out);
     size_t expectedDevices = 0;
     for (const auto &item : inventory["items"])
@@ -160,14 +174,14 @@ TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
             expectedDevices += item["spec"]["devices"].size();
     ASSERT_GE(expectedDevices, 16u) << "2 nodes x 8 GPUs, plus NICs";
 
-    const DractlRun devices = dractl({QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("--cache"),
-                                      cache(), QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun devices = dractl({ QStringLiteral("get"), QStringLiteral("devices"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(devices.exitCode, 0) << devices.err;
     EXPECT_EQ(nlohmann::json::parse(devices.out)["devices"].size(), expectedDevices);
 
     // The exported inventory equals what was generated, object by object.
-    const DractlRun exported = dractl({QStringLiteral("export"), QStringLiteral("--cache"), cache(),
-                                       QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun exported = dractl({ QStringLiteral("export"), QStringLiteral("--cache"),
+        cache(), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(exported.exitCode, 0) << exported.err;
     std::map<std::string, nlohmann::json> generatedSlices;
     for (const auto &item : inventory["items"])
@@ -188,15 +202,17 @@ TEST_F(DractlTest, DemoInventoryYamlImportsCompletely)
 // node the cache does not hold.
 TEST_F(DractlTest, TopologyDrawsANodeFromTheCache)
 {
-    const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                        QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("1")});
+    const DractlRun generated
+        = dractl({ QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+            QStringLiteral("h100-sxm"), QStringLiteral("--nodes"), QStringLiteral("1") });
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const QString file = m_dir.filePath(QStringLiteral("h100.json"));
     QFile out(file);
     ASSERT_TRUE(out.open(QIODevice::WriteOnly));
     out.write(QByteArray::fromStdString(generated.out));
     out.close();
-    ASSERT_EQ(dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), file}).exitCode, 0);
+    ASSERT_EQ(
+        dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), file }).exitCode, 0);
     const auto inventory = nlohmann::json::parse(generated.out);
     std::string node;
     for (const auto &item : inventory["items"])
@@ -204,8 +220,8 @@ TEST_F(DractlTest, TopologyDrawsANodeFromTheCache)
             node = item["metadata"]["name"];
     ASSERT_FALSE(node.empty());
 
-    const DractlRun json = dractl({QStringLiteral("topology"), QString::fromStdString(node), QStringLiteral("--cache"),
-                                   cache(), QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun json = dractl({ QStringLiteral("topology"), QString::fromStdString(node),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(json.exitCode, 0) << json.err;
     const auto graph = nlohmann::json::parse(json.out);
     size_t gpus = 0;
@@ -215,13 +231,13 @@ TEST_F(DractlTest, TopologyDrawsANodeFromTheCache)
     EXPECT_EQ(gpus, 8u) << json.out.substr(0, 400);
     EXPECT_FALSE(graph["links"].empty());
 
-    const DractlRun svg = dractl({QStringLiteral("topology"), QString::fromStdString(node), QStringLiteral("--cache"),
-                                  cache(), QStringLiteral("-o"), QStringLiteral("svg")});
+    const DractlRun svg = dractl({ QStringLiteral("topology"), QString::fromStdString(node),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("svg") });
     EXPECT_EQ(svg.exitCode, 0) << svg.err;
     EXPECT_NE(svg.out.find("<svg"), std::string::npos);
 
-    const DractlRun missing = dractl({QStringLiteral("topology"), QStringLiteral("no-such-node"),
-                                      QStringLiteral("--cache"), cache()});
+    const DractlRun missing = dractl({ QStringLiteral("topology"), QStringLiteral("no-such-node"),
+        QStringLiteral("--cache"), cache() });
     EXPECT_EQ(missing.exitCode, 1);
     EXPECT_NE(missing.err.find("no-such-node"), std::string::npos) << missing.err;
 }

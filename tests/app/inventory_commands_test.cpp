@@ -17,8 +17,8 @@
 
 namespace {
 
-using dra::test::DractlRun;
 using dra::test::dractl;
+using dra::test::DractlRun;
 
 class InventoryCommandsTest : public testing::Test
 {
@@ -38,12 +38,13 @@ protected:
     // Generates a demo preset, imports it and returns its List.
     nlohmann::json importPreset(const char *preset, const char *nodes)
     {
-        const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                            QString::fromLatin1(preset), QStringLiteral("--nodes"),
-                                            QString::fromLatin1(nodes)});
+        const DractlRun generated = dractl({ QStringLiteral("demo-inventory"),
+            QStringLiteral("--preset"), QString::fromLatin1(preset), QStringLiteral("--nodes"),
+            QString::fromLatin1(nodes) });
         EXPECT_EQ(generated.exitCode, 0) << generated.err;
         const QString file = write("inventory.json", generated.out);
-        const DractlRun imported = dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), file});
+        const DractlRun imported
+            = dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), file });
         EXPECT_EQ(imported.exitCode, 0) << imported.err;
         return nlohmann::json::parse(generated.out);
     }
@@ -63,15 +64,16 @@ nlohmann::json parsed(const DractlRun &run)
 TEST_F(InventoryCommandsTest, LintAndFreeOnTheDemoCluster)
 {
     importPreset("h100-sxm", "2");
-    const DractlRun lint = dractl({QStringLiteral("lint"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"),
-                                   QStringLiteral("json")});
+    const DractlRun lint = dractl({ QStringLiteral("lint"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(lint.exitCode, 0) << lint.err;
     const nlohmann::json findings = parsed(lint);
     EXPECT_EQ(findings["summary"]["error"], 0);
     EXPECT_EQ(findings["summary"]["warning"], 0) << lint.out;
 
-    const DractlRun free = dractl({QStringLiteral("free"), QStringLiteral("--cache"), cache(), QStringLiteral("--by"),
-                                   QStringLiteral("node"), QStringLiteral("-o"), QStringLiteral("json")});
+    const DractlRun free = dractl(
+        { QStringLiteral("free"), QStringLiteral("--cache"), cache(), QStringLiteral("--by"),
+            QStringLiteral("node"), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(free.exitCode, 0) << free.err;
     const nlohmann::json capacity = parsed(free);
     EXPECT_EQ(capacity["by"], "node");
@@ -83,17 +85,17 @@ TEST_F(InventoryCommandsTest, LintAndFreeOnTheDemoCluster)
     const int allocated = capacity["total"]["devices"]["allocated"];
     EXPECT_EQ(capacity["total"]["devices"]["free"], 32 - allocated);
 
-    const DractlRun table = dractl({QStringLiteral("free"), QStringLiteral("--cache"), cache(), QStringLiteral("--by"),
-                                    QStringLiteral("model")});
+    const DractlRun table = dractl({ QStringLiteral("free"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("--by"), QStringLiteral("model") });
     ASSERT_EQ(table.exitCode, 0) << table.err;
     EXPECT_EQ(table.out.rfind("MODEL", 0), 0u) << table.out;
     EXPECT_NE(table.out.find("NVIDIA H100 80GB HBM3"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("TOTAL"), std::string::npos) << table.out;
 
-    EXPECT_EQ(dractl({QStringLiteral("free"), QStringLiteral("--cache"), cache(), QStringLiteral("--by"),
-                      QStringLiteral("rack")})
+    EXPECT_EQ(dractl({ QStringLiteral("free"), QStringLiteral("--cache"), cache(),
+                         QStringLiteral("--by"), QStringLiteral("rack") })
                   .exitCode,
-              1);
+        1);
 }
 
 TEST_F(InventoryCommandsTest, LintNamesTheObjectsAndFailsOnErrors)
@@ -135,9 +137,10 @@ items:
         - {request: gpu, driver: gpu.example.com, pool: n1, device: gpu-0}
 )";
     const QString file = write("broken.yaml", dump);
-    ASSERT_EQ(dractl({QStringLiteral("import"), QStringLiteral("--cache"), cache(), file}).exitCode, 0);
-    const DractlRun lint = dractl({QStringLiteral("lint"), QStringLiteral("--cache"), cache(), QStringLiteral("-o"),
-                                   QStringLiteral("json")});
+    ASSERT_EQ(
+        dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), file }).exitCode, 0);
+    const DractlRun lint = dractl({ QStringLiteral("lint"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(lint.exitCode, 1) << "a duplicate device name is an error";
     const nlohmann::json findings = parsed(lint)["findings"];
     std::set<std::string> codes;
@@ -145,12 +148,14 @@ items:
         codes.insert(finding["code"].get<std::string>());
     EXPECT_TRUE(codes.contains("PoolDuplicateDevice")) << lint.out;
     EXPECT_TRUE(codes.contains("ClaimAllocatedNotReserved")) << lint.out;
-    const auto leaked = std::ranges::find_if(findings, [](const auto &f) { return f["code"] == "ClaimAllocatedNotReserved"; });
+    const auto leaked = std::ranges::find_if(
+        findings, [](const auto &f) { return f["code"] == "ClaimAllocatedNotReserved"; });
     ASSERT_NE(leaked, findings.end());
-    EXPECT_EQ((*leaked)["objects"][0], (nlohmann::json{{"group", "resource.k8s.io"}, {"kind", "ResourceClaim"},
-                                                         {"namespace", "ml"}, {"name", "leaked"}}));
+    EXPECT_EQ((*leaked)["objects"][0],
+        (nlohmann::json { { "group", "resource.k8s.io" }, { "kind", "ResourceClaim" },
+            { "namespace", "ml" }, { "name", "leaked" } }));
 
-    const DractlRun text = dractl({QStringLiteral("lint"), QStringLiteral("--cache"), cache()});
+    const DractlRun text = dractl({ QStringLiteral("lint"), QStringLiteral("--cache"), cache() });
     EXPECT_EQ(text.exitCode, 1);
     EXPECT_EQ(text.out.rfind("error: [PoolDuplicateDevice]", 0), 0u) << text.out;
     EXPECT_NE(text.out.find("ResourceClaim ml/leaked"), std::string::npos) << text.out;
@@ -167,8 +172,9 @@ TEST_F(InventoryCommandsTest, TopologyImportIsStoredAndUsed)
     for (const auto &item : inventory["items"])
         if (item["kind"] == "ResourceSlice" && item["spec"]["driver"] == "gpu.nvidia.com")
             for (const auto &device : item["spec"]["devices"])
-                identities[device["name"]] = {device["attributes"]["resource.kubernetes.io/pciBusID"]["string"],
-                                              device["attributes"]["uuid"]["string"]};
+                identities[device["name"]]
+                    = { device["attributes"]["resource.kubernetes.io/pciBusID"]["string"],
+                          device["attributes"]["uuid"]["string"] };
     ASSERT_EQ(identities.size(), 8u);
     std::string csv = "index, pci.bus_id, uuid\n";
     for (int index = 0; index < 8; ++index) {
@@ -177,15 +183,16 @@ TEST_F(InventoryCommandsTest, TopologyImportIsStoredAndUsed)
     }
     const QString gpus = write("gpus.csv", csv);
 
-    const DractlRun imported = dractl({QStringLiteral("topology"), QStringLiteral("import"), QStringLiteral("h100-000"),
-                                       QString::fromStdString(sample.string()), QStringLiteral("--gpus"), gpus,
-                                       QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state()});
+    const DractlRun imported
+        = dractl({ QStringLiteral("topology"), QStringLiteral("import"), QStringLiteral("h100-000"),
+            QString::fromStdString(sample.string()), QStringLiteral("--gpus"), gpus,
+            QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state() });
     ASSERT_EQ(imported.exitCode, 0) << imported.err;
     EXPECT_NE(imported.out.find("8 GPUs, 10 NICs"), std::string::npos) << imported.out;
 
-    const DractlRun drawn = dractl({QStringLiteral("topology"), QStringLiteral("h100-000"), QStringLiteral("--cache"),
-                                    cache(), QStringLiteral("--state"), state(), QStringLiteral("-o"),
-                                    QStringLiteral("json")});
+    const DractlRun drawn = dractl({ QStringLiteral("topology"), QStringLiteral("h100-000"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state(),
+        QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(drawn.exitCode, 0) << drawn.err;
     const nlohmann::json graph = parsed(drawn);
     EXPECT_TRUE(graph["imported"].get<bool>());
@@ -198,38 +205,41 @@ TEST_F(InventoryCommandsTest, TopologyImportIsStoredAndUsed)
         }
     }
     EXPECT_EQ(nvLinks, 28u);
-    const auto gpu0 = std::ranges::find_if(graph["devices"], [](const auto &d) { return d["name"] == "GPU0"; });
+    const auto gpu0
+        = std::ranges::find_if(graph["devices"], [](const auto &d) { return d["name"] == "GPU0"; });
     ASSERT_NE(gpu0, graph["devices"].end()) << drawn.out.substr(0, 400);
     EXPECT_EQ((*gpu0)["device"], "gpu-7");
     EXPECT_EQ((*gpu0)["mapping"], "pciBusID");
 
     // Importing again replaces the stored text; another state file knows nothing of it.
-    const DractlRun elsewhere = dractl({QStringLiteral("topology"), QStringLiteral("h100-000"), QStringLiteral("--cache"),
-                                        cache(), QStringLiteral("--state"), path("other.db"), QStringLiteral("-o"),
-                                        QStringLiteral("json")});
+    const DractlRun elsewhere = dractl({ QStringLiteral("topology"), QStringLiteral("h100-000"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--state"), path("other.db"),
+        QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(elsewhere.exitCode, 0) << elsewhere.err;
     EXPECT_FALSE(parsed(elsewhere)["imported"].get<bool>());
 
     const QString garbage = write("garbage.txt", "this is not a topology matrix\n");
-    const DractlRun refused = dractl({QStringLiteral("topology"), QStringLiteral("import"), QStringLiteral("h100-000"),
-                                      garbage, QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state()});
+    const DractlRun refused
+        = dractl({ QStringLiteral("topology"), QStringLiteral("import"), QStringLiteral("h100-000"),
+            garbage, QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state() });
     EXPECT_EQ(refused.exitCode, 1);
     EXPECT_NE(refused.err.find("garbage.txt"), std::string::npos) << refused.err;
-    const DractlRun still = dractl({QStringLiteral("topology"), QStringLiteral("h100-000"), QStringLiteral("--cache"),
-                                    cache(), QStringLiteral("--state"), state(), QStringLiteral("-o"),
-                                    QStringLiteral("json")});
+    const DractlRun still = dractl({ QStringLiteral("topology"), QStringLiteral("h100-000"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--state"), state(),
+        QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_TRUE(parsed(still)["imported"].get<bool>()) << "a refused import leaves the stored one";
 }
 
 TEST_F(InventoryCommandsTest, BenchSnapshotReportsItsFigures)
 {
-    const DractlRun generated = dractl({QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
-                                        QStringLiteral("a100-mig"), QStringLiteral("--nodes"), QStringLiteral("1")});
+    const DractlRun generated
+        = dractl({ QStringLiteral("demo-inventory"), QStringLiteral("--preset"),
+            QStringLiteral("a100-mig"), QStringLiteral("--nodes"), QStringLiteral("1") });
     ASSERT_EQ(generated.exitCode, 0) << generated.err;
     const QString file = write("mig.json", generated.out);
-    const DractlRun bench = dractl({QStringLiteral("bench"), QStringLiteral("snapshot"), QStringLiteral("--inventory"),
-                                    file, QStringLiteral("--cache"), path("bench.db"), QStringLiteral("--runs"),
-                                    QStringLiteral("1")});
+    const DractlRun bench = dractl({ QStringLiteral("bench"), QStringLiteral("snapshot"),
+        QStringLiteral("--inventory"), file, QStringLiteral("--cache"), path("bench.db"),
+        QStringLiteral("--runs"), QStringLiteral("1") });
     ASSERT_EQ(bench.exitCode, 0) << bench.err;
     const nlohmann::json report = parsed(bench);
     EXPECT_EQ(report["benchmark"], "snapshot");

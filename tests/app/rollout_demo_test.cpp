@@ -36,13 +36,15 @@ dra::test::DractlRun dractlWaiting(const QStringList &arguments, int timeoutMs)
     QProcess process;
     process.start(QStringLiteral(DRACTL_PATH), arguments);
     const bool finished = process.waitForFinished(timeoutMs);
-    EXPECT_TRUE(finished) << "dractl " << arguments.join(QLatin1Char(' ')).toStdString() << " did not finish";
+    EXPECT_TRUE(finished) << "dractl " << arguments.join(QLatin1Char(' ')).toStdString()
+                          << " did not finish";
     if (!finished) {
         process.kill();
         process.waitForFinished(5000);
     }
-    return {process.exitStatus() == QProcess::NormalExit && finished ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+    return { process.exitStatus() == QProcess::NormalExit && finished ? process.exitCode() : -1,
+        process.readAllStandardOutput().toStdString(),
+        process.readAllStandardError().toStdString() };
 }
 
 class RolloutDemoTest : public testing::Test
@@ -67,27 +69,34 @@ protected:
     QString statePath() const { return m_dir.filePath(QStringLiteral("state.db")); }
     QStringList clusterArguments() const
     {
-        return {QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"), statePath()};
+        return { QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--state"),
+            statePath() };
     }
-    static QString demoPlan() { return QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/demo-llm-server.yaml"); }
+    static QString demoPlan()
+    {
+        return QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/demo-llm-server.yaml");
+    }
 
     dra::test::DractlRun rollout(const QStringList &arguments, int timeoutMs = 120'000)
     {
-        return dractlWaiting(QStringList{QStringLiteral("rollout")} + arguments + clusterArguments(), timeoutMs);
+        return dractlWaiting(
+            QStringList { QStringLiteral("rollout") } + arguments + clusterArguments(), timeoutMs);
     }
 
     // A rollout command that reads only the state file (audit, report).
     dra::test::DractlRun fromStateFile(const QStringList &arguments)
     {
-        return dractlWaiting(QStringList{QStringLiteral("rollout")} + arguments + QStringList{QStringLiteral("--state"), statePath()},
-                             60'000);
+        return dractlWaiting(QStringList { QStringLiteral("rollout") } + arguments
+                + QStringList { QStringLiteral("--state"), statePath() },
+            60'000);
     }
 
     // Every object of `kind` in namespace inference, by name, as comparableObject() sees it.
     std::map<std::string, json> objects(Kind kind)
     {
         std::optional<dra::Result<std::vector<json>>> answer;
-        m_cluster->list(kind, "inference", "", &m_context, [&](dra::Result<std::vector<json>> got) { answer = std::move(got); });
+        m_cluster->list(kind, "inference", "", &m_context,
+            [&](dra::Result<std::vector<json>> got) { answer = std::move(got); });
         QElapsedTimer waited;
         waited.start();
         while (!answer && waited.elapsed() < 30'000)
@@ -99,7 +108,8 @@ protected:
             return byName;
         }
         for (const json &object : **answer)
-            byName[object["metadata"]["name"].get<std::string>()] = dra::kube::comparableObject(object);
+            byName[object["metadata"]["name"].get<std::string>()]
+                = dra::kube::comparableObject(object);
         return byName;
     }
 
@@ -108,8 +118,8 @@ protected:
     std::map<std::string, std::map<std::string, json>> workloadSnapshot()
     {
         std::map<std::string, std::map<std::string, json>> snapshot;
-        for (Kind kind : {Kind::Deployment, Kind::ReplicaSet, Kind::Service, Kind::HTTPRoute,
-                          Kind::ResourceClaimTemplate, Kind::ResourceClaim})
+        for (Kind kind : { Kind::Deployment, Kind::ReplicaSet, Kind::Service, Kind::HTTPRoute,
+                 Kind::ResourceClaimTemplate, Kind::ResourceClaim })
             snapshot[std::string(dra::model::kindInfo(kind).plural)] = objects(kind);
         std::map<std::string, json> pods;
         for (const auto &[name, pod] : objects(Kind::Pod))
@@ -122,9 +132,10 @@ protected:
     void addCanaryFault(const QString &kind)
     {
         const dra::test::DractlRun fault = dractlWaiting(
-            {QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), kind, QStringLiteral("--deployment"),
-             QStringLiteral("llm-server-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
-             QStringLiteral("--kubeconfig"), kubeconfig()},
+            { QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), kind,
+                QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"),
+                QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--kubeconfig"),
+                kubeconfig() },
             60'000);
         ASSERT_EQ(fault.exitCode, 0) << fault.out << fault.err;
     }
@@ -152,8 +163,10 @@ protected:
     {
         const auto after = workloadSnapshot();
         for (const auto &[resource, objectsBefore] : before)
-            EXPECT_EQ(after.at(resource), objectsBefore) << resource << " differ after the rollback";
-        const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
+            EXPECT_EQ(after.at(resource), objectsBefore)
+                << resource << " differ after the rollback";
+        const dra::test::DractlRun audit
+            = fromStateFile({ QStringLiteral("audit"), QStringLiteral("--verify") });
         EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
     }
 
@@ -166,19 +179,20 @@ protected:
 
 TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited)
 {
-    const dra::test::DractlRun start = rollout({QStringLiteral("start"), demoPlan()});
+    const dra::test::DractlRun start = rollout({ QStringLiteral("start"), demoPlan() });
     ASSERT_EQ(start.exitCode, 0) << start.out << start.err;
     EXPECT_NE(start.out.find("start: Baseline -> Canary"), std::string::npos) << start.out;
 
-    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
-                                              QStringLiteral("500ms"), QStringLiteral("--until"),
-                                              QStringLiteral("Complete,Paused")},
-                                             400'000);
+    const dra::test::DractlRun run = rollout(
+        { QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+            QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms"),
+            QStringLiteral("--until"), QStringLiteral("Complete,Paused") },
+        400'000);
     ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
     ASSERT_NE(run.out.find("Rollout demo-llm-server is Complete"), std::string::npos) << run.out;
     // Every gate the canary needed was decided by the demo's evidence, not assumed.
-    for (const char *gate : {"api gate Passed", "node gate Passed", "application gate Passed", "negative-control gate Passed"})
+    for (const char *gate : { "api gate Passed", "node gate Passed", "application gate Passed",
+             "negative-control gate Passed" })
         EXPECT_NE(run.out.find(gate), std::string::npos) << gate << "\n" << run.out;
 
     // Complete: the canary serves everything on DRA devices, the baseline is at zero but kept.
@@ -204,10 +218,11 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     EXPECT_EQ(weights["llm-server"], 0);
     EXPECT_EQ(weights["llm-server-dra"], 100);
 
-    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
+    const dra::test::DractlRun audit
+        = fromStateFile({ QStringLiteral("audit"), QStringLiteral("--verify") });
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
-    const dra::test::DractlRun report =
-        fromStateFile({QStringLiteral("report"), QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"), QStringLiteral("json")});
+    const dra::test::DractlRun report = fromStateFile({ QStringLiteral("report"),
+        QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(report.exitCode, 0) << report.err;
     const json bundle = json::parse(report.out, nullptr, false);
     ASSERT_FALSE(bundle.is_discarded()) << report.out;
@@ -218,7 +233,8 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
         if (entry["gate"].value("gate", "") == "node" && entry["gate"].contains("pictures"))
             for (const auto &[title, svg] : entry["gate"]["pictures"].items())
                 nodePictured = nodePictured
-                    || (title.starts_with("node ") && svg.get<std::string>().find("llm-server-dra-") != std::string::npos);
+                    || (title.starts_with("node ")
+                        && svg.get<std::string>().find("llm-server-dra-") != std::string::npos);
     EXPECT_TRUE(nodePictured) << "no topology picture of the canary's node naming its claim";
     // The application gate judged the canary's mirrored and routed requests, as the demo
     // Prometheus measured them through the service proxy.
@@ -227,27 +243,32 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
         if (entry["gate"].value("gate", "") == "application")
             for (const json &check : entry["gate"].value("checks", json::array()))
                 measured = measured
-                    || (check.value("name", "") == "error rate" && check.value("verdict", "") == "Passed"
+                    || (check.value("name", "") == "error rate"
+                        && check.value("verdict", "") == "Passed"
                         && check.value("evidence", "").starts_with("canary error rate 0.00%"));
-    EXPECT_TRUE(measured) << "no measured error rate in the application gate's evidence\n" << report.out;
+    EXPECT_TRUE(measured) << "no measured error rate in the application gate's evidence\n"
+                          << report.out;
 }
 
 // The controller is killed (no clean stop) in the middle of a cutover step's changes; `run`
 // started again takes over at once, carries on from the interrupted change and completes.
 TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
 {
-    ASSERT_EQ(rollout({QStringLiteral("start"), demoPlan()}).exitCode, 0);
+    ASSERT_EQ(rollout({ QStringLiteral("start"), demoPlan() }).exitCode, 0);
     QProcess controller;
     controller.start(QStringLiteral(DRACTL_PATH),
-                     QStringList{QStringLiteral("rollout"), QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                 QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms")}
-                         + clusterArguments());
+        QStringList { QStringLiteral("rollout"), QStringLiteral("run"),
+            QString::fromLatin1(kDemoPlanName), QStringLiteral("--auto-promote"),
+            QStringLiteral("--interval"), QStringLiteral("500ms") }
+            + clusterArguments());
     // The preview line of the second cutover step's route change comes before it is applied.
-    const QByteArray midStep = "set HTTPRoute inference/llm-server weights baseline 75 / canary 25 ...";
+    const QByteArray midStep
+        = "set HTTPRoute inference/llm-server weights baseline 75 / canary 25 ...";
     QByteArray printed;
     QElapsedTimer waited;
     waited.start();
-    while (!printed.contains(midStep) && controller.state() != QProcess::NotRunning && waited.elapsed() < 200'000) {
+    while (!printed.contains(midStep) && controller.state() != QProcess::NotRunning
+        && waited.elapsed() < 200'000) {
         controller.waitForReadyRead(50);
         printed += controller.readAllStandardOutput();
     }
@@ -255,14 +276,15 @@ TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
     controller.waitForFinished(10'000);
     ASSERT_TRUE(printed.contains(midStep)) << printed.toStdString();
 
-    const dra::test::DractlRun resumed = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                                  QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
-                                                  QStringLiteral("500ms"), QStringLiteral("--until"),
-                                                  QStringLiteral("Complete,Paused")},
-                                                 300'000);
+    const dra::test::DractlRun resumed = rollout(
+        { QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+            QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms"),
+            QStringLiteral("--until"), QStringLiteral("Complete,Paused") },
+        300'000);
     ASSERT_EQ(resumed.exitCode, 0) << resumed.out << resumed.err;
     EXPECT_EQ(resumed.out.find("already driven"), std::string::npos) << resumed.out;
-    ASSERT_NE(resumed.out.find("Rollout demo-llm-server is Complete"), std::string::npos) << resumed.out;
+    ASSERT_NE(resumed.out.find("Rollout demo-llm-server is Complete"), std::string::npos)
+        << resumed.out;
     // Nothing before the interrupted step is done again.
     EXPECT_EQ(resumed.out.find("Canary -> Shadow"), std::string::npos) << resumed.out;
     EXPECT_EQ(resumed.out.find("weights baseline 95 / canary 5"), std::string::npos) << resumed.out;
@@ -270,7 +292,8 @@ TEST_F(RolloutDemoTest, ControllerKilledMidCutoverResumesToComplete)
     const std::map<std::string, json> deployments = objects(Kind::Deployment);
     EXPECT_EQ(deployments.at("llm-server")["spec"]["replicas"], 0);
     EXPECT_EQ(deployments.at("llm-server-dra")["spec"]["replicas"], 3);
-    const dra::test::DractlRun audit = fromStateFile({QStringLiteral("audit"), QStringLiteral("--verify")});
+    const dra::test::DractlRun audit
+        = fromStateFile({ QStringLiteral("audit"), QStringLiteral("--verify") });
     EXPECT_EQ(audit.exitCode, 0) << audit.out << audit.err;
 }
 
@@ -285,32 +308,38 @@ TEST_F(RolloutDemoTest, DriverFailureAtCanaryPausesAndTheRollbackRestoresTheBase
 
     // The demo plan with a short Pending limit: the canary pod never starts, so PendingTooLong
     // pauses the rollout by itself.
-    const QString planFile = demoPlanWith("  - type: PendingTooLong\n    after: 60s", "  - type: PendingTooLong\n    after: 3s");
+    const QString planFile = demoPlanWith(
+        "  - type: PendingTooLong\n    after: 60s", "  - type: PendingTooLong\n    after: 3s");
     ASSERT_FALSE(planFile.isEmpty());
 
-    ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
-    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
-                                              QStringLiteral("500ms"), QStringLiteral("--until"),
-                                              QStringLiteral("Paused,Complete")},
-                                             200'000);
+    ASSERT_EQ(rollout({ QStringLiteral("start"), planFile }).exitCode, 0);
+    const dra::test::DractlRun run = rollout(
+        { QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+            QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms"),
+            QStringLiteral("--until"), QStringLiteral("Paused,Complete") },
+        200'000);
     ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
     ASSERT_NE(run.out.find("Rollout demo-llm-server is Paused"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("PendingTooLong"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("FailedPrepareDynamicResources"), std::string::npos)
-        << "the node gate names the driver's failure\n" << run.out;
+        << "the node gate names the driver's failure\n"
+        << run.out;
 
-    const dra::test::DractlRun abort = rollout({QStringLiteral("abort"), QString::fromLatin1(kDemoPlanName),
-                                                QStringLiteral("--reason"), QStringLiteral("driver fails to prepare")});
+    const dra::test::DractlRun abort
+        = rollout({ QStringLiteral("abort"), QString::fromLatin1(kDemoPlanName),
+            QStringLiteral("--reason"), QStringLiteral("driver fails to prepare") });
     ASSERT_EQ(abort.exitCode, 0) << abort.out << abort.err;
-    const dra::test::DractlRun verify = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                                 QStringLiteral("--interval"), QStringLiteral("500ms")},
-                                                200'000);
+    const dra::test::DractlRun verify
+        = rollout({ QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+                      QStringLiteral("--interval"), QStringLiteral("500ms") },
+            200'000);
     ASSERT_EQ(verify.exitCode, 0) << verify.out << verify.err;
-    ASSERT_NE(verify.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos) << verify.out;
+    ASSERT_NE(verify.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos)
+        << verify.out;
 
     // Object by object, the namespace is as it was before the start: the canary, its pods, its
-    // claims, the template and the negative control are gone; baseline, route and service as before.
+    // claims, the template and the negative control are gone; baseline, route and service as
+    // before.
     expectBaselineRestored(before);
 }
 
@@ -326,8 +355,9 @@ TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
 
     // Without the plan's HTTP probe, the canary stage has nothing that sees the 500s; the plan
     // keeps its ErrorRateAbove stop condition.
-    const QString planFile
-        = demoPlanWith("      probe:\n        path: /v1/health\n        port: 8000\n      minProbeSuccess: 1.0\n", "");
+    const QString planFile = demoPlanWith(
+        "      probe:\n        path: /v1/health\n        port: 8000\n      minProbeSuccess: 1.0\n",
+        "");
     ASSERT_FALSE(planFile.isEmpty());
     {
         QFile written(planFile);
@@ -335,16 +365,18 @@ TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
         ASSERT_TRUE(written.readAll().contains("type: ErrorRateAbove"));
     }
 
-    ASSERT_EQ(rollout({QStringLiteral("start"), planFile}).exitCode, 0);
-    const dra::test::DractlRun run = rollout({QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
-                                              QStringLiteral("--auto-promote"), QStringLiteral("--interval"),
-                                              QStringLiteral("500ms"), QStringLiteral("--until"),
-                                              QStringLiteral("RolledBack,Complete")},
-                                             200'000);
+    ASSERT_EQ(rollout({ QStringLiteral("start"), planFile }).exitCode, 0);
+    const dra::test::DractlRun run = rollout(
+        { QStringLiteral("run"), QString::fromLatin1(kDemoPlanName),
+            QStringLiteral("--auto-promote"), QStringLiteral("--interval"), QStringLiteral("500ms"),
+            QStringLiteral("--until"), QStringLiteral("RolledBack,Complete") },
+        200'000);
     ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
     ASSERT_NE(run.out.find("Rollout demo-llm-server is RolledBack"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("ErrorRateAbove"), std::string::npos) << run.out;
-    EXPECT_EQ(run.out.find("Cutover"), std::string::npos) << "rolled back from Shadow, before any cutover\n" << run.out;
+    EXPECT_EQ(run.out.find("Cutover"), std::string::npos)
+        << "rolled back from Shadow, before any cutover\n"
+        << run.out;
     expectBaselineRestored(before);
 }
 

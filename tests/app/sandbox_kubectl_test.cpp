@@ -70,7 +70,8 @@ protected:
             return;
         m_server->process().terminate();
         EXPECT_TRUE(m_server->process().waitForFinished(10000));
-        EXPECT_EQ(m_server->process().exitCode(), 0) << m_server->process().readAllStandardError().constData();
+        EXPECT_EQ(m_server->process().exitCode(), 0)
+            << m_server->process().readAllStandardError().constData();
     }
 
     QString kubeconfig() const { return m_server->kubeconfig(); }
@@ -83,7 +84,8 @@ protected:
         process.start(m_kubectl, arguments);
         EXPECT_TRUE(process.waitForFinished(90000)) << "kubectl did not finish";
         return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString() };
+            process.readAllStandardOutput().toStdString(),
+            process.readAllStandardError().toStdString() };
     }
 
     QString m_preset = QStringLiteral("l40s-pcie"); // small and quick to seed
@@ -94,25 +96,29 @@ protected:
 
 TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
 {
-    const QString manifest = writeTestFile(m_dir.filePath(QStringLiteral("workload.yaml")), kWorkload);
+    const QString manifest
+        = writeTestFile(m_dir.filePath(QStringLiteral("workload.yaml")), kWorkload);
     const DractlRun applied = kubectl({ QStringLiteral("apply"), QStringLiteral("-f"), manifest });
     ASSERT_EQ(applied.exitCode, 0) << applied.err;
 
     // The demo cluster is writable: the checks a rollout makes before it mutates say yes.
-    const DractlRun canPatch = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"),
-        QStringLiteral("patch"), QStringLiteral("deployments"), QStringLiteral("-n"), QStringLiteral("inference") });
+    const DractlRun canPatch
+        = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"), QStringLiteral("patch"),
+            QStringLiteral("deployments"), QStringLiteral("-n"), QStringLiteral("inference") });
     EXPECT_EQ(canPatch.exitCode, 0) << canPatch.err;
     EXPECT_EQ(canPatch.out, "yes\n");
 
-    const DractlRun ready = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
-        QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
-        QStringLiteral("inference"), QStringLiteral("--timeout=60s") });
+    const DractlRun ready
+        = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
+            QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+            QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--timeout=60s") });
     ASSERT_EQ(ready.exitCode, 0) << ready.out << ready.err;
     EXPECT_NE(ready.out.find("condition met"), std::string::npos) << ready.out;
 
     const DractlRun claims = kubectl({ QStringLiteral("get"), QStringLiteral("resourceclaims"),
         QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("-o"),
-        QStringLiteral("jsonpath={range .items[*]}{.metadata.name} {.status.devices[0].data.uuid}{\"\\n\"}{end}") });
+        QStringLiteral("jsonpath={range .items[*]}{.metadata.name} "
+                       "{.status.devices[0].data.uuid}{\"\\n\"}{end}") });
     ASSERT_EQ(claims.exitCode, 0) << claims.err;
     EXPECT_NE(claims.out.find("e2e-dra-"), std::string::npos) << claims.out;
     EXPECT_NE(claims.out.find(" GPU-"), std::string::npos) << claims.out;
@@ -126,10 +132,10 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
     const DractlRun listed = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),
         QStringLiteral("list"), QStringLiteral("--kubeconfig"), kubeconfig() });
     EXPECT_NE(listed.out.find("never-ready"), std::string::npos) << listed.out << listed.err;
-    const DractlRun unready = kubectl({ QStringLiteral("wait"),
-        QStringLiteral("--for=condition=Ready=false"), QStringLiteral("pod"), QStringLiteral("-l"),
-        QStringLiteral("app=e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
-        QStringLiteral("--timeout=30s") });
+    const DractlRun unready
+        = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready=false"),
+            QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+            QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
     EXPECT_EQ(unready.exitCode, 0) << unready.out << unready.err;
     const DractlRun cleared = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),
         QStringLiteral("clear"), QStringLiteral("--kubeconfig"), kubeconfig() });
@@ -137,8 +143,9 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
     EXPECT_NE(cleared.out.find("removed 1"), std::string::npos) << cleared.out;
 
     // kubectl scale goes through the scale subresource; scaling down deletes a pod.
-    const DractlRun scaled = kubectl({ QStringLiteral("scale"), QStringLiteral("deployment/e2e-dra"),
-        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--replicas=1") });
+    const DractlRun scaled
+        = kubectl({ QStringLiteral("scale"), QStringLiteral("deployment/e2e-dra"),
+            QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--replicas=1") });
     ASSERT_EQ(scaled.exitCode, 0) << scaled.err;
     DractlRun pods;
     for (int i = 0; i < 50; ++i) {
@@ -156,8 +163,8 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
         QStringLiteral("e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference") });
     ASSERT_EQ(deleted.exitCode, 0) << deleted.err;
     const DractlRun gone = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=delete"),
-        QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"), QStringLiteral("-n"),
-        QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
+        QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--timeout=30s") });
     EXPECT_EQ(gone.exitCode, 0) << gone.out << gone.err;
 }
 
@@ -173,8 +180,11 @@ protected:
 TEST_F(ServingSandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
 {
     const QByteArray query = QUrl::toPercentEncoding(
-        QStringLiteral("sum(rate(http_requests_total{namespace=\"inference\",deployment=\"llm-server\",code=\"200\"}[30s]))"));
-    const QString path = QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=")
+        QStringLiteral("sum(rate(http_requests_total{namespace=\"inference\",deployment=\"llm-"
+                       "server\",code=\"200\"}[30s]))"));
+    const QString path
+        = QStringLiteral(
+              "/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=")
         + QString::fromLatin1(query);
     nlohmann::json answer;
     double rate = 0;
@@ -195,7 +205,8 @@ TEST_F(ServingSandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
     EXPECT_GT(rate, 1.0) << "requests per second reaching llm-server: " << answer.dump();
 
     const DractlRun bad = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
-        QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/query?query=sum(") });
+        QStringLiteral("/api/v1/namespaces/monitoring/services/prometheus:9090/proxy/api/v1/"
+                       "query?query=sum(") });
     EXPECT_NE(bad.exitCode, 0);
     const DractlRun missing = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
         QStringLiteral("/api/v1/namespaces/monitoring/services/grafana/proxy/") });

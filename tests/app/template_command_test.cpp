@@ -44,9 +44,10 @@ TEST(TemplateCommandTest, FieldsPrintsTheFormsStructure)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString path = dra::test::writeTestFile(dir.filePath(QStringLiteral("pair.yaml")), kTemplate);
-    const dra::test::DractlRun run
-        = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
+    const QString path
+        = dra::test::writeTestFile(dir.filePath(QStringLiteral("pair.yaml")), kTemplate);
+    const dra::test::DractlRun run = dra::test::dractl({ QStringLiteral("template"),
+        QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(run.exitCode, 0) << run.err;
     const json fields = json::parse(run.out, nullptr, false);
     ASSERT_FALSE(fields.is_discarded()) << run.out;
@@ -61,9 +62,12 @@ TEST(TemplateCommandTest, FieldsPrintsTheFormsStructure)
     EXPECT_EQ(fields["requests"][1]["firstAvailable"][0]["allocationMode"], "All");
     EXPECT_EQ(fields["constraints"][0]["matchAttribute"], "resource.kubernetes.io/pcieRoot");
 
-    const dra::test::DractlRun text = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("fields"), path });
+    const dra::test::DractlRun text
+        = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("fields"), path });
     ASSERT_EQ(text.exitCode, 0) << text.err;
-    EXPECT_NE(text.out.find("request gpu: gpu.nvidia.com, count 2, 1 toleration(s)"), std::string::npos) << text.out;
+    EXPECT_NE(
+        text.out.find("request gpu: gpu.nvidia.com, count 2, 1 toleration(s)"), std::string::npos)
+        << text.out;
 }
 
 TEST(TemplateCommandTest, BrokenYamlIsAnErrorWithItsLine)
@@ -71,17 +75,20 @@ TEST(TemplateCommandTest, BrokenYamlIsAnErrorWithItsLine)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const QString path = dra::test::writeTestFile(dir.filePath(QStringLiteral("broken.yaml")),
-                                                  "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: a\n  name: b\n");
-    const dra::test::DractlRun run
-        = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: a\n  "
+        "name: b\n");
+    const dra::test::DractlRun run = dra::test::dractl({ QStringLiteral("template"),
+        QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(run.exitCode, 2);
     const json error = json::parse(run.out, nullptr, false);
     ASSERT_TRUE(error.contains("error")) << run.out;
-    EXPECT_NE(error["error"].get<std::string>().find("broken.yaml:5:3: duplicate key"), std::string::npos) << run.out;
+    EXPECT_NE(
+        error["error"].get<std::string>().find("broken.yaml:5:3: duplicate key"), std::string::npos)
+        << run.out;
     EXPECT_NE(run.err.find("broken.yaml:5:3: duplicate key"), std::string::npos) << run.err;
 
-    const dra::test::DractlRun missing = dra::test::dractl(
-        { QStringLiteral("template"), QStringLiteral("fields"), dir.filePath(QStringLiteral("missing.yaml")) });
+    const dra::test::DractlRun missing = dra::test::dractl({ QStringLiteral("template"),
+        QStringLiteral("fields"), dir.filePath(QStringLiteral("missing.yaml")) });
     EXPECT_EQ(missing.exitCode, 1);
 }
 
@@ -109,56 +116,66 @@ TEST(TemplateCommandTest, SetEditsOneRequestAsTheFormDoesAndKeepsComments)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString path = dra::test::writeTestFile(dir.filePath(QStringLiteral("probe.yaml")), kCommentedPair);
-    const QString selector = QStringLiteral(R"(device.attributes["gpu.nvidia.com"].productName == "H100")");
-    const dra::test::DractlRun run = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("set"), path,
-                                                         QStringLiteral("--request"), QStringLiteral("gpu"),
-                                                         QStringLiteral("--count"), QStringLiteral("4"),
-                                                         QStringLiteral("--selector"), selector });
+    const QString path
+        = dra::test::writeTestFile(dir.filePath(QStringLiteral("probe.yaml")), kCommentedPair);
+    const QString selector
+        = QStringLiteral(R"(device.attributes["gpu.nvidia.com"].productName == "H100")");
+    const dra::test::DractlRun run = dra::test::dractl({ QStringLiteral("template"),
+        QStringLiteral("set"), path, QStringLiteral("--request"), QStringLiteral("gpu"),
+        QStringLiteral("--count"), QStringLiteral("4"), QStringLiteral("--selector"), selector });
     ASSERT_EQ(run.exitCode, 0) << run.err;
     EXPECT_EQ(run.out.rfind("# The NCCL probe: one GPU and a NIC.\n", 0), 0u) << run.out;
     EXPECT_NE(run.out.find("          count: 4 # one per pod\n"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find(selector.toStdString()), std::string::npos) << run.out;
     EXPECT_EQ(dra::test::readTestFile(path), std::string(kCommentedPair)) << "printed, not written";
 
-    const dra::test::DractlRun inPlace = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("set"), path,
-                                                             QStringLiteral("--request"), QStringLiteral("gpu"),
-                                                             QStringLiteral("--all"), QStringLiteral("-i") });
+    const dra::test::DractlRun inPlace = dra::test::dractl(
+        { QStringLiteral("template"), QStringLiteral("set"), path, QStringLiteral("--request"),
+            QStringLiteral("gpu"), QStringLiteral("--all"), QStringLiteral("-i") });
     ASSERT_EQ(inPlace.exitCode, 0) << inPlace.err;
-    const dra::test::DractlRun fields = dra::test::dractl(
-        { QStringLiteral("template"), QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
+    const dra::test::DractlRun fields = dra::test::dractl({ QStringLiteral("template"),
+        QStringLiteral("fields"), path, QStringLiteral("-o"), QStringLiteral("json") });
     ASSERT_EQ(fields.exitCode, 0) << fields.err;
     const json form = json::parse(fields.out, nullptr, false);
     EXPECT_EQ(form["requests"][0]["exactly"]["allocationMode"], "All") << fields.out;
     const std::string written = dra::test::readTestFile(path);
     EXPECT_EQ(written.rfind("# The NCCL probe: one GPU and a NIC.\n", 0), 0u) << written;
-    EXPECT_EQ(written.find("count:"), std::string::npos) << "All takes no count, and its comment goes with it";
+    EXPECT_EQ(written.find("count:"), std::string::npos)
+        << "All takes no count, and its comment goes with it";
 }
 
 TEST(TemplateCommandTest, SetNamesWhatItCannotEdit)
 {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString path = dra::test::writeTestFile(dir.filePath(QStringLiteral("probe.yaml")), kCommentedPair);
+    const QString path
+        = dra::test::writeTestFile(dir.filePath(QStringLiteral("probe.yaml")), kCommentedPair);
     const auto set = [&](QStringList options) {
-        return dra::test::dractl(QStringList{ QStringLiteral("template"), QStringLiteral("set"), path } + options);
+        return dra::test::dractl(
+            QStringList { QStringLiteral("template"), QStringLiteral("set"), path } + options);
     };
     const dra::test::DractlRun unnamed = set({ QStringLiteral("--count"), QStringLiteral("2") });
     EXPECT_EQ(unnamed.exitCode, 2);
-    EXPECT_NE(unnamed.err.find("has 2 requests (gpu, nic): say which with --request"), std::string::npos) << unnamed.err;
-    const dra::test::DractlRun missing = set({ QStringLiteral("--request"), QStringLiteral("tpu"), QStringLiteral("--count"),
-                                               QStringLiteral("2") });
+    EXPECT_NE(
+        unnamed.err.find("has 2 requests (gpu, nic): say which with --request"), std::string::npos)
+        << unnamed.err;
+    const dra::test::DractlRun missing = set({ QStringLiteral("--request"), QStringLiteral("tpu"),
+        QStringLiteral("--count"), QStringLiteral("2") });
     EXPECT_EQ(missing.exitCode, 2);
-    EXPECT_NE(missing.err.find("has no request \"tpu\" (requests: gpu, nic)"), std::string::npos) << missing.err;
-    const dra::test::DractlRun alternatives = set({ QStringLiteral("--request"), QStringLiteral("nic"),
-                                                    QStringLiteral("--count"), QStringLiteral("2") });
+    EXPECT_NE(missing.err.find("has no request \"tpu\" (requests: gpu, nic)"), std::string::npos)
+        << missing.err;
+    const dra::test::DractlRun alternatives = set({ QStringLiteral("--request"),
+        QStringLiteral("nic"), QStringLiteral("--count"), QStringLiteral("2") });
     EXPECT_EQ(alternatives.exitCode, 2);
-    EXPECT_NE(alternatives.err.find("lists alternatives (firstAvailable)"), std::string::npos) << alternatives.err;
-    const dra::test::DractlRun zero = set({ QStringLiteral("--request"), QStringLiteral("gpu"), QStringLiteral("--count"),
-                                            QStringLiteral("0") });
+    EXPECT_NE(alternatives.err.find("lists alternatives (firstAvailable)"), std::string::npos)
+        << alternatives.err;
+    const dra::test::DractlRun zero = set({ QStringLiteral("--request"), QStringLiteral("gpu"),
+        QStringLiteral("--count"), QStringLiteral("0") });
     EXPECT_EQ(zero.exitCode, 2);
-    EXPECT_NE(zero.err.find("--count needs a whole number of at least 1"), std::string::npos) << zero.err;
-    EXPECT_EQ(dra::test::readTestFile(path), std::string(kCommentedPair)) << "nothing written on an error";
+    EXPECT_NE(zero.err.find("--count needs a whole number of at least 1"), std::string::npos)
+        << zero.err;
+    EXPECT_EQ(dra::test::readTestFile(path), std::string(kCommentedPair))
+        << "nothing written on an error";
 }
 
 } // namespace

@@ -36,18 +36,19 @@ struct WebReply
 WebReply webGet(QNetworkAccessManager &network, const QUrl &url, const QString &token = {})
 {
     QNetworkRequest request(url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(
+        QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (!token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
     QNetworkReply *reply = network.get(request);
     QObject::connect(reply, &QNetworkReply::sslErrors, reply,
-                     [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
+        [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
     QEventLoop loop;
     QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
     if (!reply->isFinished())
         loop.exec();
-    WebReply result{reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-                    reply->rawHeader("Content-Type"), reply->readAll()};
+    WebReply result { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
+        reply->rawHeader("Content-Type"), reply->readAll() };
     reply->deleteLater();
     return result;
 }
@@ -61,9 +62,9 @@ protected:
         ignoreOpenSslThreadLeaks(m_dir.path());
         m_server.emplace(m_dir.path(), QStringLiteral("l40s-pcie"), false);
         ASSERT_TRUE(m_server->waitUntilServing(60'000)) << m_server->diagnostics();
-        const QRegularExpressionMatch line
-            = QRegularExpression(QStringLiteral("web console: (https://[^/\\s]+)/ui/#token=(\\S+)\\n"))
-                  .match(QString::fromUtf8(m_server->banner()));
+        const QRegularExpressionMatch line = QRegularExpression(
+            QStringLiteral("web console: (https://[^/\\s]+)/ui/#token=(\\S+)\\n"))
+                                                 .match(QString::fromUtf8(m_server->banner()));
         ASSERT_TRUE(line.hasMatch()) << m_server->diagnostics();
         m_base = line.captured(1);
         m_token = line.captured(2);
@@ -81,10 +82,12 @@ TEST_F(WebConsoleServeTest, BannerNamesTheConsoleWithTheTokenOfTheKubeconfig)
     QFile kubeconfig(m_server->kubeconfig());
     ASSERT_TRUE(kubeconfig.open(QIODevice::ReadOnly));
     const QByteArray text = kubeconfig.readAll();
-    EXPECT_TRUE(text.contains(QByteArray(QByteArray("token: ") + m_token.toUtf8()))) << text.constData();
+    EXPECT_TRUE(text.contains(QByteArray(QByteArray("token: ") + m_token.toUtf8())))
+        << text.constData();
     EXPECT_TRUE(text.contains(m_base.toUtf8())) << text.constData();
     // The console line comes with the URL lines, before the kubeconfig line that ends the banner.
-    EXPECT_LT(m_server->banner().indexOf("web console:"), m_server->banner().indexOf("kubeconfig:"));
+    EXPECT_LT(
+        m_server->banner().indexOf("web console:"), m_server->banner().indexOf("kubeconfig:"));
 }
 
 TEST_F(WebConsoleServeTest, ServesItsFilesWithoutATokenAndTheirContentTypes)
@@ -92,7 +95,8 @@ TEST_F(WebConsoleServeTest, ServesItsFilesWithoutATokenAndTheirContentTypes)
     const WebReply page = webGet(m_network, QUrl(m_base + QStringLiteral("/ui/")));
     EXPECT_EQ(page.status, 200);
     EXPECT_TRUE(page.contentType.startsWith("text/html")) << page.contentType.constData();
-    EXPECT_TRUE(page.body.contains("<script type=\"module\" src=\"app.js\">")) << page.body.constData();
+    EXPECT_TRUE(page.body.contains("<script type=\"module\" src=\"app.js\">"))
+        << page.body.constData();
 
     const WebReply script = webGet(m_network, QUrl(m_base + QStringLiteral("/ui/app.js")));
     EXPECT_EQ(script.status, 200);
@@ -123,7 +127,8 @@ TEST_F(WebConsoleServeTest, TheApiBehindTheConsoleStillWantsTheToken)
 }
 
 // The page's own watch code, run by node against the server: it lists with the token, then
-// watches over a WebSocket whose subprotocol carries the token (tests/app/web_console_live_watch.mjs).
+// watches over a WebSocket whose subprotocol carries the token
+// (tests/app/web_console_live_watch.mjs).
 TEST_F(WebConsoleServeTest, ThePageWatchesOverAWebSocketWithTheTokenInItsSubprotocol)
 {
     const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
@@ -133,20 +138,23 @@ TEST_F(WebConsoleServeTest, ThePageWatchesOverAWebSocketWithTheTokenInItsSubprot
     ASSERT_TRUE(QFile::copy(QStringLiteral(DRA_SOURCE_DIR "/resources/web/app.js"), module));
     QStringList arguments;
     // Node 20 has a WebSocket client only behind a flag; later versions have it by default.
-    if (QProcess::execute(node, {QStringLiteral("-e"),
-                                 QStringLiteral("process.exit(typeof WebSocket === 'function' ? 0 : 1)")})
+    if (QProcess::execute(node,
+            { QStringLiteral("-e"),
+                QStringLiteral("process.exit(typeof WebSocket === 'function' ? 0 : 1)") })
         != 0)
         arguments << QStringLiteral("--experimental-websocket");
-    arguments << QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_live_watch.mjs") << module << m_base
-              << m_token;
+    arguments << QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_live_watch.mjs") << module
+              << m_base << m_token;
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("NODE_TLS_REJECT_UNAUTHORIZED"), QStringLiteral("0")); // self-signed
+    environment.insert(
+        QStringLiteral("NODE_TLS_REJECT_UNAUTHORIZED"), QStringLiteral("0")); // self-signed
     process.setProcessEnvironment(environment);
     process.start(node, arguments);
     ASSERT_TRUE(process.waitForFinished(60'000)) << "node did not finish";
     const QByteArray out = process.readAllStandardOutput();
-    EXPECT_EQ(process.exitCode(), 0) << out.constData() << process.readAllStandardError().constData();
+    EXPECT_EQ(process.exitCode(), 0)
+        << out.constData() << process.readAllStandardError().constData();
     EXPECT_TRUE(out.contains("live watch: ok")) << out.constData();
 }
 
@@ -171,8 +179,9 @@ protected:
         QProcess process;
         process.start(m_node, arguments);
         EXPECT_TRUE(process.waitForFinished(60'000)) << "node did not finish";
-        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-                process.readAllStandardOutput().toStdString(), process.readAllStandardError().toStdString()};
+        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(),
+            process.readAllStandardError().toStdString() };
     }
 
     QString m_node;
@@ -182,14 +191,14 @@ protected:
 
 TEST_F(WebConsoleScriptTest, AppModuleParses)
 {
-    const DractlRun checked = node({QStringLiteral("--check"), m_module});
+    const DractlRun checked = node({ QStringLiteral("--check"), m_module });
     EXPECT_EQ(checked.exitCode, 0) << checked.err;
 }
 
 TEST_F(WebConsoleScriptTest, PureFunctionsComputeWhatThePageShows)
 {
     const DractlRun run
-        = node({QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_functions.mjs"), m_module});
+        = node({ QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_functions.mjs"), m_module });
     EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
     EXPECT_NE(run.out.find("web console functions: ok"), std::string::npos) << run.out;
 }

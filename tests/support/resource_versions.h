@@ -16,8 +16,7 @@ inline constexpr std::string_view kV1beta1 = "resource.k8s.io/v1beta1";
 inline constexpr std::string_view kV1alpha3 = "resource.k8s.io/v1alpha3";
 
 // The error message of a failed result ("" when it succeeded), for assertion messages.
-template <typename T>
-std::string messageOf(const Result<T> &result)
+template <typename T> std::string messageOf(const Result<T> &result)
 {
     return result ? std::string() : result.error().message.toStdString();
 }

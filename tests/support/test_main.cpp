@@ -10,13 +10,14 @@
 
 #include <gtest/gtest.h>
 
-__attribute__((weak)) std::unique_ptr<QCoreApplication> draCreateTestApplication(int &argc, char **argv);
+__attribute__((weak)) std::unique_ptr<QCoreApplication> draCreateTestApplication(
+    int &argc, char **argv);
 
 int main(int argc, char **argv)
 {
     std::unique_ptr<QCoreApplication> app = draCreateTestApplication
-                                                ? draCreateTestApplication(argc, argv)
-                                                : std::make_unique<QCoreApplication>(argc, argv);
+        ? draCreateTestApplication(argc, argv)
+        : std::make_unique<QCoreApplication>(argc, argv);
     testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

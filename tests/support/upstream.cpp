@@ -10,7 +10,8 @@ namespace dra::test {
 
 std::filesystem::path sharedDir()
 {
-    if (const char *env = std::getenv("DRA_SHARED_DIR"); env && *env && std::filesystem::is_directory(env))
+    if (const char *env = std::getenv("DRA_SHARED_DIR");
+        env && *env && std::filesystem::is_directory(env))
         return env;
     const std::filesystem::path fallback = DRA_DEFAULT_SHARED_DIR;
     if (std::filesystem::is_directory(fallback))
@@ -24,7 +25,7 @@ std::filesystem::path upstreamPath(const std::string &relative)
     if (shared.empty())
         return {};
     const std::filesystem::path path = shared / "upstream" / relative;
-    return std::filesystem::exists(path) ? path : std::filesystem::path{};
+    return std::filesystem::exists(path) ? path : std::filesystem::path {};
 }
 
 std::filesystem::path testDataPath(const std::string &relative)

@@ -24,8 +24,8 @@ std::string readFile(const std::filesystem::path &path);
 } // namespace dra::test
 
 // Skips the current test with a clear message when upstream reference data is absent.
-#define DRA_REQUIRE_UPSTREAM(var, relative)                                                      \
-    const std::filesystem::path var = ::dra::test::upstreamPath(relative);                       \
-    if (var.empty())                                                                             \
-    GTEST_SKIP() << "upstream reference data not found: ../shared/upstream/" << (relative)       \
+#define DRA_REQUIRE_UPSTREAM(var, relative)                                                        \
+    const std::filesystem::path var = ::dra::test::upstreamPath(relative);                         \
+    if (var.empty())                                                                               \
+    GTEST_SKIP() << "upstream reference data not found: ../shared/upstream/" << (relative)         \
                  << " (set DRA_SHARED_DIR to the shared folder)"

@@ -26,7 +26,8 @@ namespace {
 // The metadata of the one object in `text`, as the dialog sends it.
 nlohmann::json editorObjectMetadata(const QString &text)
 {
-    const model::ManifestSet manifests = model::readManifestText(text.toStdString(), QStringLiteral("editor"));
+    const model::ManifestSet manifests
+        = model::readManifestText(text.toStdString(), QStringLiteral("editor"));
     if (manifests.documents.size() != 1)
         return {};
     return manifests.documents.front().object.value("metadata", nlohmann::json::object());
@@ -48,13 +49,17 @@ TEST(ApplyDialogTest, AppliedTemplateReachesTheServerAndShowsInTheConsole)
     console::ApplyDialog *dialog = window.applyToCluster();
     ASSERT_NE(dialog, nullptr);
     QSignalSpy dryRun(dialog, &console::ApplyDialog::dryRunDone);
-    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; })) << dialog->statusText().toStdString();
-    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("server dry run"))) << dialog->statusText().toStdString();
-    EXPECT_TRUE(dialog->diffText().contains(QString::fromStdString(name))) << dialog->diffText().toStdString();
+    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; }))
+        << dialog->statusText().toStdString();
+    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("server dry run")))
+        << dialog->statusText().toStdString();
+    EXPECT_TRUE(dialog->diffText().contains(QString::fromStdString(name)))
+        << dialog->diffText().toStdString();
     // A dry run writes nothing.
     const kube::ClientConfig client = *demo.session().clientConfig();
-    const QString path = QStringLiteral("/apis/resource.k8s.io/v1/namespaces/%1/resourceclaimtemplates/%2")
-                             .arg(QString::fromStdString(ns), QString::fromStdString(name));
+    const QString path
+        = QStringLiteral("/apis/resource.k8s.io/v1/namespaces/%1/resourceclaimtemplates/%2")
+              .arg(QString::fromStdString(ns), QString::fromStdString(name));
     ASSERT_FALSE(consoleGet(client, path).has_value());
 
     QPushButton *apply = dialogApplyButton(dialog);
@@ -62,17 +67,21 @@ TEST(ApplyDialogTest, AppliedTemplateReachesTheServerAndShowsInTheConsole)
     ASSERT_TRUE(apply->isEnabled()) << dialog->statusText().toStdString();
     QSignalSpy applied(dialog, &console::ApplyDialog::applyDone);
     apply->click();
-    ASSERT_TRUE(consoleWaitUntil([&] { return applied.count() > 0; })) << dialog->statusText().toStdString();
-    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("created"))) << dialog->statusText().toStdString();
+    ASSERT_TRUE(consoleWaitUntil([&] { return applied.count() > 0; }))
+        << dialog->statusText().toStdString();
+    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("created")))
+        << dialog->statusText().toStdString();
 
     const Result<kube::RestResponse> stored = consoleGet(client, path);
     ASSERT_TRUE(stored.has_value()) << stored.error().message.toStdString();
     const nlohmann::json object = nlohmann::json::parse(stored->body.toStdString());
-    EXPECT_EQ(object["spec"]["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"], "gpu.nvidia.com");
+    EXPECT_EQ(object["spec"]["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"],
+        "gpu.nvidia.com");
 
     // Through the mirror into the console's inventory.
     EXPECT_TRUE(consoleWaitUntil([&] {
-        return inventoryObject(demo.session(), model::Kind::ResourceClaimTemplate, ns, name) != nullptr;
+        return inventoryObject(demo.session(), model::Kind::ResourceClaimTemplate, ns, name)
+            != nullptr;
     }));
 }
 
@@ -91,18 +100,21 @@ TEST(ApplyDialogTest, RefusedApplyShowsTheServersReasonAndKeepsTheEditorText)
     console::ApplyDialog *dialog = window.applyToCluster();
     ASSERT_NE(dialog, nullptr);
     QSignalSpy dryRun(dialog, &console::ApplyDialog::dryRunDone);
-    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; })) << dialog->statusText().toStdString();
-    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("namespaces \"no-such-team\" not found")))
+    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; }))
         << dialog->statusText().toStdString();
-    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("nothing was applied"))) << dialog->statusText().toStdString();
+    EXPECT_TRUE(
+        dialog->statusText().contains(QStringLiteral("namespaces \"no-such-team\" not found")))
+        << dialog->statusText().toStdString();
+    EXPECT_TRUE(dialog->statusText().contains(QStringLiteral("nothing was applied")))
+        << dialog->statusText().toStdString();
     QPushButton *apply = dialogApplyButton(dialog);
     ASSERT_NE(apply, nullptr);
     EXPECT_FALSE(apply->isEnabled());
     dialog->reject();
     EXPECT_EQ(window.templateEditor()->text(), text);
     EXPECT_FALSE(consoleGet(*demo.session().clientConfig(),
-                            QStringLiteral("/apis/resource.k8s.io/v1/namespaces/no-such-team/resourceclaimtemplates/%1")
-                                .arg(QString::fromStdString(name)))
+        QStringLiteral("/apis/resource.k8s.io/v1/namespaces/no-such-team/resourceclaimtemplates/%1")
+            .arg(QString::fromStdString(name)))
                      .has_value());
 }
 

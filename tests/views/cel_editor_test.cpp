@@ -31,7 +31,8 @@ TEST(CelEditorTest, DiagnosticUnderlinesTheTokenAtItsColumn)
 TEST(CelEditorTest, CompletesInventoryNamesAfterTwoCharacters)
 {
     CelEditor editor;
-    editor.setCompletions({ QStringLiteral("productName"), QStringLiteral("profile"), QStringLiteral("gpu.nvidia.com") });
+    editor.setCompletions({ QStringLiteral("productName"), QStringLiteral("profile"),
+        QStringLiteral("gpu.nvidia.com") });
     editor.show();
     editor.setPlainText(QStringLiteral("device.attributes[\"gpu.nvidia.com\"]."));
     editor.moveCursor(QTextCursor::End);
@@ -41,7 +42,8 @@ TEST(CelEditorTest, CompletesInventoryNamesAfterTwoCharacters)
     EXPECT_EQ(completer->completionPrefix(), QStringLiteral("prod"));
     EXPECT_EQ(completer->currentCompletion(), QStringLiteral("productName"));
     Q_EMIT completer->activated(QStringLiteral("productName"));
-    EXPECT_EQ(editor.toPlainText(), QStringLiteral("device.attributes[\"gpu.nvidia.com\"].productName"));
+    EXPECT_EQ(
+        editor.toPlainText(), QStringLiteral("device.attributes[\"gpu.nvidia.com\"].productName"));
 }
 
 } // namespace

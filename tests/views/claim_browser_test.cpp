@@ -33,7 +33,8 @@ TEST(ClaimBrowserTest, SelectedClaimGetsItsDiagnosisChain)
     ASSERT_GE(row, 0) << "the mixed preset has a pending claim";
     const model::Object *object = browser.listModel()->objectAt(row);
     QSignalSpy shown(&browser, &ClaimBrowser::diagnosisShown);
-    ASSERT_TRUE(browser.selectClaim(QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name)));
+    ASSERT_TRUE(browser.selectClaim(
+        QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name)));
     EXPECT_TRUE(browser.inspectorHtml().contains(QString::fromStdString(object->meta.name)));
     ASSERT_TRUE(shown.wait(60'000));
     const QString html = browser.inspectorHtml();

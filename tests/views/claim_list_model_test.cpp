@@ -35,10 +35,14 @@ TEST(ClaimListModelTest, ClaimsWithTheirStateDevicesAndNode)
         ++allocated;
         EXPECT_NE(phase, QStringLiteral("pending"));
         const auto &first = claim->allocation->results.front();
-        EXPECT_TRUE(model.index(row, ClaimListModel::Devices).data().toString().contains(QString::fromStdString(first.device)));
+        EXPECT_TRUE(model.index(row, ClaimListModel::Devices)
+                        .data()
+                        .toString()
+                        .contains(QString::fromStdString(first.device)));
         const auto *device = snapshot->device({ first.driver, first.pool, first.device });
         if (device && !device->node.empty()) {
-            EXPECT_EQ(model.index(row, ClaimListModel::Node).data().toString().toStdString(), device->node);
+            EXPECT_EQ(model.index(row, ClaimListModel::Node).data().toString().toStdString(),
+                device->node);
         }
         const QString html = claimDetailsHtml(*snapshot, *object);
         EXPECT_TRUE(html.contains(QString::fromStdString(first.device)));
@@ -57,8 +61,10 @@ TEST(ClaimListModelTest, TemplatesListTheirRequests)
         const auto *tmpl = model.objectAt(row)->as<model::ResourceClaimTemplate>();
         ASSERT_NE(tmpl, nullptr);
         ASSERT_FALSE(tmpl->spec.requests.empty());
-        EXPECT_TRUE(model.index(row, ClaimListModel::Requests).data().toString().contains(
-            QString::fromStdString(tmpl->spec.requests.front().name)));
+        EXPECT_TRUE(model.index(row, ClaimListModel::Requests)
+                        .data()
+                        .toString()
+                        .contains(QString::fromStdString(tmpl->spec.requests.front().name)));
     }
 }
 

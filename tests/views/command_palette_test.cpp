@@ -14,8 +14,8 @@ namespace {
 std::vector<PaletteEntry> entries(int *ran)
 {
     return { { QStringLiteral("Topology"), QStringLiteral("view"), [ran] { *ran = 1; } },
-             { QStringLiteral("h100-003"), QStringLiteral("node topology"), [ran] { *ran = 2; } },
-             { QStringLiteral("ml/train-h100"), QStringLiteral("ResourceClaim"), [ran] { *ran = 3; } } };
+        { QStringLiteral("h100-003"), QStringLiteral("node topology"), [ran] { *ran = 2; } },
+        { QStringLiteral("ml/train-h100"), QStringLiteral("ResourceClaim"), [ran] { *ran = 3; } } };
 }
 
 TEST(PaletteModelTest, EveryWordMustMatchAndPrefixMatchesComeFirst)

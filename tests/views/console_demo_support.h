@@ -42,21 +42,24 @@ inline bool consoleWaitUntil(const std::function<bool()> &done, int timeoutMs = 
     return done();
 }
 
-// A demo session (of the a100-mig preset unless told) and what it has signalled. Make it, wire a window to
-// session() if wanted, then startAndSync(). Not copyable or movable (its slots hold `this`).
+// A demo session (of the a100-mig preset unless told) and what it has signalled. Make it, wire a
+// window to session() if wanted, then startAndSync(). Not copyable or movable (its slots hold
+// `this`).
 class ConsoleDemo final
 {
 public:
-    explicit ConsoleDemo(console::SessionOptions options = {}, const QString &preset = QStringLiteral("a100-mig"))
+    explicit ConsoleDemo(
+        console::SessionOptions options = {}, const QString &preset = QStringLiteral("a100-mig"))
     {
         options.mode = console::SessionOptions::Mode::Demo;
         options.preset = preset;
         m_session = std::make_unique<console::ConsoleSession>(std::move(options));
-        QObject::connect(m_session.get(), &console::ConsoleSession::loaded, &m_context, [this] { m_loaded = true; });
+        QObject::connect(m_session.get(), &console::ConsoleSession::loaded, &m_context,
+            [this] { m_loaded = true; });
         QObject::connect(m_session.get(), &console::ConsoleSession::initialSynced, &m_context,
-                         [this] { m_synced = true; });
+            [this] { m_synced = true; });
         QObject::connect(m_session.get(), &console::ConsoleSession::failed, &m_context,
-                         [this](const common::Error &error) { m_failure = error.message; });
+            [this](const common::Error &error) { m_failure = error.message; });
     }
     ConsoleDemo(const ConsoleDemo &) = delete;
     ConsoleDemo &operator=(const ConsoleDemo &) = delete;
@@ -82,12 +85,14 @@ private:
 };
 
 // One request to the cluster the session shows, as any client sends it.
-inline Result<kube::RestResponse> consoleRequest(const kube::ClientConfig &config, kube::RestRequest request)
+inline Result<kube::RestResponse> consoleRequest(
+    const kube::ClientConfig &config, kube::RestRequest request)
 {
     kube::RestClient client(config);
     std::optional<Result<kube::RestResponse>> answer;
     QObject context;
-    client.send(std::move(request), &context, [&answer](const Result<kube::RestResponse> &response) { answer = response; });
+    client.send(std::move(request), &context,
+        [&answer](const Result<kube::RestResponse> &response) { answer = response; });
     if (!consoleWaitUntil([&answer] { return answer.has_value(); }, 30'000))
         return dra::fail(common::Error::Code::Network, QStringLiteral("no answer in 30 s"));
     return *answer;
@@ -101,8 +106,8 @@ inline Result<kube::RestResponse> consoleGet(const kube::ClientConfig &config, c
 }
 
 // The object the session's inventory holds now, or null.
-inline const model::Object *inventoryObject(const console::ConsoleSession &session, model::Kind kind,
-                                            std::string_view ns, std::string_view name)
+inline const model::Object *inventoryObject(const console::ConsoleSession &session,
+    model::Kind kind, std::string_view ns, std::string_view name)
 {
     if (!session.inventory())
         return nullptr;

@@ -35,41 +35,52 @@ int runConsole(const QStringList &arguments, QString *errors)
 
 // Starts `dractl serve --demo=a100-mig` on a free loopback port writing `kubeconfig`; whether
 // it serves (after its output says so).
-::testing::AssertionResult startServedDemo(QProcess &server, const QTemporaryDir &dir, const QString &kubeconfig)
+::testing::AssertionResult startServedDemo(
+    QProcess &server, const QTemporaryDir &dir, const QString &kubeconfig)
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("server-config")));
+    environment.insert(
+        QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("server-config")));
     server.setProcessEnvironment(environment);
-    server.start(QStringLiteral(DRACTL_PATH), { QStringLiteral("serve"), QStringLiteral("--demo=a100-mig"),
-                                                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                                QStringLiteral("--write-kubeconfig"), kubeconfig });
+    server.start(QStringLiteral(DRACTL_PATH),
+        { QStringLiteral("serve"), QStringLiteral("--demo=a100-mig"), QStringLiteral("--listen"),
+            QStringLiteral("127.0.0.1:0"), QStringLiteral("--write-kubeconfig"), kubeconfig });
     QByteArray output;
     QElapsedTimer waited;
     waited.start();
-    while (!output.contains("kubeconfig:") && server.state() != QProcess::NotRunning && waited.elapsed() < 120'000) {
+    while (!output.contains("kubeconfig:") && server.state() != QProcess::NotRunning
+        && waited.elapsed() < 120'000) {
         server.waitForReadyRead(1000);
         output += server.readAllStandardOutput();
     }
     if (output.contains("kubeconfig:"))
         return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << output.toStdString() << server.readAllStandardError().toStdString();
+    return ::testing::AssertionFailure()
+        << output.toStdString() << server.readAllStandardError().toStdString();
 }
 
 // The arguments that mirror the served demo's context into `cache` and render it into DIR/shots.
-QStringList mirrorArguments(const QTemporaryDir &dir, const QString &kubeconfig, const QString &cache)
+QStringList mirrorArguments(
+    const QTemporaryDir &dir, const QString &kubeconfig, const QString &cache)
 {
-    return { QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--context"), QStringLiteral("demo"),
-             QStringLiteral("--cache"), cache, QStringLiteral("--screenshot"), dir.filePath(QStringLiteral("shots")) };
+    return { QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--context"),
+        QStringLiteral("demo"), QStringLiteral("--cache"), cache, QStringLiteral("--screenshot"),
+        dir.filePath(QStringLiteral("shots")) };
 }
 
 TEST(ConsoleScreenshotTest, DemoClusterRendersEveryMainView)
 {
     QTemporaryDir dir;
     QString errors;
-    ASSERT_EQ(runConsole({ QStringLiteral("--demo=a100-mig"), QStringLiteral("--screenshot"), dir.path() }, &errors), 0)
+    ASSERT_EQ(runConsole(
+                  { QStringLiteral("--demo=a100-mig"), QStringLiteral("--screenshot"), dir.path() },
+                  &errors),
+        0)
         << errors.toStdString();
-    for (const char *view : { "overview", "devices", "topology", "claims", "templates", "template-editor", "lint", "free-capacity" }) {
-        const QImage image(QDir(dir.path()).filePath(QString::fromLatin1(view) + QStringLiteral(".png")));
+    for (const char *view : { "overview", "devices", "topology", "claims", "templates",
+             "template-editor", "lint", "free-capacity" }) {
+        const QImage image(
+            QDir(dir.path()).filePath(QString::fromLatin1(view) + QStringLiteral(".png")));
         ASSERT_FALSE(image.isNull()) << view;
         EXPECT_GE(image.width(), 800) << view;
     }
@@ -78,13 +89,13 @@ TEST(ConsoleScreenshotTest, DemoClusterRendersEveryMainView)
 TEST(ConsoleScreenshotTest, MissingCacheFileIsAClearError)
 {
     QString errors;
-    EXPECT_EQ(runConsole({ QStringLiteral("--cache"), QStringLiteral("/nonexistent/cache.db"), QStringLiteral("--screenshot"),
-                           QStringLiteral("/tmp/unused") },
-                         &errors),
-              2);
-    EXPECT_TRUE(errors.contains(QStringLiteral("/nonexistent/cache.db: no such cache file"))) << errors.toStdString();
+    EXPECT_EQ(runConsole({ QStringLiteral("--cache"), QStringLiteral("/nonexistent/cache.db"),
+                             QStringLiteral("--screenshot"), QStringLiteral("/tmp/unused") },
+                  &errors),
+        2);
+    EXPECT_TRUE(errors.contains(QStringLiteral("/nonexistent/cache.db: no such cache file")))
+        << errors.toStdString();
 }
-
 
 // `draconsole --context`: the console mirrors a live cluster (here `dractl serve --demo`) into
 // its cache, shows it, and on exit records in the cache that the mirror is no longer followed.
@@ -118,16 +129,20 @@ TEST_F(ConsoleLiveMirrorTest, LiveContextIsMirroredIntoTheCacheAndShown)
     const int code = runConsole(mirrorArguments(dir, m_kubeconfig, cache), &errors);
     stopServer();
     ASSERT_EQ(code, 0) << errors.toStdString();
-    EXPECT_FALSE(QImage(QDir(dir.filePath(QStringLiteral("shots"))).filePath(QStringLiteral("devices.png"))).isNull());
+    EXPECT_FALSE(
+        QImage(QDir(dir.filePath(QStringLiteral("shots"))).filePath(QStringLiteral("devices.png")))
+            .isNull());
 
-    dra::Result<dra::store::CacheDb> mirrored = dra::store::CacheDb::open(cache, dra::store::OpenMode::ReadOnly);
+    dra::Result<dra::store::CacheDb> mirrored
+        = dra::store::CacheDb::open(cache, dra::store::OpenMode::ReadOnly);
     ASSERT_TRUE(mirrored.has_value()) << mirrored.error().message.toStdString();
     EXPECT_FALSE(mirrored->objects("demo", "resource.k8s.io", "ResourceSlice").value().empty());
     const std::vector<dra::store::StreamRecord> streams = mirrored->streams("demo").value();
     ASSERT_FALSE(streams.empty());
     for (const dra::store::StreamRecord &stream : streams) {
         EXPECT_EQ(stream.state, "stale") << stream.kind;
-        EXPECT_NE(stream.reason.find("the console disconnected"), std::string::npos) << stream.reason;
+        EXPECT_NE(stream.reason.find("the console disconnected"), std::string::npos)
+            << stream.reason;
     }
 }
 
@@ -138,8 +153,9 @@ TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMi
     QTemporaryDir &dir = m_dir;
     const auto mirrorWith = [&](const QString &namespaces, const QString &cache) {
         QString errors;
-        const int code = runConsole(
-            mirrorArguments(dir, m_kubeconfig, cache) << QStringLiteral("--workload-namespaces") << namespaces, &errors);
+        const int code = runConsole(mirrorArguments(dir, m_kubeconfig, cache)
+                << QStringLiteral("--workload-namespaces") << namespaces,
+            &errors);
         EXPECT_EQ(code, 0) << errors.toStdString();
     };
     const QString batchCache = dir.filePath(QStringLiteral("batch.db"));
@@ -149,10 +165,12 @@ TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMi
     stopServer();
 
     // Each cache has one Deployment stream per namespace asked for, and no Deployment of another
-    // namespace (the a100-mig preset runs none of its own: the in-process session test writes some).
+    // namespace (the a100-mig preset runs none of its own: the in-process session test writes
+    // some).
     const auto deploymentStreams = [](const QString &path) {
         std::set<std::string> namespaces;
-        dra::Result<dra::store::CacheDb> cache = dra::store::CacheDb::open(path, dra::store::OpenMode::ReadOnly);
+        dra::Result<dra::store::CacheDb> cache
+            = dra::store::CacheDb::open(path, dra::store::OpenMode::ReadOnly);
         EXPECT_TRUE(cache.has_value()) << path.toStdString();
         if (!cache)
             return namespaces;
@@ -160,13 +178,15 @@ TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMi
         for (const dra::store::StreamRecord &stream : streams)
             if (stream.kind == "Deployment")
                 namespaces.insert(stream.ns);
-        const std::vector<dra::store::ObjectRecord> deployments = cache->objects("demo", "apps", "Deployment").value();
+        const std::vector<dra::store::ObjectRecord> deployments
+            = cache->objects("demo", "apps", "Deployment").value();
         for (const dra::store::ObjectRecord &deployment : deployments)
-            EXPECT_TRUE(namespaces.contains(deployment.key.ns)) << deployment.key.ns << "/" << deployment.key.name;
+            EXPECT_TRUE(namespaces.contains(deployment.key.ns))
+                << deployment.key.ns << "/" << deployment.key.name;
         return namespaces;
     };
-    EXPECT_EQ(deploymentStreams(batchCache), (std::set<std::string>{ "batch", "training" }));
-    EXPECT_EQ(deploymentStreams(inferenceCache), (std::set<std::string>{ "inference" }));
+    EXPECT_EQ(deploymentStreams(batchCache), (std::set<std::string> { "batch", "training" }));
+    EXPECT_EQ(deploymentStreams(inferenceCache), (std::set<std::string> { "inference" }));
 }
 
 } // namespace

@@ -21,30 +21,36 @@ namespace {
 QByteArray sessionTestDeployment(const std::string &ns, const std::string &name, int replicas)
 {
     const nlohmann::json labels = { { "app", name } };
-    return QByteArray::fromStdString(nlohmann::json({
-        { "apiVersion", "apps/v1" },
-        { "kind", "Deployment" },
-        { "metadata", { { "name", name }, { "namespace", ns } } },
-        { "spec",
-          { { "replicas", replicas },
-            { "selector", { { "matchLabels", labels } } },
-            { "template",
-              { { "metadata", { { "labels", labels } } },
-                { "spec", { { "containers", nlohmann::json::array({ { { "name", "app" }, { "image", "busybox" } } }) } } } } } } },
-    }).dump());
+    return QByteArray::fromStdString(nlohmann::json(
+        {
+            { "apiVersion", "apps/v1" },
+            { "kind", "Deployment" },
+            { "metadata", { { "name", name }, { "namespace", ns } } },
+            { "spec",
+                { { "replicas", replicas }, { "selector", { { "matchLabels", labels } } },
+                    { "template",
+                        { { "metadata", { { "labels", labels } } },
+                            { "spec",
+                                { { "containers",
+                                    nlohmann::json::array({ { { "name", "app" },
+                                        { "image", "busybox" } } }) } } } } } } },
+        })
+                                         .dump());
 }
 
-Result<kube::RestResponse> createDeployment(const kube::ClientConfig &client, const std::string &ns,
-                                            const std::string &name, int replicas)
+Result<kube::RestResponse> createDeployment(
+    const kube::ClientConfig &client, const std::string &ns, const std::string &name, int replicas)
 {
     kube::RestRequest request;
     request.method = "POST";
-    request.path = QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(QString::fromStdString(ns));
+    request.path
+        = QStringLiteral("/apis/apps/v1/namespaces/%1/deployments").arg(QString::fromStdString(ns));
     request.body = sessionTestDeployment(ns, name, replicas);
     return consoleRequest(client, std::move(request));
 }
 
-size_t podsOfDeployment(const console::ConsoleSession &session, const std::string &ns, const std::string &name)
+size_t podsOfDeployment(
+    const console::ConsoleSession &session, const std::string &ns, const std::string &name)
 {
     size_t count = 0;
     for (const auto &pod : session.inventory()->snapshot()->objects(model::Kind::Pod))
@@ -55,7 +61,8 @@ size_t podsOfDeployment(const console::ConsoleSession &session, const std::strin
 TEST(ConsoleSessionTest, DemoServesAnEmbeddedClusterAndMirrorsItLikeALiveContext)
 {
     ConsoleDemo demo;
-    EXPECT_FALSE(demo.session().clientConfig().has_value()) << "no client before the demo cluster serves";
+    EXPECT_FALSE(demo.session().clientConfig().has_value())
+        << "no client before the demo cluster serves";
     ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
 
     const std::optional<kube::ClientConfig> client = demo.session().clientConfig();
@@ -67,18 +74,21 @@ TEST(ConsoleSessionTest, DemoServesAnEmbeddedClusterAndMirrorsItLikeALiveContext
     EXPECT_FALSE(client->caCertificates.isEmpty());
 
     // What the console shows is what the server serves.
-    const Result<kube::RestResponse> slices = consoleGet(*client, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
+    const Result<kube::RestResponse> slices
+        = consoleGet(*client, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
     ASSERT_TRUE(slices.has_value()) << slices.error().message.toStdString();
     const size_t served = nlohmann::json::parse(slices->body.toStdString())["items"].size();
     ASSERT_GT(served, 0u);
     const auto shown = [&] { return demo.session().inventory()->snapshot()->slices().size(); };
-    EXPECT_TRUE(consoleWaitUntil([&] { return shown() == served; })) << shown() << " shown, " << served << " served";
+    EXPECT_TRUE(consoleWaitUntil([&] { return shown() == served; }))
+        << shown() << " shown, " << served << " served";
 
     const QString cache = demo.session().cachePath();
     EXPECT_TRUE(QFileInfo::exists(cache));
     demo.stop();
     EXPECT_FALSE(QFileInfo::exists(cache)) << "the temporary mirror cache goes with the session";
-    EXPECT_FALSE(consoleGet(*client, QStringLiteral("/version")).has_value()) << "the demo cluster stopped";
+    EXPECT_FALSE(consoleGet(*client, QStringLiteral("/version")).has_value())
+        << "the demo cluster stopped";
 }
 
 TEST(ConsoleSessionTest, DeploymentWrittenToTheDemoGetsPodsThatTheConsoleShows)
@@ -86,43 +96,52 @@ TEST(ConsoleSessionTest, DeploymentWrittenToTheDemoGetsPodsThatTheConsoleShows)
     ConsoleDemo demo;
     ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
     const kube::ClientConfig client = *demo.session().clientConfig();
-    const Result<kube::RestResponse> created = createDeployment(client, "training", "session-web", 2);
+    const Result<kube::RestResponse> created
+        = createDeployment(client, "training", "session-web", 2);
     ASSERT_TRUE(created.has_value()) << created.error().message.toStdString();
-    EXPECT_TRUE(consoleWaitUntil([&] { return podsOfDeployment(demo.session(), "training", "session-web") == 2; }))
-        << podsOfDeployment(demo.session(), "training", "session-web") << " pods in the console";
+    EXPECT_TRUE(consoleWaitUntil([&] {
+        return podsOfDeployment(demo.session(), "training", "session-web") == 2;
+    })) << podsOfDeployment(demo.session(), "training", "session-web")
+        << " pods in the console";
     // The Deployment comes by a watch of its own, which may trail the pods' under load.
     EXPECT_TRUE(consoleWaitUntil([&] {
-        return inventoryObject(demo.session(), model::Kind::Deployment, "training", "session-web") != nullptr;
+        return inventoryObject(demo.session(), model::Kind::Deployment, "training", "session-web")
+            != nullptr;
     })) << "the Deployment never reached the console";
 }
 
 TEST(ConsoleSessionTest, WorkloadNamespacesChooseWhichDeploymentsAreMirrored)
 {
     console::SessionOptions options;
-    options.workloadNamespaces = std::vector<std::string>{ "training" };
+    options.workloadNamespaces = std::vector<std::string> { "training" };
     ConsoleDemo demo(options);
     ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
     const kube::ClientConfig client = *demo.session().clientConfig();
     // The batch one is written first: had its namespace been mirrored, it would arrive first.
     ASSERT_TRUE(createDeployment(client, "batch", "unmirrored", 0).has_value());
     ASSERT_TRUE(createDeployment(client, "training", "mirrored", 0).has_value());
-    EXPECT_TRUE(consoleWaitUntil(
-        [&] { return inventoryObject(demo.session(), model::Kind::Deployment, "training", "mirrored") != nullptr; }));
-    EXPECT_EQ(inventoryObject(demo.session(), model::Kind::Deployment, "batch", "unmirrored"), nullptr);
-    EXPECT_TRUE(consoleGet(client, QStringLiteral("/apis/apps/v1/namespaces/batch/deployments/unmirrored")).has_value());
+    EXPECT_TRUE(consoleWaitUntil([&] {
+        return inventoryObject(demo.session(), model::Kind::Deployment, "training", "mirrored")
+            != nullptr;
+    }));
+    EXPECT_EQ(
+        inventoryObject(demo.session(), model::Kind::Deployment, "batch", "unmirrored"), nullptr);
+    EXPECT_TRUE(
+        consoleGet(client, QStringLiteral("/apis/apps/v1/namespaces/batch/deployments/unmirrored"))
+            .has_value());
 }
 
 TEST(ConsoleSessionTest, MirroredWorkloadNamespacesDependOnTheMode)
 {
     console::SessionOptions options;
     options.mode = console::SessionOptions::Mode::Demo;
-    EXPECT_EQ(options.mirroredWorkloadNamespaces(), std::vector<std::string>{ "*" });
+    EXPECT_EQ(options.mirroredWorkloadNamespaces(), std::vector<std::string> { "*" });
     options.mode = console::SessionOptions::Mode::Live;
     EXPECT_TRUE(options.mirroredWorkloadNamespaces().empty());
-    options.workloadNamespaces = std::vector<std::string>{ "a", "b" };
-    EXPECT_EQ(options.mirroredWorkloadNamespaces(), (std::vector<std::string>{ "a", "b" }));
+    options.workloadNamespaces = std::vector<std::string> { "a", "b" };
+    EXPECT_EQ(options.mirroredWorkloadNamespaces(), (std::vector<std::string> { "a", "b" }));
     EXPECT_EQ(kube::parseNamespaceList(QStringLiteral(" ml-team, ,inference,")),
-              (std::vector<std::string>{ "ml-team", "inference" }));
+        (std::vector<std::string> { "ml-team", "inference" }));
 }
 
 TEST(ConsoleSessionTest, OfflineCacheHasNoClient)

@@ -30,15 +30,18 @@ TEST(DeviceBrowserTest, SelectorFilterShowsExactlyTheMatchingDevices)
     DeviceBrowser browser;
     browser.reset(snapshot);
     const QString expression = QStringLiteral(
-        "device.driver == \"gpu.nvidia.com\" && device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0");
+        "device.driver == \"gpu.nvidia.com\" && "
+        "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0");
     typeSelector(browser, expression);
 
-    const inventory::SelectorSweep expected = inventory::sweepSelector(*snapshot, expression.toStdString());
+    const inventory::SelectorSweep expected
+        = inventory::sweepSelector(*snapshot, expression.toStdString());
     ASSERT_TRUE(expected.valid);
     ASSERT_GT(expected.matches.size(), 0u);
     EXPECT_EQ(browser.filterModel()->rowCount(), int(expected.matches.size()));
     EXPECT_TRUE(browser.selectorEditor()->diagnostics().empty());
-    EXPECT_TRUE(browser.statusText().contains(QStringLiteral("matches %1 of").arg(expected.matches.size())))
+    EXPECT_TRUE(
+        browser.statusText().contains(QStringLiteral("matches %1 of").arg(expected.matches.size())))
         << browser.statusText().toStdString();
 }
 
@@ -48,8 +51,10 @@ TEST(DeviceBrowserTest, BrokenSelectorShowsDiagnosticsAndKeepsTheLastGoodFilterO
     browser.reset(test::a100Snapshot());
     typeSelector(browser, QStringLiteral("device.driver == "));
     ASSERT_FALSE(browser.selectorEditor()->diagnostics().empty());
-    EXPECT_EQ(browser.selectorEditor()->diagnostics().front().severity, cel::Diagnostic::Severity::Error);
-    EXPECT_FALSE(browser.selectorEditor()->extraSelections().isEmpty()) << "the error is underlined";
+    EXPECT_EQ(
+        browser.selectorEditor()->diagnostics().front().severity, cel::Diagnostic::Severity::Error);
+    EXPECT_FALSE(browser.selectorEditor()->extraSelections().isEmpty())
+        << "the error is underlined";
     EXPECT_TRUE(browser.statusText().contains(QStringLiteral("does not compile")));
 }
 
@@ -57,7 +62,8 @@ TEST(DeviceBrowserTest, MisspelledAttributeWarnsWithASuggestion)
 {
     DeviceBrowser browser;
     browser.reset(test::a100Snapshot());
-    typeSelector(browser, QStringLiteral("device.attributes[\"gpu.nvidia.com\"].prodctName == \"x\""));
+    typeSelector(
+        browser, QStringLiteral("device.attributes[\"gpu.nvidia.com\"].prodctName == \"x\""));
     const auto &diagnostics = browser.selectorEditor()->diagnostics();
     ASSERT_FALSE(diagnostics.empty());
     EXPECT_EQ(diagnostics.back().severity, cel::Diagnostic::Severity::Warning);
@@ -74,7 +80,8 @@ TEST(DeviceBrowserTest, SelectDeviceSelectsItsRow)
     QSignalSpy selected(&browser, &DeviceBrowser::deviceSelected);
     ASSERT_TRUE(browser.selectDevice(last->key));
     const QModelIndex current = browser.table()->currentIndex();
-    EXPECT_EQ(current.data(DeviceTableModel::DeviceKeyRole).toStringList().value(2).toStdString(), last->key.device);
+    EXPECT_EQ(current.data(DeviceTableModel::DeviceKeyRole).toStringList().value(2).toStdString(),
+        last->key.device);
     EXPECT_GE(selected.count(), 1);
     EXPECT_FALSE(browser.selectDevice({ "nope", "nope", "nope" }));
 }

@@ -16,7 +16,8 @@ namespace dra::views {
 namespace {
 
 // What one object added, changed or deleted on top of `base` changes, as the store announces it.
-inventory::ChangeSet changeOf(const inventory::SnapshotPtr &base, store::ChangeType type, const test::json &object)
+inventory::ChangeSet changeOf(
+    const inventory::SnapshotPtr &base, store::ChangeType type, const test::json &object)
 {
     store::CommittedBatch batch;
     batch.cluster = base->cluster();
@@ -40,7 +41,8 @@ TEST(DeviceTableModelTest, OneRowPerDeviceWithStateAndHolder)
     for (int row = 0; row < model.rowCount(); ++row) {
         const inventory::Device *device = model.deviceAt(row);
         ASSERT_NE(device, nullptr);
-        EXPECT_EQ(model.index(row, DeviceTableModel::Name).data().toString().toStdString(), device->key.device);
+        EXPECT_EQ(model.index(row, DeviceTableModel::Name).data().toString().toStdString(),
+            device->key.device);
         const QString state = model.index(row, DeviceTableModel::State).data().toString();
         EXPECT_EQ(state.toStdString(), inventory::deviceStateName(snapshot->state(*device)));
         const QString holder = model.index(row, DeviceTableModel::Holder).data().toString();
@@ -96,16 +98,22 @@ TEST(DeviceFilterModelTest, TextFilterNeedsEveryWordAndSortsMemoryByValue)
     for (int row = 0; row < filter.rowCount(); ++row) {
         bool h100 = false;
         for (int column = 0; column < DeviceTableModel::ColumnCount; ++column)
-            h100 = h100 || filter.index(row, column).data().toString().contains(QStringLiteral("h100"), Qt::CaseInsensitive);
+            h100 = h100
+                || filter.index(row, column)
+                       .data()
+                       .toString()
+                       .contains(QStringLiteral("h100"), Qt::CaseInsensitive);
         EXPECT_TRUE(h100);
-        EXPECT_EQ(filter.index(row, DeviceTableModel::State).data().toString(), QStringLiteral("free"));
+        EXPECT_EQ(
+            filter.index(row, DeviceTableModel::State).data().toString(), QStringLiteral("free"));
     }
     EXPECT_LT(filter.rowCount(), model.rowCount());
     filter.setText({});
     filter.sort(DeviceTableModel::Memory, Qt::DescendingOrder);
     double previous = 1e30;
     for (int row = 0; row < filter.rowCount(); ++row) {
-        const QVariant value = filter.index(row, DeviceTableModel::Memory).data(DeviceTableModel::SortRole);
+        const QVariant value
+            = filter.index(row, DeviceTableModel::Memory).data(DeviceTableModel::SortRole);
         if (!value.isValid())
             continue;
         EXPECT_LE(value.toDouble(), previous);
@@ -120,8 +128,8 @@ TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
     using test::json;
     const json node = test::nodeObject("n1");
     const json slice = test::sliceObject("n1", "n1",
-                                         { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1"), test::gpuDevice("gpu-2"),
-                                           test::gpuDevice("gpu-3") });
+        { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1"), test::gpuDevice("gpu-2"),
+            test::gpuDevice("gpu-3") });
     const inventory::SnapshotPtr free = test::snapshotOf(test::listOf({ node, slice }));
     DeviceTableModel model;
     model.reset(free);
@@ -133,19 +141,21 @@ TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
     ASSERT_EQ(filter.rowCount(), 4);
 
     // gpu-2 is allocated to a claim.
-    const inventory::ChangeSet changes
-        = changeOf(free, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-2" }, {}));
+    const inventory::ChangeSet changes = changeOf(
+        free, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-2" }, {}));
     ASSERT_TRUE(changes.allocationsChanged);
     model.applyChanges(changes);
 
     ASSERT_EQ(filter.rowCount(), 3) << "the allocated device no longer matches \"free\"";
     for (int row = 0; row < filter.rowCount(); ++row)
-        EXPECT_NE(filter.index(row, DeviceTableModel::Name).data().toString(), QStringLiteral("gpu-2"));
+        EXPECT_NE(
+            filter.index(row, DeviceTableModel::Name).data().toString(), QStringLiteral("gpu-2"));
     filter.setText({});
     ASSERT_EQ(filter.rowCount(), 4);
     EXPECT_EQ(filter.index(0, DeviceTableModel::Name).data().toString(), QStringLiteral("gpu-2"))
         << "\"allocated\" sorts before \"free\"";
-    EXPECT_EQ(filter.index(0, DeviceTableModel::State).data().toString(), QStringLiteral("allocated"));
+    EXPECT_EQ(
+        filter.index(0, DeviceTableModel::State).data().toString(), QStringLiteral("allocated"));
 }
 
 // Devices that come and go while the table is sorted and filtered take their place among the
@@ -154,7 +164,8 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
 {
     using test::json;
     const json node = test::nodeObject("n1");
-    const json first = test::sliceObject("n1", "n1", { test::gpuDevice("gpu-1"), test::gpuDevice("gpu-3") });
+    const json first
+        = test::sliceObject("n1", "n1", { test::gpuDevice("gpu-1"), test::gpuDevice("gpu-3") });
     const inventory::SnapshotPtr before = test::snapshotOf(test::listOf({ node, first }));
     DeviceTableModel model;
     model.reset(before);
@@ -169,23 +180,27 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
             shown << filter.index(row, DeviceTableModel::Name).data().toString();
         return shown;
     };
-    ASSERT_EQ(names(), (QStringList{ QStringLiteral("gpu-3"), QStringLiteral("gpu-1") }));
+    ASSERT_EQ(names(), (QStringList { QStringLiteral("gpu-3"), QStringLiteral("gpu-1") }));
 
-    const auto apply = [&](const inventory::SnapshotPtr &base, store::ChangeType type, const json &object) {
-        const inventory::ChangeSet changes = changeOf(base, type, object);
-        model.applyChanges(changes);
-        return changes.snapshot;
-    };
+    const auto apply
+        = [&](const inventory::SnapshotPtr &base, store::ChangeType type, const json &object) {
+              const inventory::ChangeSet changes = changeOf(base, type, object);
+              model.applyChanges(changes);
+              return changes.snapshot;
+          };
     // A second node's slice arrives: its devices are read and sorted in.
-    const json second = test::sliceObject("n2", "n2", { test::gpuDevice("gpu-2"), test::gpuDevice("gpu-4") });
+    const json second
+        = test::sliceObject("n2", "n2", { test::gpuDevice("gpu-2"), test::gpuDevice("gpu-4") });
     const inventory::SnapshotPtr added = apply(before, store::ChangeType::Added, second);
-    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4"), QStringLiteral("gpu-3"), QStringLiteral("gpu-2"),
-                                     QStringLiteral("gpu-1") }));
+    EXPECT_EQ(names(),
+        (QStringList { QStringLiteral("gpu-4"), QStringLiteral("gpu-3"), QStringLiteral("gpu-2"),
+            QStringLiteral("gpu-1") }));
     // The first slice goes: its rows go, the others keep their values.
     apply(added, store::ChangeType::Deleted, first);
-    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4"), QStringLiteral("gpu-2") }));
+    EXPECT_EQ(names(), (QStringList { QStringLiteral("gpu-4"), QStringLiteral("gpu-2") }));
     filter.setText(QStringLiteral("n2 gpu-4"));
-    EXPECT_EQ(names(), (QStringList{ QStringLiteral("gpu-4") })) << "the search text of an added row is its own";
+    EXPECT_EQ(names(), (QStringList { QStringLiteral("gpu-4") }))
+        << "the search text of an added row is its own";
 }
 
 QStringList shownNames(const DeviceFilterModel &filter)
@@ -210,8 +225,8 @@ TEST(DeviceFilterModelTest, SearchTextsReadInTheBackgroundFilterAsTheTableReads)
     ASSERT_TRUE(ready.wait(30'000));
     DeviceFilterModel inPlace;
     inPlace.setSourceModel(&model);
-    for (const QString &words : { QStringLiteral("h100 free"), QStringLiteral("DRA.NET"), QStringLiteral("allocated"),
-                                  QStringLiteral("a100 mig 9728mi") }) {
+    for (const QString &words : { QStringLiteral("h100 free"), QStringLiteral("DRA.NET"),
+             QStringLiteral("allocated"), QStringLiteral("a100 mig 9728mi") }) {
         prepared.setText(words);
         inPlace.setText(words);
         EXPECT_GT(inPlace.rowCount(), 0) << words.toStdString();
@@ -224,7 +239,8 @@ TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
 {
     using test::json;
     const json slice = test::sliceObject("n1", "n1", { test::gpuDevice("gpu-1") });
-    const inventory::SnapshotPtr before = test::snapshotOf(test::listOf({ test::nodeObject("n1"), slice }));
+    const inventory::SnapshotPtr before
+        = test::snapshotOf(test::listOf({ test::nodeObject("n1"), slice }));
     DeviceTableModel model;
     model.reset(before);
     DeviceFilterModel filter;
@@ -233,12 +249,13 @@ TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
     filter.prepareSearch(before);
     // Before the texts land (they come through the event loop), gpu-1 is allocated: same rows,
     // other text.
-    model.applyChanges(changeOf(before, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-1" }, {})));
+    model.applyChanges(changeOf(
+        before, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-1" }, {})));
     QThreadPool::globalInstance()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(ready.count(), 0) << "read for the table before the change";
     filter.setText(QStringLiteral("allocated"));
-    EXPECT_EQ(shownNames(filter), QStringList{ QStringLiteral("n1/gpu-1") });
+    EXPECT_EQ(shownNames(filter), QStringList { QStringLiteral("n1/gpu-1") });
 }
 
 } // namespace

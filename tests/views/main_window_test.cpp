@@ -28,7 +28,7 @@ TEST(MainWindowTest, ThePageOnScreenIsFilledFirstAndEveryPageBeforeItIsShown)
     {
         Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         ASSERT_TRUE(cache.has_value()) << cache.error().message.toStdString();
-        store::WatchBatch batch{ .cluster = "lab" };
+        store::WatchBatch batch { .cluster = "lab" };
         for (store::ObjectRecord &record : recordsOf(presetList("mixed", 1)))
             batch.changes.push_back({ store::ChangeType::Added, std::move(record) });
         ASSERT_TRUE(cache->apply(batch).has_value());
@@ -52,13 +52,15 @@ TEST(MainWindowTest, ThePageOnScreenIsFilledFirstAndEveryPageBeforeItIsShown)
         devicesRowsWhenShown = window.deviceBrowser()->tableModel()->rowCount();
     });
     session.start();
-    ASSERT_TRUE(consoleWaitUntil([&] { return devicesRowsWhenShown >= 0; })) << "the cache never loaded";
+    ASSERT_TRUE(consoleWaitUntil([&] { return devicesRowsWhenShown >= 0; }))
+        << "the cache never loaded";
     ASSERT_GT(devices, 0u);
     EXPECT_EQ(devicesRowsAtLoad, 0) << "the Devices page waits until the overview has painted";
     EXPECT_EQ(claimsRowsAtLoad, 0);
     EXPECT_EQ(devicesRowsWhenShown, int(devices)) << "a page is filled before it shows";
     // The pages not shown are filled soon after.
-    EXPECT_TRUE(consoleWaitUntil([&] { return window.claimBrowser()->listModel()->rowCount() > 0; }, 5000));
+    EXPECT_TRUE(
+        consoleWaitUntil([&] { return window.claimBrowser()->listModel()->rowCount() > 0; }, 5000));
 }
 
 } // namespace

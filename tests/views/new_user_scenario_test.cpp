@@ -74,7 +74,8 @@ spec:
 )");
 
 // The pcieRoot a device publishes, by pool and device name.
-std::string pcieRootOf(const inventory::Snapshot &snapshot, const std::string &pool, const std::string &device)
+std::string pcieRootOf(
+    const inventory::Snapshot &snapshot, const std::string &pool, const std::string &device)
 {
     for (const inventory::Device *candidate : snapshot.devices())
         if (candidate->key.pool == pool && candidate->key.device == device)
@@ -84,7 +85,8 @@ std::string pcieRootOf(const inventory::Snapshot &snapshot, const std::string &p
 
 TEST(NewUserScenarioTest, H100BesideANicIsWrittenCheckedAppliedAndAllocated)
 {
-    ConsoleDemo demo({}, QStringLiteral("mixed")); // what `draconsole --demo` runs: H100s with RDMA NICs
+    ConsoleDemo demo(
+        {}, QStringLiteral("mixed")); // what `draconsole --demo` runs: H100s with RDMA NICs
     console::MainWindow window(&demo.session());
     ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
 
@@ -104,21 +106,24 @@ TEST(NewUserScenarioTest, H100BesideANicIsWrittenCheckedAppliedAndAllocated)
     console::ApplyDialog *dialog = window.applyToCluster();
     ASSERT_NE(dialog, nullptr);
     QSignalSpy dryRun(dialog, &console::ApplyDialog::dryRunDone);
-    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; })) << dialog->statusText().toStdString();
+    ASSERT_TRUE(consoleWaitUntil([&] { return dryRun.count() > 0; }))
+        << dialog->statusText().toStdString();
     QPushButton *apply = dialogApplyButton(dialog);
     ASSERT_NE(apply, nullptr);
     ASSERT_TRUE(apply->isEnabled()) << dialog->statusText().toStdString();
     QSignalSpy applied(dialog, &console::ApplyDialog::applyDone);
     apply->click();
-    ASSERT_TRUE(consoleWaitUntil([&] { return applied.count() > 0; })) << dialog->statusText().toStdString();
+    ASSERT_TRUE(consoleWaitUntil([&] { return applied.count() > 0; }))
+        << dialog->statusText().toStdString();
 
     // The Deployment's pod gets a claim from the template, and the scheduler allocates it.
     const model::Object *claim = nullptr;
     const auto allocatedClaim = [&]() -> const model::Object * {
-        for (const auto &object : demo.session().inventory()->snapshot()->objects(model::Kind::ResourceClaim)) {
+        for (const auto &object :
+            demo.session().inventory()->snapshot()->objects(model::Kind::ResourceClaim)) {
             const auto *resourceClaim = object->as<model::ResourceClaim>();
-            if (object->key().ns == "training" && object->key().name.starts_with("nccl-probe-") && resourceClaim
-                && resourceClaim->allocation)
+            if (object->key().ns == "training" && object->key().name.starts_with("nccl-probe-")
+                && resourceClaim && resourceClaim->allocation)
                 return object.get();
         }
         return nullptr;

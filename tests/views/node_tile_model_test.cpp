@@ -28,7 +28,8 @@ TEST(NodeTileModelTest, OneTilePerNodeWithItsFreeWholeDevices)
         EXPECT_LE(free, whole);
         int counted = 0;
         for (const inventory::Device *device : snapshot->devicesOnNode(nodes[size_t(row)]))
-            counted += !device->isPartition() && snapshot->state(*device) == inventory::DeviceState::Free;
+            counted += !device->isPartition()
+                && snapshot->state(*device) == inventory::DeviceState::Free;
         EXPECT_EQ(free, counted) << nodes[size_t(row)];
         freeTotal += free;
     }

@@ -78,7 +78,10 @@ protected:
         dra::rollout::ClusterPort *port = &m_cluster;
         PanelConsole made;
         made.driver = std::make_unique<RolloutDriver>(
-            statePath(), [port]() -> dra::Result<dra::console::DriverCluster> { return dra::console::DriverCluster{{}, port}; },
+            statePath(),
+            [port]() -> dra::Result<dra::console::DriverCluster> {
+                return dra::console::DriverCluster { {}, port };
+            },
             m_clock, options);
         made.panel = std::make_unique<RolloutPanel>();
         dra::console::connectRolloutPanel(made.panel.get(), made.driver.get());
@@ -88,7 +91,8 @@ protected:
     static std::optional<Stage> stageOf(const RolloutPanel &panel)
     {
         const auto snapshot = panel.snapshot();
-        return snapshot && snapshot->state ? std::optional<Stage>(snapshot->state->stage) : std::nullopt;
+        return snapshot && snapshot->state ? std::optional<Stage>(snapshot->state->stage)
+                                           : std::nullopt;
     }
 
     static std::string stageText(const RolloutPanel &panel)
@@ -100,10 +104,11 @@ protected:
     static std::vector<Verb> enabledVerbs(const RolloutPanel &panel)
     {
         std::vector<Verb> enabled;
-        for (Verb verb : {Verb::Start, Verb::Promote, Verb::Pause, Verb::Resume, Verb::Abort, Verb::RetryGate,
-                          Verb::Finalise, Verb::Reject}) {
+        for (Verb verb : { Verb::Start, Verb::Promote, Verb::Pause, Verb::Resume, Verb::Abort,
+                 Verb::RetryGate, Verb::Finalise, Verb::Reject }) {
             QPushButton *button = panel.button(verb);
-            EXPECT_TRUE(button && button->isVisible() == panel.isVisible()) << "every verb keeps its button";
+            EXPECT_TRUE(button && button->isVisible() == panel.isVisible())
+                << "every verb keeps its button";
             if (button && button->isEnabled())
                 enabled.push_back(verb);
         }
@@ -114,7 +119,9 @@ protected:
     static QString currentStage(const RolloutPanel &panel)
     {
         const int row = panel.timeline()->currentRow();
-        return row < 0 ? QString() : panel.timeline()->index(row, RolloutTimelineModel::StageColumn).data().toString();
+        return row < 0
+            ? QString()
+            : panel.timeline()->index(row, RolloutTimelineModel::StageColumn).data().toString();
     }
 
     // Lets an hour pass (the windows run, the controller ticks) and promotes from the panel.
@@ -136,16 +143,19 @@ TEST_F(RolloutPanelTest, PromotesAPlanThroughEveryStageToCompleteAndFinalises)
     QAbstractItemModelTester timelineTester(c.panel->timeline());
     QAbstractItemModelTester gateTester(c.panel->gates());
     QAbstractItemModelTester auditTester(c.panel->audit());
-    EXPECT_EQ(enabledVerbs(*c.panel), std::vector<Verb>{}) << "nothing to act on before a rollout is open";
+    EXPECT_EQ(enabledVerbs(*c.panel), std::vector<Verb> {})
+        << "nothing to act on before a rollout is open";
 
     Q_EMIT c.panel->startFromPlanRequested(m_planFile);
-    ASSERT_EQ(stageOf(*c.panel), Stage::Canary) << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    ASSERT_EQ(stageOf(*c.panel), Stage::Canary)
+        << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(c.panel->snapshot()->drive, RolloutSnapshot::Drive::Local);
     EXPECT_EQ(c.panel->snapshot()->lease->owner, "alice on console-a (pid 4242)");
     EXPECT_EQ(c.panel->picker()->currentData().toString(), QStringLiteral("llm-server-to-dra"));
     EXPECT_EQ(currentStage(*c.panel), QStringLiteral("Canary"));
     EXPECT_EQ(enabledVerbs(*c.panel),
-              (std::vector<Verb>{Verb::Promote, Verb::Pause, Verb::Abort, Verb::RetryGate, Verb::Reject}));
+        (std::vector<Verb> {
+            Verb::Promote, Verb::Pause, Verb::Abort, Verb::RetryGate, Verb::Reject }));
     EXPECT_TRUE(c.panel->driveLabel()->text().contains(QStringLiteral("this console")))
         << c.panel->driveLabel()->text().toStdString();
 
@@ -162,7 +172,8 @@ TEST_F(RolloutPanelTest, PromotesAPlanThroughEveryStageToCompleteAndFinalises)
     m_clock.advance(11 * kPanelMinute);
     const QModelIndex api = c.panel->gates()->gateIndex(dra::rollout::GateKind::Api);
     ASSERT_TRUE(api.isValid()) << "the api gate is evaluated in Shadow";
-    EXPECT_EQ(api.siblingAtColumn(dra::views::RolloutGateModel::VerdictColumn).data().toString(), QStringLiteral("Passed"));
+    EXPECT_EQ(api.siblingAtColumn(dra::views::RolloutGateModel::VerdictColumn).data().toString(),
+        QStringLiteral("Passed"));
     EXPECT_GT(c.panel->gates()->rowCount(api), 0) << "each check with its evidence under its gate";
 
     promoteAfterAnHour(*c.panel);
@@ -170,11 +181,13 @@ TEST_F(RolloutPanelTest, PromotesAPlanThroughEveryStageToCompleteAndFinalises)
     const int steps = int(c.panel->snapshot()->plan->cutover.size());
     ASSERT_GE(steps, 2);
     EXPECT_EQ(currentStage(*c.panel),
-              QStringLiteral("Cutover %1%").arg(c.panel->snapshot()->plan->cutover.front().percent));
+        QStringLiteral("Cutover %1%").arg(c.panel->snapshot()->plan->cutover.front().percent));
     for (int step = 1; step <= steps; ++step)
         promoteAfterAnHour(*c.panel);
-    ASSERT_EQ(stageOf(*c.panel), Stage::Complete) << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
-    EXPECT_EQ(enabledVerbs(*c.panel), (std::vector<Verb>{Verb::Abort, Verb::Finalise, Verb::Reject}))
+    ASSERT_EQ(stageOf(*c.panel), Stage::Complete)
+        << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    EXPECT_EQ(
+        enabledVerbs(*c.panel), (std::vector<Verb> { Verb::Abort, Verb::Finalise, Verb::Reject }))
         << "at Complete rollback is still one button away";
 
     // Every forward stage has been entered, in order, with its time; Finalised is still ahead.
@@ -182,23 +195,29 @@ TEST_F(RolloutPanelTest, PromotesAPlanThroughEveryStageToCompleteAndFinalises)
     ASSERT_EQ(rows.size(), size_t(3 + steps + 2));
     int64_t previous = 0;
     for (size_t i = 0; i + 2 < rows.size(); ++i) {
-        EXPECT_EQ(rows[i].status, RolloutTimelineModel::Status::Done) << rows[i].label.toStdString();
+        EXPECT_EQ(rows[i].status, RolloutTimelineModel::Status::Done)
+            << rows[i].label.toStdString();
         EXPECT_GE(rows[i].enteredAt, previous) << rows[i].label.toStdString();
         previous = rows[i].enteredAt;
     }
     EXPECT_EQ(rows[rows.size() - 2].label, QStringLiteral("Complete"));
     EXPECT_EQ(rows[rows.size() - 2].status, RolloutTimelineModel::Status::Current);
     EXPECT_EQ(rows.back().status, RolloutTimelineModel::Status::Pending);
-    EXPECT_EQ(m_cluster.object(dra::model::Kind::Deployment, "inference", "llm-server-dra")->at("spec").value("replicas", -1), 8);
+    EXPECT_EQ(m_cluster.object(dra::model::Kind::Deployment, "inference", "llm-server-dra")
+                  ->at("spec")
+                  .value("replicas", -1),
+        8);
 
     ASSERT_TRUE(c.panel->trigger(Verb::Finalise));
     EXPECT_EQ(stageOf(*c.panel), Stage::Finalised);
-    EXPECT_EQ(c.panel->snapshot()->drive, RolloutSnapshot::Drive::Idle) << "a settled rollout needs no controller";
+    EXPECT_EQ(c.panel->snapshot()->drive, RolloutSnapshot::Drive::Idle)
+        << "a settled rollout needs no controller";
     EXPECT_FALSE(c.panel->snapshot()->lease) << "the lease was released";
-    EXPECT_EQ(enabledVerbs(*c.panel), std::vector<Verb>{});
+    EXPECT_EQ(enabledVerbs(*c.panel), std::vector<Verb> {});
     EXPECT_TRUE(c.panel->snapshot()->verification.intact);
     EXPECT_TRUE(c.panel->chainLabel()->text().contains(QStringLiteral("verifies")));
-    EXPECT_FALSE(c.panel->messages()->stringList().isEmpty()) << "the controller's lines reach the panel";
+    EXPECT_FALSE(c.panel->messages()->stringList().isEmpty())
+        << "the controller's lines reach the panel";
 }
 
 TEST_F(RolloutPanelTest, AbortFromACutoverStepRollsBackAndTheAuditLogListsEveryAction)
@@ -217,34 +236,47 @@ TEST_F(RolloutPanelTest, AbortFromACutoverStepRollsBackAndTheAuditLogListsEveryA
     // next tick, so the rollout shows RollingBack first.
     m_cluster.settleDeployments = false;
     ASSERT_TRUE(c.panel->trigger(Verb::Abort));
-    ASSERT_EQ(stageOf(*c.panel), Stage::RollingBack) << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    ASSERT_EQ(stageOf(*c.panel), Stage::RollingBack)
+        << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(currentStage(*c.panel), QStringLiteral("RollingBack"));
-    EXPECT_EQ(enabledVerbs(*c.panel), (std::vector<Verb>{Verb::Abort, Verb::RetryGate, Verb::Reject}));
+    EXPECT_EQ(
+        enabledVerbs(*c.panel), (std::vector<Verb> { Verb::Abort, Verb::RetryGate, Verb::Reject }));
     m_cluster.settleDeployments = true;
     m_cluster.reconcile();
 
     m_clock.advance(11 * kPanelMinute);
-    ASSERT_EQ(stageOf(*c.panel), Stage::RolledBack) << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    ASSERT_EQ(stageOf(*c.panel), Stage::RolledBack)
+        << c.panel->messages()->stringList().join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(currentStage(*c.panel), QStringLiteral("RolledBack"));
-    EXPECT_EQ(m_cluster.object(dra::model::Kind::Deployment, "inference", "llm-server")->at("spec").value("replicas", -1), 8);
-    EXPECT_EQ(enabledVerbs(*c.panel), (std::vector<Verb>{Verb::Start, Verb::Reject}));
+    EXPECT_EQ(m_cluster.object(dra::model::Kind::Deployment, "inference", "llm-server")
+                  ->at("spec")
+                  .value("replicas", -1),
+        8);
+    EXPECT_EQ(enabledVerbs(*c.panel), (std::vector<Verb> { Verb::Start, Verb::Reject }));
     // The timeline kept where the rollout went: cutover step 2 done, RollingBack done.
     std::vector<std::string> off;
     for (const auto &row : c.panel->timeline()->rows())
         if (row.stage == Stage::RollingBack || row.stage == Stage::RolledBack)
-            off.push_back(row.label.toStdString() + ":" + dra::views::timelineStatusName(row.status));
-    EXPECT_EQ(off, (std::vector<std::string>{"RollingBack:done", "RolledBack:current"}));
+            off.push_back(
+                row.label.toStdString() + ":" + dra::views::timelineStatusName(row.status));
+    EXPECT_EQ(off, (std::vector<std::string> { "RollingBack:done", "RolledBack:current" }));
 
     // The audit table lists every action, in order, and the chain verifies.
     std::vector<std::string> actions;
     const QAbstractItemModel *audit = c.panel->audit();
     for (int row = 0; row < audit->rowCount(); ++row) {
-        const std::string action = audit->index(row, dra::views::RolloutAuditModel::ActionColumn).data().toString().toStdString();
+        const std::string action = audit->index(row, dra::views::RolloutAuditModel::ActionColumn)
+                                       .data()
+                                       .toString()
+                                       .toStdString();
         if (action != "gate" && action != "mutate")
-            actions.push_back(action + " " +
-                              audit->index(row, dra::views::RolloutAuditModel::ResultColumn).data().toString().toStdString());
+            actions.push_back(action + " "
+                + audit->index(row, dra::views::RolloutAuditModel::ResultColumn)
+                      .data()
+                      .toString()
+                      .toStdString());
         EXPECT_EQ(audit->index(row, dra::views::RolloutAuditModel::SeqColumn).data().toLongLong(),
-                  c.panel->audit()->entries()[size_t(row)].seq);
+            c.panel->audit()->entries()[size_t(row)].seq);
     }
     ASSERT_EQ(actions.size(), 7u) << testing::PrintToString(actions);
     EXPECT_EQ(actions[0], "create Baseline");
@@ -257,8 +289,10 @@ TEST_F(RolloutPanelTest, AbortFromACutoverStepRollsBackAndTheAuditLogListsEveryA
     for (const auto &entry : c.panel->audit()->entries())
         mutated = mutated || entry.action == "mutate";
     EXPECT_TRUE(mutated) << "each mutation of the cluster is in the log too";
-    EXPECT_TRUE(c.panel->snapshot()->verification.intact) << c.panel->snapshot()->verification.reason;
-    EXPECT_EQ(c.panel->chainLabel()->text(), dra::views::auditChainText(c.panel->snapshot()->verification));
+    EXPECT_TRUE(c.panel->snapshot()->verification.intact)
+        << c.panel->snapshot()->verification.reason;
+    EXPECT_EQ(c.panel->chainLabel()->text(),
+        dra::views::auditChainText(c.panel->snapshot()->verification));
 }
 
 TEST_F(RolloutPanelTest, ASecondConsoleOnTheSameStateFileFollowsTheControllerThatHoldsTheLease)
@@ -292,9 +326,13 @@ TEST_F(RolloutPanelTest, ASecondConsoleOnTheSameStateFileFollowsTheControllerTha
     EXPECT_EQ(second.panel->snapshot()->state->history.back().verb, Verb::Pause);
     EXPECT_EQ(second.panel->snapshot()->drive, RolloutSnapshot::Drive::Remote);
     EXPECT_EQ(m_cluster.writes().size(), writesBefore) << "a pause changes nothing in the cluster";
-    EXPECT_TRUE(second.panel->messages()->stringList().join(QLatin1Char('\n')).contains(QStringLiteral("pause")))
+    EXPECT_TRUE(second.panel->messages()
+                    ->stringList()
+                    .join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("pause")))
         << "the second console shows what the controller did";
-    EXPECT_EQ(enabledVerbs(*second.panel), (std::vector<Verb>{Verb::Resume, Verb::Abort, Verb::RetryGate, Verb::Reject}));
+    EXPECT_EQ(enabledVerbs(*second.panel),
+        (std::vector<Verb> { Verb::Resume, Verb::Abort, Verb::RetryGate, Verb::Reject }));
 
     // When the first console goes, its lease goes with it and the second takes over.
     first = {};
@@ -316,7 +354,10 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
     options.followMs = 50;
     dra::rollout::ClusterPort *port = &m_cluster; // used by the worker thread only from here on
     auto driver = std::make_unique<RolloutDriver>(
-        statePath(), [port]() -> dra::Result<dra::console::DriverCluster> { return dra::console::DriverCluster{{}, port}; },
+        statePath(),
+        [port]() -> dra::Result<dra::console::DriverCluster> {
+            return dra::console::DriverCluster { {}, port };
+        },
         dra::kube::Clock::system(), options);
     RolloutPanel panel;
     dra::console::connectRolloutPanel(&panel, driver.get());
@@ -325,17 +366,20 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
     waited.start();
     while (stageOf(panel) != Stage::Canary && waited.elapsed() < 30'000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    ASSERT_EQ(stageOf(panel), Stage::Canary) << panel.messages()->stringList().join(QLatin1Char('\n')).toStdString();
+    ASSERT_EQ(stageOf(panel), Stage::Canary)
+        << panel.messages()->stringList().join(QLatin1Char('\n')).toStdString();
     EXPECT_EQ(panel.snapshot()->drive, RolloutSnapshot::Drive::Local);
     ASSERT_TRUE(panel.snapshot()->lease);
     EXPECT_EQ(panel.snapshot()->lease->owner, "alice on console-t (pid 4242)");
 
     driver.reset(); // the console closes: the controller stops on its thread
-    dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadOnly);
+    dra::Result<dra::store::StateDb> db
+        = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadOnly);
     ASSERT_TRUE(db.has_value());
     const auto lease = dra::rollout::ControllerInbox(*db).lease("llm-server-to-dra");
     ASSERT_TRUE(lease.has_value());
-    EXPECT_FALSE(lease->has_value()) << "a closed console holds no lease, so dractl rollout run can take over";
+    EXPECT_FALSE(lease->has_value())
+        << "a closed console holds no lease, so dractl rollout run can take over";
 }
 
 TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysWhy)
@@ -346,7 +390,8 @@ TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysW
     RolloutDriver driver(
         statePath(),
         []() -> dra::Result<dra::console::DriverCluster> {
-            return dra::fail(dra::common::Error::Code::Invalid, QStringLiteral("connect with --context"));
+            return dra::fail(
+                dra::common::Error::Code::Invalid, QStringLiteral("connect with --context"));
         },
         m_clock, options);
     RolloutPanel panel;
@@ -355,6 +400,7 @@ TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysW
     ASSERT_TRUE(panel.snapshot()->error);
     EXPECT_TRUE(panel.snapshot()->error->message.contains(QStringLiteral("connect with --context")))
         << panel.snapshot()->error->message.toStdString();
-    EXPECT_TRUE(panel.snapshot()->rollouts.empty()) << "no rollout is left waiting for a start nobody gives";
+    EXPECT_TRUE(panel.snapshot()->rollouts.empty())
+        << "no rollout is left waiting for a start nobody gives";
     EXPECT_FALSE(panel.snapshot()->state);
 }

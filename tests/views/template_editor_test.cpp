@@ -25,7 +25,8 @@ QString withSelector(const QString &expression)
 TEST(TemplateCheckTest, ExampleTemplateMatchesAndFits)
 {
     ClusterIndexCache clusters;
-    const TemplateCheck check = checkTemplate(test::mixedSnapshot(), TemplateEditor::exampleTemplate().toStdString(), clusters);
+    const TemplateCheck check = checkTemplate(
+        test::mixedSnapshot(), TemplateEditor::exampleTemplate().toStdString(), clusters);
     ASSERT_TRUE(check.error.empty()) << check.error;
     ASSERT_EQ(check.requests.size(), 1u);
     EXPECT_TRUE(check.requests[0].classExists);
@@ -40,9 +41,11 @@ TEST(TemplateCheckTest, ExampleTemplateMatchesAndFits)
 TEST(TemplateCheckTest, ImpossibleSelectorIsExplainedPerNode)
 {
     ClusterIndexCache clusters;
-    const TemplateCheck check = checkTemplate(
-        test::mixedSnapshot(),
-        withSelector(QStringLiteral("device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0")).toStdString(),
+    const TemplateCheck check = checkTemplate(test::mixedSnapshot(),
+        withSelector(
+            QStringLiteral(
+                "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0"))
+            .toStdString(),
         clusters);
     ASSERT_TRUE(check.error.empty()) << check.error;
     EXPECT_EQ(check.requests[0].matching, 0);
@@ -56,10 +59,11 @@ TEST(TemplateCheckTest, BrokenTextAndWrongKindAreClearErrors)
 {
     ClusterIndexCache clusters;
     EXPECT_NE(checkTemplate(test::a100Snapshot(), "kind: [unclosed", clusters).error, "");
-    const TemplateCheck pod = checkTemplate(test::a100Snapshot(),
-                                            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", clusters);
+    const TemplateCheck pod = checkTemplate(
+        test::a100Snapshot(), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", clusters);
     EXPECT_NE(pod.error.find("expected a ResourceClaimTemplate"), std::string::npos) << pod.error;
-    const TemplateCheck selector = checkTemplate(test::a100Snapshot(), withSelector(QStringLiteral("device.driver ==")).toStdString(), clusters);
+    const TemplateCheck selector = checkTemplate(test::a100Snapshot(),
+        withSelector(QStringLiteral("device.driver ==")).toStdString(), clusters);
     ASSERT_EQ(selector.requests.size(), 1u);
     ASSERT_EQ(selector.requests[0].selectorErrors.size(), 1u);
     EXPECT_EQ(selector.requests[0].selectorErrors[0].rfind("selectors[0]: ", 0), 0u);
@@ -84,7 +88,7 @@ TEST(TemplateEditorTest, MatchCountsComeBeforeTheDebouncedSimulation)
     QSignalSpy checked(&editor, &TemplateEditor::checked);
     std::vector<TemplateCheck> counts;
     QObject::connect(&editor, &TemplateEditor::matched, &editor,
-                     [&counts](const TemplateCheck &check) { counts.push_back(check); });
+        [&counts](const TemplateCheck &check) { counts.push_back(check); });
     editor.setSnapshot(test::mixedSnapshot());
     ASSERT_TRUE(checked.wait(30000));
     const int before = editor.lastCheck().requests.at(0).matching;
@@ -94,7 +98,8 @@ TEST(TemplateEditorTest, MatchCountsComeBeforeTheDebouncedSimulation)
     counts.clear();
 
     // A selector no device meets: the counts drop first, with no simulation yet ...
-    editor.setText(withSelector(QStringLiteral("device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0")));
+    editor.setText(withSelector(QStringLiteral(
+        "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0")));
     ASSERT_TRUE(matched.wait(30000));
     EXPECT_EQ(checked.count(), 0);
     ASSERT_EQ(counts.size(), 1u);
@@ -126,7 +131,8 @@ TEST(TemplateEditorTest, NegativeControlTabShowsTheManifestAndItsCheck)
     EXPECT_EQ(result.control->negativeMatches, 0);
     EXPECT_FALSE(result.control->pendingReason.empty());
     EXPECT_TRUE(result.control->proves()) << result.control->verdict();
-    EXPECT_TRUE(panel->manifestText().contains(QStringLiteral("name: one-gpu-40gi-negative-control")))
+    EXPECT_TRUE(
+        panel->manifestText().contains(QStringLiteral("name: one-gpu-40gi-negative-control")))
         << panel->manifestText().toStdString();
     EXPECT_TRUE(panel->summaryText().contains(QStringLiteral("negative control matches <b>0</b>")))
         << panel->summaryText().toStdString();

@@ -48,7 +48,8 @@ TEST(TemplateFormTest, ShowsTheExampleAndOffersTheInventorysClasses)
     auto *deviceClass = editor.form()->findChild<QComboBox *>(QStringLiteral("request-0-class"));
     ASSERT_NE(deviceClass, nullptr);
     EXPECT_EQ(deviceClass->currentText(), QStringLiteral("gpu.nvidia.com"));
-    EXPECT_GE(deviceClass->findText(QStringLiteral("gpu.nvidia.com")), 0) << "classes come from the snapshot";
+    EXPECT_GE(deviceClass->findText(QStringLiteral("gpu.nvidia.com")), 0)
+        << "classes come from the snapshot";
     ASSERT_NE(countBox(editor), nullptr);
     EXPECT_EQ(countBox(editor)->value(), 1);
 }
@@ -65,8 +66,15 @@ TEST(TemplateFormTest, TypingInTheYamlUpdatesTheForm)
     EXPECT_EQ(editor.form()->form().requests[0].exactly.count, 3);
 
     // A new request in the YAML adds its fields.
-    typeAtEnd(editor.editor(), QStringLiteral("      - name: nic\n        exactly:\n          deviceClassName: nic.example.com\n"));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return editor.form()->findChild<QSpinBox *>(QStringLiteral("request-1-count")) != nullptr; }, 5000));
+    typeAtEnd(editor.editor(),
+        QStringLiteral(
+            "      - name: nic\n        exactly:\n          deviceClassName: nic.example.com\n"));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return editor.form()->findChild<QSpinBox *>(QStringLiteral("request-1-count"))
+                != nullptr;
+        },
+        5000));
     EXPECT_EQ(editor.form()->form().requests[1].name, "nic");
 }
 
@@ -82,7 +90,8 @@ TEST(TemplateFormTest, CountInTheFormRewritesTheYamlAndTheCheck)
     QSpinBox *count = countBox(editor);
     ASSERT_NE(count, nullptr);
     count->setValue(1000);
-    EXPECT_TRUE(editor.text().contains(QStringLiteral("\n          count: 1000\n"))) << editor.text().toStdString();
+    EXPECT_TRUE(editor.text().contains(QStringLiteral("\n          count: 1000\n")))
+        << editor.text().toStdString();
     // Only the count was added: every line of the example is still there, in order.
     EXPECT_EQ(QString(editor.text()).remove(QStringLiteral("          count: 1000\n")), before);
 
@@ -104,17 +113,21 @@ TEST(TemplateFormTest, SwitchingToFirstAvailableAndAddingATolerationRestructure)
     TemplateEditor editor;
     auto *mode = editor.form()->findChild<QComboBox *>(QStringLiteral("request-0-mode"));
     ASSERT_NE(mode, nullptr);
-    ASSERT_TRUE(editor.form()->edit([](model::ClaimTemplateForm &f) { model::setFirstAvailable(f.requests[0], true); }, true));
-    EXPECT_TRUE(editor.text().contains(QStringLiteral("firstAvailable:\n        - name: gpu\n"))) << editor.text().toStdString();
+    ASSERT_TRUE(editor.form()->edit(
+        [](model::ClaimTemplateForm &f) { model::setFirstAvailable(f.requests[0], true); }, true));
+    EXPECT_TRUE(editor.text().contains(QStringLiteral("firstAvailable:\n        - name: gpu\n")))
+        << editor.text().toStdString();
     EXPECT_FALSE(editor.text().contains(QStringLiteral("exactly:")));
-    EXPECT_NE(editor.form()->findChild<QSpinBox *>(QStringLiteral("request-0-alternative-0-count")), nullptr);
+    EXPECT_NE(editor.form()->findChild<QSpinBox *>(QStringLiteral("request-0-alternative-0-count")),
+        nullptr);
 
     auto buttons = editor.form()->findChildren<QPushButton *>();
     const auto add = std::find_if(buttons.begin(), buttons.end(),
-                                  [](QPushButton *b) { return b->text() == QStringLiteral("Add toleration"); });
+        [](QPushButton *b) { return b->text() == QStringLiteral("Add toleration"); });
     ASSERT_NE(add, buttons.end());
     (*add)->click();
-    EXPECT_TRUE(editor.text().contains(QStringLiteral("tolerations:\n          - operator: Exists\n            effect: NoSchedule\n")))
+    EXPECT_TRUE(editor.text().contains(QStringLiteral(
+        "tolerations:\n          - operator: Exists\n            effect: NoSchedule\n")))
         << editor.text().toStdString();
     EXPECT_EQ(editor.form()->form().requests[0].alternatives[0].tolerations.size(), 1u);
 }
@@ -125,7 +138,8 @@ TEST(TemplateFormTest, BrokenYamlDisablesTheFormAndKeepsTheText)
     typeAtEnd(editor.editor(), QStringLiteral("          count: [2\n"));
     const QString broken = editor.text();
     ASSERT_TRUE(QTest::qWaitFor([&] { return !editor.form()->error().isEmpty(); }, 5000));
-    EXPECT_TRUE(editor.form()->error().contains(QStringLiteral("editor:"))) << editor.form()->error().toStdString();
+    EXPECT_TRUE(editor.form()->error().contains(QStringLiteral("editor:")))
+        << editor.form()->error().toStdString();
     QSpinBox *count = countBox(editor);
     ASSERT_NE(count, nullptr);
     EXPECT_FALSE(count->isEnabled());
@@ -133,7 +147,8 @@ TEST(TemplateFormTest, BrokenYamlDisablesTheFormAndKeepsTheText)
     EXPECT_EQ(editor.form()->form().requests.size(), 1u);
     EXPECT_EQ(count->value(), 1);
     // An edit now (a script, a shortcut) refuses rather than writing stale data over the YAML.
-    EXPECT_FALSE(editor.form()->edit([](model::ClaimTemplateForm &f) { f.requests[0].exactly.count = 5; }));
+    EXPECT_FALSE(
+        editor.form()->edit([](model::ClaimTemplateForm &f) { f.requests[0].exactly.count = 5; }));
     EXPECT_EQ(editor.text(), broken);
 
     // Fixed, the form is back.
@@ -150,8 +165,9 @@ TEST(TemplateFormTest, TextIsNotRewrittenUntilTheFormIsEdited)
 {
     TemplateEditor editor;
     // Comments and flow style would not survive a write; reading must leave them alone.
-    const QString text = TemplateEditor::exampleTemplate().replace(QStringLiteral("  name: one-gpu-40gi\n"),
-                                                                    QStringLiteral("  name: one-gpu-40gi # keep me\n"));
+    const QString text
+        = TemplateEditor::exampleTemplate().replace(QStringLiteral("  name: one-gpu-40gi\n"),
+            QStringLiteral("  name: one-gpu-40gi # keep me\n"));
     editor.setText(text);
     QSignalSpy checked(&editor, &TemplateEditor::checked);
     editor.setSnapshot(test::mixedSnapshot());

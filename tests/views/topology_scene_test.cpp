@@ -35,11 +35,14 @@ topology::NodeTopology fabricNode(LinkSource source)
 {
     topology::NodeTopology topo;
     topo.node = QStringLiteral("h100-000");
-    topo.gpus = { gpu(QStringLiteral("gpu-0"), 0, QStringLiteral("pci0000:15")), gpu(QStringLiteral("gpu-1"), 0, QStringLiteral("pci0000:15")),
-                  gpu(QStringLiteral("gpu-2"), 1, QStringLiteral("pci0000:9a")), gpu(QStringLiteral("gpu-3"), 1, QStringLiteral("pci0000:9a")) };
+    topo.gpus = { gpu(QStringLiteral("gpu-0"), 0, QStringLiteral("pci0000:15")),
+        gpu(QStringLiteral("gpu-1"), 0, QStringLiteral("pci0000:15")),
+        gpu(QStringLiteral("gpu-2"), 1, QStringLiteral("pci0000:9a")),
+        gpu(QStringLiteral("gpu-3"), 1, QStringLiteral("pci0000:9a")) };
     for (size_t i = 0; i < topo.gpus.size(); ++i)
         for (size_t j = i + 1; j < topo.gpus.size(); ++j)
-            topo.links.push_back({ topo.gpus[i].name, topo.gpus[j].name, LinkKind::NV, 18, source });
+            topo.links.push_back(
+                { topo.gpus[i].name, topo.gpus[j].name, LinkKind::NV, 18, source });
     return topo;
 }
 
@@ -97,8 +100,10 @@ TEST(TopologySceneTest, MigDevicesSitInsideTheirParentAtTheirSlices)
     topo.node = QStringLiteral("a100-000");
     topology::GpuNode parent = gpu(QStringLiteral("gpu-0"), 0, QStringLiteral("pci0000:00"));
     parent.memorySlices = 8;
-    topology::MigDevice left{ QStringLiteral("gpu-0-mig-1g-0"), QStringLiteral("1g.10gb"), {}, QStringLiteral("9728Mi"), 0, 1, {}, true };
-    topology::MigDevice right{ QStringLiteral("gpu-0-mig-3g-4"), QStringLiteral("3g.40gb"), {}, QStringLiteral("39Gi"), 4, 4, {}, false };
+    topology::MigDevice left { QStringLiteral("gpu-0-mig-1g-0"), QStringLiteral("1g.10gb"), {},
+        QStringLiteral("9728Mi"), 0, 1, {}, true };
+    topology::MigDevice right { QStringLiteral("gpu-0-mig-3g-4"), QStringLiteral("3g.40gb"), {},
+        QStringLiteral("39Gi"), 4, 4, {}, false };
     right.holder.claim = QStringLiteral("ml/train-0");
     parent.migs = { left, right };
     topo.gpus = { parent };
@@ -112,7 +117,10 @@ TEST(TopologySceneTest, MigDevicesSitInsideTheirParentAtTheirSlices)
         EXPECT_TRUE(gpuItem->sceneBoundingRect().contains(mig->sceneBoundingRect()));
     }
     // The 4-slice device is four times as wide as the 1-slice one and starts at slice 4.
-    QGraphicsItem *one = migs[0]->data(TopologyScene::DeviceKey).toString().contains(QStringLiteral("1g")) ? migs[0] : migs[1];
+    QGraphicsItem *one
+        = migs[0]->data(TopologyScene::DeviceKey).toString().contains(QStringLiteral("1g"))
+        ? migs[0]
+        : migs[1];
     QGraphicsItem *four = one == migs[0] ? migs[1] : migs[0];
     const QRectF oneRect = dynamic_cast<QGraphicsRectItem *>(one)->rect();
     const QRectF fourRect = dynamic_cast<QGraphicsRectItem *>(four)->rect();

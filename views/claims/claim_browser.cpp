@@ -39,7 +39,8 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     m_filter->setFilterKeyColumn(-1);
     m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filter->setSortRole(ClaimListModel::SortRole);
-    m_search->setPlaceholderText(QStringLiteral("Filter by namespace, name, state, device, node or pod"));
+    m_search->setPlaceholderText(
+        QStringLiteral("Filter by namespace, name, state, device, node or pod"));
     m_search->setClearButtonEnabled(true);
     m_table->setModel(m_filter);
     m_table->setSortingEnabled(true);
@@ -58,8 +59,10 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     layout->addWidget(m_search);
     layout->addWidget(splitter, 1);
 
-    connect(m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &ClaimBrowser::showSelection);
+    connect(
+        m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &ClaimBrowser::showSelection);
 }
 
 void ClaimBrowser::reset(inventory::SnapshotPtr snapshot)
@@ -100,15 +103,17 @@ void ClaimBrowser::showSelection()
     const model::Object *object = current.isValid() ? m_model->objectAt(current.row()) : nullptr;
     if (!object || !m_snapshot) {
         m_diagnosed = {};
-        m_inspector->setHtml(QStringLiteral("<p>Select a claim to see its requests, allocation, pods and events.</p>"));
+        m_inspector->setHtml(QStringLiteral(
+            "<p>Select a claim to see its requests, allocation, pods and events.</p>"));
         return;
     }
-    const std::pair<std::string, std::string> key{object->meta.ns, object->meta.name};
+    const std::pair<std::string, std::string> key { object->meta.ns, object->meta.name };
     const bool sameClaim = object->kind == model::Kind::ResourceClaim && key == m_diagnosed;
     m_details = claimDetailsHtml(*m_snapshot, *object);
     // The same claim after a change keeps its last diagnosis on screen until the new one is in.
     m_inspector->setHtml(sameClaim ? m_details + m_diagnosis : m_details);
-    Q_EMIT claimSelected(QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name));
+    Q_EMIT claimSelected(
+        QString::fromStdString(object->meta.ns), QString::fromStdString(object->meta.name));
     if (object->kind != model::Kind::ResourceClaim) {
         m_diagnosed = {};
         return;
@@ -137,11 +142,14 @@ void ClaimBrowser::diagnose()
         m_inspector->verticalScrollBar()->setValue(scroll);
         Q_EMIT diagnosisShown();
     });
-    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, clusters = m_clusters, key = m_diagnosed] {
-        Result<alloc::Diagnosis> diagnosis = diagnoseClaimIn(snapshot, key.first, key.second, *clusters);
-        return diagnosis ? diagnosisHtml(*diagnosis)
-                         : QStringLiteral("<h4>Diagnosis</h4><p>%1</p>").arg(diagnosis.error().message.toHtmlEscaped());
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([snapshot = m_snapshot, clusters = m_clusters, key = m_diagnosed] {
+            Result<alloc::Diagnosis> diagnosis
+                = diagnoseClaimIn(snapshot, key.first, key.second, *clusters);
+            return diagnosis ? diagnosisHtml(*diagnosis)
+                             : QStringLiteral("<h4>Diagnosis</h4><p>%1</p>")
+                                   .arg(diagnosis.error().message.toHtmlEscaped());
+        }));
 }
 
 } // namespace dra::views

@@ -11,12 +11,14 @@ namespace {
 QString requestHtml(const model::DeviceRequestSpec &spec, const QString &title)
 {
     QString html = QStringLiteral("<li><b>%1</b>: ").arg(title);
-    html += spec.allocationMode == "All" ? QStringLiteral("all devices") : QStringLiteral("%1 device(s)").arg(spec.count);
+    html += spec.allocationMode == "All" ? QStringLiteral("all devices")
+                                         : QStringLiteral("%1 device(s)").arg(spec.count);
     html += QStringLiteral(" of class <code>%1</code>").arg(escapedHtml(spec.deviceClassName));
     if (spec.adminAccess)
         html += QStringLiteral(", admin access");
     for (const auto &selector : spec.selectors)
-        html += QStringLiteral("<br>selector: <code>%1</code>").arg(escapedHtml(selector.celExpression));
+        html += QStringLiteral("<br>selector: <code>%1</code>")
+                    .arg(escapedHtml(selector.celExpression));
     return html + QStringLiteral("</li>");
 }
 
@@ -28,7 +30,8 @@ QString specHtml(const model::ResourceClaimSpec &spec)
             html += requestHtml(*request.exactly, escapedHtml(request.name));
             continue;
         }
-        html += QStringLiteral("<li><b>%1</b>: the first available of<ol>").arg(escapedHtml(request.name));
+        html += QStringLiteral("<li><b>%1</b>: the first available of<ol>")
+                    .arg(escapedHtml(request.name));
         for (const auto &sub : request.firstAvailable)
             html += requestHtml(sub, escapedHtml(sub.name));
         html += QStringLiteral("</ol></li>");
@@ -40,11 +43,14 @@ QString specHtml(const model::ResourceClaimSpec &spec)
             QStringList requests;
             for (const auto &request : constraint.requests)
                 requests << escapedHtml(request);
-            const QString scope = requests.isEmpty() ? QStringLiteral("all requests") : requests.join(QStringLiteral(", "));
+            const QString scope = requests.isEmpty() ? QStringLiteral("all requests")
+                                                     : requests.join(QStringLiteral(", "));
             if (!constraint.matchAttribute.empty())
-                html += QStringLiteral("<li>same <code>%1</code> across %2</li>").arg(escapedHtml(constraint.matchAttribute), scope);
+                html += QStringLiteral("<li>same <code>%1</code> across %2</li>")
+                            .arg(escapedHtml(constraint.matchAttribute), scope);
             if (!constraint.distinctAttribute.empty())
-                html += QStringLiteral("<li>distinct <code>%1</code> across %2</li>").arg(escapedHtml(constraint.distinctAttribute), scope);
+                html += QStringLiteral("<li>distinct <code>%1</code> across %2</li>")
+                            .arg(escapedHtml(constraint.distinctAttribute), scope);
         }
         html += QStringLiteral("</ul>");
     }
@@ -55,26 +61,30 @@ QString specHtml(const model::ResourceClaimSpec &spec)
 
 QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Object &object)
 {
-    QString html = QStringLiteral("<h3>%1/%2</h3>").arg(escapedHtml(object.meta.ns), escapedHtml(object.meta.name));
+    QString html = QStringLiteral("<h3>%1/%2</h3>")
+                       .arg(escapedHtml(object.meta.ns), escapedHtml(object.meta.name));
     const auto *claim = object.as<model::ResourceClaim>();
     if (claim)
-        html += QStringLiteral("<p>State: <b>%1</b></p>").arg(claimPhaseName(claimPhase(snapshot, object)));
+        html += QStringLiteral("<p>State: <b>%1</b></p>")
+                    .arg(claimPhaseName(claimPhase(snapshot, object)));
     if (claim)
         html += specHtml(claim->spec);
     else if (const auto *tmpl = object.as<model::ResourceClaimTemplate>())
         html += specHtml(tmpl->spec);
 
     if (claim && claim->allocation) {
-        html += QStringLiteral("<h4>Allocation</h4><table cellpadding=2><tr><th align=left>Request</th>"
-                               "<th align=left>Device</th><th align=left>Node</th></tr>");
+        html += QStringLiteral(
+            "<h4>Allocation</h4><table cellpadding=2><tr><th align=left>Request</th>"
+            "<th align=left>Device</th><th align=left>Node</th></tr>");
         for (const auto &result : claim->allocation->results) {
             const auto *device = snapshot.device({ result.driver, result.pool, result.device });
             const QString node = !device ? QStringLiteral("(no longer published)")
-                                 : device->node.empty() ? QStringLiteral("network-attached")
-                                                        : escapedHtml(device->node);
+                : device->node.empty()   ? QStringLiteral("network-attached")
+                                         : escapedHtml(device->node);
             html += QStringLiteral("<tr><td>%1</td><td>%2/%3/%4%5</td><td>%6</td></tr>")
-                        .arg(escapedHtml(result.request), escapedHtml(result.driver), escapedHtml(result.pool), escapedHtml(result.device),
-                             result.adminAccess ? QStringLiteral(" (admin)") : QString(), node);
+                        .arg(escapedHtml(result.request), escapedHtml(result.driver),
+                            escapedHtml(result.pool), escapedHtml(result.device),
+                            result.adminAccess ? QStringLiteral(" (admin)") : QString(), node);
         }
         html += QStringLiteral("</table>");
     }
@@ -83,12 +93,16 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
         for (const auto &consumer : claim->reservedFor) {
             QString state;
             if (consumer.resource == "pods")
-                if (const model::Object *pod = snapshot.object(model::Kind::Pod, object.meta.ns, consumer.name))
+                if (const model::Object *pod
+                    = snapshot.object(model::Kind::Pod, object.meta.ns, consumer.name))
                     if (const auto *p = pod->as<model::Pod>())
                         state = QStringLiteral(" — %1 on %2%3")
-                                    .arg(escapedHtml(p->phase), p->nodeName.empty() ? QStringLiteral("no node") : escapedHtml(p->nodeName),
-                                         p->ready() ? QStringLiteral(", ready") : QString());
-            html += QStringLiteral("<li>%1 %2%3</li>").arg(escapedHtml(consumer.resource), escapedHtml(consumer.name), state);
+                                    .arg(escapedHtml(p->phase),
+                                        p->nodeName.empty() ? QStringLiteral("no node")
+                                                            : escapedHtml(p->nodeName),
+                                        p->ready() ? QStringLiteral(", ready") : QString());
+            html += QStringLiteral("<li>%1 %2%3</li>")
+                        .arg(escapedHtml(consumer.resource), escapedHtml(consumer.name), state);
         }
         html += QStringLiteral("</ul>");
     }
@@ -96,7 +110,8 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
     QString events;
     for (const auto &event : snapshot.objects(model::Kind::Event)) {
         const auto *e = event->as<model::Event>();
-        if (!e || e->involvedObject.name != object.meta.name || e->involvedObject.ns != object.meta.ns
+        if (!e || e->involvedObject.name != object.meta.name
+            || e->involvedObject.ns != object.meta.ns
             || e->involvedObject.kind != std::string(object.info().name))
             continue;
         events += QStringLiteral("<li><b>%1</b> %2: %3</li>")

@@ -15,8 +15,7 @@ class ClusterIndexCache;
 // The Pending diagnosis of claim `ns/name` in the snapshot (core/alloc, as `dractl explain
 // claim` gives it), with the allocator's rules of the newest release. Any thread.
 [[nodiscard]] Result<alloc::Diagnosis> diagnoseClaimIn(const inventory::SnapshotPtr &snapshot,
-                                                       const std::string &ns, const std::string &name,
-                                                       ClusterIndexCache &clusters);
+    const std::string &ns, const std::string &name, ClusterIndexCache &clusters);
 
 // The chain as HTML for the inspector: each step with its status, who owns it and the events
 // about it, the per-node explanation when the claim cannot be allocated, and the verdict.

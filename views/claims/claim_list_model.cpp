@@ -32,12 +32,14 @@ QString requestsText(const model::ResourceClaimSpec &spec)
             const auto &exactly = *request.exactly;
             const QString count = exactly.allocationMode == "All" ? QStringLiteral("all")
                                                                   : QString::number(exactly.count);
-            parts << QStringLiteral("%1: %2× %3").arg(qs(request.name), count, qs(exactly.deviceClassName));
+            parts << QStringLiteral("%1: %2× %3")
+                         .arg(qs(request.name), count, qs(exactly.deviceClassName));
         } else {
             QStringList options;
             for (const auto &sub : request.firstAvailable)
                 options << qs(sub.deviceClassName);
-            parts << QStringLiteral("%1: first of %2").arg(qs(request.name), options.join(QStringLiteral(" | ")));
+            parts << QStringLiteral("%1: first of %2")
+                         .arg(qs(request.name), options.join(QStringLiteral(" | ")));
         }
     }
     return parts.join(QStringLiteral("; "));
@@ -158,7 +160,7 @@ QVariant ClaimListModel::data(const QModelIndex &index, int role) const
         return {};
     const model::Object &object = *m_rows[size_t(index.row())];
     if (role == ObjectKeyRole)
-        return QStringList{ qs(object.meta.ns), qs(object.meta.name) };
+        return QStringList { qs(object.meta.ns), qs(object.meta.name) };
     if (role != Qt::DisplayRole && role != SortRole && role != Qt::ToolTipRole)
         return {};
     const auto *claim = object.as<model::ResourceClaim>();
@@ -188,7 +190,8 @@ QVariant ClaimListModel::data(const QModelIndex &index, int role) const
             return {};
         // Node-local devices tell the node; the allocation's node selector says it otherwise.
         for (const auto &result : claim->allocation->results)
-            if (const auto *device = m_snapshot->device({ result.driver, result.pool, result.device }))
+            if (const auto *device
+                = m_snapshot->device({ result.driver, result.pool, result.device }))
                 if (!device->node.empty())
                     return qs(device->node);
         return {};
@@ -204,7 +207,8 @@ QVariant ClaimListModel::data(const QModelIndex &index, int role) const
     case Age:
         if (role == SortRole)
             return qlonglong(inventory::parseTimestamp(object.meta.creationTimestamp));
-        return qs(inventory::humanAge(object.meta.creationTimestamp, QDateTime::currentSecsSinceEpoch()));
+        return qs(
+            inventory::humanAge(object.meta.creationTimestamp, QDateTime::currentSecsSinceEpoch()));
     case ColumnCount:
         break;
     }
@@ -215,8 +219,8 @@ QVariant ClaimListModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[ColumnCount] = { "Namespace", "Name", "State", "Requests",
-                                                    "Devices", "Node", "Reserved for", "Age" };
+    static const char *const names[ColumnCount]
+        = { "Namespace", "Name", "State", "Requests", "Devices", "Node", "Reserved for", "Age" };
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 

@@ -42,11 +42,11 @@ void PaletteModel::refilter()
     std::vector<std::pair<int, int>> ranked; // (rank, index): 0 prefix match, 1 other match
     for (int i = 0; i < int(m_entries.size()); ++i) {
         const QString haystack = m_entries[i].title + QLatin1Char(' ') + m_entries[i].detail;
-        const bool all = std::ranges::all_of(words, [&](const QString &word) {
-            return haystack.contains(word, Qt::CaseInsensitive);
-        });
+        const bool all = std::ranges::all_of(words,
+            [&](const QString &word) { return haystack.contains(word, Qt::CaseInsensitive); });
         if (all)
-            ranked.emplace_back(m_entries[i].title.startsWith(m_query, Qt::CaseInsensitive) ? 0 : 1, i);
+            ranked.emplace_back(
+                m_entries[i].title.startsWith(m_query, Qt::CaseInsensitive) ? 0 : 1, i);
     }
     std::ranges::stable_sort(ranked, {}, &std::pair<int, int>::first);
     for (const auto &[rank, index] : ranked)
@@ -55,7 +55,8 @@ void PaletteModel::refilter()
 
 const PaletteEntry *PaletteModel::entryAt(int row) const
 {
-    return row >= 0 && row < int(m_visible.size()) ? &m_entries[size_t(m_visible[size_t(row)])] : nullptr;
+    return row >= 0 && row < int(m_visible.size()) ? &m_entries[size_t(m_visible[size_t(row)])]
+                                                   : nullptr;
 }
 
 int PaletteModel::rowCount(const QModelIndex &parent) const
@@ -65,11 +66,13 @@ int PaletteModel::rowCount(const QModelIndex &parent) const
 
 QVariant PaletteModel::data(const QModelIndex &index, int role) const
 {
-    const PaletteEntry *entry = checkIndex(index, CheckIndexOption::IndexIsValid) ? entryAt(index.row()) : nullptr;
+    const PaletteEntry *entry
+        = checkIndex(index, CheckIndexOption::IndexIsValid) ? entryAt(index.row()) : nullptr;
     if (!entry)
         return {};
     if (role == Qt::DisplayRole)
-        return entry->detail.isEmpty() ? entry->title : entry->title + QStringLiteral("    — ") + entry->detail;
+        return entry->detail.isEmpty() ? entry->title
+                                       : entry->title + QStringLiteral("    — ") + entry->detail;
     if (role == Qt::ToolTipRole)
         return entry->detail;
     return {};
@@ -96,8 +99,9 @@ CommandPalette::CommandPalette(QWidget *parent)
     m_query->installEventFilter(this);
     connect(m_query, &QLineEdit::textChanged, m_model, &PaletteModel::setQuery);
     connect(m_model, &QAbstractItemModel::modelReset, this,
-            [this] { m_list->setCurrentIndex(m_model->index(0, 0)); });
-    connect(m_list, &QListView::activated, this, [this](const QModelIndex &index) { runRow(index.row()); });
+        [this] { m_list->setCurrentIndex(m_model->index(0, 0)); });
+    connect(m_list, &QListView::activated, this,
+        [this](const QModelIndex &index) { runRow(index.row()); });
 }
 
 void CommandPalette::open(std::vector<PaletteEntry> entries)

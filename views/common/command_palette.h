@@ -16,8 +16,8 @@ namespace dra::views {
 // Something the palette can reach: a view, an action, or an object by name.
 struct PaletteEntry
 {
-    QString title;    // "Topology: h100-000", "ResourceClaim default/train-0"
-    QString detail;   // shown dimmed: the kind, the shortcut
+    QString title; // "Topology: h100-000", "ResourceClaim default/train-0"
+    QString detail; // shown dimmed: the kind, the shortcut
     std::function<void()> run;
 };
 

@@ -31,7 +31,8 @@ public:
     bool isRunning() const { return m_running > 0; }
 
 Q_SIGNALS:
-    void finished(const std::shared_ptr<const dra::inventory::SelectorSweep> &sweep, const QString &expression);
+    void finished(const std::shared_ptr<const dra::inventory::SelectorSweep> &sweep,
+        const QString &expression);
     void cleared();
 
 private:

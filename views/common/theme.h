@@ -31,9 +31,9 @@ Theme currentTheme();
 // so the topology, the tiles and the tables agree.
 struct ThemeColors
 {
-    QColor free;        // a device nobody holds
-    QColor partlyUsed;  // a GPU some of whose MIG slices are held
-    QColor unmapped;    // an imported GPU no DRA device maps to
+    QColor free; // a device nobody holds
+    QColor partlyUsed; // a GPU some of whose MIG slices are held
+    QColor unmapped; // an imported GPU no DRA device maps to
     QColor text, mutedText, frame, groupFill, linkNvlink, linkPcie, selection;
 };
 const ThemeColors &themeColors();

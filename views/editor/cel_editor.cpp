@@ -20,8 +20,8 @@ namespace {
 // ("gpu.nvidia.com/productName").
 bool isWordChar(QChar c)
 {
-    return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('/')
-        || c == QLatin1Char('-');
+    return c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char('.')
+        || c == QLatin1Char('/') || c == QLatin1Char('-');
 }
 
 } // namespace
@@ -34,14 +34,17 @@ CelEditor::CelEditor(QWidget *parent)
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setLineWrapMode(QPlainTextEdit::WidgetWidth);
     setTabChangesFocus(true);
-    setPlaceholderText(QStringLiteral("device.driver == \"gpu.nvidia.com\" && "
-                                      "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0"));
+    setPlaceholderText(QStringLiteral(
+        "device.driver == \"gpu.nvidia.com\" && "
+        "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0"));
     m_completer->setWidget(this);
     m_completer->setCompletionMode(QCompleter::PopupCompletion);
     m_completer->setCaseSensitivity(Qt::CaseInsensitive);
     m_completer->setModel(new QStringListModel(m_completer));
-    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this, &CelEditor::insertCompletion);
-    connect(this, &QPlainTextEdit::textChanged, this, [this] { Q_EMIT expressionChanged(toPlainText()); });
+    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this,
+        &CelEditor::insertCompletion);
+    connect(this, &QPlainTextEdit::textChanged, this,
+        [this] { Q_EMIT expressionChanged(toPlainText()); });
 }
 
 void CelEditor::setCompletions(const QStringList &words)
@@ -66,7 +69,8 @@ QTextCursor CelEditor::rangeOf(const cel::Diagnostic &diagnostic) const
     if (index >= text.size() && index > 0)
         --index; // an error at the end of the text underlines its last character
     cursor.setPosition(cursor.block().position() + index);
-    cursor.setPosition(cursor.block().position() + std::max(end, index + 1), QTextCursor::KeepAnchor);
+    cursor.setPosition(
+        cursor.block().position() + std::max(end, index + 1), QTextCursor::KeepAnchor);
     return cursor;
 }
 
@@ -79,8 +83,8 @@ void CelEditor::setDiagnostics(std::vector<cel::Diagnostic> diagnostics)
         selection.cursor = rangeOf(diagnostic);
         selection.format.setUnderlineStyle(QTextCharFormat::SpellCheckUnderline);
         selection.format.setUnderlineColor(diagnostic.severity == cel::Diagnostic::Severity::Error
-                                               ? QColor(0xe0, 0x30, 0x30)
-                                               : QColor(0xd0, 0x9a, 0x00));
+                ? QColor(0xe0, 0x30, 0x30)
+                : QColor(0xd0, 0x9a, 0x00));
         selection.format.setToolTip(QString::fromStdString(diagnostic.message));
         selections << selection;
     }
@@ -144,7 +148,8 @@ void CelEditor::showCompletions(bool force)
     }
     m_completer->popup()->setCurrentIndex(m_completer->completionModel()->index(0, 0));
     QRect rect = cursorRect();
-    rect.setWidth(m_completer->popup()->sizeHintForColumn(0) + m_completer->popup()->verticalScrollBar()->sizeHint().width());
+    rect.setWidth(m_completer->popup()->sizeHintForColumn(0)
+        + m_completer->popup()->verticalScrollBar()->sizeHint().width());
     m_completer->complete(rect);
 }
 

@@ -22,8 +22,8 @@ bool isIdentPart(QChar c)
 
 bool isKeyword(QStringView word)
 {
-    static const QStringList words{ QStringLiteral("true"), QStringLiteral("false"), QStringLiteral("null"),
-                                    QStringLiteral("in"), QStringLiteral("device") };
+    static const QStringList words { QStringLiteral("true"), QStringLiteral("false"),
+        QStringLiteral("null"), QStringLiteral("in"), QStringLiteral("device") };
     return words.contains(word);
 }
 
@@ -43,7 +43,8 @@ void CelHighlighter::highlightBlock(const QString &text)
 
     // Finishes a triple-quoted string begun on an earlier line.
     if (previousBlockState() == InTripleSingle || previousBlockState() == InTripleDouble) {
-        const QString close = previousBlockState() == InTripleSingle ? QStringLiteral("'''") : QStringLiteral("\"\"\"");
+        const QString close = previousBlockState() == InTripleSingle ? QStringLiteral("'''")
+                                                                     : QStringLiteral("\"\"\"");
         const int end = int(text.indexOf(close));
         if (end < 0) {
             setFormat(0, n, formats.string);
@@ -63,19 +64,22 @@ void CelHighlighter::highlightBlock(const QString &text)
         // String literals with optional r/b prefixes.
         int start = i;
         int j = i;
-        while (j < n && j - i < 2 && (text[j] == QLatin1Char('r') || text[j] == QLatin1Char('R')
-                                      || text[j] == QLatin1Char('b') || text[j] == QLatin1Char('B')))
+        while (j < n && j - i < 2
+            && (text[j] == QLatin1Char('r') || text[j] == QLatin1Char('R')
+                || text[j] == QLatin1Char('b') || text[j] == QLatin1Char('B')))
             ++j;
         if (j < n && (text[j] == QLatin1Char('"') || text[j] == QLatin1Char('\''))) {
             const QChar quote = text[j];
-            const bool raw = text.mid(start, j - start).contains(QLatin1Char('r'), Qt::CaseInsensitive);
+            const bool raw
+                = text.mid(start, j - start).contains(QLatin1Char('r'), Qt::CaseInsensitive);
             const bool triple = j + 2 < n && text[j + 1] == quote && text[j + 2] == quote;
             if (triple) {
                 const QString close(3, quote);
                 const int end = int(text.indexOf(close, j + 3));
                 if (end < 0) {
                     setFormat(start, n - start, formats.string);
-                    setCurrentBlockState(quote == QLatin1Char('\'') ? InTripleSingle : InTripleDouble);
+                    setCurrentBlockState(
+                        quote == QLatin1Char('\'') ? InTripleSingle : InTripleDouble);
                     return;
                 }
                 setFormat(start, end + 3 - start, formats.string);
@@ -107,9 +111,10 @@ void CelHighlighter::highlightBlock(const QString &text)
                 ++k;
             const QStringView word = QStringView(text).mid(i, k - i);
             const bool afterDot = i > 0 && text[i - 1] == QLatin1Char('.');
-            setFormat(i, k - i, isKeyword(word) && !afterDot ? formats.keyword
-                                : afterDot                   ? formats.member
-                                                             : formats.identifier);
+            setFormat(i, k - i,
+                isKeyword(word) && !afterDot ? formats.keyword
+                    : afterDot               ? formats.member
+                                             : formats.identifier);
             i = k;
             continue;
         }

@@ -17,8 +17,8 @@
 
 namespace dra::views {
 
-NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot, std::string_view text,
-                                         ClusterIndexCache &clusters)
+NegativeControlResult negativeControlFor(
+    const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters)
 {
     NegativeControlResult result;
     const model::ManifestSet manifests = model::readManifestText(text, QStringLiteral("editor"));
@@ -35,8 +35,8 @@ NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
         result.error = cluster.error().message.toStdString();
         return result;
     }
-    Result<alloc::NegativeControl> control =
-        alloc::negativeControl(**cluster, alloc::FeatureGates::newestRelease(), manifests.documents.front().object);
+    Result<alloc::NegativeControl> control = alloc::negativeControl(
+        **cluster, alloc::FeatureGates::newestRelease(), manifests.documents.front().object);
     if (!control) {
         result.error = control.error().message.toStdString();
         return result;
@@ -64,11 +64,11 @@ NegativeControlPanel::NegativeControlPanel(QWidget *parent)
 }
 
 void NegativeControlPanel::recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
-                                  std::shared_ptr<ClusterIndexCache> clusters)
+    std::shared_ptr<ClusterIndexCache> clusters)
 {
     if (!snapshot)
         return;
-    m_pending = Input{snapshot, text.toStdString(), std::move(clusters)};
+    m_pending = Input { snapshot, text.toStdString(), std::move(clusters) };
     if (isVisible())
         run();
 }
@@ -116,14 +116,17 @@ void NegativeControlPanel::display(NegativeControlResult result)
     }
     const alloc::NegativeControl &control = *m_last.control;
     const QString colour = control.proves() ? QStringLiteral("#2e9e4f") : QStringLiteral("#d03030");
-    QString html = QStringLiteral("<p>Original matches <b>%1</b> device(s); negative control matches <b>%2</b>.</p>")
+    QString html = QStringLiteral(
+        "<p>Original matches <b>%1</b> device(s); negative control matches <b>%2</b>.</p>")
                        .arg(control.originalMatches)
                        .arg(control.negativeMatches);
     if (!control.pendingReason.empty())
         html += QStringLiteral("<p>Pending: %1</p>").arg(escapedHtml(control.pendingReason));
     for (const alloc::NegativeRequest &request : control.requests)
-        html += QStringLiteral("<p><i>%1</i>: %2</p>").arg(escapedHtml(request.name), escapedHtml(request.method));
-    html += QStringLiteral("<p style='color:%1'><b>%2</b></p>").arg(colour, escapedHtml(control.verdict()));
+        html += QStringLiteral("<p><i>%1</i>: %2</p>")
+                    .arg(escapedHtml(request.name), escapedHtml(request.method));
+    html += QStringLiteral("<p style='color:%1'><b>%2</b></p>")
+                .arg(colour, escapedHtml(control.verdict()));
     m_summary->setText(html);
     Q_EMIT updated();
 }

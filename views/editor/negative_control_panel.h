@@ -22,15 +22,15 @@ namespace dra::views {
 // The negative control of the text in the editor, as `dractl negative-control` makes it.
 struct NegativeControlResult
 {
-    std::string error;                       // the text does not read as a claim, or no inventory
+    std::string error; // the text does not read as a claim, or no inventory
     std::optional<alloc::NegativeControl> control;
-    QString yaml;                            // the negative control's manifest
+    QString yaml; // the negative control's manifest
 };
 
 // Builds the negative control of a ResourceClaimTemplate or ResourceClaim text against the
 // snapshot (core/alloc does the work). Any thread.
-NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot, std::string_view text,
-                                         ClusterIndexCache &clusters);
+NegativeControlResult negativeControlFor(
+    const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters);
 
 // The editor's "Negative control" tab: the generated manifest, ready to copy or save, and its
 // check: devices the original matches, devices the negative control matches (none), and why
@@ -44,7 +44,8 @@ public:
     explicit NegativeControlPanel(QWidget *parent = nullptr);
 
     // Recomputes for `text` on `snapshot` now if the panel is shown, else when it next is.
-    void recompute(const inventory::SnapshotPtr &snapshot, const QString &text, std::shared_ptr<ClusterIndexCache> clusters);
+    void recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
+        std::shared_ptr<ClusterIndexCache> clusters);
     const NegativeControlResult &lastResult() const { return m_last; }
     QString manifestText() const;
     QString summaryText() const;

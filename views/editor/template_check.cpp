@@ -19,8 +19,8 @@
 namespace dra::views {
 namespace {
 
-void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceRequestSpec &spec, std::string name,
-                  TemplateCheck &check)
+void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceRequestSpec &spec,
+    std::string name, TemplateCheck &check)
 {
     TemplateCheck::Request request;
     request.name = std::move(name);
@@ -32,11 +32,12 @@ void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceReques
     std::vector<cel::CompiledSelector> selectors;
     for (size_t i = 0; i < spec.selectors.size(); ++i) {
         std::vector<cel::Diagnostic> diagnostics;
-        Result<cel::CompiledSelector> compiled = cel::compileSelector(spec.selectors[i].celExpression, &diagnostics);
+        Result<cel::CompiledSelector> compiled
+            = cel::compileSelector(spec.selectors[i].celExpression, &diagnostics);
         if (!compiled || !compiled->isValid()) {
             const std::string message = !compiled ? compiled.error().message.toStdString()
-                                        : diagnostics.empty() ? "does not compile"
-                                                              : diagnostics.front().message;
+                : diagnostics.empty()             ? "does not compile"
+                                                  : diagnostics.front().message;
             request.selectorErrors.push_back("selectors[" + std::to_string(i) + "]: " + message);
             continue;
         }
@@ -47,7 +48,9 @@ void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceReques
         for (const inventory::Device *device : match->devices) {
             bool all = true;
             for (const auto &selector : selectors)
-                all = all && cel::evaluate(selector, device->view).outcome == cel::SelectorResult::Outcome::Match;
+                all = all
+                    && cel::evaluate(selector, device->view).outcome
+                        == cel::SelectorResult::Outcome::Match;
             if (all) {
                 ++request.matching;
                 nodes.insert(device->node);
@@ -60,14 +63,15 @@ void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceReques
 
 } // namespace
 
-Result<std::shared_ptr<const alloc::Cluster>> ClusterIndexCache::clusterOf(const inventory::SnapshotPtr &snapshot)
+Result<std::shared_ptr<const alloc::Cluster>> ClusterIndexCache::clusterOf(
+    const inventory::SnapshotPtr &snapshot)
 {
     std::lock_guard lock(m_mutex);
     if (m_index && m_rev == snapshot->rev() && m_cluster == snapshot->cluster())
         return m_index;
     std::vector<model::Object> objects;
-    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node, model::Kind::ResourceClaim,
-                              model::Kind::DeviceTaintRule })
+    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node,
+             model::Kind::ResourceClaim, model::Kind::DeviceTaintRule })
         for (const auto &object : snapshot->objects(kind))
             objects.push_back(*object);
     for (const inventory::SliceInfo &slice : snapshot->slices()) {
@@ -112,7 +116,8 @@ std::optional<model::Object> readClaim(std::string_view text, TemplateCheck &che
         return std::nullopt;
     }
     if (!object->as<model::ResourceClaimTemplate>() && !object->as<model::ResourceClaim>()) {
-        check.error = "expected a ResourceClaimTemplate or a ResourceClaim, not a " + std::string(object->info().name);
+        check.error = "expected a ResourceClaimTemplate or a ResourceClaim, not a "
+            + std::string(object->info().name);
         return std::nullopt;
     }
     return std::move(*object);
@@ -125,7 +130,8 @@ const model::ResourceClaimSpec &claimSpec(const model::Object &object)
     return object.as<model::ResourceClaim>()->spec;
 }
 
-void matchRequests(const inventory::Snapshot &snapshot, const model::Object &object, TemplateCheck &check)
+void matchRequests(
+    const inventory::Snapshot &snapshot, const model::Object &object, TemplateCheck &check)
 {
     check.kind = object.info().name;
     check.ns = object.meta.ns.empty() ? "default" : object.meta.ns;
@@ -139,8 +145,8 @@ void matchRequests(const inventory::Snapshot &snapshot, const model::Object &obj
 }
 
 // Reads the text and counts matches into `check` (timed); the object, for the simulation.
-std::optional<model::Object> readAndMatch(const inventory::Snapshot &snapshot, std::string_view text,
-                                          TemplateCheck &check)
+std::optional<model::Object> readAndMatch(
+    const inventory::Snapshot &snapshot, std::string_view text, TemplateCheck &check)
 {
     const Clock::time_point start = Clock::now();
     std::optional<model::Object> object = readClaim(text, check);
@@ -159,8 +165,8 @@ TemplateCheck matchTemplate(const inventory::SnapshotPtr &snapshot, std::string_
     return check;
 }
 
-TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
-                            int maxCopies)
+TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
+    ClusterIndexCache &clusters, int maxCopies)
 {
     TemplateCheck check;
     const std::optional<model::Object> object = readAndMatch(*snapshot, text, check);
@@ -174,11 +180,12 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
         return check;
     }
     const alloc::AllocatedState state = alloc::AllocatedState::fromClaims(**cluster);
-    const alloc::ClaimToAllocate claim{ check.ns, check.name.empty() ? "claim" : check.name, claimSpec(*object) };
+    const alloc::ClaimToAllocate claim { check.ns, check.name.empty() ? "claim" : check.name,
+        claimSpec(*object) };
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
-    const alloc::FitAnalysis fit =
-        alloc::analyzeFit(**cluster, alloc::FeatureGates::newestRelease(), state, claim, maxCopies, options);
+    const alloc::FitAnalysis fit = alloc::analyzeFit(
+        **cluster, alloc::FeatureGates::newestRelease(), state, claim, maxCopies, options);
     check.simulated = true;
     check.nodesWhereOneFits = fit.nodesWhereOneFits;
     check.copiesThatFit = fit.copiesThatFit;
@@ -196,43 +203,53 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
 QString templateCheckHtml(const TemplateCheck &check)
 {
     if (!check.error.empty())
-        return QStringLiteral("<p style='color:#d03030'><b>Not readable:</b> %1</p>").arg(escapedHtml(check.error));
-    QString html = QStringLiteral("<h3>%1 %2/%3</h3><h4>Requests</h4><table cellpadding=3>"
-                                  "<tr><th align=left>Request</th><th align=left>Class</th>"
-                                  "<th align=right>Of class</th><th align=right>Matching</th><th align=right>Nodes</th></tr>")
-                       .arg(escapedHtml(check.kind), escapedHtml(check.ns), escapedHtml(check.name));
+        return QStringLiteral("<p style='color:#d03030'><b>Not readable:</b> %1</p>")
+            .arg(escapedHtml(check.error));
+    QString html = QStringLiteral(
+        "<h3>%1 %2/%3</h3><h4>Requests</h4><table cellpadding=3>"
+        "<tr><th align=left>Request</th><th align=left>Class</th>"
+        "<th align=right>Of class</th><th align=right>Matching</th><th align=right>Nodes</th></tr>")
+                       .arg(
+                           escapedHtml(check.kind), escapedHtml(check.ns), escapedHtml(check.name));
     for (const auto &request : check.requests) {
-        const QString klass = request.classExists ? escapedHtml(request.deviceClass)
-                                                  : QStringLiteral("<span style='color:#d03030'>%1 (no such DeviceClass)</span>")
-                                                        .arg(escapedHtml(request.deviceClass));
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right><b>%4</b></td><td align=right>%5</td></tr>")
+        const QString klass = request.classExists
+            ? escapedHtml(request.deviceClass)
+            : QStringLiteral("<span style='color:#d03030'>%1 (no such DeviceClass)</span>")
+                  .arg(escapedHtml(request.deviceClass));
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td "
+                               "align=right><b>%4</b></td><td align=right>%5</td></tr>")
                     .arg(escapedHtml(request.name), klass)
                     .arg(request.ofClass)
                     .arg(request.matching)
                     .arg(request.nodes);
         for (const auto &error : request.selectorErrors)
-            html += QStringLiteral("<tr><td></td><td colspan=4 style='color:#d03030'>%1</td></tr>").arg(escapedHtml(error));
+            html += QStringLiteral("<tr><td></td><td colspan=4 style='color:#d03030'>%1</td></tr>")
+                        .arg(escapedHtml(error));
     }
     html += QStringLiteral("</table>");
     if (!check.simulated) {
         if (!check.blocked.empty())
-            html += QStringLiteral("<p>Simulation unavailable: %1</p>").arg(escapedHtml(check.blocked));
+            html += QStringLiteral("<p>Simulation unavailable: %1</p>")
+                        .arg(escapedHtml(check.blocked));
         else
             html += QStringLiteral("<h4>Allocation</h4><p><i>Simulating…</i></p>");
         return html;
     }
     html += QStringLiteral("<h4>Allocation</h4>");
     if (check.copiesThatFit == 0) {
-        html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>").arg(escapedHtml(check.blocked));
+        html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>")
+                    .arg(escapedHtml(check.blocked));
     } else {
-        html += QStringLiteral("<p style='color:#2e9e4f'><b>Fits.</b> The first copy goes to <b>%1</b>; "
-                               "one copy alone fits on %2 node(s); %3%4 copies fit at once.</p>")
+        html += QStringLiteral(
+            "<p style='color:#2e9e4f'><b>Fits.</b> The first copy goes to <b>%1</b>; "
+            "one copy alone fits on %2 node(s); %3%4 copies fit at once.</p>")
                     .arg(escapedHtml(check.firstPlacementNode))
                     .arg(check.nodesWhereOneFits.size())
                     .arg(check.capped ? QStringLiteral("at least ") : QString())
                     .arg(check.copiesThatFit);
         if (!check.capped && !check.blocked.empty())
-            html += QStringLiteral("<p>The next copy does not fit: %1</p>").arg(escapedHtml(check.blocked));
+            html += QStringLiteral("<p>The next copy does not fit: %1</p>")
+                        .arg(escapedHtml(check.blocked));
     }
     if (!check.explanation.empty()) {
         html += QStringLiteral("<ul>");

@@ -23,12 +23,12 @@ struct TemplateCheck
 
     struct Request
     {
-        std::string name;        // "gpu", or "gpu/h100" for a firstAvailable subrequest
+        std::string name; // "gpu", or "gpu/h100" for a firstAvailable subrequest
         std::string deviceClass;
         bool classExists = false;
-        int ofClass = 0;         // devices the class selects
-        int matching = 0;        // ... that also match the request's selectors
-        int nodes = 0;           // nodes with matching devices
+        int ofClass = 0; // devices the class selects
+        int matching = 0; // ... that also match the request's selectors
+        int nodes = 0; // nodes with matching devices
         std::vector<std::string> selectorErrors; // "selectors[0]: message"
     };
     std::vector<Request> requests;
@@ -38,10 +38,10 @@ struct TemplateCheck
     int copiesThatFit = 0;
     bool capped = false;
     std::string firstPlacementNode; // where the first copy goes
-    std::string blocked;            // why the next copy does not fit (error or summary)
+    std::string blocked; // why the next copy does not fit (error or summary)
     std::vector<std::string> explanation; // per node, the closest first
 
-    double matchMs = 0;      // time spent reading the text and matching devices
+    double matchMs = 0; // time spent reading the text and matching devices
     double simulationMs = 0; // time spent in the allocation simulation
 };
 
@@ -50,7 +50,8 @@ struct TemplateCheck
 class ClusterIndexCache final
 {
 public:
-    [[nodiscard]] Result<std::shared_ptr<const alloc::Cluster>> clusterOf(const inventory::SnapshotPtr &snapshot);
+    [[nodiscard]] Result<std::shared_ptr<const alloc::Cluster>> clusterOf(
+        const inventory::SnapshotPtr &snapshot);
 
 private:
     std::mutex m_mutex;
@@ -66,8 +67,8 @@ TemplateCheck matchTemplate(const inventory::SnapshotPtr &snapshot, std::string_
 
 // The whole check: matchTemplate() and then the allocation simulation (where copies fit, or
 // why not); `maxCopies` bounds the fit analysis. Any thread.
-TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters,
-                            int maxCopies = 64);
+TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
+    ClusterIndexCache &clusters, int maxCopies = 64);
 
 // The check as HTML for the result panel.
 QString templateCheckHtml(const TemplateCheck &check);

@@ -57,7 +57,8 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     formScroll->setWidgetResizable(true);
     m_sourceTabs->addTab(formScroll, QStringLiteral("Form"));
     m_sourceTabs->addTab(m_editor, QStringLiteral("YAML"));
-    m_sourceTabs->setTabToolTip(0, QStringLiteral("The template as fields, written into the YAML as you edit (Ctrl+Shift+F)"));
+    m_sourceTabs->setTabToolTip(0,
+        QStringLiteral("The template as fields, written into the YAML as you edit (Ctrl+Shift+F)"));
     m_sourceTabs->setTabToolTip(1, QStringLiteral("The template's YAML (Ctrl+Shift+F)"));
     m_sourceTabs->setCurrentIndex(1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -107,7 +108,8 @@ QString TemplateEditor::exampleTemplate()
         "          deviceClassName: gpu.nvidia.com\n"
         "          selectors:\n"
         "          - cel:\n"
-        "              expression: device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0\n");
+        "              expression: "
+        "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"40Gi\")) >= 0\n");
 }
 
 void TemplateEditor::setSnapshot(inventory::SnapshotPtr snapshot)
@@ -157,8 +159,9 @@ void TemplateEditor::launchMatch()
         if (std::exchange(m_matchAgain, false))
             launchMatch();
     });
-    watcher->setFuture(QtConcurrent::run(
-        [snapshot = m_snapshot, text = text().toStdString()] { return matchTemplate(snapshot, text); }));
+    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString()] {
+        return matchTemplate(snapshot, text);
+    }));
 }
 
 void TemplateEditor::launch()
@@ -178,9 +181,10 @@ void TemplateEditor::launch()
     });
     ++m_running;
     m_negative->recompute(m_snapshot, text(), m_clusters);
-    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
-        return checkTemplate(snapshot, text, *clusters);
-    }));
+    watcher->setFuture(QtConcurrent::run(
+        [snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
+            return checkTemplate(snapshot, text, *clusters);
+        }));
 }
 
 bool TemplateEditor::present(const TemplateCheck &check, int generation)
@@ -194,14 +198,16 @@ bool TemplateEditor::present(const TemplateCheck &check, int generation)
     if (!m_last.error.empty())
         m_status->setText(QStringLiteral("The text does not read as a claim template"));
     else if (m_last.simulated)
-        m_status->setText(QStringLiteral("Checked against revision %1 (matched in %2 ms, simulated in %3 ms)")
-                              .arg(m_snapshot->rev())
-                              .arg(m_last.matchMs, 0, 'f', 1)
-                              .arg(m_last.simulationMs, 0, 'f', 1));
+        m_status->setText(
+            QStringLiteral("Checked against revision %1 (matched in %2 ms, simulated in %3 ms)")
+                .arg(m_snapshot->rev())
+                .arg(m_last.matchMs, 0, 'f', 1)
+                .arg(m_last.simulationMs, 0, 'f', 1));
     else
-        m_status->setText(QStringLiteral("Matched against revision %1 in %2 ms; simulating when you pause…")
-                              .arg(m_snapshot->rev())
-                              .arg(m_last.matchMs, 0, 'f', 1));
+        m_status->setText(
+            QStringLiteral("Matched against revision %1 in %2 ms; simulating when you pause…")
+                .arg(m_snapshot->rev())
+                .arg(m_last.matchMs, 0, 'f', 1));
     return true;
 }
 
@@ -230,8 +236,8 @@ bool TemplateEditor::saveFile(const QString &path, QString *error)
 
 void TemplateEditor::open()
 {
-    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a claim template"), m_file,
-                                                      QStringLiteral("YAML or JSON (*.yaml *.yml *.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Open a claim template"),
+        m_file, QStringLiteral("YAML or JSON (*.yaml *.yml *.json);;All files (*)"));
     QString error;
     if (!path.isEmpty() && !openFile(path, &error))
         QMessageBox::warning(this, QStringLiteral("Open"), error);
@@ -239,9 +245,10 @@ void TemplateEditor::open()
 
 void TemplateEditor::save()
 {
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save the claim template"),
-                                                      m_file.isEmpty() ? QStringLiteral("template.yaml") : m_file,
-                                                      QStringLiteral("YAML (*.yaml *.yml)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, QStringLiteral("Save the claim template"),
+            m_file.isEmpty() ? QStringLiteral("template.yaml") : m_file,
+            QStringLiteral("YAML (*.yaml *.yml)"));
     QString error;
     if (!path.isEmpty() && !saveFile(path, &error))
         QMessageBox::warning(this, QStringLiteral("Save"), error);

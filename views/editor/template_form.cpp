@@ -30,7 +30,8 @@ using model::FormDeviceSpec;
 std::string formShape(const ClaimTemplateForm &form)
 {
     const auto spec = [](const FormDeviceSpec &s) {
-        return "s" + std::to_string(s.selectors.size()) + "t" + std::to_string(s.tolerations.size());
+        return "s" + std::to_string(s.selectors.size()) + "t"
+            + std::to_string(s.tolerations.size());
     };
     std::string shape = form.kind + ";";
     for (const model::FormRequest &request : form.requests) {
@@ -42,7 +43,8 @@ std::string formShape(const ClaimTemplateForm &form)
         for (const FormDeviceSpec &alternative : request.alternatives)
             shape += spec(alternative);
     }
-    return shape + ";c" + std::to_string(form.constraints.size()) + "o" + std::to_string(form.config.size());
+    return shape + ";c" + std::to_string(form.constraints.size()) + "o"
+        + std::to_string(form.config.size());
 }
 
 const QString kEditorOrigin = QStringLiteral("editor");
@@ -82,12 +84,14 @@ void TemplateForm::refresh()
     if (text == m_readText && !m_readText.isNull())
         return; // read already, or written by this form
     m_readText = text;
-    Result<ClaimTemplateForm> form = model::readClaimTemplateForm(text.toStdString(), kEditorOrigin);
+    Result<ClaimTemplateForm> form
+        = model::readClaimTemplateForm(text.toStdString(), kEditorOrigin);
     if (!form) {
         setReadError(form.error().message);
         return;
     }
-    const bool sameShape = m_error.isEmpty() && !m_refresh.empty() && formShape(*form) == formShape(m_form);
+    const bool sameShape
+        = m_error.isEmpty() && !m_refresh.empty() && formShape(*form) == formShape(m_form);
     m_form = std::move(*form);
     m_error.clear();
     m_errorLabel->hide();
@@ -102,7 +106,8 @@ void TemplateForm::setReadError(const QString &error)
 {
     // The last good values stay visible, disabled, so nothing stale can be written.
     m_error = error;
-    m_errorLabel->setText(QStringLiteral("The YAML does not read, so the form is not in sync: %1").arg(error));
+    m_errorLabel->setText(
+        QStringLiteral("The YAML does not read, so the form is not in sync: %1").arg(error));
     m_errorLabel->show();
     m_fields->setEnabled(false);
 }
@@ -115,7 +120,8 @@ bool TemplateForm::edit(const std::function<void(ClaimTemplateForm &)> &edit, bo
         return false;
     ClaimTemplateForm next = m_form;
     edit(next);
-    Result<std::string> result = model::writeClaimTemplateForm(m_readText.toStdString(), next, kEditorOrigin);
+    Result<std::string> result
+        = model::writeClaimTemplateForm(m_readText.toStdString(), next, kEditorOrigin);
     if (!result) {
         // An edit that cannot be written yet (parameters half typed): say so, keep the YAML.
         m_errorLabel->setText(result.error().message);
@@ -145,7 +151,8 @@ void TemplateForm::replaceYaml(const QString &text)
     while (prefix < shorter && old[prefix] == text[prefix])
         ++prefix;
     qsizetype suffix = 0;
-    while (suffix < shorter - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix])
+    while (
+        suffix < shorter - prefix && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix])
         ++suffix;
     // Only the changed span is replaced: the cursor and scroll position stay where the user had
     // them, and Ctrl+Z in the YAML undoes the whole form edit.
@@ -169,9 +176,12 @@ void TemplateForm::rebuild()
     layout->addWidget(metadataSection());
     for (int i = 0; i < int(m_form.requests.size()); ++i)
         layout->addWidget(requestSection(i));
-    layout->addWidget(button(QStringLiteral("Add request"), QStringLiteral("Append a request for one device"),
-                             [this](ClaimTemplateForm &form) { model::addRequest(form, m_classes.value(0).toStdString()); }),
-                      0, Qt::AlignLeft);
+    layout->addWidget(
+        button(QStringLiteral("Add request"), QStringLiteral("Append a request for one device"),
+            [this](ClaimTemplateForm &form) {
+                model::addRequest(form, m_classes.value(0).toStdString());
+            }),
+        0, Qt::AlignLeft);
     layout->addWidget(constraintsSection());
     layout->addWidget(configSection());
     layout->addStretch(1);
@@ -193,14 +203,15 @@ void TemplateForm::refreshFields()
 
 QWidget *TemplateForm::metadataSection()
 {
-    auto *box = new QGroupBox(QStringLiteral("%1 (%2)").arg(common::qs(m_form.kind), common::qs(m_form.apiVersion)));
+    auto *box = new QGroupBox(
+        QStringLiteral("%1 (%2)").arg(common::qs(m_form.kind), common::qs(m_form.apiVersion)));
     auto *form = new QFormLayout(box);
     QWidget *name = textField([](ClaimTemplateForm &f) { return common::qs(f.name); },
-                              [](ClaimTemplateForm &f, const QString &v) { f.name = v.toStdString(); });
+        [](ClaimTemplateForm &f, const QString &v) { f.name = v.toStdString(); });
     name->setObjectName(QStringLiteral("name"));
     form->addRow(QStringLiteral("Name"), name);
     QWidget *ns = textField([](ClaimTemplateForm &f) { return common::qs(f.ns); },
-                            [](ClaimTemplateForm &f, const QString &v) { f.ns = v.toStdString(); });
+        [](ClaimTemplateForm &f, const QString &v) { f.ns = v.toStdString(); });
     ns->setObjectName(QStringLiteral("namespace"));
     form->addRow(QStringLiteral("Namespace"), ns);
     return box;
@@ -214,14 +225,21 @@ QWidget *TemplateForm::requestSection(int request)
     auto *form = new QFormLayout;
     layout->addLayout(form);
     form->addRow(QStringLiteral("Name"),
-                 textField([request](ClaimTemplateForm &f) { return common::qs(f.requests[request].name); },
-                           [request](ClaimTemplateForm &f, const QString &v) { f.requests[request].name = v.toStdString(); }));
+        textField([request](ClaimTemplateForm &f) { return common::qs(f.requests[request].name); },
+            [request](ClaimTemplateForm &f, const QString &v) {
+                f.requests[request].name = v.toStdString();
+            }));
     auto *mode = new QComboBox;
     mode->setObjectName(QStringLiteral("request-%1-mode").arg(request));
     mode->addItems({ QStringLiteral("exactly"), QStringLiteral("firstAvailable") });
-    mode->setToolTip(QStringLiteral("exactly: one kind of device; firstAvailable: alternatives tried in order"));
+    mode->setToolTip(
+        QStringLiteral("exactly: one kind of device; firstAvailable: alternatives tried in order"));
     connect(mode, &QComboBox::activated, this, [this, request](int index) {
-        edit([request, index](ClaimTemplateForm &f) { model::setFirstAvailable(f.requests[request], index == 1); }, true);
+        edit(
+            [request, index](ClaimTemplateForm &f) {
+                model::setFirstAvailable(f.requests[request], index == 1);
+            },
+            true);
     });
     m_refresh.push_back([mode, request](ClaimTemplateForm &f) {
         const QSignalBlocker blocker(mode);
@@ -235,15 +253,19 @@ QWidget *TemplateForm::requestSection(int request)
     } else {
         for (int i = 0; i < int(current.alternatives.size()); ++i)
             layout->addWidget(specSection(request, i));
-        layout->addWidget(button(QStringLiteral("Add alternative"), QStringLiteral("Append a lower-priority alternative"),
-                                 [this, request](ClaimTemplateForm &f) {
-                                     model::addAlternative(f.requests[request], m_classes.value(0).toStdString());
-                                 }),
-                          0, Qt::AlignLeft);
+        layout->addWidget(button(QStringLiteral("Add alternative"),
+                              QStringLiteral("Append a lower-priority alternative"),
+                              [this, request](ClaimTemplateForm &f) {
+                                  model::addAlternative(
+                                      f.requests[request], m_classes.value(0).toStdString());
+                              }),
+            0, Qt::AlignLeft);
     }
-    layout->addWidget(button(QStringLiteral("Remove request"), QStringLiteral("Remove this request from the template"),
-                             [request](ClaimTemplateForm &f) { f.requests.erase(f.requests.begin() + request); }),
-                      0, Qt::AlignRight);
+    layout->addWidget(
+        button(QStringLiteral("Remove request"),
+            QStringLiteral("Remove this request from the template"),
+            [request](ClaimTemplateForm &f) { f.requests.erase(f.requests.begin() + request); }),
+        0, Qt::AlignRight);
     return box;
 }
 
@@ -253,34 +275,46 @@ QWidget *TemplateForm::specSection(int request, int alternative)
         model::FormRequest &r = f.requests[std::size_t(request)];
         return alternative < 0 ? r.exactly : r.alternatives[std::size_t(alternative)];
     };
-    const QString prefix = alternative < 0 ? QStringLiteral("request-%1-").arg(request)
-                                           : QStringLiteral("request-%1-alternative-%2-").arg(request).arg(alternative);
-    QWidget *box = alternative < 0 ? new QWidget : new QGroupBox(QStringLiteral("Alternative %1").arg(alternative + 1));
+    const QString prefix = alternative < 0
+        ? QStringLiteral("request-%1-").arg(request)
+        : QStringLiteral("request-%1-alternative-%2-").arg(request).arg(alternative);
+    QWidget *box = alternative < 0
+        ? new QWidget
+        : new QGroupBox(QStringLiteral("Alternative %1").arg(alternative + 1));
     auto *form = new QFormLayout(box);
     if (alternative < 0)
         form->setContentsMargins(0, 0, 0, 0);
     else
         form->addRow(QStringLiteral("Name"),
-                     textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).name); },
-                               [spec](ClaimTemplateForm &f, const QString &v) { spec(f).name = v.toStdString(); }));
+            textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).name); },
+                [spec](
+                    ClaimTemplateForm &f, const QString &v) { spec(f).name = v.toStdString(); }));
 
-    QWidget *deviceClass = textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).deviceClassName); },
-                                     [spec](ClaimTemplateForm &f, const QString &v) { spec(f).deviceClassName = v.toStdString(); },
-                                     m_classes);
+    QWidget *deviceClass
+        = textField([spec](ClaimTemplateForm &f) { return common::qs(spec(f).deviceClassName); },
+            [spec](ClaimTemplateForm &f, const QString &v) {
+                spec(f).deviceClassName = v.toStdString();
+            },
+            m_classes);
     deviceClass->setObjectName(prefix + QStringLiteral("class"));
-    deviceClass->setToolTip(QStringLiteral("DeviceClasses of the inventory; any name may be typed"));
+    deviceClass->setToolTip(
+        QStringLiteral("DeviceClasses of the inventory; any name may be typed"));
     form->addRow(QStringLiteral("Device class"), deviceClass);
 
     auto *selectors = new QVBoxLayout;
     for (int i = 0; i < int(spec(m_form).selectors.size()); ++i)
         selectors->addWidget(selectorField(spec, i));
-    selectors->addWidget(button(QStringLiteral("Add selector"), QStringLiteral("Add a CEL selector"),
-                                [spec](ClaimTemplateForm &f) { spec(f).selectors.emplace_back("device.driver == \"\""); }),
-                         0, Qt::AlignLeft);
+    selectors->addWidget(
+        button(QStringLiteral("Add selector"), QStringLiteral("Add a CEL selector"),
+            [spec](
+                ClaimTemplateForm &f) { spec(f).selectors.emplace_back("device.driver == \"\""); }),
+        0, Qt::AlignLeft);
     form->addRow(QStringLiteral("Selectors"), selectors);
 
     QWidget *mode = textField(
-        [spec](ClaimTemplateForm &f) { return spec(f).isAll() ? QStringLiteral("All") : QStringLiteral("ExactCount"); },
+        [spec](ClaimTemplateForm &f) {
+            return spec(f).isAll() ? QStringLiteral("All") : QStringLiteral("ExactCount");
+        },
         [spec](ClaimTemplateForm &f, const QString &v) {
             FormDeviceSpec &s = spec(f);
             if (!(v == QLatin1String("ExactCount") && s.allocationMode.empty()))
@@ -305,7 +339,8 @@ QWidget *TemplateForm::specSection(int request, int alternative)
     form->addRow(QStringLiteral("Count"), count);
 
     if (alternative < 0) {
-        auto *admin = new QCheckBox(QStringLiteral("Administrative access (ignores other allocations)"));
+        auto *admin
+            = new QCheckBox(QStringLiteral("Administrative access (ignores other allocations)"));
         admin->setObjectName(prefix + QStringLiteral("adminAccess"));
         connect(admin, &QCheckBox::clicked, this, [this, spec](bool on) {
             edit([spec, on](ClaimTemplateForm &f) { spec(f).adminAccess = on; });
@@ -320,24 +355,30 @@ QWidget *TemplateForm::specSection(int request, int alternative)
     auto *tolerations = new QVBoxLayout;
     for (int i = 0; i < int(spec(m_form).tolerations.size()); ++i)
         tolerations->addWidget(tolerationRow(request, alternative, i));
-    tolerations->addWidget(button(QStringLiteral("Add toleration"), QStringLiteral("Tolerate a device taint"),
-                                  [spec](ClaimTemplateForm &f) {
-                                      spec(f).tolerations.push_back({ {}, "Exists", {}, "NoSchedule", std::nullopt, -1 });
-                                  }),
-                           0, Qt::AlignLeft);
+    tolerations->addWidget(
+        button(QStringLiteral("Add toleration"), QStringLiteral("Tolerate a device taint"),
+            [spec](ClaimTemplateForm &f) {
+                spec(f).tolerations.push_back({ {}, "Exists", {}, "NoSchedule", std::nullopt, -1 });
+            }),
+        0, Qt::AlignLeft);
     form->addRow(QStringLiteral("Tolerations"), tolerations);
 
     QWidget *capacity = textField(
         [spec](ClaimTemplateForm &f) { return common::qs(model::capacityRequestsText(spec(f))); },
-        [spec](ClaimTemplateForm &f, const QString &v) { model::setCapacityRequestsText(spec(f), v.toStdString()); });
-    capacity->setToolTip(QStringLiteral("Capacity consumed from shareable devices: name=quantity, comma separated"));
+        [spec](ClaimTemplateForm &f, const QString &v) {
+            model::setCapacityRequestsText(spec(f), v.toStdString());
+        });
+    capacity->setToolTip(
+        QStringLiteral("Capacity consumed from shareable devices: name=quantity, comma separated"));
     form->addRow(QStringLiteral("Capacity"), capacity);
 
     if (alternative >= 0)
-        form->addRow(QString(), button(QStringLiteral("Remove alternative"), QString(), [request, alternative](ClaimTemplateForm &f) {
-                         auto &alternatives = f.requests[std::size_t(request)].alternatives;
-                         alternatives.erase(alternatives.begin() + alternative);
-                     }));
+        form->addRow(QString(),
+            button(QStringLiteral("Remove alternative"), QString(),
+                [request, alternative](ClaimTemplateForm &f) {
+                    auto &alternatives = f.requests[std::size_t(request)].alternatives;
+                    alternatives.erase(alternatives.begin() + alternative);
+                }));
     return box;
 }
 

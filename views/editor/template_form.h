@@ -40,7 +40,8 @@ public:
     // Applies `edit` to the form and writes it into the YAML; `restructure` rebuilds the fields
     // (a request, alternative, selector, toleration, constraint or config added or removed).
     // False, with error() set, when the YAML no longer reads or the edit cannot be written.
-    bool edit(const std::function<void(model::ClaimTemplateForm &)> &edit, bool restructure = false);
+    bool edit(
+        const std::function<void(model::ClaimTemplateForm &)> &edit, bool restructure = false);
 
 Q_SIGNALS:
     // The form was written into the YAML.
@@ -66,10 +67,11 @@ private:
     // Field widgets bound to the form: `get` shows the value, `set` stores an edit.
     using Spec = std::function<model::FormDeviceSpec &(model::ClaimTemplateForm &)>;
     QWidget *textField(std::function<QString(model::ClaimTemplateForm &)> get,
-                       std::function<void(model::ClaimTemplateForm &, const QString &)> set,
-                       const QStringList &choices = {}, bool editable = true);
+        std::function<void(model::ClaimTemplateForm &, const QString &)> set,
+        const QStringList &choices = {}, bool editable = true);
     QWidget *selectorField(Spec spec, int selector);
-    QWidget *button(const QString &text, const QString &tip, std::function<void(model::ClaimTemplateForm &)> edit);
+    QWidget *button(const QString &text, const QString &tip,
+        std::function<void(model::ClaimTemplateForm &)> edit);
 
     QPlainTextEdit *m_yaml;
     QLabel *m_errorLabel;

@@ -47,8 +47,8 @@ QString editSelector(QWidget *parent, const QString &expression)
 } // namespace
 
 QWidget *TemplateForm::textField(std::function<QString(ClaimTemplateForm &)> get,
-                                 std::function<void(ClaimTemplateForm &, const QString &)> set, const QStringList &choices,
-                                 bool editable)
+    std::function<void(ClaimTemplateForm &, const QString &)> set, const QStringList &choices,
+    bool editable)
 {
     const auto store = [this, set](const QString &value) {
         edit([set, value](ClaimTemplateForm &f) { set(f, value); });
@@ -69,7 +69,8 @@ QWidget *TemplateForm::textField(std::function<QString(ClaimTemplateForm &)> get
         combo->setInsertPolicy(QComboBox::NoInsert);
         connect(combo->lineEdit(), &QLineEdit::textEdited, this, store);
     }
-    connect(combo, &QComboBox::activated, this, [combo, store](int index) { store(combo->itemText(index)); });
+    connect(combo, &QComboBox::activated, this,
+        [combo, store](int index) { store(combo->itemText(index)); });
     m_refresh.push_back([combo, get](ClaimTemplateForm &f) {
         const QSignalBlocker blocker(combo);
         const QString value = get(f);
@@ -86,28 +87,36 @@ QWidget *TemplateForm::selectorField(Spec spec, int selector)
     auto *row = new QWidget;
     auto *layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
-    QWidget *line = textField([spec, selector](ClaimTemplateForm &f) { return common::qs(spec(f).selectors[std::size_t(selector)]); },
-                              [spec, selector](ClaimTemplateForm &f, const QString &v) {
-                                  spec(f).selectors[std::size_t(selector)] = v.toStdString();
-                              });
-    line->setToolTip(QStringLiteral("CEL expression over `device`; the Check tab says what it matches"));
+    QWidget *line = textField(
+        [spec, selector](
+            ClaimTemplateForm &f) { return common::qs(spec(f).selectors[std::size_t(selector)]); },
+        [spec, selector](ClaimTemplateForm &f, const QString &v) {
+            spec(f).selectors[std::size_t(selector)] = v.toStdString();
+        });
+    line->setToolTip(
+        QStringLiteral("CEL expression over `device`; the Check tab says what it matches"));
     layout->addWidget(line, 1);
     auto *cel = new QPushButton(QStringLiteral("CEL…"));
     cel->setToolTip(QStringLiteral("Edit the selector in the CEL editor"));
     connect(cel, &QPushButton::clicked, this, [this, spec, selector] {
-        const QString edited = editSelector(this, common::qs(spec(m_form).selectors[std::size_t(selector)]));
+        const QString edited
+            = editSelector(this, common::qs(spec(m_form).selectors[std::size_t(selector)]));
         if (!edited.isNull())
-            edit([spec, selector, edited](ClaimTemplateForm &f) { spec(f).selectors[std::size_t(selector)] = edited.toStdString(); });
+            edit([spec, selector, edited](ClaimTemplateForm &f) {
+                spec(f).selectors[std::size_t(selector)] = edited.toStdString();
+            });
     });
     layout->addWidget(cel);
-    layout->addWidget(button(QStringLiteral("−"), QStringLiteral("Remove this selector"), [spec, selector](ClaimTemplateForm &f) {
-        auto &selectors = spec(f).selectors;
-        selectors.erase(selectors.begin() + selector);
-    }));
+    layout->addWidget(button(QStringLiteral("−"), QStringLiteral("Remove this selector"),
+        [spec, selector](ClaimTemplateForm &f) {
+            auto &selectors = spec(f).selectors;
+            selectors.erase(selectors.begin() + selector);
+        }));
     return row;
 }
 
-QWidget *TemplateForm::button(const QString &text, const QString &tip, std::function<void(ClaimTemplateForm &)> change)
+QWidget *TemplateForm::button(
+    const QString &text, const QString &tip, std::function<void(ClaimTemplateForm &)> change)
 {
     auto *button = new QPushButton(text);
     button->setToolTip(tip);
@@ -124,13 +133,18 @@ QWidget *TemplateForm::tolerationRow(int request, int alternative, int toleratio
         return spec.tolerations[std::size_t(t)];
     };
     const auto get = [=](std::string FormToleration::*field) {
-        return [=](ClaimTemplateForm &f) { return common::qs(at(f, request, alternative, toleration).*field); };
+        return [=](ClaimTemplateForm &f) {
+            return common::qs(at(f, request, alternative, toleration).*field);
+        };
     };
     const auto set = [=](std::string FormToleration::*field) {
-        return [=](ClaimTemplateForm &f, const QString &v) { at(f, request, alternative, toleration).*field = v.toStdString(); };
+        return [=](ClaimTemplateForm &f, const QString &v) {
+            at(f, request, alternative, toleration).*field = v.toStdString();
+        };
     };
     auto *row = new QWidget;
-    row->setObjectName(QStringLiteral("toleration-%1-%2-%3").arg(request).arg(alternative).arg(toleration));
+    row->setObjectName(
+        QStringLiteral("toleration-%1-%2-%3").arg(request).arg(alternative).arg(toleration));
     auto *layout = new QHBoxLayout(row);
     layout->setContentsMargins(0, 0, 0, 0);
     QWidget *key = textField(get(&FormToleration::key), set(&FormToleration::key));
@@ -151,7 +165,9 @@ QWidget *TemplateForm::tolerationRow(int request, int alternative, int toleratio
     value->setToolTip(QStringLiteral("Taint value, with Equal"));
     layout->addWidget(value, 1);
     QWidget *effect = textField(get(&FormToleration::effect), set(&FormToleration::effect),
-                                { QString(), QStringLiteral("NoSchedule"), QStringLiteral("NoExecute"), QStringLiteral("None") }, false);
+        { QString(), QStringLiteral("NoSchedule"), QStringLiteral("NoExecute"),
+            QStringLiteral("None") },
+        false);
     effect->setToolTip(QStringLiteral("Effect tolerated; empty tolerates every effect"));
     layout->addWidget(effect);
     QWidget *seconds = textField(
@@ -170,11 +186,14 @@ QWidget *TemplateForm::tolerationRow(int request, int alternative, int toleratio
         });
     seconds->setToolTip(QStringLiteral("Seconds a NoExecute taint is tolerated; empty for ever"));
     layout->addWidget(seconds, 1);
-    layout->addWidget(button(QStringLiteral("−"), QStringLiteral("Remove this toleration"), [=](ClaimTemplateForm &f) {
-        model::FormRequest &req = f.requests[std::size_t(request)];
-        auto &list = (alternative < 0 ? req.exactly : req.alternatives[std::size_t(alternative)]).tolerations;
-        list.erase(list.begin() + toleration);
-    }));
+    layout->addWidget(button(
+        QStringLiteral("−"), QStringLiteral("Remove this toleration"), [=](ClaimTemplateForm &f) {
+            model::FormRequest &req = f.requests[std::size_t(request)];
+            auto &list
+                = (alternative < 0 ? req.exactly : req.alternatives[std::size_t(alternative)])
+                      .tolerations;
+            list.erase(list.begin() + toleration);
+        }));
     return row;
 }
 
@@ -185,26 +204,41 @@ QWidget *TemplateForm::constraintsSection()
     for (int i = 0; i < int(m_form.constraints.size()); ++i) {
         auto *form = new QFormLayout;
         form->addRow(QStringLiteral("Requests"),
-                     textField([i](ClaimTemplateForm &f) { return common::qs(model::requestListText(f.constraints[std::size_t(i)].requests)); },
-                               [i](ClaimTemplateForm &f, const QString &v) {
-                                   f.constraints[std::size_t(i)].requests = model::parseRequestList(v.toStdString());
-                               }));
+            textField(
+                [i](ClaimTemplateForm &f) {
+                    return common::qs(
+                        model::requestListText(f.constraints[std::size_t(i)].requests));
+                },
+                [i](ClaimTemplateForm &f, const QString &v) {
+                    f.constraints[std::size_t(i)].requests
+                        = model::parseRequestList(v.toStdString());
+                }));
         form->addRow(QStringLiteral("Same attribute"),
-                     textField([i](ClaimTemplateForm &f) { return common::qs(f.constraints[std::size_t(i)].matchAttribute); },
-                               [i](ClaimTemplateForm &f, const QString &v) { f.constraints[std::size_t(i)].matchAttribute = v.toStdString(); }));
+            textField(
+                [i](ClaimTemplateForm &f) {
+                    return common::qs(f.constraints[std::size_t(i)].matchAttribute);
+                },
+                [i](ClaimTemplateForm &f, const QString &v) {
+                    f.constraints[std::size_t(i)].matchAttribute = v.toStdString();
+                }));
         form->addRow(QStringLiteral("Distinct attribute"),
-                     textField([i](ClaimTemplateForm &f) { return common::qs(f.constraints[std::size_t(i)].distinctAttribute); },
-                               [i](ClaimTemplateForm &f, const QString &v) {
-                                   f.constraints[std::size_t(i)].distinctAttribute = v.toStdString();
-                               }));
-        form->addRow(QString(), button(QStringLiteral("Remove constraint"), QString(),
-                                       [i](ClaimTemplateForm &f) { f.constraints.erase(f.constraints.begin() + i); }));
+            textField(
+                [i](ClaimTemplateForm &f) {
+                    return common::qs(f.constraints[std::size_t(i)].distinctAttribute);
+                },
+                [i](ClaimTemplateForm &f, const QString &v) {
+                    f.constraints[std::size_t(i)].distinctAttribute = v.toStdString();
+                }));
+        form->addRow(QString(),
+            button(QStringLiteral("Remove constraint"), QString(),
+                [i](ClaimTemplateForm &f) { f.constraints.erase(f.constraints.begin() + i); }));
         layout->addLayout(form);
     }
-    layout->addWidget(button(QStringLiteral("Add constraint"),
-                             QStringLiteral("Devices of some requests must share (or differ in) an attribute"),
-                             [](ClaimTemplateForm &f) { f.constraints.emplace_back(); }),
-                      0, Qt::AlignLeft);
+    layout->addWidget(
+        button(QStringLiteral("Add constraint"),
+            QStringLiteral("Devices of some requests must share (or differ in) an attribute"),
+            [](ClaimTemplateForm &f) { f.constraints.emplace_back(); }),
+        0, Qt::AlignLeft);
     return box;
 }
 
@@ -215,13 +249,19 @@ QWidget *TemplateForm::configSection()
     for (int i = 0; i < int(m_form.config.size()); ++i) {
         auto *form = new QFormLayout;
         form->addRow(QStringLiteral("Requests"),
-                     textField([i](ClaimTemplateForm &f) { return common::qs(model::requestListText(f.config[std::size_t(i)].requests)); },
-                               [i](ClaimTemplateForm &f, const QString &v) {
-                                   f.config[std::size_t(i)].requests = model::parseRequestList(v.toStdString());
-                               }));
+            textField(
+                [i](ClaimTemplateForm &f) {
+                    return common::qs(model::requestListText(f.config[std::size_t(i)].requests));
+                },
+                [i](ClaimTemplateForm &f, const QString &v) {
+                    f.config[std::size_t(i)].requests = model::parseRequestList(v.toStdString());
+                }));
         form->addRow(QStringLiteral("Driver"),
-                     textField([i](ClaimTemplateForm &f) { return common::qs(f.config[std::size_t(i)].driver); },
-                               [i](ClaimTemplateForm &f, const QString &v) { f.config[std::size_t(i)].driver = v.toStdString(); }));
+            textField(
+                [i](ClaimTemplateForm &f) { return common::qs(f.config[std::size_t(i)].driver); },
+                [i](ClaimTemplateForm &f, const QString &v) {
+                    f.config[std::size_t(i)].driver = v.toStdString();
+                }));
         auto *parameters = new QPlainTextEdit;
         parameters->setToolTip(QStringLiteral("Opaque driver parameters, as JSON"));
         parameters->setMaximumHeight(120);
@@ -237,13 +277,17 @@ QWidget *TemplateForm::configSection()
             parameters->setPlainText(value);
         });
         form->addRow(QStringLiteral("Parameters"), parameters);
-        form->addRow(QString(), button(QStringLiteral("Remove config"), QString(),
-                                       [i](ClaimTemplateForm &f) { f.config.erase(f.config.begin() + i); }));
+        form->addRow(QString(),
+            button(QStringLiteral("Remove config"), QString(),
+                [i](ClaimTemplateForm &f) { f.config.erase(f.config.begin() + i); }));
         layout->addLayout(form);
     }
-    layout->addWidget(button(QStringLiteral("Add config"), QStringLiteral("Opaque parameters for a driver"),
-                             [](ClaimTemplateForm &f) { f.config.push_back({ {}, {}, "{}", -1 }); }),
-                      0, Qt::AlignLeft);
+    layout->addWidget(
+        button(QStringLiteral("Add config"), QStringLiteral("Opaque parameters for a driver"),
+            [](ClaimTemplateForm &f) {
+                f.config.push_back({ {}, {}, "{}", -1 });
+            }),
+        0, Qt::AlignLeft);
     return box;
 }
 

@@ -37,7 +37,8 @@ YamlHighlighter::YamlHighlighter(QTextDocument *document)
 
 void YamlHighlighter::highlightBlock(const QString &text)
 {
-    static const QRegularExpression key(QStringLiteral(R"(^(\s*(?:-\s+)?)([^\s#'"][^:#]*?|"[^"]*"|'[^']*')\s*:(?=\s|$))"));
+    static const QRegularExpression key(
+        QStringLiteral(R"(^(\s*(?:-\s+)?)([^\s#'"][^:#]*?|"[^"]*"|'[^']*')\s*:(?=\s|$))"));
     static const QRegularExpression quoted(QStringLiteral(R"("(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?)"));
     // A plain scalar after "key:", "- ", "[" or ",": numbers, booleans and null.
     static const QRegularExpression scalar(QStringLiteral(

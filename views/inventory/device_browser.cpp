@@ -52,8 +52,10 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
     m_filter->setSourceModel(m_model);
     m_mode->addItem(QStringLiteral("Text"));
     m_mode->addItem(QStringLiteral("CEL selector"));
-    m_mode->setToolTip(QStringLiteral("Filter by words in any column, or by a DRA device selector"));
-    m_text->setPlaceholderText(QStringLiteral("Filter devices: words in any column (\"h100 free\")"));
+    m_mode->setToolTip(
+        QStringLiteral("Filter by words in any column, or by a DRA device selector"));
+    m_text->setPlaceholderText(
+        QStringLiteral("Filter devices: words in any column (\"h100 free\")"));
     m_text->setClearButtonEnabled(true);
     m_selector->setFixedHeight(m_selector->fontMetrics().lineSpacing() * 3 + 10);
     m_selector->hide();
@@ -70,7 +72,8 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
-    for (int column : { int(DeviceTableModel::Name), int(DeviceTableModel::Node), int(DeviceTableModel::Driver) })
+    for (int column :
+        { int(DeviceTableModel::Name), int(DeviceTableModel::Node), int(DeviceTableModel::Driver) })
         m_table->setColumnWidth(column, 150);
     m_details->setOpenLinks(false);
 
@@ -99,31 +102,33 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
         updateStatus();
     });
     connect(m_runner, &SelectorRunner::finished, this,
-            [this](const std::shared_ptr<const inventory::SelectorSweep> &sweep, const QString &) {
-                m_selector->setDiagnostics(sweep->diagnostics);
-                if (!sweep->valid) {
-                    m_selectorStatus = QStringLiteral("The selector does not compile: %1")
-                                           .arg(sweep->diagnostics.empty()
-                                                    ? QString()
-                                                    : QString::fromStdString(sweep->diagnostics.front().message));
-                    updateStatus();
-                    return;
-                }
-                std::unordered_set<inventory::DeviceKey> keys;
-                for (const inventory::Device *device : sweep->matches)
-                    keys.insert(device->key);
-                m_filter->setSelectorMatches(std::move(keys));
-                m_selectorStatus = QStringLiteral("Selector matches %1 of %2 devices on %3 nodes")
-                                       .arg(sweep->matches.size())
-                                       .arg(sweep->evaluated)
-                                       .arg(sweep->matchesByNode.size());
-                if (sweep->runtimeErrors > 0)
-                    m_selectorStatus += QStringLiteral("; it failed on %1 (first: %2)")
-                                            .arg(sweep->runtimeErrors)
-                                            .arg(QString::fromStdString(sweep->firstRuntimeError));
+        [this](const std::shared_ptr<const inventory::SelectorSweep> &sweep, const QString &) {
+            m_selector->setDiagnostics(sweep->diagnostics);
+            if (!sweep->valid) {
+                m_selectorStatus
+                    = QStringLiteral("The selector does not compile: %1")
+                          .arg(sweep->diagnostics.empty()
+                                  ? QString()
+                                  : QString::fromStdString(sweep->diagnostics.front().message));
                 updateStatus();
-            });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &DeviceBrowser::showSelection);
+                return;
+            }
+            std::unordered_set<inventory::DeviceKey> keys;
+            for (const inventory::Device *device : sweep->matches)
+                keys.insert(device->key);
+            m_filter->setSelectorMatches(std::move(keys));
+            m_selectorStatus = QStringLiteral("Selector matches %1 of %2 devices on %3 nodes")
+                                   .arg(sweep->matches.size())
+                                   .arg(sweep->evaluated)
+                                   .arg(sweep->matchesByNode.size());
+            if (sweep->runtimeErrors > 0)
+                m_selectorStatus += QStringLiteral("; it failed on %1 (first: %2)")
+                                        .arg(sweep->runtimeErrors)
+                                        .arg(QString::fromStdString(sweep->firstRuntimeError));
+            updateStatus();
+        });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        &DeviceBrowser::showSelection);
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, &DeviceBrowser::updateStatus);
     connect(m_filter, &QAbstractItemModel::rowsRemoved, this, &DeviceBrowser::updateStatus);
     connect(m_filter, &QAbstractItemModel::modelReset, this, &DeviceBrowser::updateStatus);
@@ -200,9 +205,11 @@ bool DeviceBrowser::selectDevice(const inventory::DeviceKey &key)
 void DeviceBrowser::showSelection()
 {
     const QModelIndex current = m_filter->mapToSource(m_table->currentIndex());
-    const inventory::Device *device = current.isValid() ? m_model->deviceAt(current.row()) : nullptr;
+    const inventory::Device *device
+        = current.isValid() ? m_model->deviceAt(current.row()) : nullptr;
     if (!device) {
-        m_details->setHtml(QStringLiteral("<p>Select a device to see its attributes, capacity and holders.</p>"));
+        m_details->setHtml(
+            QStringLiteral("<p>Select a device to see its attributes, capacity and holders.</p>"));
         return;
     }
     m_details->setHtml(deviceDetailsHtml(*m_model->snapshot(), *device));
@@ -216,7 +223,9 @@ QString DeviceBrowser::statusText() const
 
 void DeviceBrowser::updateStatus()
 {
-    QString text = QStringLiteral("%1 of %2 devices shown").arg(m_filter->rowCount()).arg(m_model->rowCount());
+    QString text = QStringLiteral("%1 of %2 devices shown")
+                       .arg(m_filter->rowCount())
+                       .arg(m_model->rowCount());
     if (m_mode->currentIndex() == SelectorMode && !m_selectorStatus.isEmpty())
         text = m_selectorStatus + QStringLiteral(" · ") + text;
     m_status->setText(text);

@@ -19,12 +19,14 @@ QString section(const QString &title, const QString &rows)
 {
     if (rows.isEmpty())
         return {};
-    return QStringLiteral("<h4>%1</h4><table cellspacing=0 cellpadding=2>%2</table>").arg(title, rows);
+    return QStringLiteral("<h4>%1</h4><table cellspacing=0 cellpadding=2>%2</table>")
+        .arg(title, rows);
 }
 
 QString detailRow(const QString &name, const QString &value)
 {
-    return QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>").arg(name, value);
+    return QStringLiteral("<tr><td style='padding-right:12px'>%1</td><td><b>%2</b></td></tr>")
+        .arg(name, value);
 }
 
 } // namespace
@@ -33,10 +35,13 @@ QString deviceDetailsHtml(const inventory::Snapshot &snapshot, const inventory::
 {
     QString html = QStringLiteral("<h3>%1</h3>").arg(escapedHtml(device.key.device));
     html += section(QStringLiteral("Device"),
-                    detailRow(QStringLiteral("Driver"), escapedHtml(device.key.driver)) + detailRow(QStringLiteral("Pool"), escapedHtml(device.key.pool))
-                        + detailRow(QStringLiteral("Node"), device.node.empty() ? QStringLiteral("network-attached") : escapedHtml(device.node))
-                        + detailRow(QStringLiteral("Slice"), escapedHtml(device.slice))
-                        + detailRow(QStringLiteral("State"), escapedHtml(std::string(inventory::deviceStateName(snapshot.state(device))))));
+        detailRow(QStringLiteral("Driver"), escapedHtml(device.key.driver))
+            + detailRow(QStringLiteral("Pool"), escapedHtml(device.key.pool))
+            + detailRow(QStringLiteral("Node"),
+                device.node.empty() ? QStringLiteral("network-attached") : escapedHtml(device.node))
+            + detailRow(QStringLiteral("Slice"), escapedHtml(device.slice))
+            + detailRow(QStringLiteral("State"),
+                escapedHtml(std::string(inventory::deviceStateName(snapshot.state(device))))));
 
     QString holders;
     for (const auto &hold : snapshot.holds(device.key)) {
@@ -57,24 +62,28 @@ QString deviceDetailsHtml(const inventory::Snapshot &snapshot, const inventory::
     QString attributes;
     for (const auto &domain : device.view.attributeDomains())
         for (const auto &entry : domain.entries)
-            attributes += detailRow(escapedHtml(domain.name + "/" + entry.name), attributeText(entry.value).toHtmlEscaped());
+            attributes += detailRow(escapedHtml(domain.name + "/" + entry.name),
+                attributeText(entry.value).toHtmlEscaped());
     html += section(QStringLiteral("Attributes"), attributes);
 
     QString capacity;
     for (const auto &domain : device.view.capacityDomains())
         for (const auto &entry : domain.entries)
-            capacity += detailRow(escapedHtml(domain.name + "/" + entry.name), escapedHtml(entry.value.toString()));
+            capacity += detailRow(
+                escapedHtml(domain.name + "/" + entry.name), escapedHtml(entry.value.toString()));
     html += section(QStringLiteral("Capacity"), capacity);
 
     QString counters;
     for (const auto &consumption : device.consumesCounters)
         for (const auto &[name, counter] : consumption.counters)
-            counters += detailRow(escapedHtml(consumption.counterSet + "/" + name), escapedHtml(counter.toString()));
+            counters += detailRow(
+                escapedHtml(consumption.counterSet + "/" + name), escapedHtml(counter.toString()));
     html += section(QStringLiteral("Consumes counters"), counters);
 
     QString taints;
     for (const auto &taint : snapshot.effectiveTaints(device))
-        taints += detailRow(escapedHtml(taint.key + (taint.value.empty() ? "" : "=" + taint.value)), escapedHtml(taint.effect));
+        taints += detailRow(escapedHtml(taint.key + (taint.value.empty() ? "" : "=" + taint.value)),
+            escapedHtml(taint.effect));
     html += section(QStringLiteral("Taints"), taints);
     return html;
 }

@@ -15,8 +15,7 @@ namespace {
 
 // Runs `read(row)` for rows 0..rows-1 spread over the cores: reading a row only reads the
 // shared, immutable snapshot, and each row writes its own element.
-template <typename Read>
-void readRowsInParallel(int rows, Read read)
+template <typename Read> void readRowsInParallel(int rows, Read read)
 {
     constexpr int kChunk = 4096;
     std::vector<std::pair<int, int>> chunks;
@@ -38,7 +37,8 @@ bool insertRead(std::vector<T> &rows, int first, int last, Read read)
     added.reserve(size_t(last - first + 1));
     for (int row = first; row <= last; ++row)
         added.push_back(read(row));
-    rows.insert(rows.begin() + first, std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
+    rows.insert(rows.begin() + first, std::make_move_iterator(added.begin()),
+        std::make_move_iterator(added.end()));
     return true;
 }
 
@@ -48,7 +48,6 @@ DeviceFilterModel::DeviceFilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
 {
     setDynamicSortFilter(true); // sorting compares SortKeys (lessThan), not the proxy's sort role
-
 }
 
 void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
@@ -61,13 +60,15 @@ void DeviceFilterModel::setSourceModel(QAbstractItemModel *model)
         // in connection order, so the proxy re-sorts and re-filters with values already fresh.
         connect(model, &QAbstractItemModel::modelReset, this, &DeviceFilterModel::forgetRows);
         connect(model, &QAbstractItemModel::layoutChanged, this, &DeviceFilterModel::forgetRows);
-        connect(model, &QAbstractItemModel::rowsInserted, this, &DeviceFilterModel::sourceRowsInserted);
-        connect(model, &QAbstractItemModel::rowsRemoved, this, &DeviceFilterModel::sourceRowsRemoved);
+        connect(
+            model, &QAbstractItemModel::rowsInserted, this, &DeviceFilterModel::sourceRowsInserted);
+        connect(
+            model, &QAbstractItemModel::rowsRemoved, this, &DeviceFilterModel::sourceRowsRemoved);
         connect(model, &QAbstractItemModel::rowsMoved, this, &DeviceFilterModel::forgetRows);
         connect(model, &QAbstractItemModel::dataChanged, this,
-                [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
-                    rereadRows(topLeft, bottomRight);
-                });
+            [this](const QModelIndex &topLeft, const QModelIndex &bottomRight) {
+                rereadRows(topLeft, bottomRight);
+            });
     }
     QSortFilterProxyModel::setSourceModel(model);
 }
@@ -83,7 +84,8 @@ void DeviceFilterModel::setText(const QString &text)
     invalidateRowsFilter();
 }
 
-void DeviceFilterModel::setSelectorMatches(std::optional<std::unordered_set<inventory::DeviceKey>> matches)
+void DeviceFilterModel::setSelectorMatches(
+    std::optional<std::unordered_set<inventory::DeviceKey>> matches)
 {
     m_matches = std::move(matches);
     invalidateRowsFilter();
@@ -129,7 +131,8 @@ void DeviceFilterModel::sourceRowsInserted(const QModelIndex &parent, int first,
     if (parent.isValid() || first < 0 || last < first)
         return forgetRows();
     const bool keysKept = m_sortKeys.empty()
-        || insertRead(m_sortKeys, first, last, [this](int row) { return sortKeyOf(row, m_keyColumn); });
+        || insertRead(
+            m_sortKeys, first, last, [this](int row) { return sortKeyOf(row, m_keyColumn); });
     const bool textsKept = m_rowTexts.empty()
         || insertRead(m_rowTexts, first, last, [this](int row) { return rowTextOf(row); });
     if (!keysKept || !textsKept)
@@ -154,7 +157,8 @@ void DeviceFilterModel::sourceRowsRemoved(const QModelIndex &parent, int first, 
 void DeviceFilterModel::rereadRows(const QModelIndex &topLeft, const QModelIndex &bottomRight)
 {
     ++m_rowsGeneration;
-    const bool keyColumnChanged = topLeft.column() <= m_keyColumn && m_keyColumn <= bottomRight.column();
+    const bool keyColumnChanged
+        = topLeft.column() <= m_keyColumn && m_keyColumn <= bottomRight.column();
     for (int row = std::max(topLeft.row(), 0); row <= bottomRight.row(); ++row) {
         if (keyColumnChanged && size_t(row) < m_sortKeys.size())
             m_sortKeys[size_t(row)] = sortKeyOf(row, m_keyColumn);
@@ -199,11 +203,13 @@ bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
         return true;
     if (m_rowTexts.size() != size_t(table->rowCount())) {
         m_rowTexts.resize(size_t(table->rowCount()));
-        readRowsInParallel(table->rowCount(), [this](int row) { m_rowTexts[size_t(row)] = rowTextOf(row); });
+        readRowsInParallel(
+            table->rowCount(), [this](int row) { m_rowTexts[size_t(row)] = rowTextOf(row); });
     }
     // Every word must appear in some column: "h100 free" finds free H100s.
     const QString &text = m_rowTexts[size_t(sourceRow)];
-    return std::ranges::all_of(m_words, [&text](const QString &word) { return text.contains(word); });
+    return std::ranges::all_of(
+        m_words, [&text](const QString &word) { return text.contains(word); });
 }
 
 bool DeviceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
@@ -212,7 +218,8 @@ bool DeviceFilterModel::lessThan(const QModelIndex &left, const QModelIndex &rig
     if (left.column() != m_keyColumn || m_sortKeys.size() != size_t(rows)) {
         m_keyColumn = left.column();
         m_sortKeys.resize(size_t(rows));
-        readRowsInParallel(rows, [this](int row) { m_sortKeys[size_t(row)] = sortKeyOf(row, m_keyColumn); });
+        readRowsInParallel(
+            rows, [this](int row) { m_sortKeys[size_t(row)] = sortKeyOf(row, m_keyColumn); });
     }
     const SortKey &a = m_sortKeys[size_t(left.row())];
     const SortKey &b = m_sortKeys[size_t(right.row())];

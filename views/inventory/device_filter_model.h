@@ -67,7 +67,7 @@ private:
     mutable std::vector<SortKey> m_sortKeys; // by source row, of m_keyColumn; empty until a sort
     mutable int m_keyColumn = -1;
     mutable std::vector<QString> m_rowTexts; // by source row: every column, case-folded
-    int m_rowsGeneration = 0;                 // counts changes of the rows, for prepareSearch()
+    int m_rowsGeneration = 0; // counts changes of the rows, for prepareSearch()
 };
 
 } // namespace dra::views

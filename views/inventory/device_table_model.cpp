@@ -118,8 +118,9 @@ int DeviceTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot, const inventory::Device &device,
-                                std::span<const inventory::DeviceHold> holds, int column, int role)
+QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot,
+    const inventory::Device &device, std::span<const inventory::DeviceHold> holds, int column,
+    int role)
 {
     switch (Column(column)) {
     case Name:
@@ -149,7 +150,8 @@ QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot, const inven
     case Holder: {
         QStringList claims;
         for (const auto &hold : holds)
-            claims << qs(hold.claim.ns + "/" + hold.claim.name) + (hold.adminAccess ? QStringLiteral(" (admin)") : QString());
+            claims << qs(hold.claim.ns + "/" + hold.claim.name)
+                    + (hold.adminAccess ? QStringLiteral(" (admin)") : QString());
         return claims.join(QStringLiteral(", "));
     }
     case Pods: {
@@ -165,7 +167,8 @@ QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot, const inven
     return {};
 }
 
-QString DeviceTableModel::searchText(const inventory::Snapshot &snapshot, const inventory::Device &device)
+QString DeviceTableModel::searchText(
+    const inventory::Snapshot &snapshot, const inventory::Device &device)
 {
     const auto holds = snapshot.holds(device.key);
     QString text;
@@ -199,7 +202,7 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
         return {};
     const auto holds = m_snapshot->holds(device->key);
     if (role == DeviceKeyRole)
-        return QStringList{ qs(device->key.driver), qs(device->key.pool), qs(device->key.device) };
+        return QStringList { qs(device->key.driver), qs(device->key.pool), qs(device->key.device) };
     if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
         return cell(*m_snapshot, *device, holds, index.column(), role);
     if (role == Qt::ForegroundRole && index.column() == State) {
@@ -225,7 +228,7 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[ColumnCount] = { "Device", "Node", "Driver", "Pool", "Type",
-                                                    "Model / profile", "Memory", "State", "Claim", "Pods" };
+        "Model / profile", "Memory", "State", "Claim", "Pods" };
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 

@@ -24,10 +24,22 @@ class DeviceTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Name, Node, Driver, Pool, Type, Product, Memory, State, Holder, Pods, ColumnCount };
+    enum Column {
+        Name,
+        Node,
+        Driver,
+        Pool,
+        Type,
+        Product,
+        Memory,
+        State,
+        Holder,
+        Pods,
+        ColumnCount
+    };
     enum Role {
         DeviceKeyRole = Qt::UserRole + 1, // QStringList{driver, pool, device}
-        SortRole,                          // numbers sort as numbers, quantities by value
+        SortRole, // numbers sort as numbers, quantities by value
     };
 
     explicit DeviceTableModel(QObject *parent = nullptr);
@@ -43,9 +55,13 @@ public:
     int rowOf(const inventory::DeviceKey &key) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
-    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
+    int columnCount(const QModelIndex &parent = {}) const override
+    {
+        return parent.isValid() ? 0 : ColumnCount;
+    }
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     // Every column of `row` as shown, each followed by a newline: what a text filter searches,
     // read with one lookup of the device instead of one per column.
     QString searchText(int row) const;
@@ -57,7 +73,7 @@ public:
 
 private:
     static QVariant cell(const inventory::Snapshot &snapshot, const inventory::Device &device,
-                         std::span<const inventory::DeviceHold> holds, int column, int role);
+        std::span<const inventory::DeviceHold> holds, int column, int role);
     void rebuildIndex();
 
     inventory::SnapshotPtr m_snapshot;

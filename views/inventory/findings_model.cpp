@@ -39,7 +39,8 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     if (role == ObjectsRole) {
         QStringList objects;
         for (const auto &key : finding.objects)
-            objects << qs(key.kind) + QLatin1Char('|') + qs(key.ns) + QLatin1Char('|') + qs(key.name);
+            objects << qs(key.kind) + QLatin1Char('|') + qs(key.ns) + QLatin1Char('|')
+                    + qs(key.name);
         return objects;
     }
     if (role == Qt::ForegroundRole && index.column() == Severity) {
@@ -97,7 +98,8 @@ int FreeCapacityModel::rowCount(const QModelIndex &parent) const
 
 QVariant FreeCapacityModel::data(const QModelIndex &index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid)
+        || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return {};
     const inventory::FreeCapacity &row = m_rows[size_t(index.row())];
     switch (Column(index.column())) {
@@ -116,7 +118,10 @@ QVariant FreeCapacityModel::data(const QModelIndex &index, int role) const
     case Partitions: {
         QStringList profiles;
         for (const auto &profile : row.profiles)
-            profiles << QStringLiteral("%1: %2 fit of %3").arg(qs(profile.profile)).arg(profile.fit).arg(profile.total);
+            profiles << QStringLiteral("%1: %2 fit of %3")
+                            .arg(qs(profile.profile))
+                            .arg(profile.fit)
+                            .arg(profile.total);
         return profiles.join(QStringLiteral(", "));
     }
     case ColumnCount:
@@ -130,7 +135,7 @@ QVariant FreeCapacityModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[ColumnCount] = { "Group", "Devices", "Whole free", "Allocated",
-                                                    "Blocked", "Tainted", "Partitions that still fit" };
+        "Blocked", "Tainted", "Partitions that still fit" };
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 

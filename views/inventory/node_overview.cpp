@@ -9,7 +9,8 @@
 
 namespace dra::views {
 
-void NodeTileDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+void NodeTileDelegate::paint(
+    QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
 {
     const ThemeColors &colors = themeColors();
     const QRectF tile = QRectF(option.rect).adjusted(4, 4, -4, -4);
@@ -27,13 +28,14 @@ void NodeTileDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     painter->setPen(option.palette.color(QPalette::Text));
     const QFontMetrics bold(font);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop,
-                      bold.elidedText(index.data(NodeTileModel::NodeRole).toString(), Qt::ElideMiddle, int(text.width())));
+        bold.elidedText(
+            index.data(NodeTileModel::NodeRole).toString(), Qt::ElideMiddle, int(text.width())));
     painter->setFont(option.font);
     painter->setPen(colors.mutedText);
     const int line = option.fontMetrics.height();
     painter->drawText(text.adjusted(0, line + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                      option.fontMetrics.elidedText(index.data(NodeTileModel::ModelRole).toString(), Qt::ElideRight,
-                                                    int(text.width())));
+        option.fontMetrics.elidedText(
+            index.data(NodeTileModel::ModelRole).toString(), Qt::ElideRight, int(text.width())));
 
     // One cell per whole device: free cells green, the rest in the allocated colour.
     const int total = index.data(NodeTileModel::WholeTotalRole).toInt();
@@ -51,12 +53,14 @@ void NodeTileDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     const int partitionsTotal = index.data(NodeTileModel::PartitionsTotalRole).toInt();
     QString summary = QStringLiteral("%1/%2 free").arg(free).arg(total);
     if (partitionsTotal > 0)
-        summary += QStringLiteral(" · MIG %1 fit").arg(index.data(NodeTileModel::PartitionsFreeRole).toInt());
+        summary += QStringLiteral(" · MIG %1 fit")
+                       .arg(index.data(NodeTileModel::PartitionsFreeRole).toInt());
     if (const int tainted = index.data(NodeTileModel::TaintedRole).toInt())
         summary += QStringLiteral(" · %1 tainted").arg(tainted);
     painter->setPen(option.palette.color(QPalette::Text));
-    painter->drawText(QRectF(text.left(), barTop + 16, text.width(), line), Qt::AlignLeft | Qt::AlignTop,
-                      option.fontMetrics.elidedText(summary, Qt::ElideRight, int(text.width())));
+    painter->drawText(QRectF(text.left(), barTop + 16, text.width(), line),
+        Qt::AlignLeft | Qt::AlignTop,
+        option.fontMetrics.elidedText(summary, Qt::ElideRight, int(text.width())));
     painter->restore();
 }
 
@@ -77,8 +81,9 @@ NodeOverview::NodeOverview(NodeTileModel *model, QWidget *parent)
     setSelectionMode(QAbstractItemView::SingleSelection);
     setSpacing(2);
     setLayoutMode(QListView::Batched);
-    connect(this, &QListView::activated, this,
-            [this](const QModelIndex &index) { Q_EMIT nodeActivated(index.data(NodeTileModel::NodeRole).toString()); });
+    connect(this, &QListView::activated, this, [this](const QModelIndex &index) {
+        Q_EMIT nodeActivated(index.data(NodeTileModel::NodeRole).toString());
+    });
 }
 
 } // namespace dra::views

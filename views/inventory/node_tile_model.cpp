@@ -62,7 +62,8 @@ void NodeTileModel::applyChanges(const inventory::ChangeSet &changes)
     // Both lists are sorted by node: merge them, removing and inserting rows in place.
     size_t row = 0, next = 0;
     while (row < m_tiles.size() || next < fresh.size()) {
-        if (next == fresh.size() || (row < m_tiles.size() && m_tiles[row].node < fresh[next].node)) {
+        if (next == fresh.size()
+            || (row < m_tiles.size() && m_tiles[row].node < fresh[next].node)) {
             beginRemoveRows({}, int(row), int(row));
             m_tiles.erase(m_tiles.begin() + qsizetype(row));
             endRemoveRows();
@@ -103,7 +104,8 @@ QVariant NodeTileModel::data(const QModelIndex &index, int role) const
     case NodeRole:
         return tile.node;
     case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2\n%3 of %4 whole devices free, %5 allocated\n%6 of %7 partitions can still be allocated")
+        return QStringLiteral("%1\n%2\n%3 of %4 whole devices free, %5 allocated\n%6 of %7 "
+                              "partitions can still be allocated")
             .arg(tile.node, tile.model.isEmpty() ? QStringLiteral("(no product name)") : tile.model)
             .arg(tile.capacity.wholeFree)
             .arg(tile.capacity.wholeTotal)

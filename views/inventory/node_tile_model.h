@@ -21,8 +21,12 @@ class NodeTileModel final : public QAbstractListModel
 public:
     enum Role {
         NodeRole = Qt::UserRole + 1, // QString
-        ModelRole,                   // QString: the GPU product(s) on the node
-        WholeTotalRole, WholeFreeRole, AllocatedRole, PartitionsFreeRole, PartitionsTotalRole, // int
+        ModelRole, // QString: the GPU product(s) on the node
+        WholeTotalRole,
+        WholeFreeRole,
+        AllocatedRole,
+        PartitionsFreeRole,
+        PartitionsTotalRole, // int
         TaintedRole, // int: devices tainted NoSchedule/NoExecute
     };
 

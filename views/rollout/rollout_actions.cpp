@@ -15,15 +15,24 @@ using rollout::Verb;
 QString verbLabel(Verb verb)
 {
     switch (verb) {
-    case Verb::Start: return QStringLiteral("Start");
-    case Verb::Promote: return QStringLiteral("Promote");
-    case Verb::Pause: return QStringLiteral("Pause");
-    case Verb::Resume: return QStringLiteral("Resume");
-    case Verb::Abort: return QStringLiteral("Abort / roll back");
-    case Verb::RetryGate: return QStringLiteral("Retry gate");
-    case Verb::Finalise: return QStringLiteral("Finalise");
-    case Verb::Reject: return QStringLiteral("Reject variant");
-    default: break;
+    case Verb::Start:
+        return QStringLiteral("Start");
+    case Verb::Promote:
+        return QStringLiteral("Promote");
+    case Verb::Pause:
+        return QStringLiteral("Pause");
+    case Verb::Resume:
+        return QStringLiteral("Resume");
+    case Verb::Abort:
+        return QStringLiteral("Abort / roll back");
+    case Verb::RetryGate:
+        return QStringLiteral("Retry gate");
+    case Verb::Finalise:
+        return QStringLiteral("Finalise");
+    case Verb::Reject:
+        return QStringLiteral("Reject variant");
+    default:
+        break;
     }
     return QString::fromLatin1(rollout::verbName(verb));
 }
@@ -32,30 +41,36 @@ QString verbLabel(Verb verb)
 
 std::vector<VerbButton> verbButtons(const RolloutSnapshot &snapshot)
 {
-    static const Verb order[] = {Verb::Start, Verb::Promote, Verb::Pause, Verb::Resume,
-                                 Verb::Abort, Verb::RetryGate, Verb::Finalise, Verb::Reject};
+    static const Verb order[] = { Verb::Start, Verb::Promote, Verb::Pause, Verb::Resume,
+        Verb::Abort, Verb::RetryGate, Verb::Finalise, Verb::Reject };
     std::vector<Verb> allowed;
     if (snapshot.state)
         allowed = rollout::RolloutMachine::userVerbs(snapshot.state->stage);
-    const QString stage = snapshot.state ? QString::fromLatin1(rollout::stageName(snapshot.state->stage)) : QString();
+    const QString stage = snapshot.state
+        ? QString::fromLatin1(rollout::stageName(snapshot.state->stage))
+        : QString();
     std::vector<VerbButton> buttons;
     for (Verb verb : order) {
-        VerbButton button{verb, verbLabel(verb), std::find(allowed.begin(), allowed.end(), verb) != allowed.end(), {}};
+        VerbButton button { verb, verbLabel(verb),
+            std::find(allowed.begin(), allowed.end(), verb) != allowed.end(), {} };
         if (!snapshot.state)
             button.toolTip = QStringLiteral("Open a rollout or start one from a plan file");
         else if (!button.enabled)
             button.toolTip = QStringLiteral("Not possible at %1").arg(stage);
         else if (snapshot.drive == RolloutSnapshot::Drive::Remote)
             button.toolTip = QStringLiteral("Queued for the controller that drives this rollout");
-        if (verb == Verb::Abort && snapshot.state && button.enabled && snapshot.state->stage != rollout::Stage::Baseline)
-            button.toolTip = QStringLiteral("Roll back to the baseline: traffic, the baseline's replicas, then the "
-                                            "canary and its claims removed");
+        if (verb == Verb::Abort && snapshot.state && button.enabled
+            && snapshot.state->stage != rollout::Stage::Baseline)
+            button.toolTip = QStringLiteral(
+                "Roll back to the baseline: traffic, the baseline's replicas, then the "
+                "canary and its claims removed");
         buttons.push_back(std::move(button));
     }
     return buttons;
 }
 
-std::optional<rollout::GateKind> gateToRetry(const RolloutSnapshot &snapshot, std::optional<rollout::GateKind> selected)
+std::optional<rollout::GateKind> gateToRetry(
+    const RolloutSnapshot &snapshot, std::optional<rollout::GateKind> selected)
 {
     if (!snapshot.state)
         return std::nullopt;
@@ -72,12 +87,16 @@ QString driveText(const RolloutSnapshot &snapshot)
 {
     if (!snapshot.state)
         return QStringLiteral("No rollout open");
-    const QString owner = snapshot.lease ? QString::fromStdString(snapshot.lease->owner) : QString();
+    const QString owner
+        = snapshot.lease ? QString::fromStdString(snapshot.lease->owner) : QString();
     switch (snapshot.drive) {
     case RolloutSnapshot::Drive::Local:
-        return QStringLiteral("Driven by this console (%1)").arg(owner.isEmpty() ? QStringLiteral("starting") : owner);
+        return QStringLiteral("Driven by this console (%1)")
+            .arg(owner.isEmpty() ? QStringLiteral("starting") : owner);
     case RolloutSnapshot::Drive::Remote:
-        return QStringLiteral("Driven by %1; verbs are queued for it (%2 waiting)").arg(owner).arg(snapshot.pending.size());
+        return QStringLiteral("Driven by %1; verbs are queued for it (%2 waiting)")
+            .arg(owner)
+            .arg(snapshot.pending.size());
     case RolloutSnapshot::Drive::Idle:
         break;
     }

@@ -30,7 +30,8 @@ std::vector<VerbButton> verbButtons(const RolloutSnapshot &snapshot);
 
 // The gate a "Retry gate" evaluates again: `selected` when it is one of the stage's gates, else
 // the first gate that did not pass; nullopt when there is none.
-std::optional<rollout::GateKind> gateToRetry(const RolloutSnapshot &snapshot, std::optional<rollout::GateKind> selected);
+std::optional<rollout::GateKind> gateToRetry(
+    const RolloutSnapshot &snapshot, std::optional<rollout::GateKind> selected);
 
 // Who drives the open rollout, for the panel's header: "Driven by this console (...)",
 // "Driven by alice on host (pid 42); verbs are queued for it", ...

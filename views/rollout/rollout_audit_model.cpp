@@ -6,7 +6,10 @@
 
 namespace dra::views {
 
-RolloutAuditModel::RolloutAuditModel(QObject *parent) : QAbstractTableModel(parent) { }
+RolloutAuditModel::RolloutAuditModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void RolloutAuditModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
 {
@@ -41,18 +44,25 @@ QVariant RolloutAuditModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeqColumn: return qint64(entry.seq);
+        case SeqColumn:
+            return qint64(entry.seq);
         case TimeColumn:
-            return QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-        case ActorColumn: return QString::fromStdString(entry.actor);
-        case ActionColumn: return QString::fromStdString(entry.action);
-        case ResultColumn: return QString::fromStdString(entry.result);
+            return QDateTime::fromMSecsSinceEpoch(entry.at, Qt::UTC)
+                .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+        case ActorColumn:
+            return QString::fromStdString(entry.actor);
+        case ActionColumn:
+            return QString::fromStdString(entry.action);
+        case ResultColumn:
+            return QString::fromStdString(entry.result);
         }
         return {};
     case Qt::ToolTipRole:
         return QString::fromStdString(entry.details.dump(2));
-    case SeqRole: return qint64(entry.seq);
-    case DetailsRole: return QString::fromStdString(entry.details.dump());
+    case SeqRole:
+        return qint64(entry.seq);
+    case DetailsRole:
+        return QString::fromStdString(entry.details.dump());
     }
     return {};
 }
@@ -62,11 +72,16 @@ QVariant RolloutAuditModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case SeqColumn: return QStringLiteral("Seq");
-    case TimeColumn: return QStringLiteral("Time (UTC)");
-    case ActorColumn: return QStringLiteral("Who");
-    case ActionColumn: return QStringLiteral("Action");
-    case ResultColumn: return QStringLiteral("Result");
+    case SeqColumn:
+        return QStringLiteral("Seq");
+    case TimeColumn:
+        return QStringLiteral("Time (UTC)");
+    case ActorColumn:
+        return QStringLiteral("Who");
+    case ActionColumn:
+        return QStringLiteral("Action");
+    case ResultColumn:
+        return QStringLiteral("Result");
     }
     return {};
 }

@@ -17,9 +17,12 @@ constexpr quintptr kGateRowId = 0;
 QColor verdictColour(rollout::Verdict verdict)
 {
     switch (verdict) {
-    case rollout::Verdict::Passed: return QColor(0x2e, 0x7d, 0x32);
-    case rollout::Verdict::Failed: return QColor(0xc6, 0x28, 0x28);
-    case rollout::Verdict::Inconclusive: return QColor(0xb2, 0x6a, 0x00);
+    case rollout::Verdict::Passed:
+        return QColor(0x2e, 0x7d, 0x32);
+    case rollout::Verdict::Failed:
+        return QColor(0xc6, 0x28, 0x28);
+    case rollout::Verdict::Inconclusive:
+        return QColor(0xb2, 0x6a, 0x00);
     }
     return {};
 }
@@ -31,7 +34,10 @@ QString gateText(const std::string &text)
 
 } // namespace
 
-RolloutGateModel::RolloutGateModel(QObject *parent) : QAbstractItemModel(parent) { }
+RolloutGateModel::RolloutGateModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{
+}
 
 void RolloutGateModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
 {
@@ -68,7 +74,8 @@ int RolloutGateModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
         return int(m_gates.size());
-    if (parent.internalId() != kGateRowId || parent.column() != 0 || parent.row() >= int(m_gates.size()))
+    if (parent.internalId() != kGateRowId || parent.column() != 0
+        || parent.row() >= int(m_gates.size()))
         return 0;
     return int(m_gates[size_t(parent.row())].checks.size());
 }
@@ -97,20 +104,25 @@ QVariant RolloutGateModel::data(const QModelIndex &index, int role) const
     const rollout::GateResult &gate = m_gates[gateRow];
     if (!isGate && size_t(index.row()) >= gate.checks.size())
         return {};
-    const rollout::Verdict verdict = isGate ? gate.verdict : gate.checks[size_t(index.row())].verdict;
+    const rollout::Verdict verdict
+        = isGate ? gate.verdict : gate.checks[size_t(index.row())].verdict;
     switch (role) {
     case Qt::DisplayRole:
         if (isGate) {
             switch (index.column()) {
-            case NameColumn: return QString::fromLatin1(rollout::gateName(gate.gate));
-            case VerdictColumn: return QString::fromLatin1(rollout::verdictName(gate.verdict));
+            case NameColumn:
+                return QString::fromLatin1(rollout::gateName(gate.gate));
+            case VerdictColumn:
+                return QString::fromLatin1(rollout::verdictName(gate.verdict));
             case EvidenceColumn: {
                 const rollout::Check *decisive = gate.decisive();
-                QString text = decisive ? gateText(decisive->name + ": " + decisive->evidence)
-                                        : QStringLiteral("%1 check(s) passed").arg(gate.checks.size());
+                QString text = decisive
+                    ? gateText(decisive->name + ": " + decisive->evidence)
+                    : QStringLiteral("%1 check(s) passed").arg(gate.checks.size());
                 if (gate.at)
-                    text += QStringLiteral("  (at %1)").arg(
-                        QDateTime::fromMSecsSinceEpoch(gate.at, Qt::UTC).toString(QStringLiteral("HH:mm:ss")));
+                    text += QStringLiteral("  (at %1)")
+                                .arg(QDateTime::fromMSecsSinceEpoch(gate.at, Qt::UTC)
+                                         .toString(QStringLiteral("HH:mm:ss")));
                 if (!gate.pictures.empty())
                     text += QStringLiteral("  [%1 picture(s)]").arg(gate.pictures.size());
                 return text;
@@ -120,21 +132,29 @@ QVariant RolloutGateModel::data(const QModelIndex &index, int role) const
         } else {
             const rollout::Check &check = gate.checks[size_t(index.row())];
             switch (index.column()) {
-            case NameColumn: return gateText(check.name);
-            case VerdictColumn: return QString::fromLatin1(rollout::verdictName(check.verdict));
-            case EvidenceColumn: return gateText(check.evidence);
+            case NameColumn:
+                return gateText(check.name);
+            case VerdictColumn:
+                return QString::fromLatin1(rollout::verdictName(check.verdict));
+            case EvidenceColumn:
+                return gateText(check.evidence);
             }
             return {};
         }
     case Qt::ToolTipRole:
         if (index.column() == EvidenceColumn)
-            return isGate ? gateText(gate.summary()) : gateText(gate.checks[size_t(index.row())].evidence);
+            return isGate ? gateText(gate.summary())
+                          : gateText(gate.checks[size_t(index.row())].evidence);
         return {};
     case Qt::ForegroundRole:
-        return index.column() == VerdictColumn ? QVariant(QBrush(verdictColour(verdict))) : QVariant();
-    case GateRole: return QString::fromLatin1(rollout::gateName(gate.gate));
-    case VerdictRole: return QString::fromLatin1(rollout::verdictName(verdict));
-    case IsGateRole: return isGate;
+        return index.column() == VerdictColumn ? QVariant(QBrush(verdictColour(verdict)))
+                                               : QVariant();
+    case GateRole:
+        return QString::fromLatin1(rollout::gateName(gate.gate));
+    case VerdictRole:
+        return QString::fromLatin1(rollout::verdictName(verdict));
+    case IsGateRole:
+        return isGate;
     case PicturesRole: {
         if (!isGate)
             return {};
@@ -152,9 +172,12 @@ QVariant RolloutGateModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case NameColumn: return QStringLiteral("Gate / check");
-    case VerdictColumn: return QStringLiteral("Verdict");
-    case EvidenceColumn: return QStringLiteral("Evidence");
+    case NameColumn:
+        return QStringLiteral("Gate / check");
+    case VerdictColumn:
+        return QStringLiteral("Verdict");
+    case EvidenceColumn:
+        return QStringLiteral("Evidence");
     }
     return {};
 }

@@ -85,7 +85,7 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     layout->addWidget(m_error);
 
     auto *buttons = new QHBoxLayout;
-    for (const VerbButton &b : verbButtons(RolloutSnapshot{})) {
+    for (const VerbButton &b : verbButtons(RolloutSnapshot {})) {
         auto *button = new QPushButton(b.label, this);
         button->setEnabled(false);
         m_buttons[b.verb] = button;
@@ -144,7 +144,8 @@ RolloutPanel::RolloutPanel(QWidget *parent)
 
     connect(m_picker, &QComboBox::currentIndexChanged, this, &RolloutPanel::chooseRollout);
     connect(fromPlan, &QPushButton::clicked, this, &RolloutPanel::choosePlanFile);
-    connect(m_gateView->selectionModel(), &QItemSelectionModel::currentChanged, this, &RolloutPanel::showPictures);
+    connect(m_gateView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        &RolloutPanel::showPictures);
     showSnapshot(std::make_shared<const RolloutSnapshot>());
 }
 
@@ -156,13 +157,15 @@ void RolloutPanel::showSnapshot(const RolloutSnapshotPtr &snapshot)
     m_snapshot = snapshot;
 
     m_updatingPicker = true;
-    const QString openId = snapshot->state ? QString::fromStdString(snapshot->state->id) : QString();
+    const QString openId
+        = snapshot->state ? QString::fromStdString(snapshot->state->id) : QString();
     m_picker->clear();
     for (const RolloutSummary &summary : snapshot->rollouts)
-        m_picker->addItem(QStringLiteral("%1 — %2 (%3)")
-                              .arg(QString::fromStdString(summary.id), QString::fromStdString(summary.workload),
-                                   QString::fromLatin1(rollout::stageName(summary.stage))),
-                          QString::fromStdString(summary.id));
+        m_picker->addItem(
+            QStringLiteral("%1 — %2 (%3)")
+                .arg(QString::fromStdString(summary.id), QString::fromStdString(summary.workload),
+                    QString::fromLatin1(rollout::stageName(summary.stage))),
+            QString::fromStdString(summary.id));
     m_picker->setCurrentIndex(openId.isEmpty() ? -1 : m_picker->findData(openId));
     m_updatingPicker = false;
 
@@ -197,7 +200,7 @@ void RolloutPanel::appendMessage(const QString &text)
     const int at = m_messages->rowCount();
     m_messages->insertRows(at, 1);
     m_messages->setData(m_messages->index(at),
-                        QString(QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss ")) + text));
+        QString(QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss ")) + text));
     m_messageView->scrollToBottom();
 }
 
@@ -250,8 +253,9 @@ void RolloutPanel::chooseRollout(int index)
 
 void RolloutPanel::choosePlanFile()
 {
-    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Start a rollout from a plan"), m_planDirectory,
-                                                      QStringLiteral("Rollout plans (*.yaml *.yml);;All files (*)"));
+    const QString file
+        = QFileDialog::getOpenFileName(this, QStringLiteral("Start a rollout from a plan"),
+            m_planDirectory, QStringLiteral("Rollout plans (*.yaml *.yml);;All files (*)"));
     if (!file.isEmpty())
         Q_EMIT startFromPlanRequested(file);
 }
@@ -284,7 +288,8 @@ void RolloutPanel::showPictures()
             if (!m_gates->index(row, 0).data(RolloutGateModel::PicturesRole).toMap().isEmpty())
                 index = m_gates->index(row, 0);
     }
-    const QVariantMap pictures = index.isValid() ? index.data(RolloutGateModel::PicturesRole).toMap() : QVariantMap();
+    const QVariantMap pictures
+        = index.isValid() ? index.data(RolloutGateModel::PicturesRole).toMap() : QVariantMap();
     for (auto it = pictures.begin(); it != pictures.end(); ++it) {
         auto *title = new QLabel(it.key(), m_pictures);
         title->setStyleSheet(QStringLiteral("font-weight: bold"));
@@ -293,8 +298,9 @@ void RolloutPanel::showPictures()
         picture->setObjectName(QStringLiteral("gatePicture"));
         QSvgRenderer renderer(it.value().toByteArray());
         if (renderer.isValid()) {
-            const QSize size = renderer.defaultSize().isValid() ? renderer.defaultSize().boundedTo(QSize(1200, 900))
-                                                                : QSize(400, 300);
+            const QSize size = renderer.defaultSize().isValid()
+                ? renderer.defaultSize().boundedTo(QSize(1200, 900))
+                : QSize(400, 300);
             QPixmap pixmap(size);
             pixmap.fill(Qt::white);
             QPainter painter(&pixmap);

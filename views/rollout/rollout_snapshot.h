@@ -38,14 +38,15 @@ struct RolloutSnapshot
 
     QString statePath;
     std::vector<RolloutSummary> rollouts;
-    std::optional<rollout::RolloutState> state;        // the open rollout
-    std::shared_ptr<const rollout::RolloutPlan> plan;  // its stored plan; null when it no longer validates
-    std::vector<rollout::AuditEntry> audit;            // entries of the open rollout, in order
-    rollout::AuditVerification verification;           // of the whole log
+    std::optional<rollout::RolloutState> state; // the open rollout
+    std::shared_ptr<const rollout::RolloutPlan>
+        plan; // its stored plan; null when it no longer validates
+    std::vector<rollout::AuditEntry> audit; // entries of the open rollout, in order
+    rollout::AuditVerification verification; // of the whole log
     Drive drive = Drive::Idle;
     std::optional<rollout::ControllerLease> lease;
-    std::vector<rollout::QueuedCommand> pending;       // verbs waiting for the controller
-    std::optional<common::Error> error;                // the latest failure (reading, a step)
+    std::vector<rollout::QueuedCommand> pending; // verbs waiting for the controller
+    std::optional<common::Error> error; // the latest failure (reading, a step)
     int64_t at = 0;
 };
 

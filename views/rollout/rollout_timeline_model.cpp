@@ -38,15 +38,22 @@ int64_t lastEntered(const rollout::RolloutState &state, Stage stage, int step)
 const char *timelineStatusName(RolloutTimelineModel::Status status)
 {
     switch (status) {
-    case RolloutTimelineModel::Status::Pending: return "pending";
-    case RolloutTimelineModel::Status::Done: return "done";
-    case RolloutTimelineModel::Status::Current: return "current";
-    case RolloutTimelineModel::Status::Held: return "held (paused)";
+    case RolloutTimelineModel::Status::Pending:
+        return "pending";
+    case RolloutTimelineModel::Status::Done:
+        return "done";
+    case RolloutTimelineModel::Status::Current:
+        return "current";
+    case RolloutTimelineModel::Status::Held:
+        return "held (paused)";
     }
     return "";
 }
 
-RolloutTimelineModel::RolloutTimelineModel(QObject *parent) : QAbstractTableModel(parent) { }
+RolloutTimelineModel::RolloutTimelineModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void RolloutTimelineModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
 {
@@ -54,7 +61,8 @@ void RolloutTimelineModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
     if (snapshot && snapshot->state) {
         const rollout::RolloutState &state = *snapshot->state;
         const rollout::RolloutPlan *plan = snapshot->plan.get();
-        std::vector<std::pair<Stage, int>> forward{{Stage::Baseline, -1}, {Stage::Canary, -1}, {Stage::Shadow, -1}};
+        std::vector<std::pair<Stage, int>> forward { { Stage::Baseline, -1 }, { Stage::Canary, -1 },
+            { Stage::Shadow, -1 } };
         const int steps = plan ? int(plan->cutover.size()) : std::max(0, state.step + 1);
         for (int step = 0; step < steps; ++step)
             forward.emplace_back(Stage::Cutover, step);
@@ -62,7 +70,8 @@ void RolloutTimelineModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
         forward.emplace_back(Stage::Finalised, -1);
         const bool paused = state.stage == Stage::Paused;
         for (const auto &[stage, step] : forward) {
-            Row row{stage, step, timelineStageLabel(stage, step, plan), Status::Pending, lastEntered(state, stage, step)};
+            Row row { stage, step, timelineStageLabel(stage, step, plan), Status::Pending,
+                lastEntered(state, stage, step) };
             const bool here = state.effectiveStage() == stage
                 && (stage != Stage::Cutover || (paused ? state.pausedStep : state.step) == step);
             if (here && !rollout::isSettled(state.stage) && state.stage != Stage::RollingBack)
@@ -73,12 +82,13 @@ void RolloutTimelineModel::setSnapshot(const RolloutSnapshotPtr &snapshot)
                 row.status = Status::Done;
             rows.push_back(std::move(row));
         }
-        for (Stage off : {Stage::Paused, Stage::RollingBack, Stage::RolledBack, Stage::Rejected, Stage::Aborted}) {
+        for (Stage off : { Stage::Paused, Stage::RollingBack, Stage::RolledBack, Stage::Rejected,
+                 Stage::Aborted }) {
             const int64_t entered = lastEntered(state, off, -1);
             if (state.stage != off && entered == 0)
                 continue;
-            rows.push_back(Row{off, -1, timelineStageLabel(off, -1, plan),
-                               state.stage == off ? Status::Current : Status::Done, entered});
+            rows.push_back(Row { off, -1, timelineStageLabel(off, -1, plan),
+                state.stage == off ? Status::Current : Status::Done, entered });
         }
     }
     beginResetModel();
@@ -107,10 +117,13 @@ QVariant RolloutTimelineModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case StageColumn: return row.label;
-        case StatusColumn: return QString::fromLatin1(timelineStatusName(row.status));
+        case StageColumn:
+            return row.label;
+        case StatusColumn:
+            return QString::fromLatin1(timelineStatusName(row.status));
         case EnteredColumn:
-            return row.enteredAt ? QDateTime::fromMSecsSinceEpoch(row.enteredAt, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+            return row.enteredAt ? QDateTime::fromMSecsSinceEpoch(row.enteredAt, Qt::UTC)
+                                       .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                                  : QString();
         }
         return {};
@@ -121,11 +134,16 @@ QVariant RolloutTimelineModel::data(const QModelIndex &index, int role) const
             return font;
         }
         return {};
-    case StageRole: return QString::fromLatin1(rollout::stageName(row.stage));
-    case StepRole: return row.step;
-    case StatusRole: return int(row.status);
-    case CurrentRole: return row.status == Status::Current;
-    case EnteredAtRole: return qint64(row.enteredAt);
+    case StageRole:
+        return QString::fromLatin1(rollout::stageName(row.stage));
+    case StepRole:
+        return row.step;
+    case StatusRole:
+        return int(row.status);
+    case CurrentRole:
+        return row.status == Status::Current;
+    case EnteredAtRole:
+        return qint64(row.enteredAt);
     }
     return {};
 }
@@ -135,9 +153,12 @@ QVariant RolloutTimelineModel::headerData(int section, Qt::Orientation orientati
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case StageColumn: return QStringLiteral("Stage");
-    case StatusColumn: return QStringLiteral("Status");
-    case EnteredColumn: return QStringLiteral("Entered (UTC)");
+    case StageColumn:
+        return QStringLiteral("Stage");
+    case StatusColumn:
+        return QStringLiteral("Status");
+    case EnteredColumn:
+        return QStringLiteral("Entered (UTC)");
     }
     return {};
 }

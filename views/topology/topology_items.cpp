@@ -14,7 +14,8 @@ QString tooltipRow(const QString &label, const QString &value)
 {
     if (value.isEmpty())
         return {};
-    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label, value.toHtmlEscaped());
+    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+        .arg(label, value.toHtmlEscaped());
 }
 
 QString holderRows(const topology::Holder &holder)
@@ -49,12 +50,17 @@ void paintBox(QPainter *painter, const QGraphicsRectItem &item, const QColor &fi
 
 QString gpuToolTip(const topology::GpuNode &gpu)
 {
-    QString rows = tooltipRow(QStringLiteral("Device"), gpu.device.isEmpty() ? QStringLiteral("(no DRA device)") : gpu.device)
+    QString rows = tooltipRow(QStringLiteral("Device"),
+                       gpu.device.isEmpty() ? QStringLiteral("(no DRA device)") : gpu.device)
         + tooltipRow(QStringLiteral("Endpoint"), gpu.name != gpu.device ? gpu.name : QString())
-        + tooltipRow(QStringLiteral("Driver"), gpu.driver) + tooltipRow(QStringLiteral("Pool"), gpu.pool)
-        + tooltipRow(QStringLiteral("Model"), gpu.model) + tooltipRow(QStringLiteral("Memory"), gpu.memory)
-        + tooltipRow(QStringLiteral("UUID"), gpu.uuid) + tooltipRow(QStringLiteral("PCI bus"), gpu.pciBusId)
-        + tooltipRow(QStringLiteral("PCIe root"), gpu.pcieRoot) + tooltipRow(QStringLiteral("NUMA"), optionalInt(gpu.numa))
+        + tooltipRow(QStringLiteral("Driver"), gpu.driver)
+        + tooltipRow(QStringLiteral("Pool"), gpu.pool)
+        + tooltipRow(QStringLiteral("Model"), gpu.model)
+        + tooltipRow(QStringLiteral("Memory"), gpu.memory)
+        + tooltipRow(QStringLiteral("UUID"), gpu.uuid)
+        + tooltipRow(QStringLiteral("PCI bus"), gpu.pciBusId)
+        + tooltipRow(QStringLiteral("PCIe root"), gpu.pcieRoot)
+        + tooltipRow(QStringLiteral("NUMA"), optionalInt(gpu.numa))
         + tooltipRow(QStringLiteral("Index"), optionalInt(gpu.index))
         + tooltipRow(QStringLiteral("CPU affinity"), gpu.cpuAffinity)
         + tooltipRow(QStringLiteral("Mapping"), gpu.mappingNote) + holderRows(gpu.holder);
@@ -65,21 +71,29 @@ QString migToolTip(const topology::MigDevice &mig)
 {
     QString slices;
     if (mig.sliceStart >= 0)
-        slices = QStringLiteral("%1–%2").arg(mig.sliceStart).arg(mig.sliceStart + mig.sliceCount - 1);
-    const QString rows = tooltipRow(QStringLiteral("Device"), mig.device) + tooltipRow(QStringLiteral("Profile"), mig.profile)
-        + tooltipRow(QStringLiteral("Memory"), mig.memory) + tooltipRow(QStringLiteral("UUID"), mig.uuid)
+        slices
+            = QStringLiteral("%1–%2").arg(mig.sliceStart).arg(mig.sliceStart + mig.sliceCount - 1);
+    const QString rows = tooltipRow(QStringLiteral("Device"), mig.device)
+        + tooltipRow(QStringLiteral("Profile"), mig.profile)
+        + tooltipRow(QStringLiteral("Memory"), mig.memory)
+        + tooltipRow(QStringLiteral("UUID"), mig.uuid)
         + tooltipRow(QStringLiteral("Memory slices"), slices)
-        + (mig.holder.isHeld() ? holderRows(mig.holder)
-                               : tooltipRow(QStringLiteral("Holder"), mig.free ? QStringLiteral("free")
-                                                                        : QStringLiteral("blocked by a sibling or the parent")));
+        + (mig.holder.isHeld()
+                ? holderRows(mig.holder)
+                : tooltipRow(QStringLiteral("Holder"),
+                    mig.free ? QStringLiteral("free")
+                             : QStringLiteral("blocked by a sibling or the parent")));
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
 QString nicToolTip(const topology::NicNode &nic)
 {
-    const QString rows = tooltipRow(QStringLiteral("Device"), nic.device.isEmpty() ? nic.name : nic.device)
-        + tooltipRow(QStringLiteral("Driver"), nic.driver) + tooltipRow(QStringLiteral("Interface"), nic.interfaceName)
-        + tooltipRow(QStringLiteral("PCI bus"), nic.pciBusId) + tooltipRow(QStringLiteral("PCIe root"), nic.pcieRoot)
+    const QString rows
+        = tooltipRow(QStringLiteral("Device"), nic.device.isEmpty() ? nic.name : nic.device)
+        + tooltipRow(QStringLiteral("Driver"), nic.driver)
+        + tooltipRow(QStringLiteral("Interface"), nic.interfaceName)
+        + tooltipRow(QStringLiteral("PCI bus"), nic.pciBusId)
+        + tooltipRow(QStringLiteral("PCIe root"), nic.pcieRoot)
         + tooltipRow(QStringLiteral("NUMA"), optionalInt(nic.numa)) + holderRows(nic.holder);
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
@@ -95,8 +109,9 @@ GpuBoxItem::GpuBoxItem(const topology::GpuNode &gpu, QGraphicsItem *parent)
         if (!fact.isEmpty())
             facts << fact;
     m_subtitle = facts.join(QStringLiteral(" · "));
-    m_holder = gpu.holder.isHeld() ? gpu.holder.claim
-                                   : (gpu.device.isEmpty() ? QStringLiteral("unmapped") : QString());
+    m_holder = gpu.holder.isHeld()
+        ? gpu.holder.claim
+        : (gpu.device.isEmpty() ? QStringLiteral("unmapped") : QString());
     setToolTip(gpuToolTip(gpu));
     setFlag(QGraphicsItem::ItemIsSelectable, !gpu.device.isEmpty());
     setAcceptHoverEvents(true);
@@ -119,15 +134,17 @@ void GpuBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     painter->setFont(font);
     painter->setPen(Qt::black);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
-                      painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
+        painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
     font.setBold(false);
     painter->setFont(font);
     const int line = painter->fontMetrics().height();
-    painter->drawText(text.adjusted(0, line + 2, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
-                      painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
+    painter->drawText(text.adjusted(0, line + 2, 0, 0),
+        Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
+        painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
     if (!m_holder.isEmpty()) {
-        painter->drawText(text.adjusted(0, 2 * line + 4, 0, 0), Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
-                          painter->fontMetrics().elidedText(m_holder, Qt::ElideMiddle, int(text.width())));
+        painter->drawText(text.adjusted(0, 2 * line + 4, 0, 0),
+            Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
+            painter->fontMetrics().elidedText(m_holder, Qt::ElideMiddle, int(text.width())));
     }
 }
 
@@ -147,7 +164,8 @@ void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     const bool selected = option->state & QStyle::State_Selected;
     painter->setRenderHint(QPainter::Antialiasing);
     painter->setBrush(brush());
-    painter->setPen(QPen(selected ? themeColors().selection : QColor(0x40, 0x40, 0x40), selected ? 2.5 : 0.8));
+    painter->setPen(
+        QPen(selected ? themeColors().selection : QColor(0x40, 0x40, 0x40), selected ? 2.5 : 0.8));
     painter->drawRoundedRect(rect().adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
     if (rect().height() < 11)
         return; // a thin lane of stacked placements: the tooltip names it
@@ -156,7 +174,7 @@ void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     painter->setFont(font);
     painter->setPen(Qt::black);
     painter->drawText(rect(), Qt::AlignCenter,
-                      painter->fontMetrics().elidedText(m_label, Qt::ElideRight, int(rect().width()) - 2));
+        painter->fontMetrics().elidedText(m_label, Qt::ElideRight, int(rect().width()) - 2));
 }
 
 NicBoxItem::NicBoxItem(const topology::NicNode &nic, QGraphicsItem *parent)
@@ -176,12 +194,13 @@ void NicBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     painter->setPen(Qt::black);
     const QRectF text = rect().adjusted(6, 4, -6, -4);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop,
-                      painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
+        painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
     painter->drawText(text, Qt::AlignLeft | Qt::AlignBottom,
-                      painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
+        painter->fontMetrics().elidedText(m_subtitle, Qt::ElideRight, int(text.width())));
 }
 
-GroupFrameItem::GroupFrameItem(const QRectF &rect, QString label, QString detail, QGraphicsItem *parent)
+GroupFrameItem::GroupFrameItem(
+    const QRectF &rect, QString label, QString detail, QGraphicsItem *parent)
     : QGraphicsRectItem(rect, parent)
     , m_label(std::move(label))
     , m_detail(std::move(detail))
@@ -196,7 +215,8 @@ void GroupFrameItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, 
     painter->setBrush(colors.groupFill);
     painter->setPen(QPen(colors.frame, 1, Qt::SolidLine));
     painter->drawRoundedRect(rect(), 8, 8);
-    const QRectF label = rect().adjusted(topo_metrics::groupPadding, 3, -topo_metrics::groupPadding, 0);
+    const QRectF label
+        = rect().adjusted(topo_metrics::groupPadding, 3, -topo_metrics::groupPadding, 0);
     QFont font = painter->font();
     font.setBold(true);
     painter->setFont(font);
@@ -207,7 +227,8 @@ void GroupFrameItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, 
     painter->setFont(font);
     painter->setPen(colors.mutedText);
     painter->drawText(label.adjusted(labelWidth + 10, 0, 0, 0), Qt::AlignLeft | Qt::AlignTop,
-                      painter->fontMetrics().elidedText(m_detail, Qt::ElideRight, int(label.width()) - labelWidth - 10));
+        painter->fontMetrics().elidedText(
+            m_detail, Qt::ElideRight, int(label.width()) - labelWidth - 10));
 }
 
 } // namespace dra::views

@@ -55,7 +55,8 @@ private:
 class GroupFrameItem final : public QGraphicsRectItem
 {
 public:
-    GroupFrameItem(const QRectF &rect, QString label, QString detail, QGraphicsItem *parent = nullptr);
+    GroupFrameItem(
+        const QRectF &rect, QString label, QString detail, QGraphicsItem *parent = nullptr);
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:

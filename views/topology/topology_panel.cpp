@@ -39,13 +39,19 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(QStringLiteral("Node"), this));
     bar->addWidget(m_nodes);
-    bar->addWidget(button(QStringLiteral("−"), QStringLiteral("Zoom out (Ctrl+wheel)"), [this] { m_view->zoomBy(1 / 1.25); }));
-    bar->addWidget(button(QStringLiteral("+"), QStringLiteral("Zoom in (Ctrl+wheel)"), [this] { m_view->zoomBy(1.25); }));
-    bar->addWidget(button(QStringLiteral("Fit"), QStringLiteral("Fit the drawing to the window"), [this] { m_view->fitAll(); }));
-    bar->addWidget(button(QStringLiteral("Export…"), QStringLiteral("Save as PNG or SVG"), [this] { exportTo(); }));
+    bar->addWidget(button(QStringLiteral("−"), QStringLiteral("Zoom out (Ctrl+wheel)"),
+        [this] { m_view->zoomBy(1 / 1.25); }));
+    bar->addWidget(button(QStringLiteral("+"), QStringLiteral("Zoom in (Ctrl+wheel)"),
+        [this] { m_view->zoomBy(1.25); }));
+    bar->addWidget(button(QStringLiteral("Fit"), QStringLiteral("Fit the drawing to the window"),
+        [this] { m_view->fitAll(); }));
+    bar->addWidget(button(
+        QStringLiteral("Export…"), QStringLiteral("Save as PNG or SVG"), [this] { exportTo(); }));
     bar->addStretch(1);
-    auto *legend = new QLabel(QStringLiteral("Solid links: imported or published · dashed: inferred · "
-                                             "green: free · coloured: held by a claim"), this);
+    auto *legend
+        = new QLabel(QStringLiteral("Solid links: imported or published · dashed: inferred · "
+                                    "green: free · coloured: held by a claim"),
+            this);
     legend->setEnabled(false);
     bar->addWidget(legend);
 
@@ -56,7 +62,7 @@ TopologyPanel::TopologyPanel(QWidget *parent)
 
     connect(m_nodes, &QComboBox::currentTextChanged, this, &TopologyPanel::rebuild);
     connect(m_scene, &TopologyScene::deviceSelected, this,
-            [this](const QString &device) { Q_EMIT deviceSelected(currentNode(), device); });
+        [this](const QString &device) { Q_EMIT deviceSelected(currentNode(), device); });
 }
 
 void TopologyPanel::reset(inventory::SnapshotPtr snapshot)
@@ -140,8 +146,7 @@ void TopologyPanel::rebuild()
 void TopologyPanel::exportTo()
 {
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export topology"),
-                                                      currentNode() + QStringLiteral(".svg"),
-                                                      QStringLiteral("SVG (*.svg);;PNG image (*.png)"));
+        currentNode() + QStringLiteral(".svg"), QStringLiteral("SVG (*.svg);;PNG image (*.png)"));
     if (path.isEmpty())
         return;
     if (Result<void> written = exportScene(*m_scene, path); !written)

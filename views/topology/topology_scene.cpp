@@ -47,7 +47,7 @@ RootGroup &rootOf(NumaGroup &numa, const QString &root)
 std::vector<NumaGroup> groupDevices(const topology::NodeTopology &topo)
 {
     std::map<int, NumaGroup> byNuma;
-    NumaGroup unknown{ QStringLiteral("NUMA ?"), QStringLiteral("not published"), {} };
+    NumaGroup unknown { QStringLiteral("NUMA ?"), QStringLiteral("not published"), {} };
     auto numaFor = [&](const std::optional<int> &numa) -> NumaGroup & {
         if (!numa)
             return unknown;
@@ -62,9 +62,11 @@ std::vector<NumaGroup> groupDevices(const topology::NodeTopology &topo)
     };
     const QString noRoot = QStringLiteral("PCIe root ?");
     for (const auto &gpu : topo.gpus)
-        rootOf(numaFor(gpu.numa), gpu.pcieRoot.isEmpty() ? noRoot : gpu.pcieRoot).gpus.push_back(&gpu);
+        rootOf(numaFor(gpu.numa), gpu.pcieRoot.isEmpty() ? noRoot : gpu.pcieRoot)
+            .gpus.push_back(&gpu);
     for (const auto &nic : topo.nics)
-        rootOf(numaFor(nic.numa), nic.pcieRoot.isEmpty() ? noRoot : nic.pcieRoot).nics.push_back(&nic);
+        rootOf(numaFor(nic.numa), nic.pcieRoot.isEmpty() ? noRoot : nic.pcieRoot)
+            .nics.push_back(&nic);
 
     std::vector<NumaGroup> groups;
     for (auto &[id, group] : byNuma)
@@ -81,7 +83,8 @@ QSizeF rootSize(const RootGroup &root)
     const int gpuRows = (gpuCount + gpusPerRow - 1) / gpusPerRow;
     const int nicCols = std::min(int(root.nics.size()), gpusPerRow + 1);
     const int nicRows = (int(root.nics.size()) + gpusPerRow) / (gpusPerRow + 1);
-    const qreal width = std::max({ gpuCols * (gpuWidth + gap) - gap, nicCols * (nicWidth + gap) - gap, 140.0 });
+    const qreal width
+        = std::max({ gpuCols * (gpuWidth + gap) - gap, nicCols * (nicWidth + gap) - gap, 140.0 });
     qreal height = gpuRows * (gpuHeight + gap) + nicRows * (nicHeight + gap);
     if (height > 0)
         height -= gap;
@@ -101,7 +104,8 @@ bool isUniformFabric(const topology::NodeTopology &topo, int *count, topology::L
     std::optional<int> seenCount;
     std::optional<topology::LinkSource> seenSource;
     for (const auto &link : topo.links) {
-        if (link.kind != topology::LinkKind::NV || !gpus.contains(link.from) || !gpus.contains(link.to))
+        if (link.kind != topology::LinkKind::NV || !gpus.contains(link.from)
+            || !gpus.contains(link.to))
             continue;
         if ((seenCount && *seenCount != link.count) || (seenSource && *seenSource != link.source))
             return false;
@@ -133,13 +137,14 @@ QString nvLabel(int count)
 void tagLink(QGraphicsItem *item, const topology::Link &link)
 {
     item->setData(TopologyScene::ItemKindKey, TopologyScene::LinkItem);
-    item->setData(TopologyScene::EndpointKey, QStringList{ link.from, link.to });
+    item->setData(TopologyScene::EndpointKey, QStringList { link.from, link.to });
     item->setData(TopologyScene::LinkSourceKey, topology::linkSourceName(link.source));
-    item->setToolTip(QStringLiteral("%1 ↔ %2: %3 (%4)")
-                         .arg(link.from, link.to,
-                              link.kind == topology::LinkKind::NV ? nvLabel(link.count)
-                                                                  : topology::linkKindName(link.kind),
-                              topology::linkSourceName(link.source)));
+    item->setToolTip(
+        QStringLiteral("%1 ↔ %2: %3 (%4)")
+            .arg(link.from, link.to,
+                link.kind == topology::LinkKind::NV ? nvLabel(link.count)
+                                                    : topology::linkKindName(link.kind),
+                topology::linkSourceName(link.source)));
 }
 
 } // namespace
@@ -224,7 +229,7 @@ void TopologyScene::rebuild()
                 const topology::GpuNode &gpu = *root->gpus[i];
                 auto *box = new GpuBoxItem(gpu);
                 box->setPos(rootX + groupPadding + qreal(i % gpusPerRow) * (gpuWidth + gap),
-                            cy + qreal(i / gpusPerRow) * (gpuHeight + gap));
+                    cy + qreal(i / gpusPerRow) * (gpuHeight + gap));
                 box->setData(ItemKindKey, GpuItem);
                 box->setData(DeviceKey, gpu.device);
                 box->setData(EndpointKey, gpu.name);
@@ -233,8 +238,10 @@ void TopologyScene::rebuild()
                 // MIG devices along the bottom strip, at their memory slices when published.
                 // Dynamic-MIG placements overlap; each goes to the first lane where it fits, so
                 // every placement stays visible.
-                const int slots = gpu.memorySlices > 0 ? gpu.memorySlices : std::max<int>(1, int(gpu.migs.size()));
-                std::vector<std::tuple<const topology::MigDevice *, int, int, int>> placed; // mig, start, span, lane
+                const int slots = gpu.memorySlices > 0 ? gpu.memorySlices
+                                                       : std::max<int>(1, int(gpu.migs.size()));
+                std::vector<std::tuple<const topology::MigDevice *, int, int, int>>
+                    placed; // mig, start, span, lane
                 std::vector<std::vector<std::pair<int, int>>> lanes;
                 int next = 0;
                 for (const auto &mig : gpu.migs) {
@@ -243,9 +250,11 @@ void TopologyScene::rebuild()
                     next = start + span;
                     size_t lane = 0;
                     for (; lane < lanes.size(); ++lane) {
-                        const bool clash = std::ranges::any_of(lanes[lane], [&](const std::pair<int, int> &taken) {
-                            return start < taken.first + taken.second && taken.first < start + span;
-                        });
+                        const bool clash = std::ranges::any_of(
+                            lanes[lane], [&](const std::pair<int, int> &taken) {
+                                return start < taken.first + taken.second
+                                    && taken.first < start + span;
+                            });
                         if (!clash)
                             break;
                     }
@@ -255,13 +264,16 @@ void TopologyScene::rebuild()
                     placed.emplace_back(&mig, start, span, int(lane));
                 }
                 const int laneCount = std::max<int>(1, int(lanes.size()));
-                const qreal stripHeight = std::max<qreal>(migStripHeight, std::min<qreal>(laneCount * 9.0, gpuHeight * 0.55));
+                const qreal stripHeight = std::max<qreal>(
+                    migStripHeight, std::min<qreal>(laneCount * 9.0, gpuHeight * 0.55));
                 const QRectF strip(6, gpuHeight - stripHeight - 5, gpuWidth - 12, stripHeight);
                 const qreal slotWidth = strip.width() / slots;
                 const qreal laneHeight = strip.height() / laneCount;
                 for (const auto &[mig, start, span, lane] : placed) {
-                    auto *migItem = new MigBoxItem(*mig, QRectF(strip.x() + start * slotWidth, strip.y() + lane * laneHeight,
-                                                                span * slotWidth, laneHeight), box);
+                    auto *migItem = new MigBoxItem(*mig,
+                        QRectF(strip.x() + start * slotWidth, strip.y() + lane * laneHeight,
+                            span * slotWidth, laneHeight),
+                        box);
                     migItem->setData(ItemKindKey, MigItem);
                     migItem->setData(DeviceKey, mig->device);
                 }
@@ -272,7 +284,7 @@ void TopologyScene::rebuild()
                 const topology::NicNode &nic = *root->nics[i];
                 auto *box = new NicBoxItem(nic);
                 box->setPos(rootX + groupPadding + qreal(i % (gpusPerRow + 1)) * (nicWidth + gap),
-                            cy + qreal(i / (gpusPerRow + 1)) * (nicHeight + gap));
+                    cy + qreal(i / (gpusPerRow + 1)) * (nicHeight + gap));
                 box->setData(ItemKindKey, NicItem);
                 box->setData(DeviceKey, nic.device);
                 box->setData(EndpointKey, nic.name);
@@ -301,11 +313,13 @@ void TopologyScene::rebuild()
     if (fabric) {
         const qreal width = std::max<qreal>(x - 2 * gap, 200);
         const QRectF bar(0, 6, width, 22);
-        auto *barItem = addRect(bar, linkPen(colors.linkNvlink, fabricSource, 1.5), QBrush(colors.linkNvlink.lighter(170)));
+        auto *barItem = addRect(bar, linkPen(colors.linkNvlink, fabricSource, 1.5),
+            QBrush(colors.linkNvlink.lighter(170)));
         barItem->setData(ItemKindKey, FabricItem);
         barItem->setData(LinkSourceKey, topology::linkSourceName(fabricSource));
-        auto *label = addSimpleText(QStringLiteral("NVSwitch fabric · %1 per GPU · %2")
-                                        .arg(nvLabel(fabricCount), topology::linkSourceName(fabricSource)));
+        auto *label
+            = addSimpleText(QStringLiteral("NVSwitch fabric · %1 per GPU · %2")
+                                .arg(nvLabel(fabricCount), topology::linkSourceName(fabricSource)));
         label->setBrush(Qt::black);
         label->setPos(bar.left() + 8, bar.top() + 3);
         for (const auto &gpu : m_topology.gpus) {
@@ -313,11 +327,13 @@ void TopologyScene::rebuild()
             if (it == endpoints.end())
                 continue;
             const QPointF to = anchorTop(it->second);
-            auto *line = addLine(QLineF(QPointF(to.x(), bar.bottom()), to), linkPen(colors.linkNvlink, fabricSource, 2));
+            auto *line = addLine(QLineF(QPointF(to.x(), bar.bottom()), to),
+                linkPen(colors.linkNvlink, fabricSource, 2));
             line->setZValue(-3);
             line->setData(ItemKindKey, LinkItem);
             line->setData(LinkSourceKey, topology::linkSourceName(fabricSource));
-            line->setToolTip(QStringLiteral("%1 to the NVSwitch fabric: %2").arg(gpu.name, nvLabel(fabricCount)));
+            line->setToolTip(QStringLiteral("%1 to the NVSwitch fabric: %2")
+                                 .arg(gpu.name, nvLabel(fabricCount)));
         }
     }
 
@@ -325,32 +341,38 @@ void TopologyScene::rebuild()
         auto from = endpoints.find(link.from), to = endpoints.find(link.to);
         if (from == endpoints.end() || to == endpoints.end())
             continue;
-        const bool toNic = from->second->data(ItemKindKey) == NicItem || to->second->data(ItemKindKey) == NicItem;
+        const bool toNic = from->second->data(ItemKindKey) == NicItem
+            || to->second->data(ItemKindKey) == NicItem;
         if (link.kind == topology::LinkKind::NV && !fabric && !toNic) {
             // Pairwise NVLinks arc above the boxes so they do not cross the labels.
             const QPointF a = anchorTop(from->second), b = anchorTop(to->second);
             QPainterPath path(a);
             const qreal lift = 24 + std::abs(a.x() - b.x()) * 0.08;
             path.cubicTo(a - QPointF(0, lift), b - QPointF(0, lift), b);
-            auto *item = addPath(path, linkPen(colors.linkNvlink, link.source, 1.5 + std::min(link.count, 18) / 6.0));
+            auto *item = addPath(path,
+                linkPen(colors.linkNvlink, link.source, 1.5 + std::min(link.count, 18) / 6.0));
             item->setZValue(1);
             tagLink(item, link);
             auto *label = addSimpleText(nvLabel(link.count));
             label->setBrush(colors.linkNvlink);
             label->setPos((a + b) / 2 - QPointF(14, lift * 0.75 + 12));
             label->setZValue(1);
-        } else if (toNic && (link.kind == topology::LinkKind::PIX || link.kind == topology::LinkKind::PXB)) {
+        } else if (toNic
+            && (link.kind == topology::LinkKind::PIX || link.kind == topology::LinkKind::PXB)) {
             // GPU ↔ NIC through a PCIe switch: the GPUDirect RDMA path worth seeing.
-            QGraphicsItem *gpu = from->second->data(ItemKindKey) == NicItem ? to->second : from->second;
+            QGraphicsItem *gpu
+                = from->second->data(ItemKindKey) == NicItem ? to->second : from->second;
             QGraphicsItem *nic = gpu == from->second ? to->second : from->second;
-            auto *item = addLine(QLineF(anchorBottom(gpu), anchorTop(nic)), linkPen(colors.linkPcie, link.source, 1.2));
+            auto *item = addLine(QLineF(anchorBottom(gpu), anchorTop(nic)),
+                linkPen(colors.linkPcie, link.source, 1.2));
             item->setZValue(-0.5);
             tagLink(item, link);
         }
     }
 
     if (m_topology.gpus.empty() && m_topology.nics.empty()) {
-        auto *text = addSimpleText(QStringLiteral("No devices published for node %1.").arg(m_topology.node));
+        auto *text = addSimpleText(
+            QStringLiteral("No devices published for node %1.").arg(m_topology.node));
         text->setBrush(colors.mutedText);
     }
     setSceneRect(itemsBoundingRect().adjusted(-gap, -gap, gap, gap));

@@ -63,7 +63,8 @@ Result<void> exportScene(QGraphicsScene &scene, const QString &path)
         QPainter painter;
         if (!painter.begin(&svg)) {
             restore();
-            return fail(common::Error::Code::Internal, QStringLiteral("%1: cannot write the SVG file").arg(path));
+            return fail(common::Error::Code::Internal,
+                QStringLiteral("%1: cannot write the SVG file").arg(path));
         }
         scene.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
         painter.end();
@@ -79,7 +80,8 @@ Result<void> exportScene(QGraphicsScene &scene, const QString &path)
     }
     restore();
     if (!image.save(path))
-        return fail(common::Error::Code::Internal, QStringLiteral("%1: cannot write the image").arg(path));
+        return fail(
+            common::Error::Code::Internal, QStringLiteral("%1: cannot write the image").arg(path));
     return {};
 }
 

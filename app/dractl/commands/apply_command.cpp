@@ -28,9 +28,10 @@ enum DiffExit : int { NoDifferences = 0, Differences = 1, DiffError = 2 };
 
 // The manifest's objects, or every problem printed and nullopt: nothing is sent to the server
 // while any document of the file is broken, so a typo never leaves half a manifest applied.
-std::optional<std::vector<model::ManifestDocument>> readManifestFile(const QString &path, const QString &command)
+std::optional<std::vector<model::ManifestDocument>> readManifestFile(
+    const QString &path, const QString &command)
 {
-    model::ManifestSet manifests = model::readManifests({path});
+    model::ManifestSet manifests = model::readManifests({ path });
     for (const model::ManifestProblem &problem : manifests.problems)
         err(QStringLiteral("dractl %1: %2\n").arg(command, problem.message()));
     if (!manifests.problems.empty())
@@ -44,7 +45,7 @@ std::optional<std::vector<model::ManifestDocument>> readManifestFile(const QStri
 
 // Runs the apply flow against the parser's context and waits for it.
 Result<std::vector<ApplyOutcome>> runApply(const QCommandLineParser &parser,
-                                           std::vector<model::ManifestDocument> documents, kube::ApplyOptions options)
+    std::vector<model::ManifestDocument> documents, kube::ApplyOptions options)
 {
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
@@ -54,15 +55,16 @@ Result<std::vector<ApplyOutcome>> runApply(const QCommandLineParser &parser,
     restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
     restOptions.exec = execOptionsForTerminal();
     kube::RestClient client(*config, restOptions);
-    QObject::connect(&client, &kube::RestClient::warning, &client,
-                     [](const QString &warning) { err(QStringLiteral("Warning: ") + warning + QLatin1Char('\n')); });
+    QObject::connect(&client, &kube::RestClient::warning, &client, [](const QString &warning) {
+        err(QStringLiteral("Warning: ") + warning + QLatin1Char('\n'));
+    });
     QEventLoop loop;
     std::optional<std::vector<ApplyOutcome>> outcomes;
     kube::serverSideApply(client, std::move(documents), std::move(options), &loop,
-                          [&](std::vector<ApplyOutcome> done) {
-                              outcomes = std::move(done);
-                              loop.quit();
-                          });
+        [&](std::vector<ApplyOutcome> done) {
+            outcomes = std::move(done);
+            loop.quit();
+        });
     if (!outcomes)
         loop.exec();
     return std::move(*outcomes);
@@ -85,32 +87,35 @@ void addKubeOptions(QCommandLineParser &parser)
 {
     parser.addOption(contextOption());
     parser.addOption(kubeconfigOption());
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A manifest: YAML (multi-document) or JSON."));
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("A manifest: YAML (multi-document) or JSON."));
 }
 
 int runApplyCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addKubeOptions(parser);
-    parser.addOption({QStringLiteral("dry-run"),
-                      QStringLiteral("Ask the server what would change (dryRun=All) and stop there.")});
-    parser.addOption({QStringLiteral("force-conflicts"),
-                      QStringLiteral("Take over fields another field manager owns instead of failing.")});
+    parser.addOption({ QStringLiteral("dry-run"),
+        QStringLiteral("Ask the server what would change (dryRun=All) and stop there.") });
+    parser.addOption({ QStringLiteral("force-conflicts"),
+        QStringLiteral("Take over fields another field manager owns instead of failing.") });
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Server-side apply of every object of FILE (field manager dractl): a server dry "
-                                    "run first, the diff of what it changes, then the apply. Exit 1 when any object "
-                                    "failed."),
-                     &exitCode))
+            QStringLiteral(
+                "Server-side apply of every object of FILE (field manager dractl): a server dry "
+                "run first, the diff of what it changes, then the apply. Exit 1 when any object "
+                "failed."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("apply")))
+    if (!checkOutputFormat(
+            format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("apply")))
         return Usage;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl apply: one manifest FILE is required\n")), Usage;
-    std::optional<std::vector<model::ManifestDocument>> documents =
-        readManifestFile(parser.positionalArguments().front(), QStringLiteral("apply"));
+    std::optional<std::vector<model::ManifestDocument>> documents
+        = readManifestFile(parser.positionalArguments().front(), QStringLiteral("apply"));
     if (!documents)
         return Failed;
     kube::ApplyOptions options;
@@ -139,15 +144,16 @@ int runDiffCommand(const QStringList &arguments)
     addKubeOptions(parser);
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("What applying FILE would change, from a server-side dry run: a unified diff of "
-                                    "each live object against the dry-run result. Exit 0: no differences, 1: "
-                                    "differences, 2: an error."),
-                     &exitCode))
+            QStringLiteral(
+                "What applying FILE would change, from a server-side dry run: a unified diff of "
+                "each live object against the dry-run result. Exit 0: no differences, 1: "
+                "differences, 2: an error."),
+            &exitCode))
         return exitCode == Ok ? int(Ok) : int(DiffError);
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl diff: one manifest FILE is required\n")), DiffError;
-    std::optional<std::vector<model::ManifestDocument>> documents =
-        readManifestFile(parser.positionalArguments().front(), QStringLiteral("diff"));
+    std::optional<std::vector<model::ManifestDocument>> documents
+        = readManifestFile(parser.positionalArguments().front(), QStringLiteral("diff"));
     if (!documents)
         return DiffError;
     kube::ApplyOptions options;
@@ -169,10 +175,10 @@ int runDiffCommand(const QStringList &arguments)
     return status;
 }
 
-const CommandRegistration applyRegistration(
-    {"apply", "Server-side apply a manifest, with a dry run and a diff first", runApplyCommand, 60});
+const CommandRegistration applyRegistration({ "apply",
+    "Server-side apply a manifest, with a dry run and a diff first", runApplyCommand, 60 });
 const CommandRegistration diffRegistration(
-    {"diff", "What applying a manifest would change (server-side dry run)", runDiffCommand, 61});
+    { "diff", "What applying a manifest would change (server-side dry run)", runDiffCommand, 61 });
 
 } // namespace
 } // namespace dra::cli

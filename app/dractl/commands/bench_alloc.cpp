@@ -22,7 +22,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
-
 alloc::ClaimToAllocate gpuClaim(
     const std::string &name, int count, const std::string &matchAttribute)
 {

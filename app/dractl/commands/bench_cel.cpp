@@ -31,15 +31,13 @@ double nanosSince(Clock::time_point start)
     return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
 }
 
-
 struct Pass
 {
     int matches = 0;
     int errors = 0;
 };
 
-template <typename Map>
-cel::Value mapValue(const Map &entries)
+template <typename Map> cel::Value mapValue(const Map &entries)
 {
     auto data = std::make_shared<cel::MapData>();
     for (auto &[key, value] : entries)
@@ -57,10 +55,16 @@ cel::Value plainDevice(const inventory::Device &device)
         for (const auto &e : domain.entries) {
             using T = cel::DeviceAttributeValue::Type;
             switch (e.value.type) {
-            case T::Int: entries.emplace_back(e.name, cel::Value::integer(e.value.intValue)); break;
-            case T::Bool: entries.emplace_back(e.name, cel::Value::boolean(e.value.boolValue)); break;
+            case T::Int:
+                entries.emplace_back(e.name, cel::Value::integer(e.value.intValue));
+                break;
+            case T::Bool:
+                entries.emplace_back(e.name, cel::Value::boolean(e.value.boolValue));
+                break;
             case T::String:
-            case T::Version: entries.emplace_back(e.name, cel::Value::string(e.value.stringValue)); break;
+            case T::Version:
+                entries.emplace_back(e.name, cel::Value::string(e.value.stringValue));
+                break;
             case T::Ints:
             case T::Bools:
             case T::Strings: // borrowed: the device outlives the benchmark
@@ -84,11 +88,11 @@ cel::Value plainDevice(const inventory::Device &device)
             entries.emplace_back(e.name, cel::Value::integer(e.value.value()));
         capacity.emplace_back(domain.name, mapValue(entries));
     }
-    const std::vector<std::pair<std::string, cel::Value>> fields{
-        {"driver", cel::Value::string(device.view.driver)},
-        {"allowMultipleAllocations", cel::Value::boolean(device.view.allowMultipleAllocations)},
-        {"attributes", mapValue(attributes)},
-        {"capacity", mapValue(capacity)}};
+    const std::vector<std::pair<std::string, cel::Value>> fields {
+        { "driver", cel::Value::string(device.view.driver) },
+        { "allowMultipleAllocations", cel::Value::boolean(device.view.allowMultipleAllocations) },
+        { "attributes", mapValue(attributes) }, { "capacity", mapValue(capacity) }
+    };
     return mapValue(fields);
 }
 
@@ -116,25 +120,27 @@ int runBenchCel(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(celInventoryOption());
-    parser.addOption({QStringLiteral("expr"), QStringLiteral("The selector to evaluate."),
-                      QStringLiteral("expression")});
-    parser.addOption({QStringLiteral("runs"), QStringLiteral("Timed passes over every device (default 20)."),
-                      QStringLiteral("n"), QStringLiteral("20")});
-    parser.addOption({QStringLiteral("warmup"), QStringLiteral("Untimed passes first (default 3)."),
-                      QStringLiteral("n"), QStringLiteral("3")});
-    parser.addOption({QStringLiteral("binding"),
-                      QStringLiteral("k8s: Kubernetes' device (quantities, versions); plain: CEL "
-                                     "maps with versions as strings and capacities as integers."),
-                      QStringLiteral("k8s|plain"), QStringLiteral("k8s")});
-    parser.addOption({QStringLiteral("memo"),
-                      QStringLiteral("on: devices with equal values on what the selector reads share "
-                                     "one evaluation, as in the editor's sweep; off: evaluate each."),
-                      QStringLiteral("on|off"), QStringLiteral("on")});
+    parser.addOption({ QStringLiteral("expr"), QStringLiteral("The selector to evaluate."),
+        QStringLiteral("expression") });
+    parser.addOption(
+        { QStringLiteral("runs"), QStringLiteral("Timed passes over every device (default 20)."),
+            QStringLiteral("n"), QStringLiteral("20") });
+    parser.addOption(
+        { QStringLiteral("warmup"), QStringLiteral("Untimed passes first (default 3)."),
+            QStringLiteral("n"), QStringLiteral("3") });
+    parser.addOption({ QStringLiteral("binding"),
+        QStringLiteral("k8s: Kubernetes' device (quantities, versions); plain: CEL "
+                       "maps with versions as strings and capacities as integers."),
+        QStringLiteral("k8s|plain"), QStringLiteral("k8s") });
+    parser.addOption({ QStringLiteral("memo"),
+        QStringLiteral("on: devices with equal values on what the selector reads share "
+                       "one evaluation, as in the editor's sweep; off: evaluate each."),
+        QStringLiteral("on|off"), QStringLiteral("on") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Benchmark a CEL selector over every device of a "
-                                    "ResourceSliceList file; prints one JSON line."),
-                     &exitCode))
+            QStringLiteral("Benchmark a CEL selector over every device of a "
+                           "ResourceSliceList file; prints one JSON line."),
+            &exitCode))
         return exitCode;
     if (!parser.isSet(QStringLiteral("inventory")) || !parser.isSet(QStringLiteral("expr"))) {
         err(QStringLiteral("dractl: bench cel needs --inventory FILE and --expr EXPRESSION\n"));
@@ -145,11 +151,12 @@ int runBenchCel(const QStringList &arguments)
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
     const int warmup = std::max(0, parser.value(QStringLiteral("warmup")).toInt());
     const auto memo = parser.value(QStringLiteral("memo")) == QLatin1String("off")
-                          ? cel::SelectorEvaluator::Memo::Off
-                          : cel::SelectorEvaluator::Memo::On;
+        ? cel::SelectorEvaluator::Memo::Off
+        : cel::SelectorEvaluator::Memo::On;
 
     const Clock::time_point loadStart = Clock::now();
-    Result<std::vector<inventory::Device>> devices = loadDevicesInFileOrder(parser.value(QStringLiteral("inventory")));
+    Result<std::vector<inventory::Device>> devices
+        = loadDevicesInFileOrder(parser.value(QStringLiteral("inventory")));
     if (!devices)
         return fail(devices.error());
     const double loadMs = nanosSince(loadStart) / 1e6;
@@ -178,7 +185,10 @@ int runBenchCel(const QStringList &arguments)
     }
     if (plain ? !program.isValid() : !selector.isValid()) {
         for (const cel::Diagnostic &d : diagnostics)
-            err(QStringLiteral("dractl: %1:%2: %3\n").arg(d.line).arg(d.column).arg(QString::fromStdString(d.message)));
+            err(QStringLiteral("dractl: %1:%2: %3\n")
+                    .arg(d.line)
+                    .arg(d.column)
+                    .arg(QString::fromStdString(d.message)));
         return Usage;
     }
 
@@ -200,7 +210,9 @@ int runBenchCel(const QStringList &arguments)
         Pass p;
         if (plain) {
             for (const cel::Value &device : plainDevices)
-                count(p, program.evaluate(std::span<const cel::Value>(&device, 1), nullptr, cel::kSelectorMaxCost));
+                count(p,
+                    program.evaluate(
+                        std::span<const cel::Value>(&device, 1), nullptr, cel::kSelectorMaxCost));
         } else {
             // A fresh evaluator per pass: each keystroke in the editor compiles a new selector,
             // so nothing is remembered from an earlier pass.
@@ -224,19 +236,14 @@ int runBenchCel(const QStringList &arguments)
         perDevice.push_back(devices->empty() ? 0 : ns / static_cast<double>(devices->size()));
     }
     const double nsPerDevice = medianOf(perDevice);
-    const nlohmann::json line{{"expr", expr},
-                              {"binding", plain ? "plain" : "k8s"},
-                              {"memo", memo == cel::SelectorEvaluator::Memo::On && !plain},
-                              {"devices", devices->size()},
-                              {"matches", last.matches},
-                              {"errors", last.errors},
-                              {"runs", runs},
-                              {"ns_per_device", nsPerDevice},
-                              {"pass_ms", nsPerDevice * static_cast<double>(devices->size()) / 1e6},
-                              {"compile_us", medianOf(compileTimes)},
-                              {"cost_max", plain ? nlohmann::json(nullptr) : nlohmann::json(selector.cost().max)},
-                              {"load_ms", loadMs},
-                              {"table_ms", tableMs}};
+    const nlohmann::json line { { "expr", expr }, { "binding", plain ? "plain" : "k8s" },
+        { "memo", memo == cel::SelectorEvaluator::Memo::On && !plain },
+        { "devices", devices->size() }, { "matches", last.matches }, { "errors", last.errors },
+        { "runs", runs }, { "ns_per_device", nsPerDevice },
+        { "pass_ms", nsPerDevice * static_cast<double>(devices->size()) / 1e6 },
+        { "compile_us", medianOf(compileTimes) },
+        { "cost_max", plain ? nlohmann::json(nullptr) : nlohmann::json(selector.cost().max) },
+        { "load_ms", loadMs }, { "table_ms", tableMs } };
     out(line.dump() + "\n");
     return Ok;
 }

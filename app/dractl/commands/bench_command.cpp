@@ -32,21 +32,23 @@ int runBench(const QStringList &arguments)
     if (which == QLatin1String("snapshot"))
         return runBenchSnapshot(rest);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral("Usage: dractl bench <ingest|snapshot|sync|alloc|serve|cel> [options]\n\n"
-                           "  ingest     cache ingest of an inventory vs a bare SQLite floor\n"
-                           "  snapshot   inventory Snapshot load from a cache vs reading its rows\n"
-                           "  sync       initial sync of a served demo inventory vs kubectl get\n"
-                           "  alloc      claims allocated one after another on the 5,000-node scale inventory\n"
-                           "  serve      API server list latency and watch fan-out to many watchers\n"
-                           "  cel        a CEL selector over every device of an inventory file\n"
-                           "Run from a Release build (scripts/bench).\n"));
+        out(QStringLiteral(
+            "Usage: dractl bench <ingest|snapshot|sync|alloc|serve|cel> [options]\n\n"
+            "  ingest     cache ingest of an inventory vs a bare SQLite floor\n"
+            "  snapshot   inventory Snapshot load from a cache vs reading its rows\n"
+            "  sync       initial sync of a served demo inventory vs kubectl get\n"
+            "  alloc      claims allocated one after another on the 5,000-node scale inventory\n"
+            "  serve      API server list latency and watch fan-out to many watchers\n"
+            "  cel        a CEL selector over every device of an inventory file\n"
+            "Run from a Release build (scripts/bench).\n"));
         return which.isEmpty() ? Usage : Ok;
     }
     return fail(QStringLiteral("bench: unknown benchmark '%1'").arg(which));
 }
 
 namespace {
-const CommandRegistration benchRegistration({"bench", "Run a benchmark (ingest, ...)", runBench, 90});
+const CommandRegistration benchRegistration(
+    { "bench", "Run a benchmark (ingest, ...)", runBench, 90 });
 } // namespace
 
 } // namespace dra::cli

@@ -29,7 +29,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 bool readWhole(const QString &path, std::string *text)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
@@ -43,20 +42,22 @@ bool readWhole(const QString &path, std::string *text)
 
 void removeDb(const QString &path)
 {
-    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock")})
+    for (const QString &suffix :
+        { QString(), QStringLiteral("-wal"), QStringLiteral("-shm"), QStringLiteral(".lock") })
         QFile::remove(path + suffix);
 }
 
 // Parsed, decoded records of the ResourceSlices of a List (other kinds are skipped, as the
 // floor skips them); counts devices.
-Result<store::WatchBatch> decodeList(const std::string &text, const QString &origin, store::ChangeType type,
-                                     int64_t *devices)
+Result<store::WatchBatch> decodeList(
+    const std::string &text, const QString &origin, store::ChangeType type, int64_t *devices)
 {
     Result<nlohmann::json> json = common::parseJson(text, origin);
     if (!json)
         return dra::fail(json.error());
     if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
-        return dra::fail(common::Error::Code::Invalid, origin + QStringLiteral(": expected a List with items"));
+        return dra::fail(
+            common::Error::Code::Invalid, origin + QStringLiteral(": expected a List with items"));
     store::WatchBatch batch;
     batch.cluster = "bench";
     nlohmann::json &items = (*json)["items"];
@@ -69,7 +70,7 @@ Result<store::WatchBatch> decodeList(const std::string &text, const QString &ori
             return dra::fail(object.error().withContext(origin));
         store::ObjectRecord record = store::toRecord(*object);
         *devices += int64_t(record.devices.size());
-        batch.changes.push_back({type, std::move(record)});
+        batch.changes.push_back({ type, std::move(record) });
     }
     return batch;
 }
@@ -80,16 +81,21 @@ Result<double> measureFloor(const std::string &text, const QString &path)
     removeDb(path);
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
-        return dra::fail(common::Error::Code::Database, QStringLiteral("floor: cannot open %1").arg(path));
-    const auto exec = [db](const char *sql) { return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK; };
+        return dra::fail(
+            common::Error::Code::Database, QStringLiteral("floor: cannot open %1").arg(path));
+    const auto exec = [db](const char *sql) {
+        return sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+    };
     exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
          "CREATE TABLE slices(name TEXT PRIMARY KEY, driver TEXT, pool TEXT, node TEXT, json TEXT);"
-         "CREATE TABLE devices(slice TEXT, name TEXT, driver TEXT, pool TEXT, node TEXT, attributes TEXT, capacity TEXT,"
+         "CREATE TABLE devices(slice TEXT, name TEXT, driver TEXT, pool TEXT, node TEXT, "
+         "attributes TEXT, capacity TEXT,"
          " PRIMARY KEY(slice, name));");
     sqlite3_stmt *insertSlice = nullptr;
     sqlite3_stmt *insertDevice = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO slices VALUES(?1,?2,?3,?4,?5)", -1, &insertSlice, nullptr);
-    sqlite3_prepare_v2(db, "INSERT INTO devices VALUES(?1,?2,?3,?4,?5,?6,?7)", -1, &insertDevice, nullptr);
+    sqlite3_prepare_v2(
+        db, "INSERT INTO devices VALUES(?1,?2,?3,?4,?5,?6,?7)", -1, &insertDevice, nullptr);
     const auto bind = [](sqlite3_stmt *statement, int index, const std::string &value) {
         sqlite3_bind_text(statement, index, value.data(), int(value.size()), SQLITE_TRANSIENT);
     };
@@ -103,7 +109,8 @@ Result<double> measureFloor(const std::string &text, const QString &path)
         const nlohmann::json &spec = item["spec"];
         const std::string name = item["metadata"].value("name", "");
         const std::string driver = spec.value("driver", "");
-        const std::string pool = spec.contains("pool") ? spec["pool"].value("name", "") : std::string();
+        const std::string pool
+            = spec.contains("pool") ? spec["pool"].value("name", "") : std::string();
         const std::string node = spec.value("nodeName", "");
         bind(insertSlice, 1, name);
         bind(insertSlice, 2, driver);
@@ -120,7 +127,8 @@ Result<double> measureFloor(const std::string &text, const QString &path)
             bind(insertDevice, 3, driver);
             bind(insertDevice, 4, pool);
             bind(insertDevice, 5, node);
-            bind(insertDevice, 6, device.contains("attributes") ? device["attributes"].dump() : "{}");
+            bind(insertDevice, 6,
+                device.contains("attributes") ? device["attributes"].dump() : "{}");
             bind(insertDevice, 7, device.contains("capacity") ? device["capacity"].dump() : "{}");
             sqlite3_step(insertDevice);
             sqlite3_reset(insertDevice);
@@ -148,7 +156,9 @@ std::string deriveChanges(const std::string &inventory)
         item["spec"]["pool"]["generation"] = item["spec"]["pool"].value("generation", 0) + 1;
         changed.push_back(std::move(item));
     }
-    return nlohmann::json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(changed)}}.dump();
+    return nlohmann::json {
+        { "apiVersion", "v1" }, { "kind", "List" }, { "items", std::move(changed) }
+    }.dump();
 }
 
 } // namespace
@@ -156,20 +166,25 @@ std::string deriveChanges(const std::string &inventory)
 int runBenchIngest(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("inventory"), QStringLiteral("A ResourceSliceList (or any List: only its ResourceSlices count) JSON file."),
-                      QStringLiteral("file")});
-    parser.addOption({QStringLiteral("changes"),
-                      QStringLiteral("A List of changed objects to upsert (default: every tenth slice with a new pool "
-                                     "generation)."),
-                      QStringLiteral("file")});
-    parser.addOption({QStringLiteral("cache"), QStringLiteral("The cache file to build (overwritten)."),
-                      QStringLiteral("file")});
-    parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs of floor and ingest; medians are reported (default 3)."),
-                      QStringLiteral("n"), QStringLiteral("3")});
+    parser.addOption({ QStringLiteral("inventory"),
+        QStringLiteral(
+            "A ResourceSliceList (or any List: only its ResourceSlices count) JSON file."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("changes"),
+        QStringLiteral(
+            "A List of changed objects to upsert (default: every tenth slice with a new pool "
+            "generation)."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("cache"),
+        QStringLiteral("The cache file to build (overwritten)."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("runs"),
+        QStringLiteral("Runs of floor and ingest; medians are reported (default 3)."),
+        QStringLiteral("n"), QStringLiteral("3") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Ingest an inventory into a fresh cache and compare with a bare SQLite floor."),
-                     &exitCode))
+            QStringLiteral(
+                "Ingest an inventory into a fresh cache and compare with a bare SQLite floor."),
+            &exitCode))
         return exitCode;
     if (!parser.isSet(QStringLiteral("inventory")) || !parser.isSet(QStringLiteral("cache")))
         return fail(QStringLiteral("bench ingest: --inventory and --cache are required"));
@@ -184,14 +199,16 @@ int runBenchIngest(const QStringList &arguments)
     if (derived)
         changes = deriveChanges(inventory);
     else if (!readWhole(parser.value(QStringLiteral("changes")), &changes))
-        return fail(QStringLiteral("bench ingest: cannot read %1").arg(parser.value(QStringLiteral("changes"))));
+        return fail(QStringLiteral("bench ingest: cannot read %1")
+                        .arg(parser.value(QStringLiteral("changes"))));
 
     // Floor and ingest alternate, each run from a fresh file; medians damp a busy machine.
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
     std::vector<double> floors, ingests;
     int64_t devices = 0;
     int64_t objects = 0;
-    Result<store::CacheDb> cache = dra::fail(common::Error::Code::Internal, QStringLiteral("not opened"));
+    Result<store::CacheDb> cache
+        = dra::fail(common::Error::Code::Internal, QStringLiteral("not opened"));
     for (int run = 0; run < runs; ++run) {
         const Result<double> floor = measureFloor(inventory, cachePath + QStringLiteral(".floor"));
         if (!floor)
@@ -206,7 +223,8 @@ int runBenchIngest(const QStringList &arguments)
             return fail(cache.error());
         devices = 0;
         const Clock::time_point ingestStart = Clock::now();
-        Result<store::WatchBatch> batch = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
+        Result<store::WatchBatch> batch
+            = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
         if (!batch)
             return fail(batch.error());
         objects = int64_t(batch->changes.size());
@@ -224,9 +242,9 @@ int runBenchIngest(const QStringList &arguments)
 
     int64_t changeDevices = 0;
     const Clock::time_point upsertStart = Clock::now();
-    Result<store::WatchBatch> changeBatch =
-        decodeList(changes, derived ? QStringLiteral("derived changes") : parser.value(QStringLiteral("changes")),
-                   store::ChangeType::Modified, &changeDevices);
+    Result<store::WatchBatch> changeBatch = decodeList(changes,
+        derived ? QStringLiteral("derived changes") : parser.value(QStringLiteral("changes")),
+        store::ChangeType::Modified, &changeDevices);
     if (!changeBatch)
         return fail(changeBatch.error());
     Result<store::BatchSummary> upserted = cache->apply(*changeBatch);
@@ -241,7 +259,8 @@ int runBenchIngest(const QStringList &arguments)
         return fail(reader.error());
     int64_t rowsRead = 0;
     for (const model::KindInfo &kind : model::allKinds()) {
-        Result<std::vector<store::ObjectRecord>> records = reader->objects("bench", kind.group, kind.name);
+        Result<std::vector<store::ObjectRecord>> records
+            = reader->objects("bench", kind.group, kind.name);
         if (!records)
             return fail(records.error());
         rowsRead += int64_t(records->size());
@@ -253,24 +272,24 @@ int runBenchIngest(const QStringList &arguments)
     const double coldRead = secondsSince(readStart);
 
     const nlohmann::json report = {
-        {"benchmark", "ingest"},
-        {"inventory", inventoryPath.toStdString()},
-        {"bytes", inventory.size()},
-        {"slices", objects},
-        {"devices", devices},
-        {"rows", objects + devices},
-        {"runs", runs},
-        {"end_to_end_s", endToEnd},
-        {"floor_s", *floor},
-        {"ratio_to_floor", *floor > 0 ? endToEnd / *floor : 0.0},
-        {"upsert_s", upsert},
-        {"upserted_objects", changeBatch->changes.size()},
-        {"upsert_modified", upserted->modified},
-        {"changes", derived ? "derived: every tenth slice, new pool generation" : "file"},
-        {"cold_read_s", coldRead},
-        {"rows_read", rowsRead},
-        {"target", "end_to_end_s <= 2 x floor_s"},
-        {"met", *floor > 0 && endToEnd <= 2 * *floor},
+        { "benchmark", "ingest" },
+        { "inventory", inventoryPath.toStdString() },
+        { "bytes", inventory.size() },
+        { "slices", objects },
+        { "devices", devices },
+        { "rows", objects + devices },
+        { "runs", runs },
+        { "end_to_end_s", endToEnd },
+        { "floor_s", *floor },
+        { "ratio_to_floor", *floor > 0 ? endToEnd / *floor : 0.0 },
+        { "upsert_s", upsert },
+        { "upserted_objects", changeBatch->changes.size() },
+        { "upsert_modified", upserted->modified },
+        { "changes", derived ? "derived: every tenth slice, new pool generation" : "file" },
+        { "cold_read_s", coldRead },
+        { "rows_read", rowsRead },
+        { "target", "end_to_end_s <= 2 x floor_s" },
+        { "met", *floor > 0 && endToEnd <= 2 * *floor },
     };
     out(report.dump() + "\n");
     return Ok;

@@ -109,11 +109,14 @@ int readResponse(int fd, std::string &buffer, size_t *bodyBytes)
     }
 }
 
-std::string request(const std::string &method, const std::string &target, const std::string &body = {})
+std::string request(
+    const std::string &method, const std::string &target, const std::string &body = {})
 {
-    std::string text = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n";
+    std::string text
+        = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n";
     if (!body.empty())
-        text += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+        text += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size())
+            + "\r\n";
     return text + "\r\n" + body;
 }
 
@@ -160,7 +163,8 @@ void drainEvents(Watcher &watcher, Clock::time_point now)
         const std::string name = meta.value("name", "");
         const int64_t rev = std::stoll(meta.value("resourceVersion", "0"));
         const int index = std::stoi(name.substr(name.rfind('-') + 1));
-        if (rev <= watcher.lastRev || (!watcher.received.empty() && index != watcher.received.back() + 1))
+        if (rev <= watcher.lastRev
+            || (!watcher.received.empty() && index != watcher.received.back() + 1))
             watcher.inOrder = false;
         watcher.lastRev = rev;
         watcher.received.push_back(index);
@@ -174,14 +178,18 @@ void drainEvents(Watcher &watcher, Clock::time_point now)
 int runBenchServe(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({ QStringLiteral("slices"), QStringLiteral("ResourceSlices to list (default 5000)."),
-        QStringLiteral("n"), QStringLiteral("5000") });
-    parser.addOption({ QStringLiteral("lists"), QStringLiteral("List requests to time (default 30)."),
-        QStringLiteral("n"), QStringLiteral("30") });
-    parser.addOption({ QStringLiteral("watchers"), QStringLiteral("Concurrent watchers (default 100)."),
-        QStringLiteral("n"), QStringLiteral("100") });
-    parser.addOption({ QStringLiteral("changes"), QStringLiteral("Writes while they watch (default 1000)."),
-        QStringLiteral("n"), QStringLiteral("1000") });
+    parser.addOption(
+        { QStringLiteral("slices"), QStringLiteral("ResourceSlices to list (default 5000)."),
+            QStringLiteral("n"), QStringLiteral("5000") });
+    parser.addOption(
+        { QStringLiteral("lists"), QStringLiteral("List requests to time (default 30)."),
+            QStringLiteral("n"), QStringLiteral("30") });
+    parser.addOption(
+        { QStringLiteral("watchers"), QStringLiteral("Concurrent watchers (default 100)."),
+            QStringLiteral("n"), QStringLiteral("100") });
+    parser.addOption(
+        { QStringLiteral("changes"), QStringLiteral("Writes while they watch (default 1000)."),
+            QStringLiteral("n"), QStringLiteral("1000") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
             QStringLiteral("Time lists of a large slice collection and the fan-out of writes to "

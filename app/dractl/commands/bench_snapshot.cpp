@@ -30,37 +30,37 @@ namespace {
 using Clock = std::chrono::steady_clock;
 const std::string kCluster = "bench";
 
-
 // CPU time of the whole process, every thread: on a busy machine it shows the work itself
 // where wall-clock time also shows the wait for a core.
 double cpuSeconds()
 {
-    timespec now{};
+    timespec now {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
     return double(now.tv_sec) + double(now.tv_nsec) / 1e9;
 }
-
 
 // Every object of a List file as cache records, for one batch.
 Result<store::WatchBatch> readList(const QString &path)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
     if (!in)
-        return dra::fail(common::Error::Code::NotFound, QStringLiteral("%1: cannot read").arg(path));
+        return dra::fail(
+            common::Error::Code::NotFound, QStringLiteral("%1: cannot read").arg(path));
     std::ostringstream buffer;
     buffer << in.rdbuf();
     Result<nlohmann::json> json = common::parseJson(buffer.str(), path);
     if (!json)
         return dra::fail(json.error());
     if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
-        return dra::fail(common::Error::Code::Invalid, path + QStringLiteral(": expected a List with items"));
+        return dra::fail(
+            common::Error::Code::Invalid, path + QStringLiteral(": expected a List with items"));
     store::WatchBatch batch;
     batch.cluster = kCluster;
     for (nlohmann::json &item : (*json)["items"]) {
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return dra::fail(object.error().withContext(path));
-        batch.changes.push_back({store::ChangeType::Added, store::toRecord(*object)});
+        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
     }
     return batch;
 }
@@ -81,13 +81,14 @@ store::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::Cac
         nlohmann::json json = *object->raw;
         json["spec"]["pool"]["generation"] = json["spec"]["pool"].value("generation", 0) + 1;
         if (Result<model::Object> changed = model::decodeObject(std::move(json)))
-            batch.changes.push_back({store::ChangeType::Modified, store::toRecord(*changed)});
+            batch.changes.push_back({ store::ChangeType::Modified, store::toRecord(*changed) });
     }
     const auto claims = snapshot.objects(model::Kind::ResourceClaim);
     if (!claims.empty()) {
-        Result<std::optional<store::ObjectRecord>> claim = cache.object(kCluster, claims.front()->key());
+        Result<std::optional<store::ObjectRecord>> claim
+            = cache.object(kCluster, claims.front()->key());
         if (claim && *claim)
-            batch.changes.push_back({store::ChangeType::Deleted, std::move(**claim)});
+            batch.changes.push_back({ store::ChangeType::Deleted, std::move(**claim) });
     }
     return batch;
 }
@@ -97,19 +98,23 @@ store::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::Cac
 int runBenchSnapshot(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("inventory"),
-                      QStringLiteral("A List JSON file (e.g. `dractl demo-inventory --preset scale -o json`) to load "
-                                     "into the cache first."),
-                      QStringLiteral("file")});
-    parser.addOption({QStringLiteral("cache"), QStringLiteral("The cache file (rebuilt when --inventory is given)."),
-                      QStringLiteral("file")});
-    parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs; medians are reported (default 5)."),
-                      QStringLiteral("n"), QStringLiteral("5")});
+    parser.addOption({ QStringLiteral("inventory"),
+        QStringLiteral(
+            "A List JSON file (e.g. `dractl demo-inventory --preset scale -o json`) to load "
+            "into the cache first."),
+        QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("cache"),
+        QStringLiteral("The cache file (rebuilt when --inventory is given)."),
+        QStringLiteral("file") });
+    parser.addOption(
+        { QStringLiteral("runs"), QStringLiteral("Runs; medians are reported (default 5)."),
+            QStringLiteral("n"), QStringLiteral("5") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Time loading an inventory Snapshot from a cache, against reading its rows alone, "
-                                    "and applying a batch of changes incrementally."),
-                     &exitCode))
+            QStringLiteral(
+                "Time loading an inventory Snapshot from a cache, against reading its rows alone, "
+                "and applying a batch of changes incrementally."),
+            &exitCode))
         return exitCode;
     if (!parser.isSet(QStringLiteral("cache")))
         return fail(QStringLiteral("bench snapshot: --cache is required"));
@@ -122,13 +127,15 @@ int runBenchSnapshot(const QStringList &arguments)
             return fail(batch.error());
         store::OpenOptions reset;
         reset.reset = true;
-        Result<store::CacheDb> writer = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
+        Result<store::CacheDb> writer
+            = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
         if (!writer)
             return fail(writer.error());
         if (Result<store::BatchSummary> applied = writer->apply(*batch); !applied)
             return fail(applied.error());
     } else if (!QFileInfo::exists(cachePath)) {
-        return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it").arg(cachePath));
+        return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it")
+                        .arg(cachePath));
     }
 
     // The first load of the process comes first: it is the one a starting console pays, with
@@ -137,7 +144,8 @@ int runBenchSnapshot(const QStringList &arguments)
     inventory::SnapshotPtr snapshot;
     for (int run = 0; run < runs; ++run) {
         {
-            Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
+            Result<store::CacheDb> cache
+                = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
             if (!cache)
                 return fail(cache.error());
             snapshot.reset(); // not timed: freeing the previous snapshot
@@ -159,7 +167,8 @@ int runBenchSnapshot(const QStringList &arguments)
         if (!read)
             return fail(read.error());
         for (const model::KindInfo &kind : model::allKinds())
-            if (Result<std::vector<store::ObjectRecord>> records = cache->objects(kCluster, kind.group, kind.name);
+            if (Result<std::vector<store::ObjectRecord>> records
+                = cache->objects(kCluster, kind.group, kind.name);
                 !records)
                 return fail(records.error());
         if (Result<std::vector<store::SliceDevice>> rows = cache->devices(kCluster); !rows)
@@ -189,23 +198,23 @@ int runBenchSnapshot(const QStringList &arguments)
     const inventory::SnapshotStats stats = snapshot->stats();
     const double load = medianOf(loads);
     const nlohmann::json report = {
-        {"benchmark", "snapshot"},
-        {"cache", cachePath.toStdString()},
-        {"slices", stats.slices},
-        {"devices", stats.devices},
-        {"pools", stats.pools},
-        {"objects", stats.objects},
-        {"runs", runs},
-        {"first_load_s", loads.front()},
-        {"load_s", load},
-        {"load_cpu_s", medianOf(loadCpus)},
-        {"threads", std::thread::hardware_concurrency()},
-        {"rows_read_s", medianOf(reads)},
-        {"ratio_to_read", medianOf(reads) > 0 ? load / medianOf(reads) : 0.0},
-        {"apply_changes", changed},
-        {"apply_s", applySeconds},
-        {"target", "first_load_s < 1"},
-        {"met", loads.front() < 1.0},
+        { "benchmark", "snapshot" },
+        { "cache", cachePath.toStdString() },
+        { "slices", stats.slices },
+        { "devices", stats.devices },
+        { "pools", stats.pools },
+        { "objects", stats.objects },
+        { "runs", runs },
+        { "first_load_s", loads.front() },
+        { "load_s", load },
+        { "load_cpu_s", medianOf(loadCpus) },
+        { "threads", std::thread::hardware_concurrency() },
+        { "rows_read_s", medianOf(reads) },
+        { "ratio_to_read", medianOf(reads) > 0 ? load / medianOf(reads) : 0.0 },
+        { "apply_changes", changed },
+        { "apply_s", applySeconds },
+        { "target", "first_load_s < 1" },
+        { "met", loads.front() < 1.0 },
     };
     out(report.dump() + "\n");
     return Ok;

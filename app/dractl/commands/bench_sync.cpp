@@ -33,7 +33,6 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 using common::Error;
 
-
 // Linux keeps the peak resident size in VmHWM; writing 5 to clear_refs resets it, so the peak
 // of one phase can be told from what came before it (seeding the served cache).
 void resetPeakMemory()
@@ -63,18 +62,23 @@ public:
     {
         m_kubeconfig = dir + QStringLiteral("/bench.kubeconfig");
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir + QStringLiteral("/config")); // its own key and token
+        environment.insert(QStringLiteral("XDG_CONFIG_HOME"),
+            dir + QStringLiteral("/config")); // its own key and token
         m_process.setProcessEnvironment(environment);
         m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        m_process.start(dractl, {QStringLiteral("serve"), QStringLiteral("--cache"), cache, QStringLiteral("--cluster"),
-                                 QString::fromLatin1(sandbox::kDemoCluster.data(), qsizetype(sandbox::kDemoCluster.size())),
-                                 QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                                 QStringLiteral("--write-kubeconfig"), m_kubeconfig});
+        m_process.start(dractl,
+            { QStringLiteral("serve"), QStringLiteral("--cache"), cache,
+                QStringLiteral("--cluster"),
+                QString::fromLatin1(
+                    sandbox::kDemoCluster.data(), qsizetype(sandbox::kDemoCluster.size())),
+                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                QStringLiteral("--write-kubeconfig"), m_kubeconfig });
         QByteArray output;
         while (!output.contains("kubeconfig:")) {
             if (!m_process.waitForReadyRead(60 * 1000))
                 return dra::fail(Error::Code::Internal,
-                                 QStringLiteral("dractl serve did not start: %1").arg(QString::fromUtf8(output)));
+                    QStringLiteral("dractl serve did not start: %1")
+                        .arg(QString::fromUtf8(output)));
             output += m_process.readAllStandardOutput();
         }
         return {};
@@ -102,7 +106,8 @@ struct SyncFigures
 };
 
 // One initial sync of `kinds` (empty: all) into a fresh cache, through the store thread.
-Result<SyncFigures> timeSync(const QString &kubeconfig, const QString &cacheFile, const std::vector<model::Kind> &kinds)
+Result<SyncFigures> timeSync(
+    const QString &kubeconfig, const QString &cacheFile, const std::vector<model::Kind> &kinds)
 {
     Result<kube::Kubeconfig> config = kube::readKubeconfigFile(kubeconfig);
     if (!config)
@@ -110,7 +115,7 @@ Result<SyncFigures> timeSync(const QString &kubeconfig, const QString &cacheFile
     Result<kube::ClientConfig> client = kube::resolveContext(*config, {});
     if (!client)
         return dra::fail(client.error());
-    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
         QFile::remove(cacheFile + suffix);
     Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
     if (!cache)
@@ -129,7 +134,7 @@ Result<SyncFigures> timeSync(const QString &kubeconfig, const QString &cacheFile
     options.kinds = kinds;
     kube::Mirror mirror(rest, options);
     int emitted = 0;
-    std::atomic<int> settled{0};
+    std::atomic<int> settled { 0 };
     std::optional<Error> failure;
     bool synced = false;
     QObject::connect(&mirror, &kube::Mirror::batchReady, storeObject, &store::Store::enqueue);
@@ -168,11 +173,13 @@ double timeKubectl(const QString &kubectl, const QString &kubeconfig, const QStr
     process.setProcessChannelMode(QProcess::SeparateChannels);
     const SteadyClock::time_point start = SteadyClock::now();
     // A fresh discovery cache, so kubectl does what it does against a new cluster.
-    process.start(kubectl, {QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--cache-dir"),
-                            dir + QStringLiteral("/kubectl-cache"), QStringLiteral("get"),
-                            QStringLiteral("resourceslices"), QStringLiteral("-o"), QStringLiteral("json")});
+    process.start(kubectl,
+        { QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--cache-dir"),
+            dir + QStringLiteral("/kubectl-cache"), QStringLiteral("get"),
+            QStringLiteral("resourceslices"), QStringLiteral("-o"), QStringLiteral("json") });
     if (!process.waitForFinished(30 * 60 * 1000) || process.exitCode() != 0) {
-        err(QStringLiteral("bench sync: kubectl failed: %1\n").arg(QString::fromUtf8(process.readAllStandardError())));
+        err(QStringLiteral("bench sync: kubectl failed: %1\n")
+                .arg(QString::fromUtf8(process.readAllStandardError())));
         return -1;
     }
     return secondsSince(start);
@@ -183,21 +190,24 @@ double timeKubectl(const QString &kubectl, const QString &kubeconfig, const QStr
 int runBenchSync(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({QStringLiteral("nodes"), QStringLiteral("Nodes of the scale inventory (default 5000)."),
-                      QStringLiteral("n"), QStringLiteral("5000")});
-    parser.addOption({QStringLiteral("preset"), QStringLiteral("Demo preset (default scale)."), QStringLiteral("name"),
-                      QStringLiteral("scale")});
-    parser.addOption({QStringLiteral("kubectl"), QStringLiteral("The kubectl to compare with (default: kubectl on PATH)."),
-                      QStringLiteral("path"), QStringLiteral("kubectl")});
-    parser.addOption({QStringLiteral("dir"), QStringLiteral("Work folder (default: a temporary one)."),
-                      QStringLiteral("dir")});
+    parser.addOption(
+        { QStringLiteral("nodes"), QStringLiteral("Nodes of the scale inventory (default 5000)."),
+            QStringLiteral("n"), QStringLiteral("5000") });
+    parser.addOption({ QStringLiteral("preset"), QStringLiteral("Demo preset (default scale)."),
+        QStringLiteral("name"), QStringLiteral("scale") });
+    parser.addOption({ QStringLiteral("kubectl"),
+        QStringLiteral("The kubectl to compare with (default: kubectl on PATH)."),
+        QStringLiteral("path"), QStringLiteral("kubectl") });
+    parser.addOption({ QStringLiteral("dir"),
+        QStringLiteral("Work folder (default: a temporary one)."), QStringLiteral("dir") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Serve a demo inventory with `dractl serve` over loopback TLS and time an "
-                                    "initial sync of it into a cache (all kinds, then ResourceSlices only), and "
-                                    "`kubectl get resourceslices -o json` against the same server. Prints one JSON "
-                                    "line."),
-                     &exitCode))
+            QStringLiteral(
+                "Serve a demo inventory with `dractl serve` over loopback TLS and time an "
+                "initial sync of it into a cache (all kinds, then ResourceSlices only), and "
+                "`kubectl get resourceslices -o json` against the same server. Prints one JSON "
+                "line."),
+            &exitCode))
         return exitCode;
     bool ok = false;
     const int nodes = parser.value(QStringLiteral("nodes")).toInt(&ok);
@@ -205,10 +215,11 @@ int runBenchSync(const QStringList &arguments)
         return fail(QStringLiteral("--nodes: expected a positive number"));
 
     QTemporaryDir temporary;
-    const QString dir = parser.isSet(QStringLiteral("dir")) ? parser.value(QStringLiteral("dir")) : temporary.path();
+    const QString dir = parser.isSet(QStringLiteral("dir")) ? parser.value(QStringLiteral("dir"))
+                                                            : temporary.path();
     QDir().mkpath(dir);
     const QString served = dir + QStringLiteral("/served.db");
-    for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+    for (const QString &suffix : { QString(), QStringLiteral("-wal"), QStringLiteral("-shm") })
         QFile::remove(served + suffix);
     {
         Result<store::CacheDb> writer = store::CacheDb::open(served, store::OpenMode::ReadWrite);
@@ -217,31 +228,31 @@ int runBenchSync(const QStringList &arguments)
         sandbox::PresetOptions preset;
         preset.preset = parser.value(QStringLiteral("preset")).toStdString();
         preset.nodes = nodes;
-        if (Result<void> seeded = sandbox::seedDemoCache(*writer, std::string(sandbox::kDemoCluster), preset); !seeded)
+        if (Result<void> seeded
+            = sandbox::seedDemoCache(*writer, std::string(sandbox::kDemoCluster), preset);
+            !seeded)
             return fail(seeded.error());
     }
     BenchApiServer server;
-    if (Result<void> started = server.start(QCoreApplication::applicationFilePath(), served, dir); !started)
+    if (Result<void> started = server.start(QCoreApplication::applicationFilePath(), served, dir);
+        !started)
         return fail(started.error());
 
     Result<SyncFigures> all = timeSync(server.kubeconfig(), dir + QStringLiteral("/mirror.db"), {});
     if (!all)
         return fail(all.error());
-    Result<SyncFigures> slices
-        = timeSync(server.kubeconfig(), dir + QStringLiteral("/mirror-slices.db"), {model::Kind::ResourceSlice});
+    Result<SyncFigures> slices = timeSync(server.kubeconfig(),
+        dir + QStringLiteral("/mirror-slices.db"), { model::Kind::ResourceSlice });
     if (!slices)
         return fail(slices.error());
-    const double kubectl = timeKubectl(parser.value(QStringLiteral("kubectl")), server.kubeconfig(), dir);
+    const double kubectl
+        = timeKubectl(parser.value(QStringLiteral("kubectl")), server.kubeconfig(), dir);
 
-    nlohmann::json result = {{"bench", "sync"},
-                             {"nodes", nodes},
-                             {"objects", all->objects},
-                             {"wall_s", all->seconds},
-                             {"objects_per_s", all->seconds > 0 ? double(all->objects) / all->seconds : 0.0},
-                             {"peak_rss_mib", all->peakMiB},
-                             {"slices", slices->objects},
-                             {"slices_wall_s", slices->seconds},
-                             {"slices_peak_rss_mib", slices->peakMiB}};
+    nlohmann::json result = { { "bench", "sync" }, { "nodes", nodes }, { "objects", all->objects },
+        { "wall_s", all->seconds },
+        { "objects_per_s", all->seconds > 0 ? double(all->objects) / all->seconds : 0.0 },
+        { "peak_rss_mib", all->peakMiB }, { "slices", slices->objects },
+        { "slices_wall_s", slices->seconds }, { "slices_peak_rss_mib", slices->peakMiB } };
     if (kubectl >= 0) {
         result["kubectl_get_resourceslices_s"] = kubectl;
         result["slices_vs_kubectl"] = slices->seconds / kubectl;

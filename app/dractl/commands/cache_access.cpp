@@ -18,7 +18,7 @@ Result<store::CacheDb> openCacheForReading(const QCommandLineParser &parser)
     const QString path = cachePath(parser);
     if (!QFileInfo::exists(path))
         return dra::fail(Error::Code::NotFound,
-                    QStringLiteral("%1: no cache yet; fill it with `dractl import FILE...`").arg(path));
+            QStringLiteral("%1: no cache yet; fill it with `dractl import FILE...`").arg(path));
     return store::CacheDb::open(path, store::OpenMode::ReadOnly);
 }
 
@@ -33,12 +33,14 @@ Result<std::string> chooseCluster(store::CacheDb &cache, const QCommandLineParse
         return clusters->front().name;
     if (clusters->empty())
         return dra::fail(Error::Code::NotFound,
-                    QStringLiteral("%1 holds no cluster yet; fill it with `dractl import FILE...`").arg(cache.path()));
+            QStringLiteral("%1 holds no cluster yet; fill it with `dractl import FILE...`")
+                .arg(cache.path()));
     QStringList names;
     for (const store::ClusterInfo &cluster : *clusters)
         names << qs(cluster.name);
     return dra::fail(Error::Code::Invalid,
-                QStringLiteral("%1 holds several clusters (%2): choose one with --cluster").arg(cache.path(), names.join(QStringLiteral(", "))));
+        QStringLiteral("%1 holds several clusters (%2): choose one with --cluster")
+            .arg(cache.path(), names.join(QStringLiteral(", "))));
 }
 
 Result<ClusterCache> openClusterCache(const QCommandLineParser &parser)
@@ -49,14 +51,14 @@ Result<ClusterCache> openClusterCache(const QCommandLineParser &parser)
     Result<std::string> cluster = chooseCluster(*cache, parser);
     if (!cluster)
         return dra::fail(cluster.error());
-    return ClusterCache{std::move(*cache), std::move(*cluster)};
+    return ClusterCache { std::move(*cache), std::move(*cluster) };
 }
 
 Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,
-                                               const model::KindInfo &kind, const std::string &ns)
+    const model::KindInfo &kind, const std::string &ns)
 {
-    Result<std::vector<store::ObjectRecord>> records =
-        cache.objects(cluster, kind.group, kind.name, ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
+    Result<std::vector<store::ObjectRecord>> records = cache.objects(cluster, kind.group, kind.name,
+        ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
     if (!records)
         return dra::fail(records.error());
     std::vector<model::Object> objects;
@@ -64,7 +66,8 @@ Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std:
     for (const store::ObjectRecord &record : *records) {
         Result<model::Object> object = store::fromRecord(record);
         if (!object) {
-            err(QStringLiteral("dractl: skipping a cached object: %1\n").arg(object.error().message));
+            err(QStringLiteral("dractl: skipping a cached object: %1\n")
+                    .arg(object.error().message));
             continue;
         }
         objects.push_back(std::move(*object));

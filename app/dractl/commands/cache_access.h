@@ -19,7 +19,8 @@ namespace dra::cli {
 
 // The cluster to read: --cluster, else the only cluster the cache holds. Several clusters and
 // no --cluster is an error listing them.
-[[nodiscard]] Result<std::string> chooseCluster(store::CacheDb &cache, const QCommandLineParser &parser);
+[[nodiscard]] Result<std::string> chooseCluster(
+    store::CacheDb &cache, const QCommandLineParser &parser);
 
 // A cache opened for reading together with the cluster to read from it.
 struct ClusterCache
@@ -33,7 +34,7 @@ struct ClusterCache
 
 // Decoded objects of one kind (all namespaces when `ns` is empty). A stored row that no longer
 // decodes is reported on stderr and skipped.
-[[nodiscard]] Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,
-                                                            const model::KindInfo &kind, const std::string &ns = {});
+[[nodiscard]] Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache,
+    const std::string &cluster, const model::KindInfo &kind, const std::string &ns = {});
 
 } // namespace dra::cli

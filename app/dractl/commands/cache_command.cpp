@@ -29,10 +29,8 @@ int info(const QString &path, const QString &format)
     Result<int64_t> rev = cache->currentRev();
     if (!clusters || !rev)
         return fail(!clusters ? clusters.error() : rev.error());
-    nlohmann::json document = {{"path", path.toStdString()},
-                               {"bytes", QFileInfo(path).size()},
-                               {"revision", *rev},
-                               {"clusters", nlohmann::json::array()}};
+    nlohmann::json document = { { "path", path.toStdString() }, { "bytes", QFileInfo(path).size() },
+        { "revision", *rev }, { "clusters", nlohmann::json::array() } };
     for (const store::ClusterInfo &cluster : *clusters) {
         Result<std::vector<store::KindCount>> counts = cache->kindCounts(cluster.name);
         if (!counts)
@@ -40,13 +38,13 @@ int info(const QString &path, const QString &format)
         nlohmann::json kinds = nlohmann::json::object();
         for (const store::KindCount &count : *counts)
             kinds[count.kind] = count.count;
-        document["clusters"].push_back({{"name", cluster.name},
-                                        {"server", cluster.server},
-                                        {"version", cluster.version},
-                                        {"lastSync", QDateTime::fromMSecsSinceEpoch(cluster.lastSync, Qt::UTC)
-                                                         .toString(Qt::ISODate)
-                                                         .toStdString()},
-                                        {"objects", kinds}});
+        document["clusters"].push_back({ { "name", cluster.name }, { "server", cluster.server },
+            { "version", cluster.version },
+            { "lastSync",
+                QDateTime::fromMSecsSinceEpoch(cluster.lastSync, Qt::UTC)
+                    .toString(Qt::ISODate)
+                    .toStdString() },
+            { "objects", kinds } });
     }
     if (isStructured(format)) {
         format == QLatin1String("json") ? printJson(document) : printYaml(document);
@@ -58,9 +56,12 @@ int info(const QString &path, const QString &format)
             .arg(*rev));
     for (const auto &cluster : document["clusters"]) {
         out(QStringLiteral("cluster %1, last written %2\n")
-                .arg(qs(cluster["name"].get<std::string>()), qs(cluster["lastSync"].get<std::string>())));
+                .arg(qs(cluster["name"].get<std::string>()),
+                    qs(cluster["lastSync"].get<std::string>())));
         for (const auto &[kind, count] : cluster["objects"].items())
-            out(QStringLiteral("  %1 %2\n").arg(qs(kind).leftJustified(24)).arg(count.get<int64_t>()));
+            out(QStringLiteral("  %1 %2\n")
+                    .arg(qs(kind).leftJustified(24))
+                    .arg(count.get<int64_t>()));
     }
     return Ok;
 }
@@ -70,10 +71,11 @@ int info(const QString &path, const QString &format)
 int rebuild(const QString &path)
 {
     if (QFileInfo::exists(path)) {
-        const QString aside = path + QStringLiteral(".old-") + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss"));
+        const QString aside = path + QStringLiteral(".old-")
+            + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss"));
         if (!QFile::rename(path, aside))
             return fail(QStringLiteral("cache rebuild: cannot move %1 aside").arg(path));
-        for (const QString &suffix : {QStringLiteral("-wal"), QStringLiteral("-shm")})
+        for (const QString &suffix : { QStringLiteral("-wal"), QStringLiteral("-shm") })
             QFile::remove(path + suffix);
         out(QStringLiteral("moved the old cache to %1\n").arg(aside));
     }
@@ -81,7 +83,9 @@ int rebuild(const QString &path)
     Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
     if (!cache)
         return fail(cache.error());
-    out(QStringLiteral("created an empty cache at %1; fill it with `dractl import` or `dractl sync`\n").arg(path));
+    out(QStringLiteral(
+        "created an empty cache at %1; fill it with `dractl import` or `dractl sync`\n")
+            .arg(path));
     return Ok;
 }
 
@@ -93,11 +97,12 @@ int runCache(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(outputOption(QStringLiteral("text")));
     parser.addPositionalArgument(QStringLiteral("action"),
-                                 QStringLiteral("info: what the cache holds; check: verify its integrity; rebuild: "
-                                                "move it aside and start an empty one; reset: delete it and start "
-                                                "an empty one."));
+        QStringLiteral("info: what the cache holds; check: verify its integrity; rebuild: "
+                       "move it aside and start an empty one; reset: delete it and start "
+                       "an empty one."));
     int exitCode = Ok;
-    if (!parseOrExit(parser, arguments, QStringLiteral("Inspect, check, rebuild or reset the cache."), &exitCode))
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Inspect, check, rebuild or reset the cache."), &exitCode))
         return exitCode;
     const QString action = parser.positionalArguments().value(0);
     const QString path = cachePath(parser);
@@ -117,7 +122,8 @@ int runCache(const QStringList &arguments)
     if (action == QLatin1String("reset")) {
         store::OpenOptions options;
         options.reset = true;
-        Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite, options);
+        Result<store::CacheDb> cache
+            = store::CacheDb::open(path, store::OpenMode::ReadWrite, options);
         if (!cache)
             return fail(cache.error());
         out(QStringLiteral("%1: reset to an empty cache\n").arg(path));
@@ -127,7 +133,8 @@ int runCache(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration cacheRegistration({"cache", "Inspect, check, rebuild or reset the cache", runCache, 80});
+const CommandRegistration cacheRegistration(
+    { "cache", "Inspect, check, rebuild or reset the cache", runCache, 80 });
 } // namespace
 
 } // namespace dra::cli

@@ -21,8 +21,8 @@ using nlohmann::json;
 
 QCommandLineOption exprOption()
 {
-    return {QStringLiteral("expr"), QStringLiteral("The CEL selector expression."),
-            QStringLiteral("expression")};
+    return { QStringLiteral("expr"), QStringLiteral("The CEL selector expression."),
+        QStringLiteral("expression") };
 }
 
 bool hasErrors(const std::vector<cel::Diagnostic> &diagnostics)
@@ -38,10 +38,9 @@ json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics)
 {
     json out = json::array();
     for (const cel::Diagnostic &d : diagnostics)
-        out.push_back({{"severity", d.severity == cel::Diagnostic::Severity::Error ? "error" : "warning"},
-                       {"line", d.line},
-                       {"column", d.column},
-                       {"message", d.message}});
+        out.push_back(
+            { { "severity", d.severity == cel::Diagnostic::Severity::Error ? "error" : "warning" },
+                { "line", d.line }, { "column", d.column }, { "message", d.message } });
     return out;
 }
 
@@ -75,8 +74,8 @@ bool compileExpr(const QCommandLineParser &parser, Compiled &compiled, int *exit
         *exitCode = Usage;
         return false;
     }
-    Result<cel::CompiledSelector> selector
-        = cel::compileSelector(parser.value(QStringLiteral("expr")).toStdString(), &compiled.diagnostics);
+    Result<cel::CompiledSelector> selector = cel::compileSelector(
+        parser.value(QStringLiteral("expr")).toStdString(), &compiled.diagnostics);
     if (!selector) {
         *exitCode = fail(selector.error());
         return false;
@@ -92,9 +91,9 @@ int runCheck(const QStringList &arguments)
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Parse, type-check and cost a device selector as Kubernetes "
-                                    "does; exit status 2 when it does not compile."),
-                     &exitCode))
+            QStringLiteral("Parse, type-check and cost a device selector as Kubernetes "
+                           "does; exit status 2 when it does not compile."),
+            &exitCode))
         return exitCode;
     Compiled compiled;
     if (!compileExpr(parser, compiled, &exitCode))
@@ -102,10 +101,9 @@ int runCheck(const QStringList &arguments)
     const bool ok = compiled.selector.isValid() && !hasErrors(compiled.diagnostics);
     const cel::CostEstimate cost = compiled.selector.cost();
     if (parser.value(QStringLiteral("output")) == QLatin1String("json")) {
-        json doc{{"ok", ok},
-                 {"type", compiled.selector.outputType()},
-                 {"cost", {{"min", cost.min}, {"max", cost.max}}},
-                 {"diagnostics", diagnosticsJson(compiled.diagnostics)}};
+        json doc { { "ok", ok }, { "type", compiled.selector.outputType() },
+            { "cost", { { "min", cost.min }, { "max", cost.max } } },
+            { "diagnostics", diagnosticsJson(compiled.diagnostics) } };
         if (compiled.selector.outputType().empty())
             doc["type"] = nullptr;
         out(doc.dump() + "\n");
@@ -122,9 +120,12 @@ int runCheck(const QStringList &arguments)
 const char *outcomeName(cel::SelectorResult::Outcome outcome)
 {
     switch (outcome) {
-    case cel::SelectorResult::Outcome::Match: return "match";
-    case cel::SelectorResult::Outcome::NoMatch: return "nomatch";
-    case cel::SelectorResult::Outcome::Error: return "error";
+    case cel::SelectorResult::Outcome::Match:
+        return "match";
+    case cel::SelectorResult::Outcome::NoMatch:
+        return "nomatch";
+    case cel::SelectorResult::Outcome::Error:
+        return "error";
     }
     return "error";
 }
@@ -139,9 +140,9 @@ int runEval(const QStringList &arguments)
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Evaluate a device selector on every device of an inventory "
-                                    "file or of the cache: match, no match or error per device."),
-                     &exitCode))
+            QStringLiteral("Evaluate a device selector on every device of an inventory "
+                           "file or of the cache: match, no match or error per device."),
+            &exitCode))
         return exitCode;
     Compiled compiled;
     if (!compileExpr(parser, compiled, &exitCode))
@@ -149,8 +150,9 @@ int runEval(const QStringList &arguments)
     const bool json = parser.value(QStringLiteral("output")) == QLatin1String("json");
     if (!compiled.selector.isValid() || hasErrors(compiled.diagnostics)) {
         if (json)
-            out(nlohmann::json{{"matches", 0}, {"errors", 0}, {"devices", nlohmann::json::array()},
-                               {"diagnostics", diagnosticsJson(compiled.diagnostics)}}
+            out(nlohmann::json { { "matches", 0 }, { "errors", 0 },
+                    { "devices", nlohmann::json::array() },
+                    { "diagnostics", diagnosticsJson(compiled.diagnostics) } }
                     .dump()
                 + "\n");
         else
@@ -162,8 +164,8 @@ int runEval(const QStringList &arguments)
         return fail(snapshot.error());
     // Names the inventory does not publish ("did you mean"), after the compiler's warnings.
     std::vector<cel::Diagnostic> diagnostics = compiled.diagnostics;
-    for (cel::Diagnostic &w : inventory::inventoryWarnings(**snapshot,
-                                                           parser.value(QStringLiteral("expr")).toStdString()))
+    for (cel::Diagnostic &w : inventory::inventoryWarnings(
+             **snapshot, parser.value(QStringLiteral("expr")).toStdString()))
         diagnostics.push_back(std::move(w));
 
     int matches = 0, errors = 0;
@@ -175,27 +177,25 @@ int runEval(const QStringList &arguments)
         matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
         errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
         if (json) {
-            nlohmann::json row{{"node", device->node},
-                               {"driver", device->key.driver},
-                               {"pool", device->key.pool},
-                               {"device", device->key.device},
-                               {"result", outcomeName(r.outcome)}};
+            nlohmann::json row { { "node", device->node }, { "driver", device->key.driver },
+                { "pool", device->key.pool }, { "device", device->key.device },
+                { "result", outcomeName(r.outcome) } };
             if (r.outcome == cel::SelectorResult::Outcome::Error)
                 row["error"] = r.error;
             devices.push_back(std::move(row));
         } else {
-            rows.push_back({device->node.empty() ? "-" : device->node, device->key.driver, device->key.pool,
-                            device->key.device, outcomeName(r.outcome), r.error});
+            rows.push_back({ device->node.empty() ? "-" : device->node, device->key.driver,
+                device->key.pool, device->key.device, outcomeName(r.outcome), r.error });
         }
     }
     if (json) {
-        out(nlohmann::json{{"matches", matches}, {"errors", errors}, {"devices", std::move(devices)},
-                           {"diagnostics", diagnosticsJson(diagnostics)}}
+        out(nlohmann::json { { "matches", matches }, { "errors", errors },
+                { "devices", std::move(devices) }, { "diagnostics", diagnosticsJson(diagnostics) } }
                 .dump()
             + "\n");
     } else {
         printDiagnostics(diagnostics);
-        printTable({"node", "driver", "pool", "device", "result", "error"}, rows);
+        printTable({ "node", "driver", "pool", "device", "result", "error" }, rows);
         out(std::to_string(matches) + " of " + std::to_string((*snapshot)->devices().size())
             + " devices match, " + std::to_string(errors) + " errors\n");
     }
@@ -213,15 +213,17 @@ int runCel(const QStringList &arguments)
     if (which == QLatin1String("eval"))
         return runEval(rest);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral("Usage: dractl cel <check|eval> --expr EXPRESSION [options]\n\n"
-                           "  check   parse, type-check and cost a device selector as Kubernetes does\n"
-                           "  eval    evaluate it on every device of --inventory FILE or the cache\n"));
+        out(QStringLiteral(
+            "Usage: dractl cel <check|eval> --expr EXPRESSION [options]\n\n"
+            "  check   parse, type-check and cost a device selector as Kubernetes does\n"
+            "  eval    evaluate it on every device of --inventory FILE or the cache\n"));
         return which.isEmpty() ? Usage : Ok;
     }
     return fail(QStringLiteral("cel: unknown subcommand '%1' (check or eval)").arg(which));
 }
 
-const CommandRegistration celRegistration({"cel", "Check or evaluate a CEL device selector", runCel, 50});
+const CommandRegistration celRegistration(
+    { "cel", "Check or evaluate a CEL device selector", runCel, 50 });
 
 } // namespace
 

@@ -17,7 +17,7 @@ namespace {
 // skipped, the rest must decode.
 Result<std::vector<model::Object>> readObjects(const QString &path)
 {
-    const model::ManifestSet manifests = model::readManifests({path});
+    const model::ManifestSet manifests = model::readManifests({ path });
     for (const model::ManifestProblem &problem : manifests.problems)
         err(QStringLiteral("dractl: %1\n").arg(problem.message()));
     if (manifests.documents.empty())
@@ -26,7 +26,8 @@ Result<std::vector<model::Object>> readObjects(const QString &path)
     for (const model::ManifestDocument &document : manifests.documents) {
         Result<model::Object> object = model::decodeObject(document.object);
         if (!object) {
-            if (model::kindOf(document.object.value("apiVersion", ""), document.object.value("kind", "")))
+            if (model::kindOf(
+                    document.object.value("apiVersion", ""), document.object.value("kind", "")))
                 return dra::fail(object.error().withContext(document.origin));
             continue;
         }
@@ -39,10 +40,10 @@ Result<std::vector<model::Object>> readObjects(const QString &path)
 
 QCommandLineOption celInventoryOption()
 {
-    return {QStringLiteral("inventory"),
-            QStringLiteral("Evaluate on the ResourceSlices of this file (a List or multi-document "
-                           "YAML) instead of the cache."),
-            QStringLiteral("file")};
+    return { QStringLiteral("inventory"),
+        QStringLiteral("Evaluate on the ResourceSlices of this file (a List or multi-document "
+                       "YAML) instead of the cache."),
+        QStringLiteral("file") };
 }
 
 Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
@@ -53,7 +54,8 @@ Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
             return dra::fail(cache.error());
         return inventory::loadSnapshot(cache->cache, cache->cluster);
     }
-    Result<std::vector<model::Object>> objects = readObjects(parser.value(QStringLiteral("inventory")));
+    Result<std::vector<model::Object>> objects
+        = readObjects(parser.value(QStringLiteral("inventory")));
     if (!objects)
         return dra::fail(objects.error());
     inventory::SnapshotSource source;
@@ -72,7 +74,8 @@ Result<std::vector<inventory::Device>> loadDevicesInFileOrder(const QString &pat
     for (const model::Object &object : *objects) {
         if (object.kind != model::Kind::ResourceSlice)
             continue;
-        Result<inventory::detail::SlicePtr> slice = inventory::detail::sliceFromObject(object, {}, 0);
+        Result<inventory::detail::SlicePtr> slice
+            = inventory::detail::sliceFromObject(object, {}, 0);
         if (!slice)
             return dra::fail(slice.error());
         for (const inventory::Device &device : (*slice)->devices)

@@ -38,14 +38,17 @@ int runContexts(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(kubeconfigOption());
     parser.addOption(outputOption(QStringLiteral("table")));
-    parser.addOption({QStringLiteral("timeout"), QStringLiteral("Seconds to wait for each cluster (default 5)."),
-                      QStringLiteral("s"), QStringLiteral("5")});
-    parser.addOption({QStringLiteral("no-check"), QStringLiteral("Only list the contexts; contact no cluster.")});
+    parser.addOption({ QStringLiteral("timeout"),
+        QStringLiteral("Seconds to wait for each cluster (default 5)."), QStringLiteral("s"),
+        QStringLiteral("5") });
+    parser.addOption({ QStringLiteral("no-check"),
+        QStringLiteral("Only list the contexts; contact no cluster.") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("List the kubeconfig's contexts (as kubectl reads $KUBECONFIG or "
-                                    "~/.kube/config) and whether each cluster answers with its credentials."),
-                     &exitCode))
+            QStringLiteral(
+                "List the kubeconfig's contexts (as kubectl reads $KUBECONFIG or "
+                "~/.kube/config) and whether each cluster answers with its credentials."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (format != QLatin1String("table") && format != QLatin1String("json"))
@@ -71,7 +74,8 @@ int runContexts(const QStringList &arguments)
         row.cluster = entry.cluster;
         row.user = entry.user;
         row.ns = entry.ns.isEmpty() ? QStringLiteral("default") : entry.ns;
-        if (const auto cluster = config->clusters.find(entry.cluster); cluster != config->clusters.end())
+        if (const auto cluster = config->clusters.find(entry.cluster);
+            cluster != config->clusters.end())
             row.server = cluster->second.server;
         rows.push_back(row);
     }
@@ -94,26 +98,29 @@ int runContexts(const QStringList &arguments)
             request.path = QStringLiteral("/version");
             request.timeoutMs = timeoutS * 1000;
             ContextRow *target = &row;
-            clients.back()->send(request, &context, [target](const Result<kube::RestResponse> &response) {
-                target->checked = true;
-                if (!response) {
-                    // A server that answers "who are you?" is reachable; the credentials are the issue.
-                    target->reachable = response.error().code == Error::Code::Unauthorized
-                        || response.error().code == Error::Code::Forbidden;
-                    target->problem = response.error().message;
-                    return;
-                }
-                const nlohmann::json version
-                    = nlohmann::json::parse(response->body.begin(), response->body.end(), nullptr, false);
-                target->reachable = true;
-                if (version.is_object() && version.contains("gitVersion") && version["gitVersion"].is_string())
-                    target->version = common::qs(version["gitVersion"].get<std::string>());
-            });
+            clients.back()->send(
+                request, &context, [target](const Result<kube::RestResponse> &response) {
+                    target->checked = true;
+                    if (!response) {
+                        // A server that answers "who are you?" is reachable; the credentials are
+                        // the issue.
+                        target->reachable = response.error().code == Error::Code::Unauthorized
+                            || response.error().code == Error::Code::Forbidden;
+                        target->problem = response.error().message;
+                        return;
+                    }
+                    const nlohmann::json version = nlohmann::json::parse(
+                        response->body.begin(), response->body.end(), nullptr, false);
+                    target->reachable = true;
+                    if (version.is_object() && version.contains("gitVersion")
+                        && version["gitVersion"].is_string())
+                        target->version = common::qs(version["gitVersion"].get<std::string>());
+                });
         }
         QElapsedTimer waited;
         waited.start();
         while (std::ranges::any_of(rows, [](const ContextRow &row) { return !row.checked; })
-               && waited.elapsed() < timeoutS * 1000 * 5)
+            && waited.elapsed() < timeoutS * 1000 * 5)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
 
@@ -126,9 +133,9 @@ int runContexts(const QStringList &arguments)
     if (format == QLatin1String("json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const ContextRow &row : rows) {
-            nlohmann::json item = {{"name", row.name.toStdString()},        {"current", row.current},
-                                   {"cluster", row.cluster.toStdString()},  {"server", row.server.toStdString()},
-                                   {"user", row.user.toStdString()},        {"namespace", row.ns.toStdString()}};
+            nlohmann::json item = { { "name", row.name.toStdString() }, { "current", row.current },
+                { "cluster", row.cluster.toStdString() }, { "server", row.server.toStdString() },
+                { "user", row.user.toStdString() }, { "namespace", row.ns.toStdString() } };
             if (checked) {
                 item["reachable"] = row.reachable;
                 if (!row.version.isEmpty())
@@ -141,21 +148,23 @@ int runContexts(const QStringList &arguments)
         printJson(list);
         return Ok;
     }
-    std::vector<std::string> headers{"CURRENT", "NAME", "CLUSTER", "SERVER", "USER", "NAMESPACE"};
+    std::vector<std::string> headers { "CURRENT", "NAME", "CLUSTER", "SERVER", "USER",
+        "NAMESPACE" };
     if (checked)
         headers.push_back("REACHABLE");
     std::vector<std::vector<std::string>> table;
     QStringList problems;
     for (const ContextRow &row : rows) {
-        std::vector<std::string> cells{row.current ? "*" : "",         row.name.toStdString(),
-                                       row.cluster.toStdString(),      row.server.toStdString(),
-                                       row.user.toStdString(),         row.ns.toStdString()};
+        std::vector<std::string> cells { row.current ? "*" : "", row.name.toStdString(),
+            row.cluster.toStdString(), row.server.toStdString(), row.user.toStdString(),
+            row.ns.toStdString() };
         if (checked) {
             QString state;
             if (!row.checked)
                 state = QStringLiteral("no (no answer)");
             else if (row.reachable && row.problem.isEmpty())
-                state = QStringLiteral("yes (%1)").arg(row.version.isEmpty() ? QStringLiteral("?") : row.version);
+                state = QStringLiteral("yes (%1)")
+                            .arg(row.version.isEmpty() ? QStringLiteral("?") : row.version);
             else if (row.reachable)
                 state = QStringLiteral("yes, credentials refused");
             else
@@ -173,8 +182,8 @@ int runContexts(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration contextsRegistration({"contexts", "List the kubeconfig's contexts and whether each cluster answers",
-                                        runContexts, 12});
+const CommandRegistration contextsRegistration({ "contexts",
+    "List the kubeconfig's contexts and whether each cluster answers", runContexts, 12 });
 } // namespace
 
 } // namespace dra::cli

@@ -78,7 +78,8 @@ int runDemoInventory(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration demoInventoryRegistration({"demo-inventory", "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory, 40});
+const CommandRegistration demoInventoryRegistration({ "demo-inventory",
+    "Generate a demo cluster inventory (NVIDIA-like GPUs)", runDemoInventory, 40 });
 } // namespace
 
 } // namespace dra::cli

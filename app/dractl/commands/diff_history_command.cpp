@@ -30,9 +30,10 @@ QString describe(const StateAt &state, int64_t at)
 {
     if (!state.change)
         return QStringLiteral("%1: not in the log yet").arg(formatTime(at));
-    const QString what = state.change->type == store::ChangeType::Deleted ? QStringLiteral("deleted")
-        : state.change->type == store::ChangeType::Added                 ? QStringLiteral("added")
-                                                                          : QStringLiteral("modified");
+    const QString what = state.change->type == store::ChangeType::Deleted
+        ? QStringLiteral("deleted")
+        : state.change->type == store::ChangeType::Added ? QStringLiteral("added")
+                                                         : QStringLiteral("modified");
     return QStringLiteral("%1: rev %2, %3 at %4, resourceVersion %5")
         .arg(formatTime(at))
         .arg(state.change->rev)
@@ -55,25 +56,28 @@ int runDiffHistory(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({{QStringLiteral("n"), QStringLiteral("namespace")},
-                      QStringLiteral("The object's namespace (namespaced kinds; default: default)."), QStringLiteral("ns"),
-                      QStringLiteral("default")});
-    parser.addOption({QStringLiteral("from"), QStringLiteral("The earlier point (10m, 2h, 3d ago, or a time)."),
-                      QStringLiteral("time")});
-    parser.addOption({QStringLiteral("to"), QStringLiteral("The later point (default: now)."), QStringLiteral("time"),
-                      QStringLiteral("now")});
+    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
+        QStringLiteral("The object's namespace (namespaced kinds; default: default)."),
+        QStringLiteral("ns"), QStringLiteral("default") });
+    parser.addOption(
+        { QStringLiteral("from"), QStringLiteral("The earlier point (10m, 2h, 3d ago, or a time)."),
+            QStringLiteral("time") });
+    parser.addOption({ QStringLiteral("to"), QStringLiteral("The later point (default: now)."),
+        QStringLiteral("time"), QStringLiteral("now") });
     parser.addPositionalArgument(QStringLiteral("object"),
-                                 QStringLiteral("KIND/NAME or KIND NAME (resourceclaim/train-0, slice node-1-gpu)."),
-                                 QStringLiteral("OBJECT"));
+        QStringLiteral("KIND/NAME or KIND NAME (resourceclaim/train-0, slice node-1-gpu)."),
+        QStringLiteral("OBJECT"));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Show how one object changed between two points in time, field by field, from "
-                                    "the cache's change log."),
-                     &exitCode))
+            QStringLiteral(
+                "Show how one object changed between two points in time, field by field, from "
+                "the cache's change log."),
+            &exitCode))
         return exitCode;
     QStringList positional = parser.positionalArguments();
     if (positional.size() == 1 && positional[0].contains(QLatin1Char('/')))
-        positional = {positional[0].section(QLatin1Char('/'), 0, 0), positional[0].section(QLatin1Char('/'), 1)};
+        positional = { positional[0].section(QLatin1Char('/'), 0, 0),
+            positional[0].section(QLatin1Char('/'), 1) };
     if (positional.size() != 2)
         return fail(QStringLiteral("diff-history: name one object, e.g. resourceclaim/train-0"));
     const model::KindInfo *kind = model::findKind(positional[0].toStdString());
@@ -86,10 +90,12 @@ int runDiffHistory(const QStringList &arguments)
         return fail(QStringLiteral("-o %1: expected text, json or yaml").arg(format));
 
     const int64_t now = QDateTime::currentMSecsSinceEpoch();
-    Result<int64_t> from = parseTimePoint(parser.value(QStringLiteral("from")), QStringLiteral("--from"), now);
+    Result<int64_t> from
+        = parseTimePoint(parser.value(QStringLiteral("from")), QStringLiteral("--from"), now);
     if (!from)
         return fail(from.error());
-    Result<int64_t> to = parseTimePoint(parser.value(QStringLiteral("to")), QStringLiteral("--to"), now);
+    Result<int64_t> to
+        = parseTimePoint(parser.value(QStringLiteral("to")), QStringLiteral("--to"), now);
     if (!to)
         return fail(to.error());
     if (*to < *from)
@@ -98,12 +104,13 @@ int runDiffHistory(const QStringList &arguments)
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
         return fail(opened.error());
-    const common::ObjectKey key{std::string(kind->group), std::string(kind->name),
-                                kind->namespaced ? parser.value(QStringLiteral("namespace")).toStdString() : std::string(),
-                                positional[1].toStdString()};
+    const common::ObjectKey key { std::string(kind->group), std::string(kind->name),
+        kind->namespaced ? parser.value(QStringLiteral("namespace")).toStdString() : std::string(),
+        positional[1].toStdString() };
     StateAt states[2];
     for (int i = 0; i < 2; ++i) {
-        Result<std::optional<store::LoggedChange>> change = opened->cache.changeAt(opened->cluster, key, i == 0 ? *from : *to);
+        Result<std::optional<store::LoggedChange>> change
+            = opened->cache.changeAt(opened->cluster, key, i == 0 ? *from : *to);
         if (!change)
             return fail(change.error());
         states[i].change = *change;
@@ -112,17 +119,21 @@ int runDiffHistory(const QStringList &arguments)
     }
     if (!states[0].change && !states[1].change) {
         Result<std::pair<int64_t, int64_t>> oldest = opened->cache.oldestChange();
-        return fail(QStringLiteral("%1: no change of it is logged up to %2%3")
-                        .arg(qs(key.display()), formatTime(*to),
-                             oldest && oldest->second > 0
-                                 ? QStringLiteral(" (the log goes back to %1)").arg(formatTime(oldest->first))
-                                 : QString()));
+        return fail(
+            QStringLiteral("%1: no change of it is logged up to %2%3")
+                .arg(qs(key.display()), formatTime(*to),
+                    oldest && oldest->second > 0 ? QStringLiteral(" (the log goes back to %1)")
+                                                       .arg(formatTime(oldest->first))
+                                                 : QString()));
     }
     const std::vector<JsonDifference> differences = diffJson(states[0].object, states[1].object);
 
     if (isStructured(format)) {
         auto point = [](const StateAt &state, int64_t at) {
-            nlohmann::json json = {{"time", QDateTime::fromMSecsSinceEpoch(at, Qt::UTC).toString(Qt::ISODateWithMs).toStdString()}};
+            nlohmann::json json = { { "time",
+                QDateTime::fromMSecsSinceEpoch(at, Qt::UTC)
+                    .toString(Qt::ISODateWithMs)
+                    .toStdString() } };
             if (state.change) {
                 json["rev"] = state.change->rev;
                 json["resourceVersion"] = state.change->resourceVersion;
@@ -132,18 +143,20 @@ int runDiffHistory(const QStringList &arguments)
         };
         nlohmann::json changes = nlohmann::json::array();
         for (const JsonDifference &difference : differences) {
-            nlohmann::json item = {{"op", difference.op == '+' ? "add" : difference.op == '-' ? "remove" : "change"},
-                                   {"path", difference.path}};
+            nlohmann::json item = { { "op",
+                                        difference.op == '+'       ? "add"
+                                            : difference.op == '-' ? "remove"
+                                                                   : "change" },
+                { "path", difference.path } };
             if (difference.from)
                 item["from"] = *difference.from;
             if (difference.to)
                 item["to"] = *difference.to;
             changes.push_back(std::move(item));
         }
-        const nlohmann::json result = {{"object", key.display()},
-                                       {"from", point(states[0], *from)},
-                                       {"to", point(states[1], *to)},
-                                       {"changes", changes}};
+        const nlohmann::json result
+            = { { "object", key.display() }, { "from", point(states[0], *from) },
+                  { "to", point(states[1], *to) }, { "changes", changes } };
         if (format == QLatin1String("json"))
             printJson(result);
         else
@@ -151,14 +164,16 @@ int runDiffHistory(const QStringList &arguments)
         return Ok;
     }
     out(qs(key.display()) + QLatin1Char('\n'));
-    out(QStringLiteral("  from %1\n  to   %2\n").arg(describe(states[0], *from), describe(states[1], *to)));
+    out(QStringLiteral("  from %1\n  to   %2\n")
+            .arg(describe(states[0], *from), describe(states[1], *to)));
     if (differences.empty()) {
         out(QStringLiteral("no difference\n"));
         return Ok;
     }
     for (const JsonDifference &difference : differences) {
         std::string line(1, difference.op);
-        line += " " + (difference.path.empty() ? std::string("(whole object)") : difference.path) + ": ";
+        line += " " + (difference.path.empty() ? std::string("(whole object)") : difference.path)
+            + ": ";
         if (difference.op == '~')
             line += shortJson(*difference.from) + " -> " + shortJson(*difference.to);
         else
@@ -169,8 +184,8 @@ int runDiffHistory(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration diffHistoryRegistration({"diff-history", "Show how one object changed between two points in time",
-                                        runDiffHistory, 36});
+const CommandRegistration diffHistoryRegistration({ "diff-history",
+    "Show how one object changed between two points in time", runDiffHistory, 36 });
 } // namespace
 
 } // namespace dra::cli

@@ -20,20 +20,23 @@ int runExport(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("yaml")));
-    parser.addOption({QStringLiteral("kind"),
-                      QStringLiteral("Export only this kind (repeatable; default: every resource.k8s.io kind)."),
-                      QStringLiteral("kind")});
-    parser.addOption({QStringLiteral("api-version"),
-                      QStringLiteral("Write resource.k8s.io objects in this version: resource.k8s.io/v1, v1beta2, "
-                                     "v1beta1 or v1alpha3 (default: each as it was received)."),
-                      QStringLiteral("version")});
-    parser.addOption({{QStringLiteral("n"), QStringLiteral("namespace")},
-                      QStringLiteral("Only namespaced objects of this namespace (default: all)."), QStringLiteral("ns")});
+    parser.addOption({ QStringLiteral("kind"),
+        QStringLiteral("Export only this kind (repeatable; default: every resource.k8s.io kind)."),
+        QStringLiteral("kind") });
+    parser.addOption({ QStringLiteral("api-version"),
+        QStringLiteral(
+            "Write resource.k8s.io objects in this version: resource.k8s.io/v1, v1beta2, "
+            "v1beta1 or v1alpha3 (default: each as it was received)."),
+        QStringLiteral("version") });
+    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
+        QStringLiteral("Only namespaced objects of this namespace (default: all)."),
+        QStringLiteral("ns") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Write cached objects as a List that `kubectl apply -f` accepts. An object that "
-                                    "cannot be expressed in the requested version is an error naming the field."),
-                     &exitCode))
+            QStringLiteral(
+                "Write cached objects as a List that `kubectl apply -f` accepts. An object that "
+                "cannot be expressed in the requested version is an error naming the field."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (!isStructured(format))
@@ -45,8 +48,10 @@ int runExport(const QStringList &arguments)
     if (!target.empty()) {
         const auto [group, version] = model::splitApiVersion(target);
         if (group != model::kResourceGroup || !model::isKnownResourceVersion(version))
-            return fail(QStringLiteral("export: --api-version must be resource.k8s.io/v1, v1beta2, v1beta1 or v1alpha3, "
-                                       "not %1").arg(qs(target)));
+            return fail(QStringLiteral(
+                "export: --api-version must be resource.k8s.io/v1, v1beta2, v1beta1 or v1alpha3, "
+                "not %1")
+                            .arg(qs(target)));
     }
 
     std::vector<const model::KindInfo *> kinds;
@@ -71,12 +76,14 @@ int runExport(const QStringList &arguments)
     int problems = 0;
     const std::string ns = parser.value(QStringLiteral("namespace")).toStdString();
     for (const model::KindInfo *kind : kinds) {
-        Result<std::vector<model::Object>> objects = loadObjects(cache, cluster, *kind, kind->namespaced ? ns : std::string());
+        Result<std::vector<model::Object>> objects
+            = loadObjects(cache, cluster, *kind, kind->namespaced ? ns : std::string());
         if (!objects)
             return fail(objects.error());
         for (const model::Object &object : *objects) {
             const bool convert = !target.empty() && kind->group == model::kResourceGroup;
-            Result<nlohmann::json> json = model::encodeObject(object, convert ? target : std::string());
+            Result<nlohmann::json> json
+                = model::encodeObject(object, convert ? target : std::string());
             if (!json) {
                 err(QStringLiteral("dractl: export: %1\n").arg(json.error().message));
                 ++problems;
@@ -86,17 +93,19 @@ int runExport(const QStringList &arguments)
         }
     }
     if (problems)
-        return fail(QStringLiteral("export: %1 object(s) cannot be written as %2; nothing was written")
-                        .arg(problems)
-                        .arg(qs(target)));
-    const nlohmann::json list = {{"apiVersion", "v1"}, {"kind", "List"}, {"metadata", {{"resourceVersion", ""}}},
-                                 {"items", std::move(items)}};
+        return fail(
+            QStringLiteral("export: %1 object(s) cannot be written as %2; nothing was written")
+                .arg(problems)
+                .arg(qs(target)));
+    const nlohmann::json list = { { "apiVersion", "v1" }, { "kind", "List" },
+        { "metadata", { { "resourceVersion", "" } } }, { "items", std::move(items) } };
     format == QLatin1String("json") ? printJson(list) : printYaml(list);
     return Ok;
 }
 
 namespace {
-const CommandRegistration exportRegistration({"export", "Write cached objects as a List in a chosen API version", runExport, 30});
+const CommandRegistration exportRegistration(
+    { "export", "Write cached objects as a List in a chosen API version", runExport, 30 });
 } // namespace
 
 } // namespace dra::cli

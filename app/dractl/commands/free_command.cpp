@@ -28,13 +28,10 @@ std::string fitText(const inventory::FreeCapacity &capacity)
 
 std::vector<std::string> row(const inventory::FreeCapacity &capacity)
 {
-    return {capacity.group,
-            std::to_string(capacity.wholeFree) + "/" + std::to_string(capacity.wholeTotal),
-            std::to_string(capacity.devices),
-            std::to_string(capacity.allocated),
-            std::to_string(capacity.blocked),
-            std::to_string(capacity.tainted),
-            fitText(capacity)};
+    return { capacity.group,
+        std::to_string(capacity.wholeFree) + "/" + std::to_string(capacity.wholeTotal),
+        std::to_string(capacity.devices), std::to_string(capacity.allocated),
+        std::to_string(capacity.blocked), std::to_string(capacity.tainted), fitText(capacity) };
 }
 
 int runFree(const QStringList &arguments)
@@ -43,20 +40,23 @@ int runFree(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({QStringLiteral("by"), QStringLiteral("Group by pool, node, class or model (default pool)."),
-                      QStringLiteral("grouping"), QStringLiteral("pool")});
+    parser.addOption({ QStringLiteral("by"),
+        QStringLiteral("Group by pool, node, class or model (default pool)."),
+        QStringLiteral("grouping"), QStringLiteral("pool") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Free capacity: whole devices free of total, devices allocated, blocked (their "
-                                    "shared counters are used by allocated siblings) or tainted, and how many MIG "
-                                    "partitions of each profile still fit at once."),
-                     &exitCode))
+            QStringLiteral(
+                "Free capacity: whole devices free of total, devices allocated, blocked (their "
+                "shared counters are used by allocated siblings) or tainted, and how many MIG "
+                "partitions of each profile still fit at once."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("free")))
+    if (!checkOutputFormat(
+            format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("free")))
         return Failed;
-    const std::optional<inventory::FreeGrouping> grouping =
-        inventory::parseGrouping(parser.value(QStringLiteral("by")).toStdString());
+    const std::optional<inventory::FreeGrouping> grouping
+        = inventory::parseGrouping(parser.value(QStringLiteral("by")).toStdString());
     if (!grouping)
         return fail(QStringLiteral("free: unknown grouping '%1' (pool, node, class, model)")
                         .arg(parser.value(QStringLiteral("by"))));
@@ -64,21 +64,23 @@ int runFree(const QStringList &arguments)
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
         return fail(opened.error());
-    Result<inventory::SnapshotPtr> snapshot = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot
+        = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
         return fail(snapshot.error());
-    const std::vector<inventory::FreeCapacity> groups = inventory::freeCapacity(**snapshot, *grouping);
+    const std::vector<inventory::FreeCapacity> groups
+        = inventory::freeCapacity(**snapshot, *grouping);
     // Classes overlap, so only the other groupings add up to a total.
     const bool withTotal = *grouping != inventory::FreeGrouping::Class;
-    const inventory::FreeCapacity total = inventory::freeCapacityOf(**snapshot, "TOTAL", (*snapshot)->devices());
+    const inventory::FreeCapacity total
+        = inventory::freeCapacityOf(**snapshot, "TOTAL", (*snapshot)->devices());
 
     if (format == QLatin1String("json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const inventory::FreeCapacity &group : groups)
             list.push_back(inventory::toJson(group));
-        nlohmann::json document = {{"cluster", opened->cluster},
-                                   {"by", inventory::groupingName(*grouping)},
-                                   {"groups", std::move(list)}};
+        nlohmann::json document = { { "cluster", opened->cluster },
+            { "by", inventory::groupingName(*grouping) }, { "groups", std::move(list) } };
         if (withTotal)
             document["total"] = inventory::toJson(total);
         printJson(document);
@@ -89,13 +91,14 @@ int runFree(const QStringList &arguments)
         rows.push_back(row(group));
     if (withTotal && !rows.empty())
         rows.push_back(row(total));
-    printTable({std::string(inventory::groupingName(*grouping)), "whole free", "devices", "allocated", "blocked",
-                "tainted", "partitions that fit"},
-               rows, QStringLiteral("No devices found."));
+    printTable({ std::string(inventory::groupingName(*grouping)), "whole free", "devices",
+                   "allocated", "blocked", "tainted", "partitions that fit" },
+        rows, QStringLiteral("No devices found."));
     return Ok;
 }
 
-const CommandRegistration freeRegistration({"free", "Show free capacity per pool, node, class or GPU model", runFree, 52});
+const CommandRegistration freeRegistration(
+    { "free", "Show free capacity per pool, node, class or GPU model", runFree, 52 });
 
 } // namespace
 

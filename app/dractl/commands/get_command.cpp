@@ -20,10 +20,12 @@ using common::qs;
 
 bool isDevices(const QString &kind)
 {
-    return kind == QLatin1String("devices") || kind == QLatin1String("device") || kind == QLatin1String("dev");
+    return kind == QLatin1String("devices") || kind == QLatin1String("device")
+        || kind == QLatin1String("dev");
 }
 
-int printDevices(store::CacheDb &cache, const std::string &cluster, const QCommandLineParser &parser)
+int printDevices(
+    store::CacheDb &cache, const std::string &cluster, const QCommandLineParser &parser)
 {
     const model::KindInfo &slicesKind = model::kindInfo(model::Kind::ResourceSlice);
     const model::KindInfo &claimsKind = model::kindInfo(model::Kind::ResourceClaim);
@@ -33,15 +35,15 @@ int printDevices(store::CacheDb &cache, const std::string &cluster, const QComma
     Result<std::vector<model::Object>> claims = loadObjects(cache, cluster, claimsKind);
     if (!claims)
         return fail(claims.error());
-    const std::vector<inventory::DeviceRow> rows =
-        inventory::deviceRows(*slices, *claims, parser.value(QStringLiteral("node")).toStdString());
+    const std::vector<inventory::DeviceRow> rows = inventory::deviceRows(
+        *slices, *claims, parser.value(QStringLiteral("node")).toStdString());
 
     const QString format = parser.value(QStringLiteral("output"));
     if (isStructured(format)) {
         nlohmann::json list = nlohmann::json::array();
         for (const inventory::DeviceRow &row : rows)
             list.push_back(inventory::deviceJson(row));
-        const nlohmann::json document = {{"devices", std::move(list)}};
+        const nlohmann::json document = { { "devices", std::move(list) } };
         format == QLatin1String("json") ? printJson(document) : printYaml(document);
         return Ok;
     }
@@ -85,27 +87,31 @@ int runGet(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("table")));
-    parser.addOption({{QStringLiteral("n"), QStringLiteral("namespace")},
-                      QStringLiteral("The namespace of namespaced kinds (default: default)."), QStringLiteral("ns"),
-                      QStringLiteral("default")});
-    parser.addOption({{QStringLiteral("A"), QStringLiteral("all-namespaces")},
-                      QStringLiteral("List namespaced kinds across all namespaces.")});
-    parser.addOption({QStringLiteral("node"), QStringLiteral("Devices of this node only (get devices)."),
-                      QStringLiteral("name")});
+    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
+        QStringLiteral("The namespace of namespaced kinds (default: default)."),
+        QStringLiteral("ns"), QStringLiteral("default") });
+    parser.addOption({ { QStringLiteral("A"), QStringLiteral("all-namespaces") },
+        QStringLiteral("List namespaced kinds across all namespaces.") });
+    parser.addOption({ QStringLiteral("node"),
+        QStringLiteral("Devices of this node only (get devices)."), QStringLiteral("name") });
     parser.addPositionalArgument(QStringLiteral("kind"),
-                                 QStringLiteral("deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates, "
-                                                "devicetaintrules, nodes, pods, namespaces, events (kubectl's names "
-                                                "and short names), or devices."));
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("One object by name."), QStringLiteral("[NAME]"));
+        QStringLiteral("deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates, "
+                       "devicetaintrules, nodes, pods, namespaces, events (kubectl's names "
+                       "and short names), or devices."));
+    parser.addPositionalArgument(
+        QStringLiteral("name"), QStringLiteral("One object by name."), QStringLiteral("[NAME]"));
     int exitCode = Ok;
-    if (!parseOrExit(parser, arguments, QStringLiteral("Show objects or devices from the cache."), &exitCode))
+    if (!parseOrExit(parser, arguments, QStringLiteral("Show objects or devices from the cache."),
+            &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty() || positional.size() > 2)
         return fail(QStringLiteral("get: usage: dractl get KIND [NAME] (see --help)"));
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("table") && format != QLatin1String("wide") && !isStructured(format))
-        return fail(QStringLiteral("get: unknown output format '%1' (table, wide, json, yaml)").arg(format));
+    if (format != QLatin1String("table") && format != QLatin1String("wide")
+        && !isStructured(format))
+        return fail(QStringLiteral("get: unknown output format '%1' (table, wide, json, yaml)")
+                        .arg(format));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
@@ -118,15 +124,18 @@ int runGet(const QStringList &arguments)
 
     const model::KindInfo *kind = model::findKind(positional[0].toStdString());
     if (!kind)
-        return fail(QStringLiteral("get: the server doesn't have a resource type \"%1\"").arg(positional[0]));
+        return fail(QStringLiteral("get: the server doesn't have a resource type \"%1\"")
+                        .arg(positional[0]));
     const bool allNamespaces = kind->namespaced && parser.isSet(QStringLiteral("all-namespaces"));
-    const std::string ns = kind->namespaced && !allNamespaces ? parser.value(QStringLiteral("namespace")).toStdString()
-                                                              : std::string();
+    const std::string ns = kind->namespaced && !allNamespaces
+        ? parser.value(QStringLiteral("namespace")).toStdString()
+        : std::string();
     Result<std::vector<model::Object>> objects = loadObjects(cache, cluster, *kind, ns);
     if (!objects)
         return fail(objects.error());
 
-    const std::string resource = std::string(kind->plural) + (kind->group.empty() ? "" : "." + std::string(kind->group));
+    const std::string resource
+        = std::string(kind->plural) + (kind->group.empty() ? "" : "." + std::string(kind->group));
     if (positional.size() == 2) {
         const std::string name = positional[1].toStdString();
         std::erase_if(*objects, [&](const model::Object &o) { return o.meta.name != name; });
@@ -139,8 +148,9 @@ int runGet(const QStringList &arguments)
         if (positional.size() == 2) {
             document = withTypeMeta(objects->front());
         } else {
-            document = {{"apiVersion", "v1"}, {"kind", "List"}, {"metadata", {{"resourceVersion", ""}}},
-                        {"items", nlohmann::json::array()}};
+            document = { { "apiVersion", "v1" }, { "kind", "List" },
+                { "metadata", { { "resourceVersion", "" } } },
+                { "items", nlohmann::json::array() } };
             for (const model::Object &object : *objects)
                 document["items"].push_back(withTypeMeta(object));
         }
@@ -176,7 +186,8 @@ int runGet(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration getRegistration({"get", "Show objects or devices from the cache", runGet, 20});
+const CommandRegistration getRegistration(
+    { "get", "Show objects or devices from the cache", runGet, 20 });
 } // namespace
 
 } // namespace dra::cli

@@ -25,9 +25,12 @@ using common::qs;
 std::string_view typeName(store::ChangeType type)
 {
     switch (type) {
-    case store::ChangeType::Added: return "ADDED";
-    case store::ChangeType::Modified: return "MODIFIED";
-    case store::ChangeType::Deleted: return "DELETED";
+    case store::ChangeType::Added:
+        return "ADDED";
+    case store::ChangeType::Modified:
+        return "MODIFIED";
+    case store::ChangeType::Deleted:
+        return "DELETED";
     }
     return "MODIFIED";
 }
@@ -43,10 +46,11 @@ int64_t sizeBytes(QString text)
 {
     text = text.trimmed().toUpper();
     int64_t factor = 1;
-    for (const auto &[suffix, value] : std::initializer_list<std::pair<QLatin1String, int64_t>>{
-             {QLatin1String("GIB"), int64_t(1) << 30}, {QLatin1String("MIB"), int64_t(1) << 20},
-             {QLatin1String("KIB"), int64_t(1) << 10}, {QLatin1String("GB"), 1'000'000'000},
-             {QLatin1String("MB"), 1'000'000}, {QLatin1String("KB"), 1'000}, {QLatin1String("B"), 1}}) {
+    for (const auto &[suffix, value] : std::initializer_list<std::pair<QLatin1String, int64_t>> {
+             { QLatin1String("GIB"), int64_t(1) << 30 }, { QLatin1String("MIB"), int64_t(1) << 20 },
+             { QLatin1String("KIB"), int64_t(1) << 10 }, { QLatin1String("GB"), 1'000'000'000 },
+             { QLatin1String("MB"), 1'000'000 }, { QLatin1String("KB"), 1'000 },
+             { QLatin1String("B"), 1 } }) {
         if (text.endsWith(suffix)) {
             factor = value;
             text.chop(suffix.size());
@@ -79,7 +83,8 @@ int runPrune(const QCommandLineParser &parser)
     Result<store::CacheDb> cache = store::CacheDb::open(file, store::OpenMode::ReadWrite);
     if (!cache)
         return fail(cache.error());
-    Result<store::RetentionSummary> summary = cache->applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
+    Result<store::RetentionSummary> summary
+        = cache->applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
     if (!summary)
         return fail(summary.error());
     out(QStringLiteral("%1: %2 changes removed, %3 kept; %4 -> %5 bytes\n")
@@ -99,29 +104,34 @@ int runHistory(const QStringList &arguments)
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("table")));
-    parser.addOption({{QStringLiteral("n"), QStringLiteral("namespace")},
-                      QStringLiteral("Only this namespace (default: all)."), QStringLiteral("ns")});
-    parser.addOption({QStringLiteral("since"), QStringLiteral("Only changes at or after this time (10m, 2h, 3d, "
-                                                              "2026-11-30T10:00:00Z)."),
-                      QStringLiteral("time")});
-    parser.addOption({QStringLiteral("until"), QStringLiteral("Only changes at or before this time."),
-                      QStringLiteral("time")});
-    parser.addOption({QStringLiteral("limit"), QStringLiteral("At most this many changes (default 1000)."),
-                      QStringLiteral("n"), QStringLiteral("1000")});
-    parser.addOption({QStringLiteral("max-age"), QStringLiteral("prune: drop changes older than this (e.g. 7d)."),
-                      QStringLiteral("age")});
-    parser.addOption({QStringLiteral("max-size"), QStringLiteral("prune: keep at most this much history (e.g. 500MB)."),
-                      QStringLiteral("size")});
-    parser.addPositionalArgument(QStringLiteral("kind"), QStringLiteral("A kind (resourceslices, claim, pod, ...), or "
-                                                                        "`prune` to apply a retention policy."),
-                                 QStringLiteral("[KIND [NAME] | prune]"));
+    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
+        QStringLiteral("Only this namespace (default: all)."), QStringLiteral("ns") });
+    parser.addOption({ QStringLiteral("since"),
+        QStringLiteral("Only changes at or after this time (10m, 2h, 3d, "
+                       "2026-11-30T10:00:00Z)."),
+        QStringLiteral("time") });
+    parser.addOption({ QStringLiteral("until"),
+        QStringLiteral("Only changes at or before this time."), QStringLiteral("time") });
+    parser.addOption(
+        { QStringLiteral("limit"), QStringLiteral("At most this many changes (default 1000)."),
+            QStringLiteral("n"), QStringLiteral("1000") });
+    parser.addOption({ QStringLiteral("max-age"),
+        QStringLiteral("prune: drop changes older than this (e.g. 7d)."), QStringLiteral("age") });
+    parser.addOption({ QStringLiteral("max-size"),
+        QStringLiteral("prune: keep at most this much history (e.g. 500MB)."),
+        QStringLiteral("size") });
+    parser.addPositionalArgument(QStringLiteral("kind"),
+        QStringLiteral("A kind (resourceslices, claim, pod, ...), or "
+                       "`prune` to apply a retention policy."),
+        QStringLiteral("[KIND [NAME] | prune]"));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Show the cache's change log: every change the mirror, an import or the demo "
-                                    "cluster made, oldest first, with the console's revision and the cluster's "
-                                    "resourceVersion. `history prune --max-age 7d --max-size 500MB` trims it and "
-                                    "compacts the file."),
-                     &exitCode))
+            QStringLiteral(
+                "Show the cache's change log: every change the mirror, an import or the demo "
+                "cluster made, oldest first, with the console's revision and the cluster's "
+                "resourceVersion. `history prune --max-age 7d --max-size 500MB` trims it and "
+                "compacts the file."),
+            &exitCode))
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.value(0) == QLatin1String("prune"))
@@ -142,11 +152,12 @@ int runHistory(const QStringList &arguments)
     }
     if (parser.isSet(QStringLiteral("namespace")))
         query.ns = parser.value(QStringLiteral("namespace")).toStdString();
-    for (auto [option, target] : {std::pair{"since", &query.sinceMs}, std::pair{"until", &query.untilMs}}) {
+    for (auto [option, target] :
+        { std::pair { "since", &query.sinceMs }, std::pair { "until", &query.untilMs } }) {
         if (!parser.isSet(QLatin1String(option)))
             continue;
-        Result<int64_t> point = parseTimePoint(parser.value(QLatin1String(option)),
-                                               QStringLiteral("--") + QLatin1String(option), now);
+        Result<int64_t> point = parseTimePoint(
+            parser.value(QLatin1String(option)), QStringLiteral("--") + QLatin1String(option), now);
         if (!point)
             return fail(point.error());
         *target = *point;
@@ -167,12 +178,13 @@ int runHistory(const QStringList &arguments)
     if (isStructured(format)) {
         nlohmann::json list = nlohmann::json::array();
         for (const store::LoggedChange &change : *changes) {
-            nlohmann::json item = {{"rev", change.rev},
-                                   {"time", QDateTime::fromMSecsSinceEpoch(change.at, Qt::UTC).toString(Qt::ISODateWithMs).toStdString()},
-                                   {"type", typeName(change.type)},
-                                   {"kind", change.key.kind},
-                                   {"name", change.key.name},
-                                   {"resourceVersion", change.resourceVersion}};
+            nlohmann::json item = { { "rev", change.rev },
+                { "time",
+                    QDateTime::fromMSecsSinceEpoch(change.at, Qt::UTC)
+                        .toString(Qt::ISODateWithMs)
+                        .toStdString() },
+                { "type", typeName(change.type) }, { "kind", change.key.kind },
+                { "name", change.key.name }, { "resourceVersion", change.resourceVersion } };
             if (!change.key.group.empty())
                 item["group"] = change.key.group;
             if (!change.key.ns.empty())
@@ -189,22 +201,25 @@ int runHistory(const QStringList &arguments)
     }
     std::vector<std::vector<std::string>> rows;
     for (const store::LoggedChange &change : *changes) {
-        rows.push_back({std::to_string(change.rev), formatTime(change.at).toStdString(), std::string(typeName(change.type)),
-                        change.key.kind, change.key.ns.empty() ? change.key.name : change.key.ns + "/" + change.key.name,
-                        change.resourceVersion});
+        rows.push_back({ std::to_string(change.rev), formatTime(change.at).toStdString(),
+            std::string(typeName(change.type)), change.key.kind,
+            change.key.ns.empty() ? change.key.name : change.key.ns + "/" + change.key.name,
+            change.resourceVersion });
     }
     Result<std::pair<int64_t, int64_t>> oldest = opened->cache.oldestChange();
-    printTable({"REV", "TIME", "CHANGE", "KIND", "NAME", "RESOURCEVERSION"}, rows,
-               oldest && oldest->second > 0
-                   ? QStringLiteral("No changes found (the log goes back to %1).").arg(formatTime(oldest->first))
-                   : QStringLiteral("No changes found."));
+    printTable({ "REV", "TIME", "CHANGE", "KIND", "NAME", "RESOURCEVERSION" }, rows,
+        oldest && oldest->second > 0 ? QStringLiteral("No changes found (the log goes back to %1).")
+                                           .arg(formatTime(oldest->first))
+                                     : QStringLiteral("No changes found."));
     if (int64_t(changes->size()) == query.limit)
-        err(QStringLiteral("(first %1 changes shown; use --limit or --since for more)\n").arg(query.limit));
+        err(QStringLiteral("(first %1 changes shown; use --limit or --since for more)\n")
+                .arg(query.limit));
     return Ok;
 }
 
 namespace {
-const CommandRegistration historyRegistration({"history", "Show the change log of the cache (what changed, when)", runHistory, 35});
+const CommandRegistration historyRegistration(
+    { "history", "Show the change log of the cache (what changed, when)", runHistory, 35 });
 } // namespace
 
 } // namespace dra::cli

@@ -30,19 +30,20 @@ std::string child(const std::string &path, const std::string &key)
     return path + "[" + nlohmann::json(key).dump() + "]";
 }
 
-void walk(const nlohmann::json &from, const nlohmann::json &to, const std::string &path, std::vector<JsonDifference> &out)
+void walk(const nlohmann::json &from, const nlohmann::json &to, const std::string &path,
+    std::vector<JsonDifference> &out)
 {
     if (from.is_object() && to.is_object()) {
         for (auto it = from.begin(); it != from.end(); ++it) {
             const auto other = to.find(it.key());
             if (other == to.end())
-                out.push_back({'-', child(path, it.key()), &it.value(), nullptr});
+                out.push_back({ '-', child(path, it.key()), &it.value(), nullptr });
             else
                 walk(it.value(), *other, child(path, it.key()), out);
         }
         for (auto it = to.begin(); it != to.end(); ++it)
             if (!from.contains(it.key()))
-                out.push_back({'+', child(path, it.key()), nullptr, &it.value()});
+                out.push_back({ '+', child(path, it.key()), nullptr, &it.value() });
         return;
     }
     if (from.is_array() && to.is_array()) {
@@ -50,13 +51,13 @@ void walk(const nlohmann::json &from, const nlohmann::json &to, const std::strin
         for (size_t i = 0; i < common; ++i)
             walk(from[i], to[i], path + "[" + std::to_string(i) + "]", out);
         for (size_t i = common; i < from.size(); ++i)
-            out.push_back({'-', path + "[" + std::to_string(i) + "]", &from[i], nullptr});
+            out.push_back({ '-', path + "[" + std::to_string(i) + "]", &from[i], nullptr });
         for (size_t i = common; i < to.size(); ++i)
-            out.push_back({'+', path + "[" + std::to_string(i) + "]", nullptr, &to[i]});
+            out.push_back({ '+', path + "[" + std::to_string(i) + "]", nullptr, &to[i] });
         return;
     }
     if (from != to)
-        out.push_back({'~', path, &from, &to});
+        out.push_back({ '~', path, &from, &to });
 }
 
 } // namespace
@@ -84,8 +85,9 @@ Result<int64_t> parseTimePoint(const QString &textIn, const QString &option, int
     }
     if (!time.isValid())
         return dra::fail(Error::Code::Invalid,
-                    QStringLiteral("%1 %2: expected now, an age (10m, 2h, 3d) or a time (2026-11-30T10:00:00Z)")
-                        .arg(option, text));
+            QStringLiteral(
+                "%1 %2: expected now, an age (10m, 2h, 3d) or a time (2026-11-30T10:00:00Z)")
+                .arg(option, text));
     return time.toMSecsSinceEpoch();
 }
 
@@ -99,9 +101,9 @@ std::vector<JsonDifference> diffJson(const nlohmann::json &from, const nlohmann:
     std::vector<JsonDifference> out;
     if (from.is_null() != to.is_null()) { // created or deleted in between: the whole object
         if (from.is_null())
-            out.push_back({'+', {}, nullptr, &to});
+            out.push_back({ '+', {}, nullptr, &to });
         else
-            out.push_back({'-', {}, &from, nullptr});
+            out.push_back({ '-', {}, &from, nullptr });
         return out;
     }
     walk(from, to, {}, out);

@@ -20,7 +20,8 @@ namespace dra::cli {
 // A point in time as users type it: "now", an age ("10m", "2h", "3d" ago), an RFC 3339 time
 // ("2026-11-30T10:00:00Z", local time when no zone is given) or a date ("2026-11-30").
 // Milliseconds since the epoch; errors name `option`.
-[[nodiscard]] Result<int64_t> parseTimePoint(const QString &text, const QString &option, int64_t nowMs);
+[[nodiscard]] Result<int64_t> parseTimePoint(
+    const QString &text, const QString &option, int64_t nowMs);
 
 // "2026-11-30 10:01:02" in local time, for tables.
 QString formatTime(int64_t ms);

@@ -21,20 +21,22 @@ int runImport(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(cacheOption());
-    parser.addOption({QStringLiteral("cluster"),
-                      QStringLiteral("The cluster the objects belong to (default: imported)."),
-                      QStringLiteral("name"), QStringLiteral("imported")});
-    parser.addOption({QStringLiteral("replace"),
-                      QStringLiteral("Treat the input as the complete set of every kind it holds: cached objects of "
-                                     "those kinds that it does not mention are deleted.")});
-    parser.addPositionalArgument(QStringLiteral("path"), QStringLiteral("Files or directories (JSON or YAML)."),
-                                 QStringLiteral("PATH..."));
+    parser.addOption({ QStringLiteral("cluster"),
+        QStringLiteral("The cluster the objects belong to (default: imported)."),
+        QStringLiteral("name"), QStringLiteral("imported") });
+    parser.addOption({ QStringLiteral("replace"),
+        QStringLiteral(
+            "Treat the input as the complete set of every kind it holds: cached objects of "
+            "those kinds that it does not mention are deleted.") });
+    parser.addPositionalArgument(QStringLiteral("path"),
+        QStringLiteral("Files or directories (JSON or YAML)."), QStringLiteral("PATH..."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Load JSON or YAML objects (single objects, Lists, multi-document YAML, "
-                                    "directories) into the cache. Invalid documents are reported as file:line and "
-                                    "skipped; the valid ones are kept. Exit status 1 when anything was rejected."),
-                     &exitCode))
+            QStringLiteral(
+                "Load JSON or YAML objects (single objects, Lists, multi-document YAML, "
+                "directories) into the cache. Invalid documents are reported as file:line and "
+                "skipped; the valid ones are kept. Exit status 1 when anything was rejected."),
+            &exitCode))
         return exitCode;
     const QStringList paths = parser.positionalArguments();
     if (paths.isEmpty())
@@ -54,14 +56,15 @@ int runImport(const QStringList &arguments)
     for (const model::ManifestDocument &document : manifests.documents) {
         Result<model::Object> object = model::decodeObject(document.object);
         if (!object) {
-            err(document.origin + QStringLiteral(": ") + object.error().message + QLatin1Char('\n'));
+            err(document.origin + QStringLiteral(": ") + object.error().message
+                + QLatin1Char('\n'));
             ++rejected;
             continue;
         }
         const model::KindInfo &info = object->info();
         ++perKind[std::string(info.name)];
         kindsSeen.emplace(std::string(info.group), std::string(info.name));
-        batch.changes.push_back({store::ChangeType::Added, store::toRecord(*object)});
+        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
     }
     if (parser.isSet(QStringLiteral("replace")))
         batch.replaceKinds.assign(kindsSeen.begin(), kindsSeen.end());
@@ -77,9 +80,13 @@ int runImport(const QStringList &arguments)
 
     QString line;
     for (const auto &[kind, count] : perKind)
-        line += QStringLiteral("%1%2 %3").arg(line.isEmpty() ? QString() : QStringLiteral(", ")).arg(count).arg(common::qs(kind));
+        line += QStringLiteral("%1%2 %3")
+                    .arg(line.isEmpty() ? QString() : QStringLiteral(", "))
+                    .arg(count)
+                    .arg(common::qs(kind));
     out(QStringLiteral("imported into %1 (cluster %2): %3\n")
-            .arg(cacheFile, common::qs(batch.cluster), line.isEmpty() ? QStringLiteral("nothing") : line));
+            .arg(cacheFile, common::qs(batch.cluster),
+                line.isEmpty() ? QStringLiteral("nothing") : line));
     out(QStringLiteral("  %1 added, %2 modified, %3 unchanged, %4 deleted%5\n")
             .arg(summary->added)
             .arg(summary->modified)
@@ -90,7 +97,8 @@ int runImport(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration importRegistration({"import", "Load JSON/YAML manifests or dumps into the cache", runImport, 10});
+const CommandRegistration importRegistration(
+    { "import", "Load JSON/YAML manifests or dumps into the cache", runImport, 10 });
 } // namespace
 
 } // namespace dra::cli

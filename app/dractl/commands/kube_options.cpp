@@ -11,22 +11,25 @@ namespace dra::cli {
 
 QCommandLineOption kubeconfigOption()
 {
-    return {QStringLiteral("kubeconfig"),
-            QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."), QStringLiteral("file")};
+    return { QStringLiteral("kubeconfig"),
+        QStringLiteral("The kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)."),
+        QStringLiteral("file") };
 }
 
 QCommandLineOption contextOption()
 {
-    return {QStringLiteral("context"), QStringLiteral("The kubeconfig context (default: its current-context)."),
-            QStringLiteral("name")};
+    return { QStringLiteral("context"),
+        QStringLiteral("The kubeconfig context (default: its current-context)."),
+        QStringLiteral("name") };
 }
 
 QCommandLineOption workloadNamespacesOption()
 {
-    return {QStringLiteral("workload-namespaces"),
-            QStringLiteral("Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of these "
-                           "namespaces (comma-separated; * for all), for rollouts."),
-            QStringLiteral("list")};
+    return { QStringLiteral("workload-namespaces"),
+        QStringLiteral(
+            "Also mirror Deployments, ReplicaSets, DaemonSets, Services and HTTPRoutes of these "
+            "namespaces (comma-separated; * for all), for rollouts."),
+        QStringLiteral("list") };
 }
 
 std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser)
@@ -36,7 +39,8 @@ std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser
 
 Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser)
 {
-    return kube::loadKubeconfig(kube::KubeconfigSource::fromEnvironment(parser.value(QStringLiteral("kubeconfig"))));
+    return kube::loadKubeconfig(
+        kube::KubeconfigSource::fromEnvironment(parser.value(QStringLiteral("kubeconfig"))));
 }
 
 Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser)
@@ -44,7 +48,8 @@ Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser)
     Result<kube::Kubeconfig> config = loadKubeconfigFor(parser);
     if (!config)
         return dra::fail(config.error());
-    Result<kube::ClientConfig> client = kube::resolveContext(*config, parser.value(QStringLiteral("context")));
+    Result<kube::ClientConfig> client
+        = kube::resolveContext(*config, parser.value(QStringLiteral("context")));
     if (!client)
         return client;
     for (const QString &warning : client->warnings)
@@ -57,7 +62,9 @@ kube::ExecOptions execOptionsForTerminal()
     kube::ExecOptions options;
     options.terminalAvailable = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
     if (!options.terminalAvailable)
-        options.onMessage = [](const QString &line) { err(QStringLiteral("exec plugin: ") + line + QLatin1Char('\n')); };
+        options.onMessage = [](const QString &line) {
+            err(QStringLiteral("exec plugin: ") + line + QLatin1Char('\n'));
+        };
     return options;
 }
 

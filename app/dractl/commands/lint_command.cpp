@@ -35,26 +35,29 @@ int runLint(const QStringList &arguments)
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Check the cached inventory: incomplete or inconsistent pools, MIG devices "
-                                    "advertised beside their whole GPU, leaked claims, reservations for pods that "
-                                    "are gone, mixed driver versions on a node, slices of missing nodes, DeviceClasses "
-                                    "that match nothing. Each finding names the objects it is about.\n"
-                                    "Exit status 1 when there is an error-level finding."),
-                     &exitCode))
+            QStringLiteral(
+                "Check the cached inventory: incomplete or inconsistent pools, MIG devices "
+                "advertised beside their whole GPU, leaked claims, reservations for pods that "
+                "are gone, mixed driver versions on a node, slices of missing nodes, DeviceClasses "
+                "that match nothing. Each finding names the objects it is about.\n"
+                "Exit status 1 when there is an error-level finding."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("lint")))
+    if (!checkOutputFormat(
+            format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("lint")))
         return Failed;
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
         return fail(opened.error());
-    Result<inventory::SnapshotPtr> snapshot = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot
+        = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
         return fail(snapshot.error());
     const std::vector<inventory::Finding> findings = inventory::lint(**snapshot);
 
-    int counts[3] = {0, 0, 0};
+    int counts[3] = { 0, 0, 0 };
     for (const inventory::Finding &finding : findings)
         ++counts[int(finding.severity)];
     const int errors = counts[int(inventory::Severity::Error)];
@@ -62,28 +65,29 @@ int runLint(const QStringList &arguments)
         nlohmann::json list = nlohmann::json::array();
         for (const inventory::Finding &finding : findings)
             list.push_back(inventory::toJson(finding));
-        printJson({{"cluster", opened->cluster},
-                   {"rev", (*snapshot)->rev()},
-                   {"findings", std::move(list)},
-                   {"summary", {{"error", errors}, {"warning", counts[int(inventory::Severity::Warning)]},
-                                {"info", counts[int(inventory::Severity::Info)]}}}});
+        printJson({ { "cluster", opened->cluster }, { "rev", (*snapshot)->rev() },
+            { "findings", std::move(list) },
+            { "summary",
+                { { "error", errors }, { "warning", counts[int(inventory::Severity::Warning)] },
+                    { "info", counts[int(inventory::Severity::Info)] } } } });
         return errors > 0 ? Failed : Ok;
     }
     std::string text;
     for (const inventory::Finding &finding : findings) {
-        text += std::string(inventory::severityName(finding.severity)) + ": [" + finding.code + "] " + finding.message
-            + "\n";
+        text += std::string(inventory::severityName(finding.severity)) + ": [" + finding.code + "] "
+            + finding.message + "\n";
         if (!finding.objects.empty())
             text += "    " + objectList(finding.objects) + "\n";
     }
-    text += std::to_string(findings.size()) + " finding(s): " + std::to_string(errors) + " error(s), "
-        + std::to_string(counts[int(inventory::Severity::Warning)]) + " warning(s), "
-        + std::to_string(counts[int(inventory::Severity::Info)]) + " info\n";
+    text += std::to_string(findings.size()) + " finding(s): " + std::to_string(errors)
+        + " error(s), " + std::to_string(counts[int(inventory::Severity::Warning)])
+        + " warning(s), " + std::to_string(counts[int(inventory::Severity::Info)]) + " info\n";
     out(text);
     return errors > 0 ? Failed : Ok;
 }
 
-const CommandRegistration lintRegistration({"lint", "Check the inventory for broken pools, leaked claims and more", runLint, 55});
+const CommandRegistration lintRegistration(
+    { "lint", "Check the inventory for broken pools, leaked claims and more", runLint, 55 });
 
 } // namespace
 

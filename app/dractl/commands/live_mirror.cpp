@@ -10,7 +10,7 @@
 namespace dra::cli {
 
 LiveMirror::LiveMirror(const kube::ClientConfig &config, const kube::RestOptions &restOptions,
-                       store::CacheDb cache, kube::MirrorOptions options)
+    store::CacheDb cache, kube::MirrorOptions options)
     : m_cluster(options.cluster)
 {
     store::registerStoreMetaTypes();
@@ -22,14 +22,18 @@ LiveMirror::LiveMirror(const kube::ClientConfig &config, const kube::RestOptions
     m_client = std::make_unique<kube::RestClient>(config, restOptions);
     m_mirror = std::make_unique<kube::Mirror>(*m_client, std::move(options));
     QObject::connect(m_mirror.get(), &kube::Mirror::batchReady, m_mirror.get(),
-                     [this](const store::WatchBatch &batch) { handToWriter(batch); });
+        [this](const store::WatchBatch &batch) { handToWriter(batch); });
     // Direct: counted on the writer thread, read here while draining.
-    QObject::connect(m_store, &store::Store::committed, m_store,
-                     [this](const store::CommittedBatch &) { ++m_settled; }, Qt::DirectConnection);
-    QObject::connect(m_store, &store::Store::failed, m_store, [this](const common::Error &) {
-        ++m_failures;
-        ++m_settled;
-    }, Qt::DirectConnection);
+    QObject::connect(
+        m_store, &store::Store::committed, m_store,
+        [this](const store::CommittedBatch &) { ++m_settled; }, Qt::DirectConnection);
+    QObject::connect(
+        m_store, &store::Store::failed, m_store,
+        [this](const common::Error &) {
+            ++m_failures;
+            ++m_settled;
+        },
+        Qt::DirectConnection);
 }
 
 LiveMirror::~LiveMirror()
@@ -50,13 +54,14 @@ void LiveMirror::start()
 void LiveMirror::handToWriter(const store::WatchBatch &batch)
 {
     ++m_handed;
-    QMetaObject::invokeMethod(m_store, [store = m_store, batch] { store->enqueue(batch); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_store, [store = m_store, batch] { store->enqueue(batch); }, Qt::QueuedConnection);
 }
 
 int LiveMirror::stop(kube::StreamState state, const QString &reason)
 {
-    const store::WatchBatch final = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), state, reason);
+    const store::WatchBatch final
+        = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), state, reason);
     m_mirror->stop();
     m_stopped = true;
     handToWriter(final);

@@ -26,7 +26,7 @@ class LiveMirror final
 {
 public:
     LiveMirror(const kube::ClientConfig &config, const kube::RestOptions &restOptions,
-               store::CacheDb cache, kube::MirrorOptions options);
+        store::CacheDb cache, kube::MirrorOptions options);
     ~LiveMirror();
     LiveMirror(const LiveMirror &) = delete;
     LiveMirror &operator=(const LiveMirror &) = delete;

@@ -16,7 +16,8 @@ namespace {
 // Display width of UTF-8 text: code points, which is right for the names and values we print.
 size_t displayWidth(const std::string &text)
 {
-    return size_t(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return size_t(std::count_if(text.begin(), text.end(),
+        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 std::string upper(std::string text)
@@ -28,8 +29,8 @@ std::string upper(std::string text)
 
 } // namespace
 
-void printTable(const std::vector<std::string> &headers, const std::vector<std::vector<std::string>> &rows,
-                const QString &emptyMessage)
+void printTable(const std::vector<std::string> &headers,
+    const std::vector<std::vector<std::string>> &rows, const QString &emptyMessage)
 {
     if (rows.empty()) {
         err(emptyMessage + QLatin1Char('\n'));
@@ -44,7 +45,8 @@ void printTable(const std::vector<std::string> &headers, const std::vector<std::
     std::string text;
     const auto emit = [&](const std::vector<std::string> &cells, bool header) {
         for (size_t i = 0; i < widths.size(); ++i) {
-            const std::string cell = i < cells.size() ? (header ? upper(cells[i]) : cells[i]) : std::string();
+            const std::string cell
+                = i < cells.size() ? (header ? upper(cells[i]) : cells[i]) : std::string();
             text += cell;
             if (i + 1 < widths.size())
                 text += std::string(widths[i] - displayWidth(cell) + 3, ' ');

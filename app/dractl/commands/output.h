@@ -13,8 +13,9 @@ namespace dra::cli {
 
 // Prints rows as kubectl does: upper-case headers, columns padded to their widest cell and
 // separated by three spaces. An empty table prints "No resources found." to stderr.
-void printTable(const std::vector<std::string> &headers, const std::vector<std::vector<std::string>> &rows,
-                const QString &emptyMessage = QStringLiteral("No resources found."));
+void printTable(const std::vector<std::string> &headers,
+    const std::vector<std::vector<std::string>> &rows,
+    const QString &emptyMessage = QStringLiteral("No resources found."));
 
 // Prints a JSON value pretty (2 spaces) or as YAML, followed by a newline.
 void printJson(const nlohmann::json &value);

@@ -63,17 +63,20 @@ int runPlan(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The RolloutPlan YAML file."));
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("The RolloutPlan YAML file."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Validate a RolloutPlan and print it as a summary (text), json or yaml. "
-                                    "Every problem is listed with its file, line, field and reason."),
-                     &exitCode))
+            QStringLiteral("Validate a RolloutPlan and print it as a summary (text), json or yaml. "
+                           "Every problem is listed with its file, line, field and reason."),
+            &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("rollout plan: name one plan file"));
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout plan")))
+    if (!checkOutputFormat(format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml") },
+            QStringLiteral("rollout plan")))
         return Usage;
     const QString file = parser.positionalArguments().front();
     const rollout::PlanParse parsed = rollout::readPlanFile(file);
@@ -99,14 +102,15 @@ nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *
     if (state) {
         // Who drives it and which verbs wait for that controller.
         rollout::ControllerInbox inbox(*state);
-        if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id); lease && *lease)
-            json["controller"] = {{"owner", (*lease)->owner}, {"pid", (*lease)->pid},
-                                  {"startedAt", (*lease)->startedAt}, {"heartbeatAt", (*lease)->heartbeatAt}};
+        if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id);
+            lease && *lease)
+            json["controller"] = { { "owner", (*lease)->owner }, { "pid", (*lease)->pid },
+                { "startedAt", (*lease)->startedAt }, { "heartbeatAt", (*lease)->heartbeatAt } };
         nlohmann::json pending = nlohmann::json::array();
         if (Result<std::vector<rollout::QueuedCommand>> queued = inbox.pending(record.state.id))
             for (const rollout::QueuedCommand &command : *queued)
-                pending.push_back({{"seq", command.seq}, {"createdAt", command.createdAt},
-                                   {"command", rollout::commandJson(command.command)}});
+                pending.push_back({ { "seq", command.seq }, { "createdAt", command.createdAt },
+                    { "command", rollout::commandJson(command.command) } });
         json["pendingVerbs"] = std::move(pending);
     }
     json["updatedAt"] = record.updatedAt;
@@ -117,7 +121,8 @@ nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *
     return json;
 }
 
-std::string stepText(const rollout::RolloutState &state, const std::optional<rollout::RolloutPlan> &plan)
+std::string stepText(
+    const rollout::RolloutState &state, const std::optional<rollout::RolloutPlan> &plan)
 {
     const rollout::Stage stage = state.effectiveStage();
     const int step = state.stage == rollout::Stage::Paused ? state.pausedStep : state.step;
@@ -133,11 +138,13 @@ std::string controllerText(store::StateDb *state, const std::string &id)
 {
     if (!state)
         return "none";
-    Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(*state).lease(id);
+    Result<std::optional<rollout::ControllerLease>> lease
+        = rollout::ControllerInbox(*state).lease(id);
     if (!lease || !*lease)
         return "none running (verbs run in the shell that gives them)";
     const int64_t age = QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt;
-    return (*lease)->owner + ", heartbeat " + rollout::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
+    return (*lease)->owner + ", heartbeat "
+        + rollout::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
         + (age > 30'000 ? " (stale: not running)" : "");
 }
 
@@ -158,7 +165,8 @@ void printDetail(const rollout::RolloutRecord &record, const std::string &contro
     if (!s.pauseReason.empty())
         text += "  paused    " + s.pauseReason + "\n";
     text += "  since     " + timeText(s.stageEnteredAt) + "\n";
-    text += "  attempt   " + std::to_string(s.attempt) + ", baseline replicas " + std::to_string(s.baselineReplicas) + "\n";
+    text += "  attempt   " + std::to_string(s.attempt) + ", baseline replicas "
+        + std::to_string(s.baselineReplicas) + "\n";
     text += "  updated   " + timeText(record.updatedAt) + "\n";
     if (!controller.empty())
         text += "  driver    " + controller + "\n";
@@ -168,9 +176,11 @@ void printDetail(const rollout::RolloutRecord &record, const std::string &contro
     if (s.gates.empty())
         text += "  none evaluated in this stage\n";
     for (const auto &[kind, result] : s.gates) {
-        text += "  " + std::string(rollout::gateName(kind)) + ": " + rollout::verdictName(result.verdict) + "\n";
+        text += "  " + std::string(rollout::gateName(kind)) + ": "
+            + rollout::verdictName(result.verdict) + "\n";
         for (const rollout::Check &check : result.checks)
-            text += "    [" + std::string(rollout::verdictName(check.verdict)) + "] " + check.name + ": " + check.evidence + "\n";
+            text += "    [" + std::string(rollout::verdictName(check.verdict)) + "] " + check.name
+                + ": " + check.evidence + "\n";
     }
     text += "History:\n";
     for (const rollout::HistoryEntry &h : s.history) {
@@ -190,7 +200,8 @@ void printDetail(const rollout::RolloutRecord &record, const std::string &contro
 // status NAME -w: the detail again at every change, until the rollout settles or Ctrl-C.
 int watchStatus(const QCommandLineParser &parser)
 {
-    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each change shows when it happens, also through a pipe
+    std::setvbuf(
+        stdout, nullptr, _IOLBF, 0); // each change shows when it happens, also through a pipe
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("rollout status -w: name the rollout to follow"));
     const std::string name = parser.positionalArguments().front().toStdString();
@@ -199,18 +210,23 @@ int watchStatus(const QCommandLineParser &parser)
     const auto look = [&]() {
         Result<OpenedState> opened = openState(parser);
         if (!opened || !opened->state) {
-            status = opened ? fail(QStringLiteral("rollout status: no state file at %1").arg(opened->path)) : fail(opened.error());
+            status = opened
+                ? fail(QStringLiteral("rollout status: no state file at %1").arg(opened->path))
+                : fail(opened.error());
             return QCoreApplication::quit();
         }
-        Result<std::optional<rollout::RolloutRecord>> record = rollout::RolloutStore(*opened->state).load(name);
+        Result<std::optional<rollout::RolloutRecord>> record
+            = rollout::RolloutStore(*opened->state).load(name);
         if (!record || !*record) {
-            status = record ? fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path))
+            status = record ? fail(QStringLiteral("rollout status: no rollout named %1 in %2")
+                                       .arg(qs(name), opened->path))
                             : fail(record.error());
             return QCoreApplication::quit();
         }
         if ((*record)->updatedAt != shown) {
             shown = (*record)->updatedAt;
-            out(QStringLiteral("--- %1\n").arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
+            out(QStringLiteral("--- %1\n")
+                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
             printDetail(**record, controllerText(&*opened->state, name));
         }
         if (rollout::isSettled((*record)->state.stage))
@@ -230,17 +246,22 @@ int runStatus(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(stateOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({{QStringLiteral("w"), QStringLiteral("watch")},
-                      QStringLiteral("Follow one rollout: print it again whenever it changes, until it settles or Ctrl-C.")});
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("A rollout (default: all)."), QStringLiteral("[name]"));
+    parser.addOption({ { QStringLiteral("w"), QStringLiteral("watch") },
+        QStringLiteral("Follow one rollout: print it again whenever it changes, until it settles "
+                       "or Ctrl-C.") });
+    parser.addPositionalArgument(QStringLiteral("name"),
+        QStringLiteral("A rollout (default: all)."), QStringLiteral("[name]"));
     int exitCode = Ok;
-    if (!parseOrExit(parser, arguments, QStringLiteral("Show rollouts from the state file: a table of all, or one in detail."),
-                     &exitCode))
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Show rollouts from the state file: a table of all, or one in detail."),
+            &exitCode))
         return exitCode;
     if (parser.isSet(QStringLiteral("watch")))
         return watchStatus(parser);
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout status")))
+    if (!checkOutputFormat(format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml") },
+            QStringLiteral("rollout status")))
         return Usage;
     if (parser.positionalArguments().size() > 1)
         return fail(QStringLiteral("rollout status: name at most one rollout"));
@@ -257,12 +278,15 @@ int runStatus(const QStringList &arguments)
     }
     if (!parser.positionalArguments().isEmpty()) {
         const std::string name = parser.positionalArguments().front().toStdString();
-        const auto found = std::find_if(records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
+        const auto found = std::find_if(
+            records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
         if (found == records.end())
-            return fail(QStringLiteral("rollout status: no rollout named %1 in %2").arg(qs(name), opened->path));
+            return fail(QStringLiteral("rollout status: no rollout named %1 in %2")
+                            .arg(qs(name), opened->path));
         store::StateDb *db = opened->state ? &*opened->state : nullptr;
         if (isStructured(format))
-            format == QLatin1String("json") ? printJson(statusJson(*found, db)) : printYaml(statusJson(*found, db));
+            format == QLatin1String("json") ? printJson(statusJson(*found, db))
+                                            : printYaml(statusJson(*found, db));
         else
             printDetail(*found, controllerText(db, name));
         return Ok;
@@ -271,7 +295,7 @@ int runStatus(const QStringList &arguments)
         nlohmann::json list = nlohmann::json::array();
         for (const rollout::RolloutRecord &record : records)
             list.push_back(statusJson(record));
-        const nlohmann::json document{{"rollouts", std::move(list)}};
+        const nlohmann::json document { { "rollouts", std::move(list) } };
         format == QLatin1String("json") ? printJson(document) : printYaml(document);
         return Ok;
     }
@@ -280,12 +304,14 @@ int runStatus(const QStringList &arguments)
         const rollout::RolloutState &s = record.state;
         std::string gates;
         for (const auto &[kind, result] : s.gates)
-            gates += (gates.empty() ? "" : ",") + std::string(rollout::gateName(kind)) + "=" + rollout::verdictName(result.verdict);
-        rows.push_back({s.id, s.workload, s.variant, rollout::stageName(s.stage), stepText(s, rollout::parsePlan(record.planYaml).plan),
-                        gates.empty() ? "-" : gates, timeText(record.updatedAt)});
+            gates += (gates.empty() ? "" : ",") + std::string(rollout::gateName(kind)) + "="
+                + rollout::verdictName(result.verdict);
+        rows.push_back({ s.id, s.workload, s.variant, rollout::stageName(s.stage),
+            stepText(s, rollout::parsePlan(record.planYaml).plan), gates.empty() ? "-" : gates,
+            timeText(record.updatedAt) });
     }
-    printTable({"NAME", "WORKLOAD", "VARIANT", "STAGE", "STEP", "GATES", "UPDATED"}, rows,
-               QStringLiteral("No rollouts found."));
+    printTable({ "NAME", "WORKLOAD", "VARIANT", "STAGE", "STEP", "GATES", "UPDATED" }, rows,
+        QStringLiteral("No rollouts found."));
     return Ok;
 }
 
@@ -294,20 +320,26 @@ int runAudit(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(stateOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({QStringLiteral("verify"), QStringLiteral("Check the hash chain; exit 1 and name the first broken entry.")});
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("Only entries of this rollout."), QStringLiteral("[name]"));
+    parser.addOption({ QStringLiteral("verify"),
+        QStringLiteral("Check the hash chain; exit 1 and name the first broken entry.") });
+    parser.addPositionalArgument(QStringLiteral("name"),
+        QStringLiteral("Only entries of this rollout."), QStringLiteral("[name]"));
     int exitCode = Ok;
-    if (!parseOrExit(parser, arguments, QStringLiteral("Show or verify the append-only, hash-chained audit log."), &exitCode))
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Show or verify the append-only, hash-chained audit log."), &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml")}, QStringLiteral("rollout audit")))
+    if (!checkOutputFormat(format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml") },
+            QStringLiteral("rollout audit")))
         return Usage;
     Result<OpenedState> opened = openState(parser);
     if (!opened)
         return fail(opened.error());
     if (!opened->state) {
         if (parser.isSet(QStringLiteral("verify")))
-            out(QStringLiteral("audit log intact: 0 entries (no state file at %1)\n").arg(opened->path));
+            out(QStringLiteral("audit log intact: 0 entries (no state file at %1)\n")
+                    .arg(opened->path));
         else
             err(QStringLiteral("No audit entries found.\n"));
         return Ok;
@@ -318,16 +350,21 @@ int runAudit(const QStringList &arguments)
         if (!verified)
             return fail(verified.error());
         if (isStructured(format)) {
-            nlohmann::json json{{"intact", verified->intact}, {"entries", verified->entries}, {"headHash", verified->headHash}};
+            nlohmann::json json { { "intact", verified->intact }, { "entries", verified->entries },
+                { "headHash", verified->headHash } };
             if (verified->firstBrokenSeq) {
                 json["firstBrokenSeq"] = *verified->firstBrokenSeq;
                 json["reason"] = verified->reason;
             }
             format == QLatin1String("json") ? printJson(json) : printYaml(json);
         } else if (verified->intact) {
-            out(QStringLiteral("audit log intact: %1 entries, head %2\n").arg(verified->entries).arg(qs(verified->headHash)));
+            out(QStringLiteral("audit log intact: %1 entries, head %2\n")
+                    .arg(verified->entries)
+                    .arg(qs(verified->headHash)));
         } else {
-            err(QStringLiteral("audit log broken: %1 (of %2 entries)\n").arg(qs(verified->reason)).arg(verified->entries));
+            err(QStringLiteral("audit log broken: %1 (of %2 entries)\n")
+                    .arg(qs(verified->reason))
+                    .arg(verified->entries));
         }
         return verified->intact ? Ok : Failed;
     }
@@ -341,14 +378,16 @@ int runAudit(const QStringList &arguments)
         nlohmann::json list = nlohmann::json::array();
         for (const rollout::AuditEntry &entry : *entries)
             list.push_back(rollout::auditEntryJson(entry));
-        const nlohmann::json document{{"entries", std::move(list)}};
+        const nlohmann::json document { { "entries", std::move(list) } };
         format == QLatin1String("json") ? printJson(document) : printYaml(document);
         return Ok;
     }
     std::vector<std::vector<std::string>> rows;
     for (const rollout::AuditEntry &entry : *entries)
-        rows.push_back({std::to_string(entry.seq), timeText(entry.at), entry.actor, entry.action, entry.target, entry.result});
-    printTable({"SEQ", "TIME", "ACTOR", "ACTION", "TARGET", "RESULT"}, rows, QStringLiteral("No audit entries found."));
+        rows.push_back({ std::to_string(entry.seq), timeText(entry.at), entry.actor, entry.action,
+            entry.target, entry.result });
+    printTable({ "SEQ", "TIME", "ACTOR", "ACTION", "TARGET", "RESULT" }, rows,
+        QStringLiteral("No audit entries found."));
     return Ok;
 }
 
@@ -372,33 +411,40 @@ int runRollout(const QStringList &arguments)
         return runRolloutRun(rest);
     if (which == QLatin1String("report"))
         return runRolloutReport(rest);
-    for (const char *verb : {"promote", "pause", "resume", "abort", "finalise", "reject", "retry-gate"})
+    for (const char *verb :
+        { "promote", "pause", "resume", "abort", "finalise", "reject", "retry-gate" })
         if (which == QLatin1String(verb))
             return runRolloutVerb(rest, which);
     if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral("Usage: dractl rollout <command> [options]   (each command has --help)\n\n"
-                           "  plan FILE              validate a RolloutPlan and print it (-o text|json|yaml)\n"
-                           "  start PLAN             pre-flight baseline gate, create the rollout, start the canary\n"
-                           "  run PLAN|NAME          the controller in the foreground (--auto-promote, --once)\n"
-                           "  promote NAME           next stage, once the gates pass and the window has run\n"
-                           "  pause|resume NAME      hold the current stage / carry on\n"
-                           "  abort NAME             roll back: traffic to the baseline, canary and claims removed\n"
-                           "  finalise NAME          a Complete rollout: delete the old baseline Deployment\n"
-                           "  reject NAME            roll back and mark the DRA variant rejected\n"
-                           "  retry-gate NAME --gate G   evaluate a gate again\n"
-                           "  status [NAME] [-w]     rollouts in the state file, or one in detail; -w follows it\n"
-                           "  report NAME -o html|json   the evidence bundle\n"
-                           "  audit [NAME]           the audit log; --verify checks its hash chain\n\n"
-                           "Verbs given while `rollout run` drives the rollout are queued for it in the state file.\n"));
+        out(QStringLiteral(
+            "Usage: dractl rollout <command> [options]   (each command has --help)\n\n"
+            "  plan FILE              validate a RolloutPlan and print it (-o text|json|yaml)\n"
+            "  start PLAN             pre-flight baseline gate, create the rollout, start the "
+            "canary\n"
+            "  run PLAN|NAME          the controller in the foreground (--auto-promote, --once)\n"
+            "  promote NAME           next stage, once the gates pass and the window has run\n"
+            "  pause|resume NAME      hold the current stage / carry on\n"
+            "  abort NAME             roll back: traffic to the baseline, canary and claims "
+            "removed\n"
+            "  finalise NAME          a Complete rollout: delete the old baseline Deployment\n"
+            "  reject NAME            roll back and mark the DRA variant rejected\n"
+            "  retry-gate NAME --gate G   evaluate a gate again\n"
+            "  status [NAME] [-w]     rollouts in the state file, or one in detail; -w follows it\n"
+            "  report NAME -o html|json   the evidence bundle\n"
+            "  audit [NAME]           the audit log; --verify checks its hash chain\n\n"
+            "Verbs given while `rollout run` drives the rollout are queued for it in the state "
+            "file.\n"));
         return which.isEmpty() ? Usage : Ok;
     }
-    return fail(QStringLiteral("rollout: unknown subcommand '%1' (plan, start, run, promote, pause, resume, abort, "
-                               "finalise, reject, retry-gate, status, report, audit)")
+    return fail(QStringLiteral(
+        "rollout: unknown subcommand '%1' (plan, start, run, promote, pause, resume, abort, "
+        "finalise, reject, retry-gate, status, report, audit)")
                     .arg(which));
 }
 
 namespace {
-const CommandRegistration rolloutRegistration({"rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60});
+const CommandRegistration rolloutRegistration(
+    { "rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60 });
 } // namespace
 
 } // namespace dra::cli

@@ -50,7 +50,8 @@ constexpr int64_t kLeaseStaleMs = 30'000;
 
 std::string actorName()
 {
-    const QString user = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown")));
+    const QString user
+        = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown")));
     return user.toStdString();
 }
 
@@ -90,12 +91,15 @@ Result<ClusterSession> connectCluster(const QCommandLineParser &parser)
     ClusterSession session;
     session.client = std::make_unique<kube::RestClient>(*config, options);
     QObject::connect(session.client.get(), &kube::RestClient::warning, session.client.get(),
-                     [](const QString &warning) { err(QStringLiteral("Warning: ") + warning + QLatin1Char('\n')); });
+        [](const QString &warning) {
+            err(QStringLiteral("Warning: ") + warning + QLatin1Char('\n'));
+        });
     session.cluster = std::make_unique<rollout::KubeCluster>(*session.client);
     return session;
 }
 
-rollout::ControllerOptions controllerOptions(bool autoPromote, int64_t tickMs, int64_t readyTimeoutMs = 5 * 60'000)
+rollout::ControllerOptions controllerOptions(
+    bool autoPromote, int64_t tickMs, int64_t readyTimeoutMs = 5 * 60'000)
 {
     rollout::ControllerOptions options;
     options.executor.readyTimeoutMs = readyTimeoutMs;
@@ -109,9 +113,10 @@ rollout::ControllerOptions controllerOptions(bool autoPromote, int64_t tickMs, i
 
 void printControllerMessages(rollout::RolloutController &controller)
 {
-    QObject::connect(&controller, &rollout::RolloutController::message, &controller, [](const QString &text) {
-        out(wallClockText() + QLatin1Char(' ') + text + QLatin1Char('\n'));
-    });
+    QObject::connect(
+        &controller, &rollout::RolloutController::message, &controller, [](const QString &text) {
+            out(wallClockText() + QLatin1Char(' ') + text + QLatin1Char('\n'));
+        });
 }
 
 // Waits for the controller's tick to end.
@@ -120,7 +125,8 @@ void waitForTick(rollout::RolloutController &controller)
     if (!controller.busy())
         return;
     QEventLoop loop;
-    QObject::connect(&controller, &rollout::RolloutController::tickFinished, &loop, &QEventLoop::quit);
+    QObject::connect(
+        &controller, &rollout::RolloutController::tickFinished, &loop, &QEventLoop::quit);
     loop.exec();
 }
 
@@ -131,8 +137,8 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
         return fail(session.error());
-    rollout::RolloutController controller(state, id, *session->cluster, kube::Clock::system(),
-                                          controllerOptions(false, 5'000));
+    rollout::RolloutController controller(
+        state, id, *session->cluster, kube::Clock::system(), controllerOptions(false, 5'000));
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);
@@ -160,7 +166,9 @@ Result<std::optional<rollout::ControllerLease>> liveLease(store::StateDb &db, co
     Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(db).lease(id);
     if (!lease)
         return dra::fail(lease.error());
-    if (*lease && (!(*lease)->isLive(QDateTime::currentMSecsSinceEpoch(), kLeaseStaleMs) || leaseHolderIsGone(**lease)))
+    if (*lease
+        && (!(*lease)->isLive(QDateTime::currentMSecsSinceEpoch(), kLeaseStaleMs)
+            || leaseHolderIsGone(**lease)))
         return std::optional<rollout::ControllerLease>();
     return lease;
 }
@@ -171,7 +179,8 @@ std::optional<rollout::QueuedCommand> commandOutcome(const QString &state, int64
     Result<store::StateDb> db = store::StateDb::open(state, store::OpenMode::ReadOnly);
     if (!db)
         return std::nullopt;
-    Result<std::optional<rollout::QueuedCommand>> command = rollout::ControllerInbox(*db).command(seq);
+    Result<std::optional<rollout::QueuedCommand>> command
+        = rollout::ControllerInbox(*db).command(seq);
     if (!command || !*command || !(*command)->consumedAt || (*command)->result.empty())
         return std::nullopt;
     return **command;
@@ -180,7 +189,8 @@ std::optional<rollout::QueuedCommand> commandOutcome(const QString &state, int64
 int printOutcome(const QString &verb, const std::optional<rollout::QueuedCommand> &outcome)
 {
     if (!outcome) {
-        out(QStringLiteral("%1 is queued: the controller carries it out at its next tick (see dractl rollout status).\n")
+        out(QStringLiteral("%1 is queued: the controller carries it out at its next tick (see "
+                           "dractl rollout status).\n")
                 .arg(verb));
         return Ok;
     }
@@ -194,7 +204,8 @@ int printOutcome(const QString &verb, const std::optional<rollout::QueuedCommand
 
 // Runs the oldest queued verb of `id` without a cluster: for verbs whose transition changes
 // nothing in it (pause, resume, reject of a rollout no longer in the cluster).
-Result<void> executeWithoutCluster(const QString &state, const rollout::RolloutPlan &plan, const std::string &id)
+Result<void> executeWithoutCluster(
+    const QString &state, const rollout::RolloutPlan &plan, const std::string &id)
 {
     Result<store::StateDb> db = rollout::openStateWriter(state);
     if (!db)
@@ -211,11 +222,13 @@ Result<void> executeWithoutCluster(const QString &state, const rollout::RolloutP
     if (!record)
         return dra::fail(record.error());
     if (!*record)
-        return dra::fail(common::Error::Code::NotFound, QStringLiteral("no rollout named %1").arg(qs(id)));
+        return dra::fail(
+            common::Error::Code::NotFound, QStringLiteral("no rollout named %1").arg(qs(id)));
     rollout::RolloutState rolloutState = (*record)->state;
     const rollout::RolloutMachine machine(plan, kube::Clock::system());
     const rollout::Stage from = rolloutState.stage;
-    Result<rollout::Decision> decision = store.execute(machine, rolloutState, (*next)->command, now);
+    Result<rollout::Decision> decision
+        = store.execute(machine, rolloutState, (*next)->command, now);
     if (!decision)
         return dra::fail(decision.error());
     const std::string result = decision->allowed
@@ -239,7 +252,8 @@ std::string storedPlanText(const rollout::RolloutPlan &plan)
 }
 
 // Creates the rollout of `plan` at Baseline with `baseline` as its pre-flight evidence.
-int createRollout(const QString &state, const rollout::RolloutPlan &plan, const rollout::GateResult &baseline)
+int createRollout(
+    const QString &state, const rollout::RolloutPlan &plan, const rollout::GateResult &baseline)
 {
     Result<store::StateDb> db = rollout::openStateWriter(state);
     if (!db)
@@ -247,14 +261,15 @@ int createRollout(const QString &state, const rollout::RolloutPlan &plan, const 
     const rollout::RolloutMachine machine(plan, kube::Clock::system());
     rollout::RolloutState initial = machine.initialState();
     machine.recordGate(initial, baseline);
-    if (Result<void> created = rollout::RolloutStore(*db).create(initial, storedPlanText(plan), actorName(),
-                                                               QDateTime::currentMSecsSinceEpoch());
+    if (Result<void> created = rollout::RolloutStore(*db).create(
+            initial, storedPlanText(plan), actorName(), QDateTime::currentMSecsSinceEpoch());
         !created)
         return fail(created.error());
     return Ok;
 }
 
-Result<int64_t> queueCommand(const QString &state, const std::string &id, const rollout::Command &command)
+Result<int64_t> queueCommand(
+    const QString &state, const std::string &id, const rollout::Command &command)
 {
     Result<store::StateDb> db = rollout::openStateWriter(state);
     if (!db)
@@ -263,7 +278,8 @@ Result<int64_t> queueCommand(const QString &state, const std::string &id, const 
 }
 
 // The pre-flight: the baseline gate against the cluster now.
-Result<rollout::GateResult> preflight(rollout::ClusterPort &cluster, const rollout::RolloutPlan &plan)
+Result<rollout::GateResult> preflight(
+    rollout::ClusterPort &cluster, const rollout::RolloutPlan &plan)
 {
     rollout::EvidenceCollector collector(plan, cluster, kube::Clock::system());
     const rollout::RolloutMachine machine(plan, kube::Clock::system());
@@ -284,17 +300,20 @@ Result<rollout::GateResult> preflight(rollout::ClusterPort &cluster, const rollo
 
 void printGate(const rollout::GateResult &gate)
 {
-    out(QStringLiteral("%1 gate: %2\n").arg(QString::fromLatin1(rollout::gateName(gate.gate)),
-                                            QString::fromLatin1(rollout::verdictName(gate.verdict))));
+    out(QStringLiteral("%1 gate: %2\n")
+            .arg(QString::fromLatin1(rollout::gateName(gate.gate)),
+                QString::fromLatin1(rollout::verdictName(gate.verdict))));
     for (const rollout::Check &check : gate.checks)
         out(QStringLiteral("  [%1] %2: %3\n")
-                .arg(QString::fromLatin1(rollout::verdictName(check.verdict)), qs(check.name), qs(check.evidence)));
+                .arg(QString::fromLatin1(rollout::verdictName(check.verdict)), qs(check.name),
+                    qs(check.evidence)));
 }
 
 Result<rollout::RolloutRecord> loadRecord(const QString &state, const std::string &id)
 {
     if (!QFileInfo::exists(state))
-        return dra::fail(common::Error::Code::NotFound, QStringLiteral("no state file at %1").arg(state));
+        return dra::fail(
+            common::Error::Code::NotFound, QStringLiteral("no state file at %1").arg(state));
     Result<store::StateDb> db = store::StateDb::open(state, store::OpenMode::ReadOnly);
     if (!db)
         return dra::fail(db.error());
@@ -303,7 +322,7 @@ Result<rollout::RolloutRecord> loadRecord(const QString &state, const std::strin
         return dra::fail(record.error());
     if (!*record)
         return dra::fail(common::Error::Code::NotFound,
-                         QStringLiteral("no rollout named %1 in %2").arg(qs(id), state));
+            QStringLiteral("no rollout named %1 in %2").arg(qs(id), state));
     return std::move(**record);
 }
 
@@ -313,18 +332,22 @@ int runRolloutStart(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addClusterOptions(parser);
-    parser.addOption({QStringLiteral("reason"), QStringLiteral("Why, for the history and the audit log."), QStringLiteral("text")});
-    parser.addOption({QStringLiteral("override-rejection"), QStringLiteral("Start a variant that was rejected before.")});
-    parser.addOption({QStringLiteral("accept-inconclusive"),
-                      QStringLiteral("Let an Inconclusive pre-flight count as passed (recorded as yours).")});
-    parser.addPositionalArgument(QStringLiteral("PLAN"), QStringLiteral("The RolloutPlan YAML file."));
+    parser.addOption({ QStringLiteral("reason"),
+        QStringLiteral("Why, for the history and the audit log."), QStringLiteral("text") });
+    parser.addOption({ QStringLiteral("override-rejection"),
+        QStringLiteral("Start a variant that was rejected before.") });
+    parser.addOption({ QStringLiteral("accept-inconclusive"),
+        QStringLiteral("Let an Inconclusive pre-flight count as passed (recorded as yours).") });
+    parser.addPositionalArgument(
+        QStringLiteral("PLAN"), QStringLiteral("The RolloutPlan YAML file."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Start a rollout: the pre-flight baseline gate against the cluster (DRA API "
-                                    "served, baseline Ready, no node managed by both the device plugin and DRA), then "
-                                    "the rollout is created in the state file and its first step (the canary) is "
-                                    "carried out with your credentials. Afterwards drive it with dractl rollout run."),
-                     &exitCode))
+            QStringLiteral(
+                "Start a rollout: the pre-flight baseline gate against the cluster (DRA API "
+                "served, baseline Ready, no node managed by both the device plugin and DRA), then "
+                "the rollout is created in the state file and its first step (the canary) is "
+                "carried out with your credentials. Afterwards drive it with dractl rollout run."),
+            &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout start: name one plan file\n")), Usage;
@@ -345,16 +368,21 @@ int runRolloutStart(const QStringList &arguments)
         if (!db)
             return fail(db.error());
         rollout::RolloutStore store(*db);
-        Result<std::optional<rollout::RejectedVariant>> rejected = store.rejection(plan.workloadKey(), plan.variant.name);
+        Result<std::optional<rollout::RejectedVariant>> rejected
+            = store.rejection(plan.workloadKey(), plan.variant.name);
         if (!rejected)
             return fail(rejected.error());
         if (*rejected && !parser.isSet(QStringLiteral("override-rejection")))
-            return fail(QStringLiteral("rollout start: variant %1 of %2 was rejected on %3 (rollout %4%5); start it again "
-                                       "only with --override-rejection")
+            return fail(QStringLiteral(
+                "rollout start: variant %1 of %2 was rejected on %3 (rollout %4%5); start it again "
+                "only with --override-rejection")
                             .arg(qs(plan.variant.name), qs(plan.workloadKey()),
-                                 QDateTime::fromMSecsSinceEpoch((*rejected)->at, Qt::UTC).toString(Qt::ISODate),
-                                 qs((*rejected)->rollout),
-                                 (*rejected)->reason.empty() ? QString() : QStringLiteral(": ") + qs((*rejected)->reason)));
+                                QDateTime::fromMSecsSinceEpoch((*rejected)->at, Qt::UTC)
+                                    .toString(Qt::ISODate),
+                                qs((*rejected)->rollout),
+                                (*rejected)->reason.empty()
+                                    ? QString()
+                                    : QStringLiteral(": ") + qs((*rejected)->reason)));
         Result<std::optional<rollout::RolloutRecord>> record = store.load(plan.name);
         if (!record)
             return fail(record.error());
@@ -372,12 +400,14 @@ int runRolloutStart(const QStringList &arguments)
     const bool accept = parser.isSet(QStringLiteral("accept-inconclusive"));
     if (baseline->verdict == rollout::Verdict::Failed
         || (baseline->verdict == rollout::Verdict::Inconclusive && !accept))
-        return fail(QStringLiteral("rollout start: the pre-flight did not pass (%1); nothing was changed")
-                        .arg(qs(baseline->summary())));
+        return fail(
+            QStringLiteral("rollout start: the pre-flight did not pass (%1); nothing was changed")
+                .arg(qs(baseline->summary())));
     if (!exists)
         if (int created = createRollout(*state, plan, *baseline); created != Ok)
             return created;
-    rollout::Command start{rollout::Verb::Start, actorName(), parser.value(QStringLiteral("reason")).toStdString()};
+    rollout::Command start { rollout::Verb::Start, actorName(),
+        parser.value(QStringLiteral("reason")).toStdString() };
     start.overrideRejection = parser.isSet(QStringLiteral("override-rejection"));
     start.acceptInconclusive = accept;
     Result<int64_t> seq = queueCommand(*state, plan.name, start);
@@ -387,7 +417,8 @@ int runRolloutStart(const QStringList &arguments)
     const int driven = driveOnce(parser, *state, plan.name);
     const int status = printOutcome(QStringLiteral("start"), commandOutcome(*state, *seq));
     if (status == Ok)
-        out(QStringLiteral("Follow it with: dractl rollout run %1 [--auto-promote]\n").arg(qs(plan.name)));
+        out(QStringLiteral("Follow it with: dractl rollout run %1 [--auto-promote]\n")
+                .arg(qs(plan.name)));
     return driven != Ok ? driven : status;
 }
 
@@ -398,49 +429,62 @@ int runRolloutRun(const QStringList &arguments)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     QCommandLineParser parser;
     addClusterOptions(parser);
-    parser.addOption({QStringLiteral("auto-promote"),
-                      QStringLiteral("Promote by itself once the gates pass and the observation window has run "
-                                     "(otherwise promotion waits for dractl rollout promote).")});
-    parser.addOption({QStringLiteral("once"), QStringLiteral("One look at the cluster and one step, then exit.")});
-    parser.addOption({QStringLiteral("until"),
-                      QStringLiteral("Exit once the rollout reaches one of these stages (comma-separated, e.g. "
-                                     "Complete,Paused; default: a settled stage)."),
-                      QStringLiteral("stages")});
-    parser.addOption({QStringLiteral("diff"),
-                      QStringLiteral("Print the preview (server dry run against the live object) of every change applied.")});
-    parser.addOption({QStringLiteral("interval"), QStringLiteral("How often to look at the cluster (default 5s)."),
-                      QStringLiteral("duration"), QStringLiteral("5s")});
-    parser.addOption({QStringLiteral("ready-timeout"),
-                      QStringLiteral("How long a scaled Deployment may take to be Ready before the step fails and the "
-                                     "rollout pauses (default 5m)."),
-                      QStringLiteral("duration"), QStringLiteral("5m")});
+    parser.addOption({ QStringLiteral("auto-promote"),
+        QStringLiteral("Promote by itself once the gates pass and the observation window has run "
+                       "(otherwise promotion waits for dractl rollout promote).") });
+    parser.addOption({ QStringLiteral("once"),
+        QStringLiteral("One look at the cluster and one step, then exit.") });
+    parser.addOption({ QStringLiteral("until"),
+        QStringLiteral("Exit once the rollout reaches one of these stages (comma-separated, e.g. "
+                       "Complete,Paused; default: a settled stage)."),
+        QStringLiteral("stages") });
+    parser.addOption({ QStringLiteral("diff"),
+        QStringLiteral("Print the preview (server dry run against the live object) of every change "
+                       "applied.") });
+    parser.addOption({ QStringLiteral("interval"),
+        QStringLiteral("How often to look at the cluster (default 5s)."),
+        QStringLiteral("duration"), QStringLiteral("5s") });
+    parser.addOption({ QStringLiteral("ready-timeout"),
+        QStringLiteral(
+            "How long a scaled Deployment may take to be Ready before the step fails and the "
+            "rollout pauses (default 5m)."),
+        QStringLiteral("duration"), QStringLiteral("5m") });
     parser.addPositionalArgument(QStringLiteral("PLAN|NAME"),
-                                 QStringLiteral("A plan file (its rollout is created and started when new) or the "
-                                                "name of a rollout in the state file."));
+        QStringLiteral("A plan file (its rollout is created and started when new) or the "
+                       "name of a rollout in the state file."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Run the rollout controller in the foreground: it gathers the evidence of the "
-                                    "current stage, records the gates, fires stop conditions, carries out verbs given "
-                                    "from other shells (dractl rollout promote NAME, ...), and applies each step's "
-                                    "changes with your credentials. Ctrl-C stops it cleanly; running it again "
-                                    "resumes where it stopped."),
-                     &exitCode))
+            QStringLiteral(
+                "Run the rollout controller in the foreground: it gathers the evidence of the "
+                "current stage, records the gates, fires stop conditions, carries out verbs given "
+                "from other shells (dractl rollout promote NAME, ...), and applies each step's "
+                "changes with your credentials. Ctrl-C stops it cleanly; running it again "
+                "resumes where it stopped."),
+            &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout run: name one plan file or rollout\n")), Usage;
-    const std::optional<int64_t> intervalMs =
-        rollout::parseDuration(parser.value(QStringLiteral("interval")).toStdString());
+    const std::optional<int64_t> intervalMs
+        = rollout::parseDuration(parser.value(QStringLiteral("interval")).toStdString());
     if (!intervalMs || *intervalMs < 100)
-        return err(QStringLiteral("dractl rollout run: --interval wants a duration of at least 100ms, like 5s\n")), Usage;
-    const std::optional<int64_t> readyTimeoutMs =
-        rollout::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
+        return err(QStringLiteral(
+                   "dractl rollout run: --interval wants a duration of at least 100ms, like 5s\n")),
+               Usage;
+    const std::optional<int64_t> readyTimeoutMs
+        = rollout::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
     if (!readyTimeoutMs || *readyTimeoutMs <= 0)
-        return err(QStringLiteral("dractl rollout run: --ready-timeout wants a duration like 10m\n")), Usage;
+        return err(QStringLiteral(
+                   "dractl rollout run: --ready-timeout wants a duration like 10m\n")),
+               Usage;
     std::vector<rollout::Stage> untilStages;
-    for (const QString &name : parser.value(QStringLiteral("until")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const std::optional<rollout::Stage> stage = rollout::stageFromName(name.trimmed().toStdString());
+    for (const QString &name :
+        parser.value(QStringLiteral("until")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::optional<rollout::Stage> stage
+            = rollout::stageFromName(name.trimmed().toStdString());
         if (!stage)
-            return err(QStringLiteral("dractl rollout run: --until: no stage named '%1'\n").arg(name)), Usage;
+            return err(QStringLiteral("dractl rollout run: --until: no stage named '%1'\n")
+                           .arg(name)),
+                   Usage;
         untilStages.push_back(*stage);
     }
     // Where the foreground controller has nothing left to do: a settled rollout, or a stage the
@@ -467,12 +511,13 @@ int runRolloutRun(const QStringList &arguments)
             Result<store::StateDb> db = rollout::openStateWriter(*state);
             if (!db)
                 return fail(db.error());
-            if (Result<void> created = rollout::RolloutStore(*db).create(
-                    machine.initialState(), storedPlanText(*parsed.plan), actorName(), QDateTime::currentMSecsSinceEpoch());
+            if (Result<void> created = rollout::RolloutStore(*db).create(machine.initialState(),
+                    storedPlanText(*parsed.plan), actorName(), QDateTime::currentMSecsSinceEpoch());
                 !created)
                 return fail(created.error());
-            if (Result<int64_t> seq = rollout::ControllerInbox(*db).enqueue(
-                    id, rollout::Command{rollout::Verb::Start, actorName()}, QDateTime::currentMSecsSinceEpoch());
+            if (Result<int64_t> seq = rollout::ControllerInbox(*db).enqueue(id,
+                    rollout::Command { rollout::Verb::Start, actorName() },
+                    QDateTime::currentMSecsSinceEpoch());
                 !seq)
                 return fail(seq.error());
         }
@@ -485,25 +530,30 @@ int runRolloutRun(const QStringList &arguments)
         if (!lease)
             return fail(lease.error());
         if (*lease && (*lease)->pid != QCoreApplication::applicationPid())
-            return fail(QStringLiteral("rollout run: %1 is already driven by %2 (heartbeat %3 ago); one controller per "
-                                       "rollout")
+            return fail(QStringLiteral(
+                "rollout run: %1 is already driven by %2 (heartbeat %3 ago); one controller per "
+                "rollout")
                             .arg(qs(id), qs((*lease)->owner),
-                                 qs(rollout::formatDuration(QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt))));
+                                qs(rollout::formatDuration(
+                                    QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt))));
     }
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
         return fail(session.error());
-    rollout::ControllerOptions options =
-        controllerOptions(parser.isSet(QStringLiteral("auto-promote")), *intervalMs, *readyTimeoutMs);
+    rollout::ControllerOptions options = controllerOptions(
+        parser.isSet(QStringLiteral("auto-promote")), *intervalMs, *readyTimeoutMs);
     options.reportDiffs = parser.isSet(QStringLiteral("diff"));
-    rollout::RolloutController controller(*state, id, *session->cluster, kube::Clock::system(), options);
+    rollout::RolloutController controller(
+        *state, id, *session->cluster, kube::Clock::system(), options);
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);
     out(QStringLiteral("%1 Driving rollout %2 (%3) at %4%5; Ctrl-C stops.\n")
             .arg(wallClockText(), qs(id), qs(controller.plan().workloadKey()),
-                 QString::fromLatin1(rollout::stageName(controller.state().stage)),
-                 parser.isSet(QStringLiteral("auto-promote")) ? QStringLiteral(", promoting by itself") : QString()));
+                QString::fromLatin1(rollout::stageName(controller.state().stage)),
+                parser.isSet(QStringLiteral("auto-promote"))
+                    ? QStringLiteral(", promoting by itself")
+                    : QString()));
     if (parser.isSet(QStringLiteral("once"))) {
         controller.tick();
         waitForTick(controller);
@@ -511,21 +561,24 @@ int runRolloutRun(const QStringList &arguments)
         return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
     }
     const StopOnSignal stopOnSignal;
-    QObject::connect(&controller, &rollout::RolloutController::tickFinished, &controller, [&controller, &finished]() {
-        // Nothing is left to drive once the rollout settled (Complete still awaits finalise).
-        if (finished(controller.state().stage))
-            QCoreApplication::quit();
-    });
+    QObject::connect(&controller, &rollout::RolloutController::tickFinished, &controller,
+        [&controller, &finished]() {
+            // Nothing is left to drive once the rollout settled (Complete still awaits finalise).
+            if (finished(controller.state().stage))
+                QCoreApplication::quit();
+        });
     controller.start();
     QCoreApplication::exec();
     controller.stop();
     if (finished(controller.state().stage)) {
         out(QStringLiteral("%1 Rollout %2 is %3.\n")
-                .arg(wallClockText(), qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
+                .arg(wallClockText(), qs(id),
+                    QString::fromLatin1(rollout::stageName(controller.state().stage))));
         return Ok;
     }
     out(QStringLiteral("%1 Stopped at %2; dractl rollout run %3 resumes.\n")
-            .arg(wallClockText(), QString::fromLatin1(rollout::stageName(controller.state().stage)), qs(id)));
+            .arg(wallClockText(), QString::fromLatin1(rollout::stageName(controller.state().stage)),
+                qs(id)));
     return Ok;
 }
 
@@ -534,36 +587,45 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     const std::optional<rollout::Verb> verb = rollout::verbFromName(verbText.toStdString());
     QCommandLineParser parser;
     addClusterOptions(parser);
-    parser.addOption({QStringLiteral("reason"), QStringLiteral("Why, for the history and the audit log."), QStringLiteral("text")});
-    parser.addOption({QStringLiteral("accept-inconclusive"),
-                      QStringLiteral("promote: let Inconclusive gates count as passed (recorded as yours).")});
-    parser.addOption({QStringLiteral("gate"), QStringLiteral("retry-gate: the gate to evaluate again."), QStringLiteral("name")});
-    parser.addOption({QStringLiteral("wait"), QStringLiteral("How long to wait for a running controller (default 30s)."),
-                      QStringLiteral("duration"), QStringLiteral("30s")});
+    parser.addOption({ QStringLiteral("reason"),
+        QStringLiteral("Why, for the history and the audit log."), QStringLiteral("text") });
+    parser.addOption({ QStringLiteral("accept-inconclusive"),
+        QStringLiteral("promote: let Inconclusive gates count as passed (recorded as yours).") });
+    parser.addOption({ QStringLiteral("gate"),
+        QStringLiteral("retry-gate: the gate to evaluate again."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("wait"),
+        QStringLiteral("How long to wait for a running controller (default 30s)."),
+        QStringLiteral("duration"), QStringLiteral("30s") });
     parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("The rollout."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Give the rollout the verb %1. When a controller runs (dractl rollout run), it is "
-                                    "queued in the state file for it; otherwise it is carried out here, with your "
-                                    "credentials when it changes the cluster.")
-                         .arg(verbText),
-                     &exitCode))
+            QStringLiteral(
+                "Give the rollout the verb %1. When a controller runs (dractl rollout run), it is "
+                "queued in the state file for it; otherwise it is carried out here, with your "
+                "credentials when it changes the cluster.")
+                .arg(verbText),
+            &exitCode))
         return exitCode;
     if (!verb)
         return err(QStringLiteral("dractl rollout: unknown verb %1\n").arg(verbText)), Usage;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout %1: name one rollout\n").arg(verbText)), Usage;
-    const std::optional<int64_t> waitMs = rollout::parseDuration(parser.value(QStringLiteral("wait")).toStdString());
+    const std::optional<int64_t> waitMs
+        = rollout::parseDuration(parser.value(QStringLiteral("wait")).toStdString());
     if (!waitMs)
-        return err(QStringLiteral("dractl rollout %1: --wait wants a duration like 30s\n").arg(verbText)), Usage;
+        return err(QStringLiteral("dractl rollout %1: --wait wants a duration like 30s\n")
+                       .arg(verbText)),
+               Usage;
     const std::string id = parser.positionalArguments().front().toStdString();
-    rollout::Command command{*verb, actorName(), parser.value(QStringLiteral("reason")).toStdString()};
+    rollout::Command command { *verb, actorName(),
+        parser.value(QStringLiteral("reason")).toStdString() };
     command.acceptInconclusive = parser.isSet(QStringLiteral("accept-inconclusive"));
     if (*verb == rollout::Verb::RetryGate) {
         command.gate = rollout::gateFromName(parser.value(QStringLiteral("gate")).toStdString());
         if (!command.gate)
-            return err(QStringLiteral("dractl rollout retry-gate: --gate names one of api, node, application, "
-                                      "negative-control, baseline, rollback\n")),
+            return err(QStringLiteral(
+                       "dractl rollout retry-gate: --gate names one of api, node, application, "
+                       "negative-control, baseline, rollback\n")),
                    Usage;
     }
     Result<QString> state = statePath(parser);
@@ -574,7 +636,8 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         return fail(QStringLiteral("rollout %1: %2").arg(verbText, record.error().message));
     const rollout::PlanParse parsed = rollout::parsePlan(record->planYaml);
     if (!parsed.plan)
-        return fail(QStringLiteral("rollout %1: the stored plan of %2 no longer validates").arg(verbText, qs(id)));
+        return fail(QStringLiteral("rollout %1: the stored plan of %2 no longer validates")
+                        .arg(verbText, qs(id)));
 
     std::optional<rollout::ControllerLease> lease;
     int64_t seq = 0;
@@ -586,13 +649,15 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         if (!live)
             return fail(live.error());
         lease = *live;
-        Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(id, command, QDateTime::currentMSecsSinceEpoch());
+        Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(
+            id, command, QDateTime::currentMSecsSinceEpoch());
         if (!queued)
             return fail(queued.error());
         seq = *queued;
     }
     if (lease) {
-        out(QStringLiteral("Queued for the controller of %1 (%2).\n").arg(qs(id), qs(lease->owner)));
+        out(QStringLiteral("Queued for the controller of %1 (%2).\n")
+                .arg(qs(id), qs(lease->owner)));
         QElapsedTimer waited;
         waited.start();
         std::optional<rollout::QueuedCommand> outcome;
@@ -603,8 +668,9 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     const rollout::RolloutMachine machine(*parsed.plan, kube::Clock::system());
     const rollout::Decision decision = machine.decide(record->state, command);
     const bool local = (decision.allowed && !needsCluster(decision))
-        || (!decision.allowed && (*verb == rollout::Verb::Pause || *verb == rollout::Verb::Resume
-                                  || *verb == rollout::Verb::Finalise || *verb == rollout::Verb::Reject));
+        || (!decision.allowed
+            && (*verb == rollout::Verb::Pause || *verb == rollout::Verb::Resume
+                || *verb == rollout::Verb::Finalise || *verb == rollout::Verb::Reject));
     if (local) {
         if (Result<void> done = executeWithoutCluster(*state, *parsed.plan, id); !done)
             return fail(done.error());

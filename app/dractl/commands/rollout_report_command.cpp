@@ -27,18 +27,20 @@ int runRolloutReport(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(stateOption());
     parser.addOption(outputOption(QStringLiteral("html")));
-    parser.addOption({QStringLiteral("output-file"), QStringLiteral("Write the report to FILE instead of stdout."),
-                      QStringLiteral("FILE")});
+    parser.addOption({ QStringLiteral("output-file"),
+        QStringLiteral("Write the report to FILE instead of stdout."), QStringLiteral("FILE") });
     parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("The rollout."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("The evidence bundle of a rollout: the stages as a timeline, each gate with its "
-                                    "evidence, every mutation with its preview, and the audit log with the check of "
-                                    "its hash chain; as one self-contained HTML page or as JSON."),
-                     &exitCode))
+            QStringLiteral(
+                "The evidence bundle of a rollout: the stages as a timeline, each gate with its "
+                "evidence, every mutation with its preview, and the audit log with the check of "
+                "its hash chain; as one self-contained HTML page or as JSON."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("html"), QStringLiteral("json")}, QStringLiteral("rollout report")))
+    if (!checkOutputFormat(format, { QStringLiteral("html"), QStringLiteral("json") },
+            QStringLiteral("rollout report")))
         return Usage;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout report: name one rollout\n")), Usage;
@@ -55,20 +57,23 @@ int runRolloutReport(const QStringList &arguments)
     if (!record)
         return fail(record.error());
     if (!*record)
-        return fail(QStringLiteral("rollout report: no rollout named %1 in %2").arg(qs(id), *state));
+        return fail(
+            QStringLiteral("rollout report: no rollout named %1 in %2").arg(qs(id), *state));
     rollout::AuditLog log(db->database());
     Result<rollout::AuditLog::TargetAudit> audit = log.entriesVerified(id);
     if (!audit)
         return fail(audit.error());
-    const rollout::RolloutReportInput input{std::move(**record), std::move(audit->entries), audit->verification,
-                                            QDateTime::currentMSecsSinceEpoch()};
-    const std::string text =
-        format == QLatin1String("json") ? rollout::rolloutReportJson(input).dump(2) + "\n" : rollout::rolloutReportHtml(input);
+    const rollout::RolloutReportInput input { std::move(**record), std::move(audit->entries),
+        audit->verification, QDateTime::currentMSecsSinceEpoch() };
+    const std::string text = format == QLatin1String("json")
+        ? rollout::rolloutReportJson(input).dump(2) + "\n"
+        : rollout::rolloutReportHtml(input);
     if (parser.isSet(QStringLiteral("output-file"))) {
         QFile file(parser.value(QStringLiteral("output-file")));
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
             || file.write(text.data(), qint64(text.size())) != qint64(text.size()))
-            return fail(QStringLiteral("rollout report: cannot write %1: %2").arg(file.fileName(), file.errorString()));
+            return fail(QStringLiteral("rollout report: cannot write %1: %2")
+                            .arg(file.fileName(), file.errorString()));
         out(QStringLiteral("Wrote %1\n").arg(file.fileName()));
         return Ok;
     }

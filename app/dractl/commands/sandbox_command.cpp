@@ -95,11 +95,13 @@ int runSandbox(const QStringList &arguments)
     if (verb == QLatin1String("add")) {
         if (positional.size() != 3)
             return fail(Error { Error::Code::Invalid,
-                QStringLiteral("fault add needs one KIND (%1)").arg(qs(sandbox::faultKindNames())) });
+                QStringLiteral("fault add needs one KIND (%1)")
+                    .arg(qs(sandbox::faultKindNames())) });
         json body = { { "kind", positional[2].toStdString() } };
         if (parser.isSet(QStringLiteral("deployment")))
-            body.update({ { "deployment", parser.value(QStringLiteral("deployment")).toStdString() },
-                { "namespace", parser.value(QStringLiteral("namespace")).toStdString() } });
+            body.update(
+                { { "deployment", parser.value(QStringLiteral("deployment")).toStdString() },
+                    { "namespace", parser.value(QStringLiteral("namespace")).toStdString() } });
         // Checked here too, so a typo is named before any connection is made.
         if (Result<sandbox::Fault> fault = sandbox::Fault::fromJson(body); !fault)
             return fail(fault.error());
@@ -107,7 +109,8 @@ int runSandbox(const QStringList &arguments)
         request.body = QByteArray::fromStdString(body.dump());
     } else if (verb == QLatin1String("clear")) {
         if (positional.size() > 3)
-            return fail(Error { Error::Code::Invalid, QStringLiteral("fault clear takes at most one KIND") });
+            return fail(Error {
+                Error::Code::Invalid, QStringLiteral("fault clear takes at most one KIND") });
         request.method = "DELETE";
         if (positional.size() == 3) {
             if (!sandbox::parseFaultKind(positional[2].toStdString()))
@@ -118,7 +121,8 @@ int runSandbox(const QStringList &arguments)
         }
     } else if (verb != QLatin1String("list") || positional.size() != 2) {
         return fail(Error { Error::Code::Invalid,
-            QStringLiteral("unknown `fault %1`: expected add KIND, list or clear [KIND]").arg(verb) });
+            QStringLiteral("unknown `fault %1`: expected add KIND, list or clear [KIND]")
+                .arg(verb) });
     }
 
     Result<kube::ClientConfig> config = clientConfigFor(parser);
@@ -133,7 +137,8 @@ int runSandbox(const QStringList &arguments)
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     if (!response) {
         if (response.error().code == Error::Code::NotFound)
-            return fail(QStringLiteral("%1 is not a demo cluster (no %2); start one with `dractl serve --demo`")
+            return fail(QStringLiteral(
+                "%1 is not a demo cluster (no %2); start one with `dractl serve --demo`")
                             .arg(config->describe(), qs(sandbox::kFaultsPath)));
         return fail(response.error());
     }
@@ -157,8 +162,8 @@ int runSandbox(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration sandboxRegistration({ "sandbox",
-    "Inject faults into a demo cluster (dractl serve --demo)", runSandbox, 75 });
+const CommandRegistration sandboxRegistration(
+    { "sandbox", "Inject faults into a demo cluster (dractl serve --demo)", runSandbox, 75 });
 } // namespace
 
 } // namespace dra::cli

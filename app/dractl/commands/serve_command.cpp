@@ -152,8 +152,9 @@ Result<ServedCache> openServedCache(
 
 // The demo cluster of --demo=PRESET: seeded into --cache FILE or a temporary cache, served with
 // the TLS and token the options chose.
-Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(const QCommandLineParser &parser,
-    const QString &preset, const QSslConfiguration &tls, const QByteArray &caPem, const std::string &token,
+Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(
+    const QCommandLineParser &parser, const QString &preset, const QSslConfiguration &tls,
+    const QByteArray &caPem, const std::string &token,
     std::shared_ptr<const server::ClientCertificateAuthority> clientCa,
     const std::pair<QHostAddress, quint16> &listen)
 {
@@ -201,17 +202,22 @@ Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &pa
         [describe, cacheFile](const kube::ApiDiscovery &discovery) {
             out(QStringLiteral("Mirroring %1 into %2: Kubernetes %3\n")
                     .arg(describe, cacheFile,
-                        discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)") : discovery.gitVersion));
+                        discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)")
+                                                       : discovery.gitVersion));
             std::fflush(stdout);
         });
     QObject::connect(&live->mirror(), &kube::Mirror::streamChanged, &live->mirror(),
         [](const kube::StreamStatus &status) {
-            if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error)
+            if (status.state == kube::StreamState::Forbidden
+                || status.state == kube::StreamState::Error)
                 err(QStringLiteral("  %1: %2: %3\n")
-                        .arg(status.label(), qs(kube::streamStateName(status.state)), status.reason));
+                        .arg(status.label(), qs(kube::streamStateName(status.state)),
+                            status.reason));
         });
-    QObject::connect(&live->mirror(), &kube::Mirror::notice, &live->mirror(),
-        [](const Error &error) { err(QStringLiteral("note: ") + error.message + QLatin1Char('\n')); });
+    QObject::connect(
+        &live->mirror(), &kube::Mirror::notice, &live->mirror(), [](const Error &error) {
+            err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
+        });
     QObject::connect(&live->mirror(), &kube::Mirror::initialSynced, &live->mirror(),
         [] { QCoreApplication::quit(); });
     live->start();
@@ -273,8 +279,9 @@ int runServe(const QStringList &arguments)
         for (const auto &[name, summary] : sandbox::presetNames())
             known = known || qs(name) == *demoPreset;
         if (!known)
-            return fail(QStringLiteral("--demo=%1: no such preset; `dractl serve --help` lists them")
-                            .arg(*demoPreset));
+            return fail(
+                QStringLiteral("--demo=%1: no such preset; `dractl serve --help` lists them")
+                    .arg(*demoPreset));
     }
 
     Result<std::pair<QHostAddress, quint16>> listen
@@ -286,10 +293,12 @@ int runServe(const QStringList &arguments)
         return fail(QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
                                    "only allowed on a loopback address, not %1")
                         .arg(listen->first.toString()));
-    const bool live = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+    const bool live
+        = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
     if (live && (demoPreset || parser.isSet(QStringLiteral("writable"))))
-        return fail(QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
-                                   "combined with --demo or --writable"));
+        return fail(
+            QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
+                           "combined with --demo or --writable"));
     const StopOnSignal stopOnSignal;
 
     std::unique_ptr<LiveMirror> mirror;
@@ -299,7 +308,8 @@ int runServe(const QStringList &arguments)
             return fail(started.error());
         mirror = std::move(*started);
         if (StopOnSignal::requested()) {
-            mirror->stop(kube::StreamState::Stale, QStringLiteral("dractl serve stopped before the initial sync"));
+            mirror->stop(kube::StreamState::Stale,
+                QStringLiteral("dractl serve stopped before the initial sync"));
             out(QStringLiteral("Stopped.\n"));
             return Ok;
         }
@@ -392,8 +402,8 @@ int runServe(const QStringList &arguments)
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
         const QString path = parser.value(QStringLiteral("write-kubeconfig"));
-        const QByteArray text = server::kubeconfigText(
-            url.toStdString(), identity->certificatePem, token, context);
+        const QByteArray text
+            = server::kubeconfigText(url.toStdString(), identity->certificatePem, token, context);
         if (Result<void> written = server::writePrivateFile(path, text); !written)
             return fail(written.error());
         kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2; kubectl --kubeconfig %1 get "
@@ -408,9 +418,10 @@ int runServe(const QStringList &arguments)
               .arg(*demoPreset,
                   demo->temporaryCache() ? QStringLiteral("a temporary cache") : demo->cachePath())
         : QStringLiteral("%1 (cluster %2)").arg(cache->reader.path(), qs(cache->cluster));
-    const QString mode = mirror
-        ? QStringLiteral("live mirror of context %1, read-only").arg(parser.value(QStringLiteral("context")).isEmpty()
-                ? qs(mirror->cluster()) : parser.value(QStringLiteral("context")))
+    const QString mode = mirror ? QStringLiteral("live mirror of context %1, read-only")
+                                      .arg(parser.value(QStringLiteral("context")).isEmpty()
+                                              ? qs(mirror->cluster())
+                                              : parser.value(QStringLiteral("context")))
         : demoPreset
         ? QStringLiteral("demo cluster, writable")
         : (writable ? QStringLiteral("writable") : QStringLiteral("offline, read-only"));
@@ -418,7 +429,8 @@ int runServe(const QStringList &arguments)
     out(QStringLiteral("mode: %1\nKubernetes: %2\nport: %3\nauth: %4\n")
             .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
-            .arg((token.empty() ? QStringLiteral("none (--no-auth)") : QStringLiteral("bearer token"))
+            .arg((token.empty() ? QStringLiteral("none (--no-auth)")
+                                : QStringLiteral("bearer token"))
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
                             : QString())));
@@ -438,15 +450,17 @@ int runServe(const QStringList &arguments)
     QCoreApplication::exec();
     http.close();
     if (mirror) {
-        mirror->stop(kube::StreamState::Stale, QStringLiteral("dractl serve stopped at %1")
-                         .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
+        mirror->stop(kube::StreamState::Stale,
+            QStringLiteral("dractl serve stopped at %1")
+                .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
     }
     out(QStringLiteral("Stopped.\n"));
     return Ok;
 }
 
 namespace {
-const CommandRegistration serveRegistration({"serve", "Serve the cache as a Kubernetes API (kubectl works against it)", runServe, 70});
+const CommandRegistration serveRegistration(
+    { "serve", "Serve the cache as a Kubernetes API (kubectl works against it)", runServe, 70 });
 } // namespace
 
 } // namespace dra::cli

@@ -36,8 +36,9 @@ using common::qs;
 // "7d", "12h", "30m", "90s" -> milliseconds; 0 when the text is not a duration.
 int64_t parseDurationMs(const QString &text)
 {
-    static const std::map<QChar, int64_t> units{{QLatin1Char('s'), 1000}, {QLatin1Char('m'), 60'000},
-                                                {QLatin1Char('h'), 3'600'000}, {QLatin1Char('d'), 86'400'000}};
+    static const std::map<QChar, int64_t> units { { QLatin1Char('s'), 1000 },
+        { QLatin1Char('m'), 60'000 }, { QLatin1Char('h'), 3'600'000 },
+        { QLatin1Char('d'), 86'400'000 } };
     if (text.size() < 2 || !units.contains(text.back()))
         return 0;
     bool ok = false;
@@ -50,9 +51,9 @@ int64_t parseSize(QString text)
 {
     text = text.trimmed().toUpper();
     int64_t factor = 1;
-    for (const auto &[suffix, value] : std::initializer_list<std::pair<const char *, int64_t>>{
-             {"GIB", int64_t(1) << 30}, {"MIB", int64_t(1) << 20}, {"KIB", int64_t(1) << 10},
-             {"GB", 1'000'000'000}, {"MB", 1'000'000}, {"KB", 1'000}, {"B", 1}}) {
+    for (const auto &[suffix, value] : std::initializer_list<std::pair<const char *, int64_t>> {
+             { "GIB", int64_t(1) << 30 }, { "MIB", int64_t(1) << 20 }, { "KIB", int64_t(1) << 10 },
+             { "GB", 1'000'000'000 }, { "MB", 1'000'000 }, { "KB", 1'000 }, { "B", 1 } }) {
         if (text.endsWith(QLatin1String(suffix))) {
             factor = value;
             text.chop(int(std::strlen(suffix)));
@@ -70,7 +71,8 @@ Result<std::vector<model::Kind>> parseKinds(const QString &text)
     for (const QString &name : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
         const model::KindInfo *kind = model::findKind(name.trimmed().toStdString());
         if (!kind)
-            return dra::fail(Error::Code::Invalid, QStringLiteral("--kinds: unknown kind \"%1\"").arg(name));
+            return dra::fail(
+                Error::Code::Invalid, QStringLiteral("--kinds: unknown kind \"%1\"").arg(name));
         kinds.push_back(kind->kind);
     }
     return kinds;
@@ -80,7 +82,11 @@ Result<std::vector<model::Kind>> parseKinds(const QString &text)
 class SyncReporter final : public QObject
 {
 public:
-    explicit SyncReporter(bool terminal) : m_terminal(terminal) { m_clock.start(); }
+    explicit SyncReporter(bool terminal)
+        : m_terminal(terminal)
+    {
+        m_clock.start();
+    }
 
     void progress(const kube::StreamStatus &status)
     {
@@ -91,27 +97,30 @@ public:
 
     void changed(const kube::StreamStatus &status)
     {
-        m_streams[{status.kind, status.ns}] = status;
-        const bool first = !m_reported.contains({status.kind, status.ns});
+        m_streams[{ status.kind, status.ns }] = status;
+        const bool first = !m_reported.contains({ status.kind, status.ns });
         if (status.state == kube::StreamState::Synced && first) {
-            m_reported.insert({status.kind, status.ns});
+            m_reported.insert({ status.kind, status.ns });
             finishLine();
             out(QStringLiteral("  %1 %2 objects  (%3)\n")
                     .arg(status.label() + QLatin1Char(':'), -32)
                     .arg(status.objects, 7)
                     .arg(qs(status.apiVersion)));
         } else if (status.state == kube::StreamState::Watching && first) {
-            m_reported.insert({status.kind, status.ns});
+            m_reported.insert({ status.kind, status.ns });
             finishLine(); // a watch resumed where the last run stopped, or a streaming list
             out(QStringLiteral("  %1 %2  (%3)\n")
                     .arg(status.label() + QLatin1Char(':'), -32)
                     .arg(status.objects > 0 ? QStringLiteral("%1 objects").arg(status.objects, 7)
-                                            : QStringLiteral("resumed at resourceVersion %1").arg(qs(status.resourceVersion)))
+                                            : QStringLiteral("resumed at resourceVersion %1")
+                                                  .arg(qs(status.resourceVersion)))
                     .arg(qs(status.apiVersion)));
-        } else if (status.state == kube::StreamState::Forbidden || status.state == kube::StreamState::Error
-                   || status.state == kube::StreamState::Stale) {
+        } else if (status.state == kube::StreamState::Forbidden
+            || status.state == kube::StreamState::Error
+            || status.state == kube::StreamState::Stale) {
             finishLine();
-            err(QStringLiteral("  %1: %2: %3\n").arg(status.label(), qs(kube::streamStateName(status.state)), status.reason));
+            err(QStringLiteral("  %1: %2: %3\n")
+                    .arg(status.label(), qs(kube::streamStateName(status.state)), status.reason));
         }
     }
 
@@ -128,10 +137,16 @@ public:
         int watching = 0, listing = 0, unhealthy = 0;
         for (const auto &[key, status] : m_streams) {
             switch (status.state) {
-            case kube::StreamState::Watching: ++watching; break;
+            case kube::StreamState::Watching:
+                ++watching;
+                break;
             case kube::StreamState::Listing:
-            case kube::StreamState::Synced: ++listing; break;
-            default: ++unhealthy; break;
+            case kube::StreamState::Synced:
+                ++listing;
+                break;
+            default:
+                ++unhealthy;
+                break;
             }
         }
         QString text = QStringLiteral("%1 %2/%3 streams watching")
@@ -146,7 +161,8 @@ public:
         // Logs get a line when something changed; a terminal gets the line rewritten each second.
         const QString key = text.section(QLatin1Char(' '), 1);
         if (m_lastChange)
-            text += QStringLiteral(", last %1 s ago").arg((QDateTime::currentMSecsSinceEpoch() - m_lastChange) / 1000);
+            text += QStringLiteral(", last %1 s ago")
+                        .arg((QDateTime::currentMSecsSinceEpoch() - m_lastChange) / 1000);
         if (m_terminal) {
             line(text);
         } else if (key != m_lastPrinted) {
@@ -193,33 +209,38 @@ int runSync(const QStringList &arguments)
     parser.addOption(contextOption());
     parser.addOption(workloadNamespacesOption());
     parser.addOption(cacheOption());
-    parser.addOption({QStringLiteral("cluster"),
-                      QStringLiteral("The name of the cluster in the cache (default: the context's name)."),
-                      QStringLiteral("name")});
-    parser.addOption({QStringLiteral("once"), QStringLiteral("List every kind, write it to the cache and exit.")});
-    parser.addOption({QStringLiteral("kinds"),
-                      QStringLiteral("Mirror only these kinds (comma-separated, as kubectl names them)."),
-                      QStringLiteral("kinds")});
-    parser.addOption({QStringLiteral("namespaces"),
-                      QStringLiteral("Namespaces to mirror when a kind may not be listed in all namespaces "
-                                     "(besides those the user may list and the context's)."),
-                      QStringLiteral("list")});
-    parser.addOption({QStringLiteral("page-size"), QStringLiteral("Objects per list page (default 500; 0: no paging)."),
-                      QStringLiteral("n"), QStringLiteral("500")});
-    parser.addOption({QStringLiteral("streaming-list"),
-                      QStringLiteral("List with watch + sendInitialEvents where the server supports it.")});
-    parser.addOption({QStringLiteral("retain"),
-                      QStringLiteral("Keep this much change history (e.g. 7d, 12h); older changes are trimmed and "
-                                     "the file compacted."),
-                      QStringLiteral("age")});
-    parser.addOption({QStringLiteral("retain-size"),
-                      QStringLiteral("Keep at most this much change history (e.g. 500MB)."), QStringLiteral("size")});
+    parser.addOption({ QStringLiteral("cluster"),
+        QStringLiteral("The name of the cluster in the cache (default: the context's name)."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("once"),
+        QStringLiteral("List every kind, write it to the cache and exit.") });
+    parser.addOption({ QStringLiteral("kinds"),
+        QStringLiteral("Mirror only these kinds (comma-separated, as kubectl names them)."),
+        QStringLiteral("kinds") });
+    parser.addOption({ QStringLiteral("namespaces"),
+        QStringLiteral("Namespaces to mirror when a kind may not be listed in all namespaces "
+                       "(besides those the user may list and the context's)."),
+        QStringLiteral("list") });
+    parser.addOption({ QStringLiteral("page-size"),
+        QStringLiteral("Objects per list page (default 500; 0: no paging)."), QStringLiteral("n"),
+        QStringLiteral("500") });
+    parser.addOption({ QStringLiteral("streaming-list"),
+        QStringLiteral("List with watch + sendInitialEvents where the server supports it.") });
+    parser.addOption({ QStringLiteral("retain"),
+        QStringLiteral(
+            "Keep this much change history (e.g. 7d, 12h); older changes are trimmed and "
+            "the file compacted."),
+        QStringLiteral("age") });
+    parser.addOption({ QStringLiteral("retain-size"),
+        QStringLiteral("Keep at most this much change history (e.g. 500MB)."),
+        QStringLiteral("size") });
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Mirror a cluster into the cache: list every DRA and core kind the console uses, "
-                                    "then follow the cluster live until stopped (Ctrl-C or TERM). The kubeconfig is "
-                                    "read as kubectl reads it; credentials are never written anywhere."),
-                     &exitCode))
+            QStringLiteral(
+                "Mirror a cluster into the cache: list every DRA and core kind the console uses, "
+                "then follow the cluster live until stopped (Ctrl-C or TERM). The kubeconfig is "
+                "read as kubectl reads it; credentials are never written anywhere."),
+            &exitCode))
         return exitCode;
 
     Result<std::vector<model::Kind>> kinds = parseKinds(parser.value(QStringLiteral("kinds")));
@@ -259,7 +280,8 @@ int runSync(const QStringList &arguments)
     options.cluster = cluster;
     options.workloadNamespaces = workloadNamespacesFrom(parser);
     options.kinds = *kinds;
-    for (const QString &ns : parser.value(QStringLiteral("namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
+    for (const QString &ns :
+        parser.value(QStringLiteral("namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
         options.namespaces.push_back(ns.trimmed().toStdString());
     options.reflector.pageSize = pageSize;
     options.reflector.streamingList = parser.isSet(QStringLiteral("streaming-list"));
@@ -275,41 +297,48 @@ int runSync(const QStringList &arguments)
     SyncReporter reporter(isatty(STDOUT_FILENO));
 
     QObject::connect(storeObject, &store::Store::committed, &reporter,
-                     [&](const store::CommittedBatch &batch) { reporter.committed(batch); });
+        [&](const store::CommittedBatch &batch) { reporter.committed(batch); });
     QObject::connect(storeObject, &store::Store::failed, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("dractl: cannot write the cache: ") + error.message + QLatin1Char('\n'));
     });
-    QObject::connect(storeObject, &store::Store::retentionApplied, &reporter, [&](const store::RetentionSummary &summary) {
-        if (summary.deletedChanges > 0) {
+    QObject::connect(storeObject, &store::Store::retentionApplied, &reporter,
+        [&](const store::RetentionSummary &summary) {
+            if (summary.deletedChanges > 0) {
+                reporter.finishLine();
+                out(QStringLiteral(
+                    "history trimmed: %1 changes removed, %2 kept; cache %3 -> %4 bytes\n")
+                        .arg(summary.deletedChanges)
+                        .arg(summary.keptChanges)
+                        .arg(summary.bytesBefore)
+                        .arg(summary.bytesAfter));
+            }
+        });
+    QObject::connect(
+        &live.client(), &kube::RestClient::warning, &reporter, [&](const QString &warning) {
             reporter.finishLine();
-            out(QStringLiteral("history trimmed: %1 changes removed, %2 kept; cache %3 -> %4 bytes\n")
-                    .arg(summary.deletedChanges)
-                    .arg(summary.keptChanges)
-                    .arg(summary.bytesBefore)
-                    .arg(summary.bytesAfter));
-        }
-    });
-    QObject::connect(&live.client(), &kube::RestClient::warning, &reporter, [&](const QString &warning) {
-        reporter.finishLine();
-        err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
-    });
+            err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
+        });
     QObject::connect(&mirror, &kube::Mirror::notice, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
     });
-    QObject::connect(&mirror, &kube::Mirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
-        reporter.finishLine();
-        out(QStringLiteral("Mirroring %1 into %2 (cluster %3): Kubernetes %4, resource.k8s.io %5\n")
-                .arg(config->describe(), cacheFile, qs(cluster),
-                     discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)") : discovery.gitVersion,
-                     discovery.resourceVersions.isEmpty() ? QStringLiteral("not served")
-                                                          : discovery.resourceVersions.join(QStringLiteral(", "))));
-    });
+    QObject::connect(
+        &mirror, &kube::Mirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
+            reporter.finishLine();
+            out(QStringLiteral(
+                "Mirroring %1 into %2 (cluster %3): Kubernetes %4, resource.k8s.io %5\n")
+                    .arg(config->describe(), cacheFile, qs(cluster),
+                        discovery.gitVersion.isEmpty() ? QStringLiteral("(unknown version)")
+                                                       : discovery.gitVersion,
+                        discovery.resourceVersions.isEmpty()
+                            ? QStringLiteral("not served")
+                            : discovery.resourceVersions.join(QStringLiteral(", "))));
+        });
     QObject::connect(&mirror, &kube::Mirror::listProgress, &reporter,
-                     [&](const kube::StreamStatus &status) { reporter.progress(status); });
+        [&](const kube::StreamStatus &status) { reporter.progress(status); });
     QObject::connect(&mirror, &kube::Mirror::streamChanged, &reporter,
-                     [&](const kube::StreamStatus &status) { reporter.changed(status); });
+        [&](const kube::StreamStatus &status) { reporter.changed(status); });
 
     QTimer statusTimer;
     QObject::connect(&statusTimer, &QTimer::timeout, &reporter, [&] { reporter.statusLine(); });
@@ -328,8 +357,9 @@ int runSync(const QStringList &arguments)
     QTimer retentionTimer;
     if (retention.maxAgeMs > 0 || retention.maxBytes > 0) {
         auto trim = [&] {
-            QMetaObject::invokeMethod(storeObject, [storeObject, retention] { storeObject->applyRetention(retention); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                storeObject, [storeObject, retention] { storeObject->applyRetention(retention); },
+                Qt::QueuedConnection);
         };
         trim();
         QObject::connect(&retentionTimer, &QTimer::timeout, &reporter, trim);
@@ -346,16 +376,18 @@ int runSync(const QStringList &arguments)
     const QString stoppedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     const int failures = once
         ? live.stop(kube::StreamState::Synced,
-                    QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt))
-        : live.stop(kube::StreamState::Stale, QStringLiteral("dractl sync stopped at %1").arg(stoppedAt));
+            QStringLiteral("listed by dractl sync --once at %1; not followed since").arg(stoppedAt))
+        : live.stop(
+            kube::StreamState::Stale, QStringLiteral("dractl sync stopped at %1").arg(stoppedAt));
     if (StopOnSignal::requested())
         out(QStringLiteral("Stopped; the cache keeps the last state seen.\n"));
-    return failures > 0 || (once && !mirror.initialSyncDone() && StopOnSignal::requested()) ? Failed : Ok;
+    return failures > 0 || (once && !mirror.initialSyncDone() && StopOnSignal::requested()) ? Failed
+                                                                                            : Ok;
 }
 
 namespace {
-const CommandRegistration syncRegistration({"sync", "Mirror a cluster into the cache, live (kubeconfig as kubectl reads it)",
-                                        runSync, 11});
+const CommandRegistration syncRegistration({ "sync",
+    "Mirror a cluster into the cache, live (kubeconfig as kubectl reads it)", runSync, 11 });
 } // namespace
 
 } // namespace dra::cli

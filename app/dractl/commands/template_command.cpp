@@ -39,7 +39,8 @@ std::string specLine(const model::FormDeviceSpec &spec)
 
 void printFields(const model::ClaimTemplateForm &form)
 {
-    std::string text = form.kind + " " + (form.ns.empty() ? "default" : form.ns) + "/" + form.name + "\n";
+    std::string text
+        = form.kind + " " + (form.ns.empty() ? "default" : form.ns) + "/" + form.name + "\n";
     for (const model::FormRequest &request : form.requests) {
         if (!request.firstAvailable) {
             text += "  request " + request.name + ": " + specLine(request.exactly) + "\n";
@@ -50,11 +51,15 @@ void printFields(const model::ClaimTemplateForm &form)
             text += "    " + alternative.name + ": " + specLine(alternative) + "\n";
     }
     for (const model::FormConstraint &constraint : form.constraints)
-        text += "  constraint on " + (constraint.requests.empty() ? "all" : model::requestListText(constraint.requests))
+        text += "  constraint on "
+            + (constraint.requests.empty() ? "all" : model::requestListText(constraint.requests))
             + (constraint.matchAttribute.empty() ? "" : ": same " + constraint.matchAttribute)
-            + (constraint.distinctAttribute.empty() ? "" : ": distinct " + constraint.distinctAttribute) + "\n";
+            + (constraint.distinctAttribute.empty() ? ""
+                                                    : ": distinct " + constraint.distinctAttribute)
+            + "\n";
     for (const model::FormConfig &config : form.config)
-        text += "  config for " + (config.requests.empty() ? "all" : model::requestListText(config.requests)) + ": "
+        text += "  config for "
+            + (config.requests.empty() ? "all" : model::requestListText(config.requests)) + ": "
             + config.driver + "\n";
     out(text);
 }
@@ -70,7 +75,7 @@ std::variant<ReadTemplate, int> readTemplate(const QString &path, const QString 
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
-    ReadTemplate read{ file.readAll().toStdString(), {} };
+    ReadTemplate read { file.readAll().toStdString(), {} };
     Result<model::ClaimTemplateForm> form = model::readClaimTemplateForm(read.text, path);
     if (!form) {
         // The input is at fault, as with `cel check`: the usage exit status, and the error as
@@ -124,15 +129,20 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
         names << QString::fromStdString(request.name);
     if (edit.request.isEmpty() && form.requests.size() != 1)
         return usageError(QStringLiteral("%1 has %2 requests (%3): say which with --request")
-                              .arg(path).arg(form.requests.size()).arg(names.join(QStringLiteral(", "))));
+                              .arg(path)
+                              .arg(form.requests.size())
+                              .arg(names.join(QStringLiteral(", "))));
     const auto request = std::ranges::find_if(form.requests, [&](const model::FormRequest &r) {
         return edit.request.isEmpty() || QString::fromStdString(r.name) == edit.request;
     });
     if (request == form.requests.end())
-        return usageError(QStringLiteral("%1 has no request \"%2\" (requests: %3)")
-                              .arg(path, edit.request, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
+        return usageError(
+            QStringLiteral("%1 has no request \"%2\" (requests: %3)")
+                .arg(path, edit.request,
+                    names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
     if (request->firstAvailable)
-        return usageError(QStringLiteral("request \"%1\" of %2 lists alternatives (firstAvailable); set edits an exact request")
+        return usageError(QStringLiteral(
+            "request \"%1\" of %2 lists alternatives (firstAvailable); set edits an exact request")
                               .arg(QString::fromStdString(request->name), path));
     model::FormDeviceSpec &spec = request->exactly;
     if (edit.deviceClass)
@@ -159,7 +169,8 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
     }
     // Written beside and renamed over: a failed write leaves the file as it was.
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(*written)) < 0 || !file.commit())
+    if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(*written)) < 0
+        || !file.commit())
         return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
     return Ok;
 }
@@ -168,34 +179,42 @@ int runTemplate(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({ QStringLiteral("request"), QStringLiteral("set: the request to edit (needed when there are several)."),
-                       QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("class"), QStringLiteral("set: its DeviceClass."), QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("count"), QStringLiteral("set: how many devices (allocation mode ExactCount)."),
-                       QStringLiteral("n") });
-    parser.addOption({ QStringLiteral("all"), QStringLiteral("set: every matching device (allocation mode All).") });
+    parser.addOption({ QStringLiteral("request"),
+        QStringLiteral("set: the request to edit (needed when there are several)."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("class"), QStringLiteral("set: its DeviceClass."),
+        QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("count"),
+        QStringLiteral("set: how many devices (allocation mode ExactCount)."),
+        QStringLiteral("n") });
+    parser.addOption({ QStringLiteral("all"),
+        QStringLiteral("set: every matching device (allocation mode All).") });
     parser.addOption({ QStringLiteral("selector"),
-                       QStringLiteral("set: a CEL selector; repeat for several. Replaces the request's selectors; "
-                                      "--selector '' removes them."),
-                       QStringLiteral("cel") });
+        QStringLiteral("set: a CEL selector; repeat for several. Replaces the request's selectors; "
+                       "--selector '' removes them."),
+        QStringLiteral("cel") });
     parser.addOption({ { QStringLiteral("i"), QStringLiteral("in-place") },
-                       QStringLiteral("set: write the file instead of printing it.") });
+        QStringLiteral("set: write the file instead of printing it.") });
     parser.addPositionalArgument(QStringLiteral("action"),
-                                 QStringLiteral("fields: the requests, constraints and config of a ResourceClaimTemplate "
-                                                "or ResourceClaim, as the template editor's form shows them. set: edit "
-                                                "one request as the form does (comments kept) and print the YAML."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
+        QStringLiteral("fields: the requests, constraints and config of a ResourceClaimTemplate "
+                       "or ResourceClaim, as the template editor's form shows them. set: edit "
+                       "one request as the form does (comments kept) and print the YAML."));
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Show or edit a claim template's structure as the editor's form does.\n"
-                                    "Exit status 2 when the file does not read as a template or the edit does not apply."),
-                     &exitCode))
+            QStringLiteral("Show or edit a claim template's structure as the editor's form does.\n"
+                           "Exit status 2 when the file does not read as a template or the edit "
+                           "does not apply."),
+            &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("template")))
+    if (!checkOutputFormat(
+            format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("template")))
         return Usage;
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2 || (positional[0] != QLatin1String("fields") && positional[0] != QLatin1String("set")))
+    if (positional.size() != 2
+        || (positional[0] != QLatin1String("fields") && positional[0] != QLatin1String("set")))
         return usageError(QStringLiteral("say fields FILE or set FILE"));
     if (positional[0] == QLatin1String("fields"))
         return fields(positional.value(1), format);
@@ -207,8 +226,9 @@ int runTemplate(const QStringList &arguments)
         bool number = false;
         const qlonglong count = parser.value(QStringLiteral("count")).toLongLong(&number);
         if (!number || count < 1)
-            return usageError(QStringLiteral("--count needs a whole number of at least 1, not \"%1\"")
-                                  .arg(parser.value(QStringLiteral("count"))));
+            return usageError(
+                QStringLiteral("--count needs a whole number of at least 1, not \"%1\"")
+                    .arg(parser.value(QStringLiteral("count"))));
         edit.count = count;
     }
     edit.all = parser.isSet(QStringLiteral("all"));
@@ -220,13 +240,14 @@ int runTemplate(const QStringList &arguments)
         edit.selectors = selectors;
     }
     if (!edit.deviceClass && !edit.count && !edit.all && !edit.selectors)
-        return usageError(QStringLiteral("set: say what to change (--class, --count, --all, --selector)"));
+        return usageError(
+            QStringLiteral("set: say what to change (--class, --count, --all, --selector)"));
     return set(positional.value(1), edit, parser.isSet(QStringLiteral("in-place")));
 }
 
-const CommandRegistration templateRegistration(
-    { "template", "Show or edit a claim template's requests, constraints and config as the editor's form does",
-      runTemplate, 56 });
+const CommandRegistration templateRegistration({ "template",
+    "Show or edit a claim template's requests, constraints and config as the editor's form does",
+    runTemplate, 56 });
 
 } // namespace
 

@@ -30,21 +30,22 @@ Result<QString> readText(const QString &path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return dra::fail(common::Error::Code::NotFound, QStringLiteral("%1: %2").arg(path, file.errorString()));
+        return dra::fail(
+            common::Error::Code::NotFound, QStringLiteral("%1: %2").arg(path, file.errorString()));
     return QString::fromUtf8(file.readAll());
 }
 
 QCommandLineOption gpusOption()
 {
-    return {QStringLiteral("gpus"),
-            QStringLiteral("`nvidia-smi --query-gpu=index,pci.bus_id,uuid --format=csv` output, to map "
-                           "nvidia-smi indices to DRA devices."),
-            QStringLiteral("file")};
+    return { QStringLiteral("gpus"),
+        QStringLiteral("`nvidia-smi --query-gpu=index,pci.bus_id,uuid --format=csv` output, to map "
+                       "nvidia-smi indices to DRA devices."),
+        QStringLiteral("file") };
 }
 
 // The stored import of `node`, if the state file exists and has one.
-Result<std::optional<store::ImportedTopology>> storedImport(const QCommandLineParser &parser,
-                                                            const std::string &cluster, const std::string &node)
+Result<std::optional<store::ImportedTopology>> storedImport(
+    const QCommandLineParser &parser, const std::string &cluster, const std::string &node)
 {
     Result<QString> path = statePath(parser);
     if (!path)
@@ -65,20 +66,24 @@ int runTopologyImport(const QStringList &arguments)
     parser.addOption(stateOption());
     parser.addOption(gpusOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addPositionalArgument(QStringLiteral("node"), QStringLiteral("The node the text was taken on."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("`nvidia-smi topo -m` output of the node."));
+    parser.addPositionalArgument(
+        QStringLiteral("node"), QStringLiteral("The node the text was taken on."));
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("`nvidia-smi topo -m` output of the node."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("Store a node's `nvidia-smi topo -m` text (and GPU listing) in the state file; "
-                                    "`dractl topology NODE` then draws its links as imported."),
-                     &exitCode))
+            QStringLiteral(
+                "Store a node's `nvidia-smi topo -m` text (and GPU listing) in the state file; "
+                "`dractl topology NODE` then draws its links as imported."),
+            &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 2)
         return fail(QStringLiteral("topology import: name one node and one file"));
     const QString node = parser.positionalArguments().at(0);
     const QString file = parser.positionalArguments().at(1);
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, {QStringLiteral("text"), QStringLiteral("json")}, QStringLiteral("topology import")))
+    if (!checkOutputFormat(format, { QStringLiteral("text"), QStringLiteral("json") },
+            QStringLiteral("topology import")))
         return Failed;
 
     // Checked before storing, so a stored text always parses.
@@ -93,7 +98,8 @@ int runTopologyImport(const QStringList &arguments)
         Result<QString> csv = readText(parser.value(QStringLiteral("gpus")));
         if (!csv)
             return fail(csv.error());
-        Result<std::vector<topology::GpuIdentity>> parsed = topology::parseGpuQuery(*csv, parser.value(QStringLiteral("gpus")));
+        Result<std::vector<topology::GpuIdentity>> parsed
+            = topology::parseGpuQuery(*csv, parser.value(QStringLiteral("gpus")));
         if (!parsed)
             return fail(parsed.error());
         gpusCsv = *csv;
@@ -104,7 +110,8 @@ int runTopologyImport(const QStringList &arguments)
     bool nodeKnown = true;
     if (Result<ClusterCache> opened = openClusterCache(parser)) {
         cluster = opened->cluster;
-        Result<std::vector<store::SliceDevice>> devices = opened->cache.devices(cluster, node.toStdString());
+        Result<std::vector<store::SliceDevice>> devices
+            = opened->cache.devices(cluster, node.toStdString());
         nodeKnown = devices && !devices->empty();
     } else if (parser.isSet(QStringLiteral("cluster"))) {
         cluster = parser.value(QStringLiteral("cluster")).toStdString();
@@ -119,7 +126,8 @@ int runTopologyImport(const QStringList &arguments)
     Result<store::StateDb> state = store::StateDb::open(*path, store::OpenMode::ReadWrite);
     if (!state)
         return fail(state.error());
-    const store::ImportedTopology import{cluster, node.toStdString(), text->toStdString(), gpusCsv.toStdString(), 0};
+    const store::ImportedTopology import { cluster, node.toStdString(), text->toStdString(),
+        gpusCsv.toStdString(), 0 };
     if (Result<void> saved = state->saveImportedTopology(import); !saved)
         return fail(saved.error());
 
@@ -131,15 +139,10 @@ int runTopologyImport(const QStringList &arguments)
         nlohmann::json warnings = nlohmann::json::array();
         for (const QString &warning : matrix->warnings)
             warnings.push_back(warning.toStdString());
-        printJson({{"cluster", cluster},
-                   {"node", node.toStdString()},
-                   {"gpus", gpus},
-                   {"nics", nics},
-                   {"links", matrix->links.size()},
-                   {"gpuListing", !gpusCsv.isEmpty()},
-                   {"nodeInCache", nodeKnown},
-                   {"warnings", std::move(warnings)},
-                   {"state", path->toStdString()}});
+        printJson({ { "cluster", cluster }, { "node", node.toStdString() }, { "gpus", gpus },
+            { "nics", nics }, { "links", matrix->links.size() },
+            { "gpuListing", !gpusCsv.isEmpty() }, { "nodeInCache", nodeKnown },
+            { "warnings", std::move(warnings) }, { "state", path->toStdString() } });
         return Ok;
     }
     out(QStringLiteral("imported the topology of %1 (%2 GPUs, %3 NICs, %4 links%5) into %6\n")
@@ -151,7 +154,8 @@ int runTopologyImport(const QStringList &arguments)
     for (const QString &warning : matrix->warnings)
         err(QStringLiteral("dractl: warning: %1\n").arg(warning));
     if (!nodeKnown)
-        err(QStringLiteral("dractl: warning: the cache has no devices of node %1 (yet)\n").arg(node));
+        err(QStringLiteral("dractl: warning: the cache has no devices of node %1 (yet)\n")
+                .arg(node));
     return Ok;
 }
 
@@ -160,38 +164,42 @@ int runTopologyImport(const QStringList &arguments)
 int runTopology(const QStringList &arguments)
 {
     if (arguments.value(1) == QLatin1String("import"))
-        return runTopologyImport(QStringList{arguments.value(0) + QStringLiteral(" import")} + arguments.mid(2));
+        return runTopologyImport(
+            QStringList { arguments.value(0) + QStringLiteral(" import") } + arguments.mid(2));
 
     QCommandLineParser parser;
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(stateOption());
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({QStringLiteral("topo"),
-                      QStringLiteral("`nvidia-smi topo -m` output of the node (instead of the imported one)."),
-                      QStringLiteral("file")});
+    parser.addOption({ QStringLiteral("topo"),
+        QStringLiteral("`nvidia-smi topo -m` output of the node (instead of the imported one)."),
+        QStringLiteral("file") });
     parser.addOption(gpusOption());
     parser.addPositionalArgument(QStringLiteral("node"), QStringLiteral("The node to draw."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-                     QStringLiteral("A node's GPUs, MIG devices, PCIe roots, NUMA nodes, NICs and links, with who "
-                                    "holds what. Formats: text, json, dot, svg.\n"
-                                    "Links come from the `nvidia-smi topo -m` text stored by `dractl topology "
-                                    "import NODE FILE [--gpus FILE]` (or --topo), else from device attributes."),
-                     &exitCode))
+            QStringLiteral(
+                "A node's GPUs, MIG devices, PCIe roots, NUMA nodes, NICs and links, with who "
+                "holds what. Formats: text, json, dot, svg.\n"
+                "Links come from the `nvidia-smi topo -m` text stored by `dractl topology "
+                "import NODE FILE [--gpus FILE]` (or --topo), else from device attributes."),
+            &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
         return fail(QStringLiteral("topology: name one node (or `topology import NODE FILE`)"));
     const QString node = parser.positionalArguments().front();
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("dot")
-        && format != QLatin1String("svg"))
-        return fail(QStringLiteral("topology: unknown output format '%1' (text, json, dot, svg)").arg(format));
+    if (format != QLatin1String("text") && format != QLatin1String("json")
+        && format != QLatin1String("dot") && format != QLatin1String("svg"))
+        return fail(QStringLiteral("topology: unknown output format '%1' (text, json, dot, svg)")
+                        .arg(format));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
         return fail(opened.error());
-    Result<std::optional<store::ImportedTopology>> stored = storedImport(parser, opened->cluster, node.toStdString());
+    Result<std::optional<store::ImportedTopology>> stored
+        = storedImport(parser, opened->cluster, node.toStdString());
     if (!stored)
         return fail(stored.error());
 
@@ -202,18 +210,20 @@ int runTopology(const QStringList &arguments)
         Result<QString> text = readText(parser.value(QStringLiteral("topo")));
         if (!text)
             return fail(text.error());
-        Result<topology::TopoMatrix> parsed = topology::parseTopoMatrix(*text, parser.value(QStringLiteral("topo")));
+        Result<topology::TopoMatrix> parsed
+            = topology::parseTopoMatrix(*text, parser.value(QStringLiteral("topo")));
         if (!parsed)
             return fail(parsed.error());
         matrix = std::move(*parsed);
     } else if (*stored) {
-        Result<topology::TopoMatrix> parsed =
-            topology::parseTopoMatrix(qs((*stored)->text), QStringLiteral("the imported topology of %1").arg(node));
+        Result<topology::TopoMatrix> parsed = topology::parseTopoMatrix(
+            qs((*stored)->text), QStringLiteral("the imported topology of %1").arg(node));
         if (!parsed)
             return fail(parsed.error());
         matrix = std::move(*parsed);
         importNote = QStringLiteral("links imported with `dractl topology import` on %1")
-                         .arg(QDateTime::fromMSecsSinceEpoch((*stored)->importedAt, Qt::UTC).toString(Qt::ISODate));
+                         .arg(QDateTime::fromMSecsSinceEpoch((*stored)->importedAt, Qt::UTC)
+                                  .toString(Qt::ISODate));
     }
     std::optional<std::vector<topology::GpuIdentity>> gpus;
     QString gpusText;
@@ -229,17 +239,19 @@ int runTopology(const QStringList &arguments)
         gpusText = qs((*stored)->gpusCsv);
     }
     if (!gpusSource.isEmpty()) {
-        Result<std::vector<topology::GpuIdentity>> parsed = topology::parseGpuQuery(gpusText, gpusSource);
+        Result<std::vector<topology::GpuIdentity>> parsed
+            = topology::parseGpuQuery(gpusText, gpusSource);
         if (!parsed)
             return fail(parsed.error());
         gpus = std::move(*parsed);
     }
 
-    Result<inventory::SnapshotPtr> snapshot = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot
+        = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
         return fail(snapshot.error());
     Result<topology::NodeTopology> graph = topology::buildNodeTopology(
-        node, **snapshot, {matrix ? &*matrix : nullptr, gpus ? &*gpus : nullptr});
+        node, **snapshot, { matrix ? &*matrix : nullptr, gpus ? &*gpus : nullptr });
     if (!graph)
         return fail(graph.error());
     if (graph->gpus.empty() && graph->nics.empty() && !matrix)
@@ -259,7 +271,8 @@ int runTopology(const QStringList &arguments)
 }
 
 namespace {
-const CommandRegistration topologyRegistration({"topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50});
+const CommandRegistration topologyRegistration(
+    { "topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50 });
 } // namespace
 
 } // namespace dra::cli

@@ -32,7 +32,8 @@ json stringRoots(std::vector<std::string> list)
 Fixture twoDevices(const json &constraint, const json &first, const json &second)
 {
     Fixture f;
-    f.claims = { claim(claim0, { request(req0, classA, 1), request(req1, classA, 1) }, { constraint }) };
+    f.claims
+        = { claim(claim0, { request(req0, classA, 1), request(req1, classA, 1) }, { constraint }) };
     f.classes = { deviceClass(classA, driverA) };
     f.slices = { slice(slice1, node1, pool1, driverA,
         { device(device1, {}, first), device(device2, {}, second) }) };
@@ -50,15 +51,15 @@ TEST(AllocatorListAttributeTest, MatchAttributeAcceptsAStringAndAListSharingIt)
 
 TEST(AllocatorListAttributeTest, MatchAttributeAcceptsListsWithOneCommonValue)
 {
-    Fixture f = twoDevices(matchAttribute(pcieRoots), stringRoots({ "a", "b" }),
-        stringRoots({ "b", "c" }));
+    Fixture f = twoDevices(
+        matchAttribute(pcieRoots), stringRoots({ "a", "b" }), stringRoots({ "b", "c" }));
     expectAllocated(f, { { "req-0 driver-a/pool-1/device-1", "req-1 driver-a/pool-1/device-2" } });
 }
 
 TEST(AllocatorListAttributeTest, MatchAttributeRejectsListsWithNoCommonValue)
 {
-    Fixture f = twoDevices(matchAttribute(pcieRoots), stringRoots({ "a", "b" }),
-        stringRoots({ "c", "d" }));
+    Fixture f = twoDevices(
+        matchAttribute(pcieRoots), stringRoots({ "a", "b" }), stringRoots({ "c", "d" }));
     expectUnfit(f);
 }
 
@@ -69,7 +70,8 @@ TEST(AllocatorListAttributeTest, MatchAttributeNeedsOneValueCommonToAllDevices)
     f.claims = { claim(claim0, { request(req0, classA, 3) }, { matchAttribute(pcieRoots) }) };
     f.classes = { deviceClass(classA, driverA) };
     f.slices = { slice(slice1, node1, pool1, driverA,
-        { device(device1, {}, stringRoots({ "a", "b" })), device(device2, {}, stringRoots({ "b", "c" })),
+        { device(device1, {}, stringRoots({ "a", "b" })),
+            device(device2, {}, stringRoots({ "b", "c" })),
             device(device3, {}, stringRoots({ "c", "a" })) }) };
     expectUnfit(f);
 }
@@ -77,12 +79,13 @@ TEST(AllocatorListAttributeTest, MatchAttributeNeedsOneValueCommonToAllDevices)
 // Values of different types never match: the int 1 is not the string "1".
 TEST(AllocatorListAttributeTest, MatchAttributeComparesTypedValues)
 {
-    Fixture f = twoDevices(matchAttribute(pcieRoots), roots({ { "ints", { 1, 2 } } }),
-        stringRoots({ "1", "2" }));
+    Fixture f = twoDevices(
+        matchAttribute(pcieRoots), roots({ { "ints", { 1, 2 } } }), stringRoots({ "1", "2" }));
     expectUnfit(f);
-    Fixture ints = twoDevices(matchAttribute(pcieRoots), roots({ { "ints", { 1, 2 } } }),
-        roots({ { "int", 2 } }));
-    expectAllocated(ints, { { "req-0 driver-a/pool-1/device-1", "req-1 driver-a/pool-1/device-2" } });
+    Fixture ints = twoDevices(
+        matchAttribute(pcieRoots), roots({ { "ints", { 1, 2 } } }), roots({ { "int", 2 } }));
+    expectAllocated(
+        ints, { { "req-0 driver-a/pool-1/device-1", "req-1 driver-a/pool-1/device-2" } });
 }
 
 // The search backtracks past a device whose values leave nothing in common with the next.
@@ -100,18 +103,18 @@ TEST(AllocatorListAttributeTest, MatchAttributeRestoresTheCommonValuesOnBacktrac
 
 TEST(AllocatorListAttributeTest, DistinctAttributeRejectsOverlappingLists)
 {
-    Fixture f = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a", "b" }),
-        stringRoots({ "b", "c" }));
+    Fixture f = twoDevices(
+        distinctAttribute(pcieRoots), stringRoots({ "a", "b" }), stringRoots({ "b", "c" }));
     expectUnfit(f);
 }
 
 TEST(AllocatorListAttributeTest, DistinctAttributeAcceptsDisjointListsAndScalars)
 {
-    Fixture f = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a", "b" }),
-        stringRoot("c"));
+    Fixture f
+        = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a", "b" }), stringRoot("c"));
     expectAllocated(f, { { "req-0 driver-a/pool-1/device-1", "req-1 driver-a/pool-1/device-2" } });
-    Fixture overlapping = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a", "b" }),
-        stringRoot("a"));
+    Fixture overlapping
+        = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a", "b" }), stringRoot("a"));
     expectUnfit(overlapping);
 }
 
@@ -120,7 +123,8 @@ TEST(AllocatorListAttributeTest, MissingAttributeFailsAsBefore)
 {
     Fixture match = twoDevices(matchAttribute(pcieRoots), stringRoots({ "a" }), json::object());
     expectUnfit(match);
-    Fixture distinct = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a" }), json::object());
+    Fixture distinct
+        = twoDevices(distinctAttribute(pcieRoots), stringRoots({ "a" }), json::object());
     expectUnfit(distinct);
 }
 
@@ -129,10 +133,12 @@ TEST(AllocatorListAttributeTest, SelectorsUseIncludes)
 {
     Fixture f;
     f.claims = { claim(claim0,
-        { request(req0, classA, 1, { "device.attributes[\"driver-a\"].pcieRoots.includes(\"c\")" }) }) };
+        { request(
+            req0, classA, 1, { "device.attributes[\"driver-a\"].pcieRoots.includes(\"c\")" }) }) };
     f.classes = { deviceClass(classA, driverA) };
     f.slices = { slice(slice1, node1, pool1, driverA,
-        { device(device1, {}, stringRoots({ "a", "b" })), device(device2, {}, stringRoots({ "b", "c" })) }) };
+        { device(device1, {}, stringRoots({ "a", "b" })),
+            device(device2, {}, stringRoots({ "b", "c" })) }) };
     expectAllocated(f, { { "req-0 driver-a/pool-1/device-2" } });
 }
 

@@ -11,19 +11,18 @@ namespace {
 
 json modelAttribute(const std::string &model)
 {
-    return {{"model", {{"string", model}}}};
+    return { { "model", { { "string", model } } } };
 }
 
 // One node with three devices of driver-a: model a with 40Gi and 80Gi, model b with 80Gi.
 Cluster threeDevices()
 {
     std::vector<model::Object> objects;
-    for (const json &object :
-         {nodeObject(node1, region1), deviceClass(classA, driverA),
-          slice(slice1, node1, pool1, driverA,
-                {device(device0, {{"memory", "40Gi"}}, modelAttribute("a")),
-                 device(device1, {{"memory", "80Gi"}}, modelAttribute("a")),
-                 device(device2, {{"memory", "80Gi"}}, modelAttribute("b"))})}) {
+    for (const json &object : { nodeObject(node1, region1), deviceClass(classA, driverA),
+             slice(slice1, node1, pool1, driverA,
+                 { device(device0, { { "memory", "40Gi" } }, modelAttribute("a")),
+                     device(device1, { { "memory", "80Gi" } }, modelAttribute("a")),
+                     device(device2, { { "memory", "80Gi" } }, modelAttribute("b")) }) }) {
         Result<model::Object> decoded = model::decodeObject(object);
         EXPECT_TRUE(decoded.has_value()) << decoded.error().message.toStdString();
         objects.push_back(std::move(*decoded));
@@ -42,15 +41,16 @@ NegativeControl controlOf(json claimObject)
 {
     claimObject["metadata"]["namespace"] = "ml"; // a ResourceClaim lives in a namespace
     const Cluster cluster = threeDevices();
-    Result<NegativeControl> control = negativeControl(cluster, FeatureGates::newestRelease(), claimObject);
+    Result<NegativeControl> control
+        = negativeControl(cluster, FeatureGates::newestRelease(), claimObject);
     EXPECT_TRUE(control.has_value()) << control.error().message.toStdString();
-    return control.value_or(NegativeControl{});
+    return control.value_or(NegativeControl {});
 }
 
 TEST(NegativeControlTest, NegatesTheClauseNoOtherDeviceFails)
 {
-    const NegativeControl control =
-        controlOf(claim(claim0, {request(req0, classA, 1, {modelIs("b") + " && " + memoryAtLeast("40Gi")})}));
+    const NegativeControl control = controlOf(claim(
+        claim0, { request(req0, classA, 1, { modelIs("b") + " && " + memoryAtLeast("40Gi") }) }));
     ASSERT_EQ(control.requests.size(), 1u);
     const NegativeRequest &request = control.requests[0];
     EXPECT_EQ(request.originalMatches, 1);
@@ -74,7 +74,8 @@ TEST(NegativeControlTest, FallsBackToTheContradictionWhenEveryNegatedClauseStill
 {
     // model a && 80Gi: model a with 40Gi and model b with 80Gi exist, so neither negation is empty.
     const std::string original = modelIs("a") + " && " + memoryAtLeast("80Gi");
-    const NegativeControl control = controlOf(claim(claim0, {request(req0, classA, 1, {original})}));
+    const NegativeControl control
+        = controlOf(claim(claim0, { request(req0, classA, 1, { original }) }));
     ASSERT_EQ(control.requests.size(), 1u);
     EXPECT_EQ(control.requests[0].originalMatches, 1);
     EXPECT_EQ(control.requests[0].negativeSelector, "(" + original + ") && !(" + original + ")");
@@ -94,7 +95,8 @@ TEST(NegativeControlTest, RequestWithoutSelectorsExcludesTheClassDrivers)
 
 TEST(NegativeControlTest, OriginalMatchingNothingProvesNothing)
 {
-    const NegativeControl control = controlOf(claim(claim0, {request(req0, classA, 1, {memoryAtLeast("1Ti")})}));
+    const NegativeControl control
+        = controlOf(claim(claim0, { request(req0, classA, 1, { memoryAtLeast("1Ti") }) }));
     EXPECT_EQ(control.originalMatches, 0);
     EXPECT_FALSE(control.proves());
     EXPECT_NE(control.verdict().find("proves nothing"), std::string::npos) << control.verdict();
@@ -103,8 +105,8 @@ TEST(NegativeControlTest, OriginalMatchingNothingProvesNothing)
 TEST(NegativeControlTest, OnlyClaimsAndTemplates)
 {
     const Cluster cluster = threeDevices();
-    Result<NegativeControl> control =
-        negativeControl(cluster, FeatureGates::newestRelease(), deviceClass(classB, driverB));
+    Result<NegativeControl> control
+        = negativeControl(cluster, FeatureGates::newestRelease(), deviceClass(classB, driverB));
     ASSERT_FALSE(control.has_value());
     EXPECT_TRUE(control.error().message.contains(QStringLiteral("ResourceClaimTemplate")));
 }

@@ -65,23 +65,20 @@ TEST_P(CheckerTypeTest, InfersType)
     EXPECT_EQ(c.type, GetParam().type);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Standard, CheckerTypeTest,
-    testing::Values(TypeCase{"1 + 2", "int"}, TypeCase{"1u * 2u", "uint"},
-                    TypeCase{"'a' + 'b'", "string"}, TypeCase{"size('abc') == 3", "bool"},
-                    TypeCase{"[1, 2]", "list(int)"}, TypeCase{"[1, 'a']", "list(dyn)"},
-                    TypeCase{"{'a': 1}['a']", "int"}, TypeCase{"[1, 2].map(x, x * 2)", "list(int)"},
-                    TypeCase{"[1, 2].filter(x, x > 1)", "list(int)"},
-                    TypeCase{"[1, 2].exists(x, x > 1)", "bool"},
-                    TypeCase{"true ? 1 : 2", "int"}, TypeCase{"1 < 2.0", "bool"},
-                    TypeCase{"optional.of(1).orValue(2)", "int"},
-                    TypeCase{"quantity('1Gi').compareTo(quantity('2Gi'))", "int"},
-                    TypeCase{"semver('1.2.3').major()", "int"},
-                    TypeCase{"'a,b'.split(',')", "list(string)"},
-                    TypeCase{"type(1) == int", "bool"}, TypeCase{"dyn(1)", "dyn"},
-                    TypeCase{"cel.bind(x, 'abc', x.size())", "int"},
-                    TypeCase{"timestamp('2024-01-01T00:00:00Z') + duration('1h')",
-                             "google.protobuf.Timestamp"}));
+INSTANTIATE_TEST_SUITE_P(Standard, CheckerTypeTest,
+    testing::Values(TypeCase { "1 + 2", "int" }, TypeCase { "1u * 2u", "uint" },
+        TypeCase { "'a' + 'b'", "string" }, TypeCase { "size('abc') == 3", "bool" },
+        TypeCase { "[1, 2]", "list(int)" }, TypeCase { "[1, 'a']", "list(dyn)" },
+        TypeCase { "{'a': 1}['a']", "int" }, TypeCase { "[1, 2].map(x, x * 2)", "list(int)" },
+        TypeCase { "[1, 2].filter(x, x > 1)", "list(int)" },
+        TypeCase { "[1, 2].exists(x, x > 1)", "bool" }, TypeCase { "true ? 1 : 2", "int" },
+        TypeCase { "1 < 2.0", "bool" }, TypeCase { "optional.of(1).orValue(2)", "int" },
+        TypeCase { "quantity('1Gi').compareTo(quantity('2Gi'))", "int" },
+        TypeCase { "semver('1.2.3').major()", "int" },
+        TypeCase { "'a,b'.split(',')", "list(string)" }, TypeCase { "type(1) == int", "bool" },
+        TypeCase { "dyn(1)", "dyn" }, TypeCase { "cel.bind(x, 'abc', x.size())", "int" },
+        TypeCase {
+            "timestamp('2024-01-01T00:00:00Z') + duration('1h')", "google.protobuf.Timestamp" }));
 
 TEST_P(CheckerErrorTest, ReportsPositionAndMessage)
 {
@@ -92,18 +89,17 @@ TEST_P(CheckerErrorTest, ReportsPositionAndMessage)
     EXPECT_EQ(c.diagnostics.front().message, GetParam().message);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Standard, CheckerErrorTest,
-    testing::Values(
-        ErrorCase{"1 + 'a'", 1, 3, "found no matching overload for '_+_' applied to '(int, string)'"},
-        ErrorCase{"[1].exists(x,\n  x.startsWith('a'))", 2, 4,
-                  "found no matching overload for 'startsWith' applied to 'int.(string)'"},
-        ErrorCase{"(1).all(x, x)", 1, 2,
-                  "expression of type 'int' cannot be range of a comprehension (must be list, "
-                  "map, or dynamic)"},
-        ErrorCase{"'abc'.name", 1, 6, "type 'string' does not support field selection"},
-        ErrorCase{"true ? 1 : 'a'", 1, 6,
-                  "found no matching overload for '_?_:_' applied to '(bool, int, string)'"}));
+INSTANTIATE_TEST_SUITE_P(Standard, CheckerErrorTest,
+    testing::Values(ErrorCase { "1 + 'a'", 1, 3,
+                        "found no matching overload for '_+_' applied to '(int, string)'" },
+        ErrorCase { "[1].exists(x,\n  x.startsWith('a'))", 2, 4,
+            "found no matching overload for 'startsWith' applied to 'int.(string)'" },
+        ErrorCase { "(1).all(x, x)", 1, 2,
+            "expression of type 'int' cannot be range of a comprehension (must be list, "
+            "map, or dynamic)" },
+        ErrorCase { "'abc'.name", 1, 6, "type 'string' does not support field selection" },
+        ErrorCase { "true ? 1 : 'a'", 1, 6,
+            "found no matching overload for '_?_:_' applied to '(bool, int, string)'" }));
 
 TEST_P(SelectorCheckErrorTest, RejectsWithPosition)
 {
@@ -118,21 +114,20 @@ TEST_P(SelectorCheckErrorTest, RejectsWithPosition)
     EXPECT_EQ(diagnostics.front().message, GetParam().message);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Dra, SelectorCheckErrorTest,
-    testing::Values(
-        ErrorCase{"device.driver", 1, 1, "must evaluate to bool or the unknown type, not string"},
-        ErrorCase{"size(device.attributes)", 1, 1,
-                  "must evaluate to bool or the unknown type, not int"},
-        ErrorCase{"device.driver == 1", 1, 15,
-                  "found no matching overload for '_==_' applied to '(string, int)'"},
-        ErrorCase{"device.drivers == 'x'", 1, 7, "undefined field 'drivers'"},
-        ErrorCase{R"(device.capacity["gpu.nvidia.com"].memory >= "40Gi")", 1, 42,
-                  "found no matching overload for '_>=_' applied to '(kubernetes.Quantity, "
-                  "string)'; compare quantities with compareTo(), isGreaterThan() or "
-                  "isLessThan(), e.g. x.compareTo(quantity(\"40Gi\")) >= 0"},
-        ErrorCase{"device.allowMultipleAllocations &&\n  device.driver.size()", 1, 33,
-                  "found no matching overload for '_&&_' applied to '(bool, int)'"}));
+INSTANTIATE_TEST_SUITE_P(Dra, SelectorCheckErrorTest,
+    testing::Values(ErrorCase { "device.driver", 1, 1,
+                        "must evaluate to bool or the unknown type, not string" },
+        ErrorCase {
+            "size(device.attributes)", 1, 1, "must evaluate to bool or the unknown type, not int" },
+        ErrorCase { "device.driver == 1", 1, 15,
+            "found no matching overload for '_==_' applied to '(string, int)'" },
+        ErrorCase { "device.drivers == 'x'", 1, 7, "undefined field 'drivers'" },
+        ErrorCase { R"(device.capacity["gpu.nvidia.com"].memory >= "40Gi")", 1, 42,
+            "found no matching overload for '_>=_' applied to '(kubernetes.Quantity, "
+            "string)'; compare quantities with compareTo(), isGreaterThan() or "
+            "isLessThan(), e.g. x.compareTo(quantity(\"40Gi\")) >= 0" },
+        ErrorCase { "device.allowMultipleAllocations &&\n  device.driver.size()", 1, 33,
+            "found no matching overload for '_&&_' applied to '(bool, int)'" }));
 
 TEST(SelectorCheckTest, AttributesAreDynamicAndCapacitiesAreQuantities)
 {
@@ -146,7 +141,8 @@ TEST(SelectorCheckTest, AttributesAreDynamicAndCapacitiesAreQuantities)
     EXPECT_TRUE(diagnostics.empty());
     EXPECT_EQ(s->outputType(), "bool");
 
-    const auto dyn = compileSelector(R"(device.attributes["gpu.nvidia.com"]["mig-capable"])", &diagnostics);
+    const auto dyn
+        = compileSelector(R"(device.attributes["gpu.nvidia.com"]["mig-capable"])", &diagnostics);
     ASSERT_TRUE(dyn.has_value());
     EXPECT_TRUE(dyn->isValid());
     EXPECT_EQ(dyn->outputType(), "dyn");
@@ -155,7 +151,8 @@ TEST(SelectorCheckTest, AttributesAreDynamicAndCapacitiesAreQuantities)
 TEST(SelectorCheckTest, WarnsAboutQuantitiesComparedAsStrings)
 {
     std::vector<Diagnostic> diagnostics;
-    const auto s = compileSelector(R"(device.attributes["dra.example.com"].memory >= "40Gi")", &diagnostics);
+    const auto s
+        = compileSelector(R"(device.attributes["dra.example.com"].memory >= "40Gi")", &diagnostics);
     ASSERT_TRUE(s.has_value());
     EXPECT_TRUE(s->isValid());
     ASSERT_EQ(diagnostics.size(), 1u);
@@ -164,12 +161,14 @@ TEST(SelectorCheckTest, WarnsAboutQuantitiesComparedAsStrings)
     EXPECT_NE(diagnostics[0].message.find("compared as a string"), std::string::npos);
 
     diagnostics.clear();
-    const auto reversed = compileSelector(R"("500m" < device.attributes["dra.example.com"].cpu)", &diagnostics);
+    const auto reversed
+        = compileSelector(R"("500m" < device.attributes["dra.example.com"].cpu)", &diagnostics);
     ASSERT_TRUE(reversed.has_value());
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].column, 1);
 
     diagnostics.clear();
-    const auto fine = compileSelector(R"(device.attributes["dra.example.com"].model == "A100")", &diagnostics);
+    const auto fine
+        = compileSelector(R"(device.attributes["dra.example.com"].model == "A100")", &diagnostics);
     EXPECT_TRUE(diagnostics.empty());
 }

@@ -49,17 +49,16 @@ TEST_P(SelectorCostTest, MatchesKubernetesEstimate)
     EXPECT_EQ(s->cost().max, GetParam().max);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Dra, SelectorCostTest,
-    testing::Values(
-        CostCase{R"(device.driver == "a")", 3, 3},
-        CostCase{R"(device.attributes["d"].model == "x")", 5, 5},
+INSTANTIATE_TEST_SUITE_P(Dra, SelectorCostTest,
+    testing::Values(CostCase { R"(device.driver == "a")", 3, 3 },
+        CostCase { R"(device.attributes["d"].model == "x")", 5, 5 },
         // has() is free in Kubernetes.
-        CostCase{R"(has(device.attributes["d"].model))", 3, 3},
-        CostCase{R"(device.attributes["d"].exists(k, k.startsWith("a")))", 4, 196},
-        CostCase{R"(device.driver == "a" || device.driver == "b")", 3, 6},
-        // A regex over an attribute value: ceil((64 + 1) * 0.1) * ceil(5 * 0.25), plus 4 to read it.
-        CostCase{R"(device.attributes["d"].model.matches("^A100"))", 6, 18}));
+        CostCase { R"(has(device.attributes["d"].model))", 3, 3 },
+        CostCase { R"(device.attributes["d"].exists(k, k.startsWith("a")))", 4, 196 },
+        CostCase { R"(device.driver == "a" || device.driver == "b")", 3, 6 },
+        // A regex over an attribute value: ceil((64 + 1) * 0.1) * ceil(5 * 0.25), plus 4 to read
+        // it.
+        CostCase { R"(device.attributes["d"].model.matches("^A100"))", 6, 18 }));
 
 TEST(CostEstimatorTest, ComprehensionOverListLiteral)
 {
@@ -89,9 +88,9 @@ TEST(SelectorCostLimitTest, RejectsAboveOneMillion)
     EXPECT_EQ(diagnostics[0].line, 1);
     EXPECT_EQ(diagnostics[0].column, 1);
     EXPECT_NE(diagnostics[0].message.find("too complex: the estimated worst-case cost is "),
-              std::string::npos);
-    EXPECT_NE(diagnostics[0].message.find("more than Kubernetes' limit of 1000000"),
-              std::string::npos);
+        std::string::npos);
+    EXPECT_NE(
+        diagnostics[0].message.find("more than Kubernetes' limit of 1000000"), std::string::npos);
 }
 
 // cel-go prices == by the size of the smaller operand, and a capacity (like the result of
@@ -99,12 +98,13 @@ TEST(SelectorCostLimitTest, RejectsAboveOneMillion)
 TEST(SelectorCostLimitTest, QuantityEqualityIsUnbounded)
 {
     std::vector<Diagnostic> diagnostics;
-    const auto s = compileSelector(R"(device.capacity["gpu.nvidia.com"].memory == quantity("40960Mi"))",
-                                   &diagnostics);
+    const auto s = compileSelector(
+        R"(device.capacity["gpu.nvidia.com"].memory == quantity("40960Mi"))", &diagnostics);
     ASSERT_TRUE(s.has_value());
     EXPECT_FALSE(s->isValid());
     ASSERT_EQ(diagnostics.size(), 1u);
-    EXPECT_NE(diagnostics[0].message.find("unbounded"), std::string::npos) << diagnostics[0].message;
+    EXPECT_NE(diagnostics[0].message.find("unbounded"), std::string::npos)
+        << diagnostics[0].message;
 }
 
 TEST(SelectorCostLimitTest, RejectsMoreThanTenKiB)

@@ -36,7 +36,8 @@ TEST_P(SelectorEvalTest, AgainstA100)
     EXPECT_EQ(r.outcome, GetParam().want) << r.error;
 }
 
-INSTANTIATE_TEST_SUITE_P(Nvidia, SelectorEvalTest, testing::ValuesIn(dra::test::a100SelectorCases()));
+INSTANTIATE_TEST_SUITE_P(
+    Nvidia, SelectorEvalTest, testing::ValuesIn(dra::test::a100SelectorCases()));
 
 TEST(SelectorTest, MissingAttributeErrorCarriesAHint)
 {
@@ -68,23 +69,24 @@ TEST(SelectorTest, UndeclaredVariablesAreReported)
     EXPECT_FALSE(selector->isValid());
     ASSERT_FALSE(diags.empty());
     EXPECT_NE(diags[0].message.find("undeclared reference to 'devices'"), std::string::npos);
-    EXPECT_NE(diags[0].message.find("did you mean 'device'?"), std::string::npos) << diags[0].message;
+    EXPECT_NE(diags[0].message.find("did you mean 'device'?"), std::string::npos)
+        << diags[0].message;
 }
 
 TEST(SelectorTest, OffersKubernetesLibrariesOnly)
 {
     // Kubernetes' selector environment has no math or encoders extension and no cel-go
     // lists extension; a selector using them must not compile here either.
-    for (const char *expr : {"math.greatest(1, 2) == 2", "base64.encode(b'a') == 'YQ=='",
-                             "lists.range(3).size() == 3", "'abc'.reverse() == 'cba'"}) {
+    for (const char *expr : { "math.greatest(1, 2) == 2", "base64.encode(b'a') == 'YQ=='",
+             "lists.range(3).size() == 3", "'abc'.reverse() == 'cba'" }) {
         std::vector<Diagnostic> diags;
         auto selector = compileSelector(expr, &diags);
         ASSERT_TRUE(selector.has_value());
         EXPECT_FALSE(selector->isValid()) << expr;
     }
-    for (const char *expr : {"[3, 1].isSorted() == false", "[1, 2].sum() == 3",
-                             "sets.contains([1, 2], [1])", "'a,b'.split(',').size() == 2",
-                             "'abc'.find('b') == 'b'", "'x'.matches('^x$')"}) {
+    for (const char *expr :
+        { "[3, 1].isSorted() == false", "[1, 2].sum() == 3", "sets.contains([1, 2], [1])",
+            "'a,b'.split(',').size() == 2", "'abc'.find('b') == 'b'", "'x'.matches('^x$')" }) {
         std::vector<Diagnostic> diags;
         auto selector = compileSelector(expr, &diags);
         ASSERT_TRUE(selector && selector->isValid()) << expr << ": " << diags.front().message;
@@ -94,9 +96,10 @@ TEST(SelectorTest, OffersKubernetesLibrariesOnly)
 
 TEST(SelectorTest, InvalidLiteralsAreCompileErrorsAsInKubernetes)
 {
-    for (const char *expr : {"device.driver.matches('[')", "duration('5 minutes') > duration('1s')",
-                             "timestamp('yesterday') < timestamp('2024-01-01T00:00:00Z')",
-                             "device.driver in ['a', 1]"}) {
+    for (const char *expr :
+        { "device.driver.matches('[')", "duration('5 minutes') > duration('1s')",
+            "timestamp('yesterday') < timestamp('2024-01-01T00:00:00Z')",
+            "device.driver in ['a', 1]" }) {
         std::vector<Diagnostic> diags;
         auto selector = compileSelector(expr, &diags);
         ASSERT_TRUE(selector.has_value());
@@ -112,7 +115,8 @@ TEST(SelectorTest, MisspeltFunctionsGetASuggestion)
     ASSERT_TRUE(selector.has_value());
     EXPECT_FALSE(selector->isValid());
     ASSERT_FALSE(diags.empty());
-    EXPECT_NE(diags[0].message.find("did you mean 'startsWith'?"), std::string::npos) << diags[0].message;
+    EXPECT_NE(diags[0].message.find("did you mean 'startsWith'?"), std::string::npos)
+        << diags[0].message;
     EXPECT_EQ(diags[0].column, 14);
 }
 
@@ -128,8 +132,9 @@ TEST(SelectorTest, ExpressionsOverTenKibibytesAreRejected)
 TEST(SelectorTest, CostLimitStopsRunawayComprehensions)
 {
     // Kubernetes rejects it before it runs: 10^6 iterations are estimated far over the limit.
-    const std::string expr = "cel.bind(l, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], l.all(a, l.all(b, l.all(c, l.all(d, "
-                             "l.all(e, l.all(f, a + b + c + d + e + f >= 0)))))))";
+    const std::string expr
+        = "cel.bind(l, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], l.all(a, l.all(b, l.all(c, l.all(d, "
+          "l.all(e, l.all(f, a + b + c + d + e + f >= 0)))))))";
     std::vector<Diagnostic> diags;
     auto selector = compileSelector(expr, &diags);
     ASSERT_TRUE(selector.has_value());
@@ -155,9 +160,11 @@ TEST(SelectorTest, SweepsAFortyThousandDeviceInventory)
     for (size_t i = 0; i < devices.size(); ++i) {
         DeviceView &d = devices[i];
         d.driver = i % 4 == 0 ? "net.example.com" : "gpu.nvidia.com";
-        d.addAttribute("index", {T::Int, static_cast<int64_t>(i % 8), false, {}});
-        d.addAttribute("productName", {T::String, 0, false, i % 2 ? "NVIDIA A100-SXM4-40GB" : "NVIDIA H100 80GB HBM3"});
-        d.addAttribute("driverVersion", {T::Version, 0, false, i % 3 ? "550.54.15" : "535.104.5"});
+        d.addAttribute("index", { T::Int, static_cast<int64_t>(i % 8), false, {} });
+        d.addAttribute("productName",
+            { T::String, 0, false, i % 2 ? "NVIDIA A100-SXM4-40GB" : "NVIDIA H100 80GB HBM3" });
+        d.addAttribute(
+            "driverVersion", { T::Version, 0, false, i % 3 ? "550.54.15" : "535.104.5" });
         d.addCapacity("memory", *dra::model::Quantity::parse(i % 2 ? "40Gi" : "80Gi"));
     }
     const std::string expr = R"(device.driver == "gpu.nvidia.com" &&

@@ -31,7 +31,8 @@ TEST_P(KubernetesCostTest, EstimateEqualsTheFigureKubernetesPublishes)
     // The costliest case is over the limit: compiled, but refused with its estimate.
     if (!selector->isValid()) {
         ASSERT_FALSE(diagnostics.empty());
-        EXPECT_NE(diagnostics.front().message.find(std::to_string(GetParam().max)), std::string::npos)
+        EXPECT_NE(
+            diagnostics.front().message.find(std::to_string(GetParam().max)), std::string::npos)
             << diagnostics.front().message;
         return;
     }
@@ -66,7 +67,8 @@ INSTANTIATE_TEST_SUITE_P(Dra, KubernetesCostTest,
         PublishedCost { "driver", R"(device.driver == "dra.example.com")", 4 },
         PublishedCost { "attribute", R"(device.attributes["dra.example.com"].name)", 4 },
         PublishedCost { "attribute_index", R"(device.attributes["dra.example.com"]["name"])", 4 },
-        PublishedCost { "bind", R"(cel.bind(dra, device.attributes["dra.example.com"], dra.name))", 15 },
+        PublishedCost {
+            "bind", R"(cel.bind(dra, device.attributes["dra.example.com"], dra.name))", 15 },
         PublishedCost { "domain_check", R"("no-such-domain" in device.attributes)", 3 },
         PublishedCost { "int", R"(device.attributes["dra.example.com"].name > 0)", 5 },
         PublishedCost { "string", R"(device.attributes["dra.example.com"].name == "fish")", 5 },
@@ -89,14 +91,20 @@ INSTANTIATE_TEST_SUITE_P(Dra, KubernetesCostTest,
         PublishedCost { "many",
             R"(device.attributes["dra.example.com"].a && device.attributes["dra.example.com"].b && device.attributes["dra.example.com"].c)",
             12 },
-        PublishedCost { "attribute_domains", R"(device.attributes.exists_one(x, x == "dra.example.com"))", 164 },
-        PublishedCost { "attribute_ids", R"(device.attributes["dra.example.com"].exists_one(x, x == "services"))", 133 },
-        PublishedCost { "capacity_domains", R"(device.capacity.exists_one(x, x == "dra.example.com"))", 164 },
-        PublishedCost { "capacity_ids", R"(device.capacity["dra.example.com"].exists_one(x, x == "memory"))", 133 },
+        PublishedCost { "attribute_domains",
+            R"(device.attributes.exists_one(x, x == "dra.example.com"))", 164 },
+        PublishedCost { "attribute_ids",
+            R"(device.attributes["dra.example.com"].exists_one(x, x == "services"))", 133 },
+        PublishedCost {
+            "capacity_domains", R"(device.capacity.exists_one(x, x == "dra.example.com"))", 164 },
+        PublishedCost { "capacity_ids",
+            R"(device.capacity["dra.example.com"].exists_one(x, x == "memory"))", 133 },
         PublishedCost { "split",
             R"(device.attributes["dra.example.com"].services.split("example").size() >= 2)", 19 },
-        PublishedCost { "regex", R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))", 18 },
-        PublishedCost { "allow_multiple_allocations", R"(device.allowMultipleAllocations == true)", 3 },
+        PublishedCost {
+            "regex", R"(device.attributes["dra.example.com"].services.matches("[^a]?sym"))", 18 },
+        PublishedCost {
+            "allow_multiple_allocations", R"(device.allowMultipleAllocations == true)", 3 },
         PublishedCost { "expensive", kNestedAll, 85555551 }),
     [](const testing::TestParamInfo<PublishedCost> &info) { return std::string(info.param.name); });
 

@@ -44,7 +44,9 @@ TEST(LexerTest, DecodesStringEscapesRawAndTripleQuotes)
 {
     auto tokens = lexAll(R"('a\tb\u00e9\x41\101' r'\n' """x"y""" b'\xff')");
     ASSERT_EQ(tokens.size(), 4u);
-    EXPECT_EQ(tokens[0].value, "a\tb\xc3\xa9" "AA");
+    EXPECT_EQ(tokens[0].value,
+        "a\tb\xc3\xa9"
+        "AA");
     EXPECT_EQ(tokens[1].value, "\\n");
     EXPECT_EQ(tokens[2].value, "x\"y");
     EXPECT_EQ(tokens[3].kind, TokenKind::Bytes);

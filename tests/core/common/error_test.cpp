@@ -27,7 +27,8 @@ TEST(ResultTest, CarriesValueOrError)
 
 TEST(ErrorTest, ContextLeadsTheMessage)
 {
-    const Error e = Error{Error::Code::Parse, QStringLiteral("bad indent")}.withContext(QStringLiteral("a.yaml:3"));
+    const Error e = Error { Error::Code::Parse, QStringLiteral("bad indent") }.withContext(
+        QStringLiteral("a.yaml:3"));
     EXPECT_EQ(e.message, QStringLiteral("a.yaml:3: bad indent"));
     EXPECT_EQ(dra::common::codeName(Error::Code::NotFound), QStringLiteral("not-found"));
 }

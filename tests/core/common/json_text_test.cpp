@@ -8,7 +8,8 @@ TEST(JsonTextTest, MalformedJsonNamesOriginAndPosition)
 {
     const auto parsed = dra::common::parseJson(R"({"a": [1, 2,}")", QStringLiteral("dump.json"));
     ASSERT_FALSE(parsed.has_value());
-    EXPECT_TRUE(parsed.error().message.startsWith(QStringLiteral("dump.json: malformed JSON at byte 13")))
+    EXPECT_TRUE(
+        parsed.error().message.startsWith(QStringLiteral("dump.json: malformed JSON at byte 13")))
         << parsed.error().message.toStdString();
 }
 

@@ -21,14 +21,15 @@ using dra::test::sliceObject;
 namespace {
 
 // A partition of the counter set `set` using memory slices [first, first + count).
-json partition(const std::string &name, const std::string &profile, const std::string &set, int first, int count)
+json partition(const std::string &name, const std::string &profile, const std::string &set,
+    int first, int count)
 {
-    json device = gpuDevice(name, {{"profile", {{"string", profile}}}});
-    device["attributes"]["type"] = {{"string", "mig"}};
+    json device = gpuDevice(name, { { "profile", { { "string", profile } } } });
+    device["attributes"]["type"] = { { "string", "mig" } };
     std::vector<std::pair<std::string, std::string>> used;
     for (int slice = first; slice < first + count; ++slice)
         used.emplace_back("memory-slice-" + std::to_string(slice), "1");
-    device["consumesCounters"] = {{{"counterSet", set}, {"counters", counters(used)}}};
+    device["consumesCounters"] = { { { "counterSet", set }, { "counters", counters(used) } } };
     return device;
 }
 
@@ -37,7 +38,7 @@ json memorySlices(const std::string &name, int count)
     std::vector<std::pair<std::string, std::string>> slices;
     for (int slice = 0; slice < count; ++slice)
         slices.emplace_back("memory-slice-" + std::to_string(slice), "1");
-    return {{"name", name}, {"counters", counters(slices)}};
+    return { { "name", name }, { "counters", counters(slices) } };
 }
 
 // Node n1, counted by hand in the test below:
@@ -48,26 +49,31 @@ json memorySlices(const std::string &name, int count)
 json handCountedInventory()
 {
     json whole = gpuDevice("gpu-0");
-    whole["consumesCounters"] = {{{"counterSet", "gpu-0-set"}, {"counters", memorySlices("", 8)["counters"]}}};
-    std::vector<json> n1 = {whole};
+    whole["consumesCounters"]
+        = { { { "counterSet", "gpu-0-set" }, { "counters", memorySlices("", 8)["counters"] } } };
+    std::vector<json> n1 = { whole };
     for (int slice = 0; slice < 7; ++slice)
-        n1.push_back(partition("gpu-0-1g-" + std::to_string(slice), "1g.10gb", "gpu-0-set", slice, 1));
+        n1.push_back(
+            partition("gpu-0-1g-" + std::to_string(slice), "1g.10gb", "gpu-0-set", slice, 1));
     n1.push_back(partition("gpu-0-3g-0", "3g.40gb", "gpu-0-set", 0, 4));
     n1.push_back(partition("gpu-0-3g-4", "3g.40gb", "gpu-0-set", 4, 4));
     n1.push_back(gpuDevice("gpu-1"));
-    n1.push_back(gpuDevice("gpu-2", json::object(), {{"taints", {{{"key", "broken"}, {"effect", "NoSchedule"}}}}}));
+    n1.push_back(gpuDevice("gpu-2", json::object(),
+        { { "taints", { { { "key", "broken" }, { "effect", "NoSchedule" } } } } }));
     n1.push_back(gpuDevice("gpu-3"));
     n1.push_back(gpuDevice("gpu-4"));
-    json admin = claimObject("ops", "inspect", "n1", {"gpu-4"}, {"debug"});
+    json admin = claimObject("ops", "inspect", "n1", { "gpu-4" }, { "debug" });
     admin["status"]["allocation"]["devices"]["results"][0]["adminAccess"] = true;
     return listOf({
-        sliceObject("n1", "n1", n1, 1, 1, "n1", {{"sharedCounters", {memorySlices("gpu-0-set", 8)}}}),
+        sliceObject(
+            "n1", "n1", n1, 1, 1, "n1", { { "sharedCounters", { memorySlices("gpu-0-set", 8) } } }),
         sliceObject("n2", "n2",
-                    {partition("gpu-0-2g-0", "2g.20gb", "s", 0, 2), partition("gpu-0-2g-1", "2g.20gb", "s", 1, 2),
-                     partition("gpu-0-2g-2", "2g.20gb", "s", 2, 2)},
-                    1, 1, "n2", {{"sharedCounters", {memorySlices("s", 4)}}}),
-        claimObject("ml", "small", "n1", {"gpu-0-1g-0"}, {"p1"}),
-        claimObject("ml", "big", "n1", {"gpu-3"}, {"p2"}),
+            { partition("gpu-0-2g-0", "2g.20gb", "s", 0, 2),
+                partition("gpu-0-2g-1", "2g.20gb", "s", 1, 2),
+                partition("gpu-0-2g-2", "2g.20gb", "s", 2, 2) },
+            1, 1, "n2", { { "sharedCounters", { memorySlices("s", 4) } } }),
+        claimObject("ml", "small", "n1", { "gpu-0-1g-0" }, { "p1" }),
+        claimObject("ml", "big", "n1", { "gpu-3" }, { "p2" }),
         admin,
         deviceClass("gpu", "device.attributes['gpu.example.com'].type == 'gpu'"),
         deviceClass("mig", "device.attributes['gpu.example.com'].type == 'mig'"),
@@ -169,16 +175,18 @@ TEST(FreeCapacityTest, MigPresetFitsWhatItsCountersLeave)
     const ProfileCapacity *small = profile(a100, "1g.10gb");
     ASSERT_NE(small, nullptr);
     EXPECT_GE(small->fit, 7 * a100.wholeFree);
-    const std::vector<FreeCapacity> total = {freeCapacityOf(*snapshot, "all", snapshot->devices())};
+    const std::vector<FreeCapacity> total
+        = { freeCapacityOf(*snapshot, "all", snapshot->devices()) };
     EXPECT_EQ(total[0].devices, 152);
 }
 
 TEST(FreeCapacityTest, GroupingNamesRoundTrip)
 {
-    for (const char *name : {"pool", "node", "class", "model"})
+    for (const char *name : { "pool", "node", "class", "model" })
         EXPECT_EQ(groupingName(*parseGrouping(name)), name);
     EXPECT_FALSE(parseGrouping("rack").has_value());
-    const nlohmann::json json = toJson(FreeCapacity{"n1", 3, 1, 1, 1, 0, 2, 1, {{"1g.10gb", 7, 6, 5}}});
-    EXPECT_EQ(json["whole"], (nlohmann::json{{"total", 2}, {"free", 1}}));
+    const nlohmann::json json
+        = toJson(FreeCapacity { "n1", 3, 1, 1, 1, 0, 2, 1, { { "1g.10gb", 7, 6, 5 } } });
+    EXPECT_EQ(json["whole"], (nlohmann::json { { "total", 2 }, { "free", 1 } }));
     EXPECT_EQ(json["profiles"][0]["fit"], 5);
 }

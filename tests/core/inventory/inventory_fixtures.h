@@ -49,16 +49,16 @@ inline inventory::SnapshotPtr snapshotOf(const json &list, const std::string &cl
 
 inline json presetList(const std::string &preset, int nodes = 0)
 {
-    Result<json> list = sandbox::generateInventory({preset, nodes, 1});
+    Result<json> list = sandbox::generateInventory({ preset, nodes, 1 });
     EXPECT_TRUE(list.has_value());
-    return list ? *list : json{{"items", json::array()}};
+    return list ? *list : json { { "items", json::array() } };
 }
 
 // A preset's snapshot, built once per test program: snapshots are immutable, so tests share them.
-inline const inventory::SnapshotPtr & sharedPresetSnapshot(const std::string &preset, int nodes = 1)
+inline const inventory::SnapshotPtr &sharedPresetSnapshot(const std::string &preset, int nodes = 1)
 {
     static std::map<std::pair<std::string, int>, inventory::SnapshotPtr> built;
-    inventory::SnapshotPtr &snapshot = built[{preset, nodes}];
+    inventory::SnapshotPtr &snapshot = built[{ preset, nodes }];
     if (!snapshot)
         snapshot = snapshotOf(presetList(preset, nodes));
     return snapshot;
@@ -66,81 +66,89 @@ inline const inventory::SnapshotPtr & sharedPresetSnapshot(const std::string &pr
 
 inline json listOf(std::vector<json> items)
 {
-    return {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
+    return { { "apiVersion", "v1" }, { "kind", "List" }, { "items", std::move(items) } };
 }
 
 inline json nodeObject(const std::string &name)
 {
-    return {{"apiVersion", "v1"},
-            {"kind", "Node"},
-            {"metadata", {{"name", name}, {"uid", "uid-" + name}}},
-            {"status", {{"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+    return { { "apiVersion", "v1" }, { "kind", "Node" },
+        { "metadata", { { "name", name }, { "uid", "uid-" + name } } },
+        { "status", { { "conditions", { { { "type", "Ready" }, { "status", "True" } } } } } } };
 }
 
 inline json podObject(const std::string &ns, const std::string &name, const std::string &uid = {})
 {
-    return {{"apiVersion", "v1"},
-            {"kind", "Pod"},
-            {"metadata", {{"namespace", ns}, {"name", name}, {"uid", uid.empty() ? "uid-" + name : uid}}},
-            {"spec", {{"nodeName", "n1"}, {"containers", {{{"name", "main"}, {"image", "x"}}}}}}};
+    return { { "apiVersion", "v1" }, { "kind", "Pod" },
+        { "metadata",
+            { { "namespace", ns }, { "name", name },
+                { "uid", uid.empty() ? "uid-" + name : uid } } },
+        { "spec",
+            { { "nodeName", "n1" },
+                { "containers", { { { "name", "main" }, { "image", "x" } } } } } } };
 }
 
 inline json deviceClass(const std::string &name, const std::string &expression)
 {
-    return {{"apiVersion", "resource.k8s.io/v1"},
-            {"kind", "DeviceClass"},
-            {"metadata", {{"name", name}}},
-            {"spec", {{"selectors", {{{"cel", {{"expression", expression}}}}}}}}};
+    return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "DeviceClass" },
+        { "metadata", { { "name", name } } },
+        { "spec", { { "selectors", { { { "cel", { { "expression", expression } } } } } } } } };
 }
 
 // A GPU device of gpu.example.com with the given extra attributes / capacity / counters.
-inline json gpuDevice(const std::string &name, json attributes = json::object(), json extra = json::object())
+inline json gpuDevice(
+    const std::string &name, json attributes = json::object(), json extra = json::object())
 {
-    attributes["type"] = {{"string", "gpu"}};
+    attributes["type"] = { { "string", "gpu" } };
     if (!attributes.contains("productName"))
-        attributes["productName"] = {{"string", "Example GPU"}};
-    json device = {{"name", name}, {"attributes", attributes}, {"capacity", {{"memory", {{"value", "80Gi"}}}}}};
+        attributes["productName"] = { { "string", "Example GPU" } };
+    json device = { { "name", name }, { "attributes", attributes },
+        { "capacity", { { "memory", { { "value", "80Gi" } } } } } };
     device.update(extra);
     return device;
 }
 
 // A node-local slice of driver gpu.example.com.
 inline json sliceObject(const std::string &name, const std::string &node, std::vector<json> devices,
-                        int64_t generation = 1, int64_t sliceCount = 1, const std::string &pool = {},
-                        json extraSpec = json::object())
+    int64_t generation = 1, int64_t sliceCount = 1, const std::string &pool = {},
+    json extraSpec = json::object())
 {
-    json spec = {{"driver", "gpu.example.com"},
-                 {"nodeName", node},
-                 {"pool", {{"name", pool.empty() ? node : pool}, {"generation", generation}, {"resourceSliceCount", sliceCount}}},
-                 {"devices", std::move(devices)}};
+    json spec = { { "driver", "gpu.example.com" }, { "nodeName", node },
+        { "pool",
+            { { "name", pool.empty() ? node : pool }, { "generation", generation },
+                { "resourceSliceCount", sliceCount } } },
+        { "devices", std::move(devices) } };
     spec.update(extraSpec);
-    return {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceSlice"}, {"metadata", {{"name", name}}},
-            {"spec", std::move(spec)}};
+    return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceSlice" },
+        { "metadata", { { "name", name } } }, { "spec", std::move(spec) } };
 }
 
 // A claim of one request "gpu" of class `className`, allocated `devices` (driver
 // gpu.example.com, pool `pool`) and reserved for `pods`.
 inline json claimObject(const std::string &ns, const std::string &name, const std::string &pool,
-                        std::vector<std::string> devices, std::vector<std::string> pods,
-                        const std::string &className = "gpu.example.com")
+    std::vector<std::string> devices, std::vector<std::string> pods,
+    const std::string &className = "gpu.example.com")
 {
-    json claim = {{"apiVersion", "resource.k8s.io/v1"},
-                  {"kind", "ResourceClaim"},
-                  {"metadata", {{"namespace", ns}, {"name", name}, {"uid", "uid-" + name}}},
-                  {"spec",
-                   {{"devices",
-                     {{"requests",
-                       {{{"name", "gpu"},
-                         {"exactly",
-                          {{"deviceClassName", className}, {"count", std::max<size_t>(1, devices.size())}}}}}}}}}}};
+    json claim = {
+        { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
+        { "metadata", { { "namespace", ns }, { "name", name }, { "uid", "uid-" + name } } },
+        { "spec",
+            { { "devices",
+                { { "requests",
+                    { { { "name", "gpu" },
+                        { "exactly",
+                            { { "deviceClassName", className },
+                                { "count", std::max<size_t>(1, devices.size()) } } } } } } } } } }
+    };
     if (!devices.empty()) {
         json results = json::array();
         for (const std::string &device : devices)
-            results.push_back({{"request", "gpu"}, {"driver", "gpu.example.com"}, {"pool", pool}, {"device", device}});
-        claim["status"]["allocation"] = {{"devices", {{"results", results}}}};
+            results.push_back({ { "request", "gpu" }, { "driver", "gpu.example.com" },
+                { "pool", pool }, { "device", device } });
+        claim["status"]["allocation"] = { { "devices", { { "results", results } } } };
         json reserved = json::array();
         for (const std::string &pod : pods)
-            reserved.push_back({{"resource", "pods"}, {"name", pod}, {"uid", "uid-" + pod}});
+            reserved.push_back(
+                { { "resource", "pods" }, { "name", pod }, { "uid", "uid-" + pod } });
         if (!pods.empty())
             claim["status"]["reservedFor"] = reserved;
     }
@@ -152,7 +160,7 @@ inline json counters(const std::vector<std::pair<std::string, std::string>> &val
 {
     json out = json::object();
     for (const auto &[name, value] : values)
-        out[name] = {{"value", value}};
+        out[name] = { { "value", value } };
     return out;
 }
 

@@ -38,7 +38,7 @@ TEST(JsonSkimTest, ReadsWantedFieldsAndSkipsTheRest)
     EXPECT_EQ(name, "gpu-0");
     EXPECT_EQ(n, -42);
     EXPECT_TRUE(ok);
-    EXPECT_EQ(list, (std::vector<std::string>{"x", "y\"z"}));
+    EXPECT_EQ(list, (std::vector<std::string> { "x", "y\"z" }));
     EXPECT_EQ(after, "\xc3\xa9\xf0\x9f\x98\x80");
 }
 
@@ -59,7 +59,8 @@ TEST(JsonSkimTest, ATypeMismatchIsNotAnError)
 
 TEST(JsonSkimTest, BrokenTextStopsTheSkim)
 {
-    for (const char *text : {R"({"a" 1})", R"({"a":"unterminated})", R"({"a":1,})", R"([1 2])", ""}) {
+    for (const char *text :
+        { R"({"a" 1})", R"({"a":"unterminated})", R"({"a":1,})", R"([1 2])", "" }) {
         JsonSkim skim(text);
         if (skim.peek() == '[') {
             skim.enterArray();

@@ -38,16 +38,16 @@ std::vector<Finding> withCode(const std::vector<Finding> &findings, const std::s
 
 bool names(const Finding &finding, const std::string &kind, const std::string &name)
 {
-    return std::ranges::any_of(finding.objects, [&](const common::ObjectKey &key) {
-        return key.kind == kind && key.name == name;
-    });
+    return std::ranges::any_of(finding.objects,
+        [&](const common::ObjectKey &key) { return key.kind == kind && key.name == name; });
 }
 
 std::string listed(const std::vector<Finding> &findings)
 {
     std::string text;
     for (const Finding &finding : findings)
-        text += std::string(severityName(finding.severity)) + " " + finding.code + ": " + finding.message + "\n";
+        text += std::string(severityName(finding.severity)) + " " + finding.code + ": "
+            + finding.message + "\n";
     return text;
 }
 
@@ -68,19 +68,20 @@ TEST(LintTest, TheDemoClusterHasOnlyInformation)
         ASSERT_EQ(finding.objects.size(), 1u);
         EXPECT_EQ(finding.objects[0].kind, "DeviceClass");
     }
-    EXPECT_TRUE(std::ranges::any_of(classes, [](const Finding &f) { return names(f, "DeviceClass", "vfio.gpu.nvidia.com"); }));
+    EXPECT_TRUE(std::ranges::any_of(
+        classes, [](const Finding &f) { return names(f, "DeviceClass", "vfio.gpu.nvidia.com"); }));
 }
 
 TEST(LintTest, IncompleteAndInconsistentPools)
 {
     const std::vector<Finding> findings = findingsOf({
-        sliceObject("a-1", "a", {gpuDevice("gpu-0")}, 1, 2),
-        sliceObject("b-1", "b", {gpuDevice("gpu-0")}, 1, 2),
-        sliceObject("b-2", "b", {gpuDevice("gpu-1")}, 1, 3),
-        sliceObject("c-1", "c", {gpuDevice("gpu-0")}, 1, 2),
-        sliceObject("c-2", "c", {gpuDevice("gpu-0")}, 1, 2),
-        sliceObject("d-old", "d", {gpuDevice("gpu-0")}, 1, 1),
-        sliceObject("d-new", "d", {gpuDevice("gpu-0")}, 2, 1),
+        sliceObject("a-1", "a", { gpuDevice("gpu-0") }, 1, 2),
+        sliceObject("b-1", "b", { gpuDevice("gpu-0") }, 1, 2),
+        sliceObject("b-2", "b", { gpuDevice("gpu-1") }, 1, 3),
+        sliceObject("c-1", "c", { gpuDevice("gpu-0") }, 1, 2),
+        sliceObject("c-2", "c", { gpuDevice("gpu-0") }, 1, 2),
+        sliceObject("d-old", "d", { gpuDevice("gpu-0") }, 1, 1),
+        sliceObject("d-new", "d", { gpuDevice("gpu-0") }, 2, 1),
     });
     const auto incomplete = withCode(findings, "PoolIncomplete");
     ASSERT_EQ(incomplete.size(), 1u) << listed(findings);
@@ -91,7 +92,8 @@ TEST(LintTest, IncompleteAndInconsistentPools)
     const auto mismatch = withCode(findings, "PoolSliceCountMismatch");
     ASSERT_EQ(mismatch.size(), 1u) << listed(findings);
     EXPECT_EQ(mismatch[0].severity, Severity::Error);
-    EXPECT_TRUE(names(mismatch[0], "ResourceSlice", "b-1") && names(mismatch[0], "ResourceSlice", "b-2"));
+    EXPECT_TRUE(
+        names(mismatch[0], "ResourceSlice", "b-1") && names(mismatch[0], "ResourceSlice", "b-2"));
 
     const auto duplicate = withCode(findings, "PoolDuplicateDevice");
     ASSERT_EQ(duplicate.size(), 1u) << listed(findings);
@@ -107,12 +109,15 @@ TEST(LintTest, IncompleteAndInconsistentPools)
 
 TEST(LintTest, CounterSetsDuplicatedOrMissing)
 {
-    const json set = {{"name", "gpu-0-set"}, {"counters", counters({{"memory", "80Gi"}})}};
+    const json set
+        = { { "name", "gpu-0-set" }, { "counters", counters({ { "memory", "80Gi" } }) } };
     const json consumer = gpuDevice("gpu-0", json::object(),
-                                    {{"consumesCounters", {{{"counterSet", "elsewhere"}, {"counters", counters({{"memory", "1Gi"}})}}}}});
+        { { "consumesCounters",
+            { { { "counterSet", "elsewhere" },
+                { "counters", counters({ { "memory", "1Gi" } }) } } } } });
     const std::vector<Finding> findings = findingsOf({
-        sliceObject("a-1", "a", {}, 1, 2, "a", {{"sharedCounters", {set}}}),
-        sliceObject("a-2", "a", {consumer}, 1, 2, "a", {{"sharedCounters", {set}}}),
+        sliceObject("a-1", "a", {}, 1, 2, "a", { { "sharedCounters", { set } } }),
+        sliceObject("a-2", "a", { consumer }, 1, 2, "a", { { "sharedCounters", { set } } }),
     });
     const auto duplicate = withCode(findings, "PoolDuplicateCounterSet");
     ASSERT_EQ(duplicate.size(), 1u) << listed(findings);
@@ -125,23 +130,30 @@ TEST(LintTest, CounterSetsDuplicatedOrMissing)
 
 TEST(LintTest, MigDevicesBesideTheirWholeGpuWithoutSharedCounters)
 {
-    const json gpu = gpuDevice("gpu-0", {{"uuid", {{"string", "GPU-A"}}}});
-    json mig = gpuDevice("gpu-0-mig-1g", {{"parentUUID", {{"string", "GPU-A"}}}, {"profile", {{"string", "1g.10gb"}}}});
-    mig["attributes"]["type"] = {{"string", "mig"}};
-    const std::vector<Finding> untied = findingsOf({nodeObject("n1"), sliceObject("n1", "n1", {gpu, mig})});
+    const json gpu = gpuDevice("gpu-0", { { "uuid", { { "string", "GPU-A" } } } });
+    json mig = gpuDevice("gpu-0-mig-1g",
+        { { "parentUUID", { { "string", "GPU-A" } } },
+            { "profile", { { "string", "1g.10gb" } } } });
+    mig["attributes"]["type"] = { { "string", "mig" } };
+    const std::vector<Finding> untied
+        = findingsOf({ nodeObject("n1"), sliceObject("n1", "n1", { gpu, mig }) });
     const auto found = withCode(untied, "MigAlsoWhole");
     ASSERT_EQ(found.size(), 1u) << listed(untied);
     EXPECT_NE(found[0].message.find("gpu-0-mig-1g"), std::string::npos);
     EXPECT_TRUE(names(found[0], "Node", "n1"));
 
     // Partitionable devices: both consume the same counter set, so Kubernetes keeps them apart.
-    const json set = {{"name", "gpu-0-set"}, {"counters", counters({{"memory", "80Gi"}})}};
+    const json set
+        = { { "name", "gpu-0-set" }, { "counters", counters({ { "memory", "80Gi" } }) } };
     json tiedGpu = gpu;
-    tiedGpu["consumesCounters"] = {{{"counterSet", "gpu-0-set"}, {"counters", counters({{"memory", "80Gi"}})}}};
+    tiedGpu["consumesCounters"]
+        = { { { "counterSet", "gpu-0-set" }, { "counters", counters({ { "memory", "80Gi" } }) } } };
     json tiedMig = mig;
-    tiedMig["consumesCounters"] = {{{"counterSet", "gpu-0-set"}, {"counters", counters({{"memory", "10Gi"}})}}};
-    const std::vector<Finding> tied = findingsOf(
-        {nodeObject("n1"), sliceObject("n1", "n1", {tiedGpu, tiedMig}, 1, 1, "n1", {{"sharedCounters", {set}}})});
+    tiedMig["consumesCounters"]
+        = { { { "counterSet", "gpu-0-set" }, { "counters", counters({ { "memory", "10Gi" } }) } } };
+    const std::vector<Finding> tied = findingsOf({ nodeObject("n1"),
+        sliceObject(
+            "n1", "n1", { tiedGpu, tiedMig }, 1, 1, "n1", { { "sharedCounters", { set } } }) });
     EXPECT_TRUE(withCode(tied, "MigAlsoWhole").empty()) << listed(tied);
 }
 
@@ -149,12 +161,12 @@ TEST(LintTest, LeakedClaimsMissingPodsAndVanishedDevices)
 {
     const std::vector<Finding> findings = findingsOf({
         nodeObject("n1"),
-        sliceObject("n1", "n1", {gpuDevice("gpu-0"), gpuDevice("gpu-1"), gpuDevice("gpu-2")}),
+        sliceObject("n1", "n1", { gpuDevice("gpu-0"), gpuDevice("gpu-1"), gpuDevice("gpu-2") }),
         podObject("ml", "alive"),
-        claimObject("ml", "leaked", "n1", {"gpu-0"}, {}),
-        claimObject("ml", "orphaned", "n1", {"gpu-1"}, {"ghost"}),
-        claimObject("ml", "fine", "n1", {"gpu-2"}, {"alive"}),
-        claimObject("ml", "stale", "n1", {"gpu-9"}, {"alive"}),
+        claimObject("ml", "leaked", "n1", { "gpu-0" }, {}),
+        claimObject("ml", "orphaned", "n1", { "gpu-1" }, { "ghost" }),
+        claimObject("ml", "fine", "n1", { "gpu-2" }, { "alive" }),
+        claimObject("ml", "stale", "n1", { "gpu-9" }, { "alive" }),
     });
     const auto leaked = withCode(findings, "ClaimAllocatedNotReserved");
     ASSERT_EQ(leaked.size(), 1u) << listed(findings);
@@ -174,9 +186,8 @@ TEST(LintTest, LeakedClaimsMissingPodsAndVanishedDevices)
 TEST(LintTest, APodReplacedUnderTheSameNameIsNotTheReservedOne)
 {
     const std::vector<Finding> findings = findingsOf({
-        sliceObject("n1", "n1", {gpuDevice("gpu-0")}),
-        podObject("ml", "worker", "uid-new"),
-        claimObject("ml", "c", "n1", {"gpu-0"}, {"worker"}), // reserved for uid-worker
+        sliceObject("n1", "n1", { gpuDevice("gpu-0") }), podObject("ml", "worker", "uid-new"),
+        claimObject("ml", "c", "n1", { "gpu-0" }, { "worker" }), // reserved for uid-worker
     });
     const auto replaced = withCode(findings, "ClaimReservedForMissingPod");
     ASSERT_EQ(replaced.size(), 1u) << listed(findings);
@@ -185,34 +196,38 @@ TEST(LintTest, APodReplacedUnderTheSameNameIsNotTheReservedOne)
 
 TEST(LintTest, DriverVersionsMixedOnOneNode)
 {
-    const std::vector<Finding> findings = findingsOf({sliceObject(
-        "n1", "n1",
-        {gpuDevice("gpu-0", {{"driverVersion", {{"version", "550.54.15"}}}}),
-         gpuDevice("gpu-1", {{"driverVersion", {{"version", "550.54.15"}}}}),
-         gpuDevice("gpu-2", {{"driverVersion", {{"version", "570.86.10"}}}})})});
+    const std::vector<Finding> findings = findingsOf({ sliceObject("n1", "n1",
+        { gpuDevice("gpu-0", { { "driverVersion", { { "version", "550.54.15" } } } }),
+            gpuDevice("gpu-1", { { "driverVersion", { { "version", "550.54.15" } } } }),
+            gpuDevice("gpu-2", { { "driverVersion", { { "version", "570.86.10" } } } }) }) });
     const auto mixed = withCode(findings, "DriverVersionMismatch");
     ASSERT_EQ(mixed.size(), 1u) << listed(findings);
-    EXPECT_NE(mixed[0].message.find("550.54.15 on 2 device(s)"), std::string::npos) << mixed[0].message;
-    EXPECT_NE(mixed[0].message.find("570.86.10 on 1 device(s)"), std::string::npos) << mixed[0].message;
+    EXPECT_NE(mixed[0].message.find("550.54.15 on 2 device(s)"), std::string::npos)
+        << mixed[0].message;
+    EXPECT_NE(mixed[0].message.find("570.86.10 on 1 device(s)"), std::string::npos)
+        << mixed[0].message;
     EXPECT_TRUE(names(mixed[0], "Node", "n1"));
 }
 
 TEST(LintTest, SlicesOfNodesThatDoNotExist)
 {
-    const std::vector<Finding> findings =
-        findingsOf({nodeObject("n1"), sliceObject("n1", "n1", {gpuDevice("gpu-0")}), sliceObject("gone", "n2", {gpuDevice("gpu-0")})});
+    const std::vector<Finding> findings
+        = findingsOf({ nodeObject("n1"), sliceObject("n1", "n1", { gpuDevice("gpu-0") }),
+            sliceObject("gone", "n2", { gpuDevice("gpu-0") }) });
     const auto missing = withCode(findings, "SliceNodeMissing");
     ASSERT_EQ(missing.size(), 1u) << listed(findings);
     EXPECT_TRUE(names(missing[0], "ResourceSlice", "gone"));
     EXPECT_NE(missing[0].message.find("n2"), std::string::npos);
     // Without any Node in the cache nothing can be said.
-    EXPECT_TRUE(withCode(findingsOf({sliceObject("gone", "n2", {gpuDevice("gpu-0")})}), "SliceNodeMissing").empty());
+    EXPECT_TRUE(withCode(
+        findingsOf({ sliceObject("gone", "n2", { gpuDevice("gpu-0") }) }), "SliceNodeMissing")
+                    .empty());
 }
 
 TEST(LintTest, ClassesThatMatchNothingOrDoNotCompile)
 {
     const std::vector<Finding> findings = findingsOf({
-        sliceObject("n1", "n1", {gpuDevice("gpu-0")}),
+        sliceObject("n1", "n1", { gpuDevice("gpu-0") }),
         deviceClass("gpu.example.com", "device.driver == 'gpu.example.com'"),
         deviceClass("wanted", "device.driver == 'fpga.example.com'"),
         deviceClass("unused", "device.driver == 'nic.example.com'"),
@@ -236,8 +251,9 @@ TEST(LintTest, UnreadableObjectsAreFindings)
     SnapshotSource source;
     source.cluster = "test";
     store::ObjectRecord record;
-    record.key = {"resource.k8s.io", "ResourceClaim", "ml", "broken"};
-    record.json = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"broken","namespace":"ml"},"spec":{"devices":{"requests":7}}})";
+    record.key = { "resource.k8s.io", "ResourceClaim", "ml", "broken" };
+    record.json
+        = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"broken","namespace":"ml"},"spec":{"devices":{"requests":7}}})";
     source.objects.push_back(record);
     const std::vector<Finding> findings = lint(*buildSnapshot(std::move(source)));
     const auto unreadable = withCode(findings, "ObjectUnreadable");
@@ -247,11 +263,13 @@ TEST(LintTest, UnreadableObjectsAreFindings)
 
 TEST(LintTest, JsonNamesKindNamespaceAndName)
 {
-    const Finding finding{Severity::Warning, "ClaimAllocatedNotReserved", "m",
-                          {{"resource.k8s.io", "ResourceClaim", "ml", "c"}, {{}, "Node", {}, "n1"}}};
+    const Finding finding { Severity::Warning, "ClaimAllocatedNotReserved", "m",
+        { { "resource.k8s.io", "ResourceClaim", "ml", "c" }, { {}, "Node", {}, "n1" } } };
     const nlohmann::json json = toJson(finding);
     EXPECT_EQ(json["severity"], "warning");
     EXPECT_EQ(json["code"], "ClaimAllocatedNotReserved");
-    EXPECT_EQ(json["objects"][0], (nlohmann::json{{"group", "resource.k8s.io"}, {"kind", "ResourceClaim"}, {"namespace", "ml"}, {"name", "c"}}));
-    EXPECT_EQ(json["objects"][1], (nlohmann::json{{"kind", "Node"}, {"name", "n1"}}));
+    EXPECT_EQ(json["objects"][0],
+        (nlohmann::json { { "group", "resource.k8s.io" }, { "kind", "ResourceClaim" },
+            { "namespace", "ml" }, { "name", "c" } }));
+    EXPECT_EQ(json["objects"][1], (nlohmann::json { { "kind", "Node" }, { "name", "n1" } }));
 }

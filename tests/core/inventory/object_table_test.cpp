@@ -38,18 +38,21 @@ TEST(ObjectTableTest, DefaultColumnsMatchKubeApiserver)
 TEST(ObjectTableTest, RowsHaveOneCellPerColumn)
 {
     const int64_t now = inventory::parseTimestamp("2026-11-01T00:42:00Z");
-    const model::Object claim = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+    const model::Object claim
+        = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
       "metadata":{"name":"c","namespace":"ml","creationTimestamp":"2026-11-01T00:00:00Z"},
       "status":{"allocation":{"devices":{"results":[{"request":"gpu","driver":"d","pool":"node-1","device":"gpu-3"}]},
         "nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":["node-1"]}]}]}}}})");
     const auto row = inventory::tableRow(claim, now);
     ASSERT_EQ(row.size(), inventory::tableColumns(model::Kind::ResourceClaim).size());
-    EXPECT_EQ(row, (std::vector<std::string>{"c", "allocated", "42m", "node-1", "node-1/gpu-3"}));
+    EXPECT_EQ(
+        row, (std::vector<std::string> { "c", "allocated", "42m", "node-1", "node-1/gpu-3" }));
 
-    const model::Object slice = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    const model::Object slice
+        = decodeText(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
       "metadata":{"name":"s","creationTimestamp":"2026-10-30T00:42:00Z"},
       "spec":{"driver":"gpu.nvidia.com","nodeName":"n1","pool":{"name":"n1","generation":1,"resourceSliceCount":1},
               "devices":[{"name":"gpu-0"},{"name":"gpu-1"}]}})");
     EXPECT_EQ(inventory::tableRow(slice, now),
-              (std::vector<std::string>{"s", "n1", "gpu.nvidia.com", "n1", "2d", "2", "1"}));
+        (std::vector<std::string> { "s", "n1", "gpu.nvidia.com", "n1", "2d", "2", "1" }));
 }

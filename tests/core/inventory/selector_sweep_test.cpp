@@ -33,19 +33,20 @@ std::vector<std::string> sweepSelectors()
     EXPECT_GE(out.size(), 12u);
     for (const test::SelectorCase &c : test::a100SelectorCases())
         out.push_back(c.expr);
-    out.insert(out.end(), {
-        R"(device.attributes["gpu.nvidia.com"].uuid.endsWith("0"))",
-        R"(device.attributes["gpu.nvidia.com"].exists(n, n == "profile"))",
-        R"(device.attributes[device.driver].type == "gpu")",
-        R"(device.attributes["gpu.nvidia.com"].index + 1 > 2 || device.attributes["gpu.nvidia.com"].productName.contains("A"))",
-        R"(device.capacity["gpu.nvidia.com"].memory.add(quantity("1Gi")).isGreaterThan(quantity("80Gi")))",
-        R"(string(device.attributes["gpu.nvidia.com"].driverVersion) == "x")",
-        R"(device.attributes["gpu.nvidia.com"].driverVersion)",
-        R"([1, 2, 3].all(i, i < device.attributes["resource.kubernetes.io"].numaNode + 4))",
-        R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], has(gpu.profile) ? gpu.profile.startsWith("1g") : gpu.index > 3))",
-        R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], [1].exists(gpu, gpu == 1) || gpu.type == "gpu"))",
-        R"(["a"].exists(device, device == "a") || device.driver == "gpu.nvidia.com")",
-    });
+    out.insert(out.end(),
+        {
+            R"(device.attributes["gpu.nvidia.com"].uuid.endsWith("0"))",
+            R"(device.attributes["gpu.nvidia.com"].exists(n, n == "profile"))",
+            R"(device.attributes[device.driver].type == "gpu")",
+            R"(device.attributes["gpu.nvidia.com"].index + 1 > 2 || device.attributes["gpu.nvidia.com"].productName.contains("A"))",
+            R"(device.capacity["gpu.nvidia.com"].memory.add(quantity("1Gi")).isGreaterThan(quantity("80Gi")))",
+            R"(string(device.attributes["gpu.nvidia.com"].driverVersion) == "x")",
+            R"(device.attributes["gpu.nvidia.com"].driverVersion)",
+            R"([1, 2, 3].all(i, i < device.attributes["resource.kubernetes.io"].numaNode + 4))",
+            R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], has(gpu.profile) ? gpu.profile.startsWith("1g") : gpu.index > 3))",
+            R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], [1].exists(gpu, gpu == 1) || gpu.type == "gpu"))",
+            R"(["a"].exists(device, device == "a") || device.driver == "gpu.nvidia.com")",
+        });
     return out;
 }
 
@@ -54,9 +55,9 @@ std::vector<cel::DeviceView> trickyDevices()
 {
     using T = cel::DeviceAttributeValue::Type;
     std::vector<cel::DeviceView> out(4, test::a100());
-    out[0].addAttribute("driverVersion", {T::Version, 0, false, "not-a-version"});
-    out[1].addAttribute("driverVersion", {T::String, 0, false, "550.54.15"});
-    out[2].addAttribute("index", {T::String, 0, false, "0"});
+    out[0].addAttribute("driverVersion", { T::Version, 0, false, "not-a-version" });
+    out[1].addAttribute("driverVersion", { T::String, 0, false, "550.54.15" });
+    out[2].addAttribute("index", { T::String, 0, false, "0" });
     out[2].addCapacity("memory", *model::Quantity::parse("42949672960"));
     out[3].driver = "net.example.com";
     return out;
@@ -70,7 +71,7 @@ TEST(SelectorSweepTest, RememberedResultsAreExactlyFreshEvaluations)
     // what it remembered. Every device must get the outcome and error message a fresh
     // evaluation gives, for every selector.
     std::vector<const cel::DeviceView *> devices;
-    for (const char *preset : {"scale", "mixed"}) {
+    for (const char *preset : { "scale", "mixed" }) {
         for (const inventory::Device *d : test::sharedPresetSnapshot(preset, 4)->devices())
             devices.push_back(&d->view);
     }
@@ -123,13 +124,14 @@ TEST(SelectorSweepTest, SelectorsReadingMoreThanConstantPathsAreNotRemembered)
         ASSERT_TRUE(selector && selector->isValid()) << expr;
         EXPECT_FALSE(selector->readsOnlyDevicePaths()) << expr;
     }
-    for (const char *expr : {
-             R"(has(device.attributes["gpu.nvidia.com"].profile) && device.capacity["gpu.nvidia.com"]["memory"].sign() >= 0 && device.driver != "")",
-             R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], has(gpu.profile) && gpu["type"] == "gpu") && device.driver != "")",
-             // A comprehension variable named `device` hides the device only inside it.
-             R"(["a"].exists(device, device == "a") || device.driver == "x" || device.attributes["d"].n == 1 || device.capacity["d"].n.sign() > 0)",
-             R"(cel.bind(c, device.capacity["gpu.nvidia.com"], cel.bind(a, device.attributes["gpu.nvidia.com"], c.memory.sign() >= 0 && a.type == "" && device.driver != "")))",
-         }) {
+    for (const char *expr :
+        {
+            R"(has(device.attributes["gpu.nvidia.com"].profile) && device.capacity["gpu.nvidia.com"]["memory"].sign() >= 0 && device.driver != "")",
+            R"(cel.bind(gpu, device.attributes["gpu.nvidia.com"], has(gpu.profile) && gpu["type"] == "gpu") && device.driver != "")",
+            // A comprehension variable named `device` hides the device only inside it.
+            R"(["a"].exists(device, device == "a") || device.driver == "x" || device.attributes["d"].n == 1 || device.capacity["d"].n.sign() > 0)",
+            R"(cel.bind(c, device.capacity["gpu.nvidia.com"], cel.bind(a, device.attributes["gpu.nvidia.com"], c.memory.sign() >= 0 && a.type == "" && device.driver != "")))",
+        }) {
         std::vector<cel::Diagnostic> diagnostics;
         Result<cel::CompiledSelector> selector = cel::compileSelector(expr, &diagnostics);
         ASSERT_TRUE(selector && selector->isValid()) << expr;
@@ -151,5 +153,7 @@ TEST(SelectorSweepTest, WarnsWhenNoDeviceHasTheComparedValue)
         return count;
     };
     EXPECT_EQ(neverTrue(R"(device.attributes["gpu.nvidia.com"].productName == "H200")"), 1);
-    EXPECT_EQ(neverTrue(R"(device.attributes["gpu.nvidia.com"].productName == ")" + product->stringValue + "\""), 0);
+    EXPECT_EQ(neverTrue(R"(device.attributes["gpu.nvidia.com"].productName == ")"
+                  + product->stringValue + "\""),
+        0);
 }

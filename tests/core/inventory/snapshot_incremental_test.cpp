@@ -24,9 +24,9 @@ const std::string kCluster = "test";
 
 std::string describe(const Pool &pool)
 {
-    std::string text = pool.driver + "/" + pool.name + " node=" + pool.node + " gen=" + std::to_string(pool.generation)
-        + " count=" + std::to_string(pool.resourceSliceCount) + " devices=" + std::to_string(pool.deviceCount)
-        + " slices=";
+    std::string text = pool.driver + "/" + pool.name + " node=" + pool.node + " gen="
+        + std::to_string(pool.generation) + " count=" + std::to_string(pool.resourceSliceCount)
+        + " devices=" + std::to_string(pool.deviceCount) + " slices=";
     for (const std::string &s : pool.slices)
         text += s + ",";
     text += " stale=";
@@ -44,7 +44,8 @@ std::string describe(const CounterSetUsage &set)
 {
     std::string text = set.name;
     for (const CounterUsage &counter : set.counters)
-        text += " " + counter.name + "=" + counter.consumed.toString() + "/" + counter.total.toString();
+        text += " " + counter.name + "=" + counter.consumed.toString() + "/"
+            + counter.total.toString();
     return text;
 }
 
@@ -52,7 +53,8 @@ std::string describe(std::span<const DeviceHold> holds)
 {
     std::string text;
     for (const DeviceHold &hold : holds) {
-        text += hold.claim.display() + ":" + hold.request + (hold.adminAccess ? "+admin" : "") + ":";
+        text
+            += hold.claim.display() + ":" + hold.request + (hold.adminAccess ? "+admin" : "") + ":";
         for (const std::string &pod : hold.pods)
             text += pod + ",";
         text += ";";
@@ -66,55 +68,64 @@ testing::AssertionResult sameContent(const Snapshot &a, const Snapshot &b)
     if (a.rev() != b.rev())
         return testing::AssertionFailure() << "rev " << a.rev() << " vs " << b.rev();
     if (a.devices().size() != b.devices().size())
-        return testing::AssertionFailure() << "devices " << a.devices().size() << " vs " << b.devices().size();
+        return testing::AssertionFailure()
+            << "devices " << a.devices().size() << " vs " << b.devices().size();
     for (size_t i = 0; i < a.devices().size(); ++i) {
         if (!(*a.devices()[i] == *b.devices()[i]))
-            return testing::AssertionFailure() << "device #" << i << " " << a.devices()[i]->key.display() << " vs "
-                                               << b.devices()[i]->key.display();
+            return testing::AssertionFailure()
+                << "device #" << i << " " << a.devices()[i]->key.display() << " vs "
+                << b.devices()[i]->key.display();
         if (describe(a.holds(a.devices()[i]->key)) != describe(b.holds(b.devices()[i]->key)))
-            return testing::AssertionFailure() << "holds of " << a.devices()[i]->key.display() << ": "
-                                               << describe(a.holds(a.devices()[i]->key)) << " vs "
-                                               << describe(b.holds(b.devices()[i]->key));
+            return testing::AssertionFailure() << "holds of " << a.devices()[i]->key.display()
+                                               << ": " << describe(a.holds(a.devices()[i]->key))
+                                               << " vs " << describe(b.holds(b.devices()[i]->key));
         if (a.state(*a.devices()[i]) != b.state(*b.devices()[i]))
             return testing::AssertionFailure() << "state of " << a.devices()[i]->key.display();
     }
     if (a.pools().size() != b.pools().size())
-        return testing::AssertionFailure() << "pools " << a.pools().size() << " vs " << b.pools().size();
+        return testing::AssertionFailure()
+            << "pools " << a.pools().size() << " vs " << b.pools().size();
     for (size_t i = 0; i < a.pools().size(); ++i) {
         if (describe(a.pools()[i]) != describe(b.pools()[i]))
-            return testing::AssertionFailure() << describe(a.pools()[i]) << " vs " << describe(b.pools()[i]);
+            return testing::AssertionFailure()
+                << describe(a.pools()[i]) << " vs " << describe(b.pools()[i]);
         const auto usageA = a.counterUsage(a.pools()[i].driver, a.pools()[i].name);
         const auto usageB = b.counterUsage(b.pools()[i].driver, b.pools()[i].name);
         if (usageA.size() != usageB.size())
             return testing::AssertionFailure() << "counter sets of " << a.pools()[i].name;
         for (size_t j = 0; j < usageA.size(); ++j)
             if (describe(usageA[j]) != describe(usageB[j]))
-                return testing::AssertionFailure() << describe(usageA[j]) << " vs " << describe(usageB[j]);
+                return testing::AssertionFailure()
+                    << describe(usageA[j]) << " vs " << describe(usageB[j]);
     }
     if (a.slices().size() != b.slices().size())
-        return testing::AssertionFailure() << "slices " << a.slices().size() << " vs " << b.slices().size();
+        return testing::AssertionFailure()
+            << "slices " << a.slices().size() << " vs " << b.slices().size();
     for (size_t i = 0; i < a.slices().size(); ++i)
         if (a.slices()[i].name != b.slices()[i].name || a.slices()[i].stale != b.slices()[i].stale
             || a.slices()[i].rev != b.slices()[i].rev)
-            return testing::AssertionFailure() << "slice " << a.slices()[i].name << " vs " << b.slices()[i].name;
+            return testing::AssertionFailure()
+                << "slice " << a.slices()[i].name << " vs " << b.slices()[i].name;
     for (int kind = 0; kind < int(model::Kind::Unknown); ++kind) {
         const auto objectsA = a.objects(model::Kind(kind));
         const auto objectsB = b.objects(model::Kind(kind));
         if (objectsA.size() != objectsB.size())
-            return testing::AssertionFailure() << "objects of kind " << kind << ": " << objectsA.size() << " vs "
-                                               << objectsB.size();
+            return testing::AssertionFailure() << "objects of kind " << kind << ": "
+                                               << objectsA.size() << " vs " << objectsB.size();
         for (size_t i = 0; i < objectsA.size(); ++i)
             if (objectsA[i]->key() != objectsB[i]->key() || *objectsA[i]->raw != *objectsB[i]->raw)
-                return testing::AssertionFailure() << objectsA[i]->display() << " vs " << objectsB[i]->display();
+                return testing::AssertionFailure()
+                    << objectsA[i]->display() << " vs " << objectsB[i]->display();
     }
     if (a.problems().size() != b.problems().size())
-        return testing::AssertionFailure() << "problems " << a.problems().size() << " vs " << b.problems().size();
+        return testing::AssertionFailure()
+            << "problems " << a.problems().size() << " vs " << b.problems().size();
     return testing::AssertionSuccess();
 }
 
 store::ObjectRecord record(const json &object)
 {
-    return test::recordsOf(test::listOf({object})).front();
+    return test::recordsOf(test::listOf({ object })).front();
 }
 
 class SnapshotIncrementalTest : public testing::Test
@@ -122,8 +133,8 @@ class SnapshotIncrementalTest : public testing::Test
 protected:
     void SetUp() override
     {
-        Result<store::CacheDb> cache = store::CacheDb::open(m_dir.filePath(QStringLiteral("cache.db")),
-                                                            store::OpenMode::ReadWrite);
+        Result<store::CacheDb> cache = store::CacheDb::open(
+            m_dir.filePath(QStringLiteral("cache.db")), store::OpenMode::ReadWrite);
         ASSERT_TRUE(cache.has_value()) << cache.error().message.toStdString();
         m_cache = std::move(*cache);
     }
@@ -136,7 +147,7 @@ protected:
         batches.push_back(std::move(batch));
         Result<std::vector<store::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
         EXPECT_TRUE(committed.has_value()) << committed.error().message.toStdString();
-        return committed ? committed->front() : store::CommittedBatch{};
+        return committed ? committed->front() : store::CommittedBatch {};
     }
 
     SnapshotPtr reload()
@@ -158,10 +169,10 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     const json preset = test::presetList("a100-mig", 1);
     store::WatchBatch initial;
     for (store::ObjectRecord &object : test::recordsOf(preset))
-        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
-    initial.changes.push_back({store::ChangeType::Added, record(test::nodeObject("n1"))});
-    initial.changes.push_back(
-        {store::ChangeType::Added, record(test::sliceObject("n1-a", "n1", {test::gpuDevice("gpu-0")}, 1, 2))});
+        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
+    initial.changes.push_back({ store::ChangeType::Added, record(test::nodeObject("n1")) });
+    initial.changes.push_back({ store::ChangeType::Added,
+        record(test::sliceObject("n1-a", "n1", { test::gpuDevice("gpu-0") }, 1, 2)) });
     SnapshotPtr live = applyBatch(emptySnapshot(kCluster), commit(std::move(initial)));
     ASSERT_TRUE(sameContent(*live, *reload()));
 
@@ -175,51 +186,69 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     // The second slice of n1's pool arrives: complete.
     ChangeSet added;
     step("slice added",
-         {kCluster, {{store::ChangeType::Added,
-                      record(test::sliceObject("n1-b", "n1", {test::gpuDevice("gpu-1")}, 1, 2))}}},
-         &added);
-    EXPECT_EQ(added.devicesAdded, (std::vector<DeviceKey>{{"gpu.example.com", "n1", "gpu-1"}}));
+        { kCluster,
+            { { store::ChangeType::Added,
+                record(test::sliceObject("n1-b", "n1", { test::gpuDevice("gpu-1") }, 1, 2)) } } },
+        &added);
+    EXPECT_EQ(
+        added.devicesAdded, (std::vector<DeviceKey> { { "gpu.example.com", "n1", "gpu-1" } }));
     EXPECT_TRUE(live->pool("gpu.example.com", "n1")->complete());
 
     // The driver restarts: one slice at a new generation makes the other stale.
     ChangeSet restarted;
     step("new generation",
-         {kCluster, {{store::ChangeType::Modified,
-                      record(test::sliceObject("n1-a", "n1", {test::gpuDevice("gpu-0")}, 2, 2))}}},
-         &restarted);
-    EXPECT_EQ(restarted.devicesRemoved, (std::vector<DeviceKey>{{"gpu.example.com", "n1", "gpu-1"}}));
+        { kCluster,
+            { { store::ChangeType::Modified,
+                record(test::sliceObject("n1-a", "n1", { test::gpuDevice("gpu-0") }, 2, 2)) } } },
+        &restarted);
+    EXPECT_EQ(restarted.devicesRemoved,
+        (std::vector<DeviceKey> { { "gpu.example.com", "n1", "gpu-1" } }));
     EXPECT_FALSE(live->pool("gpu.example.com", "n1")->complete());
 
     // A claim takes gpu-0; then its pod is gone while the claim stays.
     step("claim allocated",
-         {kCluster,
-          {{store::ChangeType::Added, record(test::claimObject("ml", "c1", "n1", {"gpu-0"}, {"p1"}))},
-           {store::ChangeType::Added, record(test::podObject("ml", "p1"))}}});
-    EXPECT_EQ(live->holds({"gpu.example.com", "n1", "gpu-0"}).size(), 1u);
-    EXPECT_EQ(live->state(*live->device({"gpu.example.com", "n1", "gpu-0"})), DeviceState::Allocated);
+        { kCluster,
+            { { store::ChangeType::Added,
+                  record(test::claimObject("ml", "c1", "n1", { "gpu-0" }, { "p1" })) },
+                { store::ChangeType::Added, record(test::podObject("ml", "p1")) } } });
+    EXPECT_EQ(live->holds({ "gpu.example.com", "n1", "gpu-0" }).size(), 1u);
+    EXPECT_EQ(
+        live->state(*live->device({ "gpu.example.com", "n1", "gpu-0" })), DeviceState::Allocated);
     ChangeSet podGone;
-    step("pod deleted", {kCluster, {{store::ChangeType::Deleted, record(test::podObject("ml", "p1"))}}}, &podGone);
+    step("pod deleted",
+        { kCluster, { { store::ChangeType::Deleted, record(test::podObject("ml", "p1")) } } },
+        &podGone);
     EXPECT_FALSE(podGone.allocationsChanged) << "only a pod changed";
 
     // MIG claims of the preset are released: the counters they used come back.
     std::vector<store::Change> released;
     for (const auto &claim : live->objects(model::Kind::ResourceClaim))
         if (claim->meta.ns != "ml")
-            released.push_back({store::ChangeType::Deleted, store::ObjectRecord{claim->key(), {}, {}, {}, {}, 0, {}, {}, 0}});
+            released.push_back({ store::ChangeType::Deleted,
+                store::ObjectRecord { claim->key(), {}, {}, {}, {}, 0, {}, {}, 0 } });
     ASSERT_FALSE(released.empty());
-    step("preset claims deleted", {kCluster, std::move(released)});
+    step("preset claims deleted", { kCluster, std::move(released) });
     for (const CounterSetUsage &set : live->counterUsage("gpu.nvidia.com", "a100-mig-000"))
         for (const CounterUsage &counter : set.counters)
             EXPECT_TRUE(counter.consumed.isZero()) << set.name << "/" << counter.name;
 
     // A slice disappears, a class is added, the node changes; then pods are relisted.
     const std::string firstMigSlice = live->slices()[1].name;
-    step("slice deleted", {kCluster, {{store::ChangeType::Deleted, store::ObjectRecord{{"resource.k8s.io", "ResourceSlice", {}, firstMigSlice}, {}, {}, {}, {}, 0, {}, {}, 0}}}});
-    step("class added", {kCluster, {{store::ChangeType::Added, record(test::deviceClass("example", "device.driver == 'gpu.example.com'"))}}});
+    step("slice deleted",
+        { kCluster,
+            { { store::ChangeType::Deleted,
+                store::ObjectRecord { { "resource.k8s.io", "ResourceSlice", {}, firstMigSlice }, {},
+                    {}, {}, {}, 0, {}, {}, 0 } } } });
+    step("class added",
+        { kCluster,
+            { { store::ChangeType::Added,
+                record(test::deviceClass("example", "device.driver == 'gpu.example.com'")) } } });
     json node = test::nodeObject("n1");
-    node["metadata"]["labels"] = {{"zone", "b"}};
-    step("node modified", {kCluster, {{store::ChangeType::Modified, record(node)}}});
-    store::WatchBatch relist{kCluster, {{store::ChangeType::Added, record(test::podObject("ml", "p2"))}}, {{"", "Pod"}}, {}};
+    node["metadata"]["labels"] = { { "zone", "b" } };
+    step("node modified", { kCluster, { { store::ChangeType::Modified, record(node) } } });
+    store::WatchBatch relist { kCluster,
+        { { store::ChangeType::Added, record(test::podObject("ml", "p2")) } }, { { "", "Pod" } },
+        {} };
     step("pods relisted", std::move(relist));
     EXPECT_EQ(live->objects(model::Kind::Pod).size(), 1u);
 }
@@ -228,17 +257,19 @@ TEST_F(SnapshotIncrementalTest, UnchangedPartsAreSharedAndClassMatchesKept)
 {
     store::WatchBatch initial;
     for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 2)))
-        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
+        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
     const SnapshotPtr first = applyBatch(emptySnapshot(kCluster), commit(std::move(initial)));
     const auto match = first->classMatch("gpu.nvidia.com");
     EXPECT_EQ(match->devices.size(), 16u);
 
-    const SnapshotPtr second =
-        applyBatch(first, commit({kCluster, {{store::ChangeType::Added, record(test::podObject("ml", "x"))}}}));
-    EXPECT_EQ(second->devices().front(), first->devices().front()) << "devices are shared, not copied";
+    const SnapshotPtr second = applyBatch(first,
+        commit({ kCluster, { { store::ChangeType::Added, record(test::podObject("ml", "x")) } } }));
+    EXPECT_EQ(second->devices().front(), first->devices().front())
+        << "devices are shared, not copied";
     EXPECT_EQ(second->classMatch("gpu.nvidia.com"), match) << "no device or class changed";
 
-    const SnapshotPtr other = applyBatch(second, store::CommittedBatch{"another-cluster", {}, {}});
+    const SnapshotPtr other
+        = applyBatch(second, store::CommittedBatch { "another-cluster", {}, {} });
     EXPECT_EQ(other, second);
 }
 
@@ -247,7 +278,8 @@ TEST_F(SnapshotIncrementalTest, InventoryAnnouncesEachChange)
     registerInventoryMetaTypes();
     Inventory inventory(emptySnapshot(kCluster));
     QSignalSpy spy(&inventory, &Inventory::changed);
-    inventory.apply(commit({kCluster, {{store::ChangeType::Added, record(test::nodeObject("n9"))}}}));
+    inventory.apply(
+        commit({ kCluster, { { store::ChangeType::Added, record(test::nodeObject("n9")) } } }));
     ASSERT_EQ(spy.count(), 1);
     const ChangeSet changes = spy.takeFirst().at(0).value<ChangeSet>();
     ASSERT_EQ(changes.objects.size(), 1u);
@@ -266,7 +298,8 @@ SnapshotSource fullDecodeSourceOf(store::CacheDb &cache)
     source.cluster = kCluster;
     source.rev = cache.currentRev().value_or(-1);
     for (const model::KindInfo &kind : model::allKinds()) {
-        Result<std::vector<store::ObjectRecord>> records = cache.objects(kCluster, kind.group, kind.name);
+        Result<std::vector<store::ObjectRecord>> records
+            = cache.objects(kCluster, kind.group, kind.name);
         EXPECT_TRUE(records.has_value());
         if (records)
             std::move(records->begin(), records->end(), std::back_inserter(source.objects));
@@ -282,7 +315,7 @@ TEST_F(SnapshotIncrementalTest, LoadingInSharesGivesWhatAFullDecodeGives)
 {
     store::WatchBatch initial;
     for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
-        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
+        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
     commit(std::move(initial));
     const SnapshotPtr loaded = reload();
     ASSERT_NE(loaded, nullptr);
@@ -298,7 +331,7 @@ TEST_F(SnapshotIncrementalTest, SharesTheirOwnConnectionCannotReadAreReadByTheLo
 {
     store::WatchBatch initial;
     for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
-        initial.changes.push_back({store::ChangeType::Added, std::move(object)});
+        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
     commit(std::move(initial));
     const SnapshotPtr reference = buildSnapshot(fullDecodeSourceOf(m_cache));
     ASSERT_TRUE(QFile::remove(m_dir.filePath(QStringLiteral("cache.db"))));

@@ -24,9 +24,10 @@ TEST(SnapshotTest, H100PresetHasEveryDeviceWithQualifiedAttributes)
     EXPECT_EQ(snapshot->devicesOfDriver("gpu.nvidia.com").size(), 32u);
     EXPECT_EQ(snapshot->devicesInPool("gpu.nvidia.com", "h100-001").size(), 8u);
     EXPECT_TRUE(snapshot->devicesOnNode("").empty()) << "no network-attached devices";
-    EXPECT_EQ(snapshot->deviceNodes(), (std::vector<std::string>{"h100-000", "h100-001", "h100-002", "h100-003"}));
+    EXPECT_EQ(snapshot->deviceNodes(),
+        (std::vector<std::string> { "h100-000", "h100-001", "h100-002", "h100-003" }));
 
-    const Device *gpu = snapshot->device({"gpu.nvidia.com", "h100-000", "gpu-3"});
+    const Device *gpu = snapshot->device({ "gpu.nvidia.com", "h100-000", "gpu-3" });
     ASSERT_NE(gpu, nullptr);
     EXPECT_EQ(gpu->node, "h100-000");
     EXPECT_EQ(gpu->productName(), "NVIDIA H100 80GB HBM3");
@@ -56,16 +57,18 @@ TEST(SnapshotTest, HoldsFollowTheClaimsOfThePreset)
     // Every allocation result of every claim is a hold on a device the snapshot has.
     size_t results = 0;
     for (const json &item : list["items"]) {
-        if (item["kind"] != "ResourceClaim" || !item.contains("status") || !item["status"].contains("allocation"))
+        if (item["kind"] != "ResourceClaim" || !item.contains("status")
+            || !item["status"].contains("allocation"))
             continue;
         for (const json &result : item["status"]["allocation"]["devices"]["results"]) {
             ++results;
-            const DeviceKey key{result["driver"], result["pool"], result["device"]};
+            const DeviceKey key { result["driver"], result["pool"], result["device"] };
             ASSERT_NE(snapshot->device(key), nullptr) << key.display();
             const auto holds = snapshot->holds(key);
             ASSERT_FALSE(holds.empty()) << key.display();
             EXPECT_TRUE(std::ranges::any_of(holds, [&](const DeviceHold &hold) {
-                return hold.claim.name == item["metadata"]["name"] && hold.claim.ns == item["metadata"]["namespace"];
+                return hold.claim.name == item["metadata"]["name"]
+                    && hold.claim.ns == item["metadata"]["namespace"];
             }));
             EXPECT_EQ(snapshot->state(*snapshot->device(key)), DeviceState::Allocated);
         }
@@ -118,7 +121,8 @@ TEST(SnapshotTest, MigPresetCountsSharedCountersOfAllocatedPartitions)
     for (const Device *device : snapshot->devices())
         blocked += snapshot->state(*device) == DeviceState::Blocked ? 1 : 0;
     EXPECT_GT(blocked, 0u);
-    const Device *mig = snapshot->device({"gpu.nvidia.com", "a100-mig-000", "gpu-0-mig-1g10gb-19-0"});
+    const Device *mig
+        = snapshot->device({ "gpu.nvidia.com", "a100-mig-000", "gpu-0-mig-1g10gb-19-0" });
     ASSERT_NE(mig, nullptr);
     EXPECT_TRUE(mig->isPartition());
     EXPECT_EQ(mig->profile(), "1g.10gb");
@@ -146,20 +150,20 @@ TEST(SnapshotTest, OnlyTheHighestGenerationCountsAndDuplicatesInvalidateThePool)
     using test::gpuDevice;
     using test::sliceObject;
     const SnapshotPtr snapshot = test::snapshotOf(test::listOf({
-        sliceObject("old", "n1", {gpuDevice("gpu-0"), gpuDevice("gpu-1")}, 1, 1),
-        sliceObject("new-a", "n1", {gpuDevice("gpu-0")}, 2, 3),
-        sliceObject("new-b", "n1", {gpuDevice("gpu-0"), gpuDevice("gpu-2")}, 2, 3),
+        sliceObject("old", "n1", { gpuDevice("gpu-0"), gpuDevice("gpu-1") }, 1, 1),
+        sliceObject("new-a", "n1", { gpuDevice("gpu-0") }, 2, 3),
+        sliceObject("new-b", "n1", { gpuDevice("gpu-0"), gpuDevice("gpu-2") }, 2, 3),
     }));
     const Pool *pool = snapshot->pool("gpu.example.com", "n1");
     ASSERT_NE(pool, nullptr);
     EXPECT_EQ(pool->generation, 2);
-    EXPECT_EQ(pool->slices, (std::vector<std::string>{"new-a", "new-b"}));
-    EXPECT_EQ(pool->staleSlices, (std::vector<std::string>{"old"}));
+    EXPECT_EQ(pool->slices, (std::vector<std::string> { "new-a", "new-b" }));
+    EXPECT_EQ(pool->staleSlices, (std::vector<std::string> { "old" }));
     EXPECT_FALSE(pool->complete()) << "2 of 3 slices";
     EXPECT_FALSE(pool->valid());
-    EXPECT_EQ(pool->duplicateDevices, (std::vector<std::string>{"gpu-0"}));
+    EXPECT_EQ(pool->duplicateDevices, (std::vector<std::string> { "gpu-0" }));
     EXPECT_EQ(snapshot->devices().size(), 3u) << "the stale slice's devices do not count";
-    EXPECT_EQ(snapshot->device({"gpu.example.com", "n1", "gpu-1"}), nullptr);
+    EXPECT_EQ(snapshot->device({ "gpu.example.com", "n1", "gpu-1" }), nullptr);
     ASSERT_NE(snapshot->slice("old"), nullptr);
     EXPECT_TRUE(snapshot->slice("old")->stale);
     EXPECT_FALSE(snapshot->slice("new-a")->stale);
@@ -170,20 +174,20 @@ TEST(SnapshotTest, OnlyTheHighestGenerationCountsAndDuplicatesInvalidateThePool)
 
 TEST(SnapshotTest, NetworkAttachedDevicesAndTaintRules)
 {
-    json slice = test::sliceObject("fabric", "", {test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1")}, 1, 1, "fabric",
-                                   {{"allNodes", true}});
+    json slice
+        = test::sliceObject("fabric", "", { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1") }, 1,
+            1, "fabric", { { "allNodes", true } });
     slice["spec"].erase("nodeName");
-    const json rule = {{"apiVersion", "resource.k8s.io/v1alpha3"},
-                       {"kind", "DeviceTaintRule"},
-                       {"metadata", {{"name", "drain-gpu-1"}}},
-                       {"spec",
-                        {{"deviceSelector", {{"driver", "gpu.example.com"}, {"device", "gpu-1"}}},
-                         {"taint", {{"key", "maintenance"}, {"effect", "NoSchedule"}}}}}};
-    const SnapshotPtr snapshot = test::snapshotOf(test::listOf({slice, rule}));
+    const json rule = { { "apiVersion", "resource.k8s.io/v1alpha3" }, { "kind", "DeviceTaintRule" },
+        { "metadata", { { "name", "drain-gpu-1" } } },
+        { "spec",
+            { { "deviceSelector", { { "driver", "gpu.example.com" }, { "device", "gpu-1" } } },
+                { "taint", { { "key", "maintenance" }, { "effect", "NoSchedule" } } } } } };
+    const SnapshotPtr snapshot = test::snapshotOf(test::listOf({ slice, rule }));
     ASSERT_TRUE(snapshot->problems().empty()) << snapshot->problems().front().message;
     EXPECT_EQ(snapshot->devicesOnNode("").size(), 2u);
-    const Device *gpu0 = snapshot->device({"gpu.example.com", "fabric", "gpu-0"});
-    const Device *gpu1 = snapshot->device({"gpu.example.com", "fabric", "gpu-1"});
+    const Device *gpu0 = snapshot->device({ "gpu.example.com", "fabric", "gpu-0" });
+    const Device *gpu1 = snapshot->device({ "gpu.example.com", "fabric", "gpu-1" });
     ASSERT_TRUE(gpu0 && gpu1);
     EXPECT_TRUE(gpu0->allNodes);
     EXPECT_TRUE(gpu0->node.empty());
@@ -201,7 +205,7 @@ TEST(SnapshotTest, UnreadableObjectsAreSkippedAndNamed)
     SnapshotSource source;
     source.cluster = "test";
     store::ObjectRecord record;
-    record.key = {"resource.k8s.io", "ResourceClaim", "ml", "broken"};
+    record.key = { "resource.k8s.io", "ResourceClaim", "ml", "broken" };
     record.json = claim.dump();
     source.objects.push_back(record);
     const SnapshotPtr broken = buildSnapshot(std::move(source));
@@ -216,7 +220,7 @@ TEST(SnapshotTest, UnreadableObjectsAreSkippedAndNamed)
 TEST(SliceReaderTest, RowsAndFullDecodeAgreeOnEveryPresetSlice)
 {
     // The mixed preset holds every shape: GPUs, NICs, partitionable MIG devices with counters.
-    for (const char *preset : {"mixed"}) {
+    for (const char *preset : { "mixed" }) {
         for (store::ObjectRecord &record : test::recordsOf(test::presetList(preset, 1))) {
             if (record.key.kind != "ResourceSlice")
                 continue;
@@ -235,12 +239,13 @@ TEST(SliceReaderTest, RowsAndFullDecodeAgreeOnEveryPresetSlice)
 
 TEST(SliceReaderTest, V1beta1SlicesReadLikeV1)
 {
-    const json v1beta1 = json::parse(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceSlice",
+    const json v1beta1
+        = json::parse(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceSlice",
       "metadata":{"name":"s1"},
       "spec":{"driver":"gpu.example.com","nodeName":"n1","pool":{"name":"n1","generation":3,"resourceSliceCount":1},
         "devices":[{"name":"gpu-0","basic":{"attributes":{"model":{"string":"X"}},"capacity":{"memory":{"value":"1Gi"}},
           "taints":[{"key":"k","value":"v","effect":"NoExecute"}]}}]}})");
-    store::ObjectRecord record = test::recordsOf(test::listOf({v1beta1})).front();
+    store::ObjectRecord record = test::recordsOf(test::listOf({ v1beta1 })).front();
     Result<detail::SlicePtr> slice = detail::readSlice(std::move(record));
     ASSERT_TRUE(slice.has_value()) << slice.error().message.toStdString();
     ASSERT_EQ((*slice)->devices.size(), 1u);

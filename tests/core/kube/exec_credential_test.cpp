@@ -36,17 +36,18 @@ protected:
     }
 
     ClientConfig config(const QString &command, InteractiveMode mode = InteractiveMode::Never,
-                        const QString &expiry = {})
+        const QString &expiry = {})
     {
         ClientConfig config;
         config.context = QStringLiteral("prod");
         config.server = QUrl(QStringLiteral("https://10.0.0.1:6443"));
         config.caPem = "CA";
-        config.execExtension = {{"audience", "dra"}};
+        config.execExtension = { { "audience", "dra" } };
         ExecConfig exec;
         exec.command = command;
         exec.apiVersion = QStringLiteral("client.authentication.k8s.io/v1");
-        exec.env = {{QStringLiteral("STATE"), m_dir.path()}, {QStringLiteral("EXPIRY"), expiry}};
+        exec.env
+            = { { QStringLiteral("STATE"), m_dir.path() }, { QStringLiteral("EXPIRY"), expiry } };
         exec.installHint = QStringLiteral("Install it with: apt install dra-login");
         exec.provideClusterInfo = true;
         exec.interactiveMode = mode;
@@ -58,7 +59,8 @@ protected:
     Result<ExecCredential> fetch(ExecCredentialPlugin &plugin)
     {
         std::optional<Result<ExecCredential>> result;
-        plugin.fetch(&m_context, [&](const Result<ExecCredential> &credential) { result = credential; });
+        plugin.fetch(
+            &m_context, [&](const Result<ExecCredential> &credential) { result = credential; });
         EXPECT_TRUE(test::spinUntil([&] { return result.has_value(); }));
         return result.value_or(fail(common::Error::Code::Internal, QStringLiteral("no answer")));
     }
@@ -77,10 +79,11 @@ protected:
 
 TEST_F(ExecCredentialTest, CachedUntilExpiryThenRunAgain)
 {
-    const QString expiry
-        = QDateTime::fromMSecsSinceEpoch(m_clock.nowMs() + 3600 * 1000, Qt::UTC).toString(Qt::ISODate);
-    ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Never, expiry), {},
-                                m_clock);
+    const QString expiry = QDateTime::fromMSecsSinceEpoch(m_clock.nowMs() + 3600 * 1000, Qt::UTC)
+                               .toString(Qt::ISODate);
+    ExecCredentialPlugin plugin(
+        config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Never, expiry), {},
+        m_clock);
     EXPECT_EQ(token(plugin), QStringLiteral("tok-1"));
     m_clock.advance(3599 * 1000);
     EXPECT_EQ(token(plugin), QStringLiteral("tok-1"));
@@ -104,7 +107,8 @@ TEST_F(ExecCredentialTest, ConcurrentFetchesShareOneRun)
     ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("plugin.sh"))), {}, m_clock);
     QStringList tokens;
     for (int i = 0; i < 3; ++i)
-        plugin.fetch(&m_context, [&](const Result<ExecCredential> &credential) { tokens.append(credential->token); });
+        plugin.fetch(&m_context,
+            [&](const Result<ExecCredential> &credential) { tokens.append(credential->token); });
     ASSERT_TRUE(test::spinUntil([&] { return tokens.size() == 3; }));
     EXPECT_EQ(tokens, QStringList(3, QStringLiteral("tok-1")));
     EXPECT_EQ(plugin.runs(), 1);
@@ -121,24 +125,30 @@ TEST_F(ExecCredentialTest, PluginGetsExecInfoWithClusterAndItsEnvironment)
     EXPECT_EQ(info["kind"], "ExecCredential");
     EXPECT_EQ(info["spec"]["interactive"], false);
     EXPECT_EQ(info["spec"]["cluster"]["server"], "https://10.0.0.1:6443");
-    EXPECT_EQ(info["spec"]["cluster"]["certificate-authority-data"], QByteArray("CA").toBase64().toStdString());
-    EXPECT_EQ(info["spec"]["cluster"]["config"], nlohmann::json({{"audience", "dra"}}));
+    EXPECT_EQ(info["spec"]["cluster"]["certificate-authority-data"],
+        QByteArray("CA").toBase64().toStdString());
+    EXPECT_EQ(info["spec"]["cluster"]["config"], nlohmann::json({ { "audience", "dra" } }));
 }
 
 TEST_F(ExecCredentialTest, MissingCommandShowsTheInstallHint)
 {
-    ExecCredentialPlugin plugin(config(QStringLiteral("dra-login-plugin-that-is-not-installed")), {}, m_clock);
+    ExecCredentialPlugin plugin(
+        config(QStringLiteral("dra-login-plugin-that-is-not-installed")), {}, m_clock);
     Result<ExecCredential> credential = fetch(plugin);
     ASSERT_FALSE(credential.has_value());
-    EXPECT_NE(credential.error().message.indexOf(QStringLiteral("Install it with: apt install dra-login")), -1)
+    EXPECT_NE(credential.error().message.indexOf(
+                  QStringLiteral("Install it with: apt install dra-login")),
+        -1)
         << credential.error().message.toStdString();
-    EXPECT_NE(credential.error().message.indexOf(QStringLiteral("dra-login-plugin-that-is-not-installed")), -1);
+    EXPECT_NE(credential.error().message.indexOf(
+                  QStringLiteral("dra-login-plugin-that-is-not-installed")),
+        -1);
 }
 
 TEST_F(ExecCredentialTest, InteractivePluginWithoutTerminalIsAClearErrorNotAHang)
 {
-    ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Always), {},
-                                m_clock);
+    ExecCredentialPlugin plugin(
+        config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Always), {}, m_clock);
     Result<ExecCredential> credential = fetch(plugin);
     ASSERT_FALSE(credential.has_value());
     EXPECT_NE(credential.error().message.indexOf(QStringLiteral("needs a terminal")), -1);
@@ -150,10 +160,12 @@ TEST_F(ExecCredentialTest, InteractivePluginPromptsReachTheCallerWithoutATermina
     QStringList messages;
     ExecOptions options;
     options.onMessage = [&](const QString &line) { messages.append(line); };
-    ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Always), options,
-                                m_clock);
+    ExecCredentialPlugin plugin(
+        config(m_dir.filePath(QStringLiteral("plugin.sh")), InteractiveMode::Always), options,
+        m_clock);
     EXPECT_EQ(token(plugin), QStringLiteral("tok-1"));
-    EXPECT_EQ(messages, QStringList{QStringLiteral("open https://login.example/device to sign in (run 1)")});
+    EXPECT_EQ(messages,
+        QStringList { QStringLiteral("open https://login.example/device to sign in (run 1)") });
 }
 
 TEST_F(ExecCredentialTest, HangingPluginIsStoppedAfterTheTimeout)
@@ -161,7 +173,8 @@ TEST_F(ExecCredentialTest, HangingPluginIsStoppedAfterTheTimeout)
     test::writeFile(m_dir.filePath(QStringLiteral("hang.sh")), "#!/bin/sh\nexec sleep 30\n", true);
     ExecOptions options;
     options.timeoutMs = 300;
-    ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("hang.sh"))), options, m_clock);
+    ExecCredentialPlugin plugin(
+        config(m_dir.filePath(QStringLiteral("hang.sh"))), options, m_clock);
     Result<ExecCredential> credential = fetch(plugin);
     ASSERT_FALSE(credential.has_value());
     EXPECT_NE(credential.error().message.indexOf(QStringLiteral("did not finish")), -1);
@@ -169,12 +182,14 @@ TEST_F(ExecCredentialTest, HangingPluginIsStoppedAfterTheTimeout)
 
 TEST_F(ExecCredentialTest, FailingPluginReportsExitCodeAndStderr)
 {
-    test::writeFile(m_dir.filePath(QStringLiteral("deny.sh")), "#!/bin/sh\necho 'access denied for jane' >&2\nexit 3\n",
-                    true);
+    test::writeFile(m_dir.filePath(QStringLiteral("deny.sh")),
+        "#!/bin/sh\necho 'access denied for jane' >&2\nexit 3\n", true);
     ExecCredentialPlugin plugin(config(m_dir.filePath(QStringLiteral("deny.sh"))), {}, m_clock);
     Result<ExecCredential> credential = fetch(plugin);
     ASSERT_FALSE(credential.has_value());
-    EXPECT_NE(credential.error().message.indexOf(QStringLiteral("(exit code 3): access denied for jane")), -1)
+    EXPECT_NE(
+        credential.error().message.indexOf(QStringLiteral("(exit code 3): access denied for jane")),
+        -1)
         << credential.error().message.toStdString();
 }
 
@@ -182,18 +197,21 @@ TEST(ExecCredentialParseTest, OutputIsChecked)
 {
     const QString v1 = QStringLiteral("client.authentication.k8s.io/v1");
     EXPECT_FALSE(parseExecCredential("not json", v1, QStringLiteral("p")).has_value());
-    EXPECT_FALSE(parseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})",
-                                     v1, QStringLiteral("p"))
+    EXPECT_FALSE(parseExecCredential(
+        R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t"}})",
+        v1, QStringLiteral("p"))
                      .has_value());
-    EXPECT_FALSE(parseExecCredential(R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}})",
-                                     v1, QStringLiteral("p"))
+    EXPECT_FALSE(parseExecCredential(
+        R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{}})",
+        v1, QStringLiteral("p"))
                      .has_value());
     Result<ExecCredential> certificate = parseExecCredential(
         R"({"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"clientCertificateData":"C","clientKeyData":"K","expirationTimestamp":"2030-01-02T03:04:05Z"}})",
         v1, QStringLiteral("p"));
     ASSERT_TRUE(certificate.has_value());
     EXPECT_EQ(certificate->clientKeyPem, "K");
-    EXPECT_EQ(certificate->expiresAtMs, QDateTime(QDate(2030, 1, 2), QTime(3, 4, 5), Qt::UTC).toMSecsSinceEpoch());
+    EXPECT_EQ(certificate->expiresAtMs,
+        QDateTime(QDate(2030, 1, 2), QTime(3, 4, 5), Qt::UTC).toMSecsSinceEpoch());
 }
 
 } // namespace

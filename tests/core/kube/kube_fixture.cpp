@@ -39,11 +39,11 @@ KubeconfigFixtures::KubeconfigFixtures()
 {
     const std::filesystem::path source = dra::test::testDataPath("kube");
     const std::pair<QByteArray, QByteArray> replacements[] = {
-        {"@CA_DATA@", ca().certificate.toBase64()},
-        {"@RSA_CERT_DATA@", rsaClient().certificate.toBase64()},
-        {"@RSA_KEY_DATA@", rsaClient().keyTraditional.toBase64()},
-        {"@EC_CERT_DATA@", ecClient().certificate.toBase64()},
-        {"@EC_KEY_PKCS8_DATA@", ecClient().key.toBase64()},
+        { "@CA_DATA@", ca().certificate.toBase64() },
+        { "@RSA_CERT_DATA@", rsaClient().certificate.toBase64() },
+        { "@RSA_KEY_DATA@", rsaClient().keyTraditional.toBase64() },
+        { "@EC_CERT_DATA@", ecClient().certificate.toBase64() },
+        { "@EC_KEY_PKCS8_DATA@", ecClient().key.toBase64() },
     };
     for (const auto &entry : std::filesystem::directory_iterator(source)) {
         if (!entry.is_regular_file())
@@ -67,7 +67,8 @@ void writeFile(const QString &path, const QByteArray &text, bool executable)
     file.write(text);
     file.close();
     if (executable)
-        file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        file.setPermissions(
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
 }
 
 bool spinUntil(const std::function<bool()> &done, int timeoutMs)

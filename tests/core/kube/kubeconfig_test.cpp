@@ -34,7 +34,7 @@ protected:
         source.envValue = paths.join(QLatin1Char(':'));
         Result<Kubeconfig> config = loadKubeconfig(source);
         EXPECT_TRUE(config.has_value()) << text(config.error().message);
-        return config ? *config : Kubeconfig{};
+        return config ? *config : Kubeconfig {};
     }
 
     Result<ClientConfig> resolve(const QString &file, const QString &context)
@@ -42,21 +42,22 @@ protected:
         Result<Kubeconfig> config = readKubeconfigFile(m_files.path(file));
         if (!config)
             return fail(config.error());
-        return resolveContext(*config, context, ProxyEnvironment{});
+        return resolveContext(*config, context, ProxyEnvironment {});
     }
 
     ClientConfig resolved(const QString &file, const QString &context)
     {
         Result<ClientConfig> config = resolve(file, context);
         EXPECT_TRUE(config.has_value()) << text(config.error().message);
-        return config ? *config : ClientConfig{};
+        return config ? *config : ClientConfig {};
     }
 
     // The error of resolving `context` of `file`, which must fail.
     std::string failure(const QString &file, const QString &context = {})
     {
         Result<ClientConfig> config = resolve(file, context);
-        EXPECT_FALSE(config.has_value()) << "resolving " << text(context) << " of " << text(file) << " should fail";
+        EXPECT_FALSE(config.has_value())
+            << "resolving " << text(context) << " of " << text(file) << " should fail";
         return config ? std::string() : text(config.error().message);
     }
 
@@ -65,36 +66,42 @@ protected:
 
 TEST_F(KubeconfigTest, FirstFileWinsPerEntryAndForCurrentContext)
 {
-    const Kubeconfig config = load({QStringLiteral("merge-first.yaml"), QStringLiteral("merge-second.yaml")});
+    const Kubeconfig config
+        = load({ QStringLiteral("merge-first.yaml"), QStringLiteral("merge-second.yaml") });
     EXPECT_EQ(config.currentContext, QStringLiteral("shared"));
-    EXPECT_EQ(config.clusters.at(QStringLiteral("shared")).server, QStringLiteral("https://first.example:6443"));
+    EXPECT_EQ(config.clusters.at(QStringLiteral("shared")).server,
+        QStringLiteral("https://first.example:6443"));
     EXPECT_EQ(config.users.at(QStringLiteral("shared")).token, QStringLiteral("first-token"));
     EXPECT_EQ(config.contexts.at(QStringLiteral("shared")).ns, QStringLiteral("from-first"));
     // Entries only the second file has are still there.
     EXPECT_TRUE(config.contexts.contains(QStringLiteral("only-second")));
     EXPECT_TRUE(config.clusters.contains(QStringLiteral("only-first")));
 
-    const Kubeconfig reversed = load({QStringLiteral("merge-second.yaml"), QStringLiteral("merge-first.yaml")});
+    const Kubeconfig reversed
+        = load({ QStringLiteral("merge-second.yaml"), QStringLiteral("merge-first.yaml") });
     EXPECT_EQ(reversed.currentContext, QStringLiteral("only-second"));
-    EXPECT_EQ(reversed.clusters.at(QStringLiteral("shared")).server, QStringLiteral("https://second.example:6443"));
+    EXPECT_EQ(reversed.clusters.at(QStringLiteral("shared")).server,
+        QStringLiteral("https://second.example:6443"));
 }
 
 TEST_F(KubeconfigTest, CurrentContextComesFromTheFirstFileThatSetsIt)
 {
-    const Kubeconfig config = load({QStringLiteral("merge-no-current.yaml"), QStringLiteral("merge-second.yaml"),
-                                    QStringLiteral("merge-first.yaml")});
+    const Kubeconfig config = load({ QStringLiteral("merge-no-current.yaml"),
+        QStringLiteral("merge-second.yaml"), QStringLiteral("merge-first.yaml") });
     EXPECT_EQ(config.currentContext, QStringLiteral("only-second"));
     EXPECT_EQ(config.currentContextOrigin, m_files.path(QStringLiteral("merge-second.yaml")));
 }
 
 TEST_F(KubeconfigTest, MissingFilesInTheListAreSkippedButAnExplicitFileMustExist)
 {
-    const Kubeconfig config = load({QStringLiteral("does-not-exist.yaml"), QStringLiteral("merge-first.yaml")});
-    EXPECT_EQ(config.files, QStringList{m_files.path(QStringLiteral("merge-first.yaml"))});
+    const Kubeconfig config
+        = load({ QStringLiteral("does-not-exist.yaml"), QStringLiteral("merge-first.yaml") });
+    EXPECT_EQ(config.files, QStringList { m_files.path(QStringLiteral("merge-first.yaml")) });
 
     KubeconfigSource explicitSource;
     explicitSource.explicitPath = m_files.path(QStringLiteral("does-not-exist.yaml"));
-    explicitSource.envValue = m_files.path(QStringLiteral("merge-first.yaml")); // ignored when explicit
+    explicitSource.envValue
+        = m_files.path(QStringLiteral("merge-first.yaml")); // ignored when explicit
     Result<Kubeconfig> missing = loadKubeconfig(explicitSource);
     ASSERT_FALSE(missing.has_value());
     EXPECT_NE(text(missing.error().message).find("does-not-exist.yaml"), std::string::npos);
@@ -114,15 +121,18 @@ TEST_F(KubeconfigTest, NoKubeconfigAtAllIsAnEmptyConfigurationWithAClearContextE
 
 TEST_F(KubeconfigTest, ContextFlagOverridesCurrentContextAndGivesItsNamespace)
 {
-    const Kubeconfig config = load({QStringLiteral("merge-first.yaml"), QStringLiteral("merge-second.yaml")});
-    Result<ClientConfig> client = resolveContext(config, QStringLiteral("only-second"), ProxyEnvironment{});
+    const Kubeconfig config
+        = load({ QStringLiteral("merge-first.yaml"), QStringLiteral("merge-second.yaml") });
+    Result<ClientConfig> client
+        = resolveContext(config, QStringLiteral("only-second"), ProxyEnvironment {});
     ASSERT_TRUE(client.has_value()) << text(client.error().message);
     EXPECT_EQ(client->ns, QStringLiteral("ml"));
     EXPECT_EQ(client->server.host(), QStringLiteral("only-second.example"));
-    Result<ClientConfig> current = resolveContext(config, {}, ProxyEnvironment{});
+    Result<ClientConfig> current = resolveContext(config, {}, ProxyEnvironment {});
     ASSERT_TRUE(current.has_value());
     EXPECT_EQ(current->ns, QStringLiteral("from-first"));
-    Result<ClientConfig> byDefault = resolveContext(config, QStringLiteral("only-first"), ProxyEnvironment{});
+    Result<ClientConfig> byDefault
+        = resolveContext(config, QStringLiteral("only-first"), ProxyEnvironment {});
     ASSERT_TRUE(byDefault.has_value());
     EXPECT_EQ(byDefault->ns, QStringLiteral("default"));
 }
@@ -133,7 +143,8 @@ TEST_F(KubeconfigTest, ClusterFieldsAndRelativeFilesResolve)
     EXPECT_EQ(config.server, QUrl(QStringLiteral("https://ca-file.example:6443")));
     EXPECT_EQ(config.ns, QStringLiteral("ml"));
     ASSERT_EQ(config.caCertificates.size(), 1);
-    EXPECT_EQ(config.caCertificates.first().toPem(), QSslCertificate(KubeconfigFixtures::ca().certificate).toPem());
+    EXPECT_EQ(config.caCertificates.first().toPem(),
+        QSslCertificate(KubeconfigFixtures::ca().certificate).toPem());
     EXPECT_EQ(config.tlsServerName, QStringLiteral("api.internal"));
     EXPECT_TRUE(config.disableCompression);
     EXPECT_EQ(config.proxy.type(), QNetworkProxy::Socks5Proxy);
@@ -154,7 +165,7 @@ TEST_F(KubeconfigTest, EmbeddedDataWithRsaAndPkcs8EcKeys)
     EXPECT_EQ(rsa.proxy.type(), QNetworkProxy::HttpProxy);
     ASSERT_TRUE(rsa.clientKey.has_value());
     EXPECT_EQ(rsa.clientKey->algorithm(), QSsl::Rsa);
-    EXPECT_EQ(rsa.execExtension, nlohmann::json({{"audience", "dra"}, {"region", "eu-1"}}));
+    EXPECT_EQ(rsa.execExtension, nlohmann::json({ { "audience", "dra" }, { "region", "eu-1" } }));
 
     const ClientConfig ec = resolved(QStringLiteral("full.yaml"), QStringLiteral("ec"));
     ASSERT_TRUE(ec.clientKey.has_value());
@@ -226,7 +237,8 @@ TEST_F(KubeconfigTest, ExecSettingsAreReadAndRelativeCommandsResolve)
     const ClientConfig config = resolved(QStringLiteral("full.yaml"), QStringLiteral("exec"));
     ASSERT_TRUE(config.exec.has_value());
     EXPECT_EQ(config.exec->command, m_files.path(QStringLiteral("bin/get-token")));
-    EXPECT_EQ(config.exec->args, (QStringList{QStringLiteral("--cluster"), QStringLiteral("prod")}));
+    EXPECT_EQ(
+        config.exec->args, (QStringList { QStringLiteral("--cluster"), QStringLiteral("prod") }));
     ASSERT_EQ(config.exec->env.size(), 1u);
     EXPECT_EQ(config.exec->env[0].first, QStringLiteral("PLUGIN_MODE"));
     EXPECT_EQ(config.exec->installHint, QStringLiteral("install get-token from example.com"));
@@ -256,18 +268,21 @@ TEST_F(KubeconfigTest, AnonymousContextHasNoCredentials)
 
 TEST_F(KubeconfigTest, BadBase64NamesFileUserAndField)
 {
-    Result<Kubeconfig> config = readKubeconfigFile(m_files.path(QStringLiteral("broken-base64.yaml")));
+    Result<Kubeconfig> config
+        = readKubeconfigFile(m_files.path(QStringLiteral("broken-base64.yaml")));
     ASSERT_FALSE(config.has_value());
     const std::string message = text(config.error().message);
     EXPECT_NE(message.find("broken-base64.yaml"), std::string::npos) << message;
-    EXPECT_NE(message.find("users[\"dev\"].client-key-data: not valid base64"), std::string::npos) << message;
+    EXPECT_NE(message.find("users[\"dev\"].client-key-data: not valid base64"), std::string::npos)
+        << message;
 }
 
 TEST_F(KubeconfigTest, UnknownContextNamesTheFileAndTheKnownContexts)
 {
     const std::string current = failure(QStringLiteral("broken-unknown-context.yaml"));
     EXPECT_NE(current.find("context \"gone\" does not exist"), std::string::npos) << current;
-    EXPECT_NE(current.find("broken-unknown-context.yaml: current-context"), std::string::npos) << current;
+    EXPECT_NE(current.find("broken-unknown-context.yaml: current-context"), std::string::npos)
+        << current;
     EXPECT_NE(current.find("(contexts: c)"), std::string::npos) << current;
     const std::string flag = failure(QStringLiteral("full.yaml"), QStringLiteral("nope"));
     EXPECT_NE(flag.find("--context"), std::string::npos) << flag;
@@ -282,26 +297,34 @@ TEST_F(KubeconfigTest, KeyNotMatchingCertificateIsRejected)
 
 TEST_F(KubeconfigTest, MissingReferencedFilesNameFieldAndPath)
 {
-    const std::string ca = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("ca"));
+    const std::string ca
+        = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("ca"));
     EXPECT_NE(ca.find("clusters[\"c\"].certificate-authority"), std::string::npos) << ca;
     EXPECT_NE(ca.find("missing-ca.crt"), std::string::npos) << ca;
-    const std::string key = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("key"));
+    const std::string key
+        = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("key"));
     EXPECT_NE(key.find("users[\"dev\"].client-key"), std::string::npos) << key;
-    const std::string cluster = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("no-cluster"));
-    EXPECT_NE(cluster.find("contexts[\"no-cluster\"].cluster: cluster \"nowhere\" is not defined"), std::string::npos)
+    const std::string cluster
+        = failure(QStringLiteral("broken-missing-files.yaml"), QStringLiteral("no-cluster"));
+    EXPECT_NE(cluster.find("contexts[\"no-cluster\"].cluster: cluster \"nowhere\" is not defined"),
+        std::string::npos)
         << cluster;
 }
 
 TEST_F(KubeconfigTest, ConfigurationsKubectlRefuses)
 {
-    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("two-methods")).find("more than one authentication method"),
-              std::string::npos);
-    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("ca-and-insecure")).find("exclude each other"),
-              std::string::npos);
-    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("legacy")).find("auth-provider"),
-              std::string::npos);
-    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("cert-no-key")).find("without client-key"),
-              std::string::npos);
+    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("two-methods"))
+                  .find("more than one authentication method"),
+        std::string::npos);
+    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("ca-and-insecure"))
+                  .find("exclude each other"),
+        std::string::npos);
+    EXPECT_NE(
+        failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("legacy")).find("auth-provider"),
+        std::string::npos);
+    EXPECT_NE(failure(QStringLiteral("broken-auth.yaml"), QStringLiteral("cert-no-key"))
+                  .find("without client-key"),
+        std::string::npos);
 }
 
 TEST_F(KubeconfigTest, FileLevelErrorsNameTheField)
@@ -311,14 +334,17 @@ TEST_F(KubeconfigTest, FileLevelErrorsNameTheField)
         EXPECT_FALSE(config.has_value()) << name;
         return config ? std::string() : text(config.error().message);
     };
-    EXPECT_NE(error("broken-exec-mode.yaml").find("users[\"u\"].exec.interactiveMode: required"), std::string::npos);
-    EXPECT_NE(error("broken-duplicate.yaml").find("clusters[\"c\"]: duplicate name"), std::string::npos);
+    EXPECT_NE(error("broken-exec-mode.yaml").find("users[\"u\"].exec.interactiveMode: required"),
+        std::string::npos);
+    EXPECT_NE(
+        error("broken-duplicate.yaml").find("clusters[\"c\"]: duplicate name"), std::string::npos);
     EXPECT_NE(error("broken-yaml.yaml").find("broken-yaml.yaml:"), std::string::npos);
 }
 
 TEST(TlsMaterialTest, EncryptedKeysAreRefusedWithoutPrompting)
 {
-    const QByteArray encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    const QByteArray encrypted
+        = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
     Result<QSslKey> key = parsePrivateKey(encrypted, QStringLiteral("test key"));
     ASSERT_FALSE(key.has_value());
     EXPECT_NE(key.error().message.indexOf(QStringLiteral("passphrase")), -1);

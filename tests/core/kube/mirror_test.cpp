@@ -26,7 +26,8 @@ using test::TestCluster;
 
 bool answer(server::HttpConnection &connection, const nlohmann::json &body)
 {
-    connection.respond(server::Response{200, "application/json", {}, QByteArray::fromStdString(body.dump())});
+    connection.respond(
+        server::Response { 200, "application/json", {}, QByteArray::fromStdString(body.dump()) });
     return true;
 }
 
@@ -35,8 +36,8 @@ class MirrorTest : public testing::Test
 protected:
     void SetUp() override
     {
-        Result<store::CacheDb> cache = store::CacheDb::open(m_dir.filePath(QStringLiteral("mirror.db")),
-                                                            store::OpenMode::ReadWrite);
+        Result<store::CacheDb> cache = store::CacheDb::open(
+            m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadWrite);
         ASSERT_TRUE(cache.has_value());
         m_cache = std::move(*cache);
         m_client = std::make_unique<RestClient>(m_cluster.clientConfig());
@@ -46,12 +47,13 @@ protected:
     Mirror &mirror()
     {
         m_mirror = std::make_unique<Mirror>(*m_client, m_options, m_clock);
-        QObject::connect(m_mirror.get(), &Mirror::batchReady, m_mirror.get(), [this](const store::WatchBatch &batch) {
-            Result<store::BatchSummary> applied = m_cache.apply(batch);
-            ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
-        });
+        QObject::connect(m_mirror.get(), &Mirror::batchReady, m_mirror.get(),
+            [this](const store::WatchBatch &batch) {
+                Result<store::BatchSummary> applied = m_cache.apply(batch);
+                ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
+            });
         QObject::connect(m_mirror.get(), &Mirror::notice, m_mirror.get(),
-                         [this](const common::Error &error) { m_notices.append(error.message); });
+            [this](const common::Error &error) { m_notices.append(error.message); });
         return *m_mirror;
     }
 
@@ -73,7 +75,8 @@ protected:
 
     std::optional<store::StreamRecord> stream(const std::string &kind, const std::string &ns = {})
     {
-        const std::vector<store::StreamRecord> records = m_cache.streams(test::kClusterName).value();
+        const std::vector<store::StreamRecord> records
+            = m_cache.streams(test::kClusterName).value();
         for (const store::StreamRecord &record : records)
             if (record.kind == kind && record.ns == ns)
                 return record;
@@ -92,7 +95,7 @@ protected:
 
 TEST_F(MirrorTest, MirrorsEveryKindAndRecordsTheCluster)
 {
-    m_cluster.put({slice("s1", "n1"), claim("ml", "a"), namespaceObject("ml")});
+    m_cluster.put({ slice("s1", "n1"), claim("ml", "a"), namespaceObject("ml") });
     Mirror &live = mirror();
     bool synced = false;
     QObject::connect(&live, &Mirror::initialSynced, &live, [&] { synced = true; });
@@ -110,13 +113,15 @@ TEST_F(MirrorTest, MirrorsEveryKindAndRecordsTheCluster)
 
 TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRecord)
 {
-    m_cluster.put({namespaceObject("ml"), namespaceObject("web"), claim("ml", "a"), claim("web", "b")});
+    m_cluster.put(
+        { namespaceObject("ml"), namespaceObject("web"), claim("ml", "a"), claim("web", "b") });
     m_cluster.intercept = [](server::Request &request, server::HttpConnection &connection) {
         if (request.path == "/apis/resource.k8s.io/v1/resourceclaims") {
-            connection.respond(server::jsonResponse(
-                403, server::status::object(403, "Forbidden",
-                                            "resourceclaims.resource.k8s.io is forbidden: User \"jane\" cannot list "
-                                            "resource \"resourceclaims\" in API group \"resource.k8s.io\" at the cluster scope")));
+            connection.respond(server::jsonResponse(403,
+                server::status::object(403, "Forbidden",
+                    "resourceclaims.resource.k8s.io is forbidden: User \"jane\" cannot list "
+                    "resource \"resourceclaims\" in API group \"resource.k8s.io\" at the cluster "
+                    "scope")));
             return true;
         }
         if (request.path == "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews") {
@@ -124,14 +129,16 @@ TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRec
             const bool ml = review["spec"]["namespace"] == "ml";
             nlohmann::json rules = nlohmann::json::array();
             if (ml)
-                rules.push_back({{"verbs", {"get", "list", "watch"}},
-                                 {"apiGroups", {"resource.k8s.io"}},
-                                 {"resources", {"resourceclaims"}}});
-            return answer(connection, {{"kind", "SelfSubjectRulesReview"}, {"status", {{"resourceRules", rules}}}});
+                rules.push_back({ { "verbs", { "get", "list", "watch" } },
+                    { "apiGroups", { "resource.k8s.io" } },
+                    { "resources", { "resourceclaims" } } });
+            return answer(connection,
+                { { "kind", "SelfSubjectRulesReview" },
+                    { "status", { { "resourceRules", rules } } } });
         }
         return false;
     };
-    m_options.kinds = {model::Kind::Namespace, model::Kind::ResourceClaim};
+    m_options.kinds = { model::Kind::Namespace, model::Kind::ResourceClaim };
     Mirror &live = mirror();
     live.start();
     ASSERT_TRUE(driveUntil([&] {
@@ -144,7 +151,8 @@ TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRec
     const std::optional<store::StreamRecord> clusterWide = stream("ResourceClaim");
     ASSERT_TRUE(clusterWide.has_value());
     EXPECT_EQ(clusterWide->state, "forbidden");
-    EXPECT_NE(clusterWide->reason.find("mirroring 1 namespace(s) (ml)"), std::string::npos) << clusterWide->reason;
+    EXPECT_NE(clusterWide->reason.find("mirroring 1 namespace(s) (ml)"), std::string::npos)
+        << clusterWide->reason;
     EXPECT_NE(clusterWide->reason.find("not visible"), std::string::npos) << clusterWide->reason;
     EXPECT_FALSE(stream("ResourceClaim", "web").has_value());
 }
@@ -152,56 +160,70 @@ TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRec
 TEST_F(MirrorTest, OlderVersionsAreStoredAsReceivedAndAnUpgradeIsPickedUp)
 {
     bool upgraded = false;
-    const nlohmann::json betaClass = {{"apiVersion", "resource.k8s.io/v1beta1"},
-                                      {"kind", "DeviceClass"},
-                                      {"metadata", {{"name", "gpu.example.com"}, {"uid", "u1"}, {"resourceVersion", "5"}}},
-                                      {"spec", {{"selectors", {{{"cel", {{"expression", "device.driver == 'gpu.example.com'"}}}}}}}}};
-    m_cluster.put({nlohmann::json{{"apiVersion", "resource.k8s.io/v1"},
-                                  {"kind", "DeviceClass"},
-                                  {"metadata", {{"name", "gpu.example.com"}, {"uid", "u1"}, {"resourceVersion", "6"}}},
-                                  {"spec", {{"selectors", {{{"cel", {{"expression", "device.driver == 'gpu.example.com'"}}}}}}}}}});
+    const nlohmann::json betaClass = {
+        { "apiVersion", "resource.k8s.io/v1beta1" }, { "kind", "DeviceClass" },
+        { "metadata",
+            { { "name", "gpu.example.com" }, { "uid", "u1" }, { "resourceVersion", "5" } } },
+        { "spec",
+            { { "selectors",
+                { { { "cel", { { "expression", "device.driver == 'gpu.example.com'" } } } } } } } }
+    };
+    m_cluster.put(
+        { nlohmann::json { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "DeviceClass" },
+            { "metadata",
+                { { "name", "gpu.example.com" }, { "uid", "u1" }, { "resourceVersion", "6" } } },
+            { "spec",
+                { { "selectors",
+                    { { { "cel",
+                        { { "expression", "device.driver == 'gpu.example.com'" } } } } } } } } } });
     m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
         if (upgraded && request.path == "/apis/resource.k8s.io/v1beta1/deviceclasses") {
-            connection.respond(server::jsonResponse(404, server::status::object(404, "NotFound", "the server could not find the requested resource")));
+            connection.respond(server::jsonResponse(404,
+                server::status::object(
+                    404, "NotFound", "the server could not find the requested resource")));
             return true; // the old version is gone
         }
         if (upgraded)
             return false; // the real server: resource.k8s.io/v1
         if (request.path == "/apis/resource.k8s.io")
-            return answer(connection, {{"kind", "APIGroup"}, {"versions", {{{"version", "v1beta1"}}}}});
+            return answer(connection,
+                { { "kind", "APIGroup" }, { "versions", { { { "version", "v1beta1" } } } } });
         if (request.path == "/apis/resource.k8s.io/v1beta1")
-            return answer(connection, {{"resources", {{{"name", "deviceclasses"}}}}});
+            return answer(connection, { { "resources", { { { "name", "deviceclasses" } } } } });
         if (request.path == "/apis/resource.k8s.io/v1beta1/deviceclasses") {
             if (request.query.contains("watch")) {
-                connection.beginStream(server::Response{200, "application/json", {}, {}});
+                connection.beginStream(server::Response { 200, "application/json", {}, {} });
                 return true; // open, quiet
             }
             nlohmann::json item = betaClass;
             item.erase("kind");
             item.erase("apiVersion"); // list items come bare, as upstream sends them
-            return answer(connection, {{"kind", "DeviceClassList"},
-                                       {"apiVersion", "resource.k8s.io/v1beta1"},
-                                       {"metadata", {{"resourceVersion", "5"}}},
-                                       {"items", {item}}});
+            return answer(connection,
+                { { "kind", "DeviceClassList" }, { "apiVersion", "resource.k8s.io/v1beta1" },
+                    { "metadata", { { "resourceVersion", "5" } } }, { "items", { item } } });
         }
         return false;
     };
-    m_options.kinds = {model::Kind::DeviceClass};
+    m_options.kinds = { model::Kind::DeviceClass };
     Mirror &live = mirror();
     live.start();
-    ASSERT_TRUE(driveUntil([&] { return stream("DeviceClass") && stream("DeviceClass")->state == "watching"; }));
+    ASSERT_TRUE(driveUntil(
+        [&] { return stream("DeviceClass") && stream("DeviceClass")->state == "watching"; }));
     std::vector<store::ObjectRecord> classes = objects(model::Kind::DeviceClass);
     ASSERT_EQ(classes.size(), 1u);
     EXPECT_EQ(classes[0].apiVersion, "resource.k8s.io/v1beta1");
-    EXPECT_NE(classes[0].json.find("\"apiVersion\":\"resource.k8s.io/v1beta1\""), std::string::npos);
+    EXPECT_NE(
+        classes[0].json.find("\"apiVersion\":\"resource.k8s.io/v1beta1\""), std::string::npos);
     EXPECT_EQ(stream("DeviceClass")->apiVersion, "resource.k8s.io/v1beta1");
 
     // The cluster is upgraded while the mirror runs: the old path goes away, discovery runs
     // again and the kind is read as v1 from then on.
     upgraded = true;
     m_cluster.dropWatches();
-    ASSERT_TRUE(driveUntil([&] { return stream("DeviceClass") && stream("DeviceClass")->apiVersion == "resource.k8s.io/v1"
-                                        && stream("DeviceClass")->state == "watching"; }));
+    ASSERT_TRUE(driveUntil([&] {
+        return stream("DeviceClass") && stream("DeviceClass")->apiVersion == "resource.k8s.io/v1"
+            && stream("DeviceClass")->state == "watching";
+    }));
     classes = objects(model::Kind::DeviceClass);
     ASSERT_EQ(classes.size(), 1u);
     EXPECT_EQ(classes[0].apiVersion, "resource.k8s.io/v1");
@@ -209,18 +231,21 @@ TEST_F(MirrorTest, OlderVersionsAreStoredAsReceivedAndAnUpgradeIsPickedUp)
 
 TEST_F(MirrorTest, ARestartResumesEachStreamFromTheCache)
 {
-    m_cluster.put({slice("s1", "n1")});
-    m_options.kinds = {model::Kind::ResourceSlice};
+    m_cluster.put({ slice("s1", "n1") });
+    m_options.kinds = { model::Kind::ResourceSlice };
     {
         Mirror &first = mirror();
         first.start();
-        ASSERT_TRUE(driveUntil([&] { return stream("ResourceSlice") && stream("ResourceSlice")->state == "watching"; }));
+        ASSERT_TRUE(driveUntil([&] {
+            return stream("ResourceSlice") && stream("ResourceSlice")->state == "watching";
+        }));
         first.stop();
     }
-    m_cluster.put({slice("s2", "n2")});
+    m_cluster.put({ slice("s2", "n2") });
     m_cluster.requests.clear();
-    m_options.resumeFrom[{model::Kind::ResourceSlice, ""}]
-        = ResumePoint{stream("ResourceSlice")->apiVersion, stream("ResourceSlice")->resourceVersion};
+    m_options.resumeFrom[{ model::Kind::ResourceSlice, "" }]
+        = ResumePoint { stream("ResourceSlice")->apiVersion,
+              stream("ResourceSlice")->resourceVersion };
     Mirror &second = mirror();
     second.start();
     ASSERT_TRUE(driveUntil([&] { return objects(model::Kind::ResourceSlice).size() == 2u; }));
@@ -233,9 +258,10 @@ TEST_F(MirrorTest, ARestartResumesEachStreamFromTheCache)
 
 TEST_F(MirrorTest, BatchesGoThroughTheStoreOnItsOwnThread)
 {
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2") });
     m_cache = store::CacheDb(); // the store owns the writer
-    Result<store::CacheDb> writer = store::CacheDb::open(m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadWrite);
+    Result<store::CacheDb> writer = store::CacheDb::open(
+        m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadWrite);
     ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
     QThread storeThread;
     auto *storeObject = new store::Store(std::move(*writer));
@@ -243,19 +269,23 @@ TEST_F(MirrorTest, BatchesGoThroughTheStoreOnItsOwnThread)
     QObject::connect(&storeThread, &QThread::finished, storeObject, &QObject::deleteLater);
     storeThread.start();
     std::atomic<int> committed = 0;
-    QObject::connect(storeObject, &store::Store::committed, storeObject,
-                     [&](const store::CommittedBatch &batch) { committed += int(batch.changes.size()); }, Qt::DirectConnection);
+    QObject::connect(
+        storeObject, &store::Store::committed, storeObject,
+        [&](const store::CommittedBatch &batch) { committed += int(batch.changes.size()); },
+        Qt::DirectConnection);
 
-    m_options.kinds = {model::Kind::ResourceSlice};
+    m_options.kinds = { model::Kind::ResourceSlice };
     Mirror live(*m_client, m_options, m_clock);
     QObject::connect(&live, &Mirror::batchReady, storeObject, &store::Store::enqueue);
     live.start();
     ASSERT_TRUE(driveUntil([&] { return committed.load() == 2; }));
     storeThread.quit();
     storeThread.wait();
-    Result<store::CacheDb> reader = store::CacheDb::open(m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadOnly);
+    Result<store::CacheDb> reader = store::CacheDb::open(
+        m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadOnly);
     ASSERT_TRUE(reader.has_value());
-    EXPECT_EQ(reader->objects(test::kClusterName, "resource.k8s.io", "ResourceSlice").value().size(), 2u);
+    EXPECT_EQ(
+        reader->objects(test::kClusterName, "resource.k8s.io", "ResourceSlice").value().size(), 2u);
 }
 
 } // namespace

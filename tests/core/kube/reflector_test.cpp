@@ -34,8 +34,8 @@ class MirrorCache
 public:
     MirrorCache()
     {
-        Result<store::CacheDb> cache = store::CacheDb::open(m_dir.filePath(QStringLiteral("mirror.db")),
-                                                            store::OpenMode::ReadWrite);
+        Result<store::CacheDb> cache = store::CacheDb::open(
+            m_dir.filePath(QStringLiteral("mirror.db")), store::OpenMode::ReadWrite);
         EXPECT_TRUE(cache.has_value());
         m_cache = std::move(*cache);
     }
@@ -60,11 +60,11 @@ public:
     std::vector<store::LoggedChange> log(const model::KindInfo &kind, int64_t afterRev = 0)
     {
         return m_cache
-            .history(store::HistoryQuery{.cluster = test::kClusterName,
-                                         .group = std::string(kind.group),
-                                         .kind = std::string(kind.name),
-                                         .afterRev = afterRev,
-                                         .limit = 100000})
+            .history(store::HistoryQuery { .cluster = test::kClusterName,
+                .group = std::string(kind.group),
+                .kind = std::string(kind.name),
+                .afterRev = afterRev,
+                .limit = 100000 })
             .value();
     }
 
@@ -86,8 +86,8 @@ void expectNoDuplicates(const std::vector<store::LoggedChange> &log)
         auto it = last.find(change.key);
         if (it != last.end()) {
             EXPECT_FALSE(it->second->type == change.type && it->second->json == change.json)
-                << "logged twice: " << change.key.display() << " at revisions " << it->second->rev << " and "
-                << change.rev;
+                << "logged twice: " << change.key.display() << " at revisions " << it->second->rev
+                << " and " << change.rev;
         }
         last[change.key] = &change;
     }
@@ -105,12 +105,12 @@ protected:
 
     Reflector &reflector(const model::KindInfo &kind, const std::string &ns = {})
     {
-        auto reflector = std::make_unique<Reflector>(*m_client, kind, std::string(kind.group.empty() ? "v1" : "resource.k8s.io/v1"),
-                                                     ns, m_options, m_clock);
+        auto reflector = std::make_unique<Reflector>(*m_client, kind,
+            std::string(kind.group.empty() ? "v1" : "resource.k8s.io/v1"), ns, m_options, m_clock);
         QObject::connect(reflector.get(), &Reflector::batchReady, reflector.get(),
-                         [this](const store::WatchBatch &batch) { m_mirror.apply(batch); });
+            [this](const store::WatchBatch &batch) { m_mirror.apply(batch); });
         QObject::connect(reflector.get(), &Reflector::statusChanged, reflector.get(),
-                         [this](const StreamStatus &status) { m_states.push_back(status.state); });
+            [this](const StreamStatus &status) { m_states.push_back(status.state); });
         m_reflectors.push_back(std::move(reflector));
         return *m_reflectors.back();
     }
@@ -135,7 +135,8 @@ protected:
     // Waits until the mirror holds exactly what the server serves.
     bool waitForEqual(const model::KindInfo &kind)
     {
-        const bool equal = driveUntil([&] { return m_mirror.json(kind) == m_cluster.servedJson(kind); });
+        const bool equal
+            = driveUntil([&] { return m_mirror.json(kind) == m_cluster.servedJson(kind); });
         EXPECT_EQ(m_mirror.json(kind), m_cluster.servedJson(kind));
         return equal;
     }
@@ -151,25 +152,30 @@ protected:
 
 TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
 {
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"), slice("s5", "n5")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"),
+        slice("s5", "n5") });
     Reflector &slices = reflector(kSlices);
     std::vector<int> progress;
-    QObject::connect(&slices, &Reflector::listProgress, &slices, [&](int objects) { progress.push_back(objects); });
+    QObject::connect(&slices, &Reflector::listProgress, &slices,
+        [&](int objects) { progress.push_back(objects); });
     slices.start();
     ASSERT_TRUE(waitFor(slices, StreamState::Watching));
-    EXPECT_EQ(progress, (std::vector<int>{2, 4, 5}));
+    EXPECT_EQ(progress, (std::vector<int> { 2, 4, 5 }));
     ASSERT_TRUE(waitForEqual(kSlices));
-    EXPECT_EQ(m_states, (std::vector<StreamState>{StreamState::Listing, StreamState::Synced, StreamState::Watching}));
+    EXPECT_EQ(m_states,
+        (std::vector<StreamState> {
+            StreamState::Listing, StreamState::Synced, StreamState::Watching }));
     // The stream's state and where it got to are in the cache.
-    const std::vector<store::StreamRecord> streams = m_mirror.cache().streams(test::kClusterName).value();
+    const std::vector<store::StreamRecord> streams
+        = m_mirror.cache().streams(test::kClusterName).value();
     ASSERT_EQ(streams.size(), 1u);
     EXPECT_EQ(streams[0].state, "watching");
     EXPECT_EQ(streams[0].apiVersion, "resource.k8s.io/v1");
     EXPECT_FALSE(streams[0].resourceVersion.empty());
 
     const int64_t synced = m_mirror.currentRev();
-    m_cluster.put({slice("s2", "n2", "b"), slice("s6", "n6")});
-    m_cluster.remove({slice("s1", "n1")});
+    m_cluster.put({ slice("s2", "n2", "b"), slice("s6", "n6") });
+    m_cluster.remove({ slice("s1", "n1") });
     ASSERT_TRUE(waitForEqual(kSlices));
     const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
     ASSERT_EQ(log.size(), 3u);
@@ -177,39 +183,46 @@ TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
     EXPECT_EQ(log[1].type, store::ChangeType::Added);
     EXPECT_EQ(log[2].type, store::ChangeType::Deleted);
     EXPECT_EQ(log[2].key.name, "s1");
-    EXPECT_EQ(m_mirror.cache().listVersion(test::kClusterName, "resource.k8s.io", "ResourceSlice").value(),
-              std::optional<std::string>(m_mirror.cache().streams(test::kClusterName).value()[0].resourceVersion));
+    EXPECT_EQ(m_mirror.cache()
+                  .listVersion(test::kClusterName, "resource.k8s.io", "ResourceSlice")
+                  .value(),
+        std::optional<std::string>(
+            m_mirror.cache().streams(test::kClusterName).value()[0].resourceVersion));
 }
 
 TEST_F(ReflectorTest, DroppedWatchResumesFromTheLastResourceVersionWithoutLosingOrRepeating)
 {
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2") });
     Reflector &slices = reflector(kSlices);
     slices.start();
     ASSERT_TRUE(waitFor(slices, StreamState::Watching));
     const int64_t synced = m_mirror.currentRev();
-    m_cluster.put({slice("s1", "n1", "b")});
+    m_cluster.put({ slice("s1", "n1", "b") });
     ASSERT_TRUE(waitForEqual(kSlices));
     const size_t listRequests = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
-        return r.find("watch=") == std::string::npos && r.find("resourceslices") != std::string::npos;
+        return r.find("watch=") == std::string::npos
+            && r.find("resourceslices") != std::string::npos;
     });
 
     m_cluster.dropWatches();
-    m_cluster.put({slice("s2", "n2", "b"), slice("s3", "n3")});
-    m_cluster.remove({slice("s1", "n1")});
+    m_cluster.put({ slice("s2", "n2", "b"), slice("s3", "n3") });
+    m_cluster.remove({ slice("s1", "n1") });
     ASSERT_TRUE(waitForEqual(kSlices));
     const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
-    ASSERT_EQ(log.size(), 4u); // each change once: s1 relabelled, s2 relabelled, s3 added, s1 deleted
+    ASSERT_EQ(
+        log.size(), 4u); // each change once: s1 relabelled, s2 relabelled, s3 added, s1 deleted
     expectNoDuplicates(m_mirror.log(kSlices));
-    const size_t listRequestsAfter = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
-        return r.find("watch=") == std::string::npos && r.find("resourceslices") != std::string::npos;
-    });
+    const size_t listRequestsAfter
+        = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
+              return r.find("watch=") == std::string::npos
+                  && r.find("resourceslices") != std::string::npos;
+          });
     EXPECT_EQ(listRequestsAfter, listRequests); // resumed, not relisted
 }
 
 TEST_F(ReflectorTest, GoneRelistsAndDeletesWhatVanishedMeanwhile)
 {
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3") });
     Reflector &slices = reflector(kSlices);
     slices.start();
     ASSERT_TRUE(waitFor(slices, StreamState::Watching));
@@ -221,8 +234,8 @@ TEST_F(ReflectorTest, GoneRelistsAndDeletesWhatVanishedMeanwhile)
     m_cluster.failNext("watch=true", 503);
     m_cluster.dropWatches();
     ASSERT_TRUE(waitFor(slices, StreamState::Stale));
-    m_cluster.remove({slice("s1", "n1")});
-    m_cluster.put({slice("s2", "n2", "b"), slice("s4", "n4")});
+    m_cluster.remove({ slice("s1", "n1") });
+    m_cluster.put({ slice("s2", "n2", "b"), slice("s4", "n4") });
     m_cluster.compactHistory();
     // The backoff ends: a watch from the old resourceVersion gets 410, and the mirror relists.
     ASSERT_TRUE(waitForEqual(kSlices));
@@ -243,22 +256,22 @@ TEST_F(ReflectorTest, GoneRelistsAndDeletesWhatVanishedMeanwhile)
 
 TEST_F(ReflectorTest, ExpiredContinueTokenRestartsTheList)
 {
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"), slice("s5", "n5")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3"), slice("s4", "n4"),
+        slice("s5", "n5") });
     Reflector &slices = reflector(kSlices);
     bool changed = false;
     QObject::connect(&slices, &Reflector::listProgress, &slices, [&](int) {
         if (!changed) { // between the first and the second page, the cluster moves on
             changed = true;
-            m_cluster.put({slice("s1", "n1", "b")});
-            m_cluster.remove({slice("s5", "n5")});
+            m_cluster.put({ slice("s1", "n1", "b") });
+            m_cluster.remove({ slice("s5", "n5") });
         }
     });
     slices.start();
     ASSERT_TRUE(waitFor(slices, StreamState::Watching));
     ASSERT_TRUE(waitForEqual(kSlices));
-    const size_t continued = std::ranges::count_if(m_cluster.requests, [](const std::string &r) {
-        return r.find("continue=") != std::string::npos;
-    });
+    const size_t continued = std::ranges::count_if(m_cluster.requests,
+        [](const std::string &r) { return r.find("continue=") != std::string::npos; });
     EXPECT_GE(continued, 2u); // the expired one, then the restarted list's
     expectNoDuplicates(m_mirror.log(kSlices));
 }
@@ -268,17 +281,18 @@ TEST_F(ReflectorTest, ContinueTokensAreSentBackByteForByte)
     const std::string token = "a+b/c==";
     std::vector<std::string> received;
     m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
-        if (request.path != "/apis/resource.k8s.io/v1/deviceclasses" || request.query.contains("watch"))
+        if (request.path != "/apis/resource.k8s.io/v1/deviceclasses"
+            || request.query.contains("watch"))
             return false;
         const std::string got = request.query.value("continue").value_or("");
         received.push_back(got);
-        nlohmann::json list = {{"kind", "DeviceClassList"},
-                               {"apiVersion", "resource.k8s.io/v1"},
-                               {"metadata", {{"resourceVersion", "7"}}},
-                               {"items", nlohmann::json::array()}};
+        nlohmann::json list = { { "kind", "DeviceClassList" },
+            { "apiVersion", "resource.k8s.io/v1" }, { "metadata", { { "resourceVersion", "7" } } },
+            { "items", nlohmann::json::array() } };
         if (got.empty())
             list["metadata"]["continue"] = token;
-        connection.respond(server::Response{200, "application/json", {}, QByteArray::fromStdString(list.dump())});
+        connection.respond(server::Response {
+            200, "application/json", {}, QByteArray::fromStdString(list.dump()) });
         return true;
     };
     Reflector &classes = reflector(model::kindInfo(model::Kind::DeviceClass));
@@ -290,7 +304,7 @@ TEST_F(ReflectorTest, ContinueTokensAreSentBackByteForByte)
 
 TEST_F(ReflectorTest, ServerRestartEndsEqualToTheServer)
 {
-    m_cluster.put({claim("ml", "a"), claim("ml", "b"), claim("web", "c")});
+    m_cluster.put({ claim("ml", "a"), claim("ml", "b"), claim("web", "c") });
     Reflector &claims = reflector(kClaims);
     claims.start();
     ASSERT_TRUE(waitFor(claims, StreamState::Watching));
@@ -300,8 +314,8 @@ TEST_F(ReflectorTest, ServerRestartEndsEqualToTheServer)
     // Retries while the server is down back off on the clock; no test time passes.
     ASSERT_TRUE(waitFor(claims, StreamState::Stale));
     EXPECT_FALSE(claims.status().reason.isEmpty());
-    m_cluster.put({claim("ml", "a", "b"), claim("web", "d")});
-    m_cluster.remove({claim("ml", "b")});
+    m_cluster.put({ claim("ml", "a", "b"), claim("web", "d") });
+    m_cluster.remove({ claim("ml", "b") });
     m_cluster.start();
     ASSERT_TRUE(waitFor(claims, StreamState::Watching));
     ASSERT_TRUE(waitForEqual(kClaims));
@@ -310,7 +324,7 @@ TEST_F(ReflectorTest, ServerRestartEndsEqualToTheServer)
 
 TEST_F(ReflectorTest, NamespaceStreamReplacesOnlyItsNamespace)
 {
-    m_cluster.put({claim("ml", "a"), claim("web", "c")});
+    m_cluster.put({ claim("ml", "a"), claim("web", "c") });
     Reflector &ml = reflector(kClaims, "ml");
     ml.start();
     ASSERT_TRUE(waitFor(ml, StreamState::Watching));
@@ -323,26 +337,27 @@ TEST_F(ReflectorTest, NamespaceStreamReplacesOnlyItsNamespace)
 TEST_F(ReflectorTest, StreamingListWhereTheServerOffersIt)
 {
     m_options.streamingList = true;
-    m_cluster.put({slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3")});
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2"), slice("s3", "n3") });
     Reflector &slices = reflector(kSlices);
     slices.start();
     ASSERT_TRUE(waitFor(slices, StreamState::Watching));
     ASSERT_TRUE(waitForEqual(kSlices));
     ASSERT_EQ(m_cluster.requests.size(), 1u); // one watch request carried the list
     EXPECT_NE(m_cluster.requests[0].find("sendInitialEvents=true"), std::string::npos);
-    m_cluster.put({slice("s4", "n4")});
+    m_cluster.put({ slice("s4", "n4") });
     ASSERT_TRUE(waitForEqual(kSlices));
 }
 
 TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
 {
-    m_cluster.put({slice("s1", "n1")});
+    m_cluster.put({ slice("s1", "n1") });
     m_cluster.failNext("resourceslices", 403, 1);
     Reflector &slices = reflector(kSlices);
     slices.start();
     ASSERT_TRUE(spinUntil([&] { return slices.status().state == StreamState::Forbidden; }));
     EXPECT_NE(slices.status().reason.indexOf(QStringLiteral("Forbidden")), -1);
-    const std::vector<store::StreamRecord> streams = m_mirror.cache().streams(test::kClusterName).value();
+    const std::vector<store::StreamRecord> streams
+        = m_mirror.cache().streams(test::kClusterName).value();
     ASSERT_EQ(streams.size(), 1u);
     EXPECT_EQ(streams[0].state, "forbidden");
     ASSERT_TRUE(m_clock.runNext()); // permission granted meanwhile: the retry succeeds
@@ -352,7 +367,8 @@ TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
 
 TEST(BackoffTest, DoublesWithJitterUpToTheCap)
 {
-    Backoff backoff(BackoffPolicy{.initialMs = 100, .maxMs = 1000, .factor = 2.0, .jitter = 0.5}, [] { return 0.5; });
+    Backoff backoff(BackoffPolicy { .initialMs = 100, .maxMs = 1000, .factor = 2.0, .jitter = 0.5 },
+        [] { return 0.5; });
     EXPECT_EQ(backoff.next(), 125);
     EXPECT_EQ(backoff.next(), 250);
     EXPECT_EQ(backoff.next(), 500);

@@ -23,7 +23,8 @@ Result<RestResponse> fetch(RestClient &client, const QString &path, const QUrlQu
 {
     std::optional<Result<RestResponse>> result;
     QObject context;
-    client.get(path, query, &context, [&](const Result<RestResponse> &response) { result = response; });
+    client.get(
+        path, query, &context, [&](const Result<RestResponse> &response) { result = response; });
     EXPECT_TRUE(spinUntil([&] { return result.has_value(); }));
     return result.value_or(fail(common::Error::Code::Internal, QStringLiteral("no answer")));
 }
@@ -42,14 +43,15 @@ TEST(RestClientTest, TalksTlsVerifiedAgainstTheClusterCaWithTheToken)
     EXPECT_NE(version->body.indexOf("gitVersion"), -1);
     // Gzip is asked for (Qt inflates transparently).
     EXPECT_NE(cluster.requestLog.back().header("accept-encoding").find("gzip"), std::string::npos);
-    EXPECT_EQ(cluster.requestLog.back().header("authorization"), std::string("Bearer ") + test::kToken);
+    EXPECT_EQ(
+        cluster.requestLog.back().header("authorization"), std::string("Bearer ") + test::kToken);
 }
 
 TEST(RestClientTest, AServerCertificateFromAnotherCaIsRefusedNamingTheContext)
 {
     TestCluster cluster;
     ClientConfig config = cluster.clientConfig();
-    config.caCertificates = {QSslCertificate(test::makeCa("someone-else").certificate)};
+    config.caCertificates = { QSslCertificate(test::makeCa("someone-else").certificate) };
     RestClient client(config);
     Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
     ASSERT_FALSE(version.has_value());
@@ -73,11 +75,13 @@ TEST(RestClientTest, ErrorsCarryTheDecodedStatus)
 {
     TestCluster cluster;
     RestClient client(cluster.clientConfig());
-    Result<RestResponse> missing = fetch(client, QStringLiteral("/apis/resource.k8s.io/v1/deviceclasses/nope"));
+    Result<RestResponse> missing
+        = fetch(client, QStringLiteral("/apis/resource.k8s.io/v1/deviceclasses/nope"));
     ASSERT_FALSE(missing.has_value());
     EXPECT_EQ(missing.error().code, common::Error::Code::NotFound);
-    EXPECT_NE(message(missing).find("deviceclasses.resource.k8s.io \"nope\" not found (NotFound, HTTP 404)"),
-              std::string::npos)
+    EXPECT_NE(message(missing).find(
+                  "deviceclasses.resource.k8s.io \"nope\" not found (NotFound, HTTP 404)"),
+        std::string::npos)
         << message(missing);
 
     ClientConfig wrong = cluster.clientConfig();
@@ -90,17 +94,19 @@ TEST(RestClientTest, ErrorsCarryTheDecodedStatus)
 
 TEST(RestClientTest, ClientCertificatesAuthenticateTheTlsHandshake)
 {
-    TestCluster cluster(TestCluster::Options{.requireClientCertificate = true, .token = ""});
+    TestCluster cluster(TestCluster::Options { .requireClientCertificate = true, .token = "" });
     ClientConfig config = cluster.clientConfig();
     config.token.clear();
     {
         RestClient anonymous(config);
         EXPECT_FALSE(fetch(anonymous, QStringLiteral("/version")).has_value());
     }
-    for (const test::Pem *pem : {&KubeconfigFixtures::rsaClient(), &KubeconfigFixtures::ecClient()}) {
+    for (const test::Pem *pem :
+        { &KubeconfigFixtures::rsaClient(), &KubeconfigFixtures::ecClient() }) {
         ClientConfig withCertificate = config;
-        withCertificate.clientCertificateChain = {QSslCertificate(pem->certificate)};
-        withCertificate.clientKey = QSslKey(pem->keyTraditional, pem == &KubeconfigFixtures::rsaClient() ? QSsl::Rsa : QSsl::Ec);
+        withCertificate.clientCertificateChain = { QSslCertificate(pem->certificate) };
+        withCertificate.clientKey = QSslKey(
+            pem->keyTraditional, pem == &KubeconfigFixtures::rsaClient() ? QSsl::Rsa : QSsl::Ec);
         RestClient client(withCertificate);
         Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
         EXPECT_TRUE(version.has_value()) << message(version);
@@ -113,18 +119,21 @@ TEST(RestClientTest, ExecPluginRunsAgainAfterA401AndTheRequestIsRetried)
     QTemporaryDir dir;
     // First run: a stale token; later runs: the right one.
     test::writeFile(dir.filePath(QStringLiteral("plugin.sh")),
-                    QByteArray("#!/bin/sh\nn=$(cat \"$STATE/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$STATE/count\"\n"
-                               "token=stale; [ \"$n\" -gt 1 ] && token=")
-                        + test::kToken
-                        + "\nprintf '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\",\"kind\":\"ExecCredential\","
-                          "\"status\":{\"token\":\"%s\"}}' \"$token\"\n",
-                    true);
+        QByteArray("#!/bin/sh\nn=$(cat \"$STATE/count\" 2>/dev/null || echo 0); n=$((n + 1)); echo "
+                   "$n > \"$STATE/count\"\n"
+                   "token=stale; [ \"$n\" -gt 1 ] && token=")
+            + test::kToken
+            + "\nprintf "
+              "'{\"apiVersion\":\"client.authentication.k8s.io/"
+              "v1beta1\",\"kind\":\"ExecCredential\","
+              "\"status\":{\"token\":\"%s\"}}' \"$token\"\n",
+        true);
     ClientConfig config = cluster.clientConfig();
     config.token.clear();
     ExecConfig exec;
     exec.command = dir.filePath(QStringLiteral("plugin.sh"));
     exec.apiVersion = QStringLiteral("client.authentication.k8s.io/v1beta1");
-    exec.env = {{QStringLiteral("STATE"), dir.path()}};
+    exec.env = { { QStringLiteral("STATE"), dir.path() } };
     config.exec = exec;
     RestClient client(config);
     Result<RestResponse> namespaces = fetch(client, QStringLiteral("/api/v1/namespaces"));
@@ -147,7 +156,8 @@ TEST(RestClientTest, ManyOpenWatchesDoNotStarveOrdinaryRequests)
     for (int i = 0; i < 10; ++i) {
         QUrlQuery query;
         query.addQueryItem(QStringLiteral("timeoutSeconds"), QStringLiteral("60"));
-        WatchStream *watch = client.watch(QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"), query, 90000, &owner);
+        WatchStream *watch = client.watch(
+            QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"), query, 90000, &owner);
         QObject::connect(watch, &WatchStream::opened, &owner, [&] { ++opened; });
         watches.push_back(watch);
     }
@@ -182,8 +192,10 @@ TEST(DiscoveryTest, FindsServedVersionsAndThePathOfEachKind)
     EXPECT_EQ(discovery.apiVersionOf(model::Kind::ResourceSlice), "resource.k8s.io/v1");
     EXPECT_EQ(discovery.apiVersionOf(model::Kind::Pod), "v1");
     const model::KindInfo &claims = model::kindInfo(model::Kind::ResourceClaim);
-    EXPECT_EQ(discovery.collectionPath(claims, "ml"), QStringLiteral("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims"));
-    EXPECT_EQ(discovery.collectionPath(claims, ""), QStringLiteral("/apis/resource.k8s.io/v1/resourceclaims"));
+    EXPECT_EQ(discovery.collectionPath(claims, "ml"),
+        QStringLiteral("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims"));
+    EXPECT_EQ(discovery.collectionPath(claims, ""),
+        QStringLiteral("/apis/resource.k8s.io/v1/resourceclaims"));
 }
 
 TEST(DiscoveryTest, PrefersTheNewestServedVersion)
@@ -191,19 +203,24 @@ TEST(DiscoveryTest, PrefersTheNewestServedVersion)
     TestCluster cluster;
     cluster.intercept = [](server::Request &request, server::HttpConnection &connection) {
         auto answer = [&](const nlohmann::json &body) {
-            connection.respond(server::Response{200, "application/json", {}, QByteArray::fromStdString(body.dump())});
+            connection.respond(server::Response {
+                200, "application/json", {}, QByteArray::fromStdString(body.dump()) });
             return true;
         };
         if (request.path == "/apis/resource.k8s.io")
-            return answer({{"kind", "APIGroup"},
-                           {"name", "resource.k8s.io"},
-                           {"versions", {{{"version", "v1beta1"}}, {{"version", "v1beta2"}}, {{"version", "v1alpha3"}}}}});
+            return answer({ { "kind", "APIGroup" }, { "name", "resource.k8s.io" },
+                { "versions",
+                    { { { "version", "v1beta1" } }, { { "version", "v1beta2" } },
+                        { { "version", "v1alpha3" } } } } });
         if (request.path == "/apis/resource.k8s.io/v1beta2")
-            return answer({{"resources", {{{"name", "resourceslices"}}, {{"name", "deviceclasses"}}}}});
+            return answer({ { "resources",
+                { { { "name", "resourceslices" } }, { { "name", "deviceclasses" } } } } });
         if (request.path == "/apis/resource.k8s.io/v1beta1")
-            return answer({{"resources", {{{"name", "resourceslices"}}, {{"name", "resourceclaims"}}}}});
+            return answer({ { "resources",
+                { { { "name", "resourceslices" } }, { { "name", "resourceclaims" } } } } });
         if (request.path == "/apis/resource.k8s.io/v1alpha3")
-            return answer({{"resources", {{{"name", "devicetaintrules"}}, {{"name", "resourceclaims"}}}}});
+            return answer({ { "resources",
+                { { { "name", "devicetaintrules" } }, { { "name", "resourceclaims" } } } } });
         return false;
     };
     RestClient client(cluster.clientConfig());
@@ -213,7 +230,8 @@ TEST(DiscoveryTest, PrefersTheNewestServedVersion)
     ASSERT_TRUE(spinUntil([&] { return result.has_value(); }));
     ASSERT_TRUE(result->has_value()) << result->error().message.toStdString();
     EXPECT_EQ((*result)->resourceVersions,
-              (QStringList{QStringLiteral("v1beta2"), QStringLiteral("v1beta1"), QStringLiteral("v1alpha3")}));
+        (QStringList {
+            QStringLiteral("v1beta2"), QStringLiteral("v1beta1"), QStringLiteral("v1alpha3") }));
     EXPECT_EQ((*result)->apiVersionOf(model::Kind::ResourceSlice), "resource.k8s.io/v1beta2");
     EXPECT_EQ((*result)->apiVersionOf(model::Kind::ResourceClaim), "resource.k8s.io/v1beta1");
     EXPECT_EQ((*result)->apiVersionOf(model::Kind::DeviceTaintRule), "resource.k8s.io/v1alpha3");

@@ -19,17 +19,19 @@ StreamStatus stream(model::Kind kind, StreamState state, std::string ns = {}, in
 
 TEST(StreamSummaryTest, AllWatchingIsLive)
 {
-    const QString text = summarizeStreams({stream(model::Kind::ResourceSlice, StreamState::Watching),
-                                           stream(model::Kind::Pod, StreamState::Watching)});
+    const QString text
+        = summarizeStreams({ stream(model::Kind::ResourceSlice, StreamState::Watching),
+            stream(model::Kind::Pod, StreamState::Watching) });
     EXPECT_EQ(text, QStringLiteral("live: 2/2 streams watching"));
 }
 
 TEST(StreamSummaryTest, ListingAndTroubleAreNamedNeverHidden)
 {
-    const QString text = summarizeStreams({stream(model::Kind::ResourceSlice, StreamState::Listing, {}, 4200),
-                                           stream(model::Kind::Pod, StreamState::Stale),
-                                           stream(model::Kind::Event, StreamState::Forbidden, "ml"),
-                                           stream(model::Kind::Node, StreamState::Watching)});
+    const QString text
+        = summarizeStreams({ stream(model::Kind::ResourceSlice, StreamState::Listing, {}, 4200),
+            stream(model::Kind::Pod, StreamState::Stale),
+            stream(model::Kind::Event, StreamState::Forbidden, "ml"),
+            stream(model::Kind::Node, StreamState::Watching) });
     EXPECT_TRUE(text.startsWith(QStringLiteral("1/4 streams watching"))) << text.toStdString();
     EXPECT_FALSE(text.startsWith(QStringLiteral("live"))) << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("4200 objects"))) << text.toStdString();

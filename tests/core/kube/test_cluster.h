@@ -37,8 +37,10 @@ inline constexpr const char *kClusterName = "test";
 inline constexpr const char *kToken = "s3cret-token";
 
 // JSON objects as a cluster would hold them.
-nlohmann::json slice(const std::string &name, const std::string &node, const std::string &label = "a");
-nlohmann::json claim(const std::string &ns, const std::string &name, const std::string &label = "a");
+nlohmann::json slice(
+    const std::string &name, const std::string &node, const std::string &label = "a");
+nlohmann::json claim(
+    const std::string &ns, const std::string &name, const std::string &label = "a");
 nlohmann::json namespaceObject(const std::string &name);
 
 class TestCluster
@@ -47,8 +49,9 @@ public:
     struct Options
     {
         bool requireClientCertificate = false; // TLS handshake demands a certificate of the test CA
-        std::string token = kToken;            // "" accepts any request
-        std::string kubernetesVersion;         // "v1.32.0": what the server says it is and serves; "" the default
+        std::string token = kToken; // "" accepts any request
+        std::string
+            kubernetesVersion; // "v1.32.0": what the server says it is and serves; "" the default
     };
     TestCluster();
     explicit TestCluster(Options options);

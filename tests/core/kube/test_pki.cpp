@@ -47,45 +47,52 @@ void extension(X509 *certificate, X509 *issuer, int nid, const std::string &valu
 }
 
 Pem build(EVP_PKEY *key, X509 *issuerCert, EVP_PKEY *issuerKey, const QByteArray &commonName,
-          const QStringList &hosts, bool ca)
+    const QStringList &hosts, bool ca)
 {
     X509Ptr certificate(X509_new());
     X509_set_version(certificate.get(), 2);
     uint64_t serial = 0;
     RAND_bytes(reinterpret_cast<unsigned char *>(&serial), sizeof serial);
-    ASN1_INTEGER_set_uint64(X509_get_serialNumber(certificate.get()), (serial & 0x7fffffffffffffffULL) | 1);
+    ASN1_INTEGER_set_uint64(
+        X509_get_serialNumber(certificate.get()), (serial & 0x7fffffffffffffffULL) | 1);
     X509_gmtime_adj(X509_getm_notBefore(certificate.get()), -3600);
     X509_gmtime_adj(X509_getm_notAfter(certificate.get()), 86400L * 30);
     X509_set_pubkey(certificate.get(), key);
     X509_NAME *name = X509_get_subject_name(certificate.get());
     if (!ca && hosts.isEmpty())
-        X509_NAME_add_entry_by_txt(name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("testers"), -1, -1, 0);
+        X509_NAME_add_entry_by_txt(
+            name, "O", MBSTRING_ASC, reinterpret_cast<const unsigned char *>("testers"), -1, -1, 0);
     X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char *>(commonName.constData()), -1, -1, 0);
+        reinterpret_cast<const unsigned char *>(commonName.constData()), -1, -1, 0);
     X509_set_issuer_name(certificate.get(), issuerCert ? X509_get_subject_name(issuerCert) : name);
     X509 *issuer = issuerCert ? issuerCert : certificate.get();
     if (ca) {
         extension(certificate.get(), issuer, NID_basic_constraints, "critical,CA:TRUE");
-        extension(certificate.get(), issuer, NID_key_usage, "critical,keyCertSign,cRLSign,digitalSignature");
+        extension(certificate.get(), issuer, NID_key_usage,
+            "critical,keyCertSign,cRLSign,digitalSignature");
     } else {
         extension(certificate.get(), issuer, NID_basic_constraints, "critical,CA:FALSE");
-        extension(certificate.get(), issuer, NID_key_usage, "critical,digitalSignature,keyEncipherment");
-        extension(certificate.get(), issuer, NID_ext_key_usage, hosts.isEmpty() ? "clientAuth" : "serverAuth");
+        extension(
+            certificate.get(), issuer, NID_key_usage, "critical,digitalSignature,keyEncipherment");
+        extension(certificate.get(), issuer, NID_ext_key_usage,
+            hosts.isEmpty() ? "clientAuth" : "serverAuth");
         if (!hosts.isEmpty()) {
             std::string names;
             for (const QString &host : hosts)
-                names += (names.empty() ? "" : ",") + std::string(QHostAddress(host).isNull() ? "DNS:" : "IP:")
+                names += (names.empty() ? "" : ",")
+                    + std::string(QHostAddress(host).isNull() ? "DNS:" : "IP:")
                     + host.toStdString();
             extension(certificate.get(), issuer, NID_subject_alt_name, names);
         }
     }
     X509_sign(certificate.get(), issuerKey ? issuerKey : key, EVP_sha256());
 
-    BioPtr certBio(BIO_new(BIO_s_mem())), keyBio(BIO_new(BIO_s_mem())), tradBio(BIO_new(BIO_s_mem()));
+    BioPtr certBio(BIO_new(BIO_s_mem())), keyBio(BIO_new(BIO_s_mem())),
+        tradBio(BIO_new(BIO_s_mem()));
     PEM_write_bio_X509(certBio.get(), certificate.get());
     PEM_write_bio_PrivateKey(keyBio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
     PEM_write_bio_PrivateKey_traditional(tradBio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
-    return Pem{drain(certBio.get()), drain(keyBio.get()), drain(tradBio.get())};
+    return Pem { drain(certBio.get()), drain(keyBio.get()), drain(tradBio.get()) };
 }
 
 PKeyPtr readKey(const QByteArray &pem)

@@ -12,7 +12,8 @@ TEST(WatchStreamParserTest, SplitsEventsAcrossChunks)
     WatchStreamParser parser;
     parser.feed(R"({"type":"ADDED","object":{"metadata":)");
     EXPECT_TRUE(parser.takeEvents().empty());
-    parser.feed(R"({"name":"gpu-0"}}})" "\n");
+    parser.feed(R"({"name":"gpu-0"}}})"
+                "\n");
     std::vector<Result<WatchEvent>> events = parser.takeEvents();
     ASSERT_EQ(events.size(), 1u);
     ASSERT_TRUE(events[0].has_value());
@@ -38,7 +39,11 @@ TEST(WatchStreamParserTest, ReadsSeveralEventsWithOrWithoutNewlines)
 TEST(WatchStreamParserTest, MalformedOrUnknownEventsAreErrors)
 {
     WatchStreamParser parser;
-    parser.feed(R"({"type":"EXPLODED","object":{}})" "\n" R"({"type":"ADDED"})" "\n" "x");
+    parser.feed(R"({"type":"EXPLODED","object":{}})"
+                "\n"
+                R"({"type":"ADDED"})"
+                "\n"
+                "x");
     std::vector<Result<WatchEvent>> events = parser.takeEvents();
     ASSERT_EQ(events.size(), 3u);
     EXPECT_FALSE(events[0].has_value());

@@ -99,7 +99,8 @@ TEST(ClaimTemplateFormTest, ReadsEveryModelledField)
     EXPECT_FALSE(gpu.firstAvailable);
     EXPECT_EQ(gpu.exactly.deviceClassName, "gpu.nvidia.com");
     ASSERT_EQ(gpu.exactly.selectors.size(), 1u);
-    EXPECT_EQ(gpu.exactly.selectors[0], R"(device.attributes["gpu.nvidia.com"].productName == "H100")");
+    EXPECT_EQ(
+        gpu.exactly.selectors[0], R"(device.attributes["gpu.nvidia.com"].productName == "H100")");
     EXPECT_EQ(gpu.exactly.count, 2);
     EXPECT_EQ(gpu.exactly.allocationMode, "");
     const FormRequest &nic = form.requests[1];
@@ -111,11 +112,12 @@ TEST(ClaimTemplateFormTest, ReadsEveryModelledField)
     EXPECT_EQ(nic.alternatives[0].tolerations[0].effect, "NoSchedule");
     EXPECT_TRUE(nic.alternatives[1].isAll());
     ASSERT_EQ(form.constraints.size(), 1u);
-    EXPECT_EQ(form.constraints[0].requests, (std::vector<std::string>{ "gpu", "nic" }));
+    EXPECT_EQ(form.constraints[0].requests, (std::vector<std::string> { "gpu", "nic" }));
     EXPECT_EQ(form.constraints[0].matchAttribute, "resource.kubernetes.io/pcieRoot");
     ASSERT_EQ(form.config.size(), 1u);
     EXPECT_EQ(form.config[0].driver, "gpu.nvidia.com");
-    EXPECT_EQ(nlohmann::json::parse(form.config[0].parameters)["sharing"]["strategy"], "TimeSlicing");
+    EXPECT_EQ(
+        nlohmann::json::parse(form.config[0].parameters)["sharing"]["strategy"], "TimeSlicing");
 }
 
 TEST(ClaimTemplateFormTest, UnchangedFormWritesTheSameDocument)
@@ -135,8 +137,7 @@ struct Edited
 {
     nlohmann::json before, after;
 };
-template <typename Edit>
-Edited editTemplate(Edit edit)
+template <typename Edit> Edited editTemplate(Edit edit)
 {
     ClaimTemplateForm form = readOrFail(kTemplate);
     edit(form);
@@ -176,18 +177,20 @@ TEST(ClaimTemplateFormTest, AllocationModeClassAndSelectorEdits)
 TEST(ClaimTemplateFormTest, AddingATolerationKeepsTheOthersAndUnknownFields)
 {
     Edited e = editTemplate([](ClaimTemplateForm &form) {
-        form.requests[0].exactly.tolerations.push_back({ "gpu.nvidia.com/xid", "Exists", "", "NoExecute", 300, -1 });
+        form.requests[0].exactly.tolerations.push_back(
+            { "gpu.nvidia.com/xid", "Exists", "", "NoExecute", 300, -1 });
     });
     nlohmann::json expected = e.before;
-    expected[kGpu / "exactly" / "tolerations"]
-        = { { { "key", "gpu.nvidia.com/xid" }, { "operator", "Exists" }, { "effect", "NoExecute" }, { "tolerationSeconds", 300 } } };
+    expected[kGpu / "exactly" / "tolerations"] = { { { "key", "gpu.nvidia.com/xid" },
+        { "operator", "Exists" }, { "effect", "NoExecute" }, { "tolerationSeconds", 300 } } };
     EXPECT_EQ(e.after, expected);
     EXPECT_EQ(e.after[kGpu / "exactly" / "derivedAttributes" / 0 / "name"], "derived/numa");
 }
 
 TEST(ClaimTemplateFormTest, SwitchingToFirstAvailableMovesTheSpecWithItsUnknownFields)
 {
-    Edited e = editTemplate([](ClaimTemplateForm &form) { setFirstAvailable(form.requests[0], true); });
+    Edited e
+        = editTemplate([](ClaimTemplateForm &form) { setFirstAvailable(form.requests[0], true); });
     const nlohmann::json &request = e.after[kGpu];
     EXPECT_FALSE(request.contains("exactly"));
     ASSERT_EQ(request["firstAvailable"].size(), 1u);
@@ -203,8 +206,9 @@ TEST(ClaimTemplateFormTest, SwitchingToFirstAvailableMovesTheSpecWithItsUnknownF
     ClaimTemplateForm switched = readOrFail(kTemplate);
     setFirstAvailable(switched.requests[0], true);
     const std::string text = writeOrFail(kTemplate, switched);
-    EXPECT_NE(text.find("      - name: gpu\n        firstAvailable:\n        - name: gpu\n          deviceClassName: gpu.nvidia.com\n"),
-              std::string::npos)
+    EXPECT_NE(text.find("      - name: gpu\n        firstAvailable:\n        - name: gpu\n         "
+                        " deviceClassName: gpu.nvidia.com\n"),
+        std::string::npos)
         << text;
 
     // And back: the first alternative becomes the exact spec.
@@ -219,7 +223,8 @@ TEST(ClaimTemplateFormTest, SwitchingToFirstAvailableMovesTheSpecWithItsUnknownF
 
 TEST(ClaimTemplateFormTest, RemovingARequestKeepsTheNextOnesFields)
 {
-    Edited e = editTemplate([](ClaimTemplateForm &form) { form.requests.erase(form.requests.begin()); });
+    Edited e
+        = editTemplate([](ClaimTemplateForm &form) { form.requests.erase(form.requests.begin()); });
     const nlohmann::json &requests = e.after["/spec/spec/devices/requests"_json_pointer];
     ASSERT_EQ(requests.size(), 1u);
     EXPECT_EQ(requests[0], e.before[kNic]);
@@ -234,42 +239,50 @@ TEST(ClaimTemplateFormTest, AddedRequestsConstraintsAndConfigAreWrittenInApiOrde
     form.constraints.push_back({ { "gpu", "gpu-2" }, "", "resource.kubernetes.io/pcieRoot", -1 });
     form.config.push_back({ {}, "nic.example.com", R"({"mtu": 9000})", -1 });
     const std::string written = writeOrFail(kTemplate, form);
-    EXPECT_NE(written.find("  - name: gpu-2\n        exactly:\n          deviceClassName: gpu.nvidia.com\n          count: 1\n"),
-              std::string::npos)
+    EXPECT_NE(written.find("  - name: gpu-2\n        exactly:\n          deviceClassName: "
+                           "gpu.nvidia.com\n          count: 1\n"),
+        std::string::npos)
         << written;
     const nlohmann::json after = semantic(written);
-    EXPECT_EQ(after["/spec/spec/devices/constraints/1/distinctAttribute"_json_pointer], "resource.kubernetes.io/pcieRoot");
+    EXPECT_EQ(after["/spec/spec/devices/constraints/1/distinctAttribute"_json_pointer],
+        "resource.kubernetes.io/pcieRoot");
     EXPECT_EQ(after["/spec/spec/devices/config/1/opaque/parameters/mtu"_json_pointer], 9000);
 
     form.config.back().parameters = "{not json";
     Result<std::string> bad = writeClaimTemplateForm(kTemplate, form, kOrigin);
     ASSERT_FALSE(bad.has_value());
-    EXPECT_TRUE(bad.error().message.contains(QStringLiteral("spec.spec.devices.config[1].opaque.parameters")))
+    EXPECT_TRUE(bad.error().message.contains(
+        QStringLiteral("spec.spec.devices.config[1].opaque.parameters")))
         << bad.error().message.toStdString();
 }
 
 TEST(ClaimTemplateFormTest, EmptyTemplateGetsItsFirstRequest)
 {
-    constexpr std::string_view empty = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: x\n";
+    constexpr std::string_view empty
+        = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: x\n";
     ClaimTemplateForm form = readOrFail(empty);
     EXPECT_TRUE(form.requests.empty());
     addRequest(form, "gpu.nvidia.com");
     const nlohmann::json after = semantic(writeOrFail(empty, form));
-    EXPECT_EQ(after["/spec/spec/devices/requests/0/exactly/deviceClassName"_json_pointer], "gpu.nvidia.com");
+    EXPECT_EQ(after["/spec/spec/devices/requests/0/exactly/deviceClassName"_json_pointer],
+        "gpu.nvidia.com");
     // Unchanged, an empty template stays empty.
     EXPECT_EQ(writeOrFail(empty, readOrFail(empty)), std::string(empty));
 }
 
 TEST(ClaimTemplateFormTest, ClaimsKeepTheirDevicesUnderSpec)
 {
-    constexpr std::string_view claim = "apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaim\nmetadata:\n  name: c\n"
-                                       "spec:\n  devices:\n    requests:\n    - name: a\n      exactly:\n"
-                                       "        deviceClassName: x\n";
+    constexpr std::string_view claim
+        = "apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaim\nmetadata:\n  name: c\n"
+          "spec:\n  devices:\n    requests:\n    - name: a\n      exactly:\n"
+          "        deviceClassName: x\n";
     ClaimTemplateForm form = readOrFail(claim);
     EXPECT_EQ(form.devicesPath(), "spec.devices");
     ASSERT_EQ(form.requests.size(), 1u);
     form.requests[0].exactly.count = 3;
-    EXPECT_EQ(semantic(writeOrFail(claim, form))["/spec/devices/requests/0/exactly/count"_json_pointer], 3);
+    EXPECT_EQ(
+        semantic(writeOrFail(claim, form))["/spec/devices/requests/0/exactly/count"_json_pointer],
+        3);
 }
 
 struct BadCase
@@ -277,7 +290,9 @@ struct BadCase
     std::string text;
     std::string expected; // a substring of the error
 };
-class ClaimTemplateFormErrorTest : public testing::TestWithParam<BadCase> {};
+class ClaimTemplateFormErrorTest : public testing::TestWithParam<BadCase>
+{
+};
 
 TEST_P(ClaimTemplateFormErrorTest, NamesTheLineOrField)
 {
@@ -288,22 +303,25 @@ TEST_P(ClaimTemplateFormErrorTest, NamesTheLineOrField)
     EXPECT_FALSE(writeClaimTemplateForm(GetParam().text, ClaimTemplateForm(), kOrigin).has_value());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Broken, ClaimTemplateFormErrorTest,
+INSTANTIATE_TEST_SUITE_P(Broken, ClaimTemplateFormErrorTest,
     testing::Values(
-        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec: [unclosed\n",
-                 "template.yaml:4:1: end of sequence flow not found" },
-        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: x\n  name: y\n",
-                 "template.yaml:5:3: duplicate key" },
-        BadCase{ "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", "not a Namespace" },
-        BadCase{ "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaimTemplate\n",
-                 "apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not \"resource.k8s.io/v1alpha3\"" },
-        BadCase{ "", "holds no object" },
-        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec:\n    devices:\n"
-                 "      requests:\n      - name: a\n        exactly:\n          count: many\n",
-                 "template.yaml: spec.spec.devices.requests[0].exactly.count: expected an integer" },
-        BadCase{ "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec: [1]\n",
-                 "spec.spec: expected a mapping" }));
+        BadCase { "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec: [unclosed\n",
+            "template.yaml:4:1: end of sequence flow not found" },
+        BadCase { "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: "
+                  "x\n  name: y\n",
+            "template.yaml:5:3: duplicate key" },
+        BadCase { "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", "not a Namespace" },
+        BadCase { "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourceClaimTemplate\n",
+            "apiVersion: expected resource.k8s.io/v1, v1beta2 or v1beta1, not "
+            "\"resource.k8s.io/v1alpha3\"" },
+        BadCase { "", "holds no object" },
+        BadCase { "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec:\n   "
+                  " devices:\n"
+                  "      requests:\n      - name: a\n        exactly:\n          count: many\n",
+            "template.yaml: spec.spec.devices.requests[0].exactly.count: expected an integer" },
+        BadCase {
+            "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nspec:\n  spec: [1]\n",
+            "spec.spec: expected a mapping" }));
 
 // resource.k8s.io/v1beta1, as clusters before 1.33 serve it: a request holds its exact spec
 // itself, with no `exactly`.
@@ -337,12 +355,14 @@ TEST(ClaimTemplateFormTest, V1beta1RequestsHoldTheirSpecThemselves)
     ASSERT_EQ(form.requests[0].exactly.selectors.size(), 1u);
     EXPECT_TRUE(form.requests[1].firstAvailable);
     EXPECT_EQ(form.requests[1].alternatives.at(0).deviceClassName, "nic.example.com");
-    EXPECT_EQ(writeOrFail(kV1beta1Template, form), kV1beta1Template) << "an untouched form writes the same text";
+    EXPECT_EQ(writeOrFail(kV1beta1Template, form), kV1beta1Template)
+        << "an untouched form writes the same text";
 
     form.requests[0].exactly.count = 4;
     const nlohmann::json counted = semantic(writeOrFail(kV1beta1Template, form));
     EXPECT_EQ(counted["/spec/spec/devices/requests/0/count"_json_pointer], 4);
-    EXPECT_FALSE(counted["/spec/spec/devices/requests/0"_json_pointer].contains("exactly")) << "v1beta1 has none";
+    EXPECT_FALSE(counted["/spec/spec/devices/requests/0"_json_pointer].contains("exactly"))
+        << "v1beta1 has none";
 
     // To firstAvailable and back: the spec moves into the alternative and out again.
     setFirstAvailable(form.requests[0], true);
@@ -353,7 +373,8 @@ TEST(ClaimTemplateFormTest, V1beta1RequestsHoldTheirSpecThemselves)
     EXPECT_EQ(gpu["firstAvailable"][0]["count"], 4);
     ClaimTemplateForm back = readOrFail(switched);
     setFirstAvailable(back.requests[0], false);
-    const nlohmann::json exact = semantic(writeOrFail(switched, back))["/spec/spec/devices/requests/0"_json_pointer];
+    const nlohmann::json exact
+        = semantic(writeOrFail(switched, back))["/spec/spec/devices/requests/0"_json_pointer];
     EXPECT_EQ(exact["name"], "gpu");
     EXPECT_EQ(exact["deviceClassName"], "gpu.nvidia.com");
     EXPECT_EQ(exact["count"], 4);
@@ -366,7 +387,7 @@ TEST(ClaimTemplateFormTest, CapacityAndRequestListsReadAsText)
     setCapacityRequestsText(spec, " memory = 40Gi, bad, cores=2 ,");
     ASSERT_EQ(spec.capacityRequests.size(), 2u);
     EXPECT_EQ(capacityRequestsText(spec), "memory=40Gi, cores=2");
-    EXPECT_EQ(parseRequestList(" a, ,b "), (std::vector<std::string>{ "a", "b" }));
+    EXPECT_EQ(parseRequestList(" a, ,b "), (std::vector<std::string> { "a", "b" }));
     EXPECT_EQ(requestListText({ "a", "b" }), "a, b");
 }
 

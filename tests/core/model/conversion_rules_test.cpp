@@ -15,12 +15,12 @@ namespace {
 
 using dra::model::convertResourceObject;
 using dra::model::isKnownResourceVersion;
-using nlohmann::json;
 using dra::test::kV1;
-using dra::test::kV1beta2;
-using dra::test::kV1beta1;
 using dra::test::kV1alpha3;
+using dra::test::kV1beta1;
+using dra::test::kV1beta2;
 using dra::test::messageOf;
+using nlohmann::json;
 
 json convertOk(const json &object, std::string_view target)
 {

@@ -19,12 +19,12 @@
 namespace {
 
 using dra::model::convertResourceObject;
-using nlohmann::json;
 using dra::test::kV1;
-using dra::test::kV1beta2;
-using dra::test::kV1beta1;
 using dra::test::kV1alpha3;
+using dra::test::kV1beta1;
+using dra::test::kV1beta2;
 using dra::test::messageOf;
+using nlohmann::json;
 
 // Loads resource.k8s.io.<version>.<kind>.json; fails the test when it cannot be parsed.
 json loadFixture(const std::filesystem::path &dir, std::string_view version, std::string_view kind)

@@ -62,11 +62,14 @@ TEST(ObjectTest, NamesResolveAgainstTheDriverDomain)
     const auto object = decodeObject(parse(kSliceV1));
     ASSERT_TRUE(object.has_value());
     const Device &gpu = object->as<ResourceSlice>()->devices[0];
-    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName"), nullptr) << "without the driver, names match as published";
-    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName", "gpu.nvidia.com"), gpu.attribute("productName"));
+    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName"), nullptr)
+        << "without the driver, names match as published";
+    EXPECT_EQ(gpu.attribute("gpu.nvidia.com/productName", "gpu.nvidia.com"),
+        gpu.attribute("productName"));
     EXPECT_EQ(gpu.attribute("productName", "other.example.com"), gpu.attribute("productName"));
     EXPECT_EQ(gpu.attribute("other.example.com/productName", "gpu.nvidia.com"), nullptr);
-    EXPECT_EQ(gpu.attribute("numaNode", "resource.kubernetes.io"), gpu.attribute("resource.kubernetes.io/numaNode"));
+    EXPECT_EQ(gpu.attribute("numaNode", "resource.kubernetes.io"),
+        gpu.attribute("resource.kubernetes.io/numaNode"));
     EXPECT_EQ(gpu.capacityOf("gpu.nvidia.com/memory", "gpu.nvidia.com"), gpu.capacityOf("memory"));
     EXPECT_NE(gpu.capacityOf("memory"), nullptr);
 }
@@ -89,7 +92,8 @@ TEST(ObjectTest, ErrorsNameTheObjectAndTheField)
     auto result = decodeObject(bad);
     ASSERT_FALSE(result.has_value());
     EXPECT_TRUE(result.error().message.startsWith(
-        QStringLiteral("ResourceSlice node-1-gpu: spec.devices[0].capacity.memory.value: invalid quantity \"12QB\"")))
+        QStringLiteral("ResourceSlice node-1-gpu: spec.devices[0].capacity.memory.value: invalid "
+                       "quantity \"12QB\"")))
         << result.error().message.toStdString();
 
     bad = parse(kSliceV1);
@@ -97,19 +101,24 @@ TEST(ObjectTest, ErrorsNameTheObjectAndTheField)
     result = decodeObject(bad);
     ASSERT_FALSE(result.has_value());
     EXPECT_EQ(result.error().message,
-              QStringLiteral("ResourceSlice node-1-gpu: spec.pool.generation: expected an integer, got string"));
+        QStringLiteral(
+            "ResourceSlice node-1-gpu: spec.pool.generation: expected an integer, got string"));
 }
 
 TEST(ObjectTest, RejectsObjectsItCannotPlace)
 {
-    EXPECT_FALSE(decodeObject(parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}})")));
+    EXPECT_FALSE(decodeObject(
+        parse(R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}})")));
     EXPECT_FALSE(decodeObject(parse(R"({"kind":"DeviceClass","metadata":{"name":"x"}})")));
-    EXPECT_FALSE(decodeObject(parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{}})")));
-    const auto noNamespace = decodeObject(
-        parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"}})"));
+    EXPECT_FALSE(decodeObject(
+        parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{}})")));
+    const auto noNamespace = decodeObject(parse(
+        R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c"}})"));
     ASSERT_FALSE(noNamespace);
-    EXPECT_EQ(noNamespace.error().message, QStringLiteral("ResourceClaim c: metadata.namespace is missing"));
-    EXPECT_FALSE(decodeObject(parse(R"({"apiVersion":"resource.k8s.io/v9","kind":"DeviceClass","metadata":{"name":"x"}})")));
+    EXPECT_EQ(noNamespace.error().message,
+        QStringLiteral("ResourceClaim c: metadata.namespace is missing"));
+    EXPECT_FALSE(decodeObject(parse(
+        R"({"apiVersion":"resource.k8s.io/v9","kind":"DeviceClass","metadata":{"name":"x"}})")));
 }
 
 TEST(ObjectTest, ClaimStateReadsLikeKubectl)
@@ -127,7 +136,7 @@ TEST(ObjectTest, ClaimStateReadsLikeKubectl)
     ASSERT_TRUE(typed->spec.requests[0].exactly.has_value());
     EXPECT_EQ(typed->spec.requests[0].exactly->count, 2);
     EXPECT_EQ(typed->allocation->results[0].device, "gpu-0");
-    EXPECT_EQ(ResourceClaim{}.state(false), "pending");
+    EXPECT_EQ(ResourceClaim {}.state(false), "pending");
 }
 
 // Every fixture of Kubernetes' API test data decodes, and encodes back to the same JSON.
@@ -167,6 +176,7 @@ TEST(KindTest, FindsWhatUsersTypeLikeKubectl)
     EXPECT_EQ(findKind("gpus"), nullptr);
     EXPECT_TRUE(findKind("pods")->namespaced);
     EXPECT_FALSE(findKind("deviceclass")->namespaced);
-    EXPECT_EQ(kindOf("resource.k8s.io/v1beta1", "ResourceClaimTemplate")->kind, Kind::ResourceClaimTemplate);
+    EXPECT_EQ(kindOf("resource.k8s.io/v1beta1", "ResourceClaimTemplate")->kind,
+        Kind::ResourceClaimTemplate);
     EXPECT_EQ(kindOf("v1", "ResourceSlice"), nullptr);
 }

@@ -213,7 +213,8 @@ TEST(QuantityTest, RangeEndsAtTheLargestInt64)
 {
     EXPECT_EQ(parsedQuantity("9223372036854775807").nanoUnits(), Quantity::maxNanoUnits());
     EXPECT_EQ(parsedQuantity("-9223372036854775807").nanoUnits(), -Quantity::maxNanoUnits());
-    EXPECT_EQ(parsedQuantity("9223372036854775806.999999999").value(), std::numeric_limits<int64_t>::max());
+    EXPECT_EQ(parsedQuantity("9223372036854775806.999999999").value(),
+        std::numeric_limits<int64_t>::max());
 }
 
 // --- comparison ---------------------------------------------------------------------------
@@ -262,8 +263,8 @@ INSTANTIATE_TEST_SUITE_P(Kubernetes, QuantityCompareTest, testing::Values(
 
 TEST(QuantityTest, SortsByValue)
 {
-    std::vector<Quantity> values { parsedQuantity("1Gi"), parsedQuantity("1G"), parsedQuantity("-1"), parsedQuantity("500m"),
-        parsedQuantity("1e9") };
+    std::vector<Quantity> values { parsedQuantity("1Gi"), parsedQuantity("1G"),
+        parsedQuantity("-1"), parsedQuantity("500m"), parsedQuantity("1e9") };
     std::ranges::stable_sort(values); // 1G and 1e9 are equal: keep their order
     std::vector<std::string> printed;
     for (const Quantity &q : values)

@@ -20,8 +20,8 @@ using Type = SchemaNode::Type;
 namespace {
 
 using dra::test::kV1;
-using dra::test::kV1beta2;
 using dra::test::kV1beta1;
+using dra::test::kV1beta2;
 
 const SchemaNode *at(std::string_view apiVersion, std::string_view kind, std::string_view path)
 {
@@ -279,7 +279,8 @@ TEST(SchemaTest, DeviceAttributesOfferListTypes)
         ASSERT_EQ(attributes->type, Type::Map);
         const SchemaNode *value = attributes->values;
         ASSERT_NE(value, nullptr);
-        for (const char *field : { "int", "bool", "string", "version", "ints", "bools", "strings", "versions" }) {
+        for (const char *field :
+            { "int", "bool", "string", "version", "ints", "bools", "strings", "versions" }) {
             const SchemaNode *node = value->property(field);
             ASSERT_NE(node, nullptr) << field;
             EXPECT_FALSE(node->description.empty()) << field;

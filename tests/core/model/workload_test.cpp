@@ -20,7 +20,7 @@ Object decodeWorkload(const char *text)
 {
     Result<Object> object = decodeObject(json::parse(text));
     EXPECT_TRUE(object.has_value()) << (object ? "" : object.error().message.toStdString());
-    return object.value_or(Object{});
+    return object.value_or(Object {});
 }
 
 TEST(WorkloadKindsTest, KubectlNamesResolve)
@@ -57,9 +57,9 @@ TEST(WorkloadKindsTest, DeploymentKeepsItsPodTemplateAndStatus)
     EXPECT_EQ(d->observedGeneration, 4);
     ASSERT_EQ(d->podTemplate.pod.containers.size(), 1u);
     EXPECT_EQ(d->podTemplate.pod.devicePluginGpus(), 1);
-    EXPECT_EQ(d->podTemplate.pod.nodeSelector, (StringPairs{{"pool", "legacy"}}));
+    EXPECT_EQ(d->podTemplate.pod.nodeSelector, (StringPairs { { "pool", "legacy" } }));
     EXPECT_TRUE(d->selector.matches(d->podTemplate.labels));
-    EXPECT_FALSE(d->selector.matches({{"app", "other"}}));
+    EXPECT_FALSE(d->selector.matches({ { "app", "other" } }));
     ASSERT_EQ(d->conditions.size(), 1u);
     EXPECT_EQ(d->conditions[0].type, "Available");
 }
@@ -77,7 +77,7 @@ TEST(WorkloadKindsTest, ReplicasDefaultToOneAndExpressionsAreNotGuessed)
     EXPECT_EQ(r->replicas, 1);
     EXPECT_EQ(r->selector.matchExpressions, 1);
     // Without evaluating expressions a match cannot be claimed.
-    EXPECT_FALSE(r->selector.matches({{"app", "x"}, {"tier", "a"}}));
+    EXPECT_FALSE(r->selector.matches({ { "app", "x" }, { "tier", "a" } }));
 }
 
 TEST(WorkloadKindsTest, ServicePortsKeepNamedAndNumberedTargets)
@@ -111,13 +111,13 @@ TEST(WorkloadKindsTest, HttpRouteWeightsAndMirrorsAreRead)
                                        "requestMirror": {"backendRef": {"name": "llm-server-dra", "port": 80}}},
                                       {"type": "RequestHeaderModifier", "requestHeaderModifier": {}}]}]}
     })";
-    for (const char *version : {"v1", "v1beta1"}) {
+    for (const char *version : { "v1", "v1beta1" }) {
         char text[2048];
         std::snprintf(text, sizeof text, route, version);
         const Object object = decodeWorkload(text);
         const HTTPRoute *r = object.as<HTTPRoute>();
         ASSERT_NE(r, nullptr) << version;
-        EXPECT_EQ(r->parents, std::vector<std::string>{"gateways/public"});
+        EXPECT_EQ(r->parents, std::vector<std::string> { "gateways/public" });
         ASSERT_EQ(r->rules.size(), 1u);
         ASSERT_EQ(r->rules[0].backends.size(), 3u);
         EXPECT_EQ(r->rules[0].backends[0].weight, 95);
@@ -130,10 +130,12 @@ TEST(WorkloadKindsTest, HttpRouteWeightsAndMirrorsAreRead)
 
 TEST(WorkloadKindsTest, UnknownVersionsAndBadFieldsAreNamedErrors)
 {
-    Result<Object> old = decodeObject(json::parse(R"({"apiVersion": "apps/v1beta2", "kind": "Deployment",
+    Result<Object> old
+        = decodeObject(json::parse(R"({"apiVersion": "apps/v1beta2", "kind": "Deployment",
         "metadata": {"name": "a", "namespace": "n"}})"));
     ASSERT_FALSE(old.has_value());
-    EXPECT_NE(old.error().message.toStdString().find("apps/v1beta2 is not supported"), std::string::npos)
+    EXPECT_NE(
+        old.error().message.toStdString().find("apps/v1beta2 is not supported"), std::string::npos)
         << old.error().message.toStdString();
     Result<Object> bad = decodeObject(json::parse(R"({"apiVersion": "apps/v1", "kind": "Deployment",
         "metadata": {"name": "a", "namespace": "n"}, "spec": {"replicas": "three"}})"));

@@ -42,10 +42,12 @@ spec:
 
 TEST(YamlCommentsTest, FormEditsKeepEveryCommentWhereItWas)
 {
-    Result<ClaimTemplateForm> form = readClaimTemplateForm(kCommented, QStringLiteral("probe.yaml"));
+    Result<ClaimTemplateForm> form
+        = readClaimTemplateForm(kCommented, QStringLiteral("probe.yaml"));
     ASSERT_TRUE(form.has_value()) << form.error().message.toStdString();
     form->requests[0].exactly.count = 2;
-    Result<std::string> written = writeClaimTemplateForm(kCommented, *form, QStringLiteral("probe.yaml"));
+    Result<std::string> written
+        = writeClaimTemplateForm(kCommented, *form, QStringLiteral("probe.yaml"));
     ASSERT_TRUE(written.has_value()) << written.error().message.toStdString();
 
     std::string expected(kCommented);
@@ -55,16 +57,19 @@ TEST(YamlCommentsTest, FormEditsKeepEveryCommentWhereItWas)
 
 TEST(YamlCommentsTest, CommentsOfRemovedKeysGoWithThem)
 {
-    const std::string after = carryComments("a: 1  # one\n# about b\nb: 2\nc: 3 # three\n", "a: 1\nc: 3\n");
+    const std::string after
+        = carryComments("a: 1  # one\n# about b\nb: 2\nc: 3 # three\n", "a: 1\nc: 3\n");
     EXPECT_EQ(after, "a: 1  # one\nc: 3 # three\n");
 }
 
 TEST(YamlCommentsTest, CommentsFollowTheirLineWhenTheWriterIndentsDifferently)
 {
     // The author indented the list under its key; the writer puts it flush with the key.
-    const std::string before = "items:\n    # first\n    - name: a\n      value: 1 # one\n    - name: b\nnext: x\n";
+    const std::string before
+        = "items:\n    # first\n    - name: a\n      value: 1 # one\n    - name: b\nnext: x\n";
     const std::string after = "items:\n- name: a\n  value: 1\n- name: b\nnext: x\n";
-    EXPECT_EQ(carryComments(before, after), "items:\n# first\n- name: a\n  value: 1 # one\n- name: b\nnext: x\n");
+    EXPECT_EQ(carryComments(before, after),
+        "items:\n# first\n- name: a\n  value: 1 # one\n- name: b\nnext: x\n");
 }
 
 TEST(YamlCommentsTest, HashesInsideQuotesAndWordsAreNotComments)

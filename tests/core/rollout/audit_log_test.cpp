@@ -25,8 +25,8 @@ protected:
         m_state = std::move(*state);
         AuditLog log(m_state.database());
         for (int i = 1; i <= 4; ++i) {
-            Result<AuditEntry> appended = log.append(AuditEntry{0, 1000 * i, "alice", "promote", "llm", "ok " + std::to_string(i),
-                                                                {{"step", i}}});
+            Result<AuditEntry> appended = log.append(AuditEntry { 0, 1000 * i, "alice", "promote",
+                "llm", "ok " + std::to_string(i), { { "step", i } } });
             ASSERT_TRUE(appended.has_value()) << appended.error().message.toStdString();
         }
     }
@@ -36,8 +36,11 @@ protected:
     // What someone editing the file with sqlite3 would do: drop the guard, change a row.
     void tamper(const std::string &sql)
     {
-        ASSERT_TRUE(m_state.database().exec("DROP TRIGGER IF EXISTS audit_log_no_update; "
-                                            "DROP TRIGGER IF EXISTS audit_log_no_delete; " + sql).has_value());
+        ASSERT_TRUE(m_state.database()
+                        .exec("DROP TRIGGER IF EXISTS audit_log_no_update; "
+                              "DROP TRIGGER IF EXISTS audit_log_no_delete; "
+                            + sql)
+                        .has_value());
     }
 
     QTemporaryDir m_dir;
@@ -54,7 +57,8 @@ TEST_F(AuditLogTest, ChainsEveryEntryToThePreviousOne)
     EXPECT_EQ(entries[0].prevHash, kAuditGenesis);
     EXPECT_EQ(entries[1].prevHash, entries[0].hash);
     EXPECT_EQ(entries[0].hash, auditHash(kAuditGenesis, canonicalAuditEntry(entries[0])));
-    EXPECT_EQ(canonicalAuditEntry(entries[0]), R"([1,1000,"alice","promote","llm","ok 1",{"step":1}])");
+    EXPECT_EQ(
+        canonicalAuditEntry(entries[0]), R"([1,1000,"alice","promote","llm","ok 1",{"step":1}])");
     const AuditVerification verification = log.verify().value();
     EXPECT_TRUE(verification.intact) << verification.reason;
     EXPECT_EQ(verification.entries, 4);
@@ -63,7 +67,8 @@ TEST_F(AuditLogTest, ChainsEveryEntryToThePreviousOne)
 
 TEST_F(AuditLogTest, TheStateFileRefusesEditsAndDeletes)
 {
-    EXPECT_FALSE(m_state.database().exec("UPDATE audit_log SET result = 'x' WHERE seq = 2").has_value());
+    EXPECT_FALSE(
+        m_state.database().exec("UPDATE audit_log SET result = 'x' WHERE seq = 2").has_value());
     EXPECT_FALSE(m_state.database().exec("DELETE FROM audit_log WHERE seq = 2").has_value());
     EXPECT_TRUE(AuditLog(m_state.database()).verify().value().intact);
 }
@@ -109,7 +114,8 @@ TEST_F(AuditLogTest, SequenceContinuesAfterReopening)
     Result<StateDb> state = StateDb::open(path(), OpenMode::ReadWrite);
     ASSERT_TRUE(state.has_value());
     AuditLog log(state->database());
-    const AuditEntry fifth = log.append(AuditEntry{0, 5000, "bob", "abort", "llm", "ok"}).value();
+    const AuditEntry fifth
+        = log.append(AuditEntry { 0, 5000, "bob", "abort", "llm", "ok" }).value();
     EXPECT_EQ(fifth.seq, 5);
     EXPECT_TRUE(log.verify().value().intact);
     EXPECT_EQ(log.entries(std::string("other")).value().size(), 0u);

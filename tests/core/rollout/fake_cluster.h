@@ -30,13 +30,16 @@ public:
     void seedExampleWorld();
 
     void put(nlohmann::json object);
-    std::optional<nlohmann::json> object(model::Kind kind, const std::string &ns, const std::string &name) const;
+    std::optional<nlohmann::json> object(
+        model::Kind kind, const std::string &ns, const std::string &name) const;
     size_t count(model::Kind kind) const;
 
     // The scripted control plane.
-    bool settleDeployments = true;   // Deployments become Ready (and DRA pods appear) when written
+    bool settleDeployments = true; // Deployments become Ready (and DRA pods appear) when written
     bool wrongDeviceIdentity = false;
-    bool negativeControlEvents = true; // the scheduler reports why the negative control cannot be allocated // DRA pods get a device whose reported UUID is not the slice's
+    bool negativeControlEvents
+        = true; // the scheduler reports why the negative control cannot be allocated // DRA pods
+                // get a device whose reported UUID is not the slice's
     std::set<std::pair<std::string, model::Kind>> denied; // access reviews that answer no
     // Re-runs the control plane for every Deployment (after switching settleDeployments on).
     void reconcile();
@@ -46,17 +49,19 @@ public:
     std::vector<std::string> calls;
     std::vector<std::string> writes() const; // the calls that were not dry runs
 
-    void list(model::Kind kind, const std::string &ns, const std::string &labelSelector, QObject *context,
-              Done<std::vector<nlohmann::json>> done) override;
+    void list(model::Kind kind, const std::string &ns, const std::string &labelSelector,
+        QObject *context, Done<std::vector<nlohmann::json>> done) override;
     void get(model::Kind kind, const std::string &ns, const std::string &name, QObject *context,
-             Done<std::optional<nlohmann::json>> done) override;
-    void apply(const nlohmann::json &object, bool dryRun, QObject *context, Done<nlohmann::json> done) override;
-    void mergePatch(model::Kind kind, const std::string &ns, const std::string &name, const nlohmann::json &patch,
-                    bool dryRun, QObject *context, Done<nlohmann::json> done) override;
-    void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun, QObject *context,
-                Done<bool> done) override;
-    void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns, QObject *context,
-                      Done<bool> done) override;
+        Done<std::optional<nlohmann::json>> done) override;
+    void apply(const nlohmann::json &object, bool dryRun, QObject *context,
+        Done<nlohmann::json> done) override;
+    void mergePatch(model::Kind kind, const std::string &ns, const std::string &name,
+        const nlohmann::json &patch, bool dryRun, QObject *context,
+        Done<nlohmann::json> done) override;
+    void remove(model::Kind kind, const std::string &ns, const std::string &name, bool dryRun,
+        QObject *context, Done<bool> done) override;
+    void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns,
+        QObject *context, Done<bool> done) override;
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
     std::string actor() const override { return "alice (context fake)"; }

@@ -18,7 +18,10 @@ namespace {
 class GatesTest : public testing::Test
 {
 protected:
-    GatesTest() : m_docs(test::fixtureDocuments("canary-pod.yaml")) { }
+    GatesTest()
+        : m_docs(test::fixtureDocuments("canary-pod.yaml"))
+    {
+    }
 
     nlohmann::json &pod() { return m_docs.at(0); }
     nlohmann::json &claim() { return m_docs.at(1); }
@@ -26,23 +29,22 @@ protected:
 
     PodEvidence evidence(std::vector<nlohmann::json> events = {})
     {
-        PodEvidence e{test::decode(pod()), {test::decode(claim())}, {test::decode(slice())}, {}};
+        PodEvidence e { test::decode(pod()), { test::decode(claim()) }, { test::decode(slice()) },
+            {} };
         for (const nlohmann::json &event : events)
             e.events.push_back(test::decode(event));
         return e;
     }
 
-    static nlohmann::json event(const std::string &kind, const std::string &name, const std::string &reason,
-                                const std::string &message, int count = 1)
+    static nlohmann::json event(const std::string &kind, const std::string &name,
+        const std::string &reason, const std::string &message, int count = 1)
     {
-        return {{"apiVersion", "v1"},
-                {"kind", "Event"},
-                {"metadata", {{"name", name + "." + reason}, {"namespace", "inference"}}},
-                {"involvedObject", {{"kind", kind}, {"namespace", "inference"}, {"name", name}}},
-                {"reason", reason},
-                {"type", "Warning"},
-                {"message", message},
-                {"count", count}};
+        return { { "apiVersion", "v1" }, { "kind", "Event" },
+            { "metadata", { { "name", name + "." + reason }, { "namespace", "inference" } } },
+            { "involvedObject",
+                { { "kind", kind }, { "namespace", "inference" }, { "name", name } } },
+            { "reason", reason }, { "type", "Warning" }, { "message", message },
+            { "count", count } };
     }
 
     static const Check &check(const GateResult &result, const std::string &prefix)
@@ -50,7 +52,7 @@ protected:
         for (const Check &c : result.checks)
             if (c.name.starts_with(prefix))
                 return c;
-        static const Check none{"missing", Verdict::Failed, "no such check"};
+        static const Check none { "missing", Verdict::Failed, "no such check" };
         ADD_FAILURE() << "no check " << prefix;
         return none;
     }
@@ -68,11 +70,11 @@ TEST_F(GatesTest, HealthyCanaryPassesApiAndNodeGates)
     EXPECT_EQ(api.verdict, Verdict::Passed) << api.summary();
     EXPECT_EQ(api.at, 42);
     EXPECT_EQ(check(api, "claim gpu allocated").evidence,
-              "ResourceClaim inference/" + m_claimName + " allocated gpu.nvidia.com/node-a/gpu-0");
-    const GateResult node = nodeGate(evidence(), NodeGateConfig{});
+        "ResourceClaim inference/" + m_claimName + " allocated gpu.nvidia.com/node-a/gpu-0");
+    const GateResult node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Passed) << node.summary();
     EXPECT_EQ(check(node, "device gpu.nvidia.com/node-a/gpu-0 identity").evidence,
-              "uuid GPU-8c1f2a64-3b7e-4d2a-9f10-0a1b2c3d4e5f as published");
+        "uuid GPU-8c1f2a64-3b7e-4d2a-9f10-0a1b2c3d4e5f as published");
 }
 
 TEST_F(GatesTest, UnallocatedClaimIsInconclusiveAndRepeatedFailuresFail)
@@ -83,16 +85,18 @@ TEST_F(GatesTest, UnallocatedClaimIsInconclusiveAndRepeatedFailuresFail)
     EXPECT_EQ(api.verdict, Verdict::Inconclusive) << api.summary();
     EXPECT_EQ(api.decisive()->name, "claim gpu allocated");
 
-    api = apiGate(evidence({event("Pod", m_podName, "FailedScheduling",
-                                  "0/3 nodes are available: 3 cannot allocate all claims.", 3)}));
+    api = apiGate(evidence({ event("Pod", m_podName, "FailedScheduling",
+        "0/3 nodes are available: 3 cannot allocate all claims.", 3) }));
     EXPECT_EQ(api.verdict, Verdict::Failed);
     EXPECT_EQ(api.decisive()->evidence,
-              "3 allocation failure(s), last: FailedScheduling: 0/3 nodes are available: 3 cannot allocate all claims. (x3)");
+        "3 allocation failure(s), last: FailedScheduling: 0/3 nodes are available: 3 cannot "
+        "allocate all claims. (x3)");
 }
 
 TEST_F(GatesTest, OneFailureBeforeAllocationIsTransient)
 {
-    const GateResult api = apiGate(evidence({event("Pod", m_podName, "FailedScheduling", "cannot allocate all claims")}));
+    const GateResult api = apiGate(
+        evidence({ event("Pod", m_podName, "FailedScheduling", "cannot allocate all claims") }));
     EXPECT_EQ(api.verdict, Verdict::Passed) << api.summary();
     EXPECT_NE(check(api, "no allocation failures").evidence.find("transient"), std::string::npos);
 }
@@ -116,23 +120,25 @@ TEST_F(GatesTest, ClaimNotCreatedYetIsInconclusive)
 
 TEST_F(GatesTest, WrongDeviceIdentityFails)
 {
-    claim()["status"]["devices"][0]["data"]["uuid"] = "GPU-0d9e8f7a-6b5c-4d3e-8f21-1a2b3c4d5e6f"; // gpu-1's
-    const GateResult node = nodeGate(evidence(), NodeGateConfig{});
+    claim()["status"]["devices"][0]["data"]["uuid"]
+        = "GPU-0d9e8f7a-6b5c-4d3e-8f21-1a2b3c4d5e6f"; // gpu-1's
+    const GateResult node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Failed);
     EXPECT_EQ(node.decisive()->evidence,
-              "the pod got GPU-0d9e8f7a-6b5c-4d3e-8f21-1a2b3c4d5e6f but the ResourceSlice publishes "
-              "GPU-8c1f2a64-3b7e-4d2a-9f10-0a1b2c3d4e5f for gpu.nvidia.com/node-a/gpu-0");
+        "the pod got GPU-0d9e8f7a-6b5c-4d3e-8f21-1a2b3c4d5e6f but the ResourceSlice publishes "
+        "GPU-8c1f2a64-3b7e-4d2a-9f10-0a1b2c3d4e5f for gpu.nvidia.com/node-a/gpu-0");
 }
 
 TEST_F(GatesTest, IdentityIsNeverAssumedWhenTheDriverPublishesNone)
 {
     claim()["status"].erase("devices");
-    GateResult node = nodeGate(evidence(), NodeGateConfig{});
+    GateResult node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Inconclusive);
     EXPECT_NE(node.decisive()->evidence.find("identity not verified"), std::string::npos);
 
-    claim()["status"]["devices"] = nlohmann::json::array({{{"driver", "gpu.nvidia.com"}, {"pool", "node-a"}, {"device", "gpu-0"}}});
-    node = nodeGate(evidence(), NodeGateConfig{});
+    claim()["status"]["devices"] = nlohmann::json::array(
+        { { { "driver", "gpu.nvidia.com" }, { "pool", "node-a" }, { "device", "gpu-0" } } });
+    node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Inconclusive);
     EXPECT_NE(node.decisive()->evidence.find("reports no uuid"), std::string::npos);
 }
@@ -140,26 +146,29 @@ TEST_F(GatesTest, IdentityIsNeverAssumedWhenTheDriverPublishesNone)
 TEST_F(GatesTest, PodOnAnotherNodeThanItsDeviceFails)
 {
     pod()["spec"]["nodeName"] = "node-b";
-    const GateResult node = nodeGate(evidence(), NodeGateConfig{});
+    const GateResult node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Failed);
     EXPECT_EQ(node.decisive()->evidence, "the device is on node-a but the pod runs on node-b");
 }
 
 TEST_F(GatesTest, DriverPreparationErrorsAndStuckContainersFail)
 {
-    pod()["status"]["containerStatuses"][0]["state"] = {{"waiting", {{"reason", "ContainerCreating"}}}};
+    pod()["status"]["containerStatuses"][0]["state"]
+        = { { "waiting", { { "reason", "ContainerCreating" } } } };
     pod()["status"]["containerStatuses"][0]["started"] = false;
-    GateResult node = nodeGate(evidence(), NodeGateConfig{});
+    GateResult node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Inconclusive) << node.summary();
 
-    node = nodeGate(evidence({event("Pod", m_podName, "FailedPrepareDynamicResources",
-                                    "Failed to prepare dynamic resources: NodePrepareResources failed for gpu-0")}),
-                    NodeGateConfig{});
+    node = nodeGate(
+        evidence({ event("Pod", m_podName, "FailedPrepareDynamicResources",
+            "Failed to prepare dynamic resources: NodePrepareResources failed for gpu-0") }),
+        NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Failed);
     EXPECT_EQ(node.decisive()->name, "no driver preparation errors");
 
-    pod()["status"]["containerStatuses"][0]["state"] = {{"waiting", {{"reason", "CrashLoopBackOff"}}}};
-    node = nodeGate(evidence(), NodeGateConfig{});
+    pod()["status"]["containerStatuses"][0]["state"]
+        = { { "waiting", { { "reason", "CrashLoopBackOff" } } } };
+    node = nodeGate(evidence(), NodeGateConfig {});
     EXPECT_EQ(node.verdict, Verdict::Failed);
     EXPECT_EQ(node.decisive()->evidence, "not starting: server (CrashLoopBackOff)");
 }
@@ -172,31 +181,31 @@ TEST_F(GatesTest, ApplicationGateComparesAgainstTheBaseline)
     config.minProbeSuccess = 0.9;
     config.maxErrorRateIncrease = 0.01;
     config.maxLatencyRatio = 1.2;
-    ApplicationEvidence e{{test::decode(pod())}, {}, std::nullopt, std::nullopt};
+    ApplicationEvidence e { { test::decode(pod()) }, {}, std::nullopt, std::nullopt };
     GateResult app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Inconclusive) << "configured checks without data";
 
     for (int i = 0; i < 10; ++i)
-        e.probes.push_back(ProbeResult{i != 3, i != 3 ? 200 : 500, 12});
-    e.baseline = TrafficMetrics{0.002, 100, 5000};
-    e.canary = TrafficMetrics{0.004, 110, 250};
+        e.probes.push_back(ProbeResult { i != 3, i != 3 ? 200 : 500, 12 });
+    e.baseline = TrafficMetrics { 0.002, 100, 5000 };
+    e.canary = TrafficMetrics { 0.004, 110, 250 };
     app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Passed) << app.summary();
     EXPECT_EQ(check(app, "probe").evidence, "9/10 probes answered; first failure: HTTP 500");
 
-    e.canary = TrafficMetrics{0.05, 110, 250};
+    e.canary = TrafficMetrics { 0.05, 110, 250 };
     app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Failed);
     EXPECT_EQ(app.decisive()->name, "error rate vs baseline");
 
-    e.canary = TrafficMetrics{0.002, 180, 250};
+    e.canary = TrafficMetrics { 0.002, 180, 250 };
     app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Failed);
     EXPECT_EQ(app.decisive()->evidence, "p95 canary 180.0 ms vs baseline 100.0 ms (limit x1.2)");
 
     pod()["status"]["conditions"][0]["status"] = "False";
-    e = ApplicationEvidence{{test::decode(pod())}, {}, std::nullopt, std::nullopt};
-    app = applicationGate(e, ApplicationGateConfig{});
+    e = ApplicationEvidence { { test::decode(pod()) }, {}, std::nullopt, std::nullopt };
+    app = applicationGate(e, ApplicationGateConfig {});
     EXPECT_EQ(app.verdict, Verdict::Inconclusive);
     EXPECT_EQ(app.decisive()->evidence, "not Ready yet: " + m_podName + " (Running)");
 }
@@ -206,12 +215,13 @@ TEST_F(GatesTest, MetricsAreJudgedOnlyWhereTrafficFlows)
     ApplicationGateConfig config;
     config.maxErrorRate = 0.01;
     config.maxErrorRateIncrease = 0.005;
-    ApplicationEvidence e{{test::decode(pod())}, {}, std::nullopt, std::nullopt};
+    ApplicationEvidence e { { test::decode(pod()) }, {}, std::nullopt, std::nullopt };
     // Canary: no weight and no mirror yet, so no data is expected and none is waited for.
     e.canaryTakesTraffic = false;
     GateResult app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Passed) << app.summary();
-    EXPECT_TRUE(std::none_of(app.checks.begin(), app.checks.end(), [](const auto &c) { return c.name == "metrics"; }));
+    EXPECT_TRUE(std::none_of(
+        app.checks.begin(), app.checks.end(), [](const auto &c) { return c.name == "metrics"; }));
 
     // Shadow: mirrored requests, so missing data is Inconclusive again.
     e.canaryTakesTraffic = true;
@@ -219,11 +229,11 @@ TEST_F(GatesTest, MetricsAreJudgedOnlyWhereTrafficFlows)
 
     // 100%: the baseline serves nothing; the canary is held to the absolute ceiling alone.
     e.baselineTakesTraffic = false;
-    e.canary = TrafficMetrics{0.002, 10, 900};
+    e.canary = TrafficMetrics { 0.002, 10, 900 };
     app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Passed) << app.summary();
     EXPECT_EQ(check(app, "error rate").evidence, "canary error rate 0.20% (limit 1.00%)");
-    e.canary = TrafficMetrics{0.02, 10, 900};
+    e.canary = TrafficMetrics { 0.02, 10, 900 };
     app = applicationGate(e, config);
     EXPECT_EQ(app.verdict, Verdict::Failed);
     EXPECT_EQ(app.decisive()->name, "error rate");
@@ -232,17 +242,19 @@ TEST_F(GatesTest, MetricsAreJudgedOnlyWhereTrafficFlows)
 TEST(NegativeControlGateTest, PendingWithAnExplanationPasses)
 {
     const std::vector<nlohmann::json> docs = test::fixtureDocuments("negative-control-claim.yaml");
-    NegativeControlEvidence e{test::decode(docs[0]), {}, nullptr};
+    NegativeControlEvidence e { test::decode(docs[0]), {}, nullptr };
     GateResult gate = negativeControlGate(e);
     EXPECT_EQ(gate.verdict, Verdict::Inconclusive) << "Pending but not yet explained";
 
     e.events.push_back(test::decode(docs[1]));
     gate = negativeControlGate(e);
     EXPECT_EQ(gate.verdict, Verdict::Passed) << gate.summary();
-    EXPECT_EQ(gate.checks.back().evidence, "FailedScheduling: 0/3 nodes are available: 3 cannot allocate all claims. (x4)");
+    EXPECT_EQ(gate.checks.back().evidence,
+        "FailedScheduling: 0/3 nodes are available: 3 cannot allocate all claims. (x4)");
 
     dra::alloc::Diagnosis diagnosis;
-    diagnosis.verdict = "claim not allocated: no device of class gpu.nvidia.com matches the selector";
+    diagnosis.verdict
+        = "claim not allocated: no device of class gpu.nvidia.com matches the selector";
     e.events.clear();
     e.diagnosis = &diagnosis;
     gate = negativeControlGate(e);
@@ -253,25 +265,28 @@ TEST(NegativeControlGateTest, PendingWithAnExplanationPasses)
 TEST(NegativeControlGateTest, AnAllocatedControlFails)
 {
     std::vector<nlohmann::json> docs = test::fixtureDocuments("negative-control-claim.yaml");
-    docs[0]["status"]["allocation"]["devices"]["results"] = nlohmann::json::array(
-        {{{"request", "gpu"}, {"driver", "gpu.nvidia.com"}, {"pool", "node-a"}, {"device", "gpu-1"}}});
-    const GateResult gate = negativeControlGate(NegativeControlEvidence{test::decode(docs[0]), {}, nullptr});
+    docs[0]["status"]["allocation"]["devices"]["results"]
+        = nlohmann::json::array({ { { "request", "gpu" }, { "driver", "gpu.nvidia.com" },
+            { "pool", "node-a" }, { "device", "gpu-1" } } });
+    const GateResult gate
+        = negativeControlGate(NegativeControlEvidence { test::decode(docs[0]), {}, nullptr });
     EXPECT_EQ(gate.verdict, Verdict::Failed);
     EXPECT_NE(gate.decisive()->evidence.find("selectors are not enforced"), std::string::npos);
-    EXPECT_EQ(negativeControlGate(NegativeControlEvidence{}).verdict, Verdict::Inconclusive);
+    EXPECT_EQ(negativeControlGate(NegativeControlEvidence {}).verdict, Verdict::Inconclusive);
 }
 
 TEST(BaselineGateTest, MixedDevicePluginAndDraOnOneNodeFails)
 {
     const std::vector<nlohmann::json> docs = test::fixtureDocuments("canary-pod.yaml");
-    const nlohmann::json node = {{"apiVersion", "v1"},
-                                 {"kind", "Node"},
-                                 {"metadata", {{"name", "node-a"}}},
-                                 {"status", {{"capacity", {{"nvidia.com/gpu", "8"}}}}}};
-    BaselineEvidence e{{"v1", "v1beta2"}, WorkloadStatus{true, 8, 8}, {test::decode(node)}, {test::decode(docs[2])}};
+    const nlohmann::json node
+        = { { "apiVersion", "v1" }, { "kind", "Node" }, { "metadata", { { "name", "node-a" } } },
+              { "status", { { "capacity", { { "nvidia.com/gpu", "8" } } } } } };
+    BaselineEvidence e { { "v1", "v1beta2" }, WorkloadStatus { true, 8, 8 }, { test::decode(node) },
+        { test::decode(docs[2]) } };
     GateResult gate = baselineGate(e);
     EXPECT_EQ(gate.verdict, Verdict::Failed);
-    EXPECT_EQ(gate.decisive()->evidence, "both manage GPUs on node-a (8 nvidia.com/gpu and gpu.nvidia.com)");
+    EXPECT_EQ(gate.decisive()->evidence,
+        "both manage GPUs on node-a (8 nvidia.com/gpu and gpu.nvidia.com)");
 
     e.nodes.clear();
     EXPECT_EQ(baselineGate(e).verdict, Verdict::Passed);
@@ -286,11 +301,12 @@ TEST(BaselineGateTest, MixedDevicePluginAndDraOnOneNodeFails)
 
 TEST(RollbackGateTest, PassesOnlyWhenEverythingIsBack)
 {
-    RollbackEvidence e{WorkloadStatus{true, 8, 8}, 8, WorkloadStatus{}, 0, {}, 100};
+    RollbackEvidence e { WorkloadStatus { true, 8, 8 }, 8, WorkloadStatus {}, 0, {}, 100 };
     EXPECT_EQ(rollbackGate(e).verdict, Verdict::Passed);
-    e.remainingClaims = {"inference/llm-server-dra-7d9f-abcde-gpu-x7k2p"};
+    e.remainingClaims = { "inference/llm-server-dra-7d9f-abcde-gpu-x7k2p" };
     EXPECT_EQ(rollbackGate(e).verdict, Verdict::Inconclusive);
-    EXPECT_EQ(rollbackGate(e).decisive()->evidence, "still present: inference/llm-server-dra-7d9f-abcde-gpu-x7k2p");
+    EXPECT_EQ(rollbackGate(e).decisive()->evidence,
+        "still present: inference/llm-server-dra-7d9f-abcde-gpu-x7k2p");
     e.remainingClaims.clear();
     e.baseline.exists = false;
     EXPECT_EQ(rollbackGate(e).verdict, Verdict::Failed);
@@ -299,12 +315,14 @@ TEST(RollbackGateTest, PassesOnlyWhenEverythingIsBack)
 TEST(GateResultTest, JsonRoundTrip)
 {
     GateResult result = gateResult(GateKind::NegativeControl,
-                                   {Check{"a", Verdict::Passed, "x"}, Check{"b", Verdict::Inconclusive, "y"}}, 9);
+        { Check { "a", Verdict::Passed, "x" }, Check { "b", Verdict::Inconclusive, "y" } }, 9);
     EXPECT_EQ(result.verdict, Verdict::Inconclusive);
     result.pictures["node h100-002"] = "<svg xmlns=\"http://www.w3.org/2000/svg\"/>";
     const std::optional<GateResult> back = gateResultFromJson(gateResultJson(result));
     ASSERT_TRUE(back);
     EXPECT_EQ(gateResultJson(*back), gateResultJson(result));
-    EXPECT_EQ(back->pictures, result.pictures) << "the evidence's pictures are kept with the verdict";
-    EXPECT_EQ(gateResult(GateKind::Api, {}).verdict, Verdict::Inconclusive) << "nothing checked is not a pass";
+    EXPECT_EQ(back->pictures, result.pictures)
+        << "the evidence's pictures are kept with the verdict";
+    EXPECT_EQ(gateResult(GateKind::Api, {}).verdict, Verdict::Inconclusive)
+        << "nothing checked is not a pass";
 }

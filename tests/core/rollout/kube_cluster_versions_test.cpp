@@ -25,8 +25,9 @@ namespace {
 dra::kube::ApiDiscovery servedIn(const std::string &version)
 {
     dra::kube::ApiDiscovery served;
-    served.resourceVersions = {QString::fromStdString(version)};
-    for (Kind kind : {Kind::ResourceClaim, Kind::ResourceClaimTemplate, Kind::ResourceSlice, Kind::DeviceClass})
+    served.resourceVersions = { QString::fromStdString(version) };
+    for (Kind kind : { Kind::ResourceClaim, Kind::ResourceClaimTemplate, Kind::ResourceSlice,
+             Kind::DeviceClass })
         served.apiVersions[kind] = "resource.k8s.io/" + version;
     served.apiVersions[Kind::Deployment] = "apps/v1";
     return served;
@@ -36,14 +37,16 @@ dra::kube::ApiDiscovery servedIn(const std::string &version)
 
 TEST(KubeClusterServedVersionsTest, PathsUseTheVersionTheClusterServes)
 {
-    EXPECT_EQ(servedResourcePath(servedIn("v1beta1"), Kind::ResourceClaimTemplate, "inference", "llm-server-h100"),
-              QStringLiteral("/apis/resource.k8s.io/v1beta1/namespaces/inference/resourceclaimtemplates/llm-server-h100"));
+    EXPECT_EQ(servedResourcePath(
+                  servedIn("v1beta1"), Kind::ResourceClaimTemplate, "inference", "llm-server-h100"),
+        QStringLiteral("/apis/resource.k8s.io/v1beta1/namespaces/inference/resourceclaimtemplates/"
+                       "llm-server-h100"));
     EXPECT_EQ(servedResourcePath(servedIn("v1beta2"), Kind::ResourceClaim, "inference"),
-              QStringLiteral("/apis/resource.k8s.io/v1beta2/namespaces/inference/resourceclaims"));
+        QStringLiteral("/apis/resource.k8s.io/v1beta2/namespaces/inference/resourceclaims"));
     EXPECT_EQ(servedResourcePath(servedIn("v1beta1"), Kind::Deployment, "inference", "llm-server"),
-              QStringLiteral("/apis/apps/v1/namespaces/inference/deployments/llm-server"));
-    EXPECT_EQ(servedResourcePath(dra::kube::ApiDiscovery{}, Kind::ResourceClaim, "ml"),
-              QStringLiteral("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims"))
+        QStringLiteral("/apis/apps/v1/namespaces/inference/deployments/llm-server"));
+    EXPECT_EQ(servedResourcePath(dra::kube::ApiDiscovery {}, Kind::ResourceClaim, "ml"),
+        QStringLiteral("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims"))
         << "a kind not served keeps its preferred version (the server answers 404 for it)";
 }
 
@@ -70,9 +73,13 @@ TEST(KubeClusterServedVersionsTest, TheCanaryTemplateIsAppliedInTheServedVersion
     EXPECT_EQ(beta2["spec"], v1["spec"]) << "v1beta2 has v1's shape";
 
     EXPECT_EQ(objectInServedVersion(v1, servedIn("v1")).value(), v1);
-    const json claim = dra::rollout::negativeControlClaimManifest(dra::rollout::test::examplePlan(), "nc");
-    EXPECT_FALSE(objectInServedVersion(claim, servedIn("v1beta1")).value()["spec"]["devices"]["requests"][0].contains("exactly"));
-    const json deployment{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"metadata", {{"name", "x"}}}};
+    const json claim
+        = dra::rollout::negativeControlClaimManifest(dra::rollout::test::examplePlan(), "nc");
+    EXPECT_FALSE(objectInServedVersion(claim, servedIn("v1beta1"))
+                     .value()["spec"]["devices"]["requests"][0]
+                     .contains("exactly"));
+    const json deployment { { "apiVersion", "apps/v1" }, { "kind", "Deployment" },
+        { "metadata", { { "name", "x" } } } };
     EXPECT_EQ(objectInServedVersion(deployment, servedIn("v1beta1")).value(), deployment);
 }
 
@@ -81,20 +88,22 @@ TEST(KubeClusterServedVersionsTest, ReadsClaimsFromAKubernetes132Server)
     dra::kube::test::TestCluster::Options options;
     options.kubernetesVersion = "v1.32.4";
     dra::kube::test::TestCluster cluster(options);
-    cluster.put({dra::kube::test::claim("ml", "train-0")});
+    cluster.put({ dra::kube::test::claim("ml", "train-0") });
     dra::kube::RestClient client(cluster.clientConfig());
     dra::rollout::KubeCluster port(client);
     QObject context;
 
     std::optional<dra::Result<std::optional<json>>> got;
-    port.get(Kind::ResourceClaim, "ml", "train-0", &context, [&](dra::Result<std::optional<json>> answer) { got = std::move(answer); });
+    port.get(Kind::ResourceClaim, "ml", "train-0", &context,
+        [&](dra::Result<std::optional<json>> answer) { got = std::move(answer); });
     ASSERT_TRUE(dra::kube::test::spinUntil([&] { return got.has_value(); }));
     ASSERT_TRUE(got->has_value()) << got->error().message.toStdString();
     ASSERT_TRUE(got->value().has_value()) << "the claim is found, not a 404 of resource.k8s.io/v1";
     EXPECT_EQ((*got->value())["apiVersion"], "resource.k8s.io/v1beta1");
 
     std::optional<dra::Result<std::vector<json>>> listed;
-    port.list(Kind::ResourceClaim, "ml", "", &context, [&](dra::Result<std::vector<json>> answer) { listed = std::move(answer); });
+    port.list(Kind::ResourceClaim, "ml", "", &context,
+        [&](dra::Result<std::vector<json>> answer) { listed = std::move(answer); });
     ASSERT_TRUE(dra::kube::test::spinUntil([&] { return listed.has_value(); }));
     ASSERT_TRUE(listed->has_value()) << listed->error().message.toStdString();
     EXPECT_EQ((*listed)->size(), 1u);
@@ -102,7 +111,9 @@ TEST(KubeClusterServedVersionsTest, ReadsClaimsFromAKubernetes132Server)
     bool askedV1 = false, askedV1beta1 = false;
     for (const std::string &target : cluster.requests) {
         askedV1 = askedV1 || target.find(" /apis/resource.k8s.io/v1/") != std::string::npos;
-        askedV1beta1 = askedV1beta1 || target.find(" /apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims") != std::string::npos;
+        askedV1beta1 = askedV1beta1
+            || target.find(" /apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims")
+                != std::string::npos;
     }
     EXPECT_FALSE(askedV1) << testing::PrintToString(cluster.requests);
     EXPECT_TRUE(askedV1beta1) << testing::PrintToString(cluster.requests);

@@ -29,10 +29,12 @@ TEST(MutationManifestsTest, CanaryDeploymentMovesTheBaselinesPodTemplateToDra)
     EXPECT_FALSE(container["resources"].contains("requests")) << "an emptied section goes";
     EXPECT_EQ(container["resources"]["claims"], json::parse(R"([{"name":"gpu"}])"));
     EXPECT_EQ(spec["template"]["spec"]["resourceClaims"],
-              json::parse(R"([{"name":"gpu","resourceClaimTemplateName":"llm-server-h100"}])"));
-    EXPECT_EQ(spec["template"]["spec"]["nodeSelector"], json::parse(R"({"nvidia.com/gpu.deploy.device-plugin":"false"})"))
+        json::parse(R"([{"name":"gpu","resourceClaimTemplateName":"llm-server-h100"}])"));
+    EXPECT_EQ(spec["template"]["spec"]["nodeSelector"],
+        json::parse(R"({"nvidia.com/gpu.deploy.device-plugin":"false"})"))
         << "the plan's node selection replaces the baseline's device-plugin one";
-    // Behind an HTTPRoute the canary's pods are not the baseline's: its selector does not match them.
+    // Behind an HTTPRoute the canary's pods are not the baseline's: its selector does not match
+    // them.
     EXPECT_EQ(spec["template"]["metadata"]["labels"]["app"], "llm-server-dra");
     EXPECT_EQ(spec["selector"]["matchLabels"]["draconsole.io/track"], "dra");
     EXPECT_EQ(spec["template"]["metadata"]["labels"]["draconsole.io/rollout"], "llm-server-to-dra");
@@ -46,29 +48,35 @@ TEST(MutationManifestsTest, RouteGetsWeightsAndAMirrorThatCanBeRemovedAgain)
     cluster.seedExampleWorld();
     const json route = *cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
     // Mirror changes alone leave an untouched route's weights (and annotations) alone.
-    const dra::Result<json> onlyMirrorRemoved = routeManifest(plan, route, std::nullopt, std::nullopt, std::nullopt, true);
+    const dra::Result<json> onlyMirrorRemoved
+        = routeManifest(plan, route, std::nullopt, std::nullopt, std::nullopt, true);
     ASSERT_TRUE(onlyMirrorRemoved.has_value());
     EXPECT_EQ((*onlyMirrorRemoved)["spec"], route["spec"]);
     EXPECT_FALSE((*onlyMirrorRemoved)["metadata"].contains("annotations"));
     const dra::Result<json> weighted = routeManifest(plan, route, 95, 5, std::nullopt, false);
     ASSERT_TRUE(weighted.has_value());
-    EXPECT_EQ(routeWeights(plan, *weighted), std::make_pair(std::optional<int>(95), std::optional<int>(5)));
+    EXPECT_EQ(routeWeights(plan, *weighted),
+        std::make_pair(std::optional<int>(95), std::optional<int>(5)));
     EXPECT_EQ((*weighted)["spec"]["rules"][0]["backendRefs"][1]["port"], 8080);
-    const dra::Result<json> mirrored = routeManifest(plan, *weighted, std::nullopt, std::nullopt, 100, false);
+    const dra::Result<json> mirrored
+        = routeManifest(plan, *weighted, std::nullopt, std::nullopt, 100, false);
     ASSERT_TRUE(mirrored.has_value());
     const json &filter = (*mirrored)["spec"]["rules"][0]["filters"][0];
     EXPECT_EQ(filter["type"], "RequestMirror");
     EXPECT_EQ(filter["requestMirror"]["backendRef"]["name"], "llm-server-dra");
     EXPECT_EQ(filter["requestMirror"]["percent"], 100);
-    const dra::Result<json> unmirrored = routeManifest(plan, *mirrored, std::nullopt, std::nullopt, std::nullopt, true);
+    const dra::Result<json> unmirrored
+        = routeManifest(plan, *mirrored, std::nullopt, std::nullopt, std::nullopt, true);
     ASSERT_TRUE(unmirrored.has_value());
     EXPECT_FALSE((*unmirrored)["spec"]["rules"][0].contains("filters"));
     EXPECT_EQ((*unmirrored)["spec"]["rules"], (*weighted)["spec"]["rules"]);
-    EXPECT_EQ((*unmirrored)["metadata"]["annotations"]["draconsole.io/baseline-weight-before"], "1");
+    EXPECT_EQ(
+        (*unmirrored)["metadata"]["annotations"]["draconsole.io/baseline-weight-before"], "1");
     EXPECT_EQ(baselineTrafficPercent(plan, *unmirrored), 95);
 
     // No traffic to the canary puts the route back as it was.
-    const dra::Result<json> restored = routeManifest(plan, *unmirrored, 100, 0, std::nullopt, false);
+    const dra::Result<json> restored
+        = routeManifest(plan, *unmirrored, 100, 0, std::nullopt, false);
     ASSERT_TRUE(restored.has_value());
     EXPECT_EQ((*restored)["spec"], route["spec"]);
     EXPECT_FALSE((*restored)["metadata"].contains("annotations"));
@@ -77,10 +85,12 @@ TEST(MutationManifestsTest, RouteGetsWeightsAndAMirrorThatCanBeRemovedAgain)
 
 TEST(MutationManifestsTest, PrometheusVectorIsReadAsOneNumber)
 {
-    const auto value = prometheusScalar(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1.7e9,"0.0125"]}]}})");
+    const auto value = prometheusScalar(
+        R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1.7e9,"0.0125"]}]}})");
     ASSERT_TRUE(value.has_value());
     EXPECT_DOUBLE_EQ(value->value_or(-1), 0.0125);
-    const auto empty = prometheusScalar(R"({"status":"success","data":{"resultType":"vector","result":[]}})");
+    const auto empty
+        = prometheusScalar(R"({"status":"success","data":{"resultType":"vector","result":[]}})");
     ASSERT_TRUE(empty.has_value());
     EXPECT_FALSE(empty->has_value());
     EXPECT_FALSE(prometheusScalar(R"({"status":"error","error":"bad query"})").has_value());

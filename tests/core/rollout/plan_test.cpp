@@ -108,7 +108,8 @@ TEST(RolloutPlanTest, MinimalPlanTakesDefaults)
     EXPECT_EQ(parsed.plan->variant.deployment, "infer-dra");
     EXPECT_EQ(parsed.plan->variant.name, "one-gpu");
     EXPECT_FALSE(parsed.plan->shadow.enabled) << "replica ratios cannot mirror: shadow is skipped";
-    EXPECT_EQ(parsed.plan->variant.podTemplate.removeResources, std::vector<std::string>{"nvidia.com/gpu"});
+    EXPECT_EQ(parsed.plan->variant.podTemplate.removeResources,
+        std::vector<std::string> { "nvidia.com/gpu" });
     EXPECT_FALSE(parsed.plan->negativeControl.selector.empty());
 }
 
@@ -124,16 +125,20 @@ TEST(RolloutPlanTest, ReportsEveryProblemWithFileLineAndPath)
     ASSERT_NE(errorAt(parsed, "metadata.name"), nullptr);
     EXPECT_NE(errorAt(parsed, "metadata.name")->reason.find("Demo_Plan"), std::string::npos);
     ASSERT_NE(errorAt(parsed, "spec.traffic.weights"), nullptr);
-    EXPECT_NE(errorAt(parsed, "spec.traffic.weights")->reason.find("unknown field"), std::string::npos);
+    EXPECT_NE(
+        errorAt(parsed, "spec.traffic.weights")->reason.find("unknown field"), std::string::npos);
     const PlanError *step = errorAt(parsed, "spec.cutover.steps[1]");
     ASSERT_NE(step, nullptr);
     EXPECT_EQ(step->reason, "steps must increase (25 after 25)");
     EXPECT_EQ(step->line, 24);
-    EXPECT_EQ(parsed.errors.size(), 4u) << parsed.errorText(QStringLiteral("plan.yaml")).toStdString()
-                                        << "the last step is not reported while the steps themselves are wrong";
+    EXPECT_EQ(parsed.errors.size(), 4u)
+        << parsed.errorText(QStringLiteral("plan.yaml")).toStdString()
+        << "the last step is not reported while the steps themselves are wrong";
 
     const QString message = step->message(QStringLiteral("plans/demo.yaml"));
-    EXPECT_EQ(message, QStringLiteral("plans/demo.yaml:24:17: spec.cutover.steps[1]: steps must increase (25 after 25)"));
+    EXPECT_EQ(message,
+        QStringLiteral(
+            "plans/demo.yaml:24:17: spec.cutover.steps[1]: steps must increase (25 after 25)"));
 }
 
 TEST(RolloutPlanTest, LastStepMustReachAHundred)
@@ -145,16 +150,20 @@ TEST(RolloutPlanTest, LastStepMustReachAHundred)
 
 TEST(RolloutPlanTest, MissingSectionsAreNamed)
 {
-    const PlanParse parsed = parsePlan("apiVersion: draconsole.io/v1alpha1\nkind: RolloutPlan\nmetadata:\n  name: x\nspec:\n  canary:\n    replicas: 0\n    observation: soon\n");
-    for (const char *path : {"spec.baseline", "spec.variant", "spec.traffic", "spec.cutover", "spec.canary.replicas",
-                             "spec.canary.observation"})
-        EXPECT_NE(errorAt(parsed, path), nullptr) << path << "\n"
-                                                  << parsed.errorText(QStringLiteral("p")).toStdString();
+    const PlanParse parsed
+        = parsePlan("apiVersion: draconsole.io/v1alpha1\nkind: RolloutPlan\nmetadata:\n  name: "
+                    "x\nspec:\n  canary:\n    replicas: 0\n    observation: soon\n");
+    for (const char *path : { "spec.baseline", "spec.variant", "spec.traffic", "spec.cutover",
+             "spec.canary.replicas", "spec.canary.observation" })
+        EXPECT_NE(errorAt(parsed, path), nullptr)
+            << path << "\n"
+            << parsed.errorText(QStringLiteral("p")).toStdString();
 }
 
 TEST(RolloutPlanTest, ShadowNeedsAMirrorCapableTrafficMode)
 {
-    const PlanParse parsed = parsePlan(replace(kMinimal, "  cutover:", "  shadow:\n    enabled: true\n  cutover:"));
+    const PlanParse parsed
+        = parsePlan(replace(kMinimal, "  cutover:", "  shadow:\n    enabled: true\n  cutover:"));
     ASSERT_NE(errorAt(parsed, "spec.shadow.enabled"), nullptr);
     EXPECT_NE(errorAt(parsed, "spec.shadow.enabled")->reason.find("HTTPRoute"), std::string::npos);
 }
@@ -168,17 +177,20 @@ TEST(RolloutPlanTest, StopConditionsAreChecked)
                               "  - type: CosmicRays\n";
     const PlanParse parsed = parsePlan(std::string(kMinimal) + stops);
     ASSERT_NE(errorAt(parsed, "spec.stopConditions[0].after"), nullptr);
-    EXPECT_EQ(errorAt(parsed, "spec.stopConditions[0].after")->reason, "is required for PendingTooLong");
+    EXPECT_EQ(
+        errorAt(parsed, "spec.stopConditions[0].after")->reason, "is required for PendingTooLong");
     ASSERT_NE(errorAt(parsed, "spec.stopConditions[1].action"), nullptr);
     ASSERT_NE(errorAt(parsed, "spec.stopConditions[2].type"), nullptr);
-    EXPECT_NE(errorAt(parsed, "spec.stopConditions[2].type")->reason.find("listed twice"), std::string::npos);
+    EXPECT_NE(errorAt(parsed, "spec.stopConditions[2].type")->reason.find("listed twice"),
+        std::string::npos);
     ASSERT_NE(errorAt(parsed, "spec.stopConditions[3].type"), nullptr);
 }
 
 TEST(RolloutPlanTest, TemplateIsValidatedAsAResourceClaimTemplate)
 {
-    const PlanParse parsed = parsePlan(replace(kMinimal, "              exactly:\n                deviceClassName: gpu.example.com",
-                                               "              exactly:\n                count: many"));
+    const PlanParse parsed = parsePlan(replace(kMinimal,
+        "              exactly:\n                deviceClassName: gpu.example.com",
+        "              exactly:\n                count: many"));
     const PlanError *error = errorAt(parsed, "spec.variant.resourceClaimTemplate.spec");
     ASSERT_NE(error, nullptr) << parsed.errorText(QStringLiteral("p")).toStdString();
     EXPECT_GT(error->line, 0);
@@ -189,14 +201,17 @@ TEST(RolloutPlanTest, TemplateFromAFileBesideThePlan)
     QTemporaryDir dir;
     QFile rct(dir.filePath(QStringLiteral("rct.yaml")));
     ASSERT_TRUE(rct.open(QIODevice::WriteOnly));
-    rct.write("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: from-file\n"
+    rct.write("apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: "
+              "from-file\n"
               "spec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        exactly:\n"
               "          deviceClassName: gpu.example.com\n");
     rct.close();
     const std::string text = replace(kMinimal,
-                                     "      name: one-gpu\n      spec:\n        spec:\n          devices:\n            requests:\n"
-                                     "            - name: gpu\n              exactly:\n                deviceClassName: gpu.example.com\n",
-                                     "      file: rct.yaml\n");
+        "      name: one-gpu\n      spec:\n        spec:\n          devices:\n            "
+        "requests:\n"
+        "            - name: gpu\n              exactly:\n                deviceClassName: "
+        "gpu.example.com\n",
+        "      file: rct.yaml\n");
     const PlanParse parsed = parsePlan(text, dir.path());
     ASSERT_TRUE(parsed.plan) << parsed.errorText(QStringLiteral("p")).toStdString();
     EXPECT_EQ(parsed.plan->variant.templateName, "from-file");
@@ -222,7 +237,8 @@ TEST(RolloutPlanTest, JsonOfThePlanCarriesStepsAndDurations)
     EXPECT_EQ(json["spec"]["stopConditions"][1]["type"], "WrongDeviceIdentity");
     const std::string summary = planSummary(test::examplePlan());
     EXPECT_NE(summary.find("Cutover    50%, observe 15m"), std::string::npos) << summary;
-    EXPECT_NE(summary.find("stop: ErrorRateAbove above 2% -> Rollback"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("stop: ErrorRateAbove above 2% -> Rollback"), std::string::npos)
+        << summary;
 }
 
 TEST(RolloutPlanTest, ItsJsonIsAPlanThatReadsBackTheSame)

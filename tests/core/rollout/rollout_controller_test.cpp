@@ -35,7 +35,8 @@ protected:
         const QString keep = qEnvironmentVariable("DRA_KEEP_ROLLOUT_STATE");
         if (keep.isEmpty())
             return;
-        const QString name = QString::fromLatin1(testing::UnitTest::GetInstance()->current_test_info()->name());
+        const QString name
+            = QString::fromLatin1(testing::UnitTest::GetInstance()->current_test_info()->name());
         QFile::remove(keep + QLatin1Char('/') + name + QStringLiteral(".db"));
         QFile::copy(statePath(), keep + QLatin1Char('/') + name + QStringLiteral(".db"));
     }
@@ -44,7 +45,8 @@ protected:
 
     dra::store::StateDb openState()
     {
-        dra::Result<dra::store::StateDb> db = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadWrite);
+        dra::Result<dra::store::StateDb> db
+            = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadWrite);
         if (!db)
             ADD_FAILURE() << db.error().message.toStdString();
         return db ? std::move(*db) : dra::store::StateDb();
@@ -58,9 +60,11 @@ protected:
         const RolloutMachine machine(*parsed.plan, m_clock);
         {
             dra::store::StateDb db = openState();
-            ASSERT_TRUE(RolloutStore(db).create(machine.initialState(), planText, "alice", m_clock.nowMs()).has_value());
+            ASSERT_TRUE(RolloutStore(db)
+                            .create(machine.initialState(), planText, "alice", m_clock.nowMs())
+                            .has_value());
         }
-        queue(Command{Verb::Start, "alice", "maintenance window"});
+        queue(Command { Verb::Start, "alice", "maintenance window" });
     }
 
     // A verb written by another process: its own handle on the state file.
@@ -78,15 +82,17 @@ protected:
         options.autoPromote = autoPromote;
         options.owner = "test";
         options.pid = 42;
-        auto made = std::make_unique<RolloutController>(statePath(), kId, m_cluster, m_clock, options);
+        auto made
+            = std::make_unique<RolloutController>(statePath(), kId, m_cluster, m_clock, options);
         const dra::Result<void> loaded = made->load();
         EXPECT_TRUE(loaded.has_value()) << (loaded ? "" : loaded.error().message.toStdString());
         QObject::connect(made.get(), &RolloutController::message, made.get(),
-                         [this](const QString &text) { m_log.push_back(text.toStdString()); });
+            [this](const QString &text) { m_log.push_back(text.toStdString()); });
         return made;
     }
 
-    // Ticks (time moving on by `step` before each) until the rollout is in `stage` or `ticks` ran out.
+    // Ticks (time moving on by `step` before each) until the rollout is in `stage` or `ticks` ran
+    // out.
     void tickUntil(RolloutController &ctl, Stage stage, int ticks = 20, int64_t step = 61 * kMinute)
     {
         for (int i = 0; i < ticks && ctl.state().stage != stage; ++i) {
@@ -97,7 +103,8 @@ protected:
         std::string gates;
         for (const auto &[kind, result] : ctl.state().gates)
             gates += std::string(gateName(kind)) + ": " + result.summary() + "\n";
-        ASSERT_EQ(ctl.state().stage, stage) << "at " << stageName(ctl.state().stage) << "\n" << gates << logText();
+        ASSERT_EQ(ctl.state().stage, stage) << "at " << stageName(ctl.state().stage) << "\n"
+                                            << gates << logText();
     }
 
     std::string logText() const
@@ -111,7 +118,7 @@ protected:
     std::vector<AuditEntry> audit()
     {
         dra::store::StateDb db = openState();
-        return RolloutStore(db).audit().entries().value_or(std::vector<AuditEntry>{});
+        return RolloutStore(db).audit().entries().value_or(std::vector<AuditEntry> {});
     }
 
     void expectAuditIntact()
@@ -137,12 +144,13 @@ protected:
                 if (m["kind"] != "mark-variant-rejected")
                     decided.push_back(m["description"]);
         }
-        return {decided, applied};
+        return { decided, applied };
     }
 
     int replicasOf(const std::string &deployment)
     {
-        const std::optional<json> object = m_cluster.object(ObjKind::Deployment, "inference", deployment);
+        const std::optional<json> object
+            = m_cluster.object(ObjKind::Deployment, "inference", deployment);
         return object ? (*object)["spec"].value("replicas", -1) : -1;
     }
 
@@ -163,7 +171,8 @@ TEST_F(RolloutControllerTest, AutoPromotedRolloutRunsThroughEveryStageToComplete
     ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
     EXPECT_EQ(replicasOf("llm-server-dra"), 1);
     ASSERT_TRUE(m_cluster.object(ObjKind::ResourceClaimTemplate, "inference", "llm-server-h100"));
-    ASSERT_TRUE(m_cluster.object(ObjKind::ResourceClaim, "inference", "llm-server-to-dra-negative-control"));
+    ASSERT_TRUE(m_cluster.object(
+        ObjKind::ResourceClaim, "inference", "llm-server-to-dra-negative-control"));
 
     tickUntil(*ctl, Stage::Shadow);
     tickUntil(*ctl, Stage::Cutover);
@@ -171,11 +180,12 @@ TEST_F(RolloutControllerTest, AutoPromotedRolloutRunsThroughEveryStageToComplete
 
     EXPECT_EQ(replicasOf("llm-server"), 0) << "Complete scales the baseline to zero but keeps it";
     EXPECT_EQ(replicasOf("llm-server-dra"), 8);
-    const auto [baselineWeight, canaryWeight] =
-        routeWeights(ctl->plan(), *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"));
+    const auto [baselineWeight, canaryWeight] = routeWeights(
+        ctl->plan(), *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"));
     EXPECT_EQ(baselineWeight, 0);
     EXPECT_EQ(canaryWeight, 100);
-    EXPECT_FALSE(m_cluster.object(ObjKind::ResourceClaim, "inference", "llm-server-to-dra-negative-control"));
+    EXPECT_FALSE(m_cluster.object(
+        ObjKind::ResourceClaim, "inference", "llm-server-to-dra-negative-control"));
 
     const auto [decided, applied] = decidedAndApplied();
     EXPECT_EQ(applied, decided) << "every mutation carried out once, in the machine's order";
@@ -186,8 +196,9 @@ TEST_F(RolloutControllerTest, AutoPromotedRolloutRunsThroughEveryStageToComplete
     std::vector<std::string> history;
     for (const HistoryEntry &h : ctl->state().history)
         history.push_back(std::string(verbName(h.verb)) + " " + stageName(h.to));
-    EXPECT_EQ(history, (std::vector<std::string>{"start Canary", "promote Shadow", "promote Cutover", "promote Cutover",
-                                                 "promote Cutover", "promote Cutover", "promote Complete"}));
+    EXPECT_EQ(history,
+        (std::vector<std::string> { "start Canary", "promote Shadow", "promote Cutover",
+            "promote Cutover", "promote Cutover", "promote Cutover", "promote Complete" }));
 }
 
 TEST_F(RolloutControllerTest, WithoutAutoPromoteTheRolloutWaitsForThePromoteVerb)
@@ -200,7 +211,7 @@ TEST_F(RolloutControllerTest, WithoutAutoPromoteTheRolloutWaitsForThePromoteVerb
     }
     ASSERT_EQ(ctl->state().stage, Stage::Canary); // gates passed and window run: still waiting
     EXPECT_EQ(ctl->state().gates.at(GateKind::Api).verdict, Verdict::Passed);
-    queue(Command{Verb::Promote, "bob", "evidence reviewed"});
+    queue(Command { Verb::Promote, "bob", "evidence reviewed" });
     ctl->tick();
     EXPECT_EQ(ctl->state().stage, Stage::Shadow) << logText();
     EXPECT_EQ(ctl->state().history.back().actor, "bob");
@@ -211,7 +222,8 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     std::string plan = test::examplePlanText();
     const std::string rollback = "- type: WrongDeviceIdentity\n    action: Rollback";
     ASSERT_NE(plan.find(rollback), std::string::npos);
-    plan.replace(plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
+    plan.replace(
+        plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
     m_cluster.wrongDeviceIdentity = true;
     const json routeBefore = *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
     const json baselineBefore = *m_cluster.object(ObjKind::Deployment, "inference", "llm-server");
@@ -225,9 +237,10 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     ASSERT_EQ(ctl->state().stage, Stage::Paused) << logText();
     EXPECT_EQ(ctl->state().pausedStage, Stage::Canary);
     EXPECT_EQ(ctl->state().gates.at(GateKind::Node).verdict, Verdict::Failed);
-    EXPECT_NE(ctl->state().pauseReason.find("WrongDeviceIdentity"), std::string::npos) << ctl->state().pauseReason;
+    EXPECT_NE(ctl->state().pauseReason.find("WrongDeviceIdentity"), std::string::npos)
+        << ctl->state().pauseReason;
 
-    queue(Command{Verb::Abort, "bob", "wrong GPU handed out"});
+    queue(Command { Verb::Abort, "bob", "wrong GPU handed out" });
     ctl->tick();
     ASSERT_EQ(ctl->state().stage, Stage::RollingBack) << logText();
     EXPECT_FALSE(m_cluster.object(ObjKind::Deployment, "inference", "llm-server-dra"));
@@ -238,12 +251,15 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     EXPECT_EQ(ctl->state().history.back().verb, Verb::RollbackVerified);
     EXPECT_EQ(replicasOf("llm-server"), 8);
     // Restored object by object: the route and the baseline as they were before the start.
-    EXPECT_EQ(dra::kube::comparableObject(*m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server")),
-              dra::kube::comparableObject(routeBefore));
-    EXPECT_EQ(dra::kube::comparableObject(*m_cluster.object(ObjKind::Deployment, "inference", "llm-server")),
-              dra::kube::comparableObject(baselineBefore));
-    for (const auto &[kind, name] : std::vector<std::pair<ObjKind, std::string>>{
-             {ObjKind::ResourceClaim, "llm-server-to-dra-negative-control"}, {ObjKind::ResourceClaim, "llm-server-dra-pod-0-gpu"}})
+    EXPECT_EQ(dra::kube::comparableObject(
+                  *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server")),
+        dra::kube::comparableObject(routeBefore));
+    EXPECT_EQ(dra::kube::comparableObject(
+                  *m_cluster.object(ObjKind::Deployment, "inference", "llm-server")),
+        dra::kube::comparableObject(baselineBefore));
+    for (const auto &[kind, name] : std::vector<std::pair<ObjKind, std::string>> {
+             { ObjKind::ResourceClaim, "llm-server-to-dra-negative-control" },
+             { ObjKind::ResourceClaim, "llm-server-dra-pod-0-gpu" } })
         EXPECT_FALSE(m_cluster.object(kind, "inference", name)) << name;
 
     const auto [decided, applied] = decidedAndApplied();
@@ -265,7 +281,7 @@ TEST_F(RolloutControllerTest, AVerbFromAnotherProcessIsCarriedOutExactlyOnce)
         EXPECT_TRUE((*lease)->isLive(m_clock.nowMs(), 30'000));
     }
 
-    const int64_t seq = queue(Command{Verb::Pause, "bob", "lunch"});
+    const int64_t seq = queue(Command { Verb::Pause, "bob", "lunch" });
     ctl->tick();
     ctl->tick();
     ASSERT_EQ(ctl->state().stage, Stage::Paused);
@@ -281,7 +297,8 @@ TEST_F(RolloutControllerTest, AVerbFromAnotherProcessIsCarriedOutExactlyOnce)
     EXPECT_TRUE((*command)->consumedAt.has_value());
     EXPECT_EQ((*command)->result, "Canary -> Paused");
     EXPECT_TRUE(inbox.pending(kId).value().empty());
-    EXPECT_FALSE(inbox.takeNext(kId, m_clock.nowMs()).value().has_value()) << "a second reader gets nothing";
+    EXPECT_FALSE(inbox.takeNext(kId, m_clock.nowMs()).value().has_value())
+        << "a second reader gets nothing";
 }
 
 TEST_F(RolloutControllerTest, AControllerStoppedMidCutoverResumesWithoutRepeatingSideEffects)
@@ -313,7 +330,10 @@ TEST_F(RolloutControllerTest, AControllerStoppedMidCutoverResumesWithoutRepeatin
     const std::vector<std::string> writes = m_cluster.writes();
     ASSERT_EQ(writes.size(), writesBefore + 1) << logText();
     EXPECT_EQ(writes.back(), "apply HTTPRoute inference/llm-server");
-    EXPECT_EQ(routeWeights(again->plan(), *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server")).second, 25);
+    EXPECT_EQ(routeWeights(
+                  again->plan(), *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"))
+                  .second,
+        25);
 
     tickUntil(*again, Stage::Complete);
     const auto [decided, applied] = decidedAndApplied();
@@ -336,14 +356,16 @@ TEST_F(RolloutControllerTest, ADeploymentThatNeverGetsReadyFailsTheStepAndPauses
     ASSERT_FALSE(ctl->busy()) << logText();
     EXPECT_EQ(ctl->state().stage, Stage::Paused);
     ASSERT_TRUE(ctl->lastError().has_value());
-    EXPECT_NE(ctl->lastError()->message.indexOf(QStringLiteral("Deployment inference/llm-server-dra is not Ready at 2 replica(s) after 5m")), -1)
+    EXPECT_NE(ctl->lastError()->message.indexOf(QStringLiteral(
+                  "Deployment inference/llm-server-dra is not Ready at 2 replica(s) after 5m")),
+        -1)
         << ctl->lastError()->message.toStdString();
     EXPECT_NE(ctl->state().pauseReason.find("step failed"), std::string::npos);
 }
 
 TEST_F(RolloutControllerTest, ADeniedAccessReviewSendsNothing)
 {
-    m_cluster.denied.insert({"create", ObjKind::ResourceClaimTemplate});
+    m_cluster.denied.insert({ "create", ObjKind::ResourceClaimTemplate });
     createAndQueueStart(test::examplePlanText());
     auto ctl = controller(/*autoPromote=*/false);
     ctl->tick();
@@ -369,7 +391,8 @@ TEST_F(RolloutControllerTest, WithoutASchedulerEventTheSimulationExplainsTheNega
     const GateResult &negative = ctl->state().gates.at(GateKind::NegativeControl);
     EXPECT_EQ(negative.verdict, Verdict::Passed) << negative.summary();
     ASSERT_FALSE(negative.checks.empty());
-    EXPECT_TRUE(negative.checks.back().evidence.starts_with("simulation:") || negative.checks.back().evidence.starts_with("diagnosis:"))
+    EXPECT_TRUE(negative.checks.back().evidence.starts_with("simulation:")
+        || negative.checks.back().evidence.starts_with("diagnosis:"))
         << negative.checks.back().evidence;
 }
 
@@ -383,14 +406,17 @@ TEST_F(RolloutControllerTest, ARunningControllerKeepsItsLeaseFreshAndReleasesItO
         dra::store::StateDb db = openState();
         const auto lease = ControllerInbox(db).lease(kId);
         ASSERT_TRUE(lease.has_value() && lease->has_value());
-        EXPECT_TRUE((*lease)->isLive(m_clock.nowMs(), 30'000)) << "last beat " << m_clock.nowMs() - (*lease)->heartbeatAt << "ms ago";
+        EXPECT_TRUE((*lease)->isLive(m_clock.nowMs(), 30'000))
+            << "last beat " << m_clock.nowMs() - (*lease)->heartbeatAt << "ms ago";
     }
     ctl->stop();
     dra::store::StateDb db = openState();
-    EXPECT_FALSE(ControllerInbox(db).lease(kId).value().has_value()) << "a clean stop releases the lease";
+    EXPECT_FALSE(ControllerInbox(db).lease(kId).value().has_value())
+        << "a clean stop releases the lease";
 }
 
-TEST_F(RolloutControllerTest, ReplicaRatioRolloutShiftsReplicasBehindOneServiceAndRollsBackFromComplete)
+TEST_F(RolloutControllerTest,
+    ReplicaRatioRolloutShiftsReplicasBehindOneServiceAndRollsBackFromComplete)
 {
     std::string plan = test::examplePlanText();
     const auto replace = [&](const std::string &from, const std::string &to) {
@@ -398,9 +424,10 @@ TEST_F(RolloutControllerTest, ReplicaRatioRolloutShiftsReplicasBehindOneServiceA
         ASSERT_NE(at, std::string::npos) << from;
         plan.replace(at, from.size(), to);
     };
-    replace("    mode: HTTPRoute\n    httpRoute:\n      name: llm-server\n      baselineBackend: llm-server\n"
+    replace("    mode: HTTPRoute\n    httpRoute:\n      name: llm-server\n      baselineBackend: "
+            "llm-server\n"
             "      canaryBackend: llm-server-dra\n    mirrorPercent: 100\n",
-            "    mode: ReplicaRatio\n    service: llm-server\n");
+        "    mode: ReplicaRatio\n    service: llm-server\n");
     replace("  shadow:\n    observation: 30m\n", "  shadow:\n    enabled: false\n");
     const json routeBefore = *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
     createAndQueueStart(plan);
@@ -413,13 +440,15 @@ TEST_F(RolloutControllerTest, ReplicaRatioRolloutShiftsReplicasBehindOneServiceA
 
     tickUntil(*ctl, Stage::Cutover);
     EXPECT_EQ(replicasOf("llm-server-dra"), 1);
-    EXPECT_EQ(replicasOf("llm-server"), 7) << "5% of 8 replicas is one canary in place of one baseline pod";
+    EXPECT_EQ(replicasOf("llm-server"), 7)
+        << "5% of 8 replicas is one canary in place of one baseline pod";
     tickUntil(*ctl, Stage::Complete);
     EXPECT_EQ(replicasOf("llm-server-dra"), 8);
     EXPECT_EQ(replicasOf("llm-server"), 0);
-    EXPECT_EQ(*m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"), routeBefore) << "no route in this mode";
+    EXPECT_EQ(*m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server"), routeBefore)
+        << "no route in this mode";
 
-    queue(Command{Verb::Abort, "bob", "latency regression found after cutover"});
+    queue(Command { Verb::Abort, "bob", "latency regression found after cutover" });
     ctl->tick();
     tickUntil(*ctl, Stage::RolledBack, 3, kMinute);
     EXPECT_EQ(replicasOf("llm-server"), 8);
@@ -445,5 +474,6 @@ TEST_F(RolloutControllerTest, PendingTooLongKeepsCountingAcrossARestart)
     m_clock.advance(2 * kMinute + 1);
     again->tick();
     ASSERT_EQ(again->state().stage, Stage::Paused) << logText();
-    EXPECT_NE(again->state().pauseReason.find("PendingTooLong: waiting 5m"), std::string::npos) << again->state().pauseReason;
+    EXPECT_NE(again->state().pauseReason.find("PendingTooLong: waiting 5m"), std::string::npos)
+        << again->state().pauseReason;
 }

@@ -11,14 +11,16 @@ namespace dra::rollout::test {
 
 std::string examplePlanText()
 {
-    return dra::test::readFile(std::filesystem::path(DRA_SOURCE_DIR) / "resources/rollouts/llm-inference-h100.yaml");
+    return dra::test::readFile(
+        std::filesystem::path(DRA_SOURCE_DIR) / "resources/rollouts/llm-inference-h100.yaml");
 }
 
 RolloutPlan examplePlan()
 {
     const PlanParse parsed = parsePlan(examplePlanText());
-    EXPECT_TRUE(parsed.plan.has_value()) << parsed.errorText(QStringLiteral("example")).toStdString();
-    return parsed.plan.value_or(RolloutPlan{});
+    EXPECT_TRUE(parsed.plan.has_value())
+        << parsed.errorText(QStringLiteral("example")).toStdString();
+    return parsed.plan.value_or(RolloutPlan {});
 }
 
 std::vector<nlohmann::json> fixtureDocuments(const std::string &name)
@@ -36,12 +38,12 @@ model::Object decode(const nlohmann::json &document)
 {
     Result<model::Object> object = model::decodeObject(document);
     EXPECT_TRUE(object.has_value()) << (object ? "" : object.error().message.toStdString());
-    return object.value_or(model::Object{});
+    return object.value_or(model::Object {});
 }
 
 GateResult passedGate(GateKind gate)
 {
-    return gateResult(gate, {Check{"fixture", Verdict::Passed, "ok"}});
+    return gateResult(gate, { Check { "fixture", Verdict::Passed, "ok" } });
 }
 
 } // namespace dra::rollout::test

@@ -13,13 +13,18 @@ namespace {
 
 GateResult verdict(GateKind gate, Verdict v, std::string evidence)
 {
-    return gateResult(gate, {Check{"fixture", v, std::move(evidence)}});
+    return gateResult(gate, { Check { "fixture", v, std::move(evidence) } });
 }
 
 class RolloutMachineTest : public testing::Test
 {
 protected:
-    RolloutMachineTest() : m_plan(test::examplePlan()), m_machine(m_plan, m_clock), m_state(m_machine.initialState()) { }
+    RolloutMachineTest()
+        : m_plan(test::examplePlan())
+        , m_machine(m_plan, m_clock)
+        , m_state(m_machine.initialState())
+    {
+    }
 
     Command command(Verb verb)
     {
@@ -33,7 +38,7 @@ protected:
     {
         Command start = command(Verb::Start);
         start.baselineReplicas = 8;
-        start.evidence = {test::passedGate(GateKind::Baseline)};
+        start.evidence = { test::passedGate(GateKind::Baseline) };
         return m_machine.apply(m_state, start);
     }
 
@@ -64,16 +69,20 @@ TEST_F(RolloutMachineTest, WalksTheWholeWayToFinalised)
     EXPECT_EQ(m_state.attempt, 1);
     ASSERT_EQ(start.mutations.size(), 5u);
     EXPECT_EQ(start.mutations[0].kind, Kind::CreateClaimTemplate);
-    EXPECT_EQ(start.mutations[1], (Mutation{Kind::CreateCanaryDeployment, "inference", "llm-server-dra", 1}));
-    EXPECT_EQ(start.mutations[2].describe(), "create Service inference/llm-server-dra in front of the canary's pods");
+    EXPECT_EQ(start.mutations[1],
+        (Mutation { Kind::CreateCanaryDeployment, "inference", "llm-server-dra", 1 }));
+    EXPECT_EQ(start.mutations[2].describe(),
+        "create Service inference/llm-server-dra in front of the canary's pods");
     EXPECT_EQ(start.mutations[3].kind, Kind::CreateNegativeControlClaim);
-    EXPECT_EQ(start.mutations[4].describe(), "set HTTPRoute inference/llm-server weights baseline 100 / canary 0");
+    EXPECT_EQ(start.mutations[4].describe(),
+        "set HTTPRoute inference/llm-server weights baseline 100 / canary 0");
 
     const Decision shadow = promoteAfterWindow();
     ASSERT_TRUE(shadow.allowed) << shadow.refusal;
     EXPECT_EQ(m_state.stage, Stage::Shadow);
     ASSERT_EQ(shadow.mutations.size(), 2u);
-    EXPECT_EQ(shadow.mutations[0].kind, Kind::DeleteClaim) << "the negative control has made its point";
+    EXPECT_EQ(shadow.mutations[0].kind, Kind::DeleteClaim)
+        << "the negative control has made its point";
     EXPECT_EQ(shadow.mutations[1].kind, Kind::SetRequestMirror);
     EXPECT_EQ(shadow.mutations[1].mirrorPercent, 100);
 
@@ -84,7 +93,8 @@ TEST_F(RolloutMachineTest, WalksTheWholeWayToFinalised)
     ASSERT_EQ(first.mutations.size(), 3u);
     EXPECT_EQ(first.mutations[0].kind, Kind::RemoveRequestMirror);
     EXPECT_EQ(first.mutations[1].describe(), "scale Deployment inference/llm-server-dra to 1");
-    EXPECT_EQ(first.mutations[2].describe(), "set HTTPRoute inference/llm-server weights baseline 95 / canary 5");
+    EXPECT_EQ(first.mutations[2].describe(),
+        "set HTTPRoute inference/llm-server weights baseline 95 / canary 5");
 
     for (int step = 1; step < 4; ++step) {
         const Decision next = promoteAfterWindow();
@@ -116,12 +126,12 @@ TEST_F(RolloutMachineTest, StartNeedsAPassedBaselineAndReplicas)
     EXPECT_EQ(decision.refusal, "baseline gate Passed (not evaluated yet)");
     EXPECT_EQ(m_state.stage, Stage::Baseline) << "a refused verb changes nothing";
 
-    start.evidence = {verdict(GateKind::Baseline, Verdict::Failed, "both manage GPUs on node-a")};
+    start.evidence = { verdict(GateKind::Baseline, Verdict::Failed, "both manage GPUs on node-a") };
     decision = m_machine.apply(m_state, start);
     EXPECT_FALSE(decision.allowed);
     EXPECT_NE(decision.refusal.find("both manage GPUs on node-a"), std::string::npos);
 
-    start.evidence = {test::passedGate(GateKind::Baseline)};
+    start.evidence = { test::passedGate(GateKind::Baseline) };
     start.baselineReplicas = 0;
     EXPECT_FALSE(m_machine.apply(m_state, start).allowed);
 }
@@ -130,8 +140,8 @@ TEST_F(RolloutMachineTest, PromotionWaitsForGatesAndTheWindow)
 {
     ASSERT_TRUE(startCanary().allowed);
     Command promote = command(Verb::Promote);
-    promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application),
-                        test::passedGate(GateKind::NegativeControl)};
+    promote.evidence = { test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
+        test::passedGate(GateKind::Application), test::passedGate(GateKind::NegativeControl) };
     Decision early = m_machine.decide(m_state, promote);
     EXPECT_FALSE(early.allowed);
     EXPECT_EQ(early.refusal, "Canary observed for 10m (10m left)");
@@ -139,7 +149,8 @@ TEST_F(RolloutMachineTest, PromotionWaitsForGatesAndTheWindow)
     m_clock.advance(4 * 60'000);
     EXPECT_EQ(m_machine.windowRemaining(m_state), 6 * 60'000);
     m_clock.advance(6 * 60'000);
-    promote.evidence[1] = verdict(GateKind::Node, Verdict::Inconclusive, "the driver publishes no device status");
+    promote.evidence[1]
+        = verdict(GateKind::Node, Verdict::Inconclusive, "the driver publishes no device status");
     Decision inconclusive = m_machine.decide(m_state, promote);
     EXPECT_FALSE(inconclusive.allowed) << "Inconclusive is never taken as passed";
     EXPECT_NE(inconclusive.refusal.find("node gate Passed"), std::string::npos);
@@ -147,13 +158,14 @@ TEST_F(RolloutMachineTest, PromotionWaitsForGatesAndTheWindow)
     promote.acceptInconclusive = true;
     const Decision accepted = m_machine.apply(m_state, promote);
     ASSERT_TRUE(accepted.allowed) << accepted.refusal;
-    EXPECT_NE(m_state.history.back().note.find("accepted as Inconclusive by alice"), std::string::npos);
+    EXPECT_NE(
+        m_state.history.back().note.find("accepted as Inconclusive by alice"), std::string::npos);
 
     m_clock.advance(60 * 60'000);
     Command failing = command(Verb::Promote);
     failing.acceptInconclusive = true;
-    failing.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
-                        verdict(GateKind::Application, Verdict::Failed, "error rate 4%")};
+    failing.evidence = { test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
+        verdict(GateKind::Application, Verdict::Failed, "error rate 4%") };
     EXPECT_FALSE(m_machine.decide(m_state, failing).allowed) << "a failed gate is never accepted";
 }
 
@@ -164,11 +176,12 @@ TEST_F(RolloutMachineTest, IllegalVerbsAreRefusedWithAReason)
         Verb verb;
         std::string refusal;
     };
-    for (const Case &c : {Case{Verb::Promote, "nothing to promote to from Baseline"},
-                          Case{Verb::Pause, "only a canary, shadow or cutover stage can be paused, not Baseline"},
-                          Case{Verb::Resume, "the rollout is not paused (Baseline)"},
-                          Case{Verb::Finalise, "only a complete rollout can be finalised, not Baseline"},
-                          Case{Verb::RollbackVerified, "no rollback in progress"}}) {
+    for (const Case &c : { Case { Verb::Promote, "nothing to promote to from Baseline" },
+             Case { Verb::Pause,
+                 "only a canary, shadow or cutover stage can be paused, not Baseline" },
+             Case { Verb::Resume, "the rollout is not paused (Baseline)" },
+             Case { Verb::Finalise, "only a complete rollout can be finalised, not Baseline" },
+             Case { Verb::RollbackVerified, "no rollback in progress" } }) {
         const Decision decision = m_machine.apply(m_state, command(c.verb));
         EXPECT_FALSE(decision.allowed) << verbName(c.verb);
         EXPECT_EQ(decision.refusal, c.refusal);
@@ -188,14 +201,16 @@ TEST_F(RolloutMachineTest, PauseHoldsTheStageAndResumeRestartsTheWindow)
     EXPECT_EQ(m_state.stage, Stage::Paused);
     EXPECT_EQ(m_state.effectiveStage(), Stage::Canary);
     EXPECT_EQ(m_state.pauseReason, "waiting for the on-call");
-    EXPECT_EQ(m_machine.decide(m_state, command(Verb::Promote)).refusal, "the rollout is paused; resume it first");
+    EXPECT_EQ(m_machine.decide(m_state, command(Verb::Promote)).refusal,
+        "the rollout is paused; resume it first");
 
     m_clock.advance(60 * 60'000);
     const Decision resume = m_machine.apply(m_state, command(Verb::Resume));
     ASSERT_TRUE(resume.allowed);
     EXPECT_TRUE(resume.mutations.empty());
     EXPECT_EQ(m_state.stage, Stage::Canary);
-    EXPECT_EQ(m_machine.windowRemaining(m_state), 10 * 60'000) << "the window starts over after a pause";
+    EXPECT_EQ(m_machine.windowRemaining(m_state), 10 * 60'000)
+        << "the window starts over after a pause";
     EXPECT_TRUE(m_state.pauseReason.empty());
 }
 
@@ -210,20 +225,22 @@ TEST_F(RolloutMachineTest, AbortRollsBackInReverseUntilVerified)
     std::vector<std::string> steps;
     for (const Mutation &m : abort.mutations)
         steps.push_back(m.describe());
-    EXPECT_EQ(steps, (std::vector<std::string>{"scale Deployment inference/llm-server to 8",
-                                               "remove the mirror from HTTPRoute inference/llm-server",
-                                               "set HTTPRoute inference/llm-server weights baseline 100 / canary 0",
-                                               "delete Deployment inference/llm-server-dra",
-                                               "delete Service inference/llm-server-dra",
-                                               "delete ResourceClaim inference/llm-server-to-dra-negative-control",
-                                               "delete ResourceClaimTemplate inference/llm-server-h100"}));
+    EXPECT_EQ(steps,
+        (std::vector<std::string> { "scale Deployment inference/llm-server to 8",
+            "remove the mirror from HTTPRoute inference/llm-server",
+            "set HTTPRoute inference/llm-server weights baseline 100 / canary 0",
+            "delete Deployment inference/llm-server-dra", "delete Service inference/llm-server-dra",
+            "delete ResourceClaim inference/llm-server-to-dra-negative-control",
+            "delete ResourceClaimTemplate inference/llm-server-h100" }));
 
-    EXPECT_TRUE(m_machine.apply(m_state, command(Verb::Abort)).allowed) << "rollback can be repeated";
+    EXPECT_TRUE(m_machine.apply(m_state, command(Verb::Abort)).allowed)
+        << "rollback can be repeated";
     Command verified = command(Verb::RollbackVerified);
     verified.actor = "controller";
-    verified.evidence = {verdict(GateKind::Rollback, Verdict::Inconclusive, "claims still present")};
+    verified.evidence
+        = { verdict(GateKind::Rollback, Verdict::Inconclusive, "claims still present") };
     EXPECT_FALSE(m_machine.apply(m_state, verified).allowed);
-    verified.evidence = {test::passedGate(GateKind::Rollback)};
+    verified.evidence = { test::passedGate(GateKind::Rollback) };
     ASSERT_TRUE(m_machine.apply(m_state, verified).allowed);
     EXPECT_EQ(m_state.stage, Stage::RolledBack);
 
@@ -248,10 +265,11 @@ TEST_F(RolloutMachineTest, RejectNeedsAnExplicitOverrideToStartAgain)
     ASSERT_TRUE(startCanary().allowed);
     const Decision reject = m_machine.apply(m_state, command(Verb::Reject));
     ASSERT_TRUE(reject.allowed);
-    EXPECT_EQ(m_state.stage, Stage::RollingBack) << "a running variant is rolled back before it is rejected";
+    EXPECT_EQ(m_state.stage, Stage::RollingBack)
+        << "a running variant is rolled back before it is rejected";
     EXPECT_FALSE(reject.mutations.empty());
     Command verified = command(Verb::RollbackVerified);
-    verified.evidence = {test::passedGate(GateKind::Rollback)};
+    verified.evidence = { test::passedGate(GateKind::Rollback) };
     const Decision landed = m_machine.apply(m_state, verified);
     ASSERT_TRUE(landed.allowed);
     EXPECT_EQ(m_state.stage, Stage::Rejected);
@@ -260,10 +278,11 @@ TEST_F(RolloutMachineTest, RejectNeedsAnExplicitOverrideToStartAgain)
 
     Command start = command(Verb::Start);
     start.baselineReplicas = 8;
-    start.evidence = {test::passedGate(GateKind::Baseline)};
+    start.evidence = { test::passedGate(GateKind::Baseline) };
     const Decision refused = m_machine.decide(m_state, start);
     EXPECT_FALSE(refused.allowed);
-    EXPECT_NE(refused.refusal.find("override of the rejection of variant h100-single"), std::string::npos);
+    EXPECT_NE(refused.refusal.find("override of the rejection of variant h100-single"),
+        std::string::npos);
     start.overrideRejection = true;
     ASSERT_TRUE(m_machine.apply(m_state, start).allowed);
     EXPECT_EQ(m_state.stage, Stage::Canary);
@@ -273,7 +292,7 @@ TEST_F(RolloutMachineTest, ARejectedVariantIsRefusedForANewRolloutToo)
 {
     Command start = command(Verb::Start);
     start.baselineReplicas = 2;
-    start.evidence = {test::passedGate(GateKind::Baseline)};
+    start.evidence = { test::passedGate(GateKind::Baseline) };
     start.variantRejected = true;
     EXPECT_FALSE(m_machine.decide(m_state, start).allowed);
     start.overrideRejection = true;
@@ -316,22 +335,23 @@ TEST_F(RolloutMachineTest, RetryGateForgetsTheResultAndCounts)
 TEST(RolloutMachineReplicaRatioTest, CutoverMovesReplicasInsteadOfWeights)
 {
     RolloutPlan plan = test::examplePlan();
-    plan.traffic = Traffic{TrafficMode::ReplicaRatio, "", "", "", "llm-server"};
+    plan.traffic = Traffic { TrafficMode::ReplicaRatio, "", "", "", "llm-server" };
     plan.shadow.enabled = false;
     plan.negativeControl.enabled = false;
     dra::kube::ManualClock clock;
     const RolloutMachine machine(plan, clock);
     RolloutState state = machine.initialState();
-    Command start{Verb::Start, "bob"};
+    Command start { Verb::Start, "bob" };
     start.baselineReplicas = 4;
-    start.evidence = {test::passedGate(GateKind::Baseline)};
+    start.evidence = { test::passedGate(GateKind::Baseline) };
     const Decision started = machine.apply(state, start);
     ASSERT_TRUE(started.allowed);
     EXPECT_EQ(started.mutations.size(), 2u) << "no route to set, no negative control";
 
     clock.advance(machine.windowRemaining(state));
-    Command promote{Verb::Promote, "bob"};
-    promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application)};
+    Command promote { Verb::Promote, "bob" };
+    promote.evidence = { test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
+        test::passedGate(GateKind::Application) };
     const Decision first = machine.apply(state, promote);
     ASSERT_TRUE(first.allowed) << first.refusal;
     EXPECT_EQ(state.stage, Stage::Cutover) << "shadow is skipped without a mirror";
@@ -341,7 +361,8 @@ TEST(RolloutMachineReplicaRatioTest, CutoverMovesReplicasInsteadOfWeights)
 
     for (int step = 1; step < 4; ++step) {
         clock.advance(machine.windowRemaining(state));
-        promote.evidence = {test::passedGate(GateKind::Api), test::passedGate(GateKind::Node), test::passedGate(GateKind::Application)};
+        promote.evidence = { test::passedGate(GateKind::Api), test::passedGate(GateKind::Node),
+            test::passedGate(GateKind::Application) };
         ASSERT_TRUE(machine.apply(state, promote).allowed);
     }
     EXPECT_EQ(state.step, 3);
@@ -359,11 +380,12 @@ TEST(RolloutStateTest, JsonRoundTripKeepsEverything)
     state.baselineReplicas = 5;
     state.gates[GateKind::Node] = verdict(GateKind::Node, Verdict::Inconclusive, "no status");
     state.gateRetries[GateKind::Api] = 2;
-    state.history.push_back(HistoryEntry{7, "alice", Verb::Pause, Stage::Cutover, Stage::Paused, 2, -1, "lunch"});
+    state.history.push_back(
+        HistoryEntry { 7, "alice", Verb::Pause, Stage::Cutover, Stage::Paused, 2, -1, "lunch" });
     std::string error;
     const std::optional<RolloutState> back = stateFromJson(stateJson(state), &error);
     ASSERT_TRUE(back) << error;
     EXPECT_EQ(stateJson(*back), stateJson(state));
-    EXPECT_FALSE(stateFromJson(nlohmann::json{{"id", "x"}, {"stage", "Sideways"}}, &error));
+    EXPECT_FALSE(stateFromJson(nlohmann::json { { "id", "x" }, { "stage", "Sideways" } }, &error));
     EXPECT_EQ(error, "unknown stage \"Sideways\"");
 }

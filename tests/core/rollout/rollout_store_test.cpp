@@ -19,7 +19,11 @@ namespace {
 class RolloutStoreTest : public testing::Test
 {
 protected:
-    RolloutStoreTest() : m_plan(test::examplePlan()), m_machine(m_plan, m_clock) { }
+    RolloutStoreTest()
+        : m_plan(test::examplePlan())
+        , m_machine(m_plan, m_clock)
+    {
+    }
 
     StateDb open(OpenMode mode = OpenMode::ReadWrite)
     {
@@ -30,9 +34,9 @@ protected:
 
     Command start()
     {
-        Command c{Verb::Start, "alice"};
+        Command c { Verb::Start, "alice" };
         c.baselineReplicas = 8;
-        c.evidence = {test::passedGate(GateKind::Baseline)};
+        c.evidence = { test::passedGate(GateKind::Baseline) };
         return c;
     }
 
@@ -50,12 +54,14 @@ TEST_F(RolloutStoreTest, ARolloutSurvivesClosingAndReopeningTheStateFile)
         StateDb state = open();
         RolloutStore store(state);
         RolloutState rollout = m_machine.initialState();
-        ASSERT_TRUE(store.create(rollout, test::examplePlanText(), "alice", m_clock.nowMs()).has_value());
-        const Result<Decision> started = store.execute(m_machine, rollout, start(), m_clock.nowMs());
+        ASSERT_TRUE(
+            store.create(rollout, test::examplePlanText(), "alice", m_clock.nowMs()).has_value());
+        const Result<Decision> started
+            = store.execute(m_machine, rollout, start(), m_clock.nowMs());
         ASSERT_TRUE(started.has_value()) << started.error().message.toStdString();
         ASSERT_TRUE(started->allowed) << started->refusal;
         m_clock.advance(3 * 60'000);
-        Command pause{Verb::Pause, "alice", "investigating latency"};
+        Command pause { Verb::Pause, "alice", "investigating latency" };
         ASSERT_TRUE(store.execute(m_machine, rollout, pause, m_clock.nowMs()).value().allowed);
     } // closed, as a console killed mid-rollout
 
@@ -73,7 +79,7 @@ TEST_F(RolloutStoreTest, ARolloutSurvivesClosingAndReopeningTheStateFile)
 
     // The reopened rollout resumes where it stopped.
     RolloutState resumed = record->state;
-    ASSERT_TRUE(m_machine.apply(resumed, Command{Verb::Resume, "bob"}).allowed);
+    ASSERT_TRUE(m_machine.apply(resumed, Command { Verb::Resume, "bob" }).allowed);
     EXPECT_EQ(resumed.stage, Stage::Canary);
 
     const std::vector<AuditEntry> audit = store.audit().entries(m_plan.name).value();
@@ -92,7 +98,8 @@ TEST_F(RolloutStoreTest, RefusedVerbsAreAuditedAndChangeNothing)
     RolloutStore store(state);
     RolloutState rollout = m_machine.initialState();
     ASSERT_TRUE(store.create(rollout, "plan", "alice", 1).has_value());
-    const Decision refused = store.execute(m_machine, rollout, Command{Verb::Promote, "mallory"}, 2).value();
+    const Decision refused
+        = store.execute(m_machine, rollout, Command { Verb::Promote, "mallory" }, 2).value();
     EXPECT_FALSE(refused.allowed);
     EXPECT_EQ(store.load(m_plan.name).value()->state.stage, Stage::Baseline);
     const std::vector<AuditEntry> audit = store.audit().entries().value();
@@ -114,10 +121,13 @@ TEST_F(RolloutStoreTest, OneRolloutPerWorkloadAtATime)
     ASSERT_FALSE(conflict.has_value());
     EXPECT_EQ(conflict.error().code, Error::Code::Conflict);
     EXPECT_TRUE(conflict.error().message.contains(QStringLiteral("one rollout per workload")));
-    EXPECT_FALSE(store.create(first, "plan", "alice", 2).has_value()) << "the same id while it runs";
+    EXPECT_FALSE(store.create(first, "plan", "alice", 2).has_value())
+        << "the same id while it runs";
 
-    ASSERT_TRUE(store.execute(m_machine, first, Command{Verb::Abort, "alice"}, 3).value().allowed);
-    EXPECT_TRUE(store.create(other, "plan", "alice", 4).has_value()) << "an aborted rollout no longer holds the workload";
+    ASSERT_TRUE(
+        store.execute(m_machine, first, Command { Verb::Abort, "alice" }, 3).value().allowed);
+    EXPECT_TRUE(store.create(other, "plan", "alice", 4).has_value())
+        << "an aborted rollout no longer holds the workload";
     EXPECT_EQ(store.list().value().size(), 2u);
 }
 
@@ -128,8 +138,13 @@ TEST_F(RolloutStoreTest, RejectedVariantsAreRemembered)
     RolloutState rollout = m_machine.initialState();
     ASSERT_TRUE(store.create(rollout, "plan", "alice", 1).has_value());
     EXPECT_FALSE(store.rejection(m_plan.workloadKey(), m_plan.variant.name).value());
-    ASSERT_TRUE(store.execute(m_machine, rollout, Command{Verb::Reject, "alice", "H100 MIG driver too old"}, 2).value().allowed);
-    const std::optional<RejectedVariant> rejected = store.rejection(m_plan.workloadKey(), m_plan.variant.name).value();
+    ASSERT_TRUE(store
+                    .execute(m_machine, rollout,
+                        Command { Verb::Reject, "alice", "H100 MIG driver too old" }, 2)
+                    .value()
+                    .allowed);
+    const std::optional<RejectedVariant> rejected
+        = store.rejection(m_plan.workloadKey(), m_plan.variant.name).value();
     ASSERT_TRUE(rejected);
     EXPECT_EQ(rejected->rollout, m_plan.name);
     EXPECT_EQ(rejected->reason, "H100 MIG driver too old");
@@ -137,7 +152,9 @@ TEST_F(RolloutStoreTest, RejectedVariantsAreRemembered)
 
 TEST_F(RolloutStoreTest, ReadOnlyStateFileRefusesWrites)
 {
-    { open(); }
+    {
+        open();
+    }
     StateDb state = open(OpenMode::ReadOnly);
     RolloutStore store(state);
     EXPECT_FALSE(store.create(m_machine.initialState(), "plan", "alice", 1).has_value());

@@ -40,8 +40,8 @@ void ControlPlaneHarness::settle()
 
 void ControlPlaneHarness::put(const json &object)
 {
-    const model::KindInfo *kind = model::kindOf(object["apiVersion"].get<std::string>(),
-        object["kind"].get<std::string>());
+    const model::KindInfo *kind
+        = model::kindOf(object["apiVersion"].get<std::string>(), object["kind"].get<std::string>());
     ASSERT_NE(kind, nullptr);
     const std::string ns = object["metadata"].value("namespace", "");
     const std::string name = object["metadata"]["name"];
@@ -72,7 +72,8 @@ void ControlPlaneHarness::remove(model::Kind kind, const std::string &ns, const 
     ASSERT_TRUE(committed) << committed.error().message.toStdString();
 }
 
-std::optional<json> ControlPlaneHarness::get(model::Kind kind, const std::string &ns, const std::string &name)
+std::optional<json> ControlPlaneHarness::get(
+    model::Kind kind, const std::string &ns, const std::string &name)
 {
     Result<std::optional<server::ObjectWriter::Stored>> stored
         = m_writer->get(model::kindInfo(kind), ns, name);
@@ -85,7 +86,8 @@ std::optional<json> ControlPlaneHarness::get(model::Kind kind, const std::string
 std::vector<json> ControlPlaneHarness::list(model::Kind kind, const std::string &ns)
 {
     std::vector<json> out;
-    Result<std::vector<server::ObjectWriter::Stored>> stored = m_writer->list(model::kindInfo(kind), ns);
+    Result<std::vector<server::ObjectWriter::Stored>> stored
+        = m_writer->list(model::kindInfo(kind), ns);
     EXPECT_TRUE(stored);
     if (stored) {
         for (server::ObjectWriter::Stored &object : *stored)
@@ -118,7 +120,8 @@ std::vector<json> ControlPlaneHarness::eventsAbout(const json &object, const std
 std::string ControlPlaneHarness::sliceUuid(const json &result)
 {
     for (const json &slice : list(model::Kind::ResourceSlice)) {
-        if (slice["spec"]["driver"] != result["driver"] || slice["spec"]["pool"]["name"] != result["pool"])
+        if (slice["spec"]["driver"] != result["driver"]
+            || slice["spec"]["pool"]["name"] != result["pool"])
             continue;
         for (const json &device : slice["spec"].value("devices", json::array())) {
             if (device["name"] == result["device"])
@@ -137,7 +140,8 @@ json ControlPlaneHarness::gpuTemplate(const std::string &ns, const std::string &
                 { { "devices",
                     { { "requests",
                         json::array({ { { "name", "gpu" },
-                            { "exactly", { { "deviceClassName", "gpu.nvidia.com" } } } } }) } } } } } } } };
+                            { "exactly",
+                                { { "deviceClassName", "gpu.nvidia.com" } } } } }) } } } } } } } };
 }
 
 namespace {
@@ -163,11 +167,13 @@ json ControlPlaneHarness::draDeployment(
     return deployment(ns, name, replicas,
         { { "nodeSelector", { { "sandbox.dra-console.io/gpu-stack", "dra" } } },
             { "resourceClaims",
-                json::array({ { { "name", "gpu" }, { "resourceClaimTemplateName", templateName } } }) },
+                json::array(
+                    { { { "name", "gpu" }, { "resourceClaimTemplateName", templateName } } }) },
             { "containers",
                 json::array({ { { "name", "server" }, { "image", "vllm/vllm-openai:v0.8.5" },
                     { "ports", json::array({ { { "containerPort", 8080 } } }) },
-                    { "resources", { { "claims", json::array({ { { "name", "gpu" } } }) } } } } }) } });
+                    { "resources",
+                        { { "claims", json::array({ { { "name", "gpu" } } }) } } } } }) } });
 }
 
 json ControlPlaneHarness::devicePluginDeployment(
@@ -177,23 +183,30 @@ json ControlPlaneHarness::devicePluginDeployment(
         { { "nodeSelector", { { "sandbox.dra-console.io/gpu-stack", "device-plugin" } } },
             { "containers",
                 json::array({ { { "name", "server" }, { "image", "vllm/vllm-openai:v0.8.5" },
-                    { "resources", { { "limits", { { "nvidia.com/gpu", std::to_string(gpus) } } } } } } }) } });
+                    { "resources",
+                        { { "limits",
+                            { { "nvidia.com/gpu", std::to_string(gpus) } } } } } } }) } });
 }
 
-json ControlPlaneHarness::webDeployment(const std::string &ns, const std::string &name, int replicas)
+json ControlPlaneHarness::webDeployment(
+    const std::string &ns, const std::string &name, int replicas)
 {
     return deployment(ns, name, replicas,
         { { "containers",
             json::array({ { { "name", "server" }, { "image", "nginx:1.27" },
-                { "ports", json::array({ { { "name", "http" }, { "containerPort", 8000 } } }) } } }) } });
+                { "ports",
+                    json::array({ { { "name", "http" }, { "containerPort", 8000 } } }) } } }) } });
 }
 
 json ControlPlaneHarness::service(const std::string &ns, const std::string &name, int port)
 {
-    return { { "apiVersion", "v1" }, { "kind", "Service" }, { "metadata", { { "name", name }, { "namespace", ns } } },
+    return { { "apiVersion", "v1" }, { "kind", "Service" },
+        { "metadata", { { "name", name }, { "namespace", ns } } },
         { "spec",
             { { "selector", { { "app", name } } },
-                { "ports", json::array({ { { "name", "http" }, { "port", port }, { "targetPort", "http" } } }) } } } };
+                { "ports",
+                    json::array({ { { "name", "http" }, { "port", port },
+                        { "targetPort", "http" } } }) } } } };
 }
 
 void ControlPlaneHarness::startApiServer(const std::string &token)

@@ -36,24 +36,27 @@ protected:
     void settle();
     void put(const nlohmann::json &object);
     void remove(model::Kind kind, const std::string &ns, const std::string &name);
-    std::optional<nlohmann::json> get(model::Kind kind, const std::string &ns, const std::string &name);
+    std::optional<nlohmann::json> get(
+        model::Kind kind, const std::string &ns, const std::string &name);
     std::vector<nlohmann::json> list(model::Kind kind, const std::string &ns = {});
     // Pods whose name starts with "<deployment>-".
     std::vector<nlohmann::json> podsOf(const std::string &ns, const std::string &deployment);
-    std::vector<nlohmann::json> eventsAbout(const nlohmann::json &object, const std::string &reason);
+    std::vector<nlohmann::json> eventsAbout(
+        const nlohmann::json &object, const std::string &reason);
     // The uuid attribute of a device as the ResourceSlices publish it.
     std::string sliceUuid(const nlohmann::json &deviceResult);
 
     // A ResourceClaimTemplate for one GPU of class gpu.nvidia.com.
     static nlohmann::json gpuTemplate(const std::string &ns, const std::string &name);
     // A Deployment whose pods use the template (DRA nodes), or nvidia.com/gpu (device plugin).
-    static nlohmann::json draDeployment(
-        const std::string &ns, const std::string &name, const std::string &templateName, int replicas);
+    static nlohmann::json draDeployment(const std::string &ns, const std::string &name,
+        const std::string &templateName, int replicas);
     static nlohmann::json devicePluginDeployment(
         const std::string &ns, const std::string &name, int gpus, int replicas);
     // A Deployment of pods without GPUs serving HTTP on container port 8000 ("http"), and the
     // Service in front of pods labelled app=`name`, listening on `port`.
-    static nlohmann::json webDeployment(const std::string &ns, const std::string &name, int replicas);
+    static nlohmann::json webDeployment(
+        const std::string &ns, const std::string &name, int replicas);
     static nlohmann::json service(const std::string &ns, const std::string &name, int port = 80);
 
     // An API server over the cache with `token`, and the sandbox's additions installed as the

@@ -9,8 +9,8 @@
 namespace dra::test {
 namespace {
 
-using nlohmann::json;
 using model::Kind;
+using nlohmann::json;
 
 bool ready(const json &pod)
 {
@@ -46,7 +46,8 @@ TEST_F(ControlPlaneTest, PreseededServingStackIsAdoptedNotRecreated)
         const std::optional<json> now
             = get(Kind::ResourceClaim, claim["metadata"]["namespace"], claim["metadata"]["name"]);
         ASSERT_TRUE(now) << claim["metadata"]["name"];
-        EXPECT_EQ((*now)["status"].value("reservedFor", json()), claim["status"].value("reservedFor", json()));
+        EXPECT_EQ((*now)["status"].value("reservedFor", json()),
+            claim["status"].value("reservedFor", json()));
     }
 }
 
@@ -62,9 +63,11 @@ TEST_F(ControlPlaneTest, DevicePluginDeploymentGetsReadyPodsOnDevicePluginNodes)
     put(devicePluginDeployment("inference", "tei-gpu4", 4, 2));
     settle();
     const std::vector<json> pods = podsOf("inference", "tei-gpu4");
-    ASSERT_EQ(pods.size(), 2u) << json(pods).dump() << json(list(Kind::ReplicaSet, "inference")).dump();
+    ASSERT_EQ(pods.size(), 2u) << json(pods).dump()
+                               << json(list(Kind::ReplicaSet, "inference")).dump();
     for (const json &pod : pods) {
-        EXPECT_TRUE(pod["spec"]["nodeName"].get<std::string>().starts_with("legacy-h100-")) << pod.dump();
+        EXPECT_TRUE(pod["spec"]["nodeName"].get<std::string>().starts_with("legacy-h100-"))
+            << pod.dump();
         EXPECT_EQ(pod["status"]["phase"], "Running");
         EXPECT_TRUE(ready(pod)) << pod.dump();
         EXPECT_TRUE(pod["status"]["podIP"].get<std::string>().starts_with("127."));
@@ -94,7 +97,8 @@ TEST_F(ControlPlaneTest, DevicePluginDeploymentGetsReadyPodsOnDevicePluginNodes)
     EXPECT_EQ(pending[0]["status"]["phase"], "Pending");
     const std::vector<json> failed = eventsAbout(pending[0], "FailedScheduling");
     ASSERT_EQ(failed.size(), 1u);
-    EXPECT_NE(failed[0]["message"].get<std::string>().find("Insufficient nvidia.com/gpu"), std::string::npos);
+    EXPECT_NE(failed[0]["message"].get<std::string>().find("Insufficient nvidia.com/gpu"),
+        std::string::npos);
 }
 
 TEST_F(ControlPlaneTest, DraDeploymentGetsClaimsAllocatedReservedAndTheSlicesUuid)
@@ -107,7 +111,8 @@ TEST_F(ControlPlaneTest, DraDeploymentGetsClaimsAllocatedReservedAndTheSlicesUui
     const json &pod = pods[0];
     EXPECT_TRUE(ready(pod)) << pod.dump();
     const std::string claimName = pod["status"]["resourceClaimStatuses"][0]["resourceClaimName"];
-    EXPECT_TRUE(claimName.starts_with(pod["metadata"]["name"].get<std::string>() + "-gpu-")) << claimName;
+    EXPECT_TRUE(claimName.starts_with(pod["metadata"]["name"].get<std::string>() + "-gpu-"))
+        << claimName;
     const json claim = *get(Kind::ResourceClaim, "inference", claimName);
     EXPECT_EQ(claim["metadata"]["annotations"]["resource.kubernetes.io/pod-claim-name"], "gpu");
     EXPECT_EQ(claim["metadata"]["ownerReferences"][0]["uid"], pod["metadata"]["uid"]);
@@ -119,8 +124,10 @@ TEST_F(ControlPlaneTest, DraDeploymentGetsClaimsAllocatedReservedAndTheSlicesUui
     EXPECT_EQ(claim["status"]["reservedFor"][0]["uid"], pod["metadata"]["uid"]);
     EXPECT_EQ(claim["status"]["reservedFor"][0]["resource"], "pods");
     // The pod runs where its device is, and the kubelet publishes the device's uuid.
-    EXPECT_NE(claim["status"]["allocation"].value("nodeSelector", json()).dump().find(
-                  pod["spec"]["nodeName"].get<std::string>()),
+    EXPECT_NE(claim["status"]["allocation"]
+                  .value("nodeSelector", json())
+                  .dump()
+                  .find(pod["spec"]["nodeName"].get<std::string>()),
         std::string::npos);
     ASSERT_EQ(claim["status"]["devices"].size(), 1u);
     EXPECT_EQ(claim["status"]["devices"][0]["device"], results[0]["device"]);

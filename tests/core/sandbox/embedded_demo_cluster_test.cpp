@@ -29,7 +29,8 @@ Result<kube::RestResponse> sendAndWait(const kube::ClientConfig &config, kube::R
     kube::RestClient client(config);
     std::optional<Result<kube::RestResponse>> answer;
     QObject context;
-    client.send(std::move(request), &context, [&answer](const Result<kube::RestResponse> &response) { answer = response; });
+    client.send(std::move(request), &context,
+        [&answer](const Result<kube::RestResponse> &response) { answer = response; });
     QElapsedTimer waited;
     waited.start();
     while (!answer && waited.elapsed() < 30'000)
@@ -46,15 +47,18 @@ Result<kube::RestResponse> getPath(const kube::ClientConfig &config, const QStri
     return sendAndWait(config, std::move(request));
 }
 
-std::unique_ptr<sandbox::EmbeddedDemoCluster> startedCluster(sandbox::EmbeddedDemoOptions options = {})
+std::unique_ptr<sandbox::EmbeddedDemoCluster> startedCluster(
+    sandbox::EmbeddedDemoOptions options = {})
 {
     options.preset.preset = "a100-mig";
-    Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> cluster = sandbox::EmbeddedDemoCluster::create(options);
+    Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> cluster
+        = sandbox::EmbeddedDemoCluster::create(options);
     EXPECT_TRUE(cluster.has_value()) << (cluster ? "" : cluster.error().message.toStdString());
     if (!cluster)
         return nullptr;
     const Result<void> listening = (*cluster)->listen();
-    EXPECT_TRUE(listening.has_value()) << (listening ? "" : listening.error().message.toStdString());
+    EXPECT_TRUE(listening.has_value())
+        << (listening ? "" : listening.error().message.toStdString());
     return listening ? std::move(*cluster) : nullptr;
 }
 
@@ -71,16 +75,19 @@ TEST(EmbeddedDemoClusterTest, ServesThePresetToItsOwnClientConfigOverTls)
     EXPECT_EQ(config.token.size(), 64) << "32 random bytes as hex";
     EXPECT_FALSE(config.insecureSkipTlsVerify);
 
-    const Result<kube::RestResponse> slices = getPath(config, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
+    const Result<kube::RestResponse> slices
+        = getPath(config, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
     ASSERT_TRUE(slices.has_value()) << slices.error().message.toStdString();
     const json list = json::parse(slices->body.toStdString());
     EXPECT_FALSE(list["items"].empty());
 
     kube::ClientConfig stranger = config;
     stranger.token = QStringLiteral("not-the-token");
-    const Result<kube::RestResponse> refused = getPath(stranger, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
+    const Result<kube::RestResponse> refused
+        = getPath(stranger, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
     ASSERT_FALSE(refused.has_value());
-    EXPECT_EQ(refused.error().code, common::Error::Code::Unauthorized) << refused.error().message.toStdString();
+    EXPECT_EQ(refused.error().code, common::Error::Code::Unauthorized)
+        << refused.error().message.toStdString();
 }
 
 TEST(EmbeddedDemoClusterTest, ControlPlaneGivesAWrittenDeploymentItsPods)
@@ -91,17 +98,22 @@ TEST(EmbeddedDemoClusterTest, ControlPlaneGivesAWrittenDeploymentItsPods)
     kube::RestRequest create;
     create.method = "POST";
     create.path = QStringLiteral("/apis/apps/v1/namespaces/training/deployments");
-    create.body = QByteArray::fromStdString(json({
-        { "apiVersion", "apps/v1" },
-        { "kind", "Deployment" },
-        { "metadata", { { "name", "embedded-web" }, { "namespace", "training" } } },
-        { "spec",
-          { { "replicas", 2 },
-            { "selector", { { "matchLabels", { { "app", "embedded-web" } } } } },
-            { "template",
-              { { "metadata", { { "labels", { { "app", "embedded-web" } } } } },
-                { "spec", { { "containers", json::array({ { { "name", "web" }, { "image", "nginx" } } }) } } } } } } },
-    }).dump());
+    create.body = QByteArray::fromStdString(
+        json({
+                 { "apiVersion", "apps/v1" },
+                 { "kind", "Deployment" },
+                 { "metadata", { { "name", "embedded-web" }, { "namespace", "training" } } },
+                 { "spec",
+                     { { "replicas", 2 },
+                         { "selector", { { "matchLabels", { { "app", "embedded-web" } } } } },
+                         { "template",
+                             { { "metadata", { { "labels", { { "app", "embedded-web" } } } } },
+                                 { "spec",
+                                     { { "containers",
+                                         json::array({ { { "name", "web" },
+                                             { "image", "nginx" } } }) } } } } } } },
+             })
+            .dump());
     create.contentType = "application/json";
     const Result<kube::RestResponse> created = sendAndWait(config, create);
     ASSERT_TRUE(created.has_value()) << created.error().message.toStdString();
@@ -112,7 +124,8 @@ TEST(EmbeddedDemoClusterTest, ControlPlaneGivesAWrittenDeploymentItsPods)
     while (pods < 2 && waited.elapsed() < 30'000) {
         kube::RestRequest list;
         list.path = QStringLiteral("/api/v1/namespaces/training/pods");
-        list.query.addQueryItem(QStringLiteral("labelSelector"), QStringLiteral("app=embedded-web"));
+        list.query.addQueryItem(
+            QStringLiteral("labelSelector"), QStringLiteral("app=embedded-web"));
         const Result<kube::RestResponse> listed = sendAndWait(config, list);
         ASSERT_TRUE(listed.has_value()) << listed.error().message.toStdString();
         pods = json::parse(listed->body.toStdString())["items"].size();
@@ -125,16 +138,19 @@ TEST(EmbeddedDemoClusterTest, DefaultNamespaceOnlyWhenAskedFor)
     const std::unique_ptr<sandbox::EmbeddedDemoCluster> plain = startedCluster();
     ASSERT_TRUE(plain);
     EXPECT_EQ(plain->clientConfig().ns, QStringLiteral("inference"));
-    const Result<kube::RestResponse> missing = getPath(plain->clientConfig(), QStringLiteral("/api/v1/namespaces/default"));
+    const Result<kube::RestResponse> missing
+        = getPath(plain->clientConfig(), QStringLiteral("/api/v1/namespaces/default"));
     ASSERT_FALSE(missing.has_value());
-    EXPECT_EQ(missing.error().code, common::Error::Code::NotFound) << missing.error().message.toStdString();
+    EXPECT_EQ(missing.error().code, common::Error::Code::NotFound)
+        << missing.error().message.toStdString();
 
     sandbox::EmbeddedDemoOptions options;
     options.defaultNamespace = true;
     const std::unique_ptr<sandbox::EmbeddedDemoCluster> withDefault = startedCluster(options);
     ASSERT_TRUE(withDefault);
     EXPECT_EQ(withDefault->clientConfig().ns, QStringLiteral("default"));
-    const Result<kube::RestResponse> found = getPath(withDefault->clientConfig(), QStringLiteral("/api/v1/namespaces/default"));
+    const Result<kube::RestResponse> found
+        = getPath(withDefault->clientConfig(), QStringLiteral("/api/v1/namespaces/default"));
     EXPECT_TRUE(found.has_value()) << found.error().message.toStdString();
 }
 
@@ -173,7 +189,8 @@ TEST(EmbeddedDemoClusterTest, GivenCacheFileIsKeptWithWhatClientsWrote)
     // The cluster comes back from the same file with the namespace it was given.
     cluster = startedCluster(options);
     ASSERT_TRUE(cluster);
-    const Result<kube::RestResponse> ns = getPath(cluster->clientConfig(), QStringLiteral("/api/v1/namespaces/kept-team"));
+    const Result<kube::RestResponse> ns
+        = getPath(cluster->clientConfig(), QStringLiteral("/api/v1/namespaces/kept-team"));
     EXPECT_TRUE(ns.has_value()) << ns.error().message.toStdString();
 }
 

@@ -32,10 +32,11 @@ protected:
         startApiServer(kFaultToken);
         if (HasFatalFailure())
             return;
-        m_api->setExtraHandler("/draconsole/test/", [](server::Request &, server::HttpConnection &connection) {
-            connection.respond(server::jsonResponse(200, { { "hook", true } }));
-            return true;
-        });
+        m_api->setExtraHandler(
+            "/draconsole/test/", [](server::Request &, server::HttpConnection &connection) {
+                connection.respond(server::jsonResponse(200, { { "hook", true } }));
+                return true;
+            });
     }
 
     server::test::Reply call(const std::string &method, const std::string &target,
@@ -59,12 +60,15 @@ TEST_F(FaultEndpointTest, AddListAndClearFaults)
     ASSERT_EQ(listed.status, 200);
     ASSERT_EQ(listed.body["items"].size(), 2u);
     EXPECT_EQ(listed.body["items"][0],
-        json({ { "kind", "http-500" }, { "namespace", "inference" }, { "deployment", "llm-dra" } }));
+        json(
+            { { "kind", "http-500" }, { "namespace", "inference" }, { "deployment", "llm-dra" } }));
     EXPECT_EQ(listed.body["items"][1], json({ { "kind", "never-ready" } }));
 
-    const server::test::Reply unknown = call("POST", "/sandbox/v1/faults", R"({"kind":"disk-full"})");
+    const server::test::Reply unknown
+        = call("POST", "/sandbox/v1/faults", R"({"kind":"disk-full"})");
     EXPECT_EQ(unknown.status, 400);
-    EXPECT_NE(unknown.body.value("message", "").find("disk-full"), std::string::npos) << unknown.text;
+    EXPECT_NE(unknown.body.value("message", "").find("disk-full"), std::string::npos)
+        << unknown.text;
 
     const server::test::Reply one = call("DELETE", "/sandbox/v1/faults?kind=never-ready");
     EXPECT_EQ(one.status, 200);
@@ -73,7 +77,8 @@ TEST_F(FaultEndpointTest, AddListAndClearFaults)
     EXPECT_EQ(call("DELETE", "/sandbox/v1/faults").body["removed"], 1);
     EXPECT_TRUE(plane().faults().faults().empty());
 
-    EXPECT_EQ(call("POST", "/draconsole/test/anything").body["hook"], true) << "the other handler still answers";
+    EXPECT_EQ(call("POST", "/draconsole/test/anything").body["hook"], true)
+        << "the other handler still answers";
     EXPECT_EQ(call("GET", "/sandbox/v1/other").status, 404);
 }
 

@@ -74,8 +74,10 @@ TEST_F(MetricQueryTest, ErrorRateQueryOfARolloutPlan)
     EXPECT_NEAR(scalarOf(forDeployment("llm-server")), 0.05, 1e-12);
     EXPECT_NEAR(scalarOf(forDeployment("llm-server-dra")), 0.20, 1e-12);
     // rate() is per second over the samples in the range: 100 requests in 10 s.
-    EXPECT_NEAR(scalarOf(R"(sum(rate(http_requests_total{deployment="llm-server"}[1m])))"), 10.0, 1e-9);
-    EXPECT_NEAR(scalarOf(R"(sum(increase(http_requests_total{deployment="llm-server"}[1m])))"), 100.0, 1e-9);
+    EXPECT_NEAR(
+        scalarOf(R"(sum(rate(http_requests_total{deployment="llm-server"}[1m])))"), 10.0, 1e-9);
+    EXPECT_NEAR(scalarOf(R"(sum(increase(http_requests_total{deployment="llm-server"}[1m])))"),
+        100.0, 1e-9);
 }
 
 TEST_F(MetricQueryTest, LatencyQuantileInterpolatesInsideTheBucket)
@@ -83,11 +85,13 @@ TEST_F(MetricQueryTest, LatencyQuantileInterpolatesInsideTheBucket)
     traffic("llm-server", 90, 10); // 90 × 10 ms (bucket ≤ 0.01), 10 × 300 ms (bucket ≤ 0.5)
     scrapeAfter(10'000);
     // p50: rank 50 of the 90 in (0.005, 0.01]: 0.005 + 0.005 × 50/90.
-    EXPECT_NEAR(scalarOf("histogram_quantile(0.5, sum by (le) "
-                         "(rate(http_request_duration_seconds_bucket{deployment=\"llm-server\"}[1m])))"),
+    EXPECT_NEAR(
+        scalarOf("histogram_quantile(0.5, sum by (le) "
+                 "(rate(http_request_duration_seconds_bucket{deployment=\"llm-server\"}[1m])))"),
         0.005 + 0.005 * 50.0 / 90.0, 1e-12);
     // p95: rank 95 lies among the 10 slow ones in (0.25, 0.5]: 0.25 + 0.25 × 5/10.
-    EXPECT_NEAR(scalarOf("histogram_quantile(0.95, sum(rate(http_request_duration_seconds_bucket[1m])) by (le))"),
+    EXPECT_NEAR(scalarOf("histogram_quantile(0.95, "
+                         "sum(rate(http_request_duration_seconds_bucket[1m])) by (le))"),
         0.375, 1e-12);
 }
 
@@ -95,9 +99,11 @@ TEST_F(MetricQueryTest, NoRequestsInTheWindowIsNaNNotZero)
 {
     traffic("llm-server", 0, 0);
     scrapeAfter(10'000);
-    const double rate = scalarOf(R"(sum(rate(http_requests_total{code="500"}[1m])) / sum(rate(http_requests_total[1m])))");
+    const double rate = scalarOf(
+        R"(sum(rate(http_requests_total{code="500"}[1m])) / sum(rate(http_requests_total[1m])))");
     EXPECT_TRUE(std::isnan(rate));
-    const auto [status, body] = sandbox::prometheusQueryApi("sum(rate(http_requests_total[1m])) / 0", m_metrics, m_now);
+    const auto [status, body]
+        = sandbox::prometheusQueryApi("sum(rate(http_requests_total[1m])) / 0", m_metrics, m_now);
     EXPECT_EQ(status, 200);
     EXPECT_EQ(body["data"]["result"][0]["value"][1], "NaN");
 }
@@ -122,7 +128,8 @@ TEST_F(MetricQueryTest, APodThatComesBackIsACounterResetNotANegativeIncrease)
     for (int i = 0; i < 3; ++i) // back, counting from zero
         m_metrics.observe("inference", "a", "a-1", 200, 0.001);
     m_metrics.scrape(kT0 + 2000);
-    Result<QueryValue> value = evaluateQuery(R"(increase(http_requests_total{code="200"}[1m]))", m_metrics, kT0 + 2000);
+    Result<QueryValue> value
+        = evaluateQuery(R"(increase(http_requests_total{code="200"}[1m]))", m_metrics, kT0 + 2000);
     ASSERT_TRUE(value);
     ASSERT_EQ(value->vector.size(), 1u);
     EXPECT_DOUBLE_EQ(value->vector.front().value, 3.0);
@@ -151,14 +158,17 @@ TEST_F(MetricQueryTest, AggregationsArithmeticAndMatchers)
         = evaluateQuery("sum without (pod, code) (http_requests_total)", m_metrics, m_now);
     ASSERT_TRUE(without);
     ASSERT_EQ(without->vector.size(), 2u);
-    EXPECT_EQ(without->vector[1].labels, (sandbox::Labels { { "deployment", "b" }, { "namespace", "inference" } }));
+    EXPECT_EQ(without->vector[1].labels,
+        (sandbox::Labels { { "deployment", "b" }, { "namespace", "inference" } }));
 }
 
 TEST_F(MetricQueryTest, ErrorsSayWhereAndWhat)
 {
-    EXPECT_EQ(errorOf("sum(rate(http_requests_total[5m])"), "parse error at char 34: expected \")\", found the end");
+    EXPECT_EQ(errorOf("sum(rate(http_requests_total[5m])"),
+        "parse error at char 34: expected \")\", found the end");
     EXPECT_NE(errorOf("rate(http_requests_total)").find("expected \"[\""), std::string::npos);
-    EXPECT_NE(errorOf("http_requests_total[5m]").find("needs a function such as rate()"), std::string::npos);
+    EXPECT_NE(errorOf("http_requests_total[5m]").find("needs a function such as rate()"),
+        std::string::npos);
     EXPECT_NE(errorOf("rate(x[5])").find("needs a unit"), std::string::npos);
     EXPECT_NE(errorOf(R"(x{code=~"(5"})").find("invalid regular expression"), std::string::npos);
     const auto [status, body] = sandbox::prometheusQueryApi("sum(", m_metrics, m_now);
@@ -173,7 +183,8 @@ TEST_F(MetricQueryTest, InstantSelectorsSeeTheLatestSampleWithinLookback)
     scrapeAfter(10'000);
     EXPECT_DOUBLE_EQ(scalarOf(R"(http_requests_total{code="200"})"), 5);
     // Older than the 5-minute lookback: gone.
-    Result<QueryValue> stale = evaluateQuery(R"(http_requests_total{code="200"})", m_metrics, m_now + 6 * 60'000);
+    Result<QueryValue> stale
+        = evaluateQuery(R"(http_requests_total{code="200"})", m_metrics, m_now + 6 * 60'000);
     ASSERT_TRUE(stale);
     EXPECT_TRUE(stale->vector.empty());
 }

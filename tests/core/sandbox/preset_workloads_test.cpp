@@ -123,7 +123,8 @@ TEST_P(PresetWorkloadsTest, PodAddressesLieInTheirNodesPodCidr)
         if (!(*pod)["status"].contains("podIP"))
             continue; // not running yet
         const QHostAddress ip(QString::fromStdString((*pod)["status"]["podIP"].get<std::string>()));
-        ASSERT_EQ(ip.protocol(), QAbstractSocket::IPv4Protocol) << keyOf(*pod) << ": " << (*pod)["status"]["podIP"];
+        ASSERT_EQ(ip.protocol(), QAbstractSocket::IPv4Protocol)
+            << keyOf(*pod) << ": " << (*pod)["status"]["podIP"];
         const std::string node = (*pod)["spec"]["nodeName"];
         ASSERT_TRUE(cidrs.contains(node)) << keyOf(*pod);
         EXPECT_TRUE(ip.isInSubnet(cidrs[node])) << keyOf(*pod) << " on " << node;
@@ -220,13 +221,15 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
     // Beside it, the Prometheus that measures it (no GPU) in `monitoring`.
     const auto inNamespace = [&](const char *kind, const std::string &ns) {
         std::vector<const json *> items = itemsOfKind(list, kind);
-        std::erase_if(items, [&](const json *item) { return (*item)["metadata"].value("namespace", "") != ns; });
+        std::erase_if(items,
+            [&](const json *item) { return (*item)["metadata"].value("namespace", "") != ns; });
         return items;
     };
     const std::vector<const json *> monitoring = inNamespace("Deployment", "monitoring");
     ASSERT_EQ(monitoring.size(), 1u);
     EXPECT_EQ(keyOf(*monitoring[0]), "monitoring/prometheus");
-    EXPECT_FALSE((*monitoring[0])["spec"]["template"]["spec"]["containers"][0].contains("resources"));
+    EXPECT_FALSE(
+        (*monitoring[0])["spec"]["template"]["spec"]["containers"][0].contains("resources"));
     ASSERT_EQ(inNamespace("Service", "monitoring").size(), 1u);
     EXPECT_EQ((*inNamespace("Service", "monitoring")[0])["spec"]["ports"][0]["port"], 9090);
     const std::vector<const json *> deployments = inNamespace("Deployment", "inference");
@@ -236,28 +239,35 @@ TEST(PresetWorkloadsMixedTest, ThreeWorldsRunWhatTheyNeed)
     const std::vector<const json *> replicaSets = inNamespace("ReplicaSet", "inference");
     ASSERT_EQ(replicaSets.size(), 1u);
     const json &replicaSet = *replicaSets[0];
-    EXPECT_EQ(replicaSet["metadata"]["ownerReferences"][0]["uid"], (*deployments[0])["metadata"]["uid"]);
+    EXPECT_EQ(
+        replicaSet["metadata"]["ownerReferences"][0]["uid"], (*deployments[0])["metadata"]["uid"]);
     std::set<std::string> servingNodes;
     for (const auto &[key, pod] : pods) {
         const json owners = (*pod)["metadata"].value("ownerReferences", json::array());
         if (owners.empty() || owners[0]["uid"] != replicaSet["metadata"]["uid"])
             continue;
-        EXPECT_TRUE(key.starts_with("inference/" + replicaSet["metadata"]["name"].get<std::string>() + '-')) << key;
+        EXPECT_TRUE(
+            key.starts_with("inference/" + replicaSet["metadata"]["name"].get<std::string>() + '-'))
+            << key;
         EXPECT_EQ((*pod)["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "8");
         EXPECT_EQ((*pod)["metadata"]["labels"], replicaSet["spec"]["selector"]["matchLabels"]);
         servingNodes.insert((*pod)["spec"]["nodeName"].get<std::string>());
     }
-    EXPECT_EQ(servingNodes, (std::set<std::string> { "legacy-h100-000", "legacy-h100-001", "legacy-h100-002" }));
+    EXPECT_EQ(servingNodes,
+        (std::set<std::string> { "legacy-h100-000", "legacy-h100-001", "legacy-h100-002" }));
     ASSERT_EQ(inNamespace("Service", "inference").size(), 1u);
     EXPECT_EQ((*inNamespace("Service", "inference")[0])["spec"]["selector"]["app"], "llm-server");
     ASSERT_EQ(itemsOfKind(list, "HTTPRoute").size(), 1u);
-    EXPECT_EQ((*itemsOfKind(list, "HTTPRoute")[0])["spec"]["rules"][0]["backendRefs"][0]["weight"], 100);
+    EXPECT_EQ(
+        (*itemsOfKind(list, "HTTPRoute")[0])["spec"]["rules"][0]["backendRefs"][0]["weight"], 100);
     // Both drivers run as DaemonSets on the nodes of their stack.
     std::map<std::string, int> daemonSets;
     for (const json *daemonSet : itemsOfKind(list, "DaemonSet"))
-        daemonSets[(*daemonSet)["metadata"]["name"]] = (*daemonSet)["status"]["desiredNumberScheduled"];
+        daemonSets[(*daemonSet)["metadata"]["name"]]
+            = (*daemonSet)["status"]["desiredNumberScheduled"];
     EXPECT_EQ(daemonSets,
-        (std::map<std::string, int> { { "nvidia-device-plugin-daemonset", 3 }, { "nvidia-dra-driver-gpu-kubelet-plugin", 12 } }));
+        (std::map<std::string, int> { { "nvidia-device-plugin-daemonset", 3 },
+            { "nvidia-dra-driver-gpu-kubelet-plugin", 12 } }));
 }
 
 TEST(PresetWorkloadsMixedTest, PlacementFollowsTheSeed)

@@ -124,9 +124,11 @@ TEST(PresetsTest, MixedClusterHasThreeWorldsAndFourKindsOfNode)
     std::set<std::string> namespaces;
     for (const json *pod : itemsOfKind(list, "Pod"))
         namespaces.insert((*pod)["metadata"]["namespace"].get<std::string>());
-    EXPECT_EQ(namespaces, (std::set<std::string> { "inference", "training", "batch", "monitoring" }));
+    EXPECT_EQ(
+        namespaces, (std::set<std::string> { "inference", "training", "batch", "monitoring" }));
     EXPECT_EQ(namesOf(list, "Namespace"),
-        (std::vector<std::string> { "inference", "training", "batch", "gpu-operator", "monitoring" }));
+        (std::vector<std::string> {
+            "inference", "training", "batch", "gpu-operator", "monitoring" }));
     EXPECT_EQ(itemsOfKind(generatePreset("mixed", 2), "Node").size(), 2u + 7u);
 }
 

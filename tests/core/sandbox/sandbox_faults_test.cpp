@@ -12,8 +12,8 @@
 namespace dra::test {
 namespace {
 
-using nlohmann::json;
 using model::Kind;
+using nlohmann::json;
 using sandbox::FaultKind;
 
 class SandboxFaultsTest : public ControlPlaneHarness
@@ -117,7 +117,8 @@ TEST_F(SandboxFaultsTest, DriverPrepareFailsKeepsThePodPendingWithAWarning)
     const json pod = deployOnePod();
     EXPECT_EQ(pod["status"]["phase"], "Pending");
     EXPECT_TRUE(pod["spec"].contains("nodeName"));
-    EXPECT_EQ(pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"], "ContainerCreating");
+    EXPECT_EQ(
+        pod["status"]["containerStatuses"][0]["state"]["waiting"]["reason"], "ContainerCreating");
     const std::vector<json> events = eventsAbout(pod, "FailedPrepareDynamicResources");
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0]["type"], "Warning");
@@ -153,7 +154,8 @@ TEST_F(SandboxFaultsTest, ClaimNotReleasedKeepsTheClaimOfADeletedPodReserved)
     put(deployment);
     settle();
     EXPECT_TRUE(podsOf("inference", "llm-dra").empty());
-    const std::optional<json> kept = get(Kind::ResourceClaim, "inference", claim["metadata"]["name"]);
+    const std::optional<json> kept
+        = get(Kind::ResourceClaim, "inference", claim["metadata"]["name"]);
     ASSERT_TRUE(kept);
     EXPECT_EQ((*kept)["status"]["reservedFor"].size(), 1u);
 
@@ -173,7 +175,8 @@ std::pair<int, json> httpGet(const std::string &ip, int port)
     QElapsedTimer timer;
     timer.start();
     bool sent = false;
-    while (timer.elapsed() < 5000 && !(sent && socket.state() == QAbstractSocket::UnconnectedState)) {
+    while (
+        timer.elapsed() < 5000 && !(sent && socket.state() == QAbstractSocket::UnconnectedState)) {
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         if (!sent && socket.state() == QAbstractSocket::ConnectedState) {
             socket.write("GET /healthz HTTP/1.1\r\nHost: pod\r\n\r\n");

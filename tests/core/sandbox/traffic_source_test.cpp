@@ -20,8 +20,9 @@ using nlohmann::json;
 
 constexpr const char *kProxyToken = "proxy-token";
 
-json route(const std::string &ns, const std::string &name, const std::vector<std::pair<std::string, int>> &backends,
-           const std::string &mirror = {}, int mirrorPercent = 100)
+json route(const std::string &ns, const std::string &name,
+    const std::vector<std::pair<std::string, int>> &backends, const std::string &mirror = {},
+    int mirrorPercent = 100)
 {
     json refs = json::array();
     for (const auto &[service, weight] : backends)
@@ -29,9 +30,12 @@ json route(const std::string &ns, const std::string &name, const std::vector<std
     json rule = { { "backendRefs", std::move(refs) } };
     if (!mirror.empty())
         rule["filters"] = json::array({ { { "type", "RequestMirror" },
-            { "requestMirror", { { "backendRef", { { "name", mirror }, { "port", 80 } } }, { "percent", mirrorPercent } } } } });
+            { "requestMirror",
+                { { "backendRef", { { "name", mirror }, { "port", 80 } } },
+                    { "percent", mirrorPercent } } } } });
     return { { "apiVersion", "gateway.networking.k8s.io/v1" }, { "kind", "HTTPRoute" },
-        { "metadata", { { "name", name }, { "namespace", ns } } }, { "spec", { { "rules", json::array({ rule }) } } } };
+        { "metadata", { { "name", name }, { "namespace", ns } } },
+        { "spec", { { "rules", json::array({ rule }) } } } };
 }
 
 class TrafficSourceTest : public ControlPlaneHarness
@@ -72,8 +76,8 @@ protected:
     double requests(const std::string &deployment, const std::string &code)
     {
         Result<sandbox::QueryValue> value = sandbox::evaluateQuery(
-            "sum(http_requests_total{deployment=\"" + deployment + "\",code=\"" + code + "\"})", plane().metrics(),
-            m_clock.nowMs());
+            "sum(http_requests_total{deployment=\"" + deployment + "\",code=\"" + code + "\"})",
+            plane().metrics(), m_clock.nowMs());
         EXPECT_TRUE(value);
         return value && !value->vector.empty() ? value->vector.front().value : 0;
     }
@@ -135,7 +139,8 @@ protected:
     }
     server::test::Reply get(const std::string &target, const std::string &token = kProxyToken)
     {
-        return server::test::exchange(m_http->port(), server::test::httpRequest("GET", target, token));
+        return server::test::exchange(
+            m_http->port(), server::test::httpRequest("GET", target, token));
     }
 };
 
@@ -146,23 +151,28 @@ TEST_F(ServiceProxyTest, PrometheusAnswersThroughTheServiceProxy)
     plane().faults().add({ sandbox::FaultKind::Http500, "inference", "canary" });
     sendRounds(4); // a first sample of every series
     sendRounds(36);
-    const std::string query = "sum(rate(http_requests_total{deployment=\"canary\",code=~\"5..\"}[1m]))"
-                              "+/+sum(rate(http_requests_total{deployment=\"canary\"}[1m]))"; // + is a space, as kubectl sends it
-    const server::test::Reply reply
-        = get("/api/v1/namespaces/inference/services/prometheus:80/proxy/api/v1/query?query=" + query);
+    const std::string query
+        = "sum(rate(http_requests_total{deployment=\"canary\",code=~\"5..\"}[1m]))"
+          "+/+sum(rate(http_requests_total{deployment=\"canary\"}[1m]))"; // + is a space, as
+                                                                          // kubectl sends it
+    const server::test::Reply reply = get(
+        "/api/v1/namespaces/inference/services/prometheus:80/proxy/api/v1/query?query=" + query);
     ASSERT_EQ(reply.status, 200) << reply.text;
     EXPECT_EQ(reply.body["status"], "success");
     ASSERT_EQ(reply.body["data"]["result"].size(), 1u) << reply.text;
     EXPECT_EQ(reply.body["data"]["result"][0]["value"][1], "1");
     // A bad query is Prometheus' 400, passed through as it is.
-    EXPECT_EQ(get("/api/v1/namespaces/inference/services/http:prometheus:http/proxy/api/v1/query?query=sum(").status,
+    EXPECT_EQ(get("/api/v1/namespaces/inference/services/http:prometheus:http/proxy/api/v1/"
+                  "query?query=sum(")
+                  .status,
         400);
 }
 
 TEST_F(ServiceProxyTest, ReachesAnyPodServiceAndSaysWhenNoneIsReady)
 {
     serve({ "stable" });
-    const server::test::Reply reply = get("/api/v1/namespaces/inference/services/stable/proxy/v1/health");
+    const server::test::Reply reply
+        = get("/api/v1/namespaces/inference/services/stable/proxy/v1/health");
     ASSERT_EQ(reply.status, 200) << reply.text;
     EXPECT_EQ(reply.body["namespace"], "inference");
     EXPECT_EQ(reply.body["pod"], podsOf("inference", "stable")[0]["metadata"]["name"]);
@@ -182,16 +192,21 @@ TEST_F(ServiceProxyTest, ReachesAnyPodServiceAndSaysWhenNoneIsReady)
 
 TEST(ServiceProxyTargetTest, SplitsSchemeNamePortAndPath)
 {
-    const auto target = sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/https:prometheus:9090/proxy/api/v1/query");
+    const auto target = sandbox::serviceProxyTarget(
+        "/api/v1/namespaces/monitoring/services/https:prometheus:9090/proxy/api/v1/query");
     ASSERT_TRUE(target);
     EXPECT_EQ(target->ns, "monitoring");
     EXPECT_EQ(target->service, "prometheus");
     EXPECT_EQ(target->port, "9090");
     EXPECT_EQ(target->path, "/api/v1/query");
-    EXPECT_EQ(sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/prometheus/proxy")->path, "/");
+    EXPECT_EQ(sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/prometheus/proxy")
+                  ->path,
+        "/");
     EXPECT_FALSE(sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/prometheus"));
-    EXPECT_FALSE(sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/pods/prometheus/proxy"));
-    EXPECT_FALSE(sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/prometheus/proxyx"));
+    EXPECT_FALSE(
+        sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/pods/prometheus/proxy"));
+    EXPECT_FALSE(
+        sandbox::serviceProxyTarget("/api/v1/namespaces/monitoring/services/prometheus/proxyx"));
 }
 
 } // namespace

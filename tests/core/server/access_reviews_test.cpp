@@ -94,13 +94,14 @@ TEST_P(AccessReviewsTest, RulesReviewListsWhatTheClientChecks)
         rules.push_back(parsed);
     }
     EXPECT_TRUE(kube::rulesAllow(rules, "apps", "deployments", { QStringLiteral("list") }));
-    EXPECT_EQ(kube::rulesAllow(rules, "apps", "deployments", { QStringLiteral("patch") }), writable());
+    EXPECT_EQ(
+        kube::rulesAllow(rules, "apps", "deployments", { QStringLiteral("patch") }), writable());
 }
 
 TEST_P(AccessReviewsTest, DiscoveryListsTheReviewsAndTheyNeedTheToken)
 {
-    const test::Reply group
-        = exchange(m_http->port(), httpRequest("GET", "/apis/authorization.k8s.io/v1", kReviewToken));
+    const test::Reply group = exchange(
+        m_http->port(), httpRequest("GET", "/apis/authorization.k8s.io/v1", kReviewToken));
     ASSERT_EQ(group.status, 200) << group.text;
     EXPECT_EQ(group.body["resources"].size(), 2u);
     const test::Reply anonymous = exchange(m_http->port(),

@@ -442,7 +442,8 @@ TEST_F(ApiServerTest, WatchOverWebSocketSendsOneJsonEventPerMessage)
         EXPECT_EQ(event["object"]["kind"], "ResourceSlice");
         EXPECT_EQ(message.find('\n'), std::string::npos);
     }
-    EXPECT_EQ(nlohmann::json::parse(watch.messages().back())["object"]["metadata"]["labels"]["tier"],
+    EXPECT_EQ(
+        nlohmann::json::parse(watch.messages().back())["object"]["metadata"]["labels"]["tier"],
         "bronze");
 }
 
@@ -479,7 +480,8 @@ TEST_F(ApiServerTest, RefusedWebSocketWatchesAreOrdinaryStatusAnswers)
         + QByteArray(kToken)
               .toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals)
               .toStdString();
-    const test::Reply bad = test::exchange(m_http->port(), upgrade(target + "&timeoutSeconds=x", right));
+    const test::Reply bad
+        = test::exchange(m_http->port(), upgrade(target + "&timeoutSeconds=x", right));
     EXPECT_EQ(bad.status, 400);
     EXPECT_NE(bad.body["message"].get<std::string>().find("timeoutSeconds"), std::string::npos);
 

@@ -36,15 +36,16 @@ struct Reply
 // A request with a body, as a client library would send it.
 inline std::string httpRequest(const std::string &method, const std::string &target,
     const std::string &token, const std::string &body = {},
-    const std::string &contentType = "application/json", const std::string &accept = "application/json")
+    const std::string &contentType = "application/json",
+    const std::string &accept = "application/json")
 {
     std::string text = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: " + accept
         + "\r\nUser-Agent: api-test/1.0\r\n";
     if (!token.empty())
         text += "Authorization: Bearer " + token + "\r\n";
     if (!body.empty() || method == "POST" || method == "PUT" || method == "PATCH")
-        text += "Content-Type: " + contentType + "\r\nContent-Length: " + std::to_string(body.size())
-            + "\r\n";
+        text += "Content-Type: " + contentType
+            + "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
     return text + "\r\n" + body;
 }
 

@@ -41,7 +41,8 @@ protected:
         ApiServerOptions options;
         options.cluster = "test";
         options.token = "tok";
-        options.clientCa = std::make_shared<const ClientCertificateAuthority>(std::move(*authority));
+        options.clientCa
+            = std::make_shared<const ClientCertificateAuthority>(std::move(*authority));
         m_api = std::make_unique<ApiServer>(*m_cache, options);
         m_http = std::make_unique<HttpServer>(m_api->handler());
         Result<TlsIdentity> identity = generateSelfSigned({ QStringLiteral("127.0.0.1") });
@@ -64,11 +65,13 @@ protected:
             socket.setPrivateKey(QSslKey(client->key, QSsl::Ec, QSsl::Pem));
         }
         QByteArray received;
-        QObject::connect(&socket, &QSslSocket::readyRead, &socket, [&] { received += socket.readAll(); });
+        QObject::connect(
+            &socket, &QSslSocket::readyRead, &socket, [&] { received += socket.readAll(); });
         socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), m_http->port());
         EXPECT_TRUE(spinUntil([&] { return socket.isEncrypted(); }));
-        std::string request = "POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\n"
-                              "Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n";
+        std::string request
+            = "POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\n"
+              "Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n";
         if (!token.empty())
             request += "Authorization: Bearer " + token + "\r\n";
         socket.write(QByteArray::fromStdString(request + "\r\n{}"));
@@ -104,7 +107,8 @@ TEST_F(ClientCaTest, OtherCertificatesAreRefusedAndTokensStillWork)
     const auto [status, review] = whoami(nullptr, "tok");
     EXPECT_EQ(status, 201);
     EXPECT_EQ(review["status"]["userInfo"]["username"], "admin");
-    EXPECT_FALSE(ClientCertificateAuthority::fromPem("not pem", QStringLiteral("x.pem")).has_value());
+    EXPECT_FALSE(
+        ClientCertificateAuthority::fromPem("not pem", QStringLiteral("x.pem")).has_value());
 }
 
 } // namespace

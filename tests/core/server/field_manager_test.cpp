@@ -44,7 +44,8 @@ TEST(FieldSetTest, KeyedListItemsAreMembersAndServerMetadataIsLeftOut)
 {
     const json claim = { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
         { "metadata",
-            { { "name", "c" }, { "namespace", "ml" }, { "uid", "x" }, { "labels", { { "a", "1" } } } } },
+            { { "name", "c" }, { "namespace", "ml" }, { "uid", "x" },
+                { "labels", { { "a", "1" } } } } },
         { "status",
             { { "reservedFor",
                 { { { "resource", "pods" }, { "name", "p" }, { "uid", "u-9" } } } } } } };
@@ -90,22 +91,25 @@ TEST(FieldManagerTest, TwoAppliersConflictOnOneFieldUnlessForced)
     ASSERT_TRUE(first.conflicts.empty());
 
     // Same value: shared ownership, no conflict.
-    ApplyOutcome same = serverSideApply(&first.object, config, context("bob", classSchema()), false);
+    ApplyOutcome same
+        = serverSideApply(&first.object, config, context("bob", classSchema()), false);
     EXPECT_TRUE(same.conflicts.empty());
 
     const json other = deviceClass({ { "team", "b" } }, json::array());
-    ApplyOutcome clash = serverSideApply(&first.object, other, context("bob", classSchema()), false);
+    ApplyOutcome clash
+        = serverSideApply(&first.object, other, context("bob", classSchema()), false);
     ASSERT_EQ(clash.conflicts.size(), 1u);
     EXPECT_EQ(applyConflictMessage(clash.conflicts),
         "Apply failed with 1 conflict: conflict with \"alice\": .metadata.labels.team");
     EXPECT_EQ(applyConflictCauses(clash.conflicts)[0]["field"], ".metadata.labels.team");
 
-    ApplyOutcome forced = serverSideApply(&first.object, other, context("bob", classSchema()), true);
+    ApplyOutcome forced
+        = serverSideApply(&first.object, other, context("bob", classSchema()), true);
     ASSERT_TRUE(forced.conflicts.empty());
     EXPECT_EQ(forced.object["metadata"]["labels"]["team"], "b");
     for (const ManagedEntry &entry : readManagedFields(forced.object)) {
-        EXPECT_EQ(entry.manager == "bob",
-            entry.fields.contains({ "f:metadata", "f:labels", "f:team" }))
+        EXPECT_EQ(
+            entry.manager == "bob", entry.fields.contains({ "f:metadata", "f:labels", "f:team" }))
             << entry.manager;
     }
 }
@@ -118,7 +122,8 @@ TEST(FieldManagerTest, FieldsAnApplierStopsSendingAreRemoved)
     json next = config;
     next["metadata"]["labels"].erase("tier");
     next["spec"].erase("selectors");
-    ApplyOutcome second = serverSideApply(&first.object, next, context("alice", classSchema()), false);
+    ApplyOutcome second
+        = serverSideApply(&first.object, next, context("alice", classSchema()), false);
     ASSERT_TRUE(second.conflicts.empty());
     EXPECT_FALSE(second.object["metadata"]["labels"].contains("tier"));
     EXPECT_EQ(second.object["metadata"]["labels"]["team"], "a");

@@ -85,13 +85,15 @@ protected:
         m_server.setProcessEnvironment(env);
         arguments << QStringLiteral("--listen") << QStringLiteral("127.0.0.1:0")
                   << QStringLiteral("--write-kubeconfig") << kubeconfig();
-        m_server.start(QStringLiteral(DRA_DRACTL), QStringList { QStringLiteral("serve") } + arguments);
+        m_server.start(
+            QStringLiteral(DRA_DRACTL), QStringList { QStringLiteral("serve") } + arguments);
         ASSERT_TRUE(m_server.waitForStarted());
         ASSERT_TRUE(test::spinUntil(
             [&] {
                 m_server.waitForReadyRead(50);
                 m_printed += m_server.readAllStandardOutput();
-                return m_printed.contains("kubeconfig:") || m_server.state() == QProcess::NotRunning;
+                return m_printed.contains("kubeconfig:")
+                    || m_server.state() == QProcess::NotRunning;
             },
             30000))
             << m_printed.constData();
@@ -145,7 +147,10 @@ protected:
     }
 
     // kubectl with our kubeconfig and a fresh discovery cache, so stale discovery hides nothing.
-    ProcessRun kubectl(QStringList arguments) { return run(s_kubectl, kubectlArguments(arguments)); }
+    ProcessRun kubectl(QStringList arguments)
+    {
+        return run(s_kubectl, kubectlArguments(arguments));
+    }
 
     static QStringList words(const QString &line)
     {
@@ -193,10 +198,11 @@ TEST_F(KubectlTest, AuthCanIReadButNotWrite)
     EXPECT_EQ(read.exitCode, 0) << read.err.toStdString();
     EXPECT_EQ(read.out.trimmed(), QStringLiteral("yes"));
     const ProcessRun write = kubectl({ QStringLiteral("auth"), QStringLiteral("can-i"),
-        QStringLiteral("delete"), QStringLiteral("resourceclaims.resource.k8s.io"), QStringLiteral("-n"),
-        QStringLiteral("ml") });
+        QStringLiteral("delete"), QStringLiteral("resourceclaims.resource.k8s.io"),
+        QStringLiteral("-n"), QStringLiteral("ml") });
     EXPECT_EQ(write.exitCode, 1) << write.err.toStdString();
-    EXPECT_TRUE(write.out.startsWith(QStringLiteral("no - the server is read-only"))) << write.out.toStdString();
+    EXPECT_TRUE(write.out.startsWith(QStringLiteral("no - the server is read-only")))
+        << write.out.toStdString();
 }
 
 TEST_F(KubectlTest, VersionApiResourcesGetJsonAndNotFound)
@@ -377,9 +383,9 @@ protected:
 
     nlohmann::json getJson(const QStringList &arguments)
     {
-        return nlohmann::json::parse(ok(QStringList(arguments) << QStringLiteral("-o")
-                                             << QStringLiteral("json"))
-                                         .toStdString(),
+        return nlohmann::json::parse(
+            ok(QStringList(arguments) << QStringLiteral("-o") << QStringLiteral("json"))
+                .toStdString(),
             nullptr, false);
     }
 };
@@ -399,37 +405,45 @@ spec:
 
 TEST_F(KubectlDemoTest, CreateLabelAnnotatePatchDescribeAndDelete)
 {
-    EXPECT_TRUE(ok({ QStringLiteral("version") }).contains(QLatin1String("Server Version: v1.36.0")));
-    EXPECT_TRUE(ok({ QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("team-a") })
-                    .contains(QLatin1String("namespace/team-a created")));
+    EXPECT_TRUE(
+        ok({ QStringLiteral("version") }).contains(QLatin1String("Server Version: v1.36.0")));
+    EXPECT_TRUE(
+        ok({ QStringLiteral("create"), QStringLiteral("namespace"), QStringLiteral("team-a") })
+            .contains(QLatin1String("namespace/team-a created")));
     const QString claim = writeFile(QStringLiteral("claim.yaml"), kClaimYaml);
     EXPECT_TRUE(ok({ QStringLiteral("create"), QStringLiteral("-f"), claim })
                     .contains(QLatin1String("resourceclaim.resource.k8s.io/c1 created")));
     const QStringList target { QStringLiteral("resourceclaim"), QStringLiteral("c1"),
         QStringLiteral("-n"), QStringLiteral("team-a") };
-    EXPECT_TRUE(ok(QStringList { QStringLiteral("label") } + target + QStringList { QStringLiteral("owner=alice") })
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("label") } + target
+        + QStringList { QStringLiteral("owner=alice") })
                     .contains(QLatin1String("labeled")));
-    EXPECT_TRUE(ok(QStringList { QStringLiteral("annotate") } + target + QStringList { QStringLiteral("note=hi") })
+    EXPECT_TRUE(ok(QStringList { QStringLiteral("annotate") } + target
+        + QStringList { QStringLiteral("note=hi") })
                     .contains(QLatin1String("annotated")));
     EXPECT_TRUE(ok(QStringList { QStringLiteral("patch") } + target
-                    + QStringList { QStringLiteral("--type=strategic"),
-                        QStringLiteral("-p={\"metadata\":{\"labels\":{\"tier\":\"gold\"}}}") })
+        + QStringList { QStringLiteral("--type=strategic"),
+            QStringLiteral("-p={\"metadata\":{\"labels\":{\"tier\":\"gold\"}}}") })
                     .contains(QLatin1String("patched")));
     EXPECT_TRUE(ok(QStringList { QStringLiteral("patch") } + target
-                    + QStringList { QStringLiteral("--type=json"),
-                        QStringLiteral("-p=[{\"op\":\"replace\",\"path\":\"/metadata/labels/owner\",\"value\":\"bob\"}]") })
+        + QStringList { QStringLiteral("--type=json"),
+            QStringLiteral("-p=[{\"op\":\"replace\",\"path\":\"/metadata/labels/"
+                           "owner\",\"value\":\"bob\"}]") })
                     .contains(QLatin1String("patched")));
-    EXPECT_TRUE(ok({ QStringLiteral("patch"), QStringLiteral("deviceclass"), QStringLiteral("gpu.nvidia.com"),
-                       QStringLiteral("--type=merge"), QStringLiteral("-p={\"metadata\":{\"labels\":{\"reviewed\":\"yes\"}}}") })
+    EXPECT_TRUE(ok({ QStringLiteral("patch"), QStringLiteral("deviceclass"),
+                       QStringLiteral("gpu.nvidia.com"), QStringLiteral("--type=merge"),
+                       QStringLiteral("-p={\"metadata\":{\"labels\":{\"reviewed\":\"yes\"}}}") })
                     .contains(QLatin1String("patched")));
 
     const nlohmann::json object = getJson(QStringList { QStringLiteral("get") } + target);
-    EXPECT_EQ(object["metadata"]["labels"], nlohmann::json({ { "owner", "bob" }, { "tier", "gold" } }));
+    EXPECT_EQ(
+        object["metadata"]["labels"], nlohmann::json({ { "owner", "bob" }, { "tier", "gold" } }));
     EXPECT_EQ(object["metadata"]["annotations"]["note"], "hi");
     EXPECT_EQ(object["spec"]["devices"]["requests"][0]["exactly"]["count"], 1);
 
     const QString described = ok(QStringList { QStringLiteral("describe") } + target);
-    EXPECT_TRUE(described.contains(QLatin1String("Name:")) && described.contains(QLatin1String("c1")))
+    EXPECT_TRUE(
+        described.contains(QLatin1String("Name:")) && described.contains(QLatin1String("c1")))
         << described.toStdString();
     EXPECT_TRUE(described.contains(QLatin1String("owner=bob"))) << described.toStdString();
     EXPECT_TRUE(described.contains(QLatin1String("Device Class Name:  gpu.nvidia.com")))
@@ -491,34 +505,46 @@ spec:
 TEST_F(KubectlDemoTest, RolloutKindsAreServedAppliedAndExplained)
 {
     const QString resources = ok({ QStringLiteral("api-resources") });
-    EXPECT_TRUE(resources.contains(QRegularExpression(QStringLiteral("deployments\\s+deploy\\s+apps/v1\\s+true\\s+Deployment"))))
+    EXPECT_TRUE(resources.contains(QRegularExpression(
+        QStringLiteral("deployments\\s+deploy\\s+apps/v1\\s+true\\s+Deployment"))))
         << resources.toStdString();
-    EXPECT_TRUE(resources.contains(QRegularExpression(QStringLiteral("httproutes\\s+gateway.networking.k8s.io/v1"))))
+    EXPECT_TRUE(resources.contains(
+        QRegularExpression(QStringLiteral("httproutes\\s+gateway.networking.k8s.io/v1"))))
         << resources.toStdString();
     const QString file = writeFile(QStringLiteral("rollout-objects.yaml"), kRolloutObjectsYaml);
-    const QString applied = ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), file });
-    EXPECT_TRUE(applied.contains(QLatin1String("deployment.apps/llm-canary serverside-applied"))) << applied.toStdString();
-    EXPECT_TRUE(applied.contains(QLatin1String("httproute.gateway.networking.k8s.io/llm-canary serverside-applied")))
+    const QString applied = ok(
+        { QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), file });
+    EXPECT_TRUE(applied.contains(QLatin1String("deployment.apps/llm-canary serverside-applied")))
+        << applied.toStdString();
+    EXPECT_TRUE(applied.contains(
+        QLatin1String("httproute.gateway.networking.k8s.io/llm-canary serverside-applied")))
         << applied.toStdString();
 
-    const QString table = ok({ QStringLiteral("get"), QStringLiteral("deploy"), QStringLiteral("-n"), QStringLiteral("inference") });
-    EXPECT_TRUE(table.contains(QRegularExpression(QStringLiteral("NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE"))))
+    const QString table = ok({ QStringLiteral("get"), QStringLiteral("deploy"),
+        QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_TRUE(table.contains(
+        QRegularExpression(QStringLiteral("NAME\\s+READY\\s+UP-TO-DATE\\s+AVAILABLE\\s+AGE"))))
         << table.toStdString();
-    EXPECT_TRUE(table.contains(QRegularExpression(QStringLiteral("llm-canary\\s+0/2")))) << table.toStdString();
+    EXPECT_TRUE(table.contains(QRegularExpression(QStringLiteral("llm-canary\\s+0/2"))))
+        << table.toStdString();
 
-    ok({ QStringLiteral("patch"), QStringLiteral("deployment"), QStringLiteral("llm-canary"), QStringLiteral("-n"),
-        QStringLiteral("inference"), QStringLiteral("--type=merge"), QStringLiteral("-p={\"spec\":{\"replicas\":0}}") });
+    ok({ QStringLiteral("patch"), QStringLiteral("deployment"), QStringLiteral("llm-canary"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--type=merge"),
+        QStringLiteral("-p={\"spec\":{\"replicas\":0}}") });
     const nlohmann::json deployment = getJson({ QStringLiteral("get"), QStringLiteral("deployment"),
         QStringLiteral("llm-canary"), QStringLiteral("-n"), QStringLiteral("inference") });
     EXPECT_EQ(deployment["spec"]["replicas"], 0);
     EXPECT_EQ(deployment["metadata"]["generation"], 2);
 
-    const nlohmann::json route = getJson({ QStringLiteral("get"), QStringLiteral("httproute"), QStringLiteral("llm-canary"),
-        QStringLiteral("-n"), QStringLiteral("inference") });
+    const nlohmann::json route = getJson({ QStringLiteral("get"), QStringLiteral("httproute"),
+        QStringLiteral("llm-canary"), QStringLiteral("-n"), QStringLiteral("inference") });
     EXPECT_EQ(route["spec"]["rules"][0]["backendRefs"][1]["weight"], 5);
-    const QString explained = ok({ QStringLiteral("explain"), QStringLiteral("httproute.spec.rules.backendRefs.weight") });
-    EXPECT_TRUE(explained.contains(QLatin1String("Share of the rule's traffic"))) << explained.toStdString();
-    EXPECT_TRUE(ok({ QStringLiteral("get"), QStringLiteral("svc"), QStringLiteral("-n"), QStringLiteral("inference") })
+    const QString explained = ok(
+        { QStringLiteral("explain"), QStringLiteral("httproute.spec.rules.backendRefs.weight") });
+    EXPECT_TRUE(explained.contains(QLatin1String("Share of the rule's traffic")))
+        << explained.toStdString();
+    EXPECT_TRUE(ok({ QStringLiteral("get"), QStringLiteral("svc"), QStringLiteral("-n"),
+                       QStringLiteral("inference") })
                     .contains(QLatin1String("80/TCP")));
 }
 
@@ -556,19 +582,21 @@ TEST_F(KubectlDemoTest, ServerSideApplyDryRunConflictsAndExplain)
         "resourceclaimtemplate.resource.k8s.io/gpu-template serverside-applied (server dry run)")))
         << dry.out.toStdString();
     EXPECT_EQ(kubectl({ QStringLiteral("get"), QStringLiteral("resourceclaimtemplate"),
-                  QStringLiteral("gpu-template"), QStringLiteral("-n"), QStringLiteral("training") })
+                          QStringLiteral("gpu-template"), QStringLiteral("-n"),
+                          QStringLiteral("training") })
                   .exitCode,
         1);
 
     const ProcessRun invalid = kubectl({ QStringLiteral("apply"), QStringLiteral("--server-side"),
         QStringLiteral("--dry-run=server"), QStringLiteral("-f"), templateFile("bad", "a", 0) });
     EXPECT_NE(invalid.exitCode, 0);
-    EXPECT_TRUE(invalid.err.contains(QLatin1String(
-        "The ResourceClaimTemplate \"bad\" is invalid: spec.spec.devices.requests[0].exactly.count: "
-        "Invalid value: 0: must be greater than zero")))
+    EXPECT_TRUE(invalid.err.contains(QLatin1String("The ResourceClaimTemplate \"bad\" is invalid: "
+                                                   "spec.spec.devices.requests[0].exactly.count: "
+                                                   "Invalid value: 0: must be greater than zero")))
         << invalid.err.toStdString();
 
-    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), valid })
+    EXPECT_TRUE(ok(
+        { QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("-f"), valid })
                     .contains(QLatin1String("serverside-applied")));
     const QString other = templateFile("gpu-template", "b", 2);
     const ProcessRun conflict = kubectl({ QStringLiteral("apply"), QStringLiteral("--server-side"),
@@ -577,28 +605,33 @@ TEST_F(KubectlDemoTest, ServerSideApplyDryRunConflictsAndExplain)
     EXPECT_TRUE(conflict.err.contains(QLatin1String(
         "Apply failed with 1 conflict: conflict with \"kubectl\": .metadata.labels.team")))
         << conflict.err.toStdString();
-    ok({ QStringLiteral("apply"), QStringLiteral("--server-side"), QStringLiteral("--field-manager=ci"),
-        QStringLiteral("--force-conflicts"), QStringLiteral("-f"), other });
-    EXPECT_EQ(ok({ QStringLiteral("get"), QStringLiteral("resourceclaimtemplate"), QStringLiteral("gpu-template"),
-                  QStringLiteral("-n"), QStringLiteral("training"), QStringLiteral("-o"),
-                  QStringLiteral("jsonpath={.metadata.labels.team}") }),
+    ok({ QStringLiteral("apply"), QStringLiteral("--server-side"),
+        QStringLiteral("--field-manager=ci"), QStringLiteral("--force-conflicts"),
+        QStringLiteral("-f"), other });
+    EXPECT_EQ(ok({ QStringLiteral("get"), QStringLiteral("resourceclaimtemplate"),
+                  QStringLiteral("gpu-template"), QStringLiteral("-n"), QStringLiteral("training"),
+                  QStringLiteral("-o"), QStringLiteral("jsonpath={.metadata.labels.team}") }),
         QStringLiteral("b"));
 
     // Client-side apply needs the OpenAPI documents.
     const QString deviceClass = writeFile(QStringLiteral("class.yaml"),
         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: big.example.com\n"
         "spec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.nvidia.com'\n");
-    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
-                    .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com created")));
+    EXPECT_TRUE(
+        ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
+            .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com created")));
     writeFile(QStringLiteral("class.yaml"),
         "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: big.example.com\n"
-        "  labels:\n    size: big\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == 'gpu.nvidia.com'\n");
-    EXPECT_TRUE(ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
-                    .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com configured")));
+        "  labels:\n    size: big\nspec:\n  selectors:\n  - cel:\n      expression: device.driver "
+        "== 'gpu.nvidia.com'\n");
+    EXPECT_TRUE(
+        ok({ QStringLiteral("apply"), QStringLiteral("-f"), deviceClass })
+            .contains(QLatin1String("deviceclass.resource.k8s.io/big.example.com configured")));
 
     const QString explained
         = ok({ QStringLiteral("explain"), QStringLiteral("resourceclaims.spec.devices.requests") });
-    EXPECT_TRUE(explained.contains(QLatin1String("KIND:")) && explained.contains(QLatin1String("ResourceClaim")))
+    EXPECT_TRUE(explained.contains(QLatin1String("KIND:"))
+        && explained.contains(QLatin1String("ResourceClaim")))
         << explained.toStdString();
     EXPECT_TRUE(explained.contains(QLatin1String("exactly"))) << explained.toStdString();
     EXPECT_TRUE(explained.contains(QLatin1String("firstAvailable"))) << explained.toStdString();
@@ -608,8 +641,8 @@ TEST_F(KubectlDemoTest, GetWatchSeesAChangeMadeByAnotherClient)
 {
     QProcess watch;
     watch.start(s_kubectl,
-        kubectlArguments({ QStringLiteral("get"), QStringLiteral("deviceclasses"), QStringLiteral("-w"),
-            QStringLiteral("--output-watch-events") }));
+        kubectlArguments({ QStringLiteral("get"), QStringLiteral("deviceclasses"),
+            QStringLiteral("-w"), QStringLiteral("--output-watch-events") }));
     ASSERT_TRUE(watch.waitForStarted());
     QByteArray printed;
     auto waitFor = [&](const QByteArray &needle) {
@@ -621,7 +654,8 @@ TEST_F(KubectlDemoTest, GetWatchSeesAChangeMadeByAnotherClient)
             },
             30000);
     };
-    ASSERT_TRUE(waitFor("gpu.nvidia.com")) << printed.constData() << watch.readAllStandardError().constData();
+    ASSERT_TRUE(waitFor("gpu.nvidia.com"))
+        << printed.constData() << watch.readAllStandardError().constData();
     ok({ QStringLiteral("label"), QStringLiteral("deviceclass"), QStringLiteral("mig.nvidia.com"),
         QStringLiteral("watched=yes") });
     EXPECT_TRUE(waitFor("MODIFIED")) << printed.constData();
@@ -664,7 +698,8 @@ except client.ApiException as e:
 )");
     const ProcessRun result = run(python, { QStringLiteral("-c"), script, kubeconfig() });
     ASSERT_EQ(result.exitCode, 0) << result.err.toStdString();
-    EXPECT_TRUE(result.out.contains(QLatin1String("created py-claim 1\n"))) << result.out.toStdString();
+    EXPECT_TRUE(result.out.contains(QLatin1String("created py-claim 1\n")))
+        << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("patched python\n"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("again 409\n"))) << result.out.toStdString();
     EXPECT_TRUE(result.out.contains(QLatin1String("gone 404\n"))) << result.out.toStdString();
@@ -682,11 +717,13 @@ TEST_F(KubectlHarness, ClientCertificatesSignedByTheClientCaAuthenticate)
     QString config = QString::fromUtf8(written.readAll());
     config.replace(QRegularExpression(QStringLiteral("\n    token: [^\n]*")),
         QStringLiteral("\n    client-certificate-data: %1\n    client-key-data: %2")
-            .arg(QString::fromLatin1(alice.certificate.toBase64()), QString::fromLatin1(alice.key.toBase64())));
+            .arg(QString::fromLatin1(alice.certificate.toBase64()),
+                QString::fromLatin1(alice.key.toBase64())));
     writeFile(QStringLiteral("kubeconfig"), config.toUtf8());
     const ProcessRun whoami = kubectl({ QStringLiteral("auth"), QStringLiteral("whoami") });
     ASSERT_EQ(whoami.exitCode, 0) << whoami.err.toStdString();
-    EXPECT_TRUE(QString(whoami.out).contains(QRegularExpression(QStringLiteral("Username\\s+alice"))))
+    EXPECT_TRUE(
+        QString(whoami.out).contains(QRegularExpression(QStringLiteral("Username\\s+alice"))))
         << whoami.out.toStdString();
     EXPECT_TRUE(whoami.out.contains(QLatin1String("ml-team"))) << whoami.out.toStdString();
     EXPECT_EQ(kubectl({ QStringLiteral("get"), QStringLiteral("deviceclasses") }).exitCode, 0);

@@ -29,8 +29,8 @@ TEST(PatchesTest, MergePatchDeletesWithNullAndReplacesLists)
 {
     const json target = { { "metadata", { { "labels", { { "a", "1" }, { "b", "2" } } } } },
         { "list", { 1, 2 } } };
-    Result<json> patched
-        = applyMergePatch(target, { { "metadata", { { "labels", { { "a", nullptr } } } } }, { "list", { 3 } } });
+    Result<json> patched = applyMergePatch(
+        target, { { "metadata", { { "labels", { { "a", nullptr } } } } }, { "list", { 3 } } });
     ASSERT_TRUE(patched.has_value());
     EXPECT_EQ((*patched)["metadata"]["labels"], json({ { "b", "2" } }));
     EXPECT_EQ((*patched)["list"], json({ 3 }));
@@ -40,14 +40,15 @@ TEST(PatchesTest, MergePatchDeletesWithNullAndReplacesLists)
 TEST(PatchesTest, JsonPatchAppliesOperationsAndFailsCleanly)
 {
     const json target = { { "spec", { { "count", 1 } } } };
-    Result<json> patched = applyJsonPatch(target,
-        json::parse(R"([{"op":"test","path":"/spec/count","value":1},
+    Result<json> patched
+        = applyJsonPatch(target, json::parse(R"([{"op":"test","path":"/spec/count","value":1},
                         {"op":"replace","path":"/spec/count","value":2}])"));
     ASSERT_TRUE(patched.has_value());
     EXPECT_EQ((*patched)["spec"]["count"], 2);
-    EXPECT_EQ(applyJsonPatch(target, json::parse(R"([{"op":"test","path":"/spec/count","value":5}])"))
-                  .error()
-                  .code,
+    EXPECT_EQ(
+        applyJsonPatch(target, json::parse(R"([{"op":"test","path":"/spec/count","value":5}])"))
+            .error()
+            .code,
         common::Error::Code::Invalid);
     EXPECT_EQ(applyJsonPatch(target, json::parse(R"([{"op":"jump","path":"/x"}])")).error().code,
         common::Error::Code::Parse);
@@ -75,17 +76,18 @@ TEST(PatchesTest, StrategicMergeUsesTheListKeysOfTheSchema)
     EXPECT_EQ(reserved[0]["resource"], "pods");
     EXPECT_EQ(reserved[1]["uid"], "u-3");
 
-    // An atomic list (a claim's requests) is replaced, and $retainKeys / $deleteFromPrimitiveList work.
+    // An atomic list (a claim's requests) is replaced, and $retainKeys / $deleteFromPrimitiveList
+    // work.
     const json claim = { { "spec",
-        { { "devices",
-            { { "requests", { { { "name", "a" } }, { { "name", "b" } } } } } } } } };
+        { { "devices", { { "requests", { { { "name", "a" } }, { { "name", "b" } } } } } } } } };
     Result<json> replaced = applyStrategicPatch(claim,
         json::parse(R"({"spec":{"devices":{"requests":[{"name":"c"}]}}})"), resourceClaimSchema());
     ASSERT_TRUE(replaced.has_value());
     EXPECT_EQ((*replaced)["spec"]["devices"]["requests"].size(), 1u);
-    Result<json> trimmed = applyStrategicPatch(
-        { { "metadata", { { "finalizers", { "a", "b" } } } } },
-        json::parse(R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}})"), resourceClaimSchema());
+    Result<json> trimmed
+        = applyStrategicPatch({ { "metadata", { { "finalizers", { "a", "b" } } } } },
+            json::parse(R"({"metadata":{"$deleteFromPrimitiveList/finalizers":["a"]}})"),
+            resourceClaimSchema());
     ASSERT_TRUE(trimmed.has_value());
     EXPECT_EQ((*trimmed)["metadata"]["finalizers"], json({ "b" }));
 }
@@ -115,8 +117,10 @@ TEST(ObjectValidationTest, ClaimRequestsAreValidatedAsKubernetesDoes)
         }
         return false;
     };
-    EXPECT_TRUE(has("spec.devices.requests[1].name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label"));
-    EXPECT_TRUE(has("spec.devices.requests[1].exactly.count: Invalid value: 0: must be greater than zero"));
+    EXPECT_TRUE(has(
+        "spec.devices.requests[1].name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label"));
+    EXPECT_TRUE(
+        has("spec.devices.requests[1].exactly.count: Invalid value: 0: must be greater than zero"));
     EXPECT_TRUE(has("spec.devices.requests[1].exactly.selectors[0].cel.expression: Invalid value: "
                     "\"device.driver ==\": compilation failed: ERROR: <input>:1:"));
     EXPECT_TRUE(has("spec.devices.requests[2]: Invalid value: null: exactly one of `exactly` or "

@@ -17,7 +17,8 @@ std::vector<std::string> resourceVersions(const char *release)
 
 TEST(ServedApiTest, ReleasesServeTheirResourceVersionsPreferredFirst)
 {
-    EXPECT_EQ(resourceVersions("v1.36.0"), (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+    EXPECT_EQ(
+        resourceVersions("v1.36.0"), (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
     EXPECT_EQ(resourceVersions("v1.33.1-gke.100"),
         (std::vector<std::string> { "v1beta2", "v1beta1", "v1alpha3" }));
     EXPECT_EQ(resourceVersions("1.32"), (std::vector<std::string> { "v1beta1", "v1alpha3" }));
@@ -80,7 +81,8 @@ TEST(ServedApiTest, AgreesWithUpstreamFeatureGates)
         EXPECT_EQ(serves("v1beta1"), dra["stage"] != "Alpha") << release;
         const nlohmann::json &taintRules = matrix["DRADeviceTaintRules"][release];
         const bool rulesOn = taintRules.is_object() && taintRules["default"] == true;
-        EXPECT_EQ(api.kind("resource.k8s.io", versions.front(), "devicetaintrules") != nullptr, rulesOn)
+        EXPECT_EQ(
+            api.kind("resource.k8s.io", versions.front(), "devicetaintrules") != nullptr, rulesOn)
             << release;
     }
 }

@@ -32,13 +32,14 @@ inline QByteArray bioText(BIO *bio)
 
 // A certificate for `commonName` with `organizations`, signed by `issuer` (self-signed CA when
 // null). EC P-256, valid for a day.
-inline Pem makeCertificate(const std::string &commonName, const std::vector<std::string> &organizations,
-    const Pem *issuer)
+inline Pem makeCertificate(
+    const std::string &commonName, const std::vector<std::string> &organizations, const Pem *issuer)
 {
     EVP_PKEY *key = EVP_EC_gen("P-256");
     X509 *certificate = X509_new();
     X509_set_version(certificate, 2);
-    ASN1_INTEGER_set(X509_get_serialNumber(certificate), long(std::hash<std::string>()(commonName) & 0x7fffffff));
+    ASN1_INTEGER_set(X509_get_serialNumber(certificate),
+        long(std::hash<std::string>()(commonName) & 0x7fffffff));
     X509_gmtime_adj(X509_getm_notBefore(certificate), -3600);
     X509_gmtime_adj(X509_getm_notAfter(certificate), 24 * 3600);
     X509_set_pubkey(certificate, key);
@@ -51,7 +52,8 @@ inline Pem makeCertificate(const std::string &commonName, const std::vector<std:
     EVP_PKEY *signer = key;
     X509 *issuerCertificate = nullptr;
     if (issuer) {
-        BIO *certificateBio = BIO_new_mem_buf(issuer->certificate.constData(), int(issuer->certificate.size()));
+        BIO *certificateBio
+            = BIO_new_mem_buf(issuer->certificate.constData(), int(issuer->certificate.size()));
         BIO *keyBio = BIO_new_mem_buf(issuer->key.constData(), int(issuer->key.size()));
         issuerCertificate = PEM_read_bio_X509(certificateBio, nullptr, nullptr, nullptr);
         signer = PEM_read_bio_PrivateKey(keyBio, nullptr, nullptr, nullptr);
@@ -62,17 +64,20 @@ inline Pem makeCertificate(const std::string &commonName, const std::vector<std:
         X509_set_issuer_name(certificate, name);
     }
     X509V3_CTX context;
-    X509V3_set_ctx(&context, issuerCertificate ? issuerCertificate : certificate, certificate, nullptr, nullptr, 0);
+    X509V3_set_ctx(&context, issuerCertificate ? issuerCertificate : certificate, certificate,
+        nullptr, nullptr, 0);
     const char *constraints = issuer ? "critical,CA:FALSE" : "critical,CA:TRUE";
-    const char *usage = issuer ? "critical,digitalSignature" : "critical,keyCertSign,digitalSignature";
-    for (const auto &[nid, value] : { std::pair { NID_basic_constraints, constraints },
-             std::pair { NID_key_usage, usage } }) {
+    const char *usage
+        = issuer ? "critical,digitalSignature" : "critical,keyCertSign,digitalSignature";
+    for (const auto &[nid, value] :
+        { std::pair { NID_basic_constraints, constraints }, std::pair { NID_key_usage, usage } }) {
         X509_EXTENSION *extension = X509V3_EXT_conf_nid(nullptr, &context, nid, value);
         X509_add_ext(certificate, extension, -1);
         X509_EXTENSION_free(extension);
     }
     if (issuer) {
-        X509_EXTENSION *extension = X509V3_EXT_conf_nid(nullptr, &context, NID_ext_key_usage, "clientAuth");
+        X509_EXTENSION *extension
+            = X509V3_EXT_conf_nid(nullptr, &context, NID_ext_key_usage, "clientAuth");
         X509_add_ext(certificate, extension, -1);
         X509_EXTENSION_free(extension);
     }

@@ -47,7 +47,8 @@ json seedObjects()
 
 json claimNamed(const std::string &name, const std::string &expression = {})
 {
-    json request = { { "name", "gpu" }, { "exactly", { { "deviceClassName", "gpu.example.com" } } } };
+    json request
+        = { { "name", "gpu" }, { "exactly", { { "deviceClassName", "gpu.example.com" } } } };
     if (!expression.empty())
         request["exactly"]["selectors"] = { { { "cel", { { "expression", expression } } } } };
     return { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
@@ -86,8 +87,8 @@ protected:
         m_api = std::make_unique<ApiServer>(*m_reader, options);
         m_http = std::make_unique<HttpServer>(m_api->handler());
         m_hooks = std::make_unique<TestHooks>(*m_api, *m_http);
-        m_api->setExtraHandler(std::string(test_hooks::kPrefix),
-            [this](Request &request, HttpConnection &connection) {
+        m_api->setExtraHandler(
+            std::string(test_hooks::kPrefix), [this](Request &request, HttpConnection &connection) {
                 return m_hooks->handle(request, connection);
             });
         ASSERT_TRUE(m_http->listen(QHostAddress::LocalHost, 0).has_value());
@@ -96,7 +97,8 @@ protected:
     Reply call(const std::string &method, const std::string &target, const std::string &body = {},
         const std::string &contentType = "application/json")
     {
-        return exchange(m_http->port(), httpRequest(method, target, kWriterToken, body, contentType));
+        return exchange(
+            m_http->port(), httpRequest(method, target, kWriterToken, body, contentType));
     }
     Reply callJson(const std::string &method, const std::string &target, const json &body)
     {
@@ -121,7 +123,8 @@ TEST_F(WriteApiTest, CreateAssignsWhatAServerAssignsAndAWatcherSeesItOnce)
         kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
 
-    const Reply created = callJson("POST", std::string(kClaims) + "?fieldManager=kubectl-create", claimNamed("train-0"));
+    const Reply created = callJson(
+        "POST", std::string(kClaims) + "?fieldManager=kubectl-create", claimNamed("train-0"));
     ASSERT_EQ(created.status, 201) << created.text;
     const json &meta = created.body["metadata"];
     EXPECT_EQ(meta["namespace"], "ml");
@@ -133,7 +136,8 @@ TEST_F(WriteApiTest, CreateAssignsWhatAServerAssignsAndAWatcherSeesItOnce)
     EXPECT_EQ(meta["managedFields"][0]["operation"], "Update");
     // Defaults as kube-apiserver stores them.
     EXPECT_EQ(created.body["spec"]["devices"]["requests"][0]["exactly"]["count"], 1);
-    EXPECT_EQ(created.body["spec"]["devices"]["requests"][0]["exactly"]["allocationMode"], "ExactCount");
+    EXPECT_EQ(
+        created.body["spec"]["devices"]["requests"][0]["exactly"]["allocationMode"], "ExactCount");
 
     ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\""));
     QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
@@ -144,7 +148,8 @@ TEST_F(WriteApiTest, CreateAssignsWhatAServerAssignsAndAWatcherSeesItOnce)
     EXPECT_EQ(again.status, 409);
     EXPECT_EQ(again.body["reason"], "AlreadyExists");
     EXPECT_EQ(again.body["message"], "resourceclaims.resource.k8s.io \"train-0\" already exists");
-    const Reply elsewhere = callJson("POST", "/apis/resource.k8s.io/v1/namespaces/nope/resourceclaims", claimNamed("x"));
+    const Reply elsewhere = callJson(
+        "POST", "/apis/resource.k8s.io/v1/namespaces/nope/resourceclaims", claimNamed("x"));
     EXPECT_EQ(elsewhere.status, 404);
     EXPECT_EQ(elsewhere.body["message"], "namespaces \"nope\" not found");
 }
@@ -179,7 +184,8 @@ TEST_F(WriteApiTest, StaleUpdatesConflictAndGenerationFollowsTheSpec)
 TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
 {
     const int64_t before = rev();
-    const json templ = json::parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
+    const json templ
+        = json::parse(R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
         "metadata":{"name":"gpu-template"},
         "spec":{"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com",
             "allocationMode":"ExactCount","count":0}}]}}}})");
@@ -190,17 +196,20 @@ TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
         "ResourceClaimTemplate.resource.k8s.io \"gpu-template\" is invalid: "
         "spec.spec.devices.requests[0].exactly.count: Invalid value: 0: must be greater than zero");
     EXPECT_EQ(rejected.body["details"]["kind"], "ResourceClaimTemplate");
-    EXPECT_EQ(rejected.body["details"]["causes"][0]["field"], "spec.spec.devices.requests[0].exactly.count");
+    EXPECT_EQ(rejected.body["details"]["causes"][0]["field"],
+        "spec.spec.devices.requests[0].exactly.count");
     EXPECT_EQ(rejected.body["details"]["causes"][0]["reason"], "FieldValueInvalid");
     EXPECT_EQ(rev(), before);
     EXPECT_EQ(call("GET", std::string(kTemplates) + "/gpu-template").status, 404);
 
-    const Reply badCel = callJson("POST", kClaims, claimNamed("c", "device.attributes[\"gpu.example.com\"].model =="));
+    const Reply badCel = callJson(
+        "POST", kClaims, claimNamed("c", "device.attributes[\"gpu.example.com\"].model =="));
     EXPECT_EQ(badCel.status, 422);
     EXPECT_NE(badCel.body["message"].get<std::string>().find(
                   "spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "),
         std::string::npos);
-    EXPECT_NE(badCel.body["message"].get<std::string>().find("compilation failed: ERROR: <input>:1:"),
+    EXPECT_NE(
+        badCel.body["message"].get<std::string>().find("compilation failed: ERROR: <input>:1:"),
         std::string::npos);
     EXPECT_EQ(rev(), before);
 }
@@ -208,7 +217,8 @@ TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
 TEST_F(WriteApiTest, WhatCanNeverBeAllocatedIsAcceptedWithAWarning)
 {
     json unknownClass = claimNamed("a");
-    unknownClass["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"] = "nope.example.com";
+    unknownClass["spec"]["devices"]["requests"][0]["exactly"]["deviceClassName"]
+        = "nope.example.com";
     const Reply missing = callJson("POST", kClaims, unknownClass);
     ASSERT_EQ(missing.status, 201) << missing.text;
     ASSERT_EQ(missing.headers("warning").size(), 1u) << missing.head;
@@ -260,7 +270,8 @@ TEST_F(WriteApiTest, MergeJsonAndStrategicPatches)
     EXPECT_TRUE(labelManager);
 
     const Reply annotated = call("PATCH", target,
-        R"([{"op":"add","path":"/metadata/annotations","value":{"note":"x"}}])", "application/json-patch+json");
+        R"([{"op":"add","path":"/metadata/annotations","value":{"note":"x"}}])",
+        "application/json-patch+json");
     ASSERT_EQ(annotated.status, 200) << annotated.text;
     EXPECT_EQ(annotated.body["metadata"]["annotations"]["note"], "x");
     EXPECT_EQ(call("PATCH", target, R"([{"op":"test","path":"/metadata/name","value":"q"}])",
@@ -280,7 +291,8 @@ TEST_F(WriteApiTest, MergeJsonAndStrategicPatches)
     ASSERT_EQ(merged.status, 200) << merged.text;
     EXPECT_EQ(merged.body["status"]["reservedFor"].size(), 2u);
     // The main resource does not write status.
-    const Reply ignored = call("PATCH", target, R"({"status":{"reservedFor":[]}})", "application/merge-patch+json");
+    const Reply ignored
+        = call("PATCH", target, R"({"status":{"reservedFor":[]}})", "application/merge-patch+json");
     EXPECT_EQ(ignored.body["status"]["reservedFor"].size(), 2u);
     // The claim's spec is immutable.
     const Reply immutable = call("PATCH", target,
@@ -296,24 +308,29 @@ TEST_F(WriteApiTest, ServerSideApplyCreatesConflictsForcesAndPrunes)
     const std::string config = R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
         "metadata":{"name":"applied","labels":{"team":"a","tier":"gold"}},
         "spec":{"selectors":[{"cel":{"expression":"true"}}]}})";
-    const Reply created = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
+    const Reply created
+        = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
     ASSERT_EQ(created.status, 201) << created.text;
     EXPECT_EQ(created.body["metadata"]["managedFields"][0]["operation"], "Apply");
     // Applying the same configuration again changes nothing: no new resourceVersion.
     const int64_t before = rev();
-    const Reply again = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
+    const Reply again
+        = call("PATCH", target + "?fieldManager=alice", config, "application/apply-patch+yaml");
     EXPECT_EQ(again.status, 200);
-    EXPECT_EQ(again.body["metadata"]["resourceVersion"], created.body["metadata"]["resourceVersion"]);
+    EXPECT_EQ(
+        again.body["metadata"]["resourceVersion"], created.body["metadata"]["resourceVersion"]);
     EXPECT_EQ(rev(), before);
 
     const std::string yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n"
                              "  name: applied\n  labels:\n    team: b\n";
-    const Reply conflict = call("PATCH", target + "?fieldManager=bob", yaml, "application/apply-patch+yaml");
+    const Reply conflict
+        = call("PATCH", target + "?fieldManager=bob", yaml, "application/apply-patch+yaml");
     EXPECT_EQ(conflict.status, 409);
     EXPECT_EQ(conflict.body["message"],
         "Apply failed with 1 conflict: conflict with \"alice\": .metadata.labels.team");
     EXPECT_EQ(conflict.body["details"]["causes"][0]["reason"], "FieldManagerConflict");
-    const Reply forced = call("PATCH", target + "?fieldManager=bob&force=true", yaml, "application/apply-patch+yaml");
+    const Reply forced = call(
+        "PATCH", target + "?fieldManager=bob&force=true", yaml, "application/apply-patch+yaml");
     ASSERT_EQ(forced.status, 200) << forced.text;
     EXPECT_EQ(forced.body["metadata"]["labels"]["team"], "b");
 
@@ -325,9 +342,10 @@ TEST_F(WriteApiTest, ServerSideApplyCreatesConflictsForcesAndPrunes)
     EXPECT_EQ(pruned.body["metadata"]["labels"], json({ { "team", "b" } }));
     EXPECT_FALSE(pruned.body.contains("spec") && pruned.body["spec"].contains("selectors"));
 
-    EXPECT_EQ(call("PATCH", target, config, "application/apply-patch+yaml").status, 400); // no manager
-    const Reply dry = call("PATCH", std::string(kClasses) + "/dry?fieldManager=x&dryRun=All", config,
-        "application/apply-patch+yaml");
+    EXPECT_EQ(
+        call("PATCH", target, config, "application/apply-patch+yaml").status, 400); // no manager
+    const Reply dry = call("PATCH", std::string(kClasses) + "/dry?fieldManager=x&dryRun=All",
+        config, "application/apply-patch+yaml");
     EXPECT_EQ(dry.status, 400); // the name in the body is not the URL's
 }
 
@@ -337,10 +355,12 @@ TEST_F(WriteApiTest, DeletingANamespaceDeletesWhatItHolds)
     ASSERT_EQ(callJson("POST", kClaims, claimNamed("two")).status, 201);
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(httpRequest("GET",
-        "/apis/resource.k8s.io/v1/resourceclaims?watch=true&resourceVersion=" + std::to_string(rev()),
+        "/apis/resource.k8s.io/v1/resourceclaims?watch=true&resourceVersion="
+            + std::to_string(rev()),
         kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
-    const Reply deleted = call("DELETE", "/api/v1/namespaces/ml", R"({"propagationPolicy":"Background"})");
+    const Reply deleted
+        = call("DELETE", "/api/v1/namespaces/ml", R"({"propagationPolicy":"Background"})");
     ASSERT_EQ(deleted.status, 200) << deleted.text;
     EXPECT_EQ(deleted.body["status"]["phase"], "Terminating");
     EXPECT_TRUE(watch.waitFor("\"type\":\"DELETED\"", 2));
@@ -356,7 +376,8 @@ TEST_F(WriteApiTest, BadBodiesGetClearStatusErrorsAndLeaveTheCacheAlone)
     const Reply malformed = call("POST", kClaims, std::string(R"({"metadata": {"name": )"));
     EXPECT_EQ(malformed.status, 400);
     EXPECT_EQ(malformed.body["kind"], "Status");
-    EXPECT_NE(malformed.body["message"].get<std::string>().find("the object provided is unrecognized"),
+    EXPECT_NE(
+        malformed.body["message"].get<std::string>().find("the object provided is unrecognized"),
         std::string::npos);
     json widget = claimNamed("w");
     widget["kind"] = "Widget";
@@ -370,13 +391,18 @@ TEST_F(WriteApiTest, BadBodiesGetClearStatusErrorsAndLeaveTheCacheAlone)
     EXPECT_EQ(callJson("POST", kClaims, wrongVersion).status, 400);
     json strict = claimNamed("s");
     strict["spec"]["colour"] = "blue";
-    const Reply unknownField = callJson("POST", std::string(kClaims) + "?fieldValidation=Strict", strict);
+    const Reply unknownField
+        = callJson("POST", std::string(kClaims) + "?fieldValidation=Strict", strict);
     EXPECT_EQ(unknownField.status, 400);
     EXPECT_NE(unknownField.body["message"].get<std::string>().find(
                   "strict decoding error: unknown field \"spec.colour\""),
         std::string::npos);
-    EXPECT_EQ(call("PATCH", std::string(kClasses) + "/gpu.example.com", std::string("{}"), "text/plain").status, 415);
-    EXPECT_EQ(call("POST", "/api/v1/nodes", std::string(R"({"metadata":{"name":"n"}})")).status, 405);
+    EXPECT_EQ(
+        call("PATCH", std::string(kClasses) + "/gpu.example.com", std::string("{}"), "text/plain")
+            .status,
+        415);
+    EXPECT_EQ(
+        call("POST", "/api/v1/nodes", std::string(R"({"metadata":{"name":"n"}})")).status, 405);
     EXPECT_EQ(callJson("POST", "/apis/resource.k8s.io/v1/widgets", claimNamed("w")).status, 404);
     const std::string huge(4 * 1024 * 1024, 'x');
     const Reply oversized = call("POST", kClaims, huge);
@@ -395,7 +421,8 @@ TEST_F(WriteApiTest, ServesTheVersionsOfTheRecordedReleaseConverted)
         versions.push_back(version["version"]);
     EXPECT_EQ(versions, (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
     ASSERT_EQ(callJson("POST", kClaims, claimNamed("conv")).status, 201);
-    const Reply old = call("GET", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims/conv");
+    const Reply old
+        = call("GET", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims/conv");
     ASSERT_EQ(old.status, 200) << old.text;
     EXPECT_EQ(old.body["apiVersion"], "resource.k8s.io/v1beta1");
     EXPECT_EQ(old.body["spec"]["devices"]["requests"][0]["deviceClassName"], "gpu.example.com");
@@ -407,10 +434,13 @@ TEST_F(WriteApiTest, ServesTheVersionsOfTheRecordedReleaseConverted)
     // Writes in an older version are stored once and served in every version.
     json beta = json::parse(R"({"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim",
         "metadata":{"name":"beta"},"spec":{"devices":{"requests":[{"name":"gpu","deviceClassName":"gpu.example.com"}]}}})");
-    const Reply created = callJson("POST", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims", beta);
+    const Reply created
+        = callJson("POST", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims", beta);
     ASSERT_EQ(created.status, 201) << created.text;
     EXPECT_EQ(created.body["spec"]["devices"]["requests"][0]["count"], 1);
-    EXPECT_EQ(call("GET", std::string(kClaims) + "/beta").body["spec"]["devices"]["requests"][0]["exactly"]["count"], 1);
+    EXPECT_EQ(call("GET", std::string(kClaims) + "/beta")
+                  .body["spec"]["devices"]["requests"][0]["exactly"]["count"],
+        1);
 }
 
 TEST_F(WriteApiTest, OpenApiDescribesEveryServedKindForApplyAndExplain)
@@ -426,11 +456,14 @@ TEST_F(WriteApiTest, OpenApiDescribesEveryServedKindForApplyAndExplain)
     const json &deviceClass = schemas["io.k8s.api.resource.v1.DeviceClass"];
     EXPECT_EQ(deviceClass["x-kubernetes-group-version-kind"][0]["kind"], "DeviceClass");
     EXPECT_FALSE(deviceClass["properties"]["spec"]["description"].get<std::string>().empty());
-    const json &reservedFor = schemas["io.k8s.api.resource.v1.ResourceClaim"]["properties"]["status"]
-                                     ["properties"]["reservedFor"];
+    const json &reservedFor = schemas["io.k8s.api.resource.v1.ResourceClaim"]["properties"]
+                                     ["status"]["properties"]["reservedFor"];
     EXPECT_EQ(reservedFor["x-kubernetes-list-type"], "map");
     EXPECT_EQ(reservedFor["x-kubernetes-list-map-keys"], json({ "uid" }));
-    const json &patch = doc.body["paths"]["/apis/resource.k8s.io/v1/namespaces/{namespace}/resourceclaimtemplates/{name}"]["patch"];
+    const json &patch
+        = doc.body["paths"]
+                  ["/apis/resource.k8s.io/v1/namespaces/{namespace}/resourceclaimtemplates/{name}"]
+                  ["patch"];
     EXPECT_EQ(patch["x-kubernetes-group-version-kind"]["kind"], "ResourceClaimTemplate");
     bool fieldValidation = false;
     for (const json &parameter : patch["parameters"])
@@ -443,28 +476,30 @@ TEST_F(WriteApiTest, TestHooksCompactExpireAndDropWatches)
 {
     const std::string from = std::to_string(rev());
     RawClient watch(m_http->port());
-    watch.send(QByteArray::fromStdString(
-        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
+    watch.send(QByteArray::fromStdString(httpRequest(
+        "GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
     ASSERT_EQ(callJson("POST", kClaims, claimNamed("h")).status, 201);
     ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\""));
 
-    ASSERT_EQ(callJson("POST", kClasses, json::parse(R"({"metadata":{"name":"second"}})")).status, 201);
+    ASSERT_EQ(
+        callJson("POST", kClasses, json::parse(R"({"metadata":{"name":"second"}})")).status, 201);
     EXPECT_EQ(call("POST", std::string(test_hooks::kDropWatches)).status, 200);
     EXPECT_TRUE(watch.waitFor("\r\n0\r\n\r\n")); // the stream ended cleanly
 
     EXPECT_EQ(call("POST", std::string(test_hooks::kCompact)).status, 200);
     RawClient resumed(m_http->port());
-    resumed.send(QByteArray::fromStdString(
-        httpRequest("GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
+    resumed.send(QByteArray::fromStdString(httpRequest(
+        "GET", std::string(kClaims) + "?watch=true&resourceVersion=" + from, kWriterToken)));
     ASSERT_TRUE(resumed.waitFor("\"type\":\"ERROR\""));
     EXPECT_TRUE(resumed.received().contains("\"code\":410"));
     EXPECT_TRUE(resumed.received().contains("\"reason\":\"Expired\""));
 
     const Reply first = call("GET", std::string(kClasses) + "?limit=1");
     EXPECT_EQ(call("POST", std::string(test_hooks::kExpireContinue)).status, 200);
-    const Reply next = call("GET", std::string(kClasses) + "?limit=1&continue="
-            + first.body["metadata"]["continue"].get<std::string>());
+    const Reply next = call("GET",
+        std::string(kClasses)
+            + "?limit=1&continue=" + first.body["metadata"]["continue"].get<std::string>());
     EXPECT_EQ(next.status, 410);
     EXPECT_EQ(call("GET", std::string(test_hooks::kCompact)).status, 405);
 }
@@ -487,15 +522,25 @@ TEST_F(WriteApiTest, ObjectsEnteringOrLeavingALabelSelectorAreAddedOrDeleted)
     ASSERT_EQ(callJson("POST", kClaims, claimNamed("l")).status, 201);
     RawClient watch(m_http->port());
     watch.send(QByteArray::fromStdString(httpRequest("GET",
-        std::string(kClaims) + "?watch=true&labelSelector=team%3Dml&resourceVersion=" + std::to_string(rev()),
+        std::string(kClaims)
+            + "?watch=true&labelSelector=team%3Dml&resourceVersion=" + std::to_string(rev()),
         kWriterToken)));
     ASSERT_TRUE(watch.waitFor("Transfer-Encoding: chunked"));
     const std::string target = std::string(kClaims) + "/l";
-    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"ml"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"ml"}}})",
+                  "application/merge-patch+json")
+                  .status,
+        200);
     ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\""));
-    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"note":"x"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"note":"x"}}})",
+                  "application/merge-patch+json")
+                  .status,
+        200);
     ASSERT_TRUE(watch.waitFor("\"type\":\"MODIFIED\""));
-    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"web"}}})", "application/merge-patch+json").status, 200);
+    ASSERT_EQ(call("PATCH", target, R"({"metadata":{"labels":{"team":"web"}}})",
+                  "application/merge-patch+json")
+                  .status,
+        200);
     ASSERT_TRUE(watch.waitFor("\"type\":\"DELETED\""));
     ASSERT_EQ(call("DELETE", target).status, 200);
     QCoreApplication::processEvents(QEventLoop::AllEvents, 100);

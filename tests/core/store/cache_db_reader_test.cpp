@@ -19,10 +19,11 @@ namespace {
 
 WatchBatch slicesBatch(int batchIndex, int count, int devicesEach)
 {
-    WatchBatch batch{.cluster = "lab"};
+    WatchBatch batch { .cluster = "lab" };
     for (int i = 0; i < count; ++i) {
-        batch.changes.push_back(added(makeSlice("b" + std::to_string(batchIndex) + "-s" + std::to_string(i),
-                                                "node-" + std::to_string(i), devicesEach, std::to_string(batchIndex))));
+        batch.changes.push_back(
+            added(makeSlice("b" + std::to_string(batchIndex) + "-s" + std::to_string(i),
+                "node-" + std::to_string(i), devicesEach, std::to_string(batchIndex))));
     }
     return batch;
 }
@@ -90,7 +91,8 @@ TEST(CacheDbReaderTest, ReaderNeverSeesHalfABatch)
     while (!done || reads == 0) {
         Result<sqlite::Transaction> snapshot = reader->beginRead();
         ASSERT_TRUE(snapshot.has_value()) << snapshot.error().message.toStdString();
-        const size_t slices = reader->objects("lab", kResourceGroup, "ResourceSlice").value().size();
+        const size_t slices
+            = reader->objects("lab", kResourceGroup, "ResourceSlice").value().size();
         const size_t devices = reader->devices("lab").value().size();
         const size_t logged = reader->changesSince(0, 1000000).value().size();
         if (slices % kSlices != 0 || devices != slices * kDevices || logged != slices)
@@ -102,5 +104,6 @@ TEST(CacheDbReaderTest, ReaderNeverSeesHalfABatch)
     writing.join();
     ASSERT_TRUE(writerOk);
     EXPECT_EQ(partialStates, 0) << "of " << reads << " reads";
-    EXPECT_EQ(reader->objects("lab", kResourceGroup, "ResourceSlice").value().size(), size_t(kBatches * kSlices));
+    EXPECT_EQ(reader->objects("lab", kResourceGroup, "ResourceSlice").value().size(),
+        size_t(kBatches * kSlices));
 }

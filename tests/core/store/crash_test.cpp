@@ -53,7 +53,7 @@ void readLines(QProcess &writer, WriterOutput &output, int waitMs)
 std::pair<int, int> parseSliceName(const std::string &name)
 {
     const size_t dash = name.find("-s");
-    return {std::stoi(name.substr(1, dash - 1)), std::stoi(name.substr(dash + 2))};
+    return { std::stoi(name.substr(1, dash - 1)), std::stoi(name.substr(dash + 2)) };
 }
 
 // Checks everything a reader relies on after a crash; returns the last batch the cache holds.
@@ -67,11 +67,13 @@ int verifyConsistent(const QString &path)
     Result<sqlite::Transaction> snapshot = cache->beginRead();
     EXPECT_TRUE(snapshot.has_value());
 
-    const std::optional<std::string> reached = cache->listVersion(kCrashCluster, kResourceGroup, "ResourceSlice").value();
+    const std::optional<std::string> reached
+        = cache->listVersion(kCrashCluster, kResourceGroup, "ResourceSlice").value();
     const int last = reached ? std::stoi(*reached) : 0;
 
     // Every batch up to `last` is complete, none after it left anything.
-    const std::vector<ObjectRecord> slices = cache->objects(kCrashCluster, kResourceGroup, "ResourceSlice").value();
+    const std::vector<ObjectRecord> slices
+        = cache->objects(kCrashCluster, kResourceGroup, "ResourceSlice").value();
     std::set<std::pair<int, int>> present;
     std::map<std::string, const ObjectRecord *> byName;
     for (const ObjectRecord &slice : slices) {
@@ -82,13 +84,15 @@ int verifyConsistent(const QString &path)
     for (int b = 1; b <= last; ++b) {
         for (int j = 0; j < kCrashSlices; ++j) {
             if (!(j == 1 && b <= last - 2))
-                expected.insert({b, j});
+                expected.insert({ b, j });
         }
     }
     EXPECT_EQ(present, expected) << "cache holds batches up to " << last;
     if (last >= 2) {
         const ObjectRecord *relabelled = byName[crashSliceName(last - 1, 0)];
-        EXPECT_TRUE(relabelled && relabelled->json.find("\"example.com/revision\":\"" + std::to_string(last) + "\"") != std::string::npos);
+        EXPECT_TRUE(relabelled
+            && relabelled->json.find("\"example.com/revision\":\"" + std::to_string(last) + "\"")
+                != std::string::npos);
     }
 
     // Device rows are exactly the devices each slice's JSON lists.
@@ -121,7 +125,8 @@ int verifyConsistent(const QString &path)
     for (const auto &[name, change] : latest) {
         const auto found = byName.find(name);
         if (change->type == ChangeType::Deleted) {
-            EXPECT_TRUE(found == byName.end() || !found->second) << name << " deleted in the log but stored";
+            EXPECT_TRUE(found == byName.end() || !found->second)
+                << name << " deleted in the log but stored";
             continue;
         }
         ++live;
@@ -153,14 +158,15 @@ TEST(CacheCrashTest, WriterKilledMidBatchLeavesAConsistentCache)
         ++rounds;
         QProcess writer;
         writer.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        writer.start(QStringLiteral(DRA_STORE_CRASH_WRITER), {path});
+        writer.start(QStringLiteral(DRA_STORE_CRASH_WRITER), { path });
         ASSERT_TRUE(writer.waitForStarted(10000));
 
         // Let it commit at least once in this round, timing its transactions.
         WriterOutput output;
         QElapsedTimer timer;
         timer.start();
-        while (output.lastCommitted <= lastBatch && writer.state() == QProcess::Running && timer.elapsed() < 60000)
+        while (output.lastCommitted <= lastBatch && writer.state() == QProcess::Running
+            && timer.elapsed() < 60000)
             readLines(writer, output, 1000);
         ASSERT_GT(output.lastCommitted, lastBatch) << "the writer made no progress";
 
@@ -201,6 +207,7 @@ TEST(CacheCrashTest, WriterKilledMidBatchLeavesAConsistentCache)
         EXPECT_LE(reached, output.lastBegun);
         lastBatch = reached;
     }
-    std::printf("%d writer kills, %d inside a transaction, %d batches survived\n", rounds, midBatchKills, lastBatch);
+    std::printf("%d writer kills, %d inside a transaction, %d batches survived\n", rounds,
+        midBatchKills, lastBatch);
     EXPECT_GE(midBatchKills, 1);
 }

@@ -20,7 +20,8 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: %s CACHE_FILE\n", argv[0]);
         return 2;
     }
-    dra::Result<CacheDb> cache = CacheDb::open(QString::fromLocal8Bit(argv[1]), OpenMode::ReadWrite);
+    dra::Result<CacheDb> cache
+        = CacheDb::open(QString::fromLocal8Bit(argv[1]), OpenMode::ReadWrite);
     if (!cache) {
         std::fprintf(stderr, "%s\n", cache.error().message.toLocal8Bit().constData());
         return 1;

@@ -15,7 +15,7 @@ using namespace dra::store;
 namespace {
 
 // A schema history like the cache's will grow: a table, then a column, then another table.
-constexpr std::array<std::string_view, 3> kHistory{
+constexpr std::array<std::string_view, 3> kHistory {
     "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL);",
     "ALTER TABLE notes ADD COLUMN author TEXT NOT NULL DEFAULT 'unknown';",
     "CREATE TABLE tags (note INTEGER REFERENCES notes (id), tag TEXT NOT NULL);",
@@ -23,8 +23,8 @@ constexpr std::array<std::string_view, 3> kHistory{
 
 SchemaSpec specUpTo(size_t version)
 {
-    return SchemaSpec{0x54455354, QStringLiteral("test file"), QStringLiteral("use --reset"),
-                      std::span<const std::string_view>(kHistory).first(version)};
+    return SchemaSpec { 0x54455354, QStringLiteral("test file"), QStringLiteral("use --reset"),
+        std::span<const std::string_view>(kHistory).first(version) };
 }
 
 } // namespace
@@ -43,8 +43,9 @@ TEST(DbFileTest, MigratesAnOlderFileStepByStepKeepingItsRows)
     ASSERT_TRUE(v3.has_value()) << v3.error().message.toStdString();
     EXPECT_EQ(v3->schemaVersion, 3);
     EXPECT_EQ(v3->db.queryInt("PRAGMA user_version"), int64_t(3));
-    EXPECT_EQ(v3->db.queryInt("SELECT count(*) FROM notes WHERE text = 'kept' AND author = 'unknown'"),
-              int64_t(1));
+    EXPECT_EQ(
+        v3->db.queryInt("SELECT count(*) FROM notes WHERE text = 'kept' AND author = 'unknown'"),
+        int64_t(1));
     EXPECT_TRUE(v3->db.exec("INSERT INTO tags VALUES (1, 'x')").has_value());
 }
 
@@ -55,8 +56,10 @@ TEST(DbFileTest, FailedMigrationLeavesTheFileAtItsOldVersion)
     ASSERT_TRUE(openDbFile(path, OpenMode::ReadWrite, {}, specUpTo(1)).has_value());
 
     // Version 2 succeeds, version 3 fails: neither may stick.
-    constexpr std::array<std::string_view, 3> broken{kHistory[0], kHistory[1], "CREATE TABLE notes (x);"};
-    const SchemaSpec brokenSpec{0x54455354, QStringLiteral("test file"), QStringLiteral("use --reset"), broken};
+    constexpr std::array<std::string_view, 3> broken { kHistory[0], kHistory[1],
+        "CREATE TABLE notes (x);" };
+    const SchemaSpec brokenSpec { 0x54455354, QStringLiteral("test file"),
+        QStringLiteral("use --reset"), broken };
     const Result<DbFile> failed = openDbFile(path, OpenMode::ReadWrite, {}, brokenSpec);
     ASSERT_FALSE(failed.has_value());
     EXPECT_TRUE(failed.error().message.contains(QStringLiteral("migrating to schema version 3")))
@@ -77,12 +80,14 @@ TEST(DbFileTest, NewerFileIsRefusedAndOutdatedFileNeedsAWriter)
     const Result<DbFile> older = openDbFile(path, OpenMode::ReadWrite, {}, specUpTo(1));
     ASSERT_FALSE(older.has_value());
     EXPECT_EQ(older.error().code, Error::Code::Unsupported);
-    EXPECT_TRUE(older.error().message.contains(QStringLiteral("newer DRA Console (schema version 2, this build knows up to 1)")))
+    EXPECT_TRUE(older.error().message.contains(
+        QStringLiteral("newer DRA Console (schema version 2, this build knows up to 1)")))
         << older.error().message.toStdString();
 
     const Result<DbFile> reader = openDbFile(path, OpenMode::ReadOnly, {}, specUpTo(3));
     ASSERT_FALSE(reader.has_value());
-    EXPECT_TRUE(reader.error().message.contains(QStringLiteral("open it once for writing to upgrade it")))
+    EXPECT_TRUE(
+        reader.error().message.contains(QStringLiteral("open it once for writing to upgrade it")))
         << reader.error().message.toStdString();
 }
 

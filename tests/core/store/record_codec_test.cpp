@@ -31,7 +31,7 @@ TEST(RecordCodecTest, SliceRowsCarryQualifiedV1AttributesAndCanonicalCapacity)
     const auto object = model::decodeObject(kSlice);
     ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
     const store::ObjectRecord record = store::toRecord(*object);
-    EXPECT_EQ(record.key, (common::ObjectKey{"resource.k8s.io", "ResourceSlice", "", "n1-gpu"}));
+    EXPECT_EQ(record.key, (common::ObjectKey { "resource.k8s.io", "ResourceSlice", "", "n1-gpu" }));
     EXPECT_EQ(record.apiVersion, "resource.k8s.io/v1beta1");
     EXPECT_EQ(record.uid, "u-1");
     EXPECT_EQ(record.resourceVersion, "42");
@@ -57,12 +57,14 @@ TEST(RecordCodecTest, RowsDecodeBackToTheSameObject)
     const auto back = store::fromRecord(store::toRecord(*object));
     ASSERT_TRUE(back.has_value()) << back.error().message.toStdString();
     EXPECT_EQ(*back->raw, kSlice);
-    EXPECT_EQ(back->as<model::ResourceSlice>()->devices[0].capacityOf("memory")->value.toString(), "80Gi");
+    EXPECT_EQ(back->as<model::ResourceSlice>()->devices[0].capacityOf("memory")->value.toString(),
+        "80Gi");
 
     store::ObjectRecord broken = store::toRecord(*object);
     broken.json = "{not json";
     const auto failed = store::fromRecord(broken);
     ASSERT_FALSE(failed.has_value());
-    EXPECT_TRUE(failed.error().message.startsWith(QStringLiteral("ResourceSlice n1-gpu: malformed JSON")))
+    EXPECT_TRUE(
+        failed.error().message.startsWith(QStringLiteral("ResourceSlice n1-gpu: malformed JSON")))
         << failed.error().message.toStdString();
 }

@@ -13,7 +13,8 @@ namespace {
 
 Database openIn(const QTemporaryDir &dir)
 {
-    Result<Database> db = Database::open(dir.filePath(QStringLiteral("t.db")), Database::Access::ReadWriteCreate);
+    Result<Database> db
+        = Database::open(dir.filePath(QStringLiteral("t.db")), Database::Access::ReadWriteCreate);
     EXPECT_TRUE(db.has_value());
     return std::move(*db);
 }
@@ -69,8 +70,10 @@ TEST(SqliteTest, ErrorsNameTheFileAndCarrySqlitesMessage)
     const Result<Statement> bad = db.prepare("SELEKT 1");
     ASSERT_FALSE(bad.has_value());
     EXPECT_EQ(bad.error().code, dra::common::Error::Code::Database);
-    EXPECT_TRUE(bad.error().message.contains(dir.filePath(QStringLiteral("t.db")))) << bad.error().message.toStdString();
-    EXPECT_TRUE(bad.error().message.contains(QStringLiteral("syntax error"))) << bad.error().message.toStdString();
+    EXPECT_TRUE(bad.error().message.contains(dir.filePath(QStringLiteral("t.db"))))
+        << bad.error().message.toStdString();
+    EXPECT_TRUE(bad.error().message.contains(QStringLiteral("syntax error")))
+        << bad.error().message.toStdString();
 
     ASSERT_TRUE(db.exec("CREATE TABLE t (a TEXT NOT NULL)").has_value());
     Result<Statement> insert = db.prepare("INSERT INTO t (a) VALUES (?1)");

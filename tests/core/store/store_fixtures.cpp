@@ -10,34 +10,32 @@ namespace dra::store::test {
 
 common::ObjectKey sliceKey(const std::string &name)
 {
-    return {kResourceGroup, "ResourceSlice", "", name};
+    return { kResourceGroup, "ResourceSlice", "", name };
 }
 
 common::ObjectKey claimKey(const std::string &ns, const std::string &name)
 {
-    return {kResourceGroup, "ResourceClaim", ns, name};
+    return { kResourceGroup, "ResourceClaim", ns, name };
 }
 
 namespace {
 
 nlohmann::json metadata(const ObjectRecord &record, const std::string &label)
 {
-    nlohmann::json meta = {{"name", record.key.name},
-                           {"uid", record.uid},
-                           {"resourceVersion", record.resourceVersion},
-                           {"generation", record.generation},
-                           {"creationTimestamp", record.creationTimestamp}};
+    nlohmann::json meta = { { "name", record.key.name }, { "uid", record.uid },
+        { "resourceVersion", record.resourceVersion }, { "generation", record.generation },
+        { "creationTimestamp", record.creationTimestamp } };
     if (!record.key.ns.empty())
         meta["namespace"] = record.key.ns;
     if (!label.empty())
-        meta["labels"] = {{"example.com/revision", label}};
+        meta["labels"] = { { "example.com/revision", label } };
     return meta;
 }
 
 } // namespace
 
 ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
-                       const std::string &resourceVersion, const std::string &label)
+    const std::string &resourceVersion, const std::string &label)
 {
     ObjectRecord record;
     record.key = sliceKey(name);
@@ -54,32 +52,33 @@ ObjectRecord makeSlice(const std::string &name, const std::string &node, int dev
         row.driver = "gpu.example.com";
         row.pool = pool;
         row.node = node;
-        const nlohmann::json attributes = {{"gpu.example.com/index", {{"int", i}}},
-                                           {"gpu.example.com/model", {{"string", "A100"}}}};
-        const nlohmann::json capacity = {{"gpu.example.com/memory", "80Gi"}};
+        const nlohmann::json attributes = { { "gpu.example.com/index", { { "int", i } } },
+            { "gpu.example.com/model", { { "string", "A100" } } } };
+        const nlohmann::json capacity = { { "gpu.example.com/memory", "80Gi" } };
         row.attributesJson = common::compactJson(attributes);
         row.capacityJson = common::compactJson(capacity);
-        devices.push_back({{"name", row.name},
-                           {"basic", {{"attributes", attributes}, {"capacity", {{"gpu.example.com/memory", {{"value", "80Gi"}}}}}}}});
+        devices.push_back({ { "name", row.name },
+            { "basic",
+                { { "attributes", attributes },
+                    { "capacity",
+                        { { "gpu.example.com/memory", { { "value", "80Gi" } } } } } } } });
         record.devices.push_back(std::move(row));
     }
-    nlohmann::json spec = {{"driver", "gpu.example.com"},
-                           {"pool", {{"name", pool}, {"generation", 1}, {"resourceSliceCount", 1}}},
-                           {"devices", devices}};
+    nlohmann::json spec = { { "driver", "gpu.example.com" },
+        { "pool", { { "name", pool }, { "generation", 1 }, { "resourceSliceCount", 1 } } },
+        { "devices", devices } };
     if (node.empty())
         spec["allNodes"] = true;
     else
         spec["nodeName"] = node;
-    const nlohmann::json object = {{"apiVersion", record.apiVersion},
-                                   {"kind", "ResourceSlice"},
-                                   {"metadata", metadata(record, label)},
-                                   {"spec", spec}};
+    const nlohmann::json object = { { "apiVersion", record.apiVersion },
+        { "kind", "ResourceSlice" }, { "metadata", metadata(record, label) }, { "spec", spec } };
     record.json = common::compactJson(object);
     return record;
 }
 
 ObjectRecord makeClaim(const std::string &ns, const std::string &name,
-                       const std::string &resourceVersion, const std::string &label)
+    const std::string &resourceVersion, const std::string &label)
 {
     ObjectRecord record;
     record.key = claimKey(ns, name);
@@ -88,29 +87,29 @@ ObjectRecord makeClaim(const std::string &ns, const std::string &name,
     record.resourceVersion = resourceVersion;
     record.creationTimestamp = "2026-01-01T00:00:00Z";
     record.generation = 1;
-    nlohmann::json request = {{"name", "gpu"}, {"deviceClassName", "gpu.example.com"}};
-    nlohmann::json object = {{"apiVersion", record.apiVersion}, {"kind", "ResourceClaim"},
-                             {"metadata", metadata(record, label)}};
-    object["spec"]["devices"]["requests"] = nlohmann::json::array({request});
+    nlohmann::json request = { { "name", "gpu" }, { "deviceClassName", "gpu.example.com" } };
+    nlohmann::json object = { { "apiVersion", record.apiVersion }, { "kind", "ResourceClaim" },
+        { "metadata", metadata(record, label) } };
+    object["spec"]["devices"]["requests"] = nlohmann::json::array({ request });
     record.json = common::compactJson(object);
     return record;
 }
 
 Change added(ObjectRecord object)
 {
-    return Change{ChangeType::Added, std::move(object)};
+    return Change { ChangeType::Added, std::move(object) };
 }
 
 Change modified(ObjectRecord object)
 {
-    return Change{ChangeType::Modified, std::move(object)};
+    return Change { ChangeType::Modified, std::move(object) };
 }
 
 Change deletedKey(const common::ObjectKey &key)
 {
     ObjectRecord record;
     record.key = key;
-    return Change{ChangeType::Deleted, std::move(record)};
+    return Change { ChangeType::Deleted, std::move(record) };
 }
 
 std::string crashSliceName(int index, int slice)
@@ -125,13 +124,14 @@ int crashSliceDevices(int slice)
 
 WatchBatch crashBatch(int index)
 {
-    WatchBatch batch{.cluster = kCrashCluster};
+    WatchBatch batch { .cluster = kCrashCluster };
     const std::string version = std::to_string(index);
     for (int j = 0; j < kCrashSlices; ++j)
-        batch.changes.push_back(added(makeSlice(crashSliceName(index, j), "node-" + std::to_string(j % 16),
-                                                crashSliceDevices(j), version)));
+        batch.changes.push_back(added(makeSlice(crashSliceName(index, j),
+            "node-" + std::to_string(j % 16), crashSliceDevices(j), version)));
     if (index >= 2)
-        batch.changes.push_back(modified(makeSlice(crashSliceName(index - 1, 0), "node-0", crashSliceDevices(0), version, version)));
+        batch.changes.push_back(modified(makeSlice(
+            crashSliceName(index - 1, 0), "node-0", crashSliceDevices(0), version, version)));
     if (index >= 3)
         batch.changes.push_back(deletedKey(sliceKey(crashSliceName(index - 2, 1))));
     batch.listVersions.emplace_back(kResourceGroup, "ResourceSlice", version);

@@ -19,9 +19,9 @@ common::ObjectKey claimKey(const std::string &ns, const std::string &name);
 // A ResourceSlice of driver gpu.example.com with `deviceCount` GPUs named gpu-0..; `node` empty
 // makes it network-attached. `label` ends up in metadata.labels, to make a modified copy.
 ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
-                       const std::string &resourceVersion, const std::string &label = {});
+    const std::string &resourceVersion, const std::string &label = {});
 ObjectRecord makeClaim(const std::string &ns, const std::string &name,
-                       const std::string &resourceVersion, const std::string &label = {});
+    const std::string &resourceVersion, const std::string &label = {});
 
 Change added(ObjectRecord object);
 Change modified(ObjectRecord object);

@@ -21,7 +21,8 @@ TEST(StorePathsTest, FollowTheXdgVariablesAndCreateTheFolders)
     const dra::Result<QString> cache = defaultCachePath();
     const dra::Result<QString> state = defaultStatePath();
 
-    for (const auto &[name, old] : {std::pair{"XDG_CACHE_HOME", oldCache}, std::pair{"XDG_DATA_HOME", oldData}}) {
+    for (const auto &[name, old] :
+        { std::pair { "XDG_CACHE_HOME", oldCache }, std::pair { "XDG_DATA_HOME", oldData } }) {
         if (old.isNull())
             qunsetenv(name);
         else

@@ -39,7 +39,8 @@ public:
 
     void enqueue(WatchBatch batch)
     {
-        QMetaObject::invokeMethod(store, "enqueue", Qt::QueuedConnection, Q_ARG(dra::store::WatchBatch, batch));
+        QMetaObject::invokeMethod(
+            store, "enqueue", Qt::QueuedConnection, Q_ARG(dra::store::WatchBatch, batch));
     }
 
     QThread thread;
@@ -47,8 +48,7 @@ public:
 };
 
 // Runs this thread's event loop until `done` or 20 s pass; queued signals arrive meanwhile.
-template <typename Done>
-bool waitUntil(Done done)
+template <typename Done> bool waitUntil(Done done)
 {
     QDeadlineTimer deadline(20000);
     while (!done() && !deadline.hasExpired())
@@ -66,15 +66,16 @@ TEST(StoreTest, CommitsOnItsThreadAndEmitsInOrder)
     std::vector<bool> onStoreThread;
     QObject context;
     // Connected first, so it has run before the queued copy below reaches this thread.
-    QObject::connect(running.store, &Store::committed, running.store, [&] {
-        onStoreThread.push_back(QThread::currentThread() == &running.thread);
-    }, Qt::DirectConnection);
-    QObject::connect(running.store, &Store::committed, &context, [&](const CommittedBatch &batch) {
-        received.push_back(batch);
-    });
+    QObject::connect(
+        running.store, &Store::committed, running.store,
+        [&] { onStoreThread.push_back(QThread::currentThread() == &running.thread); },
+        Qt::DirectConnection);
+    QObject::connect(running.store, &Store::committed, &context,
+        [&](const CommittedBatch &batch) { received.push_back(batch); });
 
     for (int i = 0; i < 5; ++i)
-        running.enqueue(WatchBatch{.cluster = "lab", .changes = {added(makeSlice("s" + std::to_string(i), "n", 2, "1"))}});
+        running.enqueue(WatchBatch { .cluster = "lab",
+            .changes = { added(makeSlice("s" + std::to_string(i), "n", 2, "1")) } });
     ASSERT_TRUE(waitUntil([&] { return received.size() >= 5; }));
     ASSERT_EQ(received.size(), 5u);
     int64_t rev = 0;
@@ -88,7 +89,8 @@ TEST(StoreTest, CommitsOnItsThreadAndEmitsInOrder)
     }
     EXPECT_EQ(onStoreThread, std::vector<bool>(5, true));
 
-    Result<CacheDb> reader = CacheDb::open(dir.filePath(QStringLiteral("cache.db")), OpenMode::ReadOnly);
+    Result<CacheDb> reader
+        = CacheDb::open(dir.filePath(QStringLiteral("cache.db")), OpenMode::ReadOnly);
     ASSERT_TRUE(reader.has_value());
     EXPECT_EQ(reader->currentRev(), int64_t(5));
 }
@@ -102,24 +104,29 @@ TEST(StoreTest, BadBatchFailsAloneWhenCoalesced)
     QObject context;
     QObject::connect(running.store, &Store::committed, &context, [&] { ++committed; });
     QObject::connect(running.store, &Store::failed, &context,
-                     [&](const dra::common::Error &error) { failures.push_back(error); });
+        [&](const dra::common::Error &error) { failures.push_back(error); });
 
     ObjectRecord nameless = makeSlice("x", "n", 1, "1");
     nameless.key.name.clear();
     // Hold the store thread while queuing, so the three batches share one transaction.
     QSemaphore held;
-    QMetaObject::invokeMethod(running.store, [&held] { held.acquire(); }, Qt::QueuedConnection);
-    running.enqueue(WatchBatch{.cluster = "lab", .changes = {added(makeSlice("a", "n", 1, "1"))}});
-    running.enqueue(WatchBatch{.cluster = "lab", .changes = {added(nameless)}});
-    running.enqueue(WatchBatch{.cluster = "lab", .changes = {added(makeSlice("b", "n", 1, "1"))}});
+    QMetaObject::invokeMethod(
+        running.store, [&held] { held.acquire(); }, Qt::QueuedConnection);
+    running.enqueue(
+        WatchBatch { .cluster = "lab", .changes = { added(makeSlice("a", "n", 1, "1")) } });
+    running.enqueue(WatchBatch { .cluster = "lab", .changes = { added(nameless) } });
+    running.enqueue(
+        WatchBatch { .cluster = "lab", .changes = { added(makeSlice("b", "n", 1, "1")) } });
     held.release();
     ASSERT_TRUE(waitUntil([&] { return committed + failures.size() >= 3; }));
     EXPECT_EQ(committed, 2);
     ASSERT_EQ(failures.size(), 1u);
     const dra::common::Error &error = failures.front();
-    EXPECT_TRUE(error.message.contains(QStringLiteral("cannot store ResourceSlice"))) << error.message.toStdString();
+    EXPECT_TRUE(error.message.contains(QStringLiteral("cannot store ResourceSlice")))
+        << error.message.toStdString();
 
-    Result<CacheDb> reader = CacheDb::open(dir.filePath(QStringLiteral("cache.db")), OpenMode::ReadOnly);
+    Result<CacheDb> reader
+        = CacheDb::open(dir.filePath(QStringLiteral("cache.db")), OpenMode::ReadOnly);
     ASSERT_TRUE(reader.has_value());
     EXPECT_EQ(reader->objects("lab", kResourceGroup, "ResourceSlice").value().size(), 2u);
 }

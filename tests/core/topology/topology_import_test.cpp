@@ -25,7 +25,8 @@ namespace {
 std::vector<model::Object> cacheOrder(const nlohmann::json &list)
 {
     std::vector<model::Object> objects = test::decodeObjects(list);
-    std::ranges::sort(objects, [](const model::Object &a, const model::Object &b) { return a.meta.name < b.meta.name; });
+    std::ranges::sort(objects,
+        [](const model::Object &a, const model::Object &b) { return a.meta.name < b.meta.name; });
     return objects;
 }
 
@@ -41,10 +42,12 @@ TEST(TopologyImportTest, StoredTextRoundTripsAndDrawsLikeTheObjects)
     {
         Result<store::StateDb> state = store::StateDb::open(statePath, store::OpenMode::ReadWrite);
         ASSERT_TRUE(state.has_value()) << state.error().message.toStdString();
-        ASSERT_TRUE(state->saveImportedTopology({"prod", "h100-000", "old text", "", 0}).has_value());
-        ASSERT_TRUE(state->saveImportedTopology({"prod", "h100-000", text, csv, 0}).has_value()) << "replaces";
-        ASSERT_TRUE(state->saveImportedTopology({"prod", "h100-001", text, "", 0}).has_value());
-        ASSERT_TRUE(state->saveImportedTopology({"lab", "h100-000", "x", "", 0}).has_value());
+        ASSERT_TRUE(
+            state->saveImportedTopology({ "prod", "h100-000", "old text", "", 0 }).has_value());
+        ASSERT_TRUE(state->saveImportedTopology({ "prod", "h100-000", text, csv, 0 }).has_value())
+            << "replaces";
+        ASSERT_TRUE(state->saveImportedTopology({ "prod", "h100-001", text, "", 0 }).has_value());
+        ASSERT_TRUE(state->saveImportedTopology({ "lab", "h100-000", "x", "", 0 }).has_value());
         ASSERT_TRUE(state->removeImportedTopology("lab", "h100-000").has_value());
     }
     Result<store::StateDb> state = store::StateDb::open(statePath, store::OpenMode::ReadOnly);
@@ -57,15 +60,17 @@ TEST(TopologyImportTest, StoredTextRoundTripsAndDrawsLikeTheObjects)
     EXPECT_EQ(state->importedTopologies("prod").value().size(), 2u);
     EXPECT_FALSE(state->importedTopology("lab", "h100-000").value().has_value());
 
-    const auto matrix = parseTopoMatrix(QString::fromStdString((*stored)->text), QStringLiteral("stored"));
+    const auto matrix
+        = parseTopoMatrix(QString::fromStdString((*stored)->text), QStringLiteral("stored"));
     ASSERT_TRUE(matrix.has_value());
-    const auto gpus = parseGpuQuery(QString::fromStdString((*stored)->gpusCsv), QStringLiteral("stored"));
+    const auto gpus
+        = parseGpuQuery(QString::fromStdString((*stored)->gpusCsv), QStringLiteral("stored"));
     ASSERT_TRUE(gpus.has_value());
     const nlohmann::json list = test::presetList("h100-sxm", 1);
     const NodeTopology fromObjects
         = buildNodeTopology(QStringLiteral("h100-000"), cacheOrder(list), { &*matrix, &*gpus });
-    const Result<NodeTopology> fromSnapshot
-        = buildNodeTopology(QStringLiteral("h100-000"), *test::snapshotOf(list), { &*matrix, &*gpus });
+    const Result<NodeTopology> fromSnapshot = buildNodeTopology(
+        QStringLiteral("h100-000"), *test::snapshotOf(list), { &*matrix, &*gpus });
     ASSERT_TRUE(fromSnapshot.has_value()) << fromSnapshot.error().message.toStdString();
     EXPECT_TRUE(fromSnapshot->imported);
     EXPECT_EQ(toJson(*fromSnapshot), toJson(fromObjects));
@@ -75,8 +80,10 @@ TEST(TopologyImportTest, StoredTextRoundTripsAndDrawsLikeTheObjects)
 TEST(TopologyImportTest, SnapshotHoldersOverlayLikeTheClaims)
 {
     const nlohmann::json list = test::presetList("a100-mig", 1);
-    const NodeTopology fromObjects = buildNodeTopology(QStringLiteral("a100-mig-000"), cacheOrder(list));
-    const Result<NodeTopology> fromSnapshot = buildNodeTopology(QStringLiteral("a100-mig-000"), *test::snapshotOf(list));
+    const NodeTopology fromObjects
+        = buildNodeTopology(QStringLiteral("a100-mig-000"), cacheOrder(list));
+    const Result<NodeTopology> fromSnapshot
+        = buildNodeTopology(QStringLiteral("a100-mig-000"), *test::snapshotOf(list));
     ASSERT_TRUE(fromSnapshot.has_value()) << fromSnapshot.error().message.toStdString();
     EXPECT_EQ(toJson(*fromSnapshot), toJson(fromObjects));
     const GpuNode *gpu2 = fromSnapshot->gpu(u"gpu-2");

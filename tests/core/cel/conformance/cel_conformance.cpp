@@ -2,7 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // Runs the CEL conformance suites (google/cel-spec tests/simple, JSON form) against our engine.
-// Usage: cel_conformance <cel-conformance folder> [--known-failures FILE] [--write-known-failures FILE]
+// Usage: cel_conformance <cel-conformance folder> [--known-failures FILE] [--write-known-failures
+// FILE]
 //        [--filter SUBSTRING] [--verbose]
 // Prints passed/failed/skipped per suite and a last line
 // `conformance: N passed, M failed, K skipped`. Exits 1 when a test outside the known-failures
@@ -35,8 +36,8 @@ namespace {
 
 std::string base64Decode(const std::string &in)
 {
-    static const std::string chars =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const std::string chars
+        = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     int val = 0;
     int bits = -8;
@@ -87,12 +88,13 @@ bool needsMessages(const json &j)
 std::optional<Value> toValue(const json &j)
 {
     if (j.contains("int64Value"))
-        return Value::integer(std::stoll(j["int64Value"].is_string() ? j["int64Value"].get<std::string>()
-                                                                   : j["int64Value"].dump()));
+        return Value::integer(
+            std::stoll(j["int64Value"].is_string() ? j["int64Value"].get<std::string>()
+                                                   : j["int64Value"].dump()));
     if (j.contains("uint64Value"))
-        return Value::unsignedInteger(std::stoull(j["uint64Value"].is_string()
-                                                      ? j["uint64Value"].get<std::string>()
-                                                      : j["uint64Value"].dump()));
+        return Value::unsignedInteger(
+            std::stoull(j["uint64Value"].is_string() ? j["uint64Value"].get<std::string>()
+                                                     : j["uint64Value"].dump()));
     if (j.contains("doubleValue")) {
         const json &d = j["doubleValue"];
         if (d.is_string()) {
@@ -192,7 +194,8 @@ bool sameValue(const Value &a, const Value &b)
         }
         return true;
     }
-    default: return valuesEqual(a, b);
+    default:
+        return valuesEqual(a, b);
     }
 }
 
@@ -207,11 +210,11 @@ Outcome runTest(const json &t)
     const std::string expr = t.value("expr", "");
     if (expr.find("TestAllTypes") != std::string::npos
         || t.value("container", "").find("proto") != std::string::npos || needsMessages(t))
-        return {Outcome::Skip, "needs protobuf message types"};
+        return { Outcome::Skip, "needs protobuf message types" };
     if (t.value("checkOnly", false))
-        return {Outcome::Fail, "check-only test: the type checker is not implemented yet"};
+        return { Outcome::Fail, "check-only test: the type checker is not implemented yet" };
     if (t.contains("typedResult"))
-        return {Outcome::Fail, "typed result: the type checker is not implemented yet"};
+        return { Outcome::Fail, "typed result: the type checker is not implemented yet" };
 
     Environment env = Environment::standard();
     env.setContainer(t.value("container", ""));
@@ -228,7 +231,7 @@ Outcome runTest(const json &t)
             const size_t index = env.addVariable(name);
             auto v = toValue(ev.value("value", json::object()));
             if (!v)
-                return {Outcome::Fail, "unsupported binding value for " + name};
+                return { Outcome::Fail, "unsupported binding value for " + name };
             bound[index] = *v;
         }
     }
@@ -243,37 +246,38 @@ Outcome runTest(const json &t)
     std::optional<ParsedExpr> parsed = parse(expr, parseOptions, &diagnostics);
     if (!parsed) {
         if (expectError)
-            return {Outcome::Pass, {}};
-        return {Outcome::Fail, "parse error: " + diagnostics.front().message};
+            return { Outcome::Pass, {} };
+        return { Outcome::Fail, "parse error: " + diagnostics.front().message };
     }
     PlanOptions planOptions;
     planOptions.reportUnresolved = !t.value("disableCheck", false);
     auto program = plan(env, *parsed, &diagnostics, planOptions);
     if (!program)
-        return {Outcome::Fail, "engine fault: " + program.error().message.toStdString()};
+        return { Outcome::Fail, "engine fault: " + program.error().message.toStdString() };
     if (!program->isValid()) {
         if (expectError)
-            return {Outcome::Pass, {}};
-        return {Outcome::Fail, "compile error: " + diagnostics.front().message};
+            return { Outcome::Pass, {} };
+        return { Outcome::Fail, "compile error: " + diagnostics.front().message };
     }
     const Value result = program->evaluate(values);
     if (expectError) {
         if (result.isError())
-            return {Outcome::Pass, {}};
-        return {Outcome::Fail, "expected an error, got " + result.debugString()};
+            return { Outcome::Pass, {} };
+        return { Outcome::Fail, "expected an error, got " + result.debugString() };
     }
     Value expected = Value::boolean(true);
     if (t.contains("value")) {
         auto v = toValue(t["value"]);
         if (!v)
-            return {Outcome::Skip, "unsupported expected value"};
+            return { Outcome::Skip, "unsupported expected value" };
         expected = *v;
     }
     if (result.isError())
-        return {Outcome::Fail, "unexpected error: " + std::string(result.asString())};
+        return { Outcome::Fail, "unexpected error: " + std::string(result.asString()) };
     if (!sameValue(result, expected))
-        return {Outcome::Fail, "got " + result.debugString() + ", want " + expected.debugString()};
-    return {Outcome::Pass, {}};
+        return { Outcome::Fail,
+            "got " + result.debugString() + ", want " + expected.debugString() };
+    return { Outcome::Pass, {} };
 }
 
 std::set<std::string> readList(const fs::path &path)
@@ -318,7 +322,8 @@ int main(int argc, char **argv)
         std::cout << "skipped: CEL conformance suites not found at " << jsonDir.string() << "\n";
         return 0;
     }
-    const std::set<std::string> known = knownPath.empty() ? std::set<std::string>{} : readList(knownPath);
+    const std::set<std::string> known
+        = knownPath.empty() ? std::set<std::string> {} : readList(knownPath);
     std::vector<fs::path> files;
     std::set<std::string> stems;
     for (const auto &entry : fs::directory_iterator(jsonDir)) {
@@ -339,7 +344,7 @@ int main(int argc, char **argv)
         }
     }
     std::sort(files.begin(), files.end(),
-              [](const fs::path &a, const fs::path &b) { return a.filename() < b.filename(); });
+        [](const fs::path &a, const fs::path &b) { return a.filename() < b.filename(); });
 
     int passed = 0, failed = 0, skipped = 0;
     std::vector<std::string> failures;
@@ -365,7 +370,8 @@ int main(int argc, char **argv)
             const std::string sectionName = section.value("name", "");
             for (const json &test : section.value("tests", json::array())) {
                 const json &original = test.contains("original") ? test["original"] : test;
-                const std::string id = fileName + "/" + sectionName + "/" + original.value("name", "");
+                const std::string id
+                    = fileName + "/" + sectionName + "/" + original.value("name", "");
                 if (!filter.empty() && id.find(filter) == std::string::npos)
                     continue;
                 const Outcome o = runTest(original);

@@ -10,8 +10,8 @@ namespace {
 using nlohmann::json;
 
 // Fields that are repeated in simple.proto / value.proto / checked.proto: always arrays.
-const std::set<std::string> kRepeated = {"section", "test", "errors", "values", "entries",
-                                         "type_env", "overloads", "params", "any_eval_errors"};
+const std::set<std::string> kRepeated = { "section", "test", "errors", "values", "entries",
+    "type_env", "overloads", "params", "any_eval_errors" };
 
 std::string camel(const std::string &snake)
 {
@@ -30,7 +30,8 @@ std::string camel(const std::string &snake)
 
 std::string base64(const std::string &in)
 {
-    static const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    static const char *alphabet
+        = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     std::string out;
     size_t i = 0;
     for (; i + 2 < in.size(); i += 3) {
@@ -150,8 +151,8 @@ private:
     {
         const size_t start = m_pos;
         while (m_pos < m_text.size()
-               && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'
-                   || m_text[m_pos] == '.' || m_text[m_pos] == '-' || m_text[m_pos] == '+'))
+            && (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'
+                || m_text[m_pos] == '.' || m_text[m_pos] == '-' || m_text[m_pos] == '+'))
             ++m_pos;
         return std::string(m_text.substr(start, m_pos - start));
     }
@@ -169,16 +170,32 @@ private:
                 return false;
             c = m_text[m_pos++];
             switch (c) {
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case 'r': out += '\r'; break;
-            case 'a': out += '\a'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'v': out += '\v'; break;
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 'a':
+                out += '\a';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'v':
+                out += '\v';
+                break;
             case 'x': {
                 int v = 0;
-                for (int k = 0; k < 2 && m_pos < m_text.size() && std::isxdigit(static_cast<unsigned char>(m_text[m_pos])); ++k)
+                for (int k = 0; k < 2 && m_pos < m_text.size()
+                     && std::isxdigit(static_cast<unsigned char>(m_text[m_pos]));
+                     ++k)
                     v = v * 16 + std::stoi(std::string(1, m_text[m_pos++]), nullptr, 16);
                 out += static_cast<char>(v);
                 break;
@@ -186,7 +203,9 @@ private:
             default:
                 if (c >= '0' && c <= '7') {
                     int v = c - '0';
-                    for (int k = 0; k < 2 && m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '7'; ++k)
+                    for (int k = 0; k < 2 && m_pos < m_text.size() && m_text[m_pos] >= '0'
+                         && m_text[m_pos] <= '7';
+                         ++k)
                         v = v * 8 + (m_text[m_pos++] - '0');
                     out += static_cast<char>(v);
                 } else {
@@ -218,7 +237,8 @@ private:
             return false;
         if (word == "true" || word == "false") {
             out = word == "true";
-        } else if (std::isdigit(static_cast<unsigned char>(word[0])) || word[0] == '-' || word[0] == '+') {
+        } else if (std::isdigit(static_cast<unsigned char>(word[0])) || word[0] == '-'
+            || word[0] == '+') {
             if (name == "double_value")
                 out = std::stod(word);
             else

@@ -38,10 +38,10 @@ const dra::cel::DeviceView &fuzzDevice()
         dra::cel::DeviceView d;
         d.driver = "gpu.example.com";
         using T = dra::cel::DeviceAttributeValue::Type;
-        d.addAttribute("model", {T::String, 0, false, "a100"});
-        d.addAttribute("index", {T::Int, 3, false, {}});
-        d.addAttribute("mig", {T::Bool, 0, true, {}});
-        d.addAttribute("other.example.com/driverVersion", {T::Version, 0, false, "1.2.3"});
+        d.addAttribute("model", { T::String, 0, false, "a100" });
+        d.addAttribute("index", { T::Int, 3, false, {} });
+        d.addAttribute("mig", { T::Bool, 0, true, {} });
+        d.addAttribute("other.example.com/driverVersion", { T::Version, 0, false, "1.2.3" });
         return d;
     }();
     return device;
@@ -82,28 +82,29 @@ void runOne(const std::string &data)
 }
 
 // Pieces of CEL the mutator inserts, so that mutants get past the lexer and parser.
-constexpr const char *kTokens[] = {
-    "device", ".attributes", ".capacity", ".driver", "[\"gpu.example.com\"]", ".model", ".index",
-    "[\"other.example.com\"]", ".driverVersion", ".mig", "has(", ")", "(", "[", "]", "{", "}", ":",
-    ",", ".", "?", "!", "-", "&&", "||", "==", "!=", "<", "<=", ">=", ">", "+", "*", "/", "%",
-    " in ", "1", "0", "-1", "1u", "1.5", "9223372036854775807", "-9223372036854775808",
-    "18446744073709551615u", "0x7f", "\"a\"", "'b'", "r\"\\d\"", "b\"\\xff\"", "\"\"\"x\"\"\"",
-    "true", "false", "null", ".all(x, ", ".exists(x, ", ".exists_one(x, ", ".map(x, ",
-    ".filter(x, ", "x", ".size()", "size(", "int(", "uint(", "double(", "string(", "bytes(",
-    "type(", "dyn(", "duration(\"1s\")", "timestamp(\"2024-01-01T00:00:00Z\")",
-    "quantity(\"1Gi\")", "isQuantity(", ".compareTo(", ".isGreaterThan(", ".add(", ".sub(",
-    ".asInteger()", "semver(\"1.2.3\")", "isSemver(", ".major()", "cel.bind(v, ", "v",
-    ".matches(", ".startsWith(", ".endsWith(", ".contains(", ".split(", ".join(", ".format(",
-    ".substring(", ".charAt(", ".indexOf(", ".lowerAscii()", ".replace(", "lists.range(",
-    ".sort()", ".distinct()", ".flatten()", "sets.contains(", "math.greatest(", "math.least(",
-    "optional.of(", "optional.none()", ".?", "[?", ".orValue(", ".hasValue()", "ip(", "cidr(",
-    "url(", "base64.encode(", "base64.decode(", ".find(", ".findAll(", ".transformMap(k, v, ",
-    ".all(k, v, ", "\\", "\\u00e9", "\xc3\xa9", "\xff", "\n", " "};
+constexpr const char *kTokens[] = { "device", ".attributes", ".capacity", ".driver",
+    "[\"gpu.example.com\"]", ".model", ".index", "[\"other.example.com\"]", ".driverVersion",
+    ".mig", "has(", ")", "(", "[", "]", "{", "}", ":", ",", ".", "?", "!", "-", "&&", "||",
+    "==", "!=", "<", "<=", ">=", ">", "+", "*", "/", "%", " in ", "1", "0", "-1", "1u", "1.5",
+    "9223372036854775807", "-9223372036854775808", "18446744073709551615u", "0x7f", "\"a\"", "'b'",
+    "r\"\\d\"", "b\"\\xff\"", "\"\"\"x\"\"\"", "true", "false", "null", ".all(x, ", ".exists(x, ",
+    ".exists_one(x, ", ".map(x, ", ".filter(x, ", "x", ".size()", "size(", "int(", "uint(",
+    "double(", "string(", "bytes(", "type(", "dyn(", "duration(\"1s\")",
+    "timestamp(\"2024-01-01T00:00:00Z\")", "quantity(\"1Gi\")", "isQuantity(", ".compareTo(",
+    ".isGreaterThan(", ".add(", ".sub(", ".asInteger()", "semver(\"1.2.3\")", "isSemver(",
+    ".major()", "cel.bind(v, ", "v", ".matches(", ".startsWith(", ".endsWith(", ".contains(",
+    ".split(", ".join(", ".format(", ".substring(", ".charAt(", ".indexOf(", ".lowerAscii()",
+    ".replace(", "lists.range(", ".sort()", ".distinct()", ".flatten()", "sets.contains(",
+    "math.greatest(", "math.least(", "optional.of(", "optional.none()", ".?", "[?", ".orValue(",
+    ".hasValue()", "ip(", "cidr(", "url(", "base64.encode(", "base64.decode(", ".find(",
+    ".findAll(", ".transformMap(k, v, ", ".all(k, v, ", "\\", "\\u00e9", "\xc3\xa9", "\xff", "\n",
+    " " };
 
 // One random edit of `input`, sometimes spliced with `other`.
 std::string mutate(std::string input, const std::string &other, std::mt19937_64 &rng)
 {
-    const auto pick = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(rng() % n); };
+    const auto pick
+        = [&](size_t n) { return n == 0 ? size_t { 0 } : static_cast<size_t>(rng() % n); };
     const int edits = 1 + static_cast<int>(pick(4));
     for (int i = 0; i < edits; ++i) {
         const size_t at = pick(input.size() + 1);
@@ -134,7 +135,8 @@ std::string mutate(std::string input, const std::string &other, std::mt19937_64 
             break;
         default: // replace a run with a token
             if (!input.empty())
-                input.replace(std::min(at, input.size() - 1), 1 + pick(6), kTokens[pick(std::size(kTokens))]);
+                input.replace(
+                    std::min(at, input.size() - 1), 1 + pick(6), kTokens[pick(std::size(kTokens))]);
             break;
         }
     }
@@ -209,7 +211,8 @@ int main(int argc, char **argv)
                     pool[inputs.size() + rng() % (pool.size() - inputs.size())] = mutant;
                 if (!saveDir.empty() && saved < 200 && rng() % 64 == 0) {
                     std::filesystem::create_directories(saveDir);
-                    std::ofstream(saveDir / ("mutant_" + std::to_string(saved++)), std::ios::binary) << mutant;
+                    std::ofstream(saveDir / ("mutant_" + std::to_string(saved++)), std::ios::binary)
+                        << mutant;
                 }
             }
         }
