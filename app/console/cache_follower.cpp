@@ -8,7 +8,7 @@
 #include "core/inventory/snapshot_builder.h"
 #include "core/model/object.h"
 #include "core/store/cache_db.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::console {
 namespace {
@@ -16,17 +16,17 @@ namespace {
 constexpr int kQuickCheckDelayMs = 2000;
 
 // The logged state of a change as the record the store would have committed.
-store::ObjectRecord recordOf(const store::LoggedChange &change)
+model::ObjectRecord recordOf(const store::LoggedChange &change)
 {
     if (Result<nlohmann::json> json
         = common::parseJson(change.json, QStringLiteral("change log"))) {
         if (Result<model::Object> object = model::decodeObject(std::move(*json))) {
-            store::ObjectRecord record = store::toRecord(*object);
+            model::ObjectRecord record = model::toRecord(*object);
             record.rev = change.rev;
             return record;
         }
     }
-    store::ObjectRecord record; // undecodable: the key still lets a deletion apply
+    model::ObjectRecord record; // undecodable: the key still lets a deletion apply
     record.key = change.key;
     record.resourceVersion = change.resourceVersion;
     record.json = change.json;
@@ -110,7 +110,7 @@ void CacheFollower::poll()
         }
         if (changes->empty())
             return;
-        store::CommittedBatch batch;
+        model::CommittedBatch batch;
         batch.cluster = m_cluster;
         for (const store::LoggedChange &change : *changes) {
             m_rev = change.rev;
@@ -118,8 +118,8 @@ void CacheFollower::poll()
                 continue;
             batch.changes.push_back({ change.type, change.rev, recordOf(change) });
             auto &summary = batch.summary;
-            (change.type == store::ChangeType::Added             ? summary.added
-                    : change.type == store::ChangeType::Modified ? summary.modified
+            (change.type == model::ChangeType::Added             ? summary.added
+                    : change.type == model::ChangeType::Modified ? summary.modified
                                                                  : summary.deleted)++;
             if (summary.firstRev == 0)
                 summary.firstRev = change.rev;

@@ -11,7 +11,7 @@
 
 #include "core/common/error.h"
 #include "core/inventory/snapshot.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 class QTimer;
 
@@ -40,7 +40,7 @@ Q_SIGNALS:
     // The cluster as the cache held it when start() ran.
     void loaded(const dra::inventory::SnapshotPtr &snapshot, qint64 lastSyncMs);
     // A later change, as the writer committed it.
-    void committed(const dra::store::CommittedBatch &batch);
+    void committed(const dra::model::CommittedBatch &batch);
     void failed(const dra::common::Error &error);
 
 private:

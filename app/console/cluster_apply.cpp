@@ -41,7 +41,7 @@ void ClusterApply::run(std::vector<model::ManifestDocument> documents, kube::App
             if (!client) {
                 kube::RestOptions restOptions;
                 restOptions.userAgent = "draconsole/" DRA_VERSION " (linux)";
-                client = new kube::RestClient(config, restOptions, kube::Clock::system(), root);
+                client = new kube::RestClient(config, restOptions, common::Clock::system(), root);
             }
             kube::serverSideApply(*client, std::move(documents), std::move(options), root,
                 [self](std::vector<kube::ApplyOutcome> outcomes) {

@@ -37,7 +37,7 @@ ClusterLink::~ClusterLink()
     if (m_mirror) {
         // Say in the cache that nobody follows the cluster any more; the batch is handed to
         // the writer and the writer flushed before both threads end.
-        store::WatchBatch final;
+        model::WatchBatch final;
         const QString reason = QStringLiteral("the console disconnected at %1")
                                    .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
         QMetaObject::invokeMethod(
@@ -109,12 +109,13 @@ void ClusterLink::startMirror(const kube::ResumePoints &resumeFrom)
             rest.exec.onMessage = [this](const QString &line) {
                 Q_EMIT notice(QStringLiteral("credential plugin: ") + line);
             };
-            auto *client = new kube::RestClient(m_config, rest, kube::Clock::system(), m_kubeRoot);
+            auto *client
+                = new kube::RestClient(m_config, rest, common::Clock::system(), m_kubeRoot);
             kube::MirrorOptions options;
             options.cluster = m_cluster;
             options.resumeFrom = resumeFrom;
             options.workloadNamespaces = m_workloadNamespaces;
-            m_mirror = new kube::Mirror(*client, options, kube::Clock::system(), m_kubeRoot);
+            m_mirror = new kube::Mirror(*client, options, common::Clock::system(), m_kubeRoot);
             connect(m_mirror, &kube::Mirror::batchReady, m_store, &store::Store::enqueue);
             connect(m_mirror, &kube::Mirror::streamChanged, this, &ClusterLink::streamChanged);
             connect(m_mirror, &kube::Mirror::initialSynced, this, &ClusterLink::initialSynced);

@@ -31,7 +31,7 @@
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/snapshot_builder.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/stream_summary.h"
 #include "core/sandbox/presets.h"
@@ -173,8 +173,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     };
     connectEndpoint();
     connect(session, &ConsoleSession::connected, this, connectEndpoint);
-    m_rolloutDriver = new RolloutDriver(
-        statePath.value_or(QString()), rolloutClusters(endpoint), kube::Clock::system(), {}, this);
+    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(endpoint),
+        common::Clock::system(), {}, this);
     m_rollouts->setPlanDirectory(rolloutPlanDirectory());
     connectRolloutPanel(m_rollouts, m_rolloutDriver);
 

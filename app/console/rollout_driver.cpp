@@ -8,7 +8,7 @@
 #include <QThread>
 
 #include "core/common/json_text.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/kube_cluster.h"
@@ -120,7 +120,7 @@ std::string snapshotKey(const RolloutSnapshot &snapshot)
 class RolloutDriver::Worker final : public QObject
 {
 public:
-    Worker(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+    Worker(QString statePath, ClusterFactory clusters, common::Clock &clock,
         RolloutDriverOptions options, std::function<void(views::RolloutSnapshotPtr)> publish,
         std::function<void(QString)> say)
         : m_statePath(std::move(statePath))
@@ -389,7 +389,7 @@ private:
 
     QString m_statePath;
     ClusterFactory m_clusters;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     RolloutDriverOptions m_options;
     std::function<void(views::RolloutSnapshotPtr)> m_publish;
     std::function<void(QString)> m_say;
@@ -422,7 +422,7 @@ ClusterFactory kubeClusterFactory(kube::ClientConfig config)
     };
 }
 
-RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, common::Clock &clock,
     RolloutDriverOptions options, QObject *parent)
     : QObject(parent)
     , m_statePath(std::move(statePath))

@@ -66,7 +66,7 @@ class RolloutDriver final : public QObject
 {
     Q_OBJECT
 public:
-    RolloutDriver(QString statePath, ClusterFactory clusters, kube::Clock &clock,
+    RolloutDriver(QString statePath, ClusterFactory clusters, common::Clock &clock,
         RolloutDriverOptions options = {}, QObject *parent = nullptr);
     ~RolloutDriver() override;
 

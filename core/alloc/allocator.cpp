@@ -175,7 +175,7 @@ void Search::returnCounters(const NodePool &pool, int device)
 bool Search::allocateDevice(size_t claimIndex, const Request &request, int device,
     const NodePool &nodePool, bool must, bool *failed)
 {
-    const FeatureGates &gates = m_session.gates();
+    const release::FeatureGates &gates = m_session.gates();
     const Cluster::Device &entry = m_cluster.devices()[size_t(device)];
     const model::Device &spec = *entry.spec;
     const int id = entry.id;
@@ -341,7 +341,7 @@ Step Search::allocateOne(size_t claimIndex, size_t requestIndex, size_t subIndex
         return step;
     }
 
-    const FeatureGates &gates = m_session.gates();
+    const release::FeatureGates &gates = m_session.gates();
     for (const NodePool &pool : m_pools->pools) {
         if (pool.incomplete || pool.invalid)
             continue;

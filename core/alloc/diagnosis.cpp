@@ -71,7 +71,7 @@ std::string joined(const std::vector<std::string> &items)
 }
 
 // Simulates allocating `claims` (not allocated yet) together, as the scheduler will try.
-DiagnosisStep allocationStep(const Cluster &cluster, FeatureGates gates,
+DiagnosisStep allocationStep(const Cluster &cluster, release::FeatureGates gates,
     const std::vector<ClaimToAllocate> &claims, const std::vector<nlohmann::json> &pinned,
     const SimulationOptions &options, std::optional<Placement> *simulation)
 {
@@ -134,8 +134,8 @@ const char *statusName(Status status)
     return "";
 }
 
-Result<Diagnosis> diagnosePod(const Cluster &cluster, FeatureGates gates, const std::string &ns,
-    const std::string &name, const SimulationOptions &options)
+Result<Diagnosis> diagnosePod(const Cluster &cluster, release::FeatureGates gates,
+    const std::string &ns, const std::string &name, const SimulationOptions &options)
 {
     const model::Object *object = cluster.findObject(model::Kind::Pod, ns, name);
     if (!object)
@@ -287,8 +287,8 @@ Result<Diagnosis> diagnosePod(const Cluster &cluster, FeatureGates gates, const 
     return d;
 }
 
-Result<Diagnosis> diagnoseClaim(const Cluster &cluster, FeatureGates gates, const std::string &ns,
-    const std::string &name, const SimulationOptions &options)
+Result<Diagnosis> diagnoseClaim(const Cluster &cluster, release::FeatureGates gates,
+    const std::string &ns, const std::string &name, const SimulationOptions &options)
 {
     const model::Object *object = cluster.findObject(model::Kind::ResourceClaim, ns, name);
     if (!object)

@@ -164,7 +164,7 @@ std::string Funnel::poolsReason() const
 
 NodeExplanation Funnel::run(const ClaimToAllocate &claim, const Request &request, bool *passes)
 {
-    const FeatureGates &gates = m_session.gates();
+    const release::FeatureGates &gates = m_session.gates();
     NodeExplanation out;
     out.claim = claim.ref();
     out.request = request.fullName();

@@ -236,7 +236,7 @@ std::string NegativeControl::verdict() const
 }
 
 Result<NegativeControl> negativeControl(
-    const Cluster &cluster, const FeatureGates &gates, const json &object)
+    const Cluster &cluster, const release::FeatureGates &gates, const json &object)
 {
     Result<model::Object> decoded = model::decodeObject(object);
     if (!decoded)

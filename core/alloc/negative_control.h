@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/alloc/cluster.h"
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/common/result.h"
 
 namespace dra::alloc {
@@ -49,7 +49,7 @@ struct NegativeControl
 // (any served resource.k8s.io version; the manifest keeps it), against `cluster`. Fails only when
 // `object` is not such a claim; problems of its selectors are reported in the requests. Any thread.
 [[nodiscard]] Result<NegativeControl> negativeControl(
-    const Cluster &cluster, const FeatureGates &gates, const nlohmann::json &object);
+    const Cluster &cluster, const release::FeatureGates &gates, const nlohmann::json &object);
 
 // The check as JSON (the manifest left out): what `dractl negative-control -o json` prints.
 nlohmann::json negativeControlJson(const NegativeControl &control);

@@ -202,7 +202,7 @@ CapacityVerdict DeviceTests::capacity(
 std::optional<SetupError> prepareClaim(
     Session &session, const ClaimToAllocate &claim, ClaimRequests *out)
 {
-    const FeatureGates &gates = session.gates();
+    const release::FeatureGates &gates = session.gates();
     out->requests.clear();
     out->minDevices = 0;
     out->hasAll = false;

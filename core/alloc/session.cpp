@@ -51,7 +51,7 @@ CounterSets counterSetsOf(const model::ResourceSlice &slice)
     return sets;
 }
 
-Session::Session(const Cluster &cluster, FeatureGates gates)
+Session::Session(const Cluster &cluster, release::FeatureGates gates)
     : m_cluster(cluster)
     , m_gates(gates)
     , m_views(cluster.devices().size())

@@ -10,7 +10,7 @@
 
 #include "core/alloc/capacity.h"
 #include "core/alloc/cluster.h"
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/cel/dra_selector.h"
 
 namespace dra::alloc {
@@ -55,13 +55,13 @@ struct SelectorMatch
 class Session final
 {
 public:
-    Session(const Cluster &cluster, FeatureGates gates);
+    Session(const Cluster &cluster, release::FeatureGates gates);
     ~Session();
     Session(const Session &) = delete;
     Session &operator=(const Session &) = delete;
 
     const Cluster &cluster() const { return m_cluster; }
-    const FeatureGates &gates() const { return m_gates; }
+    const release::FeatureGates &gates() const { return m_gates; }
 
     // A compiled CEL selector; `error` is set when the expression does not compile.
     struct Compiled
@@ -97,7 +97,7 @@ private:
     void applyTaintRules();
 
     const Cluster &m_cluster;
-    FeatureGates m_gates;
+    release::FeatureGates m_gates;
     std::unordered_map<std::string, std::unique_ptr<Compiled>> m_compiled;
     std::vector<std::unique_ptr<cel::DeviceView>> m_views;
     std::vector<List> m_lists;

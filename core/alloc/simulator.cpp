@@ -122,7 +122,7 @@ std::string signature(const std::vector<ClaimToAllocate> &claims, const Simulati
 
 } // namespace
 
-Simulator::Simulator(const Cluster &cluster, FeatureGates gates, AllocatedState state)
+Simulator::Simulator(const Cluster &cluster, release::FeatureGates gates, AllocatedState state)
     : m_cluster(cluster)
     , m_session(cluster, gates)
     , m_state(std::move(state))
@@ -235,8 +235,9 @@ ClaimToAllocate claimCopy(const ClaimToAllocate &claim, int index)
     return copy;
 }
 
-FitAnalysis analyzeFit(const Cluster &cluster, FeatureGates gates, const AllocatedState &state,
-    const ClaimToAllocate &claim, int maxCopies, const SimulationOptions &options)
+FitAnalysis analyzeFit(const Cluster &cluster, release::FeatureGates gates,
+    const AllocatedState &state, const ClaimToAllocate &claim, int maxCopies,
+    const SimulationOptions &options)
 {
     FitAnalysis out;
     Simulator simulator(cluster, gates, state);

@@ -53,7 +53,7 @@ struct Placement
 class Simulator final
 {
 public:
-    Simulator(const Cluster &cluster, FeatureGates gates, AllocatedState state);
+    Simulator(const Cluster &cluster, release::FeatureGates gates, AllocatedState state);
 
     const Cluster &cluster() const { return m_cluster; }
     Session &session() { return m_session; }
@@ -90,8 +90,9 @@ struct FitAnalysis
 };
 
 // Places copies of `claim` until one does not fit (or `maxCopies`), on a copy of the state.
-FitAnalysis analyzeFit(const Cluster &cluster, FeatureGates gates, const AllocatedState &state,
-    const ClaimToAllocate &claim, int maxCopies, const SimulationOptions &options = {});
+FitAnalysis analyzeFit(const Cluster &cluster, release::FeatureGates gates,
+    const AllocatedState &state, const ClaimToAllocate &claim, int maxCopies,
+    const SimulationOptions &options = {});
 
 // A copy of `claim` named "<name>-<index>", as a template stamps one claim per pod.
 ClaimToAllocate claimCopy(const ClaimToAllocate &claim, int index);

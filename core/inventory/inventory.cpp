@@ -10,7 +10,7 @@ Inventory::Inventory(SnapshotPtr initial, QObject *parent)
 {
 }
 
-void Inventory::apply(const dra::store::CommittedBatch &batch)
+void Inventory::apply(const dra::model::CommittedBatch &batch)
 {
     ChangeSet changes;
     SnapshotPtr next = applyBatch(m_snapshot, batch, &changes);

@@ -5,7 +5,7 @@
 #include <QObject>
 
 #include "core/inventory/snapshot_builder.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::inventory {
 
@@ -23,7 +23,7 @@ public:
 
 public Q_SLOTS:
     // Applies a committed batch; batches of other clusters and empty ones are ignored.
-    void apply(const dra::store::CommittedBatch &batch);
+    void apply(const dra::model::CommittedBatch &batch);
     // Replaces the snapshot wholesale (a reload after a relist or a cluster switch); views reset.
     void reset(dra::inventory::SnapshotPtr snapshot);
 

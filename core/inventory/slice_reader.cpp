@@ -403,7 +403,7 @@ void placeDevice(Device &device, bool perDevice, const std::string &sliceNode,
 }
 
 // The full-decode path for one record.
-Result<SlicePtr> decodeRecord(store::ObjectRecord record)
+Result<SlicePtr> decodeRecord(model::ObjectRecord record)
 {
     Result<nlohmann::json> parsed = common::parseJson(record.json, qs(record.key.display()));
     if (!parsed)
@@ -453,7 +453,7 @@ Result<SlicePtr> sliceFromObject(const model::Object &object, std::string json, 
     return SlicePtr(std::move(data));
 }
 
-Result<SlicePtr> readSlice(store::ObjectRecord &&record)
+Result<SlicePtr> readSlice(model::ObjectRecord &&record)
 {
     SkimmedSlice skimmed;
     // Rows are what the store derived from this very JSON; without them (a deletion's last
@@ -461,9 +461,9 @@ Result<SlicePtr> readSlice(store::ObjectRecord &&record)
     if (!skimSlice(record.json, skimmed) || skimmed.devices.size() != record.devices.size())
         return decodeRecord(std::move(record));
 
-    std::vector<store::DeviceRow> &rows = record.devices;
+    std::vector<model::DeviceRow> &rows = record.devices;
     const auto byName
-        = [](const store::DeviceRow &a, const store::DeviceRow &b) { return a.name < b.name; };
+        = [](const model::DeviceRow &a, const model::DeviceRow &b) { return a.name < b.name; };
     if (!std::is_sorted(rows.begin(), rows.end(), byName)) // the cache reads them sorted already
         std::sort(rows.begin(), rows.end(), byName);
     auto data = std::make_shared<SliceData>();
@@ -473,7 +473,7 @@ Result<SlicePtr> readSlice(store::ObjectRecord &&record)
     data->devices.reserve(skimmed.devices.size());
     for (SkimmedDevice &published : skimmed.devices) {
         const auto row = std::lower_bound(rows.begin(), rows.end(), published.name,
-            [](const store::DeviceRow &r, const std::string &n) { return r.name < n; });
+            [](const model::DeviceRow &r, const std::string &n) { return r.name < n; });
         if (row == rows.end() || row->name != published.name)
             return decodeRecord(std::move(record));
         Device device;

@@ -5,7 +5,7 @@
 #include "core/common/result.h"
 #include "core/inventory/snapshot_parts.h"
 #include "core/model/object.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::inventory::detail {
 
@@ -15,7 +15,7 @@ namespace dra::inventory::detail {
 // or JSON the skim cannot follow, is decoded in full instead. Errors name the slice. Any thread.
 // Takes only what it keeps (the JSON; everything on the full-decode path): the device rows stay
 // in `record`, for a reader that reuses their storage.
-[[nodiscard]] Result<SlicePtr> readSlice(store::ObjectRecord &&record);
+[[nodiscard]] Result<SlicePtr> readSlice(model::ObjectRecord &&record);
 
 // The same SliceData from an already decoded ResourceSlice (the full-decode path).
 [[nodiscard]] Result<SlicePtr> sliceFromObject(

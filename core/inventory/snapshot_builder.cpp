@@ -9,7 +9,7 @@
 #include "core/common/json_text.h"
 #include "core/inventory/layers.h"
 #include "core/inventory/slice_reader.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::inventory {
 
@@ -44,9 +44,9 @@ std::string problemText(const common::Error &error)
 
 // A decoded object, or the problem that keeps it out.
 std::shared_ptr<const model::Object> decodeRecord(
-    store::ObjectRecord &&record, std::string *problem)
+    model::ObjectRecord &&record, std::string *problem)
 {
-    Result<model::Object> object = store::fromRecord(std::move(record), store::KeepRaw::AsText);
+    Result<model::Object> object = model::fromRecord(std::move(record), model::KeepRaw::AsText);
     if (!object) {
         *problem = problemText(object.error());
         return nullptr;
@@ -67,7 +67,7 @@ struct ReadRecord
     std::string problem;
 };
 
-ReadRecord readRecord(store::ObjectRecord &&record)
+ReadRecord readRecord(model::ObjectRecord &&record)
 {
     ReadRecord read;
     read.key = record.key;
@@ -92,7 +92,7 @@ constexpr size_t kParallelRecords = 1000;
 // of the cost of a large load and records do not depend on each other. The order of `records`
 // is kept.
 std::vector<ReadRecord> readRecords(
-    std::vector<store::ObjectRecord> &records, size_t maxThreads = 8)
+    std::vector<model::ObjectRecord> &records, size_t maxThreads = 8)
 {
     std::vector<ReadRecord> read(records.size());
     const size_t threads = records.size() < kParallelRecords
@@ -213,7 +213,7 @@ SnapshotPtr buildSnapshot(SnapshotSource source)
 }
 
 SnapshotPtr applyBatch(
-    const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes)
+    const SnapshotPtr &base, const model::CommittedBatch &batch, ChangeSet *changes)
 {
     ChangeSet local;
     ChangeSet &out = changes ? *changes : local;
@@ -226,14 +226,14 @@ SnapshotPtr applyBatch(
     const DeviceLayer &oldDevices = SnapshotAssembler::devices(*base);
     const ObjectLayer &oldObjects = SnapshotAssembler::objects(*base);
     // Later changes of the same object win, as they would in the cache.
-    std::map<common::ObjectKey, const store::CommittedChange *> last;
-    for (const store::CommittedChange &change : batch.changes) {
+    std::map<common::ObjectKey, const model::CommittedChange *> last;
+    for (const model::CommittedChange &change : batch.changes) {
         out.objects.push_back(change.object.key);
         last[change.object.key] = &change;
     }
-    std::vector<store::ObjectRecord> states;
+    std::vector<model::ObjectRecord> states;
     for (const auto &[key, change] : last)
-        if (change->type != store::ChangeType::Deleted)
+        if (change->type != model::ChangeType::Deleted)
             states.push_back(change->object);
 
     // New states replace the old ones; nullptr removes (a deletion, or a state that does not
@@ -313,7 +313,7 @@ Result<void> readShare(store::CacheDb &cache, const std::string &cluster, SliceS
 {
     share.reads.clear();
     Result<void> visited
-        = cache.forEachSlice(cluster, share.from, share.to, [&share](store::ObjectRecord &record) {
+        = cache.forEachSlice(cluster, share.from, share.to, [&share](model::ObjectRecord &record) {
               share.reads.push_back(readRecord(std::move(record)));
           });
     share.read = visited.has_value();
@@ -363,11 +363,11 @@ Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &clust
 
     // Every kind but the slices first, decoded on a thread of their own (Nodes are thousands of
     // JSON decodes) while the slices are read.
-    std::vector<store::ObjectRecord> others;
+    std::vector<model::ObjectRecord> others;
     for (const model::KindInfo &kind : model::allKinds()) {
         if (kind.kind == model::Kind::ResourceSlice)
             continue;
-        Result<std::vector<store::ObjectRecord>> records
+        Result<std::vector<model::ObjectRecord>> records
             = cache.objects(cluster, kind.group, kind.name);
         if (!records)
             return fail(records.error());

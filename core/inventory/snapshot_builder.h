@@ -11,7 +11,7 @@
 #include "core/common/result.h"
 #include "core/inventory/snapshot.h"
 #include "core/store/cache_db.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::inventory {
 
@@ -21,7 +21,7 @@ struct SnapshotSource
 {
     std::string cluster;
     int64_t rev = 0;
-    std::vector<store::ObjectRecord> objects;
+    std::vector<model::ObjectRecord> objects;
 };
 
 // What one applied batch changed, with the snapshot it produced. A plain value that crosses
@@ -48,7 +48,7 @@ SnapshotPtr buildSnapshot(SnapshotSource source);
 // batch of another cluster returns `base` itself. `changes` (optional) receives what changed.
 // Equal in content to a full rebuild at the same revision. Any thread.
 SnapshotPtr applyBatch(
-    const SnapshotPtr &base, const store::CommittedBatch &batch, ChangeSet *changes = nullptr);
+    const SnapshotPtr &base, const model::CommittedBatch &batch, ChangeSet *changes = nullptr);
 
 // An empty snapshot of `cluster`, for a cache that holds nothing yet.
 SnapshotPtr emptySnapshot(const std::string &cluster);

@@ -35,7 +35,7 @@ void AuthMaterial::applyTo(QNetworkRequest &request, QSslConfiguration &tls) con
 }
 
 Credentials::Credentials(
-    const ClientConfig &config, ExecOptions execOptions, Clock &clock, QObject *parent)
+    const ClientConfig &config, ExecOptions execOptions, common::Clock &clock, QObject *parent)
     : QObject(parent)
     , m_config(config)
 {

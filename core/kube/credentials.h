@@ -15,7 +15,7 @@
 
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/exec_credential.h"
 
 class QNetworkRequest;
@@ -42,7 +42,7 @@ class Credentials final : public QObject
 {
     Q_OBJECT
 public:
-    Credentials(const ClientConfig &config, ExecOptions execOptions, Clock &clock,
+    Credentials(const ClientConfig &config, ExecOptions execOptions, common::Clock &clock,
         QObject *parent = nullptr);
 
     using Callback = std::function<void(const Result<AuthMaterial> &)>;

@@ -97,7 +97,7 @@ QByteArray execInfo(const ClientConfig &config, bool interactive)
 }
 
 ExecCredentialPlugin::ExecCredentialPlugin(
-    ClientConfig config, ExecOptions options, Clock &clock, QObject *parent)
+    ClientConfig config, ExecOptions options, common::Clock &clock, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_options(std::move(options))

@@ -13,7 +13,7 @@
 
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 
 class QProcess;
 class QTimer;
@@ -58,7 +58,7 @@ class ExecCredentialPlugin final : public QObject
     Q_OBJECT
 public:
     ExecCredentialPlugin(
-        ClientConfig config, ExecOptions options, Clock &clock, QObject *parent = nullptr);
+        ClientConfig config, ExecOptions options, common::Clock &clock, QObject *parent = nullptr);
     ~ExecCredentialPlugin() override;
 
     using Callback = std::function<void(const Result<ExecCredential> &)>;
@@ -77,7 +77,7 @@ private:
 
     ClientConfig m_config;
     ExecOptions m_options;
-    Clock &m_clock;
+    common::Clock &m_clock;
     std::optional<ExecCredential> m_cached;
     std::vector<std::pair<QPointer<QObject>, Callback>> m_waiting;
     QProcess *m_process = nullptr;

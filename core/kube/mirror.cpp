@@ -23,7 +23,7 @@ bool settled(StreamState state)
 
 } // namespace
 
-Mirror::Mirror(RestClient &client, MirrorOptions options, Clock &clock, QObject *parent)
+Mirror::Mirror(RestClient &client, MirrorOptions options, common::Clock &clock, QObject *parent)
     : QObject(parent)
     , m_client(client)
     , m_options(std::move(options))
@@ -135,7 +135,7 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
     m_discovery = discovery;
     Q_EMIT discovered(m_discovery);
 
-    store::WatchBatch info;
+    model::WatchBatch info;
     info.cluster = m_options.cluster;
     info.server = m_client.config().server.toString(QUrl::RemoveUserInfo).toStdString();
     info.serverVersion = discovery.gitVersion.toStdString();
@@ -219,7 +219,7 @@ Reflector *Mirror::addReflector(const model::KindInfo &kind, const std::string &
     return raw;
 }
 
-void Mirror::onBatch(const store::WatchBatch &batch)
+void Mirror::onBatch(const model::WatchBatch &batch)
 {
     // Keep the set of namespaces current, for namespace fallbacks.
     bool replaced = false;
@@ -228,10 +228,10 @@ void Mirror::onBatch(const store::WatchBatch &batch)
     if (replaced)
         m_namespaces.clear();
     std::vector<std::string> added;
-    for (const store::Change &change : batch.changes) {
+    for (const model::Change &change : batch.changes) {
         if (!change.object.key.group.empty() || change.object.key.kind != "Namespace")
             continue;
-        if (change.type == store::ChangeType::Deleted) {
+        if (change.type == model::ChangeType::Deleted) {
             m_namespaces.erase(change.object.key.name);
         } else if (m_namespaces.insert(change.object.key.name).second) {
             added.push_back(change.object.key.name);
@@ -349,7 +349,7 @@ void Mirror::startNamespaceFallbacks()
                       .arg(invisible > 0 ? QStringLiteral("; %1 known namespace(s) are not visible")
                                                .arg(invisible)
                                          : QString());
-            store::WatchBatch batch;
+            model::WatchBatch batch;
             batch.cluster = m_options.cluster;
             batch.streams.push_back(status.record());
             Q_EMIT batchReady(batch);

@@ -13,11 +13,11 @@
 #include <QString>
 
 #include "core/common/error.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/discovery.h"
 #include "core/kube/reflector.h"
 #include "core/kube/stream_status.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::kube {
 
@@ -59,7 +59,7 @@ std::vector<std::string> parseNamespaceList(const QString &text);
 // same way from `dractl sync`, `dractl serve --context` and the desktop console:
 //
 //   auto *client = new kube::RestClient(config);             // kube thread
-//   auto *mirror = new kube::Mirror(*client, options, kube::Clock::system(), client);
+//   auto *mirror = new kube::Mirror(*client, options, common::Clock::system(), client);
 //   connect(mirror, &kube::Mirror::batchReady, store, &store::Store::enqueue);  // queued
 //   mirror->start();
 //
@@ -68,8 +68,8 @@ class Mirror final : public QObject
 {
     Q_OBJECT
 public:
-    Mirror(RestClient &client, MirrorOptions options, Clock &clock = Clock::system(),
-        QObject *parent = nullptr);
+    Mirror(RestClient &client, MirrorOptions options,
+        common::Clock &clock = common::Clock::system(), QObject *parent = nullptr);
     ~Mirror() override;
 
     void start();
@@ -83,7 +83,7 @@ public:
 
 Q_SIGNALS:
     // For store::Store::enqueue (queued across threads).
-    void batchReady(const dra::store::WatchBatch &batch);
+    void batchReady(const dra::model::WatchBatch &batch);
     void discovered(const dra::kube::ApiDiscovery &discovery);
     void streamChanged(const dra::kube::StreamStatus &status);
     // While a stream lists: its status with the object count so far.
@@ -101,7 +101,7 @@ private:
     void onDiscovered(const ApiDiscovery &discovery);
     Reflector *addReflector(const model::KindInfo &kind, const std::string &ns);
     void onStatus(const StreamStatus &status);
-    void onBatch(const store::WatchBatch &batch);
+    void onBatch(const model::WatchBatch &batch);
     void fallBackToNamespaces(model::Kind kind);
     // The namespaces a kind is streamed in by choice (workload kinds), or empty for one
     // cluster-wide stream.
@@ -113,7 +113,7 @@ private:
 
     RestClient &m_client;
     MirrorOptions m_options;
-    Clock &m_clock;
+    common::Clock &m_clock;
     Backoff m_discoveryBackoff;
     ApiDiscovery m_discovery;
     bool m_discoveredOnce = false;

@@ -4,7 +4,7 @@
 
 #include "core/common/json_text.h"
 #include "core/model/object.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::kube {
 
@@ -18,7 +18,7 @@ std::string stringAt(const nlohmann::json &object, const char *key)
 
 } // namespace
 
-Result<store::ObjectRecord> intakeObject(
+Result<model::ObjectRecord> intakeObject(
     nlohmann::json &&object, const model::KindInfo &kind, const std::string &apiVersion)
 {
     if (!object.is_object())
@@ -36,7 +36,7 @@ Result<store::ObjectRecord> intakeObject(
     Result<model::Object> decoded = model::decodeObject(std::move(object));
     if (!decoded)
         return fail(decoded.error());
-    return store::toRecord(*decoded);
+    return model::toRecord(*decoded);
 }
 
 std::optional<common::ObjectKey> objectKeyOf(

@@ -9,7 +9,7 @@
 
 #include "core/common/result.h"
 #include "core/model/kind.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::kube {
 
@@ -17,7 +17,7 @@ namespace dra::kube {
 // come without kind and apiVersion (as upstream sends them), so both are filled in. Pods and
 // Events lose metadata.managedFields, which the console never shows and which dominate their
 // size; every other kind is kept exactly as received. Errors name the object.
-[[nodiscard]] Result<store::ObjectRecord> intakeObject(
+[[nodiscard]] Result<model::ObjectRecord> intakeObject(
     nlohmann::json &&object, const model::KindInfo &kind, const std::string &apiVersion);
 
 // The key of an object from its metadata alone, for a deletion whose last state does not decode.

@@ -47,7 +47,7 @@ void addQueryValue(QUrlQuery &query, const QString &key, const std::string &valu
 } // namespace
 
 Reflector::Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion,
-    std::string ns, ReflectorOptions options, Clock &clock, QObject *parent)
+    std::string ns, ReflectorOptions options, common::Clock &clock, QObject *parent)
     : QObject(parent)
     , m_client(client)
     , m_kind(kind)
@@ -105,9 +105,9 @@ void Reflector::closeWatch()
     }
 }
 
-store::WatchBatch Reflector::newBatch() const
+model::WatchBatch Reflector::newBatch() const
 {
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = m_options.cluster;
     return batch;
 }
@@ -120,7 +120,7 @@ void Reflector::setState(StreamState state, const QString &reason, bool persist)
     m_status.reason = reason;
     Q_EMIT statusChanged(m_status);
     if (persist) {
-        store::WatchBatch batch = newBatch();
+        model::WatchBatch batch = newBatch();
         batch.streams.push_back(m_status.record());
         Q_EMIT batchReady(batch);
     }
@@ -195,7 +195,7 @@ void Reflector::onPage(const QByteArray &body)
     for (nlohmann::json &item : list["items"]) {
         if (!mirrorKeeps(item, m_kind))
             continue;
-        Result<store::ObjectRecord> record = intakeObject(std::move(item), m_kind, apiVersion);
+        Result<model::ObjectRecord> record = intakeObject(std::move(item), m_kind, apiVersion);
         if (!record) {
             qCWarning(lcKube).noquote()
                 << m_status.label() << "skipping an object:" << record.error().message;
@@ -218,10 +218,10 @@ void Reflector::onPage(const QByteArray &body)
 
 void Reflector::finishList(const std::string &resourceVersion)
 {
-    store::WatchBatch batch = newBatch();
+    model::WatchBatch batch = newBatch();
     batch.changes.reserve(m_listed.size());
-    for (store::ObjectRecord &record : m_listed)
-        batch.changes.push_back(store::Change { store::ChangeType::Added, std::move(record) });
+    for (model::ObjectRecord &record : m_listed)
+        batch.changes.push_back(model::Change { model::ChangeType::Added, std::move(record) });
     m_listed.clear();
     const std::string group(m_kind.group), kind(m_kind.name);
     if (m_status.ns.empty())
@@ -311,7 +311,7 @@ void Reflector::watch()
 
 void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
 {
-    store::WatchBatch batch = newBatch();
+    model::WatchBatch batch = newBatch();
     bool moved = false;
     bool initialEnd = false;
     for (const WatchEvent &event : events) {
@@ -322,12 +322,12 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
                 initialEnd = true;
         } else if (mirrorKeeps(event.object, m_kind)) {
             const bool deleted = event.type == WatchEvent::Type::Deleted;
-            Result<store::ObjectRecord> record
+            Result<model::ObjectRecord> record
                 = intakeObject(nlohmann::json(event.object), m_kind, m_status.apiVersion);
             if (!record && deleted) {
                 // The deletion still counts when its last state does not decode.
                 if (std::optional<common::ObjectKey> key = objectKeyOf(event.object, m_kind)) {
-                    store::ObjectRecord gone;
+                    model::ObjectRecord gone;
                     gone.key = *key;
                     record = std::move(gone);
                 }
@@ -338,12 +338,12 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
                 Q_EMIT objectRejected(record.error());
             } else if (m_streamingList) {
                 std::erase_if(m_listed,
-                    [&](const store::ObjectRecord &listed) { return listed.key == record->key; });
+                    [&](const model::ObjectRecord &listed) { return listed.key == record->key; });
                 if (!deleted)
                     m_listed.push_back(std::move(*record));
             } else {
-                batch.changes.push_back(store::Change {
-                    deleted ? store::ChangeType::Deleted : store::ChangeType::Modified,
+                batch.changes.push_back(model::Change {
+                    deleted ? model::ChangeType::Deleted : model::ChangeType::Modified,
                     std::move(*record) });
             }
         }

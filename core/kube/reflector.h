@@ -11,9 +11,9 @@
 
 #include "core/common/error.h"
 #include "core/kube/backoff.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/stream_status.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::kube {
 
@@ -46,7 +46,7 @@ class Reflector final : public QObject
     Q_OBJECT
 public:
     Reflector(RestClient &client, const model::KindInfo &kind, std::string apiVersion,
-        std::string ns, ReflectorOptions options, Clock &clock = Clock::system(),
+        std::string ns, ReflectorOptions options, common::Clock &clock = common::Clock::system(),
         QObject *parent = nullptr);
     ~Reflector() override;
 
@@ -62,7 +62,7 @@ public:
 
 Q_SIGNALS:
     // Changes, list versions and the stream's state for the cache's single writer.
-    void batchReady(const dra::store::WatchBatch &batch);
+    void batchReady(const dra::model::WatchBatch &batch);
     void statusChanged(const dra::kube::StreamStatus &status);
     // While listing: objects received so far (after each page).
     void listProgress(int objects);
@@ -86,21 +86,21 @@ private:
     // Backs off, then runs `again`; the stream's state says why meanwhile.
     void retryLater(StreamState state, const QString &reason, void (Reflector::*again)());
     void setState(StreamState state, const QString &reason = {}, bool persist = true);
-    store::WatchBatch newBatch() const;
+    model::WatchBatch newBatch() const;
     void closeWatch();
     QString path() const;
 
     RestClient &m_client;
     const model::KindInfo &m_kind;
     ReflectorOptions m_options;
-    Clock &m_clock;
+    common::Clock &m_clock;
     Backoff m_backoff;
     StreamStatus m_status;
     Phase m_phase = Phase::Stopped;
     uint64_t m_generation = 0; // bumps on stop/restart, so stale callbacks do nothing
 
     // Listing.
-    std::vector<store::ObjectRecord> m_listed;
+    std::vector<model::ObjectRecord> m_listed;
     std::string m_continue;
     int m_listRestarts = 0;
     bool m_unpaged = false;

@@ -27,7 +27,8 @@ QByteArray identityOf(const AuthMaterial &auth)
 
 } // namespace
 
-RestClient::RestClient(ClientConfig config, RestOptions options, Clock &clock, QObject *parent)
+RestClient::RestClient(
+    ClientConfig config, RestOptions options, common::Clock &clock, QObject *parent)
     : QObject(parent)
     , m_config(std::move(config))
     , m_options(std::move(options))

@@ -13,7 +13,7 @@
 
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/credentials.h"
 
 class QNetworkAccessManager;
@@ -61,8 +61,8 @@ class RestClient final : public QObject
 {
     Q_OBJECT
 public:
-    RestClient(ClientConfig config, RestOptions options = {}, Clock &clock = Clock::system(),
-        QObject *parent = nullptr);
+    RestClient(ClientConfig config, RestOptions options = {},
+        common::Clock &clock = common::Clock::system(), QObject *parent = nullptr);
     ~RestClient() override;
 
     using Callback = std::function<void(const Result<RestResponse> &)>;

@@ -7,10 +7,10 @@ namespace dra::kube {
 ResumePoints resumePointsOf(store::CacheDb &cache, const std::string &cluster)
 {
     ResumePoints points;
-    Result<std::vector<store::StreamRecord>> previous = cache.streams(cluster);
+    Result<std::vector<model::StreamRecord>> previous = cache.streams(cluster);
     if (!previous)
         return points;
-    for (const store::StreamRecord &stream : *previous) {
+    for (const model::StreamRecord &stream : *previous) {
         const model::KindInfo *kind = model::kindOf(stream.apiVersion, stream.kind);
         if (kind && !stream.resourceVersion.empty() && stream.state != "forbidden")
             points[{ kind->kind, stream.ns }] = { stream.apiVersion, stream.resourceVersion };

@@ -4,10 +4,10 @@
 
 namespace dra::kube {
 
-store::WatchBatch stoppedStreamsBatch(const std::string &cluster,
+model::WatchBatch stoppedStreamsBatch(const std::string &cluster,
     const std::vector<StreamStatus> &streams, StreamState state, const QString &reason)
 {
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = cluster;
     for (StreamStatus status : streams) {
         if (status.state == StreamState::Forbidden || status.state == StreamState::Error)

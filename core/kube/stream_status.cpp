@@ -46,10 +46,10 @@ QString StreamStatus::label() const
     return text;
 }
 
-store::StreamRecord StreamStatus::record() const
+model::StreamRecord StreamStatus::record() const
 {
     const model::KindInfo &info = model::kindInfo(kind);
-    store::StreamRecord out;
+    model::StreamRecord out;
     out.group = std::string(info.group);
     out.kind = std::string(info.name);
     out.ns = ns;

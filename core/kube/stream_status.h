@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "core/model/kind.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::kube {
 
@@ -42,7 +42,7 @@ struct StreamStatus
     // "ResourceClaims in ml" / "ResourceSlices": for status lines.
     QString label() const;
     // The cache row of this state.
-    store::StreamRecord record() const;
+    model::StreamRecord record() const;
 };
 
 } // namespace dra::kube

@@ -140,7 +140,7 @@ Result<std::optional<double>> prometheusScalar(const QByteArray &body)
 }
 
 EvidenceCollector::EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster,
-    kube::Clock &clock, int httpTimeoutMs, QObject *parent)
+    common::Clock &clock, int httpTimeoutMs, QObject *parent)
     : QObject(parent)
     , m_plan(plan)
     , m_cluster(cluster)
@@ -420,7 +420,7 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
             inventory.insert(inventory.end(), nodes.begin(), nodes.end());
             if (Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(inventory)))
                 if (Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(*cluster,
-                        alloc::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
+                        release::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
                     diagnosis = std::move(*diagnosed);
         }
         evidence.gates.push_back(negativeControlGate(

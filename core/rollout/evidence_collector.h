@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/rollout/cluster_port.h"
 #include "core/rollout/gates.h"
 #include "core/rollout/rollout_plan.h"
@@ -43,7 +43,7 @@ class EvidenceCollector final : public QObject
 {
     Q_OBJECT
 public:
-    EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
+    EvidenceCollector(const RolloutPlan &plan, ClusterPort &cluster, common::Clock &clock,
         int httpTimeoutMs = 5'000, QObject *parent = nullptr);
 
     // Evidence for `state`'s (effective) stage: Baseline gives the pre-flight baseline gate;
@@ -63,7 +63,7 @@ private:
 
     const RolloutPlan &m_plan;
     ClusterPort &m_cluster;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     int m_httpTimeoutMs;
 };
 

@@ -62,7 +62,7 @@ json mutationOutcomeJson(const MutationOutcome &outcome)
 }
 
 MutationExecutor::MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster,
-    kube::Clock &clock, ExecutorOptions options, QObject *parent)
+    common::Clock &clock, ExecutorOptions options, QObject *parent)
     : QObject(parent)
     , m_plan(plan)
     , m_cluster(cluster)

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/rollout/cluster_port.h"
 #include "core/rollout/mutation.h"
 #include "core/rollout/rollout_plan.h"
@@ -56,7 +56,7 @@ class MutationExecutor final : public QObject
 {
     Q_OBJECT
 public:
-    MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster, kube::Clock &clock,
+    MutationExecutor(const RolloutPlan &plan, ClusterPort &cluster, common::Clock &clock,
         ExecutorOptions options = {}, QObject *parent = nullptr);
 
     using Done = std::function<void(MutationOutcome)>;
@@ -77,7 +77,7 @@ private:
 
     const RolloutPlan &m_plan;
     ClusterPort &m_cluster;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     ExecutorOptions m_options;
 };
 

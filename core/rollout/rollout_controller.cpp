@@ -31,7 +31,7 @@ std::string decisionText(Stage from, const Decision &decision)
 } // namespace
 
 RolloutController::RolloutController(QString statePath, std::string rolloutId, ClusterPort &cluster,
-    kube::Clock &clock, ControllerOptions options, QObject *parent)
+    common::Clock &clock, ControllerOptions options, QObject *parent)
     : QObject(parent)
     , m_statePath(std::move(statePath))
     , m_id(std::move(rolloutId))

@@ -11,7 +11,7 @@
 #include <QString>
 
 #include "core/common/result.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/rollout/cluster_port.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/mutation_executor.h"
@@ -48,7 +48,7 @@ class RolloutController final : public QObject
     Q_OBJECT
 public:
     RolloutController(QString statePath, std::string rolloutId, ClusterPort &cluster,
-        kube::Clock &clock, ControllerOptions options = {}, QObject *parent = nullptr);
+        common::Clock &clock, ControllerOptions options = {}, QObject *parent = nullptr);
     ~RolloutController() override;
 
     // Reads the rollout and its plan from the state file. Fails when there is no such rollout
@@ -94,7 +94,7 @@ private:
     QString m_statePath;
     std::string m_id;
     ClusterPort &m_cluster;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     ControllerOptions m_options;
     std::unique_ptr<RolloutPlan> m_plan;
     std::unique_ptr<RolloutMachine> m_machine;

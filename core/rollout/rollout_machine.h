@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/rollout/gate_result.h"
 #include "core/rollout/mutation.h"
 #include "core/rollout/rollout_plan.h"
@@ -58,7 +58,7 @@ struct Decision
 class RolloutMachine final
 {
 public:
-    RolloutMachine(const RolloutPlan &plan, const kube::Clock &clock)
+    RolloutMachine(const RolloutPlan &plan, const common::Clock &clock)
         : m_plan(plan)
         , m_clock(clock)
     {
@@ -103,7 +103,7 @@ private:
     int64_t windowOf(Stage stage, int step) const;
 
     const RolloutPlan &m_plan;
-    const kube::Clock &m_clock;
+    const common::Clock &m_clock;
 };
 
 } // namespace dra::rollout

@@ -4,7 +4,7 @@
 
 #include "core/alloc/allocated_state.h"
 #include "core/alloc/cluster.h"
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/alloc/node_selector.h"
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
@@ -62,7 +62,7 @@ Result<void> ClaimPlacement::build()
     }
     m_cluster = std::make_unique<alloc::Cluster>(std::move(*cluster));
     m_simulator = std::make_unique<alloc::Simulator>(*m_cluster,
-        alloc::FeatureGates::forMinorVersion(kDemoMinorVersion),
+        release::FeatureGates::forMinorVersion(kDemoMinorVersion),
         alloc::AllocatedState::fromClaims(*m_cluster));
     return {};
 }

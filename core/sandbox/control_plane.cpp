@@ -13,8 +13,8 @@
 
 namespace dra::sandbox {
 
-ControlPlane::ControlPlane(
-    server::ObjectWriter &writer, kube::Clock &clock, ControlPlaneOptions options, QObject *parent)
+ControlPlane::ControlPlane(server::ObjectWriter &writer, common::Clock &clock,
+    ControlPlaneOptions options, QObject *parent)
     : QObject(parent)
     , m_writer(writer)
     , m_clock(clock)

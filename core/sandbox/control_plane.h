@@ -13,7 +13,7 @@
 #include <QTimer>
 
 #include "core/common/result.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/sandbox/claim_releaser.h"
 #include "core/sandbox/demo_kubelet.h"
 #include "core/sandbox/deployment_controller.h"
@@ -49,8 +49,8 @@ class ControlPlane final : public QObject
 {
     Q_OBJECT
 public:
-    ControlPlane(server::ObjectWriter &writer, kube::Clock &clock, ControlPlaneOptions options = {},
-        QObject *parent = nullptr);
+    ControlPlane(server::ObjectWriter &writer, common::Clock &clock,
+        ControlPlaneOptions options = {}, QObject *parent = nullptr);
 
     void setCommittedCallback(std::function<void()> callback) { m_committed = std::move(callback); }
     // Starts the timer (options.tickMs).
@@ -80,7 +80,7 @@ private:
     std::pair<int, std::string> answerMetricsQuery(const std::string &target) const;
 
     server::ObjectWriter &m_writer;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     ControlPlaneOptions m_options;
     FaultSet m_faults;
     GarbageCollector m_garbageCollector;

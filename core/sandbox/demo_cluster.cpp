@@ -3,7 +3,7 @@
 #include "core/sandbox/demo_cluster.h"
 
 #include "core/model/object.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::sandbox {
 
@@ -20,15 +20,15 @@ Result<void> seedDemoCache(
     Result<nlohmann::json> inventory = generateInventory(preset);
     if (!inventory)
         return dra::fail(inventory.error());
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = cluster;
     for (nlohmann::json &item : (*inventory)["items"]) {
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return dra::fail(object.error());
-        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
+        batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
-    if (Result<store::BatchSummary> applied = writer.apply(batch); !applied)
+    if (Result<model::BatchSummary> applied = writer.apply(batch); !applied)
         return dra::fail(applied.error());
     return writer.setClusterInfo(
         { cluster, "sandbox:" + preset.preset, std::string(kDemoKubernetesVersion), 0 });

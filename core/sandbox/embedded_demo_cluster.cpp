@@ -103,7 +103,7 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
     // wakes the watches after each of its passes.
     cluster->m_objectWriter = std::make_unique<server::ObjectWriter>(*cluster->m_writer, o.cluster);
     cluster->m_controlPlane
-        = std::make_unique<ControlPlane>(*cluster->m_objectWriter, kube::Clock::system());
+        = std::make_unique<ControlPlane>(*cluster->m_objectWriter, common::Clock::system());
     if (o.defaultNamespace) {
         if (Result<void> added = cluster->addDefaultNamespace(); !added)
             return dra::fail(added.error());
@@ -125,7 +125,7 @@ Result<void> EmbeddedDemoCluster::addDefaultNamespace()
         return {}; // a kept cache has it already
     const ObjectFactory factory(m_options.preset.seed);
     Result<std::vector<int64_t>> committed = m_objectWriter->commit(
-        { { store::ChangeType::Added, factory.namespaceObject("default") } });
+        { { model::ChangeType::Added, factory.namespaceObject("default") } });
     if (!committed)
         return dra::fail(committed.error());
     return {};

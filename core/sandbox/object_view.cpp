@@ -108,9 +108,9 @@ Result<void> ObjectView::commit()
         const bool existed = m_loaded.contains(key);
         if (const auto it = m_objects.find(key); it != m_objects.end()) {
             writes.push_back(
-                { existed ? store::ChangeType::Modified : store::ChangeType::Added, it->second });
+                { existed ? model::ChangeType::Modified : model::ChangeType::Added, it->second });
         } else if (existed) {
-            writes.push_back({ store::ChangeType::Deleted, m_deleted.at(key) });
+            writes.push_back({ model::ChangeType::Deleted, m_deleted.at(key) });
         }
     }
     m_touched.clear();

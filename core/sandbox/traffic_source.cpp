@@ -41,7 +41,7 @@ TrafficSource::Backend backendOf(const ObjectView &view, const std::string &ns, 
 } // namespace
 
 TrafficSource::TrafficSource(
-    TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent)
+    TrafficMetrics &metrics, common::Clock &clock, Options options, QObject *parent)
     : QObject(parent)
     , m_metrics(metrics)
     , m_clock(clock)

@@ -9,7 +9,7 @@
 #include <QObject>
 #include <QTimer>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/sandbox/object_view.h"
 #include "core/sandbox/service_endpoints.h"
 #include "core/sandbox/traffic_metrics.h"
@@ -36,7 +36,7 @@ public:
     };
 
     TrafficSource(
-        TrafficMetrics &metrics, kube::Clock &clock, Options options, QObject *parent = nullptr);
+        TrafficMetrics &metrics, common::Clock &clock, Options options, QObject *parent = nullptr);
     ~TrafficSource() override;
 
     // Reads the routes, Services and pods of the pass: where requests go from now on.
@@ -77,7 +77,7 @@ private:
     void send(Backend &backend);
 
     TrafficMetrics &m_metrics;
-    kube::Clock &m_clock;
+    common::Clock &m_clock;
     Options m_options;
     std::vector<Rule> m_rules;
     int m_inFlight = 0;

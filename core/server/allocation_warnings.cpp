@@ -74,7 +74,7 @@ public:
 private:
     // A device row's attributes ({"domain/name": {"int": 1}}) and capacities
     // ({"domain/name": "80Gi"}), as the cache stores them.
-    static cel::DeviceView view(const store::DeviceRow &row)
+    static cel::DeviceView view(const model::DeviceRow &row)
     {
         cel::DeviceView view;
         view.driver = row.driver;
@@ -141,7 +141,7 @@ std::optional<std::string> checkRequest(const json &request, const std::string &
     const std::string className = request.value("deviceClassName", "");
     if (className.empty())
         return std::nullopt;
-    Result<std::optional<store::ObjectRecord>> deviceClass = cache.object(
+    Result<std::optional<model::ObjectRecord>> deviceClass = cache.object(
         cluster, { std::string(model::kResourceGroup), "DeviceClass", "", className });
     if (!deviceClass)
         return std::nullopt;

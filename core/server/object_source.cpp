@@ -12,7 +12,7 @@
 
 #include "core/common/json_text.h"
 #include "core/common/logging.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::server {
 
@@ -54,13 +54,13 @@ Result<ObjectSource::Listing> ObjectSource::list(
     if (!rev)
         return dra::fail(rev.error());
     listing.rev = *rev;
-    Result<std::vector<store::ObjectRecord>> records = m_cache.objects(m_cluster, kind.group,
+    Result<std::vector<model::ObjectRecord>> records = m_cache.objects(m_cluster, kind.group,
         kind.name, ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
     if (!records)
         return dra::fail(records.error());
     listing.items.reserve(records->size());
-    for (const store::ObjectRecord &record : *records) {
-        Result<model::Object> object = store::fromRecord(record);
+    for (const model::ObjectRecord &record : *records) {
+        Result<model::Object> object = model::fromRecord(record);
         Result<nlohmann::json> json = object ? wireJson(*object, record.rev, apiVersion)
                                              : Result<nlohmann::json>(dra::fail(object.error()));
         if (!json) {
@@ -77,12 +77,12 @@ Result<std::optional<ServedObject>> ObjectSource::get(const model::KindInfo &kin
     const std::string &ns, const std::string &name, const std::string &apiVersion)
 {
     const common::ObjectKey key { std::string(kind.group), std::string(kind.name), ns, name };
-    Result<std::optional<store::ObjectRecord>> record = m_cache.object(m_cluster, key);
+    Result<std::optional<model::ObjectRecord>> record = m_cache.object(m_cluster, key);
     if (!record)
         return dra::fail(record.error());
     if (!*record)
         return std::optional<ServedObject>();
-    Result<model::Object> object = store::fromRecord(**record);
+    Result<model::Object> object = model::fromRecord(**record);
     if (!object)
         return dra::fail(object.error());
     Result<nlohmann::json> json = wireJson(*object, (*record)->rev, apiVersion);

@@ -6,7 +6,7 @@
 
 #include "core/common/json_text.h"
 #include "core/model/object.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::server {
 
@@ -15,7 +15,7 @@ namespace {
 using common::Error;
 using nlohmann::json;
 
-Result<ObjectWriter::Stored> storedOf(const store::ObjectRecord &record)
+Result<ObjectWriter::Stored> storedOf(const model::ObjectRecord &record)
 {
     Result<json> parsed = common::parseJson(record.json, common::qs(record.key.display()));
     if (!parsed)
@@ -36,7 +36,7 @@ ObjectWriter::ObjectWriter(store::CacheDb &writer, std::string cluster)
 Result<std::optional<ObjectWriter::Stored>> ObjectWriter::get(
     const model::KindInfo &kind, const std::string &ns, const std::string &name)
 {
-    Result<std::optional<store::ObjectRecord>> record
+    Result<std::optional<model::ObjectRecord>> record
         = m_cache.object(m_cluster, { std::string(kind.group), std::string(kind.name), ns, name });
     if (!record)
         return dra::fail(record.error());
@@ -51,12 +51,12 @@ Result<std::optional<ObjectWriter::Stored>> ObjectWriter::get(
 Result<std::vector<ObjectWriter::Stored>> ObjectWriter::list(
     const model::KindInfo &kind, const std::string &ns)
 {
-    Result<std::vector<store::ObjectRecord>> records = m_cache.objects(m_cluster, kind.group,
+    Result<std::vector<model::ObjectRecord>> records = m_cache.objects(m_cluster, kind.group,
         kind.name, ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
     if (!records)
         return dra::fail(records.error());
     std::vector<Stored> out;
-    for (const store::ObjectRecord &record : *records) {
+    for (const model::ObjectRecord &record : *records) {
         if (Result<Stored> stored = storedOf(record))
             out.push_back(std::move(*stored));
     }
@@ -65,7 +65,7 @@ Result<std::vector<ObjectWriter::Stored>> ObjectWriter::list(
 
 Result<std::vector<int64_t>> ObjectWriter::commit(const std::vector<Write> &writes)
 {
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = m_cluster;
     std::vector<common::ObjectKey> keys;
     for (const Write &write : writes) {
@@ -76,15 +76,15 @@ Result<std::vector<int64_t>> ObjectWriter::commit(const std::vector<Write> &writ
         if (!decoded)
             return dra::fail(decoded.error());
         keys.push_back(decoded->key());
-        batch.changes.push_back({ write.type, store::toRecord(*decoded) });
+        batch.changes.push_back({ write.type, model::toRecord(*decoded) });
     }
-    std::vector<store::WatchBatch> batches;
+    std::vector<model::WatchBatch> batches;
     batches.push_back(std::move(batch));
-    Result<std::vector<store::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
+    Result<std::vector<model::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
     if (!committed)
         return dra::fail(committed.error());
     std::map<common::ObjectKey, int64_t> revs;
-    for (const store::CommittedChange &change : committed->front().changes)
+    for (const model::CommittedChange &change : committed->front().changes)
         revs[change.object.key] = change.rev;
     std::vector<int64_t> out;
     for (const common::ObjectKey &key : keys) {

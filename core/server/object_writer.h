@@ -37,7 +37,7 @@ public:
 
     struct Write
     {
-        store::ChangeType type;
+        model::ChangeType type;
         nlohmann::json object; // the new state; for Deleted the last state
     };
     // Commits `writes` in one transaction and returns each one's revision, in order (0 when a

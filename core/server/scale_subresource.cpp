@@ -100,7 +100,7 @@ Response serveScale(
         object["metadata"]["generation"] = object["metadata"].value("generation", int64_t(1)) + 1;
     }
     Result<std::vector<int64_t>> committed
-        = writer->commit({ { store::ChangeType::Modified, object } });
+        = writer->commit({ { model::ChangeType::Modified, object } });
     if (!committed)
         return status::fromError(committed.error());
     const int64_t rev = committed->front() != 0 ? committed->front() : (*live)->rev;

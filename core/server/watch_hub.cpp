@@ -17,14 +17,14 @@ namespace dra::server {
 
 namespace {
 
-std::string_view eventType(store::ChangeType type)
+std::string_view eventType(model::ChangeType type)
 {
     switch (type) {
-    case store::ChangeType::Added:
+    case model::ChangeType::Added:
         return "ADDED";
-    case store::ChangeType::Modified:
+    case model::ChangeType::Modified:
         return "MODIFIED";
-    case store::ChangeType::Deleted:
+    case model::ChangeType::Deleted:
         return "DELETED";
     }
     return "MODIFIED";
@@ -337,9 +337,9 @@ void Watcher::deliver(const store::LoggedChange &change, const ServedObject &ite
     if (m_known.contains(key))
         wasVisible = m_visible.contains(key);
     else // first seen since the watch began: it was there unless this change created it
-        wasVisible = change.type != store::ChangeType::Added && matches;
+        wasVisible = change.type != model::ChangeType::Added && matches;
     m_known.insert(key);
-    if (change.type == store::ChangeType::Deleted || !matches) {
+    if (change.type == model::ChangeType::Deleted || !matches) {
         if (wasVisible)
             send("DELETED", item);
         m_visible.erase(key);

@@ -297,7 +297,7 @@ Response WriteController::finishCreate(const Request &request, const ResourcePat
     for (std::string &warning :
         allocationWarnings(object, kind, m_writer.cache(), m_writer.cluster()))
         warnings.push_back(std::move(warning));
-    return commitAndRespond(path, options, store::ChangeType::Added, object, 201, 0, warnings);
+    return commitAndRespond(path, options, model::ChangeType::Added, object, 201, 0, warnings);
 }
 
 Response WriteController::update(const Request &request, const ResourcePath &path)
@@ -515,17 +515,17 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
         WriteOptions unchanged = options;
         unchanged.dryRun = true;
         return commitAndRespond(
-            path, unchanged, store::ChangeType::Modified, live.object, 200, live.rev, warnings);
+            path, unchanged, model::ChangeType::Modified, live.object, 200, live.rev, warnings);
     }
     for (std::string &warning :
         allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster()))
         warnings.push_back(std::move(warning));
     return commitAndRespond(
-        path, options, store::ChangeType::Modified, desired, 200, live.rev, warnings);
+        path, options, model::ChangeType::Modified, desired, 200, live.rev, warnings);
 }
 
 Response WriteController::commitAndRespond(const ResourcePath &path, const WriteOptions &options,
-    store::ChangeType type, const json &object, int code, int64_t unchangedRev,
+    model::ChangeType type, const json &object, int code, int64_t unchangedRev,
     const std::vector<std::string> &warnings)
 {
     int64_t rev = unchangedRev;
@@ -585,12 +585,12 @@ Response WriteController::remove(const Request &request, const ResourcePath &pat
             if (!contents)
                 return status::fromError(contents.error());
             for (ObjectWriter::Stored &item : *contents)
-                writes.push_back({ store::ChangeType::Deleted, std::move(item.json) });
+                writes.push_back({ model::ChangeType::Deleted, std::move(item.json) });
         }
         answer["metadata"]["deletionTimestamp"] = nowText();
         answer["status"]["phase"] = "Terminating";
     }
-    writes.push_back({ store::ChangeType::Deleted, live.object });
+    writes.push_back({ model::ChangeType::Deleted, live.object });
     int64_t rev = live.rev;
     if (!options->dryRun) {
         Result<std::vector<int64_t>> revs = m_writer.commit(writes);
@@ -628,7 +628,7 @@ Response WriteController::removeCollection(const Request &request, const Resourc
         if (!decoded || !selection->labels.matches(decoded->meta)
             || !selection->fields.matches(decoded->meta))
             continue;
-        writes.push_back({ store::ChangeType::Deleted, std::move(item.json) });
+        writes.push_back({ model::ChangeType::Deleted, std::move(item.json) });
         liveRevs.push_back(item.rev);
     }
     std::vector<int64_t> revs = liveRevs;

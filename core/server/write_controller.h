@@ -57,7 +57,7 @@ private:
     Response apply(const Request &request, const ResourcePath &path, const WriteOptions &options);
     // Commits and answers with the object as stored, in the request's version.
     Response commitAndRespond(const ResourcePath &path, const WriteOptions &options,
-        store::ChangeType type, const nlohmann::json &object, int status, int64_t unchangedRev,
+        model::ChangeType type, const nlohmann::json &object, int status, int64_t unchangedRev,
         const std::vector<std::string> &warnings);
 
     ObjectWriter &m_writer;

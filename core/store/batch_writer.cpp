@@ -38,8 +38,8 @@ struct NsNameHash
 class BatchWriter
 {
 public:
-    BatchWriter(sqlite::Database &db, WriterStatements &s, const WatchBatch &batch, int64_t now,
-        std::vector<Applied> *applied)
+    BatchWriter(sqlite::Database &db, WriterStatements &s, const model::WatchBatch &batch,
+        int64_t now, std::vector<Applied> *applied)
         : m_db(db)
         , m_s(s)
         , m_batch(batch)
@@ -48,15 +48,15 @@ public:
     {
     }
 
-    Result<BatchSummary> run()
+    Result<model::BatchSummary> run()
     {
         m_s.touchCluster.bind(1, m_batch.cluster);
         m_s.touchCluster.bind(2, m_now);
         if (Result<void> touched = m_s.touchCluster.exec(); !touched)
             return fail(touched.error());
         for (size_t i = 0; i < m_batch.changes.size(); ++i) {
-            const Change &change = m_batch.changes[i];
-            const Result<void> done = change.type == ChangeType::Deleted
+            const model::Change &change = m_batch.changes[i];
+            const Result<void> done = change.type == model::ChangeType::Deleted
                 ? remove(change.object, int(i))
                 : write(change.object, int(i));
             if (!done) {
@@ -74,7 +74,7 @@ public:
             if (Result<void> replaced = removeUnmentioned(group, kind, &ns); !replaced)
                 return fail(replaced.error());
         }
-        for (const StreamRecord &stream : m_batch.streams) {
+        for (const model::StreamRecord &stream : m_batch.streams) {
             if (Result<void> stored = writeStream(stream); !stored)
                 return fail(stored.error());
         }
@@ -100,7 +100,7 @@ public:
     }
 
 private:
-    Result<int64_t> logChange(const common::ObjectKey &key, ChangeType type,
+    Result<int64_t> logChange(const common::ObjectKey &key, model::ChangeType type,
         std::string_view resourceVersion, std::string_view json)
     {
         Statement &insert = m_s.insertChange;
@@ -116,13 +116,13 @@ private:
             m_summary.firstRev = rev;
         m_summary.lastRev = rev;
         switch (type) {
-        case ChangeType::Added:
+        case model::ChangeType::Added:
             ++m_summary.added;
             break;
-        case ChangeType::Modified:
+        case model::ChangeType::Modified:
             ++m_summary.modified;
             break;
-        case ChangeType::Deleted:
+        case model::ChangeType::Deleted:
             ++m_summary.deleted;
             break;
         }
@@ -137,7 +137,7 @@ private:
         return m_s.deleteDevices.exec();
     }
 
-    Result<void> write(const ObjectRecord &record, int changeIndex)
+    Result<void> write(const model::ObjectRecord &record, int changeIndex)
     {
         Statement &select = m_s.selectObject;
         bool exists = false;
@@ -154,7 +154,8 @@ private:
                 return {};
             }
         }
-        const ChangeType type = exists ? ChangeType::Modified : ChangeType::Added;
+        const model::ChangeType type
+            = exists ? model::ChangeType::Modified : model::ChangeType::Added;
         const Result<int64_t> rev
             = logChange(record.key, type, record.resourceVersion, record.json);
         if (!rev)
@@ -178,7 +179,7 @@ private:
                 return cleared;
         }
         Statement &device = m_s.insertDevice;
-        for (const DeviceRow &row : record.devices) {
+        for (const model::DeviceRow &row : record.devices) {
             bindKey(device, m_batch.cluster, record.key);
             device.bind(6, row.name);
             device.bind(7, row.driver);
@@ -195,10 +196,11 @@ private:
     }
 
     // Logs the deletion with the last known state and drops the row and its devices.
-    Result<void> deleteStored(const ObjectRecord &last, std::string_view resourceVersion,
+    Result<void> deleteStored(const model::ObjectRecord &last, std::string_view resourceVersion,
         std::string_view json, int changeIndex, bool keepStored)
     {
-        const Result<int64_t> rev = logChange(last.key, ChangeType::Deleted, resourceVersion, json);
+        const Result<int64_t> rev
+            = logChange(last.key, model::ChangeType::Deleted, resourceVersion, json);
         if (!rev)
             return fail(rev.error());
         if (Result<void> cleared = clearDevices(last.key); !cleared)
@@ -207,15 +209,15 @@ private:
         if (Result<void> deleted = m_s.deleteObject.exec(); !deleted)
             return deleted;
         if (m_applied)
-            m_applied->push_back(Applied {
-                ChangeType::Deleted, *rev, changeIndex, keepStored ? last : ObjectRecord {} });
+            m_applied->push_back(Applied { model::ChangeType::Deleted, *rev, changeIndex,
+                keepStored ? last : model::ObjectRecord {} });
         return {};
     }
 
-    Result<void> remove(const ObjectRecord &record, int changeIndex)
+    Result<void> remove(const model::ObjectRecord &record, int changeIndex)
     {
         Statement &select = m_s.selectObject;
-        ObjectRecord last;
+        model::ObjectRecord last;
         {
             StatementScope scope(select);
             bindKey(select, m_batch.cluster, record.key);
@@ -236,7 +238,7 @@ private:
     }
 
     // Records a stream's state; `since` moves only when the state itself changes.
-    Result<void> writeStream(const StreamRecord &stream)
+    Result<void> writeStream(const model::StreamRecord &stream)
     {
         Statement &upsert = m_s.upsertStream;
         upsert.bind(1, m_batch.cluster);
@@ -257,12 +259,12 @@ private:
         const std::string &group, const std::string &kind, const std::string *ns)
     {
         std::unordered_set<std::pair<std::string_view, std::string_view>, NsNameHash> mentioned;
-        for (const Change &change : m_batch.changes) {
+        for (const model::Change &change : m_batch.changes) {
             const common::ObjectKey &key = change.object.key;
-            if (change.type != ChangeType::Deleted && key.group == group && key.kind == kind)
+            if (change.type != model::ChangeType::Deleted && key.group == group && key.kind == kind)
                 mentioned.emplace(key.ns, key.name);
         }
-        std::vector<ObjectRecord> stale;
+        std::vector<model::ObjectRecord> stale;
         {
             Statement &select = ns ? m_s.selectKindInNamespace : m_s.selectKind;
             StatementScope scope(select);
@@ -282,7 +284,7 @@ private:
                         { group, kind, select.columnString(0), select.columnString(1) }));
             }
         }
-        for (const ObjectRecord &last : stale) {
+        for (const model::ObjectRecord &last : stale) {
             if (Result<void> removed
                 = deleteStored(last, last.resourceVersion, last.json, -1, true);
                 !removed)
@@ -293,17 +295,17 @@ private:
 
     sqlite::Database &m_db;
     WriterStatements &m_s;
-    const WatchBatch &m_batch;
+    const model::WatchBatch &m_batch;
     const int64_t m_now;
     std::vector<Applied> *m_applied;
-    BatchSummary m_summary;
+    model::BatchSummary m_summary;
 };
 
 } // namespace
 
-ObjectRecord storedRecord(const Statement &row, int first, common::ObjectKey key)
+model::ObjectRecord storedRecord(const Statement &row, int first, common::ObjectKey key)
 {
-    ObjectRecord record;
+    model::ObjectRecord record;
     record.key = std::move(key);
     record.apiVersion = row.columnString(first);
     record.uid = row.columnString(first + 1);
@@ -386,32 +388,32 @@ Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Databa
     return s;
 }
 
-Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
-    const WatchBatch &batch, int64_t now, std::vector<Applied> *applied)
+Result<model::BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
+    const model::WatchBatch &batch, int64_t now, std::vector<Applied> *applied)
 {
     return BatchWriter(db, statements, batch, now, applied).run();
 }
 
-std::string_view changeTypeName(ChangeType type)
+std::string_view changeTypeName(model::ChangeType type)
 {
     switch (type) {
-    case ChangeType::Added:
+    case model::ChangeType::Added:
         return "added";
-    case ChangeType::Modified:
+    case model::ChangeType::Modified:
         return "modified";
-    case ChangeType::Deleted:
+    case model::ChangeType::Deleted:
         return "deleted";
     }
     return "modified";
 }
 
-ChangeType changeTypeFromName(std::string_view name)
+model::ChangeType changeTypeFromName(std::string_view name)
 {
     if (name == "added")
-        return ChangeType::Added;
+        return model::ChangeType::Added;
     if (name == "deleted")
-        return ChangeType::Deleted;
-    return ChangeType::Modified;
+        return model::ChangeType::Deleted;
+    return model::ChangeType::Modified;
 }
 
 } // namespace dra::store

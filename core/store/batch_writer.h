@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/common/result.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 #include "core/store/sqlite.h"
 
 namespace dra::store {
@@ -21,7 +21,7 @@ inline constexpr std::string_view kObjectColumns
     = "api_version, uid, resource_version, generation, created, json, rev";
 
 // The stored state of `key` from a row holding kObjectColumns from column `first` on.
-ObjectRecord storedRecord(const sqlite::Statement &row, int first, common::ObjectKey key);
+model::ObjectRecord storedRecord(const sqlite::Statement &row, int first, common::ObjectKey key);
 
 // The writer's statements, prepared once: bulk loads run them tens of thousands of times.
 struct WriterStatements
@@ -37,20 +37,21 @@ struct WriterStatements
 // What one logged change did, kept until commit so the committed batch can be built from it.
 struct Applied
 {
-    ChangeType type;
+    model::ChangeType type;
     int64_t rev = 0;
     int changeIndex = -1; // the batch change holding the object, or -1: use `stored`
-    ObjectRecord stored;
+    model::ObjectRecord stored;
 };
 
 // Applies one batch inside the caller's open write transaction; on failure the caller must roll
 // back. `now` stamps every row (ms since the epoch); `applied`, when given, receives one entry
 // per logged change in revision order.
-[[nodiscard]] Result<BatchSummary> writeBatch(sqlite::Database &db, WriterStatements &statements,
-    const WatchBatch &batch, int64_t now, std::vector<Applied> *applied);
+[[nodiscard]] Result<model::BatchSummary> writeBatch(sqlite::Database &db,
+    WriterStatements &statements, const model::WatchBatch &batch, int64_t now,
+    std::vector<Applied> *applied);
 
 // The stored form of ChangeType in the change log.
-std::string_view changeTypeName(ChangeType type);
-ChangeType changeTypeFromName(std::string_view name);
+std::string_view changeTypeName(model::ChangeType type);
+model::ChangeType changeTypeFromName(std::string_view name);
 
 } // namespace dra::store

@@ -173,12 +173,12 @@ Result<sqlite::Transaction> CacheDb::beginWrite()
     return sqlite::Transaction::begin(d->file.db, sqlite::Transaction::Kind::Immediate);
 }
 
-Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
+Result<model::BatchSummary> CacheDb::apply(const model::WatchBatch &batch)
 {
     Result<sqlite::Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
-    const Result<BatchSummary> summary = writeBatch(
+    const Result<model::BatchSummary> summary = writeBatch(
         d->file.db, *d->statements, batch, QDateTime::currentMSecsSinceEpoch(), nullptr);
     if (!summary)
         return summary; // the transaction rolls back as it goes out of scope
@@ -187,17 +187,18 @@ Result<BatchSummary> CacheDb::apply(const WatchBatch &batch)
     return summary;
 }
 
-Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&batches)
+Result<std::vector<model::CommittedBatch>> CacheDb::applyAll(
+    std::vector<model::WatchBatch> &&batches)
 {
     Result<sqlite::Transaction> transaction = beginWrite();
     if (!transaction)
         return fail(transaction.error());
     const int64_t now = QDateTime::currentMSecsSinceEpoch();
     std::vector<std::vector<Applied>> applied(batches.size());
-    std::vector<BatchSummary> summaries;
+    std::vector<model::BatchSummary> summaries;
     summaries.reserve(batches.size());
     for (size_t i = 0; i < batches.size(); ++i) {
-        Result<BatchSummary> summary
+        Result<model::BatchSummary> summary
             = writeBatch(d->file.db, *d->statements, batches[i], now, &applied[i]);
         if (!summary)
             return fail(summary.error());
@@ -206,18 +207,18 @@ Result<std::vector<CommittedBatch>> CacheDb::applyAll(std::vector<WatchBatch> &&
     if (Result<void> committed = transaction->commit(); !committed)
         return fail(committed.error());
 
-    std::vector<CommittedBatch> result(batches.size());
+    std::vector<model::CommittedBatch> result(batches.size());
     for (size_t i = 0; i < batches.size(); ++i) {
-        CommittedBatch &out = result[i];
+        model::CommittedBatch &out = result[i];
         out.cluster = std::move(batches[i].cluster);
         out.summary = summaries[i];
         out.changes.reserve(applied[i].size());
         for (Applied &one : applied[i]) {
-            ObjectRecord object = one.changeIndex >= 0
+            model::ObjectRecord object = one.changeIndex >= 0
                 ? std::move(batches[i].changes[size_t(one.changeIndex)].object)
                 : std::move(one.stored);
             object.rev = one.rev;
-            out.changes.push_back(CommittedChange { one.type, one.rev, std::move(object) });
+            out.changes.push_back(model::CommittedChange { one.type, one.rev, std::move(object) });
         }
     }
     return result;

@@ -15,7 +15,7 @@
 #include "core/common/object_key.h"
 #include "core/common/result.h"
 #include "core/store/db_file.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 #include "core/store/sqlite.h"
 
 namespace dra::store {
@@ -31,7 +31,7 @@ struct ClusterInfo
 struct SliceDevice
 {
     std::string slice;
-    DeviceRow device;
+    model::DeviceRow device;
 };
 
 // One row of the change log. `json` is the new state, or the last state for a deletion.
@@ -40,7 +40,7 @@ struct LoggedChange
     int64_t rev = 0;
     std::string cluster;
     common::ObjectKey key;
-    ChangeType type = ChangeType::Added;
+    model::ChangeType type = model::ChangeType::Added;
     std::string resourceVersion;
     int64_t at = 0; // ms since the epoch
     std::string json;
@@ -104,11 +104,12 @@ public:
     // Writer only. Applies the batch in one transaction; nothing of it is stored if it fails.
     // A change whose JSON is byte-identical to the stored object is counted as unchanged and
     // not logged, so importing the same data twice changes nothing.
-    [[nodiscard]] Result<BatchSummary> apply(const WatchBatch &batch);
+    [[nodiscard]] Result<model::BatchSummary> apply(const model::WatchBatch &batch);
     // Writer only. Applies several batches in one transaction (coalesced by the writer thread)
     // and returns what each one changed. Objects are moved out of `batches` only once committed;
     // after a failure the batches are intact, for a retry.
-    [[nodiscard]] Result<std::vector<CommittedBatch>> applyAll(std::vector<WatchBatch> &&batches);
+    [[nodiscard]] Result<std::vector<model::CommittedBatch>> applyAll(
+        std::vector<model::WatchBatch> &&batches);
     // Writer only. Records where a cluster is served from and which Kubernetes version it runs.
     [[nodiscard]] Result<void> setClusterInfo(const ClusterInfo &info);
     // Writer only. Trims the change log to `policy` (the objects are untouched), then VACUUMs.
@@ -121,10 +122,10 @@ public:
     [[nodiscard]] Result<sqlite::Transaction> beginRead();
     // Objects of one kind, all namespaces when `ns` is empty, ordered by namespace and name.
     // `devices` is not filled here; devices() reads them.
-    [[nodiscard]] Result<std::vector<ObjectRecord>> objects(std::string_view cluster,
+    [[nodiscard]] Result<std::vector<model::ObjectRecord>> objects(std::string_view cluster,
         std::string_view group, std::string_view kind,
         std::optional<std::string_view> ns = std::nullopt);
-    [[nodiscard]] Result<std::optional<ObjectRecord>> object(
+    [[nodiscard]] Result<std::optional<model::ObjectRecord>> object(
         std::string_view cluster, const common::ObjectKey &key);
     // Devices of a cluster, optionally of one node ("" selects network-attached devices).
     [[nodiscard]] Result<std::vector<SliceDevice>> devices(
@@ -135,7 +136,7 @@ public:
     // rest, so the row text is not allocated again for every slice. Nothing is collected, so a
     // loader reads shares of a large cache in parallel, a connection each.
     [[nodiscard]] Result<void> forEachSlice(std::string_view cluster, std::string_view from,
-        std::string_view to, const std::function<void(ObjectRecord &)> &visit);
+        std::string_view to, const std::function<void(model::ObjectRecord &)> &visit);
     // The names of the cluster-scoped objects of one kind, in order.
     [[nodiscard]] Result<std::vector<std::string>> objectNames(
         std::string_view cluster, std::string_view group, std::string_view kind);
@@ -151,7 +152,7 @@ public:
     [[nodiscard]] Result<std::optional<LoggedChange>> changeAt(
         std::string_view cluster, const common::ObjectKey &key, int64_t atMs);
     // The streams a mirror of `cluster` reported, ordered by group, kind and namespace.
-    [[nodiscard]] Result<std::vector<StreamRecord>> streams(std::string_view cluster);
+    [[nodiscard]] Result<std::vector<model::StreamRecord>> streams(std::string_view cluster);
     // The oldest retained change-log row's time and revision (0, 0 when the log is empty).
     [[nodiscard]] Result<std::pair<int64_t, int64_t>> oldestChange();
     // The highest revision ever issued (0 for a new cache); revisions are never reused.

@@ -112,7 +112,7 @@ Result<std::optional<LoggedChange>> CacheDb::changeAt(
     return std::optional<LoggedChange>(std::move(rows->front()));
 }
 
-Result<std::vector<StreamRecord>> CacheDb::streams(std::string_view cluster)
+Result<std::vector<model::StreamRecord>> CacheDb::streams(std::string_view cluster)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -123,8 +123,8 @@ Result<std::vector<StreamRecord>> CacheDb::streams(std::string_view cluster)
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
-    return collectRows<StreamRecord>(*select, [](const Statement &row) {
-        return StreamRecord { row.columnString(0), row.columnString(1), row.columnString(2),
+    return collectRows<model::StreamRecord>(*select, [](const Statement &row) {
+        return model::StreamRecord { row.columnString(0), row.columnString(1), row.columnString(2),
             row.columnString(3), row.columnString(4), row.columnString(5), row.columnString(6),
             row.columnInt(7), row.columnInt(8) };
     });

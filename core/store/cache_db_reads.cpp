@@ -45,7 +45,7 @@ std::string objectSelect()
     return "SELECT ns, name, " + std::string(kObjectColumns) + " FROM objects ";
 }
 
-ObjectRecord readObject(const Statement &row, std::string_view group, std::string_view kind)
+model::ObjectRecord readObject(const Statement &row, std::string_view group, std::string_view kind)
 {
     return storedRecord(row, 2,
         { std::string(group), std::string(kind), row.columnString(0), row.columnString(1) });
@@ -68,8 +68,8 @@ Result<sqlite::Transaction> CacheDb::beginRead()
     return transaction;
 }
 
-Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std::string_view group,
-    std::string_view kind, std::optional<std::string_view> ns)
+Result<std::vector<model::ObjectRecord>> CacheDb::objects(std::string_view cluster,
+    std::string_view group, std::string_view kind, std::optional<std::string_view> ns)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -84,11 +84,11 @@ Result<std::vector<ObjectRecord>> CacheDb::objects(std::string_view cluster, std
     select->bind(3, kind);
     if (ns)
         select->bind(4, *ns);
-    return collect<ObjectRecord>(
+    return collect<model::ObjectRecord>(
         *select, [&](const Statement &row) { return readObject(row, group, kind); });
 }
 
-Result<std::optional<ObjectRecord>> CacheDb::object(
+Result<std::optional<model::ObjectRecord>> CacheDb::object(
     std::string_view cluster, const common::ObjectKey &key)
 {
     if (!d)
@@ -102,7 +102,7 @@ Result<std::optional<ObjectRecord>> CacheDb::object(
     select->bind(3, key.kind);
     select->bind(4, key.ns);
     select->bind(5, key.name);
-    return firstRow(collect<ObjectRecord>(
+    return firstRow(collect<model::ObjectRecord>(
         *select, [&](const Statement &row) { return readObject(row, key.group, key.kind); }));
 }
 
@@ -123,13 +123,13 @@ Result<std::vector<SliceDevice>> CacheDb::devices(
         select->bind(2, *node);
     return collect<SliceDevice>(*select, [](const Statement &row) {
         return SliceDevice { row.columnString(0),
-            DeviceRow { row.columnString(1), row.columnString(2), row.columnString(3),
+            model::DeviceRow { row.columnString(1), row.columnString(2), row.columnString(3),
                 row.columnString(4), row.columnString(5), row.columnString(6) } };
     });
 }
 
 Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view from,
-    std::string_view to, const std::function<void(ObjectRecord &)> &visit)
+    std::string_view to, const std::function<void(model::ObjectRecord &)> &visit)
 {
     if (!d)
         return fail(cacheNotOpen());
@@ -160,7 +160,7 @@ Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view fr
     }
     StatementScope sliceScope(*slices), deviceScope(*devices);
     Result<bool> device = devices->step();
-    ObjectRecord record;
+    model::ObjectRecord record;
     while (true) {
         const Result<bool> slice = slices->step();
         if (!slice)
@@ -187,7 +187,7 @@ Result<void> CacheDb::forEachSlice(std::string_view cluster, std::string_view fr
                 continue; // rows of a slice the range does not hold (none in a sound cache)
             if (rows == record.devices.size())
                 record.devices.emplace_back();
-            DeviceRow &row = record.devices[rows++];
+            model::DeviceRow &row = record.devices[rows++];
             row.name = devices->columnText(1);
             row.driver = devices->columnText(2);
             row.pool = devices->columnText(3);

@@ -13,8 +13,8 @@ namespace dra::store {
 
 void registerStoreMetaTypes()
 {
-    qRegisterMetaType<dra::store::WatchBatch>();
-    qRegisterMetaType<dra::store::CommittedBatch>();
+    qRegisterMetaType<dra::model::WatchBatch>();
+    qRegisterMetaType<dra::model::CommittedBatch>();
     qRegisterMetaType<dra::common::Error>();
     qRegisterMetaType<dra::store::RetentionPolicy>();
     qRegisterMetaType<dra::store::RetentionSummary>();
@@ -29,7 +29,7 @@ Store::Store(CacheDb cache, QObject *parent)
 
 Store::~Store() = default;
 
-void Store::enqueue(WatchBatch batch)
+void Store::enqueue(model::WatchBatch batch)
 {
     m_pending.push_back(std::move(batch));
     if (m_flushQueued)
@@ -54,13 +54,13 @@ void Store::applyRetention(RetentionPolicy policy)
 void Store::flush()
 {
     m_flushQueued = false;
-    std::vector<WatchBatch> batches = std::exchange(m_pending, {});
+    std::vector<model::WatchBatch> batches = std::exchange(m_pending, {});
     if (batches.empty())
         return;
     if (batches.size() > 1) {
-        Result<std::vector<CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
+        Result<std::vector<model::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
         if (committed) {
-            for (const CommittedBatch &batch : *committed)
+            for (const model::CommittedBatch &batch : *committed)
                 Q_EMIT this->committed(batch);
             return;
         }
@@ -73,12 +73,12 @@ void Store::flush()
     applyEach(std::move(batches));
 }
 
-void Store::applyEach(std::vector<WatchBatch> batches)
+void Store::applyEach(std::vector<model::WatchBatch> batches)
 {
-    for (WatchBatch &batch : batches) {
-        std::vector<WatchBatch> one;
+    for (model::WatchBatch &batch : batches) {
+        std::vector<model::WatchBatch> one;
         one.push_back(std::move(batch));
-        Result<std::vector<CommittedBatch>> committed = m_cache.applyAll(std::move(one));
+        Result<std::vector<model::CommittedBatch>> committed = m_cache.applyAll(std::move(one));
         if (!committed) {
             Q_EMIT failed(committed.error());
             continue;

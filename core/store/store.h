@@ -8,7 +8,7 @@
 
 #include "core/common/error.h"
 #include "core/store/cache_db.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::store {
 
@@ -25,14 +25,14 @@ public:
 
 public Q_SLOTS:
     // Queues a batch for the next transaction. Store thread.
-    void enqueue(dra::store::WatchBatch batch);
+    void enqueue(dra::model::WatchBatch batch);
     // Trims the change log to `policy` after the pending batches, then announces the outcome by
     // retentionApplied() or failed(). Store thread.
     void applyRetention(dra::store::RetentionPolicy policy);
 
 Q_SIGNALS:
     // A batch is durable and visible to readers; changes carry their revisions.
-    void committed(const dra::store::CommittedBatch &batch);
+    void committed(const dra::model::CommittedBatch &batch);
     // A batch could not be stored; none of it is in the cache.
     void failed(const dra::common::Error &error);
     // The change log was trimmed.
@@ -40,10 +40,10 @@ Q_SIGNALS:
 
 private:
     void flush();
-    void applyEach(std::vector<WatchBatch> batches);
+    void applyEach(std::vector<model::WatchBatch> batches);
 
     CacheDb m_cache;
-    std::vector<WatchBatch> m_pending;
+    std::vector<model::WatchBatch> m_pending;
     bool m_flushQueued = false;
 };
 

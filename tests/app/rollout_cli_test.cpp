@@ -52,7 +52,7 @@ protected:
         const std::string text = dra::test::readFile(examplePlan().toStdString());
         const PlanParse parsed = parsePlan(text);
         ASSERT_TRUE(parsed.plan);
-        dra::kube::ManualClock clock;
+        dra::common::ManualClock clock;
         const RolloutMachine machine(*parsed.plan, clock);
         dra::Result<dra::store::StateDb> db
             = dra::store::StateDb::open(state(), dra::store::OpenMode::ReadWrite);
@@ -329,7 +329,7 @@ TEST_F(RolloutCliTest, StatusWatchEndsWhenTheRolloutHasSettled)
     {
         const std::string text = dra::test::readFile(examplePlan().toStdString());
         const PlanParse parsed = parsePlan(text);
-        dra::kube::ManualClock clock;
+        dra::common::ManualClock clock;
         const RolloutMachine machine(*parsed.plan, clock);
         dra::Result<dra::store::StateDb> db
             = dra::store::StateDb::open(state(), dra::store::OpenMode::ReadWrite);

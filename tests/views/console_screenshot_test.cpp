@@ -137,9 +137,9 @@ TEST_F(ConsoleLiveMirrorTest, LiveContextIsMirroredIntoTheCacheAndShown)
         = dra::store::CacheDb::open(cache, dra::store::OpenMode::ReadOnly);
     ASSERT_TRUE(mirrored.has_value()) << mirrored.error().message.toStdString();
     EXPECT_FALSE(mirrored->objects("demo", "resource.k8s.io", "ResourceSlice").value().empty());
-    const std::vector<dra::store::StreamRecord> streams = mirrored->streams("demo").value();
+    const std::vector<dra::model::StreamRecord> streams = mirrored->streams("demo").value();
     ASSERT_FALSE(streams.empty());
-    for (const dra::store::StreamRecord &stream : streams) {
+    for (const dra::model::StreamRecord &stream : streams) {
         EXPECT_EQ(stream.state, "stale") << stream.kind;
         EXPECT_NE(stream.reason.find("the console disconnected"), std::string::npos)
             << stream.reason;
@@ -174,13 +174,13 @@ TEST_F(ConsoleLiveMirrorTest, WorkloadNamespacesOptionChoosesWhichWorkloadsAreMi
         EXPECT_TRUE(cache.has_value()) << path.toStdString();
         if (!cache)
             return namespaces;
-        const std::vector<dra::store::StreamRecord> streams = cache->streams("demo").value();
-        for (const dra::store::StreamRecord &stream : streams)
+        const std::vector<dra::model::StreamRecord> streams = cache->streams("demo").value();
+        for (const dra::model::StreamRecord &stream : streams)
             if (stream.kind == "Deployment")
                 namespaces.insert(stream.ns);
-        const std::vector<dra::store::ObjectRecord> deployments
+        const std::vector<dra::model::ObjectRecord> deployments
             = cache->objects("demo", "apps", "Deployment").value();
-        for (const dra::store::ObjectRecord &deployment : deployments)
+        for (const dra::model::ObjectRecord &deployment : deployments)
             EXPECT_TRUE(namespaces.contains(deployment.key.ns))
                 << deployment.key.ns << "/" << deployment.key.name;
         return namespaces;

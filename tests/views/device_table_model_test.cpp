@@ -17,11 +17,11 @@ namespace {
 
 // What one object added, changed or deleted on top of `base` changes, as the store announces it.
 inventory::ChangeSet changeOf(
-    const inventory::SnapshotPtr &base, store::ChangeType type, const test::json &object)
+    const inventory::SnapshotPtr &base, model::ChangeType type, const test::json &object)
 {
-    store::CommittedBatch batch;
+    model::CommittedBatch batch;
     batch.cluster = base->cluster();
-    for (store::ObjectRecord &record : test::recordsOf(test::listOf({ object })))
+    for (model::ObjectRecord &record : test::recordsOf(test::listOf({ object })))
         batch.changes.push_back({ type, base->rev() + 1, std::move(record) });
     inventory::ChangeSet changes;
     inventory::applyBatch(base, batch, &changes);
@@ -66,11 +66,11 @@ TEST(DeviceTableModelTest, RemovedSliceRemovesItsRowsWithoutAReset)
     const int before = model.rowCount();
 
     const inventory::SliceInfo &slice = snapshot->slices().front();
-    store::CommittedBatch batch;
+    model::CommittedBatch batch;
     batch.cluster = snapshot->cluster();
-    store::ObjectRecord record;
+    model::ObjectRecord record;
     record.key = { "resource.k8s.io", "ResourceSlice", "", slice.name };
-    batch.changes.push_back({ store::ChangeType::Deleted, snapshot->rev() + 1, record });
+    batch.changes.push_back({ model::ChangeType::Deleted, snapshot->rev() + 1, record });
     batch.summary.deleted = 1;
     inventory::ChangeSet changes;
     const inventory::SnapshotPtr next = inventory::applyBatch(snapshot, batch, &changes);
@@ -142,7 +142,7 @@ TEST(DeviceFilterModelTest, SortedAndFilteredRowsFollowAllocationChanges)
 
     // gpu-2 is allocated to a claim.
     const inventory::ChangeSet changes = changeOf(
-        free, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-2" }, {}));
+        free, model::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-2" }, {}));
     ASSERT_TRUE(changes.allocationsChanged);
     model.applyChanges(changes);
 
@@ -183,7 +183,7 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
     ASSERT_EQ(names(), (QStringList { QStringLiteral("gpu-3"), QStringLiteral("gpu-1") }));
 
     const auto apply
-        = [&](const inventory::SnapshotPtr &base, store::ChangeType type, const json &object) {
+        = [&](const inventory::SnapshotPtr &base, model::ChangeType type, const json &object) {
               const inventory::ChangeSet changes = changeOf(base, type, object);
               model.applyChanges(changes);
               return changes.snapshot;
@@ -191,12 +191,12 @@ TEST(DeviceFilterModelTest, AddedAndRemovedDevicesKeepTheSortAndTheFilter)
     // A second node's slice arrives: its devices are read and sorted in.
     const json second
         = test::sliceObject("n2", "n2", { test::gpuDevice("gpu-2"), test::gpuDevice("gpu-4") });
-    const inventory::SnapshotPtr added = apply(before, store::ChangeType::Added, second);
+    const inventory::SnapshotPtr added = apply(before, model::ChangeType::Added, second);
     EXPECT_EQ(names(),
         (QStringList { QStringLiteral("gpu-4"), QStringLiteral("gpu-3"), QStringLiteral("gpu-2"),
             QStringLiteral("gpu-1") }));
     // The first slice goes: its rows go, the others keep their values.
-    apply(added, store::ChangeType::Deleted, first);
+    apply(added, model::ChangeType::Deleted, first);
     EXPECT_EQ(names(), (QStringList { QStringLiteral("gpu-4"), QStringLiteral("gpu-2") }));
     filter.setText(QStringLiteral("n2 gpu-4"));
     EXPECT_EQ(names(), (QStringList { QStringLiteral("gpu-4") }))
@@ -250,7 +250,7 @@ TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
     // Before the texts land (they come through the event loop), gpu-1 is allocated: same rows,
     // other text.
     model.applyChanges(changeOf(
-        before, store::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-1" }, {})));
+        before, model::ChangeType::Added, test::claimObject("ml", "train", "n1", { "gpu-1" }, {})));
     QThreadPool::globalInstance()->waitForDone();
     QCoreApplication::processEvents();
     EXPECT_EQ(ready.count(), 0) << "read for the table before the change";

@@ -28,9 +28,9 @@ TEST(MainWindowTest, ThePageOnScreenIsFilledFirstAndEveryPageBeforeItIsShown)
     {
         Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         ASSERT_TRUE(cache.has_value()) << cache.error().message.toStdString();
-        store::WatchBatch batch { .cluster = "lab" };
-        for (store::ObjectRecord &record : recordsOf(presetList("mixed", 1)))
-            batch.changes.push_back({ store::ChangeType::Added, std::move(record) });
+        model::WatchBatch batch { .cluster = "lab" };
+        for (model::ObjectRecord &record : recordsOf(presetList("mixed", 1)))
+            batch.changes.push_back({ model::ChangeType::Added, std::move(record) });
         ASSERT_TRUE(cache->apply(batch).has_value());
     }
     console::SessionOptions options;

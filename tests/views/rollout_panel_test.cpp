@@ -18,7 +18,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
@@ -133,7 +133,7 @@ protected:
 
     QTemporaryDir m_dir;
     QString m_planFile;
-    dra::kube::ManualClock m_clock;
+    dra::common::ManualClock m_clock;
     dra::rollout::test::FakeCluster m_cluster;
 };
 
@@ -358,7 +358,7 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
         [port]() -> dra::Result<dra::console::DriverCluster> {
             return dra::console::DriverCluster { {}, port };
         },
-        dra::kube::Clock::system(), options);
+        dra::common::Clock::system(), options);
     RolloutPanel panel;
     dra::console::connectRolloutPanel(&panel, driver.get());
     Q_EMIT panel.startFromPlanRequested(m_planFile);

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/claims/claim_diagnosis.h"
 
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "views/editor/template_check.h"
 #include "views/common/html_text.h"
 
@@ -35,7 +35,8 @@ Result<alloc::Diagnosis> diagnoseClaimIn(const inventory::SnapshotPtr &snapshot,
         return fail(cluster.error());
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
-    return alloc::diagnoseClaim(**cluster, alloc::FeatureGates::newestRelease(), ns, name, options);
+    return alloc::diagnoseClaim(
+        **cluster, release::FeatureGates::newestRelease(), ns, name, options);
 }
 
 QString diagnosisHtml(const alloc::Diagnosis &diagnosis)

@@ -9,7 +9,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/model/manifest_reader.h"
 #include "core/model/yaml_codec.h"
 #include "views/common/html_text.h"
@@ -36,7 +36,7 @@ NegativeControlResult negativeControlFor(
         return result;
     }
     Result<alloc::NegativeControl> control = alloc::negativeControl(
-        **cluster, alloc::FeatureGates::newestRelease(), manifests.documents.front().object);
+        **cluster, release::FeatureGates::newestRelease(), manifests.documents.front().object);
     if (!control) {
         result.error = control.error().message.toStdString();
         return result;

@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "core/alloc/allocated_state.h"
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/alloc/simulator.h"
 #include "core/cel/dra_selector.h"
 #include "core/model/manifest_reader.h"
@@ -185,7 +185,7 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
     const alloc::FitAnalysis fit = alloc::analyzeFit(
-        **cluster, alloc::FeatureGates::newestRelease(), state, claim, maxCopies, options);
+        **cluster, release::FeatureGates::newestRelease(), state, claim, maxCopies, options);
     check.simulated = true;
     check.nodesWhereOneFits = fit.nodesWhereOneFits;
     check.copiesThatFit = fit.copiesThatFit;

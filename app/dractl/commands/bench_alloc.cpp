@@ -40,7 +40,7 @@ alloc::ClaimToAllocate gpuClaim(
 }
 
 // Allocates `claims` claims one after another, each on the first node (by name) where it fits.
-json run(const alloc::Cluster &cluster, const alloc::FeatureGates &gates, int claims, int gpus,
+json run(const alloc::Cluster &cluster, const release::FeatureGates &gates, int claims, int gpus,
     const std::string &matchAttribute, bool fullScan)
 {
     alloc::Simulator simulator(cluster, gates, alloc::AllocatedState::fromClaims(cluster));
@@ -122,7 +122,7 @@ int runBenchAlloc(const QStringList &arguments)
         cluster = std::make_shared<const alloc::Cluster>(std::move(*built));
     }
     const double indexSeconds = secondsSince(indexStart);
-    const alloc::FeatureGates gates = alloc::FeatureGates::newestRelease();
+    const release::FeatureGates gates = release::FeatureGates::newestRelease();
 
     const bool fullScan = parser.isSet(QStringLiteral("full-scan"));
     const json single

@@ -21,7 +21,7 @@
 #include "core/common/json_text.h"
 #include "core/model/object.h"
 #include "core/store/cache_db.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -49,8 +49,8 @@ void removeDb(const QString &path)
 
 // Parsed, decoded records of the ResourceSlices of a List (other kinds are skipped, as the
 // floor skips them); counts devices.
-Result<store::WatchBatch> decodeList(
-    const std::string &text, const QString &origin, store::ChangeType type, int64_t *devices)
+Result<model::WatchBatch> decodeList(
+    const std::string &text, const QString &origin, model::ChangeType type, int64_t *devices)
 {
     Result<nlohmann::json> json = common::parseJson(text, origin);
     if (!json)
@@ -58,7 +58,7 @@ Result<store::WatchBatch> decodeList(
     if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
         return dra::fail(
             common::Error::Code::Invalid, origin + QStringLiteral(": expected a List with items"));
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = "bench";
     nlohmann::json &items = (*json)["items"];
     batch.changes.reserve(items.size());
@@ -68,7 +68,7 @@ Result<store::WatchBatch> decodeList(
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return dra::fail(object.error().withContext(origin));
-        store::ObjectRecord record = store::toRecord(*object);
+        model::ObjectRecord record = model::toRecord(*object);
         *devices += int64_t(record.devices.size());
         batch.changes.push_back({ type, std::move(record) });
     }
@@ -223,12 +223,12 @@ int runBenchIngest(const QStringList &arguments)
             return fail(cache.error());
         devices = 0;
         const Clock::time_point ingestStart = Clock::now();
-        Result<store::WatchBatch> batch
-            = decodeList(inventory, inventoryPath, store::ChangeType::Added, &devices);
+        Result<model::WatchBatch> batch
+            = decodeList(inventory, inventoryPath, model::ChangeType::Added, &devices);
         if (!batch)
             return fail(batch.error());
         objects = int64_t(batch->changes.size());
-        Result<store::BatchSummary> applied = cache->apply(*batch);
+        Result<model::BatchSummary> applied = cache->apply(*batch);
         if (!applied)
             return fail(applied.error());
         ingests.push_back(secondsSince(ingestStart));
@@ -242,12 +242,12 @@ int runBenchIngest(const QStringList &arguments)
 
     int64_t changeDevices = 0;
     const Clock::time_point upsertStart = Clock::now();
-    Result<store::WatchBatch> changeBatch = decodeList(changes,
+    Result<model::WatchBatch> changeBatch = decodeList(changes,
         derived ? QStringLiteral("derived changes") : parser.value(QStringLiteral("changes")),
-        store::ChangeType::Modified, &changeDevices);
+        model::ChangeType::Modified, &changeDevices);
     if (!changeBatch)
         return fail(changeBatch.error());
-    Result<store::BatchSummary> upserted = cache->apply(*changeBatch);
+    Result<model::BatchSummary> upserted = cache->apply(*changeBatch);
     if (!upserted)
         return fail(upserted.error());
     const double upsert = secondsSince(upsertStart);
@@ -259,7 +259,7 @@ int runBenchIngest(const QStringList &arguments)
         return fail(reader.error());
     int64_t rowsRead = 0;
     for (const model::KindInfo &kind : model::allKinds()) {
-        Result<std::vector<store::ObjectRecord>> records
+        Result<std::vector<model::ObjectRecord>> records
             = reader->objects("bench", kind.group, kind.name);
         if (!records)
             return fail(records.error());

@@ -31,7 +31,7 @@
 #include "core/sandbox/presets.h"
 #include "core/server/api_server.h"
 #include "core/server/http_server.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -210,7 +210,7 @@ int runBenchServe(const QStringList &arguments)
     Result<nlohmann::json> inventory = sandbox::generateInventory(preset);
     if (!inventory)
         return fail(inventory.error());
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = "bench";
     int sliceCount = 0;
     for (nlohmann::json &item : (*inventory)["items"]) {
@@ -223,9 +223,9 @@ int runBenchServe(const QStringList &arguments)
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return fail(object.error());
-        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
+        batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
-    if (Result<store::BatchSummary> applied = writer->apply(batch); !applied)
+    if (Result<model::BatchSummary> applied = writer->apply(batch); !applied)
         return fail(applied.error());
     Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!reader)

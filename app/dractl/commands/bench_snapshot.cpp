@@ -21,7 +21,7 @@
 #include "core/inventory/snapshot_builder.h"
 #include "core/model/object.h"
 #include "core/store/cache_db.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -40,7 +40,7 @@ double cpuSeconds()
 }
 
 // Every object of a List file as cache records, for one batch.
-Result<store::WatchBatch> readList(const QString &path)
+Result<model::WatchBatch> readList(const QString &path)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
     if (!in)
@@ -54,22 +54,22 @@ Result<store::WatchBatch> readList(const QString &path)
     if (!json->is_object() || !json->contains("items") || !(*json)["items"].is_array())
         return dra::fail(
             common::Error::Code::Invalid, path + QStringLiteral(": expected a List with items"));
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = kCluster;
     for (nlohmann::json &item : (*json)["items"]) {
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
             return dra::fail(object.error().withContext(path));
-        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
+        batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
     return batch;
 }
 
 // Changes a driver restart and a scheduler would make: every tenth slice gets a new pool
 // generation, and one claim is deleted.
-store::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::CacheDb &cache)
+model::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::CacheDb &cache)
 {
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = kCluster;
     size_t index = 0;
     for (const inventory::SliceInfo &slice : snapshot.slices()) {
@@ -81,14 +81,14 @@ store::WatchBatch derivedChanges(const inventory::Snapshot &snapshot, store::Cac
         nlohmann::json json = *object->raw;
         json["spec"]["pool"]["generation"] = json["spec"]["pool"].value("generation", 0) + 1;
         if (Result<model::Object> changed = model::decodeObject(std::move(json)))
-            batch.changes.push_back({ store::ChangeType::Modified, store::toRecord(*changed) });
+            batch.changes.push_back({ model::ChangeType::Modified, model::toRecord(*changed) });
     }
     const auto claims = snapshot.objects(model::Kind::ResourceClaim);
     if (!claims.empty()) {
-        Result<std::optional<store::ObjectRecord>> claim
+        Result<std::optional<model::ObjectRecord>> claim
             = cache.object(kCluster, claims.front()->key());
         if (claim && *claim)
-            batch.changes.push_back({ store::ChangeType::Deleted, std::move(**claim) });
+            batch.changes.push_back({ model::ChangeType::Deleted, std::move(**claim) });
     }
     return batch;
 }
@@ -122,7 +122,7 @@ int runBenchSnapshot(const QStringList &arguments)
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
 
     if (parser.isSet(QStringLiteral("inventory"))) {
-        Result<store::WatchBatch> batch = readList(parser.value(QStringLiteral("inventory")));
+        Result<model::WatchBatch> batch = readList(parser.value(QStringLiteral("inventory")));
         if (!batch)
             return fail(batch.error());
         store::OpenOptions reset;
@@ -131,7 +131,7 @@ int runBenchSnapshot(const QStringList &arguments)
             = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
         if (!writer)
             return fail(writer.error());
-        if (Result<store::BatchSummary> applied = writer->apply(*batch); !applied)
+        if (Result<model::BatchSummary> applied = writer->apply(*batch); !applied)
             return fail(applied.error());
     } else if (!QFileInfo::exists(cachePath)) {
         return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it")
@@ -167,7 +167,7 @@ int runBenchSnapshot(const QStringList &arguments)
         if (!read)
             return fail(read.error());
         for (const model::KindInfo &kind : model::allKinds())
-            if (Result<std::vector<store::ObjectRecord>> records
+            if (Result<std::vector<model::ObjectRecord>> records
                 = cache->objects(kCluster, kind.group, kind.name);
                 !records)
                 return fail(records.error());
@@ -184,9 +184,9 @@ int runBenchSnapshot(const QStringList &arguments)
         Result<store::CacheDb> writer = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite);
         if (!writer)
             return fail(writer.error());
-        std::vector<store::WatchBatch> batches;
+        std::vector<model::WatchBatch> batches;
         batches.push_back(derivedChanges(*snapshot, *writer));
-        Result<std::vector<store::CommittedBatch>> committed = writer->applyAll(std::move(batches));
+        Result<std::vector<model::CommittedBatch>> committed = writer->applyAll(std::move(batches));
         if (!committed)
             return fail(committed.error());
         changed = committed->front().changes.size();

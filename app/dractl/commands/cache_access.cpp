@@ -6,7 +6,7 @@
 
 #include "app/dractl/cli.h"
 #include "core/common/json_text.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -57,14 +57,14 @@ Result<ClusterCache> openClusterCache(const QCommandLineParser &parser)
 Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std::string &cluster,
     const model::KindInfo &kind, const std::string &ns)
 {
-    Result<std::vector<store::ObjectRecord>> records = cache.objects(cluster, kind.group, kind.name,
+    Result<std::vector<model::ObjectRecord>> records = cache.objects(cluster, kind.group, kind.name,
         ns.empty() ? std::nullopt : std::optional<std::string_view>(ns));
     if (!records)
         return dra::fail(records.error());
     std::vector<model::Object> objects;
     objects.reserve(records->size());
-    for (const store::ObjectRecord &record : *records) {
-        Result<model::Object> object = store::fromRecord(record);
+    for (const model::ObjectRecord &record : *records) {
+        Result<model::Object> object = model::fromRecord(record);
         if (!object) {
             err(QStringLiteral("dractl: skipping a cached object: %1\n")
                     .arg(object.error().message));

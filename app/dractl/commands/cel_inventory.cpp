@@ -7,7 +7,7 @@
 #include "core/inventory/slice_reader.h"
 #include "core/inventory/snapshot_builder.h"
 #include "core/model/manifest_reader.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -61,7 +61,7 @@ Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
     inventory::SnapshotSource source;
     source.cluster = "file";
     for (const model::Object &object : *objects)
-        source.objects.push_back(store::toRecord(object));
+        source.objects.push_back(model::toRecord(object));
     return inventory::buildSnapshot(std::move(source));
 }
 

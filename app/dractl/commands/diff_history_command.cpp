@@ -30,9 +30,9 @@ QString describe(const StateAt &state, int64_t at)
 {
     if (!state.change)
         return QStringLiteral("%1: not in the log yet").arg(formatTime(at));
-    const QString what = state.change->type == store::ChangeType::Deleted
+    const QString what = state.change->type == model::ChangeType::Deleted
         ? QStringLiteral("deleted")
-        : state.change->type == store::ChangeType::Added ? QStringLiteral("added")
+        : state.change->type == model::ChangeType::Added ? QStringLiteral("added")
                                                          : QStringLiteral("modified");
     return QStringLiteral("%1: rev %2, %3 at %4, resourceVersion %5")
         .arg(formatTime(at))
@@ -114,7 +114,7 @@ int runDiffHistory(const QStringList &arguments)
         if (!change)
             return fail(change.error());
         states[i].change = *change;
-        if (*change && (*change)->type != store::ChangeType::Deleted)
+        if (*change && (*change)->type != model::ChangeType::Deleted)
             states[i].object = nlohmann::json::parse((*change)->json, nullptr, false);
     }
     if (!states[0].change && !states[1].change) {

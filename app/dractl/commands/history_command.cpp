@@ -22,14 +22,14 @@ namespace {
 using common::Error;
 using common::qs;
 
-std::string_view typeName(store::ChangeType type)
+std::string_view typeName(model::ChangeType type)
 {
     switch (type) {
-    case store::ChangeType::Added:
+    case model::ChangeType::Added:
         return "ADDED";
-    case store::ChangeType::Modified:
+    case model::ChangeType::Modified:
         return "MODIFIED";
-    case store::ChangeType::Deleted:
+    case model::ChangeType::Deleted:
         return "DELETED";
     }
     return "MODIFIED";

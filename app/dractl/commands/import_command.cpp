@@ -13,7 +13,7 @@
 #include "core/model/manifest_reader.h"
 #include "core/model/object.h"
 #include "core/store/cache_db.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -49,7 +49,7 @@ int runImport(const QStringList &arguments)
         ++rejected;
     }
 
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = parser.value(QStringLiteral("cluster")).toStdString();
     std::map<std::string, int> perKind;
     std::set<std::pair<std::string, std::string>> kindsSeen;
@@ -64,7 +64,7 @@ int runImport(const QStringList &arguments)
         const model::KindInfo &info = object->info();
         ++perKind[std::string(info.name)];
         kindsSeen.emplace(std::string(info.group), std::string(info.name));
-        batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
+        batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
     if (parser.isSet(QStringLiteral("replace")))
         batch.replaceKinds.assign(kindsSeen.begin(), kindsSeen.end());
@@ -74,7 +74,7 @@ int runImport(const QStringList &arguments)
     Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
     if (!cache)
         return fail(cache.error());
-    Result<store::BatchSummary> summary = cache->apply(batch);
+    Result<model::BatchSummary> summary = cache->apply(batch);
     if (!summary)
         return fail(summary.error());
 

@@ -22,11 +22,11 @@ LiveMirror::LiveMirror(const kube::ClientConfig &config, const kube::RestOptions
     m_client = std::make_unique<kube::RestClient>(config, restOptions);
     m_mirror = std::make_unique<kube::Mirror>(*m_client, std::move(options));
     QObject::connect(m_mirror.get(), &kube::Mirror::batchReady, m_mirror.get(),
-        [this](const store::WatchBatch &batch) { handToWriter(batch); });
+        [this](const model::WatchBatch &batch) { handToWriter(batch); });
     // Direct: counted on the writer thread, read here while draining.
     QObject::connect(
         m_store, &store::Store::committed, m_store,
-        [this](const store::CommittedBatch &) { ++m_settled; }, Qt::DirectConnection);
+        [this](const model::CommittedBatch &) { ++m_settled; }, Qt::DirectConnection);
     QObject::connect(
         m_store, &store::Store::failed, m_store,
         [this](const common::Error &) {
@@ -51,7 +51,7 @@ void LiveMirror::start()
     m_mirror->start();
 }
 
-void LiveMirror::handToWriter(const store::WatchBatch &batch)
+void LiveMirror::handToWriter(const model::WatchBatch &batch)
 {
     ++m_handed;
     QMetaObject::invokeMethod(
@@ -60,7 +60,7 @@ void LiveMirror::handToWriter(const store::WatchBatch &batch)
 
 int LiveMirror::stop(kube::StreamState state, const QString &reason)
 {
-    const store::WatchBatch final
+    const model::WatchBatch final
         = kube::stoppedStreamsBatch(m_cluster, m_mirror->streams(), state, reason);
     m_mirror->stop();
     m_stopped = true;

@@ -45,7 +45,7 @@ public:
     int failures() const { return m_failures.load(); }
 
 private:
-    void handToWriter(const store::WatchBatch &batch);
+    void handToWriter(const model::WatchBatch &batch);
 
     std::string m_cluster;
     QThread m_storeThread;

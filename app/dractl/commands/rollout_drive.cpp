@@ -29,7 +29,7 @@
 #include "app/dractl/commands/output.h"
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/duration.h"
@@ -138,7 +138,7 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     if (!session)
         return fail(session.error());
     rollout::RolloutController controller(
-        state, id, *session->cluster, kube::Clock::system(), controllerOptions(false, 5'000));
+        state, id, *session->cluster, common::Clock::system(), controllerOptions(false, 5'000));
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);
@@ -225,7 +225,7 @@ Result<void> executeWithoutCluster(
         return dra::fail(
             common::Error::Code::NotFound, QStringLiteral("no rollout named %1").arg(qs(id)));
     rollout::RolloutState rolloutState = (*record)->state;
-    const rollout::RolloutMachine machine(plan, kube::Clock::system());
+    const rollout::RolloutMachine machine(plan, common::Clock::system());
     const rollout::Stage from = rolloutState.stage;
     Result<rollout::Decision> decision
         = store.execute(machine, rolloutState, (*next)->command, now);
@@ -258,7 +258,7 @@ int createRollout(
     Result<store::StateDb> db = rollout::openStateWriter(state);
     if (!db)
         return fail(db.error());
-    const rollout::RolloutMachine machine(plan, kube::Clock::system());
+    const rollout::RolloutMachine machine(plan, common::Clock::system());
     rollout::RolloutState initial = machine.initialState();
     machine.recordGate(initial, baseline);
     if (Result<void> created = rollout::RolloutStore(*db).create(
@@ -281,8 +281,8 @@ Result<int64_t> queueCommand(
 Result<rollout::GateResult> preflight(
     rollout::ClusterPort &cluster, const rollout::RolloutPlan &plan)
 {
-    rollout::EvidenceCollector collector(plan, cluster, kube::Clock::system());
-    const rollout::RolloutMachine machine(plan, kube::Clock::system());
+    rollout::EvidenceCollector collector(plan, cluster, common::Clock::system());
+    const rollout::RolloutMachine machine(plan, common::Clock::system());
     std::optional<Result<rollout::StageEvidence>> evidence;
     QEventLoop loop;
     collector.collect(machine.initialState(), [&](Result<rollout::StageEvidence> got) {
@@ -507,7 +507,7 @@ int runRolloutRun(const QStringList &arguments)
         id = parsed.plan->name;
         if (!loadRecord(*state, id)) {
             // A new rollout: created at Baseline; its first tick runs the pre-flight and the start.
-            const rollout::RolloutMachine machine(*parsed.plan, kube::Clock::system());
+            const rollout::RolloutMachine machine(*parsed.plan, common::Clock::system());
             Result<store::StateDb> db = rollout::openStateWriter(*state);
             if (!db)
                 return fail(db.error());
@@ -544,7 +544,7 @@ int runRolloutRun(const QStringList &arguments)
         parser.isSet(QStringLiteral("auto-promote")), *intervalMs, *readyTimeoutMs);
     options.reportDiffs = parser.isSet(QStringLiteral("diff"));
     rollout::RolloutController controller(
-        *state, id, *session->cluster, kube::Clock::system(), options);
+        *state, id, *session->cluster, common::Clock::system(), options);
     if (Result<void> loaded = controller.load(); !loaded)
         return fail(loaded.error());
     printControllerMessages(controller);
@@ -665,7 +665,7 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
             QThread::msleep(200);
         return printOutcome(verbText, outcome);
     }
-    const rollout::RolloutMachine machine(*parsed.plan, kube::Clock::system());
+    const rollout::RolloutMachine machine(*parsed.plan, common::Clock::system());
     const rollout::Decision decision = machine.decide(record->state, command);
     const bool local = (decision.allowed && !needsCluster(decision))
         || (!decision.allowed

@@ -21,7 +21,7 @@
 #include "app/dractl/commands/live_mirror.h"
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/embedded_demo_cluster.h"
 #include "core/sandbox/fault_endpoint.h"

@@ -32,7 +32,7 @@ struct Report
     bool allocated = false;
 };
 
-json gatesJson(const alloc::FeatureGates &gates)
+json gatesJson(const release::FeatureGates &gates)
 {
     json out = json::object();
     const std::string text = gates.toString();

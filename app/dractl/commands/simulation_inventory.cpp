@@ -103,11 +103,11 @@ Result<SimulationInventory> loadSimulationInventory(const QCommandLineParser &pa
     cluster->setKubernetesVersion(version);
 
     SimulationInventory out;
-    const std::optional<int> minor = alloc::minorVersionOf(version);
-    out.minor = minor.value_or(alloc::newestReleaseMinor());
+    const std::optional<int> minor = release::minorVersionOf(version);
+    out.minor = minor.value_or(release::newestReleaseMinor());
     out.versionFrom = minor ? "Kubernetes " + version
                             : "the newest release, Kubernetes 1." + std::to_string(out.minor);
-    out.gates = alloc::FeatureGates::forMinorVersion(out.minor);
+    out.gates = release::FeatureGates::forMinorVersion(out.minor);
     if (parser.isSet(QStringLiteral("feature-gates")))
         if (Result<void> applied = out.gates.apply(
                 parser.value(QStringLiteral("feature-gates")).toStdString(), out.minor);

@@ -11,7 +11,7 @@
 #include <QCommandLineParser>
 
 #include "core/alloc/cluster.h"
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 #include "core/common/result.h"
 
 namespace dra::cli {
@@ -25,7 +25,7 @@ void addSimulationInventoryOptions(QCommandLineParser &parser);
 struct SimulationInventory
 {
     std::shared_ptr<const alloc::Cluster> cluster;
-    alloc::FeatureGates gates;
+    release::FeatureGates gates;
     int minor = 0; // the Kubernetes 1.<minor> whose defaults the gates start from
     std::string versionFrom; // "the cache", "the newest release", ...
 };

@@ -124,7 +124,7 @@ public:
         }
     }
 
-    void committed(const store::CommittedBatch &batch)
+    void committed(const model::CommittedBatch &batch)
     {
         if (batch.changes.empty())
             return;
@@ -297,7 +297,7 @@ int runSync(const QStringList &arguments)
     SyncReporter reporter(isatty(STDOUT_FILENO));
 
     QObject::connect(storeObject, &store::Store::committed, &reporter,
-        [&](const store::CommittedBatch &batch) { reporter.committed(batch); });
+        [&](const model::CommittedBatch &batch) { reporter.committed(batch); });
     QObject::connect(storeObject, &store::Store::failed, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("dractl: cannot write the cache: ") + error.message + QLatin1Char('\n'));

@@ -291,7 +291,7 @@ inline json sliceWithDevices(const std::string &name, const json &nodes, const s
 // One allocation test: the inventory, the claims and the state, then run() on one node.
 struct Fixture
 {
-    FeatureGates gates; // all off, like Kubernetes' Features{}
+    release::FeatureGates gates; // all off, like Kubernetes' Features{}
     std::vector<json> classes, slices, claims, extra;
     std::vector<std::string> allocated; // "driver/pool/device"
     std::vector<std::pair<std::string, std::map<std::string, std::string>>>

@@ -10,9 +10,9 @@
 namespace dra::alloc::test {
 namespace {
 
-FeatureGates consumable()
+release::FeatureGates consumable()
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.consumableCapacity = true;
     return g;
 }

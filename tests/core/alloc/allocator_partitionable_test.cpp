@@ -10,9 +10,9 @@
 namespace dra::alloc::test {
 namespace {
 
-FeatureGates partitionable(bool prioritizedList = false)
+release::FeatureGates partitionable(bool prioritizedList = false)
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.partitionableDevices = true;
     g.prioritizedList = prioritizedList;
     return g;

@@ -15,16 +15,16 @@ const std::string boolAttribute = "driver-a/boolAttribute";
 const std::string stringAttribute = "driver-a/stringAttribute";
 const std::string versionAttribute = "driver-a/driverVersion";
 
-FeatureGates adminAccessOn()
+release::FeatureGates adminAccessOn()
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.adminAccess = true;
     return g;
 }
 
-FeatureGates prioritizedListOn()
+release::FeatureGates prioritizedListOn()
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.prioritizedList = true;
     return g;
 }

@@ -18,9 +18,9 @@ const json tolerationNoSchedule
 const json tolerationNoExecute = { { "operator", "Equal" }, { "key", "taint-key" },
     { "value", "taint-value-2" }, { "effect", "NoExecute" } };
 
-FeatureGates taintsOn(bool prioritizedList = false, bool adminAccess = false)
+release::FeatureGates taintsOn(bool prioritizedList = false, bool adminAccess = false)
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.deviceTaints = true;
     g.prioritizedList = prioritizedList;
     g.adminAccess = adminAccess;
@@ -217,9 +217,9 @@ TEST(AllocatorTaintTest, TaintRuleTaintsSelectedDevices)
     }
 }
 
-FeatureGates bindingOn()
+release::FeatureGates bindingOn()
 {
-    FeatureGates g;
+    release::FeatureGates g;
     g.deviceBindingConditions = true;
     g.resourceClaimDeviceStatus = true;
     return g;

@@ -42,7 +42,7 @@ NegativeControl controlOf(json claimObject)
     claimObject["metadata"]["namespace"] = "ml"; // a ResourceClaim lives in a namespace
     const Cluster cluster = threeDevices();
     Result<NegativeControl> control
-        = negativeControl(cluster, FeatureGates::newestRelease(), claimObject);
+        = negativeControl(cluster, release::FeatureGates::newestRelease(), claimObject);
     EXPECT_TRUE(control.has_value()) << control.error().message.toStdString();
     return control.value_or(NegativeControl {});
 }
@@ -105,8 +105,8 @@ TEST(NegativeControlTest, OriginalMatchingNothingProvesNothing)
 TEST(NegativeControlTest, OnlyClaimsAndTemplates)
 {
     const Cluster cluster = threeDevices();
-    Result<NegativeControl> control
-        = negativeControl(cluster, FeatureGates::newestRelease(), deviceClass(classB, driverB));
+    Result<NegativeControl> control = negativeControl(
+        cluster, release::FeatureGates::newestRelease(), deviceClass(classB, driverB));
     ASSERT_FALSE(control.has_value());
     EXPECT_TRUE(control.error().message.contains(QStringLiteral("ResourceClaimTemplate")));
 }

@@ -55,7 +55,8 @@ json gpuRequest(const std::string &name, int count, const std::string &cls = "gp
 Simulator demoSimulator()
 {
     const Cluster &cluster = *demoCluster();
-    return Simulator(cluster, FeatureGates::newestRelease(), AllocatedState::fromClaims(cluster));
+    return Simulator(
+        cluster, release::FeatureGates::newestRelease(), AllocatedState::fromClaims(cluster));
 }
 
 const model::DeviceAttribute *attribute(
@@ -204,8 +205,8 @@ TEST(SimulatorTest, FitAnalysisCountsCopiesUntilTheClusterIsFull)
                 json::array({ gpuRequest("gpu", 1, "gpu.nvidia.com",
                     "device.attributes['gpu.nvidia.com'].productName == "
                     "'NVIDIA L40S'") }) } } } });
-    const FitAnalysis fit = analyzeFit(
-        cluster, FeatureGates::newestRelease(), AllocatedState::fromClaims(cluster), single, 100);
+    const FitAnalysis fit = analyzeFit(cluster, release::FeatureGates::newestRelease(),
+        AllocatedState::fromClaims(cluster), single, 100);
     // Two L40S nodes with 4 GPUs each; the demo's inference claims hold three of them.
     EXPECT_EQ(fit.nodesWhereOneFits, (std::vector<std::string> { "l40s-000", "l40s-001" }));
     EXPECT_EQ(fit.copiesThatFit, 5);

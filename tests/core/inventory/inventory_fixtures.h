@@ -16,23 +16,23 @@
 #include "core/inventory/snapshot_builder.h"
 #include "core/model/object.h"
 #include "core/sandbox/presets.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 namespace dra::test {
 
 using nlohmann::json;
 
 // The records a cache would hold for the items of `list`, slices with their device rows.
-inline std::vector<store::ObjectRecord> recordsOf(const json &list)
+inline std::vector<model::ObjectRecord> recordsOf(const json &list)
 {
-    std::vector<store::ObjectRecord> records;
+    std::vector<model::ObjectRecord> records;
     int64_t rev = 0;
     for (const json &item : list["items"]) {
         Result<model::Object> object = model::decodeObject(item);
         EXPECT_TRUE(object.has_value()) << object.error().message.toStdString();
         if (!object)
             continue;
-        records.push_back(store::toRecord(*object));
+        records.push_back(model::toRecord(*object));
         records.back().rev = ++rev;
     }
     return records;

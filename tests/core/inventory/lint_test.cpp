@@ -250,7 +250,7 @@ TEST(LintTest, UnreadableObjectsAreFindings)
 {
     SnapshotSource source;
     source.cluster = "test";
-    store::ObjectRecord record;
+    model::ObjectRecord record;
     record.key = { "resource.k8s.io", "ResourceClaim", "ml", "broken" };
     record.json
         = R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"broken","namespace":"ml"},"spec":{"devices":{"requests":7}}})";

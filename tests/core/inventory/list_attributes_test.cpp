@@ -34,14 +34,14 @@ json listSlice()
 // Both ways a stored slice is read: from its device rows, and decoded in full.
 std::vector<inventory::detail::SlicePtr> readBothWays()
 {
-    std::vector<store::ObjectRecord> records
+    std::vector<model::ObjectRecord> records
         = dra::test::recordsOf(dra::test::listOf({ listSlice() }));
     EXPECT_EQ(records.size(), 1u);
     EXPECT_FALSE(records[0].devices.empty());
-    store::ObjectRecord withoutRows = records[0];
+    model::ObjectRecord withoutRows = records[0];
     withoutRows.devices.clear();
     std::vector<inventory::detail::SlicePtr> out;
-    for (store::ObjectRecord record : { records[0], withoutRows }) {
+    for (model::ObjectRecord record : { records[0], withoutRows }) {
         Result<inventory::detail::SlicePtr> slice = inventory::detail::readSlice(std::move(record));
         EXPECT_TRUE(slice.has_value()) << slice.error().message.toStdString();
         if (slice)

@@ -123,7 +123,7 @@ testing::AssertionResult sameContent(const Snapshot &a, const Snapshot &b)
     return testing::AssertionSuccess();
 }
 
-store::ObjectRecord record(const json &object)
+model::ObjectRecord record(const json &object)
 {
     return test::recordsOf(test::listOf({ object })).front();
 }
@@ -140,14 +140,14 @@ protected:
     }
 
     // Commits `batch` to the cache and returns what the store would announce.
-    store::CommittedBatch commit(store::WatchBatch batch)
+    model::CommittedBatch commit(model::WatchBatch batch)
     {
         batch.cluster = kCluster;
-        std::vector<store::WatchBatch> batches;
+        std::vector<model::WatchBatch> batches;
         batches.push_back(std::move(batch));
-        Result<std::vector<store::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
+        Result<std::vector<model::CommittedBatch>> committed = m_cache.applyAll(std::move(batches));
         EXPECT_TRUE(committed.has_value()) << committed.error().message.toStdString();
-        return committed ? committed->front() : store::CommittedBatch {};
+        return committed ? committed->front() : model::CommittedBatch {};
     }
 
     SnapshotPtr reload()
@@ -167,16 +167,16 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
 {
     // Start: the MIG preset (partitionable devices, counters, claims, pods) plus a plain node.
     const json preset = test::presetList("a100-mig", 1);
-    store::WatchBatch initial;
-    for (store::ObjectRecord &object : test::recordsOf(preset))
-        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
-    initial.changes.push_back({ store::ChangeType::Added, record(test::nodeObject("n1")) });
-    initial.changes.push_back({ store::ChangeType::Added,
+    model::WatchBatch initial;
+    for (model::ObjectRecord &object : test::recordsOf(preset))
+        initial.changes.push_back({ model::ChangeType::Added, std::move(object) });
+    initial.changes.push_back({ model::ChangeType::Added, record(test::nodeObject("n1")) });
+    initial.changes.push_back({ model::ChangeType::Added,
         record(test::sliceObject("n1-a", "n1", { test::gpuDevice("gpu-0") }, 1, 2)) });
     SnapshotPtr live = applyBatch(emptySnapshot(kCluster), commit(std::move(initial)));
     ASSERT_TRUE(sameContent(*live, *reload()));
 
-    const auto step = [&](const char *what, store::WatchBatch batch, ChangeSet *changes = nullptr) {
+    const auto step = [&](const char *what, model::WatchBatch batch, ChangeSet *changes = nullptr) {
         const SnapshotPtr before = live;
         live = applyBatch(live, commit(std::move(batch)), changes);
         EXPECT_NE(live, before) << what;
@@ -187,7 +187,7 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     ChangeSet added;
     step("slice added",
         { kCluster,
-            { { store::ChangeType::Added,
+            { { model::ChangeType::Added,
                 record(test::sliceObject("n1-b", "n1", { test::gpuDevice("gpu-1") }, 1, 2)) } } },
         &added);
     EXPECT_EQ(
@@ -198,7 +198,7 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     ChangeSet restarted;
     step("new generation",
         { kCluster,
-            { { store::ChangeType::Modified,
+            { { model::ChangeType::Modified,
                 record(test::sliceObject("n1-a", "n1", { test::gpuDevice("gpu-0") }, 2, 2)) } } },
         &restarted);
     EXPECT_EQ(restarted.devicesRemoved,
@@ -208,24 +208,24 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     // A claim takes gpu-0; then its pod is gone while the claim stays.
     step("claim allocated",
         { kCluster,
-            { { store::ChangeType::Added,
+            { { model::ChangeType::Added,
                   record(test::claimObject("ml", "c1", "n1", { "gpu-0" }, { "p1" })) },
-                { store::ChangeType::Added, record(test::podObject("ml", "p1")) } } });
+                { model::ChangeType::Added, record(test::podObject("ml", "p1")) } } });
     EXPECT_EQ(live->holds({ "gpu.example.com", "n1", "gpu-0" }).size(), 1u);
     EXPECT_EQ(
         live->state(*live->device({ "gpu.example.com", "n1", "gpu-0" })), DeviceState::Allocated);
     ChangeSet podGone;
     step("pod deleted",
-        { kCluster, { { store::ChangeType::Deleted, record(test::podObject("ml", "p1")) } } },
+        { kCluster, { { model::ChangeType::Deleted, record(test::podObject("ml", "p1")) } } },
         &podGone);
     EXPECT_FALSE(podGone.allocationsChanged) << "only a pod changed";
 
     // MIG claims of the preset are released: the counters they used come back.
-    std::vector<store::Change> released;
+    std::vector<model::Change> released;
     for (const auto &claim : live->objects(model::Kind::ResourceClaim))
         if (claim->meta.ns != "ml")
-            released.push_back({ store::ChangeType::Deleted,
-                store::ObjectRecord { claim->key(), {}, {}, {}, {}, 0, {}, {}, 0 } });
+            released.push_back({ model::ChangeType::Deleted,
+                model::ObjectRecord { claim->key(), {}, {}, {}, {}, 0, {}, {}, 0 } });
     ASSERT_FALSE(released.empty());
     step("preset claims deleted", { kCluster, std::move(released) });
     for (const CounterSetUsage &set : live->counterUsage("gpu.nvidia.com", "a100-mig-000"))
@@ -236,18 +236,18 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
     const std::string firstMigSlice = live->slices()[1].name;
     step("slice deleted",
         { kCluster,
-            { { store::ChangeType::Deleted,
-                store::ObjectRecord { { "resource.k8s.io", "ResourceSlice", {}, firstMigSlice }, {},
+            { { model::ChangeType::Deleted,
+                model::ObjectRecord { { "resource.k8s.io", "ResourceSlice", {}, firstMigSlice }, {},
                     {}, {}, {}, 0, {}, {}, 0 } } } });
     step("class added",
         { kCluster,
-            { { store::ChangeType::Added,
+            { { model::ChangeType::Added,
                 record(test::deviceClass("example", "device.driver == 'gpu.example.com'")) } } });
     json node = test::nodeObject("n1");
     node["metadata"]["labels"] = { { "zone", "b" } };
-    step("node modified", { kCluster, { { store::ChangeType::Modified, record(node) } } });
-    store::WatchBatch relist { kCluster,
-        { { store::ChangeType::Added, record(test::podObject("ml", "p2")) } }, { { "", "Pod" } },
+    step("node modified", { kCluster, { { model::ChangeType::Modified, record(node) } } });
+    model::WatchBatch relist { kCluster,
+        { { model::ChangeType::Added, record(test::podObject("ml", "p2")) } }, { { "", "Pod" } },
         {} };
     step("pods relisted", std::move(relist));
     EXPECT_EQ(live->objects(model::Kind::Pod).size(), 1u);
@@ -255,21 +255,21 @@ TEST_F(SnapshotIncrementalTest, EveryBatchGivesWhatAFullReloadGives)
 
 TEST_F(SnapshotIncrementalTest, UnchangedPartsAreSharedAndClassMatchesKept)
 {
-    store::WatchBatch initial;
-    for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 2)))
-        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
+    model::WatchBatch initial;
+    for (model::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 2)))
+        initial.changes.push_back({ model::ChangeType::Added, std::move(object) });
     const SnapshotPtr first = applyBatch(emptySnapshot(kCluster), commit(std::move(initial)));
     const auto match = first->classMatch("gpu.nvidia.com");
     EXPECT_EQ(match->devices.size(), 16u);
 
     const SnapshotPtr second = applyBatch(first,
-        commit({ kCluster, { { store::ChangeType::Added, record(test::podObject("ml", "x")) } } }));
+        commit({ kCluster, { { model::ChangeType::Added, record(test::podObject("ml", "x")) } } }));
     EXPECT_EQ(second->devices().front(), first->devices().front())
         << "devices are shared, not copied";
     EXPECT_EQ(second->classMatch("gpu.nvidia.com"), match) << "no device or class changed";
 
     const SnapshotPtr other
-        = applyBatch(second, store::CommittedBatch { "another-cluster", {}, {} });
+        = applyBatch(second, model::CommittedBatch { "another-cluster", {}, {} });
     EXPECT_EQ(other, second);
 }
 
@@ -279,7 +279,7 @@ TEST_F(SnapshotIncrementalTest, InventoryAnnouncesEachChange)
     Inventory inventory(emptySnapshot(kCluster));
     QSignalSpy spy(&inventory, &Inventory::changed);
     inventory.apply(
-        commit({ kCluster, { { store::ChangeType::Added, record(test::nodeObject("n9")) } } }));
+        commit({ kCluster, { { model::ChangeType::Added, record(test::nodeObject("n9")) } } }));
     ASSERT_EQ(spy.count(), 1);
     const ChangeSet changes = spy.takeFirst().at(0).value<ChangeSet>();
     ASSERT_EQ(changes.objects.size(), 1u);
@@ -298,7 +298,7 @@ SnapshotSource fullDecodeSourceOf(store::CacheDb &cache)
     source.cluster = kCluster;
     source.rev = cache.currentRev().value_or(-1);
     for (const model::KindInfo &kind : model::allKinds()) {
-        Result<std::vector<store::ObjectRecord>> records
+        Result<std::vector<model::ObjectRecord>> records
             = cache.objects(kCluster, kind.group, kind.name);
         EXPECT_TRUE(records.has_value());
         if (records)
@@ -313,9 +313,9 @@ SnapshotSource fullDecodeSourceOf(store::CacheDb &cache)
 // the cluster as a full decode of every object gives it.
 TEST_F(SnapshotIncrementalTest, LoadingInSharesGivesWhatAFullDecodeGives)
 {
-    store::WatchBatch initial;
-    for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
-        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
+    model::WatchBatch initial;
+    for (model::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
+        initial.changes.push_back({ model::ChangeType::Added, std::move(object) });
     commit(std::move(initial));
     const SnapshotPtr loaded = reload();
     ASSERT_NE(loaded, nullptr);
@@ -329,9 +329,9 @@ TEST_F(SnapshotIncrementalTest, LoadingInSharesGivesWhatAFullDecodeGives)
 // loader's connection still reads it) is read on the loader's own connection: nothing is lost.
 TEST_F(SnapshotIncrementalTest, SharesTheirOwnConnectionCannotReadAreReadByTheLoader)
 {
-    store::WatchBatch initial;
-    for (store::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
-        initial.changes.push_back({ store::ChangeType::Added, std::move(object) });
+    model::WatchBatch initial;
+    for (model::ObjectRecord &object : test::recordsOf(test::presetList("h100-sxm", 520)))
+        initial.changes.push_back({ model::ChangeType::Added, std::move(object) });
     commit(std::move(initial));
     const SnapshotPtr reference = buildSnapshot(fullDecodeSourceOf(m_cache));
     ASSERT_TRUE(QFile::remove(m_dir.filePath(QStringLiteral("cache.db"))));

@@ -204,7 +204,7 @@ TEST(SnapshotTest, UnreadableObjectsAreSkippedAndNamed)
     // The record is built by hand: the fixture decoder would refuse the object.
     SnapshotSource source;
     source.cluster = "test";
-    store::ObjectRecord record;
+    model::ObjectRecord record;
     record.key = { "resource.k8s.io", "ResourceClaim", "ml", "broken" };
     record.json = claim.dump();
     source.objects.push_back(record);
@@ -221,10 +221,10 @@ TEST(SliceReaderTest, RowsAndFullDecodeAgreeOnEveryPresetSlice)
 {
     // The mixed preset holds every shape: GPUs, NICs, partitionable MIG devices with counters.
     for (const char *preset : { "mixed" }) {
-        for (store::ObjectRecord &record : test::recordsOf(test::presetList(preset, 1))) {
+        for (model::ObjectRecord &record : test::recordsOf(test::presetList(preset, 1))) {
             if (record.key.kind != "ResourceSlice")
                 continue;
-            store::ObjectRecord withoutRows = record;
+            model::ObjectRecord withoutRows = record;
             withoutRows.devices.clear();
             const bool hasDevices = !record.devices.empty();
             Result<detail::SlicePtr> fast = detail::readSlice(std::move(record));
@@ -245,7 +245,7 @@ TEST(SliceReaderTest, V1beta1SlicesReadLikeV1)
       "spec":{"driver":"gpu.example.com","nodeName":"n1","pool":{"name":"n1","generation":3,"resourceSliceCount":1},
         "devices":[{"name":"gpu-0","basic":{"attributes":{"model":{"string":"X"}},"capacity":{"memory":{"value":"1Gi"}},
           "taints":[{"key":"k","value":"v","effect":"NoExecute"}]}}]}})");
-    store::ObjectRecord record = test::recordsOf(test::listOf({ v1beta1 })).front();
+    model::ObjectRecord record = test::recordsOf(test::listOf({ v1beta1 })).front();
     Result<detail::SlicePtr> slice = detail::readSlice(std::move(record));
     ASSERT_TRUE(slice.has_value()) << slice.error().message.toStdString();
     ASSERT_EQ((*slice)->devices.size(), 1u);

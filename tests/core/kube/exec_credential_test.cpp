@@ -74,7 +74,7 @@ protected:
 
     QTemporaryDir m_dir;
     QObject m_context;
-    ManualClock m_clock;
+    common::ManualClock m_clock;
 };
 
 TEST_F(ExecCredentialTest, CachedUntilExpiryThenRunAgain)

@@ -187,7 +187,7 @@ TEST_F(KubeconfigTest, TokenKeepsItsDigitsAndImpersonationBecomesHeaders)
 {
     const ClientConfig config = resolved(QStringLiteral("full.yaml"), QStringLiteral("insecure"));
     EXPECT_EQ(config.token, QStringLiteral("0123456789")); // a string, not the number 123456789
-    Credentials credentials(config, {}, Clock::system());
+    Credentials credentials(config, {}, common::Clock::system());
     QNetworkRequest request;
     credentials.applyImpersonation(request);
     EXPECT_EQ(request.rawHeader("Impersonate-User"), "jane");
@@ -204,7 +204,7 @@ TEST_F(KubeconfigTest, TokenKeepsItsDigitsAndImpersonationBecomesHeaders)
 TEST_F(KubeconfigTest, BasicAuthHeader)
 {
     const ClientConfig config = resolved(QStringLiteral("full.yaml"), QStringLiteral("basic"));
-    Credentials credentials(config, {}, Clock::system());
+    Credentials credentials(config, {}, common::Clock::system());
     std::optional<AuthMaterial> material;
     QObject context;
     credentials.get(&context, [&](const Result<AuthMaterial> &auth) { material = auth.value(); });
@@ -216,7 +216,7 @@ TEST_F(KubeconfigTest, TokenFileIsReadAgainWhenItChanges)
 {
     const ClientConfig config = resolved(QStringLiteral("full.yaml"), QStringLiteral("token-file"));
     EXPECT_EQ(config.tokenFile, m_files.path(QStringLiteral("secrets/token")));
-    Credentials credentials(config, {}, Clock::system());
+    Credentials credentials(config, {}, common::Clock::system());
     QObject context;
     auto header = [&] {
         QByteArray value;

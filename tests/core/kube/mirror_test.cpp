@@ -48,8 +48,8 @@ protected:
     {
         m_mirror = std::make_unique<Mirror>(*m_client, m_options, m_clock);
         QObject::connect(m_mirror.get(), &Mirror::batchReady, m_mirror.get(),
-            [this](const store::WatchBatch &batch) {
-                Result<store::BatchSummary> applied = m_cache.apply(batch);
+            [this](const model::WatchBatch &batch) {
+                Result<model::BatchSummary> applied = m_cache.apply(batch);
                 ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
             });
         QObject::connect(m_mirror.get(), &Mirror::notice, m_mirror.get(),
@@ -67,24 +67,24 @@ protected:
         return done();
     }
 
-    std::vector<store::ObjectRecord> objects(model::Kind kind)
+    std::vector<model::ObjectRecord> objects(model::Kind kind)
     {
         const model::KindInfo &info = model::kindInfo(kind);
         return m_cache.objects(test::kClusterName, info.group, info.name).value();
     }
 
-    std::optional<store::StreamRecord> stream(const std::string &kind, const std::string &ns = {})
+    std::optional<model::StreamRecord> stream(const std::string &kind, const std::string &ns = {})
     {
-        const std::vector<store::StreamRecord> records
+        const std::vector<model::StreamRecord> records
             = m_cache.streams(test::kClusterName).value();
-        for (const store::StreamRecord &record : records)
+        for (const model::StreamRecord &record : records)
             if (record.kind == kind && record.ns == ns)
                 return record;
         return std::nullopt;
     }
 
     TestCluster m_cluster;
-    ManualClock m_clock;
+    common::ManualClock m_clock;
     QTemporaryDir m_dir;
     store::CacheDb m_cache;
     std::unique_ptr<RestClient> m_client;
@@ -142,13 +142,13 @@ TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRec
     Mirror &live = mirror();
     live.start();
     ASSERT_TRUE(driveUntil([&] {
-        const std::optional<store::StreamRecord> ml = stream("ResourceClaim", "ml");
+        const std::optional<model::StreamRecord> ml = stream("ResourceClaim", "ml");
         return ml && ml->state == "watching";
     }));
-    const std::vector<store::ObjectRecord> claims = objects(model::Kind::ResourceClaim);
+    const std::vector<model::ObjectRecord> claims = objects(model::Kind::ResourceClaim);
     ASSERT_EQ(claims.size(), 1u);
     EXPECT_EQ(claims[0].key.ns, "ml");
-    const std::optional<store::StreamRecord> clusterWide = stream("ResourceClaim");
+    const std::optional<model::StreamRecord> clusterWide = stream("ResourceClaim");
     ASSERT_TRUE(clusterWide.has_value());
     EXPECT_EQ(clusterWide->state, "forbidden");
     EXPECT_NE(clusterWide->reason.find("mirroring 1 namespace(s) (ml)"), std::string::npos)
@@ -209,7 +209,7 @@ TEST_F(MirrorTest, OlderVersionsAreStoredAsReceivedAndAnUpgradeIsPickedUp)
     live.start();
     ASSERT_TRUE(driveUntil(
         [&] { return stream("DeviceClass") && stream("DeviceClass")->state == "watching"; }));
-    std::vector<store::ObjectRecord> classes = objects(model::Kind::DeviceClass);
+    std::vector<model::ObjectRecord> classes = objects(model::Kind::DeviceClass);
     ASSERT_EQ(classes.size(), 1u);
     EXPECT_EQ(classes[0].apiVersion, "resource.k8s.io/v1beta1");
     EXPECT_NE(
@@ -271,7 +271,7 @@ TEST_F(MirrorTest, BatchesGoThroughTheStoreOnItsOwnThread)
     std::atomic<int> committed = 0;
     QObject::connect(
         storeObject, &store::Store::committed, storeObject,
-        [&](const store::CommittedBatch &batch) { committed += int(batch.changes.size()); },
+        [&](const model::CommittedBatch &batch) { committed += int(batch.changes.size()); },
         Qt::DirectConnection);
 
     m_options.kinds = { model::Kind::ResourceSlice };

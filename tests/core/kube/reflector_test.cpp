@@ -40,9 +40,9 @@ public:
         m_cache = std::move(*cache);
     }
 
-    void apply(const store::WatchBatch &batch)
+    void apply(const model::WatchBatch &batch)
     {
-        Result<store::BatchSummary> summary = m_cache.apply(batch);
+        Result<model::BatchSummary> summary = m_cache.apply(batch);
         ASSERT_TRUE(summary.has_value()) << summary.error().message.toStdString();
         ++batches;
     }
@@ -50,9 +50,9 @@ public:
     std::vector<std::string> json(const model::KindInfo &kind)
     {
         std::vector<std::string> out;
-        const std::vector<store::ObjectRecord> objects
+        const std::vector<model::ObjectRecord> objects
             = m_cache.objects(test::kClusterName, kind.group, kind.name).value();
-        for (const store::ObjectRecord &object : objects)
+        for (const model::ObjectRecord &object : objects)
             out.push_back(object.json);
         return out;
     }
@@ -108,7 +108,7 @@ protected:
         auto reflector = std::make_unique<Reflector>(*m_client, kind,
             std::string(kind.group.empty() ? "v1" : "resource.k8s.io/v1"), ns, m_options, m_clock);
         QObject::connect(reflector.get(), &Reflector::batchReady, reflector.get(),
-            [this](const store::WatchBatch &batch) { m_mirror.apply(batch); });
+            [this](const model::WatchBatch &batch) { m_mirror.apply(batch); });
         QObject::connect(reflector.get(), &Reflector::statusChanged, reflector.get(),
             [this](const StreamStatus &status) { m_states.push_back(status.state); });
         m_reflectors.push_back(std::move(reflector));
@@ -142,7 +142,7 @@ protected:
     }
 
     TestCluster m_cluster;
-    ManualClock m_clock;
+    common::ManualClock m_clock;
     ReflectorOptions m_options;
     std::unique_ptr<RestClient> m_client;
     std::vector<std::unique_ptr<Reflector>> m_reflectors;
@@ -166,7 +166,7 @@ TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
         (std::vector<StreamState> {
             StreamState::Listing, StreamState::Synced, StreamState::Watching }));
     // The stream's state and where it got to are in the cache.
-    const std::vector<store::StreamRecord> streams
+    const std::vector<model::StreamRecord> streams
         = m_mirror.cache().streams(test::kClusterName).value();
     ASSERT_EQ(streams.size(), 1u);
     EXPECT_EQ(streams[0].state, "watching");
@@ -179,9 +179,9 @@ TEST_F(ReflectorTest, ListsPageByPageThenFollowsChanges)
     ASSERT_TRUE(waitForEqual(kSlices));
     const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
     ASSERT_EQ(log.size(), 3u);
-    EXPECT_EQ(log[0].type, store::ChangeType::Modified);
-    EXPECT_EQ(log[1].type, store::ChangeType::Added);
-    EXPECT_EQ(log[2].type, store::ChangeType::Deleted);
+    EXPECT_EQ(log[0].type, model::ChangeType::Modified);
+    EXPECT_EQ(log[1].type, model::ChangeType::Added);
+    EXPECT_EQ(log[2].type, model::ChangeType::Deleted);
     EXPECT_EQ(log[2].key.name, "s1");
     EXPECT_EQ(m_mirror.cache()
                   .listVersion(test::kClusterName, "resource.k8s.io", "ResourceSlice")
@@ -244,12 +244,12 @@ TEST_F(ReflectorTest, GoneRelistsAndDeletesWhatVanishedMeanwhile)
 
     const std::vector<store::LoggedChange> log = m_mirror.log(kSlices, synced);
     ASSERT_EQ(log.size(), 3u);
-    std::map<std::string, store::ChangeType> changed;
+    std::map<std::string, model::ChangeType> changed;
     for (const store::LoggedChange &change : log)
         changed[change.key.name] = change.type;
-    EXPECT_EQ(changed["s1"], store::ChangeType::Deleted); // reconciled by the relist, and logged
-    EXPECT_EQ(changed["s2"], store::ChangeType::Modified);
-    EXPECT_EQ(changed["s4"], store::ChangeType::Added);
+    EXPECT_EQ(changed["s1"], model::ChangeType::Deleted); // reconciled by the relist, and logged
+    EXPECT_EQ(changed["s2"], model::ChangeType::Modified);
+    EXPECT_EQ(changed["s4"], model::ChangeType::Added);
     expectNoDuplicates(m_mirror.log(kSlices));
     EXPECT_NE(std::ranges::find(m_states, StreamState::Stale), m_states.end());
 }
@@ -356,7 +356,7 @@ TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
     slices.start();
     ASSERT_TRUE(spinUntil([&] { return slices.status().state == StreamState::Forbidden; }));
     EXPECT_NE(slices.status().reason.indexOf(QStringLiteral("Forbidden")), -1);
-    const std::vector<store::StreamRecord> streams
+    const std::vector<model::StreamRecord> streams
         = m_mirror.cache().streams(test::kClusterName).value();
     ASSERT_EQ(streams.size(), 1u);
     EXPECT_EQ(streams[0].state, "forbidden");

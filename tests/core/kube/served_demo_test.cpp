@@ -93,8 +93,8 @@ protected:
         options.reflector.pageSize = pageSize;
         m_mirror = std::make_unique<Mirror>(*m_client, options, m_clock);
         QObject::connect(m_mirror.get(), &Mirror::batchReady, m_mirror.get(),
-            [this](const store::WatchBatch &batch) {
-                Result<store::BatchSummary> applied = m_cache.apply(batch);
+            [this](const model::WatchBatch &batch) {
+                Result<model::BatchSummary> applied = m_cache.apply(batch);
                 ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
             });
         QObject::connect(
@@ -159,9 +159,9 @@ protected:
     std::vector<std::string> mirrored(const model::KindInfo &kind)
     {
         std::vector<std::string> out;
-        const std::vector<store::ObjectRecord> objects
+        const std::vector<model::ObjectRecord> objects
             = m_cache.objects(kCluster, kind.group, kind.name).value();
-        for (const store::ObjectRecord &object : objects)
+        for (const model::ObjectRecord &object : objects)
             out.push_back(object.json);
         return out;
     }
@@ -212,7 +212,7 @@ protected:
     std::unique_ptr<RestClient> m_admin, m_client;
     std::unique_ptr<Mirror> m_mirror;
     store::CacheDb m_cache;
-    ManualClock m_clock;
+    common::ManualClock m_clock;
     bool m_synced = false;
 };
 
@@ -263,9 +263,9 @@ std::vector<std::string> mirroredNames(store::CacheDb &cache, model::Kind kind)
 {
     const model::KindInfo &info = model::kindInfo(kind);
     std::vector<std::string> names;
-    const std::vector<store::ObjectRecord> records
+    const std::vector<model::ObjectRecord> records
         = cache.objects(kCluster, info.group, info.name).value();
-    for (const store::ObjectRecord &record : records)
+    for (const model::ObjectRecord &record : records)
         names.push_back(record.key.ns + "/" + record.key.name);
     return names;
 }
@@ -413,7 +413,7 @@ TEST_F(ServedDemoTest, RestartAndCompactionEndEqualToTheServerWithTheDeletionLog
     const auto deletion = std::ranges::find_if(
         log, [&](const store::LoggedChange &c) { return c.key.name == victimName; });
     ASSERT_NE(deletion, log.end());
-    EXPECT_EQ(deletion->type, store::ChangeType::Deleted);
+    EXPECT_EQ(deletion->type, model::ChangeType::Deleted);
     expectNoDuplicates();
 }
 
@@ -531,9 +531,9 @@ TEST_F(ServedDemoTest, LiveMirrorServerServesTheMirroredClusterAndFollowsIt)
     Result<store::CacheDb> liveCache = store::CacheDb::open(
         liveDir.filePath(QStringLiteral("live.db")), store::OpenMode::ReadOnly);
     ASSERT_TRUE(liveCache.has_value());
-    const std::vector<store::StreamRecord> streams = liveCache->streams(kCluster).value();
+    const std::vector<model::StreamRecord> streams = liveCache->streams(kCluster).value();
     ASSERT_FALSE(streams.empty());
-    for (const store::StreamRecord &stream : streams)
+    for (const model::StreamRecord &stream : streams)
         if (stream.state != "forbidden")
             EXPECT_EQ(stream.state, "stale") << stream.kind;
 }

@@ -15,7 +15,7 @@
 #include "core/server/kube_status.h"
 #include "core/kube/rest_client.h"
 #include "core/server/tls_identity.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 #include "tests/core/kube/kube_fixture.h"
 
 namespace dra::kube::test {
@@ -34,15 +34,15 @@ nlohmann::json meta(const std::string &name, const std::string &ns, const std::s
     return metadata;
 }
 
-store::WatchBatch batchOf(store::ChangeType type, const std::vector<nlohmann::json> &objects)
+model::WatchBatch batchOf(model::ChangeType type, const std::vector<nlohmann::json> &objects)
 {
-    store::WatchBatch batch;
+    model::WatchBatch batch;
     batch.cluster = kClusterName;
     for (const nlohmann::json &json : objects) {
         Result<model::Object> object = model::decodeObject(json);
         EXPECT_TRUE(object.has_value()) << object.error().message.toStdString();
         if (object)
-            batch.changes.push_back({ type, store::toRecord(*object) });
+            batch.changes.push_back({ type, model::toRecord(*object) });
     }
     return batch;
 }
@@ -98,7 +98,7 @@ TestCluster::TestCluster(Options options)
     EXPECT_TRUE(writer.has_value()) << writer.error().message.toStdString();
     m_writer = std::move(*writer);
     // The cluster exists before anyone connects (the reader needs the file).
-    EXPECT_TRUE(m_writer.apply(batchOf(store::ChangeType::Added, { namespaceObject("default") }))
+    EXPECT_TRUE(m_writer.apply(batchOf(model::ChangeType::Added, { namespaceObject("default") }))
                     .has_value());
     Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     EXPECT_TRUE(reader.has_value()) << reader.error().message.toStdString();
@@ -157,13 +157,13 @@ ClientConfig TestCluster::clientConfig() const
 
 void TestCluster::put(const std::vector<nlohmann::json> &objects)
 {
-    ASSERT_TRUE(m_writer.apply(batchOf(store::ChangeType::Added, objects)).has_value());
+    ASSERT_TRUE(m_writer.apply(batchOf(model::ChangeType::Added, objects)).has_value());
     m_api->watchHub().poll();
 }
 
 void TestCluster::remove(const std::vector<nlohmann::json> &objects)
 {
-    ASSERT_TRUE(m_writer.apply(batchOf(store::ChangeType::Deleted, objects)).has_value());
+    ASSERT_TRUE(m_writer.apply(batchOf(model::ChangeType::Deleted, objects)).has_value());
     m_api->watchHub().poll();
 }
 

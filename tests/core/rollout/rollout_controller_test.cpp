@@ -156,7 +156,7 @@ protected:
 
     const std::string kId = "llm-server-to-dra";
     QTemporaryDir m_dir;
-    dra::kube::ManualClock m_clock;
+    dra::common::ManualClock m_clock;
     test::FakeCluster m_cluster;
     std::vector<std::string> m_log;
 };

@@ -52,7 +52,7 @@ protected:
         return m_machine.apply(m_state, promote);
     }
 
-    dra::kube::ManualClock m_clock;
+    dra::common::ManualClock m_clock;
     RolloutPlan m_plan;
     RolloutMachine m_machine;
     RolloutState m_state;
@@ -338,7 +338,7 @@ TEST(RolloutMachineReplicaRatioTest, CutoverMovesReplicasInsteadOfWeights)
     plan.traffic = Traffic { TrafficMode::ReplicaRatio, "", "", "", "llm-server" };
     plan.shadow.enabled = false;
     plan.negativeControl.enabled = false;
-    dra::kube::ManualClock clock;
+    dra::common::ManualClock clock;
     const RolloutMachine machine(plan, clock);
     RolloutState state = machine.initialState();
     Command start { Verb::Start, "bob" };

@@ -41,7 +41,7 @@ protected:
     }
 
     QTemporaryDir m_dir;
-    dra::kube::ManualClock m_clock;
+    dra::common::ManualClock m_clock;
     RolloutPlan m_plan;
     RolloutMachine m_machine;
 };

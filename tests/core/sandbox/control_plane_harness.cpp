@@ -59,7 +59,7 @@ void ControlPlaneHarness::put(const json &object)
         stored["metadata"]["generation"] = 1;
     }
     Result<std::vector<int64_t>> committed = m_writer->commit(
-        { { live ? store::ChangeType::Modified : store::ChangeType::Added, stored } });
+        { { live ? model::ChangeType::Modified : model::ChangeType::Added, stored } });
     ASSERT_TRUE(committed) << committed.error().message.toStdString();
 }
 
@@ -68,7 +68,7 @@ void ControlPlaneHarness::remove(model::Kind kind, const std::string &ns, const 
     const std::optional<json> live = get(kind, ns, name);
     ASSERT_TRUE(live) << name;
     Result<std::vector<int64_t>> committed
-        = m_writer->commit({ { store::ChangeType::Deleted, *live } });
+        = m_writer->commit({ { model::ChangeType::Deleted, *live } });
     ASSERT_TRUE(committed) << committed.error().message.toStdString();
 }
 

@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 #include "core/model/kind.h"
 #include "core/sandbox/control_plane.h"
 #include "core/server/api_server.h"
@@ -64,7 +64,7 @@ protected:
     void startApiServer(const std::string &token);
 
     sandbox::ControlPlaneOptions m_options { 1000, 0, false };
-    kube::ManualClock m_clock;
+    common::ManualClock m_clock;
     QTemporaryDir m_dir;
     std::optional<store::CacheDb> m_cache;
     std::unique_ptr<server::ObjectWriter> m_writer;

@@ -12,7 +12,7 @@
 
 #include "core/model/object.h"
 #include "core/server/http_server.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 #include "tests/core/server/api_test_support.h"
 #include "tests/core/server/http_test_client.h"
 
@@ -66,7 +66,7 @@ protected:
         Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
         m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-        write(store::ChangeType::Added,
+        write(model::ChangeType::Added,
             { slice("node-1-gpu", "node-1", "gold"), slice("node-2-gpu", "node-2", "silver"),
                 slice("node-3-gpu", "node-3", "gold"), claim("ml", "train-0"),
                 claim("web", "infer-0") });
@@ -82,16 +82,16 @@ protected:
         ASSERT_TRUE(m_http->listen(QHostAddress::LocalHost, 0).has_value());
     }
 
-    void write(store::ChangeType type, const std::vector<nlohmann::json> &objects)
+    void write(model::ChangeType type, const std::vector<nlohmann::json> &objects)
     {
-        store::WatchBatch batch;
+        model::WatchBatch batch;
         batch.cluster = "test";
         for (const nlohmann::json &json : objects) {
             Result<model::Object> object = model::decodeObject(json);
             ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-            batch.changes.push_back({ type, store::toRecord(*object) });
+            batch.changes.push_back({ type, model::toRecord(*object) });
         }
-        Result<store::BatchSummary> applied = m_writer->apply(batch);
+        Result<model::BatchSummary> applied = m_writer->apply(batch);
         ASSERT_TRUE(applied.has_value()) << applied.error().message.toStdString();
     }
 
@@ -286,7 +286,7 @@ TEST_F(ApiServerTest, ContinuingAfterAChangeIsExpired)
 {
     const Reply first = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=1");
     const std::string token = first.body["metadata"]["continue"];
-    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    write(model::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
     const Reply next = fetch("/apis/resource.k8s.io/v1/resourceslices?limit=1&continue=" + token);
     EXPECT_EQ(next.status, 410);
     EXPECT_EQ(next.body["reason"], "Expired");
@@ -341,7 +341,7 @@ TEST_F(ApiServerTest, WatchFromZeroSendsInitialStateThenChangesAndHonoursTimeout
     client.send(QByteArray::fromStdString(request("GET",
         "/apis/resource.k8s.io/v1/resourceslices?watch=True&resourceVersion=0&timeoutSeconds=2")));
     ASSERT_TRUE(client.waitFor("\"type\":\"ADDED\"", 3));
-    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    write(model::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_TRUE(client.received().contains("\"bronze\""));
     // One compact event per line (Python splits on newlines).
@@ -359,7 +359,7 @@ TEST_F(ApiServerTest, WatchFromARevisionSendsOnlyLaterChangesAsTables)
         "/apis/resource.k8s.io/v1/resourceslices?resourceVersion=" + rev + "&watch=true",
         kTableAccept)));
     ASSERT_TRUE(client.waitFor("Transfer-Encoding: chunked"));
-    write(store::ChangeType::Deleted, { slice("node-3-gpu", "node-3", "gold") });
+    write(model::ChangeType::Deleted, { slice("node-3-gpu", "node-3", "gold") });
     ASSERT_TRUE(client.waitFor("\"type\":\"DELETED\""));
     EXPECT_FALSE(client.received().contains("\"ADDED\""));
     EXPECT_TRUE(client.received().contains("\"kind\":\"Table\""));
@@ -375,7 +375,7 @@ TEST_F(ApiServerTest, WatchWithFieldSelectorSeesOnlyThatObject)
         "resourceslices?fieldSelector=metadata.name%3Dnode-1-gpu&resourceVersion=0&watch=true&"
         "allowWatchBookmarks=true")));
     ASSERT_TRUE(client.waitFor("\"type\":\"ADDED\""));
-    write(store::ChangeType::Modified,
+    write(model::ChangeType::Modified,
         { slice("node-2-gpu", "node-2", "bronze"), slice("node-1-gpu", "node-1", "platinum") });
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_EQ(client.received().count("\"type\":\"ADDED\""), 1);
@@ -434,7 +434,7 @@ TEST_F(ApiServerTest, WatchOverWebSocketSendsOneJsonEventPerMessage)
         QString::fromLatin1(kToken));
     ASSERT_TRUE(watch.waitConnected());
     ASSERT_TRUE(watch.waitFor("\"type\":\"ADDED\"", 3));
-    write(store::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    write(model::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
     ASSERT_TRUE(watch.waitFor("\"type\":\"MODIFIED\""));
     for (const std::string &message : watch.messages()) {
         const nlohmann::json event = nlohmann::json::parse(message, nullptr, false);

@@ -14,7 +14,7 @@
 #include "core/model/object.h"
 #include "core/server/http_server.h"
 #include "core/server/test_hooks.h"
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 #include "tests/core/server/api_test_support.h"
 
 namespace dra::server {
@@ -66,12 +66,12 @@ protected:
         Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
         ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
         m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-        store::WatchBatch batch;
+        model::WatchBatch batch;
         batch.cluster = "demo";
         for (const json &item : seedObjects()) {
             Result<model::Object> object = model::decodeObject(item);
             ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-            batch.changes.push_back({ store::ChangeType::Added, store::toRecord(*object) });
+            batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
         }
         ASSERT_TRUE(m_writer->apply(batch).has_value());
         ASSERT_TRUE(m_writer->setClusterInfo({ "demo", "", "v1.36.0", 0 }).has_value());

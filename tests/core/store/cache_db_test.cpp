@@ -13,6 +13,7 @@
 using dra::Result;
 using dra::common::Error;
 using namespace dra::store;
+using namespace dra::model;
 using namespace dra::store::test;
 
 namespace {

@@ -14,6 +14,7 @@
 
 using dra::Result;
 using namespace dra::store;
+using namespace dra::model;
 using namespace dra::store::test;
 
 namespace {

@@ -13,6 +13,7 @@
 #include "tests/core/store/store_fixtures.h"
 
 using namespace dra::store;
+using namespace dra::model;
 
 int main(int argc, char **argv)
 {

@@ -20,7 +20,7 @@ common::ObjectKey claimKey(const std::string &ns, const std::string &name)
 
 namespace {
 
-nlohmann::json metadata(const ObjectRecord &record, const std::string &label)
+nlohmann::json metadata(const model::ObjectRecord &record, const std::string &label)
 {
     nlohmann::json meta = { { "name", record.key.name }, { "uid", record.uid },
         { "resourceVersion", record.resourceVersion }, { "generation", record.generation },
@@ -34,10 +34,10 @@ nlohmann::json metadata(const ObjectRecord &record, const std::string &label)
 
 } // namespace
 
-ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
+model::ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
     const std::string &resourceVersion, const std::string &label)
 {
-    ObjectRecord record;
+    model::ObjectRecord record;
     record.key = sliceKey(name);
     record.apiVersion = "resource.k8s.io/v1beta1";
     record.uid = "uid-" + name;
@@ -47,7 +47,7 @@ ObjectRecord makeSlice(const std::string &name, const std::string &node, int dev
     const std::string pool = node.empty() ? "fabric" : node;
     nlohmann::json devices = nlohmann::json::array();
     for (int i = 0; i < deviceCount; ++i) {
-        DeviceRow row;
+        model::DeviceRow row;
         row.name = "gpu-" + std::to_string(i);
         row.driver = "gpu.example.com";
         row.pool = pool;
@@ -77,10 +77,10 @@ ObjectRecord makeSlice(const std::string &name, const std::string &node, int dev
     return record;
 }
 
-ObjectRecord makeClaim(const std::string &ns, const std::string &name,
+model::ObjectRecord makeClaim(const std::string &ns, const std::string &name,
     const std::string &resourceVersion, const std::string &label)
 {
-    ObjectRecord record;
+    model::ObjectRecord record;
     record.key = claimKey(ns, name);
     record.apiVersion = "resource.k8s.io/v1beta1";
     record.uid = "uid-" + ns + "-" + name;
@@ -95,21 +95,21 @@ ObjectRecord makeClaim(const std::string &ns, const std::string &name,
     return record;
 }
 
-Change added(ObjectRecord object)
+model::Change added(model::ObjectRecord object)
 {
-    return Change { ChangeType::Added, std::move(object) };
+    return model::Change { model::ChangeType::Added, std::move(object) };
 }
 
-Change modified(ObjectRecord object)
+model::Change modified(model::ObjectRecord object)
 {
-    return Change { ChangeType::Modified, std::move(object) };
+    return model::Change { model::ChangeType::Modified, std::move(object) };
 }
 
-Change deletedKey(const common::ObjectKey &key)
+model::Change deletedKey(const common::ObjectKey &key)
 {
-    ObjectRecord record;
+    model::ObjectRecord record;
     record.key = key;
-    return Change { ChangeType::Deleted, std::move(record) };
+    return model::Change { model::ChangeType::Deleted, std::move(record) };
 }
 
 std::string crashSliceName(int index, int slice)
@@ -122,9 +122,9 @@ int crashSliceDevices(int slice)
     return slice % 4 + 1;
 }
 
-WatchBatch crashBatch(int index)
+model::WatchBatch crashBatch(int index)
 {
-    WatchBatch batch { .cluster = kCrashCluster };
+    model::WatchBatch batch { .cluster = kCrashCluster };
     const std::string version = std::to_string(index);
     for (int j = 0; j < kCrashSlices; ++j)
         batch.changes.push_back(added(makeSlice(crashSliceName(index, j),

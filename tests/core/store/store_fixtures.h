@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
 namespace dra::store::test {
 
@@ -18,15 +18,15 @@ common::ObjectKey claimKey(const std::string &ns, const std::string &name);
 
 // A ResourceSlice of driver gpu.example.com with `deviceCount` GPUs named gpu-0..; `node` empty
 // makes it network-attached. `label` ends up in metadata.labels, to make a modified copy.
-ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
+model::ObjectRecord makeSlice(const std::string &name, const std::string &node, int deviceCount,
     const std::string &resourceVersion, const std::string &label = {});
-ObjectRecord makeClaim(const std::string &ns, const std::string &name,
+model::ObjectRecord makeClaim(const std::string &ns, const std::string &name,
     const std::string &resourceVersion, const std::string &label = {});
 
-Change added(ObjectRecord object);
-Change modified(ObjectRecord object);
+model::Change added(model::ObjectRecord object);
+model::Change modified(model::ObjectRecord object);
 // A deletion carrying only the key, as after a relist.
-Change deletedKey(const common::ObjectKey &key);
+model::Change deletedKey(const common::ObjectKey &key);
 
 // The crash writer's batch number `index` (from 1) for cluster kCrashCluster: adds
 // kCrashSlices slices "b<index>-s<j>" with 1 to 4 devices each, relabels "b<index-1>-s0" with
@@ -34,7 +34,7 @@ Change deletedKey(const common::ObjectKey &key);
 // can tell from any state which batches are fully present.
 inline constexpr const char *kCrashCluster = "crash";
 inline constexpr int kCrashSlices = 150;
-WatchBatch crashBatch(int index);
+model::WatchBatch crashBatch(int index);
 std::string crashSliceName(int index, int slice);
 int crashSliceDevices(int slice);
 

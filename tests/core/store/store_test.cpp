@@ -14,6 +14,7 @@
 
 using dra::Result;
 using namespace dra::store;
+using namespace dra::model;
 using namespace dra::store::test;
 
 namespace {
@@ -40,7 +41,7 @@ public:
     void enqueue(WatchBatch batch)
     {
         QMetaObject::invokeMethod(
-            store, "enqueue", Qt::QueuedConnection, Q_ARG(dra::store::WatchBatch, batch));
+            store, "enqueue", Qt::QueuedConnection, Q_ARG(dra::model::WatchBatch, batch));
     }
 
     QThread thread;

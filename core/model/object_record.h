@@ -12,7 +12,7 @@
 
 #include "core/common/object_key.h"
 
-namespace dra::store {
+namespace dra::model {
 
 // One device of a ResourceSlice, flattened for indexes and fast reads.
 struct DeviceRow
@@ -115,7 +115,7 @@ struct CommittedBatch
     BatchSummary summary;
 };
 
-} // namespace dra::store
+} // namespace dra::model
 
-Q_DECLARE_METATYPE(dra::store::WatchBatch)
-Q_DECLARE_METATYPE(dra::store::CommittedBatch)
+Q_DECLARE_METATYPE(dra::model::WatchBatch)
+Q_DECLARE_METATYPE(dra::model::CommittedBatch)

@@ -9,7 +9,7 @@
 #include <QObject>
 #include <QPointer>
 
-namespace dra::kube {
+namespace dra::common {
 
 // Time for the kube module: the wall clock (credential expiry) and delayed calls (backoff,
 // relist). Injected so tests advance time instead of sleeping.
@@ -60,4 +60,4 @@ private:
     std::vector<Pending> m_pending;
 };
 
-} // namespace dra::kube
+} // namespace dra::common

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_text.h"
 #include "core/model/qualified_name.h"
 
-namespace dra::store {
+namespace dra::model {
 
 namespace {
 
@@ -149,4 +149,4 @@ Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep)
     return decodeRow(record, keep, std::move(record.json));
 }
 
-} // namespace dra::store
+} // namespace dra::model

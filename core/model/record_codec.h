@@ -4,9 +4,9 @@
 
 #include "core/common/result.h"
 #include "core/model/object.h"
-#include "core/store/object_record.h"
+#include "core/model/object_record.h"
 
-namespace dra::store {
+namespace dra::model {
 
 // The cache row of a decoded object: identity, bookkeeping, the raw JSON as received
 // (compact) and, for a ResourceSlice, one device row per device with domain-qualified
@@ -25,4 +25,4 @@ enum class KeepRaw { Parsed, AsText };
 // The same, taking the row's text instead of copying it.
 [[nodiscard]] Result<model::Object> fromRecord(ObjectRecord &&record, KeepRaw keep);
 
-} // namespace dra::store
+} // namespace dra::model

@@ -9,7 +9,7 @@
 
 #include "core/common/result.h"
 
-namespace dra::alloc {
+namespace dra::release {
 
 // The DRA feature gates kube-scheduler's allocator looks at, resolved to on/off. A plain value.
 struct FeatureGates
@@ -72,4 +72,4 @@ const std::vector<GateHistory> &gateHistories();
 // The spec in force at 1.<minor>, or nullptr when the gate does not exist yet.
 const GateSpec *gateSpecAt(const GateHistory &gate, int minor);
 
-} // namespace dra::alloc
+} // namespace dra::release

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/upstream.h"
 
-namespace dra::alloc {
+namespace dra::release {
 namespace {
 
 // Our gate table must say exactly what kube_features.go says for every version 1.26-1.37.
@@ -79,4 +79,4 @@ TEST(FeatureGatesTest, FlagSetsGatesAsKubeSchedulerDoes)
 }
 
 } // namespace
-} // namespace dra::alloc
+} // namespace dra::release

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/alloc/feature_gates.h"
+#include "core/release/feature_gates.h"
 
 #include <algorithm>
 #include <charconv>
 
 #include "core/common/json_text.h"
 
-namespace dra::alloc {
+namespace dra::release {
 
 namespace {
 
@@ -215,4 +215,4 @@ std::string FeatureGates::toString() const
     return out;
 }
 
-} // namespace dra::alloc
+} // namespace dra::release

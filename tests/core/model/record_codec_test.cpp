@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/store/record_codec.h"
+#include "core/model/record_codec.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,7 +30,7 @@ TEST(RecordCodecTest, SliceRowsCarryQualifiedV1AttributesAndCanonicalCapacity)
 {
     const auto object = model::decodeObject(kSlice);
     ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-    const store::ObjectRecord record = store::toRecord(*object);
+    const model::ObjectRecord record = model::toRecord(*object);
     EXPECT_EQ(record.key, (common::ObjectKey { "resource.k8s.io", "ResourceSlice", "", "n1-gpu" }));
     EXPECT_EQ(record.apiVersion, "resource.k8s.io/v1beta1");
     EXPECT_EQ(record.uid, "u-1");
@@ -39,7 +39,7 @@ TEST(RecordCodecTest, SliceRowsCarryQualifiedV1AttributesAndCanonicalCapacity)
     EXPECT_EQ(json::parse(record.json), kSlice) << "the row keeps the object exactly as received";
 
     ASSERT_EQ(record.devices.size(), 1u);
-    const store::DeviceRow &row = record.devices[0];
+    const model::DeviceRow &row = record.devices[0];
     EXPECT_EQ(row.name, "gpu-0");
     EXPECT_EQ(row.node, "n1");
     EXPECT_EQ(row.pool, "n1");
@@ -54,15 +54,15 @@ TEST(RecordCodecTest, RowsDecodeBackToTheSameObject)
 {
     const auto object = model::decodeObject(kSlice);
     ASSERT_TRUE(object.has_value());
-    const auto back = store::fromRecord(store::toRecord(*object));
+    const auto back = model::fromRecord(model::toRecord(*object));
     ASSERT_TRUE(back.has_value()) << back.error().message.toStdString();
     EXPECT_EQ(*back->raw, kSlice);
     EXPECT_EQ(back->as<model::ResourceSlice>()->devices[0].capacityOf("memory")->value.toString(),
         "80Gi");
 
-    store::ObjectRecord broken = store::toRecord(*object);
+    model::ObjectRecord broken = model::toRecord(*object);
     broken.json = "{not json";
-    const auto failed = store::fromRecord(broken);
+    const auto failed = model::fromRecord(broken);
     ASSERT_FALSE(failed.has_value());
     EXPECT_TRUE(
         failed.error().message.startsWith(QStringLiteral("ResourceSlice n1-gpu: malformed JSON")))

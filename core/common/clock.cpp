@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/kube/clock.h"
+#include "core/common/clock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include <QDateTime>
 #include <QTimer>
 
-namespace dra::kube {
+namespace dra::common {
 
 namespace {
 
@@ -73,4 +73,4 @@ int64_t ManualClock::nextDelay() const
     return at - m_now;
 }
 
-} // namespace dra::kube
+} // namespace dra::common
