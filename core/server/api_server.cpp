@@ -160,7 +160,7 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     }
     // The web console's static files hold no data; the page sends the token with every API call.
     if (read && web_console::isConsolePath(path)) {
-        connection.respond(web_console::serve(path));
+        connection.respond(web_console::serve(path, m_webFiles));
         return;
     }
     if (!authenticate(request)) {

@@ -15,6 +15,7 @@
 #include "core/server/resource_controller.h"
 #include "core/server/served_api.h"
 #include "core/server/watch_hub.h"
+#include "core/server/web_console.h"
 #include "core/server/websocket_gateway.h"
 #include "core/server/write_controller.h"
 
@@ -62,6 +63,8 @@ public:
     // know. One handler per prefix; setting a prefix again replaces its handler.
     using ExtraHandler = std::function<bool(Request &, HttpConnection &)>;
     void setExtraHandler(std::string prefix, ExtraHandler handler);
+    // Where the web console's files come from (the compiled-in bundle by default).
+    void setWebConsoleFiles(web_console::Files files) { m_webFiles = std::move(files); }
 
 private:
     bool authenticate(Request &request) const;
@@ -81,6 +84,7 @@ private:
     std::unique_ptr<ObjectWriter> m_writer;
     std::unique_ptr<WriteController> m_writes;
     std::vector<std::pair<std::string, ExtraHandler>> m_extras; // by path prefix
+    web_console::Files m_webFiles;
 };
 
 // The Kubernetes release a cache records for `cluster` (ClusterInfo::version), or empty.

@@ -14,6 +14,7 @@ DRA_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-websockets-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
     nlohmann-json3-dev libssl-dev libsqlite3-dev libyaml-cpp-dev libre2-dev
     libgtest-dev libgmock-dev python3-kubernetes xvfb xauth
+    chromium
 )
 
 dra_log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
@@ -33,10 +34,25 @@ dra_install_packages() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+# The web console is bundled at build time with Node.js and npm (esbuild and the browser tests'
+# playwright-core come from npm, pinned by package-lock.json).
+dra_check_node() {
+    local version
+    if ! version="$(node --version 2>/dev/null)" || ! command -v npm >/dev/null; then
+        echo "error: Node.js 18 or newer and npm are needed to build the web console (apt-get install nodejs npm)" >&2
+        return 1
+    fi
+    if [[ ! $version =~ ^v([0-9]+)\. ]] || ((BASH_REMATCH[1] < 18)); then
+        echo "error: Node.js $version is too old to build the web console; 18 or newer is needed" >&2
+        return 1
+    fi
+}
+
 # dra_build DIR BUILD_TYPE [extra cmake args...]
 dra_build() {
     local dir="$1" type="$2"
     shift 2
+    dra_check_node || return 1
     if [[ ! -f "$dir/build.ninja" ]]; then
         dra_log "configuring $dir ($type)"
         cmake -S "$DRA_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null

@@ -260,6 +260,10 @@ int runServe(const QStringList &arguments)
     parser.addOption({ QStringLiteral("write-kubeconfig"),
         QStringLiteral("Write a kubeconfig for this server to this file."),
         QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("web-root"),
+        QStringLiteral("Serve the web console's files from this folder (a bundle built with "
+                       "`node resources/web/build.mjs DIR --watch`) instead of the built-in one."),
+        QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("test-hooks"),
         QStringLiteral("Add the fault-injection endpoints listed above (loopback only).") });
     int exitCode = Ok;
@@ -384,6 +388,8 @@ int runServe(const QStringList &arguments)
     }
     server::ApiServer &api = demo ? demo->api() : *ownApi;
     server::HttpServer &http = demo ? demo->http() : *ownHttp;
+    if (parser.isSet(QStringLiteral("web-root")))
+        api.setWebConsoleFiles({ QDir(parser.value(QStringLiteral("web-root"))).absolutePath() });
     std::unique_ptr<server::TestHooks> hooks;
     if (testHooks) {
         hooks = std::make_unique<server::TestHooks>(api, http);
