@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/server/access_reviews.h"
+#include "core/server/console_api.h"
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
@@ -83,6 +84,8 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     // Clients such as Headlamp offer base64.binary.k8s.io for watches, which kube-apiserver
     // accepts; events are JSON text messages either way.
     , m_webSockets(new WebSocketGateway({ QStringLiteral("base64.binary.k8s.io") }, this))
+    , m_console(new console::ConsoleApi(cache.path(), m_options.cluster, m_api.gitVersion(),
+          m_options.writer != nullptr, m_api, *m_watches, this))
     , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
     if (m_options.writer) {
@@ -93,7 +96,10 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     }
 }
 
-ApiServer::~ApiServer() = default;
+ApiServer::~ApiServer()
+{
+    delete m_console; // its pages' watches and its reading thread end before the hub goes
+}
 
 RequestHandler ApiServer::handler()
 {
@@ -160,7 +166,16 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
     }
     // The web console's static files hold no data; the page sends the token with every API call.
     if (read && web_console::isConsolePath(path)) {
+        // The page's first requests follow; its data is read meanwhile.
+        m_console->inventory().start();
         connection.respond(web_console::serve(path, m_webFiles));
+        return;
+    }
+    // A page of another site must not use the browser's connection to us (kubectl and other
+    // clients send no Origin and are not affected).
+    if (isWebSocketUpgrade(request) && isCrossSiteWebSocket(request)) {
+        connection.respond(status::forbidden(
+            "a WebSocket from another site (Origin " + request.header("origin") + ") is refused"));
         return;
     }
     if (!authenticate(request)) {
@@ -183,6 +198,10 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
                     { { "userInfo",
                         { { "username", request.user.toStdString() },
                             { "groups", std::move(groups) } } } } } }));
+        return;
+    }
+    if (console::isConsolePath(path)) {
+        m_console->handle(request, connection);
         return;
     }
     if (access_reviews::isReviewPath(path)) {

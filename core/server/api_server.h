@@ -21,6 +21,10 @@
 
 namespace dra::server {
 
+namespace console {
+class ConsoleApi;
+}
+
 // How an ApiServer serves: which cluster of the cache, who may ask, and whether it writes.
 struct ApiServerOptions
 {
@@ -57,6 +61,8 @@ public:
     const ServedApi &servedApi() const { return m_api; }
     WatchHub &watchHub() { return *m_watches; }
     ResourceController &resources() { return m_resources; }
+    // The web console's JSON API and WebSocket (/console/v1/).
+    console::ConsoleApi &consoleApi() { return *m_console; }
 
     // Requests under a path prefix ("/draconsole/test/") go to `handler` once authenticated
     // (the test hooks, the demo's fault injection); it returns false for a path it does not
@@ -80,6 +86,7 @@ private:
     ResourceController m_resources;
     WatchHub *m_watches;
     WebSocketGateway *m_webSockets; // watches over WebSocket (the web console's)
+    console::ConsoleApi *m_console;
     std::unique_ptr<ObjectWriter> m_reader; // reads only: objects the scale subresource shows
     std::unique_ptr<ObjectWriter> m_writer;
     std::unique_ptr<WriteController> m_writes;

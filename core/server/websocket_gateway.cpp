@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include <QTcpSocket>
+#include <QUrl>
 #include <QWebSocket>
 #include <QWebSocketServer>
 
@@ -44,6 +45,27 @@ bool isWebSocketUpgrade(const Request &request)
 {
     return request.method == "GET" && headerListContains(request.header("upgrade"), "websocket")
         && headerListContains(request.header("connection"), "upgrade");
+}
+
+bool isCrossSiteWebSocket(const Request &request)
+{
+    const std::string origin = request.header("origin");
+    if (origin.empty())
+        return false;
+    const QUrl url(QString::fromStdString(origin));
+    if (!url.isValid() || url.host().isEmpty())
+        return true; // "null" and other opaque origins
+    const int defaultPort = url.scheme() == QLatin1String("https") ? 443 : 80;
+    QString authority = url.host(QUrl::FullyEncoded).toLower();
+    if (authority.contains(QLatin1Char(':')))
+        authority = QLatin1Char('[') + authority + QLatin1Char(']'); // an IPv6 literal
+    if (url.port(defaultPort) != defaultPort)
+        authority += QLatin1Char(':') + QString::number(url.port());
+    QString host = QString::fromStdString(request.header("host")).trimmed().toLower();
+    const QString defaultSuffix = QLatin1Char(':') + QString::number(defaultPort);
+    if (host.endsWith(defaultSuffix))
+        host.chop(defaultSuffix.size());
+    return authority != host;
 }
 
 std::optional<std::string> bearerTokenFromProtocols(const Request &request)

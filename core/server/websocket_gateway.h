@@ -28,6 +28,11 @@ inline constexpr std::string_view kBearerProtocolPrefix = "base64url.bearer.auth
 // True when `request` asks to switch to the WebSocket protocol (GET with Upgrade: websocket).
 bool isWebSocketUpgrade(const Request &request);
 
+// True when a WebSocket request comes from a page of another site: its Origin header names a
+// host and port other than the Host it asked (or the opaque origin "null"). Clients that send no
+// Origin (kubectl, client libraries) are not pages and are never refused.
+bool isCrossSiteWebSocket(const Request &request);
+
 // The bearer token a WebSocket request carries in its subprotocols, if any.
 std::optional<std::string> bearerTokenFromProtocols(const Request &request);
 

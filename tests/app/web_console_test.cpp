@@ -1,23 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// The web console of `dractl serve`: its banner line, its static files served without a token,
-// the API behind it still closed without one, and its JavaScript parsed and exercised by node.
+// The web console of `dractl serve`: its banner link, its bundled files and their security
+// policy, the console API behind the same token as the Kubernetes API with the same numbers as
+// its `dractl` twins, WebSockets of other sites refused, and the page's modules under node.
 #include <optional>
 
 #include <QEventLoop>
 #include <QFile>
+#include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSslError>
+#include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QUrl>
+#include <QUrlQuery>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/app/demo_server.h"
 #include "tests/app/dractl_run.h"
@@ -25,11 +31,14 @@
 namespace dra::test {
 namespace {
 
+using nlohmann::json;
+
 struct WebReply
 {
     int status = 0;
     QByteArray contentType;
     QByteArray body;
+    QByteArray policy; // Content-Security-Policy
 };
 
 // One GET over TLS to the server's self-signed certificate, with `token` as bearer when set.
@@ -48,94 +57,284 @@ WebReply webGet(QNetworkAccessManager &network, const QUrl &url, const QString &
     if (!reply->isFinished())
         loop.exec();
     WebReply result { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-        reply->rawHeader("Content-Type"), reply->readAll() };
+        reply->rawHeader("Content-Type"), reply->readAll(),
+        reply->rawHeader("Content-Security-Policy") };
     reply->deleteLater();
     return result;
+}
+
+// The status line a WebSocket handshake on `path` gets, sending `origin` when not empty.
+QByteArray handshakeStatus(
+    const QUrl &base, const QString &path, const QString &token, const QByteArray &origin)
+{
+    QSslSocket socket;
+    socket.setPeerVerifyMode(QSslSocket::VerifyNone);
+    socket.connectToHostEncrypted(base.host(), quint16(base.port()));
+    if (!socket.waitForEncrypted(10'000))
+        return "no TLS connection: " + socket.errorString().toUtf8();
+    QByteArray request = "GET " + path.toUtf8() + " HTTP/1.1\r\nHost: " + base.host().toUtf8() + ":"
+        + QByteArray::number(base.port())
+        + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+          "Sec-WebSocket-Protocol: draconsole.console.v1\r\nAuthorization: Bearer "
+        + token.toUtf8() + "\r\n";
+    if (!origin.isEmpty())
+        request += "Origin: " + origin + "\r\n";
+    socket.write(request + "\r\n");
+    while (!socket.canReadLine() && socket.waitForReadyRead(10'000)) { }
+    return socket.readLine().trimmed();
 }
 
 class WebConsoleServeTest : public testing::Test
 {
 protected:
-    void SetUp() override
+    // One demo server for the suite: starting one is the slow part.
+    static void SetUpTestSuite()
     {
-        ASSERT_TRUE(m_dir.isValid());
-        ignoreOpenSslThreadLeaks(m_dir.path());
-        m_server.emplace(m_dir.path(), QStringLiteral("l40s-pcie"), false);
-        ASSERT_TRUE(m_server->waitUntilServing(60'000)) << m_server->diagnostics();
+        s_dir = new QTemporaryDir;
+        ignoreOpenSslThreadLeaks(s_dir->path());
+        s_server = new DemoServer(s_dir->path(), QStringLiteral("a100-mig"), true);
+        if (!s_server->waitUntilServing(120'000))
+            return;
         const QRegularExpressionMatch line = QRegularExpression(
-            QStringLiteral("web console: (https://[^/\\s]+)/ui/#token=(\\S+)\\n"))
-                                                 .match(QString::fromUtf8(m_server->banner()));
-        ASSERT_TRUE(line.hasMatch()) << m_server->diagnostics();
-        m_base = line.captured(1);
-        m_token = line.captured(2);
+            QStringLiteral("web console: (https://[^/\\s]+)/ui/#/overview\\?token=(\\S+)\\n"))
+                                                 .match(QString::fromUtf8(s_server->banner()));
+        if (line.hasMatch()) {
+            *s_base = line.captured(1);
+            *s_token = line.captured(2);
+        }
+    }
+    static void TearDownTestSuite()
+    {
+        delete s_server;
+        delete s_dir;
+        s_server = nullptr;
+        s_dir = nullptr;
     }
 
-    QTemporaryDir m_dir;
-    std::optional<DemoServer> m_server;
+    void SetUp() override { ASSERT_FALSE(s_base->isEmpty()) << s_server->diagnostics(); }
+
+    QUrl url(const QString &path) const { return QUrl(*s_base + path); }
+    QString cache() const { return s_dir->filePath(QStringLiteral("served.db")); }
+
+    json consoleGet(const QString &path)
+    {
+        const WebReply reply = webGet(m_network, url(path), *s_token);
+        EXPECT_EQ(reply.status, 200) << path.toStdString() << ": " << reply.body.constData();
+        return json::parse(reply.body.toStdString(), nullptr, false);
+    }
+    json twin(QStringList arguments)
+    {
+        arguments << QStringLiteral("--cache") << cache();
+        const DractlRun run = dractl(arguments);
+        EXPECT_NE(run.exitCode, -1) << run.err;
+        return json::parse(run.out, nullptr, false);
+    }
+    // The server's answer at `path` and its twin's, at the same revision of the cache: the demo
+    // cluster's control plane may still be settling, so both are asked again until they agree
+    // on the revision.
+    std::pair<json, json> atSameRevision(const QString &path, const QStringList &twinArguments)
+    {
+        for (int attempt = 0; attempt < 20; ++attempt) {
+            const json before = consoleGet(QStringLiteral("/console/v1/info"));
+            const json served = consoleGet(QStringLiteral("/console/v1/") + path);
+            const json printed = twin(twinArguments);
+            const json cached = twin({ QStringLiteral("console-api"), QStringLiteral("info") });
+            const json after = consoleGet(QStringLiteral("/console/v1/info"));
+            if (before.value("rev", -1) == after.value("rev", -2)
+                && after.value("rev", -3) == cached.value("rev", -4))
+                return { served, printed };
+            QThread::msleep(500);
+        }
+        ADD_FAILURE() << "the server and the cache never showed the same revision";
+        return {};
+    }
+
+    static inline QTemporaryDir *s_dir = nullptr;
+    static inline DemoServer *s_server = nullptr;
+    static inline QString *s_base = new QString;
+    static inline QString *s_token = new QString;
     QNetworkAccessManager m_network;
-    QString m_base;
-    QString m_token;
 };
 
-TEST_F(WebConsoleServeTest, BannerNamesTheConsoleWithTheTokenOfTheKubeconfig)
+TEST_F(WebConsoleServeTest, BannerLinksTheOverviewWithTheTokenOfTheKubeconfig)
 {
-    QFile kubeconfig(m_server->kubeconfig());
+    QFile kubeconfig(s_server->kubeconfig());
     ASSERT_TRUE(kubeconfig.open(QIODevice::ReadOnly));
     const QByteArray text = kubeconfig.readAll();
-    EXPECT_TRUE(text.contains(QByteArray(QByteArray("token: ") + m_token.toUtf8())))
+    EXPECT_TRUE(text.contains(QByteArray(QByteArray("token: ") + s_token->toUtf8())))
         << text.constData();
-    EXPECT_TRUE(text.contains(m_base.toUtf8())) << text.constData();
-    // The console line comes with the URL lines, before the kubeconfig line that ends the banner.
+    EXPECT_TRUE(text.contains(s_base->toUtf8())) << text.constData();
     EXPECT_LT(
-        m_server->banner().indexOf("web console:"), m_server->banner().indexOf("kubeconfig:"));
+        s_server->banner().indexOf("web console:"), s_server->banner().indexOf("kubeconfig:"));
 }
 
-TEST_F(WebConsoleServeTest, ServesItsFilesWithoutATokenAndTheirContentTypes)
+TEST_F(WebConsoleServeTest, ServesTheBundledPageUnderAStrictPolicy)
 {
-    const WebReply page = webGet(m_network, QUrl(m_base + QStringLiteral("/ui/")));
+    const WebReply page = webGet(m_network, url(QStringLiteral("/ui/")));
     EXPECT_EQ(page.status, 200);
     EXPECT_TRUE(page.contentType.startsWith("text/html")) << page.contentType.constData();
-    EXPECT_TRUE(page.body.contains("<script type=\"module\" src=\"app.js\">"))
-        << page.body.constData();
+    EXPECT_TRUE(page.body.contains("<script type=\"module\" src=\"app.js\">"));
+    // No inline script at all; injected styles only with this page's nonce, which the page
+    // carries for the editor.
+    EXPECT_TRUE(page.policy.contains("script-src 'self';")) << page.policy.constData();
+    EXPECT_FALSE(page.policy.contains("unsafe-inline")) << page.policy.constData();
+    const QRegularExpressionMatch nonce
+        = QRegularExpression(QStringLiteral("'nonce-([A-Za-z0-9_-]+)'"))
+              .match(QString::fromUtf8(page.policy));
+    ASSERT_TRUE(nonce.hasMatch()) << page.policy.constData();
+    const QByteArray meta
+        = "<meta name=\"csp-nonce\" content=\"" + nonce.captured(1).toUtf8() + "\">";
+    EXPECT_TRUE(page.body.contains(meta)) << page.body.left(600).constData();
+    EXPECT_NE(webGet(m_network, url(QStringLiteral("/ui/"))).policy, page.policy)
+        << "a nonce is used once";
 
-    const WebReply script = webGet(m_network, QUrl(m_base + QStringLiteral("/ui/app.js")));
+    const WebReply script = webGet(m_network, url(QStringLiteral("/ui/app.js")));
     EXPECT_EQ(script.status, 200);
-    EXPECT_TRUE(script.contentType.startsWith("text/javascript")) << script.contentType.constData();
-    EXPECT_TRUE(script.body.contains("nodeSummaries")); // the bundle keeps export names
-
-    const WebReply style = webGet(m_network, QUrl(m_base + QStringLiteral("/ui/style.css")));
-    EXPECT_EQ(style.status, 200);
-    EXPECT_TRUE(style.contentType.startsWith("text/css")) << style.contentType.constData();
-    EXPECT_FALSE(style.body.isEmpty());
-
-    const WebReply bare = webGet(m_network, QUrl(m_base + QStringLiteral("/ui")));
-    EXPECT_EQ(bare.status, 301);
-    EXPECT_EQ(webGet(m_network, QUrl(m_base + QStringLiteral("/ui/secrets.json"))).status, 404);
+    EXPECT_TRUE(script.contentType.startsWith("text/javascript"));
+    EXPECT_TRUE(script.body.contains("/console/v1/")) << "the bundle talks to the console API";
+    EXPECT_EQ(webGet(m_network, url(QStringLiteral("/ui/style.css"))).status, 200);
+    EXPECT_EQ(webGet(m_network, url(QStringLiteral("/ui"))).status, 301);
+    EXPECT_EQ(webGet(m_network, url(QStringLiteral("/ui/secrets.json"))).status, 404);
+    EXPECT_EQ(webGet(m_network, url(QStringLiteral("/ui/.hidden.js"))).status, 404);
 }
 
-TEST_F(WebConsoleServeTest, TheApiBehindTheConsoleStillWantsTheToken)
+TEST_F(WebConsoleServeTest, TheConsoleApiWantsTheTokenAsTheKubernetesApiDoes)
 {
-    const QUrl slices(m_base + QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
-    EXPECT_EQ(webGet(m_network, slices).status, 401);
-    EXPECT_EQ(webGet(m_network, slices, QStringLiteral("not-the-token")).status, 401);
-    EXPECT_EQ(webGet(m_network, QUrl(m_base + QStringLiteral("/api/v1/nodes"))).status, 401);
-    const WebReply listed = webGet(m_network, slices, m_token);
-    EXPECT_EQ(listed.status, 200);
-    EXPECT_TRUE(listed.body.contains("\"ResourceSliceList\"")) << listed.body.left(300).constData();
-    // A path that only starts like the console's is no console file and stays behind the token.
-    EXPECT_EQ(webGet(m_network, QUrl(m_base + QStringLiteral("/uix"))).status, 401);
+    for (const QString &path : { QStringLiteral("/console/v1/overview"),
+             QStringLiteral("/console/v1/devices"), QStringLiteral("/console/v1/lint"),
+             QStringLiteral("/apis/resource.k8s.io/v1/resourceslices") }) {
+        const WebReply anonymous = webGet(m_network, url(path));
+        EXPECT_EQ(anonymous.status, 401) << path.toStdString();
+        EXPECT_FALSE(anonymous.body.contains("gpu")) << anonymous.body.constData();
+        EXPECT_EQ(webGet(m_network, url(path), QStringLiteral("not-the-token")).status, 401);
+        EXPECT_EQ(webGet(m_network, url(path), *s_token).status, 200) << path.toStdString();
+    }
+    // Not under /apis/: kubectl's discovery does not list it.
+    const WebReply apis = webGet(m_network, url(QStringLiteral("/apis")), *s_token);
+    EXPECT_FALSE(apis.body.contains("console")) << apis.body.constData();
+    EXPECT_EQ(webGet(m_network, url(QStringLiteral("/console/v1/nothing")), *s_token).status, 404);
 }
 
-// The page's own watch code, run by node against the server: it lists with the token, then
-// watches over a WebSocket whose subprotocol carries the token
-// (tests/app/web_console_live_watch.mjs).
-TEST_F(WebConsoleServeTest, ThePageWatchesOverAWebSocketWithTheTokenInItsSubprotocol)
+TEST_F(WebConsoleServeTest, OverviewCountsGpusApartFromTheirMigPlacements)
+{
+    const auto [overview, devices] = atSameRevision(QStringLiteral("overview"),
+        { QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("-o"),
+            QStringLiteral("json") });
+    ASSERT_TRUE(overview.contains("nodes")) << overview.dump();
+    std::map<std::string, int> gpus, all, migs;
+    for (const json &device : devices["devices"]) {
+        const std::string node = device.value("node", "");
+        ++all[node];
+        if (device.value("type", "") == "gpu")
+            ++gpus[node];
+        if (device.value("type", "") == "mig")
+            ++migs[node];
+    }
+    ASSERT_FALSE(overview["nodes"].empty());
+    for (const json &node : overview["nodes"]) {
+        const std::string name = node["name"];
+        EXPECT_EQ(node["gpus"]["total"].get<int>(), gpus[name]) << name;
+        EXPECT_EQ(node["partitions"]["placements"].get<int>(), migs[name]) << name;
+        // The A100 nodes publish far more MIG placements than GPUs; only GPUs count as GPUs.
+        EXPECT_GT(migs[name], gpus[name]) << name;
+        EXPECT_LT(node["gpus"]["total"].get<int>(), all[name]) << name;
+    }
+    // The same document as its twin prints.
+    const auto [served, printed] = atSameRevision(
+        QStringLiteral("overview"), { QStringLiteral("console-api"), QStringLiteral("overview") });
+    EXPECT_EQ(served, printed);
+}
+
+TEST_F(WebConsoleServeTest, DevicePagesAndSelectorsCountAsTheirDractlTwins)
+{
+    const auto [page, devices]
+        = atSameRevision(QStringLiteral("devices?limit=5&sort=memory&order=desc"),
+            { QStringLiteral("get"), QStringLiteral("devices"), QStringLiteral("-o"),
+                QStringLiteral("json") });
+    EXPECT_EQ(page["total"].get<size_t>(), devices["devices"].size());
+    EXPECT_EQ(page["matched"], page["total"]);
+    EXPECT_EQ(page["rows"].size(), 5u);
+
+    const QString selector = QStringLiteral("device.attributes['gpu.nvidia.com'].type == 'mig'");
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("selector"), selector);
+    const auto [filtered, evaluated]
+        = atSameRevision(QStringLiteral("devices?") + query.toString(QUrl::FullyEncoded),
+            { QStringLiteral("cel"), QStringLiteral("eval"), QStringLiteral("--expr"), selector,
+                QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(filtered["matched"], evaluated["matches"]);
+    EXPECT_EQ(filtered["selector"]["matches"], evaluated["matches"]);
+    EXPECT_GT(filtered["matched"].get<int>(), 0);
+
+    // A broken selector: its error at the column the compiler gives, no rows, and the same
+    // diagnostics as `dractl cel check`.
+    const QString broken = QStringLiteral("device.driver == 'gpu.nvidia.com' &&");
+    QUrlQuery brokenQuery;
+    brokenQuery.addQueryItem(QStringLiteral("selector"), broken);
+    const json bad = consoleGet(
+        QStringLiteral("/console/v1/devices?") + brokenQuery.toString(QUrl::FullyEncoded));
+    const json checked = twin({ QStringLiteral("cel"), QStringLiteral("check"),
+        QStringLiteral("--expr"), broken, QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(bad["matched"], 0);
+    EXPECT_EQ(bad["selector"]["valid"], false);
+    EXPECT_EQ(bad["selector"]["diagnostics"], checked["diagnostics"]);
+    ASSERT_FALSE(checked["diagnostics"].empty());
+    EXPECT_EQ(checked["diagnostics"][0]["line"], 1);
+
+    // A misspelt attribute: a "did you mean" warning, as `dractl cel eval` gives.
+    const QString typo = QStringLiteral("device.attributes['gpu.nvidia.com'].prodctName == 'x'");
+    QUrlQuery typoQuery;
+    typoQuery.addQueryItem(QStringLiteral("selector"), typo);
+    const json warned = consoleGet(
+        QStringLiteral("/console/v1/devices?") + typoQuery.toString(QUrl::FullyEncoded));
+    EXPECT_NE(warned["selector"]["diagnostics"].dump().find("did you mean"), std::string::npos)
+        << warned["selector"].dump();
+}
+
+TEST_F(WebConsoleServeTest, LintFreeAndCelAnswerTheDocumentsTheirTwinsPrint)
+{
+    const auto [lint, lintTwin] = atSameRevision(QStringLiteral("lint"),
+        { QStringLiteral("lint"), QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(lint, lintTwin);
+    const auto [free, freeTwin] = atSameRevision(QStringLiteral("free?by=node"),
+        { QStringLiteral("free"), QStringLiteral("--by"), QStringLiteral("node"),
+            QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(free, freeTwin);
+    const json check
+        = consoleGet(QStringLiteral("/console/v1/cel/check?expr=device.driver%20%3D%3D%201"));
+    const json checkTwin
+        = twin({ QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
+            QStringLiteral("device.driver == 1"), QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(check, checkTwin);
+    EXPECT_EQ(check["ok"], false);
+}
+
+TEST_F(WebConsoleServeTest, AWebSocketFromAnotherSiteIsRefused)
+{
+    const QUrl base(*s_base);
+    const QString path = QStringLiteral("/console/v1/ws");
+    EXPECT_TRUE(handshakeStatus(base, path, *s_token, "https://evil.example").contains(" 403"));
+    EXPECT_TRUE(handshakeStatus(base, path, *s_token, "null").contains(" 403"));
+    EXPECT_TRUE(
+        handshakeStatus(base, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices?watch=1"),
+            *s_token, "https://evil.example")
+            .contains(" 403"));
+    // The page's own origin, and clients that send none (kubectl), are let in.
+    const QByteArray own
+        = "https://" + base.host().toUtf8() + ":" + QByteArray::number(base.port());
+    EXPECT_TRUE(handshakeStatus(base, path, *s_token, own).contains(" 101"));
+    EXPECT_TRUE(handshakeStatus(base, path, *s_token, {}).contains(" 101"));
+    EXPECT_TRUE(handshakeStatus(base, path, QStringLiteral("wrong"), own).contains(" 401"));
+}
+
+// The page's WebSocket channel run by node against the server: a view subscription and a
+// watch, a label on a slice arriving as both (tests/app/web_console_live_watch.mjs).
+TEST_F(WebConsoleServeTest, ThePageChannelFollowsAViewAndAWatch)
 {
     const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
     if (node.isEmpty())
-        GTEST_SKIP() << "node is not on PATH; the web console's watch is not checked";
-    const QString module = m_dir.filePath(QStringLiteral("app.mjs"));
-    ASSERT_TRUE(QFile::copy(QStringLiteral(DRA_SOURCE_DIR "/resources/web/src/main.js"), module));
+        GTEST_SKIP() << "node is not on PATH; the web console's channel is not checked";
     QStringList arguments;
     // Node 20 has a WebSocket client only behind a flag; later versions have it by default.
     if (QProcess::execute(node,
@@ -143,65 +342,35 @@ TEST_F(WebConsoleServeTest, ThePageWatchesOverAWebSocketWithTheTokenInItsSubprot
                 QStringLiteral("process.exit(typeof WebSocket === 'function' ? 0 : 1)") })
         != 0)
         arguments << QStringLiteral("--experimental-websocket");
-    arguments << QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_live_watch.mjs") << module
-              << m_base << m_token;
+    arguments << QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_live_watch.mjs")
+              << QStringLiteral(DRA_SOURCE_DIR "/resources/web/src") << *s_base << *s_token;
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(
-        QStringLiteral("NODE_TLS_REJECT_UNAUTHORIZED"), QStringLiteral("0")); // self-signed
+    environment.insert(QStringLiteral("NODE_TLS_REJECT_UNAUTHORIZED"), QStringLiteral("0"));
     process.setProcessEnvironment(environment);
     process.start(node, arguments);
     ASSERT_TRUE(process.waitForFinished(60'000)) << "node did not finish";
     const QByteArray out = process.readAllStandardOutput();
     EXPECT_EQ(process.exitCode(), 0)
         << out.constData() << process.readAllStandardError().constData();
-    EXPECT_TRUE(out.contains("live watch: ok")) << out.constData();
+    EXPECT_TRUE(out.contains("live channel: ok")) << out.constData();
 }
 
-// node runs the console's module: it must parse, and its pure functions must shape sample API
-// objects as the page shows them (tests/app/web_console_functions.mjs).
-class WebConsoleScriptTest : public testing::Test
+// node runs the console's pure modules (tests/app/web_console_functions.mjs).
+TEST(WebConsoleScriptTest, PureModulesComputeWhatThePageShows)
 {
-protected:
-    void SetUp() override
-    {
-        m_node = QStandardPaths::findExecutable(QStringLiteral("node"));
-        if (m_node.isEmpty())
-            GTEST_SKIP() << "node is not on PATH; the web console's JavaScript is not checked";
-        ASSERT_TRUE(m_dir.isValid());
-        // As .mjs, node takes it for the ES module it is whatever its version's default.
-        m_module = m_dir.filePath(QStringLiteral("app.mjs"));
-        ASSERT_TRUE(
-            QFile::copy(QStringLiteral(DRA_SOURCE_DIR "/resources/web/src/main.js"), m_module));
-    }
-
-    DractlRun node(const QStringList &arguments)
-    {
-        QProcess process;
-        process.start(m_node, arguments);
-        EXPECT_TRUE(process.waitForFinished(60'000)) << "node did not finish";
-        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(),
-            process.readAllStandardError().toStdString() };
-    }
-
-    QString m_node;
-    QTemporaryDir m_dir;
-    QString m_module;
-};
-
-TEST_F(WebConsoleScriptTest, AppModuleParses)
-{
-    const DractlRun checked = node({ QStringLiteral("--check"), m_module });
-    EXPECT_EQ(checked.exitCode, 0) << checked.err;
-}
-
-TEST_F(WebConsoleScriptTest, PureFunctionsComputeWhatThePageShows)
-{
-    const DractlRun run
-        = node({ QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_functions.mjs"), m_module });
-    EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
-    EXPECT_NE(run.out.find("web console functions: ok"), std::string::npos) << run.out;
+    const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));
+    if (node.isEmpty())
+        GTEST_SKIP() << "node is not on PATH; the web console's modules are not checked";
+    QProcess process;
+    process.start(node,
+        { QStringLiteral(DRA_SOURCE_DIR "/tests/app/web_console_functions.mjs"),
+            QStringLiteral(DRA_SOURCE_DIR "/resources/web/src") });
+    ASSERT_TRUE(process.waitForFinished(60'000));
+    const QByteArray out = process.readAllStandardOutput();
+    EXPECT_EQ(process.exitCode(), 0)
+        << out.constData() << process.readAllStandardError().constData();
+    EXPECT_TRUE(out.contains("web console functions: ok")) << out.constData();
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/inventory/selector_sweep.h"
+#include "core/server/console_api_json.h"
 
 namespace dra::cli {
 
@@ -101,12 +102,10 @@ int runCheck(const QStringList &arguments)
     const bool ok = compiled.selector.isValid() && !hasErrors(compiled.diagnostics);
     const cel::CostEstimate cost = compiled.selector.cost();
     if (parser.value(QStringLiteral("output")) == QLatin1String("json")) {
-        json doc { { "ok", ok }, { "type", compiled.selector.outputType() },
-            { "cost", { { "min", cost.min }, { "max", cost.max } } },
-            { "diagnostics", diagnosticsJson(compiled.diagnostics) } };
-        if (compiled.selector.outputType().empty())
-            doc["type"] = nullptr;
-        out(doc.dump() + "\n");
+        // The web console's /console/v1/cel/check answers the same document.
+        out(server::console::celCheckDocument(parser.value(QStringLiteral("expr")).toStdString())
+                .dump()
+            + "\n");
     } else {
         printDiagnostics(compiled.diagnostics);
         if (ok)
@@ -162,6 +161,13 @@ int runEval(const QStringList &arguments)
     Result<inventory::SnapshotPtr> snapshot = loadCelSnapshot(parser);
     if (!snapshot)
         return fail(snapshot.error());
+    if (json) { // the web console's /console/v1/cel/eval answers the same document
+        out(server::console::celEvalDocument(
+                **snapshot, parser.value(QStringLiteral("expr")).toStdString())
+                .dump()
+            + "\n");
+        return Ok;
+    }
     // Names the inventory does not publish ("did you mean"), after the compiler's warnings.
     std::vector<cel::Diagnostic> diagnostics = compiled.diagnostics;
     for (cel::Diagnostic &w : inventory::inventoryWarnings(

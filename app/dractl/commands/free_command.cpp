@@ -10,6 +10,7 @@
 #include "core/common/json_text.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/server/console_api_json.h"
 
 namespace dra::cli {
 
@@ -68,6 +69,11 @@ int runFree(const QStringList &arguments)
         = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
         return fail(snapshot.error());
+    if (format == QLatin1String("json")) {
+        // The web console's /console/v1/free answers the same document.
+        printJson(server::console::freeDocument(**snapshot, *grouping));
+        return Ok;
+    }
     const std::vector<inventory::FreeCapacity> groups
         = inventory::freeCapacity(**snapshot, *grouping);
     // Classes overlap, so only the other groupings add up to a total.
@@ -75,17 +81,6 @@ int runFree(const QStringList &arguments)
     const inventory::FreeCapacity total
         = inventory::freeCapacityOf(**snapshot, "TOTAL", (*snapshot)->devices());
 
-    if (format == QLatin1String("json")) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const inventory::FreeCapacity &group : groups)
-            list.push_back(inventory::toJson(group));
-        nlohmann::json document = { { "cluster", opened->cluster },
-            { "by", inventory::groupingName(*grouping) }, { "groups", std::move(list) } };
-        if (withTotal)
-            document["total"] = inventory::toJson(total);
-        printJson(document);
-        return Ok;
-    }
     std::vector<std::vector<std::string>> rows;
     for (const inventory::FreeCapacity &group : groups)
         rows.push_back(row(group));

@@ -10,6 +10,7 @@
 #include "core/common/json_text.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/server/console_api_json.h"
 
 namespace dra::cli {
 
@@ -62,14 +63,8 @@ int runLint(const QStringList &arguments)
         ++counts[int(finding.severity)];
     const int errors = counts[int(inventory::Severity::Error)];
     if (format == QLatin1String("json")) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const inventory::Finding &finding : findings)
-            list.push_back(inventory::toJson(finding));
-        printJson({ { "cluster", opened->cluster }, { "rev", (*snapshot)->rev() },
-            { "findings", std::move(list) },
-            { "summary",
-                { { "error", errors }, { "warning", counts[int(inventory::Severity::Warning)] },
-                    { "info", counts[int(inventory::Severity::Info)] } } } });
+        // The web console's /console/v1/lint answers the same document.
+        printJson(server::console::lintDocument(**snapshot));
         return errors > 0 ? Failed : Ok;
     }
     std::string text;

@@ -447,9 +447,10 @@ int runServe(const QStringList &arguments)
     if (testHooks)
         out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
                 .arg(url, qs(server::test_hooks::kPrefix)));
-    // The fragment never reaches the server; the page moves the token into sessionStorage.
-    out(QStringLiteral("web console: %1/ui/%2\n")
-            .arg(url, token.empty() ? QString() : QStringLiteral("#token=") + qs(token)));
+    // The fragment never reaches the server; the page keeps the token for the tab and takes it
+    // out of the address bar, leaving the route.
+    out(QStringLiteral("web console: %1/ui/#/overview%2\n")
+            .arg(url, token.empty() ? QString() : QStringLiteral("?token=") + qs(token)));
     out(kubeconfigNote);
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/console_api.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "core/alloc/cluster.h"
+#include "core/alloc/diagnosis.h"
+#include "core/release/feature_gates.h"
+#include "core/server/console_api_channel.h"
+#include "core/server/http_connection.h"
+#include "core/server/kube_status.h"
+#include "core/server/resource_path.h"
+#include "core/server/websocket_gateway.h"
+
+namespace dra::server::console {
+
+namespace {
+
+using nlohmann::json;
+
+Answer error(int status, const std::string &message)
+{
+    return { status, { { "error", { { "code", status }, { "message", message } } } } };
+}
+
+Answer invalid(const common::Error &e)
+{
+    return error(400, e.message.toStdString());
+}
+
+std::string param(const QueryParams &query, std::string_view name)
+{
+    return query.value(name).value_or("");
+}
+
+// The diagnosis `dractl explain pod|claim NS/NAME -o json` prints.
+// TODO(#18): take the Cluster from core's one Cluster-from-Snapshot function once it lands.
+Answer explain(const ConsoleState &state, const std::vector<std::string> &segments)
+{
+    if (segments.size() != 4 || (segments[1] != "pod" && segments[1] != "claim"))
+        return error(404, "explain/pod/NAMESPACE/NAME or explain/claim/NAMESPACE/NAME");
+    const json details = claimDetailsDocument(state,
+        segments[1] == "pod" ? model::Kind::Pod : model::Kind::ResourceClaim, segments[2],
+        segments[3]);
+    if (segments[1] == "claim") {
+        if (details.is_null())
+            return error(404, "no ResourceClaim " + segments[2] + "/" + segments[3]);
+        if (details.contains("diagnosis"))
+            return { 200, details["diagnosis"] };
+        return error(500, details.value("diagnosisError", std::string("no diagnosis")));
+    }
+    const inventory::Snapshot &snapshot = *state.snapshot;
+    std::vector<model::Object> objects;
+    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node,
+             model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate,
+             model::Kind::DeviceTaintRule, model::Kind::Pod, model::Kind::Event })
+        for (const auto &object : snapshot.objects(kind))
+            objects.push_back(*object);
+    for (const inventory::SliceInfo &slice : snapshot.slices())
+        if (Result<model::Object> object = snapshot.sliceObject(slice.name))
+            objects.push_back(std::move(*object));
+    Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(objects));
+    if (!cluster)
+        return error(500, cluster.error().message.toStdString());
+    cluster->setKubernetesVersion(state.kubernetesVersion);
+    const int minor
+        = release::minorVersionOf(state.kubernetesVersion).value_or(release::newestReleaseMinor());
+    Result<alloc::Diagnosis> diagnosis = alloc::diagnosePod(
+        *cluster, release::FeatureGates::forMinorVersion(minor), segments[2], segments[3]);
+    if (!diagnosis)
+        return error(404, diagnosis.error().message.toStdString());
+    return { 200, alloc::diagnosisJson(*diagnosis) };
+}
+
+Response toResponse(const Answer &answer)
+{
+    Response response;
+    response.status = answer.status;
+    response.contentType = "application/json";
+    response.headers.push_back({ "cache-control", "no-store" });
+    response.body = QByteArray::fromStdString(answer.body.dump());
+    return response;
+}
+
+} // namespace
+
+bool isConsolePath(std::string_view path)
+{
+    return path == kPrefix
+        || (path.starts_with(kPrefix) && path.size() > kPrefix.size()
+            && path[kPrefix.size()] == '/');
+}
+
+Answer answer(const ConsoleState &state, std::string_view path, const QueryParams &query,
+    DeviceTable &devices)
+{
+    const std::vector<std::string> segments = splitPath(path);
+    if (segments.empty())
+        return error(404,
+            "the console API has info, overview, devices, device, classes, "
+            "claims, templates, lint, free, cel/check, cel/eval and explain");
+    const inventory::Snapshot &snapshot = *state.snapshot;
+    const std::string &what = segments[0];
+    if (segments.size() == 1) {
+        if (what == "info")
+            return { 200, infoDocument(state) };
+        if (what == "overview")
+            return { 200, overviewDocument(state) };
+        if (what == "classes")
+            return { 200, classesDocument(snapshot) };
+        if (what == "claims")
+            return { 200, claimsDocument(snapshot) };
+        if (what == "templates")
+            return { 200, templatesDocument(snapshot) };
+        if (what == "lint")
+            return { 200, lintDocument(snapshot) };
+        if (what == "free") {
+            const std::string by = query.value("by").value_or("pool");
+            const std::optional<inventory::FreeGrouping> grouping = inventory::parseGrouping(by);
+            if (!grouping)
+                return error(400, "by: unknown grouping '" + by + "' (pool, node, class, model)");
+            return { 200, freeDocument(snapshot, *grouping) };
+        }
+        if (what == "devices") {
+            Result<DeviceQuery> parsed = parseDeviceQuery(query);
+            if (!parsed)
+                return invalid(parsed.error());
+            return { 200, devices.page(state.snapshot, *parsed) };
+        }
+        if (what == "device") {
+            const inventory::Device *device = snapshot.device(
+                { param(query, "driver"), param(query, "pool"), param(query, "name") });
+            if (!device)
+                return error(404,
+                    "no device " + param(query, "driver") + "/" + param(query, "pool") + "/"
+                        + param(query, "name"));
+            json details = deviceDetailsJson(snapshot, *device);
+            details["rev"] = snapshot.rev();
+            return { 200, std::move(details) };
+        }
+    }
+    if (what == "cel" && segments.size() == 2) {
+        const std::optional<std::string> expression = query.value("expr");
+        if (!expression)
+            return error(400, "expr: the CEL selector expression is required");
+        if (segments[1] == "check")
+            return { 200, celCheckDocument(*expression) };
+        if (segments[1] == "eval")
+            return { 200, celEvalDocument(snapshot, *expression) };
+    }
+    if ((what == "claims" || what == "templates") && segments.size() == 3) {
+        const model::Kind kind
+            = what == "claims" ? model::Kind::ResourceClaim : model::Kind::ResourceClaimTemplate;
+        json details = claimDetailsDocument(state, kind, segments[1], segments[2]);
+        if (details.is_null())
+            return error(404,
+                std::string(what == "claims" ? "no ResourceClaim " : "no ResourceClaimTemplate ")
+                    + segments[1] + "/" + segments[2]);
+        details["rev"] = snapshot.rev();
+        return { 200, std::move(details) };
+    }
+    if (what == "explain")
+        return explain(state, segments);
+    return error(404, "no console API path /console/v1/" + std::string(path));
+}
+
+ConsoleApi::ConsoleApi(QString cachePath, std::string cluster, std::string kubernetesVersion,
+    bool writable, const ServedApi &api, WatchHub &watches, QObject *parent)
+    : QObject(parent)
+    , m_inventory(new ConsoleInventory(std::move(cachePath), std::move(cluster),
+          std::move(kubernetesVersion), writable, 100, this))
+    , m_devices(std::make_shared<DeviceTable>())
+    , m_api(api)
+    , m_watches(watches)
+    , m_gateway(new WebSocketGateway({ QString::fromLatin1(kChannelProtocol) }, this))
+{
+}
+
+ConsoleApi::~ConsoleApi() = default;
+
+void ConsoleApi::handle(Request &request, HttpConnection &connection)
+{
+    const std::string_view rest
+        = std::string_view(request.path).substr(std::min(request.path.size(), kPrefix.size() + 1));
+    if (rest == "ws") {
+        openChannel(request, connection);
+        return;
+    }
+    if (request.method != "GET" && request.method != "HEAD") {
+        connection.respond(toResponse(error(405, "the console API only reads (GET)")));
+        return;
+    }
+    QPointer<HttpConnection> reply(&connection);
+    std::string path(rest);
+    QueryParams query = request.query;
+    m_inventory->whenReady([this, reply, path = std::move(path), query = std::move(query)](
+                               const Result<ConsoleState> &state) {
+        if (!reply)
+            return;
+        if (!state) {
+            reply->respond(toResponse(error(503, state.error().message.toStdString())));
+            return;
+        }
+        // The computation reads only the shared snapshot: a worker thread does it, and the
+        // server's thread goes on serving watches meanwhile.
+        auto *watcher = new QFutureWatcher<Answer>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reply] {
+            watcher->deleteLater();
+            if (reply)
+                reply->respond(toResponse(watcher->result()));
+        });
+        watcher->setFuture(QtConcurrent::run([state = *state, path, query, devices = m_devices]() {
+            try {
+                return answer(state, path, query, *devices);
+            } catch (const std::exception &e) {
+                return error(500, e.what());
+            }
+        }));
+    });
+}
+
+void ConsoleApi::openChannel(Request &request, HttpConnection &connection)
+{
+    if (!isWebSocketUpgrade(request)) {
+        connection.respond(toResponse(error(400, "/console/v1/ws is a WebSocket")));
+        return;
+    }
+    m_inventory->start();
+    const qint64 maxPending = connection.limits().maxPendingWriteBytes;
+    m_gateway->accept(connection, [this, maxPending](QWebSocket *socket) {
+        new ConsoleChannel(socket, maxPending, *m_inventory, m_api, m_watches, this);
+    });
+}
+
+} // namespace dra::server::console

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The web console's JSON API, beside the Kubernetes one: /console/v1/... (not under /apis/, so
+// kubectl's discovery never sees it), authenticated like every other request. The page only
+// presents; every number comes from the core functions `dractl` prints (console_api_json.h).
+// The protocol of its WebSocket is in docs/web-console-protocol.md.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <QObject>
+
+#include <nlohmann/json.hpp>
+
+#include "core/server/console_api_devices.h"
+#include "core/server/console_api_inventory.h"
+#include "core/server/http_message.h"
+
+namespace dra::server {
+
+class HttpConnection;
+class ServedApi;
+class WatchHub;
+class WebSocketGateway;
+
+namespace console {
+
+inline constexpr std::string_view kPrefix = "/console/v1";
+// The subprotocol of the console's WebSocket (/console/v1/ws).
+inline constexpr std::string_view kChannelProtocol = "draconsole.console.v1";
+
+// True for /console/v1 and everything under it.
+bool isConsolePath(std::string_view path);
+
+struct Answer
+{
+    int status = 200;
+    nlohmann::json body;
+};
+
+// Answers a console API request from `state` (any thread; reads only the snapshot):
+//   GET info | overview | classes | claims | templates | lint | free?by= | devices?...
+//   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME
+//   GET cel/check?expr= | cel/eval?expr= | explain/pod/NS/NAME | explain/claim/NS/NAME
+// `path` is what follows /console/v1/. Errors are {error: {code, message}}.
+Answer answer(const ConsoleState &state, std::string_view path, const QueryParams &query,
+    DeviceTable &devices);
+
+// The console API on a server: routes requests (already authenticated) to answer() on a
+// worker thread, and opens the page's WebSocket. Thread of the server.
+class ConsoleApi final : public QObject
+{
+    Q_OBJECT
+public:
+    ConsoleApi(QString cachePath, std::string cluster, std::string kubernetesVersion, bool writable,
+        const ServedApi &api, WatchHub &watches, QObject *parent = nullptr);
+    ~ConsoleApi() override;
+
+    void handle(Request &request, HttpConnection &connection);
+    ConsoleInventory &inventory() { return *m_inventory; }
+
+private:
+    void openChannel(Request &request, HttpConnection &connection);
+
+    ConsoleInventory *m_inventory;
+    std::shared_ptr<DeviceTable> m_devices;
+    const ServedApi &m_api;
+    WatchHub &m_watches;
+    WebSocketGateway *m_gateway;
+};
+
+} // namespace console
+} // namespace dra::server

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/server/console_api_json.h"
+
+#include <map>
+#include <set>
+
+#include "core/alloc/cluster.h"
+#include "core/alloc/diagnosis.h"
+#include "core/cel/dra_selector.h"
+#include "core/cel/selector_evaluator.h"
+#include "core/inventory/lint.h"
+#include "core/inventory/selector_sweep.h"
+#include "core/inventory/summaries.h"
+#include "core/release/feature_gates.h"
+
+namespace dra::server::console {
+
+namespace {
+
+using nlohmann::json;
+
+bool hasErrors(const std::vector<cel::Diagnostic> &diagnostics)
+{
+    for (const cel::Diagnostic &d : diagnostics)
+        if (d.severity == cel::Diagnostic::Severity::Error)
+            return true;
+    return false;
+}
+
+const char *outcomeName(cel::SelectorResult::Outcome outcome)
+{
+    switch (outcome) {
+    case cel::SelectorResult::Outcome::Match:
+        return "match";
+    case cel::SelectorResult::Outcome::NoMatch:
+        return "nomatch";
+    case cel::SelectorResult::Outcome::Error:
+        return "error";
+    }
+    return "error";
+}
+
+json capacityCounts(const inventory::FreeCapacity &capacity)
+{
+    return { { "total", capacity.wholeTotal }, { "free", capacity.wholeFree },
+        { "allocated", capacity.allocated }, { "blocked", capacity.blocked },
+        { "tainted", capacity.tainted } };
+}
+
+struct CategoryCounts
+{
+    std::vector<const inventory::Device *> gpus, nics, other, all;
+    std::set<std::string> models;
+};
+
+json categoryJson(
+    const inventory::Snapshot &snapshot, const std::string &group, const CategoryCounts &devices)
+{
+    const inventory::FreeCapacity gpus = inventory::freeCapacityOf(snapshot, group, devices.gpus);
+    const inventory::FreeCapacity nics = inventory::freeCapacityOf(snapshot, group, devices.nics);
+    const inventory::FreeCapacity other = inventory::freeCapacityOf(snapshot, group, devices.other);
+    const inventory::FreeCapacity all = inventory::freeCapacityOf(snapshot, group, devices.all);
+    json profiles = json::array();
+    int placements = 0, fit = 0;
+    for (const inventory::ProfileCapacity &profile : all.profiles) {
+        profiles.push_back({ { "profile", profile.profile }, { "total", profile.total },
+            { "free", profile.free }, { "fit", profile.fit } });
+        placements += profile.total;
+        fit += profile.fit;
+    }
+    return { { "gpus", capacityCounts(gpus) },
+        { "partitions",
+            { { "placements", placements }, { "fit", fit }, { "profiles", profiles } } },
+        { "nics", capacityCounts(nics) }, { "other", capacityCounts(other) },
+        { "devices", all.devices }, { "models", devices.models } };
+}
+
+void addDevice(CategoryCounts &counts, const inventory::Device *device)
+{
+    counts.all.push_back(device);
+    switch (categoryOf(*device)) {
+    case DeviceCategory::Gpu:
+        counts.gpus.push_back(device);
+        if (std::string product = device->productName(); !product.empty())
+            counts.models.insert(std::move(product));
+        break;
+    case DeviceCategory::Nic:
+        counts.nics.push_back(device);
+        break;
+    case DeviceCategory::Other:
+        counts.other.push_back(device);
+        break;
+    case DeviceCategory::Partition:
+        break; // counted by profile, from `all`
+    }
+}
+
+json streamsJson(const std::vector<model::StreamRecord> &streams, bool onlyUnhealthy)
+{
+    json out = json::array();
+    for (const model::StreamRecord &stream : streams) {
+        const bool healthy
+            = stream.state == "watching" || stream.state == "synced" || stream.state == "listing";
+        if (onlyUnhealthy && healthy)
+            continue;
+        out.push_back({ { "group", stream.group }, { "kind", stream.kind },
+            { "namespace", stream.ns }, { "state", stream.state }, { "reason", stream.reason },
+            { "since", stream.since } });
+    }
+    return out;
+}
+
+json selectorsJson(const std::vector<model::DeviceSelector> &selectors)
+{
+    json out = json::array();
+    for (const model::DeviceSelector &selector : selectors)
+        out.push_back(selector.celExpression);
+    return out;
+}
+
+json requestSpecJson(const model::DeviceRequestSpec &spec)
+{
+    json out = { { "name", spec.name }, { "deviceClassName", spec.deviceClassName },
+        { "allocationMode", spec.allocationMode }, { "count", spec.count },
+        { "adminAccess", spec.adminAccess }, { "selectors", selectorsJson(spec.selectors) } };
+    if (!spec.capacity.is_null())
+        out["capacity"] = spec.capacity;
+    if (!spec.tolerations.is_null())
+        out["tolerations"] = spec.tolerations;
+    return out;
+}
+
+json requestsJson(const model::ResourceClaimSpec &spec)
+{
+    json out = json::array();
+    for (const model::DeviceRequest &request : spec.requests) {
+        json item = { { "name", request.name } };
+        if (request.exactly)
+            item["exactly"] = requestSpecJson(*request.exactly);
+        json alternatives = json::array();
+        for (const model::DeviceRequestSpec &alternative : request.firstAvailable)
+            alternatives.push_back(requestSpecJson(alternative));
+        if (!alternatives.empty())
+            item["firstAvailable"] = std::move(alternatives);
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+json constraintsJson(const model::ResourceClaimSpec &spec)
+{
+    json out = json::array();
+    for (const model::DeviceConstraint &constraint : spec.constraints)
+        out.push_back(
+            { { "requests", constraint.requests }, { "matchAttribute", constraint.matchAttribute },
+                { "distinctAttribute", constraint.distinctAttribute } });
+    return out;
+}
+
+json claimSummaryJson(const inventory::ClaimSummary &summary)
+{
+    const model::Object &object = *summary.claim;
+    const model::ResourceClaim *claim = object.as<model::ResourceClaim>();
+    json allocation = json::array();
+    if (claim && claim->allocation)
+        for (const model::DeviceRequestAllocationResult &result : claim->allocation->results)
+            allocation.push_back({ { "request", result.request }, { "driver", result.driver },
+                { "pool", result.pool }, { "device", result.device },
+                { "adminAccess", result.adminAccess } });
+    return { { "namespace", object.meta.ns }, { "name", object.meta.name },
+        { "state", summary.state }, { "node", summary.node },
+        { "requests", claim ? requestsJson(claim->spec) : json::array() },
+        { "allocation", std::move(allocation) }, { "reservedFor", summary.pods },
+        { "missingPods", summary.missingPods }, { "createdAt", object.meta.creationTimestamp },
+        { "deleting", !object.meta.deletionTimestamp.empty() } };
+}
+
+json eventsAbout(const inventory::Snapshot &snapshot, std::string_view kind, const std::string &ns,
+    const std::string &name)
+{
+    json out = json::array();
+    for (const auto &object : snapshot.objects(model::Kind::Event)) {
+        const model::Event *event = object->as<model::Event>();
+        if (!event || event->involvedObject.kind != kind || event->involvedObject.name != name
+            || event->involvedObject.ns != ns)
+            continue;
+        out.push_back({ { "type", event->type }, { "reason", event->reason },
+            { "message", event->message }, { "count", event->count },
+            { "lastTimestamp",
+                event->lastTimestamp.empty() ? event->eventTime : event->lastTimestamp } });
+    }
+    return out;
+}
+
+// The allocator's view of the snapshot, with every kind the diagnosis reads.
+// TODO(#18): use core's one Cluster-from-Snapshot function once it lands.
+Result<alloc::Cluster> clusterOf(const inventory::Snapshot &snapshot)
+{
+    std::vector<model::Object> objects;
+    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node,
+             model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate,
+             model::Kind::DeviceTaintRule, model::Kind::Pod, model::Kind::Event })
+        for (const auto &object : snapshot.objects(kind))
+            objects.push_back(*object);
+    for (const inventory::SliceInfo &slice : snapshot.slices()) {
+        Result<model::Object> object = snapshot.sliceObject(slice.name);
+        if (!object)
+            return fail(object.error());
+        objects.push_back(std::move(*object));
+    }
+    return alloc::Cluster::build(std::move(objects));
+}
+
+} // namespace
+
+json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics)
+{
+    json out = json::array();
+    for (const cel::Diagnostic &d : diagnostics)
+        out.push_back(
+            { { "severity", d.severity == cel::Diagnostic::Severity::Error ? "error" : "warning" },
+                { "line", d.line }, { "column", d.column }, { "message", d.message } });
+    return out;
+}
+
+json celCheckDocument(std::string_view expression)
+{
+    std::vector<cel::Diagnostic> diagnostics;
+    Result<cel::CompiledSelector> selector
+        = cel::compileSelector(std::string(expression), &diagnostics);
+    if (!selector)
+        return { { "ok", false }, { "type", nullptr }, { "cost", { { "min", 0 }, { "max", 0 } } },
+            { "diagnostics",
+                diagnosticsJson({ { cel::Diagnostic::Severity::Error, 1, 1,
+                    selector.error().message.toStdString() } }) } };
+    const bool ok = selector->isValid() && !hasErrors(diagnostics);
+    const cel::CostEstimate cost = selector->cost();
+    json doc { { "ok", ok }, { "type", selector->outputType() },
+        { "cost", { { "min", cost.min }, { "max", cost.max } } },
+        { "diagnostics", diagnosticsJson(diagnostics) } };
+    if (selector->outputType().empty())
+        doc["type"] = nullptr;
+    return doc;
+}
+
+bool celCompiles(const json &document)
+{
+    for (const json &d : document.value("diagnostics", json::array()))
+        if (d.value("severity", "") == "error")
+            return false;
+    return document.value("ok", true);
+}
+
+json celEvalDocument(const inventory::Snapshot &snapshot, std::string_view expression)
+{
+    std::vector<cel::Diagnostic> diagnostics;
+    Result<cel::CompiledSelector> selector
+        = cel::compileSelector(std::string(expression), &diagnostics);
+    if (!selector || !selector->isValid() || hasErrors(diagnostics)) {
+        if (!selector)
+            diagnostics.push_back(
+                { cel::Diagnostic::Severity::Error, 1, 1, selector.error().message.toStdString() });
+        return { { "ok", false }, { "matches", 0 }, { "errors", 0 }, { "devices", json::array() },
+            { "diagnostics", diagnosticsJson(diagnostics) } };
+    }
+    // Names the inventory does not publish ("did you mean"), after the compiler's warnings.
+    for (cel::Diagnostic &w : inventory::inventoryWarnings(snapshot, expression))
+        diagnostics.push_back(std::move(w));
+    int matches = 0, errors = 0;
+    json devices = json::array();
+    cel::SelectorEvaluator evaluator(*selector);
+    for (const inventory::Device *device : snapshot.devices()) {
+        const cel::SelectorResult &r = evaluator.evaluate(device->view);
+        matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
+        errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
+        json row { { "node", device->node }, { "driver", device->key.driver },
+            { "pool", device->key.pool }, { "device", device->key.device },
+            { "result", outcomeName(r.outcome) } };
+        if (r.outcome == cel::SelectorResult::Outcome::Error)
+            row["error"] = r.error;
+        devices.push_back(std::move(row));
+    }
+    return { { "ok", true }, { "matches", matches }, { "errors", errors },
+        { "devices", std::move(devices) }, { "diagnostics", diagnosticsJson(diagnostics) } };
+}
+
+json lintDocument(const inventory::Snapshot &snapshot)
+{
+    const std::vector<inventory::Finding> findings = inventory::lint(snapshot);
+    int counts[3] = { 0, 0, 0 };
+    json list = json::array();
+    for (const inventory::Finding &finding : findings) {
+        ++counts[int(finding.severity)];
+        list.push_back(inventory::toJson(finding));
+    }
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "findings", std::move(list) },
+        { "summary",
+            { { "error", counts[int(inventory::Severity::Error)] },
+                { "warning", counts[int(inventory::Severity::Warning)] },
+                { "info", counts[int(inventory::Severity::Info)] } } } };
+}
+
+json freeDocument(const inventory::Snapshot &snapshot, inventory::FreeGrouping grouping)
+{
+    json list = json::array();
+    for (const inventory::FreeCapacity &group : inventory::freeCapacity(snapshot, grouping))
+        list.push_back(inventory::toJson(group));
+    json document = { { "cluster", snapshot.cluster() },
+        { "by", inventory::groupingName(grouping) }, { "groups", std::move(list) } };
+    // Classes overlap, so only the other groupings add up to a total.
+    if (grouping != inventory::FreeGrouping::Class)
+        document["total"]
+            = inventory::toJson(inventory::freeCapacityOf(snapshot, "TOTAL", snapshot.devices()));
+    return document;
+}
+
+DeviceCategory categoryOf(const inventory::Device &device)
+{
+    if (device.isPartition())
+        return DeviceCategory::Partition;
+    const std::string type = device.type();
+    const std::string &driver = device.key.driver;
+    if (type == "gpu" || (type.empty() && driver.find("gpu") != std::string::npos))
+        return DeviceCategory::Gpu;
+    if (type == "nic" || type == "rdma" || type == "netdev" || type == "vf" || type == "pf"
+        || driver == "dra.net" || driver.find("sriov") != std::string::npos
+        || driver.find("network") != std::string::npos)
+        return DeviceCategory::Nic;
+    return DeviceCategory::Other;
+}
+
+json overviewDocument(const ConsoleState &state)
+{
+    const inventory::Snapshot &snapshot = *state.snapshot;
+    json nodes = json::array();
+    CategoryCounts cluster;
+    int devicePluginOnly = 0;
+    int64_t devicePluginGpus = 0;
+    for (const inventory::NodeSummary &summary : inventory::nodeSummaries(snapshot)) {
+        CategoryCounts counts;
+        for (const inventory::Device *device : snapshot.devicesOnNode(summary.name)) {
+            addDevice(counts, device);
+            addDevice(cluster, device);
+        }
+        json node = categoryJson(snapshot, summary.name, counts);
+        node["name"] = summary.name;
+        node["status"] = summary.status;
+        node["hasNode"] = summary.node != nullptr;
+        node["drivers"] = summary.drivers;
+        node["pods"] = summary.pods;
+        node["devicePluginGpus"] = summary.devicePluginGpus;
+        // The device plugin hands out GPUs here and no DRA driver publishes any.
+        const bool pluginOnly = summary.devices == 0 && summary.devicePluginGpus > 0;
+        node["devicePluginOnly"] = pluginOnly;
+        devicePluginOnly += pluginOnly ? 1 : 0;
+        devicePluginGpus += summary.devicePluginGpus;
+        nodes.push_back(std::move(node));
+    }
+    // Network-attached devices belong to no node but count in the cluster's totals.
+    for (const inventory::Device *device : snapshot.devicesOnNode(""))
+        addDevice(cluster, device);
+    json totals = categoryJson(snapshot, "TOTAL", cluster);
+    totals["nodes"] = nodes.size();
+    totals["devicePluginOnlyNodes"] = devicePluginOnly;
+    totals["devicePluginGpus"] = devicePluginGpus;
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "nodes", std::move(nodes) }, { "totals", std::move(totals) },
+        { "streams", streamsJson(state.streams, true) } };
+}
+
+json infoDocument(const ConsoleState &state)
+{
+    const inventory::Snapshot &snapshot = *state.snapshot;
+    const inventory::SnapshotStats stats = snapshot.stats();
+    json problems = json::array();
+    for (const inventory::Snapshot::Problem &problem : snapshot.problems())
+        problems.push_back(problem.message);
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "kubernetesVersion", state.kubernetesVersion }, { "writable", state.writable },
+        { "stats",
+            { { "slices", stats.slices }, { "devices", stats.devices }, { "pools", stats.pools },
+                { "objects", stats.objects } } },
+        { "streams", streamsJson(state.streams, false) }, { "problems", std::move(problems) } };
+}
+
+json classesDocument(const inventory::Snapshot &snapshot)
+{
+    // Which claims and templates ask for each class.
+    std::map<std::string, std::vector<std::string>> users;
+    for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate })
+        for (const auto &object : snapshot.objects(kind)) {
+            const model::ResourceClaimSpec *spec = nullptr;
+            if (const auto *claim = object->as<model::ResourceClaim>())
+                spec = &claim->spec;
+            else if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
+                spec = &tmpl->spec;
+            if (!spec)
+                continue;
+            std::set<std::string> classes;
+            for (const model::DeviceRequest &request : spec->requests) {
+                if (request.exactly)
+                    classes.insert(request.exactly->deviceClassName);
+                for (const model::DeviceRequestSpec &alternative : request.firstAvailable)
+                    classes.insert(alternative.deviceClassName);
+            }
+            for (const std::string &name : classes)
+                users[name].push_back(std::string(object->info().name) + " " + object->meta.ns + "/"
+                    + object->meta.name);
+        }
+    json list = json::array();
+    for (const inventory::ClassSummary &summary : inventory::classSummaries(snapshot)) {
+        const model::Object &object = *summary.deviceClass;
+        const model::DeviceClass *spec = object.as<model::DeviceClass>();
+        const auto match = snapshot.classMatch(object.meta.name);
+        json item = { { "name", object.meta.name },
+            { "selectors", spec ? selectorsJson(spec->selectors) : json::array() },
+            { "config", spec ? spec->config : json() },
+            { "extendedResourceName", spec ? spec->extendedResourceName : std::string() },
+            { "devices", summary.devices }, { "free", summary.free },
+            { "requestedBy", summary.requestedBy }, { "selectorErrors", summary.selectorErrors },
+            { "errors", match ? match->errors : std::vector<std::string>() },
+            { "users", users[object.meta.name] } };
+        list.push_back(std::move(item));
+    }
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "classes", std::move(list) } };
+}
+
+json claimsDocument(const inventory::Snapshot &snapshot)
+{
+    json list = json::array();
+    for (const inventory::ClaimSummary &summary : inventory::claimSummaries(snapshot))
+        list.push_back(claimSummaryJson(summary));
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "claims", std::move(list) } };
+}
+
+json templatesDocument(const inventory::Snapshot &snapshot)
+{
+    json list = json::array();
+    for (const auto &object : snapshot.objects(model::Kind::ResourceClaimTemplate)) {
+        const auto *tmpl = object->as<model::ResourceClaimTemplate>();
+        list.push_back({ { "namespace", object->meta.ns }, { "name", object->meta.name },
+            { "requests", tmpl ? requestsJson(tmpl->spec) : json::array() },
+            { "constraints", tmpl ? constraintsJson(tmpl->spec) : json::array() },
+            { "createdAt", object->meta.creationTimestamp } });
+    }
+    return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
+        { "templates", std::move(list) } };
+}
+
+json claimDetailsDocument(
+    const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name)
+{
+    const inventory::Snapshot &snapshot = *state.snapshot;
+    const model::Object *object = snapshot.object(kind, ns, name);
+    if (!object)
+        return nullptr;
+    json details;
+    if (kind == model::Kind::ResourceClaim) {
+        for (const inventory::ClaimSummary &summary : inventory::claimSummaries(snapshot))
+            if (summary.claim == object)
+                details = claimSummaryJson(summary);
+        details["events"] = eventsAbout(snapshot, "ResourceClaim", ns, name);
+        if (const auto *claim = object->as<model::ResourceClaim>())
+            details["constraints"] = constraintsJson(claim->spec);
+        Result<alloc::Cluster> cluster = clusterOf(snapshot);
+        if (cluster) {
+            cluster->setKubernetesVersion(state.kubernetesVersion);
+            const int minor = release::minorVersionOf(state.kubernetesVersion)
+                                  .value_or(release::newestReleaseMinor());
+            if (Result<alloc::Diagnosis> diagnosis = alloc::diagnoseClaim(
+                    *cluster, release::FeatureGates::forMinorVersion(minor), ns, name))
+                details["diagnosis"] = alloc::diagnosisJson(*diagnosis);
+            else
+                details["diagnosisError"] = diagnosis.error().message.toStdString();
+        } else {
+            details["diagnosisError"] = cluster.error().message.toStdString();
+        }
+    } else {
+        const auto *tmpl = object->as<model::ResourceClaimTemplate>();
+        details = { { "namespace", ns }, { "name", name },
+            { "requests", tmpl ? requestsJson(tmpl->spec) : json::array() },
+            { "constraints", tmpl ? constraintsJson(tmpl->spec) : json::array() },
+            { "events", eventsAbout(snapshot, "ResourceClaimTemplate", ns, name) } };
+    }
+    details["object"] = object->raw ? *object->raw : json();
+    return details;
+}
+
+} // namespace dra::server::console

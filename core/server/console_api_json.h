@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The documents of the console API (/console/v1/), computed from one snapshot by the core's
+// functions. `dractl` prints the same documents: `lint -o json`, `free -o json`, `cel check|eval
+// -o json` call these functions, and `dractl console-api PATH` answers any path as the server
+// does, so the web page and the command line cannot disagree.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/cel/diagnostic.h"
+#include "core/inventory/free_capacity.h"
+#include "core/inventory/snapshot.h"
+#include "core/model/object_record.h"
+
+namespace dra::server::console {
+
+// What the console API answers from: one cluster's snapshot, the states of its mirrored
+// streams, and the release it runs. Plain value; the snapshot is shared.
+struct ConsoleState
+{
+    inventory::SnapshotPtr snapshot;
+    std::vector<model::StreamRecord> streams;
+    std::string kubernetesVersion; // "v1.36.0", or empty when the cache does not know
+    bool writable = false;
+};
+
+// [{severity, line, column, message}], as `dractl cel` prints diagnostics.
+nlohmann::json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics);
+
+// `dractl cel check -o json`: {ok, type, cost{min,max}, diagnostics}.
+nlohmann::json celCheckDocument(std::string_view expression);
+// `dractl cel eval -o json`: {matches, errors, devices[{node,driver,pool,device,result,error?}],
+// diagnostics} on every device of the snapshot; `ok` is false when the expression does not
+// compile (then nothing is evaluated).
+nlohmann::json celEvalDocument(const inventory::Snapshot &snapshot, std::string_view expression);
+bool celCompiles(const nlohmann::json &checkOrEval);
+
+// `dractl lint -o json`: {cluster, rev, findings, summary{error,warning,info}}.
+nlohmann::json lintDocument(const inventory::Snapshot &snapshot);
+// `dractl free -o json`: {cluster, by, groups, total?}.
+nlohmann::json freeDocument(const inventory::Snapshot &snapshot, inventory::FreeGrouping grouping);
+
+// Which of the four the overview counts a device as.
+enum class DeviceCategory { Gpu, Partition, Nic, Other };
+DeviceCategory categoryOf(const inventory::Device &device);
+
+// Per node GPUs, MIG partitions (placements that still fit), NICs and other devices counted
+// apart, device-plugin-only nodes marked, cluster totals, and the streams that are not
+// current (stale, forbidden, error) with their reason.
+nlohmann::json overviewDocument(const ConsoleState &state);
+// The cluster, its revision, release and streams: what the page's header shows.
+nlohmann::json infoDocument(const ConsoleState &state);
+// DeviceClasses: selectors, config, extendedResourceName, devices matched (free of them),
+// claims and templates that request each.
+nlohmann::json classesDocument(const inventory::Snapshot &snapshot);
+// ResourceClaims: state, requests, allocation, reserving pods (and those the cache lacks).
+nlohmann::json claimsDocument(const inventory::Snapshot &snapshot);
+// ResourceClaimTemplates with their requests.
+nlohmann::json templatesDocument(const inventory::Snapshot &snapshot);
+// One claim or template in full: the above, its Events, and for a claim the Pending diagnosis
+// chain (claim created -> allocated -> pod bound -> running -> ready, with owners) as `dractl
+// explain claim NS/NAME -o json` prints it. Null when there is no such object.
+nlohmann::json claimDetailsDocument(
+    const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name);
+
+} // namespace dra::server::console
