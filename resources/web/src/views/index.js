@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The routes of the console, in the order of the navigation (Alt+1..9 reach the first nine).
+
+import { overview } from './overview.js';
+import { devices } from './devices.js';
+import { classes } from './classes.js';
+import { topology } from './topology.js';
+import { claims, templates } from './claims.js';
+import { editor } from './editor.js';
+import { lint } from './lint.js';
+import { free } from './free.js';
+import { rollouts } from './rollouts.js';
+
+export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, free, rollouts];
