@@ -75,7 +75,11 @@ public:
 
     void start()
     {
-        Result<store::CacheDb> cache = store::CacheDb::open(m_path, store::OpenMode::ReadOnly);
+        // The server's own connection checked the file's integrity when it opened it.
+        store::OpenOptions options;
+        options.deferQuickCheck = true;
+        Result<store::CacheDb> cache
+            = store::CacheDb::open(m_path, store::OpenMode::ReadOnly, options);
         if (!cache)
             return deliver(fail(cache.error()), {});
         m_cache = std::make_unique<store::CacheDb>(std::move(*cache));
