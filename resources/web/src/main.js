@@ -127,6 +127,7 @@ class ConsolePage {
     this.current = key;
     const serial = ++this.renderSerial;
     document.title = `${view.title} · DRA Console`;
+    this.setStatus('');
     fill(this.main);
     this.main.dataset.view = name;
     const context = {

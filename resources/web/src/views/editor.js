@@ -9,7 +9,8 @@
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { syntaxHighlighting, defaultHighlightStyle } from '@codemirror/language';
+import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
 import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter } from '@codemirror/lint';
 import { h, fill } from '../dom.js';
@@ -31,6 +32,15 @@ spec:
           - cel:
               expression: device.attributes['gpu.nvidia.com'].productName.startsWith('NVIDIA')
 `;
+
+// Colours from the page's theme variables, so light and dark both read well.
+const highlight = HighlightStyle.define([
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--accent)' },
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--ok)' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--warn)' },
+  { tag: [tags.comment, tags.meta], color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: [tags.keyword, tags.operator, tags.punctuation], color: 'var(--blocked)' },
+]);
 
 // The nonce the server put in this page's Content-Security-Policy: the editor's injected
 // styles carry it, inline styles without it are refused.
@@ -72,7 +82,7 @@ export const editor = {
           EditorView.cspNonce.of(cspNonce()),
           lineNumbers(), highlightActiveLine(), history(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
-          yaml(), syntaxHighlighting(defaultHighlightStyle), check, lintGutter(),
+          yaml(), syntaxHighlighting(highlight), check, lintGutter(),
         ],
       }),
     });

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// What the browser tests and the screenshot helper share: a `dractl serve --demo` of their own
+// on a free loopback port, and Debian's chromium driven by playwright-core (never a downloaded
+// browser), started with the flags this machine's closed network needs and a fresh profile.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.DRA_CHROMIUM ?? '/usr/bin/chromium';
+export const SKIP = 77; // ctest's SKIP_RETURN_CODE for these tests
+
+export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
+  'editor', 'lint', 'free', 'rollouts'];
+
+// Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, stop} once its
+// banner printed the web console's link.
+export async function startDemo(dractl, { preset, extra = [] } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dra-web-'));
+  const kubeconfig = path.join(dir, 'demo.kubeconfig');
+  const server = spawn(dractl, ['serve', preset ? `--demo=${preset}` : '--demo', '--listen', '127.0.0.1:0',
+    '--write-kubeconfig', kubeconfig, ...extra], {
+    env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let banner = '';
+  let errors = '';
+  server.stderr.on('data', (chunk) => { errors += chunk; });
+  const link = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dractl serve printed no banner in 120 s:\n${banner}${errors}`)), 120000);
+    server.stdout.on('data', (chunk) => {
+      banner += chunk;
+      const match = /web console: (https:\/\/\S+)\/ui\/#\/overview\?token=(\S+)\n/.exec(banner);
+      if (match && banner.includes('kubeconfig:')) {
+        clearTimeout(timer);
+        resolve({ base: match[1], token: match[2] });
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`dractl serve exited (${code}):\n${banner}${errors}`)));
+  });
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve).once('error', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { ...link, kubeconfig, dir, stop };
+}
+
+// A headless Chromium with a fresh profile; the context ignores the demo's self-signed
+// certificate.
+export async function launchBrowser({ width = 1280, height = 800, colorScheme = 'light' } = {}) {
+  const profile = mkdtempSync(path.join(tmpdir(), 'dra-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ignoreHTTPSErrors: true,
+    viewport: { width, height },
+    colorScheme,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export function haveChromium() {
+  return existsSync(CHROMIUM);
+}
+
+// What each route shows once its data is there: a selector the test waits for.
+export const READY = {
+  overview: '.tile',
+  devices: '.vt-row.state-free, .vt-row.state-allocated, .vt-row.state-blocked, .vt-row.state-tainted',
+  classes: 'table.data tbody tr',
+  topology: 'section table.data tbody tr',
+  claims: 'table.data tbody tr',
+  templates: 'table.data tbody tr, p.muted',
+  editor: '.cm-editor .cm-content',
+  lint: 'p:not(:empty)',
+  free: 'table.data tbody tr',
+  rollouts: '.banner pre',
+};
