@@ -6,9 +6,6 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/alloc/cluster.h"
-#include "core/alloc/diagnosis.h"
-#include "core/release/feature_gates.h"
 #include "core/server/console_api_channel.h"
 #include "core/server/http_connection.h"
 #include "core/server/kube_status.h"
@@ -37,42 +34,19 @@ std::string param(const QueryParams &query, std::string_view name)
 }
 
 // The diagnosis `dractl explain pod|claim NS/NAME -o json` prints.
-// TODO(#18): take the Cluster from core's one Cluster-from-Snapshot function once it lands.
 Answer explain(const ConsoleState &state, const std::vector<std::string> &segments)
 {
     if (segments.size() != 4 || (segments[1] != "pod" && segments[1] != "claim"))
         return error(404, "explain/pod/NAMESPACE/NAME or explain/claim/NAMESPACE/NAME");
-    const json details = claimDetailsDocument(state,
-        segments[1] == "pod" ? model::Kind::Pod : model::Kind::ResourceClaim, segments[2],
-        segments[3]);
-    if (segments[1] == "claim") {
-        if (details.is_null())
-            return error(404, "no ResourceClaim " + segments[2] + "/" + segments[3]);
-        if (details.contains("diagnosis"))
-            return { 200, details["diagnosis"] };
-        return error(500, details.value("diagnosisError", std::string("no diagnosis")));
-    }
-    const inventory::Snapshot &snapshot = *state.snapshot;
-    std::vector<model::Object> objects;
-    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node,
-             model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate,
-             model::Kind::DeviceTaintRule, model::Kind::Pod, model::Kind::Event })
-        for (const auto &object : snapshot.objects(kind))
-            objects.push_back(*object);
-    for (const inventory::SliceInfo &slice : snapshot.slices())
-        if (Result<model::Object> object = snapshot.sliceObject(slice.name))
-            objects.push_back(std::move(*object));
-    Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(objects));
-    if (!cluster)
-        return error(500, cluster.error().message.toStdString());
-    cluster->setKubernetesVersion(state.kubernetesVersion);
-    const int minor
-        = release::minorVersionOf(state.kubernetesVersion).value_or(release::newestReleaseMinor());
-    Result<alloc::Diagnosis> diagnosis = alloc::diagnosePod(
-        *cluster, release::FeatureGates::forMinorVersion(minor), segments[2], segments[3]);
+    const model::Kind kind = segments[1] == "pod" ? model::Kind::Pod : model::Kind::ResourceClaim;
+    if (!state.snapshot->object(kind, segments[2], segments[3]))
+        return error(404,
+            std::string(kind == model::Kind::Pod ? "no Pod " : "no ResourceClaim ") + segments[2]
+                + "/" + segments[3]);
+    Result<json> diagnosis = explainDocument(state, kind, segments[2], segments[3]);
     if (!diagnosis)
-        return error(404, diagnosis.error().message.toStdString());
-    return { 200, alloc::diagnosisJson(*diagnosis) };
+        return error(500, diagnosis.error().message.toStdString());
+    return { 200, std::move(*diagnosis) };
 }
 
 Response toResponse(const Answer &answer)

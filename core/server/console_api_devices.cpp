@@ -216,7 +216,7 @@ json deviceDetailsJson(const inventory::Snapshot &snapshot, const inventory::Dev
         details["sliceInfo"] = std::move(sliceJson);
     }
     if (const inventory::Pool *pool = snapshot.pool(device.key.driver, device.key.pool))
-        details["pool"] = { { "complete", pool->complete() }, { "valid", pool->valid() },
+        details["poolStatus"] = { { "complete", pool->complete() }, { "valid", pool->valid() },
             { "generation", pool->generation }, { "slices", pool->slices.size() } };
     return details;
 }

@@ -451,6 +451,24 @@ json templatesDocument(const inventory::Snapshot &snapshot)
         { "templates", std::move(list) } };
 }
 
+Result<json> explainDocument(
+    const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name)
+{
+    Result<alloc::Cluster> cluster = clusterOf(*state.snapshot);
+    if (!cluster)
+        return fail(cluster.error());
+    cluster->setKubernetesVersion(state.kubernetesVersion);
+    const int minor
+        = release::minorVersionOf(state.kubernetesVersion).value_or(release::newestReleaseMinor());
+    const release::FeatureGates gates = release::FeatureGates::forMinorVersion(minor);
+    Result<alloc::Diagnosis> diagnosis = kind == model::Kind::Pod
+        ? alloc::diagnosePod(*cluster, gates, ns, name)
+        : alloc::diagnoseClaim(*cluster, gates, ns, name);
+    if (!diagnosis)
+        return fail(diagnosis.error());
+    return alloc::diagnosisJson(*diagnosis);
+}
+
 json claimDetailsDocument(
     const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name)
 {
@@ -466,19 +484,10 @@ json claimDetailsDocument(
         details["events"] = eventsAbout(snapshot, "ResourceClaim", ns, name);
         if (const auto *claim = object->as<model::ResourceClaim>())
             details["constraints"] = constraintsJson(claim->spec);
-        Result<alloc::Cluster> cluster = clusterOf(snapshot);
-        if (cluster) {
-            cluster->setKubernetesVersion(state.kubernetesVersion);
-            const int minor = release::minorVersionOf(state.kubernetesVersion)
-                                  .value_or(release::newestReleaseMinor());
-            if (Result<alloc::Diagnosis> diagnosis = alloc::diagnoseClaim(
-                    *cluster, release::FeatureGates::forMinorVersion(minor), ns, name))
-                details["diagnosis"] = alloc::diagnosisJson(*diagnosis);
-            else
-                details["diagnosisError"] = diagnosis.error().message.toStdString();
-        } else {
-            details["diagnosisError"] = cluster.error().message.toStdString();
-        }
+        if (Result<json> diagnosis = explainDocument(state, kind, ns, name))
+            details["diagnosis"] = std::move(*diagnosis);
+        else
+            details["diagnosisError"] = diagnosis.error().message.toStdString();
     } else {
         const auto *tmpl = object->as<model::ResourceClaimTemplate>();
         details = { { "namespace", ns }, { "name", name },

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cel/diagnostic.h"
+#include "core/common/result.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
 #include "core/model/object_record.h"
@@ -63,6 +64,12 @@ nlohmann::json classesDocument(const inventory::Snapshot &snapshot);
 nlohmann::json claimsDocument(const inventory::Snapshot &snapshot);
 // ResourceClaimTemplates with their requests.
 nlohmann::json templatesDocument(const inventory::Snapshot &snapshot);
+// The Pending diagnosis of pod or claim `ns/name`, as `dractl explain pod|claim NS/NAME -o json`
+// prints it, with the feature gates of the cluster's release; an error when there is no such
+// object.
+[[nodiscard]] Result<nlohmann::json> explainDocument(
+    const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name);
+
 // One claim or template in full: the above, its Events, and for a claim the Pending diagnosis
 // chain (claim created -> allocated -> pod bound -> running -> ready, with owners) as `dractl
 // explain claim NS/NAME -o json` prints it. Null when there is no such object.

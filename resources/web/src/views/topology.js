@@ -19,7 +19,7 @@ export const topology = {
     fill(context.root, h('h2', {}, 'Topology ', node ? h('span', { class: 'muted' }, node) : ''), picker, body);
     return follow(context, 'devices', async () => {
       const overview = await context.api.get('overview');
-      const devices = node ? await context.api.get('devices', { node, limit: 1000 }) : null;
+      const devices = node ? await context.api.get('devices', { node, sort: 'name', limit: 1000 }) : null;
       return { overview, devices };
     }, ({ overview, devices }) => {
       fill(picker, overview.nodes.map((n) => [link(formatHash('topology', n.name), n.name), ' ']));
