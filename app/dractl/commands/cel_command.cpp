@@ -149,7 +149,7 @@ int runEval(const QStringList &arguments)
     const bool json = parser.value(QStringLiteral("output")) == QLatin1String("json");
     if (!compiled.selector.isValid() || hasErrors(compiled.diagnostics)) {
         if (json)
-            out(nlohmann::json { { "matches", 0 }, { "errors", 0 },
+            out(nlohmann::json { { "ok", false }, { "matches", 0 }, { "errors", 0 },
                     { "devices", nlohmann::json::array() },
                     { "diagnostics", diagnosticsJson(compiled.diagnostics) } }
                     .dump()
