@@ -26,10 +26,10 @@ struct CheckedExpr
     const CelType &typeOf(int64_t id) const;
 };
 
-// Type-checks `parsed` against `declarations` (variables, object types, typed overloads) and
-// `env` (which functions exist at all). Errors are appended to `diagnostics` with positions and
-// cel-go's wording. Names the planner reports as undeclared are not reported again: they check
-// as dyn. Any thread.
+// Type-checks `parsed` against `declarations` (variables, object types, typed overloads) in the
+// container of `env`, as cel-go's checker does: unknown names, undefined fields and calls no
+// overload accepts are appended to `diagnostics` with positions and cel-go's wording. Types
+// left undetermined (an element of an empty list) are dyn in the result. Any thread.
 CheckedExpr check(const ParsedExpr &parsed, const Declarations &declarations,
     const Environment &env, std::vector<Diagnostic> *diagnostics);
 

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/cel/declarations.h"
 
+#include "core/cel/env.h"
+
 namespace dra::cel {
 
 namespace {
@@ -40,12 +42,15 @@ std::vector<std::string_view> splitTopLevel(std::string_view s)
 
 const Declarations &Declarations::standard()
 {
-    static const Declarations declarations = [] {
-        Declarations d;
-        declareStandardFunctions(d);
-        return d;
-    }();
+    static const Declarations declarations = forLibraries(LibrarySet());
     return declarations;
+}
+
+Declarations Declarations::forLibraries(const LibrarySet &libraries)
+{
+    Declarations d;
+    declareLibraries(d, libraries);
+    return d;
 }
 
 void Declarations::addVariable(std::string name, CelType type)
@@ -89,7 +94,13 @@ void Declarations::addFunction(std::string_view signature)
     for (std::string_view p : splitTopLevel(signature.substr(open + 1, close - open - 1)))
         decl.params.push_back(parseType(p));
     decl.result = parseType(trim(signature.substr(arrow + 2)));
-    m_functions[decl.name].push_back(std::move(decl));
+    addFunction(std::move(decl));
+}
+
+void Declarations::addFunction(FunctionDecl overload)
+{
+    std::string name = overload.name;
+    m_functions[std::move(name)].push_back(std::move(overload));
 }
 
 bool Declarations::declaresFunction(std::string_view name) const

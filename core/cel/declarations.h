@@ -11,6 +11,8 @@
 
 namespace dra::cel {
 
+struct LibrarySet;
+
 // One typed overload of a function, for the checker: parameter types (receiver first when
 // receiver-style) and the result type, possibly with type parameters.
 struct FunctionDecl
@@ -28,9 +30,10 @@ struct FunctionDecl
 class Declarations final
 {
 public:
-    // The standard library and the extensions Kubernetes offers selectors (strings, lists,
-    // sets, regex, optional, quantity, semver, ip, cidr, url).
+    // The standard library and every extension library (what Environment::standard() offers).
     static const Declarations &standard();
+    // The standard library and the extensions in `libraries`, as Environment::standard(libraries).
+    static Declarations forLibraries(const LibrarySet &libraries);
 
     void addVariable(std::string name, CelType type);
     const CelType *variable(std::string_view name) const;
@@ -43,6 +46,8 @@ public:
     // Declares an overload from its signature: "size(list(A)) -> int" for a global function,
     // ".startsWith(string, string) -> bool" for a receiver-style one (receiver first).
     void addFunction(std::string_view signature);
+    void addFunction(FunctionDecl overload);
+    // Whether any overload of `name` is declared.
     bool declaresFunction(std::string_view name) const;
     // Overloads of `name` with this call style and arity (receiver counted).
     std::vector<const FunctionDecl *> overloads(
@@ -54,7 +59,8 @@ private:
     std::map<std::string, std::vector<FunctionDecl>, std::less<>> m_functions;
 };
 
-// Adds the standard definitions and the extension libraries (standard_declarations.cpp).
-void declareStandardFunctions(Declarations &declarations);
+// Adds the standard definitions and the extension libraries in `libraries`
+// (standard_declarations.cpp).
+void declareLibraries(Declarations &declarations, const LibrarySet &libraries);
 
 } // namespace dra::cel

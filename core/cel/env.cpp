@@ -99,7 +99,7 @@ void registerLibraries(FunctionRegistry &r, const LibrarySet &libraries)
         registerOptionalLibrary(r);
     if (libraries.kubernetes) {
         registerQuantityLibrary(r);
-        registerSemverLibrary(r);
+        registerSemverLibrary(r, libraries.semverNormalize);
         registerNetworkLibrary(r);
         registerUrlLibrary(r);
     }

@@ -86,6 +86,10 @@ struct LibrarySet
     bool encoders = true;
     bool optional = true;
     bool kubernetes = true; // quantity, semver, ip, cidr and url
+    bool semverNormalize = true; // semver(s, normalize) and isSemver(s, normalize)
+    // Two-variable comprehensions: all/exists/existsOne(i, v, p), transformList, transformMap,
+    // transformMapEntry (macros; see ParseOptions).
+    bool twoVarComprehensions = true;
 
     // Exactly what Kubernetes' base environment offers DRA selectors: no math, encoders or
     // cel-go lists extension, and the strings extension at version 2.
@@ -101,8 +105,9 @@ struct LibrarySet
     bool isComplete() const
     {
         return strings && stringsV3 && celLists && kubernetesLists && sets && math && regex
-            && encoders && optional && kubernetes;
+            && encoders && optional && kubernetes && semverNormalize && twoVarComprehensions;
     }
+    bool operator==(const LibrarySet &) const = default;
 };
 
 // Declarations a program is compiled against: functions, variables and the container used

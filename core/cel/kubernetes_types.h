@@ -24,6 +24,7 @@ const HostType *semverType();
 
 // Registration of the Kubernetes quantity and semver libraries.
 void registerQuantityLibrary(FunctionRegistry &registry);
-void registerSemverLibrary(FunctionRegistry &registry);
+// `normalize`: also semver(s, normalize) and isSemver(s, normalize) (Kubernetes 1.33's version 1).
+void registerSemverLibrary(FunctionRegistry &registry, bool normalize);
 
 } // namespace dra::cel

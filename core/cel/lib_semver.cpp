@@ -133,14 +133,16 @@ Value semverValue(Version version)
     return Value::host(&kSemverType, raw, {}, std::move(owned));
 }
 
-void registerSemverLibrary(FunctionRegistry &r)
+void registerSemverLibrary(FunctionRegistry &r, bool normalize)
 {
     const ParamSpec V(&kSemverType);
     const Kind S = Kind::String, B = Kind::Bool;
     r.global("semver", { S }, semver);
-    r.global("semver", { S, B }, semver);
     r.global("isSemver", { S }, isSemver);
-    r.global("isSemver", { S, B }, isSemver);
+    if (normalize) {
+        r.global("semver", { S, B }, semver);
+        r.global("isSemver", { S, B }, isSemver);
+    }
     r.member("major", { V }, major);
     r.member("minor", { V }, minor);
     r.member("patch", { V }, patch);

@@ -156,7 +156,7 @@ bool iterVars(MacroContext &ctx, const std::vector<ExprPtr> &args, int32_t offse
 } // namespace
 
 ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
-    std::vector<ExprPtr> &args, int32_t offset)
+    std::vector<ExprPtr> &args, int32_t offset, bool twoVarComprehensions)
 {
     const Builder b { ctx, offset };
     const size_t n = args.size();
@@ -185,7 +185,8 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
 
     const bool oneVar = fn == "all" || fn == "exists" || fn == "exists_one" || fn == "existsOne"
         || fn == "map" || fn == "filter";
-    const bool twoVar = fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry";
+    const bool twoVar = twoVarComprehensions
+        && (fn == "transformList" || fn == "transformMap" || fn == "transformMapEntry");
     const bool optMacro = fn == "optMap" || fn == "optFlatMap";
     if (!oneVar && !twoVar && !optMacro)
         return nullptr;
@@ -226,7 +227,7 @@ ExprPtr expandMacro(MacroContext &ctx, std::string_view fn, ExprPtr &target,
                 return b.constant(Value());
             return quantifier(b, q, std::move(target), v, "", std::move(args[1]));
         }
-        if (n == 3) {
+        if (n == 3 && twoVarComprehensions) {
             std::string v1, v2;
             if (!iterVars(ctx, args, offset, v1, v2))
                 return b.constant(Value());

@@ -20,10 +20,10 @@ public:
     virtual void reportError(int32_t offset, std::string message) = 0;
 };
 
-// Expands a call to a macro (has, all, exists, exists_one, map, filter, the two-variable
-// comprehensions, cel.bind, optMap, optFlatMap). Returns nullptr when the call is not a
-// macro, leaving `target` and `args` untouched.
+// Expands a call to a macro (has, all, exists, exists_one, map, filter, cel.bind, optMap,
+// optFlatMap, and the two-variable comprehensions when `twoVarComprehensions`). Returns nullptr
+// when the call is not a macro, leaving `target` and `args` untouched.
 ExprPtr expandMacro(MacroContext &context, std::string_view function, ExprPtr &target,
-    std::vector<ExprPtr> &args, int32_t offset);
+    std::vector<ExprPtr> &args, int32_t offset, bool twoVarComprehensions = true);
 
 } // namespace dra::cel

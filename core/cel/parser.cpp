@@ -370,7 +370,8 @@ private:
     ExprPtr finishCall(std::string name, ExprPtr target, std::vector<ExprPtr> args, int32_t offset)
     {
         if (m_options.enableMacros) {
-            if (ExprPtr expanded = expandMacro(*this, name, target, args, offset))
+            if (ExprPtr expanded
+                = expandMacro(*this, name, target, args, offset, m_options.twoVarComprehensions))
                 return expanded;
         }
         ExprPtr c = call(std::move(name), offset, std::move(args));

@@ -16,6 +16,8 @@ namespace dra::cel {
 struct ParseOptions
 {
     bool enableMacros = true;
+    // all/exists/existsOne with two variables, transformList, transformMap, transformMapEntry.
+    bool twoVarComprehensions = true;
     int maxRecursionDepth = 250;
     size_t maxExpressionBytes = 100 * 1024;
 };

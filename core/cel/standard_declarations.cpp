@@ -8,6 +8,7 @@
 #include <initializer_list>
 
 #include "core/cel/declarations.h"
+#include "core/cel/env.h"
 
 namespace dra::cel {
 
@@ -29,6 +30,9 @@ void declareOperators(Declarations &d)
             "_&&_(bool, bool) -> bool",
             "_||_(bool, bool) -> bool",
             "@not_strictly_false(bool) -> bool",
+            // What transformMap and transformMapEntry expand to.
+            "cel.@mapInsert(map(K, V), K, V) -> map(K, V)",
+            "cel.@mapInsert(map(K, V), map(K, V)) -> map(K, V)",
             "_?_:_(bool, A, A) -> A",
             "_==_(A, A) -> bool",
             "_!=_(A, A) -> bool",
@@ -38,6 +42,8 @@ void declareOperators(Declarations &d)
             "_[?_](map(K, V), K) -> optional(V)",
             "_[?_](optional(list(A)), int) -> optional(A)",
             "_[?_](optional(map(K, V)), K) -> optional(V)",
+            "_[_](optional(list(A)), int) -> optional(A)",
+            "_[_](optional(map(K, V)), K) -> optional(V)",
             "@in(A, list(A)) -> bool",
             "@in(K, map(K, V)) -> bool",
         });
@@ -112,8 +118,6 @@ void declareBuiltins(Declarations &d)
             "string(bytes) -> string",
             "string(timestamp) -> string",
             "string(duration) -> string",
-            "string(net.IP) -> string",
-            "string(net.CIDR) -> string",
             "bytes(bytes) -> bytes",
             "bytes(string) -> bytes",
             "bool(bool) -> bool",
@@ -157,33 +161,129 @@ void declareStrings(Declarations &d)
             ".join(list(string), string) -> string",
             ".format(string, list(dyn)) -> string",
             "strings.quote(string) -> string",
-            ".reverse(string) -> string",
         });
 }
 
-void declareListsSetsRegexOptional(Declarations &d)
+void declareStringsV3(Declarations &d)
+{
+    d.addFunction(".reverse(string) -> string");
+}
+
+void declareCelLists(Declarations &d)
 {
     declareAll(d,
         {
-            // Kubernetes' list library.
+            "lists.range(int) -> list(int)",
+            ".distinct(list(A)) -> list(A)",
+            ".flatten(list(list(A))) -> list(A)",
+            ".flatten(list(A), int) -> list(dyn)",
+            ".reverse(list(A)) -> list(A)",
+            ".slice(list(A), int, int) -> list(A)",
+            ".sort(list(A)) -> list(A)",
+            ".first(list(A)) -> optional(A)",
+            ".last(list(A)) -> optional(A)",
+        });
+}
+
+void declareMath(Declarations &d)
+{
+    for (std::string_view fn : { "math.greatest", "math.least" }) {
+        const std::string f(fn);
+        for (std::string_view t : { "int", "uint", "double" }) {
+            const std::string s(t);
+            d.addFunction(f + "(" + s + ") -> " + s);
+            d.addFunction(f + "(list(" + s + ")) -> " + s);
+            d.addFunction(f + "(" + s + ", " + s + ") -> " + s);
+        }
+        d.addFunction(f + "(list(dyn)) -> dyn");
+        for (std::string_view pair : { "int, uint", "int, double", "uint, int", "uint, double",
+                 "double, int", "double, uint" })
+            d.addFunction(f + "(" + std::string(pair) + ") -> dyn");
+        // Three or more arguments: cel-go's macro passes them as one list of numbers.
+        std::string params = "dyn, dyn";
+        for (int n = 3; n <= 16; ++n) {
+            params += ", dyn";
+            d.addFunction(f + "(" + params + ") -> dyn");
+        }
+    }
+    declareAll(d,
+        {
+            "math.ceil(double) -> double",
+            "math.floor(double) -> double",
+            "math.round(double) -> double",
+            "math.trunc(double) -> double",
+            "math.sqrt(double) -> double",
+            "math.sqrt(int) -> double",
+            "math.sqrt(uint) -> double",
+            "math.isNaN(double) -> bool",
+            "math.isInf(double) -> bool",
+            "math.isFinite(double) -> bool",
+            "math.abs(int) -> int",
+            "math.abs(uint) -> uint",
+            "math.abs(double) -> double",
+            "math.sign(int) -> int",
+            "math.sign(uint) -> uint",
+            "math.sign(double) -> double",
+            "math.bitAnd(int, int) -> int",
+            "math.bitAnd(uint, uint) -> uint",
+            "math.bitOr(int, int) -> int",
+            "math.bitOr(uint, uint) -> uint",
+            "math.bitXor(int, int) -> int",
+            "math.bitXor(uint, uint) -> uint",
+            "math.bitNot(int) -> int",
+            "math.bitNot(uint) -> uint",
+            "math.bitShiftLeft(int, int) -> int",
+            "math.bitShiftLeft(uint, int) -> uint",
+            "math.bitShiftRight(int, int) -> int",
+            "math.bitShiftRight(uint, int) -> uint",
+        });
+}
+
+void declareEncoders(Declarations &d)
+{
+    declareAll(d, { "base64.encode(bytes) -> string", "base64.decode(string) -> bytes" });
+}
+
+void declareKubernetesLists(Declarations &d)
+{
+    declareAll(d,
+        {
             ".isSorted(list(A)) -> bool",
             ".sum(list(A)) -> A",
             ".min(list(A)) -> A",
             ".max(list(A)) -> A",
             ".indexOf(list(A), A) -> int",
             ".lastIndexOf(list(A), A) -> int",
-            // cel-go's sets extension.
+        });
+}
+
+void declareSets(Declarations &d)
+{
+    declareAll(d,
+        {
             "sets.contains(list(A), list(A)) -> bool",
             "sets.equivalent(list(A), list(A)) -> bool",
             "sets.intersects(list(A), list(A)) -> bool",
-            // Kubernetes' regex library.
+        });
+}
+
+void declareRegex(Declarations &d)
+{
+    declareAll(d,
+        {
             ".find(string, string) -> string",
             ".findAll(string, string) -> list(string)",
             ".findAll(string, string, int) -> list(string)",
-            // Optional values.
+        });
+}
+
+void declareOptional(Declarations &d)
+{
+    declareAll(d,
+        {
             "optional.of(A) -> optional(A)",
             "optional.ofNonZeroValue(A) -> optional(A)",
-            "optional.none() -> optional(dyn)",
+            "optional.none() -> optional(A)",
             ".hasValue(optional(A)) -> bool",
             ".value(optional(A)) -> A",
             ".or(optional(A), optional(A)) -> optional(A)",
@@ -193,8 +293,11 @@ void declareListsSetsRegexOptional(Declarations &d)
         });
 }
 
-void declareKubernetesTypes(Declarations &d)
+void declareKubernetesTypes(Declarations &d, bool semverNormalize)
 {
+    if (semverNormalize)
+        declareAll(
+            d, { "semver(string, bool) -> kubernetes.Semver", "isSemver(string, bool) -> bool" });
     declareAll(d,
         {
             "quantity(string) -> kubernetes.Quantity",
@@ -211,9 +314,7 @@ void declareKubernetesTypes(Declarations &d)
             ".sub(kubernetes.Quantity, kubernetes.Quantity) -> kubernetes.Quantity",
             ".sub(kubernetes.Quantity, int) -> kubernetes.Quantity",
             "semver(string) -> kubernetes.Semver",
-            "semver(string, bool) -> kubernetes.Semver",
             "isSemver(string) -> bool",
-            "isSemver(string, bool) -> bool",
             ".major(kubernetes.Semver) -> int",
             ".minor(kubernetes.Semver) -> int",
             ".patch(kubernetes.Semver) -> int",
@@ -221,6 +322,8 @@ void declareKubernetesTypes(Declarations &d)
             ".isGreaterThan(kubernetes.Semver, kubernetes.Semver) -> bool",
             ".isLessThan(kubernetes.Semver, kubernetes.Semver) -> bool",
             "ip(string) -> net.IP",
+            "string(net.IP) -> string",
+            "string(net.CIDR) -> string",
             "isIP(string) -> bool",
             "ip.isCanonical(string) -> bool",
             ".family(net.IP) -> int",
@@ -251,13 +354,30 @@ void declareKubernetesTypes(Declarations &d)
 
 } // namespace
 
-void declareStandardFunctions(Declarations &d)
+void declareLibraries(Declarations &d, const LibrarySet &libraries)
 {
     declareOperators(d);
     declareBuiltins(d);
-    declareStrings(d);
-    declareListsSetsRegexOptional(d);
-    declareKubernetesTypes(d);
+    if (libraries.strings)
+        declareStrings(d);
+    if (libraries.stringsV3)
+        declareStringsV3(d);
+    if (libraries.celLists)
+        declareCelLists(d);
+    if (libraries.kubernetesLists)
+        declareKubernetesLists(d);
+    if (libraries.sets)
+        declareSets(d);
+    if (libraries.math)
+        declareMath(d);
+    if (libraries.regex)
+        declareRegex(d);
+    if (libraries.encoders)
+        declareEncoders(d);
+    if (libraries.optional)
+        declareOptional(d);
+    if (libraries.kubernetes)
+        declareKubernetesTypes(d, libraries.semverNormalize);
 }
 
 } // namespace dra::cel

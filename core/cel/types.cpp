@@ -11,6 +11,8 @@ std::string CelType::toString() const
     switch (kind) {
     case Kind::Dyn:
         return "dyn";
+    case Kind::Any:
+        return "google.protobuf.Any";
     case Kind::Null:
         return "null_type";
     case Kind::Bool:
@@ -37,7 +39,14 @@ std::string CelType::toString() const
         return "type(" + params[0].toString() + ")";
     case Kind::Optional:
         return "optional_type(" + params[0].toString() + ")";
-    case Kind::Opaque:
+    case Kind::Opaque: {
+        if (params.empty())
+            return name;
+        std::string out = name + "(";
+        for (size_t i = 0; i < params.size(); ++i)
+            out += (i ? ", " : "") + params[i].toString();
+        return out + ")";
+    }
     case Kind::Object:
     case Kind::Param:
         return name;
@@ -45,80 +54,6 @@ std::string CelType::toString() const
         return "*error*";
     }
     return "dyn";
-}
-
-namespace {
-
-bool containsDyn(const CelType &t)
-{
-    if (t.isDyn())
-        return true;
-    for (const CelType &p : t.params) {
-        if (containsDyn(p))
-            return true;
-    }
-    return false;
-}
-
-} // namespace
-
-bool isAssignable(const CelType &formal, const CelType &actual, TypeBindings &bindings)
-{
-    using K = CelType::Kind;
-    if (formal.kind == K::Param) {
-        const auto it = bindings.find(formal.name);
-        if (it == bindings.end()) {
-            bindings.emplace(formal.name, actual);
-            return true;
-        }
-        TypeBindings none;
-        if (isAssignable(it->second, actual, none)) {
-            // A parameter bound to dyn (an empty list literal) takes the more precise type, so
-            // `[] + [1]` is a list(int), as in cel-go.
-            if (containsDyn(it->second) && !containsDyn(actual))
-                it->second = actual;
-            return true;
-        }
-        // A parameter first bound to dyn (an empty list literal, an attribute) stays open.
-        if (isAssignable(actual, it->second, none)) {
-            it->second = actual;
-            return true;
-        }
-        return false;
-    }
-    if (formal.isDyn() || actual.isDyn() || actual.kind == K::Param)
-        return true;
-    if (formal.kind != actual.kind)
-        return false;
-    if ((formal.kind == K::Opaque || formal.kind == K::Object) && formal.name != actual.name)
-        return false;
-    if (formal.params.size() != actual.params.size())
-        return false;
-    for (size_t i = 0; i < formal.params.size(); ++i) {
-        if (!isAssignable(formal.params[i], actual.params[i], bindings))
-            return false;
-    }
-    return true;
-}
-
-CelType substitute(const CelType &t, const TypeBindings &bindings)
-{
-    if (t.kind == CelType::Kind::Param) {
-        const auto it = bindings.find(t.name);
-        return it == bindings.end() || it->second.kind == CelType::Kind::Param ? CelType::dyn()
-                                                                               : it->second;
-    }
-    if (t.params.empty())
-        return t;
-    CelType out = t;
-    for (CelType &p : out.params)
-        p = substitute(p, bindings);
-    return out;
-}
-
-CelType join(const CelType &a, const CelType &b)
-{
-    return a == b ? a : CelType::dyn();
 }
 
 namespace {
@@ -165,16 +100,16 @@ public:
         if (word == "optional")
             return CelType::optional(params.at(0));
         static const std::pair<std::string_view, K> simple[] = { { "dyn", K::Dyn },
-            { "null", K::Null }, { "bool", K::Bool }, { "int", K::Int }, { "uint", K::Uint },
-            { "double", K::Double }, { "string", K::String }, { "bytes", K::Bytes },
-            { "timestamp", K::Timestamp }, { "duration", K::Duration } };
+            { "any", K::Any }, { "null", K::Null }, { "bool", K::Bool }, { "int", K::Int },
+            { "uint", K::Uint }, { "double", K::Double }, { "string", K::String },
+            { "bytes", K::Bytes }, { "timestamp", K::Timestamp }, { "duration", K::Duration } };
         for (const auto &[n, k] : simple) {
             if (word == n)
                 return CelType::simple(k);
         }
         if (word.size() == 1 && std::isupper(static_cast<unsigned char>(word[0])))
             return CelType::param(std::string(word));
-        return CelType::opaque(std::string(word));
+        return CelType::opaque(std::string(word), std::move(params));
     }
 
 private:

@@ -17,6 +17,7 @@ struct CelType
 {
     enum class Kind : uint8_t {
         Dyn,
+        Any, // google.protobuf.Any: assignable like dyn, but not a comprehension range
         Null,
         Bool,
         Int,
@@ -30,7 +31,7 @@ struct CelType
         Map, // params: key, value
         Type, // params: the type the value denotes
         Optional, // params: the wrapped type
-        Opaque, // a named library type: kubernetes.Quantity, net.IP, ...
+        Opaque, // a named library type: kubernetes.Quantity, net.IP, ...; params when generic
         Object, // a declared object type with fields: kubernetes.DRADevice
         Param, // a type parameter of an overload declaration (A, K, V)
         Error, // the type of an expression that failed to check; behaves as dyn
@@ -51,9 +52,9 @@ struct CelType
     }
     static CelType typeOf(CelType t) { return CelType { Kind::Type, {}, { std::move(t) } }; }
     static CelType optional(CelType t) { return CelType { Kind::Optional, {}, { std::move(t) } }; }
-    static CelType opaque(std::string name)
+    static CelType opaque(std::string name, std::vector<CelType> params = {})
     {
-        return CelType { Kind::Opaque, std::move(name), {} };
+        return CelType { Kind::Opaque, std::move(name), std::move(params) };
     }
     static CelType object(std::string name)
     {
@@ -61,7 +62,8 @@ struct CelType
     }
     static CelType param(std::string name) { return CelType { Kind::Param, std::move(name), {} }; }
 
-    bool isDyn() const { return kind == Kind::Dyn || kind == Kind::Error; }
+    // Dyn, Any or Error: a type the checker cannot narrow, which matches anything.
+    bool isDyn() const { return kind == Kind::Dyn || kind == Kind::Any || kind == Kind::Error; }
     bool is(Kind k) const { return kind == k; }
     bool isOpaque(std::string_view n) const { return kind == Kind::Opaque && name == n; }
     // cel-go's spelling: "list(int)", "map(string, dyn)", "google.protobuf.Timestamp".
@@ -73,21 +75,8 @@ struct CelType
 inline constexpr std::string_view kQuantityTypeName = "kubernetes.Quantity";
 inline constexpr std::string_view kSemverTypeName = "kubernetes.Semver";
 
-// Type parameter bindings made while matching one overload.
-using TypeBindings = std::map<std::string, CelType, std::less<>>;
-
-// True when a value of type `actual` may be passed where `formal` is declared, binding the
-// type parameters of `formal` on the way. Dyn on either side matches anything.
-bool isAssignable(const CelType &formal, const CelType &actual, TypeBindings &bindings);
-
-// `t` with its bound parameters replaced; unbound parameters become dyn.
-CelType substitute(const CelType &t, const TypeBindings &bindings);
-
-// The most specific type covering both: equal types stay, anything else is dyn.
-CelType join(const CelType &a, const CelType &b);
-
 // Parses a type written as in declarations: "int", "list(A)", "map(string, dyn)",
-// "optional(A)", "type(A)", "kubernetes.Quantity"; single capital letters are parameters.
+// "optional(A)", "type(A)", "any", "kubernetes.Quantity"; single capital letters are parameters.
 CelType parseType(std::string_view text);
 
 } // namespace dra::cel

@@ -126,8 +126,9 @@ INSTANTIATE_TEST_SUITE_P(Dra, SelectorCheckErrorTest,
             "found no matching overload for '_>=_' applied to '(kubernetes.Quantity, "
             "string)'; compare quantities with compareTo(), isGreaterThan() or "
             "isLessThan(), e.g. x.compareTo(quantity(\"40Gi\")) >= 0" },
-        ErrorCase { "device.allowMultipleAllocations &&\n  device.driver.size()", 1, 33,
-            "found no matching overload for '_&&_' applied to '(bool, int)'" }));
+        // cel-go checks each operand of && and || against bool.
+        ErrorCase { "device.allowMultipleAllocations &&\n  device.driver.size()", 2, 16,
+            "expected type 'bool' but found 'int'" }));
 
 TEST(SelectorCheckTest, AttributesAreDynamicAndCapacitiesAreQuantities)
 {
@@ -171,4 +172,27 @@ TEST(SelectorCheckTest, WarnsAboutQuantitiesComparedAsStrings)
     const auto fine
         = compileSelector(R"(device.attributes["dra.example.com"].model == "A100")", &diagnostics);
     EXPECT_TRUE(diagnostics.empty());
+}
+
+// The checker rejects calls it has no declaration for, as cel-go does: every overload the
+// runtime offers must be declared, in every library set an environment is built from.
+TEST(CheckerDeclarationsTest, EveryFunctionTheRuntimeOffersIsDeclared)
+{
+    LibrarySet selectors = LibrarySet::kubernetesSelectors();
+    LibrarySet newest = selectors;
+    newest.celLists = newest.semverNormalize = newest.twoVarComprehensions = true;
+    for (const LibrarySet &libraries : { LibrarySet(), selectors, newest }) {
+        const Environment env = Environment::standard(libraries);
+        const Declarations decls = Declarations::forLibraries(libraries);
+        for (std::string_view name : env.functions().names()) {
+            for (const bool receiver : { false, true }) {
+                for (size_t arity = 0; arity <= 16; ++arity) {
+                    if (env.functions().candidates(name, receiver, arity).empty())
+                        continue;
+                    EXPECT_FALSE(decls.overloads(name, receiver, arity).empty())
+                        << (receiver ? "." : "") << name << " with " << arity << " arguments";
+                }
+            }
+        }
+    }
 }

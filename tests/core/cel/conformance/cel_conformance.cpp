@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// Runs the CEL conformance suites (google/cel-spec tests/simple, JSON form) against our engine.
+// Runs the CEL conformance suites (google/cel-spec tests/simple, JSON form) against our engine
+// as cel-go's conformance runner does: parse, type-check with the test's declarations (unless
+// disable_check), compare the deduced type where one is expected, then evaluate.
 // Usage: cel_conformance <cel-conformance folder> [--known-failures FILE] [--write-known-failures
 // FILE]
 //        [--filter SUBSTRING] [--verbose]
@@ -22,6 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/cel/checker.h"
+#include "core/cel/declarations.h"
 #include "core/cel/env.h"
 #include "core/cel/parser.h"
 #include "core/cel/program.h"
@@ -199,11 +203,130 @@ bool sameValue(const Value &a, const Value &b)
     }
 }
 
+// The checker's type for a cel.expr.Type in JSON, or nullopt for one we do not model.
+std::optional<CelType> toType(const json &j)
+{
+    using K = CelType::Kind;
+    if (j.contains("primitive")) {
+        const std::string p = j["primitive"].get<std::string>();
+        static const std::pair<const char *, K> primitives[]
+            = { { "BOOL", K::Bool }, { "INT64", K::Int }, { "UINT64", K::Uint },
+                  { "DOUBLE", K::Double }, { "STRING", K::String }, { "BYTES", K::Bytes } };
+        for (const auto &[name, kind] : primitives) {
+            if (p == name)
+                return CelType::simple(kind);
+        }
+        return std::nullopt;
+    }
+    if (j.contains("wellKnown")) {
+        const std::string w = j["wellKnown"].get<std::string>();
+        if (w == "DURATION")
+            return CelType::simple(K::Duration);
+        if (w == "TIMESTAMP")
+            return CelType::simple(K::Timestamp);
+        if (w == "ANY")
+            return CelType::simple(K::Any);
+        return std::nullopt;
+    }
+    if (j.contains("null"))
+        return CelType::simple(K::Null);
+    if (j.contains("messageType")) {
+        const std::string m = j["messageType"].get<std::string>();
+        if (m == "google.protobuf.Duration")
+            return CelType::simple(K::Duration);
+        if (m == "google.protobuf.Timestamp")
+            return CelType::simple(K::Timestamp);
+        return std::nullopt;
+    }
+    if (j.contains("dyn"))
+        return CelType::dyn();
+    if (j.contains("error"))
+        return CelType::simple(K::Error);
+    if (j.contains("typeParam"))
+        return CelType::param(j["typeParam"].get<std::string>());
+    if (j.contains("listType")) {
+        auto element = toType(j["listType"].value("elemType", json::object()));
+        return element ? std::optional(CelType::list(*element)) : std::nullopt;
+    }
+    if (j.contains("mapType")) {
+        auto key = toType(j["mapType"].value("keyType", json::object()));
+        auto value = toType(j["mapType"].value("valueType", json::object()));
+        return key && value ? std::optional(CelType::map(*key, *value)) : std::nullopt;
+    }
+    if (j.contains("type")) {
+        if (j["type"].empty())
+            return CelType::typeOf(CelType::dyn());
+        auto t = toType(j["type"]);
+        return t ? std::optional(CelType::typeOf(*t)) : std::nullopt;
+    }
+    if (j.contains("abstractType")) {
+        const json &a = j["abstractType"];
+        std::vector<CelType> params;
+        for (const json &p : a.value("parameterTypes", json::array())) {
+            auto t = toType(p);
+            if (!t)
+                return std::nullopt;
+            params.push_back(*t);
+        }
+        const std::string name = a.value("name", "");
+        if (name == "optional_type" && params.size() == 1)
+            return CelType::optional(params[0]);
+        return CelType::opaque(name, std::move(params));
+    }
+    return std::nullopt;
+}
+
 struct Outcome
 {
     enum { Pass, Fail, Skip } status = Fail;
     std::string detail;
 };
+
+// Adds the test's declarations (type_env) to the checker's and the runtime's environment.
+std::string declare(const json &t, Declarations &decls, Environment &env)
+{
+    for (const json &decl : t.value("typeEnv", json::array())) {
+        const std::string name = decl.value("name", "");
+        if (decl.contains("ident")) {
+            auto type = toType(decl["ident"].value("type", json::object()));
+            if (!type)
+                return "unsupported declaration of " + name;
+            decls.addVariable(name, *type);
+            env.addVariable(name);
+        } else if (decl.contains("function")) {
+            for (const json &o : decl["function"].value("overloads", json::array())) {
+                FunctionDecl f;
+                f.name = name;
+                f.receiver = o.value("isInstanceFunction", false);
+                for (const json &p : o.value("params", json::array())) {
+                    auto type = toType(p);
+                    if (!type)
+                        return "unsupported declaration of " + name;
+                    f.params.push_back(*type);
+                }
+                auto result = toType(o.value("resultType", json::object()));
+                if (!result)
+                    return "unsupported declaration of " + name;
+                f.result = *result;
+                decls.addFunction(std::move(f));
+            }
+        }
+    }
+    return {};
+}
+
+// The messages of the errors a test expects (eval_error), if it names them.
+std::vector<std::string> expectedMessages(const json &t)
+{
+    std::vector<std::string> out;
+    if (t.contains("evalError")) {
+        for (const json &e : t["evalError"].value("errors", json::array())) {
+            if (e.contains("message"))
+                out.push_back(e["message"].get<std::string>());
+        }
+    }
+    return out;
+}
 
 Outcome runTest(const json &t)
 {
@@ -211,20 +334,12 @@ Outcome runTest(const json &t)
     if (expr.find("TestAllTypes") != std::string::npos
         || t.value("container", "").find("proto") != std::string::npos || needsMessages(t))
         return { Outcome::Skip, "needs protobuf message types" };
-    if (t.value("checkOnly", false))
-        return { Outcome::Fail, "check-only test: the type checker is not implemented yet" };
-    if (t.contains("typedResult"))
-        return { Outcome::Fail, "typed result: the type checker is not implemented yet" };
 
     Environment env = Environment::standard();
     env.setContainer(t.value("container", ""));
-    std::vector<Value> values;
-    if (t.contains("typeEnv")) {
-        for (const json &decl : t["typeEnv"]) {
-            if (decl.contains("ident"))
-                env.addVariable(decl["name"].get<std::string>());
-        }
-    }
+    Declarations decls = Declarations::standard();
+    if (const std::string problem = declare(t, decls, env); !problem.empty())
+        return { Outcome::Fail, problem };
     std::map<size_t, Value> bound;
     if (t.contains("bindings")) {
         for (const auto &[name, ev] : t["bindings"].items()) {
@@ -235,7 +350,7 @@ Outcome runTest(const json &t)
             bound[index] = *v;
         }
     }
-    values.resize(env.variableCount());
+    std::vector<Value> values(env.variableCount());
     for (auto &[i, v] : bound)
         values[i] = v;
 
@@ -244,18 +359,47 @@ Outcome runTest(const json &t)
     parseOptions.enableMacros = !t.value("disableMacros", false);
     std::vector<Diagnostic> diagnostics;
     std::optional<ParsedExpr> parsed = parse(expr, parseOptions, &diagnostics);
-    if (!parsed) {
-        if (expectError)
-            return { Outcome::Pass, {} };
+    if (!parsed)
         return { Outcome::Fail, "parse error: " + diagnostics.front().message };
+
+    // A check error fails the test, as in cel-go's runner, unless the test expects an error:
+    // then the checker must have found it, in cel-go's words when the test gives them.
+    const bool checked = !t.value("disableCheck", false);
+    std::optional<CelType> deduced;
+    if (checked) {
+        const CheckedExpr c = check(*parsed, decls, env, &diagnostics);
+        if (!c.ok) {
+            const std::string &message = diagnostics.front().message;
+            if (expectError && expectedMessages(t).empty())
+                return { Outcome::Pass, {} };
+            for (const std::string &m : expectedMessages(t)) {
+                if (message == m)
+                    return { Outcome::Pass, {} };
+            }
+            return { Outcome::Fail, "check error: " + message };
+        }
+        deduced = c.resultType;
     }
+    if (t.contains("typedResult")) {
+        if (!deduced)
+            return { Outcome::Fail, "typed result without type checking" };
+        auto want = toType(t["typedResult"].value("deducedType", json::object()));
+        if (!want)
+            return { Outcome::Fail, "unsupported expected type" };
+        if (*want != *deduced)
+            return { Outcome::Fail,
+                "deduced type " + deduced->toString() + ", want " + want->toString() };
+    }
+    if (t.value("checkOnly", false))
+        return { Outcome::Pass, {} };
+
     PlanOptions planOptions;
-    planOptions.reportUnresolved = !t.value("disableCheck", false);
+    planOptions.reportUnresolved = checked;
     auto program = plan(env, *parsed, &diagnostics, planOptions);
     if (!program)
         return { Outcome::Fail, "engine fault: " + program.error().message.toStdString() };
     if (!program->isValid()) {
-        if (expectError)
+        if (expectError && !checked)
             return { Outcome::Pass, {} };
         return { Outcome::Fail, "compile error: " + diagnostics.front().message };
     }
@@ -266,10 +410,14 @@ Outcome runTest(const json &t)
         return { Outcome::Fail, "expected an error, got " + result.debugString() };
     }
     Value expected = Value::boolean(true);
-    if (t.contains("value")) {
-        auto v = toValue(t["value"]);
+    const json *value = t.contains("value") ? &t["value"]
+        : t.contains("typedResult") && t["typedResult"].contains("result")
+        ? &t["typedResult"]["result"]
+        : nullptr;
+    if (value) {
+        auto v = toValue(*value);
         if (!v)
-            return { Outcome::Skip, "unsupported expected value" };
+            return { Outcome::Fail, "unsupported expected value" };
         expected = *v;
     }
     if (result.isError())
