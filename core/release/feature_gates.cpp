@@ -35,6 +35,8 @@ bool *member(FeatureGates &gates, std::string_view name)
         return &gates.deviceBindingConditions;
     if (name == "DRAResourceClaimDeviceStatus")
         return &gates.resourceClaimDeviceStatus;
+    if (name == "DRAListTypeAttributes")
+        return &gates.listTypeAttributes;
     return nullptr;
 }
 

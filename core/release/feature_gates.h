@@ -11,7 +11,8 @@
 
 namespace dra::release {
 
-// The DRA feature gates kube-scheduler's allocator looks at, resolved to on/off. A plain value.
+// The DRA feature gates the allocator and the CEL environment look at, resolved to on/off. A plain
+// value.
 struct FeatureGates
 {
     bool prioritizedList = false; // DRAPrioritizedList: firstAvailable
@@ -22,6 +23,7 @@ struct FeatureGates
     bool consumableCapacity = false; // DRAConsumableCapacity: capacity requests, sharing
     bool deviceBindingConditions = false; // DRADeviceBindingConditions
     bool resourceClaimDeviceStatus = false; // DRAResourceClaimDeviceStatus
+    bool listTypeAttributes = false; // DRAListTypeAttributes: list attributes, includes()
 
     // Devices with binding conditions are usable only when both gates are on, as in the scheduler.
     bool bindingConditions() const { return deviceBindingConditions && resourceClaimDeviceStatus; }
@@ -42,6 +44,8 @@ struct FeatureGates
 
     // "DRAAdminAccess=true,..." for every gate this struct holds, in name order.
     std::string toString() const;
+
+    bool operator==(const FeatureGates &) const = default;
 };
 
 // The minor version of the newest Kubernetes release this build knows (36 for 1.36).
