@@ -226,8 +226,19 @@ public:
     {
         return domain(self, field);
     }
-    // Every domain is present (possibly empty), as Kubernetes' map with a default value.
+    // has(device.attributes.d) is true for every domain, as the lookup of Kubernetes' map with a
+    // default value finds an empty map for a domain the device does not publish.
     Value hasField(const Value &, std::string_view) const override { return Value::boolean(true); }
+    // `"d" in device.attributes` asks the map itself, which holds only the published domains.
+    Value contains(const Value &self, const Value &key) const override
+    {
+        if (key.kind() != Kind::String)
+            return Value::boolean(false);
+        const auto *view = static_cast<const DeviceView *>(self.hostData());
+        const std::string_view name = key.asString();
+        return Value::boolean(m_capacity ? view->findCapacityDomain(name) != nullptr
+                                         : view->findAttributeDomain(name) != nullptr);
+    }
     Value index(const Value &self, const Value &key) const override
     {
         if (key.kind() != Kind::String)

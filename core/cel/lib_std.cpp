@@ -302,9 +302,7 @@ Value sizeHost(Args a, EvalFrame &)
 
 Value inHost(Args a, EvalFrame &)
 {
-    if (a[0].kind() != Kind::String)
-        return Value::boolean(false);
-    return a[1].hostType()->hasField(a[1], a[0].asString());
+    return a[1].hostType()->contains(a[1], a[0]);
 }
 
 } // namespace

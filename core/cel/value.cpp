@@ -369,6 +369,13 @@ Value HostType::keys(const Value &self) const
         + "' cannot be range of a comprehension");
 }
 
+Value HostType::contains(const Value &self, const Value &key) const
+{
+    if (key.kind() != Kind::String)
+        return Value::boolean(false);
+    return hasField(self, key.asString());
+}
+
 bool isValidMapKey(const Value &key)
 {
     switch (key.kind()) {

@@ -178,6 +178,8 @@ public:
     // are "no such overload" errors.
     virtual Value size(const Value &self) const;
     virtual Value keys(const Value &self) const;
+    // `key in v`; the default is has(v.key) for a string key, false for any other.
+    virtual Value contains(const Value &self, const Value &key) const;
 };
 
 // True when `key` is a valid map key kind (bool, int, uint, string).

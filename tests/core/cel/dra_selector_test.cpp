@@ -193,3 +193,29 @@ TEST(SelectorTest, SweepsAFortyThousandDeviceInventory)
     std::cout << "selector sweep: " << ns / static_cast<long long>(devices.size())
               << " ns per device over " << devices.size() << " devices\n";
 }
+
+// `in` asks whether the device publishes the domain; has() and lookups see every domain as
+// present (an empty map), as Kubernetes' map with a default value does.
+TEST(SelectorTest, InIsFalseForADomainTheDeviceDoesNotPublish)
+{
+    const DeviceView gpu = a100();
+    struct Case
+    {
+        const char *expr;
+        SelectorResult::Outcome want;
+    };
+    for (const Case &c : {
+             Case { R"("no-such-domain" in device.attributes)", SelectorResult::Outcome::NoMatch },
+             Case { R"("gpu.nvidia.com" in device.attributes)", SelectorResult::Outcome::Match },
+             Case { R"("no-such-domain" in device.capacity)", SelectorResult::Outcome::NoMatch },
+             Case { R"("gpu.nvidia.com" in device.capacity)", SelectorResult::Outcome::Match },
+             Case { R"(!("no-such-domain" in device.attributes) &&
+                       device.attributes["no-such-domain"].size() == 0)",
+                 SelectorResult::Outcome::Match },
+         }) {
+        std::vector<Diagnostic> diags;
+        auto selector = compileSelector(c.expr, &diags);
+        ASSERT_TRUE(selector && selector->isValid()) << c.expr;
+        EXPECT_EQ(evaluate(*selector, gpu).outcome, c.want) << c.expr;
+    }
+}
