@@ -68,7 +68,11 @@ const Session::Compiled &Session::compile(const std::string &expression)
         return *it->second;
     auto compiled = std::make_unique<Compiled>();
     std::vector<cel::Diagnostic> diagnostics;
-    Result<cel::CompiledSelector> selector = cel::compileSelector(expression, &diagnostics);
+    // The scheduler compiles the selectors of stored claims and classes as stored expressions.
+    // TODO(#21): the cluster's release instead of the newest minor version with these gates.
+    const cel::SelectorOptions options { { release::newestReleaseMinor(), m_gates }, true };
+    Result<cel::CompiledSelector> selector
+        = cel::compileSelector(expression, options, &diagnostics);
     if (!selector) {
         compiled->error = selector.error().message.toStdString();
     } else if (!selector->isValid()) {

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/cel/device_attribute.h"
 
@@ -107,37 +110,106 @@ Value includes(std::span<const Value> args, EvalFrame &)
     return Value::boolean(false);
 }
 
-} // namespace
-
-const Environment &selectorEnvironment()
+// One environment and its declarations, built for a set of features.
+struct SelectorEnvironmentEntry
 {
-    static const Environment env = [] {
-        Environment e = Environment::standard(LibrarySet::kubernetesSelectors());
-        e.addVariable("device");
-        e.mutableFunctions().add(
-            "includes", "dra_includes_dyn_dyn", true, { Kind::Dyn, Kind::Dyn }, includes);
-        return e;
-    }();
-    return env;
+    SelectorFeatures features;
+    Environment environment;
+    Declarations declarations;
+};
+
+LibrarySet selectorLibraries(const SelectorFeatures &features)
+{
+    LibrarySet libraries = LibrarySet::kubernetesSelectors();
+    libraries.twoVarComprehensions = features.twoVarComprehensions;
+    libraries.semverNormalize = features.semverNormalize;
+    libraries.celLists = features.celLists;
+    return libraries;
 }
 
-const Declarations &selectorDeclarations()
+std::unique_ptr<SelectorEnvironmentEntry> buildEnvironment(const SelectorFeatures &features)
 {
-    static const Declarations declarations = [] {
-        Declarations d = Declarations::standard();
-        const CelType str = CelType::simple(CelType::Kind::String);
-        d.addObjectType("kubernetes.DRADevice",
-            { { "driver", str },
-                { "allowMultipleAllocations", CelType::simple(CelType::Kind::Bool) },
-                { "attributes", CelType::map(str, CelType::map(str, CelType::dyn())) },
-                { "capacity",
-                    CelType::map(str,
-                        CelType::map(str, CelType::opaque(std::string(kQuantityTypeName)))) } });
-        d.addVariable("device", CelType::object("kubernetes.DRADevice"));
+    auto entry = std::make_unique<SelectorEnvironmentEntry>();
+    entry->features = features;
+    const LibrarySet libraries = selectorLibraries(features);
+    Environment &e = entry->environment;
+    e = Environment::standard(libraries);
+    e.addVariable("device");
+    if (features.includes)
+        e.mutableFunctions().add(
+            "includes", "dra_includes_dyn_dyn", true, { Kind::Dyn, Kind::Dyn }, includes);
+
+    Declarations &d = entry->declarations;
+    d = Declarations::forLibraries(libraries);
+    const CelType str = CelType::simple(CelType::Kind::String);
+    std::map<std::string, CelType, std::less<>> fields = { { "driver", str },
+        { "attributes", CelType::map(str, CelType::map(str, selectorAttributeType(features))) },
+        { "capacity",
+            CelType::map(
+                str, CelType::map(str, CelType::opaque(std::string(kQuantityTypeName)))) } };
+    if (features.allowMultipleAllocations)
+        fields.emplace("allowMultipleAllocations", CelType::simple(CelType::Kind::Bool));
+    d.addObjectType("kubernetes.DRADevice", std::move(fields));
+    d.addVariable("device", CelType::object("kubernetes.DRADevice"));
+    if (features.includes)
         d.addFunction(".includes(dyn, dyn) -> bool");
-        return d;
-    }();
-    return declarations;
+    return entry;
+}
+
+// The environment of `features`, built on first use and kept: there are only a few distinct
+// feature sets across the releases and gates.
+const SelectorEnvironmentEntry &environmentFor(const SelectorFeatures &features)
+{
+    static std::mutex mutex;
+    static std::vector<std::unique_ptr<SelectorEnvironmentEntry>> entries;
+    const std::lock_guard lock(mutex);
+    for (const auto &entry : entries) {
+        if (entry->features == features)
+            return *entry;
+    }
+    entries.push_back(buildEnvironment(features));
+    return *entries.back();
+}
+
+} // namespace
+
+SelectorFeatures selectorFeatures(const SelectorOptions &options)
+{
+    const int minor = options.release.minor;
+    const release::FeatureGates &gates = options.release.gates;
+    const bool stored = options.stored;
+    // kube-apiserver compiles new expressions with the base libraries of its compatibility
+    // version, the previous minor release, so that a rollback can still read them.
+    const int baseMinor = stored ? minor : minor - 1;
+    SelectorFeatures f;
+    f.twoVarComprehensions = baseMinor >= 32;
+    f.semverNormalize = baseMinor >= 33;
+    f.celLists = baseMinor >= 34;
+    // A gated declaration is offered to new expressions when its gate is on (the gate exists
+    // from the release that introduced it), and to stored ones from that release on.
+    f.allowMultipleAllocations = stored ? minor >= 34 : gates.consumableCapacity;
+    f.includes = stored ? minor >= 36 : gates.listTypeAttributes;
+    // 1.36 typed attributes by the gate alone; 1.37 types stored expressions' attributes as
+    // lists whatever the gate.
+    f.listAttributes = (stored && minor >= 37) || gates.listTypeAttributes;
+    f.estimatedCostLimit = !stored && minor >= 32;
+    f.deviceSizeBounds = minor >= 33;
+    return f;
+}
+
+CelType selectorAttributeType(const SelectorFeatures &features)
+{
+    return CelType::simple(features.listAttributes ? CelType::Kind::Dyn : CelType::Kind::Any);
+}
+
+const Environment &selectorEnvironment(const SelectorOptions &options)
+{
+    return environmentFor(selectorFeatures(options)).environment;
+}
+
+const Declarations &selectorDeclarations(const SelectorOptions &options)
+{
+    return environmentFor(selectorFeatures(options)).declarations;
 }
 
 const SizeEstimator &selectorSizeEstimator()

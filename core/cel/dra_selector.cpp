@@ -7,10 +7,8 @@
 #include <cstring>
 #include <tuple>
 
-#include "core/cel/checker.h"
 #include "core/cel/dra_environment.h"
 #include "core/cel/kubernetes_types.h"
-#include "core/cel/selector_lint.h"
 
 namespace dra::cel {
 
@@ -361,75 +359,6 @@ const model::Quantity *DeviceView::findCapacity(
     const CapacityDomain *d = find(m_capacity, domain);
     const auto *entry = d ? findByName(d->entries, name) : nullptr;
     return entry ? &entry->value : nullptr;
-}
-
-namespace {
-
-int32_t leftmostOffset(const Expr &e)
-{
-    int32_t offset = e.offset;
-    if (e.target)
-        offset = std::min(offset, leftmostOffset(*e.target));
-    if (e.iterRange)
-        offset = std::min(offset, leftmostOffset(*e.iterRange));
-    for (const ExprPtr &a : e.args)
-        offset = std::min(offset, leftmostOffset(*a));
-    return offset;
-}
-
-} // namespace
-
-Result<CompiledSelector> compileSelector(
-    std::string_view expression, std::vector<Diagnostic> *diagnostics)
-{
-    CompiledSelector selector;
-    ParseOptions parseOptions;
-    parseOptions.maxExpressionBytes = kSelectorMaxExpressionBytes;
-    const std::optional<ParsedExpr> parsed = parse(expression, parseOptions, diagnostics);
-    if (!parsed)
-        return selector;
-    PlanOptions planOptions;
-    planOptions.validateLiterals = true;
-    const DevicePathCompiler paths {};
-    planOptions.paths = &paths;
-    Result<Program> program = plan(selectorEnvironment(), *parsed, diagnostics, planOptions);
-    if (!program)
-        return fail(program.error());
-    // Type errors after unresolved names would only repeat them.
-    if (!program->isValid())
-        return selector;
-
-    const CheckedExpr checked
-        = check(*parsed, selectorDeclarations(), selectorEnvironment(), diagnostics);
-    if (!checked.ok)
-        return selector;
-    selector.m_outputType = checked.resultType.toString();
-    const SourceInfo source(parsed->source);
-    if (!checked.resultType.is(CelType::Kind::Bool) && !checked.resultType.isDyn()) {
-        addError(diagnostics, source, leftmostOffset(*parsed->root),
-            "must evaluate to bool or the unknown type, not " + selector.m_outputType);
-        return selector;
-    }
-    CostOptions costOptions;
-    costOptions.presenceTestHasCost = false;
-    costOptions.sizes = &selectorSizeEstimator();
-    selector.m_cost = estimateCost(*parsed, checked, costOptions);
-    if (selector.m_cost.max > kSelectorMaxCost) {
-        addError(diagnostics, source, leftmostOffset(*parsed->root),
-            "too complex: the estimated worst-case cost is " + std::to_string(selector.m_cost.max)
-                + ", more than Kubernetes' limit of " + std::to_string(kSelectorMaxCost)
-                + " for a device selector"
-                + (selector.m_cost.max >= UINT64_MAX / 100
-                        ? " (unbounded: a comparison or string function on a value of unknown "
-                          "size, such as == on quantities, is estimated at the worst case; "
-                          "compare quantities with compareTo())"
-                        : std::string()));
-        return selector;
-    }
-    lintSelector(*parsed, diagnostics);
-    selector.m_program = std::move(*program);
-    selector.m_readsOnlyDevicePaths = collectDevicePaths(*parsed->root, selector.m_paths);
-    return selector;
 }
 
 void evaluateInto(

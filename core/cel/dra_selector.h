@@ -12,6 +12,7 @@
 #include "core/cel/device_attribute.h"
 #include "core/cel/device_paths.h"
 #include "core/cel/diagnostic.h"
+#include "core/cel/dra_environment.h"
 #include "core/cel/program.h"
 #include "core/common/result.h"
 #include "core/model/quantity.h"
@@ -103,11 +104,16 @@ public:
     bool isValid() const { return m_program.isValid(); }
     // The compiled program, for callers that evaluate with their own variables.
     const Program &program() const { return m_program; }
-    // The checked result type ("bool", or "dyn" when it depends on attribute values); empty
-    // when the expression did not get as far as type checking.
+    // The checked result type ("bool", or the attribute type, google.protobuf.Any or dyn, when it
+    // depends on attribute values); empty when the expression did not get as far as type
+    // checking.
     const std::string &outputType() const { return m_outputType; }
-    // The static cost estimate Kubernetes compares with kSelectorMaxCost.
+    // The static cost estimate Kubernetes compares with kSelectorMaxCost (for a new selector).
     CostEstimate cost() const { return m_cost; }
+    // The release and kind of expression it was compiled for.
+    const SelectorOptions &options() const { return m_options; }
+    // What that environment declares (device fields, functions, cost rules).
+    const SelectorFeatures &features() const { return m_features; }
     // The leaf paths of `device` the selector reads with constant keys.
     const std::vector<DevicePath> &devicePaths() const { return m_paths; }
     // True when those paths are all it reads of a device, so that devices with equal values
@@ -115,20 +121,28 @@ public:
     bool readsOnlyDevicePaths() const { return m_readsOnlyDevicePaths; }
 
 private:
-    friend Result<CompiledSelector> compileSelector(
-        std::string_view expression, std::vector<Diagnostic> *diagnostics);
+    friend Result<CompiledSelector> compileSelector(std::string_view expression,
+        const SelectorOptions &options, std::vector<Diagnostic> *diagnostics);
     Program m_program;
+    SelectorOptions m_options;
+    SelectorFeatures m_features;
     std::string m_outputType;
     CostEstimate m_cost;
     std::vector<DevicePath> m_paths;
     bool m_readsOnlyDevicePaths = false;
 };
 
-// Compiles a DRA device selector as Kubernetes does: parse (at most 10 KiB), resolve names,
-// type-check against the `device` declarations, require a bool (or dyn) result, estimate the
-// cost and reject it above 1,000,000. Mistakes in the expression land in `diagnostics` and
-// give an invalid selector; warnings (a quantity compared as a string) do not invalidate it.
-// The Result fails only on engine faults.
+// Compiles a DRA device selector as Kubernetes does for `options` (a release; a new or a stored
+// expression): parse (at most 10 KiB), resolve names, type-check against that release's
+// `device` declarations and functions, require a bool (or attribute-typed) result, estimate the
+// cost and, for a new selector, reject it above 1,000,000 (a stored one is only limited at run
+// time, and gets a warning). Mistakes in the expression land in `diagnostics` with cel-go's and
+// kube-apiserver's words and give an invalid selector; warnings (a quantity compared as a
+// string) do not invalidate it. The Result fails only on engine faults.
+[[nodiscard]] Result<CompiledSelector> compileSelector(std::string_view expression,
+    const SelectorOptions &options, std::vector<Diagnostic> *diagnostics);
+
+// The same for a new selector in the newest release with its default gates.
 [[nodiscard]] Result<CompiledSelector> compileSelector(
     std::string_view expression, std::vector<Diagnostic> *diagnostics);
 

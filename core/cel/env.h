@@ -91,8 +91,10 @@ struct LibrarySet
     // transformMapEntry (macros; see ParseOptions).
     bool twoVarComprehensions = true;
 
-    // Exactly what Kubernetes' base environment offers DRA selectors: no math, encoders or
-    // cel-go lists extension, and the strings extension at version 2.
+    // What Kubernetes' base environment offers DRA selectors in every release this build knows:
+    // no math or encoders, the strings extension at version 2. The release-dependent libraries
+    // (cel-go lists, semver normalization, two-variable comprehensions) are off; the selector
+    // environment of a release switches them on.
     static LibrarySet kubernetesSelectors()
     {
         LibrarySet s;
@@ -100,6 +102,8 @@ struct LibrarySet
         s.celLists = false;
         s.math = false;
         s.encoders = false;
+        s.semverNormalize = false;
+        s.twoVarComprehensions = false;
         return s;
     }
     bool isComplete() const

@@ -142,11 +142,13 @@ TEST(SelectorCheckTest, AttributesAreDynamicAndCapacitiesAreQuantities)
     EXPECT_TRUE(diagnostics.empty());
     EXPECT_EQ(s->outputType(), "bool");
 
-    const auto dyn
+    // An attribute alone is a value of unknown type: google.protobuf.Any, as Kubernetes
+    // declares attributes without list types.
+    const auto any
         = compileSelector(R"(device.attributes["gpu.nvidia.com"]["mig-capable"])", &diagnostics);
-    ASSERT_TRUE(dyn.has_value());
-    EXPECT_TRUE(dyn->isValid());
-    EXPECT_EQ(dyn->outputType(), "dyn");
+    ASSERT_TRUE(any.has_value());
+    EXPECT_TRUE(any->isValid());
+    EXPECT_EQ(any->outputType(), "google.protobuf.Any");
 }
 
 TEST(SelectorCheckTest, WarnsAboutQuantitiesComparedAsStrings)

@@ -79,12 +79,20 @@ std::string attr(const std::string &name)
     return "device.attributes[\"dra.example.com\"]." + name;
 }
 
+// The newest release with the (alpha) DRAListTypeAttributes gate on, as a new selector.
+SelectorOptions withListAttributes()
+{
+    SelectorOptions options;
+    options.release.gates.listTypeAttributes = true;
+    return options;
+}
+
 } // namespace
 
 TEST_P(ListAttributeTest, EvaluatesAsKubernetes)
 {
     std::vector<Diagnostic> diags;
-    auto selector = compileSelector(GetParam().expr, &diags);
+    auto selector = compileSelector(GetParam().expr, withListAttributes(), &diags);
     ASSERT_TRUE(selector.has_value());
     ASSERT_TRUE(selector->isValid()) << GetParam().expr << ": " << diags.front().message;
     const SelectorResult r = evaluate(*selector, listDevice());
@@ -157,13 +165,15 @@ INSTANTIATE_TEST_SUITE_P(Lists, ListAttributeTest,
 TEST(ListAttributeTest, IncludesIsCheckedAsAMemberFunctionReturningBool)
 {
     std::vector<Diagnostic> diags;
-    auto selector = compileSelector(attr("names") + ".includes(\"a\")", &diags);
+    auto selector
+        = compileSelector(attr("names") + ".includes(\"a\")", withListAttributes(), &diags);
     ASSERT_TRUE(selector.has_value());
     ASSERT_TRUE(selector->isValid());
     EXPECT_EQ(selector->outputType(), "bool");
     // Receiver style only, as Kubernetes declares it: the global form has no overload.
     diags.clear();
-    auto global = compileSelector("includes(" + attr("names") + ", \"pci0000:00\")", &diags);
+    auto global = compileSelector(
+        "includes(" + attr("names") + ", \"pci0000:00\")", withListAttributes(), &diags);
     ASSERT_TRUE(global.has_value());
     if (global->isValid())
         EXPECT_EQ(evaluate(*global, listDevice()).outcome, kError);
@@ -183,7 +193,7 @@ TEST(ListAttributeTest, IncludesCostsAsInKubernetes)
             Want { R"(device.attributes["dra.example.com"].name.includes(semver("1.0.0")))", 5,
                 53 } }) {
         std::vector<Diagnostic> diags;
-        auto selector = compileSelector(w.expr, &diags);
+        auto selector = compileSelector(w.expr, withListAttributes(), &diags);
         ASSERT_TRUE(selector.has_value());
         ASSERT_TRUE(selector->isValid()) << w.expr;
         EXPECT_EQ(selector->cost().min, w.min) << w.expr;
@@ -246,7 +256,8 @@ TEST(ListAttributeTest, SweepsGiveTheSameResultsAsSingleEvaluations)
         pointers.push_back(&d);
     const DeviceTable table(pointers);
     std::vector<Diagnostic> diags;
-    auto selector = compileSelector(attr("roots") + ".includes(\"pci1\")", &diags);
+    auto selector
+        = compileSelector(attr("roots") + ".includes(\"pci1\")", withListAttributes(), &diags);
     ASSERT_TRUE(selector.has_value() && selector->isValid());
     SelectorEvaluator evaluator(*selector);
     for (size_t i = 0; i < devices.size(); ++i) {

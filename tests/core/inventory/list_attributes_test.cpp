@@ -121,7 +121,9 @@ TEST(ListAttributeReaderTest, SelectorsOverTheSnapshotSeeLists)
             R"(device.attributes["gpu.example.com"].firmware.includes(semver("2.0.0-rc.1")))",
             R"(device.attributes["gpu.example.com"].type.includes("gpu"))" }) {
         std::vector<cel::Diagnostic> diags;
-        auto selector = cel::compileSelector(expr, &diags);
+        cel::SelectorOptions options; // includes() needs the alpha DRAListTypeAttributes gate
+        options.release.gates.listTypeAttributes = true;
+        auto selector = cel::compileSelector(expr, options, &diags);
         ASSERT_TRUE(selector.has_value() && selector->isValid()) << expr;
         EXPECT_EQ(
             cel::evaluate(*selector, device.view).outcome, cel::SelectorResult::Outcome::Match)
