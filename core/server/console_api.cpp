@@ -121,9 +121,11 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
         if (!expression)
             return error(400, "expr: the CEL selector expression is required");
         if (segments[1] == "check")
-            return { 200, celCheckDocument(*expression) };
+            return { 200,
+                celCheckDocument(*expression, clusterCelTarget(state.kubernetesVersion)) };
         if (segments[1] == "eval")
-            return { 200, celEvalDocument(snapshot, *expression) };
+            return { 200,
+                celEvalDocument(snapshot, *expression, clusterCelTarget(state.kubernetesVersion)) };
     }
     if ((what == "claims" || what == "templates") && segments.size() == 3) {
         const model::Kind kind

@@ -224,13 +224,42 @@ json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics)
     return out;
 }
 
-json celCheckDocument(std::string_view expression)
+CelTarget clusterCelTarget(const std::string &kubernetesVersion)
+{
+    CelTarget target;
+    if (!release::minorVersionOf(kubernetesVersion))
+        return target;
+    if (Result<release::KubernetesRelease> r
+        = release::KubernetesRelease::parse(kubernetesVersion, {})) {
+        target.options.release = *r;
+        target.from = "the cluster's version";
+    }
+    return target;
+}
+
+json celTargetJson(const CelTarget &target)
+{
+    const cel::SelectorOptions &o = target.options;
+    json gates = json::object();
+    const std::string text = o.release.gates.toString();
+    for (size_t start = 0; start < text.size();) {
+        const size_t end = std::min(text.find(',', start), text.size());
+        const std::string item = text.substr(start, end - start);
+        gates[item.substr(0, item.find('='))] = item.ends_with("=true");
+        start = end + 1;
+    }
+    return { { "kubernetesVersion", o.release.version() }, { "from", target.from },
+        { "featureGates", std::move(gates) }, { "stored", o.stored } };
+}
+
+json celCheckDocument(std::string_view expression, const CelTarget &target)
 {
     std::vector<cel::Diagnostic> diagnostics;
     Result<cel::CompiledSelector> selector
-        = cel::compileSelector(std::string(expression), &diagnostics);
+        = cel::compileSelector(std::string(expression), target.options, &diagnostics);
     if (!selector)
         return { { "ok", false }, { "type", nullptr }, { "cost", { { "min", 0 }, { "max", 0 } } },
+            { "release", celTargetJson(target) },
             { "diagnostics",
                 diagnosticsJson({ { cel::Diagnostic::Severity::Error, 1, 1,
                     selector.error().message.toStdString() } }) } };
@@ -238,7 +267,7 @@ json celCheckDocument(std::string_view expression)
     const cel::CostEstimate cost = selector->cost();
     json doc { { "ok", ok }, { "type", selector->outputType() },
         { "cost", { { "min", cost.min }, { "max", cost.max } } },
-        { "diagnostics", diagnosticsJson(diagnostics) } };
+        { "release", celTargetJson(target) }, { "diagnostics", diagnosticsJson(diagnostics) } };
     if (selector->outputType().empty())
         doc["type"] = nullptr;
     return doc;
@@ -252,17 +281,18 @@ bool celCompiles(const json &document)
     return document.value("ok", true);
 }
 
-json celEvalDocument(const inventory::Snapshot &snapshot, std::string_view expression)
+json celEvalDocument(
+    const inventory::Snapshot &snapshot, std::string_view expression, const CelTarget &target)
 {
     std::vector<cel::Diagnostic> diagnostics;
     Result<cel::CompiledSelector> selector
-        = cel::compileSelector(std::string(expression), &diagnostics);
+        = cel::compileSelector(std::string(expression), target.options, &diagnostics);
     if (!selector || !selector->isValid() || hasErrors(diagnostics)) {
         if (!selector)
             diagnostics.push_back(
                 { cel::Diagnostic::Severity::Error, 1, 1, selector.error().message.toStdString() });
         return { { "ok", false }, { "matches", 0 }, { "errors", 0 }, { "devices", json::array() },
-            { "diagnostics", diagnosticsJson(diagnostics) } };
+            { "release", celTargetJson(target) }, { "diagnostics", diagnosticsJson(diagnostics) } };
     }
     // Names the inventory does not publish ("did you mean"), after the compiler's warnings.
     for (cel::Diagnostic &w : inventory::inventoryWarnings(snapshot, expression))
@@ -282,7 +312,8 @@ json celEvalDocument(const inventory::Snapshot &snapshot, std::string_view expre
         devices.push_back(std::move(row));
     }
     return { { "ok", true }, { "matches", matches }, { "errors", errors },
-        { "devices", std::move(devices) }, { "diagnostics", diagnosticsJson(diagnostics) } };
+        { "devices", std::move(devices) }, { "release", celTargetJson(target) },
+        { "diagnostics", diagnosticsJson(diagnostics) } };
 }
 
 json lintDocument(const inventory::Snapshot &snapshot)

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cel/diagnostic.h"
+#include "core/cel/dra_environment.h"
 #include "core/common/result.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
@@ -34,12 +35,25 @@ struct ConsoleState
 // [{severity, line, column, message}], as `dractl cel` prints diagnostics.
 nlohmann::json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics);
 
-// `dractl cel check -o json`: {ok, type, cost{min,max}, diagnostics}.
-nlohmann::json celCheckDocument(std::string_view expression);
-// `dractl cel eval -o json`: {matches, errors, devices[{node,driver,pool,device,result,error?}],
-// diagnostics} on every device of the snapshot; `ok` is false when the expression does not
-// compile (then nothing is evaluated).
-nlohmann::json celEvalDocument(const inventory::Snapshot &snapshot, std::string_view expression);
+// What a selector is checked as: a release (with its gates), new or stored, and where the
+// release came from ("--kubernetes-version", "the cluster's version", "the newest release").
+struct CelTarget
+{
+    cel::SelectorOptions options;
+    std::string from = "the newest release";
+};
+// The cluster's recorded version ("v1.34.2"), else the newest release.
+CelTarget clusterCelTarget(const std::string &kubernetesVersion);
+// {kubernetesVersion, from, featureGates{name: on}, stored}.
+nlohmann::json celTargetJson(const CelTarget &target);
+
+// `dractl cel check -o json`: {ok, type, cost{min,max}, release, diagnostics}.
+nlohmann::json celCheckDocument(std::string_view expression, const CelTarget &target = {});
+// `dractl cel eval -o json`: {ok, matches, errors,
+// devices[{node,driver,pool,device,result,error?}], release, diagnostics} on every device of the
+// snapshot; `ok` is false when the expression does not compile (then nothing is evaluated).
+nlohmann::json celEvalDocument(
+    const inventory::Snapshot &snapshot, std::string_view expression, const CelTarget &target = {});
 bool celCompiles(const nlohmann::json &checkOrEval);
 
 // `dractl lint -o json`: {cluster, rev, findings, summary{error,warning,info}}.

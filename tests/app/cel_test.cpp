@@ -33,10 +33,12 @@ DractlRun dractl(const QStringList &arguments)
         process.readAllStandardError().toStdString() };
 }
 
-DractlRun check(const std::string &expr)
+DractlRun check(const std::string &expr, const QStringList &options = {})
 {
-    return dractl({ QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
-        QString::fromStdString(expr), QStringLiteral("-o"), QStringLiteral("json") });
+    return dractl(
+        QStringList { QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
+            QString::fromStdString(expr), QStringLiteral("-o"), QStringLiteral("json") }
+        + options);
 }
 
 class CelCommandTest : public testing::Test
@@ -116,6 +118,61 @@ TEST(CelCheckTest, CostOverTheLimitIsRejected)
     ASSERT_FALSE(doc["diagnostics"].empty());
     EXPECT_NE(
         doc["diagnostics"][0]["message"].get<std::string>().find("too complex"), std::string::npos);
+}
+
+TEST(CelCheckTest, KubernetesVersionAndGatesDecideWhatCompiles)
+{
+    const std::string expr = "device.allowMultipleAllocations";
+    const DractlRun old
+        = check(expr, { QStringLiteral("--kubernetes-version"), QStringLiteral("1.33") });
+    EXPECT_EQ(old.exitCode, 2);
+    const json oldDoc = old.document();
+    ASSERT_FALSE(oldDoc["diagnostics"].empty()) << old.out;
+    EXPECT_TRUE(oldDoc["diagnostics"][0]["message"].get<std::string>().starts_with(
+        "undefined field 'allowMultipleAllocations'"));
+    EXPECT_EQ(oldDoc["release"]["kubernetesVersion"], "1.33");
+
+    const DractlRun gated = check(expr,
+        { QStringLiteral("--kubernetes-version"), QStringLiteral("1.34"),
+            QStringLiteral("--feature-gates"), QStringLiteral("DRAConsumableCapacity=true") });
+    ASSERT_EQ(gated.exitCode, 0) << gated.out << gated.err;
+    const json doc = gated.document();
+    EXPECT_EQ(doc["release"]["kubernetesVersion"], "1.34");
+    EXPECT_EQ(doc["release"]["from"], "--kubernetes-version");
+    EXPECT_EQ(doc["release"]["featureGates"]["DRAConsumableCapacity"], true);
+    EXPECT_EQ(doc["release"]["stored"], false);
+}
+
+TEST(CelCheckTest, DefaultIsANewSelectorOfTheNewestRelease)
+{
+    const DractlRun run = check("device.driver == 'x'");
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    EXPECT_EQ(run.document()["release"]["from"], "the newest release");
+    const DractlRun text = dractl({ QStringLiteral("cel"), QStringLiteral("check"),
+        QStringLiteral("--expr"), QStringLiteral("device.driver == 'x'") });
+    EXPECT_NE(text.out.find("checked as a new selector in Kubernetes 1."), std::string::npos)
+        << text.out;
+}
+
+TEST(CelCheckTest, StoredSelectorOverTheEstimateIsOnlyLimitedAtRunTime)
+{
+    const std::string expr = "device.attributes.all(d, device.attributes[d].all(n, "
+                             "device.attributes.all(d2, device.attributes[d2].all(n2, n == n2))))";
+    const DractlRun run = check(expr, { QStringLiteral("--stored") });
+    ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
+    const json doc = run.document();
+    EXPECT_EQ(doc["release"]["stored"], true);
+    ASSERT_FALSE(doc["diagnostics"].empty());
+    EXPECT_EQ(doc["diagnostics"][0]["severity"], "warning");
+    EXPECT_GT(doc["cost"]["max"].get<uint64_t>(), 1000000u);
+}
+
+TEST(CelCheckTest, UnknownReleaseExitsTwo)
+{
+    const DractlRun run = check(
+        "device.driver == 'x'", { QStringLiteral("--kubernetes-version"), QStringLiteral("1.29") });
+    EXPECT_EQ(run.exitCode, 2);
+    EXPECT_NE(run.err.find("1.29"), std::string::npos) << run.err;
 }
 
 TEST(CelCheckTest, SyntaxErrorExitsTwo)

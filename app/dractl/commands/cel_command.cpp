@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // dractl cel check | eval: a device selector compiled exactly as Kubernetes compiles it (parse,
-// type check, cost limit), then evaluated on every device of an inventory.
+// type check, cost limit) for a release, as a new or a stored selector, then evaluated on every
+// device of an inventory.
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
+#include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/cel_inventory.h"
 #include "app/dractl/commands/output.h"
 #include "core/cel/dra_environment.h"
@@ -35,16 +37,6 @@ bool hasErrors(const std::vector<cel::Diagnostic> &diagnostics)
     return false;
 }
 
-json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics)
-{
-    json out = json::array();
-    for (const cel::Diagnostic &d : diagnostics)
-        out.push_back(
-            { { "severity", d.severity == cel::Diagnostic::Severity::Error ? "error" : "warning" },
-                { "line", d.line }, { "column", d.column }, { "message", d.message } });
-    return out;
-}
-
 // "1:15: error: found no matching overload ..." lines, as compilers print them.
 void printDiagnostics(const std::vector<cel::Diagnostic> &diagnostics)
 {
@@ -54,15 +46,76 @@ void printDiagnostics(const std::vector<cel::Diagnostic> &diagnostics)
             + "\n");
 }
 
+// --kubernetes-version, --feature-gates and --stored: which environment to compile in.
+void addReleaseOptions(QCommandLineParser &parser)
+{
+    parser.addOption({ QStringLiteral("kubernetes-version"),
+        QStringLiteral("Check as this Kubernetes release does (1.31 to 1.37); default: the "
+                       "cluster's recorded version for the cache, else the newest release."),
+        QStringLiteral("1.NN") });
+    parser.addOption({ QStringLiteral("feature-gates"),
+        QStringLiteral(
+            "DRA feature gates as the release takes them (DRAListTypeAttributes=true,...)"
+            "; the defaults are that release's."),
+        QStringLiteral("gates") });
+    parser.addOption({ QStringLiteral("stored"),
+        QStringLiteral("Compile as a selector already stored in the cluster (as the scheduler "
+                       "does: the release's full environment, limited at run time only) instead "
+                       "of a new one (as kube-apiserver validates it).") });
+}
+
 struct Compiled
 {
     cel::CompiledSelector selector;
     std::vector<cel::Diagnostic> diagnostics;
+    std::string releaseFrom; // "--kubernetes-version", "the cluster's version", ...
 };
 
-// Parses the common options and compiles --expr; returns false with `exitCode` set when the
-// command must stop before evaluating.
-bool compileExpr(const QCommandLineParser &parser, Compiled &compiled, int *exitCode)
+// The release to compile for: --kubernetes-version, else the version the cache recorded for the
+// cluster when `cacheDefault`, else the newest release; with --feature-gates applied.
+Result<release::KubernetesRelease> chooseRelease(
+    const QCommandLineParser &parser, bool cacheDefault, std::string &from)
+{
+    std::string version = parser.value(QStringLiteral("kubernetes-version")).toStdString();
+    from = "--kubernetes-version";
+    if (version.empty() && cacheDefault) {
+        if (Result<ClusterCache> cache = openClusterCache(parser))
+            if (Result<std::vector<store::ClusterInfo>> clusters = cache->cache.clusters())
+                for (const store::ClusterInfo &info : *clusters)
+                    if (info.name == cache->cluster && release::minorVersionOf(info.version))
+                        version = info.version;
+        from = "the cluster's version";
+    }
+    if (version.empty())
+        from = "the newest release";
+    return release::KubernetesRelease::parse(
+        version, parser.value(QStringLiteral("feature-gates")).toStdString());
+}
+
+// "a new selector in Kubernetes 1.34 (the cluster's version)".
+std::string targetText(const Compiled &compiled)
+{
+    const cel::SelectorOptions &o = compiled.selector.options();
+    return std::string(o.stored ? "a stored selector in " : "a new selector in ")
+        + o.release.description() + " (" + compiled.releaseFrom + ")";
+}
+
+// What the selector was compiled as, for the shared console documents.
+server::console::CelTarget targetOf(const Compiled &compiled)
+{
+    return { compiled.selector.options(), compiled.releaseFrom };
+}
+
+nlohmann::json targetJson(const Compiled &compiled)
+{
+    return server::console::celTargetJson(targetOf(compiled));
+}
+
+// Parses the common options and compiles --expr for the chosen release (`cacheDefault`: the
+// cluster's when the cache is read); returns false with `exitCode` set when the command must
+// stop before evaluating.
+bool compileExpr(
+    const QCommandLineParser &parser, bool cacheDefault, Compiled &compiled, int *exitCode)
 {
     if (!parser.isSet(QStringLiteral("expr"))) {
         *exitCode = fail(QStringLiteral("--expr is required"));
@@ -75,8 +128,17 @@ bool compileExpr(const QCommandLineParser &parser, Compiled &compiled, int *exit
         *exitCode = Usage;
         return false;
     }
-    Result<cel::CompiledSelector> selector = cel::compileSelector(
-        parser.value(QStringLiteral("expr")).toStdString(), &compiled.diagnostics);
+    Result<release::KubernetesRelease> release
+        = chooseRelease(parser, cacheDefault, compiled.releaseFrom);
+    if (!release) {
+        fail(release.error());
+        *exitCode = Usage;
+        return false;
+    }
+    Result<cel::CompiledSelector> selector
+        = cel::compileSelector(parser.value(QStringLiteral("expr")).toStdString(),
+            cel::SelectorOptions { *release, parser.isSet(QStringLiteral("stored")) },
+            &compiled.diagnostics);
     if (!selector) {
         *exitCode = fail(selector.error());
         return false;
@@ -89,6 +151,7 @@ int runCheck(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
+    addReleaseOptions(parser);
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
@@ -97,13 +160,14 @@ int runCheck(const QStringList &arguments)
             &exitCode))
         return exitCode;
     Compiled compiled;
-    if (!compileExpr(parser, compiled, &exitCode))
+    if (!compileExpr(parser, false, compiled, &exitCode))
         return exitCode;
     const bool ok = compiled.selector.isValid() && !hasErrors(compiled.diagnostics);
     const cel::CostEstimate cost = compiled.selector.cost();
     if (parser.value(QStringLiteral("output")) == QLatin1String("json")) {
         // The web console's /console/v1/cel/check answers the same document.
-        out(server::console::celCheckDocument(parser.value(QStringLiteral("expr")).toStdString())
+        out(server::console::celCheckDocument(
+                parser.value(QStringLiteral("expr")).toStdString(), targetOf(compiled))
                 .dump()
             + "\n");
     } else {
@@ -112,6 +176,7 @@ int runCheck(const QStringList &arguments)
             out("ok: type " + compiled.selector.outputType() + ", estimated cost "
                 + std::to_string(cost.min) + ".." + std::to_string(cost.max) + " (limit "
                 + std::to_string(cel::kSelectorMaxCost) + ")\n");
+        out("checked as " + targetText(compiled) + "\n");
     }
     return ok ? Ok : Usage;
 }
@@ -133,6 +198,7 @@ int runEval(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
+    addReleaseOptions(parser);
     parser.addOption(celInventoryOption());
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
@@ -144,18 +210,20 @@ int runEval(const QStringList &arguments)
             &exitCode))
         return exitCode;
     Compiled compiled;
-    if (!compileExpr(parser, compiled, &exitCode))
+    if (!compileExpr(parser, !parser.isSet(QStringLiteral("inventory")), compiled, &exitCode))
         return exitCode;
     const bool json = parser.value(QStringLiteral("output")) == QLatin1String("json");
     if (!compiled.selector.isValid() || hasErrors(compiled.diagnostics)) {
         if (json)
             out(nlohmann::json { { "ok", false }, { "matches", 0 }, { "errors", 0 },
-                    { "devices", nlohmann::json::array() },
-                    { "diagnostics", diagnosticsJson(compiled.diagnostics) } }
+                    { "devices", nlohmann::json::array() }, { "release", targetJson(compiled) },
+                    { "diagnostics", server::console::diagnosticsJson(compiled.diagnostics) } }
                     .dump()
                 + "\n");
-        else
+        else {
             printDiagnostics(compiled.diagnostics);
+            out("checked as " + targetText(compiled) + "\n");
+        }
         return Usage;
     }
     Result<inventory::SnapshotPtr> snapshot = loadCelSnapshot(parser);
@@ -163,7 +231,7 @@ int runEval(const QStringList &arguments)
         return fail(snapshot.error());
     if (json) { // the web console's /console/v1/cel/eval answers the same document
         out(server::console::celEvalDocument(
-                **snapshot, parser.value(QStringLiteral("expr")).toStdString())
+                **snapshot, parser.value(QStringLiteral("expr")).toStdString(), targetOf(compiled))
                 .dump()
             + "\n");
         return Ok;
@@ -175,36 +243,20 @@ int runEval(const QStringList &arguments)
         diagnostics.push_back(std::move(w));
 
     int matches = 0, errors = 0;
-    nlohmann::json devices = nlohmann::json::array();
     std::vector<std::vector<std::string>> rows;
     cel::SelectorEvaluator evaluator(compiled.selector);
     for (const inventory::Device *device : (*snapshot)->devices()) {
         const cel::SelectorResult &r = evaluator.evaluate(device->view);
         matches += r.outcome == cel::SelectorResult::Outcome::Match ? 1 : 0;
         errors += r.outcome == cel::SelectorResult::Outcome::Error ? 1 : 0;
-        if (json) {
-            nlohmann::json row { { "node", device->node }, { "driver", device->key.driver },
-                { "pool", device->key.pool }, { "device", device->key.device },
-                { "result", outcomeName(r.outcome) } };
-            if (r.outcome == cel::SelectorResult::Outcome::Error)
-                row["error"] = r.error;
-            devices.push_back(std::move(row));
-        } else {
-            rows.push_back({ device->node.empty() ? "-" : device->node, device->key.driver,
-                device->key.pool, device->key.device, outcomeName(r.outcome), r.error });
-        }
+        rows.push_back({ device->node.empty() ? "-" : device->node, device->key.driver,
+            device->key.pool, device->key.device, outcomeName(r.outcome), r.error });
     }
-    if (json) {
-        out(nlohmann::json { { "matches", matches }, { "errors", errors },
-                { "devices", std::move(devices) }, { "diagnostics", diagnosticsJson(diagnostics) } }
-                .dump()
-            + "\n");
-    } else {
-        printDiagnostics(diagnostics);
-        printTable({ "node", "driver", "pool", "device", "result", "error" }, rows);
-        out(std::to_string(matches) + " of " + std::to_string((*snapshot)->devices().size())
-            + " devices match, " + std::to_string(errors) + " errors\n");
-    }
+    printDiagnostics(diagnostics);
+    printTable({ "node", "driver", "pool", "device", "result", "error" }, rows);
+    out(std::to_string(matches) + " of " + std::to_string((*snapshot)->devices().size())
+        + " devices match, " + std::to_string(errors) + " errors, evaluated as "
+        + targetText(compiled) + "\n");
     return Ok;
 }
 
