@@ -185,13 +185,13 @@ SelectorFeatures selectorFeatures(const SelectorOptions &options)
     f.twoVarComprehensions = baseMinor >= 32;
     f.semverNormalize = baseMinor >= 33;
     f.celLists = baseMinor >= 34;
-    // A gated declaration is offered to new expressions when its gate is on (the gate exists
-    // from the release that introduced it), and to stored ones from that release on.
-    f.allowMultipleAllocations = stored ? minor >= 34 : gates.consumableCapacity;
-    f.includes = stored ? minor >= 36 : gates.listTypeAttributes;
-    // 1.36 typed attributes by the gate alone; 1.37 types stored expressions' attributes as
+    // A gated declaration is offered to new expressions when its gate is on, and to stored ones
+    // from the release that introduced it on, whatever the gate.
+    f.allowMultipleAllocations = minor >= 34 && (stored || gates.consumableCapacity);
+    f.includes = minor >= 36 && (stored || gates.listTypeAttributes);
+    // 1.36 types attributes by the gate alone; 1.37 types stored expressions' attributes as
     // lists whatever the gate.
-    f.listAttributes = (stored && minor >= 37) || gates.listTypeAttributes;
+    f.listAttributes = minor >= 36 && ((stored && minor >= 37) || gates.listTypeAttributes);
     f.estimatedCostLimit = !stored && minor >= 32;
     f.deviceSizeBounds = minor >= 33;
     return f;
