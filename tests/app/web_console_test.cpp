@@ -317,11 +317,13 @@ TEST_F(WebConsoleServeTest, LintFreeAndCelAnswerTheDocumentsTheirTwinsPrint)
     EXPECT_EQ(free, freeTwin);
     const json check
         = consoleGet(QStringLiteral("/console/v1/cel/check?expr=device.driver%20%3D%3D%201"));
+    // Both check as the cluster's release, not the newest one.
     const json checkTwin
-        = printedBy({ QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
+        = twin({ QStringLiteral("cel"), QStringLiteral("check"), QStringLiteral("--expr"),
             QStringLiteral("device.driver == 1"), QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(check, checkTwin);
     EXPECT_EQ(check["ok"], false);
+    EXPECT_EQ(check["release"]["from"], "the cluster's version") << check.dump();
 }
 
 TEST_F(WebConsoleServeTest, ClaimDiagnosisIsWhatDractlExplainPrints)

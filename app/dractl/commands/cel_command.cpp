@@ -152,6 +152,8 @@ int runCheck(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(exprOption());
     addReleaseOptions(parser);
+    parser.addOption(cacheOption());
+    parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("text")));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
@@ -160,7 +162,8 @@ int runCheck(const QStringList &arguments)
             &exitCode))
         return exitCode;
     Compiled compiled;
-    if (!compileExpr(parser, false, compiled, &exitCode))
+    // With --cache, as the cluster's release (what the web console checks against).
+    if (!compileExpr(parser, parser.isSet(QStringLiteral("cache")), compiled, &exitCode))
         return exitCode;
     const bool ok = compiled.selector.isValid() && !hasErrors(compiled.diagnostics);
     const cel::CostEstimate cost = compiled.selector.cost();
