@@ -14,7 +14,7 @@ class QThread;
 
 namespace dra::console {
 
-// Runs kube::serverSideApply() for the console on a thread of its own, as ClusterLink runs the
+// Runs kube::serverSideApply() for the console on a thread of its own, as kube::LiveMirror runs the
 // mirror: the REST client lives there, and the outcomes come back to the owner's thread, so the
 // GUI thread never waits on the cluster. One run at a time.
 class ClusterApply final : public QObject

@@ -2,13 +2,14 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/console_session.h"
 
+#include <QDateTime>
 #include <QTemporaryDir>
 #include <QThread>
 
 #include "app/console/cache_follower.h"
-#include "app/console/cluster_link.h"
 #include "app/console/demo_server.h"
 #include "core/inventory/inventory.h"
+#include "core/kube/live_mirror.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
@@ -38,7 +39,12 @@ ConsoleSession::ConsoleSession(SessionOptions options, QObject *parent)
 ConsoleSession::~ConsoleSession()
 {
     // The mirror lets go of the server before the demo cluster stops, and both before the
-    // follower's thread ends; the temporary folder goes last, with the members.
+    // follower's thread ends; the temporary folder goes last, with the members. The cache says
+    // that nobody follows the cluster any more, so the next offline look says so.
+    if (m_link)
+        m_link->stop(kube::StreamState::Stale,
+            QStringLiteral("the console disconnected at %1")
+                .arg(QDateTime::currentDateTimeUtc().toString(Qt::ISODate)));
     delete m_link;
     m_link = nullptr;
     delete m_demoServer;
@@ -108,19 +114,33 @@ void ConsoleSession::link()
         m_options.cluster = m_options.client.context.toStdString();
     m_connected = true;
     Q_EMIT connected();
-    m_link = new ClusterLink(m_options.client, m_cachePath, m_options.cluster,
-        m_options.mirroredWorkloadNamespaces(), this);
-    connect(m_link, &ClusterLink::cacheReady, this, &ConsoleSession::follow);
-    connect(m_link, &ClusterLink::streamChanged, this, &ConsoleSession::streamChanged);
-    connect(m_link, &ClusterLink::notice, this, &ConsoleSession::notice);
-    connect(m_link, &ClusterLink::initialSynced, this, &ConsoleSession::initialSynced);
-    connect(m_link, &ClusterLink::failed, this, &ConsoleSession::failed);
-    connect(m_link, &ClusterLink::discovered, this,
-        [this](const QString &version, const QStringList &apis) {
+    kube::LiveMirrorOptions options;
+    options.client = m_options.client;
+    options.cachePath = m_cachePath;
+    options.mirror.cluster = m_options.cluster;
+    options.mirror.workloadNamespaces = m_options.mirroredWorkloadNamespaces();
+    options.rest.userAgent = "draconsole/" DRA_VERSION " (linux)";
+    // A credential plugin has no terminal here: what it asks of the user (open a URL, touch a
+    // key) reaches the window instead of hanging on a prompt nobody sees.
+    options.rest.exec.terminalAvailable = false;
+    options.rest.exec.onMessage = [this](const QString &line) {
+        Q_EMIT notice(QStringLiteral("credential plugin: ") + line);
+    };
+    m_link = new kube::LiveMirror(std::move(options), this);
+    connect(m_link, &kube::LiveMirror::cacheReady, this, &ConsoleSession::follow);
+    connect(m_link, &kube::LiveMirror::streamChanged, this, &ConsoleSession::streamChanged);
+    connect(m_link, &kube::LiveMirror::notice, this,
+        [this](const common::Error &error) { Q_EMIT notice(error.message); });
+    connect(m_link, &kube::LiveMirror::initialSynced, this, &ConsoleSession::initialSynced);
+    connect(m_link, &kube::LiveMirror::failed, this, &ConsoleSession::failed);
+    connect(m_link, &kube::LiveMirror::writeFailed, this, &ConsoleSession::failed);
+    connect(
+        m_link, &kube::LiveMirror::discovered, this, [this](const kube::ApiDiscovery &discovery) {
             Q_EMIT progress(QStringLiteral("Connected to %1: Kubernetes %2, resource.k8s.io %3")
-                                .arg(m_options.client.describe(), version,
-                                    apis.isEmpty() ? QStringLiteral("not served")
-                                                   : apis.join(QStringLiteral(", "))));
+                                .arg(m_options.client.describe(), discovery.gitVersion,
+                                    discovery.resourceVersions.isEmpty()
+                                        ? QStringLiteral("not served")
+                                        : discovery.resourceVersions.join(QStringLiteral(", "))));
         });
     Q_EMIT progress(QStringLiteral("Connecting to %1…").arg(m_options.client.describe()));
     m_link->start();

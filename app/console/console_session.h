@@ -21,11 +21,13 @@ class QThread;
 namespace dra::inventory {
 class Inventory;
 }
+namespace dra::kube {
+class LiveMirror;
+}
 
 namespace dra::console {
 
 class CacheFollower;
-class ClusterLink;
 class DemoServer;
 
 // Where the console's data comes from.
@@ -49,7 +51,7 @@ struct SessionOptions
 
 // The data side of the console, wired as STYLE.md's data flow says: a live context, or the demo
 // cluster served in-process on a thread of its own (DemoServer) and connected to like any
-// context, is mirrored into a cache file by ClusterLink; a CacheFollower on the cache thread
+// context, is mirrored into a cache file by kube::LiveMirror; a CacheFollower on the cache thread
 // reads the first snapshot and every later committed batch, and the Inventory on the GUI
 // thread turns them into snapshots and change sets for the views. A cache file alone (offline)
 // is only followed.
@@ -97,7 +99,7 @@ private:
     std::unique_ptr<QTemporaryDir> m_demoDir;
     QThread *m_cacheThread;
     CacheFollower *m_follower = nullptr;
-    ClusterLink *m_link = nullptr; // Live, Demo
+    kube::LiveMirror *m_link = nullptr; // Live, Demo
     DemoServer *m_demoServer = nullptr; // Demo
     bool m_connected = false;
     inventory::Inventory *m_inventory = nullptr;

@@ -55,14 +55,8 @@ std::vector<std::string> parseNamespaceList(const QString &text);
 // The live mirror of one cluster: discovery, then one Reflector per kind (and per namespace
 // where the user may not list a kind cluster-wide), all feeding one stream of batches for the
 // cache's single writer. Re-runs discovery when a kind's path disappears or the connection comes
-// back, so an upgraded cluster is read in its new API version without a restart. Use it the
-// same way from `dractl sync`, `dractl serve --context` and the desktop console:
-//
-//   auto *client = new kube::RestClient(config);             // kube thread
-//   auto *mirror = new kube::Mirror(*client, options, common::Clock::system(), client);
-//   connect(mirror, &kube::Mirror::batchReady, store, &store::Store::enqueue);  // queued
-//   mirror->start();
-//
+// back, so an upgraded cluster is read in its new API version without a restart. LiveMirror
+// wires it to a cache file for `dractl sync`, `dractl serve --context` and the desktop console.
 // Thread of its client.
 class Mirror final : public QObject
 {

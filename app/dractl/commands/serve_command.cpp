@@ -18,10 +18,10 @@
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/kube_options.h"
-#include "app/dractl/commands/live_mirror.h"
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/common/clock.h"
+#include "core/kube/live_mirror.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/embedded_demo_cluster.h"
 #include "core/sandbox/fault_endpoint.h"
@@ -176,29 +176,29 @@ Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(
 
 // Starts mirroring the context the options name into the cache and runs the event loop until
 // the initial sync is done (or a stop signal), so the server starts with complete lists.
-Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
+Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
 {
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
         return dra::fail(config.error());
-    const std::string cluster = parser.isSet(QStringLiteral("cluster"))
+    kube::LiveMirrorOptions options;
+    options.client = *config;
+    options.rest.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
+    options.rest.exec = execOptionsForTerminal();
+    options.cachePath = cachePath(parser);
+    options.mirror.cluster = parser.isSet(QStringLiteral("cluster"))
         ? parser.value(QStringLiteral("cluster")).toStdString()
         : config->context.toStdString();
-    const QString cacheFile = cachePath(parser);
-    QDir().mkpath(QFileInfo(cacheFile).absolutePath());
-    Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
-    if (!cache)
-        return dra::fail(cache.error());
-    kube::MirrorOptions options;
-    options.cluster = cluster;
-    options.workloadNamespaces = workloadNamespacesFrom(parser);
-    options.resumeFrom = kube::resumePointsOf(*cache, cluster);
-    kube::RestOptions restOptions;
-    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
-    restOptions.exec = execOptionsForTerminal();
-    auto live = std::make_unique<LiveMirror>(*config, restOptions, std::move(*cache), options);
+    options.mirror.workloadNamespaces = workloadNamespacesFrom(parser);
+    auto live = std::make_unique<kube::LiveMirror>(std::move(options));
     const QString describe = config->describe();
-    QObject::connect(&live->mirror(), &kube::Mirror::discovered, &live->mirror(),
+    const QString cacheFile = live->cachePath();
+    std::optional<Error> cacheError;
+    QObject::connect(live.get(), &kube::LiveMirror::failed, live.get(), [&](const Error &error) {
+        cacheError = error;
+        QCoreApplication::quit();
+    });
+    QObject::connect(live.get(), &kube::LiveMirror::discovered, live.get(),
         [describe, cacheFile](const kube::ApiDiscovery &discovery) {
             out(QStringLiteral("Mirroring %1 into %2: Kubernetes %3\n")
                     .arg(describe, cacheFile,
@@ -206,7 +206,7 @@ Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &pa
                                                        : discovery.gitVersion));
             std::fflush(stdout);
         });
-    QObject::connect(&live->mirror(), &kube::Mirror::streamChanged, &live->mirror(),
+    QObject::connect(live.get(), &kube::LiveMirror::streamChanged, live.get(),
         [](const kube::StreamStatus &status) {
             if (status.state == kube::StreamState::Forbidden
                 || status.state == kube::StreamState::Error)
@@ -214,14 +214,16 @@ Result<std::unique_ptr<LiveMirror>> startLiveMirror(const QCommandLineParser &pa
                         .arg(status.label(), qs(kube::streamStateName(status.state)),
                             status.reason));
         });
+    QObject::connect(live.get(), &kube::LiveMirror::notice, live.get(), [](const Error &error) {
+        err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
+    });
     QObject::connect(
-        &live->mirror(), &kube::Mirror::notice, &live->mirror(), [](const Error &error) {
-            err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
-        });
-    QObject::connect(&live->mirror(), &kube::Mirror::initialSynced, &live->mirror(),
-        [] { QCoreApplication::quit(); });
+        live.get(), &kube::LiveMirror::initialSynced, live.get(), [] { QCoreApplication::quit(); });
     live->start();
     QCoreApplication::exec();
+    QObject::disconnect(live.get(), &kube::LiveMirror::failed, live.get(), nullptr);
+    if (cacheError)
+        return dra::fail(*cacheError);
     return live;
 }
 
@@ -305,9 +307,9 @@ int runServe(const QStringList &arguments)
                            "combined with --demo or --writable"));
     const StopOnSignal stopOnSignal;
 
-    std::unique_ptr<LiveMirror> mirror;
+    std::unique_ptr<kube::LiveMirror> mirror;
     if (live) {
-        Result<std::unique_ptr<LiveMirror>> started = startLiveMirror(parser);
+        Result<std::unique_ptr<kube::LiveMirror>> started = startLiveMirror(parser);
         if (!started)
             return fail(started.error());
         mirror = std::move(*started);
@@ -381,7 +383,7 @@ int runServe(const QStringList &arguments)
         options.writer = cache->writer ? &*cache->writer : nullptr;
         options.clientCa = clientCa;
         if (mirror)
-            options.kubernetesVersion = mirror->mirror().discovery().gitVersion.toStdString();
+            options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
         ownApi = std::make_unique<server::ApiServer>(cache->reader, options);
         ownHttp = std::make_unique<server::HttpServer>(ownApi->handler());
         ownHttp->setTlsConfiguration(*tls);

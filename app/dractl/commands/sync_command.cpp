@@ -5,26 +5,22 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
 
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QDir>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QTimer>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/kube_options.h"
-#include "app/dractl/commands/live_mirror.h"
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
-#include "core/kube/mirror.h"
-#include "core/kube/rest_client.h"
+#include "core/kube/live_mirror.h"
 #include "core/store/cache_db.h"
-#include "core/store/store.h"
 
 namespace dra::cli {
 
@@ -271,38 +267,36 @@ int runSync(const QStringList &arguments)
     const bool once = parser.isSet(QStringLiteral("once"));
 
     const QString cacheFile = cachePath(parser);
-    QDir().mkpath(QFileInfo(cacheFile).absolutePath());
-    Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
-    if (!cache)
-        return fail(cache.error());
-
-    kube::MirrorOptions options;
-    options.cluster = cluster;
-    options.workloadNamespaces = workloadNamespacesFrom(parser);
-    options.kinds = *kinds;
+    kube::LiveMirrorOptions options;
+    options.client = *config;
+    options.rest.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
+    options.rest.exec = execOptionsForTerminal();
+    options.cachePath = cacheFile;
+    options.resume = !once;
+    options.mirror.cluster = cluster;
+    options.mirror.workloadNamespaces = workloadNamespacesFrom(parser);
+    options.mirror.kinds = *kinds;
     for (const QString &ns :
         parser.value(QStringLiteral("namespaces")).split(QLatin1Char(','), Qt::SkipEmptyParts))
-        options.namespaces.push_back(ns.trimmed().toStdString());
-    options.reflector.pageSize = pageSize;
-    options.reflector.streamingList = parser.isSet(QStringLiteral("streaming-list"));
-    if (!once)
-        options.resumeFrom = kube::resumePointsOf(*cache, cluster);
+        options.mirror.namespaces.push_back(ns.trimmed().toStdString());
+    options.mirror.reflector.pageSize = pageSize;
+    options.mirror.reflector.streamingList = parser.isSet(QStringLiteral("streaming-list"));
 
-    kube::RestOptions restOptions;
-    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
-    restOptions.exec = execOptionsForTerminal();
-    LiveMirror live(*config, restOptions, std::move(*cache), options);
-    kube::Mirror &mirror = live.mirror();
-    store::Store *storeObject = &live.store();
+    kube::LiveMirror live(std::move(options));
     SyncReporter reporter(isatty(STDOUT_FILENO));
+    std::optional<Error> cacheError;
 
-    QObject::connect(storeObject, &store::Store::committed, &reporter,
+    QObject::connect(&live, &kube::LiveMirror::failed, &reporter, [&](const Error &error) {
+        cacheError = error;
+        QCoreApplication::quit();
+    });
+    QObject::connect(&live, &kube::LiveMirror::committed, &reporter,
         [&](const model::CommittedBatch &batch) { reporter.committed(batch); });
-    QObject::connect(storeObject, &store::Store::failed, &reporter, [&](const Error &error) {
+    QObject::connect(&live, &kube::LiveMirror::writeFailed, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("dractl: cannot write the cache: ") + error.message + QLatin1Char('\n'));
     });
-    QObject::connect(storeObject, &store::Store::retentionApplied, &reporter,
+    QObject::connect(&live, &kube::LiveMirror::retentionApplied, &reporter,
         [&](const store::RetentionSummary &summary) {
             if (summary.deletedChanges > 0) {
                 reporter.finishLine();
@@ -314,17 +308,16 @@ int runSync(const QStringList &arguments)
                         .arg(summary.bytesAfter));
             }
         });
-    QObject::connect(
-        &live.client(), &kube::RestClient::warning, &reporter, [&](const QString &warning) {
-            reporter.finishLine();
-            err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
-        });
-    QObject::connect(&mirror, &kube::Mirror::notice, &reporter, [&](const Error &error) {
+    QObject::connect(&live, &kube::LiveMirror::warning, &reporter, [&](const QString &warning) {
+        reporter.finishLine();
+        err(QStringLiteral("warning: ") + warning + QLatin1Char('\n'));
+    });
+    QObject::connect(&live, &kube::LiveMirror::notice, &reporter, [&](const Error &error) {
         reporter.finishLine();
         err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
     });
     QObject::connect(
-        &mirror, &kube::Mirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
+        &live, &kube::LiveMirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
             reporter.finishLine();
             out(QStringLiteral(
                 "Mirroring %1 into %2 (cluster %3): Kubernetes %4, resource.k8s.io %5\n")
@@ -335,14 +328,14 @@ int runSync(const QStringList &arguments)
                             ? QStringLiteral("not served")
                             : discovery.resourceVersions.join(QStringLiteral(", "))));
         });
-    QObject::connect(&mirror, &kube::Mirror::listProgress, &reporter,
+    QObject::connect(&live, &kube::LiveMirror::listProgress, &reporter,
         [&](const kube::StreamStatus &status) { reporter.progress(status); });
-    QObject::connect(&mirror, &kube::Mirror::streamChanged, &reporter,
+    QObject::connect(&live, &kube::LiveMirror::streamChanged, &reporter,
         [&](const kube::StreamStatus &status) { reporter.changed(status); });
 
     QTimer statusTimer;
     QObject::connect(&statusTimer, &QTimer::timeout, &reporter, [&] { reporter.statusLine(); });
-    QObject::connect(&mirror, &kube::Mirror::initialSynced, &reporter, [&] {
+    QObject::connect(&live, &kube::LiveMirror::initialSynced, &reporter, [&] {
         reporter.finishLine();
         out(QStringLiteral("Initial sync done in %1 s.%2\n")
                 .arg(double(reporter.elapsedMs()) / 1000.0, 0, 'f', 1)
@@ -356,12 +349,9 @@ int runSync(const QStringList &arguments)
 
     QTimer retentionTimer;
     if (retention.maxAgeMs > 0 || retention.maxBytes > 0) {
-        auto trim = [&] {
-            QMetaObject::invokeMethod(
-                storeObject, [storeObject, retention] { storeObject->applyRetention(retention); },
-                Qt::QueuedConnection);
-        };
-        trim();
+        // Trimmed once the writer holds the file, before the first batch, then every hour.
+        auto trim = [&] { live.applyRetention(retention); };
+        QObject::connect(&live, &kube::LiveMirror::cacheReady, &reporter, trim);
         QObject::connect(&retentionTimer, &QTimer::timeout, &reporter, trim);
         retentionTimer.start(3600 * 1000);
     }
@@ -371,6 +361,8 @@ int runSync(const QStringList &arguments)
     QCoreApplication::exec();
     statusTimer.stop();
     reporter.finishLine();
+    if (cacheError)
+        return fail(*cacheError);
 
     // Say in the cache how current it is from now on: listed once, or no longer followed.
     const QString stoppedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
@@ -381,8 +373,8 @@ int runSync(const QStringList &arguments)
             kube::StreamState::Stale, QStringLiteral("dractl sync stopped at %1").arg(stoppedAt));
     if (StopOnSignal::requested())
         out(QStringLiteral("Stopped; the cache keeps the last state seen.\n"));
-    return failures > 0 || (once && !mirror.initialSyncDone() && StopOnSignal::requested()) ? Failed
-                                                                                            : Ok;
+    return failures > 0 || (once && !live.initialSyncDone() && StopOnSignal::requested()) ? Failed
+                                                                                          : Ok;
 }
 
 namespace {
