@@ -83,6 +83,16 @@ struct WatchBatch
     std::vector<StreamRecord> streams;
     // When non-empty, recorded as the cluster's API server URL and Kubernetes version.
     std::string server, serverVersion;
+    // When non-empty, recorded as the cluster's identity (its kube-system namespace's UID).
+    std::string clusterUid;
+    // When > 0, recorded as the longest wait the cluster's server was seen to leave between
+    // watch bookmarks.
+    int64_t bookmarkGapMs = 0;
+    // When non-empty, the cluster name reaches another cluster now, and this is applied before
+    // anything else in the batch: the change log so far is kept apart under this name, and the
+    // stored objects (each deletion logged), stream states, list versions, identity and bookmark
+    // record of the cluster are dropped, so what follows starts the new cluster afresh.
+    std::string archiveHistoryAs;
 };
 
 // What one applied batch did. Revisions are 0 when the batch changed nothing.

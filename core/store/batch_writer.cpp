@@ -54,6 +54,10 @@ public:
         m_s.touchCluster.bind(2, m_now);
         if (Result<void> touched = m_s.touchCluster.exec(); !touched)
             return fail(touched.error());
+        if (!m_batch.archiveHistoryAs.empty()) {
+            if (Result<void> archived = startAfresh(); !archived)
+                return fail(archived.error());
+        }
         for (size_t i = 0; i < m_batch.changes.size(); ++i) {
             const model::Change &change = m_batch.changes[i];
             const Result<void> done = change.type == model::ChangeType::Deleted
@@ -78,11 +82,14 @@ public:
             if (Result<void> stored = writeStream(stream); !stored)
                 return fail(stored.error());
         }
-        if (!m_batch.server.empty() || !m_batch.serverVersion.empty()) {
+        if (!m_batch.server.empty() || !m_batch.serverVersion.empty() || !m_batch.clusterUid.empty()
+            || m_batch.bookmarkGapMs > 0) {
             Statement &update = m_s.setClusterServer;
             update.bind(1, m_batch.cluster);
             update.bind(2, m_batch.server);
             update.bind(3, m_batch.serverVersion);
+            update.bind(4, m_batch.clusterUid);
+            update.bind(5, m_batch.bookmarkGapMs);
             if (Result<void> stored = update.exec(); !stored)
                 return fail(stored.error());
         }
@@ -253,6 +260,58 @@ private:
         return upsert.exec();
     }
 
+    // The cluster name reaches another cluster: its change log so far goes under the archive
+    // name, and everything stored of it goes, each object's deletion logged under the cluster
+    // (so whoever follows the log drops it too) and after the archived rows (so the archive is
+    // the old cluster's log alone).
+    Result<void> startAfresh()
+    {
+        const std::string &cluster = m_batch.cluster;
+        Result<Statement> relabel
+            = m_db.prepare("UPDATE changes SET cluster = ?2 WHERE cluster = ?1");
+        if (!relabel)
+            return fail(relabel.error());
+        relabel->bind(1, cluster);
+        relabel->bind(2, m_batch.archiveHistoryAs);
+        if (Result<void> done = relabel->exec(); !done)
+            return done;
+        std::vector<model::ObjectRecord> stored;
+        {
+            Result<Statement> select = m_db.prepare("SELECT grp, kind, ns, name, "
+                + std::string(kObjectColumns) + " FROM objects WHERE cluster = ?1");
+            if (!select)
+                return fail(select.error());
+            select->bind(1, cluster);
+            while (true) {
+                const Result<bool> row = select->step();
+                if (!row)
+                    return fail(row.error());
+                if (!*row)
+                    break;
+                stored.push_back(storedRecord(*select, 4,
+                    { select->columnString(0), select->columnString(1), select->columnString(2),
+                        select->columnString(3) }));
+            }
+        }
+        for (const model::ObjectRecord &last : stored) {
+            if (Result<void> removed
+                = deleteStored(last, last.resourceVersion, last.json, -1, true);
+                !removed)
+                return removed;
+        }
+        for (const char *sql : { "DELETE FROM streams WHERE cluster = ?1",
+                 "DELETE FROM list_versions WHERE cluster = ?1",
+                 "UPDATE clusters SET uid = '', bookmark_gap_ms = 0 WHERE name = ?1" }) {
+            Result<Statement> clear = m_db.prepare(sql);
+            if (!clear)
+                return fail(clear.error());
+            clear->bind(1, cluster);
+            if (Result<void> done = clear->exec(); !done)
+                return done;
+        }
+        return {};
+    }
+
     // Deletes stored objects of (group, kind) — in namespace `*ns` only, when given — that the
     // batch does not mention, logging each deletion.
     Result<void> removeUnmentioned(
@@ -377,7 +436,9 @@ Result<std::unique_ptr<WriterStatements>> prepareWriterStatements(sqlite::Databa
             "api_version = excluded.api_version, resource_version = excluded.resource_version" },
         { &s->setClusterServer,
             "UPDATE clusters SET server = CASE WHEN ?2 <> '' THEN ?2 ELSE server END, "
-            "version = CASE WHEN ?3 <> '' THEN ?3 ELSE version END WHERE name = ?1" },
+            "version = CASE WHEN ?3 <> '' THEN ?3 ELSE version END, "
+            "uid = CASE WHEN ?4 <> '' THEN ?4 ELSE uid END, "
+            "bookmark_gap_ms = CASE WHEN ?5 > 0 THEN ?5 ELSE bookmark_gap_ms END WHERE name = ?1" },
     };
     for (const auto &[statement, sql] : statements) {
         Result<Statement> prepared = db.prepare(sql);

@@ -104,7 +104,16 @@ ALTER TABLE streams ADD COLUMN resource_version TEXT NOT NULL DEFAULT '';
 CREATE INDEX changes_by_time ON changes (at);
 )sql";
 
-constexpr std::array<std::string_view, 2> kCacheMigrations { kCacheSchemaV1, kCacheSchemaV2 };
+// Version 3: which cluster a name reaches (its kube-system namespace's UID), so a context that
+// now reaches another cluster is noticed, and how often its server was seen sending bookmarks,
+// so a watch that stays silent much longer is known to be suspect.
+constexpr std::string_view kCacheSchemaV3 = R"sql(
+ALTER TABLE clusters ADD COLUMN uid TEXT NOT NULL DEFAULT '';
+ALTER TABLE clusters ADD COLUMN bookmark_gap_ms INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr std::array<std::string_view, 3> kCacheMigrations { kCacheSchemaV1, kCacheSchemaV2,
+    kCacheSchemaV3 };
 
 constexpr uint32_t kCacheApplicationId = 0x44524143; // "DRAC"
 
@@ -229,13 +238,15 @@ Result<void> CacheDb::setClusterInfo(const ClusterInfo &info)
     if (Result<void> writable = requireWriter(); !writable)
         return writable;
     Result<Statement> upsert = d->file.db.prepare(
-        "INSERT INTO clusters (name, server, version) VALUES (?1, ?2, ?3) "
-        "ON CONFLICT (name) DO UPDATE SET server = excluded.server, version = excluded.version");
+        "INSERT INTO clusters (name, server, version, uid) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (name) DO UPDATE SET server = excluded.server, version = excluded.version, "
+        "uid = CASE WHEN excluded.uid <> '' THEN excluded.uid ELSE clusters.uid END");
     if (!upsert)
         return fail(upsert.error());
     upsert->bind(1, info.name);
     upsert->bind(2, info.server);
     upsert->bind(3, info.version);
+    upsert->bind(4, info.uid);
     return upsert->exec();
 }
 

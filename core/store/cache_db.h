@@ -21,10 +21,15 @@
 namespace dra::store {
 
 // A cluster the cache mirrors. lastSync: ms since the epoch of its last committed batch, 0 never.
+// uid: the cluster's identity (its kube-system namespace's UID), empty when unknown.
+// bookmarkGapMs: the longest wait its server was seen to leave between watch bookmarks, 0 when
+// it was never seen sending one.
 struct ClusterInfo
 {
     std::string name, server, version;
     int64_t lastSync = 0;
+    std::string uid;
+    int64_t bookmarkGapMs = 0;
 };
 
 // A device row with the ResourceSlice (cluster-scoped) it belongs to.
@@ -110,12 +115,19 @@ public:
     // after a failure the batches are intact, for a retry.
     [[nodiscard]] Result<std::vector<model::CommittedBatch>> applyAll(
         std::vector<model::WatchBatch> &&batches);
-    // Writer only. Records where a cluster is served from and which Kubernetes version it runs.
+    // Writer only. Records where a cluster is served from, which Kubernetes version it runs and
+    // (when not empty) its identity.
     [[nodiscard]] Result<void> setClusterInfo(const ClusterInfo &info);
     // Writer only. Trims the change log to `policy` (the objects are untouched), then VACUUMs.
     // Revisions stay unique: clients watching from a trimmed revision get 410 Gone and relist.
     [[nodiscard]] Result<RetentionSummary> applyRetention(
         const RetentionPolicy &policy, int64_t nowMs);
+
+    // Writer only, for tests of clients: puts the cache back to revision `rev` as restoring
+    // etcd from a backup taken then does: every object changed since goes back to its logged
+    // state at `rev` (or goes, if it did not exist then), the later change log is dropped and
+    // its revisions are issued again. Needs the whole change log (fails once it was trimmed).
+    [[nodiscard]] Result<void> rollBackTo(int64_t rev);
 
     // Readers. Each call sees one committed state; hold a beginRead() transaction to see the
     // same state across several calls.

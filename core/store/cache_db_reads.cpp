@@ -223,12 +223,13 @@ Result<std::vector<ClusterInfo>> CacheDb::clusters()
     if (!d)
         return fail(cacheNotOpen());
     Result<Statement> select
-        = d->file.db.prepare("SELECT name, server, version, last_sync FROM clusters ORDER BY name");
+        = d->file.db.prepare("SELECT name, server, version, last_sync, uid, bookmark_gap_ms "
+                             "FROM clusters ORDER BY name");
     if (!select)
         return fail(select.error());
     return collect<ClusterInfo>(*select, [](const Statement &row) {
         return ClusterInfo { row.columnString(0), row.columnString(1), row.columnString(2),
-            row.columnInt(3) };
+            row.columnInt(3), row.columnString(4), row.columnInt(5) };
     });
 }
 

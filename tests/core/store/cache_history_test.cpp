@@ -187,4 +187,74 @@ TEST(CacheMigrationTest, VersionOneFilesGainStreamColumns)
     EXPECT_EQ(streams[0].apiVersion, "");
 }
 
+// A cluster name that now reaches another cluster: the batch that says so keeps the old log
+// apart under the archive name and starts the name afresh, deletions logged for followers.
+TEST_F(CacheHistoryTest, ArchivingKeepsTheOldClusterLogApartAndStartsTheNameAfresh)
+{
+    apply(WatchBatch { .cluster = "lab",
+        .changes
+        = { added(makeSlice("a", "node-1", 1, "5")), added(makeSlice("b", "node-2", 2, "6")) },
+        .listVersions = { { kResourceGroup, "ResourceSlice", "6" } },
+        .streams = { stream("watching", "6") },
+        .server = "https://old:6443",
+        .clusterUid = "uid-old",
+        .bookmarkGapMs = 30000 });
+    const int64_t before = m_cache.currentRev().value();
+    apply(WatchBatch { .cluster = "lab",
+        .changes = { added(makeSlice("c", "node-1", 1, "2")) },
+        .server = "https://new:6443",
+        .clusterUid = "uid-new",
+        .archiveHistoryAs = "lab@uid-old" });
+
+    const std::vector<ObjectRecord> slices
+        = m_cache.objects("lab", kResourceGroup, "ResourceSlice").value();
+    ASSERT_EQ(slices.size(), 1u);
+    EXPECT_EQ(slices[0].key.name, "c");
+    EXPECT_EQ(m_cache.devices("lab").value().size(), 1u);
+    EXPECT_TRUE(m_cache.streams("lab").value().empty());
+    EXPECT_EQ(m_cache.listVersion("lab", kResourceGroup, "ResourceSlice").value(), std::nullopt);
+    const std::vector<ClusterInfo> clusters = m_cache.clusters().value();
+    ASSERT_EQ(clusters.size(), 1u); // the archive is a log, not a cluster to choose
+    EXPECT_EQ(clusters[0].uid, "uid-new");
+    EXPECT_EQ(clusters[0].server, "https://new:6443");
+    EXPECT_EQ(clusters[0].bookmarkGapMs, 0);
+
+    const std::vector<LoggedChange> archived
+        = m_cache.history(HistoryQuery { .cluster = "lab@uid-old" }).value();
+    ASSERT_EQ(archived.size(), 2u);
+    EXPECT_EQ(archived[0].type, ChangeType::Added);
+    EXPECT_LE(archived[1].rev, before);
+    // The name's own log: the old objects leave (so whoever follows it drops them), then the new.
+    const std::vector<LoggedChange> now
+        = m_cache.history(HistoryQuery { .cluster = "lab" }).value();
+    ASSERT_EQ(now.size(), 3u);
+    EXPECT_GT(now[0].rev, before);
+    EXPECT_EQ(now[0].type, ChangeType::Deleted);
+    EXPECT_EQ(now[1].type, ChangeType::Deleted);
+    EXPECT_EQ(now[2].type, ChangeType::Added);
+    EXPECT_EQ(now[2].key.name, "c");
+}
+
+// An etcd restore, for the server's test hook: the state at a revision comes back, the later
+// log goes and its revisions are issued again.
+TEST_F(CacheHistoryTest, RollingBackRestoresTheStateThenAndReissuesLaterRevisions)
+{
+    apply(WatchBatch { .cluster = "lab", .changes = { added(makeSlice("a", "node-1", 1, "1")) } });
+    const int64_t backup = m_cache.currentRev().value();
+    apply(WatchBatch { .cluster = "lab",
+        .changes = { modified(makeSlice("a", "node-1", 3, "2", "relabelled")),
+            added(makeSlice("b", "node-2", 2, "3")) } });
+    ASSERT_TRUE(m_cache.rollBackTo(backup).has_value());
+
+    const std::vector<ObjectRecord> slices
+        = m_cache.objects("lab", kResourceGroup, "ResourceSlice").value();
+    ASSERT_EQ(slices.size(), 1u);
+    EXPECT_EQ(slices[0].key.name, "a");
+    EXPECT_EQ(slices[0].json, makeSlice("a", "node-1", 1, "1").json);
+    EXPECT_EQ(m_cache.devices("lab").value().size(), 1u);
+    EXPECT_EQ(m_cache.currentRev().value(), backup);
+    apply(WatchBatch { .cluster = "lab", .changes = { added(makeSlice("c", "node-3", 1, "2")) } });
+    EXPECT_EQ(m_cache.currentRev().value(), backup + 1);
+}
+
 } // namespace
