@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <memory>
 
 #include <QPointer>
 
@@ -257,6 +259,34 @@ void ApiServer::watchOverWebSocket(Request &request, HttpConnection &connection,
         connection.respond(status::badRequest(watch.error().message.toStdString()));
         return;
     }
+    if (watch->from) {
+        // As over HTTP: a resourceVersion newer than the cache's is refused before the switch.
+        const int64_t from = *watch->from;
+        QPointer<HttpConnection> alive(&connection);
+        auto pending = std::make_shared<Request>(request);
+        m_watches->whenRevisionReached(from, &connection,
+            [this, alive, from, pending, &kind, ns, apiVersion](int64_t current) {
+                if (!alive)
+                    return;
+                if (current < from) {
+                    alive->respond(status::tooLargeResourceVersion(from, current));
+                    return;
+                }
+                acceptWatchSocket(*pending, *alive, kind, ns, apiVersion);
+            });
+        return;
+    }
+    acceptWatchSocket(request, connection, kind, ns, apiVersion);
+}
+
+void ApiServer::acceptWatchSocket(Request &request, HttpConnection &connection,
+    const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion)
+{
+    Result<WatchRequest> watch = parseWatchRequest(request);
+    if (!watch) {
+        connection.respond(status::badRequest(watch.error().message.toStdString()));
+        return;
+    }
     const qint64 maxPending = connection.limits().maxPendingWriteBytes;
     m_webSockets->accept(connection,
         [this, &kind, ns, apiVersion, watch = std::move(*watch), maxPending](
@@ -264,6 +294,19 @@ void ApiServer::watchOverWebSocket(Request &request, HttpConnection &connection,
             auto *sink = new WebSocketEventSink(socket, maxPending, this);
             m_watches->start(sink, std::move(watch), kind, ns, apiVersion);
         });
+}
+
+std::optional<int64_t> ApiServer::minimumListRevision(const Request &request)
+{
+    // "" and "0" ask for any state; a continued list carries its revision in the token.
+    const std::string rv = request.query.value("resourceVersion").value_or(std::string());
+    if (rv.empty() || rv == "0" || !request.query.value("continue").value_or("").empty())
+        return std::nullopt;
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(rv.data(), rv.data() + rv.size(), value);
+    if (ec != std::errc() || end != rv.data() + rv.size() || value <= 0)
+        return std::nullopt;
+    return value;
 }
 
 void ApiServer::serveResource(
@@ -297,9 +340,27 @@ void ApiServer::serveResource(
                 return;
             }
         }
-        connection.respond(path->isCollection()
-                ? m_resources.list(request, kind, path->ns, path->apiVersion)
-                : m_resources.get(request, kind, path->ns, path->name, path->apiVersion));
+        if (path->isCollection()) {
+            if (const std::optional<int64_t> minimum = minimumListRevision(request)) {
+                // Not older than a resourceVersion newer than the cache's: waited for briefly,
+                // then 504, as kube-apiserver answers a client of a restored cluster.
+                QPointer<HttpConnection> alive(&connection);
+                auto pending = std::make_shared<Request>(request);
+                m_watches->whenRevisionReached(*minimum, &connection,
+                    [this, alive, pending, minimum, &kind, ns = path->ns,
+                        apiVersion = path->apiVersion](int64_t current) {
+                        if (!alive)
+                            return;
+                        alive->respond(current < *minimum
+                                ? status::tooLargeResourceVersion(*minimum, current)
+                                : m_resources.list(*pending, kind, ns, apiVersion));
+                    });
+                return;
+            }
+            connection.respond(m_resources.list(request, kind, path->ns, path->apiVersion));
+            return;
+        }
+        connection.respond(m_resources.get(request, kind, path->ns, path->name, path->apiVersion));
         return;
     }
     // The request's body has been read in full by the connection, so an early answer leaves

@@ -63,6 +63,8 @@ public:
     ResourceController &resources() { return m_resources; }
     // The web console's JSON API and WebSocket (/console/v1/).
     console::ConsoleApi &consoleApi() { return *m_console; }
+    // The cache's writer when the server writes (demo mode, --writable), else null.
+    store::CacheDb *writer() const { return m_options.writer; }
 
     // Requests under a path prefix ("/draconsole/test/") go to `handler` once authenticated
     // (the test hooks, the demo's fault injection); it returns false for a path it does not
@@ -79,6 +81,11 @@ private:
     // A watch whose request asks for a WebSocket: one JSON event per text message.
     void watchOverWebSocket(Request &request, HttpConnection &connection,
         const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
+    void acceptWatchSocket(Request &request, HttpConnection &connection,
+        const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
+    // The resourceVersion a list must be at least as new as (resourceVersionMatch NotOlderThan,
+    // or unset), when it names one beyond "0".
+    static std::optional<int64_t> minimumListRevision(const Request &request);
 
     ApiServerOptions m_options;
     ServedApi m_api;

@@ -150,6 +150,8 @@ std::string_view reasonPhrase(int status)
         return "Not Implemented";
     case 503:
         return "Service Unavailable";
+    case 504:
+        return "Gateway Timeout";
     case 505:
         return "HTTP Version Not Supported";
     default:

@@ -153,6 +153,27 @@ Response expired(const std::string &message, const std::string &continueToken)
     return jsonResponse(410, body);
 }
 
+nlohmann::json tooLargeResourceVersionObject(int64_t requested, int64_t current)
+{
+    // As storage.NewTooLargeResourceVersionError words it: a Timeout whose cause says why.
+    nlohmann::json body = status::object(504, "Timeout",
+        "Timeout: Too large resource version: " + std::to_string(requested)
+            + ", current: " + std::to_string(current));
+    body["details"] = { { "causes",
+                            nlohmann::json::array({ { { "reason", "ResourceVersionTooLarge" },
+                                { "message", "Too large resource version" } } }) },
+        { "retryAfterSeconds", kTooLargeRetryAfterSeconds } };
+    return body;
+}
+
+Response tooLargeResourceVersion(int64_t requested, int64_t current)
+{
+    Response response = jsonResponse(504, tooLargeResourceVersionObject(requested, current));
+    // kube-apiserver puts retryAfterSeconds in a Retry-After header too; clients honour that.
+    response.headers.push_back({ "retry-after", std::to_string(kTooLargeRetryAfterSeconds) });
+    return response;
+}
+
 Response internalError(const std::string &message)
 {
     return failure(500, "InternalError", "Internal error occurred: " + message);

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,13 @@ Response badRequest(const std::string &message);
 // 410 Expired, with a fresh continue token when one lets the client carry on inconsistently.
 Response expired(const std::string &message, const std::string &continueToken = {});
 Response internalError(const std::string &message);
+// A list or watch for a resourceVersion newer than the server's, once it has waited for it in
+// vain: 504 Timeout "Too large resource version: X, current: Y" with a cause of type
+// ResourceVersionTooLarge and a Retry-After of kTooLargeRetryAfterSeconds, as kube-apiserver
+// answers; the Status alone is what a watch's ERROR event carries.
+inline constexpr int kTooLargeRetryAfterSeconds = 1;
+Response tooLargeResourceVersion(int64_t requested, int64_t current);
+nlohmann::json tooLargeResourceVersionObject(int64_t requested, int64_t current);
 // 409 AlreadyExists for a create of a name that is taken.
 Response alreadyExists(const model::KindInfo &kind, std::string_view name);
 // 409 Conflict: a stale resourceVersion (or a failed precondition, with `detail`).

@@ -3,6 +3,9 @@
 #include "core/server/test_hooks.h"
 
 #include <charconv>
+#include <optional>
+#include <string>
+#include <variant>
 
 #include <QHostAddress>
 #include <QTimer>
@@ -13,10 +16,27 @@
 #include "core/server/api_server.h"
 #include "core/server/http_server.h"
 #include "core/server/kube_status.h"
+#include "core/store/cache_db.h"
 
 namespace dra::server {
 
 namespace {
+
+// The integer query parameter `name` within [low, high]; `fallback` when absent; an error
+// message when it is not one.
+std::variant<int64_t, std::string> intParameter(
+    const Request &request, const char *name, int64_t fallback, int64_t low, int64_t high)
+{
+    const std::optional<std::string> text = request.query.value(name);
+    if (!text || text->empty())
+        return fallback;
+    int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
+    if (ec != std::errc() || end != text->data() + text->size() || value < low || value > high)
+        return std::string(name) + ": Invalid value: \"" + *text + "\": must be "
+            + std::to_string(low) + " to " + std::to_string(high);
+    return value;
+}
 
 Response success(const std::string &message, nlohmann::json details = nlohmann::json::object())
 {
@@ -39,7 +59,8 @@ bool TestHooks::handle(Request &request, HttpConnection &connection)
 {
     const std::string &path = request.path;
     const bool known = path == test_hooks::kDropWatches || path == test_hooks::kCompact
-        || path == test_hooks::kExpireContinue || path == test_hooks::kRestart;
+        || path == test_hooks::kExpireContinue || path == test_hooks::kRestart
+        || path == test_hooks::kRestore || path == test_hooks::kTooLargeWait;
     if (!known)
         return false;
     if (request.method != "POST") {
@@ -64,6 +85,22 @@ bool TestHooks::handle(Request &request, HttpConnection &connection)
             { { "revision", std::to_string(*rev) } }));
         return true;
     }
+    if (path == test_hooks::kRestore) {
+        restore(request, connection);
+        return true;
+    }
+    if (path == test_hooks::kTooLargeWait) {
+        const auto millis = intParameter(request, "millis", 3000, 0, 60000);
+        if (const auto *problem = std::get_if<std::string>(&millis)) {
+            connection.respond(status::badRequest(*problem));
+            return true;
+        }
+        m_api.watchHub().setTooLargeWaitMs(int(std::get<int64_t>(millis)));
+        connection.respond(success(
+            "too-large resourceVersions wait " + std::to_string(std::get<int64_t>(millis)) + " ms",
+            { { "millis", std::get<int64_t>(millis) } }));
+        return true;
+    }
     if (path == test_hooks::kExpireContinue) {
         m_api.resources().expireContinueTokens();
         connection.respond(success("expired every continue token handed out so far"));
@@ -84,6 +121,37 @@ bool TestHooks::handle(Request &request, HttpConnection &connection)
     // Let the answer reach the client before its connection goes down with the others.
     QTimer::singleShot(100, this, [this, downMillis] { restart(downMillis); });
     return true;
+}
+
+void TestHooks::restore(Request &request, HttpConnection &connection)
+{
+    store::CacheDb *writer = m_api.writer();
+    if (!writer) {
+        connection.respond(status::badRequest(
+            "restore: this server is read-only; a restore needs the demo cluster or --writable"));
+        return;
+    }
+    Result<int64_t> current = m_api.watchHub().currentRevision();
+    if (!current) {
+        connection.respond(status::fromError(current.error()));
+        return;
+    }
+    const auto revision = intParameter(request, "revision", *current - 1, 1, *current);
+    if (const auto *problem = std::get_if<std::string>(&revision)) {
+        connection.respond(status::badRequest(*problem));
+        return;
+    }
+    const int64_t rev = std::get<int64_t>(revision);
+    if (Result<void> rolled = writer->rollBackTo(rev); !rolled) {
+        connection.respond(status::fromError(rolled.error()));
+        return;
+    }
+    m_api.watchHub().rewindTo(rev);
+    m_api.resources().expireContinueTokens();
+    connection.respond(success("restored the state at revision " + std::to_string(rev) + " (was "
+            + std::to_string(*current) + "); restarting",
+        { { "revision", std::to_string(rev) } }));
+    QTimer::singleShot(100, this, [this] { restart(500); });
 }
 
 void TestHooks::restart(int downMillis)

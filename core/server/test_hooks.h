@@ -34,6 +34,15 @@ inline constexpr std::string_view kExpireContinue = "/draconsole/test/expire-con
 // dropped at once, the port refuses connections for `?downMillis=N` (default 500) and then
 // serves again. History and resourceVersions survive, as they do in etcd.
 inline constexpr std::string_view kRestart = "/draconsole/test/restart";
+// Restarts as after an etcd restore from a backup taken at revision `?revision=N` (default:
+// the revision before the last change): every object goes back to its state then, the later
+// history is gone and its resourceVersions are issued again, so clients holding a newer
+// resourceVersion meet a server behind them. Connections drop as with kRestart. Writable
+// servers only (the demo cluster, --writable).
+inline constexpr std::string_view kRestore = "/draconsole/test/restore";
+// Sets how long a list or watch for a resourceVersion newer than the server's waits for it
+// before the 504 (`?millis=N`, default 3000 as kube-apiserver), so client tests need not wait.
+inline constexpr std::string_view kTooLargeWait = "/draconsole/test/too-large-wait";
 
 } // namespace test_hooks
 
@@ -50,6 +59,7 @@ public:
 
 private:
     void restart(int downMillis);
+    void restore(Request &request, HttpConnection &connection);
 
     ApiServer &m_api;
     QPointer<HttpServer> m_http;

@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/watch_hub.h"
 
+#include <charconv>
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <optional>
-#include <charconv>
+
+#include <QDateTime>
 
 #include <nlohmann/json.hpp>
 
@@ -192,12 +195,70 @@ void WatchHub::serve(Request &request, HttpConnection &connection, const model::
         connection.respond(status::badRequest(watch.error().message.toStdString()));
         return;
     }
-    const bool table = watch->options.rendering.table;
+    if (watch->from) {
+        // A resourceVersion newer than the cache's (a client of a restored or recreated
+        // server) is waited for briefly, then refused before any event, as kube-apiserver does.
+        const int64_t from = *watch->from;
+        auto pending = std::make_shared<WatchRequest>(std::move(*watch));
+        QPointer<HttpConnection> alive(&connection);
+        whenRevisionReached(from, &connection,
+            [this, alive, from, pending, &kind, ns, apiVersion](int64_t current) {
+                if (!alive)
+                    return;
+                if (current < from) {
+                    alive->respond(status::tooLargeResourceVersion(from, current));
+                    return;
+                }
+                openStream(*alive, std::move(*pending), kind, ns, apiVersion);
+            });
+        return;
+    }
+    openStream(connection, std::move(*watch), kind, ns, apiVersion);
+}
+
+void WatchHub::openStream(HttpConnection &connection, WatchRequest watch,
+    const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion)
+{
+    const bool table = watch.options.rendering.table;
     HttpStream *stream = connection.beginStream(Response {
         200, table ? std::string(kTableContentType) : std::string("application/json"), {}, {} });
     if (!stream)
         return;
-    start(stream, std::move(*watch), kind, ns, apiVersion);
+    start(stream, std::move(watch), kind, ns, apiVersion);
+}
+
+void WatchHub::whenRevisionReached(
+    int64_t rev, QObject *context, std::function<void(int64_t current)> then)
+{
+    const auto current = [this] {
+        poll();
+        Result<int64_t> now = currentRevision();
+        return now ? *now : int64_t(0);
+    };
+    if (const int64_t now = current(); now >= rev || m_tooLargeWaitMs == 0) {
+        then(now);
+        return;
+    }
+    auto *timer = new QTimer(context);
+    timer->setInterval(50);
+    const qint64 deadline = QDateTime::currentMSecsSinceEpoch() + m_tooLargeWaitMs;
+    connect(timer, &QTimer::timeout, context, [timer, rev, deadline, current, then] {
+        const int64_t now = current();
+        if (now < rev && QDateTime::currentMSecsSinceEpoch() < deadline)
+            return;
+        timer->stop();
+        timer->deleteLater();
+        then(now);
+    });
+    timer->start();
+}
+
+void WatchHub::rewindTo(int64_t rev)
+{
+    finishAll();
+    m_rev = rev;
+    m_compactedRev = std::min(m_compactedRev, rev);
+    m_dataVersion = -1;
 }
 
 void WatchHub::start(EventSink *sink, WatchRequest watch, const model::KindInfo &kind,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -66,10 +67,25 @@ public:
     int64_t compactedRev() const { return m_compactedRev; }
     // The newest revision of the cache.
     [[nodiscard]] Result<int64_t> currentRevision() { return m_source.cache().currentRev(); }
+    // Calls `then` with the cache's revision once it has reached `rev`, or with the revision it
+    // is still at after waiting tooLargeWaitMs() for it, as kube-apiserver's watch cache waits
+    // for a resourceVersion newer than its own (then the request fails with 504); at once when
+    // the revision is there already. Not called once `context` is gone.
+    void whenRevisionReached(
+        int64_t rev, QObject *context, std::function<void(int64_t current)> then);
+    // How long whenRevisionReached() waits (kube-apiserver: 3 s).
+    void setTooLargeWaitMs(int ms) { m_tooLargeWaitMs = std::max(0, ms); }
+    int tooLargeWaitMs() const { return m_tooLargeWaitMs; }
+    // Starts over at revision `rev` with the watches ended, as after an etcd restore brought
+    // the cache back to it: later revisions are issued again and fanned out anew.
+    void rewindTo(int64_t rev);
 
 private:
     friend class Watcher;
     void remove(Watcher *watcher);
+    // Answers a checked watch on `connection` with a chunked stream of its events.
+    void openStream(HttpConnection &connection, WatchRequest watch, const model::KindInfo &kind,
+        const std::string &ns, const std::string &apiVersion);
 
     ObjectSource &m_source;
     QTimer m_timer;
@@ -77,6 +93,7 @@ private:
     int64_t m_rev = 0; // every change up to this revision has been fanned out
     int64_t m_compactedRev = 0; // watches may not resume from before this revision
     int m_bookmarkIntervalMs = 30 * 1000;
+    int m_tooLargeWaitMs = 3000;
     std::vector<Watcher *> m_watchers;
 };
 

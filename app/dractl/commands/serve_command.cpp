@@ -105,10 +105,16 @@ QString describeCommand()
         "  %4           forget the history: resumed watches and old continue tokens get 410\n"
         "  %5   expire every continue token handed out so far\n"
         "  %6[?downMillis=500]  drop every connection, refuse connections for a while,\n"
-        "                     then serve again, as an API server restart does")
+        "                     then serve again, as an API server restart does\n"
+        "  %7[?revision=N]  go back to the state at revision N (default: before the last\n"
+        "                     change) and restart, as after an etcd restore: resourceVersions\n"
+        "                     go back (writable servers only)\n"
+        "  %8[?millis=3000]  how long a list or watch for a resourceVersion newer than\n"
+        "                     the server's waits before its 504")
         .arg(qs(sandbox::kDemoKubernetesVersion), presets, qs(server::test_hooks::kDropWatches),
             qs(server::test_hooks::kCompact), qs(server::test_hooks::kExpireContinue),
-            qs(server::test_hooks::kRestart));
+            qs(server::test_hooks::kRestart), qs(server::test_hooks::kRestore),
+            qs(server::test_hooks::kTooLargeWait));
 }
 
 // The cache an offline, writable or live serve reads and (when writable) writes.
@@ -447,7 +453,9 @@ int runServe(const QStringList &arguments)
                            "on loopback; faults: %1%2 (dractl sandbox fault ...; kinds: %3)\n")
                 .arg(url, qs(sandbox::kFaultsPath), qs(sandbox::faultKindNames())));
     if (testHooks)
-        out(QStringLiteral("test hooks: POST %1%2{drop-watches,compact,expire-continue,restart}\n")
+        out(QStringLiteral(
+            "test hooks: POST "
+            "%1%2{drop-watches,compact,expire-continue,restart,restore,too-large-wait}\n")
                 .arg(url, qs(server::test_hooks::kPrefix)));
     // The fragment never reaches the server; the page keeps the token for the tab and takes it
     // out of the address bar, leaving the route.

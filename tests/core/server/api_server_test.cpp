@@ -3,6 +3,7 @@
 #include "core/server/api_server.h"
 
 #include <QNetworkRequest>
+#include <QTimer>
 #include <QTemporaryDir>
 #include <QWebSocket>
 #include <QWebSocketHandshakeOptions>
@@ -491,6 +492,59 @@ TEST_F(ApiServerTest, RefusedWebSocketWatchesAreOrdinaryStatusAnswers)
     ASSERT_TRUE(client.waitFor("\r\n\r\n"));
     EXPECT_TRUE(client.received().startsWith("HTTP/1.1 101"));
     EXPECT_FALSE(client.received().contains("bearer"));
+}
+
+// A client of a restored or recreated server holds a resourceVersion newer than the server's:
+// a watch or a NotOlderThan list waits briefly for it, then fails as kube-apiserver fails it.
+TEST_F(ApiServerTest, TooLargeResourceVersionIsATimeoutForWatchesAndLists)
+{
+    m_api->watchHub().setTooLargeWaitMs(200);
+    const int64_t current = std::stoll(fetch("/apis/resource.k8s.io/v1/resourceslices")
+                                           .body["metadata"]["resourceVersion"]
+                                           .get<std::string>());
+    const std::string ahead = std::to_string(current + 300);
+    for (const std::string &target :
+        { "/apis/resource.k8s.io/v1/resourceslices?watch=true&resourceVersion=" + ahead,
+            "/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims?resourceVersion=" + ahead
+                + "&resourceVersionMatch=NotOlderThan",
+            "/apis/resource.k8s.io/v1/resourceslices?watch=true&sendInitialEvents=true&"
+            "resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion="
+                + ahead }) {
+        const Reply reply = fetch(target);
+        EXPECT_EQ(reply.status, 504) << target;
+        EXPECT_EQ(reply.body.value("reason", ""), "Timeout") << target;
+        EXPECT_EQ(reply.body.value("code", 0), 504) << target;
+        EXPECT_EQ(reply.body.value("message", ""),
+            "Timeout: Too large resource version: " + ahead
+                + ", current: " + std::to_string(current))
+            << target;
+        ASSERT_TRUE(reply.body["details"]["causes"].is_array()) << reply.text;
+        EXPECT_EQ(
+            reply.body["details"]["causes"][0].value("reason", ""), "ResourceVersionTooLarge");
+        EXPECT_EQ(reply.body["details"].value("retryAfterSeconds", 0), 1);
+        EXPECT_EQ(reply.headers("retry-after"), std::vector<std::string> { "1" }) << reply.head;
+    }
+    // The current resourceVersion, and any older one still held, are served as before.
+    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/resourceslices?resourceVersion="
+                  + std::to_string(current) + "&resourceVersionMatch=NotOlderThan")
+                  .status,
+        200);
+}
+
+// A resourceVersion that arrives while the request waits for it is served, not refused.
+TEST_F(ApiServerTest, ResourceVersionThatArrivesWhileWaitedForIsServed)
+{
+    m_api->watchHub().setTooLargeWaitMs(20'000);
+    const int64_t current = std::stoll(fetch("/apis/resource.k8s.io/v1/resourceslices")
+                                           .body["metadata"]["resourceVersion"]
+                                           .get<std::string>());
+    QTimer::singleShot(
+        200, m_api.get(), [this] { write(model::ChangeType::Added, { claim("ml", "late-0") }); });
+    const Reply list = fetch("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims?"
+                             "resourceVersionMatch=NotOlderThan&resourceVersion="
+        + std::to_string(current + 1));
+    EXPECT_EQ(list.status, 200) << list.text;
+    EXPECT_NE(list.text.find("late-0"), std::string::npos) << list.text;
 }
 
 } // namespace

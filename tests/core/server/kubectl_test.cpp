@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The real kubectl against `dractl serve` over TLS with a bearer token.
+#include <memory>
+#include <vector>
+
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
@@ -664,6 +667,45 @@ TEST_F(KubectlDemoTest, GetWatchSeesAChangeMadeByAnotherClient)
         << printed.constData();
     watch.kill();
     watch.waitForFinished();
+}
+
+// A resourceVersion newer than the server's (a client of a restored cluster): kubectl retries
+// as the Retry-After says, then prints what it prints for kube-apiserver's answer.
+TEST_F(KubectlDemoTest, TooLargeResourceVersionReadsAsKubeApiserverSaysIt)
+{
+    // No waiting for the resourceVersion to arrive: kubectl's ten retries a second apart are
+    // the time this test takes.
+    const QString empty = writeFile(QStringLiteral("empty.json"), "{}");
+    ok({ QStringLiteral("create"), QStringLiteral("--raw"),
+        QStringLiteral("/draconsole/test/too-large-wait?millis=0"), QStringLiteral("-f"), empty });
+    const QString ahead = QStringLiteral("999999");
+    const QStringList targets {
+        QStringLiteral("/apis/resource.k8s.io/v1/resourceclaims?watch=true&resourceVersion=")
+            + ahead,
+        QStringLiteral("/apis/resource.k8s.io/v1/resourceclaims?resourceVersionMatch=NotOlderThan&"
+                       "resourceVersion=")
+            + ahead,
+    };
+    // Both at once: each takes kubectl's retries.
+    std::vector<std::unique_ptr<QProcess>> runs;
+    for (const QString &target : targets) {
+        auto process = std::make_unique<QProcess>();
+        process->start(s_kubectl,
+            kubectlArguments({ QStringLiteral("get"), QStringLiteral("--raw"), target }));
+        ASSERT_TRUE(process->waitForStarted());
+        runs.push_back(std::move(process));
+    }
+    for (size_t i = 0; i < runs.size(); ++i) {
+        QProcess &process = *runs[i];
+        ASSERT_TRUE(process.waitForFinished(120'000)) << targets[int(i)].toStdString();
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        EXPECT_EQ(process.exitCode(), 1) << err.toStdString();
+        EXPECT_TRUE(err.contains(
+            QStringLiteral("Error from server (Timeout): Timeout: Too large resource version: "
+                           "999999, current: ")))
+            << targets[int(i)].toStdString() << "\n"
+            << err.toStdString();
+    }
 }
 
 // The Python client writes through CustomObjectsApi: create, patch, get, delete.
