@@ -29,6 +29,25 @@ QString describe(const nlohmann::json &status, int httpStatus)
     return text;
 }
 
+// kube-apiserver's answer to a resourceVersion newer than its own (a restored or recreated
+// cluster): 504 Timeout with a cause of type ResourceVersionTooLarge. The resourceVersion is of
+// no use on this server, which for a mirror means what 410 means: list again from scratch.
+bool isTooLargeResourceVersion(const nlohmann::json &status)
+{
+    if (field(status, "reason") != QLatin1String("Timeout"))
+        return false;
+    const auto details = status.find("details");
+    if (details == status.end() || !details->is_object())
+        return false;
+    const auto causes = details->find("causes");
+    if (causes == details->end() || !causes->is_array())
+        return false;
+    for (const nlohmann::json &cause : *causes)
+        if (cause.is_object() && field(cause, "reason") == QLatin1String("ResourceVersionTooLarge"))
+            return true;
+    return false;
+}
+
 } // namespace
 
 Error::Code codeForStatus(int httpStatus)
@@ -58,7 +77,8 @@ Error statusError(int httpStatus, const QByteArray &body, const QString &prefix)
 {
     const nlohmann::json status = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
     if (status.is_object() && field(status, "kind") == QLatin1String("Status"))
-        return Error { codeForStatus(httpStatus),
+        return Error { isTooLargeResourceVersion(status) ? Error::Code::Gone
+                                                         : codeForStatus(httpStatus),
             prefix + QStringLiteral(": ") + describe(status, httpStatus) };
     QString text = QString::fromUtf8(body.left(200)).simplified();
     return Error { codeForStatus(httpStatus),
@@ -77,7 +97,8 @@ Error statusObjectError(const nlohmann::json &status, const QString &prefix)
     const QString reason = field(status, "reason");
     if (reason == QLatin1String("Expired") || reason == QLatin1String("Gone"))
         code = 410;
-    return Error { codeForStatus(code), prefix + QStringLiteral(": ") + describe(status, code) };
+    return Error { isTooLargeResourceVersion(status) ? Error::Code::Gone : codeForStatus(code),
+        prefix + QStringLiteral(": ") + describe(status, code) };
 }
 
 } // namespace dra::kube

@@ -17,7 +17,9 @@ common::Error::Code codeForStatus(int httpStatus);
 
 // The error for a failed response: the Status object's message and reason when the body is one
 // ("deviceclasses.resource.k8s.io \"x\" not found (NotFound, HTTP 404)"), else the HTTP status
-// and the start of the body. `prefix` leads the message (context and request).
+// and the start of the body. `prefix` leads the message (context and request). A resourceVersion
+// newer than the server's (504 Timeout, cause ResourceVersionTooLarge) is Gone, as 410 is: the
+// resourceVersion means nothing on this server, and a mirror lists again from scratch.
 common::Error statusError(int httpStatus, const QByteArray &body, const QString &prefix);
 
 // The same for a Status object (a watch ERROR event); the code comes from its `code` field.

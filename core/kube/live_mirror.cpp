@@ -62,10 +62,18 @@ void LiveMirror::start()
                     Qt::QueuedConnection);
                 return;
             }
-            // Where the streams got to, as the cache says.
+            // Where the streams got to, and which cluster the name reached, as the cache says.
             MirrorOptions mirror = m_options.mirror;
             if (m_options.resume)
                 mirror.resumeFrom = resumePointsOf(*cache, cluster());
+            if (Result<std::vector<store::ClusterInfo>> clusters = cache->clusters()) {
+                for (const store::ClusterInfo &info : *clusters) {
+                    if (info.name != cluster())
+                        continue;
+                    mirror.recordedIdentity = { info.uid, info.server };
+                    mirror.recordedBookmarkGapMs = info.bookmarkGapMs;
+                }
+            }
             auto *writer = new store::Store(std::move(*cache));
             connect(m_storeThread, &QThread::finished, writer, &QObject::deleteLater);
             connect(writer, &store::Store::committed, this, &LiveMirror::committed);

@@ -32,7 +32,8 @@ struct LiveMirrorOptions
     ClientConfig client; // the kubeconfig context, resolved
     RestOptions rest; // user agent, how credential plugins reach the user
     QString cachePath; // created, with its folder, when missing
-    // `cluster` names the cluster in the cache; resumeFrom is filled in from the cache.
+    // `cluster` names the cluster in the cache; resumeFrom and what the cache recorded of the
+    // cluster are filled in from the cache.
     MirrorOptions mirror;
     // Resume each stream where the cache says an earlier run got to, instead of listing again.
     bool resume = true;
@@ -40,7 +41,8 @@ struct LiveMirrorOptions
 
 // One cluster mirrored live into a cache file: the cache's single writer (store::Store) on a
 // thread of its own, the REST client and kube::Mirror on another, started from where the cache
-// says an earlier run got to. What `dractl sync`, `dractl serve --context` and the desktop
+// says an earlier run got to, unless the context now reaches another cluster than the one the
+// cache recorded. What `dractl sync`, `dractl serve --context` and the desktop
 // console run, so all three follow a cluster the same way. Nothing here waits on the network
 // or on the file except stop(), which waits for the writer. Signals arrive on the thread that
 // created the LiveMirror (it must run an event loop); create it and call it on that thread only.
@@ -96,7 +98,7 @@ Q_SIGNALS:
     void retentionApplied(const dra::store::RetentionSummary &summary);
 
 private:
-    // `mirror`: the options with what the cache says (resume points).
+    // `mirror`: the options with what the cache says (resume points, the recorded cluster).
     void onCacheOpened(const MirrorOptions &mirror);
     void startMirror(const MirrorOptions &mirror);
 

@@ -15,6 +15,17 @@ namespace {
 
 using common::Error;
 
+// "kube-system namespace 1b4e28ba-… at https://10.0.0.1:6443", for notices.
+QString describeIdentity(const ClusterIdentity &identity)
+{
+    QString text = identity.uid.empty()
+        ? QStringLiteral("no readable kube-system namespace")
+        : QStringLiteral("kube-system namespace %1").arg(common::qs(identity.uid));
+    if (!identity.server.empty())
+        text += QStringLiteral(" at %1").arg(common::qs(identity.server));
+    return text;
+}
+
 bool settled(StreamState state)
 {
     return state == StreamState::Synced || state == StreamState::Watching
@@ -29,8 +40,15 @@ Mirror::Mirror(RestClient &client, MirrorOptions options, common::Clock &clock, 
     , m_options(std::move(options))
     , m_clock(clock)
     , m_discoveryBackoff(m_options.reflector.backoff)
+    , m_identity(m_options.recordedIdentity)
+    , m_recordedBookmarkGapMs(m_options.recordedBookmarkGapMs)
 {
     m_options.reflector.cluster = m_options.cluster;
+    if (!m_options.reflector.bookmarks)
+        m_options.reflector.bookmarks = std::make_shared<BookmarkCadence>();
+    if (m_recordedBookmarkGapMs > 0)
+        m_options.reflector.bookmarks->observe(m_recordedBookmarkGapMs);
+    m_bookmarks = m_options.reflector.bookmarks;
     qRegisterMetaType<dra::kube::StreamStatus>();
 }
 
@@ -100,17 +118,79 @@ void Mirror::runDiscovery()
         if (generation != m_generation || !m_running)
             return;
         if (!discovery) {
-            Q_EMIT notice(discovery.error());
-            const int64_t delay = m_discoveryBackoff.next();
-            m_clock.callLater(delay, this, [this, generation] {
-                if (generation == m_generation && m_running)
-                    runDiscovery();
-            });
+            retryDiscovery(discovery.error());
             return;
         }
-        m_discoveryBackoff.reset();
-        onDiscovered(*discovery);
+        checkIdentity(*discovery);
     });
+}
+
+void Mirror::retryDiscovery(const Error &error)
+{
+    Q_EMIT notice(error);
+    const uint64_t generation = m_generation;
+    const int64_t delay = m_discoveryBackoff.next();
+    m_clock.callLater(delay, this, [this, generation] {
+        if (generation == m_generation && m_running)
+            runDiscovery();
+    });
+}
+
+void Mirror::checkIdentity(const ApiDiscovery &discovery)
+{
+    const uint64_t generation = m_generation;
+    readClusterIdentity(
+        m_client, this, [this, generation, discovery](const Result<ClusterIdentity> &identity) {
+            if (generation != m_generation || !m_running)
+                return;
+            if (!identity) {
+                retryDiscovery(identity.error());
+                return;
+            }
+            m_discoveryBackoff.reset();
+            std::string archive;
+            switch (compareIdentity(m_identity, *identity)) {
+            case IdentityVerdict::Replaced:
+                archive = archivedClusterName(m_options.cluster, m_identity);
+                Q_EMIT notice(Error { Error::Code::Conflict,
+                    QStringLiteral("context %1 now reaches another cluster (%2, was %3): its "
+                                   "cached objects are replaced; the earlier cluster's change "
+                                   "log is kept as cluster %4")
+                        .arg(m_client.config().context, describeIdentity(*identity),
+                            describeIdentity(m_identity), common::qs(archive)) });
+                forgetStreams();
+                m_identity = *identity;
+                break;
+            case IdentityVerdict::Unrecorded:
+            case IdentityVerdict::Same:
+                // What was not known before is now (a UID the recorded identity lacked).
+                if (!identity->uid.empty())
+                    m_identity.uid = identity->uid;
+                m_identity.server = identity->server;
+                break;
+            }
+            onDiscovered(discovery, archive);
+        });
+}
+
+void Mirror::forgetStreams()
+{
+    for (auto &[key, reflector] : m_reflectors) {
+        reflector->stop();
+        reflector.release()->deleteLater(); // one of them may be emitting right now
+    }
+    m_reflectors.clear();
+    m_listedOnce.clear();
+    m_wasStale.clear();
+    m_namespaces.clear();
+    m_fallbackPending.clear();
+    m_inFallback.clear();
+    m_forbidden.clear();
+    m_options.resumeFrom.clear();
+    m_discoveredOnce = false;
+    m_discovery = {};
+    *m_bookmarks = {};
+    m_recordedBookmarkGapMs = 0;
 }
 
 void Mirror::scheduleRediscovery()
@@ -127,7 +207,7 @@ void Mirror::scheduleRediscovery()
     });
 }
 
-void Mirror::onDiscovered(const ApiDiscovery &discovery)
+void Mirror::onDiscovered(const ApiDiscovery &discovery, const std::string &archive)
 {
     const bool first = !m_discoveredOnce;
     m_discoveredOnce = true;
@@ -137,8 +217,10 @@ void Mirror::onDiscovered(const ApiDiscovery &discovery)
 
     model::WatchBatch info;
     info.cluster = m_options.cluster;
+    info.archiveHistoryAs = archive;
     info.server = m_client.config().server.toString(QUrl::RemoveUserInfo).toStdString();
     info.serverVersion = discovery.gitVersion.toStdString();
+    info.clusterUid = m_identity.uid;
     Q_EMIT batchReady(info);
 
     for (model::Kind kind : wantedKinds()) {
@@ -237,7 +319,15 @@ void Mirror::onBatch(const model::WatchBatch &batch)
             added.push_back(change.object.key.name);
         }
     }
-    Q_EMIT batchReady(batch);
+    if (m_bookmarks->longestGapMs > m_recordedBookmarkGapMs) {
+        // First seen, or longer than recorded: kept, so a later run knows it from the start.
+        m_recordedBookmarkGapMs = m_bookmarks->longestGapMs;
+        model::WatchBatch recorded = batch;
+        recorded.bookmarkGapMs = m_recordedBookmarkGapMs;
+        Q_EMIT batchReady(recorded);
+    } else {
+        Q_EMIT batchReady(batch);
+    }
     // A namespace created later may be readable for kinds in fallback.
     if (!replaced && !added.empty() && !m_inFallback.empty()) {
         for (model::Kind kind : m_inFallback) {

@@ -14,6 +14,7 @@
 
 #include "core/common/error.h"
 #include "core/common/clock.h"
+#include "core/kube/cluster_identity.h"
 #include "core/kube/discovery.h"
 #include "core/kube/reflector.h"
 #include "core/kube/stream_status.h"
@@ -46,6 +47,13 @@ struct MirrorOptions
     // of a full list when the cluster still serves that version; an expired one relists.
     std::map<std::pair<model::Kind, std::string>, ResumePoint> resumeFrom;
     int maxFallbackNamespaces = 200;
+    // The cluster the cache recorded under `cluster` (ClusterInfo uid and server). When the
+    // context now reaches another one, the mirror says so and starts afresh: nothing is resumed,
+    // the cached objects are replaced and the earlier change log is kept apart.
+    ClusterIdentity recordedIdentity;
+    // The longest wait between bookmarks the cache recorded for the cluster's server
+    // (ClusterInfo::bookmarkGapMs): known from the start, a silent watch is suspect at once.
+    int64_t recordedBookmarkGapMs = 0;
 };
 
 // "ml-team, inference" -> {"ml-team", "inference"}: a comma-separated namespace list as
@@ -92,7 +100,13 @@ private:
     using StreamKey = std::pair<model::Kind, std::string>;
 
     void runDiscovery();
-    void onDiscovered(const ApiDiscovery &discovery);
+    void retryDiscovery(const common::Error &error);
+    // Reads which cluster the context reaches now, then goes on with onDiscovered().
+    void checkIdentity(const ApiDiscovery &discovery);
+    // `archive`: the context reaches another cluster; the earlier one's history goes there.
+    void onDiscovered(const ApiDiscovery &discovery, const std::string &archive = {});
+    // Forgets every stream and where it got to, for a cluster that is not the one they followed.
+    void forgetStreams();
     Reflector *addReflector(const model::KindInfo &kind, const std::string &ns);
     void onStatus(const StreamStatus &status);
     void onBatch(const model::WatchBatch &batch);
@@ -118,6 +132,9 @@ private:
     std::set<StreamKey> m_listedOnce;
     std::set<StreamKey> m_wasStale; // streams that lost the server: re-check discovery on return
     bool m_initialSyncDone = false;
+    ClusterIdentity m_identity; // of the cluster the streams follow, as far as known
+    std::shared_ptr<BookmarkCadence> m_bookmarks; // shared by the reflectors
+    int64_t m_recordedBookmarkGapMs = 0;
     std::set<std::string> m_namespaces; // seen through the Namespace stream
     std::set<model::Kind> m_fallbackPending; // waiting for the Namespace stream to be listed
     std::set<model::Kind> m_inFallback;

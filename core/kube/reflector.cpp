@@ -55,6 +55,8 @@ Reflector::Reflector(RestClient &client, const model::KindInfo &kind, std::strin
     , m_clock(clock)
     , m_backoff(m_options.backoff)
 {
+    if (!m_options.bookmarks)
+        m_options.bookmarks = std::make_shared<BookmarkCadence>();
     m_status.kind = kind.kind;
     m_status.ns = kind.namespaced ? std::move(ns) : std::string();
     m_status.apiVersion = std::move(apiVersion);
@@ -297,7 +299,11 @@ void Reflector::watch()
     }
     m_watch = m_client.watch(path(), query, (timeout + 60) * 1000, this);
     m_watchStartedMs = m_clock.nowMs();
+    m_lastHeardMs = m_watchStartedMs;
+    ++m_watchSerial;
     m_watchSawEvents = false;
+    if (m_options.bookmarks->known() && !m_streamingList)
+        scheduleQuietCheck(quietLimitMs());
     connect(m_watch, &WatchStream::opened, this, [this] {
         if (m_streamingList)
             return; // still listing until the initial events end
@@ -314,10 +320,12 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
     model::WatchBatch batch = newBatch();
     bool moved = false;
     bool initialEnd = false;
+    const int64_t now = m_clock.nowMs();
     for (const WatchEvent &event : events) {
         m_watchSawEvents = true;
         const std::string resourceVersion = metadataString(event.object, "resourceVersion");
         if (event.type == WatchEvent::Type::Bookmark) {
+            m_options.bookmarks->observe(now - m_lastHeardMs);
             if (m_streamingList && isInitialEventsEnd(event.object))
                 initialEnd = true;
         } else if (mirrorKeeps(event.object, m_kind)) {
@@ -352,6 +360,8 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
             moved = true;
         }
     }
+    if (!events.empty())
+        m_lastHeardMs = now;
     if (m_streamingList) {
         m_status.objects = int(m_listed.size());
         Q_EMIT listProgress(m_status.objects);
@@ -366,6 +376,32 @@ void Reflector::onWatchEvents(const std::vector<WatchEvent> &events)
             std::string(m_kind.group), std::string(m_kind.name), m_status.resourceVersion);
     batch.streams.push_back(m_status.record());
     Q_EMIT batchReady(batch);
+}
+
+int64_t Reflector::quietLimitMs() const
+{
+    return std::max(m_options.quietWatchLimitMs, 3 * m_options.bookmarks->longestGapMs);
+}
+
+void Reflector::scheduleQuietCheck(int64_t delayMs)
+{
+    const uint64_t generation = m_generation;
+    const uint64_t serial = m_watchSerial;
+    m_clock.callLater(delayMs, this, [this, generation, serial] {
+        if (generation != m_generation || serial != m_watchSerial || m_phase != Phase::Watching
+            || !m_watch)
+            return;
+        const int64_t quiet = m_clock.nowMs() - m_lastHeardMs;
+        if (quiet < quietLimitMs()) {
+            scheduleQuietCheck(quietLimitMs() - quiet);
+            return;
+        }
+        // The server sends bookmarks, yet this watch has said nothing for far longer: it may be
+        // waiting for a resourceVersion this server will never reach. Only a list can tell.
+        qCInfo(lcKube).noquote() << m_status.label() << "watch silent for" << quiet / 1000
+                                 << "s although the server sends bookmarks; listing again";
+        list();
+    });
 }
 
 void Reflector::onWatchEnded()
@@ -401,8 +437,11 @@ void Reflector::onWatchFailed(const Error &error)
     }
     switch (error.code) {
     case Error::Code::Gone:
-        qCInfo(lcKube).noquote() << m_status.label() << "resourceVersion"
-                                 << common::qs(m_status.resourceVersion) << "expired; relisting";
+        // Expired, or newer than anything the server has (a restored or recreated cluster):
+        // either way only a list from scratch says what the cluster holds.
+        qCInfo(lcKube).noquote() << m_status.label() << "cannot resume at resourceVersion"
+                                 << common::qs(m_status.resourceVersion) << "(" << error.message
+                                 << "); listing again";
         list();
         return;
     case Error::Code::Forbidden:

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,15 @@ class RestClient;
 class WatchStream;
 struct WatchEvent;
 
+// How often a server sends watch bookmarks, as the reflectors of one mirror have seen it.
+struct BookmarkCadence
+{
+    int64_t longestGapMs = 0; // the longest wait for a bookmark seen; 0: none seen yet
+
+    bool known() const { return longestGapMs > 0; }
+    void observe(int64_t gapMs) { longestGapMs = std::max({ longestGapMs, gapMs, int64_t(1) }); }
+};
+
 struct ReflectorOptions
 {
     std::string cluster; // the cache's name for the cluster
@@ -32,15 +42,24 @@ struct ReflectorOptions
     int watchTimeoutMaxS = 600; // client-go does, so many watches do not restart together
     int maxListRestarts = 3; // expired continue tokens before listing in one response
     BackoffPolicy backoff;
+    // A watch silent (neither an event nor a bookmark) for this long, or three times the longest
+    // wait for a bookmark seen, whichever is more, is suspect when the server is known to send
+    // bookmarks: a watch resumed at a resourceVersion the server does not have (a restored
+    // cluster) can stay open and say nothing. It is ended and the kind listed again.
+    int64_t quietWatchLimitMs = 90 * 1000;
+    // Shared by the reflectors of one mirror (none: each keeps its own).
+    std::shared_ptr<BookmarkCadence> bookmarks;
 };
 
 // Mirrors one kind — cluster-wide, or in one namespace — into store batches: lists it (page by
 // page, restarting when a continue token expires, or as a streaming list), then watches from the
 // list's resourceVersion with bookmarks. A watch that ends is resumed from the last
-// resourceVersion seen; 410 Gone relists, and the relist batch replaces the kind (or namespace)
-// so objects that vanished meanwhile are deleted, with the deletion logged. Errors back off with
-// jitter on the injected clock. resourceVersions are opaque strings. Each state change is
-// reported and carried into the cache with the batch. Thread of its client.
+// resourceVersion seen; 410 Gone, and a resourceVersion newer than the server's (a restored or
+// recreated cluster), relist from scratch, and the relist batch replaces the kind (or namespace)
+// so objects that vanished meanwhile are deleted, with the deletion logged. A watch that stays
+// silent far longer than the server's bookmarks come is taken for stuck and relisted too. Errors
+// back off with jitter on the injected clock. resourceVersions are opaque strings. Each state
+// change is reported and carried into the cache with the batch. Thread of its client.
 class Reflector final : public QObject
 {
     Q_OBJECT
@@ -89,6 +108,9 @@ private:
     model::WatchBatch newBatch() const;
     void closeWatch();
     QString path() const;
+    // How long the open watch may stay silent before it is suspect.
+    int64_t quietLimitMs() const;
+    void scheduleQuietCheck(int64_t delayMs);
 
     RestClient &m_client;
     const model::KindInfo &m_kind;
@@ -110,6 +132,8 @@ private:
     // Watching.
     QPointer<WatchStream> m_watch;
     int64_t m_watchStartedMs = 0;
+    int64_t m_lastHeardMs = 0; // when the open watch last delivered anything
+    uint64_t m_watchSerial = 0; // bumps with each watch, so stale quiet checks do nothing
     bool m_watchSawEvents = false;
 };
 

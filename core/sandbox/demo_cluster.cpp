@@ -2,8 +2,11 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/demo_cluster.h"
 
+#include <QUuid>
+
 #include "core/model/object.h"
 #include "core/model/record_codec.h"
+#include "core/sandbox/object_factory.h"
 
 namespace dra::sandbox {
 
@@ -28,6 +31,16 @@ Result<void> seedDemoCache(
             return dra::fail(object.error());
         batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
+    // Like a real cluster, each demo cluster has a kube-system namespace whose UID is its
+    // identity: made anew with each cluster (the rest of the preset is the same every time), so
+    // a mirror told to follow another demo cluster under the same context knows it.
+    nlohmann::json kubeSystem = ObjectFactory(preset.seed).namespaceObject("kube-system");
+    kubeSystem["metadata"]["uid"]
+        = QUuid::createUuid().toString(QUuid::WithoutBraces).toStdString();
+    Result<model::Object> namespaceObject = model::decodeObject(std::move(kubeSystem));
+    if (!namespaceObject)
+        return dra::fail(namespaceObject.error());
+    batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*namespaceObject) });
     if (Result<model::BatchSummary> applied = writer.apply(batch); !applied)
         return dra::fail(applied.error());
     return writer.setClusterInfo(

@@ -15,9 +15,10 @@ inline constexpr std::string_view kDemoCluster = "demo";
 inline constexpr std::string_view kDemoKubernetesVersion = "v1.36.0";
 
 // Seeds an empty cache (a writer) with a preset's demo cluster as cluster `cluster`: every
-// object of generateInventory() in one batch, and the cluster recorded as running
-// kDemoKubernetesVersion. A cache that already holds the cluster is left as it is, so a demo
-// cache kept with --cache carries its changes across restarts. Errors name the object.
+// object of generateInventory() and a kube-system namespace with a UID of its own (the demo
+// cluster's identity) in one batch, and the cluster recorded as running kDemoKubernetesVersion. A
+// cache that already holds the cluster is left as it is, so a demo cache kept with --cache carries
+// its changes across restarts. Errors name the object.
 [[nodiscard]] Result<void> seedDemoCache(
     store::CacheDb &writer, const std::string &cluster, const PresetOptions &preset);
 

@@ -6,12 +6,17 @@
 // client; and the workload namespaces it mirrors are the ones asked for.
 #include "app/console/console_session.h"
 
+#include <set>
+
 #include <QFileInfo>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "core/common/json_text.h"
 #include "core/kube/mirror.h"
+#include "core/sandbox/embedded_demo_cluster.h"
 #include "tests/views/console_demo_support.h"
 
 namespace dra::test {
@@ -142,6 +147,143 @@ TEST(ConsoleSessionTest, MirroredWorkloadNamespacesDependOnTheMode)
     EXPECT_EQ(options.mirroredWorkloadNamespaces(), (std::vector<std::string> { "a", "b" }));
     EXPECT_EQ(kube::parseNamespaceList(QStringLiteral(" ml-team, ,inference,")),
         (std::vector<std::string> { "ml-team", "inference" }));
+}
+
+// A claim in the batch namespace, as a client creates it.
+bool createSessionTestClaim(const kube::ClientConfig &client, const std::string &name)
+{
+    kube::RestRequest request;
+    request.method = "POST";
+    request.path = QStringLiteral("/apis/resource.k8s.io/v1/namespaces/batch/resourceclaims");
+    request.body = QByteArray::fromStdString(nlohmann::json(
+        { { "apiVersion", "resource.k8s.io/v1" }, { "kind", "ResourceClaim" },
+            { "metadata", { { "name", name }, { "namespace", "batch" } } },
+            { "spec",
+                { { "devices",
+                    { { "requests",
+                        { { { "name", "gpu" },
+                            { "exactly",
+                                { { "deviceClassName", "gpu.nvidia.com" } } } } } } } } } } })
+                                                 .dump());
+    return consoleRequest(client, std::move(request)).has_value();
+}
+
+// "ns/name@resourceVersion" of every object of `kind` the cluster serves.
+std::set<std::string> servedObjects(const kube::ClientConfig &client, const model::KindInfo &kind)
+{
+    std::set<std::string> out;
+    const QString path = kind.group.empty()
+        ? QStringLiteral("/api/v1/") + common::qs(kind.plural)
+        : QStringLiteral("/apis/resource.k8s.io/v1/") + common::qs(kind.plural);
+    const Result<kube::RestResponse> list = consoleGet(client, path);
+    if (!list)
+        return out;
+    const nlohmann::json json = nlohmann::json::parse(list->body.toStdString(), nullptr, false);
+    if (!json.is_object() || !json.contains("items"))
+        return out;
+    for (const nlohmann::json &item : json["items"]) {
+        const nlohmann::json &meta = item["metadata"];
+        out.insert(meta.value("namespace", "") + "/" + meta.value("name", "") + "@"
+            + meta.value("resourceVersion", ""));
+    }
+    return out;
+}
+
+// The same, of what the session's inventory shows.
+std::set<std::string> shownObjects(const console::ConsoleSession &session, model::Kind kind)
+{
+    std::set<std::string> out;
+    if (!session.inventory())
+        return out;
+    for (const auto &object : session.inventory()->snapshot()->objects(kind))
+        out.insert(object->meta.ns + "/" + object->meta.name + "@" + object->meta.resourceVersion);
+    return out;
+}
+
+// The desktop on a live context that now reaches another cluster (recreated under the same
+// name): it says so, shows the new cluster instead of the old one's objects, and follows it.
+TEST(ConsoleSessionTest, LiveContextThatNowReachesAnotherClusterShowsAndFollowsThatCluster)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString cache = dir.filePath(QStringLiteral("live.db"));
+    const auto demoCluster = [] {
+        sandbox::EmbeddedDemoOptions options;
+        options.preset = sandbox::PresetOptions { "a100-mig", 0, 1 };
+        Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> cluster
+            = sandbox::EmbeddedDemoCluster::create(std::move(options));
+        EXPECT_TRUE(cluster.has_value()) << cluster.error().message.toStdString();
+        if (!cluster || !(*cluster)->listen())
+            return std::unique_ptr<sandbox::EmbeddedDemoCluster>();
+        return std::move(*cluster);
+    };
+    struct Live
+    {
+        std::unique_ptr<console::ConsoleSession> session;
+        bool loaded = false, synced = false;
+        QStringList notices;
+    };
+    const auto follow = [&](Live &live, const kube::ClientConfig &client) {
+        console::SessionOptions options;
+        options.mode = console::SessionOptions::Mode::Live;
+        options.client = client;
+        options.cachePath = cache;
+        live.session = std::make_unique<console::ConsoleSession>(std::move(options));
+        QObject::connect(live.session.get(), &console::ConsoleSession::loaded, live.session.get(),
+            [&live] { live.loaded = true; });
+        QObject::connect(live.session.get(), &console::ConsoleSession::initialSynced,
+            live.session.get(), [&live] { live.synced = true; });
+        QObject::connect(live.session.get(), &console::ConsoleSession::notice, live.session.get(),
+            [&live](const QString &notice) { live.notices << notice; });
+        live.session->start();
+        return consoleWaitUntil([&live] { return live.loaded && live.synced; });
+    };
+
+    std::unique_ptr<sandbox::EmbeddedDemoCluster> a = demoCluster();
+    ASSERT_TRUE(a);
+    ASSERT_TRUE(createSessionTestClaim(a->clientConfig(), "only-on-a"));
+    {
+        Live first;
+        ASSERT_TRUE(follow(first, a->clientConfig()));
+        ASSERT_TRUE(consoleWaitUntil([&] {
+            return inventoryObject(*first.session, model::Kind::ResourceClaim, "batch", "only-on-a")
+                != nullptr;
+        }));
+    }
+    a.reset();
+
+    std::unique_ptr<sandbox::EmbeddedDemoCluster> b = demoCluster();
+    ASSERT_TRUE(b);
+    Live second;
+    ASSERT_TRUE(follow(second, b->clientConfig()));
+    EXPECT_TRUE(consoleWaitUntil(
+        [&] {
+            return second.notices.join(QLatin1Char('\n'))
+                .contains(QStringLiteral("context demo now reaches another cluster"));
+        },
+        5000))
+        << second.notices.join(QLatin1Char('\n')).toStdString();
+    ASSERT_TRUE(createSessionTestClaim(b->clientConfig(), "new-on-b"));
+    EXPECT_TRUE(consoleWaitUntil(
+        [&] {
+            return inventoryObject(*second.session, model::Kind::ResourceClaim, "batch", "new-on-b")
+                != nullptr;
+        },
+        5000));
+    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::ResourceSlice,
+             model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate, model::Kind::Node,
+             model::Kind::Pod, model::Kind::Namespace }) {
+        const model::KindInfo &info = model::kindInfo(kind);
+        EXPECT_TRUE(consoleWaitUntil(
+            [&] {
+                return shownObjects(*second.session, kind)
+                    == servedObjects(b->clientConfig(), info);
+            },
+            30'000))
+            << info.name;
+    }
+    EXPECT_EQ(inventoryObject(*second.session, model::Kind::ResourceClaim, "batch", "only-on-a"),
+        nullptr);
 }
 
 TEST(ConsoleSessionTest, OfflineCacheHasNoClient)

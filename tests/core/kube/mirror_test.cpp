@@ -10,6 +10,8 @@
 #include "core/common/json_text.h"
 #include "core/server/kube_status.h"
 #include "core/kube/rest_client.h"
+#include "core/model/object.h"
+#include "core/model/record_codec.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
 #include "tests/core/kube/kube_fixture.h"
@@ -286,6 +288,93 @@ TEST_F(MirrorTest, BatchesGoThroughTheStoreOnItsOwnThread)
     ASSERT_TRUE(reader.has_value());
     EXPECT_EQ(
         reader->objects(test::kClusterName, "resource.k8s.io", "ResourceSlice").value().size(), 2u);
+}
+
+// A context that now reaches another cluster (a recreated cluster under the same name): the
+// mirror says so, resumes nothing, replaces the cached objects with the new cluster's, records
+// its identity, and keeps the old cluster's change log apart under a name of its own.
+TEST_F(MirrorTest, AContextThatNowReachesAnotherClusterStartsAfreshWithTheOldHistoryApart)
+{
+    nlohmann::json kubeSystem = namespaceObject("kube-system");
+    kubeSystem["metadata"]["uid"] = "22222222-0000-4000-8000-000000000002";
+    m_cluster.put({ kubeSystem, slice("s1", "n1") });
+    // The cache as an earlier run left it, following another cluster under this name.
+    Result<model::Object> old = model::decodeObject(slice("old-slice", "n0"));
+    ASSERT_TRUE(old.has_value());
+    model::WatchBatch earlier;
+    earlier.cluster = test::kClusterName;
+    earlier.server = "https://old.example:6443";
+    earlier.clusterUid = "11111111-0000-4000-8000-000000000001";
+    earlier.changes.push_back({ model::ChangeType::Added, model::toRecord(*old) });
+    ASSERT_TRUE(m_cache.apply(earlier).has_value());
+    m_options.recordedIdentity = { earlier.clusterUid, earlier.server };
+    m_options.resumeFrom[{ model::Kind::ResourceSlice, std::string() }]
+        = { "resource.k8s.io/v1", "999999" };
+    m_options.kinds = { model::Kind::ResourceSlice, model::Kind::Namespace };
+
+    Mirror &live = mirror();
+    bool synced = false;
+    QObject::connect(&live, &Mirror::initialSynced, &live, [&] { synced = true; });
+    live.start();
+    ASSERT_TRUE(driveUntil([&] { return synced; }));
+    EXPECT_TRUE(m_notices.join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("now reaches another cluster (kube-system namespace "
+                                             "22222222-0000-4000-8000-000000000002")))
+        << m_notices.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(m_notices.join(QLatin1Char('\n')).contains(QStringLiteral("test@11111111")));
+
+    const std::vector<model::ObjectRecord> slices = objects(model::Kind::ResourceSlice);
+    ASSERT_EQ(slices.size(), 1u);
+    EXPECT_EQ(slices[0].key.name, "s1");
+    const std::vector<store::ClusterInfo> clusters = m_cache.clusters().value();
+    ASSERT_EQ(clusters.size(), 1u);
+    EXPECT_EQ(clusters[0].uid, "22222222-0000-4000-8000-000000000002");
+    EXPECT_EQ(clusters[0].server, m_cluster.clientConfig().server.toString().toStdString());
+
+    // The old cluster's log is apart; the new one's begins with the old objects leaving.
+    const std::vector<store::LoggedChange> archived
+        = m_cache.history(store::HistoryQuery { .cluster = "test@11111111" }).value();
+    ASSERT_EQ(archived.size(), 1u);
+    EXPECT_EQ(archived[0].key.name, "old-slice");
+    EXPECT_EQ(archived[0].type, model::ChangeType::Added);
+    const std::vector<store::LoggedChange> current
+        = m_cache.history(store::HistoryQuery { .cluster = test::kClusterName }).value();
+    for (const store::LoggedChange &change : current)
+        EXPECT_FALSE(change.key.name == "old-slice" && change.type != model::ChangeType::Deleted)
+            << change.rev;
+}
+
+// The same cluster again: nothing is said, and the streams resume where they were.
+TEST_F(MirrorTest, TheSameClusterAgainIsResumedAndItsIdentityRecorded)
+{
+    nlohmann::json kubeSystem = namespaceObject("kube-system");
+    kubeSystem["metadata"]["uid"] = "33333333-0000-4000-8000-000000000003";
+    m_cluster.put({ kubeSystem, slice("s1", "n1") });
+    m_options.kinds = { model::Kind::ResourceSlice };
+    {
+        Mirror &first = mirror();
+        bool synced = false;
+        QObject::connect(&first, &Mirror::initialSynced, &first, [&] { synced = true; });
+        first.start();
+        ASSERT_TRUE(driveUntil([&] { return synced; }));
+    }
+    const store::ClusterInfo info = m_cache.clusters().value().at(0);
+    EXPECT_EQ(info.uid, "33333333-0000-4000-8000-000000000003");
+    m_options.recordedIdentity = { info.uid, info.server };
+    m_options.resumeFrom[{ model::Kind::ResourceSlice, std::string() }]
+        = { "resource.k8s.io/v1", stream("ResourceSlice")->resourceVersion };
+    m_notices.clear();
+    m_cluster.requests.clear();
+    Mirror &again = mirror();
+    bool watching = false;
+    QObject::connect(&again, &Mirror::streamChanged, &again,
+        [&](const StreamStatus &status) { watching = status.state == StreamState::Watching; });
+    again.start();
+    ASSERT_TRUE(driveUntil([&] { return watching; }));
+    EXPECT_FALSE(m_notices.join(QLatin1Char('\n')).contains(QStringLiteral("another cluster")));
+    for (const std::string &request : m_cluster.requests)
+        EXPECT_FALSE(request.starts_with("GET /apis/resource.k8s.io/v1/resourceslices?limit"))
+            << "listed again: " << request;
 }
 
 } // namespace

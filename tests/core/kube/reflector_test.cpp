@@ -5,14 +5,20 @@
 // object by object, after every fault, with no duplicate and no missing change in its log.
 #include "core/kube/reflector.h"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 
+#include <QPointer>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include "core/common/json_text.h"
 #include "core/kube/rest_client.h"
+#include "core/model/object.h"
+#include "core/model/record_codec.h"
+#include "core/server/api_server.h"
 #include "core/store/cache_db.h"
 #include "tests/core/kube/kube_fixture.h"
 #include "tests/core/kube/test_cluster.h"
@@ -287,7 +293,7 @@ TEST_F(ReflectorTest, ContinueTokensAreSentBackByteForByte)
         const std::string got = request.query.value("continue").value_or("");
         received.push_back(got);
         nlohmann::json list = { { "kind", "DeviceClassList" },
-            { "apiVersion", "resource.k8s.io/v1" }, { "metadata", { { "resourceVersion", "7" } } },
+            { "apiVersion", "resource.k8s.io/v1" }, { "metadata", { { "resourceVersion", "1" } } },
             { "items", nlohmann::json::array() } };
         if (got.empty())
             list["metadata"]["continue"] = token;
@@ -376,6 +382,66 @@ TEST(BackoffTest, DoublesWithJitterUpToTheCap)
     EXPECT_EQ(backoff.next(), 1250); // capped at 1000, plus jitter
     backoff.reset();
     EXPECT_EQ(backoff.next(), 125);
+}
+
+// A restored or recreated cluster: the stream resumes at a resourceVersion the server never
+// reached. The server answers 504 Too large resource version; the reflector lists from scratch
+// and drops what the cluster lacks, then follows it, instead of waiting on a silent watch.
+TEST_F(ReflectorTest, ResumeBeyondTheServersResourceVersionListsAfreshAndDropsWhatItLacks)
+{
+    m_cluster.api().watchHub().setTooLargeWaitMs(100);
+    m_cluster.put({ slice("s1", "n1"), slice("s2", "n2") });
+    // What the cache held of the cluster as it was: a slice the cluster no longer has.
+    Result<model::Object> gone = model::decodeObject(slice("s9", "n9"));
+    ASSERT_TRUE(gone.has_value());
+    model::WatchBatch earlier;
+    earlier.cluster = test::kClusterName;
+    earlier.changes.push_back({ model::ChangeType::Added, model::toRecord(*gone) });
+    m_mirror.apply(earlier);
+
+    Reflector &slices = reflector(kSlices);
+    slices.start("999999");
+    ASSERT_TRUE(waitForEqual(kSlices));
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    EXPECT_NE(std::ranges::find(m_states, StreamState::Listing), m_states.end());
+    const std::vector<store::LoggedChange> log = m_mirror.log(kSlices);
+    ASSERT_FALSE(log.empty());
+    EXPECT_EQ(log.back().key.name, "s9");
+    EXPECT_EQ(log.back().type, model::ChangeType::Deleted);
+    // And it follows the cluster from there.
+    m_cluster.put({ slice("s3", "n3") });
+    ASSERT_TRUE(waitForEqual(kSlices));
+}
+
+// A watch the server holds open without a word, from a server known to send bookmarks, is
+// suspect: the reflector lists again, and a change the silent watch never delivered arrives.
+TEST_F(ReflectorTest, SilentWatchFromAServerThatSendsBookmarksIsListedAgain)
+{
+    m_options.quietWatchLimitMs = 1000;
+    m_options.bookmarks = std::make_shared<BookmarkCadence>();
+    m_options.bookmarks->observe(500);
+    m_cluster.put({ slice("s1", "n1") });
+    int lists = 0;
+    std::vector<QPointer<server::HttpConnection>> held;
+    m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
+        if (request.path != "/apis/resource.k8s.io/v1/resourceslices")
+            return false;
+        if (request.query.value("watch").value_or("") != "true") {
+            ++lists;
+            return false;
+        }
+        // Open, and silent for good, as a watch waiting for a resourceVersion that never comes.
+        connection.beginStream(server::Response { 200, "application/json", {}, {} });
+        held.emplace_back(&connection);
+        return true;
+    };
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    const int before = lists;
+    m_cluster.put({ slice("s2", "n2") });
+    ASSERT_TRUE(driveUntil([&] { return lists > before; }));
+    ASSERT_TRUE(waitForEqual(kSlices));
 }
 
 } // namespace

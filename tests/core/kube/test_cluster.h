@@ -85,6 +85,8 @@ public:
     std::vector<server::Request> requestLog;
 
     static const Pem &serverPem();
+    // The API server, for what a test tunes (how long a too-large resourceVersion waits).
+    server::ApiServer &api() { return *m_api; }
 
 private:
     void handle(server::Request &request, server::HttpConnection &connection);
