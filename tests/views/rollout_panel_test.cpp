@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QStringListModel>
 #include <QTemporaryDir>
@@ -403,4 +404,46 @@ TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysW
     EXPECT_TRUE(panel.snapshot()->rollouts.empty())
         << "no rollout is left waiting for a start nobody gives";
     EXPECT_FALSE(panel.snapshot()->state);
+}
+
+// The Rollouts page with no rollout open: the state file's rollouts are listed, the most recent
+// one under way is opened, and "No rollouts in the state file" is said only when there are none.
+TEST(RolloutPageTest, ArrivingListsTheStateFilesRolloutsAndOpensTheOneUnderWay)
+{
+    const auto snapshotOf = [](std::vector<dra::views::RolloutSummary> rollouts) {
+        auto snapshot = std::make_shared<RolloutSnapshot>();
+        snapshot->rollouts = std::move(rollouts);
+        return snapshot;
+    };
+    RolloutPanel empty;
+    EXPECT_EQ(empty.picker()->placeholderText(), QStringLiteral("No rollouts in the state file"));
+    EXPECT_TRUE(empty.rolloutList()->isHidden());
+
+    RolloutPanel settled;
+    QStringList chosen;
+    QObject::connect(
+        &settled, &RolloutPanel::rolloutChosen, &settled, [&](const QString &id) { chosen << id; });
+    settled.showSnapshot(snapshotOf({ { "r1", "llm-inference", Stage::Finalised, 100 },
+        { "r2", "embeddings", Stage::RolledBack, 200 } }));
+    EXPECT_FALSE(settled.rolloutList()->isHidden());
+    ASSERT_EQ(settled.rolloutList()->count(), 2);
+    EXPECT_TRUE(settled.rolloutList()->item(0)->text().contains(QStringLiteral("r1")));
+    EXPECT_TRUE(settled.rolloutList()->item(1)->text().contains(QStringLiteral("embeddings")));
+    EXPECT_NE(settled.picker()->placeholderText(), QStringLiteral("No rollouts in the state file"));
+    EXPECT_TRUE(chosen.isEmpty()) << "nothing under way: nothing opened by itself";
+    // Picking one from the list opens it.
+    Q_EMIT settled.rolloutList()->itemActivated(settled.rolloutList()->item(1));
+    EXPECT_EQ(chosen, QStringList { QStringLiteral("r2") });
+
+    RolloutPanel active;
+    QStringList opened;
+    QObject::connect(
+        &active, &RolloutPanel::rolloutChosen, &active, [&](const QString &id) { opened << id; });
+    active.showSnapshot(snapshotOf({ { "r1", "llm-inference", Stage::Finalised, 900 },
+        { "r3", "llm-inference", Stage::Canary, 400 },
+        { "r4", "embeddings", Stage::Shadow, 500 } }));
+    EXPECT_EQ(opened, QStringList { QStringLiteral("r4") });
+    // Once one was opened, later snapshots without an open rollout do not open another.
+    active.showSnapshot(snapshotOf({ { "r3", "llm-inference", Stage::Canary, 600 } }));
+    EXPECT_EQ(opened, QStringList { QStringLiteral("r4") });
 }

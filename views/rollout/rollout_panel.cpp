@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QListWidget>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -48,6 +49,7 @@ QGroupBox *rolloutBox(const QString &title, QWidget *content, QWidget *parent)
 RolloutPanel::RolloutPanel(QWidget *parent)
     : QWidget(parent)
     , m_picker(new QComboBox(this))
+    , m_list(new QListWidget(this))
     , m_drive(new QLabel(this))
     , m_chain(new QLabel(this))
     , m_error(new QLabel(this))
@@ -74,6 +76,10 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     auto *fromPlan = new QPushButton(QStringLiteral("Start from plan file…"), this);
     top->addWidget(fromPlan);
     layout->addLayout(top);
+
+    m_list->setVisible(false);
+    m_list->setMaximumHeight(160);
+    layout->addWidget(m_list);
 
     auto *status = new QHBoxLayout;
     status->addWidget(m_drive, 1);
@@ -143,6 +149,10 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     layout->addWidget(vertical, 1);
 
     connect(m_picker, &QComboBox::currentIndexChanged, this, &RolloutPanel::chooseRollout);
+    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        m_openedOne = true;
+        Q_EMIT rolloutChosen(item->data(Qt::UserRole).toString());
+    });
     connect(fromPlan, &QPushButton::clicked, this, &RolloutPanel::choosePlanFile);
     connect(m_gateView->selectionModel(), &QItemSelectionModel::currentChanged, this,
         &RolloutPanel::showPictures);
@@ -167,7 +177,12 @@ void RolloutPanel::showSnapshot(const RolloutSnapshotPtr &snapshot)
                     QString::fromLatin1(rollout::stageName(summary.stage))),
             QString::fromStdString(summary.id));
     m_picker->setCurrentIndex(openId.isEmpty() ? -1 : m_picker->findData(openId));
+    m_picker->setPlaceholderText(snapshot->rollouts.empty()
+            ? QStringLiteral("No rollouts in the state file")
+            : QStringLiteral("Choose one of the %1 rollouts in the state file")
+                  .arg(snapshot->rollouts.size()));
     m_updatingPicker = false;
+    showRolloutList(*snapshot);
 
     m_drive->setText(driveText(*snapshot));
     m_chain->setText(snapshot->state ? auditChainText(snapshot->verification) : QString());
@@ -190,6 +205,38 @@ void RolloutPanel::showSnapshot(const RolloutSnapshotPtr &snapshot)
     if (const int current = m_timeline->currentRow(); current >= 0)
         m_timelineView->scrollTo(m_timeline->index(current, 0));
     m_auditView->scrollToBottom();
+}
+
+void RolloutPanel::showRolloutList(const RolloutSnapshot &snapshot)
+{
+    m_openedOne = m_openedOne || snapshot.state.has_value();
+    m_list->clear();
+    m_list->setVisible(!snapshot.state && !snapshot.rollouts.empty());
+    if (snapshot.state)
+        return;
+    const RolloutSummary *active = nullptr;
+    for (const RolloutSummary &summary : snapshot.rollouts) {
+        const bool settled = rollout::isSettled(summary.stage);
+        auto *item = new QListWidgetItem(
+            QStringLiteral("%1 — %2 (%3%4)")
+                .arg(QString::fromStdString(summary.id), QString::fromStdString(summary.workload),
+                    QString::fromLatin1(rollout::stageName(summary.stage)),
+                    summary.updatedAt > 0
+                        ? QStringLiteral(", updated %1")
+                              .arg(QDateTime::fromMSecsSinceEpoch(summary.updatedAt)
+                                       .toString(QStringLiteral("yyyy-MM-dd HH:mm")))
+                        : QString()),
+            m_list);
+        item->setData(Qt::UserRole, QString::fromStdString(summary.id));
+        if (!settled && (!active || summary.updatedAt > active->updatedAt))
+            active = &summary;
+    }
+    // Arriving on the page: the rollout under way is the one to look at; with none under way,
+    // the list above says what the state file holds.
+    if (active && !m_openedOne) {
+        m_openedOne = true;
+        Q_EMIT rolloutChosen(QString::fromStdString(active->id));
+    }
 }
 
 void RolloutPanel::appendMessage(const QString &text)
@@ -248,6 +295,7 @@ void RolloutPanel::chooseRollout(int index)
 {
     if (m_updatingPicker || index < 0)
         return;
+    m_openedOne = true;
     Q_EMIT rolloutChosen(m_picker->itemData(index).toString());
 }
 

@@ -14,6 +14,7 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListView;
+class QListWidget;
 class QPushButton;
 class QStringListModel;
 class QTableView;
@@ -27,10 +28,11 @@ class RolloutGateModel;
 class RolloutTimelineModel;
 
 // The rollout panel: a picker of the state file's rollouts ("Start from plan file…" for a new
-// one), who drives the open rollout, the verb buttons (always all shown, enabled as the state
-// machine allows), the stage timeline, the gates with their evidence and pictures, the audit log
-// with whether its chain verifies, and the controller's messages. It shows snapshots and asks
-// for verbs through signals; whoever drives the rollout (RolloutDriver) decides. GUI thread only.
+// one) that opens the most recent active one on arrival and lists them all while none is open, who
+// drives the open rollout, the verb buttons (always all shown, enabled as the state machine
+// allows), the stage timeline, the gates with their evidence and pictures, the audit log with
+// whether its chain verifies, and the controller's messages. It shows snapshots and asks for verbs
+// through signals; whoever drives the rollout (RolloutDriver) decides. GUI thread only.
 class RolloutPanel final : public QWidget
 {
     Q_OBJECT
@@ -53,6 +55,8 @@ public:
     QStringListModel *messages() const { return m_messages; }
     QPushButton *button(rollout::Verb verb) const;
     QComboBox *picker() const { return m_picker; }
+    // The state file's rollouts, shown while none is open.
+    QListWidget *rolloutList() const { return m_list; }
     QLabel *driveLabel() const { return m_drive; }
     QLabel *chainLabel() const { return m_chain; }
     // The widgets drawing the selected gate's pictures.
@@ -66,6 +70,8 @@ Q_SIGNALS:
 
 private:
     void chooseRollout(int index);
+    // With no rollout open: lists them, and opens the most recent active one the first time.
+    void showRolloutList(const RolloutSnapshot &snapshot);
     void choosePlanFile();
     void onVerbClicked(rollout::Verb verb);
     void showPictures();
@@ -74,6 +80,7 @@ private:
     RolloutSnapshotPtr m_snapshot;
     QString m_planDirectory;
     QComboBox *m_picker;
+    QListWidget *m_list;
     QLabel *m_drive;
     QLabel *m_chain;
     QLabel *m_error;
@@ -91,6 +98,7 @@ private:
     QWidget *m_pictures;
     QVBoxLayout *m_picturesLayout;
     bool m_updatingPicker = false;
+    bool m_openedOne = false; // a rollout was opened here (by the user or on arrival)
 };
 
 } // namespace dra::views
