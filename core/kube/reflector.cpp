@@ -454,6 +454,21 @@ void Reflector::onWatchFailed(const Error &error)
     case Error::Code::Unauthorized:
         retryLater(StreamState::Error, error.message, &Reflector::watch);
         return;
+    case Error::Code::Parse:
+        if (!m_streamingList && !m_status.resourceVersion.empty()) {
+            // As client-go: an event that cannot be read ends the watch, and the next one
+            // resumes after the last change applied, so the server sends that event again.
+            ++m_status.malformedEvents;
+            retryLater(StreamState::Stale,
+                QStringLiteral("%1 (%2 unreadable watch event(s) so far); resuming from "
+                               "resourceVersion %3")
+                    .arg(error.message)
+                    .arg(m_status.malformedEvents)
+                    .arg(common::qs(m_status.resourceVersion)),
+                &Reflector::watch);
+            return;
+        }
+        [[fallthrough]];
     default:
         if (m_streamingList || m_status.resourceVersion.empty())
             retryLater(StreamState::Stale, error.message, &Reflector::list);

@@ -38,6 +38,9 @@ struct StreamStatus
     std::string apiVersion;
     std::string resourceVersion;
     int objects = 0; // listed so far (while listing) or in the last list
+    // Watch events that could not be read, since the stream started: each ended its watch,
+    // which resumed from the last change applied so the event came again.
+    int malformedEvents = 0;
 
     // "ResourceClaims in ml" / "ResourceSlices": for status lines.
     QString label() const;

@@ -50,12 +50,23 @@ void WatchStreamParser::scan()
 {
     const char *bytes = m_buffer.constData();
     const qsizetype size = m_buffer.size();
+    // A document cut short (a truncated event, the next one following on its own line) must not
+    // swallow the documents after it: the scan stops it where JSON could not go on.
+    const auto malformed = [this] {
+        m_events.push_back(
+            fail(Error::Code::Parse, QStringLiteral("malformed JSON in watch stream")));
+        m_depth = 0;
+        m_inString = false;
+        m_escape = false;
+        m_start = m_pos;
+    };
     for (; m_pos < size; ++m_pos) {
         const char c = bytes[m_pos];
         if (m_depth == 0) {
             if (c == '{') {
                 m_start = m_pos;
                 m_depth = 1;
+                m_last = '{';
             } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
                 m_events.push_back(
                     fail(Error::Code::Parse, QStringLiteral("unexpected byte in watch stream")));
@@ -66,17 +77,33 @@ void WatchStreamParser::scan()
             continue;
         }
         if (m_inString) {
-            if (m_escape)
+            if (m_escape) {
                 m_escape = false;
-            else if (c == '\\')
+            } else if (c == '\\') {
                 m_escape = true;
-            else if (c == '"')
+            } else if (c == '"') {
                 m_inString = false;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                // JSON strings hold no raw control characters: the string was cut off.
+                malformed();
+                --m_pos; // read the byte again, outside any document
+            }
             continue;
         }
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            continue;
+        const bool opens = c == '{' || c == '[';
+        if ((opens && m_last != ':' && m_last != ',' && m_last != '[')
+            || (c == '"' && m_last != '{' && m_last != ',' && m_last != ':' && m_last != '[')) {
+            // A value where none may follow: what came before was cut off.
+            malformed();
+            --m_pos; // this byte may begin the next document
+            continue;
+        }
+        m_last = c;
         if (c == '"')
             m_inString = true;
-        else if (c == '{' || c == '[')
+        else if (opens)
             ++m_depth;
         else if (c == '}' || c == ']') {
             if (--m_depth == 0) {

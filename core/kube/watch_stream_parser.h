@@ -24,8 +24,9 @@ struct WatchEvent
 
 // Splits a watch response body into events as bytes arrive. Like client-go's JSON framer it
 // reads consecutive JSON documents whether or not they end in a newline, so it accepts any
-// chunking. A malformed document or unknown type is an error entry; the stream should then be
-// restarted from the last good resourceVersion.
+// chunking. A malformed document (also one cut short, with the next event after it) or an
+// unknown type is an error entry, and the documents after it are read as before; the stream
+// should then be restarted from the last good resourceVersion, as client-go does.
 class WatchStreamParser final
 {
 public:
@@ -44,6 +45,7 @@ private:
     int m_depth = 0;
     bool m_inString = false;
     bool m_escape = false;
+    char m_last = 0; // the last byte outside strings in the current document
     std::vector<Result<WatchEvent>> m_events;
 };
 

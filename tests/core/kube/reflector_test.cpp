@@ -444,5 +444,32 @@ TEST_F(ReflectorTest, SilentWatchFromAServerThatSendsBookmarksIsListedAgain)
     ASSERT_TRUE(waitForEqual(kSlices));
 }
 
+// One watch event cut short, the stream going on: the watch ends on it and resumes from the last
+// change applied, so nothing is lost, and the stream's status counts it.
+TEST_F(ReflectorTest, UnreadableWatchEventEndsTheWatchAndTheResumedOneLosesNothing)
+{
+    m_cluster.put({ slice("s1", "n1") });
+    bool broken = false;
+    m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
+        if (broken || request.path != "/apis/resource.k8s.io/v1/resourceslices"
+            || request.query.value("watch").value_or("") != "true")
+            return false;
+        broken = true;
+        server::HttpStream *stream
+            = connection.beginStream(server::Response { 200, "application/json", {}, {} });
+        stream->write(R"({"type":"MODIFIED","object":{"metadata":{"name":"s1")"
+                      "\n"
+                      R"({"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"1"}}})"
+                      "\n");
+        return true; // then silent
+    };
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(driveUntil([&] { return broken; }));
+    m_cluster.put({ slice("s2", "n2") });
+    ASSERT_TRUE(waitForEqual(kSlices));
+    EXPECT_EQ(slices.status().malformedEvents, 1);
+}
+
 } // namespace
 } // namespace dra::kube

@@ -51,5 +51,30 @@ TEST(WatchStreamParserTest, MalformedOrUnknownEventsAreErrors)
     EXPECT_FALSE(events[2].has_value());
 }
 
+// One event cut short, the next on its own line: an error for the cut one, and every event
+// after it read as usual (not swallowed into one endless document).
+TEST(WatchStreamParserTest, ATruncatedEventIsAnErrorAndTheNextOnesAreStillRead)
+{
+    for (const char *truncated : { R"({"type":"ADDED","object":{"metadata":{"name":"b")",
+             R"({"type":"ADDED","object":{"metadata":{"name":"b)",
+             R"({"type":"ADDED","object":{"metadata":{"labels":[{"k":1})" }) {
+        WatchStreamParser parser;
+        parser.feed(QByteArray(R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
+                               "\n")
+            + QByteArray(truncated) + "\n"
+            + R"({"type":"MODIFIED","object":{"metadata":{"name":"c","labels":[1,{"x":[]}]}}})"
+              "\n");
+        std::vector<Result<WatchEvent>> events = parser.takeEvents();
+        ASSERT_EQ(events.size(), 3u) << truncated;
+        ASSERT_TRUE(events[0].has_value());
+        EXPECT_EQ(events[0]->object["metadata"]["name"], "a");
+        EXPECT_FALSE(events[1].has_value()) << truncated;
+        ASSERT_TRUE(events[2].has_value()) << truncated;
+        EXPECT_EQ(events[2]->type, WatchEvent::Type::Modified);
+        EXPECT_EQ(events[2]->object["metadata"]["name"], "c");
+        EXPECT_EQ(parser.pendingBytes(), 0);
+    }
+}
+
 } // namespace
 } // namespace dra::kube
