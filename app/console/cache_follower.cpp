@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/cache_follower.h"
 
+#include <utility>
+
 #include <QTimer>
 
 #include "core/common/json_text.h"
@@ -77,6 +79,7 @@ void CacheFollower::start()
     }
     m_rev = (*snapshot)->rev();
     m_dataVersion = *version;
+    m_kubernetesVersion = (*snapshot)->kubernetesVersion();
     qint64 lastSync = 0;
     if (auto clusters = m_cache->clusters())
         for (const auto &info : *clusters)
@@ -102,16 +105,23 @@ void CacheFollower::poll()
     if (!version || *version == m_dataVersion)
         return;
     m_dataVersion = *version;
+    // A live mirror records the version before its first objects: the snapshot learns it here.
+    std::string serverVersion = newVersion();
     for (;;) {
         Result<std::vector<store::LoggedChange>> changes = m_cache->changesSince(m_rev, 5000);
         if (!changes) {
             Q_EMIT failed(changes.error());
             return;
         }
-        if (changes->empty())
+        if (changes->empty()) {
+            if (!serverVersion.empty())
+                Q_EMIT committed(
+                    model::CommittedBatch { m_cluster, {}, {}, std::move(serverVersion) });
             return;
+        }
         model::CommittedBatch batch;
         batch.cluster = m_cluster;
+        batch.serverVersion = std::exchange(serverVersion, std::string());
         for (const store::LoggedChange &change : *changes) {
             m_rev = change.rev;
             if (change.cluster != m_cluster)
@@ -125,11 +135,24 @@ void CacheFollower::poll()
                 summary.firstRev = change.rev;
             summary.lastRev = change.rev;
         }
-        if (!batch.changes.empty())
+        if (!batch.changes.empty() || !batch.serverVersion.empty())
             Q_EMIT committed(batch);
         if (changes->size() < 5000)
             return;
     }
+}
+
+std::string CacheFollower::newVersion()
+{
+    Result<std::vector<store::ClusterInfo>> clusters = m_cache->clusters();
+    if (!clusters)
+        return {};
+    for (const store::ClusterInfo &info : *clusters)
+        if (info.name == m_cluster && info.version != m_kubernetesVersion) {
+            m_kubernetesVersion = info.version;
+            return info.version;
+        }
+    return {};
 }
 
 } // namespace dra::console

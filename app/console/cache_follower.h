@@ -39,12 +39,15 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The cluster as the cache held it when start() ran.
     void loaded(const dra::inventory::SnapshotPtr &snapshot, qint64 lastSyncMs);
-    // A later change, as the writer committed it.
+    // A later change, as the writer committed it; a batch with no changes when only the
+    // cluster's recorded Kubernetes version moved (serverVersion).
     void committed(const dra::model::CommittedBatch &batch);
     void failed(const dra::common::Error &error);
 
 private:
     void poll();
+    // The version the cache records for the cluster when it differs from the last one passed on.
+    std::string newVersion();
 
     QString m_path;
     std::string m_cluster;
@@ -53,6 +56,7 @@ private:
     QTimer *m_timer = nullptr;
     int64_t m_dataVersion = -1;
     int64_t m_rev = 0;
+    std::string m_kubernetesVersion; // the last one passed on
 };
 
 } // namespace dra::console

@@ -36,11 +36,21 @@ std::string objectRef(std::string_view ns, std::string_view name)
 
 Result<Cluster> Cluster::build(std::vector<model::Object> objects)
 {
+    std::vector<std::shared_ptr<const model::Object>> shared;
+    shared.reserve(objects.size());
+    for (model::Object &object : objects)
+        shared.push_back(std::make_shared<const model::Object>(std::move(object)));
+    return build(std::move(shared));
+}
+
+Result<Cluster> Cluster::build(std::vector<std::shared_ptr<const model::Object>> objects)
+{
     Cluster cluster;
     cluster.m_objects = std::move(objects);
 
     std::unordered_map<std::string, int> poolIndex;
-    for (const model::Object &object : cluster.m_objects) {
+    for (const std::shared_ptr<const model::Object> &shared : cluster.m_objects) {
+        const model::Object &object = *shared;
         switch (object.kind) {
         case model::Kind::Node:
             if (!cluster.m_nodeIndex.contains(object.meta.name)) {
@@ -142,18 +152,18 @@ const std::vector<int> &Cluster::slicesOnNode(std::string_view node) const
 std::vector<const model::Object *> Cluster::objectsOf(model::Kind kind) const
 {
     std::vector<const model::Object *> out;
-    for (const model::Object &object : m_objects)
-        if (object.kind == kind)
-            out.push_back(&object);
+    for (const std::shared_ptr<const model::Object> &object : m_objects)
+        if (object->kind == kind)
+            out.push_back(object.get());
     return out;
 }
 
 const model::Object *Cluster::findObject(
     model::Kind kind, std::string_view ns, std::string_view name) const
 {
-    for (const model::Object &object : m_objects)
-        if (object.kind == kind && object.meta.ns == ns && object.meta.name == name)
-            return &object;
+    for (const std::shared_ptr<const model::Object> &object : m_objects)
+        if (object->kind == kind && object->meta.ns == ns && object->meta.name == name)
+            return object.get();
     return nullptr;
 }
 

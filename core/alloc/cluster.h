@@ -48,6 +48,9 @@ public:
     // Indexes `objects` (any mix of kinds; kinds the allocator does not use are kept for the
     // diagnosis). Nodes are the Node objects plus node names that slices mention without a Node.
     [[nodiscard]] static Result<Cluster> build(std::vector<model::Object> objects);
+    // The same over shared objects (a snapshot's), which are kept, not copied.
+    [[nodiscard]] static Result<Cluster> build(
+        std::vector<std::shared_ptr<const model::Object>> objects);
 
     Cluster(Cluster &&) noexcept = default;
     Cluster &operator=(Cluster &&) noexcept = default;
@@ -96,7 +99,7 @@ public:
 private:
     Cluster() = default;
 
-    std::vector<model::Object> m_objects;
+    std::vector<std::shared_ptr<const model::Object>> m_objects;
     std::vector<NodeInfo> m_nodes;
     std::unordered_map<std::string, int> m_nodeIndex;
     std::vector<Class> m_classes;

@@ -308,12 +308,13 @@ std::vector<Snapshot::Problem> Snapshot::problems() const
 namespace detail {
 
 std::shared_ptr<Snapshot> SnapshotAssembler::make(std::string cluster, int64_t rev,
-    std::shared_ptr<const DeviceLayer> devices, std::shared_ptr<const HoldLayer> holds,
-    std::shared_ptr<const ObjectLayer> objects)
+    std::string kubernetesVersion, std::shared_ptr<const DeviceLayer> devices,
+    std::shared_ptr<const HoldLayer> holds, std::shared_ptr<const ObjectLayer> objects)
 {
     std::shared_ptr<Snapshot> snapshot(new Snapshot());
     snapshot->m_cluster = std::move(cluster);
     snapshot->m_rev = rev;
+    snapshot->m_kubernetesVersion = std::move(kubernetesVersion);
     snapshot->m_devices = std::move(devices);
     snapshot->m_holds = std::move(holds);
     snapshot->m_objects = std::move(objects);

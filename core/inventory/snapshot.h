@@ -133,6 +133,9 @@ public:
     // The cluster and the cache revision this snapshot reflects.
     const std::string &cluster() const { return m_cluster; }
     int64_t rev() const { return m_rev; }
+    // The Kubernetes version the cluster reported ("v1.34.2"), as the cache recorded it; empty
+    // when unknown (an inventory file, a cache filled before the version was recorded).
+    const std::string &kubernetesVersion() const { return m_kubernetesVersion; }
     SnapshotStats stats() const;
 
     // --- Devices: those of the current generation of every pool, in slice-name order and the
@@ -189,6 +192,7 @@ private:
 
     std::string m_cluster;
     int64_t m_rev = 0;
+    std::string m_kubernetesVersion;
     std::shared_ptr<const detail::DeviceLayer> m_devices;
     std::shared_ptr<const detail::HoldLayer> m_holds;
     std::shared_ptr<const detail::ObjectLayer> m_objects;

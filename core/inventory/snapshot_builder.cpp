@@ -180,7 +180,8 @@ namespace {
 
 // The snapshot of the records read for it: slices become the device layer, the other kinds
 // sorted tables, and what did not read the problems.
-SnapshotPtr assemble(std::string cluster, int64_t rev, std::vector<ReadRecord> reads)
+SnapshotPtr assemble(
+    std::string cluster, int64_t rev, std::string kubernetesVersion, std::vector<ReadRecord> reads)
 {
     auto objects = std::make_shared<ObjectLayer>();
     std::array<std::shared_ptr<KindTable>, kKindCount> tables;
@@ -201,15 +202,16 @@ SnapshotPtr assemble(std::string cluster, int64_t rev, std::vector<ReadRecord> r
     }
     auto devices = deriveDeviceLayer(std::move(slices));
     auto holds = deriveHoldLayer(*devices, claimTable(*objects));
-    return SnapshotAssembler::make(
-        std::move(cluster), rev, std::move(devices), std::move(holds), std::move(objects));
+    return SnapshotAssembler::make(std::move(cluster), rev, std::move(kubernetesVersion),
+        std::move(devices), std::move(holds), std::move(objects));
 }
 
 } // namespace
 
 SnapshotPtr buildSnapshot(SnapshotSource source)
 {
-    return assemble(std::move(source.cluster), source.rev, readRecords(source.objects));
+    return assemble(std::move(source.cluster), source.rev, std::move(source.kubernetesVersion),
+        readRecords(source.objects));
 }
 
 SnapshotPtr applyBatch(
@@ -218,7 +220,22 @@ SnapshotPtr applyBatch(
     ChangeSet local;
     ChangeSet &out = changes ? *changes : local;
     out = ChangeSet {};
-    if (!base || batch.cluster != base->cluster() || batch.changes.empty()) {
+    if (!base || batch.cluster != base->cluster()) {
+        out.snapshot = base;
+        return base;
+    }
+    const std::string &version
+        = batch.serverVersion.empty() ? base->kubernetesVersion() : batch.serverVersion;
+    if (batch.changes.empty()) {
+        if (version != base->kubernetesVersion()) {
+            // Only the cluster's version moved: every layer is shared.
+            auto snapshot = SnapshotAssembler::make(base->cluster(), base->rev(), version,
+                SnapshotAssembler::devicePtr(*base), SnapshotAssembler::holdPtr(*base),
+                SnapshotAssembler::objectPtr(*base));
+            SnapshotAssembler::inheritClassMatches(*base, *snapshot);
+            out.snapshot = snapshot;
+            return snapshot;
+        }
         out.snapshot = base;
         return base;
     }
@@ -288,8 +305,8 @@ SnapshotPtr applyBatch(
     }
 
     const int64_t rev = std::max(base->rev(), batch.summary.lastRev);
-    auto snapshot
-        = SnapshotAssembler::make(base->cluster(), rev, devices, holds, std::move(objects));
+    auto snapshot = SnapshotAssembler::make(
+        base->cluster(), rev, version, devices, holds, std::move(objects));
     if (devices == SnapshotAssembler::devicePtr(*base)
         && SnapshotAssembler::objects(*snapshot).kinds[size_t(model::Kind::DeviceClass)]
             == oldObjects.kinds[size_t(model::Kind::DeviceClass)])
@@ -350,6 +367,18 @@ std::vector<SliceShare> shareSlices(const std::vector<std::string> &names)
     return shares;
 }
 
+// The Kubernetes version the cache recorded for `cluster`, empty when none (or unreadable: the
+// version only refines what the objects say).
+std::string recordedVersion(store::CacheDb &cache, const std::string &cluster)
+{
+    Result<std::vector<store::ClusterInfo>> clusters = cache.clusters();
+    if (clusters)
+        for (const store::ClusterInfo &info : *clusters)
+            if (info.name == cluster)
+                return info.version;
+    return {};
+}
+
 } // namespace
 
 Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &cluster)
@@ -401,7 +430,7 @@ Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &clust
     decodeOthers.join();
     for (SliceShare &share : shares)
         std::move(share.reads.begin(), share.reads.end(), std::back_inserter(reads));
-    return assemble(cluster, *rev, std::move(reads));
+    return assemble(cluster, *rev, recordedVersion(cache, cluster), std::move(reads));
 }
 
 } // namespace dra::inventory

@@ -21,6 +21,7 @@ struct SnapshotSource
 {
     std::string cluster;
     int64_t rev = 0;
+    std::string kubernetesVersion; // as the cluster reports it ("v1.34.2"), empty when unknown
     std::vector<model::ObjectRecord> objects;
 };
 
@@ -39,14 +40,17 @@ struct ChangeSet
 // problems(). Any thread.
 SnapshotPtr buildSnapshot(SnapshotSource source);
 
-// Reads one cluster from the cache in one read transaction and builds its snapshot. The
-// costly part of a large cache, the ResourceSlices, is read from device rows, not re-parsed.
+// Reads one cluster from the cache in one read transaction and builds its snapshot, with the
+// Kubernetes version the cache recorded for it. The costly part of a large cache, the
+// ResourceSlices, is read from device rows, not re-parsed.
 // Thread of `cache`.
 [[nodiscard]] Result<SnapshotPtr> loadSnapshot(store::CacheDb &cache, const std::string &cluster);
 
 // The snapshot after `batch`: parts the batch does not touch are shared with `base`, and a
-// batch of another cluster returns `base` itself. `changes` (optional) receives what changed.
-// Equal in content to a full rebuild at the same revision. Any thread.
+// batch of another cluster returns `base` itself. A batch that records the cluster's version
+// (CommittedBatch::serverVersion) changes kubernetesVersion(), even without object changes.
+// `changes` (optional) receives what changed. Equal in content to a full rebuild at the same
+// revision. Any thread.
 SnapshotPtr applyBatch(
     const SnapshotPtr &base, const model::CommittedBatch &batch, ChangeSet *changes = nullptr);
 

@@ -101,8 +101,8 @@ class SnapshotAssembler final
 {
 public:
     static std::shared_ptr<Snapshot> make(std::string cluster, int64_t rev,
-        std::shared_ptr<const DeviceLayer> devices, std::shared_ptr<const HoldLayer> holds,
-        std::shared_ptr<const ObjectLayer> objects);
+        std::string kubernetesVersion, std::shared_ptr<const DeviceLayer> devices,
+        std::shared_ptr<const HoldLayer> holds, std::shared_ptr<const ObjectLayer> objects);
     static const DeviceLayer &devices(const Snapshot &snapshot) { return *snapshot.m_devices; }
     static const HoldLayer &holds(const Snapshot &snapshot) { return *snapshot.m_holds; }
     static const ObjectLayer &objects(const Snapshot &snapshot) { return *snapshot.m_objects; }

@@ -123,6 +123,9 @@ struct CommittedBatch
     std::string cluster;
     std::vector<CommittedChange> changes;
     BatchSummary summary;
+    // The cluster's Kubernetes version when this batch recorded one (WatchBatch::serverVersion),
+    // else empty.
+    std::string serverVersion;
 };
 
 } // namespace dra::model

@@ -69,6 +69,9 @@ public:
         = 0;
     // The resource.k8s.io versions the server serves ("v1", "v1beta2", ...).
     virtual void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) = 0;
+    // The Kubernetes version the server reports at /version ("v1.34.2"): the release whose
+    // scheduler rules the allocation simulations follow.
+    virtual void serverVersion(QObject *context, Done<std::string> done) = 0;
     // A plain HTTP GET outside the API server (pod probes, Prometheus); a non-2xx status is an
     // answer, not an error. A URL that is only a path ("/api/v1/namespaces/monitoring/services/
     // prometheus:9090/proxy/api/v1/query?...") goes through the API server with the user's

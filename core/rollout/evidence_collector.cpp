@@ -7,9 +7,11 @@
 
 #include <QUrlQuery>
 
-#include "core/alloc/cluster.h"
 #include "core/alloc/diagnosis.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/common/json_text.h"
+#include "core/inventory/snapshot_builder.h"
+#include "core/model/record_codec.h"
 #include "core/rollout/deployment_readiness.h"
 #include "core/rollout/mutation_manifests.h"
 #include "core/rollout/rollout_machine.h"
@@ -93,6 +95,28 @@ std::map<std::string, std::string> canaryTopologyPictures(const std::vector<mode
     return pictures;
 }
 
+// The Pending diagnosis of `claim` among `objects` (the cluster's objects, by kind), under the
+// scheduler rules of the release the cluster reported; nullopt when the claim is not there.
+std::optional<alloc::Diagnosis> diagnoseInCluster(const model::Object &claim,
+    std::initializer_list<std::vector<model::Object>> objects, const std::string &kubernetesVersion)
+{
+    inventory::SnapshotSource source;
+    source.cluster = "rollout";
+    source.kubernetesVersion = kubernetesVersion;
+    for (const std::vector<model::Object> &part : objects)
+        for (const model::Object &object : part)
+            source.objects.push_back(model::toRecord(object));
+    const inventory::SnapshotPtr snapshot = inventory::buildSnapshot(std::move(source));
+    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(*snapshot);
+    if (!cluster)
+        return std::nullopt;
+    Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(
+        *cluster->cluster, cluster->release.gates, claim.meta.ns, claim.meta.name);
+    if (!diagnosed)
+        return std::nullopt;
+    return std::move(*diagnosed);
+}
+
 } // namespace
 
 struct EvidenceCollector::Gathering
@@ -104,6 +128,7 @@ struct EvidenceCollector::Gathering
     std::optional<common::Error> error;
 
     std::vector<std::string> versions;
+    std::string kubernetesVersion; // empty when /version did not answer
     std::optional<json> baseline, canary, route, negativeControl;
     std::vector<json> pods, claims, slices, events, nodes, deviceClasses;
     std::vector<model::Object> podObjects;
@@ -218,9 +243,18 @@ void EvidenceCollector::collect(
         if (g->stage == Stage::Canary && m_plan.negativeControl.enabled) {
             getInto(Kind::ResourceClaim, ns, m_plan.name + "-negative-control",
                 &Gathering::negativeControl);
-            // A claim no pod uses gets no scheduler Event: the allocation simulation explains it.
+            // A claim no pod uses gets no scheduler Event: the allocation simulation explains it,
+            // under the rules of the cluster's release.
             listInto(Kind::DeviceClass, "", "", &Gathering::deviceClasses);
             listInto(Kind::Node, "", "", &Gathering::nodes);
+            g->tasks.push_back([this, g](std::function<void()> then) {
+                m_cluster.serverVersion(this, [g, then](Result<std::string> version) {
+                    // Not known: the simulation says it used the newest release instead.
+                    if (version)
+                        g->kubernetesVersion = std::move(*version);
+                    then();
+                });
+            });
         }
         if (!m_plan.application.probePath.empty())
             g->tasks.push_back([this, g](std::function<void()> then) {
@@ -412,17 +446,10 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
             if (Result<model::Object> decoded = model::decodeObject(*g->negativeControl))
                 claim = std::move(*decoded);
         std::optional<alloc::Diagnosis> diagnosis;
-        if (claim) {
-            std::vector<model::Object> inventory = decodeAll(g->deviceClasses);
-            for (const std::vector<model::Object> *part : { &slices, &claims })
-                inventory.insert(inventory.end(), part->begin(), part->end());
-            const std::vector<model::Object> nodes = decodeAll(g->nodes);
-            inventory.insert(inventory.end(), nodes.begin(), nodes.end());
-            if (Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(inventory)))
-                if (Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(*cluster,
-                        release::FeatureGates::newestRelease(), claim->meta.ns, claim->meta.name))
-                    diagnosis = std::move(*diagnosed);
-        }
+        if (claim)
+            diagnosis = diagnoseInCluster(*claim,
+                { slices, claims, decodeAll(g->deviceClasses), decodeAll(g->nodes) },
+                g->kubernetesVersion);
         evidence.gates.push_back(negativeControlGate(
             NegativeControlEvidence { claim, events, diagnosis ? &*diagnosis : nullptr }, now));
     }

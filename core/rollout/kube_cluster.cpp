@@ -277,6 +277,24 @@ void KubeCluster::servedResourceVersions(QObject *context, Done<std::vector<std:
         });
 }
 
+void KubeCluster::serverVersion(QObject *context, Done<std::string> done)
+{
+    m_client.get(QStringLiteral("/version"), {}, context,
+        [done](const Result<kube::RestResponse> &response) {
+            if (!response)
+                return done(fail(response.error()));
+            Result<nlohmann::json> json
+                = parseClusterBody(response->body, QStringLiteral("/version"));
+            if (!json)
+                return done(fail(json.error()));
+            const auto version = json->find("gitVersion");
+            if (version == json->end() || !version->is_string())
+                return done(fail(
+                    Error::Code::Parse, QStringLiteral("/version: the answer has no gitVersion")));
+            done(version->get<std::string>());
+        });
+}
+
 void KubeCluster::fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done)
 {
     if (url.isRelative() && url.path().startsWith(QLatin1Char('/'))) {

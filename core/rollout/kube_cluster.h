@@ -44,6 +44,7 @@ public:
     void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns,
         QObject *context, Done<bool> done) override;
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
+    void serverVersion(QObject *context, Done<std::string> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
     std::string actor() const override;
 

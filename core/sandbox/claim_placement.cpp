@@ -4,13 +4,15 @@
 
 #include "core/alloc/allocated_state.h"
 #include "core/alloc/cluster.h"
-#include "core/release/feature_gates.h"
 #include "core/alloc/node_selector.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
 #include "core/common/logging.h"
+#include "core/inventory/snapshot_builder.h"
 #include "core/model/decode_resource.h"
 #include "core/model/object.h"
+#include "core/model/record_codec.h"
 #include "core/sandbox/controller_support.h"
 
 namespace dra::sandbox {
@@ -18,9 +20,6 @@ namespace dra::sandbox {
 using nlohmann::json;
 
 namespace {
-
-// The minor release the demo cluster claims (kDemoKubernetesVersion): its DRA feature gates.
-constexpr int kDemoMinorVersion = 36;
 
 bool claimIsAllocated(const json &claim)
 {
@@ -43,27 +42,31 @@ Result<void> ClaimPlacement::build()
         return {};
     if (!m_buildError.empty())
         return dra::fail(common::Error::Code::Invalid, common::qs(m_buildError));
-    std::vector<model::Object> objects;
+    // The objects of this pass (writes of earlier controllers included), as a snapshot of the
+    // version the demo serves: the allocator then reads them as the console and dractl do.
+    inventory::SnapshotSource source;
+    source.cluster = "demo";
+    source.kubernetesVersion = m_view.kubernetesVersion();
     for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::ResourceSlice,
              model::Kind::ResourceClaim, model::Kind::Node, model::Kind::DeviceTaintRule }) {
         for (const json &object : m_view.all(kind)) {
             Result<model::Object> decoded = model::decodeObject(object);
             if (decoded)
-                objects.push_back(std::move(*decoded));
+                source.objects.push_back(model::toRecord(*decoded));
             else
                 qCWarning(
                     lcSandbox, "demo scheduler skips %s", qPrintable(decoded.error().message));
         }
     }
-    Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(objects));
+    Result<alloc::SimulationCluster> cluster
+        = alloc::simulationCluster(*inventory::buildSnapshot(std::move(source)));
     if (!cluster) {
         m_buildError = cluster.error().message.toStdString();
         return dra::fail(cluster.error());
     }
-    m_cluster = std::make_unique<alloc::Cluster>(std::move(*cluster));
-    m_simulator = std::make_unique<alloc::Simulator>(*m_cluster,
-        release::FeatureGates::forMinorVersion(kDemoMinorVersion),
-        alloc::AllocatedState::fromClaims(*m_cluster));
+    m_cluster = std::move(cluster->cluster);
+    m_simulator = std::make_unique<alloc::Simulator>(
+        *m_cluster, cluster->release.gates, alloc::AllocatedState::fromClaims(*m_cluster));
     return {};
 }
 

@@ -45,7 +45,7 @@ private:
     [[nodiscard]] Result<void> build();
 
     const ObjectView &m_view;
-    std::unique_ptr<alloc::Cluster> m_cluster;
+    std::shared_ptr<const alloc::Cluster> m_cluster;
     std::unique_ptr<alloc::Simulator> m_simulator;
     std::string m_buildError;
 };

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/object_view.h"
 
+#include "core/server/api_server.h"
+
 namespace dra::sandbox {
 
 using nlohmann::json;
@@ -27,6 +29,11 @@ std::string metaText(const json &object, const char *field)
 ObjectView::ObjectView(server::ObjectWriter &writer)
     : m_writer(writer)
 {
+}
+
+std::string ObjectView::kubernetesVersion() const
+{
+    return server::recordedVersion(m_writer.cache(), m_writer.cluster());
 }
 
 void ObjectView::ensureLoaded(model::Kind kind) const

@@ -35,6 +35,9 @@ public:
     void put(const nlohmann::json &object);
     void remove(model::Kind kind, const std::string &ns, const std::string &name);
 
+    // The Kubernetes version the cache records for the demo cluster (what it serves at /version).
+    std::string kubernetesVersion() const;
+
     bool changed() const { return !m_touched.empty(); }
     // Whether this pass deleted an object of `kind`.
     bool removedAny(model::Kind kind) const;

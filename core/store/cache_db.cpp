@@ -221,6 +221,7 @@ Result<std::vector<model::CommittedBatch>> CacheDb::applyAll(
         model::CommittedBatch &out = result[i];
         out.cluster = std::move(batches[i].cluster);
         out.summary = summaries[i];
+        out.serverVersion = std::move(batches[i].serverVersion);
         out.changes.reserve(applied[i].size());
         for (Applied &one : applied[i]) {
             model::ObjectRecord object = one.changeIndex >= 0

@@ -97,7 +97,7 @@ int runBenchAlloc(const QStringList &arguments)
     std::vector<model::Object> objects;
     std::shared_ptr<const alloc::Cluster> cluster;
     if (parser.isSet(QStringLiteral("inventory"))) {
-        Result<SimulationInventory> inventory = loadSimulationInventory(parser);
+        Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
         if (!inventory)
             return fail(inventory.error());
         cluster = inventory->cluster;

@@ -107,14 +107,14 @@ int runExplain(const QStringList &arguments)
         name = name.mid(slash + 1);
     }
 
-    Result<SimulationInventory> inventory = loadSimulationInventory(parser);
+    Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
         return fail(inventory.error());
     Result<alloc::Diagnosis> diagnosis = pod
         ? alloc::diagnosePod(
-            *inventory->cluster, inventory->gates, ns.toStdString(), name.toStdString())
+            *inventory->cluster, inventory->release.gates, ns.toStdString(), name.toStdString())
         : alloc::diagnoseClaim(
-            *inventory->cluster, inventory->gates, ns.toStdString(), name.toStdString());
+            *inventory->cluster, inventory->release.gates, ns.toStdString(), name.toStdString());
     if (!diagnosis)
         return fail(diagnosis.error());
     if (format == QLatin1String("json"))

@@ -78,11 +78,11 @@ int runNegativeControl(const QStringList &arguments)
                 .arg(manifests.documents.size()));
     const model::ManifestDocument &document = manifests.documents.front();
 
-    Result<SimulationInventory> inventory = loadSimulationInventory(parser);
+    Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
         return fail(inventory.error());
     Result<alloc::NegativeControl> control
-        = alloc::negativeControl(*inventory->cluster, inventory->gates, document.object);
+        = alloc::negativeControl(*inventory->cluster, inventory->release.gates, document.object);
     if (!control)
         return fail(control.error().withContext(document.origin));
     if (format == QLatin1String("json"))

@@ -348,7 +348,7 @@ int runSimulate(const QStringList &arguments)
                     .arg(claims.size()));
     }
 
-    Result<SimulationInventory> inventory = loadSimulationInventory(parser);
+    Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
         return fail(inventory.error());
     const alloc::Cluster &cluster = *inventory->cluster;
@@ -365,21 +365,21 @@ int runSimulate(const QStringList &arguments)
     Report report;
     if (parser.isSet(QStringLiteral("fit")) && !pods) {
         constexpr int kMaxCopies = 100000;
-        const alloc::FitAnalysis fit = alloc::analyzeFit(cluster, inventory->gates,
+        const alloc::FitAnalysis fit = alloc::analyzeFit(cluster, inventory->release.gates,
             alloc::AllocatedState::fromClaims(cluster, exclude), claims.front(),
             count > 0 ? count : kMaxCopies, options);
         report.document["fit"] = fitJson(fit, count > 0 ? count : kMaxCopies);
         report.allocated = fit.copiesThatFit > 0;
     } else {
         alloc::Simulator simulator(
-            cluster, inventory->gates, alloc::AllocatedState::fromClaims(cluster, exclude));
+            cluster, inventory->release.gates, alloc::AllocatedState::fromClaims(cluster, exclude));
         // A template always stands for copies; a single claim too when --count is given.
         const int copies = pods ? 0 : (count > 0 ? count : (input->claims.empty() ? 1 : 0));
         report = pods ? simulatePodsReport(simulator, *input, options)
                       : simulateClaims(simulator, claims, copies, options);
     }
-    report.document["featureGates"] = gatesJson(inventory->gates);
-    report.document["kubernetesVersion"] = "1." + std::to_string(inventory->minor);
+    report.document["featureGates"] = gatesJson(inventory->release.gates);
+    report.document["kubernetesVersion"] = "1." + std::to_string(inventory->release.minor);
     if (!input->ignored.empty())
         report.document["ignored"] = input->ignored;
 
@@ -388,7 +388,7 @@ int runSimulate(const QStringList &arguments)
     else if (isStructured(format))
         printYaml(report.document);
     else
-        printText(report, inventory->versionFrom);
+        printText(report, inventory->release.from);
     return report.allocated ? Ok : Failed;
 }
 

@@ -5,18 +5,15 @@
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
 #include "core/common/json_text.h"
+#include "core/inventory/snapshot_builder.h"
 #include "core/model/manifest_reader.h"
+#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
 namespace {
 
 using common::Error;
-
-// The kinds the allocator and the Pending diagnosis read.
-constexpr model::Kind kKinds[] = { model::Kind::Node, model::Kind::DeviceClass,
-    model::Kind::ResourceSlice, model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate,
-    model::Kind::DeviceTaintRule, model::Kind::Pod, model::Kind::Event };
 
 Result<std::vector<model::Object>> fromFile(const QString &path)
 {
@@ -70,51 +67,33 @@ void addSimulationInventoryOptions(QCommandLineParser &parser)
     parser.addOption(clusterOption());
 }
 
-Result<SimulationInventory> loadSimulationInventory(const QCommandLineParser &parser)
+Result<inventory::SnapshotPtr> loadSimulationSnapshot(const QCommandLineParser &parser)
 {
-    std::vector<model::Object> objects;
-    std::string version;
-    if (parser.isSet(QStringLiteral("inventory"))) {
-        Result<std::vector<model::Object>> loaded
-            = fromFile(parser.value(QStringLiteral("inventory")));
-        if (!loaded)
-            return dra::fail(loaded.error());
-        objects = std::move(*loaded);
-    } else {
+    if (!parser.isSet(QStringLiteral("inventory"))) {
         Result<ClusterCache> cache = openClusterCache(parser);
         if (!cache)
             return dra::fail(cache.error());
-        for (const model::Kind kind : kKinds) {
-            Result<std::vector<model::Object>> loaded
-                = loadObjects(cache->cache, cache->cluster, model::kindInfo(kind));
-            if (!loaded)
-                return dra::fail(loaded.error());
-            for (model::Object &object : *loaded)
-                objects.push_back(std::move(object));
-        }
-        if (Result<std::vector<store::ClusterInfo>> clusters = cache->cache.clusters())
-            for (const store::ClusterInfo &info : *clusters)
-                if (info.name == cache->cluster)
-                    version = info.version;
+        return inventory::loadSnapshot(cache->cache, cache->cluster);
     }
-    Result<alloc::Cluster> cluster = alloc::Cluster::build(std::move(objects));
-    if (!cluster)
-        return dra::fail(cluster.error());
-    cluster->setKubernetesVersion(version);
+    Result<std::vector<model::Object>> objects
+        = fromFile(parser.value(QStringLiteral("inventory")));
+    if (!objects)
+        return dra::fail(objects.error());
+    inventory::SnapshotSource source;
+    source.cluster = "file";
+    for (const model::Object &object : *objects)
+        source.objects.push_back(model::toRecord(object));
+    return inventory::buildSnapshot(std::move(source));
+}
 
-    SimulationInventory out;
-    const std::optional<int> minor = release::minorVersionOf(version);
-    out.minor = minor.value_or(release::newestReleaseMinor());
-    out.versionFrom = minor ? "Kubernetes " + version
-                            : "the newest release, Kubernetes 1." + std::to_string(out.minor);
-    out.gates = release::FeatureGates::forMinorVersion(out.minor);
-    if (parser.isSet(QStringLiteral("feature-gates")))
-        if (Result<void> applied = out.gates.apply(
-                parser.value(QStringLiteral("feature-gates")).toStdString(), out.minor);
-            !applied)
-            return dra::fail(applied.error());
-    out.cluster = std::make_shared<const alloc::Cluster>(std::move(*cluster));
-    return out;
+Result<alloc::SimulationCluster> loadSimulationInventory(const QCommandLineParser &parser)
+{
+    Result<inventory::SnapshotPtr> snapshot = loadSimulationSnapshot(parser);
+    if (!snapshot)
+        return dra::fail(snapshot.error());
+    alloc::ReleaseChoice choice;
+    choice.featureGates = parser.value(QStringLiteral("feature-gates")).toStdString();
+    return alloc::simulationCluster(**snapshot, choice);
 }
 
 } // namespace dra::cli

@@ -10,9 +10,9 @@
 
 #include <QCommandLineParser>
 
-#include "core/alloc/cluster.h"
-#include "core/release/feature_gates.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/common/result.h"
+#include "core/inventory/snapshot.h"
 
 namespace dra::cli {
 
@@ -22,17 +22,14 @@ QCommandLineOption featureGatesOption(); // --feature-gates G=true,...
 // --feature-gates, --inventory, --cache and --cluster: what loadSimulationInventory() reads.
 void addSimulationInventoryOptions(QCommandLineParser &parser);
 
-struct SimulationInventory
-{
-    std::shared_ptr<const alloc::Cluster> cluster;
-    release::FeatureGates gates;
-    int minor = 0; // the Kubernetes 1.<minor> whose defaults the gates start from
-    std::string versionFrom; // "the cache", "the newest release", ...
-};
+// The snapshot of the inventory: --inventory, else the cache with --cache/--cluster (with the
+// Kubernetes version the cache recorded for the cluster).
+[[nodiscard]] Result<inventory::SnapshotPtr> loadSimulationSnapshot(
+    const QCommandLineParser &parser);
 
-// Loads the inventory (--inventory, else the cache with --cache/--cluster) and resolves the
-// feature gates: the defaults of the cluster's version when the cache knows it, else of the
-// newest release, then --feature-gates.
-[[nodiscard]] Result<SimulationInventory> loadSimulationInventory(const QCommandLineParser &parser);
+// alloc::simulationCluster() of loadSimulationSnapshot(), with --feature-gates: what the
+// desktop's editor and claim inspector build from the same cache.
+[[nodiscard]] Result<alloc::SimulationCluster> loadSimulationInventory(
+    const QCommandLineParser &parser);
 
 } // namespace dra::cli

@@ -288,6 +288,30 @@ TEST_F(SnapshotIncrementalTest, InventoryAnnouncesEachChange)
     EXPECT_NE(inventory.snapshot()->object(model::Kind::Node, {}, "n9"), nullptr);
 }
 
+// The cluster's reported version is part of its snapshot: loaded with it, and learnt from the
+// batch that records it (a live mirror records it before its first objects).
+TEST_F(SnapshotIncrementalTest, TheRecordedKubernetesVersionTravelsWithTheSnapshot)
+{
+    model::WatchBatch discovered;
+    discovered.server = "https://cluster.example:6443";
+    discovered.serverVersion = "v1.33.4";
+    const model::CommittedBatch info = commit(std::move(discovered));
+    EXPECT_EQ(info.serverVersion, "v1.33.4");
+
+    const SnapshotPtr before = emptySnapshot(kCluster);
+    EXPECT_EQ(before->kubernetesVersion(), "");
+    const SnapshotPtr learnt = applyBatch(before, info);
+    ASSERT_NE(learnt, before) << "a version alone makes a new snapshot";
+    EXPECT_EQ(learnt->kubernetesVersion(), "v1.33.4");
+    EXPECT_EQ(learnt->rev(), before->rev());
+
+    const SnapshotPtr kept = applyBatch(learnt,
+        commit({ kCluster, { { model::ChangeType::Added, record(test::nodeObject("n1")) } } }));
+    EXPECT_EQ(kept->kubernetesVersion(), "v1.33.4") << "later batches keep it";
+    EXPECT_EQ(reload()->kubernetesVersion(), "v1.33.4") << "and the cache gives it on load";
+    EXPECT_EQ(applyBatch(kept, info), kept) << "the same version again changes nothing";
+}
+
 namespace {
 
 // What the cache holds for kCluster as plain records, slices without their device rows: a

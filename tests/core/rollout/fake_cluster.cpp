@@ -336,6 +336,11 @@ void FakeCluster::servedResourceVersions(QObject *, Done<std::vector<std::string
     done(std::vector<std::string> { "v1" });
 }
 
+void FakeCluster::serverVersion(QObject *, Done<std::string> done)
+{
+    done(kubernetesVersion);
+}
+
 void FakeCluster::fetch(const QUrl &url, int, QObject *, Done<HttpAnswer> done)
 {
     if (url.path().endsWith(QStringLiteral("/api/v1/query"))) {

@@ -41,6 +41,7 @@ public:
         = true; // the scheduler reports why the negative control cannot be allocated // DRA pods
                 // get a device whose reported UUID is not the slice's
     std::set<std::pair<std::string, model::Kind>> denied; // access reviews that answer no
+    std::string kubernetesVersion = "v1.36.0"; // what /version reports
     // Re-runs the control plane for every Deployment (after switching settleDeployments on).
     void reconcile();
 
@@ -63,6 +64,7 @@ public:
     void reviewAccess(const std::string &verb, model::Kind kind, const std::string &ns,
         QObject *context, Done<bool> done) override;
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
+    void serverVersion(QObject *context, Done<std::string> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
     std::string actor() const override { return "alice (context fake)"; }
 
