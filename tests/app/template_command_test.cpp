@@ -179,3 +179,133 @@ TEST(TemplateCommandTest, SetNamesWhatItCannotEdit)
 }
 
 } // namespace
+
+namespace {
+
+// Three templates of one GPU; the second names a class that does not exist, the third a
+// selector that does not compile.
+constexpr const char *kChecked = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-gpu, namespace: ml}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.nvidia.com}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: trainer, namespace: ml}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: typo, namespace: ml}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly: {deviceClassName: gpu.nvidia.comm}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: broken-selector, namespace: ml}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.nvidia.com
+        selectors:
+        - cel: {expression: "device.driver =="}
+)";
+
+struct TemplateCheckRun
+{
+    int exitCode = -1;
+    json document;
+};
+
+TemplateCheckRun templateCheck(const QTemporaryDir &dir, const QStringList &files)
+{
+    const QString inventory = dir.filePath(QStringLiteral("inventory.json"));
+    if (!QFile::exists(inventory))
+        dra::test::writeDemoInventory(inventory);
+    const dra::test::DractlRun run = dra::test::dractl(
+        QStringList { QStringLiteral("template"), QStringLiteral("check") } + files
+        + QStringList { QStringLiteral("--inventory"), inventory, QStringLiteral("-o"),
+            QStringLiteral("json") });
+    TemplateCheckRun out { run.exitCode, json::parse(run.out, nullptr, false) };
+    EXPECT_FALSE(out.document.is_discarded()) << run.out << run.err;
+    return out;
+}
+
+} // namespace
+
+TEST(TemplateCommandTest, CheckOfGoodTemplatesExitsZero)
+{
+    QTemporaryDir dir;
+    const QString path = dra::test::writeTestFile(dir.filePath(QStringLiteral("good.yaml")),
+        std::string(kChecked).substr(0, std::string(kChecked).find("---")));
+    const TemplateCheckRun run = templateCheck(dir, { path });
+    EXPECT_EQ(run.exitCode, 0) << run.document.dump(2);
+    ASSERT_EQ(run.document["items"].size(), 1u);
+    const json &item = run.document["items"][0];
+    EXPECT_EQ(item["file"], path.toStdString());
+    EXPECT_EQ(item["name"], "one-gpu");
+    EXPECT_GT(item["requests"][0]["matching"].get<int>(), 0);
+    EXPECT_GT(item["allocation"]["copiesThatFit"].get<int>(), 0);
+    EXPECT_NE(item["release"].get<std::string>().find("newest release"), std::string::npos)
+        << "an inventory file records no version";
+    EXPECT_EQ(item["findings"], json::array());
+}
+
+TEST(TemplateCommandTest, CheckReportsFindingsPerTemplateAndExitsOne)
+{
+    QTemporaryDir dir;
+    const QString path
+        = dra::test::writeTestFile(dir.filePath(QStringLiteral("mixed.yaml")), kChecked);
+    const TemplateCheckRun run = templateCheck(dir, { path });
+    EXPECT_EQ(run.exitCode, 1) << run.document.dump(2);
+    const json &items = run.document["items"];
+    ASSERT_EQ(items.size(), 3u) << "the Deployment is not a template: skipped";
+    EXPECT_EQ(items[0]["findings"], json::array());
+    EXPECT_EQ(items[1]["name"], "typo");
+    EXPECT_EQ(items[1]["findings"][0], "request gpu: DeviceClass gpu.nvidia.comm does not exist");
+    EXPECT_EQ(items[2]["kind"], "ResourceClaim");
+    EXPECT_EQ(items[2]["requests"][0]["selectorErrors"].size(), 1u);
+
+    const dra::test::DractlRun text
+        = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("check"), path,
+            QStringLiteral("--inventory"), dir.filePath(QStringLiteral("inventory.json")) });
+    EXPECT_EQ(text.exitCode, 1);
+    EXPECT_NE(text.out.find("finding: request gpu: DeviceClass gpu.nvidia.comm does not exist"),
+        std::string::npos)
+        << text.out;
+}
+
+TEST(TemplateCommandTest, CheckOfUnreadableInputExitsTwo)
+{
+    QTemporaryDir dir;
+    const QString good = dra::test::writeTestFile(dir.filePath(QStringLiteral("good.yaml")),
+        std::string(kChecked).substr(0, std::string(kChecked).find("---")));
+    const QString broken
+        = dra::test::writeTestFile(dir.filePath(QStringLiteral("broken.yaml")), "kind: [\n");
+    const QString none = dra::test::writeTestFile(dir.filePath(QStringLiteral("none.yaml")),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+    const TemplateCheckRun run = templateCheck(dir, { good, broken, none });
+    EXPECT_EQ(run.exitCode, 2);
+    const json &items = run.document["items"];
+    ASSERT_EQ(items.size(), 3u);
+    EXPECT_FALSE(items[0].contains("error")) << "the good file is still checked";
+    EXPECT_TRUE(items[1].contains("error"));
+    EXPECT_NE(items[2]["error"].get<std::string>().find("holds no ResourceClaimTemplate"),
+        std::string::npos);
+
+    const dra::test::DractlRun noInventory
+        = dra::test::dractl({ QStringLiteral("template"), QStringLiteral("check"), good,
+            QStringLiteral("--inventory"), dir.filePath(QStringLiteral("missing.yaml")) });
+    EXPECT_EQ(noInventory.exitCode, 2) << noInventory.err;
+}

@@ -94,7 +94,7 @@ TEST(NewUserScenarioTest, H100BesideANicIsWrittenCheckedAppliedAndAllocated)
     editor->setText(kH100BesideNic);
     // The editor rechecks as the mirrored inventory settles: wait for the check of the whole
     // inventory (both classes known) with its simulation.
-    const views::TemplateCheck &check = editor->lastCheck();
+    const alloc::TemplateCheck &check = editor->lastCheck();
     const bool settled = consoleWaitUntil([&] {
         return check.simulated && check.requests.size() == 2 && check.requests[0].classExists
             && check.requests[1].classExists && check.copiesThatFit > 0;

@@ -18,7 +18,6 @@
 #include "views/claims/claim_details.h"
 #include "views/claims/claim_diagnosis.h"
 #include "views/claims/claim_list_model.h"
-#include "views/editor/template_check.h"
 
 namespace dra::views {
 
@@ -29,7 +28,7 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     , m_search(new QLineEdit(this))
     , m_table(new QTableView(this))
     , m_inspector(new QTextBrowser(this))
-    , m_clusters(std::make_shared<ClusterIndexCache>())
+    , m_clusters(std::make_shared<alloc::SimulationClusterCache>())
     , m_rediagnose(new QTimer(this))
 {
     m_rediagnose->setSingleShot(true);

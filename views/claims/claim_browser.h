@@ -8,6 +8,7 @@
 
 #include <QWidget>
 
+#include "core/alloc/simulation_cluster.h"
 #include "core/inventory/snapshot.h"
 #include "core/model/kind.h"
 
@@ -24,7 +25,6 @@ struct ChangeSet;
 namespace dra::views {
 
 class ClaimListModel;
-class ClusterIndexCache;
 
 // Claims (or templates) across namespaces with their state, and an inspector for the selected
 // one: requests, allocation with nodes, reserving pods, events.
@@ -59,7 +59,7 @@ private:
     QTextBrowser *m_inspector;
     inventory::SnapshotPtr m_snapshot;
     // Shared with the diagnosis running on the pool, which may outlive a selection.
-    std::shared_ptr<ClusterIndexCache> m_clusters;
+    std::shared_ptr<alloc::SimulationClusterCache> m_clusters;
     QTimer *m_rediagnose; // after changes to the snapshot
     std::pair<std::string, std::string> m_diagnosed; // namespace, name of the claim shown
     QString m_details, m_diagnosis; // the inspector's two parts

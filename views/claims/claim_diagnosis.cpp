@@ -2,8 +2,6 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/claims/claim_diagnosis.h"
 
-#include "core/release/feature_gates.h"
-#include "views/editor/template_check.h"
 #include "views/common/html_text.h"
 
 namespace dra::views {
@@ -28,15 +26,14 @@ QString statusMark(alloc::DiagnosisStep::Status status)
 } // namespace
 
 Result<alloc::Diagnosis> diagnoseClaimIn(const inventory::SnapshotPtr &snapshot,
-    const std::string &ns, const std::string &name, ClusterIndexCache &clusters)
+    const std::string &ns, const std::string &name, alloc::SimulationClusterCache &clusters)
 {
-    Result<std::shared_ptr<const alloc::Cluster>> cluster = clusters.clusterOf(snapshot);
+    Result<alloc::SimulationCluster> cluster = clusters.of(snapshot);
     if (!cluster)
         return fail(cluster.error());
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
-    return alloc::diagnoseClaim(
-        **cluster, release::FeatureGates::newestRelease(), ns, name, options);
+    return alloc::diagnoseClaim(*cluster->cluster, cluster->release.gates, ns, name, options);
 }
 
 QString diagnosisHtml(const alloc::Diagnosis &diagnosis)

@@ -9,7 +9,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "core/release/feature_gates.h"
 #include "core/model/manifest_reader.h"
 #include "core/model/yaml_codec.h"
 #include "views/common/html_text.h"
@@ -17,8 +16,8 @@
 
 namespace dra::views {
 
-NegativeControlResult negativeControlFor(
-    const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters)
+NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
+    std::string_view text, alloc::SimulationClusterCache &clusters)
 {
     NegativeControlResult result;
     const model::ManifestSet manifests = model::readManifestText(text, QStringLiteral("editor"));
@@ -30,13 +29,13 @@ NegativeControlResult negativeControlFor(
         result.error = "the editor holds no object yet";
         return result;
     }
-    Result<std::shared_ptr<const alloc::Cluster>> cluster = clusters.clusterOf(snapshot);
+    Result<alloc::SimulationCluster> cluster = clusters.of(snapshot);
     if (!cluster) {
         result.error = cluster.error().message.toStdString();
         return result;
     }
     Result<alloc::NegativeControl> control = alloc::negativeControl(
-        **cluster, release::FeatureGates::newestRelease(), manifests.documents.front().object);
+        *cluster->cluster, cluster->release.gates, manifests.documents.front().object);
     if (!control) {
         result.error = control.error().message.toStdString();
         return result;
@@ -64,7 +63,7 @@ NegativeControlPanel::NegativeControlPanel(QWidget *parent)
 }
 
 void NegativeControlPanel::recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
-    std::shared_ptr<ClusterIndexCache> clusters)
+    std::shared_ptr<alloc::SimulationClusterCache> clusters)
 {
     if (!snapshot)
         return;

@@ -12,7 +12,7 @@
 
 #include "core/alloc/negative_control.h"
 #include "core/inventory/snapshot.h"
-#include "views/editor/template_check.h"
+#include "core/alloc/simulation_cluster.h"
 
 class QLabel;
 class QPlainTextEdit;
@@ -29,8 +29,8 @@ struct NegativeControlResult
 
 // Builds the negative control of a ResourceClaimTemplate or ResourceClaim text against the
 // snapshot (core/alloc does the work). Any thread.
-NegativeControlResult negativeControlFor(
-    const inventory::SnapshotPtr &snapshot, std::string_view text, ClusterIndexCache &clusters);
+NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
+    std::string_view text, alloc::SimulationClusterCache &clusters);
 
 // The editor's "Negative control" tab: the generated manifest, ready to copy or save, and its
 // check: devices the original matches, devices the negative control matches (none), and why
@@ -45,7 +45,7 @@ public:
 
     // Recomputes for `text` on `snapshot` now if the panel is shown, else when it next is.
     void recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
-        std::shared_ptr<ClusterIndexCache> clusters);
+        std::shared_ptr<alloc::SimulationClusterCache> clusters);
     const NegativeControlResult &lastResult() const { return m_last; }
     QString manifestText() const;
     QString summaryText() const;
@@ -61,7 +61,7 @@ private:
     {
         inventory::SnapshotPtr snapshot;
         std::string text;
-        std::shared_ptr<ClusterIndexCache> clusters;
+        std::shared_ptr<alloc::SimulationClusterCache> clusters;
     };
     void run();
     void display(NegativeControlResult result);

@@ -149,7 +149,7 @@ void TemplateEditor::launchMatch()
     m_matching = true;
     ++m_running;
     const int generation = m_generation;
-    auto *watcher = new QFutureWatcher<TemplateCheck>(this);
+    auto *watcher = new QFutureWatcher<alloc::TemplateCheck>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_running;
         m_matching = false;
@@ -160,7 +160,7 @@ void TemplateEditor::launchMatch()
             launchMatch();
     });
     watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString()] {
-        return matchTemplate(snapshot, text);
+        return alloc::matchTemplate(*snapshot, text);
     }));
 }
 
@@ -170,7 +170,7 @@ void TemplateEditor::launch()
         return;
     const int generation = m_generation;
     m_status->setText(QStringLiteral("Simulating the allocation…"));
-    auto *watcher = new QFutureWatcher<TemplateCheck>(this);
+    auto *watcher = new QFutureWatcher<alloc::TemplateCheck>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_running;
         watcher->deleteLater();
@@ -183,11 +183,11 @@ void TemplateEditor::launch()
     m_negative->recompute(m_snapshot, text(), m_clusters);
     watcher->setFuture(QtConcurrent::run(
         [snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
-            return checkTemplate(snapshot, text, *clusters);
+            return alloc::checkTemplate(snapshot, text, *clusters);
         }));
 }
 
-bool TemplateEditor::present(const TemplateCheck &check, int generation)
+bool TemplateEditor::present(const alloc::TemplateCheck &check, int generation)
 {
     // A simulated result already on screen for this text stays: a late sweep adds nothing.
     if (!check.simulated && m_last.simulated && m_shownGeneration == generation)
@@ -198,11 +198,12 @@ bool TemplateEditor::present(const TemplateCheck &check, int generation)
     if (!m_last.error.empty())
         m_status->setText(QStringLiteral("The text does not read as a claim template"));
     else if (m_last.simulated)
-        m_status->setText(
-            QStringLiteral("Checked against revision %1 (matched in %2 ms, simulated in %3 ms)")
-                .arg(m_snapshot->rev())
-                .arg(m_last.matchMs, 0, 'f', 1)
-                .arg(m_last.simulationMs, 0, 'f', 1));
+        m_status->setText(QStringLiteral(
+            "Checked against revision %1 under %2 (matched in %3 ms, simulated in %4 ms)")
+                              .arg(m_snapshot->rev())
+                              .arg(QString::fromStdString(m_last.releaseFrom))
+                              .arg(m_last.matchMs, 0, 'f', 1)
+                              .arg(m_last.simulationMs, 0, 'f', 1));
     else
         m_status->setText(
             QStringLiteral("Matched against revision %1 in %2 ms; simulating when you pause…")

@@ -39,7 +39,7 @@ public:
     QPlainTextEdit *editor() const { return m_editor; }
     // The last result shown (empty before the first check; only match counts until the
     // simulation of the same text has come in).
-    const TemplateCheck &lastCheck() const { return m_last; }
+    const alloc::TemplateCheck &lastCheck() const { return m_last; }
     bool isChecking() const { return m_running > 0; }
 
     // A template for one GPU of at least 40Gi, to start from.
@@ -67,16 +67,16 @@ public:
 
 Q_SIGNALS:
     // The match counts of the current text are on screen (the simulation follows).
-    void matched(const dra::views::TemplateCheck &check);
+    void matched(const dra::alloc::TemplateCheck &check);
     // The whole check of the current text, simulation included, is on screen.
-    void checked(const dra::views::TemplateCheck &check);
+    void checked(const dra::alloc::TemplateCheck &check);
 
 private:
     void launchMatch();
     void launch();
     // Puts `check` (of the text at `generation`) on screen; false when a fuller result of the
     // same text is already there.
-    bool present(const TemplateCheck &check, int generation);
+    bool present(const alloc::TemplateCheck &check, int generation);
 
     inventory::SnapshotPtr m_snapshot;
     QPlainTextEdit *m_editor;
@@ -91,8 +91,9 @@ private:
     QTimer m_matchSoon; // the match counts: at once, one sweep for every burst of events
     bool m_matching = false;
     bool m_matchAgain = false; // the text changed while a sweep ran
-    std::shared_ptr<ClusterIndexCache> m_clusters = std::make_shared<ClusterIndexCache>();
-    TemplateCheck m_last;
+    std::shared_ptr<alloc::SimulationClusterCache> m_clusters
+        = std::make_shared<alloc::SimulationClusterCache>();
+    alloc::TemplateCheck m_last;
     int m_generation = 0;
     int m_shownGeneration = -1;
     int m_running = 0;

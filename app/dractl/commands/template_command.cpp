@@ -5,6 +5,7 @@
 // ResourceClaimTemplate or ResourceClaim manifest — the form's twin for scripts and tests.
 // dractl template set FILE: the form's edits of one request (class, count, selectors), written
 // into the YAML as the form writes them, comments kept.
+// dractl template check FILE...: the editor's check (template_check_command.cpp).
 #include <algorithm>
 #include <optional>
 #include <variant>
@@ -16,6 +17,7 @@
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/output.h"
+#include "app/dractl/commands/template_check_command.h"
 #include "core/model/claim_template_form.h"
 
 namespace dra::cli {
@@ -177,6 +179,9 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
 
 int runTemplate(const QStringList &arguments)
 {
+    if (arguments.value(1) == QLatin1String("check"))
+        return runTemplateCheck(
+            QStringList { arguments.value(0) + QStringLiteral(" check") } + arguments.mid(2));
     QCommandLineParser parser;
     parser.addOption(outputOption(QStringLiteral("text")));
     parser.addOption({ QStringLiteral("request"),
@@ -198,7 +203,8 @@ int runTemplate(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("action"),
         QStringLiteral("fields: the requests, constraints and config of a ResourceClaimTemplate "
                        "or ResourceClaim, as the template editor's form shows them. set: edit "
-                       "one request as the form does (comments kept) and print the YAML."));
+                       "one request as the form does (comments kept) and print the YAML. check: "
+                       "the template editor's check, see dractl template check --help."));
     parser.addPositionalArgument(
         QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
     int exitCode = Ok;
@@ -215,7 +221,7 @@ int runTemplate(const QStringList &arguments)
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 2
         || (positional[0] != QLatin1String("fields") && positional[0] != QLatin1String("set")))
-        return usageError(QStringLiteral("say fields FILE or set FILE"));
+        return usageError(QStringLiteral("say fields FILE, set FILE or check FILE..."));
     if (positional[0] == QLatin1String("fields"))
         return fields(positional.value(1), format);
     RequestEdit edit;
@@ -246,8 +252,7 @@ int runTemplate(const QStringList &arguments)
 }
 
 const CommandRegistration templateRegistration({ "template",
-    "Show or edit a claim template's requests, constraints and config as the editor's form does",
-    runTemplate, 56 });
+    "Show, edit or check claim templates as the editor's form and check do", runTemplate, 56 });
 
 } // namespace
 
