@@ -2,9 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/rollout_driver.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
-#include <QHostInfo>
 #include <QThread>
 
 #include "core/common/json_text.h"
@@ -13,6 +11,7 @@
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/kube_cluster.h"
 #include "core/rollout/rollout_controller.h"
+#include "core/rollout/rollout_start.h"
 #include "core/rollout/rollout_store.h"
 #include "core/rollout/state_writer.h"
 #include "core/store/state_db.h"
@@ -24,26 +23,6 @@ namespace {
 
 using common::qs;
 using views::RolloutSnapshot;
-
-std::string userName()
-{
-    return qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown")))
-        .toStdString();
-}
-
-// The defaults match dractl's, so `dractl rollout status` names this console the way it names
-// a `dractl rollout run`.
-RolloutDriverOptions withDefaults(RolloutDriverOptions options)
-{
-    if (options.actor.empty())
-        options.actor = userName();
-    if (options.pid == 0)
-        options.pid = QCoreApplication::applicationPid();
-    if (options.owner.empty())
-        options.owner = options.actor + " on " + QHostInfo::localHostName().toStdString() + " (pid "
-            + std::to_string(options.pid) + ")";
-    return options;
-}
 
 // Everything the panel shows of the state file at `path`, with rollout `id` open ("" for none).
 std::shared_ptr<RolloutSnapshot> readRolloutSnapshot(
@@ -170,39 +149,25 @@ public:
         const rollout::RolloutPlan &plan = *parsed.plan;
         if (!ensureCluster()) // a rollout nobody here could start is not created
             return publishNow(true);
-        const Result<void> created = [&]() -> Result<void> {
-            Result<store::StateDb> db = rollout::openStateWriter(m_statePath);
-            if (!db)
-                return fail(db.error());
-            rollout::RolloutStore store(*db);
-            Result<std::optional<rollout::RolloutRecord>> existing = store.load(plan.name);
-            if (!existing)
-                return fail(existing.error());
-            if (*existing && !rollout::isSettled((*existing)->state.stage)) {
-                m_say(QStringLiteral("%1 exists already (at %2): opened it")
-                          .arg(qs(plan.name),
-                              QString::fromLatin1(rollout::stageName((*existing)->state.stage))));
-                return {};
-            }
-            // As `dractl rollout run PLAN`: created at Baseline, the controller's first tick runs
-            // the pre-flight and the start. The plan is stored as planJson, which parsePlan reads.
-            const rollout::RolloutMachine machine(plan, m_clock);
-            if (Result<void> made = store.create(machine.initialState(),
-                    rollout::planJson(plan).dump(2), m_options.actor, m_clock.nowMs());
-                !made)
-                return made;
-            Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(plan.name,
-                rollout::Command { rollout::Verb::Start, m_options.actor }, m_clock.nowMs());
-            if (!queued)
-                return fail(queued.error());
-            m_say(QStringLiteral("created %1 from %2; start queued").arg(qs(plan.name), file));
-            return {};
-        }();
-        if (!created) {
-            m_error = created.error();
-            return publishNow(true);
-        }
-        open(plan.name);
+        m_say(QStringLiteral("pre-flight of %1 (%2)…").arg(qs(plan.name), qs(plan.workloadKey())));
+        rollout::startRollout(m_statePath, plan, rollout::StartRequest { m_options.actor },
+            *m_cluster.port, m_clock, this,
+            [this, name = plan.name, file](rollout::StartOutcome outcome) {
+                if (outcome.preflight)
+                    m_say(QStringLiteral("pre-flight: %1").arg(qs(outcome.preflight->summary())));
+                if (outcome.existingStage) {
+                    m_say(QStringLiteral("%1 exists already (at %2): opened it")
+                              .arg(qs(name),
+                                  QString::fromLatin1(rollout::stageName(*outcome.existingStage))));
+                    return open(name);
+                }
+                if (outcome.error) {
+                    m_error = outcome.error;
+                    return publishNow(true);
+                }
+                m_say(QStringLiteral("created %1 from %2; start queued").arg(qs(name), file));
+                open(name);
+            });
     }
 
     void give(const views::VerbRequest &request)
@@ -251,7 +216,8 @@ public:
     }
 
 private:
-    // The live lease of the open rollout when another controller holds it.
+    // The live lease of the open rollout when another controller holds it (as dractl decides
+    // it: a dead process of this host holds none).
     std::optional<rollout::ControllerLease> othersLease()
     {
         if (!QFileInfo::exists(m_statePath))
@@ -259,13 +225,9 @@ private:
         Result<store::StateDb> db = store::StateDb::open(m_statePath, store::OpenMode::ReadOnly);
         if (!db)
             return std::nullopt;
-        Result<std::optional<rollout::ControllerLease>> lease
-            = rollout::ControllerInbox(*db).lease(m_id);
-        if (!lease || !*lease || !(*lease)->isLive(m_clock.nowMs(), m_options.leaseStaleMs))
-            return std::nullopt;
-        if ((*lease)->owner == m_options.owner && (*lease)->pid == m_options.pid)
-            return std::nullopt; // ours (a controller of this console stopped uncleanly)
-        return *lease;
+        Result<std::optional<rollout::ControllerLease>> lease = rollout::othersLiveLease(
+            *db, m_id, m_options.owner, m_clock.nowMs(), m_options.leaseStaleMs);
+        return lease ? *lease : std::nullopt;
     }
 
     int64_t lastAuditSeq() const
@@ -306,7 +268,6 @@ private:
         options.tickMs = m_options.tickMs;
         options.leaseStaleMs = m_options.leaseStaleMs;
         options.owner = m_options.owner;
-        options.pid = m_options.pid;
         auto controller = std::make_unique<rollout::RolloutController>(
             m_statePath, m_id, *m_cluster.port, m_clock, options, this);
         if (Result<void> loaded = controller->load(); !loaded) {
@@ -430,7 +391,6 @@ RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, common:
     qRegisterMetaType<views::RolloutSnapshotPtr>();
     qRegisterMetaType<views::VerbRequest>();
     m_snapshot = std::make_shared<const RolloutSnapshot>();
-    options = withDefaults(std::move(options));
     const bool threaded = options.workerThread;
     auto publish = [this](views::RolloutSnapshotPtr snapshot) {
         QMetaObject::invokeMethod(

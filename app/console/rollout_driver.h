@@ -12,6 +12,7 @@
 
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
+#include "core/rollout/controller_lease.h"
 #include "views/rollout/rollout_snapshot.h"
 
 class QThread;
@@ -43,13 +44,12 @@ ClusterFactory kubeClusterFactory(kube::ClientConfig config);
 
 struct RolloutDriverOptions
 {
-    std::string actor; // who gives the verbs, for the history and the audit log (default: $USER)
-    std::string
-        owner; // the controller's lease owner (default: "alice on host (pid 1234)", as dractl)
-    int64_t pid = 0; // default: this process
+    std::string actor = rollout::localUserName(); // who gives the verbs, for the audit log
+    // The controller's lease owner: this process, named as dractl names its own.
+    rollout::ControllerOwner owner = rollout::ControllerOwner::thisProcess();
     int64_t tickMs = 5'000; // how often the controller looks at the cluster
     int64_t followMs = 1'000; // how often the state file is looked at for others' changes
-    int64_t leaseStaleMs = 30'000;
+    int64_t leaseStaleMs = rollout::kLeaseStaleMs;
     // Run the controller on a thread of its own (the console). Off: everything runs on the
     // driver's thread, for tests that move a manual clock.
     bool workerThread = true;
@@ -77,8 +77,9 @@ public:
     void refresh();
     // Opens rollout `id`: drives it here, or follows the process that does.
     void open(const QString &id);
-    // Creates the rollout of a plan file at Baseline with its start queued (as `dractl rollout
-    // run PLAN`), then opens it.
+    // Starts the rollout of a plan file as `dractl rollout start` does (rollout::startRollout:
+    // the pre-flight, then the rollout created with its start queued), then opens it to drive
+    // the start; a rollout of the plan already under way is opened instead.
     void startFromPlan(const QString &planFile);
     // Gives the open rollout a verb.
     void give(const dra::views::VerbRequest &request);

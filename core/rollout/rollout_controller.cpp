@@ -123,7 +123,7 @@ void RolloutController::stop()
 {
     m_running = false;
     (void)withState<void>(
-        [&](store::StateDb &db) { return ControllerInbox(db).release(m_id, m_options.pid); });
+        [&](store::StateDb &db) { return ControllerInbox(db).release(m_id, m_options.owner.pid); });
 }
 
 void RolloutController::report(const QString &text)
@@ -135,7 +135,7 @@ void RolloutController::beat()
 {
     const Result<void> beaten = withState<void>([&](store::StateDb &db) {
         return ControllerInbox(db).heartbeat(
-            m_id, m_options.owner, m_options.pid, m_startedAt, m_clock.nowMs());
+            m_id, m_options.owner.text(), m_options.owner.pid, m_startedAt, m_clock.nowMs());
     });
     if (!beaten)
         report(QStringLiteral("could not write the heartbeat: %1").arg(beaten.error().message));

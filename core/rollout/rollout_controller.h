@@ -14,6 +14,7 @@
 #include "core/common/clock.h"
 #include "core/rollout/cluster_port.h"
 #include "core/rollout/controller_inbox.h"
+#include "core/rollout/controller_lease.h"
 #include "core/rollout/mutation_executor.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/stop_conditions.h"
@@ -26,11 +27,10 @@ struct ControllerOptions
 {
     bool autoPromote = false; // promote as soon as the gates pass and the window has run
     int64_t tickMs = 5'000; // how often the cluster is looked at
-    int64_t leaseStaleMs = 30'000; // a heartbeat older than this means no controller runs
+    int64_t leaseStaleMs = kLeaseStaleMs; // a heartbeat older than this means no controller runs
     ExecutorOptions executor;
     bool reportDiffs = false; // message() the preview diff of every applied mutation
-    std::string owner = "controller"; // who runs it, for the lease ("alice on host (pid 1234)")
-    int64_t pid = 0;
+    ControllerOwner owner = ControllerOwner::thisProcess(); // who runs it, for the lease
 };
 
 // Drives one rollout against a cluster. Each tick it looks at the cluster for the current stage

@@ -11,6 +11,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QHostInfo>
+#include <QProcess>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -68,8 +70,10 @@ protected:
     {
         dra::console::RolloutDriverOptions options;
         options.actor = "alice";
-        options.owner = owner;
-        options.pid = 4242;
+        const std::optional<dra::rollout::ControllerOwner> parsed
+            = dra::rollout::ControllerOwner::parse(owner);
+        EXPECT_TRUE(parsed.has_value()) << owner;
+        options.owner = parsed.value_or(dra::rollout::ControllerOwner {});
         // Ticks and looks at the state file every 10 minutes of the manual clock, so an hour
         // moves a handful of ticks; a lease lives 3 hours.
         options.tickMs = 10 * kPanelMinute;
@@ -345,12 +349,47 @@ TEST_F(RolloutPanelTest, ASecondConsoleOnTheSameStateFileFollowsTheControllerTha
     EXPECT_EQ(stageOf(*second.panel), Stage::Canary);
 }
 
+// As `dractl rollout run` decides it: a controller of this host whose process is gone (killed,
+// crashed) holds its lease no longer, so a console opening the rollout drives it at once.
+TEST_F(RolloutPanelTest, ALeaseLeftByADeadProcessOfThisHostIsTakenOverAtOnce)
+{
+    {
+        PanelConsole first = console("alice on console-a (pid 4242)");
+        Q_EMIT first.panel->startFromPlanRequested(m_planFile);
+        ASSERT_EQ(stageOf(*first.panel), Stage::Canary);
+    }
+    QProcess killed;
+    killed.start(QStringLiteral("true"), QStringList());
+    ASSERT_TRUE(killed.waitForStarted());
+    const int64_t deadPid = killed.processId();
+    ASSERT_TRUE(killed.waitForFinished());
+    const dra::rollout::ControllerOwner dead { "alice", QHostInfo::localHostName().toStdString(),
+        deadPid };
+    {
+        dra::Result<dra::store::StateDb> db
+            = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadWrite);
+        ASSERT_TRUE(db.has_value());
+        ASSERT_TRUE(dra::rollout::ControllerInbox(*db)
+                        .heartbeat("llm-server-to-dra", dead.text(), dead.pid, m_clock.nowMs(),
+                            m_clock.nowMs())
+                        .has_value());
+    }
+
+    PanelConsole second = console("bob on console-b (pid 4343)");
+    second.panel->picker()->setCurrentIndex(-1);
+    second.panel->picker()->setCurrentIndex(0);
+    ASSERT_EQ(stageOf(*second.panel), Stage::Canary);
+    EXPECT_EQ(second.panel->snapshot()->drive, RolloutSnapshot::Drive::Local)
+        << "a fresh heartbeat of a dead process binds nobody";
+    ASSERT_TRUE(second.panel->snapshot()->lease);
+    EXPECT_EQ(second.panel->snapshot()->lease->owner, "bob on console-b (pid 4343)");
+}
+
 TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenTheConsoleCloses)
 {
     dra::console::RolloutDriverOptions options;
     options.actor = "alice";
-    options.owner = "alice on console-t (pid 4242)";
-    options.pid = 4242;
+    options.owner = { "alice", "console-t", 4242 };
     options.tickMs = 60 * kPanelMinute; // one tick at the start, then none during the test
     options.followMs = 50;
     dra::rollout::ClusterPort *port = &m_cluster; // used by the worker thread only from here on
@@ -386,7 +425,7 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
 TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysWhy)
 {
     dra::console::RolloutDriverOptions options;
-    options.owner = "alice on console-d (pid 4242)";
+    options.owner = { "alice", "console-d", 4242 };
     options.workerThread = false;
     RolloutDriver driver(
         statePath(),

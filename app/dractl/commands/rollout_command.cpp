@@ -19,6 +19,7 @@
 #include "core/common/json_text.h"
 #include "core/rollout/audit_log.h"
 #include "core/rollout/controller_inbox.h"
+#include "core/rollout/controller_lease.h"
 #include "core/rollout/duration.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_plan.h"
@@ -105,7 +106,10 @@ nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *
         if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id);
             lease && *lease)
             json["controller"] = { { "owner", (*lease)->owner }, { "pid", (*lease)->pid },
-                { "startedAt", (*lease)->startedAt }, { "heartbeatAt", (*lease)->heartbeatAt } };
+                { "startedAt", (*lease)->startedAt }, { "heartbeatAt", (*lease)->heartbeatAt },
+                { "lease",
+                    rollout::leaseStateName(
+                        rollout::leaseState(*lease, QDateTime::currentMSecsSinceEpoch())) } };
         nlohmann::json pending = nlohmann::json::array();
         if (Result<std::vector<rollout::QueuedCommand>> queued = inbox.pending(record.state.id))
             for (const rollout::QueuedCommand &command : *queued)
@@ -142,10 +146,14 @@ std::string controllerText(store::StateDb *state, const std::string &id)
         = rollout::ControllerInbox(*state).lease(id);
     if (!lease || !*lease)
         return "none running (verbs run in the shell that gives them)";
-    const int64_t age = QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt;
+    const int64_t now = QDateTime::currentMSecsSinceEpoch();
+    const int64_t age = now - (*lease)->heartbeatAt;
+    const rollout::LeaseState leaseState = rollout::leaseState(*lease, now);
     return (*lease)->owner + ", heartbeat "
         + rollout::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
-        + (age > 30'000 ? " (stale: not running)" : "");
+        + (leaseState == rollout::LeaseState::Stale             ? " (stale: not running)"
+                : leaseState == rollout::LeaseState::HolderGone ? " (its process is gone)"
+                                                                : "");
 }
 
 void printDetail(const rollout::RolloutRecord &record, const std::string &controller = {})

@@ -7,19 +7,16 @@
 #include "app/dractl/commands/rollout_drive.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <memory>
 #include <optional>
-
-#include <signal.h>
+#include <variant>
 
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFileInfo>
-#include <QHostInfo>
 #include <QThread>
 
 #include <nlohmann/json.hpp>
@@ -32,10 +29,12 @@
 #include "core/common/clock.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
+#include "core/rollout/controller_lease.h"
 #include "core/rollout/duration.h"
 #include "core/rollout/evidence_collector.h"
 #include "core/rollout/kube_cluster.h"
 #include "core/rollout/rollout_controller.h"
+#include "core/rollout/rollout_start.h"
 #include "core/rollout/rollout_store.h"
 #include "core/rollout/state_writer.h"
 
@@ -45,20 +44,9 @@ namespace {
 
 using common::qs;
 
-// A heartbeat older than this: no controller is running.
-constexpr int64_t kLeaseStaleMs = 30'000;
-
 std::string actorName()
 {
-    const QString user
-        = qEnvironmentVariable("USER", qEnvironmentVariable("USERNAME", QStringLiteral("unknown")));
-    return user.toStdString();
-}
-
-std::string ownerName()
-{
-    return actorName() + " on " + QHostInfo::localHostName().toStdString() + " (pid "
-        + std::to_string(QCoreApplication::applicationPid()) + ")";
+    return rollout::localUserName();
 }
 
 QString wallClockText()
@@ -105,9 +93,7 @@ rollout::ControllerOptions controllerOptions(
     options.executor.readyTimeoutMs = readyTimeoutMs;
     options.autoPromote = autoPromote;
     options.tickMs = tickMs;
-    options.leaseStaleMs = kLeaseStaleMs;
-    options.owner = ownerName();
-    options.pid = QCoreApplication::applicationPid();
+    options.owner = rollout::ControllerOwner::thisProcess();
     return options;
 }
 
@@ -151,26 +137,11 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
 }
 
-// A controller of this machine whose process is gone (killed, crashed) holds its lease no longer,
-// whatever its last heartbeat says, so a `run` started again takes over at once.
-bool leaseHolderIsGone(const rollout::ControllerLease &lease)
-{
-    const std::string onThisHost = " on " + QHostInfo::localHostName().toStdString() + " (pid ";
-    if (lease.pid <= 0 || lease.owner.find(onThisHost) == std::string::npos)
-        return false;
-    return ::kill(pid_t(lease.pid), 0) != 0 && errno == ESRCH;
-}
-
+// The lease of another controller that drives `id` now (see rollout::othersLiveLease).
 Result<std::optional<rollout::ControllerLease>> liveLease(store::StateDb &db, const std::string &id)
 {
-    Result<std::optional<rollout::ControllerLease>> lease = rollout::ControllerInbox(db).lease(id);
-    if (!lease)
-        return dra::fail(lease.error());
-    if (*lease
-        && (!(*lease)->isLive(QDateTime::currentMSecsSinceEpoch(), kLeaseStaleMs)
-            || leaseHolderIsGone(**lease)))
-        return std::optional<rollout::ControllerLease>();
-    return lease;
+    return rollout::othersLiveLease(
+        db, id, rollout::ControllerOwner::thisProcess(), QDateTime::currentMSecsSinceEpoch());
 }
 
 // What became of queued command `seq`, once consumed; nullopt while it waits.
@@ -245,59 +216,6 @@ bool needsCluster(const rollout::Decision &decision)
     return false;
 }
 
-// The plan stored with a rollout: JSON of planJson(), which parsePlan() reads back whole.
-std::string storedPlanText(const rollout::RolloutPlan &plan)
-{
-    return rollout::planJson(plan).dump(2);
-}
-
-// Creates the rollout of `plan` at Baseline with `baseline` as its pre-flight evidence.
-int createRollout(
-    const QString &state, const rollout::RolloutPlan &plan, const rollout::GateResult &baseline)
-{
-    Result<store::StateDb> db = rollout::openStateWriter(state);
-    if (!db)
-        return fail(db.error());
-    const rollout::RolloutMachine machine(plan, common::Clock::system());
-    rollout::RolloutState initial = machine.initialState();
-    machine.recordGate(initial, baseline);
-    if (Result<void> created = rollout::RolloutStore(*db).create(
-            initial, storedPlanText(plan), actorName(), QDateTime::currentMSecsSinceEpoch());
-        !created)
-        return fail(created.error());
-    return Ok;
-}
-
-Result<int64_t> queueCommand(
-    const QString &state, const std::string &id, const rollout::Command &command)
-{
-    Result<store::StateDb> db = rollout::openStateWriter(state);
-    if (!db)
-        return dra::fail(db.error());
-    return rollout::ControllerInbox(*db).enqueue(id, command, QDateTime::currentMSecsSinceEpoch());
-}
-
-// The pre-flight: the baseline gate against the cluster now.
-Result<rollout::GateResult> preflight(
-    rollout::ClusterPort &cluster, const rollout::RolloutPlan &plan)
-{
-    rollout::EvidenceCollector collector(plan, cluster, common::Clock::system());
-    const rollout::RolloutMachine machine(plan, common::Clock::system());
-    std::optional<Result<rollout::StageEvidence>> evidence;
-    QEventLoop loop;
-    collector.collect(machine.initialState(), [&](Result<rollout::StageEvidence> got) {
-        evidence = std::move(got);
-        loop.quit();
-    });
-    if (!evidence)
-        loop.exec();
-    if (!*evidence)
-        return dra::fail(evidence->error());
-    if ((*evidence)->gates.empty())
-        return dra::fail(common::Error::Code::Internal, QStringLiteral("no baseline evidence"));
-    return (*evidence)->gates.front();
-}
-
 void printGate(const rollout::GateResult &gate)
 {
     out(QStringLiteral("%1 gate: %2\n")
@@ -307,6 +225,36 @@ void printGate(const rollout::GateResult &gate)
         out(QStringLiteral("  [%1] %2: %3\n")
                 .arg(QString::fromLatin1(rollout::verdictName(check.verdict)), qs(check.name),
                     qs(check.evidence)));
+}
+
+// Starts `plan` (rollout::startRollout) with the cluster of `parser`, printing the pre-flight;
+// the start is queued for a controller. The queued command's sequence, or the exit status.
+std::variant<int64_t, int> startPlan(const QCommandLineParser &parser, const QString &state,
+    const rollout::RolloutPlan &plan, const rollout::StartRequest &request, const QString &verb)
+{
+    Result<ClusterSession> session = connectCluster(parser);
+    if (!session)
+        return fail(session.error());
+    std::optional<rollout::StartOutcome> outcome;
+    QEventLoop loop;
+    QObject context;
+    rollout::startRollout(state, plan, request, *session->cluster, common::Clock::system(),
+        &context, [&](rollout::StartOutcome got) {
+            outcome = std::move(got);
+            loop.quit();
+        });
+    if (!outcome)
+        loop.exec();
+    if (outcome->preflight) {
+        out(QStringLiteral("Pre-flight of %1 (%2):\n").arg(qs(plan.name), qs(plan.workloadKey())));
+        printGate(*outcome->preflight);
+    }
+    if (outcome->error)
+        return fail(QStringLiteral("rollout %1: %2%3")
+                        .arg(verb, outcome->error->message,
+                            outcome->variantRejected ? QStringLiteral(" (--override-rejection)")
+                                                     : QString()));
+    return outcome->queued;
 }
 
 Result<rollout::RolloutRecord> loadRecord(const QString &state, const std::string &id)
@@ -361,61 +309,17 @@ int runRolloutStart(const QStringList &arguments)
     Result<QString> state = statePath(parser);
     if (!state)
         return fail(state.error());
-    // A rollout created before whose start was refused stays at Baseline: start it again.
-    bool exists = false;
-    if (QFileInfo::exists(*state)) {
-        Result<store::StateDb> db = store::StateDb::open(*state, store::OpenMode::ReadOnly);
-        if (!db)
-            return fail(db.error());
-        rollout::RolloutStore store(*db);
-        Result<std::optional<rollout::RejectedVariant>> rejected
-            = store.rejection(plan.workloadKey(), plan.variant.name);
-        if (!rejected)
-            return fail(rejected.error());
-        if (*rejected && !parser.isSet(QStringLiteral("override-rejection")))
-            return fail(QStringLiteral(
-                "rollout start: variant %1 of %2 was rejected on %3 (rollout %4%5); start it again "
-                "only with --override-rejection")
-                            .arg(qs(plan.variant.name), qs(plan.workloadKey()),
-                                QDateTime::fromMSecsSinceEpoch((*rejected)->at, Qt::UTC)
-                                    .toString(Qt::ISODate),
-                                qs((*rejected)->rollout),
-                                (*rejected)->reason.empty()
-                                    ? QString()
-                                    : QStringLiteral(": ") + qs((*rejected)->reason)));
-        Result<std::optional<rollout::RolloutRecord>> record = store.load(plan.name);
-        if (!record)
-            return fail(record.error());
-        exists = *record && (*record)->state.stage == rollout::Stage::Baseline;
-    }
-    Result<ClusterSession> session = connectCluster(parser);
-    if (!session)
-        return fail(session.error());
-
-    out(QStringLiteral("Pre-flight of %1 (%2):\n").arg(qs(plan.name), qs(plan.workloadKey())));
-    Result<rollout::GateResult> baseline = preflight(*session->cluster, plan);
-    if (!baseline)
-        return fail(QStringLiteral("rollout start: pre-flight: %1").arg(baseline.error().message));
-    printGate(*baseline);
-    const bool accept = parser.isSet(QStringLiteral("accept-inconclusive"));
-    if (baseline->verdict == rollout::Verdict::Failed
-        || (baseline->verdict == rollout::Verdict::Inconclusive && !accept))
-        return fail(
-            QStringLiteral("rollout start: the pre-flight did not pass (%1); nothing was changed")
-                .arg(qs(baseline->summary())));
-    if (!exists)
-        if (int created = createRollout(*state, plan, *baseline); created != Ok)
-            return created;
-    rollout::Command start { rollout::Verb::Start, actorName(),
-        parser.value(QStringLiteral("reason")).toStdString() };
-    start.overrideRejection = parser.isSet(QStringLiteral("override-rejection"));
-    start.acceptInconclusive = accept;
-    Result<int64_t> seq = queueCommand(*state, plan.name, start);
-    if (!seq)
-        return fail(seq.error());
-    session = {}; // the controller below opens its own connection
+    rollout::StartRequest request { actorName(),
+        parser.value(QStringLiteral("reason")).toStdString(),
+        parser.isSet(QStringLiteral("override-rejection")),
+        parser.isSet(QStringLiteral("accept-inconclusive")) };
+    const std::variant<int64_t, int> started
+        = startPlan(parser, *state, plan, request, QStringLiteral("start"));
+    if (const int *status = std::get_if<int>(&started))
+        return *status;
+    const int64_t seq = std::get<int64_t>(started);
     const int driven = driveOnce(parser, *state, plan.name);
-    const int status = printOutcome(QStringLiteral("start"), commandOutcome(*state, *seq));
+    const int status = printOutcome(QStringLiteral("start"), commandOutcome(*state, seq));
     if (status == Ok)
         out(QStringLiteral("Follow it with: dractl rollout run %1 [--auto-promote]\n")
                 .arg(qs(plan.name)));
@@ -506,20 +410,12 @@ int runRolloutRun(const QStringList &arguments)
         }
         id = parsed.plan->name;
         if (!loadRecord(*state, id)) {
-            // A new rollout: created at Baseline; its first tick runs the pre-flight and the start.
-            const rollout::RolloutMachine machine(*parsed.plan, common::Clock::system());
-            Result<store::StateDb> db = rollout::openStateWriter(*state);
-            if (!db)
-                return fail(db.error());
-            if (Result<void> created = rollout::RolloutStore(*db).create(machine.initialState(),
-                    storedPlanText(*parsed.plan), actorName(), QDateTime::currentMSecsSinceEpoch());
-                !created)
-                return fail(created.error());
-            if (Result<int64_t> seq = rollout::ControllerInbox(*db).enqueue(id,
-                    rollout::Command { rollout::Verb::Start, actorName() },
-                    QDateTime::currentMSecsSinceEpoch());
-                !seq)
-                return fail(seq.error());
+            // A new rollout: started as `rollout start` starts it (the pre-flight, then created
+            // with its start queued); the controller below carries the start out.
+            const std::variant<int64_t, int> started = startPlan(parser, *state, *parsed.plan,
+                rollout::StartRequest { actorName(), {}, false, false }, QStringLiteral("run"));
+            if (const int *status = std::get_if<int>(&started))
+                return *status;
         }
     }
     {
@@ -529,7 +425,7 @@ int runRolloutRun(const QStringList &arguments)
         Result<std::optional<rollout::ControllerLease>> lease = liveLease(*db, id);
         if (!lease)
             return fail(lease.error());
-        if (*lease && (*lease)->pid != QCoreApplication::applicationPid())
+        if (*lease)
             return fail(QStringLiteral(
                 "rollout run: %1 is already driven by %2 (heartbeat %3 ago); one controller per "
                 "rollout")

@@ -80,8 +80,7 @@ protected:
     {
         ControllerOptions options;
         options.autoPromote = autoPromote;
-        options.owner = "test";
-        options.pid = 42;
+        options.owner = { "test", "test-host", 42 };
         auto made
             = std::make_unique<RolloutController>(statePath(), kId, m_cluster, m_clock, options);
         const dra::Result<void> loaded = made->load();

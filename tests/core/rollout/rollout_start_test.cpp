@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// Starting a rollout as both faces do: nothing is written unless the pre-flight passes; then the
+// rollout exists at Baseline with the pre-flight recorded and its start waits in the inbox.
+#include "core/rollout/rollout_start.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "core/rollout/controller_inbox.h"
+#include "core/rollout/rollout_store.h"
+#include "core/store/state_db.h"
+#include "tests/core/rollout/fake_cluster.h"
+#include "tests/core/rollout/rollout_fixtures.h"
+
+using namespace dra::rollout;
+
+namespace {
+
+class RolloutStartTest : public testing::Test
+{
+protected:
+    void SetUp() override { m_cluster.seedExampleWorld(); }
+
+    QString statePath() const { return m_dir.filePath(QStringLiteral("state.db")); }
+
+    // The fake cluster answers at once, so the outcome is in when startRollout() returns.
+    StartOutcome start(const StartRequest &request)
+    {
+        std::optional<StartOutcome> outcome;
+        startRollout(statePath(), m_plan, request, m_cluster, m_clock, &m_context,
+            [&outcome](StartOutcome got) { outcome = std::move(got); });
+        EXPECT_TRUE(outcome.has_value());
+        return outcome.value_or(StartOutcome {});
+    }
+
+    dra::store::StateDb openState()
+    {
+        dra::Result<dra::store::StateDb> db
+            = dra::store::StateDb::open(statePath(), dra::store::OpenMode::ReadWrite);
+        EXPECT_TRUE(db.has_value());
+        return db ? std::move(*db) : dra::store::StateDb();
+    }
+
+    void makeBaselineUnready()
+    {
+        nlohmann::json baseline
+            = *m_cluster.object(dra::model::Kind::Deployment, "inference", "llm-server");
+        baseline["status"]["readyReplicas"] = 3;
+        m_cluster.put(baseline);
+    }
+
+    // Carries out `command` on the stored rollout directly, as a controller would.
+    void execute(const Command &command, Stage expected)
+    {
+        dra::store::StateDb db = openState();
+        RolloutStore store(db);
+        const auto record = store.load(m_plan.name);
+        ASSERT_TRUE(record && *record);
+        RolloutState state = (*record)->state;
+        const RolloutMachine machine(m_plan, m_clock);
+        const auto decision = store.execute(machine, state, command, m_clock.nowMs());
+        ASSERT_TRUE(decision.has_value()) << decision.error().message.toStdString();
+        ASSERT_TRUE(decision->allowed) << decision->refusal;
+        ASSERT_EQ(state.stage, expected);
+    }
+
+    QTemporaryDir m_dir;
+    QObject m_context;
+    dra::common::ManualClock m_clock;
+    test::FakeCluster m_cluster;
+    const RolloutPlan m_plan = test::examplePlan();
+};
+
+} // namespace
+
+TEST_F(RolloutStartTest, APassingPreflightCreatesTheRolloutAndQueuesItsStart)
+{
+    const StartOutcome outcome = start({ "alice", "maintenance window" });
+    ASSERT_TRUE(outcome.started()) << outcome.error->message.toStdString();
+    ASSERT_TRUE(outcome.preflight.has_value());
+    EXPECT_EQ(outcome.preflight->verdict, Verdict::Passed);
+
+    dra::store::StateDb db = openState();
+    const auto record = RolloutStore(db).load(m_plan.name);
+    ASSERT_TRUE(record && *record);
+    EXPECT_EQ((*record)->state.stage, Stage::Baseline);
+    EXPECT_EQ((*record)->state.gates.at(GateKind::Baseline).verdict, Verdict::Passed)
+        << "the pre-flight is the rollout's baseline evidence";
+    const auto pending = ControllerInbox(db).pending(m_plan.name);
+    ASSERT_TRUE(pending && pending->size() == 1u);
+    EXPECT_EQ(pending->front().seq, outcome.queued);
+    EXPECT_EQ(pending->front().command.verb, Verb::Start);
+    EXPECT_EQ(pending->front().command.actor, "alice");
+    EXPECT_EQ(pending->front().command.reason, "maintenance window");
+    EXPECT_TRUE(parsePlan((*record)->planYaml).plan) << "the stored plan reads back";
+}
+
+TEST_F(RolloutStartTest, AFailedPreflightWritesNothingAndAStartAgainReusesTheBaseline)
+{
+    makeBaselineUnready();
+    const StartOutcome refused = start({ "alice" });
+    ASSERT_FALSE(refused.started());
+    ASSERT_TRUE(refused.preflight.has_value());
+    EXPECT_EQ(refused.preflight->verdict, Verdict::Failed);
+    EXPECT_TRUE(refused.error->message.contains(QStringLiteral("nothing was changed")))
+        << refused.error->message.toStdString();
+    EXPECT_FALSE(QFile::exists(statePath())) << "not even the state file";
+
+    EXPECT_FALSE(preflightAllows(*refused.preflight, true).has_value())
+        << "accepting Inconclusive does not let a Failed pre-flight through";
+}
+
+TEST_F(RolloutStartTest, ARolloutUnderWayIsRefusedBeforeThePreflight)
+{
+    ASSERT_TRUE(start({ "alice" }).started());
+    Command go { Verb::Start, "alice" };
+    go.baselineReplicas = 8; // what the controller reads from the cluster before it starts
+    execute(go, Stage::Canary);
+    const size_t calls = m_cluster.calls.size();
+    const StartOutcome underWay = start({ "bob" });
+    ASSERT_FALSE(underWay.started());
+    EXPECT_EQ(underWay.existingStage, Stage::Canary);
+    EXPECT_FALSE(underWay.preflight.has_value());
+    EXPECT_EQ(m_cluster.calls.size(), calls) << "the cluster was not asked";
+}
+
+TEST_F(RolloutStartTest, ARejectedVariantStartsAgainOnlyOverridden)
+{
+    ASSERT_TRUE(start({ "alice" }).started());
+    execute(Command { Verb::Reject, "alice", "wrong GPU UUIDs in the canary" }, Stage::Rejected);
+
+    const StartOutcome rejected = start({ "bob" });
+    ASSERT_FALSE(rejected.started());
+    EXPECT_TRUE(rejected.variantRejected);
+    EXPECT_FALSE(rejected.preflight.has_value());
+    EXPECT_TRUE(rejected.error->message.contains(QStringLiteral("wrong GPU UUIDs")))
+        << rejected.error->message.toStdString();
+
+    StartRequest overriding { "bob" };
+    overriding.overrideRejection = true;
+    const StartOutcome again = start(overriding);
+    ASSERT_TRUE(again.started()) << again.error->message.toStdString();
+    dra::store::StateDb db = openState();
+    const auto pending = ControllerInbox(db).pending(m_plan.name);
+    ASSERT_TRUE(pending && !pending->empty());
+    EXPECT_TRUE(pending->back().command.overrideRejection) << "the controller is told too";
+}
