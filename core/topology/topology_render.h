@@ -23,9 +23,8 @@ QString toDot(const NodeTopology &topology);
 // A plain-text tree for terminals: NUMA > PCIe root > GPU > MIG, NICs, links, notes.
 QString toText(const NodeTopology &topology);
 
-// A standalone SVG document written as text (no Qt Gui): GPUs grouped by NUMA node then PCIe
-// root, NICs beside them, MIG devices inside their GPU at their memory-slice placement, links
-// solid when imported and dashed when inferred, fills by allocation. Pure function, any thread.
+// A standalone SVG document written as text (no Qt Gui): toSvg() of layoutTopology(), the
+// drawing the console shows and exports. Pure function, any thread.
 QString toSvg(const NodeTopology &topology);
 
 } // namespace dra::topology

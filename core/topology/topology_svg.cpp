@@ -1,34 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// SVG written as text so the headless dractl and reports need no Qt Gui. The layout is a fixed
-// grid (NUMA columns, PCIe-root bands, GPU boxes in a row, NICs under them): predictable output
-// that diffs well and stays readable for an 8-GPU HGX node.
+// The topology layout written as SVG text, so the headless dractl, the console's export and the
+// rollout evidence need no Qt Gui and write the same bytes for the same node.
+#include "core/topology/topology_layout.h"
 #include "core/topology/topology_render.h"
-
-#include <limits>
-#include <map>
 
 namespace dra::topology {
 
 namespace {
 
-constexpr int kMargin = 20;
-constexpr int kGpuWidth = 190;
-constexpr int kGpuHeaderHeight = 58;
-constexpr int kMigRowHeight = 14;
-constexpr int kNicWidth = 120;
-constexpr int kNicHeight = 34;
-constexpr int kGap = 12;
-constexpr int kRootLabel = 22;
-constexpr int kNumaLabel = 26;
-// Sorts after every real node, so devices without NUMA information come last.
-constexpr int kUnknownNuma = std::numeric_limits<int>::max();
+constexpr double kHeader = 36; // the title line above the drawing
+constexpr double kFooter = 28; // the legend below it
+constexpr double kMinWidth = 480;
 
-const char *const kHeldFill = "#f6bd60";
-const char *const kFreeFill = "#d8f3dc";
-const char *const kBlockedFill = "#e5e5e5";
-const char *const kMigHeldFill = "#e76f51";
+const char *const kNvColour = "#2a9d8f";
+const char *const kPcieColour = "#264653";
 
 QString esc(const QString &text)
 {
@@ -36,259 +23,214 @@ QString esc(const QString &text)
     return out.replace(u'\'', QStringLiteral("&apos;"));
 }
 
-struct Box
+// A coordinate as printed: hundredths at most, no trailing zeros.
+QString num(double value)
 {
-    int x = 0, y = 0, w = 0, h = 0;
-    int cx() const { return x + w / 2; }
-    int cy() const { return y + h / 2; }
-};
-
-// Distinct MIG profiles in the order first published: one row each inside the GPU box.
-QStringList migRows(const GpuNode &gpu)
-{
-    QStringList rows;
-    for (const MigDevice &mig : gpu.migs)
-        if (!rows.contains(mig.profile))
-            rows.append(mig.profile);
-    return rows;
-}
-
-int gpuHeight(const GpuNode &gpu)
-{
-    const qsizetype rows = migRows(gpu).size();
-    return kGpuHeaderHeight + (rows ? int(rows) * kMigRowHeight + 8 : 0);
-}
-
-QString holderTitle(const Holder &holder)
-{
-    if (!holder.isHeld())
-        return QStringLiteral("free");
-    return QStringLiteral("held by ") + holder.claim
-        + (holder.pods.isEmpty()
-                ? QString()
-                : QStringLiteral(" (pod ") + holder.pods.join(QStringLiteral(", ")) + u')');
+    QString text = QString::number(value, 'f', 2);
+    while (text.endsWith(u'0'))
+        text.chop(1);
+    if (text.endsWith(u'.'))
+        text.chop(1);
+    return text == QStringLiteral("-0") ? QStringLiteral("0") : text;
 }
 
 // Box text is cut to fit; the full text is in the element's <title> tooltip.
 QString elide(const QString &text, qsizetype chars)
 {
-    return text.size() <= chars ? text : text.left(chars - 1) + QChar(0x2026);
+    return text.size() <= chars ? text
+                                : text.left(std::max<qsizetype>(chars - 1, 0)) + QChar(0x2026);
 }
 
-QString text(int x, int y, const QString &content, const char *extra = "")
+QString text(double x, double y, const QString &content, const QString &extra = {})
 {
     return QStringLiteral("<text x=\"%1\" y=\"%2\"%3>%4</text>\n")
-        .arg(x)
-        .arg(y)
-        .arg(QString::fromLatin1(extra), esc(content));
+        .arg(num(x), num(y), extra, esc(content));
 }
 
-QString gpuSvg(const GpuNode &gpu, const Box &box)
+QString rect(const LayoutRect &r, const QString &attributes)
 {
-    const QString fill = gpu.device.isEmpty()
-        ? QString::fromLatin1(kBlockedFill)
-        : QString::fromLatin1(gpu.holder.isHeld() ? kHeldFill : kFreeFill);
-    QString out
-        = QStringLiteral("<g class=\"gpu\" id=\"%1\">\n<title>%2</title>\n")
-              .arg(esc(gpu.name),
-                  esc(gpu.name + QStringLiteral(": ")
-                      + (gpu.device.isEmpty() ? gpu.mappingNote : holderTitle(gpu.holder))));
-    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"4\" fill=\"%5\" "
-                          "stroke=\"#333\"%6/>\n")
-               .arg(box.x)
-               .arg(box.y)
-               .arg(box.w)
-               .arg(box.h)
-               .arg(fill,
-                   gpu.device.isEmpty() ? QStringLiteral(" stroke-dasharray=\"4 3\"") : QString());
-    QString title = gpu.name;
-    if (!gpu.device.isEmpty() && gpu.device != gpu.name)
-        title += QStringLiteral(" = ") + gpu.device;
-    if (gpu.device.isEmpty())
-        title += QStringLiteral(" (unmapped)");
-    out += text(box.x + 6, box.y + 16, elide(title, 24), " font-weight=\"bold\"");
-    out += text(box.x + 6, box.y + 32, elide(gpu.model, 28));
-    QString detail = gpu.memory;
-    if (gpu.holder.isHeld())
-        detail += (detail.isEmpty() ? QString() : QStringLiteral("  ")) + gpu.holder.claim;
-    out += text(box.x + 6, box.y + 48, elide(detail, 28));
+    return QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" %5/>\n")
+        .arg(num(r.x), num(r.y), num(r.w), num(r.h), attributes);
+}
 
-    const QStringList rows = migRows(gpu);
-    const int slices = std::max(gpu.memorySlices, 1);
-    const int sliceWidth = (box.w - 12) / slices;
-    std::map<QString, int> nextSlot;
-    for (const MigDevice &mig : gpu.migs) {
-        const int row = int(rows.indexOf(mig.profile));
-        // Without published slices a MIG device takes the next free cell of its row.
-        const int start = mig.sliceStart >= 0 ? mig.sliceStart : nextSlot[mig.profile]++;
-        const int count = std::max(mig.sliceCount, 1);
-        const int x = box.x + 6 + start * sliceWidth;
-        const int y = box.y + kGpuHeaderHeight + row * kMigRowHeight;
-        const char *fill = mig.holder.isHeld() ? kMigHeldFill : mig.free ? "#ffffff" : kBlockedFill;
-        out += QStringLiteral("<rect class=\"mig\" x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" "
-                              "fill=\"%5\" stroke=\"#555\">"
-                              "<title>%6</title></rect>\n")
-                   .arg(x)
-                   .arg(y)
-                   .arg(count * sliceWidth - 2)
-                   .arg(kMigRowHeight - 3)
-                   .arg(QString::fromLatin1(fill),
-                       esc(mig.device + QStringLiteral(" (") + mig.profile + QStringLiteral("): ")
-                           + (mig.holder.isHeld() ? holderTitle(mig.holder)
-                                   : mig.free     ? QStringLiteral("free")
-                                                  : QStringLiteral("blocked"))));
+QString fillOf(const LayoutDevice &device)
+{
+    if (device.kind == LayoutDevice::Kind::Mig)
+        switch (device.fill) {
+        case DeviceFill::Held:
+            return QStringLiteral("#e76f51");
+        case DeviceFill::Free:
+            return QStringLiteral("#ffffff");
+        default:
+            return QStringLiteral("#e5e5e5");
+        }
+    switch (device.fill) {
+    case DeviceFill::Held:
+        return QStringLiteral("#f6bd60");
+    case DeviceFill::PartlyHeld:
+        return QStringLiteral("#fbe3b4");
+    case DeviceFill::Unmapped:
+    case DeviceFill::Blocked:
+        return QStringLiteral("#e5e5e5");
+    case DeviceFill::Free:
+        break;
     }
-    return out + QStringLiteral("</g>\n");
+    return QString::fromLatin1(device.kind == LayoutDevice::Kind::Nic ? "#e9f1fb" : "#d8f3dc");
 }
 
-QString nicSvg(const NicNode &nic, const Box &box)
+// Solid when imported (a measurement), dotted from attributes, dashed when inferred (a guess).
+QString dashOf(LinkSource source)
 {
-    QString out
-        = QStringLiteral("<g class=\"nic\" id=\"%1\">\n<title>%2</title>\n")
-              .arg(esc(nic.name), esc(nic.name + QStringLiteral(": ") + holderTitle(nic.holder)));
-    out += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"12\" "
-                          "fill=\"%5\" stroke=\"#333\"/>\n")
-               .arg(box.x)
-               .arg(box.y)
-               .arg(box.w)
-               .arg(box.h)
-               .arg(QString::fromLatin1(nic.holder.isHeld() ? kHeldFill : "#e9f1fb"));
-    out += text(box.x + 8, box.y + 15, elide(nic.name, 15), " font-weight=\"bold\"");
-    out += text(box.x + 8, box.y + 28,
-        elide(nic.interfaceName.isEmpty() || nic.interfaceName == nic.name ? nic.driver
-                                                                           : nic.interfaceName,
-            17));
-    return out + QStringLiteral("</g>\n");
+    switch (source) {
+    case LinkSource::Imported:
+        return {};
+    case LinkSource::Attribute:
+        return QStringLiteral(" stroke-dasharray=\"2 4\"");
+    case LinkSource::Inferred:
+        return QStringLiteral(" stroke-dasharray=\"8 5\"");
+    }
+    return {};
+}
+
+QString frameSvg(const LayoutFrame &frame)
+{
+    const bool numa = frame.kind == LayoutFrame::Kind::Numa;
+    QString out = QStringLiteral("<g class=\"%1\">\n").arg(numa ? u"numa" : u"pcie-root");
+    out += rect(frame.rect,
+        numa ? QStringLiteral("rx=\"8\" fill=\"#f7f7f7\" stroke=\"#555\"")
+             : QStringLiteral("rx=\"8\" fill=\"#fcfcfc\" stroke=\"#999\""));
+    QString label = esc(frame.label);
+    if (!frame.detail.isEmpty())
+        label += QStringLiteral("<tspan font-weight=\"normal\" fill=\"#666\">  %1</tspan>")
+                     .arg(esc(frame.detail));
+    out += QStringLiteral("<text x=\"%1\" y=\"%2\" font-weight=\"bold\">%3</text>\n</g>\n")
+               .arg(
+                   num(frame.rect.x + layout_metrics::groupPadding), num(frame.rect.y + 16), label);
+    return out;
+}
+
+QString deviceSvg(const LayoutDevice &device)
+{
+    const LayoutRect &r = device.rect;
+    if (device.kind == LayoutDevice::Kind::Mig) {
+        QString out
+            = QStringLiteral("<rect class=\"mig\" x=\"%1\" y=\"%2\" width=\"%3\" "
+                             "height=\"%4\" rx=\"2\" fill=\"%5\" stroke=\"#404040\">"
+                             "<title>%6</title></rect>\n")
+                  .arg(num(r.x), num(r.y), num(r.w), num(r.h), fillOf(device), esc(device.tooltip));
+        const qsizetype fits = qsizetype(r.w / 5.5);
+        if (r.h >= 11 && fits >= 2)
+            out += text(r.x + r.w / 2, r.y + r.h / 2 + 3, elide(device.title, fits),
+                QStringLiteral(" font-size=\"9\" text-anchor=\"middle\""));
+        return out;
+    }
+    const bool gpu = device.kind == LayoutDevice::Kind::Gpu;
+    QString out = QStringLiteral("<g class=\"%1\" id=\"%2\">\n<title>%3</title>\n")
+                      .arg(gpu ? u"gpu" : u"nic", esc(device.endpoint), esc(device.tooltip));
+    out += rect(r,
+        QStringLiteral("rx=\"6\" fill=\"%1\" stroke=\"#333\"%2")
+            .arg(fillOf(device),
+                device.fill == DeviceFill::Unmapped ? QStringLiteral(" stroke-dasharray=\"4 3\"")
+                                                    : QString()));
+    if (gpu) {
+        out += text(
+            r.x + 8, r.y + 18, elide(device.title, 26), QStringLiteral(" font-weight=\"bold\""));
+        out += text(r.x + 8, r.y + 34, elide(device.subtitle, 28));
+        if (!device.holder.isEmpty())
+            out += text(r.x + 8, r.y + 50, elide(device.holder, 28));
+    } else {
+        out += text(
+            r.x + 6, r.y + 16, elide(device.title, 18), QStringLiteral(" font-weight=\"bold\""));
+        out += text(r.x + 6, r.bottom() - 8, elide(device.subtitle, 19));
+    }
+    return out;
+}
+
+QString linkSvg(const LayoutLink &link)
+{
+    const bool nv = link.kind == LinkKind::NV;
+    const QString colour = QString::fromLatin1(nv ? kNvColour : kPcieColour);
+    const QString classes
+        = QStringLiteral("link %1 %2")
+              .arg(link.to == QStringLiteral("fabric") ? QStringLiteral("fabric-drop")
+                                                       : linkKindName(link.kind).toLower(),
+                  linkSourceName(link.source));
+    if (link.shape == LayoutLink::Shape::Line)
+        return QStringLiteral("<line class=\"%1\" x1=\"%2\" y1=\"%3\" x2=\"%4\" y2=\"%5\" "
+                              "stroke=\"%6\" stroke-width=\"%7\"%8><title>%9</title></line>\n")
+            .arg(classes, num(link.start.x), num(link.start.y), num(link.end.x), num(link.end.y),
+                colour, num(link.width), dashOf(link.source), esc(link.tooltip));
+    QString out = QStringLiteral("<path class=\"%1\" d=\"M %2 %3 C %4 %5 %6 %7 %8 %9\" "
+                                 "fill=\"none\" stroke=\"%10\" stroke-width=\"%11\"%12>"
+                                 "<title>%13</title></path>\n")
+                      .arg(classes, num(link.start.x), num(link.start.y), num(link.control1.x),
+                          num(link.control1.y), num(link.control2.x), num(link.control2.y),
+                          num(link.end.x), num(link.end.y))
+                      .arg(colour, num(link.width), dashOf(link.source), esc(link.tooltip));
+    out += text(link.labelAt.x, link.labelAt.y + 11, link.label,
+        QStringLiteral(" fill=\"%1\" font-size=\"11\"").arg(colour));
+    return out;
 }
 
 } // namespace
 
-QString toSvg(const NodeTopology &topology)
+QString toSvg(const TopologyLayout &layout)
 {
-    // Group endpoints: NUMA id (kUnknownNuma when not published) -> PCIe root ("" none) -> GPUs and
-    // NICs.
-    struct Band
-    {
-        std::vector<const GpuNode *> gpus;
-        std::vector<const NicNode *> nics;
-    };
-    std::map<int, std::map<QString, Band>> groups;
-    for (const GpuNode &gpu : topology.gpus)
-        groups[gpu.numa.value_or(kUnknownNuma)][gpu.pcieRoot].gpus.push_back(&gpu);
-    for (const NicNode &nic : topology.nics)
-        groups[nic.numa.value_or(kUnknownNuma)][nic.pcieRoot].nics.push_back(&nic);
-
-    std::map<QString, Box> boxes;
-    QString body;
-    int x = kMargin;
-    int height = 0;
-    for (const auto &[numa, bands] : groups) {
-        int y = kMargin + 30 + kNumaLabel;
-        int numaWidth = 0;
-        QString inner;
-        for (const auto &[root, band] : bands) {
-            int bandHeight = 0;
-            for (const GpuNode *gpu : band.gpus)
-                bandHeight = std::max(bandHeight, gpuHeight(*gpu));
-            const int gpuRow = int(band.gpus.size()) * (kGpuWidth + kGap);
-            const int nicRow = int(band.nics.size()) * (kNicWidth + kGap);
-            const int bandWidth = std::max({ gpuRow, nicRow, 160 }) + kGap;
-            const int top = y;
-            int cx = x + kGap + kGap / 2;
-            for (const GpuNode *gpu : band.gpus) {
-                boxes[gpu->name] = { cx, top + kRootLabel, kGpuWidth, gpuHeight(*gpu) };
-                cx += kGpuWidth + kGap;
-            }
-            const int nicTop = top + kRootLabel + (bandHeight ? bandHeight + kGap : 0);
-            cx = x + kGap + kGap / 2;
-            for (const NicNode *nic : band.nics) {
-                boxes[nic->name] = { cx, nicTop, kNicWidth, kNicHeight };
-                cx += kNicWidth + kGap;
-            }
-            const int bottom = nicTop + (band.nics.empty() ? 0 : kNicHeight + kGap);
-            inner += QStringLiteral("<rect class=\"pcie-root\" x=\"%1\" y=\"%2\" width=\"%3\" "
-                                    "height=\"%4\" fill=\"#fafafa\" stroke=\"#999\"/>\n")
-                         .arg(x + kGap / 2)
-                         .arg(top)
-                         .arg(bandWidth)
-                         .arg(bottom - top);
-            inner += text(x + kGap, top + 15,
-                root.isEmpty() ? QStringLiteral("no PCIe root published")
-                               : QStringLiteral("PCIe root ") + root);
-            for (const GpuNode *gpu : band.gpus)
-                inner += gpuSvg(*gpu, boxes[gpu->name]);
-            for (const NicNode *nic : band.nics)
-                inner += nicSvg(*nic, boxes[nic->name]);
-            numaWidth = std::max(numaWidth, bandWidth + kGap);
-            y = bottom + kGap;
-        }
-        QString label = numa == kUnknownNuma ? QStringLiteral("NUMA unknown")
-                                             : QStringLiteral("NUMA %1").arg(numa);
-        for (const NumaNode &n : topology.numa)
-            if (n.id == numa && !n.cpuAffinity.isEmpty())
-                label += QStringLiteral("  CPUs ") + n.cpuAffinity;
-        body += QStringLiteral("<g class=\"numa\">\n<rect x=\"%1\" y=\"%2\" width=\"%3\" "
-                               "height=\"%4\" fill=\"none\" stroke=\"#555\" rx=\"6\"/>\n")
-                    .arg(x)
-                    .arg(kMargin + 30)
-                    .arg(numaWidth)
-                    .arg(y - kMargin - 30);
-        body += text(x + 8, kMargin + 48, label, " font-weight=\"bold\"");
-        body += inner + QStringLiteral("</g>\n");
-        x += numaWidth + kGap;
-        height = std::max(height, y);
-    }
-
-    // NODE and SYS are what the NUMA and root grouping already shows; drawing them would bury
-    // the NVLink and same-switch links that matter.
-    QString lines;
-    for (const Link &link : topology.links) {
-        if (link.kind == LinkKind::Node || link.kind == LinkKind::Sys || link.kind == LinkKind::PHB)
-            continue;
-        const auto a = boxes.find(link.from), b = boxes.find(link.to);
-        if (a == boxes.end() || b == boxes.end())
-            continue;
-        const QString dash = link.source == LinkSource::Imported ? QString()
-            : link.source == LinkSource::Inferred ? QStringLiteral(" stroke-dasharray=\"8 5\"")
-                                                  : QStringLiteral(" stroke-dasharray=\"2 4\"");
-        const char *colour = link.kind == LinkKind::NV ? "#2a9d8f" : "#264653";
-        lines += QStringLiteral(
-            "<line class=\"link %1\" x1=\"%2\" y1=\"%3\" x2=\"%4\" y2=\"%5\" stroke=\"%6\" "
-            "stroke-opacity=\"0.6\"%7><title>%8</title></line>\n")
-                     .arg(linkSourceName(link.source))
-                     .arg(a->second.cx())
-                     .arg(a->second.cy())
-                     .arg(b->second.cx())
-                     .arg(b->second.cy())
-                     .arg(QString::fromLatin1(colour), dash,
-                         esc(QStringLiteral("%1 - %2: %3%4 (%5)")
-                                 .arg(link.from, link.to, linkKindName(link.kind),
-                                     link.count ? QString::number(link.count) : QString(),
-                                     linkSourceName(link.source))));
-    }
-
-    const int width = std::max(x + kMargin, 480);
-    height += 40;
-    QString legend = text(kMargin, height - 14,
-        QStringLiteral("fill: orange held, green free, grey unmapped or blocked; links: solid "
-                       "imported, dashed inferred, dotted attribute"),
-        " font-size=\"11\"");
+    const LayoutRect &b = layout.bounds;
+    const double width = std::max(b.w, kMinWidth);
+    const double height = kHeader + b.h + kFooter;
     QString out = QStringLiteral("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" "
                                  "height=\"%2\" viewBox=\"0 0 %1 %2\" "
                                  "font-family=\"sans-serif\" font-size=\"12\">\n")
-                      .arg(width)
-                      .arg(height);
+                      .arg(num(width), num(height));
     out += QStringLiteral("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-    out += text(kMargin, kMargin + 14,
+    out += text(layout_metrics::gap, 24,
         QStringLiteral("Node %1 — %2")
-            .arg(topology.node,
-                topology.imported ? QStringLiteral("imported nvidia-smi topo -m")
-                                  : QStringLiteral("from ResourceSlice attributes")),
-        " font-size=\"15\" font-weight=\"bold\"");
-    // Links go under the boxes: all-to-all NVLink lines would otherwise cover the labels.
-    out += lines + body + legend + QStringLiteral("</svg>\n");
-    return out;
+            .arg(layout.node,
+                layout.imported ? QStringLiteral("imported nvidia-smi topo -m")
+                                : QStringLiteral("from ResourceSlice attributes")),
+        QStringLiteral(" font-size=\"15\" font-weight=\"bold\""));
+    out += QStringLiteral("<g transform=\"translate(%1 %2)\">\n")
+               .arg(num(-b.x), num(kHeader - b.y));
+    for (const LayoutFrame &frame : layout.frames)
+        out += frameSvg(frame);
+    // Lines go under the boxes, arcs over them: all-to-all lines would cover the labels.
+    for (const LayoutLink &link : layout.links)
+        if (link.shape == LayoutLink::Shape::Line)
+            out += linkSvg(link);
+    if (const std::optional<LayoutFabric> &fabric = layout.fabric) {
+        out += QStringLiteral("<g class=\"fabric\">\n");
+        out += rect(fabric->rect,
+            QStringLiteral("fill=\"#bfe6e1\" stroke=\"%1\" stroke-width=\"1.5\"%2")
+                .arg(QString::fromLatin1(kNvColour), dashOf(fabric->source)));
+        out += text(fabric->rect.x + 8, fabric->rect.y + 15, fabric->label);
+        out += QStringLiteral("</g>\n");
+    }
+    const std::vector<LayoutDevice> &devices = layout.devices;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        out += deviceSvg(devices[i]);
+        // A GPU's group closes after its MIG devices, so they are drawn inside it.
+        if (devices[i].kind == LayoutDevice::Kind::Nic || i + 1 == devices.size()
+            || devices[i + 1].kind != LayoutDevice::Kind::Mig)
+            out += QStringLiteral("</g>\n");
+    }
+    for (const LayoutLink &link : layout.links)
+        if (link.shape == LayoutLink::Shape::Arc)
+            out += linkSvg(link);
+    if (!layout.emptyText.isEmpty())
+        out += text(0, 14, layout.emptyText, QStringLiteral(" fill=\"#666\""));
+    out += QStringLiteral("</g>\n");
+    out += text(layout_metrics::gap, height - 10,
+        QStringLiteral("fill: orange held, green free, grey unmapped or blocked; links: solid "
+                       "imported, dotted attribute, dashed inferred"),
+        QStringLiteral(" font-size=\"11\""));
+    return out + QStringLiteral("</svg>\n");
+}
+
+QString toSvg(const NodeTopology &topology)
+{
+    return toSvg(layoutTopology(topology));
 }
 
 } // namespace dra::topology

@@ -31,10 +31,21 @@ QString optionalInt(const std::optional<int> &value)
     return value ? QString::number(*value) : QString();
 }
 
-// Fill for a device: its holder's colour, else free.
-QColor fillFor(const topology::Holder &holder)
+// A device's fill: its claim's colour when held, else the theme's colour for the state.
+QColor fillFor(const topology::LayoutDevice &box)
 {
-    return holder.isHeld() ? holderColor(holder.claim) : themeColors().free;
+    switch (box.fill) {
+    case topology::DeviceFill::Held:
+        return holderColor(box.claim);
+    case topology::DeviceFill::PartlyHeld:
+        return themeColors().partlyUsed;
+    case topology::DeviceFill::Unmapped:
+    case topology::DeviceFill::Blocked:
+        return themeColors().unmapped;
+    case topology::DeviceFill::Free:
+        break;
+    }
+    return themeColors().free;
 }
 
 void paintBox(QPainter *painter, const QGraphicsRectItem &item, const QColor &fill, bool selected)
@@ -98,37 +109,29 @@ QString nicToolTip(const topology::NicNode &nic)
     return QStringLiteral("<table>%1</table>").arg(rows);
 }
 
-GpuBoxItem::GpuBoxItem(const topology::GpuNode &gpu, QGraphicsItem *parent)
-    : QGraphicsRectItem(0, 0, topo_metrics::gpuWidth, topo_metrics::gpuHeight, parent)
+QRectF toQRectF(const topology::LayoutRect &rect)
 {
-    m_title = gpu.device.isEmpty() ? gpu.name : gpu.device;
-    if (!gpu.device.isEmpty() && gpu.name != gpu.device)
-        m_title += QStringLiteral("  (%1)").arg(gpu.name);
-    QStringList facts;
-    for (const QString &fact : { gpu.model, gpu.memory })
-        if (!fact.isEmpty())
-            facts << fact;
-    m_subtitle = facts.join(QStringLiteral(" · "));
-    m_holder = gpu.holder.isHeld()
-        ? gpu.holder.claim
-        : (gpu.device.isEmpty() ? QStringLiteral("unmapped") : QString());
-    setToolTip(gpuToolTip(gpu));
-    setFlag(QGraphicsItem::ItemIsSelectable, !gpu.device.isEmpty());
-    setAcceptHoverEvents(true);
+    return { rect.x, rect.y, rect.w, rect.h };
+}
 
-    bool anyMigHeld = false;
-    for (const auto &mig : gpu.migs)
-        anyMigHeld = anyMigHeld || mig.holder.isHeld();
-    QColor fill = gpu.device.isEmpty() ? themeColors().unmapped : fillFor(gpu.holder);
-    if (!gpu.holder.isHeld() && anyMigHeld)
-        fill = themeColors().partlyUsed;
-    setBrush(fill);
+GpuBoxItem::GpuBoxItem(
+    const topology::LayoutDevice &box, const topology::GpuNode &gpu, QGraphicsItem *parent)
+    : QGraphicsRectItem(0, 0, box.rect.w, box.rect.h, parent)
+    , m_title(box.title)
+    , m_subtitle(box.subtitle)
+    , m_holder(box.holder)
+{
+    setPos(box.rect.x, box.rect.y);
+    setToolTip(gpuToolTip(gpu));
+    setFlag(QGraphicsItem::ItemIsSelectable, box.selectable);
+    setAcceptHoverEvents(true);
+    setBrush(fillFor(box));
 }
 
 void GpuBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     paintBox(painter, *this, brush().color(), option->state & QStyle::State_Selected);
-    const QRectF text = rect().adjusted(8, 6, -8, -topo_metrics::migStripHeight - 4);
+    const QRectF text = rect().adjusted(8, 6, -8, -topology::layout_metrics::migStripHeight - 4);
     QFont font = painter->font();
     font.setBold(true);
     painter->setFont(font);
@@ -148,15 +151,15 @@ void GpuBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     }
 }
 
-MigBoxItem::MigBoxItem(const topology::MigDevice &mig, const QRectF &rect, QGraphicsItem *parent)
+MigBoxItem::MigBoxItem(const topology::LayoutDevice &box, const topology::MigDevice &mig,
+    const QRectF &rect, QGraphicsItem *parent)
     : QGraphicsRectItem(rect, parent)
-    , m_label(mig.profile.isEmpty() ? mig.device : mig.profile)
+    , m_label(box.title)
 {
     setToolTip(migToolTip(mig));
-    setFlag(QGraphicsItem::ItemIsSelectable, true);
+    setFlag(QGraphicsItem::ItemIsSelectable, box.selectable);
     setAcceptHoverEvents(true);
-    setBrush(mig.holder.isHeld() ? holderColor(mig.holder.claim)
-                                 : (mig.free ? themeColors().free : themeColors().unmapped));
+    setBrush(fillFor(box));
 }
 
 void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
@@ -177,15 +180,18 @@ void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
         painter->fontMetrics().elidedText(m_label, Qt::ElideRight, int(rect().width()) - 2));
 }
 
-NicBoxItem::NicBoxItem(const topology::NicNode &nic, QGraphicsItem *parent)
-    : QGraphicsRectItem(0, 0, topo_metrics::nicWidth, topo_metrics::nicHeight, parent)
-    , m_title(nic.device.isEmpty() ? nic.name : nic.device)
-    , m_subtitle(nic.interfaceName.isEmpty() ? nic.driver : nic.interfaceName)
+NicBoxItem::NicBoxItem(
+    const topology::LayoutDevice &box, const topology::NicNode &nic, QGraphicsItem *parent)
+    : QGraphicsRectItem(0, 0, box.rect.w, box.rect.h, parent)
+    , m_title(box.title)
+    , m_subtitle(box.subtitle)
 {
+    setPos(box.rect.x, box.rect.y);
     setToolTip(nicToolTip(nic));
-    setFlag(QGraphicsItem::ItemIsSelectable, !nic.device.isEmpty());
+    setFlag(QGraphicsItem::ItemIsSelectable, box.selectable);
     setAcceptHoverEvents(true);
-    setBrush(nic.device.isEmpty() ? themeColors().unmapped : fillFor(nic.holder).lighter(112));
+    const QColor fill = fillFor(box);
+    setBrush(box.fill == topology::DeviceFill::Unmapped ? fill : fill.lighter(112));
 }
 
 void NicBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
@@ -215,8 +221,8 @@ void GroupFrameItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, 
     painter->setBrush(colors.groupFill);
     painter->setPen(QPen(colors.frame, 1, Qt::SolidLine));
     painter->drawRoundedRect(rect(), 8, 8);
-    const QRectF label
-        = rect().adjusted(topo_metrics::groupPadding, 3, -topo_metrics::groupPadding, 0);
+    const QRectF label = rect().adjusted(
+        topology::layout_metrics::groupPadding, 3, -topology::layout_metrics::groupPadding, 0);
     QFont font = painter->font();
     font.setBold(true);
     painter->setFont(font);

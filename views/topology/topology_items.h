@@ -7,33 +7,32 @@
 #include <QString>
 
 #include "core/topology/node_topology.h"
+#include "core/topology/topology_layout.h"
 
 namespace dra::views {
 
-// Sizes of the topology drawing, in scene units (pixels at 100 %).
-namespace topo_metrics {
-inline constexpr qreal gpuWidth = 176, gpuHeight = 108, migStripHeight = 28;
-inline constexpr qreal nicWidth = 128, nicHeight = 46;
-inline constexpr qreal gap = 16, groupPadding = 12, groupLabel = 22;
-inline constexpr int gpusPerRow = 4;
-} // namespace topo_metrics
+// A layout rectangle in scene units.
+QRectF toQRectF(const topology::LayoutRect &rect);
 
-// A GPU box: name, model, memory, holder; MIG devices drawn as its children along the bottom.
+// A GPU box as the layout places it: name, model, memory, holder; MIG devices drawn as its
+// children along the bottom. The item's position is the box's corner.
 class GpuBoxItem final : public QGraphicsRectItem
 {
 public:
-    GpuBoxItem(const topology::GpuNode &gpu, QGraphicsItem *parent = nullptr);
+    GpuBoxItem(const topology::LayoutDevice &box, const topology::GpuNode &gpu,
+        QGraphicsItem *parent = nullptr);
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
     QString m_title, m_subtitle, m_holder;
 };
 
-// A MIG device inside its parent's strip.
+// A MIG device inside its parent's strip; `rect` in the parent's coordinates.
 class MigBoxItem final : public QGraphicsRectItem
 {
 public:
-    MigBoxItem(const topology::MigDevice &mig, const QRectF &rect, QGraphicsItem *parent);
+    MigBoxItem(const topology::LayoutDevice &box, const topology::MigDevice &mig,
+        const QRectF &rect, QGraphicsItem *parent);
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
@@ -44,7 +43,8 @@ private:
 class NicBoxItem final : public QGraphicsRectItem
 {
 public:
-    explicit NicBoxItem(const topology::NicNode &nic, QGraphicsItem *parent = nullptr);
+    NicBoxItem(const topology::LayoutDevice &box, const topology::NicNode &nic,
+        QGraphicsItem *parent = nullptr);
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:

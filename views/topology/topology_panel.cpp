@@ -121,23 +121,15 @@ void TopologyPanel::rebuild()
         m_notes->clear();
         return;
     }
-    // The node's current slices, decoded on demand, and the claims for the allocation overlay.
-    const std::string node = currentNode().toStdString();
-    std::vector<model::Object> objects;
-    for (const inventory::SliceInfo &slice : m_snapshot->slices()) {
-        if (slice.node != node || slice.stale)
-            continue;
-        Result<model::Object> object = m_snapshot->sliceObject(slice.name);
-        if (!object) {
-            m_notes->setText(object.error().message);
-            m_scene->setTopology({});
-            return;
-        }
-        objects.push_back(std::move(*object));
+    // As `dractl topology NODE` builds it from the same snapshot, so an export of this node is
+    // the drawing dractl prints.
+    Result<topology::NodeTopology> built = topology::buildNodeTopology(currentNode(), *m_snapshot);
+    if (!built) {
+        m_notes->setText(built.error().message);
+        m_scene->setTopology({});
+        return;
     }
-    for (const auto &claim : m_snapshot->objects(model::Kind::ResourceClaim))
-        objects.push_back(*claim);
-    topology::NodeTopology topology = topology::buildNodeTopology(currentNode(), objects);
+    topology::NodeTopology topology = std::move(*built);
     m_notes->setText(topology.notes.join(QLatin1Char('\n')));
     m_notes->setVisible(!topology.notes.isEmpty());
     m_scene->setTopology(std::move(topology));

@@ -6,9 +6,10 @@
 #include <QGraphicsItem>
 #include <QImage>
 #include <QPainter>
-#include <QSvgGenerator>
+#include <QSaveFile>
 #include <QWheelEvent>
 
+#include "core/topology/topology_render.h"
 #include "views/topology/topology_scene.h"
 
 namespace dra::views {
@@ -45,8 +46,17 @@ void TopologyView::wheelEvent(QWheelEvent *event)
     QGraphicsView::wheelEvent(event);
 }
 
-Result<void> exportScene(QGraphicsScene &scene, const QString &path)
+Result<void> exportScene(TopologyScene &scene, const QString &path)
 {
+    if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
+        // Written beside and renamed over: a failed write leaves an older file as it was.
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly)
+            || file.write(topology::toSvg(scene.topology()).toUtf8()) < 0 || !file.commit())
+            return fail(common::Error::Code::Internal,
+                QStringLiteral("%1: cannot write the SVG file: %2").arg(path, file.errorString()));
+        return {};
+    }
     const QRectF source = scene.sceneRect();
     const QList<QGraphicsItem *> selected = scene.selectedItems();
     scene.clearSelection(); // an export shows the cluster, not the user's cursor
@@ -54,23 +64,6 @@ Result<void> exportScene(QGraphicsScene &scene, const QString &path)
         for (QGraphicsItem *item : selected)
             item->setSelected(true);
     };
-    if (QFileInfo(path).suffix().compare(QLatin1String("svg"), Qt::CaseInsensitive) == 0) {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(source.size().toSize());
-        svg.setViewBox(QRectF(QPointF(0, 0), source.size()));
-        svg.setTitle(QStringLiteral("GPU topology"));
-        QPainter painter;
-        if (!painter.begin(&svg)) {
-            restore();
-            return fail(common::Error::Code::Internal,
-                QStringLiteral("%1: cannot write the SVG file").arg(path));
-        }
-        scene.render(&painter, QRectF(QPointF(0, 0), source.size()), source);
-        painter.end();
-        restore();
-        return {};
-    }
     QImage image((source.size() * 2).toSize(), QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::transparent);
     {

@@ -25,8 +25,9 @@ protected:
     void wheelEvent(QWheelEvent *event) override;
 };
 
-// Writes the whole scene to `path` as SVG (".svg") or a PNG at twice the scene's size (anything
-// else). The error names the file and the reason.
-[[nodiscard]] Result<void> exportScene(QGraphicsScene &scene, const QString &path);
+// Writes the scene's node to `path`: as SVG (".svg") the core SVG writer's document, byte for
+// byte what `dractl topology NODE -o svg` prints; anything else as a PNG of the scene at twice
+// its size. The error names the file and the reason.
+[[nodiscard]] Result<void> exportScene(TopologyScene &scene, const QString &path);
 
 } // namespace dra::views

@@ -18,6 +18,7 @@
 #include "core/topology/gpu_map.h"
 #include "core/topology/node_topology.h"
 #include "core/topology/topo_matrix_parser.h"
+#include "core/topology/topology_layout.h"
 #include "core/topology/topology_render.h"
 
 namespace dra::cli {
@@ -181,7 +182,8 @@ int runTopology(const QStringList &arguments)
     if (!parseOrExit(parser, arguments,
             QStringLiteral(
                 "A node's GPUs, MIG devices, PCIe roots, NUMA nodes, NICs and links, with who "
-                "holds what. Formats: text, json, dot, svg.\n"
+                "holds what. Formats: text, json, dot, svg, layout-json (the drawing's boxes and "
+                "links with their coordinates, as the console and the SVG place them).\n"
                 "Links come from the `nvidia-smi topo -m` text stored by `dractl topology "
                 "import NODE FILE [--gpus FILE]` (or --topo), else from device attributes."),
             &exitCode))
@@ -190,10 +192,11 @@ int runTopology(const QStringList &arguments)
         return fail(QStringLiteral("topology: name one node (or `topology import NODE FILE`)"));
     const QString node = parser.positionalArguments().front();
     const QString format = parser.value(QStringLiteral("output"));
-    if (format != QLatin1String("text") && format != QLatin1String("json")
-        && format != QLatin1String("dot") && format != QLatin1String("svg"))
-        return fail(QStringLiteral("topology: unknown output format '%1' (text, json, dot, svg)")
-                        .arg(format));
+    if (!checkOutputFormat(format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"),
+                QStringLiteral("svg"), QStringLiteral("layout-json") },
+            QStringLiteral("topology")))
+        return Failed;
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
@@ -265,14 +268,16 @@ int runTopology(const QStringList &arguments)
         out(topology::toDot(*graph));
     else if (format == QLatin1String("svg"))
         out(topology::toSvg(*graph));
+    else if (format == QLatin1String("layout-json"))
+        printJson(topology::toJson(topology::layoutTopology(*graph)));
     else
         out(topology::toText(*graph));
     return Ok;
 }
 
 namespace {
-const CommandRegistration topologyRegistration(
-    { "topology", "Draw a node's GPU topology (text, json, dot, svg)", runTopology, 50 });
+const CommandRegistration topologyRegistration({ "topology",
+    "Draw a node's GPU topology (text, json, dot, svg, layout-json)", runTopology, 50 });
 } // namespace
 
 } // namespace dra::cli

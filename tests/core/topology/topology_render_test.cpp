@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/topology/topology_render.h"
 
+#include <optional>
 #include <set>
 
 #include <QXmlStreamReader>
@@ -25,8 +26,8 @@ NodeTopology h100()
 
 struct SvgCounts
 {
-    int gpus = 0, nics = 0, migs = 0, heldMigs = 0, solidLinks = 0, dashedLinks = 0,
-        dottedLinks = 0;
+    int gpus = 0, nics = 0, migs = 0, heldMigs = 0, fabricDrops = 0, arcs = 0, pcieLines = 0;
+    int solid = 0, dashed = 0, dotted = 0; // links by their dash
 };
 
 // Parses the SVG with Qt Core's XML reader (well-formedness) and counts what it drew.
@@ -44,28 +45,40 @@ SvgCounts readSvg(const QString &svg)
             EXPECT_EQ(xml.namespaceUri(), QStringLiteral("http://www.w3.org/2000/svg"));
             root = false;
         }
-        const QString cls = attrs.value(QStringLiteral("class")).toString();
-        if (xml.name() == u"g" && cls == u"gpu")
+        const QStringList classes
+            = attrs.value(QStringLiteral("class")).toString().split(u' ', Qt::SkipEmptyParts);
+        if (xml.name() == u"g" && classes.contains(u"gpu"))
             ++counts.gpus;
-        if (xml.name() == u"g" && cls == u"nic")
+        if (xml.name() == u"g" && classes.contains(u"nic"))
             ++counts.nics;
-        if (xml.name() == u"rect" && cls == u"mig") {
+        if (xml.name() == u"rect" && classes.contains(u"mig")) {
             ++counts.migs;
             counts.heldMigs += attrs.value(QStringLiteral("fill")) == u"#e76f51";
         }
-        if (xml.name() == u"line") {
-            const QString dash = attrs.value(QStringLiteral("stroke-dasharray")).toString();
-            if (dash.isEmpty())
-                ++counts.solidLinks;
-            else if (dash == u"8 5")
-                ++counts.dashedLinks;
-            else
-                ++counts.dottedLinks;
-        }
+        if (!classes.contains(u"link"))
+            continue;
+        counts.fabricDrops += classes.contains(u"fabric-drop");
+        counts.arcs += xml.name() == u"path";
+        counts.pcieLines += classes.contains(u"pix") || classes.contains(u"pxb");
+        const QString dash = attrs.value(QStringLiteral("stroke-dasharray")).toString();
+        (dash.isEmpty() ? counts.solid : dash == u"8 5" ? counts.dashed : counts.dotted)++;
     }
     EXPECT_FALSE(xml.hasError()) << xml.errorString().toStdString() << " at line "
                                  << xml.lineNumber();
     return counts;
+}
+
+// GPU-to-NIC links through a PCIe switch: the ones the drawing shows besides NVLink.
+int gpuNicSwitchLinks(const NodeTopology &t, std::optional<LinkSource> source = std::nullopt)
+{
+    int count = 0;
+    for (const Link &link : t.links) {
+        const bool gpuFrom = t.gpu(link.from) != nullptr, gpuTo = t.gpu(link.to) != nullptr;
+        if (gpuFrom != gpuTo && (link.kind == LinkKind::PIX || link.kind == LinkKind::PXB)
+            && (!source || link.source == *source))
+            ++count;
+    }
+    return count;
 }
 
 } // namespace
@@ -121,16 +134,21 @@ TEST(TopologyJsonTest, ImportedEndpointNamesAsTheTextNamesThem)
     EXPECT_EQ((*gpu3)["mapping"], "unmapped");
 }
 
-TEST(TopologySvgTest, H100IsValidXmlWithDashedInferredLinks)
+TEST(TopologySvgTest, H100IsValidXmlWithTheInferredFabricDashed)
 {
     const NodeTopology t = h100();
     const SvgCounts counts = readSvg(toSvg(t));
-    EXPECT_EQ(counts.gpus, 8);
-    EXPECT_EQ(counts.nics, 8);
+    EXPECT_EQ(counts.gpus, int(t.gpus.size()));
+    EXPECT_EQ(counts.nics, int(t.nics.size()));
     EXPECT_EQ(counts.migs, 0);
-    EXPECT_EQ(counts.dashedLinks, 28);
-    EXPECT_EQ(counts.dottedLinks, 24);
-    EXPECT_EQ(counts.solidLinks, 0);
+    // NV18 between every pair, inferred from the product: one NVSwitch bar, one drop per GPU.
+    EXPECT_EQ(counts.fabricDrops, int(t.gpus.size()));
+    EXPECT_EQ(counts.arcs, 0);
+    EXPECT_EQ(counts.dashed, counts.fabricDrops);
+    EXPECT_GT(gpuNicSwitchLinks(t), 0);
+    EXPECT_EQ(counts.pcieLines, gpuNicSwitchLinks(t));
+    EXPECT_EQ(counts.dotted, gpuNicSwitchLinks(t, LinkSource::Attribute));
+    EXPECT_EQ(counts.solid, 0);
 }
 
 TEST(TopologySvgTest, A100MigBoxesInsideTheirGpu)
@@ -138,9 +156,17 @@ TEST(TopologySvgTest, A100MigBoxesInsideTheirGpu)
     const NodeTopology t
         = buildNodeTopology(QStringLiteral("a100-mig-000"), test::demoObjects("a100-mig"));
     const SvgCounts counts = readSvg(toSvg(t));
-    EXPECT_EQ(counts.gpus, 8);
-    EXPECT_EQ(counts.migs, 8 * 18);
-    EXPECT_EQ(counts.heldMigs, 7); // five 1g.10gb and two 3g.40gb claims in the preset
+    int migs = 0, held = 0;
+    for (const GpuNode &gpu : t.gpus)
+        for (const MigDevice &mig : gpu.migs) {
+            ++migs;
+            held += mig.holder.isHeld();
+        }
+    EXPECT_EQ(counts.gpus, int(t.gpus.size()));
+    EXPECT_GT(migs, 0);
+    EXPECT_EQ(counts.migs, migs);
+    EXPECT_GT(held, 0);
+    EXPECT_EQ(counts.heldMigs, held);
 }
 
 TEST(TopologySvgTest, ImportedLinksAreSolidAndNamesAreEscaped)
@@ -152,10 +178,14 @@ TEST(TopologySvgTest, ImportedLinksAreSolidAndNamesAreEscaped)
     NodeTopology t = buildNodeTopology(
         QStringLiteral("h100-000"), test::demoObjects("h100-sxm"), { &*matrix, nullptr });
     t.node = QStringLiteral("node<&>\"'");
-    const SvgCounts counts = readSvg(toSvg(t));
-    EXPECT_EQ(counts.gpus, 16);
-    EXPECT_EQ(counts.solidLinks, 28 + 8); // NV between GPUs and PIX to each NIC; NODE/SYS not drawn
-    EXPECT_EQ(counts.dashedLinks, 0);
+    const QString svg = toSvg(t);
+    const SvgCounts counts = readSvg(svg);
+    EXPECT_EQ(counts.gpus, int(t.gpus.size()));
+    EXPECT_TRUE(svg.contains(QStringLiteral("node&lt;&amp;&gt;&quot;&apos;")));
+    // NODE and SYS links are what the frames already say: only NVLink and the NIC paths.
+    EXPECT_EQ(counts.pcieLines, gpuNicSwitchLinks(t));
+    EXPECT_EQ(counts.dashed, 0) << "nothing imported is drawn as a guess";
+    EXPECT_EQ(counts.dotted, gpuNicSwitchLinks(t, LinkSource::Attribute));
 }
 
 TEST(TopologyDotTest, ClustersAndLinkStyles)
