@@ -75,10 +75,6 @@ public:
 
     // An id for a list of selectors, so that matches() can cache per list.
     int selectorList(const std::vector<model::DeviceSelector> &selectors);
-    const std::vector<model::DeviceSelector> &selectorListAt(int list) const
-    {
-        return m_lists[size_t(list)].selectors;
-    }
     // Whether every selector of list `list` matches `device` (first failure reported), cached.
     SelectorMatch matches(int list, int device);
 

@@ -54,13 +54,4 @@ const model::DeviceTaint *untoleratedTaint(
     return nullptr;
 }
 
-std::string taintText(const model::DeviceTaint &taint)
-{
-    std::string out = taint.key;
-    if (!taint.value.empty())
-        out += "=" + taint.value;
-    out += ":" + taint.effect;
-    return out;
-}
-
 } // namespace dra::alloc

@@ -35,7 +35,4 @@ bool taintBlocksAllocation(const model::DeviceTaint &taint);
 const model::DeviceTaint *untoleratedTaint(
     const std::vector<model::DeviceTaint> &taints, const std::vector<Toleration> &tolerations);
 
-// "key=value:Effect", as kubectl prints taints.
-std::string taintText(const model::DeviceTaint &taint);
-
 } // namespace dra::alloc

@@ -89,7 +89,6 @@ private:
         Command command, std::optional<int64_t> queuedSeq, std::function<void(bool ok)> then);
     void runProgress(std::function<void(bool ok)> then);
     void report(const QString &text);
-    void failStep(const common::Error &error);
 
     QString m_statePath;
     std::string m_id;

@@ -84,7 +84,6 @@ void TrafficMetrics::observe(const std::string &ns, const std::string &deploymen
 
 void TrafficMetrics::scrape(int64_t nowMs)
 {
-    m_lastScrapeMs = nowMs;
     for (const auto &[labels, value] : m_current) {
         auto [at, added] = m_index.try_emplace(labels, m_series.size());
         if (added)

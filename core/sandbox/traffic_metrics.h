@@ -50,13 +50,11 @@ public:
 
     // Every series with at least one sample.
     const std::vector<SeriesSamples> &series() const { return m_series; }
-    int64_t lastScrapeMs() const { return m_lastScrapeMs; }
 
 private:
     double &counter(Labels labels);
 
     int64_t m_retentionMs;
-    int64_t m_lastScrapeMs = 0;
     std::map<Labels, double> m_current; // the live cumulative value of every series
     std::map<Labels, size_t> m_index; // series → position in m_series
     std::vector<SeriesSamples> m_series;
