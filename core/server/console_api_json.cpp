@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "core/alloc/cluster.h"
 #include "core/alloc/diagnosis.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/inventory/lint.h"
@@ -191,25 +191,6 @@ json eventsAbout(const inventory::Snapshot &snapshot, std::string_view kind, con
                 event->lastTimestamp.empty() ? event->eventTime : event->lastTimestamp } });
     }
     return out;
-}
-
-// The allocator's view of the snapshot, with every kind the diagnosis reads.
-// TODO(#18): use core's one Cluster-from-Snapshot function once it lands.
-Result<alloc::Cluster> clusterOf(const inventory::Snapshot &snapshot)
-{
-    std::vector<model::Object> objects;
-    for (model::Kind kind : { model::Kind::DeviceClass, model::Kind::Node,
-             model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate,
-             model::Kind::DeviceTaintRule, model::Kind::Pod, model::Kind::Event })
-        for (const auto &object : snapshot.objects(kind))
-            objects.push_back(*object);
-    for (const inventory::SliceInfo &slice : snapshot.slices()) {
-        Result<model::Object> object = snapshot.sliceObject(slice.name);
-        if (!object)
-            return fail(object.error());
-        objects.push_back(std::move(*object));
-    }
-    return alloc::Cluster::build(std::move(objects));
 }
 
 } // namespace
@@ -485,16 +466,18 @@ json templatesDocument(const inventory::Snapshot &snapshot)
 Result<json> explainDocument(
     const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name)
 {
-    Result<alloc::Cluster> cluster = clusterOf(*state.snapshot);
+    // As the desktop and `dractl explain` build it; a server told to serve another version
+    // than the cache recorded simulates that one.
+    alloc::ReleaseChoice choice;
+    if (state.kubernetesVersion != state.snapshot->kubernetesVersion())
+        choice.kubernetesVersion = state.kubernetesVersion;
+    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(*state.snapshot, choice);
     if (!cluster)
         return fail(cluster.error());
-    cluster->setKubernetesVersion(state.kubernetesVersion);
-    const int minor
-        = release::minorVersionOf(state.kubernetesVersion).value_or(release::newestReleaseMinor());
-    const release::FeatureGates gates = release::FeatureGates::forMinorVersion(minor);
+    const release::FeatureGates &gates = cluster->release.gates;
     Result<alloc::Diagnosis> diagnosis = kind == model::Kind::Pod
-        ? alloc::diagnosePod(*cluster, gates, ns, name)
-        : alloc::diagnoseClaim(*cluster, gates, ns, name);
+        ? alloc::diagnosePod(*cluster->cluster, gates, ns, name)
+        : alloc::diagnoseClaim(*cluster->cluster, gates, ns, name);
     if (!diagnosis)
         return fail(diagnosis.error());
     return alloc::diagnosisJson(*diagnosis);
