@@ -59,11 +59,13 @@ TEST(WatchStreamParserTest, ATruncatedEventIsAnErrorAndTheNextOnesAreStillRead)
              R"({"type":"ADDED","object":{"metadata":{"name":"b)",
              R"({"type":"ADDED","object":{"metadata":{"labels":[{"k":1})" }) {
         WatchStreamParser parser;
-        parser.feed(QByteArray(R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
-                               "\n")
+        const QByteArray stream
+            = QByteArray(R"({"type":"ADDED","object":{"metadata":{"name":"a"}}})"
+                         "\n")
             + QByteArray(truncated) + "\n"
             + R"({"type":"MODIFIED","object":{"metadata":{"name":"c","labels":[1,{"x":[]}]}}})"
-              "\n");
+              "\n";
+        parser.feed(stream);
         std::vector<Result<WatchEvent>> events = parser.takeEvents();
         ASSERT_EQ(events.size(), 3u) << truncated;
         ASSERT_TRUE(events[0].has_value());
