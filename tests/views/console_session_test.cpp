@@ -195,7 +195,15 @@ std::set<std::string> shownObjects(const console::ConsoleSession &session, model
     std::set<std::string> out;
     if (!session.inventory())
         return out;
-    for (const auto &object : session.inventory()->snapshot()->objects(kind))
+    const inventory::SnapshotPtr snapshot = session.inventory()->snapshot();
+    if (kind == model::Kind::ResourceSlice) {
+        // Slices live in the snapshot's device layer, each rebuilt as the object it was.
+        for (const inventory::SliceInfo &slice : snapshot->slices())
+            if (Result<model::Object> object = snapshot->sliceObject(slice.name))
+                out.insert("/" + object->meta.name + "@" + object->meta.resourceVersion);
+        return out;
+    }
+    for (const auto &object : snapshot->objects(kind))
         out.insert(object->meta.ns + "/" + object->meta.name + "@" + object->meta.resourceVersion);
     return out;
 }
@@ -280,7 +288,9 @@ TEST(ConsoleSessionTest, LiveContextThatNowReachesAnotherClusterShowsAndFollowsT
                     == servedObjects(b->clientConfig(), info);
             },
             30'000))
-            << info.name;
+            << info.name << ": shown "
+            << testing::PrintToString(shownObjects(*second.session, kind)) << ", served "
+            << testing::PrintToString(servedObjects(b->clientConfig(), info));
     }
     EXPECT_EQ(inventoryObject(*second.session, model::Kind::ResourceClaim, "batch", "only-on-a"),
         nullptr);
