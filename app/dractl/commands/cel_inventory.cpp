@@ -46,7 +46,7 @@ QCommandLineOption celInventoryOption()
         QStringLiteral("file") };
 }
 
-Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
+Result<inventory::SnapshotPtr> loadSnapshotOf(const QCommandLineParser &parser, ObjectsReader read)
 {
     if (!parser.isSet(QStringLiteral("inventory"))) {
         Result<ClusterCache> cache = openClusterCache(parser);
@@ -54,8 +54,7 @@ Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
             return dra::fail(cache.error());
         return inventory::loadSnapshot(cache->cache, cache->cluster);
     }
-    Result<std::vector<model::Object>> objects
-        = readObjects(parser.value(QStringLiteral("inventory")));
+    Result<std::vector<model::Object>> objects = read(parser.value(QStringLiteral("inventory")));
     if (!objects)
         return dra::fail(objects.error());
     inventory::SnapshotSource source;
@@ -63,6 +62,11 @@ Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
     for (const model::Object &object : *objects)
         source.objects.push_back(model::toRecord(object));
     return inventory::buildSnapshot(std::move(source));
+}
+
+Result<inventory::SnapshotPtr> loadCelSnapshot(const QCommandLineParser &parser)
+{
+    return loadSnapshotOf(parser, readObjects);
 }
 
 Result<std::vector<inventory::Device>> loadDevicesInFileOrder(const QString &path)

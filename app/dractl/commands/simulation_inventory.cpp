@@ -3,11 +3,9 @@
 #include "app/dractl/commands/simulation_inventory.h"
 
 #include "app/dractl/cli.h"
-#include "app/dractl/commands/cache_access.h"
+#include "app/dractl/commands/cel_inventory.h"
 #include "core/common/json_text.h"
-#include "core/inventory/snapshot_builder.h"
 #include "core/model/manifest_reader.h"
-#include "core/model/record_codec.h"
 
 namespace dra::cli {
 
@@ -69,21 +67,7 @@ void addSimulationInventoryOptions(QCommandLineParser &parser)
 
 Result<inventory::SnapshotPtr> loadSimulationSnapshot(const QCommandLineParser &parser)
 {
-    if (!parser.isSet(QStringLiteral("inventory"))) {
-        Result<ClusterCache> cache = openClusterCache(parser);
-        if (!cache)
-            return dra::fail(cache.error());
-        return inventory::loadSnapshot(cache->cache, cache->cluster);
-    }
-    Result<std::vector<model::Object>> objects
-        = fromFile(parser.value(QStringLiteral("inventory")));
-    if (!objects)
-        return dra::fail(objects.error());
-    inventory::SnapshotSource source;
-    source.cluster = "file";
-    for (const model::Object &object : *objects)
-        source.objects.push_back(model::toRecord(object));
-    return inventory::buildSnapshot(std::move(source));
+    return loadSnapshotOf(parser, fromFile);
 }
 
 Result<alloc::SimulationCluster> loadSimulationInventory(const QCommandLineParser &parser)
