@@ -2,13 +2,13 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
-#include <span>
 #include <string_view>
 
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
 
+#include "app/dractl/command_registry.h"
 #include "core/common/error.h"
 #include "core/common/result.h"
 
@@ -20,29 +20,6 @@ enum Exit : int {
     Failed = 1, // the command ran and reported a failure (rejected documents, errors)
     Usage = 2, // bad arguments, or input that does not compile (cel)
 };
-
-// One `dractl <name>` subcommand. `run` gets the arguments after the program name,
-// starting with the subcommand name itself (as QCommandLineParser expects). `order` places it
-// in `dractl --help`: 10s mirror the cluster, 20s-40s read the cache, 50s analyse, 70s serve,
-// 80s-90s maintain.
-struct Command
-{
-    const char *name;
-    const char *summary;
-    int (*run)(const QStringList &arguments);
-    int order = 100;
-};
-
-// Each command file registers its command with one static instance of this, so adding a
-// command touches no shared list:
-//   const cli::CommandRegistration registration({"get", "Show objects", runGet, 20});
-struct CommandRegistration
-{
-    explicit CommandRegistration(const Command &command);
-};
-
-// Every registered subcommand, in the order `dractl --help` lists them.
-std::span<const Command> commands();
 
 // Writes UTF-8 text to stdout / stderr (no locale conversion, no buffering surprises).
 void out(std::string_view text);

@@ -3,6 +3,7 @@
 //
 // dractl as a user runs it: a real process, real files, its stdout, stderr and exit status.
 #include <map>
+#include <vector>
 
 #include <QFile>
 #include <QProcess>
@@ -133,6 +134,50 @@ TEST_F(DractlTest, EveryCommandHasHelpAndVersion)
     }
     EXPECT_NE(dractl({ QStringLiteral("--version") }).out.find("dractl "), std::string::npos);
     EXPECT_EQ(dractl({ QStringLiteral("no-such-command") }).exitCode, 2);
+}
+
+TEST_F(DractlTest, GroupsListTheirSubcommandsAndKeepTheirCommandLines)
+{
+    const std::map<std::string, std::vector<std::string>> groups {
+        { "rollout", { "plan FILE", "promote NAME", "retry-gate NAME --gate G", "audit [NAME]" } },
+        { "bench", { "ingest", "snapshot", "cel" } },
+        { "cache", { "info", "check", "rebuild", "reset" } },
+        { "cel", { "check --expr EXPRESSION", "eval --expr EXPRESSION" } },
+        { "sandbox", { "fault" } },
+        { "sandbox fault", { "add KIND", "list", "clear [KIND]" } },
+        { "template", { "fields FILE", "set FILE" } },
+    };
+    for (const auto &[group, subcommands] : groups) {
+        const QStringList words = QString::fromStdString(group).split(QLatin1Char(' '));
+        const DractlRun help = dractl(words + QStringList { QStringLiteral("--help") });
+        EXPECT_EQ(help.exitCode, 0) << group;
+        EXPECT_EQ(help.out.rfind("Usage: dractl " + group + " <command>", 0), 0u) << help.out;
+        for (const std::string &subcommand : subcommands)
+            EXPECT_NE(help.out.find("\n  " + subcommand + " "), std::string::npos)
+                << group << " lists " << subcommand << ":\n"
+                << help.out;
+        const DractlRun unknown = dractl(words + QStringList { QStringLiteral("no-such") });
+        EXPECT_EQ(unknown.exitCode, 2) << group;
+        EXPECT_NE(unknown.err.find("unknown command 'no-such'"), std::string::npos) << unknown.err;
+    }
+    const DractlRun promote = dractl(
+        { QStringLiteral("rollout"), QStringLiteral("promote"), QStringLiteral("--help") });
+    EXPECT_EQ(promote.exitCode, 0);
+    EXPECT_EQ(promote.out.rfind("Usage: dractl rollout promote", 0), 0u) << promote.out;
+    EXPECT_NE(promote.out.find("--accept-inconclusive"), std::string::npos) << promote.out;
+
+    // Options before the subcommand, as `dractl cache --cache FILE info` always worked.
+    ASSERT_EQ(
+        dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump() }).exitCode,
+        1);
+    const DractlRun after = dractl({ QStringLiteral("cache"), QStringLiteral("info"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("-o"), QStringLiteral("json") });
+    const DractlRun before = dractl({ QStringLiteral("cache"), QStringLiteral("--cache"), cache(),
+        QStringLiteral("-o"), QStringLiteral("json"), QStringLiteral("info") });
+    ASSERT_EQ(after.exitCode, 0) << after.err;
+    EXPECT_EQ(before.exitCode, 0) << before.err;
+    EXPECT_EQ(before.out, after.out);
+    EXPECT_NE(after.out.find("\"ResourceSlice\""), std::string::npos) << after.out;
 }
 
 TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)

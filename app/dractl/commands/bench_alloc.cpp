@@ -141,4 +141,11 @@ int runBenchAlloc(const QStringList &arguments)
         : Failed;
 }
 
+namespace {
+const CommandRegistration benchAllocRegistration({ .path = "bench alloc",
+    .summary = "claims allocated one after another on the 5,000-node scale inventory",
+    .run = runBenchAlloc,
+    .order = 40 });
+} // namespace
+
 } // namespace dra::cli

@@ -248,4 +248,11 @@ int runBenchCel(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration benchCelRegistration({ .path = "bench cel",
+    .summary = "a CEL selector over every device of an inventory file",
+    .run = runBenchCel,
+    .order = 60 });
+} // namespace
+
 } // namespace dra::cli

@@ -295,4 +295,11 @@ int runBenchIngest(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration benchIngestRegistration({ .path = "bench ingest",
+    .summary = "cache ingest of an inventory vs a bare SQLite floor",
+    .run = runBenchIngest,
+    .order = 10 });
+} // namespace
+
 } // namespace dra::cli

@@ -368,4 +368,11 @@ int runBenchServe(const QStringList &arguments)
     return allInOrder && !writeFailed ? Ok : Failed;
 }
 
+namespace {
+const CommandRegistration benchServeRegistration({ .path = "bench serve",
+    .summary = "API server list latency and watch fan-out to many watchers",
+    .run = runBenchServe,
+    .order = 50 });
+} // namespace
+
 } // namespace dra::cli

@@ -220,4 +220,11 @@ int runBenchSnapshot(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration benchSnapshotRegistration({ .path = "bench snapshot",
+    .summary = "inventory Snapshot load from a cache vs reading its rows",
+    .run = runBenchSnapshot,
+    .order = 20 });
+} // namespace
+
 } // namespace dra::cli

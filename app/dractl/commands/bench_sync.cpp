@@ -261,4 +261,11 @@ int runBenchSync(const QStringList &arguments)
     return Ok;
 }
 
+namespace {
+const CommandRegistration benchSyncRegistration({ .path = "bench sync",
+    .summary = "initial sync of a served demo inventory vs kubectl get",
+    .run = runBenchSync,
+    .order = 30 });
+} // namespace
+
 } // namespace dra::cli

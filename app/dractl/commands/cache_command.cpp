@@ -89,52 +89,91 @@ int rebuild(const QString &path)
     return Ok;
 }
 
-} // namespace
-
-int runCache(const QStringList &arguments)
+// The parser of every cache subcommand: --cache, and -o when `output` is true.
+bool parseCacheOptions(const QStringList &arguments, const QString &description, bool output,
+    QCommandLineParser &parser, int *exitCode)
 {
-    QCommandLineParser parser;
     parser.addOption(cacheOption());
-    parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addPositionalArgument(QStringLiteral("action"),
-        QStringLiteral("info: what the cache holds; check: verify its integrity; rebuild: "
-                       "move it aside and start an empty one; reset: delete it and start "
-                       "an empty one."));
-    int exitCode = Ok;
-    if (!parseOrExit(parser, arguments,
-            QStringLiteral("Inspect, check, rebuild or reset the cache."), &exitCode))
-        return exitCode;
-    const QString action = parser.positionalArguments().value(0);
-    const QString path = cachePath(parser);
-    if (action == QLatin1String("info"))
-        return info(path, parser.value(QStringLiteral("output")));
-    if (action == QLatin1String("check")) {
-        Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadOnly);
-        if (!cache)
-            return fail(cache.error());
-        if (Result<void> checked = cache->quickCheck(); !checked)
-            return fail(checked.error());
-        out(QStringLiteral("%1: ok\n").arg(path));
-        return Ok;
-    }
-    if (action == QLatin1String("rebuild"))
-        return rebuild(path);
-    if (action == QLatin1String("reset")) {
-        store::OpenOptions options;
-        options.reset = true;
-        Result<store::CacheDb> cache
-            = store::CacheDb::open(path, store::OpenMode::ReadWrite, options);
-        if (!cache)
-            return fail(cache.error());
-        out(QStringLiteral("%1: reset to an empty cache\n").arg(path));
-        return Ok;
-    }
-    return fail(QStringLiteral("cache: say info, check, rebuild or reset"));
+    if (output)
+        parser.addOption(outputOption(QStringLiteral("text")));
+    return parseOrExit(parser, arguments, description, exitCode);
 }
 
-namespace {
+int runCacheInfo(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    int exitCode = Ok;
+    if (!parseCacheOptions(arguments,
+            QStringLiteral("What the cache holds: its size, revision and, per cluster, the "
+                           "objects of each kind and when they were last written."),
+            true, parser, &exitCode))
+        return exitCode;
+    return info(cachePath(parser), parser.value(QStringLiteral("output")));
+}
+
+int runCacheCheck(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    int exitCode = Ok;
+    if (!parseCacheOptions(arguments, QStringLiteral("Verify the cache file's integrity."), false,
+            parser, &exitCode))
+        return exitCode;
+    const QString path = cachePath(parser);
+    Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadOnly);
+    if (!cache)
+        return fail(cache.error());
+    if (Result<void> checked = cache->quickCheck(); !checked)
+        return fail(checked.error());
+    out(QStringLiteral("%1: ok\n").arg(path));
+    return Ok;
+}
+
+int runCacheRebuild(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    int exitCode = Ok;
+    if (!parseCacheOptions(arguments,
+            QStringLiteral("Move the cache aside and start an empty one (a cache is a mirror, "
+                           "rebuilt from the cluster)."),
+            false, parser, &exitCode))
+        return exitCode;
+    return rebuild(cachePath(parser));
+}
+
+int runCacheReset(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    int exitCode = Ok;
+    if (!parseCacheOptions(arguments, QStringLiteral("Delete the cache and start an empty one."),
+            false, parser, &exitCode))
+        return exitCode;
+    const QString path = cachePath(parser);
+    store::OpenOptions options;
+    options.reset = true;
+    Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite, options);
+    if (!cache)
+        return fail(cache.error());
+    out(QStringLiteral("%1: reset to an empty cache\n").arg(path));
+    return Ok;
+}
+
 const CommandRegistration cacheRegistration(
-    { "cache", "Inspect, check, rebuild or reset the cache", runCache, 80 });
+    { .path = "cache", .summary = "Inspect, check, rebuild or reset the cache", .order = 80 });
+const CommandRegistration cacheInfoRegistration(
+    { .path = "cache info", .summary = "what the cache holds", .run = runCacheInfo, .order = 10 });
+const CommandRegistration cacheCheckRegistration({ .path = "cache check",
+    .summary = "verify its integrity",
+    .run = runCacheCheck,
+    .order = 20 });
+const CommandRegistration cacheRebuildRegistration({ .path = "cache rebuild",
+    .summary = "move it aside and start an empty one",
+    .run = runCacheRebuild,
+    .order = 30 });
+const CommandRegistration cacheResetRegistration({ .path = "cache reset",
+    .summary = "delete it and start an empty one",
+    .run = runCacheReset,
+    .order = 40 });
+
 } // namespace
 
 } // namespace dra::cli

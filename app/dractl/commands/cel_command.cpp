@@ -147,7 +147,7 @@ bool compileExpr(
     return true;
 }
 
-int runCheck(const QStringList &arguments)
+int runCelCheck(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
@@ -197,7 +197,7 @@ const char *outcomeName(cel::SelectorResult::Outcome outcome)
     return "error";
 }
 
-int runEval(const QStringList &arguments)
+int runCelEval(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
@@ -263,28 +263,18 @@ int runEval(const QStringList &arguments)
     return Ok;
 }
 
-int runCel(const QStringList &arguments)
-{
-    const QString which = arguments.value(1);
-    QStringList rest = arguments.mid(1);
-    if (!rest.isEmpty())
-        rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
-    if (which == QLatin1String("check"))
-        return runCheck(rest);
-    if (which == QLatin1String("eval"))
-        return runEval(rest);
-    if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral(
-            "Usage: dractl cel <check|eval> --expr EXPRESSION [options]\n\n"
-            "  check   parse, type-check and cost a device selector as Kubernetes does\n"
-            "  eval    evaluate it on every device of --inventory FILE or the cache\n"));
-        return which.isEmpty() ? Usage : Ok;
-    }
-    return fail(QStringLiteral("cel: unknown subcommand '%1' (check or eval)").arg(which));
-}
-
 const CommandRegistration celRegistration(
-    { "cel", "Check or evaluate a CEL device selector", runCel, 50 });
+    { .path = "cel", .summary = "Check or evaluate a CEL device selector", .order = 50 });
+const CommandRegistration celCheckRegistration({ .path = "cel check",
+    .summary = "parse, type-check and cost a device selector as Kubernetes does",
+    .run = runCelCheck,
+    .order = 10,
+    .synopsis = "--expr EXPRESSION" });
+const CommandRegistration celEvalRegistration({ .path = "cel eval",
+    .summary = "evaluate it on every device of --inventory FILE or the cache",
+    .run = runCelEval,
+    .order = 20,
+    .synopsis = "--expr EXPRESSION" });
 
 } // namespace
 

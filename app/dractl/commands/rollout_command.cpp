@@ -399,60 +399,87 @@ int runAudit(const QStringList &arguments)
     return Ok;
 }
 
-} // namespace
-
-int runRollout(const QStringList &arguments)
+// promote, pause, ...: the verb is the last word of the command, "dractl rollout promote".
+int runVerb(const QStringList &arguments)
 {
-    const QString which = arguments.value(1);
-    QStringList rest = arguments.mid(1);
-    if (!rest.isEmpty())
-        rest[0] = arguments.value(0) + QLatin1Char(' ') + which;
-    if (which == QLatin1String("plan"))
-        return runPlan(rest);
-    if (which == QLatin1String("status"))
-        return runStatus(rest);
-    if (which == QLatin1String("audit"))
-        return runAudit(rest);
-    if (which == QLatin1String("start"))
-        return runRolloutStart(rest);
-    if (which == QLatin1String("run"))
-        return runRolloutRun(rest);
-    if (which == QLatin1String("report"))
-        return runRolloutReport(rest);
-    for (const char *verb :
-        { "promote", "pause", "resume", "abort", "finalise", "reject", "retry-gate" })
-        if (which == QLatin1String(verb))
-            return runRolloutVerb(rest, which);
-    if (which == QLatin1String("--help") || which == QLatin1String("-h") || which.isEmpty()) {
-        out(QStringLiteral(
-            "Usage: dractl rollout <command> [options]   (each command has --help)\n\n"
-            "  plan FILE              validate a RolloutPlan and print it (-o text|json|yaml)\n"
-            "  start PLAN             pre-flight baseline gate, create the rollout, start the "
-            "canary\n"
-            "  run PLAN|NAME          the controller in the foreground (--auto-promote, --once)\n"
-            "  promote NAME           next stage, once the gates pass and the window has run\n"
-            "  pause|resume NAME      hold the current stage / carry on\n"
-            "  abort NAME             roll back: traffic to the baseline, canary and claims "
-            "removed\n"
-            "  finalise NAME          a Complete rollout: delete the old baseline Deployment\n"
-            "  reject NAME            roll back and mark the DRA variant rejected\n"
-            "  retry-gate NAME --gate G   evaluate a gate again\n"
-            "  status [NAME] [-w]     rollouts in the state file, or one in detail; -w follows it\n"
-            "  report NAME -o html|json   the evidence bundle\n"
-            "  audit [NAME]           the audit log; --verify checks its hash chain\n\n"
-            "Verbs given while `rollout run` drives the rollout are queued for it in the state "
-            "file.\n"));
-        return which.isEmpty() ? Usage : Ok;
-    }
-    return fail(QStringLiteral(
-        "rollout: unknown subcommand '%1' (plan, start, run, promote, pause, resume, abort, "
-        "finalise, reject, retry-gate, status, report, audit)")
-                    .arg(which));
+    return runRolloutVerb(arguments, arguments.value(0).section(QLatin1Char(' '), -1));
 }
 
-namespace {
-const CommandRegistration rolloutRegistration(
-    { "rollout", "Plan and follow canary -> shadow -> cutover rollouts", runRollout, 60 });
+const CommandRegistration rolloutRegistration({ .path = "rollout",
+    .summary = "Plan and follow canary -> shadow -> cutover rollouts",
+    .order = 60,
+    .details = "Verbs given while `rollout run` drives the rollout are queued for it in the state "
+               "file." });
+
+// In the order of a rollout's life; each has --help.
+const CommandRegistration rolloutCommands[] = {
+    CommandRegistration({ .path = "rollout plan",
+        .summary = "validate a RolloutPlan and print it (-o text|json|yaml)",
+        .run = runPlan,
+        .order = 10,
+        .synopsis = "FILE" }),
+    CommandRegistration({ .path = "rollout start",
+        .summary = "pre-flight baseline gate, create the rollout, start the canary",
+        .run = runRolloutStart,
+        .order = 20,
+        .synopsis = "PLAN" }),
+    CommandRegistration({ .path = "rollout run",
+        .summary = "the controller in the foreground (--auto-promote, --once)",
+        .run = runRolloutRun,
+        .order = 30,
+        .synopsis = "PLAN|NAME" }),
+    CommandRegistration({ .path = "rollout promote",
+        .summary = "next stage, once the gates pass and the window has run",
+        .run = runVerb,
+        .order = 40,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout pause",
+        .summary = "hold the current stage",
+        .run = runVerb,
+        .order = 41,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout resume",
+        .summary = "carry on from a pause",
+        .run = runVerb,
+        .order = 42,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout abort",
+        .summary = "roll back: traffic to the baseline, canary and claims removed",
+        .run = runVerb,
+        .order = 43,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout finalise",
+        .summary = "a Complete rollout: delete the old baseline Deployment",
+        .run = runVerb,
+        .order = 44,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout reject",
+        .summary = "roll back and mark the DRA variant rejected",
+        .run = runVerb,
+        .order = 45,
+        .synopsis = "NAME" }),
+    CommandRegistration({ .path = "rollout retry-gate",
+        .summary = "evaluate a gate again",
+        .run = runVerb,
+        .order = 46,
+        .synopsis = "NAME --gate G" }),
+    CommandRegistration({ .path = "rollout status",
+        .summary = "rollouts in the state file, or one in detail; -w follows it",
+        .run = runStatus,
+        .order = 50,
+        .synopsis = "[NAME] [-w]" }),
+    CommandRegistration({ .path = "rollout report",
+        .summary = "the evidence bundle",
+        .run = runRolloutReport,
+        .order = 60,
+        .synopsis = "NAME -o html|json" }),
+    CommandRegistration({ .path = "rollout audit",
+        .summary = "the audit log; --verify checks its hash chain",
+        .run = runAudit,
+        .order = 70,
+        .synopsis = "[NAME]" }),
+};
+
 } // namespace
 
 } // namespace dra::cli

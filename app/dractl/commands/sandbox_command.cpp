@@ -26,18 +26,6 @@ using common::Error;
 using common::qs;
 using nlohmann::json;
 
-QString describeSandbox()
-{
-    return QStringLiteral(
-        "Inject faults into a demo cluster (`dractl serve --demo`), reached through the\n"
-        "kubeconfig (--kubeconfig, --context), so a rollout's gates can be shown to catch them.\n\n"
-        "  dractl sandbox fault add KIND [--deployment NAME [-n NAMESPACE]]\n"
-        "  dractl sandbox fault list [-o table|json]\n"
-        "  dractl sandbox fault clear [KIND]\n\n"
-        "Without --deployment a fault hits every workload. Kinds: %1")
-        .arg(qs(sandbox::faultKindNames()));
-}
-
 // Sends one request and waits for its answer.
 Result<kube::RestResponse> sendAndWait(kube::RestClient &client, kube::RestRequest request)
 {
@@ -62,69 +50,26 @@ QString faultLine(const json &fault)
     return QStringLiteral("%1  %2\n").arg(qs(fault.value("kind", "")), -22).arg(qs(target));
 }
 
-} // namespace
-
-int runSandbox(const QStringList &arguments)
+// The options of every fault command: how to reach the cluster, and -o.
+void addFaultOptions(QCommandLineParser &parser)
 {
-    QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("fault"), QStringLiteral("fault add|list|clear"));
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
-    parser.addOption({ QStringLiteral("deployment"),
-        QStringLiteral("add: the Deployment the fault targets (default: every workload)."),
-        QStringLiteral("name") });
-    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
-        QStringLiteral("add: the Deployment's namespace (default: default)."), QStringLiteral("ns"),
-        QStringLiteral("default") });
     parser.addOption(outputOption(QStringLiteral("table")));
-    int exitCode = Ok;
-    if (!parseOrExit(parser, arguments, describeSandbox(), &exitCode))
-        return exitCode;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() < 2 || positional[0] != QLatin1String("fault"))
-        return fail(Error { Error::Code::Invalid,
-            QStringLiteral("expected `dractl sandbox fault add|list|clear ...`; see --help") });
-    const QString verb = positional[1];
-    const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, { QStringLiteral("table"), QStringLiteral("json") },
-            QStringLiteral("sandbox fault")))
-        return Usage;
+}
 
-    kube::RestRequest request;
+bool checkFaultOutput(const QCommandLineParser &parser)
+{
+    return checkOutputFormat(parser.value(QStringLiteral("output")),
+        { QStringLiteral("table"), QStringLiteral("json") }, QStringLiteral("sandbox fault"));
+}
+
+// Sends `request` to the demo cluster's fault endpoint, through the kubeconfig like every other
+// command that talks to a server, and prints the answer as JSON (-o json) or with `printTable`.
+int sendFaultRequest(const QCommandLineParser &parser, kube::RestRequest request,
+    void (*printTable)(const json &answer))
+{
     request.path = qs(sandbox::kFaultsPath);
-    if (verb == QLatin1String("add")) {
-        if (positional.size() != 3)
-            return fail(Error { Error::Code::Invalid,
-                QStringLiteral("fault add needs one KIND (%1)")
-                    .arg(qs(sandbox::faultKindNames())) });
-        json body = { { "kind", positional[2].toStdString() } };
-        if (parser.isSet(QStringLiteral("deployment")))
-            body.update(
-                { { "deployment", parser.value(QStringLiteral("deployment")).toStdString() },
-                    { "namespace", parser.value(QStringLiteral("namespace")).toStdString() } });
-        // Checked here too, so a typo is named before any connection is made.
-        if (Result<sandbox::Fault> fault = sandbox::Fault::fromJson(body); !fault)
-            return fail(fault.error());
-        request.method = "POST";
-        request.body = QByteArray::fromStdString(body.dump());
-    } else if (verb == QLatin1String("clear")) {
-        if (positional.size() > 3)
-            return fail(Error {
-                Error::Code::Invalid, QStringLiteral("fault clear takes at most one KIND") });
-        request.method = "DELETE";
-        if (positional.size() == 3) {
-            if (!sandbox::parseFaultKind(positional[2].toStdString()))
-                return fail(Error { Error::Code::Invalid,
-                    QStringLiteral("fault kind \"%1\": not known; known kinds: %2")
-                        .arg(positional[2], qs(sandbox::faultKindNames())) });
-            request.query.addQueryItem(QStringLiteral("kind"), positional[2]);
-        }
-    } else if (verb != QLatin1String("list") || positional.size() != 2) {
-        return fail(Error { Error::Code::Invalid,
-            QStringLiteral("unknown `fault %1`: expected add KIND, list or clear [KIND]")
-                .arg(verb) });
-    }
-
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
         return fail(config.error());
@@ -132,7 +77,7 @@ int runSandbox(const QStringList &arguments)
     options.userAgent = "dractl/" DRA_VERSION " (linux) draconsole sandbox";
     options.exec = execOptionsForTerminal();
     auto client = std::make_unique<kube::RestClient>(*config, options);
-    Result<kube::RestResponse> response = sendAndWait(*client, request);
+    Result<kube::RestResponse> response = sendAndWait(*client, std::move(request));
     client.reset();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     if (!response) {
@@ -143,27 +88,123 @@ int runSandbox(const QStringList &arguments)
         return fail(response.error());
     }
     const json answer = json::parse(response->body.begin(), response->body.end(), nullptr, false);
-    if (format == QLatin1String("json")) {
+    if (parser.value(QStringLiteral("output")) == QLatin1String("json"))
         out(answer.dump(2) + "\n");
-        return Ok;
-    }
-    if (verb == QLatin1String("add")) {
-        out(QStringLiteral("added ") + faultLine(answer));
-    } else if (verb == QLatin1String("clear")) {
-        out(QStringLiteral("removed %1 fault(s)\n").arg(answer.value("removed", 0)));
-    } else {
+    else
+        printTable(answer);
+    return Ok;
+}
+
+int runFaultAdd(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addFaultOptions(parser);
+    parser.addOption({ QStringLiteral("deployment"),
+        QStringLiteral("The Deployment the fault targets (default: every workload)."),
+        QStringLiteral("name") });
+    parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
+        QStringLiteral("The Deployment's namespace (default: default)."), QStringLiteral("ns"),
+        QStringLiteral("default") });
+    parser.addPositionalArgument(QStringLiteral("KIND"), QStringLiteral("The fault."));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Inject a fault into a demo cluster (`dractl serve --demo`), so a "
+                           "rollout's gates can be shown to catch it. Without --deployment it "
+                           "hits every workload. Kinds: %1")
+                .arg(qs(sandbox::faultKindNames())),
+            &exitCode))
+        return exitCode;
+    if (!checkFaultOutput(parser))
+        return Usage;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(
+            QStringLiteral("fault add needs one KIND (%1)").arg(qs(sandbox::faultKindNames())));
+    json body = { { "kind", positional[0].toStdString() } };
+    if (parser.isSet(QStringLiteral("deployment")))
+        body.update({ { "deployment", parser.value(QStringLiteral("deployment")).toStdString() },
+            { "namespace", parser.value(QStringLiteral("namespace")).toStdString() } });
+    // Checked here too, so a typo is named before any connection is made.
+    if (Result<sandbox::Fault> fault = sandbox::Fault::fromJson(body); !fault)
+        return fail(fault.error());
+    kube::RestRequest request;
+    request.method = "POST";
+    request.body = QByteArray::fromStdString(body.dump());
+    return sendFaultRequest(parser, std::move(request),
+        [](const json &added) { out(QStringLiteral("added ") + faultLine(added)); });
+}
+
+int runFaultList(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addFaultOptions(parser);
+    int exitCode = Ok;
+    if (!parseOrExit(
+            parser, arguments, QStringLiteral("The faults a demo cluster injects now."), &exitCode))
+        return exitCode;
+    if (!checkFaultOutput(parser))
+        return Usage;
+    if (!parser.positionalArguments().isEmpty())
+        return fail(QStringLiteral("fault list takes no arguments"));
+    return sendFaultRequest(parser, kube::RestRequest {}, [](const json &answer) {
         const json items = answer.value("items", json::array());
         if (items.empty())
             out(QStringLiteral("no faults\n"));
         for (const json &fault : items)
             out(faultLine(fault));
-    }
-    return Ok;
+    });
 }
 
-namespace {
-const CommandRegistration sandboxRegistration(
-    { "sandbox", "Inject faults into a demo cluster (dractl serve --demo)", runSandbox, 75 });
+int runFaultClear(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addFaultOptions(parser);
+    parser.addPositionalArgument(QStringLiteral("KIND"),
+        QStringLiteral("Only faults of this kind (default: all)."), QStringLiteral("[KIND]"));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Remove a demo cluster's faults, all or those of one kind."), &exitCode))
+        return exitCode;
+    if (!checkFaultOutput(parser))
+        return Usage;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return fail(QStringLiteral("fault clear takes at most one KIND"));
+    kube::RestRequest request;
+    request.method = "DELETE";
+    if (!positional.isEmpty()) {
+        if (!sandbox::parseFaultKind(positional[0].toStdString()))
+            return fail(QStringLiteral("fault kind \"%1\": not known; known kinds: %2")
+                            .arg(positional[0], qs(sandbox::faultKindNames())));
+        request.query.addQueryItem(QStringLiteral("kind"), positional[0]);
+    }
+    return sendFaultRequest(parser, std::move(request), [](const json &answer) {
+        out(QStringLiteral("removed %1 fault(s)\n").arg(answer.value("removed", 0)));
+    });
+}
+
+const CommandRegistration sandboxRegistration({ .path = "sandbox",
+    .summary = "Inject faults into a demo cluster (dractl serve --demo)",
+    .order = 75,
+    .details = "The demo cluster is reached through the kubeconfig (--kubeconfig, --context)." });
+const CommandRegistration sandboxFaultRegistration({ .path = "sandbox fault",
+    .summary = "add, list or clear the faults a rollout's gates should catch",
+    .order = 10 });
+const CommandRegistration sandboxFaultAddRegistration({ .path = "sandbox fault add",
+    .summary = "inject a fault into every workload, or one Deployment (--deployment, -n)",
+    .run = runFaultAdd,
+    .order = 10,
+    .synopsis = "KIND" });
+const CommandRegistration sandboxFaultListRegistration({ .path = "sandbox fault list",
+    .summary = "the faults injected now",
+    .run = runFaultList,
+    .order = 20 });
+const CommandRegistration sandboxFaultClearRegistration({ .path = "sandbox fault clear",
+    .summary = "remove them, all or those of one kind",
+    .run = runFaultClear,
+    .order = 30,
+    .synopsis = "[KIND]" });
+
 } // namespace
 
 } // namespace dra::cli

@@ -177,53 +177,58 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
     return Ok;
 }
 
-int runTemplate(const QStringList &arguments)
+int runTemplateFields(const QStringList &arguments)
 {
-    if (arguments.value(1) == QLatin1String("check"))
-        return runTemplateCheck(
-            QStringList { arguments.value(0) + QStringLiteral(" check") } + arguments.mid(2));
     QCommandLineParser parser;
     parser.addOption(outputOption(QStringLiteral("text")));
-    parser.addOption({ QStringLiteral("request"),
-        QStringLiteral("set: the request to edit (needed when there are several)."),
-        QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("class"), QStringLiteral("set: its DeviceClass."),
-        QStringLiteral("name") });
-    parser.addOption({ QStringLiteral("count"),
-        QStringLiteral("set: how many devices (allocation mode ExactCount)."),
-        QStringLiteral("n") });
-    parser.addOption({ QStringLiteral("all"),
-        QStringLiteral("set: every matching device (allocation mode All).") });
-    parser.addOption({ QStringLiteral("selector"),
-        QStringLiteral("set: a CEL selector; repeat for several. Replaces the request's selectors; "
-                       "--selector '' removes them."),
-        QStringLiteral("cel") });
-    parser.addOption({ { QStringLiteral("i"), QStringLiteral("in-place") },
-        QStringLiteral("set: write the file instead of printing it.") });
-    parser.addPositionalArgument(QStringLiteral("action"),
-        QStringLiteral("fields: the requests, constraints and config of a ResourceClaimTemplate "
-                       "or ResourceClaim, as the template editor's form shows them. set: edit "
-                       "one request as the form does (comments kept) and print the YAML. check: "
-                       "the template editor's check, see dractl template check --help."));
     parser.addPositionalArgument(
         QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
-            QStringLiteral("Show or edit a claim template's structure as the editor's form does.\n"
-                           "Exit status 2 when the file does not read as a template or the edit "
-                           "does not apply."),
+            QStringLiteral("The requests, constraints and config of a ResourceClaimTemplate or "
+                           "ResourceClaim, as the template editor's form shows them.\n"
+                           "Exit status 2 when the file does not read as a template."),
             &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (!checkOutputFormat(
             format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("template")))
         return Usage;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2
-        || (positional[0] != QLatin1String("fields") && positional[0] != QLatin1String("set")))
-        return usageError(QStringLiteral("say fields FILE, set FILE or check FILE..."));
-    if (positional[0] == QLatin1String("fields"))
-        return fields(positional.value(1), format);
+    if (parser.positionalArguments().size() != 1)
+        return usageError(QStringLiteral("fields: name one FILE"));
+    return fields(parser.positionalArguments().front(), format);
+}
+
+int runTemplateSet(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({ QStringLiteral("request"),
+        QStringLiteral("The request to edit (needed when there are several)."),
+        QStringLiteral("name") });
+    parser.addOption(
+        { QStringLiteral("class"), QStringLiteral("Its DeviceClass."), QStringLiteral("name") });
+    parser.addOption({ QStringLiteral("count"),
+        QStringLiteral("How many devices (allocation mode ExactCount)."), QStringLiteral("n") });
+    parser.addOption(
+        { QStringLiteral("all"), QStringLiteral("Every matching device (allocation mode All).") });
+    parser.addOption({ QStringLiteral("selector"),
+        QStringLiteral("A CEL selector; repeat for several. Replaces the request's selectors; "
+                       "--selector '' removes them."),
+        QStringLiteral("cel") });
+    parser.addOption({ { QStringLiteral("i"), QStringLiteral("in-place") },
+        QStringLiteral("Write the file instead of printing it.") });
+    parser.addPositionalArgument(
+        QStringLiteral("file"), QStringLiteral("A YAML or JSON manifest."));
+    int exitCode = Ok;
+    if (!parseOrExit(parser, arguments,
+            QStringLiteral("Edit one request of a claim template as the editor's form does "
+                           "(comments kept) and print the YAML, or write it with -i.\n"
+                           "Exit status 2 when the file does not read as a template or the edit "
+                           "does not apply."),
+            &exitCode))
+        return exitCode;
+    if (parser.positionalArguments().size() != 1)
+        return usageError(QStringLiteral("set: name one FILE"));
     RequestEdit edit;
     edit.request = parser.value(QStringLiteral("request"));
     if (parser.isSet(QStringLiteral("class")))
@@ -248,11 +253,30 @@ int runTemplate(const QStringList &arguments)
     if (!edit.deviceClass && !edit.count && !edit.all && !edit.selectors)
         return usageError(
             QStringLiteral("set: say what to change (--class, --count, --all, --selector)"));
-    return set(positional.value(1), edit, parser.isSet(QStringLiteral("in-place")));
+    return set(
+        parser.positionalArguments().front(), edit, parser.isSet(QStringLiteral("in-place")));
 }
 
-const CommandRegistration templateRegistration({ "template",
-    "Show, edit or check claim templates as the editor's form and check do", runTemplate, 56 });
+const CommandRegistration templateRegistration({ .path = "template",
+    .summary = "Show, edit or check claim templates as the editor's form and check do",
+    .order = 56 });
+const CommandRegistration templateFieldsRegistration({ .path = "template fields",
+    .summary = "its requests, constraints and config, as the form shows them (-o text|json)",
+    .run = runTemplateFields,
+    .order = 10,
+    .synopsis = "FILE" });
+const CommandRegistration templateSetRegistration({ .path = "template set",
+    .summary = "edit one request as the form does (comments kept) and print the YAML or write it "
+               "(-i)",
+    .run = runTemplateSet,
+    .order = 20,
+    .synopsis = "FILE" });
+const CommandRegistration templateCheckRegistration({ .path = "template check",
+    .summary = "the template editor's check: matching devices per request, then whether copies "
+               "can be allocated",
+    .run = runTemplateCheck,
+    .order = 30,
+    .synopsis = "FILE..." });
 
 } // namespace
 
