@@ -2,9 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/rollout/mutation_executor.h"
 
+#include "core/common/duration.h"
 #include "core/kube/apply_diff.h"
 #include "core/rollout/deployment_readiness.h"
-#include "core/rollout/duration.h"
 #include "core/rollout/mutation_manifests.h"
 
 namespace dra::rollout {
@@ -260,8 +260,8 @@ void MutationExecutor::waitSettled(std::shared_ptr<Run> run, int64_t deadline)
                                          : deploymentProgressText(**live);
                 return finish(run, MutationOutcome::Result::Failed,
                     run->label + " is not Ready at " + std::to_string(m.replicas)
-                        + " replica(s) after " + formatDuration(m_options.readyTimeoutMs) + " ("
-                        + seen + "); the step stops here");
+                        + " replica(s) after " + common::formatDuration(m_options.readyTimeoutMs)
+                        + " (" + seen + "); the step stops here");
             }
             m_clock.callLater(m_options.readyPollMs, this,
                 [this, run, deadline]() { waitSettled(run, deadline); });

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "core/rollout/duration.h"
+#include "core/common/duration.h"
 
 namespace dra::rollout {
 
@@ -37,8 +37,8 @@ nlohmann::json planJson(const RolloutPlan &plan)
 
     json steps = json::array();
     for (const CutoverStep &step : plan.cutover)
-        steps.push_back(
-            { { "percent", step.percent }, { "observation", formatDuration(step.observationMs) } });
+        steps.push_back({ { "percent", step.percent },
+            { "observation", common::formatDuration(step.observationMs) } });
 
     const ApplicationGateConfig &a = plan.application;
     json application = json::object();
@@ -59,7 +59,7 @@ nlohmann::json planJson(const RolloutPlan &plan)
     for (const StopCondition &s : plan.stopConditions) {
         json item { { "type", stopConditionName(s.type) }, { "action", stopActionName(s.action) } };
         if (s.afterMs)
-            item["after"] = formatDuration(s.afterMs);
+            item["after"] = common::formatDuration(s.afterMs);
         if (s.threshold)
             item["threshold"] = s.threshold;
         if (s.type == StopCondition::Type::ErrorRateAbove)
@@ -76,10 +76,10 @@ nlohmann::json planJson(const RolloutPlan &plan)
                 { "variant", std::move(variant) }, { "traffic", std::move(traffic) },
                 { "canary",
                     { { "replicas", plan.canary.replicas },
-                        { "observation", formatDuration(plan.canary.observationMs) } } },
+                        { "observation", common::formatDuration(plan.canary.observationMs) } } },
                 { "shadow",
                     { { "enabled", plan.shadow.enabled },
-                        { "observation", formatDuration(plan.shadow.observationMs) } } },
+                        { "observation", common::formatDuration(plan.shadow.observationMs) } } },
                 { "cutover", { { "steps", std::move(steps) } } },
                 { "gates",
                     { { "application", std::move(application) },
@@ -117,14 +117,14 @@ std::string planSummary(const RolloutPlan &plan)
     text += "  stages:\n";
     text += "    1. Baseline   capture evidence, pre-flight checks\n";
     text += "    2. Canary     " + std::to_string(plan.canary.replicas)
-        + " replica(s) on DRA, observe " + formatDuration(plan.canary.observationMs) + "\n";
+        + " replica(s) on DRA, observe " + common::formatDuration(plan.canary.observationMs) + "\n";
     int n = 3;
     if (plan.shadow.enabled)
         text += "    " + std::to_string(n++) + ". Shadow     mirrored traffic, observe "
-            + formatDuration(plan.shadow.observationMs) + "\n";
+            + common::formatDuration(plan.shadow.observationMs) + "\n";
     for (const CutoverStep &step : plan.cutover)
         text += "    " + std::to_string(n++) + ". Cutover    " + std::to_string(step.percent)
-            + "%, observe " + formatDuration(step.observationMs) + "\n";
+            + "%, observe " + common::formatDuration(step.observationMs) + "\n";
     text
         += "    " + std::to_string(n) + ". Complete   baseline scaled to 0, kept until finalised\n";
     text += "  gates: API, node (identity " + plan.node.identityAttribute + "), application";
@@ -139,7 +139,7 @@ std::string planSummary(const RolloutPlan &plan)
     for (const StopCondition &s : plan.stopConditions) {
         text += "  stop: " + std::string(stopConditionName(s.type));
         if (s.afterMs)
-            text += " after " + formatDuration(s.afterMs);
+            text += " after " + common::formatDuration(s.afterMs);
         if (s.threshold)
             text += " at " + std::to_string(s.threshold);
         if (s.type == StopCondition::Type::ErrorRateAbove) {

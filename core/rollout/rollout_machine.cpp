@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/rollout/duration.h"
+#include "core/common/duration.h"
 
 namespace dra::rollout {
 
@@ -168,9 +168,9 @@ void RolloutMachine::requireWindow(Decision &decision, const RolloutState &state
     if (window <= 0)
         return;
     const int64_t left = windowRemaining(state);
-    decision.requirements.push_back(Requirement {
-        stageLabel(state.stage, state.step, m_plan) + " observed for " + formatDuration(window),
-        left == 0, left == 0 ? "" : formatDuration(left) + " left" });
+    decision.requirements.push_back(Requirement { stageLabel(state.stage, state.step, m_plan)
+            + " observed for " + common::formatDuration(window),
+        left == 0, left == 0 ? "" : common::formatDuration(left) + " left" });
 }
 
 std::vector<Mutation> RolloutMachine::stepMutations(int step, int baselineReplicas) const

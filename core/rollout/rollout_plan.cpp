@@ -12,9 +12,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "core/common/duration.h"
 #include "core/model/object.h"
 #include "core/model/yaml_codec.h"
-#include "core/rollout/duration.h"
 
 namespace dra::rollout {
 
@@ -159,7 +159,7 @@ public:
         if (!node.IsDefined() || node.IsNull())
             return std::nullopt;
         const std::optional<int64_t> ms
-            = node.IsScalar() ? parseDuration(node.Scalar()) : std::nullopt;
+            = node.IsScalar() ? common::parseDuration(node.Scalar()) : std::nullopt;
         if (!ms) {
             error(node, join(path, key), "must be a duration such as 30s, 10m or 1h30m");
             return std::nullopt;

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "core/rollout/duration.h"
+#include "core/common/duration.h"
 
 namespace dra::rollout {
 
@@ -39,8 +39,8 @@ std::optional<FiredStop> firstStopCondition(const RolloutPlan &plan, const Rollo
             if (running && observation.pendingSince > 0
                 && now - observation.pendingSince >= condition.afterMs) {
                 std::string reason = name + ": waiting "
-                    + formatDuration(now - observation.pendingSince) + " (limit "
-                    + formatDuration(condition.afterMs) + ")";
+                    + common::formatDuration(now - observation.pendingSince) + " (limit "
+                    + common::formatDuration(condition.afterMs) + ")";
                 if (const GateResult *api = gate(state, GateKind::Api); api && api->decisive())
                     reason += ": " + api->decisive()->evidence;
                 return FiredStop { condition, std::move(reason) };
@@ -71,7 +71,7 @@ std::optional<FiredStop> firstStopCondition(const RolloutPlan &plan, const Rollo
                 && now - observation.claimsRemainingSince >= condition.afterMs)
                 return FiredStop { condition,
                     name + ": the variant's claims are still there after "
-                        + formatDuration(now - observation.claimsRemainingSince) };
+                        + common::formatDuration(now - observation.claimsRemainingSince) };
             break;
         }
     }

@@ -180,6 +180,35 @@ TEST_F(DractlTest, GroupsListTheirSubcommandsAndKeepTheirCommandLines)
     EXPECT_NE(after.out.find("\"ResourceSlice\""), std::string::npos) << after.out;
 }
 
+TEST_F(DractlTest, RetentionOptionsReadDurationsAndSizesAlike)
+{
+    // `sync --retain` and `history prune --max-age` once read "7d" through different parsers.
+    const DractlRun sync
+        = dractl({ QStringLiteral("sync"), QStringLiteral("--retain"), QStringLiteral("1w"),
+            QStringLiteral("--kubeconfig"), m_dir.filePath(QStringLiteral("none")) });
+    const DractlRun prune = dractl({ QStringLiteral("history"), QStringLiteral("prune"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--max-age"), QStringLiteral("1w") });
+    EXPECT_EQ(sync.exitCode, 1);
+    EXPECT_EQ(prune.exitCode, 1);
+    EXPECT_NE(sync.err.find("--retain 1w: expected a duration such as"), std::string::npos)
+        << sync.err;
+    EXPECT_NE(prune.err.find("--max-age 1w: expected a duration such as"), std::string::npos)
+        << prune.err;
+    const DractlRun size = dractl({ QStringLiteral("history"), QStringLiteral("prune"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--max-size"), QStringLiteral("lots") });
+    EXPECT_NE(size.err.find("--max-size lots: expected a size such as"), std::string::npos)
+        << size.err;
+
+    ASSERT_EQ(
+        dractl({ QStringLiteral("import"), QStringLiteral("--cache"), cache(), dump() }).exitCode,
+        1);
+    const DractlRun pruned = dractl({ QStringLiteral("history"), QStringLiteral("prune"),
+        QStringLiteral("--cache"), cache(), QStringLiteral("--max-age"), QStringLiteral("1d12h"),
+        QStringLiteral("--max-size"), QStringLiteral("2GiB") });
+    EXPECT_EQ(pruned.exitCode, 0) << pruned.err;
+    EXPECT_NE(pruned.out.find("0 changes removed"), std::string::npos) << pruned.out;
+}
+
 TEST_F(DractlTest, ACacheThatIsNotOursIsAClearErrorNotACrash)
 {
     QFile foreign(cache());

@@ -12,6 +12,7 @@
 #include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/history_support.h"
 #include "app/dractl/commands/output.h"
+#include "app/dractl/option_values.h"
 #include "core/common/json_text.h"
 #include "core/store/cache_db.h"
 
@@ -35,45 +36,20 @@ std::string_view typeName(model::ChangeType type)
     return "MODIFIED";
 }
 
-// "7d" / "12h" / "30m" -> ms, for --max-age.
-int64_t ageMs(const QString &text)
-{
-    Result<int64_t> point = parseTimePoint(text, {}, 0);
-    return point && *point < 0 ? -*point : 0; // an age, not a point in time
-}
-
-int64_t sizeBytes(QString text)
-{
-    text = text.trimmed().toUpper();
-    int64_t factor = 1;
-    for (const auto &[suffix, value] : std::initializer_list<std::pair<QLatin1String, int64_t>> {
-             { QLatin1String("GIB"), int64_t(1) << 30 }, { QLatin1String("MIB"), int64_t(1) << 20 },
-             { QLatin1String("KIB"), int64_t(1) << 10 }, { QLatin1String("GB"), 1'000'000'000 },
-             { QLatin1String("MB"), 1'000'000 }, { QLatin1String("KB"), 1'000 },
-             { QLatin1String("B"), 1 } }) {
-        if (text.endsWith(suffix)) {
-            factor = value;
-            text.chop(suffix.size());
-            break;
-        }
-    }
-    bool ok = false;
-    const double count = text.toDouble(&ok);
-    return ok && count > 0 ? int64_t(count * double(factor)) : 0;
-}
-
 int runPrune(const QCommandLineParser &parser)
 {
     store::RetentionPolicy policy;
     if (parser.isSet(QStringLiteral("max-age"))) {
-        policy.maxAgeMs = ageMs(parser.value(QStringLiteral("max-age")));
-        if (policy.maxAgeMs == 0)
-            return fail(QStringLiteral("--max-age: expected an age such as 7d, 12h or 30m"));
+        Result<int64_t> age = durationOption(parser, QStringLiteral("max-age"));
+        if (!age)
+            return fail(age.error());
+        policy.maxAgeMs = *age;
     }
     if (parser.isSet(QStringLiteral("max-size"))) {
-        policy.maxBytes = sizeBytes(parser.value(QStringLiteral("max-size")));
-        if (policy.maxBytes == 0)
-            return fail(QStringLiteral("--max-size: expected a size such as 500MB or 2GiB"));
+        Result<int64_t> bytes = sizeOption(parser, QStringLiteral("max-size"));
+        if (!bytes)
+            return fail(bytes.error());
+        policy.maxBytes = *bytes;
     }
     if (policy.maxAgeMs == 0 && policy.maxBytes == 0)
         return fail(QStringLiteral("history prune: give --max-age, --max-size or both"));

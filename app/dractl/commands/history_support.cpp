@@ -3,9 +3,10 @@
 #include "app/dractl/commands/history_support.h"
 
 #include <QDateTime>
-#include <QRegularExpression>
 
 #include <nlohmann/json.hpp>
+
+#include "core/common/duration.h"
 
 namespace dra::cli {
 
@@ -67,16 +68,8 @@ Result<int64_t> parseTimePoint(const QString &textIn, const QString &option, int
     const QString text = textIn.trimmed();
     if (text == QLatin1String("now"))
         return nowMs;
-    static const QRegularExpression age(QStringLiteral("^(\\d+)(s|m|h|d)$"));
-    if (const QRegularExpressionMatch match = age.match(text); match.hasMatch()) {
-        const int64_t count = match.captured(1).toLongLong();
-        const QChar unit = match.captured(2).at(0);
-        const int64_t unitMs = unit == QLatin1Char('s') ? 1000
-            : unit == QLatin1Char('m')                  ? 60'000
-            : unit == QLatin1Char('h')                  ? 3'600'000
-                                                        : 86'400'000;
-        return nowMs - count * unitMs;
-    }
+    if (const std::optional<int64_t> age = common::parseDuration(text.toStdString()))
+        return nowMs - *age;
     QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
     if (!time.isValid()) {
         const QDate date = QDate::fromString(text, Qt::ISODate);

@@ -16,11 +16,11 @@
 #include "app/dractl/commands/output.h"
 #include "app/dractl/commands/rollout_drive.h"
 #include "app/dractl/commands/stop_signal.h"
+#include "core/common/duration.h"
 #include "core/common/json_text.h"
 #include "core/rollout/audit_log.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/controller_lease.h"
-#include "core/rollout/duration.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_plan.h"
 #include "core/rollout/rollout_store.h"
@@ -150,7 +150,7 @@ std::string controllerText(store::StateDb *state, const std::string &id)
     const int64_t age = now - (*lease)->heartbeatAt;
     const rollout::LeaseState leaseState = rollout::leaseState(*lease, now);
     return (*lease)->owner + ", heartbeat "
-        + rollout::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
+        + common::formatDuration(std::max<int64_t>(0, age / 1000 * 1000)) + " ago"
         + (leaseState == rollout::LeaseState::Stale             ? " (stale: not running)"
                 : leaseState == rollout::LeaseState::HolderGone ? " (its process is gone)"
                                                                 : "");

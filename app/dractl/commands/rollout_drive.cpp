@@ -25,12 +25,12 @@
 #include "app/dractl/commands/kube_options.h"
 #include "app/dractl/commands/output.h"
 #include "app/dractl/commands/stop_signal.h"
-#include "core/common/json_text.h"
 #include "core/common/clock.h"
+#include "core/common/duration.h"
+#include "core/common/json_text.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/controller_lease.h"
-#include "core/rollout/duration.h"
 #include "core/rollout/evidence_collector.h"
 #include "core/rollout/kube_cluster.h"
 #include "core/rollout/rollout_controller.h"
@@ -369,13 +369,13 @@ int runRolloutRun(const QStringList &arguments)
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout run: name one plan file or rollout\n")), Usage;
     const std::optional<int64_t> intervalMs
-        = rollout::parseDuration(parser.value(QStringLiteral("interval")).toStdString());
+        = common::parseDuration(parser.value(QStringLiteral("interval")).toStdString());
     if (!intervalMs || *intervalMs < 100)
         return err(QStringLiteral(
                    "dractl rollout run: --interval wants a duration of at least 100ms, like 5s\n")),
                Usage;
     const std::optional<int64_t> readyTimeoutMs
-        = rollout::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
+        = common::parseDuration(parser.value(QStringLiteral("ready-timeout")).toStdString());
     if (!readyTimeoutMs || *readyTimeoutMs <= 0)
         return err(QStringLiteral(
                    "dractl rollout run: --ready-timeout wants a duration like 10m\n")),
@@ -430,7 +430,7 @@ int runRolloutRun(const QStringList &arguments)
                 "rollout run: %1 is already driven by %2 (heartbeat %3 ago); one controller per "
                 "rollout")
                             .arg(qs(id), qs((*lease)->owner),
-                                qs(rollout::formatDuration(
+                                qs(common::formatDuration(
                                     QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt))));
     }
     Result<ClusterSession> session = connectCluster(parser);
@@ -507,7 +507,7 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout %1: name one rollout\n").arg(verbText)), Usage;
     const std::optional<int64_t> waitMs
-        = rollout::parseDuration(parser.value(QStringLiteral("wait")).toStdString());
+        = common::parseDuration(parser.value(QStringLiteral("wait")).toStdString());
     if (!waitMs)
         return err(QStringLiteral("dractl rollout %1: --wait wants a duration like 30s\n")
                        .arg(verbText)),

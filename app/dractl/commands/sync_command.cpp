@@ -18,6 +18,7 @@
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/kube_options.h"
 #include "app/dractl/commands/stop_signal.h"
+#include "app/dractl/option_values.h"
 #include "core/common/json_text.h"
 #include "core/kube/live_mirror.h"
 #include "core/store/cache_db.h"
@@ -28,38 +29,6 @@ namespace {
 
 using common::Error;
 using common::qs;
-
-// "7d", "12h", "30m", "90s" -> milliseconds; 0 when the text is not a duration.
-int64_t parseDurationMs(const QString &text)
-{
-    static const std::map<QChar, int64_t> units { { QLatin1Char('s'), 1000 },
-        { QLatin1Char('m'), 60'000 }, { QLatin1Char('h'), 3'600'000 },
-        { QLatin1Char('d'), 86'400'000 } };
-    if (text.size() < 2 || !units.contains(text.back()))
-        return 0;
-    bool ok = false;
-    const int64_t count = text.chopped(1).toLongLong(&ok);
-    return ok && count > 0 ? count * units.at(text.back()) : 0;
-}
-
-// "500MB", "2GiB", "100000" -> bytes; 0 when not a size.
-int64_t parseSize(QString text)
-{
-    text = text.trimmed().toUpper();
-    int64_t factor = 1;
-    for (const auto &[suffix, value] : std::initializer_list<std::pair<const char *, int64_t>> {
-             { "GIB", int64_t(1) << 30 }, { "MIB", int64_t(1) << 20 }, { "KIB", int64_t(1) << 10 },
-             { "GB", 1'000'000'000 }, { "MB", 1'000'000 }, { "KB", 1'000 }, { "B", 1 } }) {
-        if (text.endsWith(QLatin1String(suffix))) {
-            factor = value;
-            text.chop(int(std::strlen(suffix)));
-            break;
-        }
-    }
-    bool ok = false;
-    const double count = text.toDouble(&ok);
-    return ok && count > 0 ? int64_t(count * double(factor)) : 0;
-}
 
 Result<std::vector<model::Kind>> parseKinds(const QString &text)
 {
@@ -248,14 +217,16 @@ int runSync(const QStringList &arguments)
         return fail(QStringLiteral("--page-size: expected a number of objects"));
     store::RetentionPolicy retention;
     if (parser.isSet(QStringLiteral("retain"))) {
-        retention.maxAgeMs = parseDurationMs(parser.value(QStringLiteral("retain")));
-        if (retention.maxAgeMs == 0)
-            return fail(QStringLiteral("--retain: expected an age such as 7d, 12h or 30m"));
+        Result<int64_t> age = durationOption(parser, QStringLiteral("retain"));
+        if (!age)
+            return fail(age.error());
+        retention.maxAgeMs = *age;
     }
     if (parser.isSet(QStringLiteral("retain-size"))) {
-        retention.maxBytes = parseSize(parser.value(QStringLiteral("retain-size")));
-        if (retention.maxBytes == 0)
-            return fail(QStringLiteral("--retain-size: expected a size such as 500MB or 2GiB"));
+        Result<int64_t> bytes = sizeOption(parser, QStringLiteral("retain-size"));
+        if (!bytes)
+            return fail(bytes.error());
+        retention.maxBytes = *bytes;
     }
 
     Result<kube::ClientConfig> config = clientConfigFor(parser);

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include "core/model/yaml_codec.h"
-#include "core/rollout/duration.h"
 #include "tests/core/rollout/rollout_fixtures.h"
 
 using namespace dra::rollout;
@@ -60,19 +59,6 @@ const PlanError *errorAt(const PlanParse &parse, const std::string &path)
 }
 
 } // namespace
-
-TEST(DurationTest, ParsesAndFormatsGoDurations)
-{
-    EXPECT_EQ(parseDuration("90s"), 90'000);
-    EXPECT_EQ(parseDuration("1h30m"), 5'400'000);
-    EXPECT_EQ(parseDuration("250ms"), 250);
-    EXPECT_EQ(parseDuration("10"), std::nullopt);
-    EXPECT_EQ(parseDuration("-5m"), std::nullopt);
-    EXPECT_EQ(parseDuration("5 m"), std::nullopt);
-    EXPECT_EQ(parseDuration("99999999999999999999h"), std::nullopt);
-    EXPECT_EQ(formatDuration(5'400'000), "1h30m");
-    EXPECT_EQ(formatDuration(0), "0s");
-}
 
 TEST(RolloutPlanTest, ExamplePlanParsesIntoTypedFields)
 {

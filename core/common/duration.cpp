@@ -1,45 +1,60 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/rollout/duration.h"
+#include "core/common/duration.h"
 
 #include <limits>
 
-namespace dra::rollout {
+#include "core/common/ascii.h"
+
+namespace dra::common {
+
+namespace {
+
+// The unit at the start of `text` in milliseconds and its length; {0, 0} when there is none.
+std::pair<int64_t, size_t> unitAt(std::string_view text)
+{
+    if (text.starts_with("ms"))
+        return { 1, 2 };
+    if (text.empty())
+        return { 0, 0 };
+    switch (text.front()) {
+    case 's':
+        return { 1000, 1 };
+    case 'm':
+        return { 60'000, 1 };
+    case 'h':
+        return { 3'600'000, 1 };
+    case 'd':
+        return { 86'400'000, 1 };
+    default:
+        return { 0, 0 };
+    }
+}
+
+} // namespace
 
 std::optional<int64_t> parseDuration(std::string_view text)
 {
     if (text.empty())
         return std::nullopt;
+    constexpr int64_t max = std::numeric_limits<int64_t>::max();
     int64_t total = 0;
     size_t i = 0;
     while (i < text.size()) {
         int64_t value = 0;
         const size_t digitsStart = i;
-        while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-            if (value > (std::numeric_limits<int64_t>::max() - 9) / 10)
+        for (; i < text.size() && isAsciiDigit(text[i]); ++i) {
+            if (value > (max - 9) / 10)
                 return std::nullopt;
             value = value * 10 + (text[i] - '0');
-            ++i;
         }
         if (i == digitsStart)
             return std::nullopt;
-        int64_t unit = 0;
-        if (text.substr(i, 2) == "ms") {
-            unit = 1;
-            i += 2;
-        } else if (i < text.size() && text[i] == 's') {
-            unit = 1000;
-            ++i;
-        } else if (i < text.size() && text[i] == 'm') {
-            unit = 60'000;
-            ++i;
-        } else if (i < text.size() && text[i] == 'h') {
-            unit = 3'600'000;
-            ++i;
-        } else {
+        const auto [unit, length] = unitAt(text.substr(i));
+        if (unit == 0)
             return std::nullopt;
-        }
-        if (value > (std::numeric_limits<int64_t>::max() - total) / unit)
+        i += length;
+        if (value > (max - total) / unit)
             return std::nullopt;
         total += value * unit;
     }
@@ -66,4 +81,4 @@ std::string formatDuration(int64_t ms)
     return text;
 }
 
-} // namespace dra::rollout
+} // namespace dra::common
