@@ -5,6 +5,7 @@
 #include <array>
 
 #include "core/cel/utf8.h"
+#include "core/common/ascii.h"
 
 namespace dra::cel {
 
@@ -23,15 +24,6 @@ bool isHexDigit(char c)
 bool isIdentStart(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-int hexValue(char c)
-{
-    if (isDigit(c))
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return c - 'A' + 10;
 }
 
 } // namespace
@@ -327,7 +319,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
         case 'X': {
             if (p + 2 > s.size() || !isHexDigit(s[p]) || !isHexDigit(s[p + 1]))
                 return error(p - 2, "invalid escape sequence");
-            const uint32_t v = hexValue(s[p]) * 16 + hexValue(s[p + 1]);
+            const uint32_t v = common::hexValue(s[p]) * 16 + common::hexValue(s[p + 1]);
             p += 2;
             appendEscaped(v);
             break;
@@ -341,7 +333,7 @@ Token Lexer::lexString(size_t prefixLength, bool raw, bool bytes)
             for (size_t i = 0; i < len; ++i) {
                 if (p + i >= s.size() || !isHexDigit(s[p + i]))
                     return error(p - 2, "invalid escape sequence");
-                v = v * 16 + hexValue(s[p + i]);
+                v = v * 16 + common::hexValue(s[p + i]);
             }
             p += len;
             if ((v >= 0xD800 && v < 0xE000) || v > 0x10FFFF)

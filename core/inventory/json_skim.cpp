@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "core/common/ascii.h"
+
 namespace dra::inventory {
 
 namespace {
@@ -15,24 +17,13 @@ bool isSpace(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 bool readHex4(std::string_view text, size_t at, uint32_t *out)
 {
     if (at + 4 > text.size())
         return false;
     uint32_t value = 0;
     for (size_t i = at; i < at + 4; ++i) {
-        const int digit = hexValue(text[i]);
+        const int digit = common::hexValue(text[i]);
         if (digit < 0)
             return false;
         value = value * 16 + uint32_t(digit);

@@ -5,22 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/common/ascii.h"
+
 namespace dra::server {
-
-namespace {
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace
 
 std::string percentDecode(std::string_view text, bool plusIsSpace)
 {
@@ -29,8 +16,8 @@ std::string percentDecode(std::string_view text, bool plusIsSpace)
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '%' && i + 2 < text.size()) {
-            const int high = hexValue(text[i + 1]);
-            const int low = hexValue(text[i + 2]);
+            const int high = common::hexValue(text[i + 1]);
+            const int low = common::hexValue(text[i + 2]);
             if (high >= 0 && low >= 0) {
                 decoded.push_back(char(high * 16 + low));
                 i += 2;

@@ -19,8 +19,8 @@ namespace dra::store {
 
 namespace {
 
+using sqlite::collectRows;
 using sqlite::Statement;
-using sqlite::StatementScope;
 
 constexpr std::string_view kChangeColumns
     = "rev, cluster, grp, kind, ns, name, type, resource_version, at, json";
@@ -31,21 +31,6 @@ LoggedChange readChange(const Statement &row)
         { row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5) },
         changeTypeFromName(row.columnText(6)), row.columnString(7), row.columnInt(8),
         row.columnString(9) };
-}
-
-template <typename T, typename Read>
-Result<std::vector<T>> collectRows(Statement &statement, Read read)
-{
-    StatementScope scope(statement);
-    std::vector<T> rows;
-    while (true) {
-        const Result<bool> row = statement.step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            return rows;
-        rows.push_back(read(statement));
-    }
 }
 
 int64_t fileBytes(const QString &path)

@@ -11,23 +11,9 @@ namespace dra::store {
 
 namespace {
 
+using sqlite::collectRows;
 using sqlite::Statement;
 using sqlite::StatementScope;
-
-// Runs a prepared statement to the end, turning each row into a T with `read`.
-template <typename T, typename Read> Result<std::vector<T>> collect(Statement &statement, Read read)
-{
-    StatementScope scope(statement);
-    std::vector<T> rows;
-    while (true) {
-        const Result<bool> row = statement.step();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            return rows;
-        rows.push_back(read(statement));
-    }
-}
 
 // The one row of a query by primary key, or nothing when there is none.
 template <typename T> Result<std::optional<T>> firstRow(Result<std::vector<T>> rows)
@@ -84,7 +70,7 @@ Result<std::vector<model::ObjectRecord>> CacheDb::objects(std::string_view clust
     select->bind(3, kind);
     if (ns)
         select->bind(4, *ns);
-    return collect<model::ObjectRecord>(
+    return collectRows<model::ObjectRecord>(
         *select, [&](const Statement &row) { return readObject(row, group, kind); });
 }
 
@@ -102,7 +88,7 @@ Result<std::optional<model::ObjectRecord>> CacheDb::object(
     select->bind(3, key.kind);
     select->bind(4, key.ns);
     select->bind(5, key.name);
-    return firstRow(collect<model::ObjectRecord>(
+    return firstRow(collectRows<model::ObjectRecord>(
         *select, [&](const Statement &row) { return readObject(row, key.group, key.kind); }));
 }
 
@@ -121,7 +107,7 @@ Result<std::vector<SliceDevice>> CacheDb::devices(
     select->bind(1, cluster);
     if (node)
         select->bind(2, *node);
-    return collect<SliceDevice>(*select, [](const Statement &row) {
+    return collectRows<SliceDevice>(*select, [](const Statement &row) {
         return SliceDevice { row.columnString(0),
             model::DeviceRow { row.columnString(1), row.columnString(2), row.columnString(3),
                 row.columnString(4), row.columnString(5), row.columnString(6) } };
@@ -215,7 +201,8 @@ Result<std::vector<std::string>> CacheDb::objectNames(
     select->bind(1, cluster);
     select->bind(2, group);
     select->bind(3, kind);
-    return collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); });
+    return collectRows<std::string>(
+        *select, [](const Statement &row) { return row.columnString(0); });
 }
 
 Result<std::vector<ClusterInfo>> CacheDb::clusters()
@@ -227,7 +214,7 @@ Result<std::vector<ClusterInfo>> CacheDb::clusters()
                              "FROM clusters ORDER BY name");
     if (!select)
         return fail(select.error());
-    return collect<ClusterInfo>(*select, [](const Statement &row) {
+    return collectRows<ClusterInfo>(*select, [](const Statement &row) {
         return ClusterInfo { row.columnString(0), row.columnString(1), row.columnString(2),
             row.columnInt(3), row.columnString(4), row.columnInt(5) };
     });
@@ -245,8 +232,8 @@ Result<std::optional<std::string>> CacheDb::listVersion(
     select->bind(1, cluster);
     select->bind(2, group);
     select->bind(3, kind);
-    return firstRow(
-        collect<std::string>(*select, [](const Statement &row) { return row.columnString(0); }));
+    return firstRow(collectRows<std::string>(
+        *select, [](const Statement &row) { return row.columnString(0); }));
 }
 
 Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int limit)
@@ -260,7 +247,7 @@ Result<std::vector<LoggedChange>> CacheDb::changesSince(int64_t afterRev, int li
         return fail(select.error());
     select->bind(1, afterRev);
     select->bind(2, limit);
-    return collect<LoggedChange>(*select, [](const Statement &row) {
+    return collectRows<LoggedChange>(*select, [](const Statement &row) {
         return LoggedChange { row.columnInt(0), row.columnString(1),
             { row.columnString(2), row.columnString(3), row.columnString(4), row.columnString(5) },
             changeTypeFromName(row.columnText(6)), row.columnString(7), row.columnInt(8),
@@ -287,7 +274,7 @@ Result<std::vector<KindCount>> CacheDb::kindCounts(std::string_view cluster)
     if (!select)
         return fail(select.error());
     select->bind(1, cluster);
-    return collect<KindCount>(*select, [](const Statement &row) {
+    return collectRows<KindCount>(*select, [](const Statement &row) {
         return KindCount { row.columnString(0), row.columnString(1), row.columnInt(2) };
     });
 }

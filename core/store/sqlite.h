@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <QString>
 
@@ -82,6 +83,23 @@ public:
 private:
     Statement &m_statement;
 };
+
+// Runs a prepared statement to the end, turning each row into a T with `read`; the statement is
+// reset afterwards, also when a step fails.
+template <typename T, typename Read>
+Result<std::vector<T>> collectRows(Statement &statement, Read read)
+{
+    StatementScope scope(statement);
+    std::vector<T> rows;
+    while (true) {
+        const Result<bool> row = statement.step();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            return rows;
+        rows.push_back(read(statement));
+    }
+}
 
 // One connection to one database file.
 class Database final
