@@ -27,16 +27,6 @@ std::string_view streamStateName(StreamState state)
     return "error";
 }
 
-StreamState streamStateFromName(std::string_view name)
-{
-    for (StreamState state :
-        { StreamState::Idle, StreamState::Listing, StreamState::Synced, StreamState::Watching,
-            StreamState::Stale, StreamState::Forbidden, StreamState::Error })
-        if (streamStateName(state) == name)
-            return state;
-    return StreamState::Error;
-}
-
 QString StreamStatus::label() const
 {
     const model::KindInfo &info = model::kindInfo(kind);

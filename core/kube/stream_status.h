@@ -26,7 +26,6 @@ enum class StreamState {
 
 // "listing", "synced", ... as stored in the cache's streams table.
 std::string_view streamStateName(StreamState state);
-StreamState streamStateFromName(std::string_view name);
 
 // One stream's state, as reflectors report it and the cache stores it.
 struct StreamStatus
