@@ -73,13 +73,49 @@ function(dra_add_module name)
     dra_use_pch(dra_${name})
 endfunction()
 
-# dra_add_test(NAME SOURCES... LIBS...) — one GoogleTest executable per module.
+# dra_add_test(NAME SOURCES... LIBS... [LABEL unit|e2e|browser])
+# One GoogleTest executable per module. ctest runs each of its suites as one entry,
+# <NAME>.<Suite> (`ctest -R LexerTest`, `ctest -R dra_cel_tests`): a suite's tests share one
+# process, so one ASan start-up and whatever the suite sets up once (a demo server) serve them
+# all, and a failure names its suite, with each failed test's message in the output. LABEL says
+# what the tests need, for `ctest -L`: unit (in process and quick; the default), e2e (they start
+# dractl, a server or a browser-free client), browser (they drive the web console in a browser).
 function(dra_add_test name)
-    cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+    cmake_parse_arguments(ARG "" "LABEL" "SOURCES;LIBS" ${ARGN})
+    if(NOT ARG_LABEL)
+        set(ARG_LABEL unit)
+    endif()
+    if(NOT ARG_LABEL MATCHES "^(unit|e2e|browser)$")
+        message(FATAL_ERROR "dra_add_test(${name}): LABEL ${ARG_LABEL} is not unit, e2e or browser")
+    endif()
     add_executable(${name} ${ARG_SOURCES})
     target_link_libraries(${name} PRIVATE dra_test_support ${ARG_LIBS} dra_build_options)
     dra_use_pch(${name})
-    gtest_discover_tests(${name}
-        DISCOVERY_TIMEOUT 60
-        PROPERTIES ENVIRONMENT "DRA_SHARED_DIR=${DRA_SHARED_DIR};QT_QPA_PLATFORM=offscreen")
+
+    # The suites are listed when the executable is built (CTEST_FILE), and take their
+    # properties here, at configure time, so changing a label needs no rebuild.
+    set(ctest_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_suites.cmake")
+    add_custom_command(TARGET ${name} POST_BUILD
+        COMMAND ${CMAKE_COMMAND} -D EXE=$<TARGET_FILE:${name}> -D TARGET=${name}
+            -D CTEST_FILE=${ctest_file} -P ${PROJECT_SOURCE_DIR}/cmake/DraListSuites.cmake
+        BYPRODUCTS ${ctest_file}
+        VERBATIM)
+    if(ARG_LABEL STREQUAL "unit")
+        set(timeout 300)
+    else()
+        set(timeout 1800) # a suite of end-to-end tests: several servers, rollouts, browsers
+    endif()
+    set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${name}_include.cmake")
+    file(WRITE ${include_file}
+        "if(EXISTS [==[${ctest_file}]==])\n"
+        "    include([==[${ctest_file}]==])\n"
+        "    set_tests_properties(\${${name}_SUITES} PROPERTIES\n"
+        "        LABELS ${ARG_LABEL} TIMEOUT ${timeout}\n"
+        "        ENVIRONMENT [==[DRA_SHARED_DIR=${DRA_SHARED_DIR};QT_QPA_PLATFORM=offscreen]==]\n"
+        # A suite whose every test skipped (reference data absent) shows as skipped.
+        "        SKIP_REGULAR_EXPRESSION [==[\\[  PASSED  \\] 0 tests]==])\n"
+        "else()\n"
+        "    add_test(${name}_NOT_BUILT ${name}_NOT_BUILT)\n"
+        "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${include_file})
 endfunction()
