@@ -14,27 +14,15 @@
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
+#include "tests/support/dractl_run.h"
 #include "tests/support/upstream.h"
 
 using namespace dra::rollout;
 
 namespace {
 
-struct DractlRun
-{
-    int exitCode = -1;
-    std::string out, err;
-};
-
-DractlRun dractl(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(DRACTL_PATH), arguments);
-    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        process.readAllStandardOutput().toStdString(),
-        process.readAllStandardError().toStdString() };
-}
+using dra::test::dractl;
+using dra::test::DractlRun;
 
 QString examplePlan()
 {

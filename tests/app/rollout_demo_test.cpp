@@ -20,8 +20,8 @@
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/kube_cluster.h"
-#include "tests/app/demo_server.h"
-#include "tests/app/dractl_run.h"
+#include "tests/support/demo_server.h"
+#include "tests/support/dractl_run.h"
 
 using dra::model::Kind;
 using nlohmann::json;
@@ -29,23 +29,6 @@ using nlohmann::json;
 namespace {
 
 constexpr const char *kDemoPlanName = "demo-llm-server";
-
-// dractl with a longer patience than dractl(): a foreground controller runs a whole rollout.
-dra::test::DractlRun dractlWaiting(const QStringList &arguments, int timeoutMs)
-{
-    QProcess process;
-    process.start(QStringLiteral(DRACTL_PATH), arguments);
-    const bool finished = process.waitForFinished(timeoutMs);
-    EXPECT_TRUE(finished) << "dractl " << arguments.join(QLatin1Char(' ')).toStdString()
-                          << " did not finish";
-    if (!finished) {
-        process.kill();
-        process.waitForFinished(5000);
-    }
-    return { process.exitStatus() == QProcess::NormalExit && finished ? process.exitCode() : -1,
-        process.readAllStandardOutput().toStdString(),
-        process.readAllStandardError().toStdString() };
-}
 
 class RolloutDemoTest : public testing::Test
 {
@@ -79,14 +62,14 @@ protected:
 
     dra::test::DractlRun rollout(const QStringList &arguments, int timeoutMs = 120'000)
     {
-        return dractlWaiting(
+        return dra::test::dractl(
             QStringList { QStringLiteral("rollout") } + arguments + clusterArguments(), timeoutMs);
     }
 
     // A rollout command that reads only the state file (audit, report).
     dra::test::DractlRun fromStateFile(const QStringList &arguments)
     {
-        return dractlWaiting(QStringList { QStringLiteral("rollout") } + arguments
+        return dra::test::dractl(QStringList { QStringLiteral("rollout") } + arguments
                 + QStringList { QStringLiteral("--state"), statePath() },
             60'000);
     }
@@ -131,7 +114,7 @@ protected:
     // Injects a demo fault of `kind` into the canary's pods.
     void addCanaryFault(const QString &kind)
     {
-        const dra::test::DractlRun fault = dractlWaiting(
+        const dra::test::DractlRun fault = dra::test::dractl(
             { QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"), kind,
                 QStringLiteral("--deployment"), QStringLiteral("llm-server-dra"),
                 QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--kubeconfig"),

@@ -20,8 +20,8 @@
 #include "core/kube/apply_diff.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
-#include "tests/app/demo_server.h"
-#include "tests/app/dractl_run.h"
+#include "tests/support/demo_server.h"
+#include "tests/support/dractl_run.h"
 
 using dra::model::Kind;
 using dra::rollout::ClusterPort;

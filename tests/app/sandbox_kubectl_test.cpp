@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/app/demo_server.h"
-#include "tests/app/dractl_run.h"
+#include "tests/support/demo_server.h"
+#include "tests/support/dractl_run.h"
 
 namespace dra::test {
 namespace {

@@ -11,26 +11,13 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/dractl_run.h"
+
 namespace {
 
+using dra::test::dractl;
+using dra::test::DractlRun;
 using nlohmann::json;
-
-struct DractlRun
-{
-    int exitCode = -1;
-    std::string out, err;
-    json document() const { return json::parse(out, nullptr, false); }
-};
-
-DractlRun dractl(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(DRACTL_PATH), arguments);
-    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-        process.readAllStandardOutput().toStdString(),
-        process.readAllStandardError().toStdString() };
-}
 
 class SimulateTest : public testing::Test
 {

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/app/dractl_run.h"
+#include "tests/support/dractl_run.h"
 
 namespace {
 

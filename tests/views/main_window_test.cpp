@@ -11,7 +11,7 @@
 
 #include "app/console/console_session.h"
 #include "core/store/cache_db.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 #include "tests/views/console_demo_support.h"
 #include "views/claims/claim_browser.h"
 #include "views/claims/claim_list_model.h"

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/rollout_fixtures.h"
 #include "views/rollout/rollout_actions.h"
 #include "views/rollout/rollout_audit_model.h"
 #include "views/rollout/rollout_gate_model.h"

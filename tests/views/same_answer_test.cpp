@@ -17,7 +17,7 @@
 #include "core/inventory/snapshot_builder.h"
 #include "core/store/cache_db.h"
 #include "core/topology/topology_layout.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 #include "views/editor/template_editor.h"
 #include "views/topology/topology_panel.h"
 #include "views/topology/topology_scene.h"

@@ -4,7 +4,7 @@
 // Shared set-up of the widget tests: inventories from the demo presets.
 #pragma once
 
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 namespace dra::test {
 

@@ -7,7 +7,7 @@
 #include "core/alloc/allocated_state.h"
 #include "core/alloc/simulator.h"
 #include "core/model/decode_resource.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 namespace dra::alloc {
 namespace {

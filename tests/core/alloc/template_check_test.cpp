@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/manifest_reader.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 namespace dra::alloc {
 namespace {

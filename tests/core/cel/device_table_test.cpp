@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/cel/selector_evaluator.h"
-#include "tests/core/cel/selector_cases.h"
+#include "tests/support/selector_cases.h"
 
 using namespace dra::cel;
 

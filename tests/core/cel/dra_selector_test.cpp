@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/cel/selector_cases.h"
+#include "tests/support/selector_cases.h"
 
 using namespace dra::cel;
 

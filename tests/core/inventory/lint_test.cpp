@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 using namespace dra;
 using namespace dra::inventory;

@@ -9,7 +9,7 @@
 
 #include "core/inventory/device_rows.h"
 #include "core/inventory/selector_sweep.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 using namespace dra;
 using dra::test::json;

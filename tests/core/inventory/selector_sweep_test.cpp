@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "core/cel/selector_evaluator.h"
-#include "tests/core/cel/selector_cases.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/selector_cases.h"
+#include "tests/support/inventory_fixtures.h"
 
 using namespace dra;
 

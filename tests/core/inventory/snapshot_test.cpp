@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/inventory/slice_reader.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 
 using namespace dra;
 using namespace dra::inventory;

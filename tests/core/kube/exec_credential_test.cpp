@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/kube/kube_fixture.h"
+#include "tests/support/kube_fixture.h"
 
 namespace dra::kube {
 namespace {

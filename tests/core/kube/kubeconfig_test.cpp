@@ -10,7 +10,7 @@
 #include "core/kube/client_config.h"
 #include "core/kube/credentials.h"
 #include "core/kube/tls_material.h"
-#include "tests/core/kube/kube_fixture.h"
+#include "tests/support/kube_fixture.h"
 
 namespace dra::kube {
 namespace {

@@ -14,8 +14,8 @@
 #include "core/model/record_codec.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
-#include "tests/core/kube/kube_fixture.h"
-#include "tests/core/kube/test_cluster.h"
+#include "tests/support/kube_fixture.h"
+#include "tests/support/test_cluster.h"
 
 namespace dra::kube {
 namespace {

@@ -22,7 +22,7 @@
 #include "core/kube/kubeconfig.h"
 #include "core/kube/rest_client.h"
 #include "core/store/cache_db.h"
-#include "tests/core/kube/kube_fixture.h"
+#include "tests/support/kube_fixture.h"
 
 namespace dra::kube {
 namespace {

@@ -20,8 +20,8 @@
 #include "core/model/record_codec.h"
 #include "core/server/api_server.h"
 #include "core/store/cache_db.h"
-#include "tests/core/kube/kube_fixture.h"
-#include "tests/core/kube/test_cluster.h"
+#include "tests/support/kube_fixture.h"
+#include "tests/support/test_cluster.h"
 
 namespace dra::kube {
 namespace {

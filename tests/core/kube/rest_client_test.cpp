@@ -9,8 +9,8 @@
 #include "core/kube/discovery.h"
 #include "core/kube/watch_stream.h"
 #include "core/server/http_message.h"
-#include "tests/core/kube/kube_fixture.h"
-#include "tests/core/kube/test_cluster.h"
+#include "tests/support/kube_fixture.h"
+#include "tests/support/test_cluster.h"
 
 namespace dra::kube {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "core/alloc/diagnosis.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 using dra::model::Object;

@@ -11,9 +11,9 @@
 
 #include "core/kube/rest_client.h"
 #include "core/rollout/mutation_manifests.h"
-#include "tests/core/kube/kube_fixture.h"
-#include "tests/core/kube/test_cluster.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/kube_fixture.h"
+#include "tests/support/test_cluster.h"
+#include "tests/support/rollout_fixtures.h"
 
 using dra::model::Kind;
 using dra::rollout::objectInServedVersion;

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "core/rollout/evidence_collector.h"
-#include "tests/core/rollout/fake_cluster.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/fake_cluster.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 using ObjKind = dra::model::Kind;

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/yaml_codec.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 

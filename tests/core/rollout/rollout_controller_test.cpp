@@ -13,8 +13,8 @@
 #include "core/kube/apply_diff.h"
 #include "core/rollout/mutation_manifests.h"
 #include "core/rollout/rollout_store.h"
-#include "tests/core/rollout/fake_cluster.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/fake_cluster.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 using ObjKind = dra::model::Kind;

@@ -13,8 +13,8 @@
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
-#include "tests/core/rollout/fake_cluster.h"
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/fake_cluster.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/rollout_fixtures.h"
 
 using namespace dra::rollout;
 

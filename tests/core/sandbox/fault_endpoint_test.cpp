@@ -10,7 +10,7 @@
 #include "core/server/http_server.h"
 #include "core/server/kube_status.h"
 #include "tests/core/sandbox/control_plane_harness.h"
-#include "tests/core/server/api_test_support.h"
+#include "tests/support/api_test_support.h"
 
 namespace dra::test {
 namespace {

@@ -14,8 +14,8 @@
 #include "core/model/object.h"
 #include "core/server/http_server.h"
 #include "core/model/record_codec.h"
-#include "tests/core/server/api_test_support.h"
-#include "tests/core/server/http_test_client.h"
+#include "tests/support/api_test_support.h"
+#include "tests/support/http_test_client.h"
 
 namespace dra::server {
 namespace {

@@ -14,7 +14,7 @@
 #include "core/server/api_server.h"
 #include "core/server/http_server.h"
 #include "core/server/tls_identity.h"
-#include "tests/core/server/http_test_client.h"
+#include "tests/support/http_test_client.h"
 #include "tests/core/server/test_certificates.h"
 
 namespace dra::server {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/core/server/http_test_client.h"
+#include "tests/support/http_test_client.h"
 
 namespace dra::server {
 namespace {

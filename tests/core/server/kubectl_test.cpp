@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "tests/core/server/http_test_client.h"
+#include "tests/support/http_test_client.h"
 #include "tests/core/server/test_certificates.h"
 
 namespace dra::server {

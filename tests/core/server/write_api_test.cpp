@@ -15,7 +15,7 @@
 #include "core/server/http_server.h"
 #include "core/server/test_hooks.h"
 #include "core/model/record_codec.h"
-#include "tests/core/server/api_test_support.h"
+#include "tests/support/api_test_support.h"
 
 namespace dra::server {
 namespace {

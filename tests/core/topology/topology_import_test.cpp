@@ -12,7 +12,7 @@
 #include "core/store/state_db.h"
 #include "core/topology/node_topology.h"
 #include "core/topology/topology_render.h"
-#include "tests/core/inventory/inventory_fixtures.h"
+#include "tests/support/inventory_fixtures.h"
 #include "tests/core/topology/topology_fixtures.h"
 #include "tests/support/upstream.h"
 

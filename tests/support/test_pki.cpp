@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "tests/core/kube/test_pki.h"
+#include "tests/support/test_pki.h"
 
 #include <memory>
 #include <string>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "tests/core/kube/kube_fixture.h"
+#include "tests/support/kube_fixture.h"
 
 #include <filesystem>
 

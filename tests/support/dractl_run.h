@@ -11,6 +11,8 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 namespace dra::test {
@@ -19,14 +21,24 @@ struct DractlRun
 {
     int exitCode = -1; // -1 when it crashed or did not finish
     std::string out, err;
+    // stdout as JSON; discarded (is_discarded()) when it is not JSON.
+    nlohmann::json document() const { return nlohmann::json::parse(out, nullptr, false); }
 };
 
-inline DractlRun dractl(const QStringList &arguments)
+// Runs dractl with `arguments` and waits up to `timeoutMs` (a foreground rollout controller may
+// need longer than the default); a dractl that does not finish fails the test and is killed.
+inline DractlRun dractl(const QStringList &arguments, int timeoutMs = 120'000)
 {
     QProcess process;
     process.start(QStringLiteral(DRACTL_PATH), arguments);
-    EXPECT_TRUE(process.waitForFinished(120000)) << "dractl did not finish";
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+    const bool finished = process.waitForFinished(timeoutMs);
+    EXPECT_TRUE(finished) << "dractl " << arguments.join(QLatin1Char(' ')).toStdString()
+                          << " did not finish";
+    if (!finished) {
+        process.kill();
+        process.waitForFinished(5000);
+    }
+    return { finished && process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
         process.readAllStandardOutput().toStdString(),
         process.readAllStandardError().toStdString() };
 }

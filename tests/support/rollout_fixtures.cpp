@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "tests/core/rollout/rollout_fixtures.h"
+#include "tests/support/rollout_fixtures.h"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <QString>
 #include <QTemporaryDir>
 
-#include "tests/core/kube/test_pki.h"
+#include "tests/support/test_pki.h"
 
 // Readable QStrings in GoogleTest failure messages.
 inline void PrintTo(const QString &text, std::ostream *out)

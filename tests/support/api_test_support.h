@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/core/server/http_test_client.h"
+#include "tests/support/http_test_client.h"
 
 namespace dra::server::test {
 

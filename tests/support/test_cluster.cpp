@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "tests/core/kube/test_cluster.h"
+#include "tests/support/test_cluster.h"
 
 #include <QDateTime>
 #include <QHostAddress>
@@ -16,7 +16,7 @@
 #include "core/kube/rest_client.h"
 #include "core/server/tls_identity.h"
 #include "core/model/record_codec.h"
-#include "tests/core/kube/kube_fixture.h"
+#include "tests/support/kube_fixture.h"
 
 namespace dra::kube::test {
 

@@ -20,7 +20,7 @@
 #include "core/model/kind.h"
 #include "core/server/http_connection.h"
 #include "core/store/cache_db.h"
-#include "tests/core/kube/test_pki.h"
+#include "tests/support/test_pki.h"
 
 namespace dra::server {
 class ApiServer;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "tests/core/rollout/fake_cluster.h"
+#include "tests/support/fake_cluster.h"
 
 #include <QUrlQuery>
 
