@@ -10,7 +10,7 @@ export CCACHE_BASEDIR="$DRA_ROOT"
 
 # Debian packages the build, the tests and the run need.
 DRA_PACKAGES=(
-    build-essential cmake ninja-build pkg-config ccache mold
+    build-essential cmake ninja-build pkg-config ccache mold clang-format
     qt6-base-dev qt6-base-dev-tools qt6-websockets-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
     nlohmann-json3-dev libssl-dev libsqlite3-dev libyaml-cpp-dev libre2-dev
     libgtest-dev libgmock-dev python3-kubernetes xvfb xauth
@@ -48,15 +48,19 @@ dra_check_node() {
     fi
 }
 
+# The options of the test build (scripts/test, CI): sanitizers, and a light optimisation that
+# keeps the sanitizers' run time down. Build with the same options by hand and the compiler cache
+# serves scripts/test from what you built.
+DRA_TEST_CMAKE_ARGS=(-DDRA_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1")
+
 # dra_build DIR BUILD_TYPE [extra cmake args...]
+# Configures DIR (again, when it exists, so options given here always apply) and builds it.
 dra_build() {
     local dir="$1" type="$2"
     shift 2
     dra_check_node || return 1
-    if [[ ! -f "$dir/build.ninja" ]]; then
-        dra_log "configuring $dir ($type)"
-        cmake -S "$DRA_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
-    fi
+    dra_log "configuring $dir ($type)"
+    cmake -S "$DRA_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE="$type" "$@" >/dev/null
     dra_log "building $dir"
     cmake --build "$dir" -- -j"$(nproc)"
 }
