@@ -49,8 +49,8 @@ struct SessionOptions
     std::vector<std::string> mirroredWorkloadNamespaces() const;
 };
 
-// The data side of the console, wired as STYLE.md's data flow says: a live context, or the demo
-// cluster served in-process on a thread of its own (DemoServer) and connected to like any
+// The console's data side, wired as docs/ARCHITECTURE.md's data flow goes: a live context, or the
+// demo cluster served in-process on a thread of its own (DemoServer) and connected to like any
 // context, is mirrored into a cache file by kube::LiveMirror; a CacheFollower on the cache thread
 // reads the first snapshot and every later committed batch, and the Inventory on the GUI
 // thread turns them into snapshots and change sets for the views. A cache file alone (offline)
