@@ -71,7 +71,7 @@ std::string joined(const std::vector<std::string> &items)
 }
 
 // Simulates allocating `claims` (not allocated yet) together, as the scheduler will try.
-DiagnosisStep allocationStep(const Cluster &cluster, release::FeatureGates gates,
+DiagnosisStep allocationStep(const Cluster &cluster, const release::KubernetesRelease &release,
     const std::vector<ClaimToAllocate> &claims, const std::vector<nlohmann::json> &pinned,
     const SimulationOptions &options, std::optional<Placement> *simulation)
 {
@@ -82,7 +82,7 @@ DiagnosisStep allocationStep(const Cluster &cluster, release::FeatureGates gates
         exclude.insert(claim.ref());
         names.push_back(claim.ref());
     }
-    Simulator simulator(cluster, gates, AllocatedState::fromClaims(cluster, exclude));
+    Simulator simulator(cluster, release, AllocatedState::fromClaims(cluster, exclude));
     SimulationOptions simulate = options;
     simulate.requiredNodeSelectors = pinned;
     Placement placement = simulator.place(claims, simulate);
@@ -134,7 +134,7 @@ const char *statusName(Status status)
     return "";
 }
 
-Result<Diagnosis> diagnosePod(const Cluster &cluster, release::FeatureGates gates,
+Result<Diagnosis> diagnosePod(const Cluster &cluster, const release::KubernetesRelease &release,
     const std::string &ns, const std::string &name, const SimulationOptions &options)
 {
     const model::Object *object = cluster.findObject(model::Kind::Pod, ns, name);
@@ -218,7 +218,7 @@ Result<Diagnosis> diagnosePod(const Cluster &cluster, release::FeatureGates gate
                 {} });
         } else {
             DiagnosisStep step
-                = allocationStep(cluster, gates, pending, pinned, options, &d.simulation);
+                = allocationStep(cluster, release, pending, pinned, options, &d.simulation);
             for (const std::string &event : podEvents)
                 if (event.rfind("FailedScheduling", 0) == 0)
                     step.events.push_back(event);
@@ -287,7 +287,7 @@ Result<Diagnosis> diagnosePod(const Cluster &cluster, release::FeatureGates gate
     return d;
 }
 
-Result<Diagnosis> diagnoseClaim(const Cluster &cluster, release::FeatureGates gates,
+Result<Diagnosis> diagnoseClaim(const Cluster &cluster, const release::KubernetesRelease &release,
     const std::string &ns, const std::string &name, const SimulationOptions &options)
 {
     const model::Object *object = cluster.findObject(model::Kind::ResourceClaim, ns, name);
@@ -311,7 +311,7 @@ Result<Diagnosis> diagnoseClaim(const Cluster &cluster, release::FeatureGates ga
             eventsAbout(cluster, "ResourceClaim", ns, name) });
     } else {
         DiagnosisStep step = allocationStep(
-            cluster, gates, { { ns, name, claim.spec } }, {}, options, &d.simulation);
+            cluster, release, { { ns, name, claim.spec } }, {}, options, &d.simulation);
         step.name = "claim allocated";
         step.events = eventsAbout(cluster, "ResourceClaim", ns, name);
         d.steps.push_back(std::move(step));

@@ -39,13 +39,15 @@ struct Diagnosis
 };
 
 // Diagnoses pod `ns/name` of `cluster`; an error when there is no such pod.
-[[nodiscard]] Result<Diagnosis> diagnosePod(const Cluster &cluster, release::FeatureGates gates,
-    const std::string &ns, const std::string &name, const SimulationOptions &options = {});
+[[nodiscard]] Result<Diagnosis> diagnosePod(const Cluster &cluster,
+    const release::KubernetesRelease &release, const std::string &ns, const std::string &name,
+    const SimulationOptions &options = {});
 
 // Diagnoses claim `ns/name`: created, allocated (or why not), reserved for which pods and how
 // those pods are doing.
-[[nodiscard]] Result<Diagnosis> diagnoseClaim(const Cluster &cluster, release::FeatureGates gates,
-    const std::string &ns, const std::string &name, const SimulationOptions &options = {});
+[[nodiscard]] Result<Diagnosis> diagnoseClaim(const Cluster &cluster,
+    const release::KubernetesRelease &release, const std::string &ns, const std::string &name,
+    const SimulationOptions &options = {});
 
 nlohmann::json diagnosisJson(const Diagnosis &diagnosis);
 

@@ -236,7 +236,7 @@ std::string NegativeControl::verdict() const
 }
 
 Result<NegativeControl> negativeControl(
-    const Cluster &cluster, const release::FeatureGates &gates, const json &object)
+    const Cluster &cluster, const release::KubernetesRelease &release, const json &object)
 {
     Result<model::Object> decoded = model::decodeObject(object);
     if (!decoded)
@@ -268,7 +268,7 @@ Result<NegativeControl> negativeControl(
              "managedFields", "ownerReferences", "selfLink" })
         meta.erase(field);
 
-    Session session(cluster, gates);
+    Session session(cluster, release);
     std::set<int> originalUnion, negativeUnion;
     for (const model::DeviceRequest &request : spec->requests) {
         if (request.exactly)
@@ -290,7 +290,7 @@ Result<NegativeControl> negativeControl(
     const model::ResourceClaimSpec &negativeSpec = negative->as<model::ResourceClaimTemplate>()
         ? negative->as<model::ResourceClaimTemplate>()->spec
         : negative->as<model::ResourceClaim>()->spec;
-    Simulator simulator(cluster, gates, AllocatedState::fromClaims(cluster));
+    Simulator simulator(cluster, release, AllocatedState::fromClaims(cluster));
     SimulationOptions options;
     options.maxExplainedNodes = 5;
     const Placement placement = simulator.place(

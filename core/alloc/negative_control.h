@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/alloc/cluster.h"
-#include "core/release/feature_gates.h"
+#include "core/release/kubernetes_release.h"
 #include "core/common/result.h"
 
 namespace dra::alloc {
@@ -48,8 +48,8 @@ struct NegativeControl
 // Builds and checks the negative control of `object`, a ResourceClaimTemplate or ResourceClaim
 // (any served resource.k8s.io version; the manifest keeps it), against `cluster`. Fails only when
 // `object` is not such a claim; problems of its selectors are reported in the requests. Any thread.
-[[nodiscard]] Result<NegativeControl> negativeControl(
-    const Cluster &cluster, const release::FeatureGates &gates, const nlohmann::json &object);
+[[nodiscard]] Result<NegativeControl> negativeControl(const Cluster &cluster,
+    const release::KubernetesRelease &release, const nlohmann::json &object);
 
 // The check as JSON (the manifest left out): what `dractl negative-control -o json` prints.
 nlohmann::json negativeControlJson(const NegativeControl &control);

@@ -51,9 +51,9 @@ CounterSets counterSetsOf(const model::ResourceSlice &slice)
     return sets;
 }
 
-Session::Session(const Cluster &cluster, release::FeatureGates gates)
+Session::Session(const Cluster &cluster, release::KubernetesRelease release)
     : m_cluster(cluster)
-    , m_gates(gates)
+    , m_release(std::move(release))
     , m_views(cluster.devices().size())
     , m_nodePools(cluster.nodes().size())
 {
@@ -69,8 +69,7 @@ const Session::Compiled &Session::compile(const std::string &expression)
     auto compiled = std::make_unique<Compiled>();
     std::vector<cel::Diagnostic> diagnostics;
     // The scheduler compiles the selectors of stored claims and classes as stored expressions.
-    // TODO(#21): the cluster's release instead of the newest minor version with these gates.
-    const cel::SelectorOptions options { { release::newestReleaseMinor(), m_gates }, true };
+    const cel::SelectorOptions options { m_release, true };
     Result<cel::CompiledSelector> selector
         = cel::compileSelector(expression, options, &diagnostics);
     if (!selector) {
@@ -157,7 +156,7 @@ const NodePools &Session::nodePools(int node)
 NodePools Session::gatherPools(int nodeIndex)
 {
     const NodeInfo &node = m_cluster.nodes()[size_t(nodeIndex)];
-    const bool partitionable = m_gates.partitionableDevices;
+    const bool partitionable = m_release.gates.partitionableDevices;
     NodePools out;
 
     // Newest generation of every pool among the slices relevant for the node.
@@ -308,7 +307,7 @@ NodePools Session::gatherPools(int nodeIndex)
 void Session::applyTaintRules()
 {
     m_taintRulesApplied = true;
-    if (!m_gates.deviceTaintRules)
+    if (!m_release.gates.deviceTaintRules)
         return;
     for (const model::Object *object : m_cluster.taintRules()) {
         const auto *rule = object->as<model::DeviceTaintRule>();

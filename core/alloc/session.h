@@ -10,7 +10,7 @@
 
 #include "core/alloc/capacity.h"
 #include "core/alloc/cluster.h"
-#include "core/release/feature_gates.h"
+#include "core/release/kubernetes_release.h"
 #include "core/cel/dra_selector.h"
 
 namespace dra::alloc {
@@ -49,19 +49,21 @@ struct SelectorMatch
     std::string message; // for errors
 };
 
-// Per-thread caches over one Cluster for one set of feature gates: compiled selectors, device
+// Per-thread caches over one Cluster for one Kubernetes release (its minor version decides
+// the CEL environment, its gates the rules): compiled selectors, device
 // views, which device matches which selector list, each node's pools, effective taints. Not
 // thread-safe; the Cluster it reads is.
 class Session final
 {
 public:
-    Session(const Cluster &cluster, release::FeatureGates gates);
+    Session(const Cluster &cluster, release::KubernetesRelease release);
     ~Session();
     Session(const Session &) = delete;
     Session &operator=(const Session &) = delete;
 
     const Cluster &cluster() const { return m_cluster; }
-    const release::FeatureGates &gates() const { return m_gates; }
+    const release::KubernetesRelease &release() const { return m_release; }
+    const release::FeatureGates &gates() const { return m_release.gates; }
 
     // A compiled CEL selector; `error` is set when the expression does not compile.
     struct Compiled
@@ -93,7 +95,7 @@ private:
     void applyTaintRules();
 
     const Cluster &m_cluster;
-    release::FeatureGates m_gates;
+    release::KubernetesRelease m_release;
     std::unordered_map<std::string, std::unique_ptr<Compiled>> m_compiled;
     std::vector<std::unique_ptr<cel::DeviceView>> m_views;
     std::vector<List> m_lists;

@@ -8,8 +8,6 @@ namespace dra::alloc {
 
 namespace {
 
-using common::Error;
-
 // The kinds the allocator and the Pending diagnosis read, besides the slices.
 constexpr model::Kind kKinds[] = { model::Kind::Node, model::Kind::DeviceClass,
     model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate, model::Kind::DeviceTaintRule,
@@ -17,40 +15,19 @@ constexpr model::Kind kKinds[] = { model::Kind::Node, model::Kind::DeviceClass,
 
 } // namespace
 
-Result<SimulationRelease> simulationRelease(
-    std::string_view recordedVersion, const ReleaseChoice &choice)
+Result<SimulationCluster> simulationCluster(
+    const inventory::Snapshot &snapshot, const release::ReleaseChoice &choice)
 {
-    SimulationRelease out;
-    if (!choice.kubernetesVersion.empty()) {
-        Result<release::KubernetesRelease> asked
-            = release::KubernetesRelease::parse(choice.kubernetesVersion, choice.featureGates);
-        if (!asked)
-            return fail(asked.error());
-        static_cast<release::KubernetesRelease &>(out) = std::move(*asked);
-        out.from = "Kubernetes " + out.version() + " (as asked)";
-        return out;
-    }
-    // The cluster's own release is simulated even outside the modelled range: it is what runs.
-    if (const std::optional<int> minor = release::minorVersionOf(recordedVersion)) {
-        static_cast<release::KubernetesRelease &>(out)
-            = release::KubernetesRelease::withDefaults(*minor);
-        out.from = "Kubernetes " + std::string(recordedVersion);
-    } else {
-        static_cast<release::KubernetesRelease &>(out) = release::KubernetesRelease::newest();
-        out.from = "the newest release, Kubernetes " + out.version();
-    }
-    if (!choice.featureGates.empty())
-        if (Result<void> applied = out.gates.apply(choice.featureGates, out.minor); !applied)
-            return fail(applied.error());
-    return out;
+    Result<release::ChosenRelease> chosen
+        = release::chooseRelease(snapshot.kubernetesVersion(), choice);
+    if (!chosen)
+        return fail(chosen.error());
+    return simulationCluster(snapshot, std::move(*chosen));
 }
 
 Result<SimulationCluster> simulationCluster(
-    const inventory::Snapshot &snapshot, const ReleaseChoice &choice)
+    const inventory::Snapshot &snapshot, release::ChosenRelease release)
 {
-    Result<SimulationRelease> release = simulationRelease(snapshot.kubernetesVersion(), choice);
-    if (!release)
-        return fail(release.error());
     std::vector<std::shared_ptr<const model::Object>> objects;
     for (const model::Kind kind : kKinds)
         for (const std::shared_ptr<const model::Object> &object : snapshot.objects(kind))
@@ -66,11 +43,11 @@ Result<SimulationCluster> simulationCluster(
         return fail(cluster.error());
     cluster->setKubernetesVersion(snapshot.kubernetesVersion());
     return SimulationCluster { std::make_shared<const Cluster>(std::move(*cluster)),
-        std::move(*release) };
+        std::move(release) };
 }
 
 Result<SimulationCluster> SimulationClusterCache::of(
-    const inventory::SnapshotPtr &snapshot, const ReleaseChoice &choice)
+    const inventory::SnapshotPtr &snapshot, const release::ReleaseChoice &choice)
 {
     std::lock_guard lock(m_mutex);
     if (m_built && m_rev == snapshot->rev() && m_cluster == snapshot->cluster()

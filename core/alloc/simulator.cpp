@@ -122,9 +122,10 @@ std::string signature(const std::vector<ClaimToAllocate> &claims, const Simulati
 
 } // namespace
 
-Simulator::Simulator(const Cluster &cluster, release::FeatureGates gates, AllocatedState state)
+Simulator::Simulator(
+    const Cluster &cluster, release::KubernetesRelease release, AllocatedState state)
     : m_cluster(cluster)
-    , m_session(cluster, gates)
+    , m_session(cluster, std::move(release))
     , m_state(std::move(state))
 {
 }
@@ -235,12 +236,12 @@ ClaimToAllocate claimCopy(const ClaimToAllocate &claim, int index)
     return copy;
 }
 
-FitAnalysis analyzeFit(const Cluster &cluster, release::FeatureGates gates,
+FitAnalysis analyzeFit(const Cluster &cluster, release::KubernetesRelease release,
     const AllocatedState &state, const ClaimToAllocate &claim, int maxCopies,
     const SimulationOptions &options)
 {
     FitAnalysis out;
-    Simulator simulator(cluster, gates, state);
+    Simulator simulator(cluster, std::move(release), state);
     const std::vector<ClaimToAllocate> one = { claimCopy(claim, 0) };
     const NodeRange range = nodeRange(cluster, options, 0);
     for (int node = range.first; node < range.last; ++node) {

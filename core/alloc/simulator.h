@@ -53,7 +53,7 @@ struct Placement
 class Simulator final
 {
 public:
-    Simulator(const Cluster &cluster, release::FeatureGates gates, AllocatedState state);
+    Simulator(const Cluster &cluster, release::KubernetesRelease release, AllocatedState state);
 
     const Cluster &cluster() const { return m_cluster; }
     Session &session() { return m_session; }
@@ -90,7 +90,7 @@ struct FitAnalysis
 };
 
 // Places copies of `claim` until one does not fit (or `maxCopies`), on a copy of the state.
-FitAnalysis analyzeFit(const Cluster &cluster, release::FeatureGates gates,
+FitAnalysis analyzeFit(const Cluster &cluster, release::KubernetesRelease release,
     const AllocatedState &state, const ClaimToAllocate &claim, int maxCopies,
     const SimulationOptions &options = {});
 

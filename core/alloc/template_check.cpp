@@ -21,8 +21,10 @@ double msSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceRequestSpec &spec,
-    std::string name, TemplateCheck &check)
+// Counts the devices request `spec` matches, its selectors compiled as kube-apiserver compiles
+// those of a new object in `release`.
+void checkRequest(const inventory::Snapshot &snapshot, const release::KubernetesRelease &release,
+    const model::DeviceRequestSpec &spec, std::string name, TemplateCheck &check)
 {
     TemplateCheck::Request request;
     request.name = std::move(name);
@@ -35,7 +37,8 @@ void checkRequest(const inventory::Snapshot &snapshot, const model::DeviceReques
     for (size_t i = 0; i < spec.selectors.size(); ++i) {
         std::vector<cel::Diagnostic> diagnostics;
         Result<cel::CompiledSelector> compiled
-            = cel::compileSelector(spec.selectors[i].celExpression, &diagnostics);
+            = cel::compileSelector(spec.selectors[i].celExpression,
+                cel::SelectorOptions { release, /*stored=*/false }, &diagnostics);
         if (!compiled || !compiled->isValid()) {
             const std::string message = !compiled ? compiled.error().message.toStdString()
                 : diagnostics.empty()             ? "does not compile"
@@ -90,10 +93,10 @@ std::optional<model::Object> readClaim(std::string_view text, TemplateCheck &che
     return std::move(*object);
 }
 
-// Counts matches of `object` into `check` (timed); false, with check.error, when the object is
-// not a claim.
-bool matchObject(
-    const inventory::Snapshot &snapshot, const model::Object &object, TemplateCheck &check)
+// Counts matches of `object` in `release` into `check` (timed); false, with check.error, when
+// the object is not a claim.
+bool matchObject(const inventory::Snapshot &snapshot, const release::KubernetesRelease &release,
+    const model::Object &object, TemplateCheck &check)
 {
     const Clock::time_point start = Clock::now();
     if (!object.as<model::ResourceClaimTemplate>() && !object.as<model::ResourceClaim>()) {
@@ -106,9 +109,9 @@ bool matchObject(
     check.name = object.meta.name;
     for (const auto &request : claimSpec(object).requests) {
         if (request.exactly)
-            checkRequest(snapshot, *request.exactly, request.name, check);
+            checkRequest(snapshot, release, *request.exactly, request.name, check);
         for (const auto &sub : request.firstAvailable)
-            checkRequest(snapshot, sub, request.name + "/" + sub.name, check);
+            checkRequest(snapshot, release, sub, request.name + "/" + sub.name, check);
     }
     check.matchMs += msSince(start);
     return true;
@@ -125,10 +128,10 @@ void simulate(const model::Object &object, const SimulationCluster &cluster, int
     SimulationOptions options;
     options.maxExplainedNodes = 8;
     const FitAnalysis fit
-        = analyzeFit(*cluster.cluster, cluster.release.gates, state, claim, maxCopies, options);
+        = analyzeFit(*cluster.cluster, cluster.release, state, claim, maxCopies, options);
     check.simulated = true;
     check.kubernetesMinor = cluster.release.minor;
-    check.releaseFrom = cluster.release.from;
+    check.release = cluster.release.text();
     check.nodesWhereOneFits = fit.nodesWhereOneFits;
     check.copiesThatFit = fit.copiesThatFit;
     check.capped = fit.capped;
@@ -141,7 +144,7 @@ void simulate(const model::Object &object, const SimulationCluster &cluster, int
         // it (naming the claim, not its first copy).
         SimulationOptions quiet = options;
         quiet.explain = false;
-        Simulator simulator(*cluster.cluster, cluster.release.gates, state);
+        Simulator simulator(*cluster.cluster, cluster.release, state);
         const Placement alone = simulator.place({ claim }, quiet);
         if (!alone.allocated && !alone.error.empty())
             check.blocked = alone.error;
@@ -177,21 +180,26 @@ TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_vie
     TemplateCheck check;
     const Clock::time_point start = Clock::now();
     if (const std::optional<model::Object> object = readClaim(text, check))
-        matchObject(snapshot, *object, check);
+        matchObject(
+            snapshot, release::recordedRelease(snapshot.kubernetesVersion()), *object, check);
     check.matchMs = msSince(start);
     return check;
 }
 
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
-    SimulationClusterCache &clusters, const ReleaseChoice &choice, int maxCopies)
+    SimulationClusterCache &clusters, const release::ReleaseChoice &choice, int maxCopies)
 {
     TemplateCheck check;
+    // Built once per revision and choice; its release is also the one selectors compile in.
+    Result<SimulationCluster> cluster = clusters.of(snapshot, choice);
     const Clock::time_point start = Clock::now();
     const std::optional<model::Object> object = readClaim(text, check);
-    if (!object || !matchObject(*snapshot, *object, check))
+    if (!object
+        || !matchObject(*snapshot,
+            cluster ? cluster->release : release::recordedRelease(snapshot->kubernetesVersion()),
+            *object, check))
         return check;
     check.matchMs = msSince(start);
-    Result<SimulationCluster> cluster = clusters.of(snapshot, choice);
     if (!cluster) {
         check.blocked = cluster.error().message.toStdString();
         return check;
@@ -204,7 +212,7 @@ TemplateCheck checkClaimObject(const inventory::Snapshot &snapshot, const model:
     const SimulationCluster &cluster, int maxCopies)
 {
     TemplateCheck check;
-    if (matchObject(snapshot, object, check))
+    if (matchObject(snapshot, cluster.release, object, check))
         simulate(object, cluster, maxCopies, check);
     return check;
 }

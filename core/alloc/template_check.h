@@ -37,7 +37,7 @@ struct TemplateCheck
 
     bool simulated = false;
     int kubernetesMinor = 0; // the release simulated: Kubernetes 1.<minor>
-    std::string releaseFrom; // SimulationRelease::from
+    std::string release; // release::ChosenRelease::text(): "Kubernetes 1.34 (the cluster's ...)"
     std::vector<std::string> nodesWhereOneFits;
     int copiesThatFit = 0;
     bool capped = false;
@@ -56,14 +56,16 @@ struct TemplateCheck
 
 // The quick half of a check, run on every keystroke: reads one ResourceClaimTemplate or
 // ResourceClaim (YAML or JSON text, its first document) and counts, per request, the devices
-// of its class and those its selectors match. No simulation. Any thread.
+// of its class and those its selectors match, compiled as new selectors in the snapshot's
+// recorded release (release::recordedRelease()). No simulation. Any thread.
 TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text);
 
 // The whole check of the text: matchTemplate() and then the allocation simulation (where
 // copies fit, or why not) on `clusters.of(snapshot, choice)`; `maxCopies` bounds the fit
 // analysis. Any thread.
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
-    SimulationClusterCache &clusters, const ReleaseChoice &choice = {}, int maxCopies = 64);
+    SimulationClusterCache &clusters, const release::ReleaseChoice &choice = {},
+    int maxCopies = 64);
 
 // The whole check of a decoded ResourceClaimTemplate or ResourceClaim, against `cluster` (the
 // simulationCluster() of `snapshot`): for manifests of several documents. Any thread.

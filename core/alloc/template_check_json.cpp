@@ -25,7 +25,7 @@ json toJson(const TemplateCheck &check)
     out["requests"] = std::move(requests);
     if (check.simulated) {
         out["kubernetesVersion"] = "1." + std::to_string(check.kubernetesMinor);
-        out["release"] = check.releaseFrom;
+        out["release"] = check.release;
         json allocation = { { "copiesThatFit", check.copiesThatFit },
             { "nodesWhereOneFits", check.nodesWhereOneFits },
             { "explanation", check.explanation } };

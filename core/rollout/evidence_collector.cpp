@@ -110,8 +110,8 @@ std::optional<alloc::Diagnosis> diagnoseInCluster(const model::Object &claim,
     Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(*snapshot);
     if (!cluster)
         return std::nullopt;
-    Result<alloc::Diagnosis> diagnosed = alloc::diagnoseClaim(
-        *cluster->cluster, cluster->release.gates, claim.meta.ns, claim.meta.name);
+    Result<alloc::Diagnosis> diagnosed
+        = alloc::diagnoseClaim(*cluster->cluster, cluster->release, claim.meta.ns, claim.meta.name);
     if (!diagnosed)
         return std::nullopt;
     return std::move(*diagnosed);

@@ -66,7 +66,7 @@ Result<void> ClaimPlacement::build()
     }
     m_cluster = std::move(cluster->cluster);
     m_simulator = std::make_unique<alloc::Simulator>(
-        *m_cluster, cluster->release.gates, alloc::AllocatedState::fromClaims(*m_cluster));
+        *m_cluster, cluster->release, alloc::AllocatedState::fromClaims(*m_cluster));
     return {};
 }
 

@@ -205,17 +205,14 @@ json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics)
     return out;
 }
 
+CelTarget celTarget(const release::ChosenRelease &release, bool stored)
+{
+    return { { release, stored }, release.from };
+}
+
 CelTarget clusterCelTarget(const std::string &kubernetesVersion)
 {
-    CelTarget target;
-    if (!release::minorVersionOf(kubernetesVersion))
-        return target;
-    if (Result<release::KubernetesRelease> r
-        = release::KubernetesRelease::parse(kubernetesVersion, {})) {
-        target.options.release = *r;
-        target.from = "the cluster's version";
-    }
-    return target;
+    return celTarget(release::recordedRelease(kubernetesVersion));
 }
 
 json celTargetJson(const CelTarget &target)
@@ -466,18 +463,15 @@ json templatesDocument(const inventory::Snapshot &snapshot)
 Result<json> explainDocument(
     const ConsoleState &state, model::Kind kind, const std::string &ns, const std::string &name)
 {
-    // As the desktop and `dractl explain` build it; a server told to serve another version
-    // than the cache recorded simulates that one.
-    alloc::ReleaseChoice choice;
-    if (state.kubernetesVersion != state.snapshot->kubernetesVersion())
-        choice.kubernetesVersion = state.kubernetesVersion;
-    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(*state.snapshot, choice);
+    // As the desktop and `dractl explain` build it, in the release the server reports (which
+    // may be another than the cache recorded).
+    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(
+        *state.snapshot, release::recordedRelease(state.kubernetesVersion));
     if (!cluster)
         return fail(cluster.error());
-    const release::FeatureGates &gates = cluster->release.gates;
     Result<alloc::Diagnosis> diagnosis = kind == model::Kind::Pod
-        ? alloc::diagnosePod(*cluster->cluster, gates, ns, name)
-        : alloc::diagnoseClaim(*cluster->cluster, gates, ns, name);
+        ? alloc::diagnosePod(*cluster->cluster, cluster->release, ns, name)
+        : alloc::diagnoseClaim(*cluster->cluster, cluster->release, ns, name);
     if (!diagnosis)
         return fail(diagnosis.error());
     return alloc::diagnosisJson(*diagnosis);

@@ -19,6 +19,7 @@
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
 #include "core/model/object_record.h"
+#include "core/release/release_choice.h"
 
 namespace dra::server::console {
 
@@ -36,13 +37,15 @@ struct ConsoleState
 nlohmann::json diagnosticsJson(const std::vector<cel::Diagnostic> &diagnostics);
 
 // What a selector is checked as: a release (with its gates), new or stored, and where the
-// release came from ("--kubernetes-version", "the cluster's version", "the newest release").
+// release came from (release::ChosenRelease::from).
 struct CelTarget
 {
     cel::SelectorOptions options;
-    std::string from = "the newest release";
+    std::string from = release::recordedRelease({}).from;
 };
-// The cluster's recorded version ("v1.34.2"), else the newest release.
+CelTarget celTarget(const release::ChosenRelease &release, bool stored = false);
+// A new selector in the release of a cluster that reports `kubernetesVersion` ("v1.34.2"; ""
+// when not known), as release::recordedRelease() chooses it.
 CelTarget clusterCelTarget(const std::string &kubernetesVersion);
 // {kubernetesVersion, from, featureGates{name: on}, stored}.
 nlohmann::json celTargetJson(const CelTarget &target);

@@ -123,7 +123,7 @@ TEST(CelCheckTest, KubernetesVersionAndGatesDecideWhatCompiles)
     ASSERT_EQ(gated.exitCode, 0) << gated.out << gated.err;
     const json doc = gated.document();
     EXPECT_EQ(doc["release"]["kubernetesVersion"], "1.34");
-    EXPECT_EQ(doc["release"]["from"], "--kubernetes-version");
+    EXPECT_EQ(doc["release"]["from"], "as asked");
     EXPECT_EQ(doc["release"]["featureGates"]["DRAConsumableCapacity"], true);
     EXPECT_EQ(doc["release"]["stored"], false);
 }
@@ -132,7 +132,8 @@ TEST(CelCheckTest, DefaultIsANewSelectorOfTheNewestRelease)
 {
     const DractlRun run = check("device.driver == 'x'");
     ASSERT_EQ(run.exitCode, 0) << run.err;
-    EXPECT_EQ(run.document()["release"]["from"], "the newest release");
+    EXPECT_EQ(run.document()["release"]["from"],
+        "the newest release; the cluster's version is not known");
     const DractlRun text = dractl({ QStringLiteral("cel"), QStringLiteral("check"),
         QStringLiteral("--expr"), QStringLiteral("device.driver == 'x'") });
     EXPECT_NE(text.out.find("checked as a new selector in Kubernetes 1."), std::string::npos)

@@ -239,6 +239,41 @@ spec:
     EXPECT_NE(bad.err.find("unrecognized feature gate: NoSuchGate"), std::string::npos) << bad.err;
 }
 
+TEST_F(SimulateTest, KubernetesVersionChoosesTheReleaseSimulated)
+{
+    // With an inventory file (no recorded version) the newest release is simulated unless asked:
+    // DRAPrioritizedList is alpha and off in 1.33, so a firstAvailable claim cannot be allocated.
+    const std::string claim = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: either, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      firstAvailable:
+      - {name: h100, deviceClassName: gpu.nvidia.com}
+)";
+    const DractlRun old = simulate("either.yaml", claim,
+        { QStringLiteral("--kubernetes-version"), QStringLiteral("1.33"), QStringLiteral("-o"),
+            QStringLiteral("json") });
+    EXPECT_EQ(old.exitCode, 1) << old.out << old.err;
+    EXPECT_EQ(old.document()["kubernetesVersion"], "1.33");
+    EXPECT_EQ(old.document()["allocated"], false);
+    const DractlRun enabled = simulate("either.yaml", claim,
+        { QStringLiteral("--kubernetes-version"), QStringLiteral("1.33"),
+            QStringLiteral("--feature-gates"), QStringLiteral("DRAPrioritizedList=true"),
+            QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(enabled.exitCode, 0) << enabled.out << enabled.err;
+    const DractlRun text = simulate(
+        "either.yaml", claim, { QStringLiteral("--kubernetes-version"), QStringLiteral("1.33") });
+    EXPECT_NE(text.out.find("Not allocated (Kubernetes 1.33 (as asked))"), std::string::npos)
+        << text.out;
+    const DractlRun unmodelled = simulate(
+        "either.yaml", claim, { QStringLiteral("--kubernetes-version"), QStringLiteral("1.29") });
+    EXPECT_EQ(unmodelled.exitCode, 1);
+    EXPECT_NE(unmodelled.err.find("--kubernetes-version"), std::string::npos) << unmodelled.err;
+}
+
 TEST_F(SimulateTest, FitAnalysisOfATemplate)
 {
     const DractlRun run = simulate("l40s.yaml", R"(apiVersion: resource.k8s.io/v1

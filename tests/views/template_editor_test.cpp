@@ -36,7 +36,7 @@ TEST(TemplateCheckTest, TheHtmlSaysWhyNotAndUnderWhichRelease)
     ASSERT_TRUE(check.simulated);
     const QString html = templateCheckHtml(check);
     EXPECT_TRUE(html.contains(QStringLiteral("Cannot be allocated"))) << html.toStdString();
-    EXPECT_TRUE(html.contains(QString::fromStdString(check.releaseFrom))) << html.toStdString();
+    EXPECT_TRUE(html.contains(QString::fromStdString(check.release))) << html.toStdString();
     EXPECT_TRUE(templateCheckHtml(alloc::checkTemplate(test::a100Snapshot(), "kind: [", clusters))
                     .contains(QStringLiteral("Not readable")));
 }

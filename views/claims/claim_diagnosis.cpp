@@ -33,7 +33,7 @@ Result<alloc::Diagnosis> diagnoseClaimIn(const inventory::SnapshotPtr &snapshot,
         return fail(cluster.error());
     alloc::SimulationOptions options;
     options.maxExplainedNodes = 8;
-    return alloc::diagnoseClaim(*cluster->cluster, cluster->release.gates, ns, name, options);
+    return alloc::diagnoseClaim(*cluster->cluster, cluster->release, ns, name, options);
 }
 
 QString diagnosisHtml(const alloc::Diagnosis &diagnosis)

@@ -35,7 +35,7 @@ NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
         return result;
     }
     Result<alloc::NegativeControl> control = alloc::negativeControl(
-        *cluster->cluster, cluster->release.gates, manifests.documents.front().object);
+        *cluster->cluster, cluster->release, manifests.documents.front().object);
     if (!control) {
         result.error = control.error().message.toStdString();
         return result;

@@ -43,7 +43,7 @@ QString templateCheckHtml(const alloc::TemplateCheck &check)
     }
     html += QStringLiteral(
         "<h4>Allocation</h4><p><small>Under the scheduler rules of %1.</small></p>")
-                .arg(escapedHtml(check.releaseFrom));
+                .arg(escapedHtml(check.release));
     if (check.copiesThatFit == 0) {
         html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>")
                     .arg(escapedHtml(check.blocked));

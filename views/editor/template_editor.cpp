@@ -201,7 +201,7 @@ bool TemplateEditor::present(const alloc::TemplateCheck &check, int generation)
         m_status->setText(QStringLiteral(
             "Checked against revision %1 under %2 (matched in %3 ms, simulated in %4 ms)")
                               .arg(m_snapshot->rev())
-                              .arg(QString::fromStdString(m_last.releaseFrom))
+                              .arg(QString::fromStdString(m_last.release))
                               .arg(m_last.matchMs, 0, 'f', 1)
                               .arg(m_last.simulationMs, 0, 'f', 1));
     else

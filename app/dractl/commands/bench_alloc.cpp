@@ -40,10 +40,10 @@ alloc::ClaimToAllocate gpuClaim(
 }
 
 // Allocates `claims` claims one after another, each on the first node (by name) where it fits.
-json run(const alloc::Cluster &cluster, const release::FeatureGates &gates, int claims, int gpus,
-    const std::string &matchAttribute, bool fullScan)
+json run(const alloc::Cluster &cluster, const release::KubernetesRelease &release, int claims,
+    int gpus, const std::string &matchAttribute, bool fullScan)
 {
-    alloc::Simulator simulator(cluster, gates, alloc::AllocatedState::fromClaims(cluster));
+    alloc::Simulator simulator(cluster, release, alloc::AllocatedState::fromClaims(cluster));
     alloc::SimulationOptions options;
     options.explain = false;
     options.skipKnownFullNodes = !fullScan;
@@ -96,11 +96,14 @@ int runBenchAlloc(const QStringList &arguments)
     const Clock::time_point loadStart = Clock::now();
     std::vector<model::Object> objects;
     std::shared_ptr<const alloc::Cluster> cluster;
+    // The inventory's release (or the one asked for); the newest one for the generated cluster.
+    release::KubernetesRelease simulated = release::KubernetesRelease::newest();
     if (parser.isSet(QStringLiteral("inventory"))) {
         Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
         if (!inventory)
             return fail(inventory.error());
         cluster = inventory->cluster;
+        simulated = inventory->release;
     } else {
         Result<json> list = sandbox::generateInventory(
             { "scale", parser.value(QStringLiteral("nodes")).toInt(), 1 });
@@ -122,13 +125,12 @@ int runBenchAlloc(const QStringList &arguments)
         cluster = std::make_shared<const alloc::Cluster>(std::move(*built));
     }
     const double indexSeconds = secondsSince(indexStart);
-    const release::FeatureGates gates = release::FeatureGates::newestRelease();
 
     const bool fullScan = parser.isSet(QStringLiteral("full-scan"));
     const json single
-        = run(*cluster, gates, parser.value(QStringLiteral("claims")).toInt(), 1, {}, fullScan);
+        = run(*cluster, simulated, parser.value(QStringLiteral("claims")).toInt(), 1, {}, fullScan);
     const json constrained
-        = run(*cluster, gates, parser.value(QStringLiteral("constrained")).toInt(), 4,
+        = run(*cluster, simulated, parser.value(QStringLiteral("constrained")).toInt(), 4,
             parser.value(QStringLiteral("match-attribute")).toStdString(), fullScan);
     const json document = { { "bench", "alloc" }, { "nodes", cluster->nodes().size() },
         { "devices", cluster->devices().size() }, { "load_s", loadSeconds },

@@ -10,6 +10,7 @@
 #include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/cel_inventory.h"
 #include "app/dractl/commands/output.h"
+#include "app/dractl/commands/release_options.h"
 #include "core/cel/dra_environment.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
@@ -47,17 +48,9 @@ void printDiagnostics(const std::vector<cel::Diagnostic> &diagnostics)
 }
 
 // --kubernetes-version, --feature-gates and --stored: which environment to compile in.
-void addReleaseOptions(QCommandLineParser &parser)
+void addCompileOptions(QCommandLineParser &parser)
 {
-    parser.addOption({ QStringLiteral("kubernetes-version"),
-        QStringLiteral("Check as this Kubernetes release does (1.31 to 1.37); default: the "
-                       "cluster's recorded version for the cache, else the newest release."),
-        QStringLiteral("1.NN") });
-    parser.addOption({ QStringLiteral("feature-gates"),
-        QStringLiteral(
-            "DRA feature gates as the release takes them (DRAListTypeAttributes=true,...)"
-            "; the defaults are that release's."),
-        QStringLiteral("gates") });
+    addReleaseOptions(parser);
     parser.addOption({ QStringLiteral("stored"),
         QStringLiteral("Compile as a selector already stored in the cluster (as the scheduler "
                        "does: the release's full environment, limited at run time only) instead "
@@ -68,31 +61,21 @@ struct Compiled
 {
     cel::CompiledSelector selector;
     std::vector<cel::Diagnostic> diagnostics;
-    std::string releaseFrom; // "--kubernetes-version", "the cluster's version", ...
+    std::string releaseFrom; // release::ChosenRelease::from
 };
 
-// The release to compile for: --kubernetes-version, else the version the cache recorded for the
-// cluster when `cacheDefault`, else the newest release; with --feature-gates applied.
-Result<release::KubernetesRelease> chooseRelease(
-    const QCommandLineParser &parser, bool cacheDefault, std::string &from)
+// The version the cache recorded for the cluster (--cache/--cluster), "" when not known.
+std::string cachedVersion(const QCommandLineParser &parser)
 {
-    std::string version = parser.value(QStringLiteral("kubernetes-version")).toStdString();
-    from = "--kubernetes-version";
-    if (version.empty() && cacheDefault) {
-        if (Result<ClusterCache> cache = openClusterCache(parser))
-            if (Result<std::vector<store::ClusterInfo>> clusters = cache->cache.clusters())
-                for (const store::ClusterInfo &info : *clusters)
-                    if (info.name == cache->cluster && release::minorVersionOf(info.version))
-                        version = info.version;
-        from = "the cluster's version";
-    }
-    if (version.empty())
-        from = "the newest release";
-    return release::KubernetesRelease::parse(
-        version, parser.value(QStringLiteral("feature-gates")).toStdString());
+    if (Result<ClusterCache> cache = openClusterCache(parser))
+        if (Result<std::vector<store::ClusterInfo>> clusters = cache->cache.clusters())
+            for (const store::ClusterInfo &info : *clusters)
+                if (info.name == cache->cluster)
+                    return info.version;
+    return {};
 }
 
-// "a new selector in Kubernetes 1.34 (the cluster's version)".
+// "a new selector in Kubernetes 1.34 (the cluster's version, v1.34.2)".
 std::string targetText(const Compiled &compiled)
 {
     const cel::SelectorOptions &o = compiled.selector.options();
@@ -111,11 +94,11 @@ nlohmann::json targetJson(const Compiled &compiled)
     return server::console::celTargetJson(targetOf(compiled));
 }
 
-// Parses the common options and compiles --expr for the chosen release (`cacheDefault`: the
-// cluster's when the cache is read); returns false with `exitCode` set when the command must
+// Parses the common options and compiles --expr for the release chosen from them and the
+// `recordedVersion` of the inventory; returns false with `exitCode` set when the command must
 // stop before evaluating.
-bool compileExpr(
-    const QCommandLineParser &parser, bool cacheDefault, Compiled &compiled, int *exitCode)
+bool compileExpr(const QCommandLineParser &parser, std::string_view recordedVersion,
+    Compiled &compiled, int *exitCode)
 {
     if (!parser.isSet(QStringLiteral("expr"))) {
         *exitCode = fail(QStringLiteral("--expr is required"));
@@ -128,13 +111,14 @@ bool compileExpr(
         *exitCode = Usage;
         return false;
     }
-    Result<release::KubernetesRelease> release
-        = chooseRelease(parser, cacheDefault, compiled.releaseFrom);
+    Result<release::ChosenRelease> release
+        = release::chooseRelease(recordedVersion, releaseChoiceOf(parser));
     if (!release) {
         fail(release.error());
         *exitCode = Usage;
         return false;
     }
+    compiled.releaseFrom = release->from;
     Result<cel::CompiledSelector> selector
         = cel::compileSelector(parser.value(QStringLiteral("expr")).toStdString(),
             cel::SelectorOptions { *release, parser.isSet(QStringLiteral("stored")) },
@@ -151,7 +135,7 @@ int runCelCheck(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
-    addReleaseOptions(parser);
+    addCompileOptions(parser);
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
     parser.addOption(outputOption(QStringLiteral("text")));
@@ -163,7 +147,9 @@ int runCelCheck(const QStringList &arguments)
         return exitCode;
     Compiled compiled;
     // With --cache, as the cluster's release (what the web console checks against).
-    if (!compileExpr(parser, parser.isSet(QStringLiteral("cache")), compiled, &exitCode))
+    if (!compileExpr(parser,
+            parser.isSet(QStringLiteral("cache")) ? cachedVersion(parser) : std::string(), compiled,
+            &exitCode))
         return exitCode;
     const bool ok = compiled.selector.isValid() && !hasErrors(compiled.diagnostics);
     const cel::CostEstimate cost = compiled.selector.cost();
@@ -201,7 +187,7 @@ int runCelEval(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(exprOption());
-    addReleaseOptions(parser);
+    addCompileOptions(parser);
     parser.addOption(celInventoryOption());
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
@@ -212,8 +198,11 @@ int runCelEval(const QStringList &arguments)
                            "file or of the cache: match, no match or error per device."),
             &exitCode))
         return exitCode;
+    Result<inventory::SnapshotPtr> snapshot = loadCelSnapshot(parser);
+    if (!snapshot)
+        return fail(snapshot.error());
     Compiled compiled;
-    if (!compileExpr(parser, !parser.isSet(QStringLiteral("inventory")), compiled, &exitCode))
+    if (!compileExpr(parser, (*snapshot)->kubernetesVersion(), compiled, &exitCode))
         return exitCode;
     const bool json = parser.value(QStringLiteral("output")) == QLatin1String("json");
     if (!compiled.selector.isValid() || hasErrors(compiled.diagnostics)) {
@@ -229,9 +218,6 @@ int runCelEval(const QStringList &arguments)
         }
         return Usage;
     }
-    Result<inventory::SnapshotPtr> snapshot = loadCelSnapshot(parser);
-    if (!snapshot)
-        return fail(snapshot.error());
     if (json) { // the web console's /console/v1/cel/eval answers the same document
         out(server::console::celEvalDocument(
                 **snapshot, parser.value(QStringLiteral("expr")).toStdString(), targetOf(compiled))

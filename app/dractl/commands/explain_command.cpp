@@ -112,9 +112,9 @@ int runExplain(const QStringList &arguments)
         return fail(inventory.error());
     Result<alloc::Diagnosis> diagnosis = pod
         ? alloc::diagnosePod(
-            *inventory->cluster, inventory->release.gates, ns.toStdString(), name.toStdString())
+            *inventory->cluster, inventory->release, ns.toStdString(), name.toStdString())
         : alloc::diagnoseClaim(
-            *inventory->cluster, inventory->release.gates, ns.toStdString(), name.toStdString());
+            *inventory->cluster, inventory->release, ns.toStdString(), name.toStdString());
     if (!diagnosis)
         return fail(diagnosis.error());
     if (format == QLatin1String("json"))

@@ -82,7 +82,7 @@ int runNegativeControl(const QStringList &arguments)
     if (!inventory)
         return fail(inventory.error());
     Result<alloc::NegativeControl> control
-        = alloc::negativeControl(*inventory->cluster, inventory->release.gates, document.object);
+        = alloc::negativeControl(*inventory->cluster, inventory->release, document.object);
     if (!control)
         return fail(control.error().withContext(document.origin));
     if (format == QLatin1String("json"))

@@ -213,7 +213,7 @@ void printFailure(const json &document, int nodes)
     }
 }
 
-void printText(const Report &report, const std::string &gatesFrom)
+void printText(const Report &report, const std::string &release)
 {
     const json &d = report.document;
     if (d.contains("fit")) {
@@ -239,9 +239,9 @@ void printText(const Report &report, const std::string &gatesFrom)
                 deviceText(result) });
     const bool pods = d.contains("pods");
     if (report.allocated)
-        out(QStringLiteral("Allocated (feature gates of %1).\n").arg(qs(gatesFrom)));
+        out(QStringLiteral("Allocated (%1).\n").arg(qs(release)));
     else
-        out(QStringLiteral("Not allocated (feature gates of %1).\n").arg(qs(gatesFrom)));
+        out(QStringLiteral("Not allocated (%1).\n").arg(qs(release)));
     if (!rows.empty()) {
         if (!pods)
             for (std::vector<std::string> &row : rows)
@@ -365,14 +365,14 @@ int runSimulate(const QStringList &arguments)
     Report report;
     if (parser.isSet(QStringLiteral("fit")) && !pods) {
         constexpr int kMaxCopies = 100000;
-        const alloc::FitAnalysis fit = alloc::analyzeFit(cluster, inventory->release.gates,
+        const alloc::FitAnalysis fit = alloc::analyzeFit(cluster, inventory->release,
             alloc::AllocatedState::fromClaims(cluster, exclude), claims.front(),
             count > 0 ? count : kMaxCopies, options);
         report.document["fit"] = fitJson(fit, count > 0 ? count : kMaxCopies);
         report.allocated = fit.copiesThatFit > 0;
     } else {
         alloc::Simulator simulator(
-            cluster, inventory->release.gates, alloc::AllocatedState::fromClaims(cluster, exclude));
+            cluster, inventory->release, alloc::AllocatedState::fromClaims(cluster, exclude));
         // A template always stands for copies; a single claim too when --count is given.
         const int copies = pods ? 0 : (count > 0 ? count : (input->claims.empty() ? 1 : 0));
         report = pods ? simulatePodsReport(simulator, *input, options)
@@ -388,7 +388,7 @@ int runSimulate(const QStringList &arguments)
     else if (isStructured(format))
         printYaml(report.document);
     else
-        printText(report, inventory->release.from);
+        printText(report, inventory->release.text());
     return report.allocated ? Ok : Failed;
 }
 

@@ -4,6 +4,7 @@
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cel_inventory.h"
+#include "app/dractl/commands/release_options.h"
 #include "core/common/json_text.h"
 #include "core/model/manifest_reader.h"
 
@@ -48,18 +49,9 @@ QCommandLineOption inventoryOption()
         QStringLiteral("file") };
 }
 
-QCommandLineOption featureGatesOption()
-{
-    return { QStringLiteral("feature-gates"),
-        QStringLiteral(
-            "DRA feature gates as kube-scheduler takes them (DRAPrioritizedList=true,...); the "
-            "defaults are those of the cluster's Kubernetes version, or of the newest release."),
-        QStringLiteral("gates") };
-}
-
 void addSimulationInventoryOptions(QCommandLineParser &parser)
 {
-    parser.addOption(featureGatesOption());
+    addReleaseOptions(parser);
     parser.addOption(inventoryOption());
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
@@ -75,9 +67,7 @@ Result<alloc::SimulationCluster> loadSimulationInventory(const QCommandLineParse
     Result<inventory::SnapshotPtr> snapshot = loadSimulationSnapshot(parser);
     if (!snapshot)
         return dra::fail(snapshot.error());
-    alloc::ReleaseChoice choice;
-    choice.featureGates = parser.value(QStringLiteral("feature-gates")).toStdString();
-    return alloc::simulationCluster(**snapshot, choice);
+    return alloc::simulationCluster(**snapshot, releaseChoiceOf(parser));
 }
 
 } // namespace dra::cli

@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The inventory `dractl simulate` and `dractl explain` work on: a file (--inventory) or the
-// cache, indexed for the allocator, with the feature gates of its Kubernetes version.
+// cache, indexed for the allocator, in its Kubernetes release or the one asked for.
 #pragma once
 
 #include <memory>
@@ -17,9 +17,8 @@
 namespace dra::cli {
 
 QCommandLineOption inventoryOption(); // --inventory FILE
-QCommandLineOption featureGatesOption(); // --feature-gates G=true,...
-
-// --feature-gates, --inventory, --cache and --cluster: what loadSimulationInventory() reads.
+// --kubernetes-version, --feature-gates, --inventory, --cache and --cluster: what
+// loadSimulationInventory() reads.
 void addSimulationInventoryOptions(QCommandLineParser &parser);
 
 // The snapshot of the inventory: --inventory, else the cache with --cache/--cluster (with the
@@ -27,8 +26,8 @@ void addSimulationInventoryOptions(QCommandLineParser &parser);
 [[nodiscard]] Result<inventory::SnapshotPtr> loadSimulationSnapshot(
     const QCommandLineParser &parser);
 
-// alloc::simulationCluster() of loadSimulationSnapshot(), with --feature-gates: what the
-// desktop's editor and claim inspector build from the same cache.
+// alloc::simulationCluster() of loadSimulationSnapshot() in the release the options choose
+// (releaseChoiceOf()): what the desktop's editor and claim inspector build from the same cache.
 [[nodiscard]] Result<alloc::SimulationCluster> loadSimulationInventory(
     const QCommandLineParser &parser);
 

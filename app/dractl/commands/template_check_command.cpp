@@ -10,6 +10,7 @@
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/output.h"
+#include "app/dractl/commands/release_options.h"
 #include "app/dractl/commands/simulation_inventory.h"
 #include "core/alloc/template_check.h"
 #include "core/common/json_text.h"
@@ -85,11 +86,11 @@ void printCheck(const Checked &checked)
     if (c.simulated) {
         if (c.copiesThatFit == 0)
             out(QStringLiteral("  allocation (%1): cannot be allocated: %2\n")
-                    .arg(qs(c.releaseFrom), qs(c.blocked)));
+                    .arg(qs(c.release), qs(c.blocked)));
         else
             out(QStringLiteral("  allocation (%1): the first copy goes to %2; one copy fits on "
                                "%3 node(s); %4%5 copies fit at once\n")
-                    .arg(qs(c.releaseFrom), qs(c.firstPlacementNode))
+                    .arg(qs(c.release), qs(c.firstPlacementNode))
                     .arg(c.nodesWhereOneFits.size())
                     .arg(c.capped ? QStringLiteral("at least ") : QString())
                     .arg(c.copiesThatFit));
@@ -137,9 +138,8 @@ int runTemplateCheck(const QStringList &arguments)
     Result<inventory::SnapshotPtr> snapshot = loadSimulationSnapshot(parser);
     if (!snapshot)
         return fail(snapshot.error()), Usage;
-    alloc::ReleaseChoice choice;
-    choice.featureGates = parser.value(QStringLiteral("feature-gates")).toStdString();
-    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(**snapshot, choice);
+    Result<alloc::SimulationCluster> cluster
+        = alloc::simulationCluster(**snapshot, releaseChoiceOf(parser));
     if (!cluster)
         return fail(cluster.error()), Usage;
 

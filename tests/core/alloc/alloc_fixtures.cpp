@@ -47,7 +47,7 @@ NodeAllocation Fixture::run()
             objects.push_back(decode(object));
     Result<Cluster> cluster = Cluster::build(std::move(objects));
     EXPECT_TRUE(cluster.has_value());
-    Session session(*cluster, gates);
+    Session session(*cluster, release::KubernetesRelease { release::newestReleaseMinor(), gates });
     AllocatedState state(*cluster);
     for (const std::string &id : allocated) {
         const size_t a = id.find('/'), b = id.find('/', a + 1);

@@ -52,7 +52,7 @@ TEST(DiagnosisTest, PendingPodIsStuckAtAllocationOwnedByTheScheduler)
         { "type", "Warning" }, { "count", 3 } };
     const std::shared_ptr<Cluster> cluster = demo({ event });
     Result<Diagnosis> d
-        = diagnosePod(*cluster, release::FeatureGates::newestRelease(), "batch", "b200-probe");
+        = diagnosePod(*cluster, release::KubernetesRelease::newest(), "batch", "b200-probe");
     ASSERT_TRUE(d.has_value()) << d.error().message.toStdString();
     EXPECT_EQ(d->subject, "Pod batch/b200-probe");
     EXPECT_EQ(step(*d, "claims created").status, Status::Ok);
@@ -77,7 +77,7 @@ TEST(DiagnosisTest, RunningPodIsFine)
 {
     const std::shared_ptr<Cluster> cluster = demo();
     Result<Diagnosis> d
-        = diagnosePod(*cluster, release::FeatureGates::newestRelease(), "training", "trainer-0");
+        = diagnosePod(*cluster, release::KubernetesRelease::newest(), "training", "trainer-0");
     ASSERT_TRUE(d.has_value());
     for (const DiagnosisStep &s : d->steps)
         EXPECT_EQ(s.status, Status::Ok) << s.name << ": " << s.detail;
@@ -96,7 +96,7 @@ TEST(DiagnosisTest, MissingTemplateStopsTheChainAtClaimCreation)
         { "status", { { "phase", "Pending" } } } };
     const std::shared_ptr<Cluster> cluster = demo({ pod });
     Result<Diagnosis> d
-        = diagnosePod(*cluster, release::FeatureGates::newestRelease(), "batch", "orphan");
+        = diagnosePod(*cluster, release::KubernetesRelease::newest(), "batch", "orphan");
     ASSERT_TRUE(d.has_value());
     const DiagnosisStep &created = step(*d, "claims created");
     EXPECT_EQ(created.status, Status::Failed);
@@ -109,8 +109,8 @@ TEST(DiagnosisTest, MissingTemplateStopsTheChainAtClaimCreation)
 TEST(DiagnosisTest, ClaimShowsItsAllocationAndItsPods)
 {
     const std::shared_ptr<Cluster> cluster = demo();
-    Result<Diagnosis> shared = diagnoseClaim(
-        *cluster, release::FeatureGates::newestRelease(), "inference", "shared-l40s");
+    Result<Diagnosis> shared
+        = diagnoseClaim(*cluster, release::KubernetesRelease::newest(), "inference", "shared-l40s");
     ASSERT_TRUE(shared.has_value());
     EXPECT_EQ(step(*shared, "claim allocated").detail, "allocated 1 device(s) on node l40s-001");
     EXPECT_NE(
@@ -119,11 +119,11 @@ TEST(DiagnosisTest, ClaimShowsItsAllocationAndItsPods)
         << step(*shared, "reserved for pods").detail;
 
     Result<Diagnosis> pending
-        = diagnoseClaim(*cluster, release::FeatureGates::newestRelease(), "batch", "needs-b200");
+        = diagnoseClaim(*cluster, release::KubernetesRelease::newest(), "batch", "needs-b200");
     ASSERT_TRUE(pending.has_value());
     EXPECT_EQ(step(*pending, "claim allocated").status, Status::Failed);
-    EXPECT_FALSE(diagnoseClaim(*cluster, release::FeatureGates::newestRelease(), "batch", "nope")
-                     .has_value());
+    EXPECT_FALSE(
+        diagnoseClaim(*cluster, release::KubernetesRelease::newest(), "batch", "nope").has_value());
 }
 
 } // namespace

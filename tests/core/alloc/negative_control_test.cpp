@@ -42,7 +42,7 @@ NegativeControl controlOf(json claimObject)
     claimObject["metadata"]["namespace"] = "ml"; // a ResourceClaim lives in a namespace
     const Cluster cluster = threeDevices();
     Result<NegativeControl> control
-        = negativeControl(cluster, release::FeatureGates::newestRelease(), claimObject);
+        = negativeControl(cluster, release::KubernetesRelease::newest(), claimObject);
     EXPECT_TRUE(control.has_value()) << control.error().message.toStdString();
     return control.value_or(NegativeControl {});
 }
@@ -106,7 +106,7 @@ TEST(NegativeControlTest, OnlyClaimsAndTemplates)
 {
     const Cluster cluster = threeDevices();
     Result<NegativeControl> control = negativeControl(
-        cluster, release::FeatureGates::newestRelease(), deviceClass(classB, driverB));
+        cluster, release::KubernetesRelease::newest(), deviceClass(classB, driverB));
     ASSERT_FALSE(control.has_value());
     EXPECT_TRUE(control.error().message.contains(QStringLiteral("ResourceClaimTemplate")));
 }

@@ -128,7 +128,7 @@ Demo simulateSpec(const std::string &spec, const std::vector<json> &inventory)
     }
     Result<Cluster> cluster = Cluster::build(std::move(objects));
     demo.cluster = std::make_shared<Cluster>(std::move(*cluster));
-    Simulator simulator(*demo.cluster, release::FeatureGates::newestRelease(),
+    Simulator simulator(*demo.cluster, release::KubernetesRelease::newest(),
         AllocatedState::fromClaims(*demo.cluster));
     demo.pods = simulatePods(simulator, *input, {});
     return demo;

@@ -33,39 +33,6 @@ ClaimToAllocate firstAvailableClaim()
     };
 }
 
-TEST(SimulationReleaseTest, TheClusterVersionElseTheNewestRelease)
-{
-    const Result<SimulationRelease> recorded = simulationRelease("v1.33.4");
-    ASSERT_TRUE(recorded.has_value()) << recorded.error().message.toStdString();
-    EXPECT_EQ(recorded->minor, 33);
-    EXPECT_EQ(recorded->from, "Kubernetes v1.33.4");
-    EXPECT_FALSE(recorded->gates.prioritizedList) << "alpha and off in 1.33";
-    EXPECT_TRUE(recorded->gates.resourceClaimDeviceStatus) << "beta and on in 1.33";
-
-    const Result<SimulationRelease> unknown = simulationRelease("");
-    ASSERT_TRUE(unknown.has_value());
-    EXPECT_EQ(unknown->minor, release::newestReleaseMinor());
-    EXPECT_EQ(unknown->gates.toString(), release::FeatureGates::newestRelease().toString());
-    EXPECT_NE(unknown->from.find("newest release"), std::string::npos) << unknown->from;
-    EXPECT_EQ(simulationRelease("not-a-version")->minor, release::newestReleaseMinor());
-}
-
-TEST(SimulationReleaseTest, ChosenVersionAndGatesWinAndBadOnesAreErrors)
-{
-    const Result<SimulationRelease> chosen
-        = simulationRelease("v1.36.0", { "1.33", "DRAPrioritizedList=true" });
-    ASSERT_TRUE(chosen.has_value()) << chosen.error().message.toStdString();
-    EXPECT_EQ(chosen->minor, 33);
-    EXPECT_TRUE(chosen->gates.prioritizedList);
-    EXPECT_EQ(chosen->from, "Kubernetes 1.33 (as asked)");
-
-    const Result<SimulationRelease> badVersion = simulationRelease("", { "latest", "" });
-    ASSERT_FALSE(badVersion.has_value());
-    EXPECT_TRUE(badVersion.error().message.contains(QStringLiteral("latest")));
-    const Result<SimulationRelease> badGate = simulationRelease("v1.36.0", { "", "NoSuchGate=1" });
-    ASSERT_FALSE(badGate.has_value());
-}
-
 TEST(SimulationClusterTest, FollowsTheSnapshotsRecordedVersion)
 {
     const ClaimToAllocate claim = firstAvailableClaim();
@@ -75,7 +42,7 @@ TEST(SimulationClusterTest, FollowsTheSnapshotsRecordedVersion)
         ASSERT_TRUE(built.has_value()) << built.error().message.toStdString();
         EXPECT_EQ(built->cluster->kubernetesVersion(), version);
         Simulator simulator(
-            *built->cluster, built->release.gates, AllocatedState::fromClaims(*built->cluster));
+            *built->cluster, built->release, AllocatedState::fromClaims(*built->cluster));
         const Placement placement = simulator.place({ claim }, {});
         EXPECT_EQ(placement.allocated, allocates)
             << version << ": " << placement.error << placement.summary;

@@ -56,7 +56,7 @@ Simulator demoSimulator()
 {
     const Cluster &cluster = *demoCluster();
     return Simulator(
-        cluster, release::FeatureGates::newestRelease(), AllocatedState::fromClaims(cluster));
+        cluster, release::KubernetesRelease::newest(), AllocatedState::fromClaims(cluster));
 }
 
 const model::DeviceAttribute *attribute(
@@ -205,7 +205,7 @@ TEST(SimulatorTest, FitAnalysisCountsCopiesUntilTheClusterIsFull)
                 json::array({ gpuRequest("gpu", 1, "gpu.nvidia.com",
                     "device.attributes['gpu.nvidia.com'].productName == "
                     "'NVIDIA L40S'") }) } } } });
-    const FitAnalysis fit = analyzeFit(cluster, release::FeatureGates::newestRelease(),
+    const FitAnalysis fit = analyzeFit(cluster, release::KubernetesRelease::newest(),
         AllocatedState::fromClaims(cluster), single, 100);
     // Two L40S nodes with 4 GPUs each; the demo's inference claims hold three of them.
     EXPECT_EQ(fit.nodesWhereOneFits, (std::vector<std::string> { "l40s-000", "l40s-001" }));

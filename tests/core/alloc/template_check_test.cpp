@@ -64,6 +64,41 @@ TEST(TemplateCheckTest, ExampleTemplateMatchesAndFits)
     EXPECT_EQ(quick.requests[0].matching, check.requests[0].matching);
 }
 
+// The mixed demo inventory as the cache of a cluster that reports `version`.
+inventory::SnapshotPtr mixedRecordedAs(const std::string &version)
+{
+    inventory::SnapshotSource source;
+    source.cluster = "test";
+    source.kubernetesVersion = version;
+    source.objects = dra::test::recordsOf(dra::test::presetList("mixed", 2));
+    source.rev = int64_t(source.objects.size());
+    return inventory::buildSnapshot(std::move(source));
+}
+
+TEST(TemplateCheckTest, SelectorsCompileInTheClustersRelease)
+{
+    // device.allowMultipleAllocations exists from 1.34 for new selectors only with
+    // DRAConsumableCapacity, alpha and off there: kube-apiserver 1.34 refuses the template.
+    const std::string text = gpuTemplate("device.allowMultipleAllocations == false");
+    SimulationClusterCache clusters;
+    const inventory::SnapshotPtr cluster134 = mixedRecordedAs("v1.34.1");
+    const TemplateCheck refused = checkTemplate(cluster134, text, clusters);
+    ASSERT_EQ(refused.requests.size(), 1u);
+    EXPECT_EQ(refused.requests[0].selectorErrors.size(), 1u)
+        << "accepted in 1.34 with the gate off";
+    EXPECT_EQ(matchTemplate(*cluster134, text).requests[0].selectorErrors.size(), 1u)
+        << "the quick check follows the same release";
+
+    const TemplateCheck gated
+        = checkTemplate(cluster134, text, clusters, { "", "DRAConsumableCapacity=true" });
+    ASSERT_EQ(gated.requests.size(), 1u);
+    EXPECT_TRUE(gated.requests[0].selectorErrors.empty())
+        << testing::PrintToString(gated.requests[0].selectorErrors);
+    EXPECT_GT(gated.requests[0].matching, 0);
+    EXPECT_NE(gated.release.find("the cluster's version, v1.34.1"), std::string::npos)
+        << gated.release;
+}
+
 TEST(TemplateCheckTest, ImpossibleSelectorIsExplainedPerNode)
 {
     SimulationClusterCache clusters;
