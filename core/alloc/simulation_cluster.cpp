@@ -47,21 +47,30 @@ Result<SimulationCluster> simulationCluster(
 }
 
 Result<SimulationCluster> SimulationClusterCache::of(
-    const inventory::SnapshotPtr &snapshot, const release::ReleaseChoice &choice)
+    const inventory::SnapshotPtr &snapshot, const release::ChosenRelease &release)
 {
     std::lock_guard lock(m_mutex);
     if (m_built && m_rev == snapshot->rev() && m_cluster == snapshot->cluster()
-        && m_version == snapshot->kubernetesVersion() && m_choice == choice)
+        && m_version == snapshot->kubernetesVersion() && m_built->release == release)
         return *m_built;
-    Result<SimulationCluster> built = simulationCluster(*snapshot, choice);
+    Result<SimulationCluster> built = simulationCluster(*snapshot, release);
     if (!built)
         return fail(built.error());
     m_built = *built;
     m_rev = snapshot->rev();
     m_cluster = snapshot->cluster();
     m_version = snapshot->kubernetesVersion();
-    m_choice = choice;
     return built;
+}
+
+Result<SimulationCluster> SimulationClusterCache::of(
+    const inventory::SnapshotPtr &snapshot, const release::ReleaseChoice &choice)
+{
+    Result<release::ChosenRelease> chosen
+        = release::chooseRelease(snapshot->kubernetesVersion(), choice);
+    if (!chosen)
+        return fail(chosen.error());
+    return of(snapshot, *chosen);
 }
 
 } // namespace dra::alloc

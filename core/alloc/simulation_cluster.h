@@ -40,10 +40,13 @@ struct SimulationCluster
     const inventory::Snapshot &snapshot, const release::ReleaseChoice &choice = {});
 
 // simulationCluster() of the latest snapshot asked for, built once per snapshot revision and
-// choice and shared by every check of it (each keystroke of the editor). Thread-safe.
+// release and shared by every check of it (each keystroke of the editor). Thread-safe.
 class SimulationClusterCache final
 {
 public:
+    [[nodiscard]] Result<SimulationCluster> of(
+        const inventory::SnapshotPtr &snapshot, const release::ChosenRelease &release);
+    // In the release chooseRelease() picks from the snapshot's recorded version and `choice`.
     [[nodiscard]] Result<SimulationCluster> of(
         const inventory::SnapshotPtr &snapshot, const release::ReleaseChoice &choice = {});
 
@@ -51,7 +54,6 @@ private:
     std::mutex m_mutex;
     std::string m_cluster, m_version;
     int64_t m_rev = -1;
-    release::ReleaseChoice m_choice;
     std::optional<SimulationCluster> m_built;
 };
 

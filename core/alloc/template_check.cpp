@@ -187,19 +187,15 @@ TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_vie
 }
 
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
-    SimulationClusterCache &clusters, const release::ReleaseChoice &choice, int maxCopies)
+    SimulationClusterCache &clusters, const release::ChosenRelease &release, int maxCopies)
 {
     TemplateCheck check;
-    // Built once per revision and choice; its release is also the one selectors compile in.
-    Result<SimulationCluster> cluster = clusters.of(snapshot, choice);
     const Clock::time_point start = Clock::now();
     const std::optional<model::Object> object = readClaim(text, check);
-    if (!object
-        || !matchObject(*snapshot,
-            cluster ? cluster->release : release::recordedRelease(snapshot->kubernetesVersion()),
-            *object, check))
+    if (!object || !matchObject(*snapshot, release, *object, check))
         return check;
     check.matchMs = msSince(start);
+    Result<SimulationCluster> cluster = clusters.of(snapshot, release);
     if (!cluster) {
         check.blocked = cluster.error().message.toStdString();
         return check;

@@ -60,12 +60,11 @@ struct TemplateCheck
 // recorded release (release::recordedRelease()). No simulation. Any thread.
 TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text);
 
-// The whole check of the text: matchTemplate() and then the allocation simulation (where
-// copies fit, or why not) on `clusters.of(snapshot, choice)`; `maxCopies` bounds the fit
-// analysis. Any thread.
+// The whole check of the text in `release` (release::chooseRelease()): the match counts, its
+// selectors compiled as new ones, and then the allocation simulation (where copies fit, or why
+// not) on `clusters.of(snapshot, release)`; `maxCopies` bounds the fit analysis. Any thread.
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
-    SimulationClusterCache &clusters, const release::ReleaseChoice &choice = {},
-    int maxCopies = 64);
+    SimulationClusterCache &clusters, const release::ChosenRelease &release, int maxCopies = 64);
 
 // The whole check of a decoded ResourceClaimTemplate or ResourceClaim, against `cluster` (the
 // simulationCluster() of `snapshot`): for manifests of several documents. Any thread.

@@ -33,6 +33,8 @@ struct ChosenRelease : KubernetesRelease
     // "Kubernetes 1.34 (the cluster's version, v1.34.2)", with the gates that differ from the
     // release's defaults (KubernetesRelease::description()).
     std::string text() const;
+
+    bool operator==(const ChosenRelease &) const = default;
 };
 
 // The release of a cluster that reports `recordedVersion` ("v1.34.2"; "" when not known) with

@@ -32,12 +32,13 @@ TEST(TemplateCheckTest, TheHtmlSaysWhyNotAndUnderWhichRelease)
             QStringLiteral(
                 "device.capacity[\"gpu.nvidia.com\"].memory.compareTo(quantity(\"4Ti\")) >= 0"))
             .toStdString(),
-        clusters);
+        clusters, release::recordedRelease({}));
     ASSERT_TRUE(check.simulated);
     const QString html = templateCheckHtml(check);
     EXPECT_TRUE(html.contains(QStringLiteral("Cannot be allocated"))) << html.toStdString();
     EXPECT_TRUE(html.contains(QString::fromStdString(check.release))) << html.toStdString();
-    EXPECT_TRUE(templateCheckHtml(alloc::checkTemplate(test::a100Snapshot(), "kind: [", clusters))
+    EXPECT_TRUE(templateCheckHtml(alloc::checkTemplate(test::a100Snapshot(), "kind: [", clusters,
+                                      release::recordedRelease({})))
                     .contains(QStringLiteral("Not readable")));
 }
 

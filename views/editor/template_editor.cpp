@@ -183,7 +183,8 @@ void TemplateEditor::launch()
     m_negative->recompute(m_snapshot, text(), m_clusters);
     watcher->setFuture(QtConcurrent::run(
         [snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
-            return alloc::checkTemplate(snapshot, text, *clusters);
+            return alloc::checkTemplate(
+                snapshot, text, *clusters, release::recordedRelease(snapshot->kubernetesVersion()));
         }));
 }
 

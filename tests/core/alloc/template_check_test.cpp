@@ -40,10 +40,17 @@ const inventory::SnapshotPtr &mixed()
     return dra::test::sharedPresetSnapshot("mixed", 2);
 }
 
+// The release the editor checks a snapshot in: the one its cluster reported.
+release::ChosenRelease recordedOf(const inventory::SnapshotPtr &snapshot)
+{
+    return release::recordedRelease(snapshot->kubernetesVersion());
+}
+
 TEST(TemplateCheckTest, ExampleTemplateMatchesAndFits)
 {
     SimulationClusterCache clusters;
-    const TemplateCheck check = checkTemplate(mixed(), gpuTemplate(), clusters);
+    const TemplateCheck check
+        = checkTemplate(mixed(), gpuTemplate(), clusters, recordedOf(mixed()));
     ASSERT_TRUE(check.error.empty()) << check.error;
     EXPECT_EQ(check.kind, "ResourceClaimTemplate");
     ASSERT_EQ(check.requests.size(), 1u);
@@ -82,15 +89,15 @@ TEST(TemplateCheckTest, SelectorsCompileInTheClustersRelease)
     const std::string text = gpuTemplate("device.allowMultipleAllocations == false");
     SimulationClusterCache clusters;
     const inventory::SnapshotPtr cluster134 = mixedRecordedAs("v1.34.1");
-    const TemplateCheck refused = checkTemplate(cluster134, text, clusters);
+    const TemplateCheck refused = checkTemplate(cluster134, text, clusters, recordedOf(cluster134));
     ASSERT_EQ(refused.requests.size(), 1u);
     EXPECT_EQ(refused.requests[0].selectorErrors.size(), 1u)
         << "accepted in 1.34 with the gate off";
     EXPECT_EQ(matchTemplate(*cluster134, text).requests[0].selectorErrors.size(), 1u)
         << "the quick check follows the same release";
 
-    const TemplateCheck gated
-        = checkTemplate(cluster134, text, clusters, { "", "DRAConsumableCapacity=true" });
+    const TemplateCheck gated = checkTemplate(cluster134, text, clusters,
+        *release::chooseRelease("v1.34.1", { "", "DRAConsumableCapacity=true" }));
     ASSERT_EQ(gated.requests.size(), 1u);
     EXPECT_TRUE(gated.requests[0].selectorErrors.empty())
         << testing::PrintToString(gated.requests[0].selectorErrors);
@@ -104,7 +111,7 @@ TEST(TemplateCheckTest, ImpossibleSelectorIsExplainedPerNode)
     SimulationClusterCache clusters;
     const TemplateCheck check = checkTemplate(mixed(),
         gpuTemplate(R"(device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("4Ti")) >= 0)"),
-        clusters);
+        clusters, recordedOf(mixed()));
     ASSERT_TRUE(check.error.empty()) << check.error;
     EXPECT_EQ(check.requests[0].matching, 0);
     EXPECT_EQ(check.copiesThatFit, 0);
@@ -117,15 +124,16 @@ TEST(TemplateCheckTest, ImpossibleSelectorIsExplainedPerNode)
 TEST(TemplateCheckTest, BrokenTextWrongKindAndBadSelectorsAreClear)
 {
     SimulationClusterCache clusters;
-    const TemplateCheck broken = checkTemplate(mixed(), "kind: [unclosed", clusters);
+    const TemplateCheck broken
+        = checkTemplate(mixed(), "kind: [unclosed", clusters, recordedOf(mixed()));
     EXPECT_NE(broken.error, "");
     EXPECT_TRUE(broken.findings().empty()) << "an unreadable text has an error, not findings";
-    const TemplateCheck ns = checkTemplate(
-        mixed(), "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", clusters);
+    const TemplateCheck ns = checkTemplate(mixed(),
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n", clusters, recordedOf(mixed()));
     EXPECT_NE(ns.error.find("expected a ResourceClaimTemplate"), std::string::npos) << ns.error;
 
     const TemplateCheck selector
-        = checkTemplate(mixed(), gpuTemplate("device.driver =="), clusters);
+        = checkTemplate(mixed(), gpuTemplate("device.driver =="), clusters, recordedOf(mixed()));
     ASSERT_EQ(selector.requests.size(), 1u);
     ASSERT_EQ(selector.requests[0].selectorErrors.size(), 1u);
     EXPECT_EQ(selector.requests[0].selectorErrors[0].rfind("selectors[0]: ", 0), 0u);
@@ -135,7 +143,7 @@ TEST(TemplateCheckTest, BrokenTextWrongKindAndBadSelectorsAreClear)
     std::string missingClass = gpuTemplate();
     missingClass.replace(missingClass.find("deviceClassName: gpu.nvidia.com"),
         std::string("deviceClassName: gpu.nvidia.com").size(), "deviceClassName: gpu.nvidia.comm");
-    const TemplateCheck typo = checkTemplate(mixed(), missingClass, clusters);
+    const TemplateCheck typo = checkTemplate(mixed(), missingClass, clusters, recordedOf(mixed()));
     ASSERT_FALSE(typo.findings().empty());
     EXPECT_EQ(typo.findings().front(), "request gpu: DeviceClass gpu.nvidia.comm does not exist");
 }
@@ -143,7 +151,8 @@ TEST(TemplateCheckTest, BrokenTextWrongKindAndBadSelectorsAreClear)
 TEST(TemplateCheckTest, TheObjectFormGivesWhatTheTextFormGives)
 {
     SimulationClusterCache clusters;
-    const TemplateCheck fromText = checkTemplate(mixed(), gpuTemplate(), clusters);
+    const TemplateCheck fromText
+        = checkTemplate(mixed(), gpuTemplate(), clusters, recordedOf(mixed()));
     const model::ManifestSet manifests
         = model::readManifestText(gpuTemplate(), QStringLiteral("test"));
     ASSERT_EQ(manifests.documents.size(), 1u);
@@ -158,7 +167,8 @@ TEST(TemplateCheckTest, TheObjectFormGivesWhatTheTextFormGives)
 TEST(TemplateCheckTest, JsonHasRequestsReleaseAllocationAndFindingsButNoTimings)
 {
     SimulationClusterCache clusters;
-    const nlohmann::json good = toJson(checkTemplate(mixed(), gpuTemplate(), clusters));
+    const nlohmann::json good
+        = toJson(checkTemplate(mixed(), gpuTemplate(), clusters, recordedOf(mixed())));
     EXPECT_EQ(good["kind"], "ResourceClaimTemplate");
     EXPECT_EQ(good["namespace"], "default");
     EXPECT_EQ(good["name"], "one-gpu-40gi");
@@ -170,9 +180,10 @@ TEST(TemplateCheckTest, JsonHasRequestsReleaseAllocationAndFindingsButNoTimings)
     EXPECT_TRUE(good["allocation"].contains("firstNode"));
     EXPECT_EQ(good["findings"], nlohmann::json::array());
     EXPECT_EQ(good.dump().find("Ms\""), std::string::npos) << "timings vary; the JSON must not";
-    EXPECT_EQ(toJson(checkTemplate(mixed(), gpuTemplate(), clusters)), good);
+    EXPECT_EQ(toJson(checkTemplate(mixed(), gpuTemplate(), clusters, recordedOf(mixed()))), good);
 
-    const nlohmann::json broken = toJson(checkTemplate(mixed(), "kind: [", clusters));
+    const nlohmann::json broken
+        = toJson(checkTemplate(mixed(), "kind: [", clusters, recordedOf(mixed())));
     ASSERT_TRUE(broken.contains("error"));
     EXPECT_EQ(broken.size(), 1u) << broken.dump();
 }
