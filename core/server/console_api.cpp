@@ -49,6 +49,30 @@ Answer explain(const ConsoleState &state, const std::vector<std::string> &segmen
     return { 200, std::move(*diagnosis) };
 }
 
+// The template check the editor shows as you type, on the text POSTed (or ?text=).
+Answer templateCheck(const ConsoleState &state, const QueryParams &query,
+    alloc::SimulationClusterCache &clusters, std::string_view body)
+{
+    const std::string text = body.empty() ? param(query, "text") : std::string(body);
+    if (text.empty())
+        return error(
+            400, "the ResourceClaimTemplate to check is the request's body (YAML or JSON)");
+    Result<json> check = templateCheckDocument(
+        state, text, { param(query, "kubernetesVersion"), param(query, "featureGates") }, clusters);
+    if (!check)
+        return invalid(check.error());
+    return { 200, std::move(*check) };
+}
+
+Answer topology(const ConsoleState &state, const std::string &node)
+{
+    Result<json> layout = topologyLayoutDocument(*state.snapshot, node);
+    if (!layout)
+        return error(layout.error().code == common::Error::Code::NotFound ? 404 : 500,
+            layout.error().message.toStdString());
+    return { 200, std::move(*layout) };
+}
+
 Response toResponse(const Answer &answer)
 {
     Response response;
@@ -61,6 +85,11 @@ Response toResponse(const Answer &answer)
 
 } // namespace
 
+bool takesBody(std::string_view path)
+{
+    return path == "templates/check";
+}
+
 bool isConsolePath(std::string_view path)
 {
     return path == kPrefix
@@ -69,13 +98,14 @@ bool isConsolePath(std::string_view path)
 }
 
 Answer answer(const ConsoleState &state, std::string_view path, const QueryParams &query,
-    DeviceTable &devices)
+    AnswerCaches &caches, std::string_view body)
 {
     const std::vector<std::string> segments = splitPath(path);
     if (segments.empty())
         return error(404,
             "the console API has info, overview, devices, device, classes, "
-            "claims, templates, lint, free, cel/check, cel/eval and explain");
+            "claims, templates, templates/check, topology, lint, free, cel/check, cel/eval and "
+            "explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
     if (segments.size() == 1) {
@@ -102,7 +132,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             Result<DeviceQuery> parsed = parseDeviceQuery(query);
             if (!parsed)
                 return invalid(parsed.error());
-            return { 200, devices.page(state.snapshot, *parsed) };
+            return { 200, caches.devices.page(state.snapshot, *parsed) };
         }
         if (what == "device") {
             const inventory::Device *device = snapshot.device(
@@ -127,6 +157,10 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             return { 200,
                 celEvalDocument(snapshot, *expression, clusterCelTarget(state.kubernetesVersion)) };
     }
+    if (what == "templates" && segments.size() == 2 && segments[1] == "check")
+        return templateCheck(state, query, caches.clusters, body);
+    if (what == "topology" && segments.size() == 2)
+        return topology(state, segments[1]);
     if ((what == "claims" || what == "templates") && segments.size() == 3) {
         const model::Kind kind
             = what == "claims" ? model::Kind::ResourceClaim : model::Kind::ResourceClaimTemplate;
@@ -148,7 +182,7 @@ ConsoleApi::ConsoleApi(QString cachePath, std::string cluster, std::string kuber
     : QObject(parent)
     , m_inventory(new ConsoleInventory(std::move(cachePath), std::move(cluster),
           std::move(kubernetesVersion), writable, 100, this))
-    , m_devices(std::make_shared<DeviceTable>())
+    , m_caches(std::make_shared<AnswerCaches>())
     , m_api(api)
     , m_watches(watches)
     , m_gateway(new WebSocketGateway({ QString::fromLatin1(kChannelProtocol) }, this))
@@ -165,15 +199,18 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
         openChannel(request, connection);
         return;
     }
-    if (request.method != "GET" && request.method != "HEAD") {
-        connection.respond(toResponse(error(405, "the console API only reads (GET)")));
+    const bool post = request.method == "POST" && takesBody(rest);
+    if (request.method != "GET" && request.method != "HEAD" && !post) {
+        connection.respond(toResponse(error(405,
+            "the console API only reads (GET; POST to templates/check with the text to check)")));
         return;
     }
     QPointer<HttpConnection> reply(&connection);
     std::string path(rest);
     QueryParams query = request.query;
-    m_inventory->whenReady([this, reply, path = std::move(path), query = std::move(query)](
-                               const Result<ConsoleState> &state) {
+    std::string body = post ? request.body.toStdString() : std::string();
+    m_inventory->whenReady([this, reply, path = std::move(path), query = std::move(query),
+                               body = std::move(body)](const Result<ConsoleState> &state) {
         if (!reply)
             return;
         if (!state) {
@@ -188,13 +225,14 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
             if (reply)
                 reply->respond(toResponse(watcher->result()));
         });
-        watcher->setFuture(QtConcurrent::run([state = *state, path, query, devices = m_devices]() {
-            try {
-                return answer(state, path, query, *devices);
-            } catch (const std::exception &e) {
-                return error(500, e.what());
-            }
-        }));
+        watcher->setFuture(
+            QtConcurrent::run([state = *state, path, query, body, caches = m_caches]() {
+                try {
+                    return answer(state, path, query, *caches, body);
+                } catch (const std::exception &e) {
+                    return error(500, e.what());
+                }
+            }));
     });
 }
 

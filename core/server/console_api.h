@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/alloc/simulation_cluster.h"
 #include "core/server/console_api_devices.h"
 #include "core/server/console_api_inventory.h"
 #include "core/server/http_message.h"
@@ -41,13 +42,26 @@ struct Answer
     nlohmann::json body;
 };
 
+// What the console API keeps from one request to the next (one per server, or per `dractl
+// console-api` run): the device table's orders and the simulation cluster of the latest
+// revision, which every keystroke's template check reuses. Thread-safe.
+struct AnswerCaches
+{
+    DeviceTable devices;
+    alloc::SimulationClusterCache clusters;
+};
+
 // Answers a console API request from `state` (any thread; reads only the snapshot):
 //   GET info | overview | classes | claims | templates | lint | free?by= | devices?...
-//   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME
+//   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME | topology/NODE
 //   GET cel/check?expr= | cel/eval?expr= | explain/pod/NS/NAME | explain/claim/NS/NAME
+//   POST templates/check[?kubernetesVersion=&featureGates=] with the template as the body
 // `path` is what follows /console/v1/. Errors are {error: {code, message}}.
 Answer answer(const ConsoleState &state, std::string_view path, const QueryParams &query,
-    DeviceTable &devices);
+    AnswerCaches &caches, std::string_view body = {});
+
+// The paths answer() takes a POST body for (checks that read a text, never writes).
+bool takesBody(std::string_view path);
 
 // The console API on a server: routes requests (already authenticated) to answer() on a
 // worker thread, and opens the page's WebSocket. Thread of the server.
@@ -66,7 +80,7 @@ private:
     void openChannel(Request &request, HttpConnection &connection);
 
     ConsoleInventory *m_inventory;
-    std::shared_ptr<DeviceTable> m_devices;
+    std::shared_ptr<AnswerCaches> m_caches;
     const ServedApi &m_api;
     WatchHub &m_watches;
     WebSocketGateway *m_gateway;

@@ -7,12 +7,15 @@
 
 #include "core/alloc/diagnosis.h"
 #include "core/alloc/simulation_cluster.h"
+#include "core/alloc/template_check.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/selector_sweep.h"
 #include "core/inventory/summaries.h"
 #include "core/release/feature_gates.h"
+#include "core/topology/node_topology.h"
+#include "core/topology/topology_layout.h"
 
 namespace dra::server::console {
 
@@ -475,6 +478,29 @@ Result<json> explainDocument(
     if (!diagnosis)
         return fail(diagnosis.error());
     return alloc::diagnosisJson(*diagnosis);
+}
+
+Result<json> templateCheckDocument(const ConsoleState &state, std::string_view text,
+    const release::ReleaseChoice &choice, alloc::SimulationClusterCache &clusters)
+{
+    Result<release::ChosenRelease> chosen = release::chooseRelease(state.kubernetesVersion, choice);
+    if (!chosen)
+        return fail(chosen.error());
+    json out = alloc::toJson(alloc::checkTemplate(state.snapshot, text, clusters, *chosen));
+    out["rev"] = state.snapshot->rev();
+    return out;
+}
+
+Result<json> topologyLayoutDocument(const inventory::Snapshot &snapshot, const std::string &node)
+{
+    Result<topology::NodeTopology> graph
+        = topology::buildNodeTopology(QString::fromStdString(node), snapshot);
+    if (!graph)
+        return fail(graph.error());
+    if (graph->gpus.empty() && graph->nics.empty())
+        return dra::fail(common::Error::Code::NotFound,
+            QStringLiteral("no devices of node %1").arg(QString::fromStdString(node)));
+    return topology::toJson(topology::layoutTopology(*graph));
 }
 
 json claimDetailsDocument(

@@ -15,6 +15,7 @@
 
 #include "core/cel/diagnostic.h"
 #include "core/cel/dra_environment.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/common/result.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
@@ -58,6 +59,20 @@ nlohmann::json celCheckDocument(std::string_view expression, const CelTarget &ta
 nlohmann::json celEvalDocument(
     const inventory::Snapshot &snapshot, std::string_view expression, const CelTarget &target = {});
 bool celCompiles(const nlohmann::json &checkOrEval);
+
+// `dractl template check -o json`'s item for `text` (one ResourceClaimTemplate or
+// ResourceClaim) without the file: match counts, the allocation simulation and findings, in the
+// release chooseRelease() picks from the version the server reports and `choice`; with `rev`.
+// Fails on a bad choice.
+[[nodiscard]] Result<nlohmann::json> templateCheckDocument(const ConsoleState &state,
+    std::string_view text, const release::ReleaseChoice &choice,
+    alloc::SimulationClusterCache &clusters);
+
+// `dractl topology NODE -o layout-json` from the cache (no imported `nvidia-smi topo -m`): the
+// drawing the desktop and the web console show, boxes and links with coordinates. NotFound when
+// the snapshot has no device of `node`.
+[[nodiscard]] Result<nlohmann::json> topologyLayoutDocument(
+    const inventory::Snapshot &snapshot, const std::string &node);
 
 // `dractl lint -o json`: {cluster, rev, findings, summary{error,warning,info}}.
 nlohmann::json lintDocument(const inventory::Snapshot &snapshot);

@@ -41,15 +41,19 @@ struct WebReply
     QByteArray policy; // Content-Security-Policy
 };
 
-// One GET over TLS to the server's self-signed certificate, with `token` as bearer when set.
-WebReply webGet(QNetworkAccessManager &network, const QUrl &url, const QString &token = {})
+// One GET (or, with a body, POST) over TLS to the server's self-signed certificate, with
+// `token` as bearer when set.
+WebReply webGet(QNetworkAccessManager &network, const QUrl &url, const QString &token = {},
+    const std::optional<QByteArray> &body = std::nullopt)
 {
     QNetworkRequest request(url);
     request.setAttribute(
         QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     if (!token.isEmpty())
         request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
-    QNetworkReply *reply = network.get(request);
+    if (body)
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/yaml"));
+    QNetworkReply *reply = body ? network.post(request, *body) : network.get(request);
     QObject::connect(reply, &QNetworkReply::sslErrors, reply,
         [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
     QEventLoop loop;
@@ -117,9 +121,9 @@ protected:
     QUrl url(const QString &path) const { return QUrl(*s_base + path); }
     QString cache() const { return s_dir->filePath(QStringLiteral("served.db")); }
 
-    json consoleGet(const QString &path)
+    json consoleGet(const QString &path, const std::optional<QByteArray> &body = std::nullopt)
     {
-        const WebReply reply = webGet(m_network, url(path), *s_token);
+        const WebReply reply = webGet(m_network, url(path), *s_token, body);
         EXPECT_EQ(reply.status, 200) << path.toStdString() << ": " << reply.body.constData();
         return json::parse(reply.body.toStdString(), nullptr, false);
     }
@@ -137,11 +141,13 @@ protected:
     // The server's answer at `path` and its twin's, at the same revision of the cache: the demo
     // cluster's control plane may still be settling, so both are asked again until they agree
     // on the revision.
-    std::pair<json, json> atSameRevision(const QString &path, const QStringList &twinArguments)
+    // With `body`, the server is asked with a POST of it.
+    std::pair<json, json> atSameRevision(const QString &path, const QStringList &twinArguments,
+        const std::optional<QByteArray> &body = std::nullopt)
     {
         for (int attempt = 0; attempt < 20; ++attempt) {
             const json before = consoleGet(QStringLiteral("/console/v1/info"));
-            const json served = consoleGet(QStringLiteral("/console/v1/") + path);
+            const json served = consoleGet(QStringLiteral("/console/v1/") + path, body);
             const json printed = twin(twinArguments);
             const json cached = twin({ QStringLiteral("console-api"), QStringLiteral("info") });
             const json after = consoleGet(QStringLiteral("/console/v1/info"));
@@ -325,6 +331,70 @@ TEST_F(WebConsoleServeTest, LintFreeAndCelAnswerTheDocumentsTheirTwinsPrint)
     EXPECT_EQ(check["ok"], false);
     EXPECT_TRUE(check["release"]["from"].get<std::string>().starts_with("the cluster's version, v"))
         << check.dump();
+}
+
+TEST_F(WebConsoleServeTest, TopologyIsTheDrawingDractlTopologyPrints)
+{
+    std::string node;
+    const json overview = consoleGet(QStringLiteral("/console/v1/overview"));
+    for (const json &n : overview["nodes"])
+        if (n["gpus"]["total"].get<int>() > 0)
+            node = n["name"].get<std::string>();
+    ASSERT_FALSE(node.empty()) << "the demo has GPU nodes";
+    const auto [served, printed]
+        = atSameRevision(QStringLiteral("topology/") + QString::fromStdString(node),
+            { QStringLiteral("topology"), QString::fromStdString(node), QStringLiteral("-o"),
+                QStringLiteral("layout-json") });
+    EXPECT_EQ(served, printed);
+    ASSERT_TRUE(served.is_object()) << served.dump();
+    EXPECT_FALSE(served.empty());
+    const WebReply missing
+        = webGet(m_network, url(QStringLiteral("/console/v1/topology/no-such-node")), *s_token);
+    EXPECT_EQ(missing.status, 404) << missing.body.constData();
+}
+
+TEST_F(WebConsoleServeTest, TemplateCheckIsWhatDractlTemplateCheckPrints)
+{
+    const QByteArray text = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-mig, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: mig.nvidia.com
+          selectors:
+          - cel: {expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"}
+)";
+    const QString file = s_dir->filePath(QStringLiteral("one-mig.yaml"));
+    {
+        QFile out(file);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+        out.write(text);
+    }
+    const auto [served, twinned] = atSameRevision(QStringLiteral("templates/check"),
+        { QStringLiteral("console-api"), QStringLiteral("templates/check"),
+            QStringLiteral("--body"), file },
+        text);
+    EXPECT_EQ(served, twinned);
+    ASSERT_TRUE(served.contains("requests")) << served.dump();
+    EXPECT_EQ(served["name"], "one-mig");
+    // The same check `dractl template check FILE` prints for the file.
+    json item = twin({ QStringLiteral("template"), QStringLiteral("check"), file,
+        QStringLiteral("-o"), QStringLiteral("json") })["items"][0];
+    item.erase("file");
+    json withoutRev = served;
+    withoutRev.erase("rev");
+    EXPECT_EQ(withoutRev, item);
+
+    const WebReply empty = webGet(
+        m_network, url(QStringLiteral("/console/v1/templates/check")), *s_token, QByteArray());
+    EXPECT_EQ(empty.status, 400) << empty.body.constData();
+    const WebReply write
+        = webGet(m_network, url(QStringLiteral("/console/v1/claims")), *s_token, QByteArray("{}"));
+    EXPECT_EQ(write.status, 405) << "only the checks take a body";
 }
 
 TEST_F(WebConsoleServeTest, ClaimDiagnosisIsWhatDractlExplainPrints)

@@ -4,22 +4,31 @@
 // dractl console-api PATH: what the web console's API (/console/v1/PATH) answers, computed on
 // the cache by the same function the server calls: the command-line twin of every view of the
 // web console.
+#include <QFile>
+
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
 #include "app/dractl/commands/output.h"
+#include "core/common/json_text.h"
 #include "core/server/console_api.h"
 
 namespace dra::cli {
 
 namespace {
 
+using common::qs;
+
 int runConsoleApi(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
+    parser.addOption({ QStringLiteral("body"),
+        QStringLiteral("Send this file's text as the request's body, as the page POSTs it "
+                       "(templates/check)."),
+        QStringLiteral("file") });
     parser.addPositionalArgument(QStringLiteral("path"),
         QStringLiteral("overview, devices?selector=...&sort=memory, classes, claims/NS/NAME, "
                        "... (with or without /console/v1/ before it)"));
@@ -29,8 +38,9 @@ int runConsoleApi(const QStringList &arguments)
                 "Print what the web console's API answers at /console/v1/PATH, computed on the "
                 "cache with the server's own code: info, overview, devices (q, selector, node, "
                 "sort, order, offset, limit), device?driver=&pool=&name=, classes, claims, "
-                "claims/NS/NAME, templates, templates/NS/NAME, lint, free?by=, cel/check?expr=, "
-                "cel/eval?expr=, explain/pod/NS/NAME, explain/claim/NS/NAME.\n"
+                "claims/NS/NAME, templates, templates/NS/NAME, templates/check --body FILE, "
+                "topology/NODE, lint, free?by=, cel/check?expr=, cel/eval?expr=, "
+                "explain/pod/NS/NAME, explain/claim/NS/NAME.\n"
                 "Exit status 1 when the API would answer an error."),
             &exitCode))
         return exitCode;
@@ -48,6 +58,16 @@ int runConsoleApi(const QStringList &arguments)
             ? std::string_view()
             : std::string_view(target).substr(question + 1));
 
+    std::string body;
+    if (parser.isSet(QStringLiteral("body"))) {
+        if (!server::console::takesBody(path))
+            return fail(QStringLiteral("console-api: %1 takes no body").arg(qs(path)));
+        QFile file(parser.value(QStringLiteral("body")));
+        if (!file.open(QIODevice::ReadOnly))
+            return fail(QStringLiteral("console-api: %1: %2")
+                            .arg(parser.value(QStringLiteral("body")), file.errorString()));
+        body = file.readAll().toStdString();
+    }
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
         return fail(opened.error());
@@ -55,8 +75,9 @@ int runConsoleApi(const QStringList &arguments)
         = server::console::loadConsoleState(opened->cache, opened->cluster, false);
     if (!state)
         return fail(state.error());
-    server::console::DeviceTable devices;
-    const server::console::Answer answer = server::console::answer(*state, path, query, devices);
+    server::console::AnswerCaches caches;
+    const server::console::Answer answer
+        = server::console::answer(*state, path, query, caches, body);
     printJson(answer.body);
     return answer.status < 300 ? Ok : Failed;
 }
