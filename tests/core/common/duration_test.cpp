@@ -27,8 +27,6 @@ class ParseDurationTest : public testing::TestWithParam<DurationCase>
 {
 };
 
-} // namespace
-
 TEST_P(ParseDurationTest, ReadsWhatUsersType)
 {
     EXPECT_EQ(parseDuration(GetParam().text), GetParam().ms) << '"' << GetParam().text << '"';
@@ -66,3 +64,5 @@ TEST(FormatDurationTest, WritesTheShortestTextThatReadsBack)
     EXPECT_EQ(formatDuration(0), "0s");
     EXPECT_EQ(formatDuration(-5), "0s");
 }
+
+} // namespace
