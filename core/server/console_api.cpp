@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/inventory/readiness.h"
 #include "core/server/console_api_channel.h"
 #include "core/server/http_connection.h"
 #include "core/server/kube_status.h"
@@ -104,8 +105,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
     if (segments.empty())
         return error(404,
             "the console API has info, overview, devices, device, classes, "
-            "claims, templates, templates/check, topology, lint, free, cel/check, cel/eval and "
-            "explain");
+            "claims, templates, templates/check, topology, lint, readiness, free, cel/check, "
+            "cel/eval and explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
     if (segments.size() == 1) {
@@ -121,6 +122,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             return { 200, templatesDocument(snapshot) };
         if (what == "lint")
             return { 200, lintDocument(snapshot) };
+        if (what == "readiness")
+            return { 200, inventory::toJson(inventory::readiness(snapshot, state.streams)) };
         if (what == "free") {
             const std::string by = query.value("by").value_or("pool");
             const std::optional<inventory::FreeGrouping> grouping = inventory::parseGrouping(by);

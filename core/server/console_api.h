@@ -52,7 +52,7 @@ struct AnswerCaches
 };
 
 // Answers a console API request from `state` (any thread; reads only the snapshot):
-//   GET info | overview | classes | claims | templates | lint | free?by= | devices?...
+//   GET info | overview | classes | claims | templates | lint | readiness | free?by= | devices?...
 //   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME | topology/NODE
 //   GET cel/check?expr= | cel/eval?expr= | explain/pod/NS/NAME | explain/claim/NS/NAME
 //   POST templates/check[?kubernetesVersion=&featureGates=] with the template as the body

@@ -321,6 +321,12 @@ TEST_F(WebConsoleServeTest, LintFreeAndCelAnswerTheDocumentsTheirTwinsPrint)
         { QStringLiteral("free"), QStringLiteral("--by"), QStringLiteral("node"),
             QStringLiteral("-o"), QStringLiteral("json") });
     EXPECT_EQ(free, freeTwin);
+    const auto [ready, readyTwin] = atSameRevision(QStringLiteral("readiness"),
+        { QStringLiteral("readiness"), QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(ready, readyTwin);
+    ASSERT_TRUE(ready.contains("checks")) << ready.dump();
+    EXPECT_EQ(ready["checks"][0]["id"], "release");
+    EXPECT_NE(ready["checks"][0]["verdict"], "unknown") << "the demo reports its version";
     const json check
         = consoleGet(QStringLiteral("/console/v1/cel/check?expr=device.driver%20%3D%3D%201"));
     // Both check as the cluster's release, not the newest one.
