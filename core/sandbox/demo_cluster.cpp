@@ -41,6 +41,14 @@ Result<void> seedDemoCache(
     if (!namespaceObject)
         return dra::fail(namespaceObject.error());
     batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*namespaceObject) });
+    // The other namespaces every cluster has, which manifests and tools expect to find.
+    for (const char *name : { "kube-public", "kube-node-lease" }) {
+        Result<model::Object> other
+            = model::decodeObject(ObjectFactory(preset.seed).namespaceObject(name));
+        if (!other)
+            return dra::fail(other.error());
+        batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*other) });
+    }
     if (Result<model::BatchSummary> applied = writer.apply(batch); !applied)
         return dra::fail(applied.error());
     return writer.setClusterInfo(

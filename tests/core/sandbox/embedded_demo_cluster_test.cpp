@@ -154,6 +154,17 @@ TEST(EmbeddedDemoClusterTest, DefaultNamespaceOnlyWhenAskedFor)
     EXPECT_TRUE(found.has_value()) << found.error().message.toStdString();
 }
 
+TEST(EmbeddedDemoClusterTest, HasTheSystemNamespacesEveryClusterHas)
+{
+    const std::unique_ptr<sandbox::EmbeddedDemoCluster> cluster = startedCluster();
+    ASSERT_TRUE(cluster);
+    for (const char *name : { "kube-system", "kube-public", "kube-node-lease" }) {
+        const Result<kube::RestResponse> found = getPath(
+            cluster->clientConfig(), QStringLiteral("/api/v1/namespaces/") + QLatin1String(name));
+        EXPECT_TRUE(found.has_value()) << name << ": " << found.error().message.toStdString();
+    }
+}
+
 TEST(EmbeddedDemoClusterTest, TemporaryCacheGoesAwayWithTheCluster)
 {
     std::unique_ptr<sandbox::EmbeddedDemoCluster> cluster = startedCluster();
