@@ -42,6 +42,28 @@ assert.equal(location.webSocketUrl(new URL('https://127.0.0.1:6443/ui/'), '/cons
 assert.equal(api.queryString({ a: 'x y', b: '', c: 0 }), '?a=x+y&c=0');
 assert.deepEqual(vtable.pagesFor(190, 410, 200), [0, 1, 2]);
 
+// post() sends the text as it is, with the token and the query, and reads the JSON answer; a
+// refusal becomes an ApiError with the server's message.
+{
+  const sent = [];
+  const fake = async (url, init) => {
+    sent.push({ url, init });
+    const ok = init.body !== 'bad';
+    return { ok, status: ok ? 200 : 400,
+      json: async () => (ok ? { requests: [] } : { error: { code: 400, message: 'kubernetesVersion: no' } }) };
+  };
+  const client = new api.Api('t0k', fake);
+  assert.deepEqual(await client.post('templates/check', 'kind: X\n', { kubernetesVersion: '1.33', featureGates: '' }), { requests: [] });
+  assert.equal(sent[0].url, '/console/v1/templates/check?kubernetesVersion=1.33');
+  assert.equal(sent[0].init.method, 'POST');
+  assert.equal(sent[0].init.body, 'kind: X\n');
+  assert.equal(sent[0].init.headers.Authorization, 'Bearer t0k');
+  await assert.rejects(client.post('templates/check', 'bad'), (e) => e instanceof api.ApiError && e.status === 400 && e.message === 'kubernetesVersion: no');
+  await client.get('readiness');
+  assert.equal(sent[2].init.method, 'GET');
+  assert.equal(sent[2].init.body, undefined);
+}
+
 // Selectors in the editor's YAML map line:column of the compiler to the editor's text.
 {
   const text = [

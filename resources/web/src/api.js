@@ -36,14 +36,25 @@ export class Api {
 
   // GET /console/v1/<path>?<params> as JSON; throws UnauthorizedError or ApiError.
   async get(path, params) {
+    return this.request('GET', path, params);
+  }
+
+  // POST /console/v1/<path>?<params> with `body` (text, sent as it is) and the answer as JSON:
+  // the template check reads the text to check from the body. Throws as get() does.
+  async post(path, body, params) {
+    return this.request('POST', path, params, body);
+  }
+
+  async request(method, path, params, body) {
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${this.token}` };
+    if (body !== undefined) headers['Content-Type'] = 'text/plain; charset=utf-8';
     const response = await this.fetch(`/console/v1/${path}${queryString(params)}`, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${this.token}` },
-      cache: 'no-store',
+      method, headers, body, cache: 'no-store',
     });
     if (response.status === 401) throw new UnauthorizedError();
-    const body = await response.json().catch(() => ({}));
-    if (!response.ok) throw new ApiError(response.status, body?.error?.message ?? `HTTP ${response.status}`);
-    return body;
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new ApiError(response.status, answer?.error?.message ?? `HTTP ${response.status}`);
+    return answer;
   }
 }
 
