@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The template editor: a ResourceClaimTemplate in YAML (CodeMirror 6), its CEL selectors
-// checked as you type by the server's compiler, errors underlined at their line:column. Match
-// counts, the simulation, the negative control and apply come with the core template check
-// (issue 18).
+// checked as you type by the server's compiler, errors underlined at their line:column; beside
+// it the whole template checked by the server (templates/check) after a pause: match counts per
+// request, where copies fit or why not, findings, in the cluster's release or one chosen.
+// The negative control, dry-run diff and apply come later.
 
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine } from '@codemirror/view';
@@ -15,23 +16,12 @@ import { yaml } from '@codemirror/lang-yaml';
 import { linter, lintGutter } from '@codemirror/lint';
 import { h, fill } from '../dom.js';
 import { findExpressions, offsetOf } from '../selectors_in_yaml.js';
+import { STARTER } from '../starter_template.js';
+import { RELEASES, checkSection } from './template_check.js';
 
-export const STARTER = `apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata:
-  name: one-gpu
-  namespace: default
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: gpu.nvidia.com
-          selectors:
-          - cel:
-              expression: device.attributes['gpu.nvidia.com'].productName.startsWith('NVIDIA')
-`;
+export { STARTER };
+
+const CHECK_DELAY_MS = 300;
 
 // Colours from the page's theme variables, so light and dark both read well.
 const highlight = HighlightStyle.define([
@@ -54,7 +44,62 @@ export const editor = {
   render(context) {
     const host = h('div', { class: 'editor-host', id: 'template-editor' });
     const problems = h('ul', { class: 'diagnostics', id: 'editor-problems', 'aria-live': 'polite' });
-    fill(context.root, h('h2', {}, 'Template editor'), host, problems);
+    const release = h('select', { id: 'check-release', 'aria-label': 'Kubernetes release to check in' },
+      h('option', { value: '' }, "the cluster's release"),
+      RELEASES.map((r) => h('option', { value: r }, `Kubernetes ${r}`)));
+    release.value = RELEASES.includes(context.params.get('release')) ? context.params.get('release') : '';
+    const gates = h('input', { type: 'text', id: 'check-gates', spellcheck: 'false', size: 28,
+      placeholder: 'feature gates, e.g. DRAPrioritizedList=false', 'aria-label': 'Feature gates',
+      value: context.params.get('featureGates') ?? '' });
+    const state = h('span', { class: 'muted', id: 'check-state', 'aria-live': 'polite' });
+    const result = h('div', { id: 'check-result' }, h('p', { class: 'muted' }, 'Checking…'));
+    const pane = h('aside', { class: 'details check-pane', id: 'check-pane', 'aria-label': 'Template check' },
+      h('h3', {}, 'Template check'),
+      h('div', { class: 'check-options' }, h('label', {}, 'Check in ', release), gates, state),
+      result);
+    fill(context.root, h('h2', {}, 'Template editor'),
+      h('div', { class: 'split editor-split' }, h('div', {}, host, problems), pane));
+    context.api.get('info').then((info) => {
+      if (info.kubernetesVersion) release.options[0].textContent = `the cluster's (${info.kubernetesVersion})`;
+    }).catch(() => {});
+
+    // The whole text, checked after a pause; an answer is shown only while no newer text or
+    // option is waiting or asked about.
+    let latest = 0;
+    let timer = null;
+    const runCheck = async (serial, text) => {
+      state.textContent = 'checking…';
+      try {
+        const answer = await context.api.post('templates/check', text,
+          { kubernetesVersion: release.value, featureGates: gates.value.trim() });
+        if (serial !== latest || !context.alive()) return;
+        fill(result, checkSection(answer));
+        state.textContent = '';
+      } catch (error) {
+        if (serial !== latest || !context.alive()) return;
+        if (error.status === 400) {
+          fill(result, h('p', { class: 'warn', id: 'check-error' }, error.message));
+          state.textContent = '';
+        } else {
+          state.textContent = 'not checked';
+          context.fail(error);
+        }
+      }
+    };
+    const scheduleCheck = (delay = CHECK_DELAY_MS) => {
+      clearTimeout(timer);
+      const serial = ++latest;
+      timer = setTimeout(() => runCheck(serial, view.state.doc.toString()), delay);
+    };
+    const keepOptions = () => {
+      const next = Object.fromEntries(context.params);
+      next.release = release.value;
+      next.featureGates = gates.value.trim();
+      context.setParams(next);
+      scheduleCheck(0);
+    };
+    release.addEventListener('change', keepOptions);
+    gates.addEventListener('change', keepOptions);
     const check = linter(async (view) => {
       const text = view.state.doc.toString();
       const diagnostics = [];
@@ -83,6 +128,9 @@ export const editor = {
           lineNumbers(), highlightActiveLine(), history(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           yaml(), syntaxHighlighting(highlight), check, lintGutter(),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) scheduleCheck();
+          }),
         ],
       }),
     });
@@ -94,10 +142,21 @@ export const editor = {
           object.metadata = { name: object.metadata.name, namespace: object.metadata.namespace };
         }
         delete object.status;
-        // JSON is YAML; the editor keeps it as it is until the core template check lands.
+        // JSON is YAML: the check and the selectors' diagnostics read it as it is.
         view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: JSON.stringify(object, null, 2) } });
-      }).catch((error) => context.fail(error));
+      }).catch((error) => {
+        context.fail(error);
+        scheduleCheck(0);
+      });
+    } else {
+      scheduleCheck(0);
     }
-    return () => view.destroy();
+    // The cluster moved: the same text may match and fit otherwise now.
+    const unsubscribe = context.channel.view('devices', () => scheduleCheck());
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+      view.destroy();
+    };
   },
 };

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The template check as the editor shows it beside the text (POST /console/v1/templates/check,
+// what `dractl template check FILE -o json` prints): per request the devices of its class and
+// those its selectors match, on how many nodes, the selector errors; then whether copies can be
+// allocated and where, or why not; the findings; and the release it was checked in.
+
+import { h, link, table } from '../dom.js';
+import { formatHash } from '../location.js';
+
+// The releases a user may check in besides the cluster's own: 1.31 (structured parameters)
+// to the newest this console models.
+export const RELEASES = ['1.31', '1.32', '1.33', '1.34', '1.35', '1.36', '1.37'];
+
+function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function requestsTable(requests) {
+  if (!requests.length) return h('p', { class: 'muted' }, 'No requests.');
+  return table([
+    ['Request', (r) => h('strong', {}, r.name)],
+    ['Class', (r) => (r.classExists ? link(formatHash('classes'), r.deviceClass)
+      : h('span', { class: 'warn' }, `${r.deviceClass || '(none)'}: no such DeviceClass`))],
+    ['Matching', (r) => h('span', { class: `match-count${r.matching ? '' : ' none'}`, dataset: { request: r.name } },
+      String(r.matching))],
+    ['Of class', (r) => String(r.devicesOfClass)],
+    ['Nodes', (r) => String(r.nodes)],
+    ['Selector errors', (r) => (r.selectorErrors.length
+      ? h('ul', { class: 'selector-errors' }, r.selectorErrors.map((e) => h('li', {}, e))) : '—')],
+  ], requests, { rowClass: (r) => (r.selectorErrors.length || !r.classExists ? 'problem' : undefined) });
+}
+
+function allocationSection(allocation) {
+  if (!allocation) return null;
+  const nodes = allocation.nodesWhereOneFits ?? [];
+  const fits = allocation.copiesThatFit > 0;
+  return h('section', { class: 'allocation' },
+    h('h4', {}, 'Allocation'),
+    fits
+      ? h('p', { class: 'verdict fits', id: 'check-verdict' },
+        `Fits on ${plural(nodes.length, 'node')}`,
+        allocation.firstNode ? [', first copy on ', link(formatHash('topology', allocation.firstNode), allocation.firstNode)] : '',
+        `; ${plural(allocation.copiesThatFit, 'copy', 'copies')} fit at once${allocation.capped ? ' (or more: the count stops there)' : ''}.`)
+      : h('p', { class: 'verdict blocked', id: 'check-verdict' }, 'Cannot be allocated: ', allocation.reason ?? 'no node has what it asks for.'),
+    fits && allocation.nextCopy ? h('p', { class: 'muted' }, `The next copy does not fit: ${allocation.nextCopy}`) : null,
+    allocation.explanation?.length ? h('details', {}, h('summary', {}, 'Per node, the closest first'),
+      h('ul', { class: 'explanation' }, allocation.explanation.map((line) => h('li', {}, line)))) : null);
+}
+
+// The pane's contents for one answer of the template check.
+export function checkSection(answer) {
+  if (answer.error) {
+    return [h('p', { class: 'warn', id: 'check-error' }, `The text does not read: ${answer.error}`)];
+  }
+  return [
+    h('p', { class: 'muted' }, `${answer.kind} ${answer.namespace ? `${answer.namespace}/` : ''}${answer.name}`),
+    h('h4', {}, 'Requests'), requestsTable(answer.requests ?? []),
+    allocationSection(answer.allocation),
+    h('h4', {}, 'Findings'),
+    answer.findings?.length
+      ? h('ul', { class: 'findings' }, answer.findings.map((f) => h('li', {}, f)))
+      : h('p', { class: 'muted' }, 'Nothing to report.'),
+    answer.release ? h('p', { class: 'checked-in muted' }, `Checked in ${answer.release}`,
+      answer.rev !== undefined ? ` at revision ${answer.rev}` : '', '.') : null,
+  ];
+}
