@@ -31,6 +31,7 @@ const vtable = await load('vtable.js');
   assert.equal(location.parseHash('#/rollouts/llm-server').arg, 'llm-server');
   assert.equal(location.parseHash('#/editor?from=ml/train').params.get('from'), 'ml/train');
   assert.equal(location.parseHash('#/nonsense').name, '');
+  assert.equal(location.parseHash('#/readiness').name, 'readiness');
   assert.equal(location.formatHash('topology', 'node a'), '#/topology/node%20a');
   assert.equal(location.formatHash('devices', '', { q: '', node: 'n1' }), '#/devices?node=n1');
 }

@@ -10,7 +10,8 @@ import { topology } from './topology.js';
 import { claims, templates } from './claims.js';
 import { editor } from './editor.js';
 import { lint } from './lint.js';
+import { readiness } from './readiness.js';
 import { free } from './free.js';
 import { rollouts } from './rollouts.js';
 
-export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, free, rollouts];
+export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, readiness, free, rollouts];
