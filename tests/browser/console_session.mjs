@@ -4,6 +4,12 @@
 // What the browser tests and the screenshot helper share: a `dractl serve --demo` of their own
 // on a free loopback port, and Debian's chromium driven by playwright-core (never a downloaded
 // browser), started with the flags this machine's closed network needs and a fresh profile.
+//
+// Environment:
+//   DRA_WEB_ROOT  a bundle folder (`node resources/web/build.mjs DIR`): the server serves the
+//                 page from there (`dractl serve --web-root DIR`) instead of the bundle built
+//                 into dractl, so the page's sources are tested without rebuilding dractl.
+//   DRA_CHROMIUM  the browser to drive (default /usr/bin/chromium).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,15 +24,16 @@ export const CHROMIUM = process.env.DRA_CHROMIUM ?? '/usr/bin/chromium';
 export const SKIP = 77; // ctest's SKIP_RETURN_CODE for these tests
 
 export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
-  'editor', 'lint', 'free', 'rollouts'];
+  'editor', 'lint', 'readiness', 'free', 'rollouts'];
 
 // Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, stop} once its
 // banner printed the web console's link.
 export async function startDemo(dractl, { preset, extra = [] } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'dra-web-'));
   const kubeconfig = path.join(dir, 'demo.kubeconfig');
+  const webRoot = process.env.DRA_WEB_ROOT ? ['--web-root', process.env.DRA_WEB_ROOT] : [];
   const server = spawn(dractl, ['serve', preset ? `--demo=${preset}` : '--demo', '--listen', '127.0.0.1:0',
-    '--write-kubeconfig', kubeconfig, ...extra], {
+    '--write-kubeconfig', kubeconfig, ...webRoot, ...extra], {
     env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -84,11 +91,12 @@ export const READY = {
   overview: '.tile',
   devices: '.vt-row.state-free, .vt-row.state-allocated, .vt-row.state-blocked, .vt-row.state-tainted',
   classes: 'table.data tbody tr',
-  topology: 'section table.data tbody tr',
+  topology: 'svg.topology g.gpu, svg.topology g.nic',
   claims: 'table.data tbody tr',
   templates: 'table.data tbody tr, p.muted',
-  editor: '.cm-editor .cm-content',
+  editor: '#check-result .checked-in, #check-result #check-error',
   lint: 'p:not(:empty)',
+  readiness: 'li.readiness-check',
   free: 'table.data tbody tr',
   rollouts: '.banner pre',
 };

@@ -9,13 +9,21 @@
 //   shows its data;
 // - a broken CEL selector in the devices filter shows its error under the column the compiler
 //   names;
-// - a `kubectl label` on a ResourceSlice appears in the open page without a reload.
+// - a `kubectl label` on a ResourceSlice appears in the open page without a reload;
+// - the topology drawing has a box for every GPU and MIG device of the server's layout;
+// - the editor's check pane shows the server's match counts for the text it holds (in the
+//   cluster's release and in one chosen on the page), and "cannot be allocated" once the
+//   selector matches nothing;
+// - the readiness page lists the server's checks in its order with its verdicts.
+// Every expected figure is the server's own answer to the same request, never a number written
+// here. DRA_WEB_ROOT=DIR tests the bundle in DIR instead of the one built into dractl.
 // With SCREENSHOT_DIR, a PNG of every route goes there. Exit 77 (skipped) without chromium.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { READY, ROUTES, SKIP, haveChromium, launchBrowser, startDemo } from './console_session.mjs';
+import { STARTER } from '../../resources/web/src/starter_template.js';
 
 const [dractl, screenshots] = process.argv.slice(2);
 if (!haveChromium()) {
@@ -38,6 +46,12 @@ try {
   });
   const api = async (apiPath) => (await fetch(`${demo.base}/console/v1/${apiPath}`, {
     headers: { Authorization: `Bearer ${demo.token}` } })).json();
+  const apiPost = async (apiPath, body) => (await fetch(`${demo.base}/console/v1/${apiPath}`, {
+    method: 'POST', body, headers: { Authorization: `Bearer ${demo.token}` } })).json();
+  const show = async (hash, ready) => {
+    await page.evaluate((h) => { window.location.hash = h; }, hash);
+    await page.waitForSelector(ready, { timeout: 20000 });
+  };
 
   // The link the server printed: the token leaves the address bar, the route stays.
   await page.goto(`${demo.base}/ui/#/devices?token=${demo.token}`);
@@ -68,6 +82,80 @@ try {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(screenshots, 'overview-dark.png') });
     await page.click('#theme');
+  }
+
+  // The topology drawing: one box per GPU and per MIG device of the server's layout.
+  {
+    const layout = await api(`topology/${encodeURIComponent(node)}`);
+    const gpus = layout.devices.filter((d) => d.kind === 'gpu');
+    const migs = layout.devices.filter((d) => d.kind === 'mig');
+    assert.ok(gpus.length > 0, `node ${node} has GPUs in its layout`);
+    await show(`#/topology/${node}`, 'main[data-view="topology"] svg.topology g.gpu');
+    assert.equal(await page.locator('svg.topology g.gpu').count(), gpus.length, 'a box per GPU');
+    assert.equal(await page.locator('svg.topology rect.mig').count(), migs.length, 'a box per MIG device');
+    assert.equal(await page.locator('svg.topology g.gpu.fill-held').count(),
+      gpus.filter((d) => d.fill === 'held').length, 'held GPUs drawn as held');
+    assert.ok(await page.locator('#topology-devices table.data tbody tr').count() > 0, 'the device list stays below');
+    console.log(`topology of ${node}: ${gpus.length} GPU and ${migs.length} MIG boxes: ok`);
+  }
+
+  // The editor's check pane: the server's counts for the starter text, and "cannot be
+  // allocated" once the selector matches nothing.
+  {
+    const expected = await apiPost('templates/check', STARTER);
+    assert.ok(expected.requests?.length, `the starter text checks: ${JSON.stringify(expected)}`);
+    await show('#/editor', 'main[data-view="editor"] #check-result .checked-in');
+    for (const request of expected.requests) {
+      assert.equal(Number(await page.locator(`.match-count[data-request="${request.name}"]`).innerText()),
+        request.matching, `request ${request.name} matches what the server counts`);
+    }
+    const checkedIn = await page.locator('#check-result .checked-in').innerText();
+    assert.ok(checkedIn.startsWith(`Checked in ${expected.release}`), `the release the server checked in: ${checkedIn}`);
+    if (expected.allocation.copiesThatFit > 0) {
+      assert.match(await page.locator('#check-verdict').innerText(),
+        new RegExp(`^Fits on ${expected.allocation.nodesWhereOneFits.length} nodes?`));
+    }
+    // Another release, chosen on the page, is the server's answer in that release.
+    const older = await apiPost('templates/check?kubernetesVersion=1.33', STARTER);
+    await page.selectOption('#check-release', '1.33');
+    await page.locator('#check-result .checked-in', { hasText: `Checked in ${older.release}` }).waitFor({ timeout: 10000 });
+    assert.match(new URL(page.url()).hash, /release=1\.33/, 'the release stays in the address');
+    for (const request of older.requests) {
+      assert.equal(Number(await page.locator(`.match-count[data-request="${request.name}"]`).innerText()),
+        request.matching, `request ${request.name} in 1.33`);
+    }
+    if (older.allocation.copiesThatFit > 0) {
+      assert.match(await page.locator('#check-verdict').innerText(),
+        new RegExp(`^Fits on ${older.allocation.nodesWhereOneFits.length} nodes?`));
+    }
+    await page.selectOption('#check-release', '');
+    await page.locator('#check-result .checked-in', { hasText: `Checked in ${expected.release}` }).waitFor({ timeout: 10000 });
+    const impossible = STARTER.replace(/expression: .*/, "expression: device.attributes['gpu.nvidia.com'].productName == 'no such GPU'");
+    assert.notEqual(impossible, STARTER);
+    const none = await apiPost('templates/check', impossible);
+    assert.equal(none.allocation.copiesThatFit, 0, 'the server cannot allocate the impossible text');
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    // Deleted first: Chromium typing over a selection of styled text applies an inline style,
+    // which the page's Content-Security-Policy refuses (and reports as a console error).
+    await page.keyboard.press('Backspace');
+    await page.keyboard.insertText(impossible);
+    await page.locator('#check-verdict', { hasText: 'Cannot be allocated' }).waitFor({ timeout: 10000 });
+    for (const request of none.requests) {
+      assert.equal(Number(await page.locator(`.match-count[data-request="${request.name}"]`).innerText()),
+        request.matching, `request ${request.name} matches what the server counts for the changed text`);
+    }
+    console.log(`editor check: ${expected.requests.map((r) => `${r.name} ${r.matching}`).join(', ')} matching (1.33: ${older.requests.map((r) => r.matching).join(', ')}), then cannot be allocated: ok`);
+  }
+
+  // Readiness: the server's checks, in its order, with its verdicts.
+  {
+    const report = await api('readiness');
+    await show('#/readiness', 'main[data-view="readiness"] li.readiness-check');
+    const shown = await page.locator('li.readiness-check').evaluateAll((items) =>
+      items.map((item) => [item.dataset.check, item.dataset.verdict]));
+    assert.deepEqual(shown, report.checks.map((c) => [c.id, c.verdict]));
+    console.log(`readiness: ${shown.length} checks, verdict ${report.verdict}: ok`);
   }
 
   // A broken selector: the error is shown under the column the compiler gives.
