@@ -6,7 +6,7 @@ namespace dra::common {
 
 Error Error::withContext(const QString &context) const
 {
-    return Error { code, context + QStringLiteral(": ") + message };
+    return Error { code, context + QStringLiteral(": ") + message, permanent };
 }
 
 QString codeName(Error::Code code)

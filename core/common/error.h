@@ -27,6 +27,9 @@ struct Error
     };
     Code code = Code::Internal;
     QString message;
+    // Trying again cannot help until the user changes something (a CA, a kubeconfig, a
+    // credential): callers that retry should stop, or retry only rarely, and say so.
+    bool permanent = false;
 
     // Returns a copy whose message is prefixed with `context: `, e.g. a file name.
     [[nodiscard]] Error withContext(const QString &context) const;

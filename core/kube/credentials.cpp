@@ -22,6 +22,14 @@ QByteArray bearer(const QByteArray &token)
     return "Bearer " + token;
 }
 
+// Credentials that cannot be had (a missing token file, a plugin that is not installed or
+// fails) do not appear by retrying the request.
+Error permanentError(Error error)
+{
+    error.permanent = true;
+    return error;
+}
+
 } // namespace
 
 void AuthMaterial::applyTo(QNetworkRequest &request, QSslConfiguration &tls) const
@@ -88,7 +96,7 @@ void Credentials::get(QObject *context, Callback done)
     if (!m_config.tokenFile.isEmpty()) {
         Result<QByteArray> header = bearerFromTokenFile();
         if (!header) {
-            done(fail(header.error()));
+            done(fail(permanentError(header.error())));
             return;
         }
         material.authorization = *header;
@@ -100,7 +108,9 @@ void Credentials::get(QObject *context, Callback done)
     m_exec->fetch(context,
         [this, material, done = std::move(done)](const Result<ExecCredential> &credential) mutable {
             if (!credential) {
-                done(fail(credential.error()));
+                // The plugin ran by its own rules (its timeout, its prompts) and gave nothing
+                // usable: as with kubectl, asking again at once would fail the same way.
+                done(fail(permanentError(credential.error())));
                 return;
             }
             if (!credential->token.isEmpty())
@@ -112,7 +122,7 @@ void Credentials::get(QObject *context, Callback done)
                     = parseCertificates(credential->clientCertificatePem, what);
                 Result<QSslKey> key = parsePrivateKey(credential->clientKeyPem, what);
                 if (!chain || !key) {
-                    done(fail(!chain ? chain.error() : key.error()));
+                    done(fail(permanentError(!chain ? chain.error() : key.error())));
                     return;
                 }
                 material.clientChain = *chain;

@@ -120,6 +120,7 @@ void LiveMirror::startMirror(const MirrorOptions &mirror)
             connect(mirror, &Mirror::streamChanged, this, &LiveMirror::streamChanged);
             connect(mirror, &Mirror::listProgress, this, &LiveMirror::listProgress);
             connect(mirror, &Mirror::notice, this, &LiveMirror::notice);
+            connect(mirror, &Mirror::permanentFailure, this, &LiveMirror::permanentFailure);
             connect(mirror, &Mirror::initialSynced, this, [this] {
                 m_initialSyncDone = true;
                 Q_EMIT initialSynced();

@@ -89,6 +89,9 @@ Q_SIGNALS:
     void initialSynced();
     // Something the user should read that stops no stream (kube::Mirror::notice).
     void notice(const dra::common::Error &error);
+    // The cluster cannot be mirrored until the user acts (kube::Mirror::permanentFailure); the
+    // streams concerned show it as their state and reason, and retry rarely.
+    void permanentFailure(const dra::common::Error &error);
     // A Warning header the server sent.
     void warning(const QString &warning);
     // A batch is in the cache, with its revisions.

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/mirror.h"
 
+#include <QRandomGenerator>
 #include <QStringList>
 
 #include "core/common/json_text.h"
@@ -96,12 +97,15 @@ void Mirror::stop()
     m_inFallback.clear();
     m_fallbackPending.clear();
     m_forbidden.clear();
+    m_blocked.clear();
 }
 
 std::vector<StreamStatus> Mirror::streams() const
 {
     std::vector<StreamStatus> out;
     for (const auto &[kind, status] : m_forbidden)
+        out.push_back(status);
+    for (const auto &[kind, status] : m_blocked)
         out.push_back(status);
     for (const auto &[key, reflector] : m_reflectors)
         out.push_back(reflector->status());
@@ -127,9 +131,51 @@ void Mirror::runDiscovery()
 
 void Mirror::retryDiscovery(const Error &error)
 {
+    if (error.permanent) {
+        blockOnDiscovery(error);
+        return;
+    }
     Q_EMIT notice(error);
     const uint64_t generation = m_generation;
     const int64_t delay = m_discoveryBackoff.next();
+    m_clock.callLater(delay, this, [this, generation] {
+        if (generation == m_generation && m_running)
+            runDiscovery();
+    });
+}
+
+void Mirror::blockOnDiscovery(const Error &error)
+{
+    const uint64_t generation = m_generation;
+    Q_EMIT permanentFailure(error);
+    if (generation != m_generation || !m_running)
+        return; // a listener stopped the mirror
+    const int64_t base = std::max<int64_t>(1, m_options.reflector.permanentRetryMs);
+    const int64_t delay
+        = base + int64_t(double(base) * 0.2 * QRandomGenerator::global()->generateDouble());
+    const QString reason = QStringLiteral("%1 (trying again in %2 min)")
+                               .arg(error.message)
+                               .arg((delay + 59999) / 60000);
+    // Before any discovery no stream exists to carry the error; each wanted one gets it, so the
+    // console, the web console and the cache say why nothing is mirrored. Streams already
+    // running (discovery ran before) fail on their own and say so themselves.
+    model::WatchBatch batch;
+    batch.cluster = m_options.cluster;
+    for (model::Kind kind : wantedKinds()) {
+        if (std::ranges::any_of(
+                m_reflectors, [kind](const auto &entry) { return entry.first.first == kind; }))
+            continue;
+        StreamStatus &status = m_blocked[kind];
+        status.kind = kind;
+        status.state = StreamState::Error;
+        status.reason = reason;
+        if (status.apiVersion.empty())
+            status.apiVersion = m_discovery.apiVersionOf(kind);
+        batch.streams.push_back(status.record());
+        Q_EMIT streamChanged(status);
+    }
+    if (!batch.streams.empty())
+        Q_EMIT batchReady(batch);
     m_clock.callLater(delay, this, [this, generation] {
         if (generation == m_generation && m_running)
             runDiscovery();
@@ -148,6 +194,7 @@ void Mirror::checkIdentity(const ApiDiscovery &discovery)
                 return;
             }
             m_discoveryBackoff.reset();
+            m_blocked.clear(); // the streams started next say how they fare
             std::string archive;
             switch (compareIdentity(m_identity, *identity)) {
             case IdentityVerdict::Replaced:
@@ -297,6 +344,7 @@ Reflector *Mirror::addReflector(const model::KindInfo &kind, const std::string &
         raw, &Reflector::listProgress, this, [this, raw] { Q_EMIT listProgress(raw->status()); });
     connect(raw, &Reflector::objectRejected, this, &Mirror::notice);
     connect(raw, &Reflector::notServed, this, &Mirror::scheduleRediscovery);
+    connect(raw, &Reflector::permanentFailure, this, &Mirror::permanentFailure);
     m_reflectors[key] = std::move(reflector);
     return raw;
 }

@@ -95,12 +95,20 @@ Q_SIGNALS:
     // Something the user should know that stops no stream: discovery failing (retried), kinds
     // the cluster does not serve, objects the model cannot read, namespaces that stay invisible.
     void notice(const dra::common::Error &error);
+    // The cluster cannot be mirrored until the user acts (error.permanent: the server's
+    // certificate does not verify, credentials cannot be had or are refused). The streams
+    // concerned — every wanted one when discovery itself fails — show it as state Error with it
+    // as the reason, and try again only every ReflectorOptions::permanentRetryMs. `dractl sync
+    // --once` ends on it, as kubectl would.
+    void permanentFailure(const dra::common::Error &error);
 
 private:
     using StreamKey = std::pair<model::Kind, std::string>;
 
     void runDiscovery();
     void retryDiscovery(const common::Error &error);
+    // Discovery failed permanently: every wanted stream shows why, and it runs again rarely.
+    void blockOnDiscovery(const common::Error &error);
     // Reads which cluster the context reaches now, then goes on with onDiscovered().
     void checkIdentity(const ApiDiscovery &discovery);
     // `archive`: the context reaches another cluster; the earlier one's history goes there.
@@ -139,6 +147,8 @@ private:
     std::set<model::Kind> m_fallbackPending; // waiting for the Namespace stream to be listed
     std::set<model::Kind> m_inFallback;
     std::map<model::Kind, StreamStatus> m_forbidden; // cluster-wide streams replaced by namespaces
+    // Streams that could not start: discovery failed permanently, the reason is in each.
+    std::map<model::Kind, StreamStatus> m_blocked;
 };
 
 } // namespace dra::kube

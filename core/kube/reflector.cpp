@@ -130,10 +130,31 @@ void Reflector::setState(StreamState state, const QString &reason, bool persist)
 
 void Reflector::retryLater(StreamState state, const QString &reason, void (Reflector::*again)())
 {
+    retryAfter(m_backoff.next(), state, reason, again);
+}
+
+void Reflector::failPermanently(const Error &error, void (Reflector::*again)())
+{
+    const uint64_t generation = m_generation;
+    Q_EMIT permanentFailure(error);
+    if (generation != m_generation)
+        return; // a listener stopped the stream
+    const int64_t base = std::max<int64_t>(1, m_options.permanentRetryMs);
+    const int64_t delay
+        = base + int64_t(double(base) * 0.2 * QRandomGenerator::global()->generateDouble());
+    retryAfter(delay, StreamState::Error,
+        QStringLiteral("%1 (trying again in %2 min)")
+            .arg(error.message)
+            .arg((delay + 59999) / 60000),
+        again);
+}
+
+void Reflector::retryAfter(
+    int64_t delay, StreamState state, const QString &reason, void (Reflector::*again)())
+{
     closeWatch();
     setState(state, reason);
     m_phase = Phase::Waiting;
-    const int64_t delay = m_backoff.next();
     const uint64_t generation = m_generation;
     qCInfo(lcKube).noquote() << m_status.label() << "retrying in" << delay << "ms:" << reason;
     m_clock.callLater(delay, this, [this, generation, again] {
@@ -249,6 +270,10 @@ void Reflector::finishList(const std::string &resourceVersion)
 
 void Reflector::onListFailed(const Error &error)
 {
+    if (error.permanent) {
+        failPermanently(error, &Reflector::list);
+        return;
+    }
     if (error.code == Error::Code::Gone && !m_continue.empty()) {
         // The continue token expired: start over, and after a few tries list in one response
         // so a busy kind still gets a consistent list.
@@ -426,6 +451,12 @@ void Reflector::onWatchEnded()
 void Reflector::onWatchFailed(const Error &error)
 {
     closeWatch();
+    if (error.permanent) {
+        failPermanently(error,
+            m_streamingList || m_status.resourceVersion.empty() ? &Reflector::list
+                                                                : &Reflector::watch);
+        return;
+    }
     if (m_streamingList
         && (error.code == Error::Code::Invalid || error.code == Error::Code::Forbidden)) {
         qCInfo(lcKube).noquote() << m_status.label()

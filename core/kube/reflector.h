@@ -42,6 +42,14 @@ struct ReflectorOptions
     int watchTimeoutMaxS = 600; // client-go does, so many watches do not restart together
     int maxListRestarts = 3; // expired continue tokens before listing in one response
     BackoffPolicy backoff;
+    // After a permanent error (see FailureClass) the stream shows it as its state and tries
+    // again only this rarely (plus up to a fifth at random). Five minutes: someone fixing the
+    // cause outside the console (renewing the server's certificate, installing the exec plugin,
+    // having the token re-issued) sees the mirror recover on its own within minutes, without a
+    // restart; until then a broken setup costs one request per stream every five minutes instead
+    // of a retry loop that fills the server's audit log and, with refused credentials, can get
+    // an account locked. An edited kubeconfig still needs a restart: it is resolved once.
+    int64_t permanentRetryMs = 5 * 60 * 1000;
     // A watch silent (neither an event nor a bookmark) for this long, or three times the longest
     // wait for a bookmark seen, whichever is more, is suspect when the server is known to send
     // bookmarks: a watch resumed at a resourceVersion the server does not have (a restored
@@ -89,6 +97,9 @@ Q_SIGNALS:
     void objectRejected(const dra::common::Error &error);
     // The list or watch path is not served any more (404): discovery should run again.
     void notServed();
+    // A permanent error (error.permanent): the stream is in state Error with it as the reason
+    // and tries again only after permanentRetryMs. Emitted before the state changes.
+    void permanentFailure(const dra::common::Error &error);
 
 private:
     enum class Phase { Stopped, Listing, Watching, Waiting };
@@ -104,6 +115,10 @@ private:
     void onListFailed(const common::Error &error);
     // Backs off, then runs `again`; the stream's state says why meanwhile.
     void retryLater(StreamState state, const QString &reason, void (Reflector::*again)());
+    // The stream cannot go on until the user acts: says so, then tries again rarely.
+    void failPermanently(const common::Error &error, void (Reflector::*again)());
+    void retryAfter(
+        int64_t delayMs, StreamState state, const QString &reason, void (Reflector::*again)());
     void setState(StreamState state, const QString &reason = {}, bool persist = true);
     model::WatchBatch newBatch() const;
     void closeWatch();

@@ -11,6 +11,7 @@
 
 #include "core/common/logging.h"
 #include "core/kube/api_status.h"
+#include "core/kube/failure_class.h"
 #include "core/kube/watch_stream.h"
 
 namespace dra::kube {
@@ -18,6 +19,9 @@ namespace dra::kube {
 namespace {
 
 using common::Error;
+
+// Where open() keeps a reply's TLS verification failure, worded for the user.
+constexpr const char *kTlsFailureProperty = "draTlsFailure";
 
 QByteArray identityOf(const AuthMaterial &auth)
 {
@@ -129,14 +133,33 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
     return out;
 }
 
+QNetworkReply *RestClient::open(QNetworkAccessManager *manager, const QNetworkRequest &network,
+    const QByteArray &method, const QByteArray &body)
+{
+    QNetworkReply *reply = manager->sendCustomRequest(network, method, body);
+    const QString verifiedName
+        = m_config.tlsServerName.isEmpty() ? m_config.server.host() : m_config.tlsServerName;
+    connect(reply, &QNetworkReply::sslErrors, reply,
+        [reply, verifiedName](const QList<QSslError> &errors) {
+            reply->setProperty(kTlsFailureProperty, describeTlsFailure(errors, verifiedName));
+        });
+    return reply;
+}
+
 Error RestClient::networkError(
     QNetworkReply *reply, const QByteArray &method, const QString &path) const
 {
     QString cause = reply->errorString();
+    const bool permanent = classifyNetworkFailure(reply->error()) == FailureClass::Permanent;
     if (reply->error() == QNetworkReply::OperationCanceledError
         || reply->error() == QNetworkReply::TimeoutError)
         cause = QStringLiteral("no answer in time (%1)").arg(cause);
-    return Error { Error::Code::Network, describe(method, path) + QStringLiteral(": ") + cause };
+    else if (const QString tls = reply->property(kTlsFailureProperty).toString(); !tls.isEmpty())
+        cause = QStringLiteral("unable to connect to the server: ") + tls;
+    else if (permanent)
+        cause = QStringLiteral("unable to connect to the server: ") + cause;
+    return Error { Error::Code::Network, describe(method, path) + QStringLiteral(": ") + cause,
+        permanent };
 }
 
 void RestClient::send(RestRequest request, QObject *context, Callback done)
@@ -165,8 +188,7 @@ void RestClient::attempt(
                 return;
             }
             const QNetworkRequest network = networkRequest(request, *auth);
-            QNetworkReply *reply
-                = m_manager->sendCustomRequest(network, request.method, request.body);
+            QNetworkReply *reply = open(m_manager, network, request.method, request.body);
             connect(reply, &QNetworkReply::finished, this,
                 [this, reply, request = std::move(request), context, done = std::move(done),
                     retried, used = *auth]() mutable {
@@ -192,8 +214,10 @@ void RestClient::attempt(
                         return;
                     }
                     if (status < 200 || status >= 300) {
-                        done(fail(
-                            statusError(status, body, describe(request.method, request.path))));
+                        Error error
+                            = statusError(status, body, describe(request.method, request.path));
+                        error.permanent = classifyHttpStatus(status) == FailureClass::Permanent;
+                        done(fail(std::move(error)));
                         return;
                     }
                     done(RestResponse { status, body });

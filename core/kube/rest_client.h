@@ -85,10 +85,16 @@ public:
 
     // For WatchStream: builds the QNetworkRequest for `request` carrying `auth`.
     QNetworkRequest networkRequest(const RestRequest &request, const AuthMaterial &auth);
+    // Sends `network` through `manager`, keeping a TLS verification failure with the reply for
+    // networkError().
+    QNetworkReply *open(QNetworkAccessManager *manager, const QNetworkRequest &network,
+        const QByteArray &method, const QByteArray &body = {});
     // A manager for one more long-lived stream, and its release.
     QNetworkAccessManager *acquireStreamManager();
     void releaseStreamManager(QNetworkAccessManager *manager);
-    // The error for a reply that failed at the network or TLS level.
+    // The error for a reply that failed at the network or TLS level; permanent (see
+    // FailureClass) when the server's certificate did not verify or the client identity is
+    // unusable, and worded then as kubectl words it.
     common::Error networkError(
         QNetworkReply *reply, const QByteArray &method, const QString &path) const;
 

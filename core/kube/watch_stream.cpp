@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include "core/kube/api_status.h"
+#include "core/kube/failure_class.h"
 
 namespace dra::kube {
 
@@ -51,7 +52,7 @@ void WatchStream::start(bool retried)
             return;
         }
         m_auth = *auth;
-        m_reply = m_manager->get(m_client.networkRequest(m_request, m_auth));
+        m_reply = m_client.open(m_manager, m_client.networkRequest(m_request, m_auth), "GET");
         // A quiet watch sends headers and nothing else for minutes: the stream is open as soon as
         // they arrive, not with the first event.
         connect(m_reply, &QNetworkReply::metaDataChanged, this, &WatchStream::onMetaData);
@@ -136,6 +137,7 @@ void WatchStream::onFinished()
         }
         error = statusError(
             status, reply->readAll(), m_client.describe(m_request.method, m_request.path));
+        error.permanent = classifyHttpStatus(status) == FailureClass::Permanent;
     }
     reply->disconnect(this);
     reply->deleteLater();

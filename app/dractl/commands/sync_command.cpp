@@ -256,6 +256,7 @@ int runSync(const QStringList &arguments)
     kube::LiveMirror live(std::move(options));
     SyncReporter reporter(isatty(STDOUT_FILENO));
     std::optional<Error> cacheError;
+    std::optional<Error> permanentError; // with --once: why the cluster cannot be mirrored
 
     QObject::connect(&live, &kube::LiveMirror::failed, &reporter, [&](const Error &error) {
         cacheError = error;
@@ -288,6 +289,22 @@ int runSync(const QStringList &arguments)
         err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
     });
     QObject::connect(
+        &live, &kube::LiveMirror::permanentFailure, &reporter, [&](const Error &error) {
+            if (once) {
+                // As kubectl: a certificate that does not verify or credentials that cannot be had
+                // end the command at once with the reason, instead of a retry loop.
+                if (!permanentError)
+                    permanentError = error;
+                QCoreApplication::quit();
+                return;
+            }
+            reporter.finishLine();
+            err(QStringLiteral("error: ") + error.message
+                + QStringLiteral(
+                    "\n  (the mirror keeps the cache as it is and tries again every few "
+                    "minutes; fix the cause, or restart after editing the kubeconfig)\n"));
+        });
+    QObject::connect(
         &live, &kube::LiveMirror::discovered, &reporter, [&](const kube::ApiDiscovery &discovery) {
             reporter.finishLine();
             out(QStringLiteral(
@@ -301,12 +318,17 @@ int runSync(const QStringList &arguments)
         });
     QObject::connect(&live, &kube::LiveMirror::listProgress, &reporter,
         [&](const kube::StreamStatus &status) { reporter.progress(status); });
-    QObject::connect(&live, &kube::LiveMirror::streamChanged, &reporter,
-        [&](const kube::StreamStatus &status) { reporter.changed(status); });
+    QObject::connect(
+        &live, &kube::LiveMirror::streamChanged, &reporter, [&](const kube::StreamStatus &status) {
+            if (!permanentError) // else the one error line says it all
+                reporter.changed(status);
+        });
 
     QTimer statusTimer;
     QObject::connect(&statusTimer, &QTimer::timeout, &reporter, [&] { reporter.statusLine(); });
     QObject::connect(&live, &kube::LiveMirror::initialSynced, &reporter, [&] {
+        if (permanentError)
+            return; // the command is ending on it
         reporter.finishLine();
         out(QStringLiteral("Initial sync done in %1 s.%2\n")
                 .arg(double(reporter.elapsedMs()) / 1000.0, 0, 'f', 1)
@@ -334,6 +356,10 @@ int runSync(const QStringList &arguments)
     reporter.finishLine();
     if (cacheError)
         return fail(*cacheError);
+    if (permanentError) {
+        live.stop(kube::StreamState::Error, permanentError->message);
+        return fail(*permanentError);
+    }
 
     // Say in the cache how current it is from now on: listed once, or no longer followed.
     const QString stoppedAt = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);

@@ -113,6 +113,43 @@ TEST_F(MirrorTest, MirrorsEveryKindAndRecordsTheCluster)
     EXPECT_GE(live.streams().size(), 8u); // every kind the server serves
 }
 
+TEST_F(MirrorTest, APermanentErrorIsEveryStreamsStateAndIsRetriedOnlyRarely)
+{
+    ClientConfig config = m_cluster.clientConfig();
+    config.caCertificates = { QSslCertificate(test::makeCa("someone-else").certificate) };
+    m_client = std::make_unique<RestClient>(config);
+    Mirror &live = mirror();
+    std::vector<common::Error> failures;
+    QObject::connect(&live, &Mirror::permanentFailure, &live,
+        [&](const common::Error &error) { failures.push_back(error); });
+    live.start();
+    ASSERT_TRUE(spinUntil([&] { return !failures.empty(); }));
+    EXPECT_TRUE(failures[0].permanent);
+
+    // The desktop, the web console and `dractl sync` read why from each stream and the cache.
+    const std::vector<StreamStatus> streams = live.streams();
+    ASSERT_GE(streams.size(), 8u);
+    for (const StreamStatus &status : streams) {
+        EXPECT_EQ(status.state, StreamState::Error) << status.label().toStdString();
+        EXPECT_TRUE(
+            status.reason.contains(QStringLiteral("certificate signed by unknown authority")))
+            << status.reason.toStdString();
+    }
+    const std::optional<model::StreamRecord> slices = stream("ResourceSlice");
+    ASSERT_TRUE(slices.has_value());
+    EXPECT_EQ(slices->state, "error");
+    EXPECT_NE(slices->reason.find("unknown authority"), std::string::npos) << slices->reason;
+    EXPECT_TRUE(m_notices.isEmpty()) << m_notices.join(QLatin1Char('\n')).toStdString();
+
+    // No retry loop: a minute on, nothing was tried again; after the long pause it is.
+    m_clock.advance(60'000);
+    spinUntil([] { return false; }, 300);
+    EXPECT_EQ(failures.size(), 1u);
+    m_clock.advance(10 * 60'000);
+    ASSERT_TRUE(spinUntil([&] { return failures.size() == 2; }));
+    EXPECT_TRUE(m_cluster.requests.empty());
+}
+
 TEST_F(MirrorTest, NamespaceOnlyUsersGetTheNamespacesTheyMayReadAndAForbiddenRecord)
 {
     m_cluster.put(

@@ -58,7 +58,72 @@ TEST(RestClientTest, AServerCertificateFromAnotherCaIsRefusedNamingTheContext)
     EXPECT_EQ(version.error().code, common::Error::Code::Network);
     EXPECT_NE(message(version).find("context \"test\""), std::string::npos) << message(version);
     EXPECT_NE(message(version).find("GET /version"), std::string::npos) << message(version);
+    // Worded as kubectl words it, and not worth retrying until the user changes the CA.
+    EXPECT_NE(
+        message(version).find("x509: certificate signed by unknown authority"), std::string::npos)
+        << message(version);
+    EXPECT_TRUE(version.error().permanent);
     EXPECT_TRUE(cluster.requests.empty()); // nothing, the token included, reached the server
+}
+
+TEST(RestClientTest, ATlsServerNameTheCertificateDoesNotNameIsAPermanentError)
+{
+    TestCluster cluster;
+    ClientConfig config = cluster.clientConfig();
+    config.tlsServerName = QStringLiteral("api.elsewhere.example");
+    RestClient client(config);
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_TRUE(version.error().permanent);
+    EXPECT_NE(message(version).find("not api.elsewhere.example"), std::string::npos)
+        << message(version);
+    EXPECT_NE(message(version).find("127.0.0.1"), std::string::npos) << message(version);
+    EXPECT_TRUE(cluster.requests.empty());
+}
+
+TEST(RestClientTest, RefusedConnectionsAndServerErrorsAreTransient)
+{
+    TestCluster cluster;
+    RestClient client(cluster.clientConfig());
+    cluster.failNext("/version", 503);
+    Result<RestResponse> unavailable = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(unavailable.has_value());
+    EXPECT_FALSE(unavailable.error().permanent) << message(unavailable);
+    cluster.failNext("/version", 429);
+    Result<RestResponse> busy = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(busy.has_value());
+    EXPECT_FALSE(busy.error().permanent) << message(busy);
+
+    cluster.stop();
+    Result<RestResponse> refused = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(refused.has_value());
+    EXPECT_FALSE(refused.error().permanent) << message(refused);
+}
+
+TEST(RestClientTest, RefusedCredentialsAndAMissingExecPluginArePermanent)
+{
+    TestCluster cluster;
+    ClientConfig wrong = cluster.clientConfig();
+    wrong.token = QStringLiteral("wrong");
+    RestClient unauthorized(wrong);
+    Result<RestResponse> denied = fetch(unauthorized, QStringLiteral("/api/v1/namespaces"));
+    ASSERT_FALSE(denied.has_value());
+    EXPECT_TRUE(denied.error().permanent) << message(denied);
+
+    const size_t requestsBefore = cluster.requests.size();
+    ClientConfig config = cluster.clientConfig();
+    config.token.clear();
+    ExecConfig exec;
+    exec.command = QStringLiteral("/nonexistent/dra-test-credential-plugin");
+    exec.apiVersion = QStringLiteral("client.authentication.k8s.io/v1beta1");
+    config.exec = exec;
+    RestClient client(config);
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_TRUE(version.error().permanent) << message(version);
+    EXPECT_NE(message(version).find("dra-test-credential-plugin"), std::string::npos)
+        << message(version);
+    EXPECT_EQ(cluster.requests.size(), requestsBefore); // nothing was sent without credentials
 }
 
 TEST(RestClientTest, InsecureSkipTlsVerifyConnectsWithoutTheCa)
