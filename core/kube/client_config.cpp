@@ -198,21 +198,6 @@ Result<ClientConfig> resolveContext(
     if (!out.impersonateGroups.isEmpty() && out.impersonateUser.isEmpty())
         return invalid(userField + QStringLiteral(".as-groups"),
             QStringLiteral("set without as (the user to impersonate)"));
-    // kube-apiserver takes one value per header line, and Qt 6.4's QNetworkRequest cannot send a
-    // header twice: refuse rather than impersonate the wrong groups.
-    if (out.impersonateGroups.size() > 1)
-        return fail(Error::Code::Unsupported,
-            userField
-                + QStringLiteral(".as-groups: impersonating more than one group is not supported "
-                                 "(each would need its own Impersonate-Group header)"));
-    for (const auto &[key, values] : out.impersonateExtra) {
-        if (values.size() > 1)
-            return fail(Error::Code::Unsupported,
-                userField
-                    + QStringLiteral(".as-user-extra[\"%1\"]: more than one value is not supported")
-                          .arg(key));
-    }
-
     // kubectl sends no credentials to an http:// server (client-go reads them only for TLS).
     if (out.server.scheme() == QLatin1String("http") && (!methods.isEmpty() || hasCert)) {
         out.warnings.append(

@@ -147,20 +147,21 @@ bool Credentials::invalidate(const AuthMaterial &used)
     return false;
 }
 
-void Credentials::applyImpersonation(QNetworkRequest &request) const
+HeaderLines Credentials::impersonationHeaders() const
 {
+    HeaderLines headers;
     if (m_config.impersonateUser.isEmpty())
-        return;
-    request.setRawHeader("Impersonate-User", m_config.impersonateUser.toUtf8());
+        return headers;
+    headers.emplace_back("Impersonate-User", m_config.impersonateUser.toUtf8());
     if (!m_config.impersonateUid.isEmpty())
-        request.setRawHeader("Impersonate-Uid", m_config.impersonateUid.toUtf8());
-    // resolveContext() admits one group and one value per extra key: kube-apiserver reads each
-    // header line as one value, and QNetworkRequest cannot repeat a header.
-    if (!m_config.impersonateGroups.isEmpty())
-        request.setRawHeader("Impersonate-Group", m_config.impersonateGroups.first().toUtf8());
+        headers.emplace_back("Impersonate-Uid", m_config.impersonateUid.toUtf8());
+    for (const QString &group : m_config.impersonateGroups)
+        headers.emplace_back("Impersonate-Group", group.toUtf8());
     for (const auto &[key, values] : m_config.impersonateExtra)
-        request.setRawHeader(
-            "Impersonate-Extra-" + QUrl::toPercentEncoding(key), values.value(0).toUtf8());
+        for (const QString &value : values)
+            headers.emplace_back(
+                "Impersonate-Extra-" + QUrl::toPercentEncoding(key), value.toUtf8());
+    return headers;
 }
 
 } // namespace dra::kube

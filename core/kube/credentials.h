@@ -17,6 +17,7 @@
 #include "core/kube/client_config.h"
 #include "core/common/clock.h"
 #include "core/kube/exec_credential.h"
+#include "core/kube/raw_http_reply.h"
 
 class QNetworkRequest;
 class QSslConfiguration;
@@ -52,8 +53,10 @@ public:
     // The server answered 401 to a request that carried `used`: forget cached credentials.
     // True when trying again may help (a new exec credential or token file contents).
     bool invalidate(const AuthMaterial &used);
-    // Impersonate-User / -Group / -Uid / -Extra-* for `request` (kubectl's --as and friends).
-    void applyImpersonation(QNetworkRequest &request) const;
+    // Impersonate-User / -Uid, one Impersonate-Group line per group and one
+    // Impersonate-Extra-<key> line per value (kubectl's --as, --as-uid, --as-group repeated):
+    // kube-apiserver reads each line as one value, so lists are never joined into one line.
+    HeaderLines impersonationHeaders() const;
 
     ExecCredentialPlugin *execPlugin() const { return m_exec; }
 

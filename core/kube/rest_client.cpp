@@ -12,6 +12,7 @@
 #include "core/common/logging.h"
 #include "core/kube/api_status.h"
 #include "core/kube/failure_class.h"
+#include "core/kube/raw_http_reply.h"
 #include "core/kube/watch_stream.h"
 
 namespace dra::kube {
@@ -117,7 +118,6 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
     out.setSslConfiguration(tls);
     if (!m_config.tlsServerName.isEmpty())
         out.setPeerVerifyName(m_config.tlsServerName);
-    m_credentials->applyImpersonation(out);
 
     // Qt pools connections by host and port, not by client certificate: after an exec plugin
     // hands out a new certificate, idle connections made with the old one must not be reused.
@@ -133,10 +133,19 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
     return out;
 }
 
-QNetworkReply *RestClient::open(QNetworkAccessManager *manager, const QNetworkRequest &network,
+QNetworkReply *RestClient::open(QNetworkAccessManager *manager, QNetworkRequest network,
     const QByteArray &method, const QByteArray &body)
 {
-    QNetworkReply *reply = manager->sendCustomRequest(network, method, body);
+    HeaderLines impersonation = m_credentials->impersonationHeaders();
+    QNetworkReply *reply = nullptr;
+    if (repeatsAName(impersonation)) {
+        reply = new RawHttpReply(
+            network, method, body, std::move(impersonation), m_config.proxy, manager);
+    } else {
+        for (const auto &[name, value] : impersonation)
+            network.setRawHeader(name, value);
+        reply = manager->sendCustomRequest(network, method, body);
+    }
     const QString verifiedName
         = m_config.tlsServerName.isEmpty() ? m_config.server.host() : m_config.tlsServerName;
     connect(reply, &QNetworkReply::sslErrors, reply,

@@ -85,9 +85,11 @@ public:
 
     // For WatchStream: builds the QNetworkRequest for `request` carrying `auth`.
     QNetworkRequest networkRequest(const RestRequest &request, const AuthMaterial &auth);
-    // Sends `network` through `manager`, keeping a TLS verification failure with the reply for
-    // networkError().
-    QNetworkReply *open(QNetworkAccessManager *manager, const QNetworkRequest &network,
+    // Sends `network` through `manager` with the impersonation headers. When one of them must
+    // repeat (several groups, several values of an extra), which a QNetworkRequest cannot carry,
+    // the request goes over a connection of its own (RawHttpReply) instead. Either way a TLS
+    // verification failure is kept with the reply for networkError().
+    QNetworkReply *open(QNetworkAccessManager *manager, QNetworkRequest network,
         const QByteArray &method, const QByteArray &body = {});
     // A manager for one more long-lived stream, and its release.
     QNetworkAccessManager *acquireStreamManager();

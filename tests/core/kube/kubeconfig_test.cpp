@@ -188,17 +188,31 @@ TEST_F(KubeconfigTest, TokenKeepsItsDigitsAndImpersonationBecomesHeaders)
     const ClientConfig config = resolved(QStringLiteral("full.yaml"), QStringLiteral("insecure"));
     EXPECT_EQ(config.token, QStringLiteral("0123456789")); // a string, not the number 123456789
     Credentials credentials(config, {}, common::Clock::system());
-    QNetworkRequest request;
-    credentials.applyImpersonation(request);
-    EXPECT_EQ(request.rawHeader("Impersonate-User"), "jane");
-    EXPECT_EQ(request.rawHeader("Impersonate-Uid"), "uid-1");
-    EXPECT_EQ(request.rawHeader("Impersonate-Group"), "ml-team");
-    EXPECT_EQ(request.rawHeader("Impersonate-Extra-reason"), "audit");
+    const HeaderLines expected { { "Impersonate-User", "jane" }, { "Impersonate-Uid", "uid-1" },
+        { "Impersonate-Group", "ml-team" }, { "Impersonate-Extra-reason", "audit" } };
+    EXPECT_EQ(credentials.impersonationHeaders(), expected);
     std::optional<AuthMaterial> material;
     QObject context;
     credentials.get(&context, [&](const Result<AuthMaterial> &auth) { material = auth.value(); });
     ASSERT_TRUE(material.has_value());
     EXPECT_EQ(material->authorization, "Bearer 0123456789");
+}
+
+TEST_F(KubeconfigTest, SeveralImpersonatedGroupsAndExtraValuesEachGetAHeaderLine)
+{
+    test::writeFile(m_files.path(QStringLiteral("groups.yaml")),
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+        "    server: https://10.0.0.1:6443\n    insecure-skip-tls-verify: true\n"
+        "contexts:\n- name: groups\n  context: {cluster: c, user: u}\n"
+        "users:\n- name: u\n  user:\n    token: t\n    as: jane\n"
+        "    as-groups: [ml-team, gpu-admins]\n    as-user-extra:\n      reason: [audit, "
+        "rollout]\n");
+    const ClientConfig config = resolved(QStringLiteral("groups.yaml"), QStringLiteral("groups"));
+    Credentials credentials(config, {}, common::Clock::system());
+    const HeaderLines expected { { "Impersonate-User", "jane" }, { "Impersonate-Group", "ml-team" },
+        { "Impersonate-Group", "gpu-admins" }, { "Impersonate-Extra-reason", "audit" },
+        { "Impersonate-Extra-reason", "rollout" } };
+    EXPECT_EQ(credentials.impersonationHeaders(), expected);
 }
 
 TEST_F(KubeconfigTest, BasicAuthHeader)

@@ -16,6 +16,7 @@ namespace dra::kube {
 namespace {
 
 using test::KubeconfigFixtures;
+using test::slice;
 using test::spinUntil;
 using test::TestCluster;
 
@@ -124,6 +125,80 @@ TEST(RestClientTest, RefusedCredentialsAndAMissingExecPluginArePermanent)
     EXPECT_NE(message(version).find("dra-test-credential-plugin"), std::string::npos)
         << message(version);
     EXPECT_EQ(cluster.requests.size(), requestsBefore); // nothing was sent without credentials
+}
+
+// The values of header `lowerName` in `request`, one per line received.
+std::vector<std::string> headerLines(const server::Request &request, const std::string &lowerName)
+{
+    std::vector<std::string> values;
+    for (const server::Header &header : request.headers)
+        if (header.name == lowerName)
+            values.push_back(header.value);
+    return values;
+}
+
+TEST(RestClientTest, EachImpersonatedGroupGoesOnALineOfItsOwnOnEveryKindOfRequest)
+{
+    TestCluster cluster;
+    ClientConfig config = cluster.clientConfig();
+    config.impersonateUser = QStringLiteral("jane");
+    config.impersonateGroups = { QStringLiteral("ml-team"), QStringLiteral("gpu-admins") };
+    config.impersonateExtra
+        = { { QStringLiteral("reason"), { QStringLiteral("audit"), QStringLiteral("rollout") } } };
+    RestClient client(config);
+    const std::vector<std::string> groups { "ml-team", "gpu-admins" };
+    const std::vector<std::string> reasons { "audit", "rollout" };
+
+    // A list.
+    cluster.put({ slice("s1", "n1") });
+    Result<RestResponse> list
+        = fetch(client, QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"));
+    ASSERT_TRUE(list.has_value()) << message(list);
+    EXPECT_NE(list->body.indexOf("\"s1\""), -1); // the response is read whole, too
+    ASSERT_FALSE(cluster.requestLog.empty());
+    EXPECT_EQ(headerLines(cluster.requestLog.back(), "impersonate-group"), groups);
+    EXPECT_EQ(headerLines(cluster.requestLog.back(), "impersonate-user"),
+        std::vector<std::string> { "jane" });
+    EXPECT_EQ(headerLines(cluster.requestLog.back(), "impersonate-extra-reason"), reasons);
+    EXPECT_EQ(
+        cluster.requestLog.back().header("authorization"), std::string("Bearer ") + test::kToken);
+
+    // A watch, whose events arrive as they happen.
+    QObject owner;
+    QUrlQuery query;
+    query.addQueryItem(QStringLiteral("timeoutSeconds"), QStringLiteral("60"));
+    WatchStream *watch = client.watch(
+        QStringLiteral("/apis/resource.k8s.io/v1/resourceslices"), query, 90000, &owner);
+    std::vector<std::string> names;
+    bool opened = false;
+    QObject::connect(watch, &WatchStream::opened, &owner, [&] { opened = true; });
+    QObject::connect(
+        watch, &WatchStream::events, &owner, [&](const std::vector<WatchEvent> &events) {
+            for (const WatchEvent &event : events)
+                names.push_back(event.object["metadata"].value("name", ""));
+        });
+    ASSERT_TRUE(spinUntil([&] { return opened; }));
+    cluster.put({ slice("s2", "n2") });
+    ASSERT_TRUE(spinUntil([&] { return std::ranges::find(names, "s2") != names.end(); }));
+    const auto watchRequest = std::ranges::find_if(cluster.requestLog,
+        [](const server::Request &request) { return request.query.contains("watch"); });
+    ASSERT_NE(watchRequest, cluster.requestLog.end());
+    EXPECT_EQ(headerLines(*watchRequest, "impersonate-group"), groups);
+
+    // A write, its body intact.
+    RestRequest patch;
+    patch.method = "PATCH";
+    patch.path = QStringLiteral("/apis/resource.k8s.io/v1/resourceslices/s1");
+    patch.contentType = "application/merge-patch+json";
+    patch.body = R"({"metadata":{"labels":{"tier":"b"}}})";
+    std::optional<Result<RestResponse>> patched;
+    client.send(patch, &owner, [&](const Result<RestResponse> &response) { patched = response; });
+    ASSERT_TRUE(spinUntil([&] { return patched.has_value(); }));
+    const server::Request &write = cluster.requestLog.back();
+    EXPECT_EQ(write.method, "PATCH");
+    EXPECT_EQ(write.body, patch.body);
+    EXPECT_EQ(write.header("content-type"), "application/merge-patch+json");
+    EXPECT_EQ(headerLines(write, "impersonate-group"), groups);
 }
 
 TEST(RestClientTest, InsecureSkipTlsVerifyConnectsWithoutTheCa)
