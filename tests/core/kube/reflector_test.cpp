@@ -371,6 +371,41 @@ TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
     ASSERT_TRUE(waitForEqual(kSlices));
 }
 
+TEST_F(ReflectorTest, RefusedCredentialsAreAnErrorStateTriedAgainOnlyRarely)
+{
+    m_cluster.put({ slice("s1", "n1") });
+    Reflector &slices = reflector(kSlices);
+    std::vector<common::Error> failures;
+    QObject::connect(&slices, &Reflector::permanentFailure, &slices,
+        [&](const common::Error &error) { failures.push_back(error); });
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+
+    // The token is revoked while the stream watches.
+    m_cluster.failNext("resourceslices", 401, 1000);
+    m_cluster.dropWatches();
+    ASSERT_TRUE(waitFor(slices, StreamState::Error));
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_TRUE(failures[0].permanent);
+    EXPECT_NE(slices.status().reason.indexOf(QStringLiteral("HTTP 401")), -1)
+        << slices.status().reason.toStdString();
+    const std::vector<model::StreamRecord> streams
+        = m_mirror.cache().streams(test::kClusterName).value();
+    ASSERT_EQ(streams.size(), 1u);
+    EXPECT_EQ(streams[0].state, "error");
+    EXPECT_EQ(m_mirror.json(kSlices).size(), 1u); // what was mirrored stays
+
+    // No retry loop: nothing is sent for minutes, then one more try.
+    EXPECT_GE(m_clock.nextDelay(), m_options.permanentRetryMs);
+    const size_t sent = m_cluster.requests.size();
+    m_clock.advance(60'000);
+    spinUntil([] { return false; }, 300);
+    EXPECT_EQ(m_cluster.requests.size(), sent);
+    m_clock.advance(m_options.permanentRetryMs * 2);
+    ASSERT_TRUE(spinUntil([&] { return failures.size() == 2; }));
+    EXPECT_EQ(m_cluster.requests.size(), sent + 1);
+}
+
 TEST(BackoffTest, DoublesWithJitterUpToTheCap)
 {
     Backoff backoff(BackoffPolicy { .initialMs = 100, .maxMs = 1000, .factor = 2.0, .jitter = 0.5 },
