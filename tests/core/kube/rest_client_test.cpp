@@ -285,6 +285,28 @@ TEST(RestClientTest, ExecPluginRunsAgainAfterA401AndTheRequestIsRetried)
     EXPECT_EQ(client.credentials().execPlugin()->runs(), 2);
 }
 
+TEST(RestClientTest, A401AfterTheExecPluginRanAgainIsPermanent)
+{
+    TestCluster cluster;
+    QTemporaryDir dir;
+    test::writeFile(dir.filePath(QStringLiteral("plugin.sh")),
+        "#!/bin/sh\nprintf '{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
+        "\"kind\":\"ExecCredential\",\"status\":{\"token\":\"revoked\"}}'\n",
+        true);
+    ClientConfig config = cluster.clientConfig();
+    config.token.clear();
+    ExecConfig exec;
+    exec.command = dir.filePath(QStringLiteral("plugin.sh"));
+    exec.apiVersion = QStringLiteral("client.authentication.k8s.io/v1beta1");
+    config.exec = exec;
+    RestClient client(config);
+    Result<RestResponse> namespaces = fetch(client, QStringLiteral("/api/v1/namespaces"));
+    ASSERT_FALSE(namespaces.has_value());
+    EXPECT_EQ(client.credentials().execPlugin()->runs(), 2); // a fresh credential was tried
+    EXPECT_EQ(namespaces.error().code, common::Error::Code::Unauthorized);
+    EXPECT_TRUE(namespaces.error().permanent) << message(namespaces);
+}
+
 TEST(RestClientTest, ManyOpenWatchesDoNotStarveOrdinaryRequests)
 {
     TestCluster cluster;
