@@ -233,10 +233,6 @@ int runBenchIngest(const QStringList &arguments)
             return fail(applied.error());
         ingests.push_back(secondsSince(ingestStart));
     }
-    const auto median = [](std::vector<double> values) {
-        std::sort(values.begin(), values.end());
-        return values[values.size() / 2];
-    };
     const double endToEnd = medianOf(ingests);
     const Result<double> floor = medianOf(floors);
 

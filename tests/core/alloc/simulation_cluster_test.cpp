@@ -46,9 +46,10 @@ TEST(SimulationClusterTest, FollowsTheSnapshotsRecordedVersion)
         const Placement placement = simulator.place({ claim }, {});
         EXPECT_EQ(placement.allocated, allocates)
             << version << ": " << placement.error << placement.summary;
-        if (!allocates)
+        if (!allocates) {
             EXPECT_NE(placement.error.find("DRAPrioritizedList"), std::string::npos)
                 << placement.error;
+        }
     }
 }
 

@@ -175,8 +175,9 @@ TEST(ListAttributeTest, IncludesIsCheckedAsAMemberFunctionReturningBool)
     auto global = compileSelector(
         "includes(" + attr("names") + ", \"pci0000:00\")", withListAttributes(), &diags);
     ASSERT_TRUE(global.has_value());
-    if (global->isValid())
+    if (global->isValid()) {
         EXPECT_EQ(evaluate(*global, listDevice()).outcome, kError);
+    }
 }
 
 // Kubernetes' estimates: includes() costs at most 48 whatever the receiver, on top of reading

@@ -90,8 +90,9 @@ TEST_P(ReleaseEnvironmentTest, DeclaresWhatTheReleaseDeclares)
     const Availability &a = GetParam();
     const Compiled c = compile(a.expr, target(a.version, a.kind, a.gates));
     EXPECT_EQ(c.valid, a.compiles) << a.what << ": " << c.firstError();
-    if (!a.compiles)
+    if (!a.compiles) {
         EXPECT_TRUE(c.firstError().starts_with(a.error)) << a.what << ": " << c.firstError();
+    }
 }
 
 // The DRA fields and functions by release and gate (compile.go's versioned options).

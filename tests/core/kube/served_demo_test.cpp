@@ -534,8 +534,9 @@ TEST_F(ServedDemoTest, LiveMirrorServerServesTheMirroredClusterAndFollowsIt)
     const std::vector<model::StreamRecord> streams = liveCache->streams(kCluster).value();
     ASSERT_FALSE(streams.empty());
     for (const model::StreamRecord &stream : streams)
-        if (stream.state != "forbidden")
+        if (stream.state != "forbidden") {
             EXPECT_EQ(stream.state, "stale") << stream.kind;
+        }
 }
 
 } // namespace

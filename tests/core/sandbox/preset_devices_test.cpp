@@ -172,15 +172,17 @@ TEST(PresetDevicesTest, MigCountersNeverOverbook)
             const auto &set = shared[spec["pool"]["name"]][consumption["counterSet"]];
             ASSERT_FALSE(set.empty()) << consumption["counterSet"];
             const bool full = device["attributes"]["type"]["string"] == "gpu";
-            if (full)
+            if (full) {
                 EXPECT_EQ(consumption["counters"].size(), set.size()) << device["name"];
+            }
             const std::string key = consumption["counterSet"].get<std::string>() + '/'
                 + (full ? "gpu" : device["attributes"]["profile"]["string"].get<std::string>());
             for (const auto &[counter, value] : consumption["counters"].items()) {
                 ASSERT_TRUE(set.contains(counter)) << counter;
                 const int64_t used = quantityValue(value["value"]);
-                if (full)
+                if (full) {
                     EXPECT_EQ(used, set.at(counter)) << "the full GPU consumes everything";
+                }
                 perProfile[key][counter] += used;
                 EXPECT_LE(perProfile[key][counter], set.at(counter)) << key << ' ' << counter;
             }

@@ -76,9 +76,10 @@ TEST(TopologyLayoutTest, EveryDeviceOnceInsideItsRootAndNumaFrames)
             EXPECT_EQ(rootFrame->label, root.isEmpty() ? QStringLiteral("PCIe root ?") : root);
             EXPECT_NE(frameAround(layout, LayoutFrame::Kind::Numa, rootFrame->rect), nullptr);
             for (const LayoutDevice &other : layout.devices)
-                if (&other != &device && other.kind != LayoutDevice::Kind::Mig)
+                if (&other != &device && other.kind != LayoutDevice::Kind::Mig) {
                     EXPECT_FALSE(overlaps(device.rect, other.rect))
                         << device.endpoint.toStdString() << " / " << other.endpoint.toStdString();
+                }
         }
         EXPECT_EQ(gpus, t.gpus.size()) << preset;
         EXPECT_EQ(nics, t.nics.size()) << preset;
