@@ -30,15 +30,15 @@ void err(const QString &text)
     std::fwrite(utf8.constData(), 1, size_t(utf8.size()), stderr);
 }
 
-int fail(const QString &message)
+int reportFailure(const QString &message)
 {
     err(QStringLiteral("dractl: ") + message + QLatin1Char('\n'));
     return Failed;
 }
 
-int fail(const common::Error &error)
+int reportFailure(const common::Error &error)
 {
-    return fail(error.message);
+    return reportFailure(error.message);
 }
 
 bool parseOrExit(QCommandLineParser &parser, const QStringList &arguments,
@@ -110,8 +110,8 @@ bool checkOutputFormat(const QString &format, const QStringList &allowed, const 
 {
     if (allowed.contains(format))
         return true;
-    fail(QStringLiteral("%1: unknown output format '%2' (%3)")
-             .arg(command, format, allowed.join(QStringLiteral(", "))));
+    reportFailure(QStringLiteral("%1: unknown output format '%2' (%3)")
+                      .arg(command, format, allowed.join(QStringLiteral(", "))));
     return false;
 }
 

@@ -26,9 +26,10 @@ void out(std::string_view text);
 void out(const QString &text);
 void err(const QString &text);
 
-// Prints "dractl: <message>" to stderr and returns Failed.
-int fail(const QString &message);
-int fail(const common::Error &error);
+// Prints "dractl: <message>" to stderr and returns Failed (an exit code; dra::fail() makes an
+// error value instead).
+int reportFailure(const QString &message);
+int reportFailure(const common::Error &error);
 
 // Sets up a parser with --help and --version and processes `arguments`; on a parse error
 // prints it and returns false with `exitCode` set, on --help/--version prints and exits.

@@ -123,7 +123,7 @@ int runApplyCommand(const QStringList &arguments)
     options.forceConflicts = parser.isSet(QStringLiteral("force-conflicts"));
     Result<std::vector<ApplyOutcome>> outcomes = runApply(parser, std::move(*documents), options);
     if (!outcomes)
-        return fail(outcomes.error());
+        return reportFailure(outcomes.error());
     if (format == QLatin1String("json")) {
         for (const ApplyOutcome &outcome : *outcomes)
             if (outcome.result == ApplyOutcome::Result::Error)
@@ -160,7 +160,7 @@ int runDiffCommand(const QStringList &arguments)
     options.dryRunOnly = true;
     Result<std::vector<ApplyOutcome>> outcomes = runApply(parser, std::move(*documents), options);
     if (!outcomes)
-        return fail(outcomes.error()), DiffError;
+        return reportFailure(outcomes.error()), DiffError;
     int status = NoDifferences;
     for (const ApplyOutcome &outcome : *outcomes) {
         if (outcome.result == ApplyOutcome::Result::Error) {

@@ -101,18 +101,18 @@ int runBenchAlloc(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("inventory"))) {
         Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
         if (!inventory)
-            return fail(inventory.error());
+            return reportFailure(inventory.error());
         cluster = inventory->cluster;
         simulated = inventory->release;
     } else {
         Result<json> list = sandbox::generateInventory(
             { "scale", parser.value(QStringLiteral("nodes")).toInt(), 1 });
         if (!list)
-            return fail(list.error());
+            return reportFailure(list.error());
         for (json &item : (*list)["items"]) {
             Result<model::Object> object = model::decodeObject(std::move(item));
             if (!object)
-                return fail(object.error());
+                return reportFailure(object.error());
             objects.push_back(std::move(*object));
         }
     }
@@ -121,7 +121,7 @@ int runBenchAlloc(const QStringList &arguments)
     if (!cluster) {
         Result<alloc::Cluster> built = alloc::Cluster::build(std::move(objects));
         if (!built)
-            return fail(built.error());
+            return reportFailure(built.error());
         cluster = std::make_shared<const alloc::Cluster>(std::move(*built));
     }
     const double indexSeconds = secondsSince(indexStart);

@@ -158,7 +158,7 @@ int runBenchCel(const QStringList &arguments)
     Result<std::vector<inventory::Device>> devices
         = loadDevicesInFileOrder(parser.value(QStringLiteral("inventory")));
     if (!devices)
-        return fail(devices.error());
+        return reportFailure(devices.error());
     const double loadMs = nanosSince(loadStart) / 1e6;
 
     // Compile repeatedly (there is no compile cache) and keep the median.
@@ -173,12 +173,12 @@ int runBenchCel(const QStringList &arguments)
             cel::CompileOptions options;
             Result<cel::Program> p = cel::compile(plainEnvironment(), expr, options, &diagnostics);
             if (!p)
-                return fail(p.error());
+                return reportFailure(p.error());
             program = std::move(*p);
         } else {
             Result<cel::CompiledSelector> s = cel::compileSelector(expr, &diagnostics);
             if (!s)
-                return fail(s.error());
+                return reportFailure(s.error());
             selector = std::move(*s);
         }
         compileTimes.push_back(nanosSince(start) / 1e3);

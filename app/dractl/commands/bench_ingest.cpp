@@ -187,20 +187,20 @@ int runBenchIngest(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (!parser.isSet(QStringLiteral("inventory")) || !parser.isSet(QStringLiteral("cache")))
-        return fail(QStringLiteral("bench ingest: --inventory and --cache are required"));
+        return reportFailure(QStringLiteral("bench ingest: --inventory and --cache are required"));
     const QString inventoryPath = parser.value(QStringLiteral("inventory"));
     const QString cachePath = parser.value(QStringLiteral("cache"));
 
     std::string inventory;
     if (!readWhole(inventoryPath, &inventory))
-        return fail(QStringLiteral("bench ingest: cannot read %1").arg(inventoryPath));
+        return reportFailure(QStringLiteral("bench ingest: cannot read %1").arg(inventoryPath));
     std::string changes;
     const bool derived = !parser.isSet(QStringLiteral("changes"));
     if (derived)
         changes = deriveChanges(inventory);
     else if (!readWhole(parser.value(QStringLiteral("changes")), &changes))
-        return fail(QStringLiteral("bench ingest: cannot read %1")
-                        .arg(parser.value(QStringLiteral("changes"))));
+        return reportFailure(QStringLiteral("bench ingest: cannot read %1")
+                                 .arg(parser.value(QStringLiteral("changes"))));
 
     // Floor and ingest alternate, each run from a fresh file; medians damp a busy machine.
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
@@ -212,7 +212,7 @@ int runBenchIngest(const QStringList &arguments)
     for (int run = 0; run < runs; ++run) {
         const Result<double> floor = measureFloor(inventory, cachePath + QStringLiteral(".floor"));
         if (!floor)
-            return fail(floor.error());
+            return reportFailure(floor.error());
         floors.push_back(*floor);
 
         store::OpenOptions reset;
@@ -220,17 +220,17 @@ int runBenchIngest(const QStringList &arguments)
         cache = store::CacheDb(); // release the writer lock before reopening
         cache = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
         if (!cache)
-            return fail(cache.error());
+            return reportFailure(cache.error());
         devices = 0;
         const Clock::time_point ingestStart = Clock::now();
         Result<model::WatchBatch> batch
             = decodeList(inventory, inventoryPath, model::ChangeType::Added, &devices);
         if (!batch)
-            return fail(batch.error());
+            return reportFailure(batch.error());
         objects = int64_t(batch->changes.size());
         Result<model::BatchSummary> applied = cache->apply(*batch);
         if (!applied)
-            return fail(applied.error());
+            return reportFailure(applied.error());
         ingests.push_back(secondsSince(ingestStart));
     }
     const double endToEnd = medianOf(ingests);
@@ -242,28 +242,28 @@ int runBenchIngest(const QStringList &arguments)
         derived ? QStringLiteral("derived changes") : parser.value(QStringLiteral("changes")),
         model::ChangeType::Modified, &changeDevices);
     if (!changeBatch)
-        return fail(changeBatch.error());
+        return reportFailure(changeBatch.error());
     Result<model::BatchSummary> upserted = cache->apply(*changeBatch);
     if (!upserted)
-        return fail(upserted.error());
+        return reportFailure(upserted.error());
     const double upsert = secondsSince(upsertStart);
     *cache = store::CacheDb(); // close the writer before reading cold
 
     const Clock::time_point readStart = Clock::now();
     Result<store::CacheDb> reader = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
     if (!reader)
-        return fail(reader.error());
+        return reportFailure(reader.error());
     int64_t rowsRead = 0;
     for (const model::KindInfo &kind : model::allKinds()) {
         Result<std::vector<model::ObjectRecord>> records
             = reader->objects("bench", kind.group, kind.name);
         if (!records)
-            return fail(records.error());
+            return reportFailure(records.error());
         rowsRead += int64_t(records->size());
     }
     Result<std::vector<store::SliceDevice>> deviceRows = reader->devices("bench");
     if (!deviceRows)
-        return fail(deviceRows.error());
+        return reportFailure(deviceRows.error());
     rowsRead += int64_t(deviceRows->size());
     const double coldRead = secondsSince(readStart);
 

@@ -205,11 +205,11 @@ int runBenchServe(const QStringList &arguments)
     const QString path = dir.filePath(QStringLiteral("cache.db"));
     Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
     if (!writer)
-        return fail(writer.error());
+        return reportFailure(writer.error());
     sandbox::PresetOptions preset { "scale", slices, 1 };
     Result<nlohmann::json> inventory = sandbox::generateInventory(preset);
     if (!inventory)
-        return fail(inventory.error());
+        return reportFailure(inventory.error());
     model::WatchBatch batch;
     batch.cluster = "bench";
     int sliceCount = 0;
@@ -222,14 +222,14 @@ int runBenchServe(const QStringList &arguments)
         sliceCount += kind == "ResourceSlice";
         Result<model::Object> object = model::decodeObject(std::move(item));
         if (!object)
-            return fail(object.error());
+            return reportFailure(object.error());
         batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
     }
     if (Result<model::BatchSummary> applied = writer->apply(batch); !applied)
-        return fail(applied.error());
+        return reportFailure(applied.error());
     Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!reader)
-        return fail(reader.error());
+        return reportFailure(reader.error());
 
     server::ApiServerOptions options;
     options.cluster = "bench";
@@ -237,7 +237,7 @@ int runBenchServe(const QStringList &arguments)
     server::ApiServer api(*reader, options);
     server::HttpServer http(api.handler());
     if (Result<void> listening = http.listen(QHostAddress::LocalHost, 0); !listening)
-        return fail(listening.error());
+        return reportFailure(listening.error());
     const quint16 port = http.port();
 
     // 1. List latency.
@@ -261,12 +261,12 @@ int runBenchServe(const QStringList &arguments)
         listFailed = listFailed || fd < 0;
     });
     if (listFailed)
-        return fail(QStringLiteral("bench serve: a list request failed"));
+        return reportFailure(QStringLiteral("bench serve: a list request failed"));
 
     // 2. Fan-out: watchers from the current revision, then a stream of creates.
     Result<int64_t> from = reader->currentRev();
     if (!from)
-        return fail(from.error());
+        return reportFailure(from.error());
     std::vector<Watcher> watchers(static_cast<size_t>(watcherCount));
     std::vector<Clock::time_point> written(static_cast<size_t>(changes));
     Clock::time_point firstWrite, lastDelivery;

@@ -117,25 +117,26 @@ int runBenchSnapshot(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (!parser.isSet(QStringLiteral("cache")))
-        return fail(QStringLiteral("bench snapshot: --cache is required"));
+        return reportFailure(QStringLiteral("bench snapshot: --cache is required"));
     const QString cachePath = parser.value(QStringLiteral("cache"));
     const int runs = std::max(1, parser.value(QStringLiteral("runs")).toInt());
 
     if (parser.isSet(QStringLiteral("inventory"))) {
         Result<model::WatchBatch> batch = readList(parser.value(QStringLiteral("inventory")));
         if (!batch)
-            return fail(batch.error());
+            return reportFailure(batch.error());
         store::OpenOptions reset;
         reset.reset = true;
         Result<store::CacheDb> writer
             = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite, reset);
         if (!writer)
-            return fail(writer.error());
+            return reportFailure(writer.error());
         if (Result<model::BatchSummary> applied = writer->apply(*batch); !applied)
-            return fail(applied.error());
+            return reportFailure(applied.error());
     } else if (!QFileInfo::exists(cachePath)) {
-        return fail(QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it")
-                        .arg(cachePath));
+        return reportFailure(
+            QStringLiteral("bench snapshot: %1 does not exist; give --inventory to fill it")
+                .arg(cachePath));
     }
 
     // The first load of the process comes first: it is the one a starting console pays, with
@@ -147,13 +148,13 @@ int runBenchSnapshot(const QStringList &arguments)
             Result<store::CacheDb> cache
                 = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
             if (!cache)
-                return fail(cache.error());
+                return reportFailure(cache.error());
             snapshot.reset(); // not timed: freeing the previous snapshot
             const Clock::time_point start = Clock::now();
             const double cpuStart = cpuSeconds();
             Result<inventory::SnapshotPtr> loaded = inventory::loadSnapshot(*cache, kCluster);
             if (!loaded)
-                return fail(loaded.error());
+                return reportFailure(loaded.error());
             loads.push_back(secondsSince(start));
             loadCpus.push_back(cpuSeconds() - cpuStart);
             snapshot = std::move(*loaded);
@@ -161,18 +162,18 @@ int runBenchSnapshot(const QStringList &arguments)
         // Rows alone, into plain records: the floor any loader pays.
         Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
         if (!cache)
-            return fail(cache.error());
+            return reportFailure(cache.error());
         const Clock::time_point start = Clock::now();
         Result<store::sqlite::Transaction> read = cache->beginRead();
         if (!read)
-            return fail(read.error());
+            return reportFailure(read.error());
         for (const model::KindInfo &kind : model::allKinds())
             if (Result<std::vector<model::ObjectRecord>> records
                 = cache->objects(kCluster, kind.group, kind.name);
                 !records)
-                return fail(records.error());
+                return reportFailure(records.error());
         if (Result<std::vector<store::SliceDevice>> rows = cache->devices(kCluster); !rows)
-            return fail(rows.error());
+            return reportFailure(rows.error());
         reads.push_back(secondsSince(start));
     }
 
@@ -183,12 +184,12 @@ int runBenchSnapshot(const QStringList &arguments)
     {
         Result<store::CacheDb> writer = store::CacheDb::open(cachePath, store::OpenMode::ReadWrite);
         if (!writer)
-            return fail(writer.error());
+            return reportFailure(writer.error());
         std::vector<model::WatchBatch> batches;
         batches.push_back(derivedChanges(*snapshot, *writer));
         Result<std::vector<model::CommittedBatch>> committed = writer->applyAll(std::move(batches));
         if (!committed)
-            return fail(committed.error());
+            return reportFailure(committed.error());
         changed = committed->front().changes.size();
         const Clock::time_point start = Clock::now();
         inventory::SnapshotPtr next = inventory::applyBatch(snapshot, committed->front());

@@ -212,7 +212,7 @@ int runBenchSync(const QStringList &arguments)
     bool ok = false;
     const int nodes = parser.value(QStringLiteral("nodes")).toInt(&ok);
     if (!ok || nodes <= 0)
-        return fail(QStringLiteral("--nodes: expected a positive number"));
+        return reportFailure(QStringLiteral("--nodes: expected a positive number"));
 
     QTemporaryDir temporary;
     const QString dir = parser.isSet(QStringLiteral("dir")) ? parser.value(QStringLiteral("dir"))
@@ -224,27 +224,27 @@ int runBenchSync(const QStringList &arguments)
     {
         Result<store::CacheDb> writer = store::CacheDb::open(served, store::OpenMode::ReadWrite);
         if (!writer)
-            return fail(writer.error());
+            return reportFailure(writer.error());
         sandbox::PresetOptions preset;
         preset.preset = parser.value(QStringLiteral("preset")).toStdString();
         preset.nodes = nodes;
         if (Result<void> seeded
             = sandbox::seedDemoCache(*writer, std::string(sandbox::kDemoCluster), preset);
             !seeded)
-            return fail(seeded.error());
+            return reportFailure(seeded.error());
     }
     BenchApiServer server;
     if (Result<void> started = server.start(QCoreApplication::applicationFilePath(), served, dir);
         !started)
-        return fail(started.error());
+        return reportFailure(started.error());
 
     Result<SyncFigures> all = timeSync(server.kubeconfig(), dir + QStringLiteral("/mirror.db"), {});
     if (!all)
-        return fail(all.error());
+        return reportFailure(all.error());
     Result<SyncFigures> slices = timeSync(server.kubeconfig(),
         dir + QStringLiteral("/mirror-slices.db"), { model::Kind::ResourceSlice });
     if (!slices)
-        return fail(slices.error());
+        return reportFailure(slices.error());
     const double kubectl
         = timeKubectl(parser.value(QStringLiteral("kubectl")), server.kubeconfig(), dir);
 

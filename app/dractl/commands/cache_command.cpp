@@ -24,17 +24,17 @@ int info(const QString &path, const QString &format)
 {
     Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     Result<std::vector<store::ClusterInfo>> clusters = cache->clusters();
     Result<int64_t> rev = cache->currentRev();
     if (!clusters || !rev)
-        return fail(!clusters ? clusters.error() : rev.error());
+        return reportFailure(!clusters ? clusters.error() : rev.error());
     nlohmann::json document = { { "path", path.toStdString() }, { "bytes", QFileInfo(path).size() },
         { "revision", *rev }, { "clusters", nlohmann::json::array() } };
     for (const store::ClusterInfo &cluster : *clusters) {
         Result<std::vector<store::KindCount>> counts = cache->kindCounts(cluster.name);
         if (!counts)
-            return fail(counts.error());
+            return reportFailure(counts.error());
         nlohmann::json kinds = nlohmann::json::object();
         for (const store::KindCount &count : *counts)
             kinds[count.kind] = count.count;
@@ -74,7 +74,7 @@ int rebuild(const QString &path)
         const QString aside = path + QStringLiteral(".old-")
             + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMddHHmmss"));
         if (!QFile::rename(path, aside))
-            return fail(QStringLiteral("cache rebuild: cannot move %1 aside").arg(path));
+            return reportFailure(QStringLiteral("cache rebuild: cannot move %1 aside").arg(path));
         for (const QString &suffix : { QStringLiteral("-wal"), QStringLiteral("-shm") })
             QFile::remove(path + suffix);
         out(QStringLiteral("moved the old cache to %1\n").arg(aside));
@@ -82,7 +82,7 @@ int rebuild(const QString &path)
     QDir().mkpath(QFileInfo(path).absolutePath());
     Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     out(QStringLiteral(
         "created an empty cache at %1; fill it with `dractl import` or `dractl sync`\n")
             .arg(path));
@@ -121,9 +121,9 @@ int runCacheCheck(const QStringList &arguments)
     const QString path = cachePath(parser);
     Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     if (Result<void> checked = cache->quickCheck(); !checked)
-        return fail(checked.error());
+        return reportFailure(checked.error());
     out(QStringLiteral("%1: ok\n").arg(path));
     return Ok;
 }
@@ -152,7 +152,7 @@ int runCacheReset(const QStringList &arguments)
     options.reset = true;
     Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite, options);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     out(QStringLiteral("%1: reset to an empty cache\n").arg(path));
     return Ok;
 }

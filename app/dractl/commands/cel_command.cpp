@@ -101,7 +101,7 @@ bool compileExpr(const QCommandLineParser &parser, std::string_view recordedVers
     Compiled &compiled, int *exitCode)
 {
     if (!parser.isSet(QStringLiteral("expr"))) {
-        *exitCode = fail(QStringLiteral("--expr is required"));
+        *exitCode = reportFailure(QStringLiteral("--expr is required"));
         *exitCode = Usage;
         return false;
     }
@@ -114,7 +114,7 @@ bool compileExpr(const QCommandLineParser &parser, std::string_view recordedVers
     Result<release::ChosenRelease> release
         = release::chooseRelease(recordedVersion, releaseChoiceOf(parser));
     if (!release) {
-        fail(release.error());
+        reportFailure(release.error());
         *exitCode = Usage;
         return false;
     }
@@ -124,7 +124,7 @@ bool compileExpr(const QCommandLineParser &parser, std::string_view recordedVers
             cel::SelectorOptions { *release, parser.isSet(QStringLiteral("stored")) },
             &compiled.diagnostics);
     if (!selector) {
-        *exitCode = fail(selector.error());
+        *exitCode = reportFailure(selector.error());
         return false;
     }
     compiled.selector = std::move(*selector);
@@ -200,7 +200,7 @@ int runCelEval(const QStringList &arguments)
         return exitCode;
     Result<inventory::SnapshotPtr> snapshot = loadCelSnapshot(parser);
     if (!snapshot)
-        return fail(snapshot.error());
+        return reportFailure(snapshot.error());
     Compiled compiled;
     if (!compileExpr(parser, (*snapshot)->kubernetesVersion(), compiled, &exitCode))
         return exitCode;

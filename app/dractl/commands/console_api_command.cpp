@@ -45,7 +45,7 @@ int runConsoleApi(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("console-api: usage: dractl console-api PATH"));
+        return reportFailure(QStringLiteral("console-api: usage: dractl console-api PATH"));
     std::string target = parser.positionalArguments().front().toStdString();
     const std::string prefix = std::string(server::console::kPrefix) + "/";
     if (target.starts_with(prefix))
@@ -61,20 +61,21 @@ int runConsoleApi(const QStringList &arguments)
     std::string body;
     if (parser.isSet(QStringLiteral("body"))) {
         if (!server::console::takesBody(path))
-            return fail(QStringLiteral("console-api: %1 takes no body").arg(qs(path)));
+            return reportFailure(QStringLiteral("console-api: %1 takes no body").arg(qs(path)));
         QFile file(parser.value(QStringLiteral("body")));
         if (!file.open(QIODevice::ReadOnly))
-            return fail(QStringLiteral("console-api: %1: %2")
-                            .arg(parser.value(QStringLiteral("body")), file.errorString()));
+            return reportFailure(
+                QStringLiteral("console-api: %1: %2")
+                    .arg(parser.value(QStringLiteral("body")), file.errorString()));
         body = file.readAll().toStdString();
     }
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     Result<server::console::ConsoleState> state
         = server::console::loadConsoleState(opened->cache, opened->cluster, false);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     server::console::AnswerCaches caches;
     const server::console::Answer answer
         = server::console::answer(*state, path, query, caches, body);

@@ -52,17 +52,17 @@ int runContexts(const QStringList &arguments)
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (format != QLatin1String("table") && format != QLatin1String("json"))
-        return fail(QStringLiteral("-o %1: expected table or json").arg(format));
+        return reportFailure(QStringLiteral("-o %1: expected table or json").arg(format));
     bool timeoutOk = false;
     const int timeoutS = parser.value(QStringLiteral("timeout")).toInt(&timeoutOk);
     if (!timeoutOk || timeoutS <= 0)
-        return fail(QStringLiteral("--timeout: expected a number of seconds"));
+        return reportFailure(QStringLiteral("--timeout: expected a number of seconds"));
 
     Result<kube::Kubeconfig> config = loadKubeconfigFor(parser);
     if (!config)
-        return fail(config.error());
+        return reportFailure(config.error());
     if (config->contexts.empty())
-        return fail(QStringLiteral("%1 defines no contexts").arg(config->filesText()));
+        return reportFailure(QStringLiteral("%1 defines no contexts").arg(config->filesText()));
 
     std::vector<ContextRow> rows;
     std::vector<std::unique_ptr<kube::RestClient>> clients;

@@ -72,7 +72,7 @@ int runDemoInventory(const QStringList &arguments)
     const auto inventory = sandbox::generateInventory(
         { parser.value(preset).toStdString(), nodeCount, static_cast<uint64_t>(seedValue) });
     if (!inventory)
-        return fail(inventory.error());
+        return reportFailure(inventory.error());
     format == QLatin1String("json") ? printJson(*inventory) : printYaml(*inventory);
     return Ok;
 }

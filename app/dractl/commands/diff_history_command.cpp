@@ -79,31 +79,32 @@ int runDiffHistory(const QStringList &arguments)
         positional = { positional[0].section(QLatin1Char('/'), 0, 0),
             positional[0].section(QLatin1Char('/'), 1) };
     if (positional.size() != 2)
-        return fail(QStringLiteral("diff-history: name one object, e.g. resourceclaim/train-0"));
+        return reportFailure(
+            QStringLiteral("diff-history: name one object, e.g. resourceclaim/train-0"));
     const model::KindInfo *kind = model::findKind(positional[0].toStdString());
     if (!kind)
-        return fail(QStringLiteral("unknown kind \"%1\"").arg(positional[0]));
+        return reportFailure(QStringLiteral("unknown kind \"%1\"").arg(positional[0]));
     if (!parser.isSet(QStringLiteral("from")))
-        return fail(QStringLiteral("diff-history: --from is required"));
+        return reportFailure(QStringLiteral("diff-history: --from is required"));
     const QString format = parser.value(QStringLiteral("output"));
     if (format != QLatin1String("text") && !isStructured(format))
-        return fail(QStringLiteral("-o %1: expected text, json or yaml").arg(format));
+        return reportFailure(QStringLiteral("-o %1: expected text, json or yaml").arg(format));
 
     const int64_t now = QDateTime::currentMSecsSinceEpoch();
     Result<int64_t> from
         = parseTimePoint(parser.value(QStringLiteral("from")), QStringLiteral("--from"), now);
     if (!from)
-        return fail(from.error());
+        return reportFailure(from.error());
     Result<int64_t> to
         = parseTimePoint(parser.value(QStringLiteral("to")), QStringLiteral("--to"), now);
     if (!to)
-        return fail(to.error());
+        return reportFailure(to.error());
     if (*to < *from)
-        return fail(QStringLiteral("--to is before --from"));
+        return reportFailure(QStringLiteral("--to is before --from"));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     const common::ObjectKey key { std::string(kind->group), std::string(kind->name),
         kind->namespaced ? parser.value(QStringLiteral("namespace")).toStdString() : std::string(),
         positional[1].toStdString() };
@@ -112,14 +113,14 @@ int runDiffHistory(const QStringList &arguments)
         Result<std::optional<store::LoggedChange>> change
             = opened->cache.changeAt(opened->cluster, key, i == 0 ? *from : *to);
         if (!change)
-            return fail(change.error());
+            return reportFailure(change.error());
         states[i].change = *change;
         if (*change && (*change)->type != model::ChangeType::Deleted)
             states[i].object = nlohmann::json::parse((*change)->json, nullptr, false);
     }
     if (!states[0].change && !states[1].change) {
         Result<std::pair<int64_t, int64_t>> oldest = opened->cache.oldestChange();
-        return fail(
+        return reportFailure(
             QStringLiteral("%1: no change of it is logged up to %2%3")
                 .arg(qs(key.display()), formatTime(*to),
                     oldest && oldest->second > 0 ? QStringLiteral(" (the log goes back to %1)")

@@ -109,14 +109,14 @@ int runExplain(const QStringList &arguments)
 
     Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
-        return fail(inventory.error());
+        return reportFailure(inventory.error());
     Result<alloc::Diagnosis> diagnosis = pod
         ? alloc::diagnosePod(
             *inventory->cluster, inventory->release, ns.toStdString(), name.toStdString())
         : alloc::diagnoseClaim(
             *inventory->cluster, inventory->release, ns.toStdString(), name.toStdString());
     if (!diagnosis)
-        return fail(diagnosis.error());
+        return reportFailure(diagnosis.error());
     if (format == QLatin1String("json"))
         printJson(alloc::diagnosisJson(*diagnosis));
     else if (isStructured(format))

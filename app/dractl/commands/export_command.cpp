@@ -40,7 +40,8 @@ int runExport(const QStringList &arguments)
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
     if (!isStructured(format))
-        return fail(QStringLiteral("export: unknown output format '%1' (json, yaml)").arg(format));
+        return reportFailure(
+            QStringLiteral("export: unknown output format '%1' (json, yaml)").arg(format));
 
     std::string target = parser.value(QStringLiteral("api-version")).toStdString();
     if (!target.empty() && target.find('/') == std::string::npos)
@@ -48,17 +49,17 @@ int runExport(const QStringList &arguments)
     if (!target.empty()) {
         const auto [group, version] = model::splitApiVersion(target);
         if (group != model::kResourceGroup || !model::isKnownResourceVersion(version))
-            return fail(QStringLiteral(
+            return reportFailure(QStringLiteral(
                 "export: --api-version must be resource.k8s.io/v1, v1beta2, v1beta1 or v1alpha3, "
                 "not %1")
-                            .arg(qs(target)));
+                                     .arg(qs(target)));
     }
 
     std::vector<const model::KindInfo *> kinds;
     for (const QString &name : parser.values(QStringLiteral("kind"))) {
         const model::KindInfo *kind = model::findKind(name.toStdString());
         if (!kind)
-            return fail(QStringLiteral("export: unknown kind \"%1\"").arg(name));
+            return reportFailure(QStringLiteral("export: unknown kind \"%1\"").arg(name));
         kinds.push_back(kind);
     }
     if (kinds.empty())
@@ -68,7 +69,7 @@ int runExport(const QStringList &arguments)
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     store::CacheDb &cache = opened->cache;
     const std::string &cluster = opened->cluster;
 
@@ -79,7 +80,7 @@ int runExport(const QStringList &arguments)
         Result<std::vector<model::Object>> objects
             = loadObjects(cache, cluster, *kind, kind->namespaced ? ns : std::string());
         if (!objects)
-            return fail(objects.error());
+            return reportFailure(objects.error());
         for (const model::Object &object : *objects) {
             const bool convert = !target.empty() && kind->group == model::kResourceGroup;
             Result<nlohmann::json> json
@@ -93,7 +94,7 @@ int runExport(const QStringList &arguments)
         }
     }
     if (problems)
-        return fail(
+        return reportFailure(
             QStringLiteral("export: %1 object(s) cannot be written as %2; nothing was written")
                 .arg(problems)
                 .arg(qs(target)));

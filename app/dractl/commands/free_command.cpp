@@ -59,16 +59,17 @@ int runFree(const QStringList &arguments)
     const std::optional<inventory::FreeGrouping> grouping
         = inventory::parseGrouping(parser.value(QStringLiteral("by")).toStdString());
     if (!grouping)
-        return fail(QStringLiteral("free: unknown grouping '%1' (pool, node, class, model)")
-                        .arg(parser.value(QStringLiteral("by"))));
+        return reportFailure(
+            QStringLiteral("free: unknown grouping '%1' (pool, node, class, model)")
+                .arg(parser.value(QStringLiteral("by"))));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     Result<inventory::SnapshotPtr> snapshot
         = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
-        return fail(snapshot.error());
+        return reportFailure(snapshot.error());
     if (format == QLatin1String("json")) {
         // The web console's /console/v1/free answers the same document.
         printJson(server::console::freeDocument(**snapshot, *grouping));

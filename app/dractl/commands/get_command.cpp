@@ -31,10 +31,10 @@ int printDevices(
     const model::KindInfo &claimsKind = model::kindInfo(model::Kind::ResourceClaim);
     Result<std::vector<model::Object>> slices = loadObjects(cache, cluster, slicesKind);
     if (!slices)
-        return fail(slices.error());
+        return reportFailure(slices.error());
     Result<std::vector<model::Object>> claims = loadObjects(cache, cluster, claimsKind);
     if (!claims)
-        return fail(claims.error());
+        return reportFailure(claims.error());
     const std::vector<inventory::DeviceRow> rows = inventory::deviceRows(
         *slices, *claims, parser.value(QStringLiteral("node")).toStdString());
 
@@ -106,16 +106,17 @@ int runGet(const QStringList &arguments)
         return exitCode;
     const QStringList positional = parser.positionalArguments();
     if (positional.isEmpty() || positional.size() > 2)
-        return fail(QStringLiteral("get: usage: dractl get KIND [NAME] (see --help)"));
+        return reportFailure(QStringLiteral("get: usage: dractl get KIND [NAME] (see --help)"));
     const QString format = parser.value(QStringLiteral("output"));
     if (format != QLatin1String("table") && format != QLatin1String("wide")
         && !isStructured(format))
-        return fail(QStringLiteral("get: unknown output format '%1' (table, wide, json, yaml)")
-                        .arg(format));
+        return reportFailure(
+            QStringLiteral("get: unknown output format '%1' (table, wide, json, yaml)")
+                .arg(format));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     store::CacheDb &cache = opened->cache;
     const std::string &cluster = opened->cluster;
 
@@ -124,15 +125,15 @@ int runGet(const QStringList &arguments)
 
     const model::KindInfo *kind = model::findKind(positional[0].toStdString());
     if (!kind)
-        return fail(QStringLiteral("get: the server doesn't have a resource type \"%1\"")
-                        .arg(positional[0]));
+        return reportFailure(QStringLiteral("get: the server doesn't have a resource type \"%1\"")
+                                 .arg(positional[0]));
     const bool allNamespaces = kind->namespaced && parser.isSet(QStringLiteral("all-namespaces"));
     const std::string ns = kind->namespaced && !allNamespaces
         ? parser.value(QStringLiteral("namespace")).toStdString()
         : std::string();
     Result<std::vector<model::Object>> objects = loadObjects(cache, cluster, *kind, ns);
     if (!objects)
-        return fail(objects.error());
+        return reportFailure(objects.error());
 
     const std::string resource
         = std::string(kind->plural) + (kind->group.empty() ? "" : "." + std::string(kind->group));
@@ -140,7 +141,8 @@ int runGet(const QStringList &arguments)
         const std::string name = positional[1].toStdString();
         std::erase_if(*objects, [&](const model::Object &o) { return o.meta.name != name; });
         if (objects->empty())
-            return fail(QStringLiteral("%1 \"%2\" not found").arg(qs(resource), positional[1]));
+            return reportFailure(
+                QStringLiteral("%1 \"%2\" not found").arg(qs(resource), positional[1]));
     }
 
     if (isStructured(format)) {

@@ -42,27 +42,27 @@ int runPrune(const QCommandLineParser &parser)
     if (parser.isSet(QStringLiteral("max-age"))) {
         Result<int64_t> age = durationOption(parser, QStringLiteral("max-age"));
         if (!age)
-            return fail(age.error());
+            return reportFailure(age.error());
         policy.maxAgeMs = *age;
     }
     if (parser.isSet(QStringLiteral("max-size"))) {
         Result<int64_t> bytes = sizeOption(parser, QStringLiteral("max-size"));
         if (!bytes)
-            return fail(bytes.error());
+            return reportFailure(bytes.error());
         policy.maxBytes = *bytes;
     }
     if (policy.maxAgeMs == 0 && policy.maxBytes == 0)
-        return fail(QStringLiteral("history prune: give --max-age, --max-size or both"));
+        return reportFailure(QStringLiteral("history prune: give --max-age, --max-size or both"));
     const QString file = cachePath(parser);
     if (!QFileInfo::exists(file))
-        return fail(QStringLiteral("%1 does not exist").arg(file));
+        return reportFailure(QStringLiteral("%1 does not exist").arg(file));
     Result<store::CacheDb> cache = store::CacheDb::open(file, store::OpenMode::ReadWrite);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     Result<store::RetentionSummary> summary
         = cache->applyRetention(policy, QDateTime::currentMSecsSinceEpoch());
     if (!summary)
-        return fail(summary.error());
+        return reportFailure(summary.error());
     out(QStringLiteral("%1: %2 changes removed, %3 kept; %4 -> %5 bytes\n")
             .arg(file)
             .arg(summary->deletedChanges)
@@ -114,14 +114,14 @@ int runHistory(const QStringList &arguments)
         return runPrune(parser);
     const QString format = parser.value(QStringLiteral("output"));
     if (format != QLatin1String("table") && !isStructured(format))
-        return fail(QStringLiteral("-o %1: expected table, json or yaml").arg(format));
+        return reportFailure(QStringLiteral("-o %1: expected table, json or yaml").arg(format));
 
     const int64_t now = QDateTime::currentMSecsSinceEpoch();
     store::HistoryQuery query;
     if (!positional.isEmpty()) {
         const model::KindInfo *kind = model::findKind(positional[0].toStdString());
         if (!kind)
-            return fail(QStringLiteral("unknown kind \"%1\"").arg(positional[0]));
+            return reportFailure(QStringLiteral("unknown kind \"%1\"").arg(positional[0]));
         query.group = std::string(kind->group);
         query.kind = std::string(kind->name);
         query.name = positional.value(1).toStdString();
@@ -135,21 +135,21 @@ int runHistory(const QStringList &arguments)
         Result<int64_t> point = parseTimePoint(
             parser.value(QLatin1String(option)), QStringLiteral("--") + QLatin1String(option), now);
         if (!point)
-            return fail(point.error());
+            return reportFailure(point.error());
         *target = *point;
     }
     bool limitOk = false;
     query.limit = parser.value(QStringLiteral("limit")).toInt(&limitOk);
     if (!limitOk || query.limit <= 0)
-        return fail(QStringLiteral("--limit: expected a positive number"));
+        return reportFailure(QStringLiteral("--limit: expected a positive number"));
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     query.cluster = opened->cluster;
     Result<std::vector<store::LoggedChange>> changes = opened->cache.history(query);
     if (!changes)
-        return fail(changes.error());
+        return reportFailure(changes.error());
 
     if (isStructured(format)) {
         nlohmann::json list = nlohmann::json::array();

@@ -40,7 +40,7 @@ int runImport(const QStringList &arguments)
         return exitCode;
     const QStringList paths = parser.positionalArguments();
     if (paths.isEmpty())
-        return fail(QStringLiteral("import: name at least one file or directory"));
+        return reportFailure(QStringLiteral("import: name at least one file or directory"));
 
     const model::ManifestSet manifests = model::readManifests(paths);
     int rejected = 0;
@@ -73,10 +73,10 @@ int runImport(const QStringList &arguments)
     QDir().mkpath(QFileInfo(cacheFile).absolutePath());
     Result<store::CacheDb> cache = store::CacheDb::open(cacheFile, store::OpenMode::ReadWrite);
     if (!cache)
-        return fail(cache.error());
+        return reportFailure(cache.error());
     Result<model::BatchSummary> summary = cache->apply(batch);
     if (!summary)
-        return fail(summary.error());
+        return reportFailure(summary.error());
 
     QString line;
     for (const auto &[kind, count] : perKind)

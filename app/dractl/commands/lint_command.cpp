@@ -51,11 +51,11 @@ int runLint(const QStringList &arguments)
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     Result<inventory::SnapshotPtr> snapshot
         = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
-        return fail(snapshot.error());
+        return reportFailure(snapshot.error());
     const std::vector<inventory::Finding> findings = inventory::lint(**snapshot);
 
     int counts[3] = { 0, 0, 0 };

@@ -72,7 +72,7 @@ int runNegativeControl(const QStringList &arguments)
     if (!manifests.problems.empty())
         return Failed;
     if (manifests.documents.size() != 1)
-        return fail(
+        return reportFailure(
             QStringLiteral("%1 holds %2 objects; give one ResourceClaimTemplate or ResourceClaim")
                 .arg(path)
                 .arg(manifests.documents.size()));
@@ -80,11 +80,11 @@ int runNegativeControl(const QStringList &arguments)
 
     Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
-        return fail(inventory.error());
+        return reportFailure(inventory.error());
     Result<alloc::NegativeControl> control
         = alloc::negativeControl(*inventory->cluster, inventory->release, document.object);
     if (!control)
-        return fail(control.error().withContext(document.origin));
+        return reportFailure(control.error().withContext(document.origin));
     if (format == QLatin1String("json"))
         printJson(alloc::negativeControlJson(*control));
     else if (format == QLatin1String("yaml"))

@@ -38,13 +38,13 @@ int runReadiness(const QStringList &arguments)
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     // The console's state: the snapshot and the states of the mirrored streams, as the web
     // console's Readiness page reads them.
     Result<server::console::ConsoleState> state
         = server::console::loadConsoleState(opened->cache, opened->cluster, false);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     const inventory::Readiness report = inventory::readiness(*state->snapshot, state->streams);
     if (format == QLatin1String("json"))
         printJson(inventory::toJson(report));

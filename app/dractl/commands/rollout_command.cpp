@@ -73,7 +73,7 @@ int runPlan(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("rollout plan: name one plan file"));
+        return reportFailure(QStringLiteral("rollout plan: name one plan file"));
     const QString format = parser.value(QStringLiteral("output"));
     if (!checkOutputFormat(format,
             { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("yaml") },
@@ -211,24 +211,25 @@ int watchStatus(const QCommandLineParser &parser)
     std::setvbuf(
         stdout, nullptr, _IOLBF, 0); // each change shows when it happens, also through a pipe
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("rollout status -w: name the rollout to follow"));
+        return reportFailure(QStringLiteral("rollout status -w: name the rollout to follow"));
     const std::string name = parser.positionalArguments().front().toStdString();
     int64_t shown = -1;
     int status = Ok;
     const auto look = [&]() {
         Result<OpenedState> opened = openState(parser);
         if (!opened || !opened->state) {
-            status = opened
-                ? fail(QStringLiteral("rollout status: no state file at %1").arg(opened->path))
-                : fail(opened.error());
+            status = opened ? reportFailure(
+                         QStringLiteral("rollout status: no state file at %1").arg(opened->path))
+                            : reportFailure(opened.error());
             return QCoreApplication::quit();
         }
         Result<std::optional<rollout::RolloutRecord>> record
             = rollout::RolloutStore(*opened->state).load(name);
         if (!record || !*record) {
-            status = record ? fail(QStringLiteral("rollout status: no rollout named %1 in %2")
-                                       .arg(qs(name), opened->path))
-                            : fail(record.error());
+            status = record
+                ? reportFailure(QStringLiteral("rollout status: no rollout named %1 in %2")
+                                    .arg(qs(name), opened->path))
+                : reportFailure(record.error());
             return QCoreApplication::quit();
         }
         if ((*record)->updatedAt != shown) {
@@ -272,16 +273,16 @@ int runStatus(const QStringList &arguments)
             QStringLiteral("rollout status")))
         return Usage;
     if (parser.positionalArguments().size() > 1)
-        return fail(QStringLiteral("rollout status: name at most one rollout"));
+        return reportFailure(QStringLiteral("rollout status: name at most one rollout"));
     Result<OpenedState> opened = openState(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     std::vector<rollout::RolloutRecord> records;
     if (opened->state) {
         rollout::RolloutStore store(*opened->state);
         Result<std::vector<rollout::RolloutRecord>> listed = store.list();
         if (!listed)
-            return fail(listed.error());
+            return reportFailure(listed.error());
         records = std::move(*listed);
     }
     if (!parser.positionalArguments().isEmpty()) {
@@ -289,8 +290,8 @@ int runStatus(const QStringList &arguments)
         const auto found = std::find_if(
             records.begin(), records.end(), [&](const auto &r) { return r.state.id == name; });
         if (found == records.end())
-            return fail(QStringLiteral("rollout status: no rollout named %1 in %2")
-                            .arg(qs(name), opened->path));
+            return reportFailure(QStringLiteral("rollout status: no rollout named %1 in %2")
+                                     .arg(qs(name), opened->path));
         store::StateDb *db = opened->state ? &*opened->state : nullptr;
         if (isStructured(format))
             format == QLatin1String("json") ? printJson(statusJson(*found, db))
@@ -343,7 +344,7 @@ int runAudit(const QStringList &arguments)
         return Usage;
     Result<OpenedState> opened = openState(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     if (!opened->state) {
         if (parser.isSet(QStringLiteral("verify")))
             out(QStringLiteral("audit log intact: 0 entries (no state file at %1)\n")
@@ -356,7 +357,7 @@ int runAudit(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("verify"))) {
         Result<rollout::AuditVerification> verified = log.verify();
         if (!verified)
-            return fail(verified.error());
+            return reportFailure(verified.error());
         if (isStructured(format)) {
             nlohmann::json json { { "intact", verified->intact }, { "entries", verified->entries },
                 { "headHash", verified->headHash } };
@@ -381,7 +382,7 @@ int runAudit(const QStringList &arguments)
         target = parser.positionalArguments().front().toStdString();
     Result<std::vector<rollout::AuditEntry>> entries = log.entries(target);
     if (!entries)
-        return fail(entries.error());
+        return reportFailure(entries.error());
     if (isStructured(format)) {
         nlohmann::json list = nlohmann::json::array();
         for (const rollout::AuditEntry &entry : *entries)

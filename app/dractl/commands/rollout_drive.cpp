@@ -122,11 +122,11 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
 {
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
-        return fail(session.error());
+        return reportFailure(session.error());
     rollout::RolloutController controller(
         state, id, *session->cluster, common::Clock::system(), controllerOptions(false, 5'000));
     if (Result<void> loaded = controller.load(); !loaded)
-        return fail(loaded.error());
+        return reportFailure(loaded.error());
     printControllerMessages(controller);
     controller.tick();
     waitForTick(controller);
@@ -134,7 +134,7 @@ int driveOnce(const QCommandLineParser &parser, const QString &state, const std:
     out(QStringLiteral("Rollout %1 is at %2.\n")
             .arg(qs(id), QString::fromLatin1(rollout::stageName(controller.state().stage))));
     // A step that failed paused the rollout: the verb was carried out, its changes were not all.
-    return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
+    return controller.lastError() ? reportFailure(*controller.lastError()) : int(Ok);
 }
 
 // The lease of another controller that drives `id` now (see rollout::othersLiveLease).
@@ -234,7 +234,7 @@ std::variant<int64_t, int> startPlan(const QCommandLineParser &parser, const QSt
 {
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
-        return fail(session.error());
+        return reportFailure(session.error());
     std::optional<rollout::StartOutcome> outcome;
     QEventLoop loop;
     QObject context;
@@ -250,10 +250,11 @@ std::variant<int64_t, int> startPlan(const QCommandLineParser &parser, const QSt
         printGate(*outcome->preflight);
     }
     if (outcome->error)
-        return fail(QStringLiteral("rollout %1: %2%3")
-                        .arg(verb, outcome->error->message,
-                            outcome->variantRejected ? QStringLiteral(" (--override-rejection)")
-                                                     : QString()));
+        return reportFailure(
+            QStringLiteral("rollout %1: %2%3")
+                .arg(verb, outcome->error->message,
+                    outcome->variantRejected ? QStringLiteral(" (--override-rejection)")
+                                             : QString()));
     return outcome->queued;
 }
 
@@ -303,12 +304,12 @@ int runRolloutStart(const QStringList &arguments)
     const rollout::PlanParse parsed = rollout::readPlanFile(file);
     if (!parsed.plan) {
         err(parsed.errorText(file));
-        return fail(QStringLiteral("rollout start: %1 is not a valid plan").arg(file));
+        return reportFailure(QStringLiteral("rollout start: %1 is not a valid plan").arg(file));
     }
     const rollout::RolloutPlan &plan = *parsed.plan;
     Result<QString> state = statePath(parser);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     rollout::StartRequest request { actorName(),
         parser.value(QStringLiteral("reason")).toStdString(),
         parser.isSet(QStringLiteral("override-rejection")),
@@ -399,14 +400,14 @@ int runRolloutRun(const QStringList &arguments)
     };
     Result<QString> state = statePath(parser);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     const QString target = parser.positionalArguments().front();
     std::string id = target.toStdString();
     if (QFileInfo(target).isFile()) {
         const rollout::PlanParse parsed = rollout::readPlanFile(target);
         if (!parsed.plan) {
             err(parsed.errorText(target));
-            return fail(QStringLiteral("rollout run: %1 is not a valid plan").arg(target));
+            return reportFailure(QStringLiteral("rollout run: %1 is not a valid plan").arg(target));
         }
         id = parsed.plan->name;
         if (!loadRecord(*state, id)) {
@@ -421,28 +422,29 @@ int runRolloutRun(const QStringList &arguments)
     {
         Result<store::StateDb> db = rollout::openStateWriter(*state);
         if (!db)
-            return fail(db.error());
+            return reportFailure(db.error());
         Result<std::optional<rollout::ControllerLease>> lease = liveLease(*db, id);
         if (!lease)
-            return fail(lease.error());
+            return reportFailure(lease.error());
         if (*lease)
-            return fail(QStringLiteral(
+            return reportFailure(QStringLiteral(
                 "rollout run: %1 is already driven by %2 (heartbeat %3 ago); one controller per "
                 "rollout")
-                            .arg(qs(id), qs((*lease)->owner),
-                                qs(common::formatDuration(
-                                    QDateTime::currentMSecsSinceEpoch() - (*lease)->heartbeatAt))));
+                                     .arg(qs(id), qs((*lease)->owner),
+                                         qs(common::formatDuration(
+                                             QDateTime::currentMSecsSinceEpoch()
+                                             - (*lease)->heartbeatAt))));
     }
     Result<ClusterSession> session = connectCluster(parser);
     if (!session)
-        return fail(session.error());
+        return reportFailure(session.error());
     rollout::ControllerOptions options = controllerOptions(
         parser.isSet(QStringLiteral("auto-promote")), *intervalMs, *readyTimeoutMs);
     options.reportDiffs = parser.isSet(QStringLiteral("diff"));
     rollout::RolloutController controller(
         *state, id, *session->cluster, common::Clock::system(), options);
     if (Result<void> loaded = controller.load(); !loaded)
-        return fail(loaded.error());
+        return reportFailure(loaded.error());
     printControllerMessages(controller);
     out(QStringLiteral("%1 Driving rollout %2 (%3) at %4%5; Ctrl-C stops.\n")
             .arg(wallClockText(), qs(id), qs(controller.plan().workloadKey()),
@@ -454,7 +456,7 @@ int runRolloutRun(const QStringList &arguments)
         controller.tick();
         waitForTick(controller);
         controller.stop();
-        return controller.lastError() ? fail(*controller.lastError()) : int(Ok);
+        return controller.lastError() ? reportFailure(*controller.lastError()) : int(Ok);
     }
     const StopOnSignal stopOnSignal;
     QObject::connect(&controller, &rollout::RolloutController::tickFinished, &controller,
@@ -526,29 +528,30 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     }
     Result<QString> state = statePath(parser);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     Result<rollout::RolloutRecord> record = loadRecord(*state, id);
     if (!record)
-        return fail(QStringLiteral("rollout %1: %2").arg(verbText, record.error().message));
+        return reportFailure(
+            QStringLiteral("rollout %1: %2").arg(verbText, record.error().message));
     const rollout::PlanParse parsed = rollout::parsePlan(record->planYaml);
     if (!parsed.plan)
-        return fail(QStringLiteral("rollout %1: the stored plan of %2 no longer validates")
-                        .arg(verbText, qs(id)));
+        return reportFailure(QStringLiteral("rollout %1: the stored plan of %2 no longer validates")
+                                 .arg(verbText, qs(id)));
 
     std::optional<rollout::ControllerLease> lease;
     int64_t seq = 0;
     {
         Result<store::StateDb> db = rollout::openStateWriter(*state);
         if (!db)
-            return fail(db.error());
+            return reportFailure(db.error());
         Result<std::optional<rollout::ControllerLease>> live = liveLease(*db, id);
         if (!live)
-            return fail(live.error());
+            return reportFailure(live.error());
         lease = *live;
         Result<int64_t> queued = rollout::ControllerInbox(*db).enqueue(
             id, command, QDateTime::currentMSecsSinceEpoch());
         if (!queued)
-            return fail(queued.error());
+            return reportFailure(queued.error());
         seq = *queued;
     }
     if (lease) {
@@ -569,7 +572,7 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
                 || *verb == rollout::Verb::Finalise || *verb == rollout::Verb::Reject));
     if (local) {
         if (Result<void> done = executeWithoutCluster(*state, *parsed.plan, id); !done)
-            return fail(done.error());
+            return reportFailure(done.error());
         return printOutcome(verbText, commandOutcome(*state, seq));
     }
     const int driven = driveOnce(parser, *state, id);

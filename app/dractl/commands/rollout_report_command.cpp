@@ -47,22 +47,22 @@ int runRolloutReport(const QStringList &arguments)
     const std::string id = parser.positionalArguments().front().toStdString();
     Result<QString> state = statePath(parser);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     if (!QFileInfo::exists(*state))
-        return fail(QStringLiteral("rollout report: no state file at %1").arg(*state));
+        return reportFailure(QStringLiteral("rollout report: no state file at %1").arg(*state));
     Result<store::StateDb> db = store::StateDb::open(*state, store::OpenMode::ReadOnly);
     if (!db)
-        return fail(db.error());
+        return reportFailure(db.error());
     Result<std::optional<rollout::RolloutRecord>> record = rollout::RolloutStore(*db).load(id);
     if (!record)
-        return fail(record.error());
+        return reportFailure(record.error());
     if (!*record)
-        return fail(
+        return reportFailure(
             QStringLiteral("rollout report: no rollout named %1 in %2").arg(qs(id), *state));
     rollout::AuditLog log(db->database());
     Result<rollout::AuditLog::TargetAudit> audit = log.entriesVerified(id);
     if (!audit)
-        return fail(audit.error());
+        return reportFailure(audit.error());
     const rollout::RolloutReportInput input { std::move(**record), std::move(audit->entries),
         audit->verification, QDateTime::currentMSecsSinceEpoch() };
     const std::string text = format == QLatin1String("json")
@@ -72,8 +72,8 @@ int runRolloutReport(const QStringList &arguments)
         QFile file(parser.value(QStringLiteral("output-file")));
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
             || file.write(text.data(), qint64(text.size())) != qint64(text.size()))
-            return fail(QStringLiteral("rollout report: cannot write %1: %2")
-                            .arg(file.fileName(), file.errorString()));
+            return reportFailure(QStringLiteral("rollout report: cannot write %1: %2")
+                                     .arg(file.fileName(), file.errorString()));
         out(QStringLiteral("Wrote %1\n").arg(file.fileName()));
         return Ok;
     }

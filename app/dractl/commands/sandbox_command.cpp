@@ -72,7 +72,7 @@ int sendFaultRequest(const QCommandLineParser &parser, kube::RestRequest request
     request.path = qs(sandbox::kFaultsPath);
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
-        return fail(config.error());
+        return reportFailure(config.error());
     kube::RestOptions options;
     options.userAgent = "dractl/" DRA_VERSION " (linux) draconsole sandbox";
     options.exec = execOptionsForTerminal();
@@ -82,10 +82,10 @@ int sendFaultRequest(const QCommandLineParser &parser, kube::RestRequest request
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     if (!response) {
         if (response.error().code == Error::Code::NotFound)
-            return fail(QStringLiteral(
+            return reportFailure(QStringLiteral(
                 "%1 is not a demo cluster (no %2); start one with `dractl serve --demo`")
-                            .arg(config->describe(), qs(sandbox::kFaultsPath)));
-        return fail(response.error());
+                                     .arg(config->describe(), qs(sandbox::kFaultsPath)));
+        return reportFailure(response.error());
     }
     const json answer = json::parse(response->body.begin(), response->body.end(), nullptr, false);
     if (parser.value(QStringLiteral("output")) == QLatin1String("json"))
@@ -118,7 +118,7 @@ int runFaultAdd(const QStringList &arguments)
         return Usage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
-        return fail(
+        return reportFailure(
             QStringLiteral("fault add needs one KIND (%1)").arg(qs(sandbox::faultKindNames())));
     json body = { { "kind", positional[0].toStdString() } };
     if (parser.isSet(QStringLiteral("deployment")))
@@ -126,7 +126,7 @@ int runFaultAdd(const QStringList &arguments)
             { "namespace", parser.value(QStringLiteral("namespace")).toStdString() } });
     // Checked here too, so a typo is named before any connection is made.
     if (Result<sandbox::Fault> fault = sandbox::Fault::fromJson(body); !fault)
-        return fail(fault.error());
+        return reportFailure(fault.error());
     kube::RestRequest request;
     request.method = "POST";
     request.body = QByteArray::fromStdString(body.dump());
@@ -145,7 +145,7 @@ int runFaultList(const QStringList &arguments)
     if (!checkFaultOutput(parser))
         return Usage;
     if (!parser.positionalArguments().isEmpty())
-        return fail(QStringLiteral("fault list takes no arguments"));
+        return reportFailure(QStringLiteral("fault list takes no arguments"));
     return sendFaultRequest(parser, kube::RestRequest {}, [](const json &answer) {
         const json items = answer.value("items", json::array());
         if (items.empty())
@@ -169,13 +169,13 @@ int runFaultClear(const QStringList &arguments)
         return Usage;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1)
-        return fail(QStringLiteral("fault clear takes at most one KIND"));
+        return reportFailure(QStringLiteral("fault clear takes at most one KIND"));
     kube::RestRequest request;
     request.method = "DELETE";
     if (!positional.isEmpty()) {
         if (!sandbox::parseFaultKind(positional[0].toStdString()))
-            return fail(QStringLiteral("fault kind \"%1\": not known; known kinds: %2")
-                            .arg(positional[0], qs(sandbox::faultKindNames())));
+            return reportFailure(QStringLiteral("fault kind \"%1\": not known; known kinds: %2")
+                                     .arg(positional[0], qs(sandbox::faultKindNames())));
         request.query.addQueryItem(QStringLiteral("kind"), positional[0]);
     }
     return sendFaultRequest(parser, std::move(request), [](const json &answer) {

@@ -278,20 +278,21 @@ int runServe(const QStringList &arguments)
     if (!parseOrExit(parser, args, describeCommand(), &exitCode))
         return exitCode;
     if (!parser.positionalArguments().isEmpty())
-        return fail(QStringLiteral("unexpected argument %1 (a demo preset goes as --demo=PRESET)")
-                        .arg(parser.positionalArguments().front()));
+        return reportFailure(
+            QStringLiteral("unexpected argument %1 (a demo preset goes as --demo=PRESET)")
+                .arg(parser.positionalArguments().front()));
     if (parser.isSet(QStringLiteral("no-auth")) && parser.isSet(QStringLiteral("token-file")))
-        return fail(Error { Error::Code::Invalid,
+        return reportFailure(Error { Error::Code::Invalid,
             QStringLiteral("--no-auth and --token-file exclude each other") });
     if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key")))
-        return fail(
+        return reportFailure(
             Error { Error::Code::Invalid, QStringLiteral("--tls-cert and --tls-key go together") });
     if (demoPreset) {
         bool known = false;
         for (const auto &[name, summary] : sandbox::presetNames())
             known = known || qs(name) == *demoPreset;
         if (!known)
-            return fail(
+            return reportFailure(
                 QStringLiteral("--demo=%1: no such preset; `dractl serve --help` lists them")
                     .arg(*demoPreset));
     }
@@ -299,16 +300,17 @@ int runServe(const QStringList &arguments)
     Result<std::pair<QHostAddress, quint16>> listen
         = parseListen(parser.value(QStringLiteral("listen")));
     if (!listen)
-        return fail(listen.error());
+        return reportFailure(listen.error());
     const bool testHooks = parser.isSet(QStringLiteral("test-hooks"));
     if (testHooks && !listen->first.isLoopback())
-        return fail(QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
-                                   "only allowed on a loopback address, not %1")
-                        .arg(listen->first.toString()));
+        return reportFailure(
+            QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
+                           "only allowed on a loopback address, not %1")
+                .arg(listen->first.toString()));
     const bool live
         = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
     if (live && (demoPreset || parser.isSet(QStringLiteral("writable"))))
-        return fail(
+        return reportFailure(
             QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
                            "combined with --demo or --writable"));
     const StopOnSignal stopOnSignal;
@@ -317,7 +319,7 @@ int runServe(const QStringList &arguments)
     if (live) {
         Result<std::unique_ptr<kube::LiveMirror>> started = startLiveMirror(parser);
         if (!started)
-            return fail(started.error());
+            return reportFailure(started.error());
         mirror = std::move(*started);
         if (StopOnSignal::requested()) {
             mirror->stop(kube::StreamState::Stale,
@@ -334,7 +336,7 @@ int runServe(const QStringList &arguments)
         Result<ServedCache> opened
             = openServedCache(parser, writable, mirror ? mirror->cluster() : std::string());
         if (!opened)
-            return fail(opened.error());
+            return reportFailure(opened.error());
         cache = std::move(*opened);
     }
 
@@ -345,16 +347,16 @@ int runServe(const QStringList &arguments)
         : server::loadOrCreateIdentity(dir,
             { QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost") });
     if (!identity)
-        return fail(identity.error());
+        return reportFailure(identity.error());
     Result<QSslConfiguration> tls = identity->serverConfiguration();
     if (!tls)
-        return fail(tls.error());
+        return reportFailure(tls.error());
     std::shared_ptr<const server::ClientCertificateAuthority> clientCa;
     if (parser.isSet(QStringLiteral("client-ca"))) {
         Result<server::ClientCertificateAuthority> loaded
             = server::ClientCertificateAuthority::load(parser.value(QStringLiteral("client-ca")));
         if (!loaded)
-            return fail(loaded.error());
+            return reportFailure(loaded.error());
         clientCa = std::make_shared<const server::ClientCertificateAuthority>(std::move(*loaded));
         // Ask every client for a certificate but let those without one use a token; the
         // certificate is verified against the CA per request.
@@ -368,7 +370,7 @@ int runServe(const QStringList &arguments)
             fromFile ? parser.value(QStringLiteral("token-file")) : dir + QStringLiteral("/token"),
             !fromFile);
         if (!loaded)
-            return fail(loaded.error());
+            return reportFailure(loaded.error());
         token = *loaded;
     }
 
@@ -380,7 +382,7 @@ int runServe(const QStringList &arguments)
         Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> created = createDemoCluster(
             parser, *demoPreset, *tls, identity->certificatePem, token, clientCa, *listen);
         if (!created)
-            return fail(created.error());
+            return reportFailure(created.error());
         demo = std::move(*created);
     } else {
         server::ApiServerOptions options;
@@ -409,7 +411,7 @@ int runServe(const QStringList &arguments)
     // The demo cluster's control plane starts with its server.
     if (Result<void> listening = demo ? demo->listen() : http.listen(listen->first, listen->second);
         !listening)
-        return fail(listening.error());
+        return reportFailure(listening.error());
 
     const QString url = server::httpsUrl(listen->first, http.port());
     const std::string context = demoPreset ? "demo" : "draconsole";
@@ -419,7 +421,7 @@ int runServe(const QStringList &arguments)
         const QByteArray text
             = server::kubeconfigText(url.toStdString(), identity->certificatePem, token, context);
         if (Result<void> written = server::writePrivateFile(path, text); !written)
-            return fail(written.error());
+            return reportFailure(written.error());
         kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2; kubectl --kubeconfig %1 get "
                                         "resourceslices)\n")
                              .arg(path, qs(context));

@@ -322,27 +322,28 @@ int runSimulate(const QStringList &arguments)
         documents.push_back(document.object);
     Result<alloc::SimulationInput> input = alloc::readSimulationInput(documents);
     if (!input)
-        return fail(input.error().withContext(claimFile));
+        return reportFailure(input.error().withContext(claimFile));
     const bool pods = !input->pods.empty();
     std::vector<ClaimToAllocate> claims = input->claims;
     if (!pods) {
         if (!claims.empty() && !input->templates.empty())
-            return fail(QStringLiteral(
+            return reportFailure(QStringLiteral(
                 "%1 holds both ResourceClaims and ResourceClaimTemplates; simulate one template "
                 "or the claims of one pod")
-                            .arg(claimFile));
+                                     .arg(claimFile));
         if (input->templates.size() > 1)
-            return fail(QStringLiteral("%1 holds %2 ResourceClaimTemplates; simulate one at a time")
-                            .arg(claimFile)
-                            .arg(input->templates.size()));
+            return reportFailure(
+                QStringLiteral("%1 holds %2 ResourceClaimTemplates; simulate one at a time")
+                    .arg(claimFile)
+                    .arg(input->templates.size()));
         if (claims.empty() && input->templates.empty())
-            return fail(QStringLiteral(
+            return reportFailure(QStringLiteral(
                 "%1 holds no ResourceClaim, ResourceClaimTemplate or pod with resource claims")
-                            .arg(claimFile));
+                                     .arg(claimFile));
         if (claims.empty())
             claims = input->templates;
         if ((count > 0 || parser.isSet(QStringLiteral("fit"))) && claims.size() > 1)
-            return fail(
+            return reportFailure(
                 QStringLiteral("--count and --fit take one claim or template; %1 holds %2 claims")
                     .arg(claimFile)
                     .arg(claims.size()));
@@ -350,7 +351,7 @@ int runSimulate(const QStringList &arguments)
 
     Result<alloc::SimulationCluster> inventory = loadSimulationInventory(parser);
     if (!inventory)
-        return fail(inventory.error());
+        return reportFailure(inventory.error());
     const alloc::Cluster &cluster = *inventory->cluster;
     // Claims simulated again must not count their own current allocation.
     std::set<std::string> exclude;
@@ -360,7 +361,8 @@ int runSimulate(const QStringList &arguments)
     options.node = parser.value(QStringLiteral("node")).toStdString();
     options.maxExplainedNodes = explainNodes;
     if (!options.node.empty() && cluster.findNode(options.node) < 0)
-        return fail(QStringLiteral("node %1 is not in the inventory").arg(qs(options.node)));
+        return reportFailure(
+            QStringLiteral("node %1 is not in the inventory").arg(qs(options.node)));
 
     Report report;
     if (parser.isSet(QStringLiteral("fit")) && !pods) {

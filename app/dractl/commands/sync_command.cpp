@@ -210,28 +210,28 @@ int runSync(const QStringList &arguments)
 
     Result<std::vector<model::Kind>> kinds = parseKinds(parser.value(QStringLiteral("kinds")));
     if (!kinds)
-        return fail(kinds.error());
+        return reportFailure(kinds.error());
     bool pageOk = false;
     const int pageSize = parser.value(QStringLiteral("page-size")).toInt(&pageOk);
     if (!pageOk || pageSize < 0)
-        return fail(QStringLiteral("--page-size: expected a number of objects"));
+        return reportFailure(QStringLiteral("--page-size: expected a number of objects"));
     store::RetentionPolicy retention;
     if (parser.isSet(QStringLiteral("retain"))) {
         Result<int64_t> age = durationOption(parser, QStringLiteral("retain"));
         if (!age)
-            return fail(age.error());
+            return reportFailure(age.error());
         retention.maxAgeMs = *age;
     }
     if (parser.isSet(QStringLiteral("retain-size"))) {
         Result<int64_t> bytes = sizeOption(parser, QStringLiteral("retain-size"));
         if (!bytes)
-            return fail(bytes.error());
+            return reportFailure(bytes.error());
         retention.maxBytes = *bytes;
     }
 
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
-        return fail(config.error());
+        return reportFailure(config.error());
     const std::string cluster = parser.isSet(QStringLiteral("cluster"))
         ? parser.value(QStringLiteral("cluster")).toStdString()
         : config->context.toStdString();
@@ -355,10 +355,10 @@ int runSync(const QStringList &arguments)
     statusTimer.stop();
     reporter.finishLine();
     if (cacheError)
-        return fail(*cacheError);
+        return reportFailure(*cacheError);
     if (permanentError) {
         live.stop(kube::StreamState::Error, permanentError->message);
-        return fail(*permanentError);
+        return reportFailure(*permanentError);
     }
 
     // Say in the cache how current it is from now on: listed once, or no longer followed.

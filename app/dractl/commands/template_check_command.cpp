@@ -137,11 +137,11 @@ int runTemplateCheck(const QStringList &arguments)
 
     Result<inventory::SnapshotPtr> snapshot = loadSimulationSnapshot(parser);
     if (!snapshot)
-        return fail(snapshot.error()), Usage;
+        return reportFailure(snapshot.error()), Usage;
     Result<alloc::SimulationCluster> cluster
         = alloc::simulationCluster(**snapshot, releaseChoiceOf(parser));
     if (!cluster)
-        return fail(cluster.error()), Usage;
+        return reportFailure(cluster.error()), Usage;
 
     std::vector<Checked> checked;
     for (const QString &file : files)

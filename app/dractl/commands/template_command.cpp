@@ -76,7 +76,7 @@ std::variant<ReadTemplate, int> readTemplate(const QString &path, const QString 
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
+        return reportFailure(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
     ReadTemplate read { file.readAll().toStdString(), {} };
     Result<model::ClaimTemplateForm> form = model::readClaimTemplateForm(read.text, path);
     if (!form) {
@@ -173,7 +173,7 @@ int set(const QString &path, const RequestEdit &edit, bool inPlace)
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(*written)) < 0
         || !file.commit())
-        return fail(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
+        return reportFailure(QStringLiteral("template: %1: %2").arg(path, file.errorString()));
     return Ok;
 }
 

@@ -79,7 +79,7 @@ int runTopologyImport(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 2)
-        return fail(QStringLiteral("topology import: name one node and one file"));
+        return reportFailure(QStringLiteral("topology import: name one node and one file"));
     const QString node = parser.positionalArguments().at(0);
     const QString file = parser.positionalArguments().at(1);
     const QString format = parser.value(QStringLiteral("output"));
@@ -90,19 +90,19 @@ int runTopologyImport(const QStringList &arguments)
     // Checked before storing, so a stored text always parses.
     Result<QString> text = readText(file);
     if (!text)
-        return fail(text.error());
+        return reportFailure(text.error());
     Result<topology::TopoMatrix> matrix = topology::parseTopoMatrix(*text, file);
     if (!matrix)
-        return fail(matrix.error());
+        return reportFailure(matrix.error());
     QString gpusCsv;
     if (parser.isSet(QStringLiteral("gpus"))) {
         Result<QString> csv = readText(parser.value(QStringLiteral("gpus")));
         if (!csv)
-            return fail(csv.error());
+            return reportFailure(csv.error());
         Result<std::vector<topology::GpuIdentity>> parsed
             = topology::parseGpuQuery(*csv, parser.value(QStringLiteral("gpus")));
         if (!parsed)
-            return fail(parsed.error());
+            return reportFailure(parsed.error());
         gpusCsv = *csv;
     }
 
@@ -118,19 +118,19 @@ int runTopologyImport(const QStringList &arguments)
         cluster = parser.value(QStringLiteral("cluster")).toStdString();
         nodeKnown = false;
     } else {
-        return fail(opened.error());
+        return reportFailure(opened.error());
     }
 
     Result<QString> path = statePath(parser);
     if (!path)
-        return fail(path.error());
+        return reportFailure(path.error());
     Result<store::StateDb> state = store::StateDb::open(*path, store::OpenMode::ReadWrite);
     if (!state)
-        return fail(state.error());
+        return reportFailure(state.error());
     const store::ImportedTopology import { cluster, node.toStdString(), text->toStdString(),
         gpusCsv.toStdString(), 0 };
     if (Result<void> saved = state->saveImportedTopology(import); !saved)
-        return fail(saved.error());
+        return reportFailure(saved.error());
 
     int gpus = 0;
     int nics = 0;
@@ -189,7 +189,8 @@ int runTopology(const QStringList &arguments)
             &exitCode))
         return exitCode;
     if (parser.positionalArguments().size() != 1)
-        return fail(QStringLiteral("topology: name one node (or `topology import NODE FILE`)"));
+        return reportFailure(
+            QStringLiteral("topology: name one node (or `topology import NODE FILE`)"));
     const QString node = parser.positionalArguments().front();
     const QString format = parser.value(QStringLiteral("output"));
     if (!checkOutputFormat(format,
@@ -200,11 +201,11 @@ int runTopology(const QStringList &arguments)
 
     Result<ClusterCache> opened = openClusterCache(parser);
     if (!opened)
-        return fail(opened.error());
+        return reportFailure(opened.error());
     Result<std::optional<store::ImportedTopology>> stored
         = storedImport(parser, opened->cluster, node.toStdString());
     if (!stored)
-        return fail(stored.error());
+        return reportFailure(stored.error());
 
     // --topo and --gpus override what was imported.
     std::optional<topology::TopoMatrix> matrix;
@@ -212,17 +213,17 @@ int runTopology(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("topo"))) {
         Result<QString> text = readText(parser.value(QStringLiteral("topo")));
         if (!text)
-            return fail(text.error());
+            return reportFailure(text.error());
         Result<topology::TopoMatrix> parsed
             = topology::parseTopoMatrix(*text, parser.value(QStringLiteral("topo")));
         if (!parsed)
-            return fail(parsed.error());
+            return reportFailure(parsed.error());
         matrix = std::move(*parsed);
     } else if (*stored) {
         Result<topology::TopoMatrix> parsed = topology::parseTopoMatrix(
             qs((*stored)->text), QStringLiteral("the imported topology of %1").arg(node));
         if (!parsed)
-            return fail(parsed.error());
+            return reportFailure(parsed.error());
         matrix = std::move(*parsed);
         importNote = QStringLiteral("links imported with `dractl topology import` on %1")
                          .arg(QDateTime::fromMSecsSinceEpoch((*stored)->importedAt, Qt::UTC)
@@ -235,7 +236,7 @@ int runTopology(const QStringList &arguments)
         gpusSource = parser.value(QStringLiteral("gpus"));
         Result<QString> text = readText(gpusSource);
         if (!text)
-            return fail(text.error());
+            return reportFailure(text.error());
         gpusText = *text;
     } else if (*stored && !(*stored)->gpusCsv.empty()) {
         gpusSource = QStringLiteral("the imported GPU listing of %1").arg(node);
@@ -245,20 +246,21 @@ int runTopology(const QStringList &arguments)
         Result<std::vector<topology::GpuIdentity>> parsed
             = topology::parseGpuQuery(gpusText, gpusSource);
         if (!parsed)
-            return fail(parsed.error());
+            return reportFailure(parsed.error());
         gpus = std::move(*parsed);
     }
 
     Result<inventory::SnapshotPtr> snapshot
         = inventory::loadSnapshot(opened->cache, opened->cluster);
     if (!snapshot)
-        return fail(snapshot.error());
+        return reportFailure(snapshot.error());
     Result<topology::NodeTopology> graph = topology::buildNodeTopology(
         node, **snapshot, { matrix ? &*matrix : nullptr, gpus ? &*gpus : nullptr });
     if (!graph)
-        return fail(graph.error());
+        return reportFailure(graph.error());
     if (graph->gpus.empty() && graph->nics.empty() && !matrix)
-        return fail(QStringLiteral("topology: no devices of node %1 in the cache").arg(node));
+        return reportFailure(
+            QStringLiteral("topology: no devices of node %1 in the cache").arg(node));
     if (!importNote.isEmpty())
         graph->notes.append(importNote);
 
