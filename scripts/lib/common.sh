@@ -48,10 +48,11 @@ dra_check_node() {
     fi
 }
 
-# The options of the test build (scripts/test, CI): sanitizers, and a light optimisation that
+# The options of the test build (scripts/test, CI): sanitizers, warnings as errors for our own
+# code (Qt and other libraries come in as system headers), and a light optimisation that
 # keeps the sanitizers' run time down. Build with the same options by hand and the compiler cache
 # serves scripts/test from what you built.
-DRA_TEST_CMAKE_ARGS=(-DDRA_SANITIZE=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1")
+DRA_TEST_CMAKE_ARGS=(-DDRA_SANITIZE=ON -DDRA_WERROR=ON "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1")
 
 # dra_build DIR BUILD_TYPE [extra cmake args...]
 # Configures DIR (again, when it exists, so options given here always apply) and builds it.
