@@ -11,6 +11,7 @@
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/inventory/lint.h"
+#include "core/inventory/overview.h"
 #include "core/inventory/selector_sweep.h"
 #include "core/inventory/summaries.h"
 #include "core/release/feature_gates.h"
@@ -51,52 +52,18 @@ json capacityCounts(const inventory::FreeCapacity &capacity)
         { "tainted", capacity.tainted } };
 }
 
-struct CategoryCounts
+json categoryJson(const inventory::CategoryCapacity &capacity)
 {
-    std::vector<const inventory::Device *> gpus, nics, other, all;
-    std::set<std::string> models;
-};
-
-json categoryJson(
-    const inventory::Snapshot &snapshot, const std::string &group, const CategoryCounts &devices)
-{
-    const inventory::FreeCapacity gpus = inventory::freeCapacityOf(snapshot, group, devices.gpus);
-    const inventory::FreeCapacity nics = inventory::freeCapacityOf(snapshot, group, devices.nics);
-    const inventory::FreeCapacity other = inventory::freeCapacityOf(snapshot, group, devices.other);
-    const inventory::FreeCapacity all = inventory::freeCapacityOf(snapshot, group, devices.all);
     json profiles = json::array();
-    int placements = 0, fit = 0;
-    for (const inventory::ProfileCapacity &profile : all.profiles) {
+    for (const inventory::ProfileCapacity &profile : capacity.profiles)
         profiles.push_back({ { "profile", profile.profile }, { "total", profile.total },
             { "free", profile.free }, { "fit", profile.fit } });
-        placements += profile.total;
-        fit += profile.fit;
-    }
-    return { { "gpus", capacityCounts(gpus) },
+    return { { "gpus", capacityCounts(capacity.gpus) },
         { "partitions",
-            { { "placements", placements }, { "fit", fit }, { "profiles", profiles } } },
-        { "nics", capacityCounts(nics) }, { "other", capacityCounts(other) },
-        { "devices", all.devices }, { "models", devices.models } };
-}
-
-void addDevice(CategoryCounts &counts, const inventory::Device *device)
-{
-    counts.all.push_back(device);
-    switch (categoryOf(*device)) {
-    case DeviceCategory::Gpu:
-        counts.gpus.push_back(device);
-        if (std::string product = device->productName(); !product.empty())
-            counts.models.insert(std::move(product));
-        break;
-    case DeviceCategory::Nic:
-        counts.nics.push_back(device);
-        break;
-    case DeviceCategory::Other:
-        counts.other.push_back(device);
-        break;
-    case DeviceCategory::Partition:
-        break; // counted by profile, from `all`
-    }
+            { { "placements", capacity.partitionPlacements }, { "fit", capacity.partitionsFit },
+                { "profiles", profiles } } },
+        { "nics", capacityCounts(capacity.nics) }, { "other", capacityCounts(capacity.other) },
+        { "devices", capacity.all.devices }, { "models", capacity.models } };
 }
 
 json streamsJson(const std::vector<model::StreamRecord> &streams, bool onlyUnhealthy)
@@ -328,55 +295,30 @@ json freeDocument(const inventory::Snapshot &snapshot, inventory::FreeGrouping g
     return document;
 }
 
-DeviceCategory categoryOf(const inventory::Device &device)
-{
-    if (device.isPartition())
-        return DeviceCategory::Partition;
-    const std::string type = device.type();
-    const std::string &driver = device.key.driver;
-    if (type == "gpu" || (type.empty() && driver.find("gpu") != std::string::npos))
-        return DeviceCategory::Gpu;
-    if (type == "nic" || type == "rdma" || type == "netdev" || type == "vf" || type == "pf"
-        || driver == "dra.net" || driver.find("sriov") != std::string::npos
-        || driver.find("network") != std::string::npos)
-        return DeviceCategory::Nic;
-    return DeviceCategory::Other;
-}
-
 json overviewDocument(const ConsoleState &state)
 {
     const inventory::Snapshot &snapshot = *state.snapshot;
+    const inventory::ClusterOverview overview = inventory::clusterOverview(snapshot);
     json nodes = json::array();
-    CategoryCounts cluster;
-    int devicePluginOnly = 0;
-    int64_t devicePluginGpus = 0;
-    for (const inventory::NodeSummary &summary : inventory::nodeSummaries(snapshot)) {
-        CategoryCounts counts;
-        for (const inventory::Device *device : snapshot.devicesOnNode(summary.name)) {
-            addDevice(counts, device);
-            addDevice(cluster, device);
-        }
-        json node = categoryJson(snapshot, summary.name, counts);
+    for (const inventory::NodeOverview &entry : overview.nodes) {
+        const inventory::NodeSummary &summary = entry.summary;
+        json node = categoryJson(entry.capacity);
         node["name"] = summary.name;
         node["status"] = summary.status;
         node["hasNode"] = summary.node != nullptr;
         node["drivers"] = summary.drivers;
         node["pods"] = summary.pods;
         node["devicePluginGpus"] = summary.devicePluginGpus;
-        // The device plugin hands out GPUs here and no DRA driver publishes any.
-        const bool pluginOnly = summary.devices == 0 && summary.devicePluginGpus > 0;
-        node["devicePluginOnly"] = pluginOnly;
-        devicePluginOnly += pluginOnly ? 1 : 0;
-        devicePluginGpus += summary.devicePluginGpus;
+        node["devicePluginOnly"] = entry.devicePluginOnly;
         nodes.push_back(std::move(node));
     }
-    // Network-attached devices belong to no node but count in the cluster's totals.
-    for (const inventory::Device *device : snapshot.devicesOnNode(""))
-        addDevice(cluster, device);
-    json totals = categoryJson(snapshot, "TOTAL", cluster);
+    json totals = categoryJson(overview.totals);
     totals["nodes"] = nodes.size();
-    totals["devicePluginOnlyNodes"] = devicePluginOnly;
-    totals["devicePluginGpus"] = devicePluginGpus;
+    totals["devicePluginOnlyNodes"] = overview.devicePluginOnlyNodes;
+    totals["devicePluginGpus"] = overview.devicePluginGpus;
+    totals["claims"] = { { "total", overview.claims }, { "pending", overview.pendingClaims } };
+    totals["lint"] = { { "error", overview.lintErrors }, { "warning", overview.lintWarnings },
+        { "info", overview.lintInfo } };
     return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
         { "nodes", std::move(nodes) }, { "totals", std::move(totals) },
         { "streams", streamsJson(state.streams, true) } };

@@ -17,6 +17,7 @@
 #include "core/cel/dra_environment.h"
 #include "core/alloc/simulation_cluster.h"
 #include "core/common/result.h"
+#include "core/inventory/device_category.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
 #include "core/model/object_record.h"
@@ -79,13 +80,14 @@ nlohmann::json lintDocument(const inventory::Snapshot &snapshot);
 // `dractl free -o json`: {cluster, by, groups, total?}.
 nlohmann::json freeDocument(const inventory::Snapshot &snapshot, inventory::FreeGrouping grouping);
 
-// Which of the four the overview counts a device as.
-enum class DeviceCategory { Gpu, Partition, Nic, Other };
-DeviceCategory categoryOf(const inventory::Device &device);
+// Which of the four the overview counts a device as (the device table orders by it too).
+using inventory::categoryOf;
+using inventory::DeviceCategory;
 
 // Per node GPUs, MIG partitions (placements that still fit), NICs and other devices counted
-// apart, device-plugin-only nodes marked, cluster totals, and the streams that are not
-// current (stale, forbidden, error) with their reason.
+// apart, device-plugin-only nodes marked, cluster totals (with claims pending and lint findings),
+// and the streams that are not current (stale, forbidden, error) with their reason: the JSON of
+// inventory::clusterOverview(), which the desktop's overview shows too.
 nlohmann::json overviewDocument(const ConsoleState &state);
 // The cluster, its revision, release and streams: what the page's header shows.
 nlohmann::json infoDocument(const ConsoleState &state);
