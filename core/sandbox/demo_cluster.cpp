@@ -6,12 +6,13 @@
 
 #include "core/model/object.h"
 #include "core/model/record_codec.h"
+#include "core/sandbox/demo_ages.h"
 #include "core/sandbox/object_factory.h"
 
 namespace dra::sandbox {
 
-Result<void> seedDemoCache(
-    store::CacheDb &writer, const std::string &cluster, const PresetOptions &preset)
+Result<void> seedDemoCache(store::CacheDb &writer, const std::string &cluster,
+    const PresetOptions &preset, std::optional<int64_t> datedFromMs)
 {
     Result<std::vector<store::ClusterInfo>> clusters = writer.clusters();
     if (!clusters)
@@ -23,6 +24,10 @@ Result<void> seedDemoCache(
     Result<nlohmann::json> inventory = generateInventory(preset);
     if (!inventory)
         return dra::fail(inventory.error());
+    // A cluster that has been running, not one whose every object is as old as the preset's
+    // fixed timestamp.
+    if (datedFromMs)
+        dateDemoObjects((*inventory)["items"], *datedFromMs);
     model::WatchBatch batch;
     batch.cluster = cluster;
     for (nlohmann::json &item : (*inventory)["items"]) {

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/common/result.h"
@@ -19,7 +21,9 @@ inline constexpr std::string_view kDemoKubernetesVersion = "v1.36.0";
 // cluster's identity) in one batch, and the cluster recorded as running kDemoKubernetesVersion. A
 // cache that already holds the cluster is left as it is, so a demo cache kept with --cache carries
 // its changes across restarts. Errors name the object.
-[[nodiscard]] Result<void> seedDemoCache(
-    store::CacheDb &writer, const std::string &cluster, const PresetOptions &preset);
+// With `datedFromMs` (the control plane's now), the objects are dated back from it
+// (dateDemoObjects) instead of all bearing the preset's fixed time.
+[[nodiscard]] Result<void> seedDemoCache(store::CacheDb &writer, const std::string &cluster,
+    const PresetOptions &preset, std::optional<int64_t> datedFromMs = std::nullopt);
 
 } // namespace dra::sandbox

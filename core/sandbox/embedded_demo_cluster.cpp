@@ -60,7 +60,10 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
     if (!writer)
         return dra::fail(writer.error());
     cluster->m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-    if (Result<void> seeded = seedDemoCache(*cluster->m_writer, o.cluster, o.preset); !seeded)
+    // Dated from the control plane's clock (the system's), so ages read as a running cluster's.
+    if (Result<void> seeded
+        = seedDemoCache(*cluster->m_writer, o.cluster, o.preset, common::Clock::system().nowMs());
+        !seeded)
         return dra::fail(seeded.error());
     Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
     if (!reader)
