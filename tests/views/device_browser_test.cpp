@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_browser.h"
 
+#include <QAbstractButton>
 #include <QSignalSpy>
 #include <QTableView>
 
@@ -84,6 +85,41 @@ TEST(DeviceBrowserTest, SelectDeviceSelectsItsRow)
         last->key.device);
     EXPECT_GE(selected.count(), 1);
     EXPECT_FALSE(browser.selectDevice({ "nope", "nope", "nope" }));
+}
+
+} // namespace
+} // namespace dra::views
+
+namespace dra::views {
+namespace {
+
+TEST(DeviceBrowserTest, OneClickShowsOnlyOneKindOfDevice)
+{
+    const inventory::SnapshotPtr snapshot = test::mixedSnapshot();
+    DeviceBrowser browser;
+    browser.reset(snapshot);
+    // Counted from the published attributes, apart from the console's classification.
+    int gpus = 0, nics = 0;
+    for (const inventory::Device *device : snapshot->devices()) {
+        if (device->type() == "gpu" && device->profile().empty())
+            ++gpus;
+        if (device->key.driver == "dra.net")
+            ++nics;
+    }
+    ASSERT_GT(gpus, 0);
+    ASSERT_GT(nics, 0);
+
+    browser.kindButton(inventory::DeviceCategory::Gpu)->click();
+    EXPECT_EQ(browser.filterModel()->rowCount(), gpus);
+    EXPECT_TRUE(browser.kindButton(inventory::DeviceCategory::Gpu)->isChecked());
+    browser.kindButton(inventory::DeviceCategory::Nic)->click();
+    EXPECT_EQ(browser.filterModel()->rowCount(), nics);
+    EXPECT_FALSE(browser.kindButton(inventory::DeviceCategory::Gpu)->isChecked());
+    EXPECT_TRUE(browser.statusText().contains(
+        QStringLiteral("%1 of %2").arg(nics).arg(snapshot->devices().size())))
+        << browser.statusText().toStdString();
+    browser.kindButton(std::nullopt)->click();
+    EXPECT_EQ(browser.filterModel()->rowCount(), int(snapshot->devices().size()));
 }
 
 } // namespace

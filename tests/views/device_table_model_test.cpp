@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_table_model.h"
 
+#include <set>
+#include <tuple>
+
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
 #include <QSignalSpy>
@@ -256,6 +259,94 @@ TEST(DeviceFilterModelTest, SearchTextsOfAnOlderTableAreDropped)
     EXPECT_EQ(ready.count(), 0) << "read for the table before the change";
     filter.setText(QStringLiteral("allocated"));
     EXPECT_EQ(shownNames(filter), QStringList { QStringLiteral("n1/gpu-1") });
+}
+
+} // namespace
+} // namespace dra::views
+
+namespace dra::views {
+namespace {
+
+// Where a device stands in the order admins read the table in: node (network-attached last),
+// then GPUs, MIG devices, NICs, the rest. Worked out here from the device's published
+// attributes, apart from the console's own classification.
+std::tuple<bool, std::string, int> readingOrder(const inventory::Device &device)
+{
+    const std::string type = device.type();
+    int kind = 3;
+    if (!device.profile().empty() || type == "mig")
+        kind = 1;
+    else if (type == "gpu" || (type.empty() && device.key.driver.find("gpu") != std::string::npos))
+        kind = 0;
+    else if (device.key.driver == "dra.net" || type == "nic")
+        kind = 2;
+    return { device.node.empty(), device.node, kind };
+}
+
+TEST(DeviceTableModelTest, RowsGoByNodeThenGpusMigDevicesNicsOthers)
+{
+    const inventory::SnapshotPtr snapshot = test::mixedSnapshot();
+    DeviceTableModel model;
+    model.reset(snapshot);
+    ASSERT_EQ(model.rowCount(), int(snapshot->devices().size()));
+    std::set<int> kinds;
+    for (int row = 1; row < model.rowCount(); ++row) {
+        const auto before = readingOrder(*model.deviceAt(row - 1));
+        const auto here = readingOrder(*model.deviceAt(row));
+        kinds.insert(std::get<2>(here));
+        EXPECT_LE(before, here) << "row " << row << ": " << model.deviceAt(row)->key.display()
+                                << " after " << model.deviceAt(row - 1)->key.display();
+    }
+    EXPECT_TRUE(kinds.contains(0) && kinds.contains(2))
+        << "the mixed demo has GPUs and NICs, so the order is tested";
+    EXPECT_EQ(std::get<2>(readingOrder(*model.deviceAt(0))), 0)
+        << "the table opens on a GPU, not a NIC";
+}
+
+TEST(DeviceTableModelTest, NicsShowTheirInterfacePcieRootAndRdma)
+{
+    const inventory::SnapshotPtr snapshot = test::mixedSnapshot();
+    DeviceTableModel model;
+    model.reset(snapshot);
+    int nics = 0;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const inventory::Device *device = model.deviceAt(row);
+        if (device->key.driver != "dra.net")
+            continue;
+        ++nics;
+        const QString facts = model.index(row, DeviceTableModel::Product).data().toString();
+        const std::string ifName = device->attributeText("ifName");
+        ASSERT_FALSE(ifName.empty());
+        EXPECT_TRUE(facts.contains(QString::fromStdString(ifName))) << facts.toStdString();
+        EXPECT_TRUE(facts.contains(
+            QString::fromStdString(device->attributeText("resource.kubernetes.io/pcieRoot"))))
+            << facts.toStdString();
+        EXPECT_EQ(facts.contains(QStringLiteral("RDMA")), device->attributeText("rdma") == "true");
+        EXPECT_FALSE(model.index(row, DeviceTableModel::Type).data().toString().isEmpty());
+    }
+    EXPECT_GT(nics, 0);
+}
+
+TEST(DeviceTableModelTest, AddedDevicesTakeTheirPlaceInTheOrder)
+{
+    using test::json;
+    const inventory::SnapshotPtr base
+        = test::snapshotOf(test::listOf({ test::nodeObject("n1"), test::nodeObject("n3"),
+            test::sliceObject("n1", "n1", { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1") }),
+            test::sliceObject("n3", "n3", { test::gpuDevice("gpu-0") }) }));
+    DeviceTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    model.reset(base);
+    const inventory::ChangeSet changes = changeOf(base, model::ChangeType::Added,
+        test::sliceObject("n2", "n2", { test::gpuDevice("gpu-0"), test::gpuDevice("gpu-1") }));
+    ASSERT_EQ(changes.devicesAdded.size(), 2u);
+    model.applyChanges(changes);
+    QStringList nodes;
+    for (int row = 0; row < model.rowCount(); ++row)
+        nodes << model.index(row, DeviceTableModel::Node).data().toString();
+    EXPECT_EQ(nodes.join(QLatin1Char(' ')), QStringLiteral("n1 n1 n2 n2 n3"));
+    for (const auto &key : changes.devicesAdded)
+        EXPECT_EQ(model.deviceAt(model.rowOf(key))->key, key) << "the row index follows";
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 #include "views/claims/claim_details.h"
 #include "views/claims/claim_diagnosis.h"
 #include "views/claims/claim_list_model.h"
+#include "views/common/table_layout.h"
 
 namespace dra::views {
 
@@ -28,6 +29,7 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     , m_search(new QLineEdit(this))
     , m_table(new QTableView(this))
     , m_inspector(new QTextBrowser(this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_clusters(std::make_shared<alloc::SimulationClusterCache>())
     , m_rediagnose(new QTimer(this))
 {
@@ -46,17 +48,19 @@ ClaimBrowser::ClaimBrowser(model::Kind kind, QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
+    m_layout = new TableLayout(m_table,
+        kind == model::Kind::ResourceClaim ? QStringLiteral("claims") : QStringLiteral("templates"),
+        ClaimListModel::Name);
 
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_inspector);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_inspector);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    collapseDetailsUntilSelection(m_splitter, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_search);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
 
     connect(
         m_search, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
@@ -68,7 +72,7 @@ void ClaimBrowser::reset(inventory::SnapshotPtr snapshot)
 {
     m_snapshot = snapshot;
     m_model->reset(std::move(snapshot));
-    m_table->resizeColumnsToContents();
+    m_layout->fitToContentsOnce();
     showSelection();
 }
 
@@ -91,6 +95,11 @@ bool ClaimBrowser::selectClaim(const QString &ns, const QString &name)
     return true;
 }
 
+void ClaimBrowser::setFilterText(const QString &text)
+{
+    m_search->setText(text);
+}
+
 QString ClaimBrowser::inspectorHtml() const
 {
     return m_inspector->toHtml();
@@ -108,6 +117,7 @@ void ClaimBrowser::showSelection()
     }
     const std::pair<std::string, std::string> key { object->meta.ns, object->meta.name };
     const bool sameClaim = object->kind == model::Kind::ResourceClaim && key == m_diagnosed;
+    openDetails(m_splitter, 1);
     m_details = claimDetailsHtml(*m_snapshot, *object);
     // The same claim after a change keeps its last diagnosis on screen until the new one is in.
     m_inspector->setHtml(sameClaim ? m_details + m_diagnosis : m_details);

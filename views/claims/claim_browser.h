@@ -14,6 +14,7 @@
 
 class QLineEdit;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 class QTextBrowser;
 class QTimer;
@@ -25,9 +26,10 @@ struct ChangeSet;
 namespace dra::views {
 
 class ClaimListModel;
+class TableLayout;
 
 // Claims (or templates) across namespaces with their state, and an inspector for the selected
-// one: requests, allocation with nodes, reserving pods, events.
+// one (opened at the first selection): requests, allocation with nodes, reserving pods, events.
 class ClaimBrowser final : public QWidget
 {
     Q_OBJECT
@@ -37,10 +39,14 @@ public:
     void reset(inventory::SnapshotPtr snapshot);
     void applyChanges(const inventory::ChangeSet &changes);
     bool selectClaim(const QString &ns, const QString &name);
+    // Filters the rows as if `text` were typed in the search field.
+    void setFilterText(const QString &text);
 
     ClaimListModel *listModel() const { return m_model; }
     QTableView *table() const { return m_table; }
     QString inspectorHtml() const;
+    QSplitter *splitter() const { return m_splitter; }
+    TableLayout *tableLayout() const { return m_layout; }
 
 Q_SIGNALS:
     void claimSelected(const QString &ns, const QString &name);
@@ -57,6 +63,8 @@ private:
     QLineEdit *m_search;
     QTableView *m_table;
     QTextBrowser *m_inspector;
+    QSplitter *m_splitter;
+    TableLayout *m_layout = nullptr;
     inventory::SnapshotPtr m_snapshot;
     // Shared with the diagnosis running on the pool, which may outlive a selection.
     std::shared_ptr<alloc::SimulationClusterCache> m_clusters;

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_browser.h"
 
+#include <QButtonGroup>
 #include <QComboBox>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -11,11 +12,14 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/inventory/device_category.h"
 #include "core/inventory/snapshot_builder.h"
 #include "views/common/selector_runner.h"
+#include "views/common/table_layout.h"
 #include "views/editor/cel_editor.h"
 #include "views/inventory/device_details.h"
 #include "views/inventory/device_filter_model.h"
@@ -25,6 +29,7 @@ namespace dra::views {
 namespace {
 
 enum FilterMode { TextMode = 0, SelectorMode = 1 };
+constexpr int AllKinds = 100; // the other kind buttons' ids are inventory::DeviceCategory values
 
 QStringList toQStringList(const std::vector<std::string> &words)
 {
@@ -48,7 +53,10 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
     , m_status(new QLabel(this))
     , m_table(new QTableView(this))
     , m_details(new QTextBrowser(this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_kinds(new QButtonGroup(this))
 {
+    m_status->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_filter->setSourceModel(m_model);
     m_mode->addItem(QStringLiteral("Text"));
     m_mode->addItem(QStringLiteral("CEL selector"));
@@ -70,26 +78,49 @@ DeviceBrowser::DeviceBrowser(QWidget *parent)
     // Fixed row heights and no per-row size measuring keep 100,000 rows instant.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    for (int column :
-        { int(DeviceTableModel::Name), int(DeviceTableModel::Node), int(DeviceTableModel::Driver) })
-        m_table->setColumnWidth(column, 150);
+    m_layout = new TableLayout(m_table, QStringLiteral("devices"), DeviceTableModel::Name);
     m_details->setOpenLinks(false);
+
+    // One click narrows the table to a kind of device.
+    m_kinds->setExclusive(true);
+    const auto addKind = [this](const QString &title, int id) {
+        auto *button = new QToolButton(this);
+        button->setText(title);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        m_kinds->addButton(button, id);
+        return button;
+    };
+    auto *kindBar = new QHBoxLayout;
+    kindBar->setSpacing(2);
+    kindBar->addWidget(addKind(QStringLiteral("All"), AllKinds));
+    for (auto category : { inventory::DeviceCategory::Gpu, inventory::DeviceCategory::Partition,
+             inventory::DeviceCategory::Nic, inventory::DeviceCategory::Other })
+        kindBar->addWidget(addKind(QString::fromUtf8(inventory::categoryTitle(category).data(),
+                                       qsizetype(inventory::categoryTitle(category).size())),
+            int(category)));
+    kindBar->addStretch(1);
+    m_kinds->button(AllKinds)->setChecked(true);
+    connect(m_kinds, &QButtonGroup::idClicked, this, [this](int id) {
+        m_filter->setCategory(
+            id == AllKinds ? std::nullopt : std::optional(inventory::DeviceCategory(id)));
+        updateStatus();
+    });
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_mode);
     bar->addWidget(m_text, 1);
     bar->addWidget(m_selector, 1);
-    auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_table);
-    splitter->addWidget(m_details);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    collapseDetailsUntilSelection(m_splitter, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addLayout(kindBar);
     layout->addWidget(m_status);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_splitter, 1);
 
     connect(m_mode, &QComboBox::currentIndexChanged, this, &DeviceBrowser::setMode);
     connect(m_text, &QLineEdit::textChanged, m_filter, &DeviceFilterModel::setText);
@@ -153,6 +184,7 @@ void DeviceBrowser::reset(inventory::SnapshotPtr snapshot)
     }
     m_model->reset(snapshot);
     m_filter->prepareSearch(std::move(snapshot));
+    m_layout->fitToContentsOnce();
     updateStatus();
 }
 
@@ -212,8 +244,19 @@ void DeviceBrowser::showSelection()
             QStringLiteral("<p>Select a device to see its attributes, capacity and holders.</p>"));
         return;
     }
+    openDetails(m_splitter, 1);
     m_details->setHtml(deviceDetailsHtml(*m_model->snapshot(), *device));
     Q_EMIT deviceSelected(device->key);
+}
+
+void DeviceBrowser::setKindFilter(std::optional<inventory::DeviceCategory> category)
+{
+    m_kinds->button(category ? int(*category) : AllKinds)->click();
+}
+
+QAbstractButton *DeviceBrowser::kindButton(std::optional<inventory::DeviceCategory> category) const
+{
+    return m_kinds->button(category ? int(*category) : AllKinds);
 }
 
 QString DeviceBrowser::statusText() const

@@ -2,11 +2,17 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <optional>
+
 #include <QWidget>
 
+#include "core/inventory/device_category.h"
 #include "core/inventory/snapshot.h"
 
+class QAbstractButton;
+class QButtonGroup;
 class QComboBox;
+class QSplitter;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -22,9 +28,11 @@ class CelEditor;
 class DeviceFilterModel;
 class DeviceTableModel;
 class SelectorRunner;
+class TableLayout;
 
 // The flat device table with its filter bar (plain text, or a CEL selector evaluated live
-// against every device) and the details of the selected device.
+// against every device), one-click kind filters, and the details of the selected device (a
+// pane that opens at the first selection).
 class DeviceBrowser final : public QWidget
 {
     Q_OBJECT
@@ -45,6 +53,11 @@ public:
     CelEditor *selectorEditor() const { return m_selector; }
     SelectorRunner *selectorRunner() const { return m_runner; }
     QString statusText() const;
+    // Shows only one kind of device (all with std::nullopt), as a click on its button does.
+    void setKindFilter(std::optional<inventory::DeviceCategory> category);
+    QAbstractButton *kindButton(std::optional<inventory::DeviceCategory> category) const;
+    QSplitter *splitter() const { return m_splitter; }
+    TableLayout *tableLayout() const { return m_layout; }
 
 Q_SIGNALS:
     void deviceSelected(const dra::inventory::DeviceKey &key);
@@ -63,6 +76,9 @@ private:
     QLabel *m_status;
     QTableView *m_table;
     QTextBrowser *m_details;
+    QSplitter *m_splitter;
+    QButtonGroup *m_kinds;
+    TableLayout *m_layout = nullptr;
     QString m_selectorStatus;
     int m_vocabularyGeneration = 0;
 };

@@ -8,6 +8,7 @@
 #include <QtConcurrent/QtConcurrentMap>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/inventory/device_category.h"
 #include "views/inventory/device_table_model.h"
 
 namespace dra::views {
@@ -91,6 +92,12 @@ void DeviceFilterModel::setSelectorMatches(
     invalidateRowsFilter();
 }
 
+void DeviceFilterModel::setCategory(std::optional<inventory::DeviceCategory> category)
+{
+    m_category = category;
+    invalidateRowsFilter();
+}
+
 void DeviceFilterModel::prepareSearch(inventory::SnapshotPtr snapshot)
 {
     if (!snapshot)
@@ -100,7 +107,7 @@ void DeviceFilterModel::prepareSearch(inventory::SnapshotPtr snapshot)
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
         std::vector<QString> texts = watcher->result();
-        // The table lists the snapshot's devices in its order until it changes.
+        // The table lists the snapshot's devices in browse order until it changes.
         if (generation != m_rowsGeneration || !m_rowTexts.empty() || !table()
             || texts.size() != size_t(table()->rowCount()))
             return;
@@ -110,7 +117,7 @@ void DeviceFilterModel::prepareSearch(inventory::SnapshotPtr snapshot)
     watcher->setFuture(QtConcurrent::run([snapshot] {
         std::vector<QString> texts;
         texts.reserve(snapshot->devices().size());
-        for (const inventory::Device *device : snapshot->devices())
+        for (const inventory::Device *device : inventory::devicesInBrowseOrder(*snapshot))
             texts.push_back(DeviceTableModel::searchText(*snapshot, *device).toCaseFolded());
         return texts;
     }));
@@ -194,6 +201,11 @@ bool DeviceFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourc
     const DeviceTableModel *table = this->table();
     if (!table || sourceParent.isValid())
         return true;
+    if (m_category) {
+        const inventory::Device *device = table->deviceAt(sourceRow);
+        if (!device || inventory::categoryOf(*device) != *m_category)
+            return false;
+    }
     if (m_matches) {
         const inventory::Device *device = table->deviceAt(sourceRow);
         if (!device || !m_matches->contains(device->key))

@@ -9,6 +9,7 @@
 #include <QSortFilterProxyModel>
 
 #include "core/inventory/device.h"
+#include "core/inventory/device_category.h"
 #include "core/inventory/snapshot.h"
 
 namespace dra::views {
@@ -35,6 +36,9 @@ public:
     // table was reset to `snapshot`; a change to the table before the reading ends voids it.
     void prepareSearch(inventory::SnapshotPtr snapshot);
     void setText(const QString &text);
+    // Shows only devices of this kind (GPUs, MIG devices, ...); std::nullopt shows all kinds.
+    void setCategory(std::optional<inventory::DeviceCategory> category);
+    std::optional<inventory::DeviceCategory> category() const { return m_category; }
     // Shows only these devices; std::nullopt shows all again.
     void setSelectorMatches(std::optional<std::unordered_set<inventory::DeviceKey>> matches);
 
@@ -64,6 +68,7 @@ private:
 
     QStringList m_words; // of the text filter, case-folded
     std::optional<std::unordered_set<inventory::DeviceKey>> m_matches;
+    std::optional<inventory::DeviceCategory> m_category;
     mutable std::vector<SortKey> m_sortKeys; // by source row, of m_keyColumn; empty until a sort
     mutable int m_keyColumn = -1;
     mutable std::vector<QString> m_rowTexts; // by source row: every column, case-folded

@@ -7,6 +7,7 @@
 
 #include <QColor>
 
+#include "core/inventory/device_category.h"
 #include "core/inventory/snapshot_builder.h"
 #include "views/common/theme.h"
 #include "core/common/json_text.h"
@@ -20,6 +21,22 @@ using common::qs;
 const model::Quantity *memoryOf(const inventory::Device &device)
 {
     return device.capacity("memory");
+}
+
+// What tells NICs apart, where a GPU shows its model: "eth1 · pci0000:8a · RDMA".
+QString nicFacts(const inventory::Device &device)
+{
+    QStringList facts;
+    if (const std::string name = device.attributeText("ifName"); !name.empty())
+        facts << qs(name);
+    if (const std::string root = device.attributeText("resource.kubernetes.io/pcieRoot");
+        !root.empty())
+        facts << qs(root);
+    if (device.attributeText("rdma") == "true")
+        facts << QStringLiteral("RDMA");
+    if (facts.isEmpty())
+        return qs(device.productName());
+    return facts.join(QStringLiteral(" · "));
 }
 
 } // namespace
@@ -36,7 +53,7 @@ void DeviceTableModel::reset(inventory::SnapshotPtr snapshot)
     m_rows.clear();
     if (m_snapshot) {
         m_rows.reserve(m_snapshot->devices().size());
-        for (const inventory::Device *device : m_snapshot->devices())
+        for (const inventory::Device *device : inventory::devicesInBrowseOrder(*m_snapshot))
             m_rows.push_back(device->key);
     }
     rebuildIndex();
@@ -76,19 +93,27 @@ void DeviceTableModel::applyChanges(const inventory::ChangeSet &changes)
     if (!removed.empty())
         rebuildIndex();
 
-    std::vector<inventory::DeviceKey> added;
-    for (const auto &key : changes.devicesAdded)
-        if (!m_rowOf.contains(key) && m_snapshot->device(key))
-            added.push_back(key);
-    if (!added.empty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (auto &key : added) {
-            m_rowOf.emplace(key, int(m_rows.size()));
-            m_rows.push_back(std::move(key));
-        }
+    // New devices take their place in the browse order (by node, then kind), one at a time:
+    // a live cluster adds a slice or two per batch.
+    bool added = false;
+    for (const auto &key : changes.devicesAdded) {
+        const inventory::Device *device = m_snapshot->device(key);
+        if (m_rowOf.contains(key) || !device)
+            continue;
+        const auto at = std::upper_bound(m_rows.begin(), m_rows.end(), *device,
+            [this](const inventory::Device &a, const inventory::DeviceKey &b) {
+                const inventory::Device *other = m_snapshot->device(b);
+                return other && inventory::browsesBefore(a, *other);
+            });
+        const int row = int(at - m_rows.begin());
+        beginInsertRows({}, row, row);
+        m_rows.insert(at, key);
+        m_rowOf.emplace(key, row); // corrected below, once all are in
         endInsertRows();
+        added = true;
     }
+    if (added)
+        rebuildIndex();
 
     if (changes.allocationsChanged && !m_rows.empty()) {
         // Who holds what can move for any device; the cells are computed on demand, so one
@@ -131,9 +156,15 @@ QVariant DeviceTableModel::cell(const inventory::Snapshot &snapshot,
         return qs(device.key.driver);
     case Pool:
         return qs(device.key.pool);
-    case Type:
-        return qs(device.type());
+    case Type: {
+        const std::string type = device.type();
+        if (type.empty() && inventory::categoryOf(device) == inventory::DeviceCategory::Nic)
+            return QStringLiteral("nic");
+        return qs(type);
+    }
     case Product: {
+        if (inventory::categoryOf(device) == inventory::DeviceCategory::Nic)
+            return nicFacts(device);
         const std::string profile = device.profile();
         return profile.empty() ? qs(device.productName()) : qs(profile);
     }
@@ -228,7 +259,7 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[ColumnCount] = { "Device", "Node", "Driver", "Pool", "Type",
-        "Model / profile", "Memory", "State", "Claim", "Pods" };
+        "Model / profile / NIC", "Memory", "State", "Claim", "Pods" };
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(names[section]) : QVariant();
 }
 

@@ -17,9 +17,10 @@ struct ChangeSet;
 
 namespace dra::views {
 
-// Every device of the inventory, one row each (100,000 rows scroll and sort without a stall:
-// cells are computed on demand from the shared snapshot, nothing per row but its key).
-// GUI thread only.
+// Every device of the inventory, one row each, by node and then kind (GPUs, MIG devices, NICs,
+// others: inventory::devicesInBrowseOrder) until the user sorts (100,000 rows scroll and sort
+// without a stall: cells are computed on demand from the shared snapshot, nothing per row but its
+// key). GUI thread only.
 class DeviceTableModel final : public QAbstractTableModel
 {
     Q_OBJECT
