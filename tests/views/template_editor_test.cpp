@@ -2,7 +2,11 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/editor/template_editor.h"
 
+#include <QApplication>
+#include <QCheckBox>
 #include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -141,6 +145,36 @@ TEST(TemplateEditorTest, SaveThenOpenRoundTrips)
     EXPECT_EQ(editor.text(), text) << "a failed open must keep the text";
     EXPECT_FALSE(editor.saveFile(dir.filePath(QStringLiteral("no-such-dir/x.yaml")), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("no-such-dir"))) << error.toStdString();
+}
+
+} // namespace
+} // namespace dra::views
+
+namespace dra::views {
+namespace {
+
+TEST(TemplateEditorTest, LongExpressionsWrapUntilWrappingIsTurnedOff)
+{
+    TemplateEditor editor;
+    editor.resize(1280, 800);
+    editor.show();
+    const QString expression = QStringLiteral(
+        "          - cel:\n              expression: device.attributes[\"gpu.nvidia.com\"]"
+        ".productName == \"NVIDIA H100 80GB HBM3\" && device.capacity[\"gpu.nvidia.com\"]"
+        ".memory.compareTo(quantity(\"40Gi\")) >= 0 && device.attributes[\"gpu.nvidia.com\"]"
+        ".architecture == \"Hopper\"\n");
+    editor.setText(expression);
+    QApplication::processEvents();
+    ASSERT_NE(editor.wrapToggle(), nullptr);
+    EXPECT_TRUE(editor.wrapToggle()->isChecked()) << "soft wrap is on by default";
+    const QTextBlock line = editor.editor()->document()->findBlockByNumber(1);
+    ASSERT_TRUE(line.text().contains(QStringLiteral("expression:")));
+    EXPECT_GT(line.layout()->lineCount(), 1) << "the expression wraps inside the pane";
+
+    editor.wrapToggle()->setChecked(false);
+    QApplication::processEvents();
+    EXPECT_EQ(editor.editor()->lineWrapMode(), QPlainTextEdit::NoWrap);
+    EXPECT_EQ(editor.editor()->document()->findBlockByNumber(1).layout()->lineCount(), 1);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
+#include <QCheckBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -36,8 +37,11 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     , m_sourceTabs(new QTabWidget(this))
     , m_status(new QLabel(this))
 {
+    m_status->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_editor->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Long CEL expressions wrap rather than run off the pane; off for who wants YAML's columns.
+    m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_editor->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     new YamlHighlighter(m_editor->document());
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(200);
@@ -52,6 +56,13 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     bar->addWidget(openButton);
     bar->addWidget(saveButton);
     bar->addWidget(m_status, 1);
+    m_wrap = new QCheckBox(QStringLiteral("Wrap long lines"), this);
+    m_wrap->setChecked(true);
+    m_wrap->setToolTip(QStringLiteral("Soft-wrap long lines such as CEL expressions"));
+    connect(m_wrap, &QCheckBox::toggled, this, [this](bool wrap) {
+        m_editor->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
+    });
+    bar->addWidget(m_wrap);
     auto *formScroll = new QScrollArea(this);
     formScroll->setWidget(m_form);
     formScroll->setWidgetResizable(true);

@@ -10,6 +10,7 @@
 #include "core/inventory/snapshot.h"
 #include "views/editor/template_check.h"
 
+class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
@@ -37,6 +38,8 @@ public:
     void setText(const QString &text);
     QString text() const;
     QPlainTextEdit *editor() const { return m_editor; }
+    // "Wrap long lines", on by default.
+    QCheckBox *wrapToggle() const { return m_wrap; }
     // The last result shown (empty before the first check; only match counts until the
     // simulation of the same text has come in).
     const alloc::TemplateCheck &lastCheck() const { return m_last; }
@@ -80,6 +83,7 @@ private:
 
     inventory::SnapshotPtr m_snapshot;
     QPlainTextEdit *m_editor;
+    QCheckBox *m_wrap = nullptr;
     QTextBrowser *m_result;
     NegativeControlPanel *m_negative;
     QTabWidget *m_tabs;

@@ -57,6 +57,7 @@ TemplateForm::TemplateForm(QPlainTextEdit *yaml, QWidget *parent)
     , m_errorLabel(new QLabel(this))
     , m_fields(new QWidget(this))
 {
+    m_errorLabel->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_errorLabel->setStyleSheet(QStringLiteral("color: #d03030"));

@@ -51,12 +51,20 @@ void NodeTileDelegate::paint(
         }
     }
     const int partitionsTotal = index.data(NodeTileModel::PartitionsTotalRole).toInt();
-    QString summary = QStringLiteral("%1/%2 free").arg(free).arg(total);
+    QString summary = total > 0 ? QStringLiteral("%1/%2 GPUs free").arg(free).arg(total)
+                                : QStringLiteral("no DRA GPUs");
+    if (index.data(NodeTileModel::DevicePluginOnlyRole).toBool())
+        summary = QStringLiteral("%1 GPUs · device plugin only")
+                      .arg(index.data(NodeTileModel::DevicePluginGpusRole).toLongLong());
     if (partitionsTotal > 0)
         summary += QStringLiteral(" · MIG %1 fit")
                        .arg(index.data(NodeTileModel::PartitionsFreeRole).toInt());
     if (const int tainted = index.data(NodeTileModel::TaintedRole).toInt())
         summary += QStringLiteral(" · %1 tainted").arg(tainted);
+    if (const int nics = index.data(NodeTileModel::NicsRole).toInt())
+        summary += QStringLiteral(" · %1 NICs").arg(nics);
+    if (const int other = index.data(NodeTileModel::OtherDevicesRole).toInt())
+        summary += QStringLiteral(" · %1 other").arg(other);
     painter->setPen(option.palette.color(QPalette::Text));
     painter->drawText(QRectF(text.left(), barTop + 16, text.width(), line),
         Qt::AlignLeft | Qt::AlignTop,

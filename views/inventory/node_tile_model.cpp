@@ -2,9 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/node_tile_model.h"
 
-#include <set>
-
 #include "core/inventory/snapshot_builder.h"
+#include "views/common/table_layout.h"
 
 namespace dra::views {
 
@@ -13,35 +12,23 @@ NodeTileModel::NodeTileModel(QObject *parent)
 {
 }
 
-NodeTileModel::Tile NodeTileModel::tileOf(const std::string &node) const
-{
-    Tile tile;
-    tile.node = QString::fromStdString(node);
-    const auto devices = m_snapshot->devicesOnNode(node);
-    tile.capacity = inventory::freeCapacityOf(*m_snapshot, node, devices);
-    for (const auto &profile : tile.capacity.profiles) {
-        tile.partitionsFree += profile.fit;
-        tile.partitionsTotal += profile.total;
-    }
-    std::set<std::string> products;
-    for (const inventory::Device *device : devices)
-        if (!device->isPartition())
-            if (std::string product = device->productName(); !product.empty())
-                products.insert(std::move(product));
-    QStringList names;
-    for (const auto &product : products)
-        names << QString::fromStdString(product);
-    tile.model = names.join(QStringLiteral(", "));
-    return tile;
-}
-
 std::vector<NodeTileModel::Tile> NodeTileModel::tilesOf() const
 {
     std::vector<Tile> tiles;
     if (!m_snapshot)
         return tiles;
-    for (const std::string &node : m_snapshot->deviceNodes())
-        tiles.push_back(tileOf(node));
+    for (inventory::NodeOverview &overview : inventory::nodeOverviews(*m_snapshot)) {
+        if (overview.summary.devices == 0 && !overview.devicePluginOnly)
+            continue; // nothing to allocate here
+        Tile tile;
+        tile.node = QString::fromStdString(overview.summary.name);
+        QStringList names;
+        for (const std::string &product : overview.capacity.models)
+            names << QString::fromStdString(product);
+        tile.model = names.join(QStringLiteral(", "));
+        tile.overview = std::move(overview);
+        tiles.push_back(std::move(tile));
+    }
     return tiles;
 }
 
@@ -103,29 +90,50 @@ QVariant NodeTileModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
     case NodeRole:
         return tile.node;
-    case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2\n%3 of %4 whole devices free, %5 allocated\n%6 of %7 "
-                              "partitions can still be allocated")
-            .arg(tile.node, tile.model.isEmpty() ? QStringLiteral("(no product name)") : tile.model)
-            .arg(tile.capacity.wholeFree)
-            .arg(tile.capacity.wholeTotal)
-            .arg(tile.capacity.allocated)
-            .arg(tile.partitionsFree)
-            .arg(tile.partitionsTotal);
+    case Qt::ToolTipRole: {
+        const inventory::CategoryCapacity &capacity = tile.overview.capacity;
+        QStringList lines { tile.node,
+            tile.model.isEmpty() ? QStringLiteral("(no product name)") : tile.model };
+        if (tile.overview.devicePluginOnly)
+            lines << QStringLiteral("%1 GPUs through the device plugin only (no DRA driver)")
+                         .arg(tile.overview.summary.devicePluginGpus);
+        else
+            lines << QStringLiteral("%1 of %2 GPUs free, %3 allocated")
+                         .arg(capacity.gpus.wholeFree)
+                         .arg(capacity.gpus.wholeTotal)
+                         .arg(capacity.gpus.allocated);
+        if (capacity.partitionPlacements > 0)
+            lines << QStringLiteral("%1 of %2 MIG partitions can still be allocated")
+                         .arg(capacity.partitionsFit)
+                         .arg(capacity.partitionPlacements);
+        if (capacity.nics.devices > 0 || capacity.other.devices > 0)
+            lines << QStringLiteral("%1 NICs, %2 other devices")
+                         .arg(capacity.nics.devices)
+                         .arg(capacity.other.devices);
+        return plainToolTip(lines.join(QLatin1Char('\n'))); // node and model names are data
+    }
     case ModelRole:
         return tile.model;
     case WholeTotalRole:
-        return tile.capacity.wholeTotal;
+        return tile.overview.capacity.gpus.wholeTotal;
     case WholeFreeRole:
-        return tile.capacity.wholeFree;
+        return tile.overview.capacity.gpus.wholeFree;
     case AllocatedRole:
-        return tile.capacity.allocated;
+        return tile.overview.capacity.gpus.allocated;
     case PartitionsFreeRole:
-        return tile.partitionsFree;
+        return tile.overview.capacity.partitionsFit;
     case PartitionsTotalRole:
-        return tile.partitionsTotal;
+        return tile.overview.capacity.partitionPlacements;
     case TaintedRole:
-        return tile.capacity.tainted;
+        return tile.overview.capacity.all.tainted;
+    case NicsRole:
+        return tile.overview.capacity.nics.devices;
+    case OtherDevicesRole:
+        return tile.overview.capacity.other.devices;
+    case DevicePluginGpusRole:
+        return qlonglong(tile.overview.summary.devicePluginGpus);
+    case DevicePluginOnlyRole:
+        return tile.overview.devicePluginOnly;
     default:
         return {};
     }

@@ -4,7 +4,7 @@
 
 #include <QAbstractListModel>
 
-#include "core/inventory/free_capacity.h"
+#include "core/inventory/overview.h"
 #include "core/inventory/snapshot.h"
 
 namespace dra::inventory {
@@ -13,8 +13,10 @@ struct ChangeSet;
 
 namespace dra::views {
 
-// One tile per node that publishes devices: its GPU model, whole devices free of total and the
-// partitions still free, so a glance over the cluster finds where capacity is. GUI thread.
+// One tile per node that has GPUs to offer, through DRA or only the device plugin: its GPU
+// model, whole GPUs free of total, the partitions still free, and its NICs and other devices
+// counted apart (inventory::nodeOverviews), so a glance over the cluster finds where capacity
+// is. GUI thread.
 class NodeTileModel final : public QAbstractListModel
 {
     Q_OBJECT
@@ -22,12 +24,16 @@ public:
     enum Role {
         NodeRole = Qt::UserRole + 1, // QString
         ModelRole, // QString: the GPU product(s) on the node
-        WholeTotalRole,
+        WholeTotalRole, // int: whole GPUs (NICs and other devices are not GPUs)
         WholeFreeRole,
         AllocatedRole,
         PartitionsFreeRole,
         PartitionsTotalRole, // int
         TaintedRole, // int: devices tainted NoSchedule/NoExecute
+        NicsRole, // int
+        OtherDevicesRole, // int: neither GPUs, partitions nor NICs
+        DevicePluginGpusRole, // int: `nvidia.com/gpu` capacity of the device plugin
+        DevicePluginOnlyRole, // bool: no DRA driver publishes devices here
     };
 
     explicit NodeTileModel(QObject *parent = nullptr);
@@ -44,10 +50,8 @@ private:
     struct Tile
     {
         QString node, model;
-        inventory::FreeCapacity capacity;
-        int partitionsFree = 0, partitionsTotal = 0;
+        inventory::NodeOverview overview;
     };
-    Tile tileOf(const std::string &node) const;
     std::vector<Tile> tilesOf() const;
 
     inventory::SnapshotPtr m_snapshot;

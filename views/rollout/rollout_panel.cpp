@@ -66,6 +66,9 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     , m_pictures(new QWidget(this))
     , m_picturesLayout(new QVBoxLayout(m_pictures))
 {
+    m_drive->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
+    m_chain->setTextFormat(Qt::PlainText);
+    m_error->setTextFormat(Qt::PlainText);
     auto *layout = new QVBoxLayout(this);
 
     auto *top = new QHBoxLayout;
@@ -340,6 +343,7 @@ void RolloutPanel::showPictures()
         = index.isValid() ? index.data(RolloutGateModel::PicturesRole).toMap() : QVariantMap();
     for (auto it = pictures.begin(); it != pictures.end(); ++it) {
         auto *title = new QLabel(it.key(), m_pictures);
+        title->setTextFormat(Qt::PlainText);
         title->setStyleSheet(QStringLiteral("font-weight: bold"));
         m_picturesLayout->addWidget(title);
         auto *picture = new QLabel(m_pictures);

@@ -24,6 +24,7 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     , m_scene(new TopologyScene(this))
     , m_view(new TopologyView(m_scene, this))
 {
+    m_notes->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_nodes->setEditable(true); // type to find one node of thousands
     m_nodes->setInsertPolicy(QComboBox::NoInsert);
     m_nodes->setMinimumContentsLength(24);
