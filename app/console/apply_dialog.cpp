@@ -22,6 +22,7 @@ ApplyDialog::ApplyDialog(
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
     , m_applyButton(m_buttons->addButton(QStringLiteral("Apply"), QDialogButtonBox::AcceptRole))
 {
+    m_status->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     setWindowTitle(QStringLiteral("Apply to %1").arg(config.context));
     resize(820, 560);
     m_status->setWordWrap(true);

@@ -129,8 +129,13 @@ void ConsoleSession::link()
     m_link = new kube::LiveMirror(std::move(options), this);
     connect(m_link, &kube::LiveMirror::cacheReady, this, &ConsoleSession::follow);
     connect(m_link, &kube::LiveMirror::streamChanged, this, &ConsoleSession::streamChanged);
-    connect(m_link, &kube::LiveMirror::notice, this,
-        [this](const common::Error &error) { Q_EMIT notice(error.message); });
+    // A kind the cluster does not serve is how that cluster is, not an alert.
+    connect(m_link, &kube::LiveMirror::notice, this, [this](const common::Error &error) {
+        if (error.code == common::Error::Code::NotFound)
+            Q_EMIT streamNote(error.message);
+        else
+            Q_EMIT notice(error.message);
+    });
     connect(m_link, &kube::LiveMirror::initialSynced, this, &ConsoleSession::initialSynced);
     connect(m_link, &kube::LiveMirror::failed, this, &ConsoleSession::failed);
     connect(m_link, &kube::LiveMirror::writeFailed, this, &ConsoleSession::failed);

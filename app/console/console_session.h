@@ -88,6 +88,8 @@ Q_SIGNALS:
     void initialSynced();
     // Live: something the user should read (a credential plugin's prompt, a fallback).
     void notice(const QString &message);
+    // Live: a fact about the streams that needs no action (a kind the cluster does not serve).
+    void streamNote(const QString &message);
 
 private:
     void link();

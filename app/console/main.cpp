@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QSettings>
+#include <QSize>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -117,6 +118,9 @@ int main(int argc, char **argv)
         QStringLiteral(
             "Render each main view to DIR/<view>.png once the data has loaded, then exit."),
         QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("window-size"),
+        QStringLiteral("The window's size, WIDTHxHEIGHT (default 1400x900), e.g. for screenshots."),
+        QStringLiteral("size") });
     parser.addOption({ QStringLiteral("startup-report"),
         QStringLiteral(
             "Print startup timings as JSON once the landing page has painted the loaded data, "
@@ -195,9 +199,23 @@ int main(int argc, char **argv)
         options.workloadNamespaces
             = dra::kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
 
+    QSize windowSize(1400, 900);
+    if (parser.isSet(QStringLiteral("window-size"))) {
+        const QString value = parser.value(QStringLiteral("window-size"));
+        const QStringList parts = value.split(QLatin1Char('x'));
+        bool wide = false, high = false;
+        const int width = parts.value(0).toInt(&wide), height = parts.value(1).toInt(&high);
+        if (parts.size() != 2 || !wide || !high || width < 320 || height < 240) {
+            printError(QStringLiteral("--window-size %1: expected WIDTHxHEIGHT of at least "
+                                      "320x240, e.g. 1280x800")
+                           .arg(value));
+            return 2;
+        }
+        windowSize = QSize(width, height);
+    }
     dra::console::ConsoleSession session(options);
     dra::console::MainWindow window(&session);
-    window.resize(1400, 900);
+    window.resize(windowSize);
     int exitCode = 0;
 
     const QString screenshots = parser.value(QStringLiteral("screenshot"));

@@ -27,9 +27,11 @@
 #include "app/console/apply_dialog.h"
 #include "app/console/console_session.h"
 #include "app/console/rollout_driver.h"
+#include "app/console/stream_status_button.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
+#include "core/inventory/overview.h"
 #include "core/inventory/snapshot_builder.h"
 #include "core/common/clock.h"
 #include "core/kube/kubeconfig.h"
@@ -38,12 +40,15 @@
 #include "core/store/store_paths.h"
 #include "views/claims/claim_browser.h"
 #include "views/common/command_palette.h"
+#include "views/common/page_icons.h"
+#include "views/common/table_layout.h"
 #include "views/common/theme.h"
 #include "views/editor/template_editor.h"
 #include "views/inventory/device_browser.h"
 #include "views/inventory/findings_model.h"
 #include "views/inventory/node_overview.h"
 #include "views/inventory/node_tile_model.h"
+#include "views/inventory/overview_summary.h"
 #include "views/rollout/rollout_panel.h"
 #include "views/topology/topology_panel.h"
 #include "views/topology/topology_view.h"
@@ -91,22 +96,31 @@ ClusterFactory rolloutClusters(std::shared_ptr<RolloutEndpoint> endpoint)
     };
 }
 
-QTableView *plainTable(QAbstractItemModel *model, QWidget *parent)
+// A read-only table whose layout is remembered under `key`, column `stretch` taking the width.
+QTableView *plainTable(QAbstractItemModel *model, const QString &key, int stretch, QWidget *parent)
 {
     auto *table = new QTableView(parent);
     table->setModel(model);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
     table->setWordWrap(false);
+    new views::TableLayout(table, key, stretch);
     return table;
 }
 
-// Lint and free capacity of one snapshot, computed together off the GUI thread.
+void fitToContentsOnce(QTableView *table)
+{
+    if (auto *layout = table->findChild<views::TableLayout *>())
+        layout->fitToContentsOnce();
+}
+
+// Lint, free capacity and the overview's summary of one snapshot, computed together off the
+// GUI thread.
 struct Insights
 {
     std::vector<inventory::Finding> findings;
     std::vector<inventory::FreeCapacity> free;
+    inventory::ClusterOverview overview;
 };
 
 } // namespace
@@ -118,6 +132,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_pages(new QStackedWidget(this))
     , m_tiles(new views::NodeTileModel(this))
     , m_overview(new views::NodeOverview(m_tiles, this))
+    , m_summary(new views::OverviewSummary(this))
     , m_devices(new views::DeviceBrowser(this))
     , m_topology(new views::TopologyPanel(this))
     , m_claims(new views::ClaimBrowser(model::Kind::ResourceClaim, this))
@@ -125,22 +140,31 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_editor(new views::TemplateEditor(this))
     , m_findings(new views::FindingsModel(this))
     , m_free(new views::FreeCapacityModel(this))
-    , m_findingsTable(plainTable(m_findings, this))
-    , m_freeTable(plainTable(m_free, this))
+    , m_findingsTable(
+          plainTable(m_findings, QStringLiteral("lint"), views::FindingsModel::Message, this))
+    , m_freeTable(plainTable(m_free, QStringLiteral("free"), views::FreeCapacityModel::Group, this))
     , m_rollouts(new views::RolloutPanel(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
-    , m_sync(new QLabel(this))
+    , m_sync(new StreamStatusButton(this))
     , m_counts(new QLabel(this))
     , m_catchUp(new QTimer(this))
 {
+    m_counts->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     setWindowTitle(QStringLiteral("DRA Console"));
     for (int page = 0; page < PageCount; ++page) {
         auto *item = new QListWidgetItem(pageName(Page(page)), m_nav);
-        item->setToolTip(QStringLiteral("Ctrl+%1").arg(page + 1));
+        item->setToolTip(QStringLiteral("%1 (Ctrl+%2)").arg(pageName(Page(page))).arg(page + 1));
     }
-    m_nav->setFixedWidth(150);
-    m_pages->addWidget(m_overview);
+    m_nav->setIconSize(QSize(18, 18));
+    updateNavigationIcons();
+    m_nav->setFixedWidth(200); // room for the live counts ("Claims 18 · 1 pending")
+    auto *overviewPage = new QWidget(this);
+    auto *overviewLayout = new QVBoxLayout(overviewPage);
+    overviewLayout->setContentsMargins(0, 0, 0, 0);
+    overviewLayout->addWidget(m_summary);
+    overviewLayout->addWidget(m_overview, 1);
+    m_pages->addWidget(overviewPage);
     m_pages->addWidget(m_devices);
     m_pages->addWidget(m_topology);
     m_pages->addWidget(m_claims);
@@ -159,7 +183,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     statusBar()->addWidget(m_connection, 1);
     statusBar()->addPermanentWidget(m_sync);
     statusBar()->addPermanentWidget(m_counts);
-    m_sync->setVisible(false);
+    m_connection->setTextFormat(Qt::PlainText); // messages quote the cluster
     m_connection->setText(QStringLiteral("Starting…"));
     buildMenus();
 
@@ -188,6 +212,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_catchUp->setSingleShot(true);
     m_catchUp->setInterval(10);
     connect(m_catchUp, &QTimer::timeout, this, &MainWindow::catchUp);
+    connect(
+        m_summary, &views::OverviewSummary::targetActivated, this, &MainWindow::openSummaryTarget);
     connect(m_overview, &views::NodeOverview::nodeActivated, this, [this](const QString &node) {
         m_topology->showNode(node);
         showPage(Topology);
@@ -212,18 +238,10 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     connect(session, &ConsoleSession::progress, m_connection, &QLabel::setText);
     connect(
         session, &ConsoleSession::streamChanged, this, [this](const kube::StreamStatus &status) {
-            m_streams[{ status.kind, status.ns }] = status;
-            std::vector<kube::StreamStatus> streams;
-            QStringList reasons;
-            for (const auto &[key, stream] : m_streams) {
-                streams.push_back(stream);
-                if (!stream.reason.isEmpty())
-                    reasons << stream.label() + QStringLiteral(": ") + stream.reason;
-            }
-            m_sync->setText(kube::summarizeStreams(streams));
-            m_sync->setToolTip(reasons.join(QLatin1Char('\n')));
-            m_sync->setVisible(true);
+            m_sync->setStream(status);
+            m_summary->setStreams(m_sync->summary());
         });
+    connect(session, &ConsoleSession::streamNote, m_sync, &StreamStatusButton::addNote);
     connect(session, &ConsoleSession::notice, this,
         [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     connect(session, &ConsoleSession::loaded, this, &MainWindow::onLoaded);
@@ -370,6 +388,12 @@ void MainWindow::switchTo(const QStringList &arguments)
             10000);
 }
 
+QString MainWindow::statusMessage() const
+{
+    const QString message = statusBar()->currentMessage();
+    return message.isEmpty() ? m_connection->text() : message;
+}
+
 QWidget *MainWindow::currentPage() const
 {
     return m_pages->currentWidget();
@@ -413,7 +437,7 @@ void MainWindow::onChanged(const inventory::ChangeSet &changes)
         m_templates->applyChanges(changes);
     if (!m_stale.test(Editor))
         m_editor->setSnapshot(changes.snapshot);
-    if (!m_stale.test(Lint))
+    if (!m_stale.test(Lint) || !m_stale.test(Overview))
         refreshInsights(changes.snapshot);
     updateStatus();
 }
@@ -426,6 +450,7 @@ void MainWindow::freshen(Page page)
     switch (page) {
     case Overview:
         m_tiles->reset(m_snapshot);
+        refreshInsights(m_snapshot); // the summary above the tiles
         break;
     case Devices:
         m_devices->reset(m_snapshot);
@@ -477,12 +502,16 @@ void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)
         Insights insights = watcher->result();
         m_findings->setFindings(std::move(insights.findings));
         m_free->setCapacity(std::move(insights.free));
-        m_findingsTable->resizeColumnsToContents();
-        m_freeTable->resizeColumnsToContents();
+        m_summary->setOverview(insights.overview);
+        m_overviewFigures = insights.overview;
+        updateNavigation();
+        fitToContentsOnce(m_findingsTable);
+        fitToContentsOnce(m_freeTable);
     });
     watcher->setFuture(QtConcurrent::run([snapshot] {
         return Insights { inventory::lint(*snapshot),
-            inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool) };
+            inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
+            inventory::clusterOverview(*snapshot) };
     }));
 }
 
@@ -507,6 +536,70 @@ void MainWindow::updateStatus()
                           .arg(stats.devices)
                           .arg(stats.pools)
                           .arg(m_snapshot->objects(model::Kind::ResourceClaim).size()));
+}
+
+QString MainWindow::navigationText(Page page) const
+{
+    return m_nav->item(page)->text();
+}
+
+void MainWindow::updateNavigationIcons()
+{
+    const QStringList names = views::pageIconNames();
+    const QColor stroke = palette().color(QPalette::Text);
+    for (int page = 0; page < PageCount && page < names.size(); ++page)
+        m_nav->item(page)->setIcon(views::pageIcon(names[page], stroke));
+}
+
+void MainWindow::updateNavigation()
+{
+    for (int page = 0; page < PageCount; ++page) {
+        QString text = pageName(Page(page));
+        if (m_overviewFigures) {
+            const inventory::ClusterOverview &figures = *m_overviewFigures;
+            const int findings = figures.lintErrors + figures.lintWarnings + figures.lintInfo;
+            switch (Page(page)) {
+            case Devices:
+                text += QStringLiteral(" %1").arg(figures.totals.all.devices);
+                break;
+            case Claims:
+                text += QStringLiteral(" %1").arg(figures.claims);
+                if (figures.pendingClaims > 0)
+                    text += QStringLiteral(" · %1 pending").arg(figures.pendingClaims);
+                break;
+            case Lint:
+                if (findings > 0)
+                    text += QStringLiteral(" %1").arg(findings);
+                break;
+            default:
+                break;
+            }
+        }
+        m_nav->item(page)->setText(text);
+    }
+}
+
+void MainWindow::openSummaryTarget(const QString &target)
+{
+    const auto showDevices = [this](inventory::DeviceCategory category) {
+        showPage(Devices);
+        m_devices->setKindFilter(category);
+    };
+    if (target == QLatin1String("devices:gpu"))
+        showDevices(inventory::DeviceCategory::Gpu);
+    else if (target == QLatin1String("devices:mig"))
+        showDevices(inventory::DeviceCategory::Partition);
+    else if (target == QLatin1String("devices:nic"))
+        showDevices(inventory::DeviceCategory::Nic);
+    else if (target == QLatin1String("claims:pending")) {
+        showPage(Claims);
+        m_claims->setFilterText(QStringLiteral("pending"));
+    } else if (target == QLatin1String("lint"))
+        showPage(Lint);
+    else if (target == QLatin1String("free"))
+        showPage(Free);
+    else if (target == QLatin1String("streams") && m_sync->isVisible())
+        m_sync->showMenu();
 }
 
 void MainWindow::openPalette()
@@ -566,6 +659,7 @@ void MainWindow::toggleTheme()
     const views::Theme next
         = views::currentTheme() == views::Theme::Dark ? views::Theme::Light : views::Theme::Dark;
     views::applyTheme(*qApp, next);
+    updateNavigationIcons(); // drawn in the theme's text colour
     QSettings().setValue(QStringLiteral("window/theme"), views::themeName(next));
     m_topology->reset(m_snapshot); // the drawing picks its colours when built
 }

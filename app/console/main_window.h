@@ -4,11 +4,13 @@
 
 #include <bitset>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include <QMainWindow>
 
+#include "core/inventory/overview.h"
 #include "core/inventory/snapshot.h"
 #include "core/kube/stream_status.h"
 
@@ -30,6 +32,7 @@ class FindingsModel;
 class FreeCapacityModel;
 class NodeOverview;
 class NodeTileModel;
+class OverviewSummary;
 class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
@@ -40,6 +43,7 @@ namespace dra::console {
 class ApplyDialog;
 class ConsoleSession;
 class RolloutDriver;
+class StreamStatusButton;
 
 // The console's window: a page per main view, a command palette (Ctrl+K), the theme toggle,
 // and the status bar. It only wires views to the session's inventory; every view computes its
@@ -76,6 +80,12 @@ public:
     views::ClaimBrowser *claimBrowser() const { return m_claims; }
     views::TemplateEditor *templateEditor() const { return m_editor; }
     views::RolloutPanel *rolloutPanel() const { return m_rollouts; }
+    StreamStatusButton *streamStatus() const { return m_sync; }
+    views::OverviewSummary *overviewSummary() const { return m_summary; }
+    // The sidebar entry of `page` as shown (name and live count).
+    QString navigationText(Page page) const;
+    // The status bar's left slot: the last thing the user did or a real problem.
+    QString statusMessage() const;
     // "Apply to cluster…": the editor's text, dry run and diff first, then applied on
     // confirmation. The dialog (deleted on close), or null with a status message while the
     // session has no cluster to apply to.
@@ -100,6 +110,11 @@ private:
     void openPalette();
     void toggleTheme();
     void openObject(const QString &kind, const QString &ns, const QString &name);
+    // A figure of the overview's summary clicked: the page it summarizes, filtered to it.
+    void openSummaryTarget(const QString &target);
+    // The sidebar's live counts ("Claims 18 · 1 pending", "Lint 3").
+    void updateNavigation();
+    void updateNavigationIcons();
 
     ConsoleSession *m_session;
     inventory::SnapshotPtr m_snapshot;
@@ -107,6 +122,7 @@ private:
     QStackedWidget *m_pages;
     views::NodeTileModel *m_tiles;
     views::NodeOverview *m_overview;
+    views::OverviewSummary *m_summary;
     views::DeviceBrowser *m_devices;
     views::TopologyPanel *m_topology;
     views::ClaimBrowser *m_claims;
@@ -120,10 +136,10 @@ private:
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;
-    QLabel *m_sync; // Live: how current the mirror is
+    StreamStatusButton *m_sync; // Live: how current the mirror is, with per-stream details
     QLabel *m_counts;
-    std::map<std::pair<model::Kind, std::string>, kube::StreamStatus> m_streams;
     int m_insightsGeneration = 0;
+    std::optional<inventory::ClusterOverview> m_overviewFigures; // of the latest insights
     // Pages that have not seen m_snapshot. A new snapshot fills the page on screen at once, so
     // that it paints the data first; the others follow one per turn of the event loop
     // (m_catchUp), or as soon as they are shown. Changes reach only pages that are current.

@@ -5,18 +5,26 @@
 // others once it has painted, and any page as soon as it is shown.
 #include "app/console/main_window.h"
 
+#include <memory>
+
 #include <QTemporaryDir>
+#include <QToolButton>
 
 #include <gtest/gtest.h>
 
 #include "app/console/console_session.h"
+#include "app/console/stream_status_button.h"
+#include "core/inventory/inventory.h"
+#include "core/inventory/lint.h"
 #include "core/store/cache_db.h"
 #include "tests/support/inventory_fixtures.h"
 #include "tests/views/console_demo_support.h"
 #include "views/claims/claim_browser.h"
 #include "views/claims/claim_list_model.h"
 #include "views/inventory/device_browser.h"
+#include "views/inventory/device_filter_model.h"
 #include "views/inventory/device_table_model.h"
+#include "views/inventory/overview_summary.h"
 
 namespace dra::test {
 namespace {
@@ -61,6 +69,95 @@ TEST(MainWindowTest, ThePageOnScreenIsFilledFirstAndEveryPageBeforeItIsShown)
     // The pages not shown are filled soon after.
     EXPECT_TRUE(
         consoleWaitUntil([&] { return window.claimBrowser()->listModel()->rowCount() > 0; }, 5000));
+}
+
+// A window on a cache of the mixed preset, loaded.
+class CachedWindow
+{
+public:
+    CachedWindow()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("cache.db"));
+        {
+            Result<store::CacheDb> cache = store::CacheDb::open(path, store::OpenMode::ReadWrite);
+            EXPECT_TRUE(cache.has_value());
+            model::WatchBatch batch { .cluster = "lab" };
+            for (model::ObjectRecord &record : recordsOf(presetList("mixed", 1)))
+                batch.changes.push_back({ model::ChangeType::Added, std::move(record) });
+            EXPECT_TRUE(cache->apply(batch).has_value());
+        }
+        console::SessionOptions options;
+        options.mode = console::SessionOptions::Mode::Cache;
+        options.cachePath = path;
+        m_session = std::make_unique<console::ConsoleSession>(options);
+        m_window = std::make_unique<console::MainWindow>(m_session.get());
+        m_window->showPage(console::MainWindow::Overview);
+        QObject::connect(
+            m_session.get(), &console::ConsoleSession::loaded, [this] { m_loaded = true; });
+        m_session->start();
+        EXPECT_TRUE(consoleWaitUntil([this] { return m_loaded; })) << "the cache never loaded";
+    }
+    console::ConsoleSession &session() { return *m_session; }
+    console::MainWindow &window() { return *m_window; }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<console::ConsoleSession> m_session;
+    std::unique_ptr<console::MainWindow> m_window;
+    bool m_loaded = false;
+};
+
+TEST(MainWindowTest, BenignStreamFactsGoToThePopupNotTheMessageSlot)
+{
+    CachedWindow cached;
+    const QString fact = QStringLiteral(
+        "lab: the cluster does not serve DeviceTaintRule (resource.k8s.io versions: v1)");
+    Q_EMIT cached.session().streamNote(fact);
+    EXPECT_FALSE(cached.window().statusMessage().contains(fact))
+        << cached.window().statusMessage().toStdString();
+    EXPECT_TRUE(cached.window().streamStatus()->details().contains(fact));
+    EXPECT_TRUE(cached.window().streamStatus()->text().contains(QStringLiteral("1 note")));
+    EXPECT_TRUE(cached.window().streamStatus()->isVisible()
+        || !cached.window().isVisible()); // shown with the window
+
+    // A problem the user must read still takes the slot.
+    const QString problem = QStringLiteral("credential plugin: touch your security key");
+    Q_EMIT cached.session().notice(problem);
+    EXPECT_TRUE(cached.window().statusMessage().contains(problem));
+}
+
+TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)
+{
+    CachedWindow cached;
+    console::MainWindow &window = cached.window();
+    const inventory::SnapshotPtr snapshot = cached.session().inventory()->snapshot();
+    int claims = 0, pending = 0;
+    for (const auto &object : snapshot->objects(model::Kind::ResourceClaim)) {
+        ++claims;
+        const auto *claim = object->as<model::ResourceClaim>();
+        pending += claim && !claim->allocation && claim->reservedFor.empty();
+    }
+    ASSERT_TRUE(consoleWaitUntil([&] { return !window.overviewSummary()->tiles().empty(); }, 30000))
+        << "the summary never arrived";
+    QString expected = QStringLiteral("Claims %1").arg(claims);
+    if (pending > 0)
+        expected += QStringLiteral(" · %1 pending").arg(pending);
+    EXPECT_EQ(window.navigationText(console::MainWindow::Claims), expected);
+    const std::vector<inventory::Finding> findings = inventory::lint(*snapshot);
+    EXPECT_EQ(window.navigationText(console::MainWindow::Lint),
+        findings.empty() ? QStringLiteral("Lint") : QStringLiteral("Lint %1").arg(findings.size()));
+
+    // The GPU figure opens the Devices page on GPUs only.
+    window.overviewSummary()->button(QStringLiteral("devices:gpu"))->click();
+    EXPECT_EQ(window.currentPage(), window.deviceBrowser());
+    ASSERT_GT(window.deviceBrowser()->filterModel()->rowCount(), 0);
+    for (int row = 0; row < window.deviceBrowser()->filterModel()->rowCount(); ++row)
+        EXPECT_EQ(window.deviceBrowser()
+                      ->filterModel()
+                      ->index(row, views::DeviceTableModel::Type)
+                      .data()
+                      .toString(),
+            QStringLiteral("gpu"));
 }
 
 } // namespace
