@@ -18,7 +18,9 @@
 #include "core/store/cache_db.h"
 #include "core/topology/topology_layout.h"
 #include "tests/support/inventory_fixtures.h"
+#include "core/inventory/overview.h"
 #include "views/editor/template_editor.h"
+#include "views/inventory/overview_summary.h"
 #include "views/topology/topology_panel.h"
 #include "views/topology/topology_scene.h"
 #include "views/topology/topology_view.h"
@@ -187,6 +189,42 @@ TEST(SameAnswerTest, TopologyExportIsDractlsSvgByteForByte)
             << node;
     }
     EXPECT_GE(compared, 2) << "the mixed preset has H100 and MIG nodes";
+}
+
+// The overview's summary is inventory::clusterOverview(); `dractl overview -o json` (the web
+// console's /console/v1/overview) prints the same figures from the same cache.
+TEST(SameAnswerTest, OverviewSummaryIsDractlOverview)
+{
+    QTemporaryDir dir;
+    const QString cache = writeCache(dir, "v1.34.0");
+    const inventory::SnapshotPtr snapshot = loadCache(cache);
+    ASSERT_TRUE(snapshot);
+    const inventory::ClusterOverview desktop = inventory::clusterOverview(*snapshot);
+    const std::vector<SummaryTile> tiles = summaryTiles(desktop, {});
+    ASSERT_FALSE(tiles.empty());
+
+    const auto [status, output] = dractl(
+        { QStringLiteral("overview"), QStringLiteral("--cache"), cache, QStringLiteral("--cluster"),
+            QStringLiteral("prod"), QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(status, 0);
+    const nlohmann::json web = nlohmann::json::parse(output.toStdString(), nullptr, false);
+    ASSERT_TRUE(web.contains("totals")) << output.toStdString();
+    const nlohmann::json &totals = web["totals"];
+    EXPECT_EQ(totals["gpus"]["total"], desktop.totals.gpus.wholeTotal);
+    EXPECT_EQ(totals["gpus"]["free"], desktop.totals.gpus.wholeFree);
+    EXPECT_EQ(totals["gpus"]["allocated"], desktop.totals.gpus.allocated);
+    EXPECT_EQ(totals["nics"]["total"], desktop.totals.nics.wholeTotal);
+    EXPECT_EQ(totals["claims"]["pending"], desktop.pendingClaims);
+    EXPECT_EQ(totals["claims"]["total"], desktop.claims);
+    EXPECT_EQ(totals["lint"]["error"], desktop.lintErrors);
+    EXPECT_EQ(totals["lint"]["warning"], desktop.lintWarnings);
+    EXPECT_EQ(totals["devicePluginOnlyNodes"], desktop.devicePluginOnlyNodes);
+    ASSERT_EQ(totals["partitions"]["profiles"].size(), desktop.totals.profiles.size());
+    for (size_t i = 0; i < desktop.totals.profiles.size(); ++i) {
+        EXPECT_EQ(
+            totals["partitions"]["profiles"][i]["profile"], desktop.totals.profiles[i].profile);
+        EXPECT_EQ(totals["partitions"]["profiles"][i]["free"], desktop.totals.profiles[i].free);
+    }
 }
 
 } // namespace
