@@ -184,6 +184,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     statusBar()->addPermanentWidget(m_sync);
     statusBar()->addPermanentWidget(m_counts);
     m_connection->setTextFormat(Qt::PlainText); // messages quote the cluster
+    // A long message is cut, never the reason the window grows wider than the screen.
+    m_connection->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_connection->setText(QStringLiteral("Starting…"));
     buildMenus();
 

@@ -19,7 +19,6 @@ StreamStatusButton::StreamStatusButton(QWidget *parent)
     setAutoRaise(true);
     setPopupMode(QToolButton::InstantPopup);
     setToolButtonStyle(Qt::ToolButtonTextOnly);
-    setToolTip(QStringLiteral("Every mirrored stream, and notes about them"));
     m_popupText->setTextFormat(Qt::PlainText); // stream reasons come from the cluster
     m_popupText->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_popupText->setMargin(8);
@@ -83,7 +82,10 @@ void StreamStatusButton::refresh()
         text += QStringLiteral(" · %1 note%2")
                     .arg(m_notes.size())
                     .arg(m_notes.size() == 1 ? QString() : QStringLiteral("s"));
-    setText(text + QStringLiteral(" ▾"));
+    // While streams list, the summary can name many kinds: cut to a width the status bar can
+    // give, the whole line in the tooltip and the popup.
+    setToolTip(text + QStringLiteral("\nClick for every stream and notes about them"));
+    setText(fontMetrics().elidedText(text, Qt::ElideRight, 420) + QStringLiteral(" ▾"));
     m_popupText->setText(details());
     setVisible(true);
 }

@@ -80,6 +80,7 @@ void ClaimBrowser::applyChanges(const inventory::ChangeSet &changes)
 {
     m_snapshot = changes.snapshot;
     m_model->applyChanges(changes);
+    m_layout->fitToContentsOnce(); // a live cluster's first rows often come as changes
     showSelection();
 }
 

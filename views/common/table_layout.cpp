@@ -63,18 +63,53 @@ void TableLayout::fitToContentsOnce()
 {
     if (m_restored || m_fitted || !m_table->model() || m_table->model()->rowCount() == 0)
         return;
+    if (!m_table->isVisible()) {
+        // A hidden table measures nothing: fit when it is first shown (pages fill before that).
+        if (!m_waitingForShow) {
+            m_waitingForShow = true;
+            m_table->installEventFilter(this);
+        }
+        return;
+    }
     m_fitted = true;
     const bool dirty = m_dirty;
     QHeaderView *header = m_table->horizontalHeader();
     // Measures at most the first rows (QHeaderView::resizeContentsPrecision), so a large table
     // sizes as fast as a small one.
-    for (int column = 0; column < header->count(); ++column)
-        if (column != m_stretchColumn)
-            m_table->resizeColumnToContents(column);
+    // The others get their content's width up to a cap (a cut cell has its tooltip); the name
+    // column takes the rest, and never less than its own content: names matter most.
+    constexpr int kWidest = 240;
+    int others = 0;
+    for (int column = 0; column < header->count(); ++column) {
+        if (column == m_stretchColumn)
+            continue;
+        m_table->resizeColumnToContents(column);
+        if (m_table->columnWidth(column) > kWidest)
+            m_table->setColumnWidth(column, kWidest);
+        others += m_table->columnWidth(column);
+    }
+    const QAbstractItemView *view = m_table; // sizeHintForColumn is public there
+    const int name = std::max(
+        view->sizeHintForColumn(m_stretchColumn), header->sectionSizeHint(m_stretchColumn));
+    if (others + name > m_table->viewport()->width()) {
+        header->setSectionResizeMode(m_stretchColumn, QHeaderView::Interactive);
+        m_table->setColumnWidth(m_stretchColumn, name);
+    }
     // Sizing is not a choice of the user's: nothing to remember.
     m_dirty = dirty;
     if (!m_dirty)
         m_saveTimer->stop();
+}
+
+bool TableLayout::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_table && event->type() == QEvent::Show && m_waitingForShow) {
+        m_waitingForShow = false;
+        m_table->removeEventFilter(this);
+        // After the show has laid the table out, so it measures its visible rows.
+        QTimer::singleShot(0, this, &TableLayout::fitToContentsOnce);
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void TableLayout::scheduleSave()

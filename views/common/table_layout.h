@@ -37,6 +37,9 @@ public:
 
     static QString settingsKey(const QString &key);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void scheduleSave();
 
@@ -45,6 +48,7 @@ private:
     int m_stretchColumn;
     bool m_restored = false;
     bool m_fitted = false;
+    bool m_waitingForShow = false;
     bool m_dirty = false;
     QByteArray m_pending; // the header's state as last changed
     QTimer *m_saveTimer;

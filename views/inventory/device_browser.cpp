@@ -191,6 +191,7 @@ void DeviceBrowser::reset(inventory::SnapshotPtr snapshot)
 void DeviceBrowser::applyChanges(const inventory::ChangeSet &changes)
 {
     m_model->applyChanges(changes);
+    m_layout->fitToContentsOnce(); // a live cluster's first rows often come as changes
     m_runner->setSnapshot(changes.snapshot);
     showSelection();
 }

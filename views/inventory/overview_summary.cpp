@@ -2,10 +2,18 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/overview_summary.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QToolButton>
 
+#include "views/common/table_layout.h"
+
 namespace dra::views {
+namespace {
+
+constexpr int kColumns = 4;
+constexpr int kLineWidth = 360; // pixels: four tiles and the sidebar fit 1280
+
+} // namespace
 
 std::vector<SummaryTile> summaryTiles(
     const inventory::ClusterOverview &overview, const QString &streams)
@@ -21,13 +29,21 @@ std::vector<SummaryTile> summaryTiles(
     tiles.push_back({ QStringLiteral("GPUs"), gpuFigure, QStringLiteral("devices:gpu") });
 
     if (!overview.totals.profiles.empty()) {
-        QStringList profiles;
-        for (const inventory::ProfileCapacity &profile : overview.totals.profiles)
-            profiles << QStringLiteral("%1 %2 free")
-                            .arg(QString::fromStdString(profile.profile))
-                            .arg(profile.free);
-        tiles.push_back({ QStringLiteral("MIG partitions"), profiles.join(QStringLiteral(" · ")),
-            QStringLiteral("devices:mig") });
+        // Three profiles a line, so the summary fits beside the sidebar at 1280 pixels.
+        QString figure;
+        int onLine = 0;
+        for (const inventory::ProfileCapacity &profile : overview.totals.profiles) {
+            if (!figure.isEmpty())
+                figure += onLine == 3 ? QStringLiteral("\n") : QStringLiteral(" · ");
+            if (onLine == 3)
+                onLine = 0;
+            figure += QStringLiteral("%1 %2 free")
+                          .arg(QString::fromStdString(profile.profile))
+                          .arg(profile.free);
+            ++onLine;
+        }
+        tiles.push_back(
+            { QStringLiteral("MIG partitions"), figure, QStringLiteral("devices:mig") });
     }
     if (overview.devicePluginOnlyNodes > 0)
         tiles.push_back({ QStringLiteral("Device plugin only"),
@@ -60,11 +76,10 @@ std::vector<SummaryTile> summaryTiles(
 
 OverviewSummary::OverviewSummary(QWidget *parent)
     : QWidget(parent)
-    , m_row(new QHBoxLayout(this))
+    , m_grid(new QGridLayout(this))
 {
-    m_row->setContentsMargins(4, 4, 4, 4);
-    m_row->setSpacing(6);
-    m_row->addStretch(1);
+    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->setSpacing(4);
 }
 
 void OverviewSummary::setOverview(const inventory::ClusterOverview &overview)
@@ -105,7 +120,9 @@ void OverviewSummary::rebuild()
             if (index < m_tiles.size())
                 Q_EMIT targetActivated(m_tiles[index].target);
         });
-        m_row->insertWidget(int(index), button);
+        // Rows of four, so the summary never makes the window wider than the screen.
+        m_grid->addWidget(button, int(index) / kColumns, int(index) % kColumns);
+        button->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
         m_buttons.push_back(button);
     }
     for (size_t i = 0; i < m_buttons.size(); ++i) {
@@ -113,9 +130,16 @@ void OverviewSummary::rebuild()
         m_buttons[i]->setVisible(used);
         if (!used)
             continue;
-        // A button draws its text as it is: no markup is read in profile or stream names.
-        m_buttons[i]->setText(m_tiles[i].title + QLatin1Char('\n') + m_tiles[i].figure);
-        m_buttons[i]->setToolTip(QStringLiteral("Open %1").arg(m_tiles[i].title));
+        // A button draws its text as it is: no markup is read in profile or stream names. Long
+        // lines (the streams' state while they list) are cut, so the summary never widens the
+        // window; the tooltip has them whole.
+        QStringList lines = m_tiles[i].figure.split(QLatin1Char('\n'));
+        lines.prepend(m_tiles[i].title);
+        for (QString &line : lines)
+            line = m_buttons[i]->fontMetrics().elidedText(line, Qt::ElideRight, kLineWidth);
+        m_buttons[i]->setText(lines.join(QLatin1Char('\n')));
+        m_buttons[i]->setToolTip(plainToolTip(
+            m_tiles[i].figure + QStringLiteral("\nClick to open ") + m_tiles[i].title));
     }
 }
 

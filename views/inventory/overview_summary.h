@@ -9,7 +9,7 @@
 
 #include "core/inventory/overview.h"
 
-class QHBoxLayout;
+class QGridLayout;
 class QToolButton;
 
 namespace dra::views {
@@ -54,7 +54,7 @@ private:
     QString m_streams;
     std::vector<SummaryTile> m_tiles;
     std::vector<QToolButton *> m_buttons;
-    QHBoxLayout *m_row;
+    QGridLayout *m_grid;
 };
 
 } // namespace dra::views
