@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include <QApplication>
 #include <QTemporaryDir>
 #include <QToolButton>
 
@@ -146,6 +147,10 @@ TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)
     const std::vector<inventory::Finding> findings = inventory::lint(*snapshot);
     EXPECT_EQ(window.navigationText(console::MainWindow::Lint),
         findings.empty() ? QStringLiteral("Lint") : QStringLiteral("Lint %1").arg(findings.size()));
+
+    // The summary fits a 1280-pixel screen: it never forces the window wider.
+    QApplication::processEvents();
+    EXPECT_LE(window.minimumSizeHint().width(), 1280);
 
     // The GPU figure opens the Devices page on GPUs only.
     window.overviewSummary()->button(QStringLiteral("devices:gpu"))->click();
