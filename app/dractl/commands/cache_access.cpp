@@ -75,4 +75,12 @@ Result<std::vector<model::Object>> loadObjects(store::CacheDb &cache, const std:
     return objects;
 }
 
+Result<server::console::ConsoleState> loadCachedConsoleState(const QCommandLineParser &parser)
+{
+    Result<ClusterCache> opened = openClusterCache(parser);
+    if (!opened)
+        return dra::fail(opened.error());
+    return server::console::loadConsoleState(opened->cache, opened->cluster, false);
+}
+
 } // namespace dra::cli

@@ -9,6 +9,7 @@
 
 #include "core/common/result.h"
 #include "core/model/object.h"
+#include "core/server/console_api_inventory.h"
 #include "core/store/cache_db.h"
 
 namespace dra::cli {
@@ -31,6 +32,12 @@ struct ClusterCache
 
 // openCacheForReading() then chooseCluster(): what every read-only command starts with.
 [[nodiscard]] Result<ClusterCache> openClusterCache(const QCommandLineParser &parser);
+
+// What the web console answers from, read from the cache openClusterCache() opens: the
+// cluster's snapshot and the states of its mirrored streams. The commands that print a console
+// page's document (console-api, overview, readiness) start here, as the server does.
+[[nodiscard]] Result<server::console::ConsoleState> loadCachedConsoleState(
+    const QCommandLineParser &parser);
 
 // Decoded objects of one kind (all namespaces when `ns` is empty). A stored row that no longer
 // decodes is reported on stderr and skipped.

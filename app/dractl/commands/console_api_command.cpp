@@ -69,11 +69,7 @@ int runConsoleApi(const QStringList &arguments)
                     .arg(parser.value(QStringLiteral("body")), file.errorString()));
         body = file.readAll().toStdString();
     }
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    Result<server::console::ConsoleState> state
-        = server::console::loadConsoleState(opened->cache, opened->cluster, false);
+    Result<server::console::ConsoleState> state = loadCachedConsoleState(parser);
     if (!state)
         return reportFailure(state.error());
     server::console::AnswerCaches caches;

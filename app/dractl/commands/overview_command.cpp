@@ -64,11 +64,7 @@ int runOverview(const QStringList &arguments)
     if (!checkOutputFormat(
             format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("overview")))
         return Failed;
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    Result<server::console::ConsoleState> state
-        = server::console::loadConsoleState(opened->cache, opened->cluster, false);
+    Result<server::console::ConsoleState> state = loadCachedConsoleState(parser);
     if (!state)
         return reportFailure(state.error());
     const nlohmann::json document = server::console::overviewDocument(*state);

@@ -36,13 +36,8 @@ int runReadiness(const QStringList &arguments)
             QStringLiteral("readiness")))
         return Usage;
 
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    // The console's state: the snapshot and the states of the mirrored streams, as the web
-    // console's Readiness page reads them.
-    Result<server::console::ConsoleState> state
-        = server::console::loadConsoleState(opened->cache, opened->cluster, false);
+    // The snapshot and the states of the mirrored streams, as the web console's page reads them.
+    Result<server::console::ConsoleState> state = loadCachedConsoleState(parser);
     if (!state)
         return reportFailure(state.error());
     const inventory::Readiness report = inventory::readiness(*state->snapshot, state->streams);
