@@ -257,6 +257,10 @@ TEST_F(WebConsoleServeTest, OverviewCountsGpusApartFromTheirMigPlacements)
     const auto [served, printed] = atSameRevision(
         QStringLiteral("overview"), { QStringLiteral("console-api"), QStringLiteral("overview") });
     EXPECT_EQ(served, printed);
+    // `dractl overview -o json`, the desktop summary's twin, prints the same document.
+    const auto [page, summary] = atSameRevision(QStringLiteral("overview"),
+        { QStringLiteral("overview"), QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(page, summary);
 }
 
 TEST_F(WebConsoleServeTest, DevicePagesAndSelectorsCountAsTheirDractlTwins)
