@@ -24,4 +24,17 @@ int64_t Backoff::next()
     return int64_t(base + base * m_policy.jitter * std::clamp(m_random(), 0.0, 1.0));
 }
 
+int64_t permanentRetryDelay(int64_t baseMs)
+{
+    const int64_t base = std::max<int64_t>(1, baseMs);
+    return base + int64_t(double(base) * 0.2 * QRandomGenerator::global()->generateDouble());
+}
+
+QString permanentFailureReason(const QString &message, int64_t delayMs)
+{
+    return QStringLiteral("%1 (trying again in %2 min)")
+        .arg(message)
+        .arg((delayMs + 59999) / 60000);
+}
+
 } // namespace dra::kube

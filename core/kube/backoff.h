@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 
+#include <QString>
+
 namespace dra::kube {
 
 // Exponential backoff with jitter, as client-go's reflector backs off: each failure doubles
@@ -35,5 +37,13 @@ private:
     std::function<double()> m_random;
     int m_failures = 0;
 };
+
+// The pause before trying again after a permanent error (a certificate that does not verify,
+// refused credentials): `baseMs` plus up to a fifth more, so streams that failed together do not
+// try again together.
+int64_t permanentRetryDelay(int64_t baseMs);
+
+// What a stream or the mirror says while it waits: "<message> (trying again in N min)".
+QString permanentFailureReason(const QString &message, int64_t delayMs);
 
 } // namespace dra::kube

@@ -2,7 +2,6 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/mirror.h"
 
-#include <QRandomGenerator>
 #include <QStringList>
 
 #include "core/common/json_text.h"
@@ -150,12 +149,8 @@ void Mirror::blockOnDiscovery(const Error &error)
     Q_EMIT permanentFailure(error);
     if (generation != m_generation || !m_running)
         return; // a listener stopped the mirror
-    const int64_t base = std::max<int64_t>(1, m_options.reflector.permanentRetryMs);
-    const int64_t delay
-        = base + int64_t(double(base) * 0.2 * QRandomGenerator::global()->generateDouble());
-    const QString reason = QStringLiteral("%1 (trying again in %2 min)")
-                               .arg(error.message)
-                               .arg((delay + 59999) / 60000);
+    const int64_t delay = permanentRetryDelay(m_options.reflector.permanentRetryMs);
+    const QString reason = permanentFailureReason(error.message, delay);
     // Before any discovery no stream exists to carry the error; each wanted one gets it, so the
     // console, the web console and the cache say why nothing is mirrored. Streams already
     // running (discovery ran before) fail on their own and say so themselves.

@@ -139,14 +139,8 @@ void Reflector::failPermanently(const Error &error, void (Reflector::*again)())
     Q_EMIT permanentFailure(error);
     if (generation != m_generation)
         return; // a listener stopped the stream
-    const int64_t base = std::max<int64_t>(1, m_options.permanentRetryMs);
-    const int64_t delay
-        = base + int64_t(double(base) * 0.2 * QRandomGenerator::global()->generateDouble());
-    retryAfter(delay, StreamState::Error,
-        QStringLiteral("%1 (trying again in %2 min)")
-            .arg(error.message)
-            .arg((delay + 59999) / 60000),
-        again);
+    const int64_t delay = permanentRetryDelay(m_options.permanentRetryMs);
+    retryAfter(delay, StreamState::Error, permanentFailureReason(error.message, delay), again);
 }
 
 void Reflector::retryAfter(
