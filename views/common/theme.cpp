@@ -2,6 +2,9 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/common/theme.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QApplication>
 #include <QStyle>
 #include <QStyleFactory>
@@ -35,29 +38,48 @@ QPalette darkPalette()
 }
 
 const ThemeColors kLight {
-    QColor(0x8f, 0xd1, 0x9e),
-    QColor(0xf2, 0xc9, 0x4c),
-    QColor(0xd0, 0xd0, 0xd0),
-    QColor(0x1f, 0x23, 0x28),
-    QColor(0x6a, 0x73, 0x7d),
-    QColor(0x8c, 0x95, 0x9f),
-    QColor(0xf3, 0xf5, 0xf7),
-    QColor(0x76, 0x4b, 0xc4),
-    QColor(0x3b, 0x7d, 0xd8),
-    QColor(0x0b, 0x5c, 0xd5),
+    .free = QColor(0x8f, 0xd1, 0x9e),
+    .partlyUsed = QColor(0xf2, 0xc9, 0x4c),
+    .unmapped = QColor(0xd0, 0xd0, 0xd0),
+    .text = QColor(0x1f, 0x23, 0x28),
+    .mutedText = QColor(0x5f, 0x68, 0x73),
+    .frame = QColor(0x8c, 0x95, 0x9f),
+    .groupFill = QColor(0xf3, 0xf5, 0xf7),
+    .linkNvlink = QColor(0x76, 0x4b, 0xc4),
+    .linkPcie = QColor(0x3b, 0x7d, 0xd8),
+    .selection = QColor(0x0b, 0x5c, 0xd5),
+    .okText = QColor(0x17, 0x6f, 0x30),
+    .warningText = QColor(0x7d, 0x54, 0x00),
+    .errorText = QColor(0xc6, 0x28, 0x28),
 };
 const ThemeColors kDark {
-    QColor(0x2e, 0x7d, 0x4f),
-    QColor(0xa8, 0x7c, 0x12),
-    QColor(0x55, 0x58, 0x5d),
-    QColor(0xdf, 0xe1, 0xe5),
-    QColor(0x9a, 0xa0, 0xa6),
-    QColor(0x6f, 0x73, 0x7a),
-    QColor(0x32, 0x35, 0x39),
-    QColor(0xb3, 0x8c, 0xf5),
-    QColor(0x6c, 0xa7, 0xf5),
-    QColor(0x58, 0x9d, 0xf6),
+    .free = QColor(0x2e, 0x7d, 0x4f),
+    .partlyUsed = QColor(0xa8, 0x7c, 0x12),
+    .unmapped = QColor(0x55, 0x58, 0x5d),
+    .text = QColor(0xdf, 0xe1, 0xe5),
+    .mutedText = QColor(0x9a, 0xa0, 0xa6),
+    .frame = QColor(0x6f, 0x73, 0x7a),
+    .groupFill = QColor(0x32, 0x35, 0x39),
+    .linkNvlink = QColor(0xb3, 0x8c, 0xf5),
+    .linkPcie = QColor(0x6c, 0xa7, 0xf5),
+    .selection = QColor(0x58, 0x9d, 0xf6),
+    .okText = QColor(0x4e, 0xc4, 0x6a),
+    .warningText = QColor(0xe3, 0xa7, 0x2f),
+    .errorText = QColor(0xff, 0x6b, 0x6b),
 };
+
+// WCAG 2's relative luminance of one sRGB channel.
+double linearChannel(int value)
+{
+    const double c = value / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
+double relativeLuminance(const QColor &color)
+{
+    return 0.2126 * linearChannel(color.red()) + 0.7152 * linearChannel(color.green())
+        + 0.0722 * linearChannel(color.blue());
+}
 
 } // namespace
 
@@ -91,6 +113,18 @@ Theme currentTheme()
 const ThemeColors &themeColors()
 {
     return g_theme == Theme::Dark ? kDark : kLight;
+}
+
+double contrastRatio(const QColor &a, const QColor &b)
+{
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QColor textColorOn(const QColor &fill)
+{
+    const QColor black(Qt::black), white(Qt::white);
+    return contrastRatio(black, fill) >= contrastRatio(white, fill) ? black : white;
 }
 
 QColor holderColor(const QString &claim)

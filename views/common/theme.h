@@ -31,12 +31,23 @@ Theme currentTheme();
 // so the topology, the tiles and the tables agree.
 struct ThemeColors
 {
-    QColor free; // a device nobody holds
-    QColor partlyUsed; // a GPU some of whose MIG slices are held
-    QColor unmapped; // an imported GPU no DRA device maps to
+    QColor free; // a device nobody holds (a fill)
+    QColor partlyUsed; // a GPU some of whose MIG slices are held (a fill)
+    QColor unmapped; // an imported GPU no DRA device maps to (a fill)
     QColor text, mutedText, frame, groupFill, linkNvlink, linkPcie, selection;
+    // Text that carries a verdict: free / passed / fits, warning / blocked / inconclusive,
+    // error / failed. Each reads at WCAG AA (4.5:1) on the theme's Base, AlternateBase and
+    // Window, so a state is never told by a colour nobody can read.
+    QColor okText, warningText, errorText;
 };
 const ThemeColors &themeColors();
+
+// The WCAG 2 contrast ratio of two opaque colours: 1 (the same) to 21 (black on white).
+double contrastRatio(const QColor &a, const QColor &b);
+
+// Black or white, whichever reads better on `fill`; either reaches at least 4.58:1 on any fill,
+// so text drawn on a holder's or a state's colour stays readable in both themes.
+QColor textColorOn(const QColor &fill);
 
 // A stable, readable colour per holder (a claim "ns/name"), so one claim's devices share a colour
 // across every view.

@@ -12,6 +12,7 @@
 #include "core/model/manifest_reader.h"
 #include "core/model/yaml_codec.h"
 #include "views/common/html_text.h"
+#include "views/common/theme.h"
 #include "views/editor/yaml_highlighter.h"
 
 namespace dra::views {
@@ -108,13 +109,14 @@ void NegativeControlPanel::display(NegativeControlResult result)
     m_last = std::move(result);
     m_manifest->setPlainText(m_last.yaml);
     if (!m_last.control) {
-        m_summary->setText(QStringLiteral("<p style='color:#d03030'>No negative control: %1</p>")
-                               .arg(escapedHtml(m_last.error)));
+        m_summary->setText(QStringLiteral("<p style='color:%1'>No negative control: %2</p>")
+                               .arg(themeColors().errorText.name(), escapedHtml(m_last.error)));
         Q_EMIT updated();
         return;
     }
     const alloc::NegativeControl &control = *m_last.control;
-    const QString colour = control.proves() ? QStringLiteral("#2e9e4f") : QStringLiteral("#d03030");
+    const QString colour
+        = (control.proves() ? themeColors().okText : themeColors().errorText).name();
     QString html = QStringLiteral(
         "<p>Original matches <b>%1</b> device(s); negative control matches <b>%2</b>.</p>")
                        .arg(control.originalMatches)

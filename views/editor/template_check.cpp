@@ -3,14 +3,27 @@
 #include "views/editor/template_check.h"
 
 #include "views/common/html_text.h"
+#include "views/common/theme.h"
 
 namespace dra::views {
 
+namespace {
+
+// A paragraph or cell in the theme's colour for a verdict.
+QString coloured(const QColor &color, const QString &html)
+{
+    return QStringLiteral("<span style='color:%1'>%2</span>").arg(color.name(), html);
+}
+
+} // namespace
+
 QString templateCheckHtml(const alloc::TemplateCheck &check)
 {
+    const ThemeColors &colors = themeColors();
     if (!check.error.empty())
-        return QStringLiteral("<p style='color:#d03030'><b>Not readable:</b> %1</p>")
-            .arg(escapedHtml(check.error));
+        return QStringLiteral("<p>%1</p>")
+            .arg(coloured(colors.errorText,
+                QStringLiteral("<b>Not readable:</b> ") + escapedHtml(check.error)));
     QString html = QStringLiteral(
         "<h3>%1 %2/%3</h3><h4>Requests</h4><table cellpadding=3>"
         "<tr><th align=left>Request</th><th align=left>Class</th>"
@@ -20,8 +33,8 @@ QString templateCheckHtml(const alloc::TemplateCheck &check)
     for (const auto &request : check.requests) {
         const QString klass = request.classExists
             ? escapedHtml(request.deviceClass)
-            : QStringLiteral("<span style='color:#d03030'>%1 (no such DeviceClass)</span>")
-                  .arg(escapedHtml(request.deviceClass));
+            : coloured(colors.errorText,
+                escapedHtml(request.deviceClass) + QStringLiteral(" (no such DeviceClass)"));
         html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td "
                                "align=right><b>%4</b></td><td align=right>%5</td></tr>")
                     .arg(escapedHtml(request.name), klass)
@@ -29,8 +42,8 @@ QString templateCheckHtml(const alloc::TemplateCheck &check)
                     .arg(request.matching)
                     .arg(request.nodes);
         for (const auto &error : request.selectorErrors)
-            html += QStringLiteral("<tr><td></td><td colspan=4 style='color:#d03030'>%1</td></tr>")
-                        .arg(escapedHtml(error));
+            html += QStringLiteral("<tr><td></td><td colspan=4>%1</td></tr>")
+                        .arg(coloured(colors.errorText, escapedHtml(error)));
     }
     html += QStringLiteral("</table>");
     if (!check.simulated) {
@@ -45,16 +58,19 @@ QString templateCheckHtml(const alloc::TemplateCheck &check)
         "<h4>Allocation</h4><p><small>Under the scheduler rules of %1.</small></p>")
                 .arg(escapedHtml(check.release));
     if (check.copiesThatFit == 0) {
-        html += QStringLiteral("<p style='color:#d03030'><b>Cannot be allocated now.</b> %1</p>")
-                    .arg(escapedHtml(check.blocked));
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(coloured(colors.errorText,
+                        QStringLiteral("<b>Cannot be allocated now.</b> ")
+                            + escapedHtml(check.blocked)));
     } else {
         html += QStringLiteral(
-            "<p style='color:#2e9e4f'><b>Fits.</b> The first copy goes to <b>%1</b>; "
-            "one copy alone fits on %2 node(s); %3%4 copies fit at once.</p>")
+            "<p><span style='color:%5'><b>Fits.</b> The first copy goes to <b>%1</b>; "
+            "one copy alone fits on %2 node(s); %3%4 copies fit at once.</span></p>")
                     .arg(escapedHtml(check.firstPlacementNode))
                     .arg(check.nodesWhereOneFits.size())
                     .arg(check.capped ? QStringLiteral("at least ") : QString())
-                    .arg(check.copiesThatFit);
+                    .arg(check.copiesThatFit)
+                    .arg(colors.okText.name());
         if (!check.capped && !check.blocked.empty())
             html += QStringLiteral("<p>The next copy does not fit: %1</p>")
                         .arg(escapedHtml(check.blocked));

@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include "core/common/json_text.h"
+#include "views/common/theme.h"
 
 namespace dra::views {
 
@@ -49,6 +50,14 @@ std::string formShape(const ClaimTemplateForm &form)
 
 const QString kEditorOrigin = QStringLiteral("editor");
 
+// A message the form cannot act on, in the theme's error colour as it is when the message comes.
+void showError(QLabel *label, const QString &text)
+{
+    label->setStyleSheet(QStringLiteral("color: %1").arg(themeColors().errorText.name()));
+    label->setText(text);
+    label->show();
+}
+
 } // namespace
 
 TemplateForm::TemplateForm(QPlainTextEdit *yaml, QWidget *parent)
@@ -60,7 +69,6 @@ TemplateForm::TemplateForm(QPlainTextEdit *yaml, QWidget *parent)
     m_errorLabel->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_errorLabel->setStyleSheet(QStringLiteral("color: #d03030"));
     m_errorLabel->hide();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_errorLabel);
@@ -107,9 +115,8 @@ void TemplateForm::setReadError(const QString &error)
 {
     // The last good values stay visible, disabled, so nothing stale can be written.
     m_error = error;
-    m_errorLabel->setText(
+    showError(m_errorLabel,
         QStringLiteral("The YAML does not read, so the form is not in sync: %1").arg(error));
-    m_errorLabel->show();
     m_fields->setEnabled(false);
 }
 
@@ -125,8 +132,7 @@ bool TemplateForm::edit(const std::function<void(ClaimTemplateForm &)> &edit, bo
         = model::writeClaimTemplateForm(m_readText.toStdString(), next, kEditorOrigin);
     if (!result) {
         // An edit that cannot be written yet (parameters half typed): say so, keep the YAML.
-        m_errorLabel->setText(result.error().message);
-        m_errorLabel->show();
+        showError(m_errorLabel, result.error().message);
         m_form = std::move(next);
         return false;
     }

@@ -239,12 +239,12 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ForegroundRole && index.column() == State) {
         switch (m_snapshot->state(*device)) {
         case inventory::DeviceState::Free:
-            return QColor(0x2e, 0x9e, 0x4f);
+            return themeColors().okText;
         case inventory::DeviceState::Allocated:
             return {};
         case inventory::DeviceState::Blocked:
         case inventory::DeviceState::Tainted:
-            return QColor(0xc7, 0x7c, 0x02);
+            return themeColors().warningText;
         }
     }
     if (role == Qt::DecorationRole && index.column() == Holder && !holds.empty())

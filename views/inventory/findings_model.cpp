@@ -6,6 +6,7 @@
 
 #include "core/inventory/free_capacity.h"
 #include "core/common/json_text.h"
+#include "views/common/theme.h"
 
 namespace dra::views {
 namespace {
@@ -45,9 +46,9 @@ QVariant FindingsModel::data(const QModelIndex &index, int role) const
     }
     if (role == Qt::ForegroundRole && index.column() == Severity) {
         if (finding.severity == inventory::Severity::Error)
-            return QColor(0xd0, 0x30, 0x30);
+            return themeColors().errorText;
         if (finding.severity == inventory::Severity::Warning)
-            return QColor(0xc7, 0x7c, 0x02);
+            return themeColors().warningText;
         return {};
     }
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)

@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QVariantMap>
 
+#include "views/common/theme.h"
+
 namespace dra::views {
 
 namespace {
@@ -18,11 +20,11 @@ QColor verdictColour(rollout::Verdict verdict)
 {
     switch (verdict) {
     case rollout::Verdict::Passed:
-        return QColor(0x2e, 0x7d, 0x32);
+        return themeColors().okText;
     case rollout::Verdict::Failed:
-        return QColor(0xc6, 0x28, 0x28);
+        return themeColors().errorText;
     case rollout::Verdict::Inconclusive:
-        return QColor(0xb2, 0x6a, 0x00);
+        return themeColors().warningText;
     }
     return {};
 }

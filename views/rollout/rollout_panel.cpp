@@ -24,6 +24,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "views/common/theme.h"
 #include "views/rollout/rollout_actions.h"
 #include "views/rollout/rollout_audit_model.h"
 #include "views/rollout/rollout_gate_model.h"
@@ -89,7 +90,6 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     status->addWidget(m_chain);
     layout->addLayout(status);
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828"));
     m_error->setVisible(false);
     layout->addWidget(m_error);
 
@@ -189,6 +189,7 @@ void RolloutPanel::showSnapshot(const RolloutSnapshotPtr &snapshot)
 
     m_drive->setText(driveText(*snapshot));
     m_chain->setText(snapshot->state ? auditChainText(snapshot->verification) : QString());
+    m_error->setStyleSheet(QStringLiteral("color: %1").arg(themeColors().errorText.name()));
     m_error->setText(snapshot->error ? snapshot->error->message : QString());
     m_error->setVisible(snapshot->error.has_value());
     for (const VerbButton &b : verbButtons(*snapshot)) {

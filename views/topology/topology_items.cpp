@@ -135,7 +135,7 @@ void GpuBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     QFont font = painter->font();
     font.setBold(true);
     painter->setFont(font);
-    painter->setPen(Qt::black);
+    painter->setPen(textColorOn(brush().color()));
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop | Qt::TextSingleLine,
         painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));
     font.setBold(false);
@@ -175,7 +175,7 @@ void MigBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option
     QFont font = painter->font();
     font.setPointSizeF(font.pointSizeF() * 0.8);
     painter->setFont(font);
-    painter->setPen(Qt::black);
+    painter->setPen(textColorOn(brush().color()));
     painter->drawText(rect(), Qt::AlignCenter,
         painter->fontMetrics().elidedText(m_label, Qt::ElideRight, int(rect().width()) - 2));
 }
@@ -197,7 +197,7 @@ NicBoxItem::NicBoxItem(
 void NicBoxItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *)
 {
     paintBox(painter, *this, brush().color(), option->state & QStyle::State_Selected);
-    painter->setPen(Qt::black);
+    painter->setPen(textColorOn(brush().color()));
     const QRectF text = rect().adjusted(6, 4, -6, -4);
     painter->drawText(text, Qt::AlignLeft | Qt::AlignTop,
         painter->fontMetrics().elidedText(m_title, Qt::ElideMiddle, int(text.width())));

@@ -138,7 +138,7 @@ void TopologyScene::rebuild()
         barItem->setData(ItemKindKey, FabricItem);
         barItem->setData(LinkSourceKey, topology::linkSourceName(fabric->source));
         auto *label = addSimpleText(fabric->label);
-        label->setBrush(Qt::black);
+        label->setBrush(textColorOn(colors.linkNvlink.lighter(170)));
         label->setPos(fabric->rect.x + 8, fabric->rect.y + 3);
     }
 
