@@ -235,14 +235,21 @@ int main(int argc, char **argv)
             live ? &dra::console::ConsoleSession::initialSynced
                  : &dra::console::ConsoleSession::loaded,
             &app, [&] {
-                // Let the views lay out and the background lint finish before taking pictures.
-                QTimer::singleShot(1500, &app, [&] {
+                // Let the views lay out, then wait for the background lint and overview figures
+                // of the newest snapshot, so the pictures show what the cluster holds.
+                auto *settle = new QTimer(&app);
+                settle->setInterval(100);
+                QObject::connect(settle, &QTimer::timeout, &app, [&, settle] {
+                    if (!window.insightsSettled())
+                        return;
+                    settle->stop();
                     const QStringList problems = window.saveScreenshots(screenshots);
                     for (const QString &problem : problems)
                         printError(problem);
                     exitCode = problems.isEmpty() ? 0 : 1;
                     app.quit();
                 });
+                QTimer::singleShot(1500, settle, qOverload<>(&QTimer::start));
             });
     }
     if (parser.isSet(QStringLiteral("startup-report"))) {

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/main_window.h"
 
+#include <utility>
+
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -495,12 +497,19 @@ void MainWindow::catchUp()
 
 void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)
 {
-    const int generation = ++m_insightsGeneration;
+    m_insightsPending = snapshot;
+    if (!m_insightsRunning)
+        startInsights();
+}
+
+void MainWindow::startInsights()
+{
+    const inventory::SnapshotPtr snapshot = std::exchange(m_insightsPending, {});
+    m_insightsRunning = true;
     auto *watcher = new QFutureWatcher<Insights>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         watcher->deleteLater();
-        if (generation != m_insightsGeneration)
-            return; // a newer snapshot's results are on their way
+        m_insightsRunning = false;
         Insights insights = watcher->result();
         m_findings->setFindings(std::move(insights.findings));
         m_free->setCapacity(std::move(insights.free));
@@ -515,6 +524,8 @@ void MainWindow::refreshInsights(const inventory::SnapshotPtr &snapshot)
             inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
             inventory::clusterOverview(*snapshot) };
     }));
+        if (m_insightsPending)
+            startInsights(); // the cluster moved on while these were computed
 }
 
 void MainWindow::updateStatus()

@@ -84,6 +84,8 @@ public:
     views::OverviewSummary *overviewSummary() const { return m_summary; }
     // The sidebar entry of `page` as shown (name and live count).
     QString navigationText(Page page) const;
+    // Whether the lint, free capacity and overview figures are those of the newest snapshot.
+    bool insightsSettled() const { return !m_insightsRunning && !m_insightsPending; }
     // The status bar's left slot: the last thing the user did or a real problem.
     QString statusMessage() const;
     // "Apply to cluster…": the editor's text, dry run and diff first, then applied on
@@ -105,7 +107,9 @@ private:
     // Fills `page` from m_snapshot when it has not seen it yet (see m_stale).
     void freshen(Page page);
     void catchUp();
+    // Lint, free capacity and the overview's figures, computed off the GUI thread.
     void refreshInsights(const inventory::SnapshotPtr &snapshot);
+    void startInsights();
     void updateStatus();
     void openPalette();
     void toggleTheme();
@@ -138,7 +142,10 @@ private:
     QLabel *m_connection;
     StreamStatusButton *m_sync; // Live: how current the mirror is, with per-stream details
     QLabel *m_counts;
-    int m_insightsGeneration = 0;
+    // One insights computation at a time; while it runs only the newest snapshot waits, so a
+    // busy cluster sees its figures move instead of every result dropped as already stale.
+    bool m_insightsRunning = false;
+    inventory::SnapshotPtr m_insightsPending;
     std::optional<inventory::ClusterOverview> m_overviewFigures; // of the latest insights
     // Pages that have not seen m_snapshot. A new snapshot fills the page on screen at once, so
     // that it paints the data first; the others follow one per turn of the event loop
