@@ -42,6 +42,7 @@
 #include "core/store/store_paths.h"
 #include "views/claims/claim_browser.h"
 #include "views/common/command_palette.h"
+#include "views/common/navigation_delegate.h"
 #include "views/common/page_icons.h"
 #include "views/common/table_layout.h"
 #include "views/common/theme.h"
@@ -156,11 +157,16 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     setWindowTitle(QStringLiteral("DRA Console"));
     for (int page = 0; page < PageCount; ++page) {
         auto *item = new QListWidgetItem(pageName(Page(page)), m_nav);
-        item->setToolTip(QStringLiteral("%1 (Ctrl+%2)").arg(pageName(Page(page))).arg(page + 1));
+        const QString shortcut = pageShortcut(Page(page)).toString(QKeySequence::NativeText);
+        item->setToolTip(QStringLiteral("%1 (%2)").arg(pageName(Page(page)), shortcut));
+        item->setData(views::NavigationDelegate::ShortcutRole, shortcut);
     }
+    m_nav->setItemDelegate(new views::NavigationDelegate(m_nav));
+    m_nav->setTextElideMode(Qt::ElideRight); // the count goes before the name does
+    m_nav->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_nav->setIconSize(QSize(18, 18));
     updateNavigationIcons();
-    m_nav->setFixedWidth(200); // room for the live counts ("Claims 18 · 1 pending")
+    m_nav->setFixedWidth(240); // room for the live counts ("Claims 18 · 1 pending") and keys
     auto *overviewPage = new QWidget(this);
     auto *overviewLayout = new QVBoxLayout(overviewPage);
     overviewLayout->setContentsMargins(0, 0, 0, 0);
@@ -306,7 +312,7 @@ void MainWindow::buildMenus()
         &MainWindow::openPalette);
     go->addSeparator();
     for (int page = 0; page < PageCount; ++page)
-        go->addAction(pageName(Page(page)), QKeySequence(Qt::CTRL | (Qt::Key_1 + page)), this,
+        go->addAction(pageName(Page(page)), pageShortcut(Page(page)), this,
             [this, page] { showPage(Page(page)); });
 
     QMenu *view = menuBar()->addMenu(QStringLiteral("&View"));
@@ -507,7 +513,7 @@ void MainWindow::startInsights()
     const inventory::SnapshotPtr snapshot = std::exchange(m_insightsPending, {});
     m_insightsRunning = true;
     auto *watcher = new QFutureWatcher<Insights>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         watcher->deleteLater();
         m_insightsRunning = false;
         Insights insights = watcher->result();
@@ -518,14 +524,14 @@ void MainWindow::startInsights()
         updateNavigation();
         fitToContentsOnce(m_findingsTable);
         fitToContentsOnce(m_freeTable);
+        if (m_insightsPending)
+            startInsights(); // the cluster moved on while these were computed
     });
     watcher->setFuture(QtConcurrent::run([snapshot] {
         return Insights { inventory::lint(*snapshot),
             inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
             inventory::clusterOverview(*snapshot) };
     }));
-        if (m_insightsPending)
-            startInsights(); // the cluster moved on while these were computed
 }
 
 void MainWindow::updateStatus()
@@ -549,6 +555,16 @@ void MainWindow::updateStatus()
                           .arg(stats.devices)
                           .arg(stats.pools)
                           .arg(m_snapshot->objects(model::Kind::ResourceClaim).size()));
+}
+
+QKeySequence MainWindow::pageShortcut(Page page)
+{
+    return QKeySequence(Qt::CTRL | (Qt::Key_1 + int(page)));
+}
+
+QString MainWindow::navigationShortcut(Page page) const
+{
+    return m_nav->item(page)->data(views::NavigationDelegate::ShortcutRole).toString();
 }
 
 QString MainWindow::navigationText(Page page) const
@@ -619,7 +635,9 @@ void MainWindow::openPalette()
 {
     std::vector<views::PaletteEntry> entries;
     for (int page = 0; page < PageCount; ++page)
-        entries.push_back({ pageName(Page(page)), QStringLiteral("view · Ctrl+%1").arg(page + 1),
+        entries.push_back({ pageName(Page(page)),
+            QStringLiteral("view · %1")
+                .arg(pageShortcut(Page(page)).toString(QKeySequence::NativeText)),
             [this, page] { showPage(Page(page)); } });
     if (m_snapshot) {
         for (const std::string &node : m_snapshot->deviceNodes()) {

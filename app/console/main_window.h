@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include <QKeySequence>
 #include <QMainWindow>
 
 #include "core/inventory/overview.h"
@@ -70,6 +71,8 @@ public:
 
     void showPage(Page page);
     static QString pageName(Page page);
+    // The key that opens `page` (Ctrl+1 … Ctrl+9), in the Go menu and beside its sidebar row.
+    static QKeySequence pageShortcut(Page page);
     // Renders every page to DIR/<page>.png (after the data has loaded); the errors name the file.
     [[nodiscard]] QStringList saveScreenshots(const QString &dir);
 
@@ -86,6 +89,8 @@ public:
     QString navigationText(Page page) const;
     // Whether the lint, free capacity and overview figures are those of the newest snapshot.
     bool insightsSettled() const { return !m_insightsRunning && !m_insightsPending; }
+    // The shortcut the sidebar shows beside `page`, as the user reads it ("Ctrl+4").
+    QString navigationShortcut(Page page) const;
     // The status bar's left slot: the last thing the user did or a real problem.
     QString statusMessage() const;
     // "Apply to cluster…": the editor's text, dry run and diff first, then applied on

@@ -5,8 +5,10 @@
 // others once it has painted, and any page as soon as it is shown.
 #include "app/console/main_window.h"
 
+#include <algorithm>
 #include <memory>
 
+#include <QAction>
 #include <QApplication>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -128,6 +130,24 @@ TEST(MainWindowTest, BenignStreamFactsGoToThePopupNotTheMessageSlot)
 }
 
 TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)
+TEST(MainWindowTest, TheSidebarShowsTheShortcutThatOpensEachPage)
+{
+    CachedWindow cached;
+    console::MainWindow &window = cached.window();
+    const QList<QAction *> actions = window.findChildren<QAction *>();
+    for (int page = 0; page < console::MainWindow::PageCount; ++page) {
+        const auto which = console::MainWindow::Page(page);
+        const QString shown = window.navigationShortcut(which);
+        EXPECT_FALSE(shown.isEmpty()) << console::MainWindow::pageName(which).toStdString();
+        // The key the row shows is the one the Go menu's action for that page answers to.
+        const auto action = std::find_if(actions.begin(), actions.end(), [&](QAction *a) {
+            return a->text() == console::MainWindow::pageName(which) && !a->shortcut().isEmpty();
+        });
+        ASSERT_NE(action, actions.end()) << console::MainWindow::pageName(which).toStdString();
+        EXPECT_EQ((*action)->shortcut().toString(QKeySequence::NativeText), shown);
+    }
+}
+
 {
     CachedWindow cached;
     console::MainWindow &window = cached.window();
