@@ -367,7 +367,10 @@ void RolloutPanel::showPictures()
     }
     if (pictures.isEmpty()) {
         auto *none = new QLabel(QStringLiteral("No pictures for this gate"), m_pictures);
-        none->setEnabled(false);
+        // Said in italics rather than greyed out: disabled text is too faint to read.
+        QFont italic = none->font();
+        italic.setItalic(true);
+        none->setFont(italic);
         m_picturesLayout->addWidget(none);
     }
 }

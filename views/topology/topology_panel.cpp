@@ -49,15 +49,17 @@ TopologyPanel::TopologyPanel(QWidget *parent)
     bar->addWidget(button(
         QStringLiteral("Export…"), QStringLiteral("Save as PNG or SVG"), [this] { exportTo(); }));
     bar->addStretch(1);
+    // On a line of its own and wrapping, so it never sets the window's width; in the text
+    // colour, since greyed-out (disabled) text is too faint to read.
     auto *legend
         = new QLabel(QStringLiteral("Solid links: imported or published · dashed: inferred · "
                                     "green: free · coloured: held by a claim"),
             this);
-    legend->setEnabled(false);
-    bar->addWidget(legend);
+    legend->setWordWrap(true);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(legend);
     layout->addWidget(m_notes);
     layout->addWidget(m_view, 1);
 
