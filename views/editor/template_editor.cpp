@@ -26,6 +26,16 @@
 #include "views/editor/yaml_highlighter.h"
 
 namespace dra::views {
+namespace {
+
+// The status line may be cut at the window's width: its tooltip has it whole.
+void setStatus(QLabel *status, const QString &text)
+{
+    status->setText(text);
+    status->setToolTip(text);
+}
+
+} // namespace
 
 TemplateEditor::TemplateEditor(QWidget *parent)
     : QWidget(parent)
@@ -38,6 +48,9 @@ TemplateEditor::TemplateEditor(QWidget *parent)
     , m_status(new QLabel(this))
 {
     m_status->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
+    // A long status is cut (its tooltip has it whole), never the reason the window grows wider
+    // than a 1280-pixel screen.
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_editor->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     // Long CEL expressions wrap rather than run off the pane; off for who wants YAML's columns.
     m_editor->setLineWrapMode(QPlainTextEdit::WidgetWidth);
@@ -180,7 +193,7 @@ void TemplateEditor::launch()
     if (!m_snapshot)
         return;
     const int generation = m_generation;
-    m_status->setText(QStringLiteral("Simulating the allocation…"));
+    setStatus(m_status, QStringLiteral("Simulating the allocation…"));
     auto *watcher = new QFutureWatcher<alloc::TemplateCheck>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
         --m_running;
@@ -208,16 +221,17 @@ bool TemplateEditor::present(const alloc::TemplateCheck &check, int generation)
     m_shownGeneration = generation;
     m_result->setHtml(templateCheckHtml(m_last));
     if (!m_last.error.empty())
-        m_status->setText(QStringLiteral("The text does not read as a claim template"));
+        setStatus(m_status, QStringLiteral("The text does not read as a claim template"));
     else if (m_last.simulated)
-        m_status->setText(QStringLiteral(
-            "Checked against revision %1 under %2 (matched in %3 ms, simulated in %4 ms)")
-                              .arg(m_snapshot->rev())
-                              .arg(QString::fromStdString(m_last.release))
-                              .arg(m_last.matchMs, 0, 'f', 1)
-                              .arg(m_last.simulationMs, 0, 'f', 1));
+        setStatus(m_status,
+            QStringLiteral(
+                "Checked against revision %1 under %2 (matched in %3 ms, simulated in %4 ms)")
+                .arg(m_snapshot->rev())
+                .arg(QString::fromStdString(m_last.release))
+                .arg(m_last.matchMs, 0, 'f', 1)
+                .arg(m_last.simulationMs, 0, 'f', 1));
     else
-        m_status->setText(
+        setStatus(m_status,
             QStringLiteral("Matched against revision %1 in %2 ms; simulating when you pause…")
                 .arg(m_snapshot->rev())
                 .arg(m_last.matchMs, 0, 'f', 1));

@@ -11,7 +11,9 @@ namespace dra::views {
 namespace {
 
 constexpr int kColumns = 4;
-constexpr int kLineWidth = 360; // pixels: four tiles and the sidebar fit 1280
+// Pixels a line may take: four tiles, the sidebar (240) and the margins fit a 1280-pixel screen.
+constexpr int kLineWidth = 240;
+constexpr int kProfilesPerLine = 2; // "1g.10gb 93 free · 1g.20gb 53 free" fits kLineWidth
 
 } // namespace
 
@@ -29,13 +31,13 @@ std::vector<SummaryTile> summaryTiles(
     tiles.push_back({ QStringLiteral("GPUs"), gpuFigure, QStringLiteral("devices:gpu") });
 
     if (!overview.totals.profiles.empty()) {
-        // Three profiles a line, so the summary fits beside the sidebar at 1280 pixels.
+        // A few profiles a line, so the summary fits beside the sidebar at 1280 pixels.
         QString figure;
         int onLine = 0;
         for (const inventory::ProfileCapacity &profile : overview.totals.profiles) {
             if (!figure.isEmpty())
-                figure += onLine == 3 ? QStringLiteral("\n") : QStringLiteral(" · ");
-            if (onLine == 3)
+                figure += onLine == kProfilesPerLine ? QStringLiteral("\n") : QStringLiteral(" · ");
+            if (onLine == kProfilesPerLine)
                 onLine = 0;
             figure += QStringLiteral("%1 %2 free")
                           .arg(QString::fromStdString(profile.profile))
