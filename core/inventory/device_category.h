@@ -18,8 +18,8 @@ DeviceCategory categoryOf(const Device &device);
 // "GPUs", "MIG devices", "NICs", "Other devices": for filters and summaries.
 std::string_view categoryTitle(DeviceCategory category);
 
-// Every device of `snapshot` by node (network-attached devices last), then category, and
-// within that in inventory order (slice order, as each slice publishes them).
+// Every device of `snapshot` by node (network-attached devices last), then category, then
+// name, node and device names compared as people read them ("gpu-2" before "gpu-10").
 std::vector<const Device *> devicesInBrowseOrder(const Snapshot &snapshot);
 // The order of devicesInBrowseOrder(), for placing one device among others.
 bool browsesBefore(const Device &a, const Device &b);
