@@ -43,6 +43,17 @@ nlohmann::json claim(
     const std::string &ns, const std::string &name, const std::string &label = "a");
 nlohmann::json namespaceObject(const std::string &name);
 
+// The values of every `lowerName` header line of `request`, in order (a header may repeat).
+inline std::vector<std::string> headerLines(
+    const server::Request &request, const std::string &lowerName)
+{
+    std::vector<std::string> values;
+    for (const server::Header &header : request.headers)
+        if (header.name == lowerName)
+            values.push_back(header.value);
+    return values;
+}
+
 class TestCluster
 {
 public:

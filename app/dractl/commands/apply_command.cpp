@@ -86,6 +86,7 @@ void printOutcomes(const std::vector<ApplyOutcome> &outcomes, bool dryRun)
 void addKubeOptions(QCommandLineParser &parser)
 {
     parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     parser.addOption(kubeconfigOption());
     parser.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A manifest: YAML (multi-document) or JSON."));

@@ -37,6 +37,44 @@ std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser
     return kube::parseNamespaceList(parser.value(QStringLiteral("workload-namespaces")));
 }
 
+QList<QCommandLineOption> impersonationOptions()
+{
+    return {
+        { QStringLiteral("as"),
+            QStringLiteral("Act as this user; the cluster checks that you may impersonate them."),
+            QStringLiteral("user") },
+        { QStringLiteral("as-group"),
+            QStringLiteral("Act as a member of this group too (repeat for several; needs --as)."),
+            QStringLiteral("group") },
+        { QStringLiteral("as-uid"), QStringLiteral("Act as this user UID (needs --as)."),
+            QStringLiteral("uid") },
+    };
+}
+
+namespace {
+
+// The impersonation flags given on the command line, if any, over the context's own.
+Result<void> applyImpersonationFlags(const QCommandLineParser &parser, kube::ClientConfig &client)
+{
+    // optionNames() lists what was given, so commands without these options never see them.
+    const QStringList given = parser.optionNames();
+    const bool user = given.contains(QStringLiteral("as"));
+    if (!user && !given.contains(QStringLiteral("as-group"))
+        && !given.contains(QStringLiteral("as-uid")))
+        return {};
+    if (!user || parser.value(QStringLiteral("as")).isEmpty())
+        return dra::fail(common::Error::Code::Invalid,
+            QStringLiteral("--as-group and --as-uid need --as USER: Kubernetes impersonates "
+                           "groups and a UID only together with a user"));
+    client.impersonateUser = parser.value(QStringLiteral("as"));
+    client.impersonateGroups = parser.values(QStringLiteral("as-group"));
+    client.impersonateUid = parser.value(QStringLiteral("as-uid"));
+    client.impersonateExtra.clear();
+    return {};
+}
+
+} // namespace
+
 Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser)
 {
     return kube::loadKubeconfig(
@@ -52,6 +90,8 @@ Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser)
         = kube::resolveContext(*config, parser.value(QStringLiteral("context")));
     if (!client)
         return client;
+    if (Result<void> flags = applyImpersonationFlags(parser, *client); !flags)
+        return dra::fail(flags.error());
     for (const QString &warning : client->warnings)
         err(QStringLiteral("WARNING: ") + warning + QLatin1Char('\n'));
     return client;

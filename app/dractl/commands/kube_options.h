@@ -18,6 +18,11 @@ namespace dra::cli {
 QCommandLineOption kubeconfigOption();
 QCommandLineOption contextOption();
 
+// kubectl's --as USER, --as-group GROUP (repeated for several) and --as-uid UID: the requests
+// act as that user, the cluster checking that the caller may impersonate them. Given, they
+// replace the context's own impersonation (its `as`, `as-groups`, `as-uid`, `as-user-extra`).
+QList<QCommandLineOption> impersonationOptions();
+
 // --workload-namespaces LIST: where Deployments, ReplicaSets, DaemonSets, Services and
 // HTTPRoutes are mirrored ("*" for every namespace), and its parsed value.
 QCommandLineOption workloadNamespacesOption();
@@ -26,7 +31,8 @@ std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser
 // The kubeconfig kubectl would read for these options ($KUBECONFIG, ~/.kube/config).
 [[nodiscard]] Result<kube::Kubeconfig> loadKubeconfigFor(const QCommandLineParser &parser);
 
-// The chosen context resolved; its warnings (insecure-skip-tls-verify, ...) go to stderr.
+// The chosen context resolved, with --as/--as-group/--as-uid applied when the command has them;
+// its warnings (insecure-skip-tls-verify, ...) go to stderr.
 [[nodiscard]] Result<kube::ClientConfig> clientConfigFor(const QCommandLineParser &parser);
 
 // How exec credential plugins may reach the user from dractl: through the terminal when

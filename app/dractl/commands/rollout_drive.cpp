@@ -58,6 +58,7 @@ void addClusterOptions(QCommandLineParser &parser)
 {
     parser.addOption(stateOption());
     parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     parser.addOption(kubeconfigOption());
 }
 

@@ -55,6 +55,7 @@ void addFaultOptions(QCommandLineParser &parser)
 {
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     parser.addOption(outputOption(QStringLiteral("table")));
 }
 

@@ -249,6 +249,7 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     parser.addOption(workloadNamespacesOption());
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),

@@ -172,6 +172,7 @@ int runSync(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     parser.addOption(workloadNamespacesOption());
     parser.addOption(cacheOption());
     parser.addOption({ QStringLiteral("cluster"),

@@ -15,6 +15,7 @@
 namespace dra::kube {
 namespace {
 
+using test::headerLines;
 using test::KubeconfigFixtures;
 using test::slice;
 using test::spinUntil;
@@ -128,15 +129,6 @@ TEST(RestClientTest, RefusedCredentialsAndAMissingExecPluginArePermanent)
 }
 
 // The values of header `lowerName` in `request`, one per line received.
-std::vector<std::string> headerLines(const server::Request &request, const std::string &lowerName)
-{
-    std::vector<std::string> values;
-    for (const server::Header &header : request.headers)
-        if (header.name == lowerName)
-            values.push_back(header.value);
-    return values;
-}
-
 TEST(RestClientTest, EachImpersonatedGroupGoesOnALineOfItsOwnOnEveryKindOfRequest)
 {
     TestCluster cluster;

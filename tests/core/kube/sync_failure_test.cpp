@@ -4,7 +4,7 @@
 // `dractl sync --once` against a server it cannot use: what kubectl gives up on at once (a CA
 // that does not sign the server's certificate, a tls-server-name the certificate does not name,
 // an exec plugin that is not installed) ends the command with the reason; what waiting can fix
-// (a refused connection, 503) is retried until it works.
+// (a refused connection, 503) is retried until it works. And kubectl's impersonation flags.
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -16,6 +16,7 @@
 namespace dra::kube {
 namespace {
 
+using test::headerLines;
 using test::spinUntil;
 using test::TestCluster;
 
@@ -61,12 +62,14 @@ protected:
 
     static QByteArray tokenUser() { return QByteArray("    token: ") + test::kToken + "\n"; }
 
-    void startSync(const QString &kubeconfig)
+    void startSync(const QString &kubeconfig, const QStringList &extra = {})
     {
         m_sync.setProcessChannelMode(QProcess::MergedChannels);
         m_sync.start(QStringLiteral(DRA_DRACTL),
-            { QStringLiteral("sync"), QStringLiteral("--once"), QStringLiteral("--kubeconfig"),
-                kubeconfig, QStringLiteral("--cache"), m_dir.filePath(QStringLiteral("x.db")) });
+            QStringList { QStringLiteral("sync"), QStringLiteral("--once"),
+                QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--cache"),
+                m_dir.filePath(QStringLiteral("x.db")) }
+                + extra);
     }
 
     // Serves the test's cluster (this event loop) until dractl ends or `timeoutMs` passes.
@@ -87,9 +90,9 @@ protected:
     }
 
     // Runs `dractl sync --once` with `kubeconfig` to its end, within kGiveUpMs.
-    SyncRun syncOnce(const QString &kubeconfig)
+    SyncRun syncOnce(const QString &kubeconfig, const QStringList &extra = {})
     {
-        startSync(kubeconfig);
+        startSync(kubeconfig, extra);
         return waitForSync(kGiveUpMs);
     }
 
@@ -183,6 +186,40 @@ TEST_F(SyncFailureTest, ARefusedConnectionIsRetriedUntilTheServerIsBack)
     ASSERT_TRUE(run.finished) << run.output.toStdString();
     EXPECT_EQ(run.exitCode, 0) << run.output.toStdString();
     EXPECT_TRUE(run.output.contains("Initial sync done")) << run.output.toStdString();
+}
+
+TEST_F(SyncFailureTest, AsAndAsGroupImpersonateOnEveryRequestOverTheKubeconfigs)
+{
+    TestCluster cluster;
+    const QByteArray user = tokenUser() + "    as: from-kubeconfig\n    as-groups: [old-group]\n";
+    const SyncRun run
+        = syncOnce(kubeconfig(cluster, test::KubeconfigFixtures::ca().certificate, {}, user),
+            { QStringLiteral("--as"), QStringLiteral("jane"), QStringLiteral("--as-group"),
+                QStringLiteral("ml-team"), QStringLiteral("--as-group"),
+                QStringLiteral("gpu-admins") });
+    ASSERT_TRUE(run.finished) << run.output.toStdString();
+    EXPECT_EQ(run.exitCode, 0) << run.output.toStdString();
+    ASSERT_FALSE(cluster.requestLog.empty());
+    for (const server::Request &request : cluster.requestLog) {
+        EXPECT_EQ(headerLines(request, "impersonate-user"), std::vector<std::string> { "jane" })
+            << request.target;
+        EXPECT_EQ(headerLines(request, "impersonate-group"),
+            (std::vector<std::string> { "ml-team", "gpu-admins" }))
+            << request.target;
+    }
+}
+
+TEST_F(SyncFailureTest, AnImpersonatedGroupWithoutAUserIsRefusedBeforeAnyRequest)
+{
+    TestCluster cluster;
+    const SyncRun run
+        = syncOnce(kubeconfig(cluster, test::KubeconfigFixtures::ca().certificate, {}, tokenUser()),
+            { QStringLiteral("--as-group"), QStringLiteral("ml-team") });
+    ASSERT_TRUE(run.finished) << run.output.toStdString();
+    EXPECT_NE(run.exitCode, 0) << run.output.toStdString();
+    EXPECT_TRUE(run.output.contains("--as-group and --as-uid need --as"))
+        << run.output.toStdString();
+    EXPECT_TRUE(cluster.requests.empty());
 }
 
 } // namespace
