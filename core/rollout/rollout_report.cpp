@@ -5,6 +5,7 @@
 #include <QDateTime>
 
 #include "core/rollout/rollout_plan.h"
+#include "core/rollout/rollout_status.h"
 
 namespace dra::rollout {
 
@@ -154,12 +155,7 @@ json rolloutReportJson(const RolloutReportInput &input)
             mutations.push_back(std::move(m));
         }
     }
-    json verification { { "intact", input.verification.intact },
-        { "entries", input.verification.entries }, { "headHash", input.verification.headHash } };
-    if (input.verification.firstBrokenSeq) {
-        verification["firstBrokenSeq"] = *input.verification.firstBrokenSeq;
-        verification["reason"] = input.verification.reason;
-    }
+    const json verification = auditVerificationJson(input.verification);
     return { { "apiVersion", std::string(kPlanApiVersion) }, { "kind", "RolloutReport" },
         { "generatedAt", input.generatedAt }, { "rollout", rollout },
         { "plan", plan ? planJson(*plan) : json() }, { "timeline", timeline }, { "gates", gates },

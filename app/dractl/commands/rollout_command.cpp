@@ -23,6 +23,7 @@
 #include "core/rollout/controller_lease.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_plan.h"
+#include "core/rollout/rollout_status.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
 
@@ -99,30 +100,7 @@ int runPlan(const QStringList &arguments)
 
 nlohmann::json statusJson(const rollout::RolloutRecord &record, store::StateDb *state = nullptr)
 {
-    nlohmann::json json = rollout::stateJson(record.state);
-    if (state) {
-        // Who drives it and which verbs wait for that controller.
-        rollout::ControllerInbox inbox(*state);
-        if (Result<std::optional<rollout::ControllerLease>> lease = inbox.lease(record.state.id);
-            lease && *lease)
-            json["controller"] = { { "owner", (*lease)->owner }, { "pid", (*lease)->pid },
-                { "startedAt", (*lease)->startedAt }, { "heartbeatAt", (*lease)->heartbeatAt },
-                { "lease",
-                    rollout::leaseStateName(
-                        rollout::leaseState(*lease, QDateTime::currentMSecsSinceEpoch())) } };
-        nlohmann::json pending = nlohmann::json::array();
-        if (Result<std::vector<rollout::QueuedCommand>> queued = inbox.pending(record.state.id))
-            for (const rollout::QueuedCommand &command : *queued)
-                pending.push_back({ { "seq", command.seq }, { "createdAt", command.createdAt },
-                    { "command", rollout::commandJson(command.command) } });
-        json["pendingVerbs"] = std::move(pending);
-    }
-    json["updatedAt"] = record.updatedAt;
-    nlohmann::json verbs = nlohmann::json::array();
-    for (rollout::Verb verb : rollout::RolloutMachine::userVerbs(record.state.stage))
-        verbs.push_back(rollout::verbName(verb));
-    json["verbs"] = std::move(verbs);
-    return json;
+    return rollout::rolloutStatusJson(record, state, QDateTime::currentMSecsSinceEpoch());
 }
 
 std::string stepText(
@@ -301,11 +279,12 @@ int runStatus(const QStringList &arguments)
         return Ok;
     }
     if (isStructured(format)) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const rollout::RolloutRecord &record : records)
-            list.push_back(statusJson(record));
-        const nlohmann::json document { { "rollouts", std::move(list) } };
-        format == QLatin1String("json") ? printJson(document) : printYaml(document);
+        // The web console's list (GET /console/v1/rollouts) is this document.
+        Result<nlohmann::json> document = rollout::rolloutListJson(
+            opened->state ? &*opened->state : nullptr, QDateTime::currentMSecsSinceEpoch());
+        if (!document)
+            return reportFailure(document.error());
+        format == QLatin1String("json") ? printJson(*document) : printYaml(*document);
         return Ok;
     }
     std::vector<std::vector<std::string>> rows;
@@ -359,12 +338,7 @@ int runAudit(const QStringList &arguments)
         if (!verified)
             return reportFailure(verified.error());
         if (isStructured(format)) {
-            nlohmann::json json { { "intact", verified->intact }, { "entries", verified->entries },
-                { "headHash", verified->headHash } };
-            if (verified->firstBrokenSeq) {
-                json["firstBrokenSeq"] = *verified->firstBrokenSeq;
-                json["reason"] = verified->reason;
-            }
+            const nlohmann::json json = rollout::auditVerificationJson(*verified);
             format == QLatin1String("json") ? printJson(json) : printYaml(json);
         } else if (verified->intact) {
             out(QStringLiteral("audit log intact: %1 entries, head %2\n")
