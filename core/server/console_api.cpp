@@ -8,6 +8,7 @@
 
 #include "core/inventory/readiness.h"
 #include "core/server/console_api_channel.h"
+#include "core/server/console_api_rollouts.h"
 #include "core/server/http_connection.h"
 #include "core/server/kube_status.h"
 #include "core/server/resource_path.h"
@@ -189,6 +190,7 @@ ConsoleApi::ConsoleApi(QString cachePath, std::string cluster, std::string kuber
     , m_api(api)
     , m_watches(watches)
     , m_gateway(new WebSocketGateway({ QString::fromLatin1(kChannelProtocol) }, this))
+    , m_rollouts(new ConsoleRollouts(this))
 {
 }
 
@@ -200,6 +202,10 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
         = std::string_view(request.path).substr(std::min(request.path.size(), kPrefix.size() + 1));
     if (rest == "ws") {
         openChannel(request, connection);
+        return;
+    }
+    if (isRolloutsPath(rest)) { // the state file's, not the inventory's
+        m_rollouts->handle(request, connection, rest);
         return;
     }
     const bool post = request.method == "POST" && takesBody(rest);

@@ -29,6 +29,8 @@ class WebSocketGateway;
 
 namespace console {
 
+class ConsoleRollouts;
+
 inline constexpr std::string_view kPrefix = "/console/v1";
 // The subprotocol of the console's WebSocket (/console/v1/ws).
 inline constexpr std::string_view kChannelProtocol = "draconsole.console.v1";
@@ -75,6 +77,8 @@ public:
 
     void handle(Request &request, HttpConnection &connection);
     ConsoleInventory &inventory() { return *m_inventory; }
+    // GET/POST rollouts...: console_api_rollouts.h.
+    ConsoleRollouts &rollouts() { return *m_rollouts; }
 
 private:
     void openChannel(Request &request, HttpConnection &connection);
@@ -84,6 +88,7 @@ private:
     const ServedApi &m_api;
     WatchHub &m_watches;
     WebSocketGateway *m_gateway;
+    ConsoleRollouts *m_rollouts;
 };
 
 } // namespace console

@@ -13,6 +13,7 @@
 #include "app/dractl/commands/output.h"
 #include "core/common/json_text.h"
 #include "core/server/console_api.h"
+#include "core/server/console_api_rollouts.h"
 
 namespace dra::cli {
 
@@ -25,6 +26,7 @@ int runConsoleApi(const QStringList &arguments)
     QCommandLineParser parser;
     parser.addOption(cacheOption());
     parser.addOption(clusterOption());
+    parser.addOption(stateOption());
     parser.addOption({ QStringLiteral("body"),
         QStringLiteral("Send this file's text as the request's body, as the page POSTs it "
                        "(templates/check)."),
@@ -40,7 +42,8 @@ int runConsoleApi(const QStringList &arguments)
                 "sort, order, offset, limit), device?driver=&pool=&name=, classes, claims, "
                 "claims/NS/NAME, templates, templates/NS/NAME, templates/check --body FILE, "
                 "topology/NODE, lint, free?by=, cel/check?expr=, cel/eval?expr=, "
-                "explain/pod/NS/NAME, explain/claim/NS/NAME.\n"
+                "explain/pod/NS/NAME, explain/claim/NS/NAME; rollouts and rollouts/NAME from the "
+                "state file (--state).\n"
                 "Exit status 1 when the API would answer an error."),
             &exitCode))
         return exitCode;
@@ -68,6 +71,15 @@ int runConsoleApi(const QStringList &arguments)
                 QStringLiteral("console-api: %1: %2")
                     .arg(parser.value(QStringLiteral("body")), file.errorString()));
         body = file.readAll().toStdString();
+    }
+    if (server::console::isRolloutsPath(path)) {
+        // The rollout pages read the state file, not the cache.
+        Result<QString> stateFile = statePath(parser);
+        if (!stateFile)
+            return reportFailure(stateFile.error());
+        const server::console::Answer answer = server::console::rolloutsAnswer(*stateFile, path);
+        printJson(answer.body);
+        return answer.status < 300 ? Ok : Failed;
     }
     Result<server::console::ConsoleState> state = loadCachedConsoleState(parser);
     if (!state)
