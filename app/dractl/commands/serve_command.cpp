@@ -13,6 +13,7 @@
 #include <QHostAddress>
 #include <QSslSocket>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include "app/dractl/cli.h"
@@ -21,12 +22,16 @@
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/common/clock.h"
+#include "core/kube/kubeconfig.h"
 #include "core/kube/live_mirror.h"
+#include "core/rollout/rollout_host.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/embedded_demo_cluster.h"
 #include "core/sandbox/fault_endpoint.h"
 #include "core/sandbox/sandbox_faults.h"
 #include "core/server/api_server.h"
+#include "core/server/console_api.h"
+#include "core/server/console_api_rollouts.h"
 #include "core/server/http_server.h"
 #include "core/server/test_hooks.h"
 #include "core/server/tls_identity.h"
@@ -180,6 +185,22 @@ Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(
     return sandbox::EmbeddedDemoCluster::create(std::move(options));
 }
 
+// The rollout controllers' cluster when the server hosts them: this server itself, reached as
+// `--write-kubeconfig` would reach it.
+Result<rollout::HostedClusterFactory> selfClusterFactory(const std::string &url,
+    const QByteArray &caPem, const std::string &token, const std::string &context)
+{
+    Result<kube::Kubeconfig> config = kube::parseKubeconfig(
+        server::kubeconfigText(url, caPem, token, context), QStringLiteral("dractl serve"));
+    if (!config)
+        return dra::fail(config.error());
+    Result<kube::ClientConfig> client = kube::resolveContext(*config, {});
+    if (!client)
+        return dra::fail(client.error());
+    return rollout::kubeClusterFactory(
+        std::move(*client), "dractl/" DRA_VERSION " (linux) draconsole serve rollout");
+}
+
 // Starts mirroring the context the options name into the cache and runs the event loop until
 // the initial sync is done (or a stop signal), so the server starts with complete lists.
 Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
@@ -251,6 +272,7 @@ int runServe(const QStringList &arguments)
     parser.addOption(contextOption());
     parser.addOptions(impersonationOptions());
     parser.addOption(workloadNamespacesOption());
+    parser.addOption(stateOption());
     parser.addOption({ QStringLiteral("listen"),
         QStringLiteral("Address and port (default 127.0.0.1:6443; port 0 picks a free one)."),
         QStringLiteral("addr:port"), QStringLiteral("127.0.0.1:6443") });
@@ -416,6 +438,29 @@ int runServe(const QStringList &arguments)
 
     const QString url = server::httpsUrl(listen->first, http.port());
     const std::string context = demoPreset ? "demo" : "draconsole";
+    // A demo cluster's rollouts are its own: unless --state names a file, they go to a temporary
+    // one, never to the user's state file, whose rollouts drive real clusters.
+    QTemporaryDir demoStateDir;
+    Result<QString> rolloutState = demo && !parser.isSet(QStringLiteral("state"))
+        ? Result<QString>(demoStateDir.filePath(QStringLiteral("state.db")))
+        : statePath(parser);
+    if (!rolloutState)
+        return reportFailure(rolloutState.error());
+    // The demo cluster's rollouts run here, so one started from the web console goes on by
+    // itself; a `dractl rollout run` of the same rollout holds its lease and is followed.
+    std::unique_ptr<rollout::RolloutHostThread> rollouts;
+    if (demo) {
+        Result<rollout::HostedClusterFactory> self
+            = selfClusterFactory(url.toStdString(), identity->certificatePem, token, context);
+        if (!self)
+            return reportFailure(self.error());
+        rollout::RolloutHostOptions hostOptions;
+        hostOptions.controller.tickMs = 2'000;
+        hostOptions.controller.owner = rollout::ControllerOwner::thisProcess();
+        rollouts = std::make_unique<rollout::RolloutHostThread>(
+            *rolloutState, std::move(*self), std::move(hostOptions));
+    }
+    api.consoleApi().rollouts().configure(*rolloutState, rollouts ? rollouts->host() : nullptr);
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
         const QString path = parser.value(QStringLiteral("write-kubeconfig"));
@@ -465,9 +510,14 @@ int runServe(const QStringList &arguments)
     out(QStringLiteral("web console: %1/ui/#/overview%2\n")
             .arg(url, token.empty() ? QString() : QStringLiteral("?token=") + qs(token)));
     out(kubeconfigNote);
+    out(QStringLiteral("rollouts: state file %1 (%2; dractl rollout status --state %1)\n")
+            .arg(*rolloutState,
+                rollouts ? QStringLiteral("their controllers run in this server")
+                         : QStringLiteral("followed: dractl rollout run drives them")));
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 
     QCoreApplication::exec();
+    rollouts.reset(); // its controllers stop (leases released) while the server still answers
     http.close();
     if (mirror) {
         mirror->stop(kube::StreamState::Stale,
