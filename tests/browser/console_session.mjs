@@ -98,5 +98,5 @@ export const READY = {
   lint: 'p:not(:empty)',
   readiness: 'li.readiness-check',
   free: 'table.data tbody tr',
-  rollouts: '.banner pre',
+  rollouts: '#rollout-list table.data, #no-rollouts',
 };
