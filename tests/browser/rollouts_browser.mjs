@@ -52,7 +52,7 @@ try {
   const buttonVerbs = (verbs) => verbs.filter((v) => v !== 'start').sort();
   const enabledVerbs = () => page.locator('button.verb:not([disabled])').evaluateAll((buttons) => buttons.map((b) => b.dataset.verb));
   const shoot = async (name) => {
-    if (screenshots) await page.screenshot({ path: path.join(screenshots, `rollout-${name}.png`), fullPage: true });
+    if (screenshots) await page.screenshot({ path: path.join(screenshots, `rollout-${name}.png`) });
   };
   if (screenshots) mkdirSync(screenshots, { recursive: true });
 
@@ -95,6 +95,13 @@ try {
     await page.waitForFunction((expected) => JSON.stringify([...document.querySelectorAll('#rollout-gates section.gate')]
       .map((g) => g.dataset.gate).sort()) === expected, JSON.stringify(gates), { timeout: 10000 });
     assert.ok(await page.locator('#rollout-gates ul.checks li').count() >= gates.length, 'each gate with its checks');
+    // The node gate's topology pictures, drawn as images.
+    const pictures = Object.values((await detail()).gates).reduce((n, g) => n + Object.keys(g.pictures ?? {}).length, 0);
+    if (pictures > 0) {
+      await page.waitForFunction((n) => [...document.querySelectorAll('figure.gate-picture img')]
+        .filter((img) => img.complete && img.naturalWidth > 0).length >= n, pictures, { timeout: 10000 });
+    }
+    console.log(`canary gates shown: ${gates.join(', ')}; ${pictures} topology picture(s)`);
     await shoot('canary');
     await page.fill('#verb-reason', 'canary looks healthy');
     await page.click('button.verb-promote');
