@@ -9,12 +9,16 @@
 
 #include <memory>
 
+#include <QDateTime>
 #include <QProcess>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
+#include "core/rollout/controller_inbox.h"
 #include "core/rollout/rollout_host.h"
+#include "core/rollout/rollout_store.h"
+#include "core/rollout/state_writer.h"
 #include "core/server/api_server.h"
 #include "core/server/console_api.h"
 #include "core/server/http_server.h"
@@ -216,6 +220,35 @@ TEST_F(ConsoleApiRolloutsTest, AVerbIsCarriedOutAndAuditedWithTheCallerAndTheRea
     ASSERT_TRUE(baseline.has_value());
     EXPECT_EQ((*baseline)["spec"]["replicas"],
         call("GET", std::string("rollouts/") + kRolloutId).body["baselineReplicas"]);
+}
+
+TEST_F(ConsoleApiRolloutsTest, ARolloutAnotherControllerDrivesIsFollowedNotDriven)
+{
+    // A `dractl rollout run` on another host holds the lease of a rollout whose start waits.
+    const rollout::RolloutPlan plan = rollout::test::examplePlan();
+    const int64_t now = QDateTime::currentMSecsSinceEpoch();
+    {
+        Result<store::StateDb> db = rollout::openStateWriter(statePath());
+        ASSERT_TRUE(db.has_value()) << db.error().message.toStdString();
+        const rollout::RolloutMachine machine(plan, common::Clock::system());
+        ASSERT_TRUE(
+            rollout::RolloutStore(*db)
+                .create(machine.initialState(), rollout::test::examplePlanText(), "bob", now)
+                .has_value());
+        rollout::ControllerInbox inbox(*db);
+        ASSERT_TRUE(inbox.enqueue(kRolloutId, { rollout::Verb::Start, "bob" }, now).has_value());
+        ASSERT_TRUE(
+            inbox.heartbeat(kRolloutId, "bob on elsewhere (pid 4242)", 4242, now, now).has_value());
+    }
+    hostControllers();
+    test::spinUntil([] { return false; }, 1'000); // several scans of the host
+    EXPECT_FALSE(m_host->drives(kRolloutId));
+    const json detail = call("GET", std::string("rollouts/") + kRolloutId).body;
+    EXPECT_EQ(detail["stage"], "Baseline") << "the start waits for bob's controller";
+    EXPECT_EQ(detail["controller"]["owner"], "bob on elsewhere (pid 4242)");
+    EXPECT_EQ(detail["controller"]["lease"], "live");
+    EXPECT_EQ(detail["pendingVerbs"].size(), 1u);
+    EXPECT_FALSE(detail["drivenHere"]);
 }
 
 TEST_F(ConsoleApiRolloutsTest, ThePagesShowWhatDractlRolloutStatusPrints)
