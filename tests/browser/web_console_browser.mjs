@@ -10,7 +10,8 @@
 // - a broken CEL selector in the devices filter shows its error under the column the compiler
 //   names;
 // - a `kubectl label` on a ResourceSlice appears in the open page without a reload;
-// - the topology drawing has a box for every GPU and MIG device of the server's layout;
+// - the topology drawing has a box for every GPU and MIG device of the server's layout, and
+//   every line of a box fits inside it (a cut one has its whole text as its tooltip);
 // - the editor's check pane shows the server's match counts for the text it holds (in the
 //   cluster's release and in one chosen on the page), and "cannot be allocated" once the
 //   selector matches nothing;
@@ -97,6 +98,27 @@ try {
       gpus.filter((d) => d.fill === 'held').length, 'held GPUs drawn as held');
     assert.ok(await page.locator('#topology-devices table.data tbody tr').count() > 0, 'the device list stays below');
     console.log(`topology of ${node}: ${gpus.length} GPU and ${migs.length} MIG boxes: ok`);
+
+    // Every line of every box fits inside it, on a node of each GPU model; a cut line ends in
+    // an ellipsis and has its whole text as its tooltip.
+    const models = new Map();
+    for (const n of overview.nodes) if (n.gpus.total > 0 && !models.has(n.models.join())) models.set(n.models.join(), n.name);
+    let cut = 0;
+    for (const shownNode of models.values()) {
+      await show(`#/topology/${shownNode}`, `main[data-view="topology"] svg.topology[aria-label="Topology of node ${shownNode}"] g.gpu`);
+      const lines = await page.locator('svg.topology text[data-fit]').evaluateAll((texts) => texts.map((t) => ({
+        width: t.getComputedTextLength(), room: Number(t.getAttribute('data-fit')), shown: t.firstChild.data,
+        whole: t.getAttribute('data-whole'), tooltip: t.querySelector('title')?.textContent ?? null })));
+      assert.ok(lines.length > 0, `the boxes of ${shownNode} have lines`);
+      for (const line of lines) {
+        assert.ok(line.width <= line.room, `"${line.shown}" (${line.width} px) fits its ${line.room} px on ${shownNode}`);
+        if (line.shown === line.whole) continue;
+        ++cut;
+        assert.ok(line.shown.endsWith('\u2026') && line.whole.startsWith(line.shown.slice(0, -1)), `"${line.shown}" is cut from "${line.whole}"`);
+        assert.equal(line.tooltip, line.whole, 'a cut line shows its whole text as its tooltip');
+      }
+    }
+    console.log(`topology labels of ${models.size} GPU models fit their boxes (${cut} cut, with tooltips): ok`);
   }
 
   // The editor's check pane: the server's counts for the starter text, and "cannot be

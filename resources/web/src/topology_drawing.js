@@ -100,6 +100,33 @@ function migElement(device) {
   return out;
 }
 
+// A line of a box at `inset` from its left edge, cut to `chars` as the writer cuts it. It
+// carries the width it may take (data-fit) and its whole text, so fitLabels() can cut it
+// further once the page has measured it; a cut line shows the whole text as its tooltip.
+function boxLine(r, inset, y, content, chars, attributes) {
+  const whole = content ?? '';
+  const shown = elide(whole, chars);
+  return text(r.x + inset, y, [shown, shown !== whole ? title(whole) : null],
+    { ...attributes, 'data-fit': num(r.width - 2 * inset), 'data-whole': whole });
+}
+
+// Cuts each box line of a drawing on the page (drawLayout() output, attached to the document:
+// only then has text a width) until it fits inside its box, and gives every cut line a
+// <title> with its whole text. A long GPU model and its memory and MIG facts would otherwise
+// run past the right edge of the box.
+export function fitLabels(root) {
+  for (const line of root.querySelectorAll('text[data-fit]')) {
+    const room = Number(line.getAttribute('data-fit'));
+    const whole = line.getAttribute('data-whole') ?? '';
+    const shown = line.firstChild;
+    if (!(shown instanceof Text) || typeof line.getComputedTextLength !== 'function') continue;
+    if (line.getComputedTextLength() <= room) continue;
+    let chars = shown.data.length;
+    while (chars > 1 && line.getComputedTextLength() > room) shown.data = elide(whole, --chars);
+    if (!line.querySelector('title')) line.append(title(whole));
+  }
+}
+
 // A GPU or NIC group: its box and lines; a GPU's MIG devices are added to it by the caller.
 function boxElement(device) {
   const r = device.rect;
@@ -108,12 +135,12 @@ function boxElement(device) {
     'data-device': device.device ?? undefined }, title(device.tooltip));
   group.append(rect(r, { rx: 6, fill: fillOf(device), stroke: '#333', 'stroke-dasharray': device.fill === 'unmapped' ? '4 3' : undefined, class: 'box' }));
   if (gpu) {
-    group.append(text(r.x + 8, r.y + 18, elide(device.title, 26), { 'font-weight': 'bold' }),
-      text(r.x + 8, r.y + 34, elide(device.subtitle, 28)));
-    if (device.holder) group.append(text(r.x + 8, r.y + 50, elide(device.holder, 28), { class: 'holder' }));
+    group.append(boxLine(r, 8, r.y + 18, device.title, 26, { 'font-weight': 'bold', class: 'box-title' }),
+      boxLine(r, 8, r.y + 34, device.subtitle, 28, { class: 'box-subtitle' }));
+    if (device.holder) group.append(boxLine(r, 8, r.y + 50, device.holder, 28, { class: 'holder' }));
   } else {
-    group.append(text(r.x + 6, r.y + 16, elide(device.title, 18), { 'font-weight': 'bold' }),
-      text(r.x + 6, r.y + r.height - 8, elide(device.subtitle, 19)));
+    group.append(boxLine(r, 6, r.y + 16, device.title, 18, { 'font-weight': 'bold', class: 'box-title' }),
+      boxLine(r, 6, r.y + r.height - 8, device.subtitle, 19, { class: 'box-subtitle' }));
   }
   return group;
 }

@@ -8,7 +8,7 @@
 
 import { h, fill, link, table } from '../dom.js';
 import { formatHash } from '../location.js';
-import { drawLayout, svgDocument } from '../topology_drawing.js';
+import { drawLayout, fitLabels, svgDocument } from '../topology_drawing.js';
 import { ApiError } from '../api.js';
 import { follow } from './live.js';
 
@@ -112,6 +112,7 @@ export const topology = {
           onDevice: (device) => context.navigate('devices', '', { node, q: device.device }),
         });
         fill(drawing, svgElement);
+        fitLabels(svgElement);
       }
       svgButton.disabled = !svgElement;
       pngButton.disabled = !svgElement;
