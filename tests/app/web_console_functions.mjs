@@ -14,6 +14,7 @@ const location = await load('location.js');
 const yamlSelectors = await load('selectors_in_yaml.js');
 const api = await load('api.js');
 const vtable = await load('vtable.js');
+const shortcuts = await load('shortcuts.js');
 
 // Routes carry the token in the fragment; the page keeps the route and drops the token.
 {
@@ -84,6 +85,21 @@ assert.deepEqual(vtable.pagesFor(190, 410, 200), [0, 1, 2]);
   assert.equal(found[1].expression, 'device.a &&\n  bad');
   assert.equal(text.slice(yamlSelectors.offsetOf(found[1], 2, 3)).split('\n')[0], 'bad');
   assert.equal(text.slice(yamlSelectors.offsetOf(found[0], 1, 1), yamlSelectors.offsetOf(found[0], 1, 7)), 'device');
+}
+
+// Every one of the eleven views has a key: Alt+1 … Alt+9, Alt+0, Alt+-.
+{
+  // views/index.js imports CodeMirror, which node does not load from here; the browser test
+  // presses every key on the page's own navigation.
+  const count = 11;
+  for (let index = 0; index < count; ++index) {
+    const label = shortcuts.viewShortcut(index);
+    assert.ok(label, `view ${index} has a key`);
+    const code = label === 'Alt+-' ? 'Minus' : `Digit${label.slice(4)}`;
+    assert.equal(shortcuts.viewIndexOfKey({ altKey: true, code }), index, label);
+  }
+  assert.equal(shortcuts.viewIndexOfKey({ altKey: false, code: 'Digit1' }), -1);
+  assert.equal(shortcuts.viewIndexOfKey({ altKey: true, ctrlKey: true, code: 'Digit1' }), -1);
 }
 
 console.log('web console functions: ok');

@@ -15,6 +15,7 @@
 // - the editor's check pane shows the server's match counts for the text it holds (in the
 //   cluster's release and in one chosen on the page), and "cannot be allocated" once the
 //   selector matches nothing;
+// - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-), in the navigation and the palette;
 // - the readiness page lists the server's checks in its order with its verdicts.
 // Every expected figure is the server's own answer to the same request, never a number written
 // here. DRA_WEB_ROOT=DIR tests the bundle in DIR instead of the one built into dractl.
@@ -168,6 +169,26 @@ try {
         request.matching, `request ${request.name} matches what the server counts for the changed text`);
     }
     console.log(`editor check: ${expected.requests.map((r) => `${r.name} ${r.matching}`).join(', ')} matching (1.33: ${older.requests.map((r) => r.matching).join(', ')}), then cannot be allocated: ok`);
+  }
+
+  // Every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-), shown in the navigation and the palette.
+  {
+    await show('#/overview', READY.overview);
+    const titles = await page.locator('#nav a').evaluateAll((links) => links.map((a) => a.title));
+    assert.equal(titles.length, ROUTES.length);
+    const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'Minus'];
+    for (const [index, route] of ROUTES.entries()) {
+      const label = keys[index] === 'Minus' ? '-' : keys[index];
+      assert.ok(titles[index].endsWith(`(Alt+${label})`), `navigation title ${titles[index]}`);
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.keyboard.press(`Alt+${keys[index]}`);
+      await page.waitForSelector(`main[data-view="${route}"]`, { timeout: 10000 });
+    }
+    await page.keyboard.press('Control+K');
+    const last = page.locator('#palette li', { hasText: 'view · Alt+-' });
+    await last.waitFor({ timeout: 10000 });
+    await page.keyboard.press('Escape');
+    console.log(`shortcuts: ${ROUTES.length} views reached with Alt+1…9, Alt+0, Alt+-: ok`);
   }
 
   // Readiness: the server's checks, in its order, with its verdicts.

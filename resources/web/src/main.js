@@ -9,6 +9,7 @@ import { Api, Channel, UnauthorizedError } from './api.js';
 import { h, fill } from './dom.js';
 import { parseHash, hashWithoutToken, formatHash } from './location.js';
 import { CommandPalette } from './palette.js';
+import { viewIndexOfKey, viewShortcut } from './shortcuts.js';
 import { VIEWS } from './views/index.js';
 
 const TOKEN_KEY = 'draconsole.token';
@@ -62,7 +63,7 @@ class ConsolePage {
     const nav = document.getElementById('nav');
     for (const [index, view] of VIEWS.entries()) {
       nav.append(h('a', { href: formatHash(view.name, view.defaultArg ?? ''), dataset: { route: view.name },
-        title: index < 9 ? `${view.title} (Alt+${index + 1})` : view.title }, view.title));
+        title: viewShortcut(index) ? `${view.title} (${viewShortcut(index)})` : view.title }, view.title));
     }
   }
 
@@ -155,8 +156,9 @@ class ConsolePage {
       this.palette.open();
       return;
     }
-    if (event.altKey && /^[1-9]$/.test(event.key)) {
-      const view = VIEWS[Number(event.key) - 1];
+    const index = viewIndexOfKey(event);
+    if (index >= 0) {
+      const view = VIEWS[index];
       if (view) {
         event.preventDefault();
         this.navigate(view.name, view.defaultArg ?? '');

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// The command palette (Ctrl+K), as in the desktop console: the views, then nodes, claims and
-// templates by name, filtered as you type; Up/Down and Enter choose, Escape closes.
+// The command palette (Ctrl+K), as in the desktop console: the views (with the key that reaches
+// each), then nodes, claims and templates by name, filtered as you type; Up/Down and Enter
+// choose, Escape closes.
 
 import { h, fill } from './dom.js';
+import { viewShortcut } from './shortcuts.js';
 import { VIEWS } from './views/index.js';
 
 // Entries whose text holds every typed word, case-insensitively; at most `limit`.
@@ -33,7 +35,8 @@ export class CommandPalette {
   }
 
   async open() {
-    this.entries = VIEWS.map((view) => ({ label: view.title, detail: 'view',
+    this.entries = VIEWS.map((view, index) => ({ label: view.title,
+      detail: viewShortcut(index) ? `view · ${viewShortcut(index)}` : 'view',
       go: () => this.page.navigate(view.name, view.defaultArg ?? '') }));
     this.input.value = '';
     this.selected = 0;

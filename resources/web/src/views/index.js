@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// The routes of the console, in the order of the navigation (Alt+1..9 reach the first nine).
+// The routes of the console, in the order of the navigation (shortcuts.js gives each its Alt key).
 
 import { overview } from './overview.js';
 import { devices } from './devices.js';
