@@ -26,38 +26,55 @@ export const SKIP = 77; // ctest's SKIP_RETURN_CODE for these tests
 export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
   'editor', 'lint', 'readiness', 'free', 'rollouts'];
 
-// Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, stop} once its
-// banner printed the web console's link.
+// Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, dir, stop,
+// restart} once its banner printed the web console's link. restart() stops the server and
+// starts it again on the same port with the same cache, token and certificate, as an
+// administrator restarting the mirror does; it resolves once the new one serves. With
+// {readOnly: true} the cache is served as it is (`dractl serve --cache`, offline, read-only).
 export async function startDemo(dractl, { preset, extra = [] } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'dra-web-'));
   const kubeconfig = path.join(dir, 'demo.kubeconfig');
   const webRoot = process.env.DRA_WEB_ROOT ? ['--web-root', process.env.DRA_WEB_ROOT] : [];
-  const server = spawn(dractl, ['serve', preset ? `--demo=${preset}` : '--demo', '--listen', '127.0.0.1:0',
-    '--write-kubeconfig', kubeconfig, ...webRoot, ...extra], {
-    env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let banner = '';
-  let errors = '';
-  server.stderr.on('data', (chunk) => { errors += chunk; });
-  const link = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`dractl serve printed no banner in 120 s:\n${banner}${errors}`)), 120000);
-    server.stdout.on('data', (chunk) => {
-      banner += chunk;
-      const match = /web console: (https:\/\/\S+)\/ui\/#\/overview\?token=(\S+)\n/.exec(banner);
-      if (match && banner.includes('kubeconfig:')) {
-        clearTimeout(timer);
-        resolve({ base: match[1], token: match[2] });
-      }
+  const demoMode = [preset ? `--demo=${preset}` : '--demo'];
+  const launch = async (listen, mode = demoMode) => {
+    const server = spawn(dractl, ['serve', ...mode, '--listen', listen,
+      '--cache', path.join(dir, 'demo.db'), '--write-kubeconfig', kubeconfig, ...webRoot, ...extra], {
+      env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    server.on('exit', (code) => reject(new Error(`dractl serve exited (${code}):\n${banner}${errors}`)));
-  });
-  const stop = async () => {
+    let banner = '';
+    let errors = '';
+    server.stderr.on('data', (chunk) => { errors += chunk; });
+    const link = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`dractl serve printed no banner in 120 s:\n${banner}${errors}`)), 120000);
+      server.stdout.on('data', (chunk) => {
+        banner += chunk;
+        const match = /web console: (https:\/\/\S+)\/ui\/#\/overview\?token=(\S+)\n/.exec(banner);
+        if (match && banner.includes('kubeconfig:')) {
+          clearTimeout(timer);
+          resolve({ base: match[1], token: match[2] });
+        }
+      });
+      server.on('exit', (code) => reject(new Error(`dractl serve exited (${code}):\n${banner}${errors}`)));
+    });
+    return { server, link };
+  };
+  const halt = async (server) => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve).once('error', resolve));
     server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve).once('error', resolve));
+    await exited;
+  };
+  let { server, link } = await launch('127.0.0.1:0');
+  const stop = async () => {
+    await halt(server);
     rmSync(dir, { recursive: true, force: true });
   };
-  return { ...link, kubeconfig, dir, stop };
+  const restart = async ({ readOnly = false } = {}) => {
+    await halt(server);
+    ({ server } = await launch(new URL(link.base).host, readOnly ? [] : demoMode));
+  };
+  return { ...link, kubeconfig, dir, stop, restart };
 }
 
 // A headless Chromium with a fresh profile; the context ignores the demo's self-signed

@@ -9,7 +9,9 @@
 //   shows its data;
 // - a broken CEL selector in the devices filter shows its error under the column the compiler
 //   names;
-// - a `kubectl label` on a ResourceSlice appears in the open page without a reload;
+// - a `kubectl label` on a ResourceSlice appears in the open page without a reload, and so does
+//   one made after the server was stopped and started again on its port and cache: the page's
+//   WebSocket reconnects by itself;
 // - the topology drawing has a box for every GPU and MIG device of the server's layout, and
 //   every line of a box fits inside it (a cut one has its whole text as its tooltip);
 // - the editor's check pane shows the server's match counts for the text it holds (in the
@@ -50,6 +52,14 @@ try {
     headers: { Authorization: `Bearer ${demo.token}` } })).json();
   const apiPost = async (apiPath, body) => (await fetch(`${demo.base}/console/v1/${apiPath}`, {
     method: 'POST', body, headers: { Authorization: `Bearer ${demo.token}` } })).json();
+  // While the server restarts the browser logs each refused attempt of the page's WebSocket to
+  // connect again: those entries since `before` are dropped (and counted); nothing else may fail.
+  const forgetRefusedSince = (before) => {
+    const during = problems.splice(before);
+    const refused = during.filter((p) => /WebSocket connection to '[^']*\/console\/v1\/ws' failed/.test(p));
+    problems.push(...during.filter((p) => !refused.includes(p)));
+    return refused;
+  };
   const show = async (hash, ready) => {
     await page.evaluate((h) => { window.location.hash = h; }, hash);
     await page.waitForSelector(ready, { timeout: 20000 });
@@ -235,6 +245,36 @@ try {
   await page.locator('#device-details', { hasText: value }).waitFor({ timeout: 10000 });
   assert.equal(await page.evaluate(() => window.notReloaded), true, 'the page did not reload');
   console.log(`kubectl label on ${slice}: shown ${Date.now() - labelled} ms after kubectl returned (${Date.now() - started} ms with kubectl)`);
+
+  // The server stops and starts again on the same port with the same cache: the page's
+  // WebSocket says so, comes back by itself, and a change made after it shows in the same
+  // page, still without a reload.
+  {
+    await page.evaluate(() => {
+      window.liveStates = [];
+      const live = document.getElementById('live');
+      new MutationObserver(() => window.liveStates.push(live.className)).observe(live, { attributes: true, childList: true });
+    });
+    const before = problems.length;
+    const stopped = Date.now();
+    await demo.restart();
+    const serving = Date.now();
+    await page.waitForFunction(() => window.liveStates.includes('reconnecting'), null, { timeout: 10000 });
+    await page.waitForFunction(() => window.liveStates.at(-1) === 'live', null, { timeout: 30000 });
+    const live = Date.now();
+    const refused = forgetRefusedSince(before);
+    const after = `r${Date.now()}`;
+    execFileSync('kubectl', ['--kubeconfig', demo.kubeconfig, '--cache-dir', path.join(demo.dir, 'kube-cache'),
+      'label', 'resourceslice', slice, `web-console-test=${after}`, '--overwrite'], { stdio: 'ignore' });
+    const labelled = Date.now();
+    // A server that has just started reads its cache first: the time is printed, not asserted.
+    await page.locator('#device-details', { hasText: after }).waitFor({ timeout: 30000 });
+    assert.equal(await page.evaluate(() => window.notReloaded), true, 'the page did not reload');
+    console.log(`restart: the server served again after ${serving - stopped} ms, the page was live ${live - serving} ms later `
+      + `(${await page.evaluate(() => window.liveStates.filter((state, i, all) => state !== all[i - 1]).join(' → '))}, `
+      + `${refused.length} refused attempts); `
+      + `a label after it shown ${Date.now() - labelled} ms after kubectl returned: ok`);
+  }
 
   assert.deepEqual(problems, [], 'no console errors');
   console.log('web console in chromium: ok');
