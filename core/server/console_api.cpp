@@ -8,6 +8,7 @@
 
 #include "core/inventory/readiness.h"
 #include "core/server/console_api_channel.h"
+#include "core/server/console_api_negative_control.h"
 #include "core/server/console_api_rollouts.h"
 #include "core/server/http_connection.h"
 #include "core/server/kube_status.h"
@@ -89,7 +90,7 @@ Response toResponse(const Answer &answer)
 
 bool takesBody(std::string_view path)
 {
-    return path == "templates/check";
+    return path == "templates/check" || path == "templates/negative-control";
 }
 
 bool isConsolePath(std::string_view path)
@@ -106,7 +107,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
     if (segments.empty())
         return error(404,
             "the console API has info, overview, devices, device, classes, "
-            "claims, templates, templates/check, topology, lint, readiness, free, cel/check, "
+            "claims, templates, templates/check, templates/negative-control, topology, lint, "
+            "readiness, free, cel/check, "
             "cel/eval and explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
@@ -163,6 +165,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
     }
     if (what == "templates" && segments.size() == 2 && segments[1] == "check")
         return templateCheck(state, query, caches.clusters, body);
+    if (what == "templates" && segments.size() == 2 && segments[1] == "negative-control")
+        return negativeControlAnswer(state, query, caches.clusters, body);
     if (what == "topology" && segments.size() == 2)
         return topology(state, segments[1]);
     if ((what == "claims" || what == "templates") && segments.size() == 3) {
@@ -211,7 +215,9 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
     const bool post = request.method == "POST" && takesBody(rest);
     if (request.method != "GET" && request.method != "HEAD" && !post) {
         connection.respond(toResponse(error(405,
-            "the console API only reads (GET; POST to templates/check with the text to check)")));
+            "the console API only reads (GET; POST to templates/check or "
+            "templates/negative-control "
+            "with the text to check)")));
         return;
     }
     QPointer<HttpConnection> reply(&connection);

@@ -407,6 +407,53 @@ spec:
     EXPECT_EQ(write.status, 405) << "only the checks take a body";
 }
 
+TEST_F(WebConsoleServeTest, NegativeControlIsWhatDractlNegativeControlPrints)
+{
+    const QByteArray text = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-mig, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: mig.nvidia.com
+          selectors:
+          - cel: {expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"}
+)";
+    const QString file = s_dir->filePath(QStringLiteral("one-mig-negative.yaml"));
+    {
+        QFile out(file);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+        out.write(text);
+    }
+    // The page's endpoint, its `dractl console-api` twin and `dractl negative-control`.
+    const auto [served, twinned] = atSameRevision(QStringLiteral("templates/negative-control"),
+        { QStringLiteral("console-api"), QStringLiteral("templates/negative-control"),
+            QStringLiteral("--body"), file },
+        text);
+    EXPECT_EQ(served, twinned);
+    EXPECT_EQ(served,
+        twin({ QStringLiteral("negative-control"), file, QStringLiteral("-o"),
+            QStringLiteral("json") }));
+    ASSERT_TRUE(served.contains("requests")) << served.dump();
+    EXPECT_EQ(served["name"], "one-mig");
+    EXPECT_EQ(served["negativeControl"], "one-mig-negative-control");
+    // The demo's MIG devices of that profile exist: the control has something to prove.
+    EXPECT_GT(served["originalMatches"].get<int>(), 0) << served.dump();
+    EXPECT_EQ(served["negativeMatches"], 0) << served.dump();
+
+    const WebReply empty = webGet(m_network,
+        url(QStringLiteral("/console/v1/templates/negative-control")), *s_token, QByteArray());
+    EXPECT_EQ(empty.status, 400) << empty.body.constData();
+    const WebReply notAClaim
+        = webGet(m_network, url(QStringLiteral("/console/v1/templates/negative-control")), *s_token,
+            QByteArray("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"));
+    EXPECT_EQ(notAClaim.status, 400) << notAClaim.body.constData();
+    EXPECT_TRUE(notAClaim.body.contains("ConfigMap")) << notAClaim.body.constData();
+}
+
 TEST_F(WebConsoleServeTest, ClaimDiagnosisIsWhatDractlExplainPrints)
 {
     const json claims = consoleGet(QStringLiteral("/console/v1/claims"));

@@ -29,7 +29,7 @@ int runConsoleApi(const QStringList &arguments)
     parser.addOption(stateOption());
     parser.addOption({ QStringLiteral("body"),
         QStringLiteral("Send this file's text as the request's body, as the page POSTs it "
-                       "(templates/check)."),
+                       "(templates/check, templates/negative-control)."),
         QStringLiteral("file") });
     parser.addPositionalArgument(QStringLiteral("path"),
         QStringLiteral("overview, devices?selector=...&sort=memory, classes, claims/NS/NAME, "
@@ -41,6 +41,7 @@ int runConsoleApi(const QStringList &arguments)
                 "cache with the server's own code: info, overview, devices (q, selector, node, "
                 "sort, order, offset, limit), device?driver=&pool=&name=, classes, claims, "
                 "claims/NS/NAME, templates, templates/NS/NAME, templates/check --body FILE, "
+                "templates/negative-control --body FILE, "
                 "topology/NODE, lint, free?by=, cel/check?expr=, cel/eval?expr=, "
                 "explain/pod/NS/NAME, explain/claim/NS/NAME; rollouts and rollouts/NAME from the "
                 "state file (--state).\n"
