@@ -14,6 +14,8 @@ const location = await load('location.js');
 const yamlSelectors = await load('selectors_in_yaml.js');
 const api = await load('api.js');
 const vtable = await load('vtable.js');
+const lineDiff = await load('line_diff.js');
+const kubeApply = await load('kube_apply.js');
 const shortcuts = await load('shortcuts.js');
 
 // Routes carry the token in the fragment; the page keeps the route and drops the token.
@@ -85,6 +87,71 @@ assert.deepEqual(vtable.pagesFor(190, 410, 200), [0, 1, 2]);
   assert.equal(found[1].expression, 'device.a &&\n  bad');
   assert.equal(text.slice(yamlSelectors.offsetOf(found[1], 2, 3)).split('\n')[0], 'bad');
   assert.equal(text.slice(yamlSelectors.offsetOf(found[0], 1, 1), yamlSelectors.offsetOf(found[0], 1, 7)), 'device');
+}
+
+// The dry run's diff: labels and spec only, as YAML with sorted keys; the lines both have are
+// kept, what the apply removes is '-', what it adds '+'.
+{
+  const live = { metadata: { name: 't', resourceVersion: '7', labels: { team: 'ml' } },
+    spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', count: 1 } }] } } } };
+  const applied = { metadata: { name: 't', resourceVersion: '8', labels: { team: 'ml', tier: 'gold' } },
+    spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com', count: 2 } }] } } } };
+  assert.deepEqual(lineDiff.yamlLines(lineDiff.diffSubject(live)), [
+    'metadata:', '  labels:', '    team: ml', 'spec:', '  spec:', '    devices:', '      requests:',
+    '      - exactly:', '          count: 1', '          deviceClassName: gpu.nvidia.com', '        name: gpu']);
+  const diff = lineDiff.objectDiff(live, applied);
+  assert.deepEqual(diff.filter((l) => l.op !== ' ').map((l) => `${l.op}${l.text.trim()}`),
+    ['+tier: gold', '-count: 1', '+count: 2']);
+  assert.equal(diff.filter((l) => l.op === ' ').length, 10, 'every other line is kept');
+  assert.deepEqual(lineDiff.objectDiff(live, live).filter((l) => l.op !== ' '), [], 'no change, no line');
+  // A new object: every line is added.
+  assert.ok(lineDiff.objectDiff(null, applied).every((l) => l.op === '+'));
+  // Strings YAML would read otherwise are quoted.
+  assert.deepEqual(lineDiff.yamlLines({ a: 'true', b: '1g.10gb', c: "x == 'y'", d: '', e: [] }),
+    ['a: "true"', 'b: "1g.10gb"', "c: x == 'y'", 'd: ""', 'e: []']);
+  assert.deepEqual(lineDiff.lineDiff(['a', 'b', 'c'], ['a', 'c', 'd']),
+    [{ op: ' ', text: 'a' }, { op: '-', text: 'b' }, { op: ' ', text: 'c' }, { op: '+', text: 'd' }]);
+  // Long unchanged runs fold, keeping three lines of context around a change.
+  const long = lineDiff.lineDiff([...'abcdefghij'], [...'abcdefgXij']);
+  assert.deepEqual(lineDiff.foldUnchanged(long).map((l) => l.op + (l.text ?? l.count)),
+    ['…4', ' e', ' f', ' g', '-h', '+X', ' i', ' j']);
+}
+
+// What the editor's text names, and where its server-side apply goes.
+{
+  const starter = kubeApply.manifestIdentity(`# a comment
+apiVersion: resource.k8s.io/v1   # the served version
+kind: ResourceClaimTemplate
+metadata:
+  labels:
+    name: not-this-one
+  name: one-gpu
+  namespace: "ml"
+spec:
+  spec: {}
+`);
+  assert.deepEqual(starter, { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', name: 'one-gpu', namespace: 'ml' });
+  assert.deepEqual(kubeApply.manifestIdentity("apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaim\nmetadata: {name: 'c-1', namespace: team}\n"),
+    { apiVersion: 'resource.k8s.io/v1beta2', kind: 'ResourceClaim', name: 'c-1', namespace: 'team' });
+  assert.deepEqual(kubeApply.manifestIdentity('{"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": {"name": "j"}}'),
+    { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', name: 'j', namespace: '' });
+  assert.match(kubeApply.identityProblem(kubeApply.manifestIdentity('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n')), /apiVersion/);
+  assert.match(kubeApply.identityProblem({ apiVersion: 'resource.k8s.io/v1', kind: 'Pod', name: 'x', namespace: '' }), /not Pod/);
+  assert.equal(kubeApply.identityProblem(starter), '');
+  assert.equal(kubeApply.applyPath(starter, { dryRun: true }),
+    '/apis/resource.k8s.io/v1/namespaces/ml/resourceclaimtemplates/one-gpu?fieldManager=dra-console-web&dryRun=All');
+  assert.equal(kubeApply.applyPath({ ...starter, namespace: '' }, { dryRun: false }),
+    '/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates/one-gpu?fieldManager=dra-console-web');
+  assert.equal(kubeApply.lookupPath(starter),
+    '/apis/resource.k8s.io/v1/namespaces/ml/resourceclaimtemplates?fieldSelector=metadata.name%3Done-gpu');
+  // A refusal reads as its message, then each cause at its field.
+  assert.deepEqual(kubeApply.statusLines({ kind: 'Status', status: 'Failure', code: 422,
+    message: 'ResourceClaimTemplate.resource.k8s.io "t" is invalid',
+    details: { causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be greater than zero',
+      field: 'spec.spec.devices.requests[0].exactly.count' }] } }, 422),
+  ['ResourceClaimTemplate.resource.k8s.io "t" is invalid',
+    'spec.spec.devices.requests[0].exactly.count: Invalid value: 0: must be greater than zero']);
+  assert.deepEqual(kubeApply.statusLines(null, 502), ['HTTP 502: the server answered no Status']);
 }
 
 // Every one of the eleven views has a key: Alt+1 … Alt+9, Alt+0, Alt+-.
