@@ -5,7 +5,9 @@
 // checked as you type by the server's compiler, errors underlined at their line:column; beside
 // it the whole template checked by the server (templates/check) after a pause: match counts per
 // request, where copies fit or why not, findings, in the cluster's release or one chosen.
-// The negative control, dry-run diff and apply come later.
+// Above it the actions on the text (editor_actions.js): open a template of the cluster
+// (?from=NS/NAME), the negative control, a server-side dry run shown as a diff, apply after a
+// confirmation, and save (Ctrl+S) as a YAML file.
 
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine } from '@codemirror/view';
@@ -18,6 +20,7 @@ import { h, fill } from '../dom.js';
 import { findExpressions, offsetOf } from '../selectors_in_yaml.js';
 import { STARTER } from '../starter_template.js';
 import { RELEASES, checkSection } from './template_check.js';
+import { editorActions } from './editor_actions.js';
 
 export { STARTER };
 
@@ -57,8 +60,10 @@ export const editor = {
       h('h3', {}, 'Template check'),
       h('div', { class: 'check-options' }, h('label', {}, 'Check in ', release), gates, state),
       result);
+    const checkOptions = () => ({ kubernetesVersion: release.value, featureGates: gates.value.trim() });
+    const actions = editorActions(context, () => view.state.doc.toString(), checkOptions);
     fill(context.root, h('h2', {}, 'Template editor'),
-      h('div', { class: 'split editor-split' }, h('div', {}, host, problems), pane));
+      h('div', { class: 'split editor-split' }, h('div', {}, actions.bar, host, problems, actions.result), pane));
     context.api.get('info').then((info) => {
       if (info.kubernetesVersion) release.options[0].textContent = `the cluster's (${info.kubernetesVersion})`;
     }).catch(() => {});
@@ -70,8 +75,7 @@ export const editor = {
     const runCheck = async (serial, text) => {
       state.textContent = 'checking…';
       try {
-        const answer = await context.api.post('templates/check', text,
-          { kubernetesVersion: release.value, featureGates: gates.value.trim() });
+        const answer = await context.api.post('templates/check', text, checkOptions());
         if (serial !== latest || !context.alive()) return;
         fill(result, checkSection(answer));
         state.textContent = '';
@@ -126,10 +130,14 @@ export const editor = {
         extensions: [
           EditorView.cspNonce.of(cspNonce()),
           lineNumbers(), highlightActiveLine(), history(),
-          keymap.of([...defaultKeymap, ...historyKeymap]),
+          keymap.of([{ key: 'Mod-s', preventDefault: true, run: () => { actions.save(); return true; } },
+            ...defaultKeymap, ...historyKeymap]),
           yaml(), syntaxHighlighting(highlight), check, lintGutter(),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) scheduleCheck();
+            if (update.docChanged) {
+              scheduleCheck();
+              actions.textChanged();
+            }
           }),
         ],
       }),

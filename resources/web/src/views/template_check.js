@@ -66,3 +66,31 @@ export function checkSection(answer) {
       answer.rev !== undefined ? ` at revision ${answer.rev}` : '', '.') : null,
   ];
 }
+
+// The negative control (POST /console/v1/templates/negative-control, what `dractl
+// negative-control FILE -o json` prints): the same claim with selectors that must match no
+// device, built and checked by the server. It proves the selectors are a real boundary only
+// when every original request matches devices, the control matches none, and the allocator
+// leaves it Pending for that reason.
+export function negativeControlSection(answer) {
+  const requests = answer.requests ?? [];
+  return [
+    h('p', { class: `verdict ${answer.proves ? 'fits' : 'blocked'}`, id: 'negative-verdict',
+      dataset: { proves: String(Boolean(answer.proves)) } }, answer.verdict),
+    h('p', { class: 'muted' },
+      `${answer.namespace}/${answer.negativeControl}: the same ${answer.kind} with selectors that must match no device. `
+        + `The original matches ${plural(answer.originalMatches, 'device')}, the negative control `
+        + `${plural(answer.negativeMatches, 'device')}; the allocator `
+        + (answer.negativeAllocated ? 'placed it.' : 'leaves it Pending.')),
+    requests.length ? table([
+      ['Request', (r) => h('strong', {}, r.name)],
+      ['Class', (r) => r.deviceClassName],
+      ['Original', (r) => h('span', { class: 'negative-original', dataset: { request: r.name } }, String(r.originalMatches))],
+      ['Negative', (r) => h('span', { class: 'negative-matches', dataset: { request: r.name } }, String(r.negativeMatches))],
+      ['Negative selector', (r) => [h('code', {}, r.negativeSelector), h('div', { class: 'muted' }, r.method),
+        r.errors.length ? h('ul', { class: 'selector-errors' }, r.errors.map((e) => h('li', {}, e))) : null]],
+    ], requests, { rowClass: (r) => (r.errors.length || r.negativeMatches || !r.originalMatches ? 'problem' : undefined) }) : null,
+    answer.pendingReason ? h('details', {}, h('summary', {}, 'Why the allocator leaves it Pending'),
+      h('p', {}, answer.pendingReason)) : null,
+  ];
+}
