@@ -22,6 +22,7 @@
 //   it, a new label shows as lines added and applies, a refusal (a template's spec is
 //   immutable) shows its causes at their fields, and Save downloads the text;
 // - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-), in the navigation and the palette;
+// - served read-only, the editor's dry run and apply are disabled and say why;
 // - the readiness page lists the server's checks in its order with its verdicts.
 // Every expected figure is the server's own answer to the same request, never a number written
 // here. DRA_WEB_ROOT=DIR tests the bundle in DIR instead of the one built into dractl.
@@ -366,6 +367,22 @@ try {
       + `(${await page.evaluate(() => window.liveStates.filter((state, i, all) => state !== all[i - 1]).join(' → '))}, `
       + `${refused.length} refused attempts); `
       + `a label after it shown ${Date.now() - labelled} ms after kubectl returned: ok`);
+  }
+
+  // The same cache served read-only: the editor's dry run and apply are disabled and say why.
+  {
+    const before = problems.length;
+    await demo.restart({ readOnly: true });
+    await page.goto(`${demo.base}/ui/#/editor`);
+    await page.reload(); // a page of the new server, not the same document
+    await page.waitForSelector('main[data-view="editor"] #check-result .checked-in', { timeout: 30000 });
+    await page.locator('#write-state', { hasText: 'read-only' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.locator('#dry-run').isDisabled(), true);
+    assert.equal(await page.locator('#apply').isDisabled(), true);
+    assert.match(await page.locator('#dry-run').getAttribute('title'), /takes no writes/);
+    assert.equal(await page.locator('#negative-control').isDisabled(), false, 'the negative control only reads');
+    forgetRefusedSince(before);
+    console.log('read-only server: dry run and apply disabled, saying why: ok');
   }
 
   assert.deepEqual(problems.filter((p) => !expectedRefusals.some((url) => p.includes(url))), [], 'no console errors');
