@@ -58,10 +58,13 @@ try {
   const apiPost = async (apiPath, body) => (await fetch(`${demo.base}/console/v1/${apiPath}`, {
     method: 'POST', body, headers: { Authorization: `Bearer ${demo.token}` } })).json();
   // While the server restarts the browser logs each refused attempt of the page's WebSocket to
-  // connect again: those entries since `before` are dropped (and counted); nothing else may fail.
+  // connect again, and a console API request the page made as the server went down (a change
+  // it was told of just before) fails to connect: those entries since `before` are dropped
+  // (and counted); nothing else may fail.
   const forgetRefusedSince = (before) => {
     const during = problems.splice(before);
-    const refused = during.filter((p) => /WebSocket connection to '[^']*\/console\/v1\/ws' failed/.test(p));
+    const refused = during.filter((p) => /WebSocket connection to '[^']*\/console\/v1\/ws' failed/.test(p)
+      || /Failed to load resource: net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE) \([^)]*\/console\/v1\//.test(p));
     problems.push(...during.filter((p) => !refused.includes(p)));
     return refused;
   };
