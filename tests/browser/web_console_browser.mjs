@@ -258,6 +258,13 @@ try {
     const stored = await (await kube(`${kubePath}/${name}`)).json();
     assert.equal(stored.metadata.labels.team, 'web');
     assert.ok(stored.metadata.managedFields.some((f) => f.manager === 'dra-console-web' && f.operation === 'Apply'));
+    // Opened again from the cluster, it keeps its label, and a dry run finds nothing to change.
+    await show(`#/editor?from=${ns}/${name}`, `main[data-view="editor"] #check-result .checked-in`);
+    await page.locator('.cm-content', { hasText: '"team": "web"' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.locator('#open-template').inputValue(), `${ns}/${name}`, 'Open shows what is open');
+    await page.click('#dry-run');
+    await page.locator('#dry-run-summary[data-change="none"]').waitFor({ timeout: 20000 });
+    assert.equal(await page.locator('#apply').isDisabled(), true, 'nothing to apply');
 
     // A template's spec cannot change: the server's 422 shows with the field it names.
     const invalid = labelled.replace("          deviceClassName: gpu.nvidia.com\n", "          deviceClassName: gpu.nvidia.com\n          count: 2\n");

@@ -147,7 +147,10 @@ export const editor = {
       context.api.get(`templates/${from}`).then((template) => {
         const object = { ...template.object };
         if (object.metadata) {
-          object.metadata = { name: object.metadata.name, namespace: object.metadata.namespace };
+          // What its author wrote: the labels stay, so that Save and an apply keep them; what
+          // the server set (uid, resourceVersion, managedFields, ...) goes.
+          const { name, namespace, labels } = object.metadata;
+          object.metadata = labels && Object.keys(labels).length ? { name, namespace, labels } : { name, namespace };
         }
         delete object.status;
         // JSON is YAML: the check and the selectors' diagnostics read it as it is.
