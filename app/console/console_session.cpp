@@ -96,6 +96,7 @@ void ConsoleSession::start()
     demo.preset = sandbox::PresetOptions { m_options.preset.toStdString(), m_options.demoNodes, 1 };
     demo.cluster = std::string(sandbox::kDemoCluster);
     demo.defaultNamespace = true; // the editor's starter template applies as it is
+    demo.contextNamespace = "default";
     m_demoServer = new DemoServer(std::move(demo), this);
     connect(m_demoServer, &DemoServer::failed, this, &ConsoleSession::failed);
     connect(m_demoServer, &DemoServer::ready, this, [this](const kube::ClientConfig &client) {

@@ -169,8 +169,9 @@ kube::ClientConfig EmbeddedDemoCluster::clientConfig() const
     config.cluster = config.context;
     config.user = config.context;
     config.origin = QStringLiteral("(embedded demo cluster)");
-    config.ns = m_options.defaultNamespace ? QStringLiteral("default")
-                                           : QString::fromStdString(kWorkloadNamespaces.front());
+    config.ns = QString::fromStdString(m_options.contextNamespace.empty()
+            ? std::string(kWorkloadNamespaces.front())
+            : m_options.contextNamespace);
     config.server = QUrl(url());
     config.caPem = m_caPem;
     config.caCertificates = QSslCertificate::fromData(m_caPem, QSsl::Pem);

@@ -50,9 +50,13 @@ struct EmbeddedDemoOptions
     std::optional<std::string> token;
     // Client certificates signed by this CA authenticate too (see ApiServerOptions).
     std::shared_ptr<const server::ClientCertificateAuthority> clientCa;
-    // Also a "default" Namespace, as every real cluster has, for objects that name none. The
-    // presets have only their teams' namespaces (`dractl serve --demo` serves just those).
+    // Also a "default" Namespace, as every real cluster has, for objects that name none (a
+    // template written without a namespace, the editor's starter). The presets have only their
+    // teams' namespaces and the system ones.
     bool defaultNamespace = false;
+    // The namespace of the cluster's client (its kubeconfig context); empty: the first team's
+    // ("inference"), so kubectl shows the demo's workloads without -n.
+    std::string contextNamespace;
 };
 
 // A whole demo cluster in this process: a writable cache seeded from a preset, the Kubernetes
@@ -87,7 +91,7 @@ public:
     QString cachePath() const;
     bool temporaryCache() const { return m_folder != nullptr; }
     // A client of this cluster: context, cluster and user named after the cluster, namespace
-    // "default" with defaultNamespace, else "inference" (the first team's), the server's URL,
+    // contextNamespace (else "inference", the first team's), the server's URL,
     // its CA and the token. Valid once listening.
     kube::ClientConfig clientConfig() const;
 

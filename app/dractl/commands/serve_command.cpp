@@ -182,6 +182,9 @@ Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(
     options.caPem = caPem;
     options.token = token;
     options.clientCa = std::move(clientCa);
+    // As on a real cluster: a template that names no namespace (the web editor's starter)
+    // applies; the kubeconfig's context stays in the first team's namespace.
+    options.defaultNamespace = true;
     return sandbox::EmbeddedDemoCluster::create(std::move(options));
 }
 

@@ -144,14 +144,21 @@ TEST(EmbeddedDemoClusterTest, DefaultNamespaceOnlyWhenAskedFor)
     EXPECT_EQ(missing.error().code, common::Error::Code::NotFound)
         << missing.error().message.toStdString();
 
+    // The namespace exists without moving the client's context there...
     sandbox::EmbeddedDemoOptions options;
     options.defaultNamespace = true;
     const std::unique_ptr<sandbox::EmbeddedDemoCluster> withDefault = startedCluster(options);
     ASSERT_TRUE(withDefault);
-    EXPECT_EQ(withDefault->clientConfig().ns, QStringLiteral("default"));
+    EXPECT_EQ(withDefault->clientConfig().ns, QStringLiteral("inference"));
     const Result<kube::RestResponse> found
         = getPath(withDefault->clientConfig(), QStringLiteral("/api/v1/namespaces/default"));
     EXPECT_TRUE(found.has_value()) << found.error().message.toStdString();
+
+    // ...which is a choice of its own.
+    options.contextNamespace = "default";
+    const std::unique_ptr<sandbox::EmbeddedDemoCluster> inDefault = startedCluster(options);
+    ASSERT_TRUE(inDefault);
+    EXPECT_EQ(inDefault->clientConfig().ns, QStringLiteral("default"));
 }
 
 TEST(EmbeddedDemoClusterTest, HasTheSystemNamespacesEveryClusterHas)
