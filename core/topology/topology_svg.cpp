@@ -13,6 +13,7 @@ namespace {
 constexpr double kHeader = 36; // the title line above the drawing
 constexpr double kFooter = 28; // the legend below it
 constexpr double kMinWidth = 480;
+constexpr double kFontSize = 12; // the drawing's own (its <svg> sets font-size="12")
 
 const char *const kNvColour = "#2a9d8f";
 const char *const kPcieColour = "#264653";
@@ -34,11 +35,49 @@ QString num(double value)
     return text == QStringLiteral("-0") ? QStringLiteral("0") : text;
 }
 
-// Box text is cut to fit; the full text is in the element's <title> tooltip.
-QString elide(const QString &text, qsizetype chars)
+// The advance of `c` in em, as DejaVu Sans (the widest of the usual sans-serif fonts, so
+// text fitted with it fits in the others too) draws it; `bold` is about a tenth wider.
+double advanceEm(QChar c)
 {
-    return text.size() <= chars ? text
-                                : text.left(std::max<qsizetype>(chars - 1, 0)) + QChar(0x2026);
+    const char16_t u = c.unicode();
+    if (u == u' ')
+        return 0.32;
+    if (QStringLiteral("iIjl.,:;|!'`").contains(c) || u == 0x00b7 /* · */)
+        return 0.32;
+    if (QStringLiteral("frt-()[]/\\").contains(c))
+        return 0.41;
+    if (u == u'm' || u == u'M' || u == u'W')
+        return 0.99;
+    if (u == u'w')
+        return 0.82;
+    if (u >= u'0' && u <= u'9')
+        return 0.64;
+    if (u >= u'a' && u <= u'z')
+        return 0.62;
+    if (u >= u'A' && u <= u'Z')
+        return 0.76;
+    return 0.8; // symbols and other scripts: generously
+}
+
+double textWidth(const QString &text, double fontSize, bool bold)
+{
+    double em = 0;
+    for (const QChar c : text)
+        em += advanceEm(c);
+    return em * fontSize * (bold ? 1.1 : 1.0);
+}
+
+// Box text is cut to the width it may take; the full text is in the element's <title> tooltip.
+// Widths are estimated (a file has no fonts to measure), on the wide side.
+QString fitToWidth(const QString &text, double room, double fontSize, bool bold = false)
+{
+    if (textWidth(text, fontSize, bold) <= room)
+        return text;
+    const QString ellipsis(QChar(0x2026));
+    QString cut = text;
+    while (!cut.isEmpty() && textWidth(cut + ellipsis, fontSize, bold) > room)
+        cut.chop(1);
+    return cut.isEmpty() ? QString() : cut + ellipsis;
 }
 
 QString text(double x, double y, const QString &content, const QString &extra = {})
@@ -118,9 +157,9 @@ QString deviceSvg(const LayoutDevice &device)
                              "height=\"%4\" rx=\"2\" fill=\"%5\" stroke=\"#404040\">"
                              "<title>%6</title></rect>\n")
                   .arg(num(r.x), num(r.y), num(r.w), num(r.h), fillOf(device), esc(device.tooltip));
-        const qsizetype fits = qsizetype(r.w / 5.5);
-        if (r.h >= 11 && fits >= 2)
-            out += text(r.x + r.w / 2, r.y + r.h / 2 + 3, elide(device.title, fits),
+        const QString label = fitToWidth(device.title, r.w - 2, 9);
+        if (r.h >= 11 && label.size() >= 2)
+            out += text(r.x + r.w / 2, r.y + r.h / 2 + 3, label,
                 QStringLiteral(" font-size=\"9\" text-anchor=\"middle\""));
         return out;
     }
@@ -133,15 +172,17 @@ QString deviceSvg(const LayoutDevice &device)
                 device.fill == DeviceFill::Unmapped ? QStringLiteral(" stroke-dasharray=\"4 3\"")
                                                     : QString()));
     if (gpu) {
-        out += text(
-            r.x + 8, r.y + 18, elide(device.title, 26), QStringLiteral(" font-weight=\"bold\""));
-        out += text(r.x + 8, r.y + 34, elide(device.subtitle, 28));
+        const double room = r.w - 16;
+        out += text(r.x + 8, r.y + 18, fitToWidth(device.title, room, kFontSize, true),
+            QStringLiteral(" font-weight=\"bold\""));
+        out += text(r.x + 8, r.y + 34, fitToWidth(device.subtitle, room, kFontSize));
         if (!device.holder.isEmpty())
-            out += text(r.x + 8, r.y + 50, elide(device.holder, 28));
+            out += text(r.x + 8, r.y + 50, fitToWidth(device.holder, room, kFontSize));
     } else {
-        out += text(
-            r.x + 6, r.y + 16, elide(device.title, 18), QStringLiteral(" font-weight=\"bold\""));
-        out += text(r.x + 6, r.bottom() - 8, elide(device.subtitle, 19));
+        const double room = r.w - 12;
+        out += text(r.x + 6, r.y + 16, fitToWidth(device.title, room, kFontSize, true),
+            QStringLiteral(" font-weight=\"bold\""));
+        out += text(r.x + 6, r.bottom() - 8, fitToWidth(device.subtitle, room, kFontSize));
     }
     return out;
 }

@@ -3,13 +3,17 @@
 #include "views/topology/topology_scene.h"
 
 #include <QFile>
+#include <QFontMetricsF>
 #include <QGraphicsItem>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <QXmlStreamReader>
+
 #include <gtest/gtest.h>
 
+#include "core/topology/topology_render.h"
 #include "views/topology/topology_view.h"
 
 namespace dra::views {
@@ -166,6 +170,48 @@ TEST(TopologySceneTest, ExportsSvgAndPng)
     EXPECT_FALSE(png.isNull());
     EXPECT_GT(png.width(), 400);
     EXPECT_FALSE(exportScene(scene, QStringLiteral("/nonexistent-dir/t.png")).has_value());
+}
+
+// `dractl topology -o svg` cuts box text to its box: every line of a GPU or NIC box, measured
+// in the sans-serif font the SVG asks for, ends inside the box's rectangle.
+TEST(TopologySvgTextTest, EveryLineOfABoxFitsInsideIt)
+{
+    topology::NodeTopology topo = fabricNode(LinkSource::Inferred);
+    for (topology::GpuNode &node : topo.gpus) {
+        node.memory = QStringLiteral("81559Mi"); // "NVIDIA H100 80GB HBM3 · 81559Mi" overflowed
+        node.holder.claim = QStringLiteral("training/finetune-llama-70b-0-devices-6sgg8");
+    }
+    QXmlStreamReader xml(topology::toSvg(topo));
+    double boxRight = -1;
+    int lines = 0, cut = 0;
+    while (!xml.atEnd()) {
+        const QXmlStreamReader::TokenType token = xml.readNext();
+        if (token == QXmlStreamReader::EndElement && xml.name() == u"g")
+            boxRight = -1;
+        if (token != QXmlStreamReader::StartElement)
+            continue;
+        const auto attrs = xml.attributes();
+        if (xml.name() == u"g") {
+            const QString kind = attrs.value(QStringLiteral("class")).toString();
+            boxRight = kind == u"gpu" || kind == u"nic" ? 0 : -1;
+        } else if (xml.name() == u"rect" && boxRight == 0) {
+            boxRight = attrs.value(QStringLiteral("x")).toDouble()
+                + attrs.value(QStringLiteral("width")).toDouble();
+        } else if (xml.name() == u"text" && boxRight > 0) {
+            const double x = attrs.value(QStringLiteral("x")).toDouble();
+            QFont font(QStringLiteral("sans-serif"));
+            font.setPixelSize(12);
+            font.setBold(attrs.value(QStringLiteral("font-weight")) == u"bold");
+            const QString line = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            ++lines;
+            cut += line.endsWith(QChar(0x2026));
+            EXPECT_LE(x + QFontMetricsF(font).horizontalAdvance(line), boxRight)
+                << line.toStdString();
+        }
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_GE(lines, 12) << "title, subtitle and holder of four GPUs";
+    EXPECT_GT(cut, 0) << "the long subtitles and holders are cut";
 }
 
 } // namespace
