@@ -260,7 +260,7 @@ void ConsoleApi::openChannel(Request &request, HttpConnection &connection)
     m_inventory->start();
     const qint64 maxPending = connection.limits().maxPendingWriteBytes;
     m_gateway->accept(connection, [this, maxPending](QWebSocket *socket) {
-        new ConsoleChannel(socket, maxPending, *m_inventory, m_api, m_watches, this);
+        new ConsoleChannel(socket, maxPending, *m_inventory, *m_rollouts, m_api, m_watches, this);
     });
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/server/console_api.h"
 #include "core/server/console_api_inventory.h"
+#include "core/server/console_api_rollouts.h"
 #include "core/server/event_sink.h"
 #include "core/server/resource_path.h"
 #include "core/server/watch_hub.h"
@@ -75,7 +76,8 @@ private:
 } // namespace
 
 ConsoleChannel::ConsoleChannel(QWebSocket *socket, qint64 maxPendingWriteBytes,
-    ConsoleInventory &inventory, const ServedApi &api, WatchHub &watches, QObject *parent)
+    ConsoleInventory &inventory, ConsoleRollouts &rollouts, const ServedApi &api, WatchHub &watches,
+    QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_maxPendingWriteBytes(maxPendingWriteBytes)
@@ -87,6 +89,7 @@ ConsoleChannel::ConsoleChannel(QWebSocket *socket, qint64 maxPendingWriteBytes,
     connect(socket, &QWebSocket::textMessageReceived, this, &ConsoleChannel::onMessage);
     connect(socket, &QWebSocket::disconnected, this, &QObject::deleteLater);
     connect(&m_inventory, &ConsoleInventory::changed, this, &ConsoleChannel::onChanged);
+    connect(&rollouts, &ConsoleRollouts::changed, this, &ConsoleChannel::onRolloutsChanged);
     const ConsoleState *state = m_inventory.current();
     send({ { "type", "hello" }, { "protocol", kChannelProtocol },
         { "rev", state ? json(state->snapshot->rev()) : json(nullptr) } });
@@ -149,7 +152,7 @@ void ConsoleChannel::subscribe(const json &message)
         return;
     }
     const std::string id = idValue.get<std::string>();
-    if (m_views.contains(id) || m_watchSinks.contains(id)) {
+    if (m_views.contains(id) || m_watchSinks.contains(id) || m_rolloutViews.contains(id)) {
         sendError(id, 409, "subscribe: the id " + id + " is already subscribed");
         return;
     }
@@ -158,10 +161,17 @@ void ConsoleChannel::subscribe(const json &message)
         return;
     }
     const std::string view = message.value("view", "");
+    if (view == "rollouts") {
+        // Rollouts live in the state file, not the inventory: "changed" says it was written.
+        m_rolloutViews.insert(id);
+        send({ { "type", "subscribed" }, { "id", id }, { "view", view } });
+        return;
+    }
     if (!isView(view)) {
         sendError(id, 400,
             "subscribe: no view '" + view
-                + "' (info, overview, devices, device, classes, claims, templates, lint, free)");
+                + "' (info, overview, devices, device, classes, claims, templates, lint, free, "
+                  "rollouts)");
         return;
     }
     m_views[id] = view;
@@ -208,7 +218,7 @@ void ConsoleChannel::subscribeWatch(const std::string &id, const json &watch)
 
 void ConsoleChannel::unsubscribe(const std::string &id)
 {
-    if (m_views.erase(id) > 0) {
+    if (m_views.erase(id) > 0 || m_rolloutViews.erase(id) > 0) {
         send({ { "type", "unsubscribed" }, { "id", id } });
         return;
     }
@@ -231,6 +241,12 @@ void ConsoleChannel::onChanged(qint64 rev, const QStringList &kinds)
     for (const auto &[id, view] : m_views)
         send({ { "type", "changed" }, { "id", id }, { "view", view }, { "rev", rev },
             { "kinds", kindList } });
+}
+
+void ConsoleChannel::onRolloutsChanged()
+{
+    for (const std::string &id : m_rolloutViews)
+        send({ { "type", "changed" }, { "id", id }, { "view", "rollouts" } });
 }
 
 } // namespace dra::server::console

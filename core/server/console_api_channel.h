@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include <QObject>
@@ -21,6 +22,7 @@ class WatchHub;
 namespace console {
 
 class ConsoleInventory;
+class ConsoleRollouts;
 
 // One page's WebSocket (/console/v1/ws): the subscriptions the page needs over one
 // connection. A subscription is to a computed view (the server says "this view changed" with
@@ -32,7 +34,8 @@ class ConsoleChannel final : public QObject
     Q_OBJECT
 public:
     ConsoleChannel(QWebSocket *socket, qint64 maxPendingWriteBytes, ConsoleInventory &inventory,
-        const ServedApi &api, WatchHub &watches, QObject *parent = nullptr);
+        ConsoleRollouts &rollouts, const ServedApi &api, WatchHub &watches,
+        QObject *parent = nullptr);
     ~ConsoleChannel() override;
 
     // Sends one message; false when the page fell too far behind and was dropped.
@@ -45,13 +48,15 @@ private:
     void unsubscribe(const std::string &id);
     void sendError(const std::string &id, int code, const std::string &message);
     void onChanged(qint64 rev, const QStringList &kinds);
+    void onRolloutsChanged();
 
     QPointer<QWebSocket> m_socket;
     qint64 m_maxPendingWriteBytes;
     ConsoleInventory &m_inventory;
     const ServedApi &m_api;
     WatchHub &m_watches;
-    std::map<std::string, std::string> m_views; // subscription id -> view name
+    std::map<std::string, std::string> m_views; // subscription id -> view name (not rollouts)
+    std::set<std::string> m_rolloutViews; // subscription ids of the "rollouts" view
     std::map<std::string, QPointer<EventSink>> m_watchSinks; // subscription id -> its watch
 };
 

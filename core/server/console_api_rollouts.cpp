@@ -25,6 +25,23 @@ namespace dra::server::console {
 
 namespace {
 
+// How often the state file is looked at for writes: a page shows a verb's effect this soon.
+constexpr int kStateWatchMs = 250;
+
+// The sizes and modification times of the state file and its write-ahead log: SQLite changes
+// one of them with every commit, whichever process makes it.
+QString stateFingerprint(const QString &statePath)
+{
+    QString fingerprint;
+    for (const QString &path : { statePath, QString(statePath + QStringLiteral("-wal")) }) {
+        const QFileInfo file(path);
+        fingerprint += file.exists()
+            ? QStringLiteral("%1@%2;").arg(file.size()).arg(file.lastModified().toMSecsSinceEpoch())
+            : QStringLiteral("-;");
+    }
+    return fingerprint;
+}
+
 using nlohmann::json;
 
 Answer failure(int status, const std::string &message)
@@ -222,6 +239,22 @@ void ConsoleRollouts::configure(QString statePath, rollout::RolloutHost *host)
 {
     m_statePath = std::move(statePath);
     m_host = host;
+    if (m_statePath.isEmpty() || m_watch)
+        return;
+    m_fingerprint = stateFingerprint(m_statePath);
+    m_watch = new QTimer(this);
+    m_watch->setInterval(kStateWatchMs);
+    connect(m_watch, &QTimer::timeout, this, &ConsoleRollouts::checkForChanges);
+    m_watch->start();
+}
+
+void ConsoleRollouts::checkForChanges()
+{
+    QString now = stateFingerprint(m_statePath);
+    if (now == m_fingerprint)
+        return;
+    m_fingerprint = std::move(now);
+    Q_EMIT changed();
 }
 
 void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::string_view path)

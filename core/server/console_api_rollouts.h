@@ -22,6 +22,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QTimer>
 
 #include "core/server/console_api.h"
 
@@ -74,11 +75,21 @@ public:
     void configure(QString statePath, rollout::RolloutHost *host);
     void handle(Request &request, HttpConnection &connection, std::string_view path);
 
+Q_SIGNALS:
+    // The state file was written (by this process's controllers, a verb, or another process
+    // such as `dractl rollout run`): pages following the "rollouts" view load it again.
+    void changed();
+
 private:
     void startFromPlan(Request &request, HttpConnection &connection);
+    void checkForChanges();
 
     QString m_statePath;
     rollout::RolloutHost *m_host = nullptr;
+    // The state file is SQLite, written by any process: its files' sizes and times, looked at
+    // a few times a second, tell that it changed without opening it.
+    QTimer *m_watch = nullptr;
+    QString m_fingerprint;
 };
 
 } // namespace console

@@ -12,11 +12,12 @@
 //   roll back is always shown), a reason field, a confirmation for abort, reject and finalise,
 //   the controller's messages and the audit log with the verification of its hash chain.
 // Verbs are POSTs to rollouts/NAME/VERB with {"reason"}, queued for the controller as `dractl
-// rollout VERB` queues them. The state file is not a Kubernetes resource: the page polls it.
+// rollout VERB` queues them. The page follows the "rollouts" view of the console's WebSocket:
+// the server says when the state file was written (by its controllers, a verb, or another
+// process's `dractl rollout run`) and the page loads what it shows again.
 
 import { h, fill, link, table } from '../dom.js';
-
-const POLL_MS = 1000;
+import { follow } from './live.js';
 
 // The buttons in the desktop panel's order; start goes through "Start from plan…".
 const VERBS = [
@@ -56,31 +57,6 @@ function verdictBadge(verdict) {
   return h('span', { class: `badge gate-${verdict.toLowerCase()}`, dataset: { verdict } }, verdict);
 }
 
-// Polls `load` every POLL_MS while the view is shown; returns the stop function.
-function poll(context, load, show) {
-  let stopped = false;
-  let timer = null;
-  const tick = async () => {
-    try {
-      const data = await load();
-      if (!stopped && context.alive()) show(data);
-    } catch (error) {
-      if (!stopped) context.fail(error);
-    }
-    if (!stopped) timer = setTimeout(tick, POLL_MS);
-  };
-  tick();
-  const stop = () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
-  stop.refresh = () => {
-    clearTimeout(timer);
-    tick();
-  };
-  return stop;
-}
-
 // "Start from plan…": a file input whose plan is POSTed to rollouts.
 function startFromPlan(context, enabled) {
   const input = h('input', { type: 'file', id: 'plan-file', accept: '.yaml,.yml,.json', hidden: true });
@@ -112,7 +88,7 @@ function renderList(context) {
   const body = h('div', { id: 'rollout-list' });
   fill(context.root, h('h2', {}, 'Rollouts'), toolbar, body);
   let controllers = null;
-  return poll(context, () => context.api.get('rollouts'), (data) => {
+  return follow(context, 'rollouts', () => context.api.get('rollouts'), (data) => {
     if (controllers !== data.runsControllers) {
       controllers = data.runsControllers;
       fill(toolbar, startFromPlan(context, controllers),
@@ -258,7 +234,7 @@ function renderDetail(context, name) {
     ], [...data.audit.entries].reverse(), { rowClass: () => 'audit-entry' }));
     context.setStatus(`${name}: ${stageText(data)} · updated ${timeText(data.updatedAt)}`);
   };
-  stop = poll(context, () => context.api.get(`rollouts/${encodeURIComponent(name)}`), show);
+  stop = follow(context, 'rollouts', () => context.api.get(`rollouts/${encodeURIComponent(name)}`), show);
   const cleanup = () => {
     stop();
     for (const url of gateUrls) URL.revokeObjectURL(url);
