@@ -4,6 +4,7 @@
 
 #include <QDateTime>
 
+#include "core/common/html_text.h"
 #include "core/rollout/rollout_plan.h"
 #include "core/rollout/rollout_status.h"
 
@@ -11,36 +12,12 @@ namespace dra::rollout {
 
 namespace {
 
+using common::escapeHtml;
 using nlohmann::json;
 
 std::string reportTime(int64_t ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODate).toStdString();
-}
-
-std::string escapeHtml(std::string_view text)
-{
-    std::string escaped;
-    escaped.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            escaped += "&amp;";
-            break;
-        case '<':
-            escaped += "&lt;";
-            break;
-        case '>':
-            escaped += "&gt;";
-            break;
-        case '"':
-            escaped += "&quot;";
-            break;
-        default:
-            escaped += c;
-        }
-    }
-    return escaped;
 }
 
 std::string jsonText(const json &value, const char *key)
