@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "core/common/html_text.h"
 #include "core/model/kind.h"
 #include "core/release/feature_gates.h"
 
@@ -592,6 +593,53 @@ std::string toText(const Readiness &readiness)
             out += "  next: " + check.action + "\n";
     }
     return out;
+}
+
+namespace {
+
+constexpr std::string_view kReadinessStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:1000px;color:#1d2330;padding:0 1em}
+h1{font-size:1.5em;margin-bottom:.2em}section{border:1px solid #dfe3ea;border-left:6px solid #667085;border-radius:4px;padding:.3em 1em .6em;margin:1em 0}
+section.ready{border-left-color:#137333}section.warning{border-left-color:#8a5a00}section.not-ready{border-left-color:#b3261e}
+.badge{display:inline-block;padding:.05em .6em;border-radius:.8em;font-size:.85em;color:#fff;background:#5b6474}
+.badge.ready{background:#137333}.badge.warning{background:#8a5a00}.badge.not-ready{background:#b3261e}
+h2{font-size:1.1em;margin:.5em 0 .3em}.next{font-weight:600}small{color:#5b6474}
+pre{background:#f6f8fa;padding:.6em;overflow:auto;font-size:12px;max-height:20em}
+)css";
+
+std::string badge(Verdict verdict)
+{
+    const std::string name(verdictName(verdict));
+    return "<span class=\"badge " + name + "\">" + name + "</span>";
+}
+
+} // namespace
+
+std::string toHtml(const Readiness &readiness)
+{
+    using common::escapeHtml;
+    const std::string version = readiness.kubernetesVersion.empty()
+        ? std::string("version not known")
+        : readiness.kubernetesVersion;
+    std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                       "<title>DRA readiness of "
+        + escapeHtml(readiness.cluster) + "</title>\n<style>" + std::string(kReadinessStyle)
+        + "</style></head><body>\n<h1>DRA readiness of " + escapeHtml(readiness.cluster) + " "
+        + badge(readiness.overall()) + "</h1>\n<p><small>Kubernetes " + escapeHtml(version)
+        + " · cache revision " + std::to_string(readiness.rev)
+        + " · the checks in the order to fix things</small></p>\n";
+    for (const ReadinessCheck &check : readiness.checks) {
+        html += "<section class=\"" + std::string(verdictName(check.verdict)) + "\" id=\""
+            + escapeHtml(check.id) + "\">\n<h2>" + badge(check.verdict) + " "
+            + escapeHtml(check.title) + "</h2>\n<p>" + escapeHtml(check.reason) + "</p>\n";
+        if (!check.action.empty())
+            html += "<p class=\"next\">Next: " + escapeHtml(check.action) + "</p>\n";
+        if (!check.details.empty())
+            html += "<details><summary>Facts</summary><pre>" + escapeHtml(check.details.dump(2))
+                + "</pre></details>\n";
+        html += "</section>\n";
+    }
+    return html + "</body></html>\n";
 }
 
 } // namespace dra::inventory

@@ -57,4 +57,9 @@ nlohmann::json toJson(const Readiness &readiness);
 // The report as `dractl readiness` prints it: one block per check.
 std::string toText(const Readiness &readiness);
 
+// The report as one self-contained HTML page (`dractl readiness -o html`), to attach to a
+// change ticket or send to a team: the overall verdict, then each check with its verdict,
+// reason, next step and the facts behind it. Everything from the cluster is escaped.
+std::string toHtml(const Readiness &readiness);
+
 } // namespace dra::inventory

@@ -28,11 +28,13 @@ int runReadiness(const QStringList &arguments)
                 "it serves, kubelet skew, drivers per node and incomplete pools, nodes where the "
                 "device plugin and DRA offer the same GPUs, DeviceClasses, admin access "
                 "namespaces, claims. Each check says why and what to do next.\n"
+                "-o html writes the report as one page to keep or send. "
                 "Exit status 1 when a check is not ready."),
             &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
-    if (!checkOutputFormat(format, { QStringLiteral("text"), QStringLiteral("json") },
+    if (!checkOutputFormat(format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("html") },
             QStringLiteral("readiness")))
         return Usage;
 
@@ -43,6 +45,8 @@ int runReadiness(const QStringList &arguments)
     const inventory::Readiness report = inventory::readiness(*state->snapshot, state->streams);
     if (format == QLatin1String("json"))
         printJson(inventory::toJson(report));
+    else if (format == QLatin1String("html"))
+        out(inventory::toHtml(report));
     else
         out(inventory::toText(report));
     return report.overall() == inventory::Verdict::NotReady ? Failed : Ok;

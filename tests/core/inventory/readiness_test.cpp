@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/common/html_text.h"
 #include "tests/support/inventory_fixtures.h"
 
 namespace dra::inventory {
@@ -194,6 +195,29 @@ TEST(ReadinessTest, BrokenStreamsIncompletePoolsEmptyClassesAndMissingClassesAre
     EXPECT_NE(claims.reason.find("gpu.nvidia.comm"), std::string::npos) << claims.reason;
     EXPECT_EQ(report.overall(), Verdict::NotReady);
     EXPECT_NE(toText(report).find("[not-ready] DRA drivers"), std::string::npos) << toText(report);
+}
+
+TEST(ReadinessTest, TheHtmlPageHasEveryCheckAndEscapesWhatTheClusterSays)
+{
+    Readiness report = readiness(*snapshotOf(mixedList(), "v1.36.1"),
+        std::vector { stream("ResourceSlice"), stream("ResourceClaim"), stream("DeviceClass") });
+    report.cluster = "lab <prod> & \"gpu\"";
+    report.checks.front().reason = "a reason naming <script>alert(1)</script>";
+    const std::string html = toHtml(report);
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("lab &lt;prod&gt; &amp; &quot;gpu&quot;"), std::string::npos);
+    EXPECT_EQ(html.find("<script>"), std::string::npos) << "cluster text is never markup";
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+    for (const ReadinessCheck &check : report.checks) {
+        EXPECT_NE(html.find("id=\"" + check.id + "\""), std::string::npos) << check.id;
+        EXPECT_NE(html.find(check.title), std::string::npos) << check.id;
+        if (!check.action.empty()) {
+            EXPECT_NE(html.find("Next: " + common::escapeHtml(check.action)), std::string::npos)
+                << check.id;
+        }
+    }
+    EXPECT_NE(html.find(std::string("badge ") + std::string(verdictName(report.overall()))),
+        std::string::npos);
 }
 
 } // namespace
