@@ -260,6 +260,12 @@ try {
     assert.equal(stored.metadata.labels.team, 'web');
     assert.ok(stored.metadata.managedFields.some((f) => f.manager === 'dra-console-web' && f.operation === 'Apply'));
     // Opened again from the cluster, it keeps its label, and a dry run finds nothing to change.
+    // The editor opens what the console's inventory holds, which follows the API a moment later.
+    for (const since = Date.now(); Date.now() - since < 10000;) {
+      const mirrored = await api(`templates/${ns}/${name}`).catch(() => null);
+      if (JSON.stringify(mirrored ?? {}).includes('"team":"web"')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await show(`#/editor?from=${ns}/${name}`, `main[data-view="editor"] #check-result .checked-in`);
     await page.locator('.cm-content', { hasText: '"team": "web"' }).waitFor({ timeout: 10000 });
     assert.equal(await page.locator('#open-template').inputValue(), `${ns}/${name}`, 'Open shows what is open');
