@@ -21,14 +21,9 @@ namespace {
 
 using nlohmann::json;
 
-Answer error(int status, const std::string &message)
-{
-    return { status, { { "error", { { "code", status }, { "message", message } } } } };
-}
-
 Answer invalid(const common::Error &e)
 {
-    return error(400, e.message.toStdString());
+    return errorAnswer(400, e.message.toStdString());
 }
 
 std::string param(const QueryParams &query, std::string_view name)
@@ -40,15 +35,15 @@ std::string param(const QueryParams &query, std::string_view name)
 Answer explain(const ConsoleState &state, const std::vector<std::string> &segments)
 {
     if (segments.size() != 4 || (segments[1] != "pod" && segments[1] != "claim"))
-        return error(404, "explain/pod/NAMESPACE/NAME or explain/claim/NAMESPACE/NAME");
+        return errorAnswer(404, "explain/pod/NAMESPACE/NAME or explain/claim/NAMESPACE/NAME");
     const model::Kind kind = segments[1] == "pod" ? model::Kind::Pod : model::Kind::ResourceClaim;
     if (!state.snapshot->object(kind, segments[2], segments[3]))
-        return error(404,
+        return errorAnswer(404,
             std::string(kind == model::Kind::Pod ? "no Pod " : "no ResourceClaim ") + segments[2]
                 + "/" + segments[3]);
     Result<json> diagnosis = explainDocument(state, kind, segments[2], segments[3]);
     if (!diagnosis)
-        return error(500, diagnosis.error().message.toStdString());
+        return errorAnswer(500, diagnosis.error().message.toStdString());
     return { 200, std::move(*diagnosis) };
 }
 
@@ -58,7 +53,7 @@ Answer templateCheck(const ConsoleState &state, const QueryParams &query,
 {
     const std::string text = body.empty() ? param(query, "text") : std::string(body);
     if (text.empty())
-        return error(
+        return errorAnswer(
             400, "the ResourceClaimTemplate to check is the request's body (YAML or JSON)");
     Result<json> check = templateCheckDocument(
         state, text, { param(query, "kubernetesVersion"), param(query, "featureGates") }, clusters);
@@ -71,9 +66,21 @@ Answer topology(const ConsoleState &state, const std::string &node)
 {
     Result<json> layout = topologyLayoutDocument(*state.snapshot, node);
     if (!layout)
-        return error(layout.error().code == common::Error::Code::NotFound ? 404 : 500,
+        return errorAnswer(layout.error().code == common::Error::Code::NotFound ? 404 : 500,
             layout.error().message.toStdString());
     return { 200, std::move(*layout) };
+}
+
+} // namespace
+
+bool takesBody(std::string_view path)
+{
+    return path == "templates/check" || path == "templates/negative-control";
+}
+
+Answer errorAnswer(int status, const std::string &message)
+{
+    return { status, { { "error", { { "code", status }, { "message", message } } } } };
 }
 
 Response toResponse(const Answer &answer)
@@ -84,13 +91,6 @@ Response toResponse(const Answer &answer)
     response.headers.push_back({ "cache-control", "no-store" });
     response.body = QByteArray::fromStdString(answer.body.dump());
     return response;
-}
-
-} // namespace
-
-bool takesBody(std::string_view path)
-{
-    return path == "templates/check" || path == "templates/negative-control";
 }
 
 bool isConsolePath(std::string_view path)
@@ -105,7 +105,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
 {
     const std::vector<std::string> segments = splitPath(path);
     if (segments.empty())
-        return error(404,
+        return errorAnswer(404,
             "the console API has info, overview, devices, device, classes, "
             "claims, templates, templates/check, templates/negative-control, topology, lint, "
             "readiness, free, cel/check, "
@@ -131,7 +131,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             const std::string by = query.value("by").value_or("pool");
             const std::optional<inventory::FreeGrouping> grouping = inventory::parseGrouping(by);
             if (!grouping)
-                return error(400, "by: unknown grouping '" + by + "' (pool, node, class, model)");
+                return errorAnswer(
+                    400, "by: unknown grouping '" + by + "' (pool, node, class, model)");
             return { 200, freeDocument(snapshot, *grouping) };
         }
         if (what == "devices") {
@@ -144,7 +145,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             const inventory::Device *device = snapshot.device(
                 { param(query, "driver"), param(query, "pool"), param(query, "name") });
             if (!device)
-                return error(404,
+                return errorAnswer(404,
                     "no device " + param(query, "driver") + "/" + param(query, "pool") + "/"
                         + param(query, "name"));
             json details = deviceDetailsJson(snapshot, *device);
@@ -155,7 +156,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
     if (what == "cel" && segments.size() == 2) {
         const std::optional<std::string> expression = query.value("expr");
         if (!expression)
-            return error(400, "expr: the CEL selector expression is required");
+            return errorAnswer(400, "expr: the CEL selector expression is required");
         if (segments[1] == "check")
             return { 200,
                 celCheckDocument(*expression, clusterCelTarget(state.kubernetesVersion)) };
@@ -174,7 +175,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             = what == "claims" ? model::Kind::ResourceClaim : model::Kind::ResourceClaimTemplate;
         json details = claimDetailsDocument(state, kind, segments[1], segments[2]);
         if (details.is_null())
-            return error(404,
+            return errorAnswer(404,
                 std::string(what == "claims" ? "no ResourceClaim " : "no ResourceClaimTemplate ")
                     + segments[1] + "/" + segments[2]);
         details["rev"] = snapshot.rev();
@@ -182,7 +183,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
     }
     if (what == "explain")
         return explain(state, segments);
-    return error(404, "no console API path /console/v1/" + std::string(path));
+    return errorAnswer(404, "no console API path /console/v1/" + std::string(path));
 }
 
 ConsoleApi::ConsoleApi(QString cachePath, std::string cluster, std::string kubernetesVersion,
@@ -214,7 +215,7 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
     }
     const bool post = request.method == "POST" && takesBody(rest);
     if (request.method != "GET" && request.method != "HEAD" && !post) {
-        connection.respond(toResponse(error(405,
+        connection.respond(toResponse(errorAnswer(405,
             "the console API only reads (GET; POST to templates/check or "
             "templates/negative-control "
             "with the text to check)")));
@@ -229,7 +230,7 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
         if (!reply)
             return;
         if (!state) {
-            reply->respond(toResponse(error(503, state.error().message.toStdString())));
+            reply->respond(toResponse(errorAnswer(503, state.error().message.toStdString())));
             return;
         }
         // The computation reads only the shared snapshot: a worker thread does it, and the
@@ -245,7 +246,7 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
                 try {
                     return answer(state, path, query, *caches, body);
                 } catch (const std::exception &e) {
-                    return error(500, e.what());
+                    return errorAnswer(500, e.what());
                 }
             }));
     });
@@ -254,7 +255,7 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
 void ConsoleApi::openChannel(Request &request, HttpConnection &connection)
 {
     if (!isWebSocketUpgrade(request)) {
-        connection.respond(toResponse(error(400, "/console/v1/ws is a WebSocket")));
+        connection.respond(toResponse(errorAnswer(400, "/console/v1/ws is a WebSocket")));
         return;
     }
     m_inventory->start();

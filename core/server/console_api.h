@@ -44,6 +44,11 @@ struct Answer
     nlohmann::json body;
 };
 
+// The error every console API answer gives: {"error": {"code": status, "message": ...}}.
+Answer errorAnswer(int status, const std::string &message);
+// An answer as its HTTP response: JSON, never cached.
+Response toResponse(const Answer &answer);
+
 // What the console API keeps from one request to the next (one per server, or per `dractl
 // console-api` run): the device table's orders and the simulation cluster of the latest
 // revision, which every keystroke's template check reuses. Thread-safe.

@@ -9,43 +9,34 @@
 
 namespace dra::server::console {
 
-namespace {
-
-Answer badRequest(const std::string &message)
-{
-    return { 400, { { "error", { { "code", 400 }, { "message", message } } } } };
-}
-
-} // namespace
-
 Answer negativeControlAnswer(const ConsoleState &state, const QueryParams &query,
     alloc::SimulationClusterCache &clusters, std::string_view body)
 {
     if (body.empty())
-        return badRequest("the ResourceClaimTemplate or ResourceClaim to negate is the request's "
-                          "body (YAML or JSON)");
+        return errorAnswer(400,
+            "the ResourceClaimTemplate or ResourceClaim to negate is the request's "
+            "body (YAML or JSON)");
     const model::ManifestSet manifests
         = model::readManifestText(body, QStringLiteral("the request's body"));
     if (!manifests.problems.empty())
-        return badRequest(manifests.problems.front().message().toStdString());
+        return errorAnswer(400, manifests.problems.front().message().toStdString());
     if (manifests.documents.size() != 1)
-        return badRequest("the request's body holds " + std::to_string(manifests.documents.size())
-            + " objects; give one ResourceClaimTemplate or ResourceClaim");
+        return errorAnswer(400,
+            "the request's body holds " + std::to_string(manifests.documents.size())
+                + " objects; give one ResourceClaimTemplate or ResourceClaim");
     // The release of the template check: the one the server reports unless the page asks.
     Result<release::ChosenRelease> chosen = release::chooseRelease(state.kubernetesVersion,
         { query.value("kubernetesVersion").value_or(""),
             query.value("featureGates").value_or("") });
     if (!chosen)
-        return badRequest(chosen.error().message.toStdString());
+        return errorAnswer(400, chosen.error().message.toStdString());
     Result<alloc::SimulationCluster> cluster = clusters.of(state.snapshot, *chosen);
     if (!cluster)
-        return { 500,
-            { { "error",
-                { { "code", 500 }, { "message", cluster.error().message.toStdString() } } } } };
+        return errorAnswer(500, cluster.error().message.toStdString());
     Result<alloc::NegativeControl> control = alloc::negativeControl(
         *cluster->cluster, cluster->release, manifests.documents.front().object);
     if (!control)
-        return badRequest(
+        return errorAnswer(400,
             control.error().withContext(manifests.documents.front().origin).message.toStdString());
     return { 200, alloc::negativeControlJson(*control) };
 }

@@ -44,21 +44,6 @@ QString stateFingerprint(const QString &statePath)
 
 using nlohmann::json;
 
-Answer failure(int status, const std::string &message)
-{
-    return { status, { { "error", { { "code", status }, { "message", message } } } } };
-}
-
-Response asResponse(const Answer &answer)
-{
-    Response response;
-    response.status = answer.status;
-    response.contentType = "application/json";
-    response.headers.push_back({ "cache-control", "no-store" });
-    response.body = QByteArray::fromStdString(answer.body.dump());
-    return response;
-}
-
 int64_t now()
 {
     return QDateTime::currentMSecsSinceEpoch();
@@ -102,29 +87,29 @@ Answer rolloutsAnswer(
 {
     const std::vector<std::string> segments = splitPath(path);
     if (segments.empty() || segments[0] != "rollouts" || segments.size() > 2)
-        return failure(404, "rollouts or rollouts/NAME");
+        return errorAnswer(404, "rollouts or rollouts/NAME");
     std::optional<store::StateDb> db;
     if (QFileInfo::exists(statePath)) {
         Result<store::StateDb> opened = store::StateDb::open(statePath, store::OpenMode::ReadOnly);
         if (!opened)
-            return failure(500, opened.error().message.toStdString());
+            return errorAnswer(500, opened.error().message.toStdString());
         db.emplace(std::move(*opened));
     }
     if (segments.size() == 1) {
         Result<json> list = rollout::rolloutListJson(db ? &*db : nullptr, now());
         if (!list)
-            return failure(500, list.error().message.toStdString());
+            return errorAnswer(500, list.error().message.toStdString());
         (*list)["runsControllers"] = host != nullptr;
         return { 200, std::move(*list) };
     }
     const std::string &id = segments[1];
     if (!db)
-        return failure(404, "no rollout named " + id + " (no state file yet)");
+        return errorAnswer(404, "no rollout named " + id + " (no state file yet)");
     Result<std::optional<json>> detail = rollout::rolloutDetailJson(*db, id, now());
     if (!detail)
-        return failure(500, detail.error().message.toStdString());
+        return errorAnswer(500, detail.error().message.toStdString());
     if (!*detail)
-        return failure(404, "no rollout named " + id);
+        return errorAnswer(404, "no rollout named " + id);
     json &document = **detail;
     json messages = json::array();
     if (host)
@@ -142,7 +127,7 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
     const std::optional<rollout::Verb> verb = rollout::verbFromName(verbText);
     if (!verb
         || std::find(std::begin(kPageVerbs), std::end(kPageVerbs), *verb) == std::end(kPageVerbs))
-        return failure(404,
+        return errorAnswer(404,
             "no verb " + verbText
                 + ": promote, pause, resume, abort, retry-gate, reject or finalise (a rollout "
                   "starts with POST rollouts and its plan)");
@@ -150,28 +135,29 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
     if (!body.empty()) {
         request = json::parse(body, nullptr, false);
         if (request.is_discarded() || !request.is_object())
-            return failure(400, "the body of a verb is a JSON object like {\"reason\": \"...\"}");
+            return errorAnswer(
+                400, "the body of a verb is a JSON object like {\"reason\": \"...\"}");
     }
     if (request.contains("reason") && !request["reason"].is_string())
-        return failure(400, "reason: a text");
+        return errorAnswer(400, "reason: a text");
     rollout::Command command { *verb, context.actor, request.value("reason", std::string()) };
     command.acceptInconclusive = request.value("acceptInconclusive", false);
 
     if (!QFileInfo::exists(statePath))
-        return failure(404, "no rollout named " + id + " (no state file yet)");
+        return errorAnswer(404, "no rollout named " + id + " (no state file yet)");
     {
         Result<store::StateDb> db = store::StateDb::open(statePath, store::OpenMode::ReadOnly);
         if (!db)
-            return failure(500, db.error().message.toStdString());
+            return errorAnswer(500, db.error().message.toStdString());
         Result<std::optional<rollout::RolloutRecord>> record = rollout::RolloutStore(*db).load(id);
         if (!record)
-            return failure(500, record.error().message.toStdString());
+            return errorAnswer(500, record.error().message.toStdString());
         if (!*record)
-            return failure(404, "no rollout named " + id);
+            return errorAnswer(404, "no rollout named " + id);
         const rollout::RolloutState &state = (*record)->state;
         const std::vector<rollout::Verb> allowed = rollout::RolloutMachine::userVerbs(state.stage);
         if (std::find(allowed.begin(), allowed.end(), *verb) == allowed.end())
-            return failure(409,
+            return errorAnswer(409,
                 verbText + " is not possible while " + id + " is " + rollout::stageName(state.stage)
                     + " (possible: " + verbList(allowed) + ")");
         if (*verb == rollout::Verb::RetryGate) {
@@ -179,7 +165,7 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
             if (!gate.empty()) {
                 command.gate = rollout::gateFromName(gate);
                 if (!command.gate)
-                    return failure(400,
+                    return errorAnswer(400,
                         "gate: no gate named " + gate
                             + " (api, node, application, negative-control, baseline, rollback)");
             } else {
@@ -187,7 +173,8 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
                     if (!command.gate && result.verdict != rollout::Verdict::Passed)
                         command.gate = kind;
                 if (!command.gate)
-                    return failure(400, "gate: every gate of this stage passed; name one to retry");
+                    return errorAnswer(
+                        400, "gate: every gate of this stage passed; name one to retry");
             }
         }
         Result<std::optional<rollout::ControllerLease>> lease
@@ -195,7 +182,7 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
         const bool driven
             = lease && *lease && rollout::leaseState(*lease, now()) == rollout::LeaseState::Live;
         if (!driven && !context.hosted)
-            return failure(409,
+            return errorAnswer(409,
                 "nobody drives " + id
                     + " and this server runs no controller: give the verb with dractl rollout "
                     + verbText + " " + id + ", or drive it with dractl rollout run " + id);
@@ -204,10 +191,10 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
     {
         Result<store::StateDb> writer = rollout::openStateWriter(statePath);
         if (!writer)
-            return failure(503, writer.error().message.toStdString());
+            return errorAnswer(503, writer.error().message.toStdString());
         Result<int64_t> queued = rollout::ControllerInbox(*writer).enqueue(id, command, now());
         if (!queued)
-            return failure(500, queued.error().message.toStdString());
+            return errorAnswer(500, queued.error().message.toStdString());
         seq = *queued;
     }
     if (context.queued)
@@ -224,7 +211,7 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
         return { 202, std::move(answer) };
     }
     if (done->result.starts_with("refused"))
-        return failure(409, verbText + " " + id + ": " + done->result);
+        return errorAnswer(409, verbText + " " + id + ": " + done->result);
     answer["queued"] = false;
     answer["result"] = done->result;
     return { 200, std::move(answer) };
@@ -260,7 +247,7 @@ void ConsoleRollouts::checkForChanges()
 void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::string_view path)
 {
     if (m_statePath.isEmpty()) {
-        connection.respond(asResponse(failure(404, "this server keeps no rollouts")));
+        connection.respond(toResponse(errorAnswer(404, "this server keeps no rollouts")));
         return;
     }
     const std::vector<std::string> segments = splitPath(path);
@@ -270,7 +257,7 @@ void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::
         return;
     }
     if (!read && !(request.method == "POST" && segments.size() == 3)) {
-        connection.respond(asResponse(failure(
+        connection.respond(toResponse(errorAnswer(
             405, "rollouts: GET rollouts[/NAME], POST rollouts (a plan) or rollouts/NAME/VERB")));
         return;
     }
@@ -279,7 +266,7 @@ void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::
     connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reply] {
         watcher->deleteLater();
         if (reply)
-            reply->respond(asResponse(watcher->result()));
+            reply->respond(toResponse(watcher->result()));
     });
     const QString statePath = m_statePath;
     rollout::RolloutHost *host = m_host;
@@ -289,7 +276,7 @@ void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::
             try {
                 return rolloutsAnswer(statePath, path, host);
             } catch (const std::exception &e) {
-                return failure(500, e.what());
+                return errorAnswer(500, e.what());
             }
         }));
         return;
@@ -309,7 +296,7 @@ void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::
             try {
                 return rolloutVerb(statePath, id, verb, body, context);
             } catch (const std::exception &e) {
-                return failure(500, e.what());
+                return errorAnswer(500, e.what());
             }
         }));
 }
@@ -317,7 +304,7 @@ void ConsoleRollouts::handle(Request &request, HttpConnection &connection, std::
 void ConsoleRollouts::startFromPlan(Request &request, HttpConnection &connection)
 {
     if (!m_host) {
-        connection.respond(asResponse(failure(409,
+        connection.respond(toResponse(errorAnswer(409,
             "this server runs no rollout controller (dractl serve --demo does); start it with "
             "dractl rollout start PLAN")));
         return;
@@ -325,12 +312,12 @@ void ConsoleRollouts::startFromPlan(Request &request, HttpConnection &connection
     const std::string text = request.body.toStdString();
     if (text.empty()) {
         connection.respond(
-            asResponse(failure(400, "the RolloutPlan to start is the request's body (YAML)")));
+            toResponse(errorAnswer(400, "the RolloutPlan to start is the request's body (YAML)")));
         return;
     }
     const rollout::PlanParse parsed = rollout::parsePlan(text);
     if (!parsed.plan) {
-        connection.respond(asResponse(failure(400,
+        connection.respond(toResponse(errorAnswer(400,
             "not a valid RolloutPlan:\n"
                 + parsed.errorText(QStringLiteral("plan")).toStdString())));
         return;
@@ -363,7 +350,7 @@ void ConsoleRollouts::startFromPlan(Request &request, HttpConnection &connection
                     if (self)
                         QMetaObject::invokeMethod(self, [reply, done]() {
                             if (reply)
-                                reply->respond(asResponse(done));
+                                reply->respond(toResponse(done));
                         });
                 });
         },
