@@ -365,4 +365,15 @@ Result<std::optional<MutationProgress>> ControllerInbox::progress(const std::str
     return std::optional<MutationProgress>(std::move(progress));
 }
 
+std::optional<QueuedCommand> answeredCommand(const QString &statePath, int64_t seq)
+{
+    Result<store::StateDb> db = store::StateDb::open(statePath, store::OpenMode::ReadOnly);
+    if (!db)
+        return std::nullopt;
+    Result<std::optional<QueuedCommand>> command = ControllerInbox(*db).command(seq);
+    if (!command || !*command || !(*command)->consumedAt || (*command)->result.empty())
+        return std::nullopt;
+    return **command;
+}
+
 } // namespace dra::rollout

@@ -108,4 +108,9 @@ private:
     store::StateDb &m_state;
 };
 
+// What the controller made of queued command `seq` in the state file at `statePath`, once it
+// consumed it and recorded a result; nullopt while it waits (or while the file cannot be read).
+// Opens the file read-only each time: a process waiting for its verb's outcome asks in a loop.
+std::optional<QueuedCommand> answeredCommand(const QString &statePath, int64_t seq);
+
 } // namespace dra::rollout

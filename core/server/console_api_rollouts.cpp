@@ -62,19 +62,6 @@ std::string verbList(const std::vector<rollout::Verb> &verbs)
     return text.empty() ? "none" : text;
 }
 
-// What became of queued command `seq`; nullopt while it waits.
-std::optional<rollout::QueuedCommand> outcome(const QString &statePath, int64_t seq)
-{
-    Result<store::StateDb> db = store::StateDb::open(statePath, store::OpenMode::ReadOnly);
-    if (!db)
-        return std::nullopt;
-    Result<std::optional<rollout::QueuedCommand>> command
-        = rollout::ControllerInbox(*db).command(seq);
-    if (!command || !*command || !(*command)->consumedAt || (*command)->result.empty())
-        return std::nullopt;
-    return **command;
-}
-
 } // namespace
 
 bool isRolloutsPath(std::string_view path)
@@ -200,7 +187,8 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
     if (context.queued)
         context.queued();
     std::optional<rollout::QueuedCommand> done;
-    for (int waited = 0; !(done = outcome(statePath, seq)) && waited < context.waitMs;
+    for (int waited = 0;
+         !(done = rollout::answeredCommand(statePath, seq)) && waited < context.waitMs;
          waited += 100)
         QThread::msleep(100);
     json answer { { "rollout", id }, { "verb", verbText }, { "seq", seq },

@@ -145,19 +145,6 @@ Result<std::optional<rollout::ControllerLease>> liveLease(store::StateDb &db, co
         db, id, rollout::ControllerOwner::thisProcess(), QDateTime::currentMSecsSinceEpoch());
 }
 
-// What became of queued command `seq`, once consumed; nullopt while it waits.
-std::optional<rollout::QueuedCommand> commandOutcome(const QString &state, int64_t seq)
-{
-    Result<store::StateDb> db = store::StateDb::open(state, store::OpenMode::ReadOnly);
-    if (!db)
-        return std::nullopt;
-    Result<std::optional<rollout::QueuedCommand>> command
-        = rollout::ControllerInbox(*db).command(seq);
-    if (!command || !*command || !(*command)->consumedAt || (*command)->result.empty())
-        return std::nullopt;
-    return **command;
-}
-
 int printOutcome(const QString &verb, const std::optional<rollout::QueuedCommand> &outcome)
 {
     if (!outcome) {
@@ -321,7 +308,7 @@ int runRolloutStart(const QStringList &arguments)
         return *status;
     const int64_t seq = std::get<int64_t>(started);
     const int driven = driveOnce(parser, *state, plan.name);
-    const int status = printOutcome(QStringLiteral("start"), commandOutcome(*state, seq));
+    const int status = printOutcome(QStringLiteral("start"), rollout::answeredCommand(*state, seq));
     if (status == Ok)
         out(QStringLiteral("Follow it with: dractl rollout run %1 [--auto-promote]\n")
                 .arg(qs(plan.name)));
@@ -561,7 +548,7 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         QElapsedTimer waited;
         waited.start();
         std::optional<rollout::QueuedCommand> outcome;
-        while (!(outcome = commandOutcome(*state, seq)) && waited.elapsed() < *waitMs)
+        while (!(outcome = rollout::answeredCommand(*state, seq)) && waited.elapsed() < *waitMs)
             QThread::msleep(200);
         return printOutcome(verbText, outcome);
     }
@@ -574,10 +561,10 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     if (local) {
         if (Result<void> done = executeWithoutCluster(*state, *parsed.plan, id); !done)
             return reportFailure(done.error());
-        return printOutcome(verbText, commandOutcome(*state, seq));
+        return printOutcome(verbText, rollout::answeredCommand(*state, seq));
     }
     const int driven = driveOnce(parser, *state, id);
-    const int status = printOutcome(verbText, commandOutcome(*state, seq));
+    const int status = printOutcome(verbText, rollout::answeredCommand(*state, seq));
     return driven != Ok ? driven : status;
 }
 
