@@ -84,7 +84,7 @@ struct RolloutEndpoint
 
 ClusterFactory rolloutClusters(std::shared_ptr<RolloutEndpoint> endpoint)
 {
-    return [endpoint]() -> Result<DriverCluster> {
+    return [endpoint]() -> Result<rollout::HostedCluster> {
         std::optional<kube::ClientConfig> client;
         {
             QMutexLocker lock(&endpoint->mutex);
@@ -95,7 +95,7 @@ ClusterFactory rolloutClusters(std::shared_ptr<RolloutEndpoint> endpoint)
                 QStringLiteral(
                     "a rollout acts through an API server: this console shows an offline cache, or "
                     "its cluster is not connected yet (open a context, or the demo cluster)"));
-        return kubeClusterFactory(*client)();
+        return rollout::kubeClusterFactory(*client, rolloutUserAgent())();
     };
 }
 

@@ -7,9 +7,7 @@
 
 #include "core/common/json_text.h"
 #include "core/common/clock.h"
-#include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
-#include "core/rollout/kube_cluster.h"
 #include "core/rollout/rollout_controller.h"
 #include "core/rollout/rollout_start.h"
 #include "core/rollout/rollout_store.h"
@@ -246,7 +244,7 @@ private:
     {
         if (m_cluster.port)
             return true;
-        Result<DriverCluster> made = m_clusters
+        Result<rollout::HostedCluster> made = m_clusters
             ? m_clusters()
             : fail(common::Error::Code::Invalid, QStringLiteral("no cluster"));
         if (!made) {
@@ -354,7 +352,7 @@ private:
     RolloutDriverOptions m_options;
     std::function<void(views::RolloutSnapshotPtr)> m_publish;
     std::function<void(QString)> m_say;
-    DriverCluster m_cluster;
+    rollout::HostedCluster m_cluster;
     std::unique_ptr<rollout::RolloutController> m_controller;
     std::string m_id;
     RolloutSnapshot::Drive m_drive = RolloutSnapshot::Drive::Idle;
@@ -364,23 +362,9 @@ private:
     bool m_running = false, m_stopped = false;
 };
 
-ClusterFactory kubeClusterFactory(kube::ClientConfig config)
+std::string rolloutUserAgent()
 {
-    return [config]() -> Result<DriverCluster> {
-        struct Connection
-        {
-            std::unique_ptr<kube::RestClient> client;
-            std::unique_ptr<rollout::KubeCluster> cluster; // goes before the client it uses
-        };
-        kube::RestOptions rest;
-        rest.userAgent = "draconsole/" DRA_VERSION " (linux) rollout";
-        rest.exec.terminalAvailable = false; // no terminal to prompt on in the desktop
-        auto connection = std::make_shared<Connection>();
-        connection->client = std::make_unique<kube::RestClient>(config, rest);
-        connection->cluster = std::make_unique<rollout::KubeCluster>(*connection->client);
-        rollout::ClusterPort *port = connection->cluster.get();
-        return DriverCluster { std::move(connection), port };
-    };
+    return "draconsole/" DRA_VERSION " (linux) rollout";
 }
 
 RolloutDriver::RolloutDriver(QString statePath, ClusterFactory clusters, common::Clock &clock,

@@ -11,8 +11,8 @@
 #include <QString>
 
 #include "core/common/result.h"
-#include "core/kube/client_config.h"
 #include "core/rollout/controller_lease.h"
+#include "core/rollout/rollout_host.h"
 #include "views/rollout/rollout_snapshot.h"
 
 class QThread;
@@ -29,18 +29,13 @@ class RolloutPanel;
 
 namespace dra::console {
 
-// A cluster port for the controller and whatever keeps it alive; made on the driver's worker
-// thread, where it is used and destroyed.
-struct DriverCluster
-{
-    std::shared_ptr<void> owner;
-    rollout::ClusterPort *port = nullptr;
-};
-using ClusterFactory = std::function<Result<DriverCluster>()>;
+// The controller's cluster port and what keeps it alive (rollout::HostedCluster), made on the
+// driver's worker thread, where it is used and destroyed; rollout::kubeClusterFactory makes one
+// over the user's own connection.
+using ClusterFactory = rollout::HostedClusterFactory;
 
-// The rollout controller's cluster port over the user's own connection: a kube::RestClient of
-// `config` with a rollout::KubeCluster on it.
-ClusterFactory kubeClusterFactory(kube::ClientConfig config);
+// The user agent the desktop's rollout controller says it is.
+std::string rolloutUserAgent();
 
 struct RolloutDriverOptions
 {

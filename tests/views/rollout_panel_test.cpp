@@ -84,8 +84,8 @@ protected:
         PanelConsole made;
         made.driver = std::make_unique<RolloutDriver>(
             statePath(),
-            [port]() -> dra::Result<dra::console::DriverCluster> {
-                return dra::console::DriverCluster { {}, port };
+            [port]() -> dra::Result<dra::rollout::HostedCluster> {
+                return dra::rollout::HostedCluster { {}, port };
             },
             m_clock, options);
         made.panel = std::make_unique<RolloutPanel>();
@@ -395,8 +395,8 @@ TEST_F(RolloutPanelTest, TheWorkerThreadDrivesTheRolloutAndReleasesTheLeaseWhenT
     dra::rollout::ClusterPort *port = &m_cluster; // used by the worker thread only from here on
     auto driver = std::make_unique<RolloutDriver>(
         statePath(),
-        [port]() -> dra::Result<dra::console::DriverCluster> {
-            return dra::console::DriverCluster { {}, port };
+        [port]() -> dra::Result<dra::rollout::HostedCluster> {
+            return dra::rollout::HostedCluster { {}, port };
         },
         dra::common::Clock::system(), options);
     RolloutPanel panel;
@@ -429,7 +429,7 @@ TEST_F(RolloutPanelTest, WithoutAClusterNothingIsCreatedOrQueuedAndThePanelSaysW
     options.workerThread = false;
     RolloutDriver driver(
         statePath(),
-        []() -> dra::Result<dra::console::DriverCluster> {
+        []() -> dra::Result<dra::rollout::HostedCluster> {
             return dra::fail(
                 dra::common::Error::Code::Invalid, QStringLiteral("connect with --context"));
         },
