@@ -20,12 +20,16 @@ namespace {
 
 using nlohmann::json;
 
+// The rollouts of the state file: "changed" says the file was written (by this server's
+// controllers, a verb, another process); the others follow the inventory.
+constexpr const char *kRolloutsView = "rollouts";
+
 // The views a page may follow; "changed" names the kinds whose objects moved, and the page
 // asks again for what it shows.
 bool isView(const std::string &view)
 {
     static const char *const kViews[] = { "info", "overview", "devices", "device", "classes",
-        "claims", "templates", "lint", "free" };
+        "claims", "templates", "lint", "free", kRolloutsView };
     for (const char *known : kViews)
         if (view == known)
             return true;
@@ -152,7 +156,7 @@ void ConsoleChannel::subscribe(const json &message)
         return;
     }
     const std::string id = idValue.get<std::string>();
-    if (m_views.contains(id) || m_watchSinks.contains(id) || m_rolloutViews.contains(id)) {
+    if (m_views.contains(id) || m_watchSinks.contains(id)) {
         sendError(id, 409, "subscribe: the id " + id + " is already subscribed");
         return;
     }
@@ -161,12 +165,6 @@ void ConsoleChannel::subscribe(const json &message)
         return;
     }
     const std::string view = message.value("view", "");
-    if (view == "rollouts") {
-        // Rollouts live in the state file, not the inventory: "changed" says it was written.
-        m_rolloutViews.insert(id);
-        send({ { "type", "subscribed" }, { "id", id }, { "view", view } });
-        return;
-    }
     if (!isView(view)) {
         sendError(id, 400,
             "subscribe: no view '" + view
@@ -175,6 +173,10 @@ void ConsoleChannel::subscribe(const json &message)
         return;
     }
     m_views[id] = view;
+    if (view == kRolloutsView) { // of the state file, which has no revision
+        send({ { "type", "subscribed" }, { "id", id }, { "view", view } });
+        return;
+    }
     const ConsoleState *state = m_inventory.current();
     send({ { "type", "subscribed" }, { "id", id }, { "view", view },
         { "rev", state ? json(state->snapshot->rev()) : json(nullptr) } });
@@ -218,7 +220,7 @@ void ConsoleChannel::subscribeWatch(const std::string &id, const json &watch)
 
 void ConsoleChannel::unsubscribe(const std::string &id)
 {
-    if (m_views.erase(id) > 0 || m_rolloutViews.erase(id) > 0) {
+    if (m_views.erase(id) > 0) {
         send({ { "type", "unsubscribed" }, { "id", id } });
         return;
     }
@@ -239,14 +241,16 @@ void ConsoleChannel::onChanged(qint64 rev, const QStringList &kinds)
     for (const QString &kind : kinds)
         kindList.push_back(kind.toStdString());
     for (const auto &[id, view] : m_views)
-        send({ { "type", "changed" }, { "id", id }, { "view", view }, { "rev", rev },
-            { "kinds", kindList } });
+        if (view != kRolloutsView)
+            send({ { "type", "changed" }, { "id", id }, { "view", view }, { "rev", rev },
+                { "kinds", kindList } });
 }
 
 void ConsoleChannel::onRolloutsChanged()
 {
-    for (const std::string &id : m_rolloutViews)
-        send({ { "type", "changed" }, { "id", id }, { "view", "rollouts" } });
+    for (const auto &[id, view] : m_views)
+        if (view == kRolloutsView)
+            send({ { "type", "changed" }, { "id", id }, { "view", view } });
 }
 
 } // namespace dra::server::console

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
 
 #include <QObject>
@@ -55,8 +54,7 @@ private:
     ConsoleInventory &m_inventory;
     const ServedApi &m_api;
     WatchHub &m_watches;
-    std::map<std::string, std::string> m_views; // subscription id -> view name (not rollouts)
-    std::set<std::string> m_rolloutViews; // subscription ids of the "rollouts" view
+    std::map<std::string, std::string> m_views; // subscription id -> view name
     std::map<std::string, QPointer<EventSink>> m_watchSinks; // subscription id -> its watch
 };
 
