@@ -89,6 +89,21 @@ QByteArray handshakeStatus(
     return socket.readLine().trimmed();
 }
 
+// A template of one MIG device of the 1g.10gb profile, for the checks that take a body.
+constexpr const char *kOneMigTemplate = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one-mig, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: mig.nvidia.com
+          selectors:
+          - cel: {expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"}
+)";
+
 class WebConsoleServeTest : public testing::Test
 {
 protected:
@@ -365,25 +380,9 @@ TEST_F(WebConsoleServeTest, TopologyIsTheDrawingDractlTopologyPrints)
 
 TEST_F(WebConsoleServeTest, TemplateCheckIsWhatDractlTemplateCheckPrints)
 {
-    const QByteArray text = R"(apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-mig, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: mig.nvidia.com
-          selectors:
-          - cel: {expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"}
-)";
-    const QString file = s_dir->filePath(QStringLiteral("one-mig.yaml"));
-    {
-        QFile out(file);
-        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
-        out.write(text);
-    }
+    const QByteArray text(kOneMigTemplate);
+    const QString file
+        = writeTestFile(s_dir->filePath(QStringLiteral("one-mig.yaml")), kOneMigTemplate);
     const auto [served, twinned] = atSameRevision(QStringLiteral("templates/check"),
         { QStringLiteral("console-api"), QStringLiteral("templates/check"),
             QStringLiteral("--body"), file },
@@ -409,25 +408,9 @@ spec:
 
 TEST_F(WebConsoleServeTest, NegativeControlIsWhatDractlNegativeControlPrints)
 {
-    const QByteArray text = R"(apiVersion: resource.k8s.io/v1
-kind: ResourceClaimTemplate
-metadata: {name: one-mig, namespace: default}
-spec:
-  spec:
-    devices:
-      requests:
-      - name: gpu
-        exactly:
-          deviceClassName: mig.nvidia.com
-          selectors:
-          - cel: {expression: "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"}
-)";
-    const QString file = s_dir->filePath(QStringLiteral("one-mig-negative.yaml"));
-    {
-        QFile out(file);
-        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
-        out.write(text);
-    }
+    const QByteArray text(kOneMigTemplate);
+    const QString file
+        = writeTestFile(s_dir->filePath(QStringLiteral("one-mig-negative.yaml")), kOneMigTemplate);
     // The page's endpoint, its `dractl console-api` twin and `dractl negative-control`.
     const auto [served, twinned] = atSameRevision(QStringLiteral("templates/negative-control"),
         { QStringLiteral("console-api"), QStringLiteral("templates/negative-control"),
