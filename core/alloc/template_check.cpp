@@ -175,15 +175,24 @@ std::vector<std::string> TemplateCheck::findings() const
     return out;
 }
 
-TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text)
+TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text,
+    const release::ChosenRelease &release)
 {
     TemplateCheck check;
     const Clock::time_point start = Clock::now();
-    if (const std::optional<model::Object> object = readClaim(text, check))
-        matchObject(
-            snapshot, release::recordedRelease(snapshot.kubernetesVersion()), *object, check);
+    if (const std::optional<model::Object> object = readClaim(text, check)) {
+        if (matchObject(snapshot, release, *object, check)) {
+            check.kubernetesMinor = release.minor;
+            check.release = release.text();
+        }
+    }
     check.matchMs = msSince(start);
     return check;
+}
+
+TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text)
+{
+    return matchTemplate(snapshot, text, release::recordedRelease(snapshot.kubernetesVersion()));
 }
 
 TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_view text,
@@ -194,6 +203,8 @@ TemplateCheck checkTemplate(const inventory::SnapshotPtr &snapshot, std::string_
     const std::optional<model::Object> object = readClaim(text, check);
     if (!object || !matchObject(*snapshot, release, *object, check))
         return check;
+    check.kubernetesMinor = release.minor;
+    check.release = release.text();
     check.matchMs = msSince(start);
     Result<SimulationCluster> cluster = clusters.of(snapshot, release);
     if (!cluster) {

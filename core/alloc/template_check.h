@@ -36,7 +36,7 @@ struct TemplateCheck
     std::vector<Request> requests;
 
     bool simulated = false;
-    int kubernetesMinor = 0; // the release simulated: Kubernetes 1.<minor>
+    int kubernetesMinor = 0; // the release checked in: Kubernetes 1.<minor>
     std::string release; // release::ChosenRelease::text(): "Kubernetes 1.34 (the cluster's ...)"
     std::vector<std::string> nodesWhereOneFits;
     int copiesThatFit = 0;
@@ -56,8 +56,12 @@ struct TemplateCheck
 
 // The quick half of a check, run on every keystroke: reads one ResourceClaimTemplate or
 // ResourceClaim (YAML or JSON text, its first document) and counts, per request, the devices
-// of its class and those its selectors match, compiled as new selectors in the snapshot's
-// recorded release (release::recordedRelease()). No simulation. Any thread.
+// of its class and those its selectors match, compiled as new selectors in `release`. No
+// simulation. Any thread.
+TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text,
+    const release::ChosenRelease &release);
+
+// The same in the snapshot's recorded release (release::recordedRelease()).
 TemplateCheck matchTemplate(const inventory::Snapshot &snapshot, std::string_view text);
 
 // The whole check of the text in `release` (release::chooseRelease()): the match counts, its

@@ -23,9 +23,11 @@ json toJson(const TemplateCheck &check)
             { "matching", request.matching }, { "nodes", request.nodes },
             { "selectorErrors", request.selectorErrors } });
     out["requests"] = std::move(requests);
-    if (check.simulated) {
+    if (!check.release.empty()) {
         out["kubernetesVersion"] = "1." + std::to_string(check.kubernetesMinor);
         out["release"] = check.release;
+    }
+    if (check.simulated) {
         json allocation = { { "copiesThatFit", check.copiesThatFit },
             { "nodesWhereOneFits", check.nodesWhereOneFits },
             { "explanation", check.explanation } };

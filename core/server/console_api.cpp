@@ -47,7 +47,8 @@ Answer explain(const ConsoleState &state, const std::vector<std::string> &segmen
     return { 200, std::move(*diagnosis) };
 }
 
-// The template check the editor shows as you type, on the text POSTed (or ?text=).
+// The template check the editor shows as you type, on the text POSTed (or ?text=);
+// ?simulate=false answers only its quick half, the match counts.
 Answer templateCheck(const ConsoleState &state, const QueryParams &query,
     alloc::SimulationClusterCache &clusters, std::string_view body)
 {
@@ -55,8 +56,13 @@ Answer templateCheck(const ConsoleState &state, const QueryParams &query,
     if (text.empty())
         return errorAnswer(
             400, "the ResourceClaimTemplate to check is the request's body (YAML or JSON)");
-    Result<json> check = templateCheckDocument(
-        state, text, { param(query, "kubernetesVersion"), param(query, "featureGates") }, clusters);
+    const std::string simulate = param(query, "simulate");
+    if (!simulate.empty() && simulate != "true" && simulate != "false")
+        return errorAnswer(400, "simulate is true or false, not " + simulate);
+    const release::ReleaseChoice choice { param(query, "kubernetesVersion"),
+        param(query, "featureGates") };
+    Result<json> check = simulate == "false" ? templateMatchDocument(state, text, choice)
+                                             : templateCheckDocument(state, text, choice, clusters);
     if (!check)
         return invalid(check.error());
     return { 200, std::move(*check) };

@@ -62,7 +62,8 @@ struct AnswerCaches
 //   GET info | overview | classes | claims | templates | lint | readiness | free?by= | devices?...
 //   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME | topology/NODE
 //   GET cel/check?expr= | cel/eval?expr= | explain/pod/NS/NAME | explain/claim/NS/NAME
-//   POST templates/check[?kubernetesVersion=&featureGates=] with the template as the body
+//   POST templates/check[?kubernetesVersion=&featureGates=&simulate=false] with the template as
+//   the body (simulate=false: the match counts only, what the editor asks on every keystroke)
 //   POST templates/negative-control[?kubernetesVersion=&featureGates=], the same way
 // `path` is what follows /console/v1/. Errors are {error: {code, message}}.
 Answer answer(const ConsoleState &state, std::string_view path, const QueryParams &query,

@@ -433,6 +433,17 @@ Result<json> templateCheckDocument(const ConsoleState &state, std::string_view t
     return out;
 }
 
+Result<json> templateMatchDocument(
+    const ConsoleState &state, std::string_view text, const release::ReleaseChoice &choice)
+{
+    Result<release::ChosenRelease> chosen = release::chooseRelease(state.kubernetesVersion, choice);
+    if (!chosen)
+        return fail(chosen.error());
+    json out = alloc::toJson(alloc::matchTemplate(*state.snapshot, text, *chosen));
+    out["rev"] = state.snapshot->rev();
+    return out;
+}
+
 Result<json> topologyLayoutDocument(const inventory::Snapshot &snapshot, const std::string &node)
 {
     Result<topology::NodeTopology> graph

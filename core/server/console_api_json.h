@@ -68,6 +68,10 @@ bool celCompiles(const nlohmann::json &checkOrEval);
 [[nodiscard]] Result<nlohmann::json> templateCheckDocument(const ConsoleState &state,
     std::string_view text, const release::ReleaseChoice &choice,
     alloc::SimulationClusterCache &clusters);
+// Its quick half, what the editor asks on every keystroke: the same document without the
+// allocation simulation (match counts, selector errors, findings).
+[[nodiscard]] Result<nlohmann::json> templateMatchDocument(
+    const ConsoleState &state, std::string_view text, const release::ReleaseChoice &choice);
 
 // `dractl topology NODE -o layout-json` from the cache (no imported `nvidia-smi topo -m`): the
 // drawing the desktop and the web console show, boxes and links with coordinates. NotFound when

@@ -406,6 +406,38 @@ TEST_F(WebConsoleServeTest, TemplateCheckIsWhatDractlTemplateCheckPrints)
     EXPECT_EQ(write.status, 405) << "only the checks take a body";
 }
 
+TEST_F(WebConsoleServeTest, TheQuickHalfOfTheCheckCountsWhatTheWholeCheckCounts)
+{
+    // What the editor asks on every keystroke: the match counts of the whole check, in the
+    // same release, without the allocation simulation; its twin prints the same.
+    const QByteArray text(kOneMigTemplate);
+    const QString file
+        = writeTestFile(s_dir->filePath(QStringLiteral("one-mig-quick.yaml")), kOneMigTemplate);
+    const auto [quick, twinned] = atSameRevision(QStringLiteral("templates/check?simulate=false"),
+        { QStringLiteral("console-api"), QStringLiteral("templates/check?simulate=false"),
+            QStringLiteral("--body"), file },
+        text);
+    EXPECT_EQ(quick, twinned);
+    const json whole = atSameRevision(QStringLiteral("templates/check"),
+        { QStringLiteral("console-api"), QStringLiteral("templates/check"),
+            QStringLiteral("--body"), file },
+        text)
+                           .first;
+    ASSERT_TRUE(whole.contains("allocation")) << whole.dump();
+    EXPECT_FALSE(quick.contains("allocation")) << quick.dump();
+    EXPECT_EQ(quick["requests"], whole["requests"]);
+    EXPECT_EQ(quick["release"], whole["release"]);
+
+    const WebReply older = webGet(m_network,
+        url(QStringLiteral("/console/v1/templates/check?simulate=false&kubernetesVersion=1.33")),
+        *s_token, text);
+    ASSERT_EQ(older.status, 200) << older.body.constData();
+    EXPECT_EQ(json::parse(older.body.toStdString())["kubernetesVersion"], "1.33");
+    const WebReply unclear = webGet(m_network,
+        url(QStringLiteral("/console/v1/templates/check?simulate=maybe")), *s_token, text);
+    EXPECT_EQ(unclear.status, 400) << unclear.body.constData();
+}
+
 TEST_F(WebConsoleServeTest, NegativeControlIsWhatDractlNegativeControlPrints)
 {
     const QByteArray text(kOneMigTemplate);

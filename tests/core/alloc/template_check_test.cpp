@@ -104,6 +104,15 @@ TEST(TemplateCheckTest, SelectorsCompileInTheClustersRelease)
     EXPECT_GT(gated.requests[0].matching, 0);
     EXPECT_NE(gated.release.find("the cluster's version, v1.34.1"), std::string::npos)
         << gated.release;
+
+    // The quick half, in a release chosen for the editor, compiles as the whole check does.
+    const TemplateCheck quickGated = matchTemplate(*cluster134, text,
+        *release::chooseRelease("v1.34.1", { "", "DRAConsumableCapacity=true" }));
+    ASSERT_EQ(quickGated.requests.size(), 1u);
+    EXPECT_TRUE(quickGated.requests[0].selectorErrors.empty());
+    EXPECT_EQ(quickGated.requests[0].matching, gated.requests[0].matching);
+    EXPECT_FALSE(quickGated.simulated);
+    EXPECT_EQ(quickGated.release, gated.release);
 }
 
 TEST(TemplateCheckTest, ImpossibleSelectorIsExplainedPerNode)
