@@ -190,7 +190,15 @@ try {
     // Deleted first: Chromium typing over a selection of styled text applies an inline style,
     // which the page's Content-Security-Policy refuses (and reports as a console error).
     await page.keyboard.press('Backspace');
+    // Each change asks the quick half at once (match counts, no simulation); the whole check
+    // follows once typing pauses.
+    const quickAnswer = page.waitForResponse((r) => r.url().includes('/console/v1/templates/check?')
+      && r.url().includes('simulate=false') && r.request().postData() === impossible, { timeout: 10000 });
     await page.keyboard.insertText(impossible);
+    const quick = await (await quickAnswer).json();
+    assert.equal(quick.allocation, undefined, 'the quick half does not simulate');
+    assert.deepEqual(quick.requests.map((r) => r.matching), none.requests.map((r) => r.matching),
+      'the quick half counts what the whole check counts');
     await page.locator('#check-verdict', { hasText: 'Cannot be allocated' }).waitFor({ timeout: 10000 });
     for (const request of none.requests) {
       assert.equal(Number(await page.locator(`.match-count[data-request="${request.name}"]`).innerText()),

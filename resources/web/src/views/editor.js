@@ -3,8 +3,9 @@
 //
 // The template editor: a ResourceClaimTemplate in YAML (CodeMirror 6), its CEL selectors
 // checked as you type by the server's compiler, errors underlined at their line:column; beside
-// it the whole template checked by the server (templates/check) after a pause: match counts per
-// request, where copies fit or why not, findings, in the cluster's release or one chosen.
+// it the template checked by the server (templates/check): match counts per request on every
+// change, and after a pause where copies fit or why not, findings, in the cluster's release or
+// one chosen.
 // Above it the actions on the text (editor_actions.js): open a template of the cluster
 // (?from=NS/NAME), the negative control, a server-side dry run shown as a diff, apply after a
 // confirmation, and save (Ctrl+S) as a YAML file.
@@ -68,31 +69,60 @@ export const editor = {
       if (info.kubernetesVersion) release.options[0].textContent = `the cluster's (${info.kubernetesVersion})`;
     }).catch(() => {});
 
-    // The whole text, checked after a pause; an answer is shown only while no newer text or
-    // option is waiting or asked about.
+    // On every change the quick half of the check (match counts, no simulation), one request
+    // in flight at a time; after a pause the whole check with the allocation simulation. An
+    // answer is shown only while no newer text or option is waiting or asked about, and a
+    // quick answer never replaces the whole check of the same text.
     let latest = 0;
+    let wholeShown = 0;
     let timer = null;
+    let quickInFlight = false;
+    let quickAsked = 0;
+    const showFailure = (error) => {
+      if (error.status === 400) {
+        fill(result, h('p', { class: 'warn', id: 'check-error' }, error.message));
+        state.textContent = '';
+      } else {
+        state.textContent = 'not checked';
+        context.fail(error);
+      }
+    };
+    const runQuick = async () => {
+      if (quickInFlight || quickAsked === latest) return;
+      quickInFlight = true;
+      const serial = latest;
+      quickAsked = serial;
+      try {
+        const answer = await context.api.post('templates/check', view.state.doc.toString(),
+          { ...checkOptions(), simulate: 'false' });
+        if (serial === latest && wholeShown !== serial && context.alive()) {
+          fill(result, checkSection(answer, { simulating: !answer.error }));
+        }
+      } catch (error) {
+        if (serial === latest && wholeShown !== serial && context.alive()) showFailure(error);
+      } finally {
+        quickInFlight = false;
+      }
+      if (context.alive()) runQuick();
+    };
     const runCheck = async (serial, text) => {
       state.textContent = 'checking…';
       try {
         const answer = await context.api.post('templates/check', text, checkOptions());
         if (serial !== latest || !context.alive()) return;
+        wholeShown = serial;
         fill(result, checkSection(answer));
         state.textContent = '';
       } catch (error) {
         if (serial !== latest || !context.alive()) return;
-        if (error.status === 400) {
-          fill(result, h('p', { class: 'warn', id: 'check-error' }, error.message));
-          state.textContent = '';
-        } else {
-          state.textContent = 'not checked';
-          context.fail(error);
-        }
+        wholeShown = serial;
+        showFailure(error);
       }
     };
     const scheduleCheck = (delay = CHECK_DELAY_MS) => {
       clearTimeout(timer);
       const serial = ++latest;
+      runQuick();
       timer = setTimeout(() => runCheck(serial, view.state.doc.toString()), delay);
     };
     const keepOptions = () => {

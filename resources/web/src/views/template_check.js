@@ -49,20 +49,26 @@ function allocationSection(allocation) {
       h('ul', { class: 'explanation' }, allocation.explanation.map((line) => h('li', {}, line)))) : null);
 }
 
-// The pane's contents for one answer of the template check.
-export function checkSection(answer) {
+// The pane's contents for one answer of the template check; `simulating` when the answer is
+// the quick half (match counts) and the simulation is still to come.
+export function checkSection(answer, { simulating = false } = {}) {
   if (answer.error) {
     return [h('p', { class: 'warn', id: 'check-error' }, `The text does not read: ${answer.error}`)];
   }
   return [
     h('p', { class: 'muted' }, `${answer.kind} ${answer.namespace ? `${answer.namespace}/` : ''}${answer.name}`),
     h('h4', {}, 'Requests'), requestsTable(answer.requests ?? []),
-    allocationSection(answer.allocation),
+    simulating
+      ? [h('h4', {}, 'Allocation'), h('p', { class: 'muted', id: 'check-simulating' }, 'Simulating once typing pauses…')]
+      : allocationSection(answer.allocation),
     h('h4', {}, 'Findings'),
     answer.findings?.length
       ? h('ul', { class: 'findings' }, answer.findings.map((f) => h('li', {}, f)))
       : h('p', { class: 'muted' }, 'Nothing to report.'),
-    answer.release ? h('p', { class: 'checked-in muted' }, `Checked in ${answer.release}`,
+    // .checked-in marks the whole check (tests and screenshots wait for it); the quick half
+    // says only what it matched in.
+    answer.release ? h('p', { class: `${simulating ? 'matched-in' : 'checked-in'} muted` },
+      `${simulating ? 'Matched' : 'Checked'} in ${answer.release}`,
       answer.rev !== undefined ? ` at revision ${answer.rev}` : '', '.') : null,
   ];
 }
