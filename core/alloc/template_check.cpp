@@ -4,11 +4,12 @@
 
 #include <chrono>
 #include <optional>
-#include <set>
+#include <unordered_set>
 
 #include "core/alloc/allocated_state.h"
 #include "core/alloc/simulator.h"
 #include "core/cel/dra_selector.h"
+#include "core/cel/selector_evaluator.h"
 #include "core/model/manifest_reader.h"
 
 namespace dra::alloc {
@@ -48,15 +49,31 @@ void checkRequest(const inventory::Snapshot &snapshot, const release::Kubernetes
         }
         selectors.push_back(std::move(*compiled));
     }
-    std::set<std::string> nodes;
+    std::unordered_set<std::string_view> nodes;
     if (match && request.selectorErrors.empty()) {
+        // Read by column, devices with the same values on what a selector reads sharing one
+        // evaluation, as the Devices page sweeps: this runs on every keystroke.
+        std::vector<cel::SelectorEvaluator> evaluators;
+        evaluators.reserve(selectors.size());
+        for (const auto &selector : selectors)
+            evaluators.emplace_back(selector);
+        const cel::DeviceTable &table = snapshot.deviceTable();
+        const std::vector<const inventory::Device *> &all = snapshot.devices();
+        size_t index = 0; // of `device` in the table: the class's devices keep its order
         for (const inventory::Device *device : match->devices) {
-            bool all = true;
-            for (const auto &selector : selectors)
-                all = all
-                    && cel::evaluate(selector, device->view).outcome
-                        == cel::SelectorResult::Outcome::Match;
-            if (all) {
+            while (index < all.size() && all[index] != device)
+                ++index;
+            bool matches = true;
+            for (auto &evaluator : evaluators) {
+                const cel::SelectorResult &result = index < all.size()
+                    ? evaluator.evaluate(table, index)
+                    : evaluator.evaluate(device->view);
+                if (result.outcome != cel::SelectorResult::Outcome::Match) {
+                    matches = false;
+                    break;
+                }
+            }
+            if (matches) {
                 ++request.matching;
                 nodes.insert(device->node);
             }
