@@ -87,25 +87,39 @@ export const editor = {
         context.fail(error);
       }
     };
+    // An empty editor has nothing to check (the API refuses an empty body).
+    const isEmpty = (text) => text.trim() === '';
+    const showEmpty = () => {
+      fill(result, h('p', { class: 'muted', id: 'check-empty' }, 'The editor is empty.'));
+      state.textContent = '';
+    };
     const runQuick = async () => {
       if (quickInFlight || quickAsked === latest) return;
       quickInFlight = true;
       const serial = latest;
       quickAsked = serial;
-      try {
-        const answer = await context.api.post('templates/check', view.state.doc.toString(),
-          { ...checkOptions(), simulate: 'false' });
-        if (serial === latest && wholeShown !== serial && context.alive()) {
-          fill(result, checkSection(answer, { simulating: !answer.error }));
+      const text = view.state.doc.toString();
+      const current = () => serial === latest && wholeShown !== serial && context.alive();
+      if (isEmpty(text)) {
+        showEmpty();
+      } else {
+        try {
+          const answer = await context.api.post('templates/check', text,
+            { ...checkOptions(), simulate: 'false' });
+          if (current()) fill(result, checkSection(answer, { simulating: !answer.error }));
+        } catch (error) {
+          if (current()) showFailure(error);
         }
-      } catch (error) {
-        if (serial === latest && wholeShown !== serial && context.alive()) showFailure(error);
-      } finally {
-        quickInFlight = false;
       }
+      quickInFlight = false;
       if (context.alive()) runQuick();
     };
     const runCheck = async (serial, text) => {
+      if (isEmpty(text)) {
+        wholeShown = serial;
+        showEmpty();
+        return;
+      }
       state.textContent = 'checking…';
       try {
         const answer = await context.api.post('templates/check', text, checkOptions());
