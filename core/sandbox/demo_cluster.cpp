@@ -14,12 +14,20 @@ namespace dra::sandbox {
 Result<void> seedDemoCache(store::CacheDb &writer, const std::string &cluster,
     const PresetOptions &preset, std::optional<int64_t> datedFromMs)
 {
+    Result<std::string> kubernetesVersion = presetKubernetesVersion(preset);
+    if (!kubernetesVersion)
+        return dra::fail(kubernetesVersion.error());
     Result<std::vector<store::ClusterInfo>> clusters = writer.clusters();
     if (!clusters)
         return dra::fail(clusters.error());
-    for (const store::ClusterInfo &info : *clusters) {
-        if (info.name == cluster)
+    for (store::ClusterInfo info : *clusters) {
+        if (info.name != cluster)
+            continue;
+        // A kept cache goes on as it was, in the release asked for this time, if any.
+        if (preset.kubernetesVersion.empty() || info.version == *kubernetesVersion)
             return {};
+        info.version = *kubernetesVersion;
+        return writer.setClusterInfo(info);
     }
     Result<nlohmann::json> inventory = generateInventory(preset);
     if (!inventory)
@@ -56,8 +64,7 @@ Result<void> seedDemoCache(store::CacheDb &writer, const std::string &cluster,
     }
     if (Result<model::BatchSummary> applied = writer.apply(batch); !applied)
         return dra::fail(applied.error());
-    return writer.setClusterInfo(
-        { cluster, "sandbox:" + preset.preset, std::string(kDemoKubernetesVersion), 0 });
+    return writer.setClusterInfo({ cluster, "sandbox:" + preset.preset, *kubernetesVersion, 0 });
 }
 
 } // namespace dra::sandbox

@@ -12,15 +12,15 @@
 
 namespace dra::sandbox {
 
-// The cluster name and Kubernetes release of the demo cluster.
+// The cluster name of the demo cluster.
 inline constexpr std::string_view kDemoCluster = "demo";
-inline constexpr std::string_view kDemoKubernetesVersion = "v1.36.0";
 
 // Seeds an empty cache (a writer) with a preset's demo cluster as cluster `cluster`: every
 // object of generateInventory() and a kube-system namespace with a UID of its own (the demo
-// cluster's identity) in one batch, and the cluster recorded as running kDemoKubernetesVersion. A
-// cache that already holds the cluster is left as it is, so a demo cache kept with --cache carries
-// its changes across restarts. Errors name the object.
+// cluster's identity) in one batch, and the cluster recorded as running presetKubernetesVersion().
+// A cache that already holds the cluster is left as it is, so a demo cache kept with --cache
+// carries its changes across restarts; only a release asked for in `preset` is recorded anew.
+// Errors name the object.
 // With `datedFromMs` (the control plane's now), the objects are dated back from it
 // (dateDemoObjects) instead of all bearing the preset's fixed time.
 [[nodiscard]] Result<void> seedDemoCache(store::CacheDb &writer, const std::string &cluster,

@@ -10,8 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::string_view kKubeletVersion = "v1.35.2";
-
 uint64_t splitMix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ULL;
@@ -171,7 +169,7 @@ json ObjectFactory::nodePrototype(const NodeShape &shape, GpuStack stack) const
     status["daemonEndpoints"] = { { "kubeletEndpoint", { { "Port", 10250 } } } };
     status["nodeInfo"] = { { "kernelVersion", "6.8.0-1024-nvidia" },
         { "osImage", "Ubuntu 24.04.2 LTS" }, { "containerRuntimeVersion", "containerd://2.0.5" },
-        { "kubeletVersion", kKubeletVersion }, { "kubeProxyVersion", kKubeletVersion },
+        { "kubeletVersion", m_kubeletVersion }, { "kubeProxyVersion", m_kubeletVersion },
         { "operatingSystem", "linux" }, { "architecture", "amd64" } };
     object["status"] = std::move(status);
     return object;

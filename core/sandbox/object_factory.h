@@ -21,6 +21,9 @@ class ObjectFactory final
 public:
     explicit ObjectFactory(uint64_t seed);
 
+    // The kubelet version nodes report (default v1.35.2, behind the demo's control plane).
+    void setKubeletVersion(std::string version) { m_kubeletVersion = std::move(version); }
+
     // 64 well-mixed bits for `key` under this seed.
     [[nodiscard]] uint64_t hash(std::string_view key) const;
     // A version-4-shaped UUID derived from `key`, lower-case hex.
@@ -48,6 +51,7 @@ private:
     [[nodiscard]] nlohmann::json nodePrototype(const NodeShape &shape, GpuStack stack) const;
 
     uint64_t m_seed;
+    std::string m_kubeletVersion { "v1.35.2" };
     std::map<std::pair<const NodeShape *, GpuStack>, nlohmann::json> m_nodePrototypes;
 };
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/common/json_text.h"
+#include "core/release/kubernetes_release.h"
 #include "core/sandbox/object_factory.h"
 #include "core/sandbox/serving_objects.h"
 #include "core/sandbox/slice_builder.h"
@@ -25,6 +26,11 @@ struct Preset
     std::string_view name;
     std::string_view description;
     int defaultNodes;
+    // The nodes planFor() lays out ("" = the preset's own name), and the release the cluster
+    // runs ("" = kDemoKubernetesVersion): the release presets are the mixed cluster on an
+    // older Kubernetes, for what changes with the release (API versions, gates, kubelets).
+    std::string_view plan = {};
+    std::string_view kubernetesVersion = {};
 };
 
 constexpr Preset kPresets[] = {
@@ -42,6 +48,12 @@ constexpr Preset kPresets[] = {
         2 },
     { "l40s-pcie", "L40S 48GB PCIe nodes (default 4), 4 GPUs each, one per PCIe root", 4 },
     { "scale", "H100 nodes (default 5000), 8 GPUs each, for benchmarks", 5000 },
+    { "mixed-1.32",
+        "the mixed cluster on Kubernetes 1.32, DRA switched on (beta there: "
+        "resource.k8s.io/v1beta1)",
+        8, "mixed", "v1.32.5" },
+    { "mixed-1.34", "the mixed cluster on Kubernetes 1.34 (resource.k8s.io/v1, DRA GA)", 8, "mixed",
+        "v1.34.2" },
 };
 
 std::string nodeName(std::string_view prefix, int index, int count)
@@ -86,6 +98,36 @@ ClusterPlan planFor(std::string_view preset, int nodes)
     return plan;
 }
 
+const Preset *presetNamed(std::string_view name)
+{
+    for (const Preset &candidate : kPresets) {
+        if (candidate.name == name)
+            return &candidate;
+    }
+    return nullptr;
+}
+
+Result<const Preset *> findPreset(const std::string &name)
+{
+    if (const Preset *preset = presetNamed(name))
+        return preset;
+    QString known;
+    for (const Preset &candidate : kPresets)
+        known += (known.isEmpty() ? QString() : QStringLiteral(", ")) + common::qs(candidate.name);
+    return dra::fail(common::Error::Code::Invalid,
+        QStringLiteral("unknown preset \"%1\"; choose one of: %2").arg(common::qs(name), known));
+}
+
+// Kubelets one minor behind their control plane ("v1.36.0" -> "v1.35.2"), as clusters
+// upgrade the control plane first; within every release's supported skew.
+std::string kubeletVersionFor(const std::string &gitVersion)
+{
+    const int minor = release::KubernetesRelease::parse(gitVersion)
+                          .value_or(release::KubernetesRelease::newest())
+                          .minor;
+    return "v1." + std::to_string(minor - 1) + ".2";
+}
+
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> presetNames()
@@ -96,29 +138,41 @@ std::vector<std::pair<std::string, std::string>> presetNames()
     return names;
 }
 
+dra::Result<std::string> presetKubernetesVersion(const PresetOptions &options)
+{
+    Result<const Preset *> preset = findPreset(options.preset);
+    if (!preset)
+        return dra::fail(preset.error());
+    if (options.kubernetesVersion.empty())
+        return std::string((*preset)->kubernetesVersion.empty() ? kDemoKubernetesVersion
+                                                                : (*preset)->kubernetesVersion);
+    Result<release::KubernetesRelease> asked
+        = release::KubernetesRelease::parse(options.kubernetesVersion);
+    if (!asked)
+        return dra::fail(asked.error());
+    if (options.kubernetesVersion.starts_with('v'))
+        return options.kubernetesVersion;
+    // "1.34" as /version says it: the release's first patch.
+    return "v1." + std::to_string(asked->minor) + ".0";
+}
+
 dra::Result<json> generateInventory(const PresetOptions &options)
 {
-    const Preset *preset = nullptr;
-    for (const Preset &candidate : kPresets) {
-        if (candidate.name == options.preset)
-            preset = &candidate;
-    }
-    if (!preset) {
-        QString known;
-        for (const Preset &candidate : kPresets)
-            known += (known.isEmpty() ? QString() : QStringLiteral(", "))
-                + common::qs(candidate.name);
-        return dra::fail(common::Error::Code::Invalid,
-            QStringLiteral("unknown preset \"%1\"; choose one of: %2")
-                .arg(common::qs(options.preset), known));
-    }
+    Result<const Preset *> found = findPreset(options.preset);
+    if (!found)
+        return dra::fail(found.error());
+    const Preset *preset = *found;
+    Result<std::string> kubernetesVersion = presetKubernetesVersion(options);
+    if (!kubernetesVersion)
+        return dra::fail(kubernetesVersion.error());
     if (options.nodes < 0 || options.nodes > kMaxNodes)
         return dra::fail(common::Error::Code::Invalid,
             QStringLiteral("--nodes must be between 1 and %1 (0 for the preset's default)")
                 .arg(kMaxNodes));
     const int nodes = options.nodes == 0 ? preset->defaultNodes : options.nodes;
-    const ClusterPlan plan = planFor(preset->name, nodes);
+    const ClusterPlan plan = planFor(preset->plan.empty() ? preset->name : preset->plan, nodes);
     ObjectFactory factory(options.seed);
+    factory.setKubeletVersion(kubeletVersionFor(*kubernetesVersion));
     bool withNics = false;
     for (const NodePlan &node : plan)
         withNics = withNics || (node.shape->nicPerGpu && node.stack == GpuStack::Dra);

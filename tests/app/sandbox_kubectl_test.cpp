@@ -59,7 +59,7 @@ protected:
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
         ignoreOpenSslThreadLeaks(m_dir.path());
-        m_server.emplace(m_dir.path(), m_preset, false);
+        m_server.emplace(m_dir.path(), m_preset, false, m_serveArguments);
         ASSERT_TRUE(m_server->waitUntilServing(60'000)) << m_server->diagnostics();
         ASSERT_TRUE(m_server->banner().contains("control plane:")) << m_server->diagnostics();
     }
@@ -89,6 +89,7 @@ protected:
     }
 
     QString m_preset = QStringLiteral("l40s-pcie"); // small and quick to seed
+    QStringList m_serveArguments; // more arguments of dractl serve
     QString m_kubectl;
     QTemporaryDir m_dir;
     std::optional<DemoServer> m_server;
@@ -212,6 +213,69 @@ TEST_F(ServingSandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
         QStringLiteral("/api/v1/namespaces/monitoring/services/grafana/proxy/") });
     EXPECT_NE(missing.exitCode, 0);
     EXPECT_NE(missing.err.find("services \"grafana\" not found"), std::string::npos) << missing.err;
+}
+
+// A demo cluster on an older release, as kubectl meets it: the release's /version (so the
+// dispatcher runs that kubectl), only its resource.k8s.io versions, the inventory through them.
+class OlderReleaseSandboxKubectlTest : public SandboxKubectlTest
+{
+protected:
+    OlderReleaseSandboxKubectlTest() { m_preset = QStringLiteral("mixed-1.32"); }
+};
+
+TEST_F(OlderReleaseSandboxKubectlTest, ServesItsReleaseAndItsResourceApiVersions)
+{
+    const DractlRun version
+        = kubectl({ QStringLiteral("version"), QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_EQ(nlohmann::json::parse(version.out)["serverVersion"]["gitVersion"], "v1.32.5");
+    const DractlRun versions = kubectl({ QStringLiteral("api-versions") });
+    ASSERT_EQ(versions.exitCode, 0) << versions.err;
+    EXPECT_NE(versions.out.find("resource.k8s.io/v1beta1\n"), std::string::npos) << versions.out;
+    EXPECT_EQ(versions.out.find("resource.k8s.io/v1\n"), std::string::npos)
+        << "resource.k8s.io/v1 is GA from 1.34 only: " << versions.out;
+    const DractlRun slices = kubectl({ QStringLiteral("get"), QStringLiteral("resourceslices"),
+        QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(slices.exitCode, 0) << slices.err;
+    const nlohmann::json list = nlohmann::json::parse(slices.out);
+    ASSERT_FALSE(list["items"].empty());
+    EXPECT_EQ(list["items"][0]["apiVersion"], "resource.k8s.io/v1beta1");
+}
+
+class AskedReleaseSandboxKubectlTest : public SandboxKubectlTest
+{
+protected:
+    AskedReleaseSandboxKubectlTest()
+    {
+        m_serveArguments = { QStringLiteral("--kubernetes-version"), QStringLiteral("1.33") };
+    }
+};
+
+TEST_F(AskedReleaseSandboxKubectlTest, AnyPresetRunsTheAskedRelease)
+{
+    EXPECT_TRUE(m_server->banner().contains("Kubernetes: v1.33.0")) << m_server->diagnostics();
+    const DractlRun version
+        = kubectl({ QStringLiteral("version"), QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(version.exitCode, 0) << version.err;
+    EXPECT_EQ(nlohmann::json::parse(version.out)["serverVersion"]["gitVersion"], "v1.33.0");
+    const DractlRun versions = kubectl({ QStringLiteral("api-versions") });
+    EXPECT_NE(versions.out.find("resource.k8s.io/v1beta2\n"), std::string::npos) << versions.out;
+    EXPECT_EQ(versions.out.find("resource.k8s.io/v1\n"), std::string::npos) << versions.out;
+}
+
+TEST(ServeDemoOptionsTest, KubernetesVersionIsForADemoClusterWithinTheModelledReleases)
+{
+    QTemporaryDir dir;
+    const DractlRun tooOld = dractl(
+        { QStringLiteral("serve"), QStringLiteral("--demo"), QStringLiteral("--kubernetes-version"),
+            QStringLiteral("1.29"), QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
+    EXPECT_NE(tooOld.exitCode, 0);
+    EXPECT_NE(tooOld.err.find("1.29"), std::string::npos) << tooOld.err;
+    const DractlRun notDemo = dractl({ QStringLiteral("serve"), QStringLiteral("--cache"),
+        dir.filePath(QStringLiteral("none.db")), QStringLiteral("--kubernetes-version"),
+        QStringLiteral("1.33") });
+    EXPECT_NE(notDemo.exitCode, 0);
+    EXPECT_NE(notDemo.err.find("--demo"), std::string::npos) << notDemo.err;
 }
 
 } // namespace

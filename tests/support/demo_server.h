@@ -19,8 +19,10 @@ namespace dra::test {
 class DemoServer final
 {
 public:
-    // `dir` holds the server's configuration, its cache (when `cacheFile`) and the kubeconfig.
-    explicit DemoServer(const QString &dir, const QString &preset = {}, bool cacheFile = true)
+    // `dir` holds the server's configuration, its cache (when `cacheFile`) and the kubeconfig;
+    // `more` goes after the other arguments (--kubernetes-version 1.33, ...).
+    explicit DemoServer(const QString &dir, const QString &preset = {}, bool cacheFile = true,
+        const QStringList &more = {})
         : m_dir(dir)
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -33,6 +35,7 @@ public:
             QStringLiteral("--write-kubeconfig"), kubeconfig() };
         if (cacheFile)
             arguments << QStringLiteral("--cache") << m_dir.filePath(QStringLiteral("served.db"));
+        arguments << more;
         m_process.start(QStringLiteral(DRACTL_PATH), arguments);
     }
 

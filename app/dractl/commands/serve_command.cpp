@@ -24,6 +24,7 @@
 #include "core/common/clock.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/live_mirror.h"
+#include "core/release/kubernetes_release.h"
 #include "core/rollout/rollout_host.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/embedded_demo_cluster.h"
@@ -100,9 +101,11 @@ QString describeCommand()
         "  --context C        live mirror: mirrors the kubeconfig context C (--kubeconfig F\n"
         "                     as kubectl reads it) into the cache and serves what it mirrors,\n"
         "                     read-only, from the end of the initial sync on\n"
-        "  --demo[=PRESET]    a demo cluster (Kubernetes %1) seeded from PRESET (default\n"
-        "                     mixed) in a fresh cache in a temporary folder, or in --cache FILE\n"
-        "                     (kept across restarts); writable\n\n"
+        "  --demo[=PRESET]    a demo cluster seeded from PRESET (default mixed) in a fresh\n"
+        "                     cache in a temporary folder, or in --cache FILE (kept across\n"
+        "                     restarts); writable. It runs Kubernetes %1 unless the preset or\n"
+        "                     --kubernetes-version 1.NN says otherwise: that release's\n"
+        "                     /version, resource.k8s.io versions and feature gates\n\n"
         "Presets:\n%2\n"
         "--test-hooks adds endpoints that make the server misbehave on purpose, for tests of\n"
         "clients; each is a POST with the bearer token, and only on loopback addresses:\n"
@@ -171,6 +174,8 @@ Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> createDemoCluster(
 {
     sandbox::EmbeddedDemoOptions options;
     options.preset.preset = preset.toStdString();
+    options.preset.kubernetesVersion
+        = parser.value(QStringLiteral("kubernetes-version")).toStdString();
     options.cluster = parser.isSet(QStringLiteral("cluster"))
         ? parser.value(QStringLiteral("cluster")).toStdString()
         : std::string(sandbox::kDemoCluster);
@@ -269,6 +274,12 @@ int runServe(const QStringList &arguments)
     parser.addOption({ QStringLiteral("demo"),
         QStringLiteral("--demo[=PRESET]: serve a writable demo cluster seeded from PRESET "
                        "(default mixed).") });
+    parser.addOption({ QStringLiteral("kubernetes-version"),
+        QStringLiteral("With --demo: the Kubernetes release the demo cluster runs (1.%1 to 1.%2; "
+                       "default the preset's).")
+            .arg(release::kOldestModelledMinor)
+            .arg(release::developmentReleaseMinor()),
+        QStringLiteral("1.NN") });
     parser.addOption({ QStringLiteral("writable"),
         QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
     parser.addOption(kubeconfigOption());
@@ -313,6 +324,10 @@ int runServe(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("tls-cert")) != parser.isSet(QStringLiteral("tls-key")))
         return reportFailure(
             Error { Error::Code::Invalid, QStringLiteral("--tls-cert and --tls-key go together") });
+    if (!demoPreset && parser.isSet(QStringLiteral("kubernetes-version")))
+        return reportFailure(QStringLiteral(
+            "--kubernetes-version chooses the release of a demo cluster (--demo); the other "
+            "modes serve the release their cache records"));
     if (demoPreset) {
         bool known = false;
         for (const auto &[name, summary] : sandbox::presetNames())

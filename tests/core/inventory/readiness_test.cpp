@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/common/html_text.h"
+#include "core/sandbox/presets.h"
 #include "tests/support/inventory_fixtures.h"
 
 namespace dra::inventory {
@@ -131,6 +132,37 @@ TEST(ReadinessTest, KubeletsNewerThanTheControlPlaneAreOutOfSkew)
         = checkOf(readiness(*snapshotOf(mixedList(), "v1.34.0"), {}), "kubelets");
     EXPECT_EQ(kubelets.verdict, Verdict::NotReady);
     EXPECT_NE(kubelets.reason.find("v1.35.2"), std::string::npos) << kubelets.reason;
+}
+
+TEST(ReadinessTest, TheReleasePresetsAreReadInTheirReleases)
+{
+    // The demo presets of older releases, recorded as the demo records them: their kubelets
+    // are within the skew, and the release check speaks of that release.
+    for (const char *preset : { "mixed-1.32", "mixed-1.34" }) {
+        const std::string version
+            = sandbox::presetKubernetesVersion({ preset }).value_or("not a preset");
+        const Readiness report
+            = readiness(*snapshotOf(dra::test::presetList(preset, 2), version), {});
+        const ReadinessCheck &kubelets = checkOf(report, "kubelets");
+        EXPECT_EQ(kubelets.verdict, Verdict::Ready) << preset << ": " << kubelets.reason;
+        const ReadinessCheck &release = checkOf(report, "release");
+        EXPECT_NE(release.reason.find(version.substr(1, 4)), std::string::npos)
+            << preset << ": " << release.reason;
+        EXPECT_EQ(toJson(report)["kubernetesVersion"], version);
+    }
+    // DRA is beta in 1.32 and GA from 1.34; the mixed cluster's MIG slices use shared counters,
+    // which both releases keep off by default: said as a warning.
+    const ReadinessCheck older = checkOf(
+        readiness(*snapshotOf(dra::test::presetList("mixed-1.32", 2), "v1.32.5"), {}), "release");
+    const ReadinessCheck current = checkOf(
+        readiness(*snapshotOf(dra::test::presetList("mixed-1.34", 2), "v1.34.2"), {}), "release");
+    EXPECT_NE(older.reason.find("beta"), std::string::npos) << older.reason;
+    EXPECT_NE(current.reason.find("GA"), std::string::npos) << current.reason;
+    for (const ReadinessCheck *check : { &older, &current }) {
+        EXPECT_EQ(check->verdict, Verdict::Warning) << check->reason;
+        EXPECT_NE(check->reason.find("DRAPartitionableDevices"), std::string::npos)
+            << check->reason;
+    }
 }
 
 TEST(ReadinessTest, GpusOfferedByTheDevicePluginAndDraAtOnceAreNotReady)

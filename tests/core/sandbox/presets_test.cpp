@@ -36,7 +36,7 @@ int slicesOfDriver(const json &list, const std::string &driver)
 TEST(PresetsTest, EveryListedPresetGeneratesAV1List)
 {
     const auto presets = dra::sandbox::presetNames();
-    ASSERT_EQ(presets.size(), 5u);
+    ASSERT_EQ(presets.size(), 7u);
     for (const auto &[name, description] : presets) {
         EXPECT_FALSE(description.empty()) << name;
         const json list = generatePreset(name, name == "scale" ? 40 : 0);
@@ -163,6 +163,37 @@ TEST(PresetsTest, EveryNodeReportsCompleteNodeInfoAndCapacity)
             (*node)["metadata"]["labels"]["kubernetes.io/hostname"], (*node)["metadata"]["name"]);
         EXPECT_EQ(status["conditions"].back()["type"], "Ready");
     }
+}
+
+TEST(PresetsTest, ReleasePresetsAreTheMixedClusterOnAnOlderKubernetes)
+{
+    using dra::sandbox::presetKubernetesVersion;
+    EXPECT_EQ(
+        presetKubernetesVersion({ "mixed" }).value_or(""), dra::sandbox::kDemoKubernetesVersion);
+    EXPECT_EQ(presetKubernetesVersion({ "mixed-1.32" }).value_or(""), "v1.32.5");
+    EXPECT_EQ(presetKubernetesVersion({ "mixed-1.34" }).value_or(""), "v1.34.2");
+    // Any preset on an asked release, written as /version writes it.
+    EXPECT_EQ(presetKubernetesVersion({ "h100-sxm", 0, 1, "1.33" }).value_or(""), "v1.33.0");
+    EXPECT_EQ(presetKubernetesVersion({ "mixed-1.32", 0, 1, "v1.35.1" }).value_or(""), "v1.35.1");
+    const auto tooOld = presetKubernetesVersion({ "mixed", 0, 1, "1.29" });
+    ASSERT_FALSE(tooOld.has_value());
+    EXPECT_TRUE(tooOld.error().message.contains(QStringLiteral("1.29")))
+        << tooOld.error().message.toStdString();
+    EXPECT_FALSE(presetKubernetesVersion({ "no-such-preset" }).has_value());
+
+    // The same nodes as the mixed cluster; its kubelets one minor behind its control plane.
+    const json mixed = generatePreset("mixed");
+    const json older = generatePreset("mixed-1.32");
+    EXPECT_EQ(namesOf(older, "Node"), namesOf(mixed, "Node"));
+    EXPECT_EQ(namesOf(older, "ResourceSlice"), namesOf(mixed, "ResourceSlice"));
+    for (const json *node : itemsOfKind(older, "Node"))
+        EXPECT_EQ((*node)["status"]["nodeInfo"]["kubeletVersion"], "v1.31.2");
+    for (const json *node : itemsOfKind(mixed, "Node"))
+        EXPECT_EQ((*node)["status"]["nodeInfo"]["kubeletVersion"], "v1.35.2");
+    const auto asked = dra::sandbox::generateInventory({ "mixed", 0, 1, "1.34" });
+    ASSERT_TRUE(asked.has_value());
+    for (const json *node : itemsOfKind(*asked, "Node"))
+        EXPECT_EQ((*node)["status"]["nodeInfo"]["kubeletVersion"], "v1.33.2");
 }
 
 TEST(PresetsTest, RejectsUnknownPresetAndBadNodeCounts)
