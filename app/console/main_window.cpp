@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "app/console/main_window.h"
 
+#include <iterator>
 #include <utility>
 
 #include <QApplication>
@@ -34,11 +35,13 @@
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/overview.h"
+#include "core/inventory/readiness.h"
 #include "core/inventory/snapshot_builder.h"
 #include "core/common/clock.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/stream_summary.h"
 #include "core/sandbox/presets.h"
+#include "core/store/cache_db.h"
 #include "core/store/store_paths.h"
 #include "views/claims/claim_browser.h"
 #include "views/common/command_palette.h"
@@ -52,6 +55,7 @@
 #include "views/inventory/node_overview.h"
 #include "views/inventory/node_tile_model.h"
 #include "views/inventory/overview_summary.h"
+#include "views/inventory/readiness_view.h"
 #include "views/rollout/rollout_panel.h"
 #include "views/topology/topology_panel.h"
 #include "views/topology/topology_view.h"
@@ -117,14 +121,29 @@ void fitToContentsOnce(QTableView *table)
         layout->fitToContentsOnce();
 }
 
-// Lint, free capacity and the overview's summary of one snapshot, computed together off the
-// GUI thread.
+// Lint, free capacity, readiness and the overview's summary of one snapshot, computed together
+// off the GUI thread.
 struct Insights
 {
     std::vector<inventory::Finding> findings;
     std::vector<inventory::FreeCapacity> free;
     inventory::ClusterOverview overview;
+    inventory::Readiness readiness;
 };
+
+// The streams the cache records for `cluster` (their states feed the readiness checks); none
+// when the cache cannot be read, and the checks that need them say "unknown". Disk: not on the
+// GUI thread.
+std::vector<model::StreamRecord> recordedStreams(
+    const QString &cachePath, const std::string &cluster)
+{
+    if (cachePath.isEmpty())
+        return {};
+    Result<store::CacheDb> cache = store::CacheDb::open(cachePath, store::OpenMode::ReadOnly);
+    if (!cache)
+        return {};
+    return cache->streams(cluster).value_or(std::vector<model::StreamRecord> {});
+}
 
 } // namespace
 
@@ -146,6 +165,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_findingsTable(
           plainTable(m_findings, QStringLiteral("lint"), views::FindingsModel::Message, this))
     , m_freeTable(plainTable(m_free, QStringLiteral("free"), views::FreeCapacityModel::Group, this))
+    , m_readiness(new views::ReadinessView(this))
     , m_rollouts(new views::RolloutPanel(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
@@ -179,6 +199,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_pages->addWidget(m_templates);
     m_pages->addWidget(m_editor);
     m_pages->addWidget(m_findingsTable);
+    m_pages->addWidget(m_readiness);
     m_pages->addWidget(m_freeTable);
     m_pages->addWidget(m_rollouts);
 
@@ -270,7 +291,7 @@ MainWindow::~MainWindow() = default;
 QString MainWindow::pageName(Page page)
 {
     static const char *const names[PageCount] = { "Overview", "Devices", "Topology", "Claims",
-        "Templates", "Template editor", "Lint", "Free capacity", "Rollouts" };
+        "Templates", "Template editor", "Lint", "Readiness", "Free capacity", "Rollouts" };
     return QString::fromLatin1(names[page]);
 }
 
@@ -447,7 +468,7 @@ void MainWindow::onChanged(const inventory::ChangeSet &changes)
         m_templates->applyChanges(changes);
     if (!m_stale.test(Editor))
         m_editor->setSnapshot(changes.snapshot);
-    if (!m_stale.test(Lint) || !m_stale.test(Overview))
+    if (!m_stale.test(Lint) || !m_stale.test(Overview) || !m_stale.test(Readiness))
         refreshInsights(changes.snapshot);
     updateStatus();
 }
@@ -478,8 +499,10 @@ void MainWindow::freshen(Page page)
         m_editor->setSnapshot(m_snapshot);
         break;
     case Lint:
-    case Free: // one background computation fills both
+    case Readiness:
+    case Free: // one background computation fills the three
         m_stale.reset(Lint);
+        m_stale.reset(Readiness);
         m_stale.reset(Free);
         refreshInsights(m_snapshot);
         break;
@@ -520,6 +543,7 @@ void MainWindow::startInsights()
         m_findings->setFindings(std::move(insights.findings));
         m_free->setCapacity(std::move(insights.free));
         m_summary->setOverview(insights.overview);
+        m_readiness->setReadiness(insights.readiness);
         m_overviewFigures = insights.overview;
         updateNavigation();
         fitToContentsOnce(m_findingsTable);
@@ -527,10 +551,11 @@ void MainWindow::startInsights()
         if (m_insightsPending)
             startInsights(); // the cluster moved on while these were computed
     });
-    watcher->setFuture(QtConcurrent::run([snapshot] {
+    watcher->setFuture(QtConcurrent::run([snapshot, cachePath = m_session->cachePath()] {
         return Insights { inventory::lint(*snapshot),
             inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
-            inventory::clusterOverview(*snapshot) };
+            inventory::clusterOverview(*snapshot),
+            inventory::readiness(*snapshot, recordedStreams(cachePath, snapshot->cluster())) };
     }));
 }
 
@@ -559,7 +584,12 @@ void MainWindow::updateStatus()
 
 QKeySequence MainWindow::pageShortcut(Page page)
 {
-    return QKeySequence(Qt::CTRL | (Qt::Key_1 + int(page)));
+    // Ctrl+1…9, then Ctrl+0 and Ctrl+- (the keys after 9 on the number row), as the web
+    // console's Alt+ keys.
+    static constexpr int kAfterNine[] = { Qt::Key_0, Qt::Key_Minus };
+    static_assert(PageCount <= 9 + std::size(kAfterNine), "a page without a key");
+    const int key = int(page) < 9 ? Qt::Key_1 + int(page) : kAfterNine[int(page) - 9];
+    return QKeySequence(Qt::CTRL | key);
 }
 
 QString MainWindow::navigationShortcut(Page page) const

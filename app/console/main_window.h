@@ -34,6 +34,7 @@ class FreeCapacityModel;
 class NodeOverview;
 class NodeTileModel;
 class OverviewSummary;
+class ReadinessView;
 class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
@@ -61,6 +62,7 @@ public:
         Templates,
         Editor,
         Lint,
+        Readiness,
         Free,
         Rollouts,
         PageCount
@@ -85,6 +87,7 @@ public:
     views::RolloutPanel *rolloutPanel() const { return m_rollouts; }
     StreamStatusButton *streamStatus() const { return m_sync; }
     views::OverviewSummary *overviewSummary() const { return m_summary; }
+    views::ReadinessView *readinessView() const { return m_readiness; }
     // The sidebar entry of `page` as shown (name and live count).
     QString navigationText(Page page) const;
     // Whether the lint, free capacity and overview figures are those of the newest snapshot.
@@ -141,6 +144,7 @@ private:
     views::FreeCapacityModel *m_free;
     QTableView *m_findingsTable;
     QTableView *m_freeTable;
+    views::ReadinessView *m_readiness;
     views::RolloutPanel *m_rollouts;
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;

@@ -12,6 +12,7 @@
 #include <QApplication>
 #include <QTemporaryDir>
 #include <QToolButton>
+#include <QTreeWidget>
 
 #include <gtest/gtest.h>
 
@@ -19,6 +20,7 @@
 #include "app/console/stream_status_button.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
+#include "core/inventory/readiness.h"
 #include "core/store/cache_db.h"
 #include "tests/support/inventory_fixtures.h"
 #include "tests/views/console_demo_support.h"
@@ -28,6 +30,7 @@
 #include "views/inventory/device_filter_model.h"
 #include "views/inventory/device_table_model.h"
 #include "views/inventory/overview_summary.h"
+#include "views/inventory/readiness_view.h"
 
 namespace dra::test {
 namespace {
@@ -146,6 +149,31 @@ TEST(MainWindowTest, TheSidebarShowsTheShortcutThatOpensEachPage)
         ASSERT_NE(action, actions.end()) << console::MainWindow::pageName(which).toStdString();
         EXPECT_EQ((*action)->shortcut().toString(QKeySequence::NativeText), shown);
     }
+}
+
+TEST(MainWindowTest, TheReadinessPageShowsTheReportDractlPrints)
+{
+    CachedWindow cached;
+    console::MainWindow &window = cached.window();
+    window.showPage(console::MainWindow::Readiness);
+    views::ReadinessView *view = window.readinessView();
+    ASSERT_TRUE(consoleWaitUntil([&] { return view->checks()->topLevelItemCount() > 0; }, 30000))
+        << "the readiness report never arrived";
+    // The report `dractl readiness` computes from the same cache: the snapshot and the streams
+    // the cache records (none here: an imported cache).
+    const inventory::SnapshotPtr snapshot = cached.session().inventory()->snapshot();
+    const inventory::Readiness expected = inventory::readiness(*snapshot, {});
+    ASSERT_EQ(view->checks()->topLevelItemCount(), int(expected.checks.size()));
+    for (size_t i = 0; i < expected.checks.size(); ++i) {
+        const QTreeWidgetItem *row = view->checks()->topLevelItem(int(i));
+        EXPECT_EQ(row->text(0).toStdString(), expected.checks[i].title);
+        EXPECT_EQ(row->text(1), views::ReadinessView::verdictText(expected.checks[i].verdict));
+        EXPECT_EQ(row->text(2).toStdString(), expected.checks[i].reason);
+    }
+    EXPECT_TRUE(view->headline().startsWith(views::ReadinessView::verdictText(expected.overall())))
+        << view->headline().toStdString();
+    EXPECT_TRUE(view->headline().contains(QStringLiteral("cluster lab")))
+        << view->headline().toStdString();
 }
 
 TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)

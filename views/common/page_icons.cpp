@@ -29,6 +29,7 @@ const char *shapeOf(const QString &page)
         { "templates", "<path d='M6 2h9l5 5v15H6z'/><path d='M15 2v5h5M9 12h7M9 16h7'/>" },
         { "editor", "<path d='M4 20h4L19 9l-4-4L4 16z'/><path d='M13.5 6.5l4 4M14 20h6'/>" },
         { "lint", "<path d='M12 3 2 20h20z'/><path d='M12 9v5M12 16.5v1'/>" },
+        { "readiness", "<circle cx='12' cy='12' r='9'/><path d='M7.5 12.5l3 3 6-6.5'/>" },
         { "free", "<circle cx='12' cy='12' r='9'/><path d='M12 12V3M12 12l7 5'/>" },
         { "rollouts", "<path d='M4 17l5-5 4 4 7-7'/><path d='M15 9h5v5'/>" },
     };
@@ -44,7 +45,8 @@ QStringList pageIconNames()
 {
     return { QStringLiteral("overview"), QStringLiteral("devices"), QStringLiteral("topology"),
         QStringLiteral("claims"), QStringLiteral("templates"), QStringLiteral("editor"),
-        QStringLiteral("lint"), QStringLiteral("free"), QStringLiteral("rollouts") };
+        QStringLiteral("lint"), QStringLiteral("readiness"), QStringLiteral("free"),
+        QStringLiteral("rollouts") };
 }
 
 QIcon pageIcon(const QString &page, const QColor &stroke)
