@@ -4,6 +4,8 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QTextBlock>
 #include <QTextLayout>
@@ -13,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/inventory/snapshot_builder.h"
+#include "tests/support/inventory_fixtures.h"
 #include "tests/views/views_test_main.h"
 #include "views/editor/negative_control_panel.h"
 
@@ -43,7 +47,7 @@ TEST(TemplateCheckTest, TheHtmlSaysWhyNotAndUnderWhichRelease)
     EXPECT_TRUE(html.contains(QString::fromStdString(check.release))) << html.toStdString();
     EXPECT_TRUE(templateCheckHtml(alloc::checkTemplate(test::a100Snapshot(), "kind: [", clusters,
                                       release::recordedRelease({})))
-                    .contains(QStringLiteral("Not readable")));
+                    .contains(QStringLiteral("Not checked")));
 }
 
 TEST(TemplateEditorTest, TypingRechecksOffTheGuiThread)
@@ -88,6 +92,61 @@ TEST(TemplateEditorTest, MatchCountsComeBeforeTheDebouncedSimulation)
     EXPECT_TRUE(editor.lastCheck().simulated);
     EXPECT_EQ(editor.lastCheck().copiesThatFit, 0);
     EXPECT_FALSE(editor.lastCheck().blocked.empty());
+}
+
+// The mixed demo as the cache of a cluster that reported `version`.
+inventory::SnapshotPtr mixedRecordedAs(const std::string &version)
+{
+    inventory::SnapshotSource source;
+    source.cluster = "test";
+    source.kubernetesVersion = version;
+    source.objects = test::recordsOf(test::presetList("mixed", 2));
+    source.rev = int64_t(source.objects.size());
+    return inventory::buildSnapshot(std::move(source));
+}
+
+TEST(TemplateEditorTest, TheTextIsCheckedInTheReleaseChosen)
+{
+    TemplateEditor editor;
+    QSignalSpy checked(&editor, &TemplateEditor::checked);
+    // device.allowMultipleAllocations needs DRAConsumableCapacity, alpha and off in 1.34.
+    editor.setText(withSelector(QStringLiteral("device.allowMultipleAllocations == false")));
+    editor.setSnapshot(mixedRecordedAs("v1.34.1"));
+    ASSERT_TRUE(checked.wait(30000));
+    ASSERT_EQ(editor.lastCheck().requests.size(), 1u);
+    EXPECT_EQ(editor.lastCheck().requests[0].selectorErrors.size(), 1u)
+        << "the cluster's release refuses the selector";
+    EXPECT_NE(editor.lastCheck().release.find("the cluster's version, v1.34.1"), std::string::npos)
+        << editor.lastCheck().release;
+
+    // The gate switched on for the check: the selector compiles and matches.
+    checked.clear();
+    editor.featureGates()->setText(QStringLiteral("DRAConsumableCapacity=true"));
+    Q_EMIT editor.featureGates()->editingFinished();
+    ASSERT_TRUE(checked.wait(30000));
+    EXPECT_TRUE(editor.lastCheck().requests.at(0).selectorErrors.empty());
+    EXPECT_GT(editor.lastCheck().requests.at(0).matching, 0);
+    EXPECT_NE(editor.lastCheck().release.find("DRAConsumableCapacity=true"), std::string::npos)
+        << editor.lastCheck().release;
+
+    // Another release, as asked.
+    checked.clear();
+    editor.featureGates()->clear();
+    editor.releaseChoice()->setCurrentIndex(
+        editor.releaseChoice()->findData(QStringLiteral("1.36")));
+    ASSERT_TRUE(checked.wait(30000));
+    EXPECT_EQ(editor.lastCheck().kubernetesMinor, 36);
+    EXPECT_NE(editor.lastCheck().release.find("as asked"), std::string::npos)
+        << editor.lastCheck().release;
+
+    // A gate Kubernetes would refuse: nothing is checked, and the reason is said.
+    checked.clear();
+    editor.featureGates()->setText(QStringLiteral("NoSuchGate=true"));
+    Q_EMIT editor.featureGates()->editingFinished();
+    ASSERT_TRUE(checked.wait(30000));
+    EXPECT_NE(editor.lastCheck().error.find("NoSuchGate"), std::string::npos)
+        << editor.lastCheck().error;
+    EXPECT_TRUE(editor.lastCheck().requests.empty());
 }
 
 TEST(TemplateEditorTest, NegativeControlTabShowsTheManifestAndItsCheck)

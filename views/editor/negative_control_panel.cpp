@@ -18,7 +18,8 @@
 namespace dra::views {
 
 NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
-    std::string_view text, alloc::SimulationClusterCache &clusters)
+    std::string_view text, alloc::SimulationClusterCache &clusters,
+    const release::ReleaseChoice &choice)
 {
     NegativeControlResult result;
     const model::ManifestSet manifests = model::readManifestText(text, QStringLiteral("editor"));
@@ -30,7 +31,7 @@ NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
         result.error = "the editor holds no object yet";
         return result;
     }
-    Result<alloc::SimulationCluster> cluster = clusters.of(snapshot);
+    Result<alloc::SimulationCluster> cluster = clusters.of(snapshot, choice);
     if (!cluster) {
         result.error = cluster.error().message.toStdString();
         return result;
@@ -64,11 +65,11 @@ NegativeControlPanel::NegativeControlPanel(QWidget *parent)
 }
 
 void NegativeControlPanel::recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
-    std::shared_ptr<alloc::SimulationClusterCache> clusters)
+    std::shared_ptr<alloc::SimulationClusterCache> clusters, const release::ReleaseChoice &choice)
 {
     if (!snapshot)
         return;
-    m_pending = Input { snapshot, text.toStdString(), std::move(clusters) };
+    m_pending = Input { snapshot, text.toStdString(), std::move(clusters), choice };
     if (isVisible())
         run();
 }
@@ -90,7 +91,7 @@ void NegativeControlPanel::run()
             display(watcher->result());
     });
     watcher->setFuture(QtConcurrent::run([input = *std::exchange(m_pending, std::nullopt)] {
-        return negativeControlFor(input.snapshot, input.text, *input.clusters);
+        return negativeControlFor(input.snapshot, input.text, *input.clusters, input.choice);
     }));
 }
 

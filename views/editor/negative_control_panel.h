@@ -30,7 +30,8 @@ struct NegativeControlResult
 // Builds the negative control of a ResourceClaimTemplate or ResourceClaim text against the
 // snapshot (core/alloc does the work). Any thread.
 NegativeControlResult negativeControlFor(const inventory::SnapshotPtr &snapshot,
-    std::string_view text, alloc::SimulationClusterCache &clusters);
+    std::string_view text, alloc::SimulationClusterCache &clusters,
+    const release::ReleaseChoice &choice = {});
 
 // The editor's "Negative control" tab: the generated manifest, ready to copy or save, and its
 // check: devices the original matches, devices the negative control matches (none), and why
@@ -44,8 +45,11 @@ public:
     explicit NegativeControlPanel(QWidget *parent = nullptr);
 
     // Recomputes for `text` on `snapshot` now if the panel is shown, else when it next is.
+    // In the release chooseRelease() picks from the snapshot's version and `choice` (the
+    // editor's target release).
     void recompute(const inventory::SnapshotPtr &snapshot, const QString &text,
-        std::shared_ptr<alloc::SimulationClusterCache> clusters);
+        std::shared_ptr<alloc::SimulationClusterCache> clusters,
+        const release::ReleaseChoice &choice = {});
     const NegativeControlResult &lastResult() const { return m_last; }
     QString manifestText() const;
     QString summaryText() const;
@@ -62,6 +66,7 @@ private:
         inventory::SnapshotPtr snapshot;
         std::string text;
         std::shared_ptr<alloc::SimulationClusterCache> clusters;
+        release::ReleaseChoice choice;
     };
     void run();
     void display(NegativeControlResult result);

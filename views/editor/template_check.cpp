@@ -23,7 +23,7 @@ QString templateCheckHtml(const alloc::TemplateCheck &check)
     if (!check.error.empty())
         return QStringLiteral("<p>%1</p>")
             .arg(coloured(colors.errorText,
-                QStringLiteral("<b>Not readable:</b> ") + escapedHtml(check.error)));
+                QStringLiteral("<b>Not checked:</b> ") + escapedHtml(check.error)));
     QString html = QStringLiteral(
         "<h3>%1 %2/%3</h3><h4>Requests</h4><table cellpadding=3>"
         "<tr><th align=left>Request</th><th align=left>Class</th>"

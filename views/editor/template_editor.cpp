@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QScrollArea>
@@ -33,6 +35,15 @@ void setStatus(QLabel *status, const QString &text)
 {
     status->setText(text);
     status->setToolTip(text);
+}
+
+// The answer when the release asked for cannot be checked in (a version outside those modelled,
+// an unknown or locked gate): said where the check goes.
+alloc::TemplateCheck notChecked(const common::Error &error)
+{
+    alloc::TemplateCheck check;
+    check.error = error.message.toStdString();
+    return check;
 }
 
 } // namespace
@@ -76,6 +87,26 @@ TemplateEditor::TemplateEditor(QWidget *parent)
         m_editor->setLineWrapMode(wrap ? QPlainTextEdit::WidgetWidth : QPlainTextEdit::NoWrap);
     });
     bar->addWidget(m_wrap);
+    m_release = new QComboBox(this);
+    m_release->setToolTip(QStringLiteral(
+        "The Kubernetes release to check the template in: its CEL environment, its feature "
+        "gates, its allocator"));
+    m_release->addItem(QStringLiteral("Cluster's release"), QString());
+    for (int minor = release::kOldestModelledMinor; minor <= release::developmentReleaseMinor();
+         ++minor)
+        m_release->addItem(
+            QStringLiteral("Kubernetes 1.%1").arg(minor), QStringLiteral("1.%1").arg(minor));
+    m_gates = new QLineEdit(this);
+    m_gates->setPlaceholderText(QStringLiteral("Feature gates"));
+    m_gates->setToolTip(QStringLiteral(
+        "DRA feature gates over the release's defaults, as kube-apiserver takes them: "
+        "DRAListTypeAttributes=true,DRAConsumableCapacity=true"));
+    m_gates->setClearButtonEnabled(true);
+    m_gates->setMaximumWidth(220);
+    bar->addWidget(m_release);
+    bar->addWidget(m_gates);
+    connect(m_release, &QComboBox::currentIndexChanged, this, &TemplateEditor::recheck);
+    connect(m_gates, &QLineEdit::editingFinished, this, &TemplateEditor::recheck);
     auto *formScroll = new QScrollArea(this);
     formScroll->setWidget(m_form);
     formScroll->setWidgetResizable(true);
@@ -98,16 +129,25 @@ TemplateEditor::TemplateEditor(QWidget *parent)
 
     connect(openButton, &QPushButton::clicked, this, &TemplateEditor::open);
     connect(saveButton, &QPushButton::clicked, this, &TemplateEditor::save);
-    connect(m_editor, &QPlainTextEdit::textChanged, this, [this] {
-        ++m_generation; // any result still running is for older text
-        m_matchSoon.start();
-        m_debounce.start();
-    });
+    connect(m_editor, &QPlainTextEdit::textChanged, this, &TemplateEditor::recheck);
     connect(&m_matchSoon, &QTimer::timeout, this, &TemplateEditor::launchMatch);
     connect(&m_debounce, &QTimer::timeout, this, &TemplateEditor::launch);
     // The form re-reads typed YAML on the same debounce; its own writes it skips.
     connect(&m_debounce, &QTimer::timeout, m_form, &TemplateForm::refresh);
     setText(exampleTemplate());
+}
+
+void TemplateEditor::recheck()
+{
+    ++m_generation; // any result still running is for older text or another release
+    m_matchSoon.start();
+    m_debounce.start();
+}
+
+release::ReleaseChoice TemplateEditor::releaseOptions() const
+{
+    return { m_release->currentData().toString().toStdString(),
+        m_gates->text().trimmed().toStdString() };
 }
 
 void TemplateEditor::toggleFormAndYaml()
@@ -183,8 +223,11 @@ void TemplateEditor::launchMatch()
         if (std::exchange(m_matchAgain, false))
             launchMatch();
     });
-    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString()] {
-        return alloc::matchTemplate(*snapshot, text);
+    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString(),
+                                             choice = releaseOptions()] {
+        Result<release::ChosenRelease> chosen
+            = release::chooseRelease(snapshot->kubernetesVersion(), choice);
+        return chosen ? alloc::matchTemplate(*snapshot, text, *chosen) : notChecked(chosen.error());
     }));
 }
 
@@ -204,12 +247,14 @@ void TemplateEditor::launch()
         Q_EMIT checked(m_last);
     });
     ++m_running;
-    m_negative->recompute(m_snapshot, text(), m_clusters);
-    watcher->setFuture(QtConcurrent::run(
-        [snapshot = m_snapshot, text = text().toStdString(), clusters = m_clusters] {
-            return alloc::checkTemplate(
-                snapshot, text, *clusters, release::recordedRelease(snapshot->kubernetesVersion()));
-        }));
+    m_negative->recompute(m_snapshot, text(), m_clusters, releaseOptions());
+    watcher->setFuture(QtConcurrent::run([snapshot = m_snapshot, text = text().toStdString(),
+                                             clusters = m_clusters, choice = releaseOptions()] {
+        Result<release::ChosenRelease> chosen
+            = release::chooseRelease(snapshot->kubernetesVersion(), choice);
+        return chosen ? alloc::checkTemplate(snapshot, text, *clusters, *chosen)
+                      : notChecked(chosen.error());
+    }));
 }
 
 bool TemplateEditor::present(const alloc::TemplateCheck &check, int generation)
@@ -221,7 +266,8 @@ bool TemplateEditor::present(const alloc::TemplateCheck &check, int generation)
     m_shownGeneration = generation;
     m_result->setHtml(templateCheckHtml(m_last));
     if (!m_last.error.empty())
-        setStatus(m_status, QStringLiteral("The text does not read as a claim template"));
+        setStatus(
+            m_status, QStringLiteral("Not checked: %1").arg(QString::fromStdString(m_last.error)));
     else if (m_last.simulated)
         setStatus(m_status,
             QStringLiteral(

@@ -11,6 +11,8 @@
 #include "views/editor/template_check.h"
 
 class QCheckBox;
+class QComboBox;
+class QLineEdit;
 class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
@@ -40,6 +42,12 @@ public:
     QPlainTextEdit *editor() const { return m_editor; }
     // "Wrap long lines", on by default.
     QCheckBox *wrapToggle() const { return m_wrap; }
+    // The release the text is checked in: the cluster's (the first entry) or one chosen, with
+    // feature gates over its defaults, as kube-apiserver would check it there. Diagnosis and
+    // `dractl template check` take the same choice (release::chooseRelease()).
+    QComboBox *releaseChoice() const { return m_release; }
+    QLineEdit *featureGates() const { return m_gates; }
+    release::ReleaseChoice releaseOptions() const;
     // The last result shown (empty before the first check; only match counts until the
     // simulation of the same text has come in).
     const alloc::TemplateCheck &lastCheck() const { return m_last; }
@@ -77,6 +85,8 @@ Q_SIGNALS:
 private:
     void launchMatch();
     void launch();
+    // The text or the release changed: match at once, simulate after the pause.
+    void recheck();
     // Puts `check` (of the text at `generation`) on screen; false when a fuller result of the
     // same text is already there.
     bool present(const alloc::TemplateCheck &check, int generation);
@@ -84,6 +94,8 @@ private:
     inventory::SnapshotPtr m_snapshot;
     QPlainTextEdit *m_editor;
     QCheckBox *m_wrap = nullptr;
+    QComboBox *m_release = nullptr;
+    QLineEdit *m_gates = nullptr;
     QTextBrowser *m_result;
     NegativeControlPanel *m_negative;
     QTabWidget *m_tabs;
