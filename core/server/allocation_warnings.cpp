@@ -136,7 +136,8 @@ void collectExpressions(const json &selectors, std::vector<std::string> &out)
 
 // The warning for one exact request (or subrequest) at `path`, if any.
 std::optional<std::string> checkRequest(const json &request, const std::string &path,
-    store::CacheDb &cache, const std::string &cluster, DeviceCatalog &catalog)
+    store::CacheDb &cache, const std::string &cluster, DeviceCatalog &catalog,
+    const release::KubernetesRelease &release)
 {
     const std::string className = request.value("deviceClassName", "");
     if (className.empty())
@@ -149,18 +150,23 @@ std::optional<std::string> checkRequest(const json &request, const std::string &
         return path + ".deviceClassName: DeviceClass \"" + className
             + "\" does not exist; the request cannot be allocated until it is created";
 
-    std::vector<std::string> expressions;
+    // The class is in the cluster already: its selectors are stored expressions.
+    std::vector<std::string> classExpressions, requestExpressions;
     const json classJson = json::parse((*deviceClass)->json, nullptr, false);
     if (classJson.is_object() && classJson.contains("spec") && classJson["spec"].is_object())
-        collectExpressions(classJson["spec"].value("selectors", json()), expressions);
-    collectExpressions(request.value("selectors", json()), expressions);
+        collectExpressions(classJson["spec"].value("selectors", json()), classExpressions);
+    collectExpressions(request.value("selectors", json()), requestExpressions);
     std::vector<cel::CompiledSelector> compiled;
-    for (const std::string &expression : expressions) {
-        std::vector<cel::Diagnostic> diagnostics;
-        Result<cel::CompiledSelector> selector = cel::compileSelector(expression, &diagnostics);
-        if (!selector || !selector->isValid())
-            return std::nullopt; // validation reports it
-        compiled.push_back(std::move(*selector));
+    for (const auto &[expressions, stored] :
+        { std::pair { &classExpressions, true }, std::pair { &requestExpressions, false } }) {
+        for (const std::string &expression : *expressions) {
+            std::vector<cel::Diagnostic> diagnostics;
+            Result<cel::CompiledSelector> selector = cel::compileSelector(
+                expression, cel::SelectorOptions { release, stored }, &diagnostics);
+            if (!selector || !selector->isValid())
+                return std::nullopt; // validation reports it
+            compiled.push_back(std::move(*selector));
+        }
     }
     for (const cel::DeviceView &device : catalog.devices()) {
         bool all = true;
@@ -181,7 +187,7 @@ std::optional<std::string> checkRequest(const json &request, const std::string &
 } // namespace
 
 std::vector<std::string> allocationWarnings(const json &object, const model::KindInfo &kind,
-    store::CacheDb &cache, const std::string &cluster)
+    store::CacheDb &cache, const std::string &cluster, const release::KubernetesRelease &release)
 {
     std::vector<std::string> warnings;
     const json *spec = nullptr;
@@ -207,8 +213,8 @@ std::vector<std::string> allocationWarnings(const json &object, const model::Kin
             continue;
         const std::string at = path + ".devices.requests[" + std::to_string(i) + "]";
         if (request.contains("exactly") && request["exactly"].is_object()) {
-            if (auto warning
-                = checkRequest(request["exactly"], at + ".exactly", cache, cluster, catalog))
+            if (auto warning = checkRequest(
+                    request["exactly"], at + ".exactly", cache, cluster, catalog, release))
                 warnings.push_back(std::move(*warning));
         }
         const json &alternatives = request.value("firstAvailable", json());
@@ -217,8 +223,9 @@ std::vector<std::string> allocationWarnings(const json &object, const model::Kin
         // A prioritized list can work as long as one alternative can.
         std::vector<std::string> unusable;
         for (size_t j = 0; j < alternatives.size(); ++j) {
-            if (auto warning = checkRequest(alternatives[j],
-                    at + ".firstAvailable[" + std::to_string(j) + "]", cache, cluster, catalog))
+            if (auto warning
+                = checkRequest(alternatives[j], at + ".firstAvailable[" + std::to_string(j) + "]",
+                    cache, cluster, catalog, release))
                 unusable.push_back(std::move(*warning));
         }
         if (unusable.size() == alternatives.size())

@@ -144,8 +144,9 @@ std::string text(const json &value)
 class Validator
 {
 public:
-    explicit Validator(bool compileCel)
+    Validator(bool compileCel, release::KubernetesRelease release)
         : m_compileCel(compileCel)
+        , m_release(std::move(release))
     {
     }
 
@@ -400,7 +401,8 @@ private:
             return;
         }
         std::vector<cel::Diagnostic> diagnostics;
-        Result<cel::CompiledSelector> compiled = cel::compileSelector(expression, &diagnostics);
+        Result<cel::CompiledSelector> compiled = cel::compileSelector(
+            expression, cel::SelectorOptions { m_release, /*stored=*/false }, &diagnostics);
         if (!compiled) {
             m_errors.push_back(invalid(
                 path, expression, "compilation failed: " + compiled.error().message.toStdString()));
@@ -496,6 +498,7 @@ private:
     }
 
     bool m_compileCel;
+    release::KubernetesRelease m_release; // the one whose CEL environment selectors compile in
     FieldErrors m_errors;
 };
 
@@ -582,20 +585,22 @@ void applyDefaults(json &object, const model::KindInfo &kind)
         defaultClaimSpec(object["spec"]["spec"]);
 }
 
-FieldErrors validateCreate(const json &object, const model::KindInfo &kind)
+FieldErrors validateCreate(
+    const json &object, const model::KindInfo &kind, const release::KubernetesRelease &release)
 {
-    Validator validator(true);
+    Validator validator(true, release);
     validator.metadata(
         member(object, "metadata"), kind.namespaced, kind.kind == model::Kind::Namespace);
     validateBody(validator, object, kind);
     return validator.take();
 }
 
-FieldErrors validateUpdate(const json &object, const json &old, const model::KindInfo &kind)
+FieldErrors validateUpdate(const json &object, const json &old, const model::KindInfo &kind,
+    const release::KubernetesRelease &release)
 {
     // Stored expressions were valid when stored: only new ones are compiled.
     const bool specChanged = member(object, "spec") != member(old, "spec");
-    Validator validator(specChanged);
+    Validator validator(specChanged, release);
     validator.metadata(
         member(object, "metadata"), kind.namespaced, kind.kind == model::Kind::Namespace);
     FieldErrors errors;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/model/kind.h"
+#include "core/release/kubernetes_release.h"
 #include "core/server/field_errors.h"
 
 namespace dra::server {
@@ -20,13 +21,16 @@ void applyDefaults(nlohmann::json &object, const model::KindInfo &kind);
 // `exactly`/`firstAvailable`, device class names, allocation mode and count, the size limits),
 // constraints and config; CEL selectors of claims, templates and classes must compile and
 // return bool; for slices the driver, pool and device names and the device attributes
-// (validateDeviceAttributes). Field paths are the v1 ones.
-FieldErrors validateCreate(const nlohmann::json &object, const model::KindInfo &kind);
+// (validateDeviceAttributes). Field paths are the v1 ones. Selectors compile as new ones in
+// `release`, the one the server serves: what a 1.33 kube-apiserver refuses is refused.
+FieldErrors validateCreate(const nlohmann::json &object, const model::KindInfo &kind,
+    const release::KubernetesRelease &release = release::KubernetesRelease::newest());
 
 // Validates an update: the new object as on create (CEL expressions already stored are not
 // compiled again), and what may not change (a claim's or template's spec).
-FieldErrors validateUpdate(
-    const nlohmann::json &object, const nlohmann::json &old, const model::KindInfo &kind);
+FieldErrors validateUpdate(const nlohmann::json &object, const nlohmann::json &old,
+    const model::KindInfo &kind,
+    const release::KubernetesRelease &release = release::KubernetesRelease::newest());
 
 // The problems of a DNS-1123 label / subdomain / label key or value, worded as apimachinery
 // words them; empty when the text is valid.

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/write_controller.h"
 
+#include <algorithm>
+
 #include <QDateTime>
 #include <QRandomGenerator>
 #include <QUuid>
@@ -193,6 +195,15 @@ WriteController::WriteController(
 {
 }
 
+release::KubernetesRelease WriteController::servedRelease() const
+{
+    // A release outside those modelled (older than 1.31, newer than the development tree) is
+    // checked as the nearest one modelled.
+    const int minor = std::clamp(
+        m_api.minor(), release::kOldestModelledMinor, release::developmentReleaseMinor());
+    return release::KubernetesRelease::withDefaults(minor);
+}
+
 std::variant<WriteController::Live, Response> WriteController::load(const ResourcePath &path)
 {
     Result<std::optional<ObjectWriter::Stored>> stored
@@ -287,7 +298,7 @@ Response WriteController::finishCreate(const Request &request, const ResourcePat
     if (Result<model::Object> decoded = model::decodeObject(object); !decoded)
         return status::badRequest(
             cannotHandle(kind, path.apiVersion) + decoded.error().message.toStdString());
-    if (FieldErrors errors = validateCreate(object, kind); !errors.empty())
+    if (FieldErrors errors = validateCreate(object, kind, servedRelease()); !errors.empty())
         return status::invalid(kind, name, errors);
     if (!applied) {
         const FieldManagerContext context { managerOf(request, options), storageApiVersion(kind),
@@ -295,7 +306,7 @@ Response WriteController::finishCreate(const Request &request, const ResourcePat
         trackUpdate(nullptr, object, context);
     }
     for (std::string &warning :
-        allocationWarnings(object, kind, m_writer.cache(), m_writer.cluster()))
+        allocationWarnings(object, kind, m_writer.cache(), m_writer.cluster(), servedRelease()))
         warnings.push_back(std::move(warning));
     return commitAndRespond(path, options, model::ChangeType::Added, object, 201, 0, warnings);
 }
@@ -503,7 +514,8 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
     if (Result<model::Object> decoded = model::decodeObject(desired); !decoded)
         return status::badRequest(
             cannotHandle(kind, path.apiVersion) + decoded.error().message.toStdString());
-    if (FieldErrors errors = validateUpdate(desired, live.object, kind); !errors.empty())
+    if (FieldErrors errors = validateUpdate(desired, live.object, kind, servedRelease());
+        !errors.empty())
         return status::invalid(kind, name, errors);
     if (!applied) {
         const FieldManagerContext context { managerOf(request, options), storageApiVersion(kind),
@@ -518,7 +530,7 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
             path, unchanged, model::ChangeType::Modified, live.object, 200, live.rev, warnings);
     }
     for (std::string &warning :
-        allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster()))
+        allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster(), servedRelease()))
         warnings.push_back(std::move(warning));
     return commitAndRespond(
         path, options, model::ChangeType::Modified, desired, 200, live.rev, warnings);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/release/kubernetes_release.h"
 #include "core/server/http_message.h"
 #include "core/server/object_writer.h"
 #include "core/server/resource_path.h"
@@ -61,6 +62,10 @@ private:
         const std::vector<std::string> &warnings);
 
     ObjectWriter &m_writer;
+    // The release the server serves, with its default gates: what its kube-apiserver would
+    // accept is what the writes accept.
+    release::KubernetesRelease servedRelease() const;
+
     const ServedApi &m_api;
     std::function<void()> m_committed;
 };

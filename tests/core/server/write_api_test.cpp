@@ -74,7 +74,7 @@ protected:
             batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
         }
         ASSERT_TRUE(m_writer->apply(batch).has_value());
-        ASSERT_TRUE(m_writer->setClusterInfo({ "demo", "", "v1.36.0", 0 }).has_value());
+        ASSERT_TRUE(m_writer->setClusterInfo({ "demo", "", m_version, 0 }).has_value());
         Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
         ASSERT_TRUE(reader.has_value());
         m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
@@ -106,6 +106,7 @@ protected:
     }
     int64_t rev() { return *m_reader->currentRev(); }
 
+    std::string m_version = "v1.36.0"; // the release the cache records, so the one served
     QTemporaryDir m_dir;
     std::unique_ptr<store::CacheDb> m_writer, m_reader;
     std::unique_ptr<ApiServer> m_api;
@@ -211,6 +212,32 @@ TEST_F(WriteApiTest, InvalidTemplatesAreRejectedWithFieldCausesAndStoreNothing)
     EXPECT_NE(
         badCel.body["message"].get<std::string>().find("compilation failed: ERROR: <input>:1:"),
         std::string::npos);
+    EXPECT_EQ(rev(), before);
+}
+
+// device.allowMultipleAllocations is declared for new selectors from 1.36 (DRAConsumableCapacity
+// on by default there); a 1.35 kube-apiserver refuses it.
+constexpr const char *kConsumableSelector = "device.allowMultipleAllocations == false";
+
+TEST_F(WriteApiTest, SelectorsCompileInTheServedRelease)
+{
+    const Reply accepted = callJson("POST", kClaims, claimNamed("shared", kConsumableSelector));
+    EXPECT_EQ(accepted.status, 201) << accepted.text;
+}
+
+class OlderReleaseWriteApiTest : public WriteApiTest
+{
+protected:
+    OlderReleaseWriteApiTest() { m_version = "v1.35.0"; }
+};
+
+TEST_F(OlderReleaseWriteApiTest, SelectorsOfALaterReleaseAreRefused)
+{
+    const int64_t before = rev();
+    const Reply refused = callJson("POST", kClaims, claimNamed("shared", kConsumableSelector));
+    EXPECT_EQ(refused.status, 422) << refused.text;
+    EXPECT_NE(refused.text.find("undefined field 'allowMultipleAllocations'"), std::string::npos)
+        << refused.text;
     EXPECT_EQ(rev(), before);
 }
 
