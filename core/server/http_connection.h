@@ -120,6 +120,8 @@ private:
     qint64 m_remaining = 0; // body bytes (or chunk bytes, or bytes to discard) still expected
     bool m_keepAlive = true;
     bool m_headOnly = false; // HEAD: no body in the answer
+    bool m_http10 = false;
+    qint64 m_trailerBytes = 0; // of a chunked body's trailer so far
     bool m_processScheduled = false;
     bool m_discardThenRespond = false;
     Response m_deferred; // the answer sent once a discarded body has been drained
