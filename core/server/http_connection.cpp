@@ -152,6 +152,8 @@ HttpConnection::HttpConnection(
             m_socket->disconnectFromHost();
     });
     m_idle.start();
+    m_reading.setSingleShot(true);
+    connect(&m_reading, &QTimer::timeout, this, &HttpConnection::onReadTimeout);
     if (m_socket->bytesAvailable() > 0)
         scheduleProcess();
 }
@@ -217,6 +219,27 @@ void HttpConnection::onReadyRead()
     process();
 }
 
+void HttpConnection::onReadTimeout()
+{
+    switch (m_state) {
+    case State::Head:
+        if (m_in.isEmpty())
+            return; // between requests: the idle timeout's business
+        [[fallthrough]];
+    case State::Body:
+    case State::ChunkSize:
+    case State::ChunkData:
+    case State::ChunkTrailer:
+    case State::Discard:
+        reject(408, "the request did not arrive in time", true);
+        return;
+    case State::Dispatched:
+    case State::Streaming:
+    case State::Closing:
+        return;
+    }
+}
+
 void HttpConnection::onBytesWritten()
 {
     m_idle.start();
@@ -244,6 +267,8 @@ void HttpConnection::process()
     for (;;) {
         switch (m_state) {
         case State::Head: {
+            if (!m_in.isEmpty() && !m_reading.isActive())
+                m_reading.start(m_limits.headTimeoutMs); // from the head's first byte on
             const qsizetype end = m_in.indexOf("\r\n\r\n");
             if (end < 0) {
                 if (m_in.size() > m_limits.maxHeadBytes)
@@ -331,6 +356,7 @@ void HttpConnection::process()
             m_remaining -= dropped;
             if (m_remaining > 0)
                 return;
+            m_reading.stop();
             m_state = State::Dispatched;
             respond(m_deferred);
             break;
@@ -446,6 +472,7 @@ void HttpConnection::startBody()
             return;
         }
         m_state = State::ChunkSize;
+        m_reading.start(m_limits.bodyTimeoutMs);
         return;
     }
     if (lengths.empty()) {
@@ -476,17 +503,20 @@ void HttpConnection::startBody()
         if (drainable) {
             m_state = State::Discard;
             m_remaining = size;
+            m_reading.start(m_limits.bodyTimeoutMs);
         }
         return;
     }
     m_remaining = size;
     m_state = State::Body;
+    m_reading.start(m_limits.bodyTimeoutMs);
 }
 
 void HttpConnection::dispatch()
 {
     m_state = State::Dispatched;
     m_idle.stop();
+    m_reading.stop();
     if (m_handler)
         m_handler(m_request, *this);
     else
@@ -498,6 +528,7 @@ void HttpConnection::reject(int status, const std::string &message, bool close)
     Response response { status, "application/json", {}, statusJson(status, message) };
     if (close) {
         m_keepAlive = false;
+        m_reading.stop();
         m_state = State::Dispatched;
         respond(response);
         return;
@@ -567,6 +598,7 @@ void HttpConnection::finishExchange()
         return;
     }
     m_request = Request {};
+    m_headOnly = false; // an answer before the next head is parsed (a 408) has its body
     m_state = State::Head;
     m_idle.start();
     scheduleProcess();

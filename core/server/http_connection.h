@@ -26,6 +26,11 @@ struct HttpLimits
     qint64 maxDrainBytes = 16 * 1024 * 1024; // a rejected body up to this is read and dropped
     qint64 maxPendingWriteBytes = 8 * 1024 * 1024; // a client this far behind is disconnected
     int idleTimeoutMs = 120 * 1000; // keep-alive connections idle this long are closed
+    // A request's head must arrive within this of its first byte, and its body within
+    // bodyTimeoutMs of its head, however slowly the bytes trickle in (slowloris); else 408 and
+    // the connection is closed. kube-apiserver gives heads 32 s and requests 60 s.
+    int headTimeoutMs = 32 * 1000;
+    int bodyTimeoutMs = 60 * 1000;
 };
 
 // Called once per complete request, on the connection's thread. The handler answers with
@@ -107,6 +112,7 @@ private:
     void scheduleProcess();
     void streamFinished();
     void closeAfterWrite();
+    void onReadTimeout();
 
     friend class HttpStream;
 
@@ -127,6 +133,7 @@ private:
     Response m_deferred; // the answer sent once a discarded body has been drained
     QPointer<HttpStream> m_stream;
     QTimer m_idle;
+    QTimer m_reading; // the head or the body of the current request is late
 };
 
 } // namespace dra::server

@@ -174,5 +174,60 @@ TEST_F(HttpAttackTest, OversizedHeadsAndBodiesAreRefused)
     EXPECT_TRUE(serves());
 }
 
+// Slowloris: clients that open connections and send their heads a byte at a time, or stop in
+// the middle, must be dropped after the head timeout; others are served meanwhile.
+TEST_F(HttpAttackTest, SlowHeadsAndStalledBodiesAreTimedOut)
+{
+    HttpLimits limits;
+    limits.headTimeoutMs = 300;
+    limits.bodyTimeoutMs = 300;
+    start(limits);
+
+    RawClient stalledHead(m_server->port());
+    stalledHead.send("GET / HTTP/1.1\r\nHost: x\r\nX-A: ");
+    RawClient stalledBody(m_server->port());
+    stalledBody.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+    RawClient stalledChunks(m_server->port());
+    stalledChunks.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab");
+    RawClient trickle(m_server->port());
+    const QByteArray head
+        = "GET /trickle HTTP/1.1\r\nHost: x\r\nX-Pad: " + QByteArray(400, 'p') + "\r\n\r\n";
+    qsizetype sent = 0;
+    QTimer drip;
+    QObject::connect(&drip, &QTimer::timeout, &drip, [&] {
+        if (sent < head.size() && trickle.socket().state() == QAbstractSocket::ConnectedState)
+            trickle.send(head.mid(sent++, 1));
+    });
+    drip.start(20);
+
+    // Meanwhile the server answers others.
+    EXPECT_TRUE(serves());
+    EXPECT_TRUE(stalledHead.waitForClose(10'000));
+    EXPECT_TRUE(stalledBody.waitForClose(10'000));
+    EXPECT_TRUE(stalledChunks.waitForClose(10'000));
+    EXPECT_TRUE(trickle.waitForClose(10'000));
+    drip.stop();
+    EXPECT_LT(sent, head.size()) << "the whole head trickled in before the timeout";
+    EXPECT_FALSE(trickle.received().contains("GET /trickle"));
+    EXPECT_FALSE(stalledBody.received().contains("body="));
+    EXPECT_TRUE(spinUntil([&] { return m_server->connectionCount() == 0; }, 10'000));
+    EXPECT_TRUE(serves());
+}
+
+TEST_F(HttpAttackTest, AKeepAliveConnectionBetweenRequestsIsNotAStalledHead)
+{
+    HttpLimits limits;
+    limits.headTimeoutMs = 200;
+    start(limits);
+    RawClient client(m_server->port());
+    client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("GET /one body="));
+    // Idle longer than the head timeout, but under the idle timeout: still open and served.
+    spinUntil([] { return false; }, 600);
+    ASSERT_EQ(client.socket().state(), QAbstractSocket::ConnectedState);
+    client.send("GET /two HTTP/1.1\r\nHost: x\r\n\r\n");
+    EXPECT_TRUE(client.waitFor("GET /two body="));
+}
+
 } // namespace
 } // namespace dra::server::http_attack
