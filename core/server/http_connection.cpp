@@ -214,8 +214,19 @@ void HttpConnection::onDisconnected()
 
 void HttpConnection::onReadyRead()
 {
+    if (m_state == State::Closing) {
+        m_socket->readAll(); // nothing more is read from a client we are done with
+        return;
+    }
     m_in += m_socket->readAll();
     m_idle.start();
+    // Bytes sent while an answer is pending wait for it; a client that keeps sending would
+    // otherwise have us buffer without bound (a pipelined request is at most a head and a body).
+    const bool answering = m_state == State::Dispatched || m_state == State::Streaming;
+    if (answering && m_in.size() > m_limits.maxHeadBytes + m_limits.maxBodyBytes) {
+        abort();
+        return;
+    }
     process();
 }
 

@@ -174,6 +174,25 @@ TEST_F(HttpAttackTest, OversizedHeadsAndBodiesAreRefused)
     EXPECT_TRUE(serves());
 }
 
+TEST_F(HttpAttackTest, AClientFloodingBytesWhileItsAnswerIsPendingIsCutOff)
+{
+    HttpLimits limits;
+    limits.maxHeadBytes = 1024;
+    limits.maxBodyBytes = 1024;
+    // A handler that never answers: the client's bytes meanwhile must not pile up for ever.
+    m_server = std::make_unique<HttpServer>([](Request &, HttpConnection &) {});
+    m_server->setLimits(limits);
+    ASSERT_TRUE(m_server->listen(QHostAddress::LocalHost, 0).has_value());
+    RawClient client(m_server->port());
+    client.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n");
+    const QByteArray flood(64 * 1024, 'f');
+    for (int i = 0; i < 64 && client.socket().state() == QAbstractSocket::ConnectedState; ++i) {
+        client.send(flood);
+        spinUntil([] { return false; }, 10);
+    }
+    EXPECT_TRUE(client.waitForClose(10'000));
+}
+
 // Slowloris: clients that open connections and send their heads a byte at a time, or stop in
 // the middle, must be dropped after the head timeout; others are served meanwhile.
 TEST_F(HttpAttackTest, SlowHeadsAndStalledBodiesAreTimedOut)
