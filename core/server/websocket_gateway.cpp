@@ -55,7 +55,11 @@ bool isCrossSiteWebSocket(const Request &request)
     const QUrl url(QString::fromStdString(origin));
     if (!url.isValid() || url.host().isEmpty())
         return true; // "null" and other opaque origins
-    const int defaultPort = url.scheme() == QLatin1String("https") ? 443 : 80;
+    // An origin is scheme, host and port: a page of http://HOST is not one of https://HOST,
+    // which the Host header alone cannot tell on the default port.
+    if (url.scheme() != (request.secure ? QLatin1String("https") : QLatin1String("http")))
+        return true;
+    const int defaultPort = request.secure ? 443 : 80;
     QString authority = url.host(QUrl::FullyEncoded).toLower();
     if (authority.contains(QLatin1Char(':')))
         authority = QLatin1Char('[') + authority + QLatin1Char(']'); // an IPv6 literal

@@ -29,7 +29,8 @@ inline constexpr std::string_view kBearerProtocolPrefix = "base64url.bearer.auth
 bool isWebSocketUpgrade(const Request &request);
 
 // True when a WebSocket request comes from a page of another site: its Origin header names a
-// host and port other than the Host it asked (or the opaque origin "null"). Clients that send no
+// scheme other than the connection's, a host and port other than the Host it asked, or the
+// opaque origin "null". Clients that send no
 // Origin (kubectl, client libraries) are not pages and are never refused.
 bool isCrossSiteWebSocket(const Request &request);
 

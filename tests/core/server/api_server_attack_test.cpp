@@ -343,6 +343,60 @@ TEST_F(ApiServerAttackTest, WithoutAuthenticationEveryRouteAnswers)
         EXPECT_EQ(statusOf(port(), upgrade(target, host(), protocol)), 101) << target;
 }
 
+// A page of another site can make the browser open a WebSocket to us (a browser sends no
+// credentials it has not been given, but a page given the token must still not be a
+// cross-site one); clients that are not pages send no Origin.
+TEST_F(ApiServerAttackTest, AWebSocketFromAnotherOriginIsRefused)
+{
+    serve(kToken);
+    const std::string own = "http://" + host();
+    const std::string auth = "Authorization: Bearer " + std::string(kToken) + "\r\n";
+    const std::vector<std::string> foreign = {
+        "http://evil.example",
+        "https://evil.example",
+        "null",
+        "http://127.0.0.1:" + std::to_string(port() == 1 ? 2 : port() - 1),
+        "http://localhost:" + std::to_string(port()),
+        "https://" + host(), // the same host and port, another scheme
+        "http://127.0.0.1.evil.example:" + std::to_string(port()),
+        "http://evil.example/" + host(),
+        "file://",
+    };
+    for (const auto &[target, protocol] : kWebSockets) {
+        for (const std::string &origin : foreign)
+            EXPECT_EQ(statusOf(port(),
+                          upgrade(target, host(), protocol, auth + "Origin: " + origin + "\r\n")),
+                403)
+                << target << " from " << origin;
+        EXPECT_EQ(statusOf(port(), upgrade(target, host(), protocol, auth)), 101)
+            << target << " without Origin (kubectl)";
+        EXPECT_EQ(
+            statusOf(port(), upgrade(target, host(), protocol, auth + "Origin: " + own + "\r\n")),
+            101)
+            << target << " from the console's own page";
+        EXPECT_EQ(statusOf(port(),
+                      upgrade(target, host(), protocol,
+                          auth + "Origin: HTTP://127.0.0.1:" + std::to_string(port()) + "\r\n")),
+            101)
+            << target << " from the own origin in upper case";
+    }
+    // On the default port the Host header names no port: the scheme still tells the origins
+    // apart (a page of http://HOST is not one of https://HOST).
+    const std::string target = "/console/v1/ws";
+    EXPECT_EQ(statusOf(port(),
+                  upgrade(target, "console.example", "draconsole.console.v1",
+                      auth + "Origin: http://console.example\r\n")),
+        101);
+    EXPECT_EQ(statusOf(port(),
+                  upgrade(target, "console.example", "draconsole.console.v1",
+                      auth + "Origin: https://console.example\r\n")),
+        403);
+    EXPECT_EQ(statusOf(port(),
+                  upgrade(target, "console.example", "draconsole.console.v1",
+                      auth + "Origin: http://console.example:8080\r\n")),
+        403);
+}
+
 // The web console's files are served without the token, so a path that climbs out of them
 // would hand anyone the server's files.
 TEST_F(ApiServerAttackTest, WebConsolePathsServeNothingOutsideItsFiles)
