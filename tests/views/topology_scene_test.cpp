@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTextDocument>
 
 #include <QXmlStreamReader>
 
@@ -68,6 +69,52 @@ TEST(TopologySceneTest, UniformNvlinkMeshIsDrawnAsOneFabricWithOneLinePerGpu)
     EXPECT_EQ(itemsOfKind(scene, TopologyScene::LinkItem).size(), 4u); // not the 6 pairs
     // Two NUMA frames and two PCIe-root frames.
     EXPECT_EQ(itemsOfKind(scene, TopologyScene::GroupItem).size(), 4u);
+}
+
+// What a tooltip shows: Qt renders it as rich text when it looks like markup.
+QString renderedToolTip(const QString &toolTip)
+{
+    if (!Qt::mightBeRichText(toolTip))
+        return toolTip;
+    QTextDocument document;
+    document.setHtml(toolTip);
+    return document.toPlainText();
+}
+
+// Names and attribute values come from ResourceSlices anyone who may publish one writes:
+// markup in them is shown as text, never rendered.
+TEST(TopologySceneTest, MarkupInNamesAndAttributesIsShownAsText)
+{
+    const QString name = QStringLiteral("<b>x</b><script>alert(1)</script>");
+    topology::NodeTopology topo = fabricNode(LinkSource::Imported);
+    topo.links.pop_back(); // pair by pair, so every link has its own tooltip
+    for (topology::GpuNode &node : topo.gpus) {
+        node.model = QStringLiteral("<i>H100</i>");
+        node.uuid = name;
+    }
+    topo.gpus[0].name = topo.gpus[0].device = name;
+    for (topology::Link &link : topo.links) {
+        if (link.from == QLatin1String("gpu-0"))
+            link.from = name;
+    }
+    TopologyScene scene;
+    scene.setTopology(topo);
+    int gpus = 0, links = 0;
+    for (QGraphicsItem *item : itemsOfKind(scene, TopologyScene::GpuItem)) {
+        ++gpus;
+        EXPECT_TRUE(renderedToolTip(item->toolTip()).contains(name))
+            << item->toolTip().toStdString();
+        EXPECT_TRUE(renderedToolTip(item->toolTip()).contains(QStringLiteral("<i>H100</i>")));
+    }
+    for (QGraphicsItem *item : itemsOfKind(scene, TopologyScene::LinkItem)) {
+        if (!item->toolTip().contains(QStringLiteral("script")))
+            continue;
+        ++links;
+        EXPECT_TRUE(renderedToolTip(item->toolTip()).contains(name))
+            << item->toolTip().toStdString();
+    }
+    EXPECT_EQ(gpus, 4);
+    EXPECT_GT(links, 0);
 }
 
 TEST(TopologySceneTest, InferredLinksAreMarkedAsInferred)

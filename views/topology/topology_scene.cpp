@@ -6,6 +6,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QPainterPath>
 
+#include "views/common/table_layout.h"
 #include "views/common/theme.h"
 #include "views/topology/topology_items.h"
 
@@ -34,7 +35,7 @@ void tagLink(QGraphicsItem *item, const topology::LayoutLink &link)
     item->setData(TopologyScene::ItemKindKey, TopologyScene::LinkItem);
     item->setData(TopologyScene::EndpointKey, QStringList { link.from, link.to });
     item->setData(TopologyScene::LinkSourceKey, topology::linkSourceName(link.source));
-    item->setToolTip(link.tooltip);
+    item->setToolTip(plainToolTip(link.tooltip)); // endpoint names are cluster data
 }
 
 } // namespace
