@@ -5,11 +5,14 @@
 #include <QAbstractButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTextBrowser>
 
 #include <gtest/gtest.h>
 
+#include "tests/support/inventory_fixtures.h"
 #include "tests/views/views_test_main.h"
 #include "views/common/selector_runner.h"
+#include "views/common/table_layout.h"
 #include "views/editor/cel_editor.h"
 #include "views/inventory/device_filter_model.h"
 #include "views/inventory/device_table_model.h"
@@ -120,6 +123,66 @@ TEST(DeviceBrowserTest, OneClickShowsOnlyOneKindOfDevice)
         << browser.statusText().toStdString();
     browser.kindButton(std::nullopt)->click();
     EXPECT_EQ(browser.filterModel()->rowCount(), int(snapshot->devices().size()));
+}
+
+} // namespace
+} // namespace dra::views
+
+namespace dra::views {
+namespace {
+
+// Attribute values come from whoever may publish a ResourceSlice: markup in them is shown as
+// the text it is, in the details pane and in the table's tooltips, never rendered.
+TEST(DeviceBrowserTest, MarkupInAttributeValuesIsShownAsText)
+{
+    using test::json;
+    const std::string markup = "<b>x</b><script>alert(1)</script>";
+    const std::string image = "<img src=x onerror=alert(1)>";
+    const json slice = test::sliceObject("n1", "n1",
+        { test::gpuDevice("gpu-1",
+            { { "productName", { { "string", markup } } },
+                { "note", { { "string", image } } } }) });
+    const inventory::SnapshotPtr snapshot
+        = test::snapshotOf(test::listOf({ test::nodeObject("n1"), slice }));
+    ASSERT_EQ(snapshot->devices().size(), 1u);
+    DeviceBrowser browser;
+    browser.resize(1280, 800);
+    browser.show();
+    browser.reset(snapshot);
+    ASSERT_TRUE(browser.selectDevice(snapshot->devices().front()->key));
+    QCoreApplication::processEvents();
+    QTextBrowser *details = nullptr;
+    for (QTextBrowser *candidate : browser.findChildren<QTextBrowser *>()) {
+        if (candidate->toPlainText().contains(QStringLiteral("gpu-1")))
+            details = candidate;
+    }
+    ASSERT_NE(details, nullptr) << "no details pane shows the selected device";
+    EXPECT_TRUE(details->toPlainText().contains(QString::fromStdString(markup)))
+        << details->toPlainText().toStdString();
+    EXPECT_TRUE(details->toPlainText().contains(QString::fromStdString(image)));
+
+    // The table's cells that hold the value show it, and their tooltips (a narrow column shows
+    // the whole text in one) escape it.
+    QTableView *table = browser.table();
+    auto *delegate = qobject_cast<CellToolTipDelegate *>(table->itemDelegate());
+    ASSERT_NE(delegate, nullptr);
+    int cells = 0;
+    for (int column = 0; column < table->model()->columnCount(); ++column) {
+        const QModelIndex index = table->model()->index(0, column);
+        if (!index.data().toString().contains(QStringLiteral("<script>")))
+            continue;
+        ++cells;
+        table->setColumnWidth(column, 20);
+        QStyleOptionViewItem option;
+        option.initFrom(table->viewport());
+        option.widget = table;
+        option.rect = table->visualRect(index);
+        const QString tip = delegate->toolTipFor(option, index);
+        ASSERT_FALSE(tip.isEmpty());
+        EXPECT_FALSE(tip.contains(QStringLiteral("<script>"))) << tip.toStdString();
+        EXPECT_TRUE(tip.contains(QStringLiteral("&lt;script&gt;"))) << tip.toStdString();
+    }
+    EXPECT_GT(cells, 0) << "no column shows the product name";
 }
 
 } // namespace
