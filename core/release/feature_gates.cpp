@@ -37,6 +37,8 @@ bool *member(FeatureGates &gates, std::string_view name)
         return &gates.resourceClaimDeviceStatus;
     if (name == "DRAListTypeAttributes")
         return &gates.listTypeAttributes;
+    if (name == "DRAExtendedResource")
+        return &gates.extendedResource;
     return nullptr;
 }
 

@@ -24,6 +24,9 @@ struct FeatureGates
     bool deviceBindingConditions = false; // DRADeviceBindingConditions
     bool resourceClaimDeviceStatus = false; // DRAResourceClaimDeviceStatus
     bool listTypeAttributes = false; // DRAListTypeAttributes: list attributes, includes()
+    // DRAExtendedResource: a DeviceClass's extendedResourceName (or the implicit
+    // deviceclass.resource.kubernetes.io/<class>) lets pods ask for DRA devices by count.
+    bool extendedResource = false;
 
     // Devices with binding conditions are usable only when both gates are on, as in the scheduler.
     bool bindingConditions() const { return deviceBindingConditions && resourceClaimDeviceStatus; }
