@@ -28,7 +28,15 @@ Result<SimulationCluster> simulationCluster(
 Result<SimulationCluster> simulationCluster(
     const inventory::Snapshot &snapshot, release::ChosenRelease release)
 {
+    return simulationCluster(snapshot, std::move(release), {});
+}
+
+Result<SimulationCluster> simulationCluster(const inventory::Snapshot &snapshot,
+    release::ChosenRelease release, std::vector<model::Object> extra)
+{
     std::vector<std::shared_ptr<const model::Object>> objects;
+    for (model::Object &object : extra)
+        objects.push_back(std::make_shared<const model::Object>(std::move(object)));
     for (const model::Kind kind : kKinds)
         for (const std::shared_ptr<const model::Object> &object : snapshot.objects(kind))
             objects.push_back(object);

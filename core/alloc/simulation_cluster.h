@@ -34,6 +34,9 @@ struct SimulationCluster
 // shared, not copied. Fails when a stored slice no longer decodes. Any thread.
 [[nodiscard]] Result<SimulationCluster> simulationCluster(
     const inventory::Snapshot &snapshot, release::ChosenRelease release);
+// The same with `extra` objects beside the snapshot's (DeviceClasses a proposal would create).
+[[nodiscard]] Result<SimulationCluster> simulationCluster(const inventory::Snapshot &snapshot,
+    release::ChosenRelease release, std::vector<model::Object> extra);
 // The same under release::chooseRelease() of the snapshot's recorded version and `choice`;
 // also fails on a bad choice.
 [[nodiscard]] Result<SimulationCluster> simulationCluster(
