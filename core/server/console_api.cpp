@@ -8,6 +8,7 @@
 
 #include "core/inventory/readiness.h"
 #include "core/server/console_api_channel.h"
+#include "core/server/console_api_migration.h"
 #include "core/server/console_api_negative_control.h"
 #include "core/server/console_api_rollouts.h"
 #include "core/server/http_connection.h"
@@ -114,7 +115,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
         return errorAnswer(404,
             "the console API has info, overview, devices, device, classes, "
             "claims, templates, templates/check, templates/negative-control, topology, lint, "
-            "readiness, free, cel/check, "
+            "readiness, migration, free, cel/check, "
             "cel/eval and explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
@@ -133,6 +134,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             return { 200, lintDocument(snapshot) };
         if (what == "readiness")
             return { 200, inventory::toJson(inventory::readiness(snapshot, state.streams)) };
+        if (what == "migration")
+            return migrationAnswer(state, query, caches.clusters);
         if (what == "free") {
             const std::string by = query.value("by").value_or("pool");
             const std::optional<inventory::FreeGrouping> grouping = inventory::parseGrouping(by);
