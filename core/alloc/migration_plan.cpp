@@ -24,9 +24,10 @@ json requiredSelector(const MigrationProposal &proposal)
     for (const auto &[key, value] : proposal.nodeSelector)
         term["matchExpressions"].push_back(
             { { "key", key }, { "operator", "In" }, { "values", json::array({ value }) } });
-    if (!proposal.excludedNodes.empty())
-        term["matchFields"] = json::array({ { { "key", "metadata.name" }, { "operator", "NotIn" },
-            { "values", proposal.excludedNodes } } });
+    // Kubernetes takes one value per metadata.name requirement; requirements are ANDed.
+    for (const std::string &node : proposal.excludedNodes)
+        term["matchFields"].push_back({ { "key", "metadata.name" }, { "operator", "NotIn" },
+            { "values", json::array({ node }) } });
     if (term.empty())
         return nullptr;
     return { { "nodeSelectorTerms", json::array({ std::move(term) }) } };

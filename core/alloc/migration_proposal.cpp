@@ -496,7 +496,10 @@ MigrationProposal proposeExtendedResourceClass(
     }
     proposal.reason = "the release serves DRA-backed extended resources: DeviceClass "
         + proposal.deviceClasses.front() + " answers the pods' "
-        + workload.requests.front().resource + " with DRA devices, the pod spec stays as it is";
+        + workload.requests.front().resource + " with DRA devices, "
+        + (proposal.podTemplateChange.is_null()
+                ? "the pod spec stays as it is"
+                : "the pods' resources stay as they are (only their nodeSelector moves)");
     return proposal;
 }
 

@@ -182,8 +182,9 @@ TEST(MigrationPlanTest, AMigProfileBecomesASelectorOnTheProfileAttribute)
 {
     const auto snapshot = snapshotWith(
         mixedList(), { deployment("batch", "small", 1, { { "nvidia.com/mig-1g.10gb", "1" } }) });
-    const MigrationPlan old = planOf(snapshot, { "1.34", "" });
-    const WorkloadMigration &w = workloadOf(old, "batch", "Deployment", "small");
+    // 1.36 with DRA-backed extended resources switched off: a template selecting the profile.
+    const MigrationPlan templated = planOf(snapshot, { "1.36", "DRAExtendedResource=false" });
+    const WorkloadMigration &w = workloadOf(templated, "batch", "Deployment", "small");
     ASSERT_EQ(w.proposal.form, MigrationForm::ClaimTemplate) << w.proposal.reason;
     const json &exactly
         = templateOf(w.proposal)["spec"]["spec"]["devices"]["requests"][0]["exactly"];
@@ -197,6 +198,15 @@ TEST(MigrationPlanTest, AMigProfileBecomesASelectorOnTheProfileAttribute)
             hasProfile = hasProfile || device->profile() == "1g.10gb";
         EXPECT_TRUE(hasProfile) << node << " has no 1g.10gb MIG device";
     }
+
+    // 1.34 cannot allocate MIG devices (partitionable devices are off): the verdict says so.
+    const MigrationPlan old = planOf(snapshot, { "1.34", "" });
+    const WorkloadMigration &oldW = workloadOf(old, "batch", "Deployment", "small");
+    EXPECT_EQ(oldW.proposal.form, MigrationForm::ClaimTemplate);
+    EXPECT_FALSE(oldW.verdict.fits);
+    EXPECT_NE(
+        oldW.verdict.explanation.dump().find("DRAPartitionableDevices is off"), std::string::npos)
+        << oldW.verdict.reason;
 
     // Where the release maps extended resources: a class of its own for the profile.
     const MigrationPlan current = planOf(snapshot, {});
@@ -229,8 +239,9 @@ TEST(MigrationPlanTest, AGpuModelPinnedByNodeLabelBecomesAProductNameSelector)
     EXPECT_TRUE(w.verdict.fits) << w.verdict.reason;
     for (const auto &[node, pods] : w.verdict.nodes)
         for (const inventory::Device *device : snapshot->devicesOnNode(node))
-            if (device->type() == "gpu")
+            if (device->type() == "gpu") {
                 EXPECT_EQ(device->productName(), "NVIDIA H100 80GB HBM3") << node;
+            }
 }
 
 TEST(MigrationPlanTest, AWorkloadThatCannotFitSaysWhy)
@@ -250,9 +261,11 @@ TEST(MigrationPlanTest, AWorkloadThatCannotFitSaysWhy)
     EXPECT_GT(many.verdict.placed, 0);
     EXPECT_LT(many.verdict.placed, 500);
     EXPECT_FALSE(many.verdict.reason.empty());
-    for (const json &w : toJson(plan)["workloads"])
-        if (w["name"] == "too-big")
+    const json document = toJson(plan);
+    for (const json &w : document["workloads"])
+        if (w["name"] == "too-big") {
             EXPECT_FALSE(w["verdict"]["reason"].get<std::string>().empty()) << w.dump();
+        }
 }
 
 TEST(MigrationPlanTest, PodsWithoutTheirWorkloadObjectsAreGroupedByOwner)
