@@ -110,7 +110,15 @@ Result<json> migrationRolloutPlan(const inventory::Snapshot &snapshot,
                         { "claimName", form->claimName }, { "containers", containers },
                         { "nodeSelector", nodeSelector } } } } },
         { "traffic", traffic }, { "canary", { { "replicas", 1 } } },
-        { "cutover", { { "steps", json::array({ 5, 25, 50, 100 }) } } } };
+        { "cutover", { { "steps", json::array({ 5, 25, 50, 100 }) } } },
+        // Decided before the window, as the migration guides ask: unexplained Pending, the wrong
+        // GPU, failing readiness and a claim that does not let go stop the rollout.
+        { "stopConditions",
+            json::array({ { { "type", "PendingTooLong" }, { "after", "10m" },
+                              { "action", "Pause" } },
+                { { "type", "WrongDeviceIdentity" }, { "action", "Rollback" } },
+                { { "type", "ReadinessFailures" }, { "threshold", 3 }, { "action", "Pause" } },
+                { { "type", "ClaimNotReleased" }, { "after", "5m" }, { "action", "Pause" } } }) } };
     if (routing.route.empty())
         spec["shadow"] = { { "enabled", false } };
     const json document = { { "apiVersion", kPlanApiVersion }, { "kind", kPlanKind },
