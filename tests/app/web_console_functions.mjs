@@ -35,6 +35,7 @@ const shortcuts = await load('shortcuts.js');
   assert.equal(location.parseHash('#/editor?from=ml/train').params.get('from'), 'ml/train');
   assert.equal(location.parseHash('#/nonsense').name, '');
   assert.equal(location.parseHash('#/readiness').name, 'readiness');
+  assert.equal(location.parseHash('#/migration').name, 'migration');
   assert.equal(location.formatHash('topology', 'node a'), '#/topology/node%20a');
   assert.equal(location.formatHash('devices', '', { q: '', node: 'n1' }), '#/devices?node=n1');
 }
@@ -154,15 +155,15 @@ spec:
   assert.deepEqual(kubeApply.statusLines(null, 502), ['HTTP 502: the server answered no Status']);
 }
 
-// Every one of the eleven views has a key: Alt+1 … Alt+9, Alt+0, Alt+-.
+// Every one of the twelve views has a key: Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=.
 {
   // views/index.js imports CodeMirror, which node does not load from here; the browser test
   // presses every key on the page's own navigation.
-  const count = 11;
+  const count = 12;
   for (let index = 0; index < count; ++index) {
     const label = shortcuts.viewShortcut(index);
     assert.ok(label, `view ${index} has a key`);
-    const code = label === 'Alt+-' ? 'Minus' : `Digit${label.slice(4)}`;
+    const code = { 'Alt+-': 'Minus', 'Alt+=': 'Equal' }[label] ?? `Digit${label.slice(4)}`;
     assert.equal(shortcuts.viewIndexOfKey({ altKey: true, code }), index, label);
   }
   assert.equal(shortcuts.viewIndexOfKey({ altKey: false, code: 'Digit1' }), -1);

@@ -346,6 +346,13 @@ TEST_F(WebConsoleServeTest, LintFreeAndCelAnswerTheDocumentsTheirTwinsPrint)
     ASSERT_TRUE(ready.contains("checks")) << ready.dump();
     EXPECT_EQ(ready["checks"][0]["id"], "release");
     EXPECT_NE(ready["checks"][0]["verdict"], "unknown") << "the demo reports its version";
+    // The Migration page's plan is `dractl migrate plan -o json`'s, in the cluster's release.
+    const auto [migration, migrationTwin] = atSameRevision(QStringLiteral("migration"),
+        { QStringLiteral("migrate"), QStringLiteral("plan"), QStringLiteral("-o"),
+            QStringLiteral("json") });
+    EXPECT_EQ(migration, migrationTwin);
+    ASSERT_TRUE(migration.contains("workloads")) << migration.dump();
+    EXPECT_FALSE(migration["workloads"].empty()) << "the demo runs inference/llm-server";
     const json check
         = consoleGet(QStringLiteral("/console/v1/cel/check?expr=device.driver%20%3D%3D%201"));
     // Both check as the cluster's release, not the newest one.

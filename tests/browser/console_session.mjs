@@ -24,7 +24,7 @@ export const CHROMIUM = process.env.DRA_CHROMIUM ?? '/usr/bin/chromium';
 export const SKIP = 77; // ctest's SKIP_RETURN_CODE for these tests
 
 export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
-  'editor', 'lint', 'readiness', 'free', 'rollouts'];
+  'editor', 'lint', 'readiness', 'free', 'rollouts', 'migration'];
 
 // Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, dir, stop,
 // restart} once its banner printed the web console's link. restart() stops the server and
@@ -116,4 +116,5 @@ export const READY = {
   readiness: 'li.readiness-check',
   free: 'table.data tbody tr',
   rollouts: '#rollout-list table.data, #no-rollouts',
+  migration: 'li.migration-workload, #no-migration',
 };

@@ -21,7 +21,7 @@
 //   template shows the lines it adds and stores nothing, apply (after a confirmation) creates
 //   it, a new label shows as lines added and applies, a refusal (a template's spec is
 //   immutable) shows its causes at their fields, and Save downloads the text;
-// - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-), in the navigation and the palette;
+// - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=), in the navigation and the palette;
 // - served read-only, the editor's dry run and apply are disabled and say why;
 // - the readiness page lists the server's checks in its order with its verdicts.
 // Every expected figure is the server's own answer to the same request, never a number written
@@ -299,24 +299,25 @@ try {
     console.log(`dry run, diff and apply of ${ns}/${name} (created, then labelled), the immutable spec refused at its field, save: ok`);
   }
 
-  // Every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-), shown in the navigation and the palette.
+  // Every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=), shown in the navigation and the
+  // palette.
   {
     await show('#/overview', READY.overview);
     const titles = await page.locator('#nav a').evaluateAll((links) => links.map((a) => a.title));
     assert.equal(titles.length, ROUTES.length);
-    const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'Minus'];
+    const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'Minus', 'Equal'];
     for (const [index, route] of ROUTES.entries()) {
-      const label = keys[index] === 'Minus' ? '-' : keys[index];
+      const label = { Minus: '-', Equal: '=' }[keys[index]] ?? keys[index];
       assert.ok(titles[index].endsWith(`(Alt+${label})`), `navigation title ${titles[index]}`);
       await page.evaluate(() => document.activeElement?.blur());
       await page.keyboard.press(`Alt+${keys[index]}`);
       await page.waitForSelector(`main[data-view="${route}"]`, { timeout: 10000 });
     }
     await page.keyboard.press('Control+K');
-    const last = page.locator('#palette li', { hasText: 'view · Alt+-' });
+    const last = page.locator('#palette li', { hasText: 'view · Alt+=' });
     await last.waitFor({ timeout: 10000 });
     await page.keyboard.press('Escape');
-    console.log(`shortcuts: ${ROUTES.length} views reached with Alt+1…9, Alt+0, Alt+-: ok`);
+    console.log(`shortcuts: ${ROUTES.length} views reached with Alt+1…9, Alt+0, Alt+-, Alt+=: ok`);
   }
 
   // Readiness: the server's checks, in its order, with its verdicts.
@@ -327,6 +328,25 @@ try {
       items.map((item) => [item.dataset.check, item.dataset.verdict]));
     assert.deepEqual(shown, report.checks.map((c) => [c.id, c.verdict]));
     console.log(`readiness: ${shown.length} checks, verdict ${report.verdict}: ok`);
+  }
+
+  // Migration: the API's workloads with their proposals and verdicts; manifests as text.
+  {
+    const plan = await api('migration');
+    assert.ok(plan.workloads.length > 0, 'the demo runs a device-plugin workload');
+    await show('#/migration', 'main[data-view="migration"] li.migration-workload');
+    const shown = await page.locator('li.migration-workload').evaluateAll((items) =>
+      items.map((item) => [item.dataset.workload, item.dataset.form, item.dataset.fits]));
+    assert.deepEqual(shown, plan.workloads.map((w) =>
+      [`${w.namespace}/${w.kind}/${w.name}`, w.proposal.form, String(w.verdict.fits)]));
+    const withManifests = plan.workloads.findIndex((w) => w.proposal.manifests);
+    if (withManifests >= 0) {
+      const pre = page.locator('li.migration-workload').nth(withManifests).locator('details[data-block="manifests"] pre');
+      assert.equal(await pre.textContent(), plan.workloads[withManifests].proposal.manifests,
+        'the manifests are the API\'s text');
+      assert.equal(await pre.locator('*').count(), 0, 'as text, not HTML');
+    }
+    console.log(`migration: ${shown.length} workload(s), ${plan.workloads.filter((w) => w.verdict.fits).length} fit: ok`);
   }
 
   // A broken selector: the error is shown under the column the compiler gives.

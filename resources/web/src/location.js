@@ -6,7 +6,7 @@
 // page keeps the token for the tab and removes it from the address bar. Pure functions.
 
 export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
-  'editor', 'lint', 'readiness', 'free', 'rollouts'];
+  'editor', 'lint', 'readiness', 'free', 'rollouts', 'migration'];
 
 // {name, arg, params, token} of a location hash. name is '' for an empty or unknown route.
 export function parseHash(hash) {

@@ -13,5 +13,6 @@ import { lint } from './lint.js';
 import { readiness } from './readiness.js';
 import { free } from './free.js';
 import { rollouts } from './rollouts.js';
+import { migration } from './migration.js';
 
-export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, readiness, free, rollouts];
+export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, readiness, free, rollouts, migration];
