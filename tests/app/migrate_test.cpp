@@ -55,6 +55,14 @@ TEST(MigrateCommandTest, TheDemosDevicePluginServerGetsAProposalAndAVerdict)
     EXPECT_TRUE((*templated)["proposal"]["podTemplateChange"].contains("resourceClaims"));
     for (const json &w : oldPlan["workloads"])
         EXPECT_EQ(w["namespace"], "inference");
+
+    // A preset of an older release plans in that release.
+    const DractlRun preset
+        = dractl({ QStringLiteral("migrate"), QStringLiteral("plan"), QStringLiteral("--demo"),
+            QStringLiteral("mixed-1.34"), QStringLiteral("-o"), QStringLiteral("json") });
+    const json presetPlan = preset.document();
+    EXPECT_EQ(presetPlan["kubernetesVersion"], "1.34") << preset.out << preset.err;
+    EXPECT_EQ(presetPlan["extendedResourcesFromDra"], false);
 }
 
 TEST(MigrateCommandTest, TheRolloutPlanItWritesIsAcceptedByRolloutPlan)

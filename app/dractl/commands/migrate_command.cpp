@@ -25,15 +25,20 @@ namespace {
 
 using common::qs;
 
-// The demo cluster of a preset, as `dractl serve --demo=PRESET` seeds it, without a server.
+// The demo cluster of a preset in its release, as `dractl serve --demo=PRESET` seeds it,
+// without a server.
 Result<inventory::SnapshotPtr> demoSnapshot(const QString &preset)
 {
-    Result<nlohmann::json> list = sandbox::generateInventory({ preset.toStdString(), 0, 1 });
+    const sandbox::PresetOptions options { preset.toStdString() };
+    Result<std::string> version = sandbox::presetKubernetesVersion(options);
+    if (!version)
+        return fail(version.error());
+    Result<nlohmann::json> list = sandbox::generateInventory(options);
     if (!list)
         return fail(list.error());
     inventory::SnapshotSource source;
     source.cluster = std::string(sandbox::kDemoCluster);
-    source.kubernetesVersion = std::string(sandbox::kDemoKubernetesVersion);
+    source.kubernetesVersion = *version;
     for (const nlohmann::json &item : (*list)["items"]) {
         Result<model::Object> object = model::decodeObject(item);
         if (!object)
