@@ -17,17 +17,14 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/dractl_run.h"
+#include "tests/support/tls_request.h"
 
 namespace dra::test::serve_auth {
 namespace {
 
 constexpr const char *kToken = "tok-auth-test-0f1e2d3c4b5a69788796a5b4c3d2e1f0";
 
-struct Sent
-{
-    int status = 0;
-    QByteArray body;
-};
+using Sent = TlsReply;
 
 Sent send(QNetworkAccessManager &network, const QUrl &url, const QByteArray &verb,
     const QByteArray &authorization)
@@ -37,17 +34,7 @@ Sent send(QNetworkAccessManager &network, const QUrl &url, const QByteArray &ver
         request.setRawHeader("Authorization", authorization);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/json"));
     const QByteArray body = verb == "POST" ? QByteArray(R"({"kind":"crash"})") : QByteArray();
-    QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
-        [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    if (!reply->isFinished())
-        loop.exec();
-    Sent sent { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-        reply->readAll() };
-    reply->deleteLater();
-    return sent;
+    return sendOverTls(network, request, verb, body);
 }
 
 // `dractl serve --demo --test-hooks` with `auth` (--token-file F or --no-auth); its base URL,

@@ -25,17 +25,14 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/dractl_run.h"
+#include "tests/support/tls_request.h"
 
 namespace dra::test {
 namespace {
 
 constexpr const char *kToken = "tok-5e1f9c2a7b3d4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d";
 
-struct Answer
-{
-    int status = 0;
-    QByteArray body;
-};
+using Answer = TlsReply;
 
 Answer call(QNetworkAccessManager &network, const QUrl &url, const QByteArray &token,
     const QByteArray &verb = "GET", const QByteArray &body = {}, const QByteArray &contentType = {})
@@ -45,17 +42,7 @@ Answer call(QNetworkAccessManager &network, const QUrl &url, const QByteArray &t
         request.setRawHeader("Authorization", "Bearer " + token);
     if (!contentType.isEmpty())
         request.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
-    QNetworkReply *reply = network.sendCustomRequest(request, verb, body);
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
-        [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    if (!reply->isFinished())
-        loop.exec();
-    Answer answer { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-        reply->readAll() };
-    reply->deleteLater();
-    return answer;
+    return sendOverTls(network, request, verb, body);
 }
 
 // The first line the server answers a WebSocket handshake with, and the rest of its head.

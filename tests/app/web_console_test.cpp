@@ -27,19 +27,14 @@
 
 #include "tests/support/demo_server.h"
 #include "tests/support/dractl_run.h"
+#include "tests/support/tls_request.h"
 
 namespace dra::test {
 namespace {
 
 using nlohmann::json;
 
-struct WebReply
-{
-    int status = 0;
-    QByteArray contentType;
-    QByteArray body;
-    QByteArray policy; // Content-Security-Policy
-};
+using WebReply = TlsReply;
 
 // One GET (or, with a body, POST) over TLS to the server's self-signed certificate, with
 // `token` as bearer when set.
@@ -53,18 +48,7 @@ WebReply webGet(QNetworkAccessManager &network, const QUrl &url, const QString &
         request.setRawHeader("Authorization", "Bearer " + token.toUtf8());
     if (body)
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArray("application/yaml"));
-    QNetworkReply *reply = body ? network.post(request, *body) : network.get(request);
-    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
-        [reply](const QList<QSslError> &) { reply->ignoreSslErrors(); });
-    QEventLoop loop;
-    QObject::connect(reply, &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    if (!reply->isFinished())
-        loop.exec();
-    WebReply result { reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(),
-        reply->rawHeader("Content-Type"), reply->readAll(),
-        reply->rawHeader("Content-Security-Policy") };
-    reply->deleteLater();
-    return result;
+    return sendOverTls(network, request, body ? "POST" : "GET", body.value_or(QByteArray()));
 }
 
 // The status line a WebSocket handshake on `path` gets, sending `origin` when not empty.
