@@ -2,11 +2,17 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <gtest/gtest.h>
+
+#include "core/model/object.h"
+#include "core/model/record_codec.h"
+#include "core/store/cache_db.h"
 #include "tests/support/http_test_client.h"
 
 namespace dra::server::test {
@@ -73,6 +79,37 @@ inline Reply exchange(quint16 port, const std::string &requestText)
     reply.text = got.mid(end + 4).toStdString();
     reply.body = nlohmann::json::parse(reply.text, nullptr, false);
     return reply;
+}
+
+// A cache at `path` holding `objects` (resource.k8s.io/v1 JSON) as cluster `cluster`: its
+// writer, and a reader for the server. Test failures name what did not open or decode.
+struct SeededCache
+{
+    std::unique_ptr<store::CacheDb> writer, reader;
+};
+inline SeededCache seedCache(
+    const QString &path, const std::string &cluster, const std::vector<nlohmann::json> &objects)
+{
+    SeededCache cache;
+    Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
+    EXPECT_TRUE(writer.has_value()) << writer.error().message.toStdString();
+    if (!writer)
+        return cache;
+    cache.writer = std::make_unique<store::CacheDb>(std::move(*writer));
+    model::WatchBatch batch;
+    batch.cluster = cluster;
+    for (const nlohmann::json &json : objects) {
+        Result<model::Object> object = model::decodeObject(json);
+        EXPECT_TRUE(object.has_value()) << object.error().message.toStdString();
+        if (object)
+            batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
+    }
+    EXPECT_TRUE(cache.writer->apply(batch).has_value());
+    Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
+    EXPECT_TRUE(reader.has_value()) << reader.error().message.toStdString();
+    if (reader)
+        cache.reader = std::make_unique<store::CacheDb>(std::move(*reader));
+    return cache;
 }
 
 } // namespace dra::server::test

@@ -75,21 +75,11 @@ protected:
     void SetUp() override
     {
         ASSERT_TRUE(m_dir.isValid());
-        const QString path = m_dir.filePath(QStringLiteral("cache.db"));
-        Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
-        ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
-        m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-        model::WatchBatch batch;
-        batch.cluster = "test";
-        for (const nlohmann::json &json : { slice(kSliceName), claim(kClaimName) }) {
-            Result<model::Object> object = model::decodeObject(json);
-            ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-            batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
-        }
-        ASSERT_TRUE(m_writer->apply(batch).has_value());
-        Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
-        ASSERT_TRUE(reader.has_value()) << reader.error().message.toStdString();
-        m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
+        test::SeededCache cache = test::seedCache(m_dir.filePath(QStringLiteral("cache.db")),
+            "test", { slice(kSliceName), claim(kClaimName) });
+        ASSERT_TRUE(cache.writer && cache.reader);
+        m_writer = std::move(cache.writer);
+        m_reader = std::move(cache.reader);
 
         // The web console's files, with a file beside (outside) them that must never be served.
         ASSERT_TRUE(QDir(m_dir.path()).mkpath(QStringLiteral("web")));

@@ -62,22 +62,12 @@ protected:
     void SetUp() override
     {
         ASSERT_TRUE(m_dir.isValid());
-        const QString path = m_dir.filePath(QStringLiteral("cache.db"));
-        Result<store::CacheDb> writer = store::CacheDb::open(path, store::OpenMode::ReadWrite);
-        ASSERT_TRUE(writer.has_value()) << writer.error().message.toStdString();
-        m_writer = std::make_unique<store::CacheDb>(std::move(*writer));
-        model::WatchBatch batch;
-        batch.cluster = "demo";
-        for (const json &item : seedObjects()) {
-            Result<model::Object> object = model::decodeObject(item);
-            ASSERT_TRUE(object.has_value()) << object.error().message.toStdString();
-            batch.changes.push_back({ model::ChangeType::Added, model::toRecord(*object) });
-        }
-        ASSERT_TRUE(m_writer->apply(batch).has_value());
+        test::SeededCache cache = test::seedCache(m_dir.filePath(QStringLiteral("cache.db")),
+            "demo", seedObjects().get<std::vector<json>>());
+        ASSERT_TRUE(cache.writer && cache.reader);
+        m_writer = std::move(cache.writer);
+        m_reader = std::move(cache.reader);
         ASSERT_TRUE(m_writer->setClusterInfo({ "demo", "", m_version, 0 }).has_value());
-        Result<store::CacheDb> reader = store::CacheDb::open(path, store::OpenMode::ReadOnly);
-        ASSERT_TRUE(reader.has_value());
-        m_reader = std::make_unique<store::CacheDb>(std::move(*reader));
 
         ApiServerOptions options;
         options.cluster = "demo";
