@@ -13,6 +13,7 @@
 #include "core/sandbox/demo_cluster.h"
 #include "core/store/cache_db.h"
 #include "core/store/store.h"
+#include "core/store/store_paths.h"
 
 namespace dra::console {
 
@@ -34,6 +35,8 @@ ConsoleSession::ConsoleSession(SessionOptions options, QObject *parent)
     inventory::registerInventoryMetaTypes();
     qRegisterMetaType<dra::common::Error>();
     m_cacheThread->setObjectName(QStringLiteral("cache"));
+    if (m_options.rolloutStatePath.isEmpty())
+        m_options.rolloutStatePath = store::defaultStatePath().value_or(QString());
 }
 
 ConsoleSession::~ConsoleSession()
@@ -97,7 +100,7 @@ void ConsoleSession::start()
     demo.cluster = std::string(sandbox::kDemoCluster);
     demo.defaultNamespace = true; // the editor's starter template applies as it is
     demo.contextNamespace = "default";
-    m_demoServer = new DemoServer(std::move(demo), this);
+    m_demoServer = new DemoServer(std::move(demo), m_options.rolloutStatePath, this);
     connect(m_demoServer, &DemoServer::failed, this, &ConsoleSession::failed);
     connect(m_demoServer, &DemoServer::ready, this, [this](const kube::ClientConfig &client) {
         m_options.client = client;
@@ -138,6 +141,10 @@ void ConsoleSession::link()
             Q_EMIT notice(error.message);
     });
     connect(m_link, &kube::LiveMirror::initialSynced, this, &ConsoleSession::initialSynced);
+    connect(m_link, &kube::LiveMirror::webConsoleFound, this, [this](const QUrl &console) {
+        m_webConsole = console;
+        Q_EMIT webConsoleFound();
+    });
     connect(m_link, &kube::LiveMirror::failed, this, &ConsoleSession::failed);
     connect(m_link, &kube::LiveMirror::writeFailed, this, &ConsoleSession::failed);
     connect(

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include "core/common/error.h"
 #include "core/inventory/snapshot.h"
@@ -44,6 +45,9 @@ struct SessionOptions
     // Services, HTTPRoutes) are mirrored, "*" for all (kube::MirrorOptions::workloadNamespaces).
     // Unset: every namespace on the demo cluster, none on a live one.
     std::optional<std::vector<std::string>> workloadNamespaces;
+    // The state file of the console's rollouts (dractl's, store::defaultStatePath(), when
+    // empty). Demo: the demo cluster's web console follows the rollouts in it.
+    QString rolloutStatePath;
 
     // What workloadNamespaces comes to for this mode.
     std::vector<std::string> mirroredWorkloadNamespaces() const;
@@ -73,6 +77,9 @@ public:
     // How to reach the cluster the console shows: the live context, or the demo cluster once it
     // serves (see connected()); none offline (a cache file alone) or before the demo serves.
     std::optional<kube::ClientConfig> clientConfig() const;
+    // Where the cluster's web console is, when its server is one of DRA Console's (the demo
+    // cluster, a `dractl serve`); empty until webConsoleFound() and for any other server.
+    const QUrl &webConsole() const { return m_webConsole; }
     // When the cache last heard from its cluster (ms since the epoch; 0 unknown).
     qint64 lastSyncMs() const { return m_lastSyncMs; }
 
@@ -84,6 +91,8 @@ Q_SIGNALS:
     void failed(const dra::common::Error &error);
     // Live: a mirrored stream changed state (listing, watching, stale, forbidden, ...).
     void streamChanged(const dra::kube::StreamStatus &status);
+    // Live, Demo: the server also serves the web console, at webConsole().
+    void webConsoleFound();
     // Live: every stream has been listed once; the cache holds the whole cluster.
     void initialSynced();
     // Live: something the user should read (a credential plugin's prompt, a fallback).
@@ -106,6 +115,7 @@ private:
     bool m_connected = false;
     inventory::Inventory *m_inventory = nullptr;
     qint64 m_lastSyncMs = 0;
+    QUrl m_webConsole;
 };
 
 } // namespace dra::console

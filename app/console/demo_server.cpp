@@ -4,11 +4,17 @@
 
 #include <QThread>
 
+#include "core/server/api_server.h"
+#include "core/server/console_api.h"
+#include "core/server/console_api_rollouts.h"
+
 namespace dra::console {
 
-DemoServer::DemoServer(sandbox::EmbeddedDemoOptions options, QObject *parent)
+DemoServer::DemoServer(
+    sandbox::EmbeddedDemoOptions options, QString rolloutStatePath, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_rolloutStatePath(std::move(rolloutStatePath))
     , m_thread(new QThread(this))
 {
     qRegisterMetaType<dra::common::Error>();
@@ -37,6 +43,10 @@ void DemoServer::start()
         [this] {
             Result<std::unique_ptr<sandbox::EmbeddedDemoCluster>> created
                 = sandbox::EmbeddedDemoCluster::create(m_options);
+            // The console's rollout controller runs in the window (RolloutDriver); the web
+            // console follows its state file as `dractl serve` follows a `dractl rollout run`.
+            if (created && !m_rolloutStatePath.isEmpty())
+                (*created)->api().consoleApi().rollouts().configure(m_rolloutStatePath, nullptr);
             Result<void> listening
                 = created ? (*created)->listen() : Result<void>(dra::fail(created.error()));
             if (!listening) {

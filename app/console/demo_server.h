@@ -22,7 +22,10 @@ class DemoServer final : public QObject
 {
     Q_OBJECT
 public:
-    explicit DemoServer(sandbox::EmbeddedDemoOptions options, QObject *parent = nullptr);
+    // `rolloutStatePath`: the console's rollouts, which the cluster's web console follows (its
+    // rollouts view and verbs); empty: the web console has no rollouts.
+    DemoServer(
+        sandbox::EmbeddedDemoOptions options, QString rolloutStatePath, QObject *parent = nullptr);
     ~DemoServer() override;
 
     // Seeds the cluster and starts serving it; ready() or failed() follows.
@@ -34,6 +37,7 @@ Q_SIGNALS:
 
 private:
     sandbox::EmbeddedDemoOptions m_options;
+    QString m_rolloutStatePath;
     QThread *m_thread;
     QObject *m_root = nullptr; // lives on m_thread
     std::unique_ptr<sandbox::EmbeddedDemoCluster> m_cluster; // made, used and destroyed on m_thread

@@ -31,6 +31,7 @@
 #include "app/console/console_session.h"
 #include "app/console/rollout_driver.h"
 #include "app/console/stream_status_button.h"
+#include "app/console/web_console_button.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
@@ -42,7 +43,6 @@
 #include "core/kube/stream_summary.h"
 #include "core/sandbox/presets.h"
 #include "core/store/cache_db.h"
-#include "core/store/store_paths.h"
 #include "views/claims/claim_browser.h"
 #include "views/common/command_palette.h"
 #include "views/common/navigation_delegate.h"
@@ -169,6 +169,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_rollouts(new views::RolloutPanel(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
+    , m_webConsole(new WebConsoleButton(this))
     , m_sync(new StreamStatusButton(this))
     , m_counts(new QLabel(this))
     , m_catchUp(new QTimer(this))
@@ -210,6 +211,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     layout->addWidget(m_pages, 1);
     setCentralWidget(central);
     statusBar()->addWidget(m_connection, 1);
+    statusBar()->addPermanentWidget(m_webConsole);
     statusBar()->addPermanentWidget(m_sync);
     statusBar()->addPermanentWidget(m_counts);
     m_connection->setTextFormat(Qt::PlainText); // messages quote the cluster
@@ -220,7 +222,6 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
 
     // Rollouts: the state file dractl uses, and the controller in this process unless another
     // one (a `dractl rollout run`) drives the rollout.
-    const Result<QString> statePath = store::defaultStatePath();
     auto endpoint = std::make_shared<RolloutEndpoint>();
     const auto connectEndpoint = [endpoint, session] {
         QMutexLocker lock(&endpoint->mutex);
@@ -228,8 +229,8 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     };
     connectEndpoint();
     connect(session, &ConsoleSession::connected, this, connectEndpoint);
-    m_rolloutDriver = new RolloutDriver(statePath.value_or(QString()), rolloutClusters(endpoint),
-        common::Clock::system(), {}, this);
+    m_rolloutDriver = new RolloutDriver(session->options().rolloutStatePath,
+        rolloutClusters(endpoint), common::Clock::system(), {}, this);
     m_rollouts->setPlanDirectory(rolloutPlanDirectory());
     connectRolloutPanel(m_rollouts, m_rolloutDriver);
 
@@ -273,6 +274,12 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
             m_summary->setStreams(m_sync->summary());
         });
     connect(session, &ConsoleSession::streamNote, m_sync, &StreamStatusButton::addNote);
+    connect(session, &ConsoleSession::webConsoleFound, this, [this] {
+        if (const std::optional<kube::ClientConfig> client = m_session->clientConfig())
+            m_webConsole->setConsole(m_session->webConsole(), *client);
+    });
+    connect(m_webConsole, &WebConsoleButton::message, this,
+        [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(session, &ConsoleSession::notice, this,
         [this](const QString &message) { statusBar()->showMessage(message, 15000); });
     connect(session, &ConsoleSession::loaded, this, &MainWindow::onLoaded);
@@ -373,6 +380,14 @@ void MainWindow::buildClusterMenu()
         demo->addAction(QStringLiteral("%1 — %2").arg(preset, QString::fromStdString(summary)),
             this, [this, preset] { switchTo({ QStringLiteral("--demo=") + preset }); });
     }
+    // The same cluster in a browser, once its server turns out to serve the web console.
+    QAction *web = cluster->addAction(QStringLiteral("Open &web console in browser"), m_webConsole,
+        &WebConsoleButton::openInBrowser);
+    web->setEnabled(false);
+    web->setToolTip(QStringLiteral("The demo cluster and `dractl serve` serve the web console at "
+                                   "/ui/; other servers do not."));
+    connect(m_session, &ConsoleSession::webConsoleFound, web, [web] { web->setEnabled(true); });
+    cluster->addSeparator();
     cluster->addAction(QStringLiteral("Open cache file offline…"), this, [this] {
         const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open a cache file"),
             QString(), QStringLiteral("Caches (*.db);;All files (*)"));

@@ -46,6 +46,7 @@ class ApplyDialog;
 class ConsoleSession;
 class RolloutDriver;
 class StreamStatusButton;
+class WebConsoleButton;
 
 // The console's window: a page per main view, a command palette (Ctrl+K), the theme toggle,
 // and the status bar. It only wires views to the session's inventory; every view computes its
@@ -86,6 +87,7 @@ public:
     views::TemplateEditor *templateEditor() const { return m_editor; }
     views::RolloutPanel *rolloutPanel() const { return m_rollouts; }
     StreamStatusButton *streamStatus() const { return m_sync; }
+    WebConsoleButton *webConsoleButton() const { return m_webConsole; }
     views::OverviewSummary *overviewSummary() const { return m_summary; }
     views::ReadinessView *readinessView() const { return m_readiness; }
     // The sidebar entry of `page` as shown (name and live count).
@@ -149,6 +151,7 @@ private:
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;
+    WebConsoleButton *m_webConsole; // shown once the cluster's server serves the web console
     StreamStatusButton *m_sync; // Live: how current the mirror is, with per-stream details
     QLabel *m_counts;
     // One insights computation at a time; while it runs only the newest snapshot waits, so a

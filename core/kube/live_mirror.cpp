@@ -2,12 +2,15 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/live_mirror.h"
 
+#include <utility>
+
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QThread>
 
 #include "core/kube/stopped_streams.h"
+#include "core/kube/web_console_probe.h"
 #include "core/store/store.h"
 
 namespace dra::kube {
@@ -117,6 +120,17 @@ void LiveMirror::startMirror(const MirrorOptions &mirror)
                 m_discovery = discovery;
                 Q_EMIT discovered(discovery);
             });
+            // Asked on the client's thread, once: whether the server is one of ours.
+            connect(mirror, &Mirror::discovered, m_kubeRoot,
+                [this, client, asked = false](const ApiDiscovery &) mutable {
+                    if (std::exchange(asked, true))
+                        return;
+                    probeWebConsole(
+                        *client, m_kubeRoot, [this](const std::optional<QUrl> &console) {
+                            if (console)
+                                Q_EMIT webConsoleFound(*console);
+                        });
+                });
             connect(mirror, &Mirror::streamChanged, this, &LiveMirror::streamChanged);
             connect(mirror, &Mirror::listProgress, this, &LiveMirror::listProgress);
             connect(mirror, &Mirror::notice, this, &LiveMirror::notice);

@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QUrl>
 
 #include "core/common/error.h"
 #include "core/kube/client_config.h"
@@ -82,6 +83,9 @@ Q_SIGNALS:
     // The cache file cannot be opened; nothing is mirrored.
     void failed(const dra::common::Error &error);
     void discovered(const dra::kube::ApiDiscovery &discovery);
+    // The server also serves DRA Console's web console at `console` (it is a `dractl serve` or a
+    // desktop's demo cluster); asked once, after the first discovery (kube::probeWebConsole).
+    void webConsoleFound(const QUrl &console);
     void streamChanged(const dra::kube::StreamStatus &status);
     // While a stream lists: its status with the object count so far.
     void listProgress(const dra::kube::StreamStatus &status);

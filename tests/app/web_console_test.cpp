@@ -178,6 +178,24 @@ TEST_F(WebConsoleServeTest, BannerLinksTheOverviewWithTheTokenOfTheKubeconfig)
         s_server->banner().indexOf("web console:"), s_server->banner().indexOf("kubeconfig:"));
 }
 
+TEST_F(WebConsoleServeTest, DractlContextsSaysWhichContextServesTheWebConsole)
+{
+    // The twin of the desktop's web console button: the same probe of the same server.
+    const json contexts = printedBy({ QStringLiteral("contexts"), QStringLiteral("-o"),
+        QStringLiteral("json"), QStringLiteral("--kubeconfig"), s_server->kubeconfig() });
+    ASSERT_TRUE(contexts.is_array() && contexts.size() == 1) << contexts.dump();
+    EXPECT_EQ(contexts[0].value("reachable", false), true) << contexts.dump();
+    EXPECT_EQ(contexts[0].value("webConsole", ""), s_base->toStdString() + "/ui/")
+        << contexts.dump();
+    const DractlRun table = dractl(
+        { QStringLiteral("contexts"), QStringLiteral("--kubeconfig"), s_server->kubeconfig() });
+    EXPECT_NE(table.out.find("demo serves the web console at " + s_base->toStdString() + "/ui/"),
+        std::string::npos)
+        << table.out;
+    EXPECT_EQ(table.out.find(s_token->toStdString()), std::string::npos)
+        << "the token stays out of what contexts prints";
+}
+
 TEST_F(WebConsoleServeTest, ServesTheBundledPageUnderAStrictPolicy)
 {
     const WebReply page = webGet(m_network, url(QStringLiteral("/ui/")));

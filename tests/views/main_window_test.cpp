@@ -15,9 +15,11 @@
 #include <QTreeWidget>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "app/console/console_session.h"
 #include "app/console/stream_status_button.h"
+#include "app/console/web_console_button.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/readiness.h"
@@ -212,6 +214,74 @@ TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)
                       .data()
                       .toString(),
             QStringLiteral("gpu"));
+}
+
+// The Cluster menu's action that opens the web console, found by its text.
+QAction *webConsoleAction(console::MainWindow &window)
+{
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text().contains(QStringLiteral("web console")))
+            return action;
+    return nullptr;
+}
+
+TEST(MainWindowTest, ACacheFileOfflineOffersNoWebConsole)
+{
+    CachedWindow cached;
+    EXPECT_TRUE(cached.window().webConsoleButton()->isHidden());
+    EXPECT_TRUE(cached.window().webConsoleButton()->address().isEmpty());
+    QAction *open = webConsoleAction(cached.window());
+    ASSERT_NE(open, nullptr);
+    EXPECT_FALSE(open->isEnabled());
+}
+
+TEST(MainWindowTest, TheDemoClustersWebConsoleOpensSignedInFromTheStatusBarAndTheMenu)
+{
+    ConsoleDemo demo;
+    console::MainWindow window(&demo.session());
+    console::WebConsoleButton *button = window.webConsoleButton();
+    std::vector<QUrl> opened;
+    button->setOpener([&opened](const QUrl &url) {
+        opened.push_back(url);
+        return true;
+    });
+    ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
+    ASSERT_TRUE(consoleWaitUntil([&] { return !button->address().isEmpty(); }, 30000))
+        << "the demo cluster's server was not found to serve the web console";
+    const std::optional<kube::ClientConfig> client = demo.session().clientConfig();
+    ASSERT_TRUE(client.has_value());
+    QUrl expected = client->server;
+    expected.setPath(QStringLiteral("/ui/"));
+    EXPECT_EQ(button->address(), expected);
+    EXPECT_EQ(demo.session().webConsole(), expected);
+    EXPECT_FALSE(button->isHidden());
+
+    // A click opens the console's overview signed in: the demo's token after the route, in the
+    // fragment only, which never reaches the server.
+    button->click();
+    ASSERT_EQ(opened.size(), 1u);
+    EXPECT_EQ(opened[0].adjusted(QUrl::RemoveFragment), expected);
+    EXPECT_EQ(
+        opened[0].fragment(QUrl::FullyDecoded), QStringLiteral("/overview?token=") + client->token);
+    EXPECT_TRUE(opened[0].query().isEmpty());
+
+    QAction *open = webConsoleAction(window);
+    ASSERT_NE(open, nullptr);
+    EXPECT_TRUE(open->isEnabled());
+    open->trigger();
+    ASSERT_EQ(opened.size(), 2u);
+    EXPECT_EQ(opened[1], opened[0]);
+
+    // What the page asks of the server answers: the rollouts view follows the window's own
+    // state file (the window's controller drives them), as `dractl serve` follows a
+    // `dractl rollout run`.
+    kube::RestRequest rollouts;
+    rollouts.path = QStringLiteral("/console/v1/rollouts");
+    const Result<kube::RestResponse> answer = consoleRequest(*client, rollouts);
+    ASSERT_TRUE(answer.has_value()) << answer.error().message.toStdString();
+    const nlohmann::json list = nlohmann::json::parse(answer->body.toStdString(), nullptr, false);
+    ASSERT_TRUE(list.is_object()) << answer->body.toStdString();
+    EXPECT_EQ(list.value("runsControllers", true), false) << "the window's controller drives them";
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// dractl contexts: the kubeconfig's contexts and whether each cluster answers.
+// dractl contexts: the kubeconfig's contexts, whether each cluster answers, and which serve the
+// web console (a `dractl serve`): the twin of the desktop's Cluster menu and web console button.
 #include <memory>
 
 #include <QCoreApplication>
@@ -14,6 +15,7 @@
 #include "app/dractl/commands/output.h"
 #include "core/common/json_text.h"
 #include "core/kube/rest_client.h"
+#include "core/kube/web_console_probe.h"
 
 namespace dra::cli {
 
@@ -28,6 +30,8 @@ struct ContextRow
     bool checked = false;
     bool reachable = false;
     QString version; // gitVersion when reachable
+    bool probed = false; // asked whether the server serves the web console (or had no answer)
+    QUrl webConsole; // the web console's address, when the server is a `dractl serve`
     QString problem; // why not, or what the configuration lacks
 };
 
@@ -98,9 +102,18 @@ int runContexts(const QStringList &arguments)
             request.path = QStringLiteral("/version");
             request.timeoutMs = timeoutS * 1000;
             ContextRow *target = &row;
-            clients.back()->send(
-                request, &context, [target](const Result<kube::RestResponse> &response) {
+            kube::RestClient *rest = clients.back().get();
+            clients.back()->send(request, &context,
+                [target, rest, &context](const Result<kube::RestResponse> &response) {
                     target->checked = true;
+                    if (response)
+                        kube::probeWebConsole(
+                            *rest, &context, [target](const std::optional<QUrl> &console) {
+                                target->probed = true;
+                                target->webConsole = console.value_or(QUrl());
+                            });
+                    else
+                        target->probed = true;
                     if (!response) {
                         // A server that answers "who are you?" is reachable; the credentials are
                         // the issue.
@@ -119,8 +132,9 @@ int runContexts(const QStringList &arguments)
         }
         QElapsedTimer waited;
         waited.start();
-        while (std::ranges::any_of(rows, [](const ContextRow &row) { return !row.checked; })
-            && waited.elapsed() < timeoutS * 1000 * 5)
+        while (std::ranges::any_of(rows, [](const ContextRow &row) {
+            return !row.checked || !row.probed;
+        }) && waited.elapsed() < timeoutS * 1000 * 5)
             QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
     }
 
@@ -142,6 +156,8 @@ int runContexts(const QStringList &arguments)
                     item["version"] = row.version.toStdString();
                 if (!row.problem.isEmpty())
                     item["error"] = row.problem.toStdString();
+                if (!row.webConsole.isEmpty())
+                    item["webConsole"] = row.webConsole.toString().toStdString();
             }
             list.push_back(std::move(item));
         }
@@ -176,6 +192,10 @@ int runContexts(const QStringList &arguments)
         table.push_back(std::move(cells));
     }
     printTable(headers, table);
+    for (const ContextRow &row : rows)
+        if (!row.webConsole.isEmpty())
+            out(QStringLiteral("%1 serves the web console at %2\n")
+                    .arg(row.name, row.webConsole.toString()));
     for (const QString &problem : problems)
         err(problem + QLatin1Char('\n'));
     return Ok;
