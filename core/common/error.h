@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <cstdint>
+
 #include <QMetaType>
 #include <QString>
 
@@ -30,6 +32,9 @@ struct Error
     // Trying again cannot help until the user changes something (a CA, a kubeconfig, a
     // credential): callers that retry should stop, or retry only rarely, and say so.
     bool permanent = false;
+    // How long the server asked the client to wait before trying again (the Retry-After of a
+    // 429 or 5xx answer, or a Status' details.retryAfterSeconds); 0 when it did not say.
+    int64_t retryAfterMs = 0;
 
     // Returns a copy whose message is prefixed with `context: `, e.g. a file name.
     [[nodiscard]] Error withContext(const QString &context) const;

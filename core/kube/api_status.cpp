@@ -2,6 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/api_status.h"
 
+#include <algorithm>
+
+#include <QDateTime>
+
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_text.h"
@@ -48,6 +52,18 @@ bool isTooLargeResourceVersion(const nlohmann::json &status)
     return false;
 }
 
+// A Status' details.retryAfterSeconds (kube-apiserver sets it with 429 and some 5xx answers).
+int64_t statusRetryAfterMs(const nlohmann::json &status)
+{
+    const auto details = status.find("details");
+    if (details == status.end() || !details->is_object())
+        return 0;
+    const auto seconds = details->find("retryAfterSeconds");
+    if (seconds == details->end() || !seconds->is_number_integer())
+        return 0;
+    return std::clamp<int64_t>(seconds->get<int64_t>() * 1000, 0, kMaxRetryAfterMs);
+}
+
 } // namespace
 
 Error::Code codeForStatus(int httpStatus)
@@ -79,7 +95,8 @@ Error statusError(int httpStatus, const QByteArray &body, const QString &prefix)
     if (status.is_object() && field(status, "kind") == QLatin1String("Status"))
         return Error { isTooLargeResourceVersion(status) ? Error::Code::Gone
                                                          : codeForStatus(httpStatus),
-            prefix + QStringLiteral(": ") + describe(status, httpStatus) };
+            prefix + QStringLiteral(": ") + describe(status, httpStatus), false,
+            statusRetryAfterMs(status) };
     QString text = QString::fromUtf8(body.left(200)).simplified();
     return Error { codeForStatus(httpStatus),
         prefix
@@ -98,7 +115,26 @@ Error statusObjectError(const nlohmann::json &status, const QString &prefix)
     if (reason == QLatin1String("Expired") || reason == QLatin1String("Gone"))
         code = 410;
     return Error { isTooLargeResourceVersion(status) ? Error::Code::Gone : codeForStatus(code),
-        prefix + QStringLiteral(": ") + describe(status, code) };
+        prefix + QStringLiteral(": ") + describe(status, code), false, statusRetryAfterMs(status) };
+}
+
+int64_t retryAfterMs(QByteArrayView header, int64_t nowMs)
+{
+    const QByteArray text = header.trimmed().toByteArray();
+    if (text.isEmpty())
+        return 0;
+    bool number = false;
+    const qint64 seconds = text.toLongLong(&number);
+    if (number)
+        return seconds > 0 ? std::min<int64_t>(seconds * 1000, kMaxRetryAfterMs) : 0;
+    // An HTTP-date: IMF-fixdate ("Wed, 02 Dec 2026 15:30:00 GMT"), always in GMT.
+    QDateTime at = QDateTime::fromString(
+        QString::fromLatin1(text), QStringLiteral("ddd, dd MMM yyyy hh:mm:ss 'GMT'"));
+    if (!at.isValid())
+        return 0;
+    at.setTimeSpec(Qt::UTC);
+    const int64_t wait = at.toMSecsSinceEpoch() - nowMs;
+    return wait > 0 ? std::min<int64_t>(wait, kMaxRetryAfterMs) : 0;
 }
 
 } // namespace dra::kube

@@ -2,7 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <cstdint>
+
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 #include <nlohmann/json_fwd.hpp>
@@ -21,6 +24,14 @@ common::Error::Code codeForStatus(int httpStatus);
 // newer than the server's (504 Timeout, cause ResourceVersionTooLarge) is Gone, as 410 is: the
 // resourceVersion means nothing on this server, and a mirror lists again from scratch.
 common::Error statusError(int httpStatus, const QByteArray &body, const QString &prefix);
+
+// The longest wait a server's Retry-After is taken for: a server cannot park a client for hours.
+inline constexpr int64_t kMaxRetryAfterMs = 10 * 60 * 1000;
+
+// The wait a Retry-After header asks for, as delta-seconds ("3") or an HTTP-date (relative to
+// `nowMs`, ms since the epoch), capped at kMaxRetryAfterMs; 0 for no header, a date already past
+// or a value that cannot be read.
+int64_t retryAfterMs(QByteArrayView header, int64_t nowMs);
 
 // The same for a Status object (a watch ERROR event); the code comes from its `code` field.
 common::Error statusObjectError(const nlohmann::json &status, const QString &prefix);

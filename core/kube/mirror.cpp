@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/mirror.h"
 
+#include <algorithm>
+
 #include <QStringList>
 
 #include "core/common/json_text.h"
@@ -136,7 +138,8 @@ void Mirror::retryDiscovery(const Error &error)
     }
     Q_EMIT notice(error);
     const uint64_t generation = m_generation;
-    const int64_t delay = m_discoveryBackoff.next();
+    // At least as long as the server asked (Retry-After of a 429 or 503).
+    const int64_t delay = std::max(m_discoveryBackoff.next(), error.retryAfterMs);
     m_clock.callLater(delay, this, [this, generation] {
         if (generation == m_generation && m_running)
             runDiscovery();

@@ -128,9 +128,19 @@ void Reflector::setState(StreamState state, const QString &reason, bool persist)
     }
 }
 
-void Reflector::retryLater(StreamState state, const QString &reason, void (Reflector::*again)())
+void Reflector::retryLater(
+    StreamState state, const QString &reason, void (Reflector::*again)(), int64_t serverWaitMs)
 {
-    retryAfter(m_backoff.next(), state, reason, again);
+    const int64_t backoff = m_backoff.next();
+    if (serverWaitMs <= backoff) {
+        retryAfter(backoff, state, reason, again);
+        return;
+    }
+    retryAfter(serverWaitMs, state,
+        QStringLiteral("%1 (the server asked to wait %2 s)")
+            .arg(reason)
+            .arg((serverWaitMs + 999) / 1000),
+        again);
 }
 
 void Reflector::failPermanently(const Error &error, void (Reflector::*again)())
@@ -281,19 +291,19 @@ void Reflector::onListFailed(const Error &error)
     }
     switch (error.code) {
     case Error::Code::Forbidden:
-        retryLater(StreamState::Forbidden, error.message, &Reflector::list);
+        retryLater(StreamState::Forbidden, error.message, &Reflector::list, error.retryAfterMs);
         return;
     case Error::Code::NotFound:
         Q_EMIT notServed();
-        retryLater(StreamState::Error, error.message, &Reflector::list);
+        retryLater(StreamState::Error, error.message, &Reflector::list, error.retryAfterMs);
         return;
     case Error::Code::Network:
     case Error::Code::Busy:
         retryLater(m_status.resourceVersion.empty() ? StreamState::Error : StreamState::Stale,
-            error.message, &Reflector::list);
+            error.message, &Reflector::list, error.retryAfterMs);
         return;
     default:
-        retryLater(StreamState::Error, error.message, &Reflector::list);
+        retryLater(StreamState::Error, error.message, &Reflector::list, error.retryAfterMs);
         return;
     }
 }
@@ -470,14 +480,14 @@ void Reflector::onWatchFailed(const Error &error)
         list();
         return;
     case Error::Code::Forbidden:
-        retryLater(StreamState::Forbidden, error.message, &Reflector::watch);
+        retryLater(StreamState::Forbidden, error.message, &Reflector::watch, error.retryAfterMs);
         return;
     case Error::Code::NotFound:
         Q_EMIT notServed();
-        retryLater(StreamState::Error, error.message, &Reflector::list);
+        retryLater(StreamState::Error, error.message, &Reflector::list, error.retryAfterMs);
         return;
     case Error::Code::Unauthorized:
-        retryLater(StreamState::Error, error.message, &Reflector::watch);
+        retryLater(StreamState::Error, error.message, &Reflector::watch, error.retryAfterMs);
         return;
     case Error::Code::Parse:
         if (!m_streamingList && !m_status.resourceVersion.empty()) {
@@ -496,9 +506,9 @@ void Reflector::onWatchFailed(const Error &error)
         [[fallthrough]];
     default:
         if (m_streamingList || m_status.resourceVersion.empty())
-            retryLater(StreamState::Stale, error.message, &Reflector::list);
+            retryLater(StreamState::Stale, error.message, &Reflector::list, error.retryAfterMs);
         else
-            retryLater(StreamState::Stale, error.message, &Reflector::watch);
+            retryLater(StreamState::Stale, error.message, &Reflector::watch, error.retryAfterMs);
         return;
     }
 }

@@ -113,8 +113,10 @@ private:
     void onWatchEnded();
     void onWatchFailed(const common::Error &error);
     void onListFailed(const common::Error &error);
-    // Backs off, then runs `again`; the stream's state says why meanwhile.
-    void retryLater(StreamState state, const QString &reason, void (Reflector::*again)());
+    // Backs off, at least `serverWaitMs` when the server asked for a wait (Retry-After), then
+    // runs `again`; the stream's state says why meanwhile.
+    void retryLater(StreamState state, const QString &reason, void (Reflector::*again)(),
+        int64_t serverWaitMs = 0);
     // The stream cannot go on until the user acts: says so, then tries again rarely.
     void failPermanently(const common::Error &error, void (Reflector::*again)());
     void retryAfter(

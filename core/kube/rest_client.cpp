@@ -37,6 +37,7 @@ RestClient::RestClient(
     : QObject(parent)
     , m_config(std::move(config))
     , m_options(std::move(options))
+    , m_clock(clock)
     , m_credentials(new Credentials(m_config, m_options.exec, clock, this))
     , m_manager(newManager())
 {
@@ -173,7 +174,7 @@ Error RestClient::networkError(
 
 void RestClient::send(RestRequest request, QObject *context, Callback done)
 {
-    attempt(std::move(request), QPointer<QObject>(context), std::move(done), false);
+    attempt(std::move(request), QPointer<QObject>(context), std::move(done), {});
 }
 
 void RestClient::get(const QString &path, const QUrlQuery &query, QObject *context, Callback done)
@@ -185,10 +186,10 @@ void RestClient::get(const QString &path, const QUrlQuery &query, QObject *conte
 }
 
 void RestClient::attempt(
-    RestRequest request, QPointer<QObject> context, Callback done, bool retried)
+    RestRequest request, QPointer<QObject> context, Callback done, Attempt tried)
 {
     m_credentials->get(this,
-        [this, request = std::move(request), context, done = std::move(done), retried](
+        [this, request = std::move(request), context, done = std::move(done), tried](
             const Result<AuthMaterial> &auth) mutable {
             if (!context)
                 return;
@@ -199,8 +200,8 @@ void RestClient::attempt(
             const QNetworkRequest network = networkRequest(request, *auth);
             QNetworkReply *reply = open(m_manager, network, request.method, request.body);
             connect(reply, &QNetworkReply::finished, this,
-                [this, reply, request = std::move(request), context, done = std::move(done),
-                    retried, used = *auth]() mutable {
+                [this, reply, request = std::move(request), context, done = std::move(done), tried,
+                    used = *auth]() mutable {
                     reply->deleteLater();
                     if (!context)
                         return;
@@ -216,16 +217,38 @@ void RestClient::attempt(
                             Q_EMIT this->warning(m_config.describe() + QStringLiteral(": ")
                                 + QString::fromUtf8(warning.trimmed()));
                     const QByteArray body = reply->readAll();
-                    if (status == 401 && !retried && m_credentials->invalidate(used)) {
+                    if (status == 401 && !tried.freshCredentials
+                        && m_credentials->invalidate(used)) {
                         qCInfo(lcKube) << "401 from" << m_config.context
                                        << "- retrying with fresh credentials";
-                        attempt(std::move(request), context, std::move(done), true);
+                        tried.freshCredentials = true;
+                        attempt(std::move(request), context, std::move(done), tried);
                         return;
                     }
                     if (status < 200 || status >= 300) {
                         Error error
                             = statusError(status, body, describe(request.method, request.path));
                         error.permanent = classifyHttpStatus(status) == FailureClass::Permanent;
+                        if (const int64_t wait
+                            = retryAfterMs(reply->rawHeader("Retry-After"), m_clock.nowMs()))
+                            error.retryAfterMs = wait;
+                        if ((status == 429 || status >= 500) && error.retryAfterMs > 0
+                            && tried.serverWaits < kRetryAfterAttempts
+                            && error.retryAfterMs <= request.timeoutMs) {
+                            qCInfo(lcKube).noquote()
+                                << describe(request.method, request.path) << "- HTTP" << status
+                                << ", trying again in" << error.retryAfterMs
+                                << "ms as the server asked (Retry-After)";
+                            ++tried.serverWaits;
+                            m_clock.callLater(error.retryAfterMs, this,
+                                [this, request = std::move(request), context,
+                                    done = std::move(done), tried]() mutable {
+                                    if (context)
+                                        attempt(
+                                            std::move(request), context, std::move(done), tried);
+                                });
+                            return;
+                        }
                         done(fail(std::move(error)));
                         return;
                     }

@@ -66,10 +66,14 @@ public:
     ~RestClient() override;
 
     using Callback = std::function<void(const Result<RestResponse> &)>;
+    static constexpr int kRetryAfterAttempts = 3;
     // Sends `request`; `done` gets the 2xx response, or an Error whose message names the context,
     // the request and the cause (a decoded Status, a TLS or network failure). A 401 is retried
-    // once when fresh credentials may help (exec plugin, rotated token file). `done` is not called
-    // once `context` is gone.
+    // once when fresh credentials may help (exec plugin, rotated token file). A 429 or 5xx with
+    // a Retry-After is sent again after the wait the server asked for, as client-go does, up to
+    // kRetryAfterAttempts times and only while the wait fits the request's timeout; the error
+    // that ends it carries the last wait (Error::retryAfterMs) for the caller's backoff. `done`
+    // is not called once `context` is gone.
     void send(RestRequest request, QObject *context, Callback done);
     void get(const QString &path, const QUrlQuery &query, QObject *context, Callback done);
 
@@ -105,11 +109,18 @@ Q_SIGNALS:
     void warning(const QString &message);
 
 private:
-    void attempt(RestRequest request, QPointer<QObject> context, Callback done, bool retried);
+    // What a request has been through: a retry with fresh credentials, waits a server asked for.
+    struct Attempt
+    {
+        bool freshCredentials = false;
+        int serverWaits = 0;
+    };
+    void attempt(RestRequest request, QPointer<QObject> context, Callback done, Attempt tried);
     QNetworkAccessManager *newManager();
 
     ClientConfig m_config;
     RestOptions m_options;
+    common::Clock &m_clock;
     Credentials *m_credentials;
     QNetworkAccessManager *m_manager;
     struct StreamManager

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/watch_stream.h"
 
+#include <QDateTime>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QTimer>
@@ -138,6 +139,10 @@ void WatchStream::onFinished()
         error = statusError(
             status, reply->readAll(), m_client.describe(m_request.method, m_request.path));
         error.permanent = classifyHttpStatus(status) == FailureClass::Permanent;
+        // The watch is not sent again here: the reflector waits at least this long.
+        if (const int64_t wait
+            = retryAfterMs(reply->rawHeader("Retry-After"), QDateTime::currentMSecsSinceEpoch()))
+            error.retryAfterMs = wait;
     }
     reply->disconnect(this);
     reply->deleteLater();

@@ -2,10 +2,12 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/failure_class.h"
 
+#include <QDateTime>
 #include <QSslCertificate>
 
 #include <gtest/gtest.h>
 
+#include "core/kube/api_status.h"
 #include "tests/support/kube_fixture.h"
 #include "tests/support/test_cluster.h"
 
@@ -60,6 +62,32 @@ TEST(FailureClassTest, TlsFailuresAreWordedAsKubectlWordsThem)
                                                 QSslError(QSslError::HostNameMismatch, server) },
         QStringLiteral("api.example"));
     EXPECT_TRUE(both.contains(QStringLiteral("not api.example"))) << both.toStdString();
+}
+
+TEST(RetryAfterTest, SecondsAndHttpDatesAreWaitsAndNonsenseIsNone)
+{
+    const int64_t now = QDateTime(QDate(2026, 12, 2), QTime(15, 30), Qt::UTC).toMSecsSinceEpoch();
+    EXPECT_EQ(retryAfterMs("3", now), 3000);
+    EXPECT_EQ(retryAfterMs(" 120 ", now), 120'000);
+    EXPECT_EQ(retryAfterMs("Wed, 02 Dec 2026 15:30:05 GMT", now), 5000);
+    EXPECT_EQ(retryAfterMs("Wed, 02 Dec 2026 15:29:00 GMT", now), 0) << "a date already past";
+    EXPECT_EQ(retryAfterMs("0", now), 0);
+    EXPECT_EQ(retryAfterMs("-4", now), 0);
+    EXPECT_EQ(retryAfterMs("soon", now), 0);
+    EXPECT_EQ(retryAfterMs("", now), 0);
+    // A server cannot park a client for a day.
+    EXPECT_EQ(retryAfterMs("86400", now), kMaxRetryAfterMs);
+}
+
+TEST(RetryAfterTest, AStatusSaysHowLongToWaitInItsDetails)
+{
+    const common::Error error = statusError(429,
+        R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"too many requests",
+            "reason":"TooManyRequests","details":{"retryAfterSeconds":7},"code":429})",
+        QStringLiteral("GET /apis"));
+    EXPECT_EQ(error.code, common::Error::Code::Busy);
+    EXPECT_EQ(error.retryAfterMs, 7000);
+    EXPECT_EQ(statusError(503, "busy", QStringLiteral("GET /apis")).retryAfterMs, 0);
 }
 
 } // namespace

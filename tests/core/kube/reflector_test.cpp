@@ -354,6 +354,43 @@ TEST_F(ReflectorTest, StreamingListWhereTheServerOffersIt)
     ASSERT_TRUE(waitForEqual(kSlices));
 }
 
+TEST_F(ReflectorTest, AWatchRefusedWithRetryAfterWaitsAsLongAsTheServerAsked)
+{
+    m_cluster.put({ slice("s1", "n1") });
+    Reflector &slices = reflector(kSlices);
+    slices.start();
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+
+    // An overloaded server refuses the next watch and asks for two minutes' peace.
+    int refused = 0;
+    m_cluster.intercept = [&](server::Request &request, server::HttpConnection &connection) {
+        if (request.target.find("watch=true") == std::string::npos || refused > 0)
+            return false;
+        ++refused;
+        connection.respond(server::Response { 429, "application/json", { { "retry-after", "120" } },
+            R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429})" });
+        return true;
+    };
+    m_cluster.dropWatches();
+    // The watch comes back (after the backoff, run out at once), and is refused. Each wait is
+    // long enough for the answer, so the clock never runs out the server's wait here.
+    const auto refusedWithWait = [&] {
+        return refused == 1 && slices.status().reason.contains(QStringLiteral("asked to wait"));
+    };
+    for (int round = 0; round < 5 && !spinUntil(refusedWithWait, 2000); ++round)
+        m_clock.runNext();
+    ASSERT_TRUE(refusedWithWait()) << slices.status().reason.toStdString();
+    EXPECT_EQ(slices.status().state, StreamState::Stale);
+    EXPECT_NE(slices.status().reason.indexOf(QStringLiteral("the server asked to wait 120 s")), -1)
+        << slices.status().reason.toStdString();
+    EXPECT_GE(m_clock.nextDelay(), 120'000) << "not the backoff's first second";
+
+    // Once the wait is over the watch resumes and catches up.
+    m_cluster.put({ slice("s2", "n2") });
+    ASSERT_TRUE(waitFor(slices, StreamState::Watching));
+    ASSERT_TRUE(waitForEqual(kSlices));
+}
+
 TEST_F(ReflectorTest, ForbiddenIsAStateNotAnEmptyList)
 {
     m_cluster.put({ slice("s1", "n1") });

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/rest_client.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 
 #include <gtest/gtest.h>
@@ -191,6 +192,66 @@ TEST(RestClientTest, EachImpersonatedGroupGoesOnALineOfItsOwnOnEveryKindOfReques
     EXPECT_EQ(write.body, patch.body);
     EXPECT_EQ(write.header("content-type"), "application/merge-patch+json");
     EXPECT_EQ(headerLines(write, "impersonate-group"), groups);
+}
+
+// A cluster that answers the first `times` requests for `needle` with `status` and a Retry-After
+// of `seconds`.
+void refuseWithRetryAfter(TestCluster &cluster, const std::string &needle, int status, int seconds,
+    int times, int &refused)
+{
+    cluster.intercept = [=, &refused](
+                            server::Request &request, server::HttpConnection &connection) {
+        if (request.target.find(needle) == std::string::npos || refused >= times)
+            return false;
+        ++refused;
+        connection.respond(server::Response { status, "application/json",
+            { { "retry-after", std::to_string(seconds) } },
+            R"({"kind":"Status","apiVersion":"v1","status":"Failure","reason":"TooManyRequests","code":429})" });
+        return true;
+    };
+}
+
+TEST(RestClientTest, ARetryAfterIsWaitedOutAndTheRequestSentAgain)
+{
+    TestCluster cluster;
+    int refused = 0;
+    refuseWithRetryAfter(cluster, "/version", 429, 1, 2, refused);
+    RestClient client(cluster.clientConfig());
+    QElapsedTimer took;
+    took.start();
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_TRUE(version.has_value()) << message(version);
+    EXPECT_EQ(refused, 2);
+    EXPECT_GE(took.elapsed(), 2000) << "each answer asked for a second's wait";
+}
+
+TEST(RestClientTest, AServerThatKeepsRefusingOrAsksTooMuchEndsTheRequestWithItsWait)
+{
+    TestCluster cluster;
+    int refused = 0;
+    // Longer than the request's own timeout: not waited here; the caller's backoff takes it.
+    refuseWithRetryAfter(cluster, "/version", 503, 120, 1000, refused);
+    RestClient client(cluster.clientConfig());
+    Result<RestResponse> version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_EQ(refused, 1);
+    EXPECT_EQ(version.error().retryAfterMs, 120'000);
+    EXPECT_FALSE(version.error().permanent);
+
+    // A short wait asked again and again: tried kRetryAfterAttempts more times, then given up.
+    refused = 0;
+    refuseWithRetryAfter(cluster, "/version", 429, 1, 1000, refused);
+    version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_EQ(refused, 1 + RestClient::kRetryAfterAttempts);
+    EXPECT_EQ(version.error().code, common::Error::Code::Busy);
+
+    // Without a Retry-After nothing is sent again behind the caller's back.
+    refused = 0;
+    cluster.failNext("/version", 429);
+    version = fetch(client, QStringLiteral("/version"));
+    ASSERT_FALSE(version.has_value());
+    EXPECT_EQ(version.error().retryAfterMs, 0);
 }
 
 TEST(RestClientTest, InsecureSkipTlsVerifyConnectsWithoutTheCa)
