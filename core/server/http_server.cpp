@@ -2,17 +2,31 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/http_server.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <climits>
+#include <limits>
+
 #include <QSslServer>
 #include <QTcpServer>
 #include <QTcpSocket>
+
+#include "core/common/logging.h"
 
 namespace dra::server {
 
 using common::Error;
 
+namespace {
+// Descriptors kept for the process's own files when sizing the connection limit.
+constexpr int kReservedDescriptors = 128;
+} // namespace
+
 HttpServer::HttpServer(RequestHandler handler, QObject *parent)
     : QObject(parent)
     , m_handler(std::move(handler))
+    , m_maxConnections(defaultMaxConnections())
 {
 }
 
@@ -86,10 +100,48 @@ void HttpServer::acceptPending()
         QTcpSocket *socket = m_server->nextPendingConnection();
         if (!socket)
             break;
-        auto *connection = new HttpConnection(socket, m_handler, m_limits, this);
+        if (m_connections >= m_maxConnections) {
+            // Said once per burst: a flood must not also flood the log.
+            if (m_refused++ % 1000 == 0)
+                qCWarning(lcServer).noquote()
+                    << "refusing connections:" << m_connections
+                    << "are open, the limit; refused so far:" << m_refused;
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        // Counted for as long as the socket lives, which a WebSocket handed off from its
+        // connection keeps open after the connection object has gone.
         ++m_connections;
-        connect(connection, &QObject::destroyed, this, [this] { --m_connections; });
+        connect(socket, &QObject::destroyed, this, [this] { --m_connections; });
+        new HttpConnection(socket, m_handler, m_limits, this);
     }
+}
+
+int defaultMaxConnections()
+{
+    rlimit files {};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY)
+        return 16'384;
+    const rlim_t usable = files.rlim_cur > rlim_t(kReservedDescriptors + 64)
+        ? files.rlim_cur - kReservedDescriptors
+        : 64;
+    return int(std::min<rlim_t>(usable, 1'000'000));
+}
+
+int raiseOpenFileLimit()
+{
+    rlimit files {};
+    if (getrlimit(RLIMIT_NOFILE, &files) != 0)
+        return -1;
+    if (files.rlim_cur < files.rlim_max) {
+        rlimit raised = files;
+        raised.rlim_cur = files.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            files = raised;
+    }
+    return files.rlim_cur == RLIM_INFINITY ? std::numeric_limits<int>::max()
+                                           : int(std::min<rlim_t>(files.rlim_cur, INT_MAX));
 }
 
 QString httpsUrl(const QHostAddress &address, quint16 port)

@@ -355,6 +355,9 @@ int runServe(const QStringList &arguments)
             QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
                            "combined with --demo or --writable"));
     const StopOnSignal stopOnSignal;
+    // Watchers and pages each hold a connection; the server's connection limit follows the
+    // process's open-file limit (server::defaultMaxConnections), so take what the system allows.
+    server::raiseOpenFileLimit();
 
     std::unique_ptr<kube::LiveMirror> mirror;
     if (live) {

@@ -202,6 +202,46 @@ TEST_F(HttpServerTest, SlowReaderIsCutOff)
     EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
 }
 
+TEST_F(HttpServerTest, ConnectionsPastTheLimitAreClosedAndTheOthersServed)
+{
+    start(echoHandler);
+    server->setMaxConnections(2);
+    RawClient first(server->port());
+    RawClient second(server->port());
+    ASSERT_TRUE(spinUntil([&] { return server->connectionCount() == 2; }));
+
+    // One too many: closed at once, without a word, and counted.
+    RawClient third(server->port());
+    EXPECT_TRUE(third.waitForClose());
+    EXPECT_EQ(server->refusedConnections(), 1);
+    EXPECT_EQ(server->connectionCount(), 2);
+
+    // The two within the limit are served as before.
+    first.send("GET /still-here HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(first.waitFor("body "));
+    EXPECT_TRUE(first.received().contains("GET /still-here\n"));
+
+    // A connection that ends makes room for the next client.
+    second.socket().disconnectFromHost();
+    ASSERT_TRUE(spinUntil([&] { return server->connectionCount() == 1; }));
+    RawClient fourth(server->port());
+    fourth.send("GET /next HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(fourth.waitFor("body "));
+    EXPECT_TRUE(fourth.received().contains("GET /next\n"));
+}
+
+TEST(HttpServerLimitsTest, TheDefaultLimitLeavesRoomForTheProcesssOwnFiles)
+{
+    const int soft = raiseOpenFileLimit();
+    ASSERT_GT(soft, 0);
+    const int limit = defaultMaxConnections();
+    EXPECT_GE(limit, 64);
+    if (soft > 1024) {
+        EXPECT_LE(limit, soft - 64) << "some descriptors stay for the cache and the state file";
+    }
+    EXPECT_EQ(HttpServer(echoHandler).maxConnections(), limit);
+}
+
 TEST_F(HttpServerTest, TakenPortIsABusyError)
 {
     start(echoHandler);
