@@ -152,6 +152,8 @@ void WebSocketGateway::onNewConnection()
         }
         OpenHandler onOpen = std::move(it->second.onOpen);
         m_pending.erase(it);
+        socket->setMaxAllowedIncomingMessageSize(quint64(kMaxWebSocketMessageBytes));
+        socket->setMaxAllowedIncomingFrameSize(quint64(kMaxWebSocketMessageBytes));
         onOpen(socket);
     }
 }

@@ -25,6 +25,11 @@ class HttpConnection;
 // the token in unpadded base64url.
 inline constexpr std::string_view kBearerProtocolPrefix = "base64url.bearer.authorization.k8s.io.";
 
+// The largest message (and frame) a client may send over a WebSocket of the server. Clients
+// send subscriptions and closes, never data: a bigger message is an attack on memory, and the
+// socket is closed with 1009 (message too big).
+inline constexpr qint64 kMaxWebSocketMessageBytes = 1024 * 1024;
+
 // True when `request` asks to switch to the WebSocket protocol (GET with Upgrade: websocket).
 bool isWebSocketUpgrade(const Request &request);
 

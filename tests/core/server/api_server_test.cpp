@@ -13,6 +13,7 @@
 
 #include "core/model/object.h"
 #include "core/server/http_server.h"
+#include "core/server/websocket_gateway.h"
 #include "core/model/record_codec.h"
 #include "tests/support/api_test_support.h"
 #include "tests/support/http_test_client.h"
@@ -427,6 +428,27 @@ private:
     QWebSocket m_socket;
     std::vector<std::string> m_messages;
 };
+
+TEST_F(ApiServerTest, AWebSocketMessageTooBigClosesThatSocketAndNoOther)
+{
+    const std::string target
+        = "/apis/resource.k8s.io/v1/resourceslices?watch=true&resourceVersion=0";
+    WatchSocket attacker(m_http->port(), target, QString::fromLatin1(kToken));
+    WatchSocket bystander(m_http->port(), target, QString::fromLatin1(kToken));
+    ASSERT_TRUE(attacker.waitConnected());
+    ASSERT_TRUE(bystander.waitConnected());
+    ASSERT_TRUE(bystander.waitFor("\"type\":\"ADDED\"", 3));
+
+    // Clients send closes and subscriptions, never data: a message past the limit is an attack
+    // on the server's memory.
+    attacker.socket().sendTextMessage(
+        QString(qsizetype(kMaxWebSocketMessageBytes) + 1, QLatin1Char('x')));
+    ASSERT_TRUE(attacker.waitClosed(10000));
+    EXPECT_EQ(attacker.socket().closeCode(), QWebSocketProtocol::CloseCodeTooMuchData);
+
+    write(model::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    EXPECT_TRUE(bystander.waitFor("\"type\":\"MODIFIED\""));
+}
 
 TEST_F(ApiServerTest, WatchOverWebSocketSendsOneJsonEventPerMessage)
 {
