@@ -12,6 +12,7 @@
 #include "core/cel/parser.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/cel/selector_lint.h"
+#include "core/inventory/cluster_release.h"
 
 namespace dra::inventory {
 namespace {
@@ -236,7 +237,9 @@ SelectorSweep sweepSelector(
     const Snapshot &snapshot, std::string_view expression, const std::atomic<bool> *cancel)
 {
     SelectorSweep sweep;
-    Result<cel::CompiledSelector> compiled = cel::compileSelector(expression, &sweep.diagnostics);
+    // A selector being written for the cluster: its release, the rules of a new expression.
+    Result<cel::CompiledSelector> compiled
+        = cel::compileSelector(expression, newSelectorOptions(snapshot), &sweep.diagnostics);
     if (!compiled) {
         cel::Diagnostic fault;
         fault.message = compiled.error().message.toStdString();

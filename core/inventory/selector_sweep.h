@@ -27,7 +27,8 @@ struct SelectorSweep
     bool cancelled = false;
 };
 
-// Compiles `expression` and evaluates it on every device, stopping early when `cancel` turns
+// Compiles `expression` as a new selector in the cluster's release (newSelectorOptions()) and
+// evaluates it on every device, stopping early when `cancel` turns
 // true (a newer keystroke). Adds warnings where the expression names a driver, domain,
 // attribute or capacity that no device of the inventory publishes, with the nearest name
 // that exists ("did you mean"). Any thread; the snapshot is only read.

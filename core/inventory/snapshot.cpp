@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/common/json_text.h"
+#include "core/inventory/cluster_release.h"
 #include "core/inventory/snapshot_parts.h"
 #include "core/inventory/taint_rules.h"
 
@@ -240,8 +241,9 @@ std::shared_ptr<const ClassMatch> Snapshot::classMatch(std::string_view classNam
         std::vector<cel::CompiledSelector> selectors;
         for (const model::DeviceSelector &selector : deviceClass->selectors) {
             std::vector<cel::Diagnostic> diagnostics;
-            Result<cel::CompiledSelector> compiled
-                = cel::compileSelector(selector.celExpression, &diagnostics);
+            // As the cluster's scheduler compiles a class it holds: its release, stored rules.
+            Result<cel::CompiledSelector> compiled = cel::compileSelector(
+                selector.celExpression, storedSelectorOptions(*this), &diagnostics);
             if (!compiled || !compiled->isValid()) {
                 std::string message
                     = "selector \"" + selector.celExpression + "\" does not compile";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/inventory/cluster_release.h"
 #include "core/inventory/snapshot.h"
 
 namespace dra::inventory {
@@ -23,8 +24,8 @@ bool taintRuleSelects(
     }
     for (const model::DeviceSelector &expression : selector.selectors) {
         std::vector<cel::Diagnostic> diagnostics;
-        const Result<cel::CompiledSelector> compiled
-            = cel::compileSelector(expression.celExpression, &diagnostics);
+        const Result<cel::CompiledSelector> compiled = cel::compileSelector(
+            expression.celExpression, storedSelectorOptions(snapshot), &diagnostics);
         if (!compiled || !compiled->isValid()
             || cel::evaluate(*compiled, device.view).outcome != cel::SelectorResult::Outcome::Match)
             return false;

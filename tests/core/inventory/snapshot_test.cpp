@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/inventory/selector_sweep.h"
 #include "core/inventory/slice_reader.h"
 #include "tests/support/inventory_fixtures.h"
 
@@ -143,6 +144,68 @@ TEST(SnapshotTest, ClassMatchEvaluatesSelectorsOnceAndKeepsTheAnswer)
     const auto missing = snapshot->classMatch("nope");
     EXPECT_FALSE(missing->classExists);
     EXPECT_TRUE(missing->devices.empty());
+}
+
+namespace {
+
+// A snapshot of `list` from a cluster that reports `version`.
+SnapshotPtr snapshotOfRelease(const json &list, const std::string &version)
+{
+    SnapshotSource source;
+    source.cluster = "test";
+    source.kubernetesVersion = version;
+    source.objects = test::recordsOf(list);
+    source.rev = int64_t(source.objects.size());
+    return buildSnapshot(std::move(source));
+}
+
+} // namespace
+
+// A class already in the cluster is compiled as the cluster's scheduler compiles it: in its
+// release, with the rules of a stored expression. A selector whose estimated cost is over the
+// limit for new objects still selects devices there; one that names a field the release does
+// not have selects none.
+TEST(SnapshotTest, ClassesAreCompiledAsTheClustersOwnReleaseCompilesStoredSelectors)
+{
+    const std::string expensive = R"(device.attributes["gpu.example.com"].all(a,
+        device.attributes["gpu.example.com"].all(b,
+        device.attributes["gpu.example.com"].all(c,
+        device.attributes["gpu.example.com"].all(e, a != "" || b != "" || c != "" || e != "")))))";
+    const json list = test::listOf({ test::sliceObject("s", "n1", { test::gpuDevice("gpu-0") }),
+        test::deviceClass("costly", expensive),
+        test::deviceClass("shareable", "device.allowMultipleAllocations == false") });
+
+    const SnapshotPtr v136 = snapshotOfRelease(list, "v1.36.0");
+    const auto costly = v136->classMatch("costly");
+    EXPECT_TRUE(costly->errors.empty()) << costly->errors.front();
+    EXPECT_EQ(costly->devices.size(), 1u);
+    EXPECT_EQ(v136->classMatch("shareable")->devices.size(), 1u);
+
+    // Kubernetes 1.33 has no device.allowMultipleAllocations (1.34 added it).
+    const SnapshotPtr v133 = snapshotOfRelease(list, "v1.33.2");
+    const auto shareable = v133->classMatch("shareable");
+    ASSERT_FALSE(shareable->errors.empty());
+    EXPECT_NE(shareable->errors.front().find("allowMultipleAllocations"), std::string::npos)
+        << shareable->errors.front();
+    EXPECT_TRUE(shareable->devices.empty());
+}
+
+// What a user types for a new claim is checked as kube-apiserver of the cluster's release
+// checks a new object.
+TEST(SnapshotTest, ASweptSelectorIsANewExpressionOfTheClustersRelease)
+{
+    const json list = test::listOf({ test::sliceObject("s", "n1", { test::gpuDevice("gpu-0") }) });
+    const std::string expression = "device.allowMultipleAllocations == false";
+    const SelectorSweep v136 = sweepSelector(*snapshotOfRelease(list, "v1.36.0"), expression);
+    EXPECT_TRUE(v136.valid);
+    EXPECT_EQ(v136.matches.size(), 1u);
+    // In 1.34 the field is behind DRAConsumableCapacity, alpha and off: a new selector may not
+    // use it, although a class already stored with it still works there.
+    const SelectorSweep v134 = sweepSelector(*snapshotOfRelease(list, "v1.34.1"), expression);
+    EXPECT_FALSE(v134.valid);
+    const json stored = test::listOf({ test::sliceObject("s", "n1", { test::gpuDevice("gpu-0") }),
+        test::deviceClass("shareable", expression) });
+    EXPECT_EQ(snapshotOfRelease(stored, "v1.34.1")->classMatch("shareable")->devices.size(), 1u);
 }
 
 TEST(SnapshotTest, OnlyTheHighestGenerationCountsAndDuplicatesInvalidateThePool)
