@@ -7,6 +7,7 @@
 
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
+#include "core/alloc/taints.h"
 
 namespace dra::alloc {
 
@@ -33,6 +34,97 @@ json requiredSelector(const MigrationProposal &proposal)
     return { { "nodeSelectorTerms", json::array({ std::move(term) }) } };
 }
 
+// The pods' own required node affinity, which the migrated template keeps; null when none.
+json requiredAffinity(const json &podTemplate)
+{
+    const json &terms = podTemplate.value("spec", json::object())
+                            .value("affinity", json::object())
+                            .value("nodeAffinity", json::object())
+                            .value("requiredDuringSchedulingIgnoredDuringExecution", json());
+    const json list = terms.is_object() ? terms.value("nodeSelectorTerms", json()) : json();
+    return list.is_array() && !list.empty() ? terms : json();
+}
+
+// The node taints that keep the pods off `node`, as the scheduler's TaintToleration filter
+// sees them: NoSchedule and NoExecute taints none of the pods' tolerations tolerates, and the
+// unschedulable taint of a cordoned node. "key=value:Effect" each.
+std::vector<std::string> untoleratedNodeTaints(const inventory::Snapshot &snapshot,
+    const std::string &node, const std::vector<Toleration> &tolerations)
+{
+    std::vector<std::string> out;
+    const model::Object *object = snapshot.object(model::Kind::Node, "", node);
+    if (!object || !object->raw)
+        return out;
+    std::vector<model::DeviceTaint> taints;
+    const json &spec = object->raw->value("spec", json::object());
+    for (const json &taint : spec.value("taints", json::array()))
+        if (taint.is_object())
+            taints.push_back({ taint.value("key", ""), taint.value("value", ""),
+                taint.value("effect", ""), {} });
+    if (spec.value("unschedulable", false))
+        taints.push_back({ "node.kubernetes.io/unschedulable", "", "NoSchedule", {} });
+    for (const model::DeviceTaint &taint : taints) {
+        if (!taintBlocksAllocation(taint)
+            || std::ranges::any_of(
+                tolerations, [&](const Toleration &t) { return tolerates(t, taint); }))
+            continue;
+        out.push_back(
+            taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.effect);
+    }
+    return out;
+}
+
+// Where the pods may go at all, before devices: the proposal's nodeSelector (and the nodes the
+// device plugin keeps), the pods' required node affinity, and the nodes whose taints they
+// tolerate. Each is a core/v1 NodeSelector the simulator requires of every candidate node.
+struct NodeConstraints
+{
+    json selector; // nodeSelector and excluded nodes; null when none
+    json affinity; // required node affinity; null when none
+    json tolerated; // metadata.name NotIn the untolerated nodes; null when none
+    std::map<std::string, std::vector<std::string>> taintedNodes; // node -> its blocking taints
+
+    std::vector<json> required() const
+    {
+        std::vector<json> out;
+        for (const json *part : { &selector, &affinity, &tolerated })
+            if (!part->is_null())
+                out.push_back(*part);
+        return out;
+    }
+};
+
+NodeConstraints nodeConstraints(const inventory::Snapshot &snapshot, const Cluster &cluster,
+    const MigrationProposal &proposal, const json &podTemplate)
+{
+    NodeConstraints constraints;
+    constraints.selector = requiredSelector(proposal);
+    constraints.affinity = requiredAffinity(podTemplate);
+    const std::vector<Toleration> tolerations
+        = parseTolerations(podTemplate.value("spec", json::object()).value("tolerations", json()));
+    json term = json::object();
+    for (const NodeInfo &node : cluster.nodes()) {
+        std::vector<std::string> taints = untoleratedNodeTaints(snapshot, node.name, tolerations);
+        if (taints.empty())
+            continue;
+        term["matchFields"].push_back({ { "key", "metadata.name" }, { "operator", "NotIn" },
+            { "values", json::array({ node.name }) } });
+        constraints.taintedNodes[node.name] = std::move(taints);
+    }
+    if (!term.empty())
+        constraints.tolerated = { { "nodeSelectorTerms", json::array({ std::move(term) }) } };
+    return constraints;
+}
+
+// Whether `node` passes `selector` (a null selector passes every node).
+bool passes(const json &selector, const NodeInfo &node)
+{
+    if (selector.is_null())
+        return true;
+    Result<bool> ok = nodeSelectorMatches(selector, node);
+    return ok && *ok;
+}
+
 std::string selectorText(const model::StringPairs &selector)
 {
     std::string out;
@@ -41,22 +133,25 @@ std::string selectorText(const model::StringPairs &selector)
     return out;
 }
 
-MigrationVerdict simulate(const SimulationCluster &simulation, const LegacyWorkload &workload,
-    const MigrationProposal &proposal)
+MigrationVerdict simulate(const inventory::Snapshot &snapshot, const SimulationCluster &simulation,
+    const LegacyWorkload &workload, const MigrationProposal &proposal)
 {
     MigrationVerdict verdict;
     const Cluster &cluster = *simulation.cluster;
     SimulationOptions options;
     options.maxExplainedNodes = kExplainedNodes;
-    const json selector = requiredSelector(proposal);
-    if (!selector.is_null())
-        options.requiredNodeSelectors.push_back(selector);
+    // The pod template as it will be: the proposal's, else the workload's own.
+    const json &podTemplate
+        = proposal.podTemplate.is_object() ? proposal.podTemplate : workload.podTemplate;
+    const NodeConstraints constraints = nodeConstraints(snapshot, cluster, proposal, podTemplate);
+    options.requiredNodeSelectors = constraints.required();
     const auto allowed = [&](const std::string &node) {
         const int index = cluster.findNode(node);
-        if (index < 0 || selector.is_null())
-            return index >= 0;
-        Result<bool> ok = nodeSelectorMatches(selector, cluster.nodes()[size_t(index)]);
-        return ok && *ok;
+        if (index < 0)
+            return false;
+        const NodeInfo &info = cluster.nodes()[size_t(index)];
+        return std::ranges::all_of(
+            options.requiredNodeSelectors, [&](const json &part) { return passes(part, info); });
     };
 
     const bool daemonSet = workload.kind == "DaemonSet";
@@ -91,10 +186,30 @@ MigrationVerdict simulate(const SimulationCluster &simulation, const LegacyWorkl
     bool anyAllowed = false;
     for (const NodeInfo &node : cluster.nodes())
         anyAllowed = anyAllowed || allowed(node.name);
-    if (!anyAllowed)
+    // Which constraint left no node: the first that alone excludes every node, in the order
+    // the scheduler's filters would report them.
+    const auto excludesAll = [&](const json &part) {
+        return !part.is_null() && std::ranges::none_of(cluster.nodes(), [&](const NodeInfo &node) {
+            return passes(part, node);
+        });
+    };
+    if (!anyAllowed && excludesAll(constraints.selector))
         verdict.reason = pods + ": no node matches the pods' nodeSelector "
             + selectorText(proposal.nodeSelector)
             + (proposal.excludedNodes.empty() ? "" : " outside the device-plugin nodes");
+    else if (!anyAllowed && excludesAll(constraints.affinity))
+        verdict.reason = pods + ": no node matches the pods' required node affinity";
+    else if (!anyAllowed && !constraints.taintedNodes.empty()) {
+        const auto &[node, taints] = *constraints.taintedNodes.begin();
+        verdict.reason = pods + ": every node that matches has a taint the pods do not tolerate ("
+            + node + ": " + taints.front()
+            + (constraints.taintedNodes.size() > 1 ? ", and "
+                        + std::to_string(constraints.taintedNodes.size() - 1) + " more node(s))"
+                                                   : ")");
+    } else if (!anyAllowed)
+        verdict.reason = pods
+            + ": no node matches the pods' nodeSelector, node affinity and "
+              "tolerations together";
     else if (!next.error.empty())
         verdict.reason = pods + ": " + next.error;
     else if (!next.summary.empty())
@@ -164,7 +279,7 @@ Result<MigrationPlan> planMigration(
             migration.verdict.reason = migration.proposal.reason;
             continue;
         }
-        migration.verdict = simulate(simulation, migration.workload, migration.proposal);
+        migration.verdict = simulate(snapshot, simulation, migration.workload, migration.proposal);
     }
     return plan;
 }

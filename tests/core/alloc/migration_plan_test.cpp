@@ -7,6 +7,8 @@
 // DeviceClass maps.
 #include "core/alloc/migration_plan.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "core/sandbox/demo_cluster.h"
@@ -266,6 +268,73 @@ TEST(MigrationPlanTest, AWorkloadThatCannotFitSaysWhy)
         if (w["name"] == "too-big") {
             EXPECT_FALSE(w["verdict"]["reason"].get<std::string>().empty()) << w.dump();
         }
+}
+
+// `list` with `taint` on every Node that has DRA devices (all of them when `only` is empty,
+// else just that one).
+json withNodeTaint(json list, const json &taint, const std::string &only = {})
+{
+    const auto plain = snapshotWith(list, {});
+    const std::vector<std::string> draNodes = plain->deviceNodes();
+    for (json &item : list["items"]) {
+        if (item["kind"] != "Node")
+            continue;
+        const std::string name = item["metadata"]["name"];
+        if (std::ranges::find(draNodes, name) == draNodes.end() || (!only.empty() && name != only))
+            continue;
+        item["spec"]["taints"].push_back(taint);
+    }
+    return list;
+}
+
+// The scheduler places the migrated pods only where their own node affinity and tolerations
+// let them; the verdict follows it.
+TEST(MigrationPlanTest, TheVerdictKeepsThePodsAffinityAndTolerations)
+{
+    json pinned = deployment("team", "pinned", 1, { { "nvidia.com/gpu", "1" } });
+    pinned["spec"]["template"]["spec"]["affinity"] = { { "nodeAffinity",
+        { { "requiredDuringSchedulingIgnoredDuringExecution",
+            { { "nodeSelectorTerms",
+                json::array({ { { "matchExpressions",
+                    json::array({ { { "key", "example.com/rack" }, { "operator", "In" },
+                        { "values", json::array({ "r7" }) } } }) } } }) } } } } } };
+    const json dedicated
+        = { { "key", "dedicated" }, { "value", "training" }, { "effect", "NoSchedule" } };
+    json tolerant = deployment("team", "tolerant", 1, { { "nvidia.com/gpu", "1" } });
+    tolerant["spec"]["template"]["spec"]["tolerations"] = json::array({ { { "key", "dedicated" },
+        { "operator", "Equal" }, { "value", "training" }, { "effect", "NoSchedule" } } });
+    const json plain = deployment("team", "plain", 1, { { "nvidia.com/gpu", "1" } });
+
+    const auto tainted
+        = snapshotWith(withNodeTaint(mixedList(), dedicated), { pinned, tolerant, plain });
+    const MigrationPlan plan = planOf(tainted, {});
+    const WorkloadMigration &p = workloadOf(plan, "team", "Deployment", "pinned");
+    EXPECT_FALSE(p.verdict.fits);
+    EXPECT_NE(p.verdict.reason.find("required node affinity"), std::string::npos)
+        << p.verdict.reason;
+    const WorkloadMigration &n = workloadOf(plan, "team", "Deployment", "plain");
+    EXPECT_FALSE(n.verdict.fits) << "every DRA node is tainted";
+    EXPECT_NE(n.verdict.reason.find("dedicated=training:NoSchedule"), std::string::npos)
+        << n.verdict.reason;
+    const WorkloadMigration &t = workloadOf(plan, "team", "Deployment", "tolerant");
+    EXPECT_TRUE(t.verdict.fits) << t.verdict.reason;
+
+    // A taint that only prefers is no filter; one tainted node is left out, the others serve.
+    const json prefer
+        = { { "key", "dedicated" }, { "value", "training" }, { "effect", "PreferNoSchedule" } };
+    EXPECT_TRUE(workloadOf(planOf(snapshotWith(withNodeTaint(mixedList(), prefer), { plain }), {}),
+        "team", "Deployment", "plain")
+                    .verdict.fits);
+    json wide = deployment("team", "wide", 40, { { "nvidia.com/gpu", "1" } });
+    const MigrationPlan untainted = planOf(snapshotWith(mixedList(), { wide }), {});
+    const auto &used = workloadOf(untainted, "team", "Deployment", "wide").verdict.nodes;
+    ASSERT_FALSE(used.empty());
+    const std::string first = used.begin()->first;
+    const MigrationPlan one
+        = planOf(snapshotWith(withNodeTaint(mixedList(), dedicated, first), { wide }), {});
+    const WorkloadMigration &w = workloadOf(one, "team", "Deployment", "wide");
+    EXPECT_FALSE(w.verdict.nodes.contains(first)) << "the tainted node gets no pod";
+    EXPECT_GT(w.verdict.placed, 0);
 }
 
 TEST(MigrationPlanTest, PodsWithoutTheirWorkloadObjectsAreGroupedByOwner)
