@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/inventory/overview.h"
 
+#include "core/inventory/gpu_stack.h"
 #include "core/inventory/lint.h"
 
 namespace dra::inventory {
@@ -43,11 +44,13 @@ CategoryCapacity categoryCapacity(
 std::vector<NodeOverview> nodeOverviews(const Snapshot &snapshot)
 {
     std::vector<NodeOverview> nodes;
+    const std::map<std::string, NodeGpuStack> stacks = nodeGpuStacks(snapshot);
     for (NodeSummary &summary : nodeSummaries(snapshot)) {
         NodeOverview node;
         node.capacity
             = categoryCapacity(snapshot, summary.name, snapshot.devicesOnNode(summary.name));
-        node.devicePluginOnly = summary.devices == 0 && summary.devicePluginGpus > 0;
+        const auto stack = stacks.find(summary.name);
+        node.devicePluginOnly = stack != stacks.end() && stack->second.devicePluginOnly();
         node.summary = std::move(summary);
         nodes.push_back(std::move(node));
     }

@@ -28,7 +28,8 @@ struct NodeOverview
 {
     NodeSummary summary;
     CategoryCapacity capacity;
-    // The device plugin hands out GPUs here and no DRA driver publishes any.
+    // The device plugin hands out GPUs or MIG slices here and no DRA driver publishes GPU or
+    // MIG devices (nodeGpuStacks(), as the readiness report says it).
     bool devicePluginOnly = false;
 };
 

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/common/html_text.h"
+#include "core/inventory/gpu_stack.h"
 #include "core/model/kind.h"
 #include "core/release/feature_gates.h"
 
@@ -273,16 +274,6 @@ ReadinessCheck kubeletCheck(const Snapshot &snapshot, std::optional<int> minor)
     return check;
 }
 
-// The GPUs a node offers through the device plugin: `nvidia.com/gpu` and `nvidia.com/mig-*`.
-std::vector<std::string> devicePluginResources(const model::Node &node)
-{
-    std::vector<std::string> out;
-    for (const auto &[name, quantity] : node.allocatable)
-        if ((name == "nvidia.com/gpu" || name.starts_with("nvidia.com/mig-")) && quantity != "0")
-            out.push_back(name + "=" + quantity);
-    return out;
-}
-
 ReadinessCheck driverCheck(const Snapshot &snapshot)
 {
     ReadinessCheck check { "drivers", "DRA drivers" };
@@ -295,11 +286,11 @@ ReadinessCheck driverCheck(const Snapshot &snapshot)
         if (const std::string version = device->attributeText("driverVersion"); !version.empty())
             versions.insert(version);
     }
+    const std::map<std::string, NodeGpuStack> stacks = nodeGpuStacks(snapshot);
     json nodes = json::array();
     std::vector<std::string> withoutDriver;
     for (const auto &object : snapshot.objects(model::Kind::Node)) {
-        const auto *node = object->as<model::Node>();
-        if (!node)
+        if (!object->as<model::Node>())
             continue;
         const auto it = perNode.find(object->meta.name);
         json drivers = json::array();
@@ -310,7 +301,7 @@ ReadinessCheck driverCheck(const Snapshot &snapshot)
         // A GPU node (as GPU feature discovery labels it) offering its GPUs neither through a
         // DRA driver nor through the device plugin (that one is the device-plugin check's).
         const bool gpuNode = labelOf(*object, "nvidia.com/gpu.present") == "true"
-            && devicePluginResources(*node).empty();
+            && !stacks.at(object->meta.name).devicePlugin();
         if (drivers.empty() && gpuNode)
             withoutDriver.push_back(object->meta.name);
         nodes.push_back({ { "node", object->meta.name }, { "drivers", std::move(drivers) } });
@@ -355,30 +346,27 @@ ReadinessCheck driverCheck(const Snapshot &snapshot)
 ReadinessCheck devicePluginCheck(const Snapshot &snapshot)
 {
     ReadinessCheck check { "device-plugin", "Device plugin and DRA" };
-    std::set<std::string> draGpuNodes;
-    for (const Device *device : snapshot.devices())
-        if (!device->node.empty() && (device->type() == "gpu" || device->type() == "mig"))
-            draGpuNodes.insert(device->node);
+    const std::map<std::string, NodeGpuStack> stacks = nodeGpuStacks(snapshot);
+    size_t draGpuNodes = 0;
+    for (const auto &[name, stack] : stacks)
+        draGpuNodes += stack.draGpus ? 1 : 0;
     json nodes = json::array();
     std::vector<std::string> both, pluginOnly;
     for (const auto &object : snapshot.objects(model::Kind::Node)) {
-        const auto *node = object->as<model::Node>();
-        if (!node)
+        if (!object->as<model::Node>())
             continue;
-        const std::vector<std::string> plugin = devicePluginResources(*node);
-        const bool dra = draGpuNodes.contains(object->meta.name);
-        if (plugin.empty() && !dra)
+        const NodeGpuStack &stack = stacks.at(object->meta.name);
+        if (!stack.devicePlugin() && !stack.draGpus)
             continue;
-        const std::string stack = plugin.empty() ? "dra" : dra ? "both" : "device-plugin";
-        nodes.push_back(
-            { { "node", object->meta.name }, { "stack", stack }, { "devicePlugin", plugin } });
-        if (stack == "both")
+        nodes.push_back({ { "node", object->meta.name }, { "stack", stack.name() },
+            { "devicePlugin", stack.devicePluginResources } });
+        if (stack.draGpus && stack.devicePlugin())
             both.push_back(object->meta.name);
-        else if (stack == "device-plugin")
+        else if (stack.devicePluginOnly())
             pluginOnly.push_back(object->meta.name);
     }
     check.details = { { "nodes", std::move(nodes) } };
-    const size_t draOnly = draGpuNodes.size() - both.size();
+    const size_t draOnly = draGpuNodes - both.size();
     if (!both.empty()) {
         check.verdict = Verdict::NotReady;
         check.reason = "The device plugin and a DRA driver both offer the GPUs of " + listed(both)

@@ -5,9 +5,14 @@
 // device-plugin H100 nodes), each check turned by changing the one fact it reads.
 #include "core/inventory/readiness.h"
 
+#include <map>
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "core/common/html_text.h"
+#include "core/inventory/gpu_stack.h"
+#include "core/inventory/overview.h"
 #include "core/sandbox/presets.h"
 #include "tests/support/inventory_fixtures.h"
 
@@ -173,6 +178,42 @@ TEST(ReadinessTest, GpusOfferedByTheDevicePluginAndDraAtOnceAreNotReady)
         = checkOf(readiness(*snapshotOf(list, "v1.36.0"), {}), "device-plugin");
     EXPECT_EQ(plugin.verdict, Verdict::NotReady);
     EXPECT_NE(plugin.reason.find("h100-000"), std::string::npos) << plugin.reason;
+}
+
+// A node whose GPUs only the device plugin offers is called so on every page, whatever else DRA
+// publishes there (NICs) and whether the plugin offers whole GPUs or MIG slices.
+TEST(ReadinessTest, DevicePluginNodesAreTheSameInTheOverviewAndTheReport)
+{
+    json list = mixedList();
+    json nicsOnly = dra::test::nodeObject("nics-and-plugin-gpus");
+    nicsOnly["status"]["allocatable"] = { { "nvidia.com/gpu", "4" } };
+    json nic = dra::test::gpuDevice("nic-0");
+    nic["attributes"]["type"] = { { "string", "nic" } };
+    json migOnly = dra::test::nodeObject("plugin-mig-slices");
+    migOnly["status"]["allocatable"] = { { "nvidia.com/mig-1g.10gb", "7" } };
+    for (const json &item : { nicsOnly, migOnly,
+             dra::test::sliceObject("nics-and-plugin-gpus-nics", "nics-and-plugin-gpus", { nic }) })
+        list["items"].push_back(item);
+    const SnapshotPtr snapshot = snapshotOf(list, "v1.36.0");
+
+    const std::map<std::string, NodeGpuStack> stacks = nodeGpuStacks(*snapshot);
+    EXPECT_TRUE(stacks.at("nics-and-plugin-gpus").devicePluginOnly());
+    EXPECT_TRUE(stacks.at("plugin-mig-slices").devicePluginOnly());
+
+    const ClusterOverview overview = clusterOverview(*snapshot);
+    std::set<std::string> pluginOnlyInOverview;
+    for (const NodeOverview &node : overview.nodes)
+        if (node.devicePluginOnly)
+            pluginOnlyInOverview.insert(node.summary.name);
+    std::set<std::string> pluginOnlyInReport;
+    const Readiness report = readiness(*snapshot, {});
+    for (const json &node : checkOf(report, "device-plugin").details["nodes"])
+        if (node["stack"] == "device-plugin")
+            pluginOnlyInReport.insert(node["node"].get<std::string>());
+    EXPECT_EQ(pluginOnlyInOverview, pluginOnlyInReport);
+    EXPECT_TRUE(pluginOnlyInOverview.contains("nics-and-plugin-gpus"));
+    EXPECT_TRUE(pluginOnlyInOverview.contains("plugin-mig-slices"));
+    EXPECT_EQ(overview.devicePluginOnlyNodes, int(pluginOnlyInOverview.size()));
 }
 
 TEST(ReadinessTest, AdminAccessNeedsTheNamespaceLabel)
