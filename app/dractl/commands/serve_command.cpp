@@ -309,6 +309,10 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Serve the web console's files from this folder (a bundle built with "
                        "`node resources/web/build.mjs DIR --watch`) instead of the built-in one."),
         QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("max-connections"),
+        QStringLiteral("Close connections past this many open at once (WebSockets included; "
+                       "default: the open-file limit less room for the server's own files)."),
+        QStringLiteral("n") });
     parser.addOption({ QStringLiteral("test-hooks"),
         QStringLiteral("Add the fault-injection endpoints listed above (loopback only).") });
     int exitCode = Ok;
@@ -338,6 +342,14 @@ int runServe(const QStringList &arguments)
                     .arg(*demoPreset));
     }
 
+    std::optional<int> maxConnections;
+    if (parser.isSet(QStringLiteral("max-connections"))) {
+        bool ok = false;
+        maxConnections = parser.value(QStringLiteral("max-connections")).toInt(&ok);
+        if (!ok || *maxConnections < 1)
+            return reportFailure(QStringLiteral("--max-connections %1: expected a positive number")
+                                     .arg(parser.value(QStringLiteral("max-connections"))));
+    }
     Result<std::pair<QHostAddress, quint16>> listen
         = parseListen(parser.value(QStringLiteral("listen")));
     if (!listen)
@@ -442,6 +454,8 @@ int runServe(const QStringList &arguments)
     }
     server::ApiServer &api = demo ? demo->api() : *ownApi;
     server::HttpServer &http = demo ? demo->http() : *ownHttp;
+    if (maxConnections)
+        http.setMaxConnections(*maxConnections);
     if (parser.isSet(QStringLiteral("web-root")))
         api.setWebConsoleFiles({ QDir(parser.value(QStringLiteral("web-root"))).absolutePath() });
     std::unique_ptr<server::TestHooks> hooks;
@@ -509,14 +523,16 @@ int runServe(const QStringList &arguments)
         ? QStringLiteral("demo cluster, writable")
         : (writable ? QStringLiteral("writable") : QStringLiteral("offline, read-only"));
     out(QStringLiteral("Serving %1 at %2\n").arg(what, url));
-    out(QStringLiteral("mode: %1\nKubernetes: %2\nport: %3\nauth: %4\n")
+    out(QStringLiteral(
+        "mode: %1\nKubernetes: %2\nport: %3 (at most %5 connections at once)\nauth: %4\n")
             .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
             .arg((token.empty() ? QStringLiteral("none (--no-auth)")
                                 : QStringLiteral("bearer token"))
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
-                            : QString())));
+                            : QString()))
+            .arg(http.maxConnections()));
     if (demo)
         out(QStringLiteral("control plane: Deployments get pods, pods get devices and answer HTTP "
                            "on loopback; faults: %1%2 (dractl sandbox fault ...; kinds: %3)\n")
