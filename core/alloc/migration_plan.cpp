@@ -7,6 +7,7 @@
 
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
+#include "core/alloc/node_taints.h"
 #include "core/alloc/taints.h"
 
 namespace dra::alloc {
@@ -46,24 +47,13 @@ json requiredAffinity(const json &podTemplate)
 }
 
 // The node taints that keep the pods off `node`, as the scheduler's TaintToleration filter
-// sees them: NoSchedule and NoExecute taints none of the pods' tolerations tolerates, and the
-// unschedulable taint of a cordoned node. "key=value:Effect" each.
+// sees them: NoSchedule and NoExecute taints none of the pods' tolerations tolerates.
+// "key=value:Effect" each.
 std::vector<std::string> untoleratedNodeTaints(const inventory::Snapshot &snapshot,
     const std::string &node, const std::vector<Toleration> &tolerations)
 {
     std::vector<std::string> out;
-    const model::Object *object = snapshot.object(model::Kind::Node, "", node);
-    if (!object || !object->raw)
-        return out;
-    std::vector<model::DeviceTaint> taints;
-    const json &spec = object->raw->value("spec", json::object());
-    for (const json &taint : spec.value("taints", json::array()))
-        if (taint.is_object())
-            taints.push_back({ taint.value("key", ""), taint.value("value", ""),
-                taint.value("effect", ""), {} });
-    if (spec.value("unschedulable", false))
-        taints.push_back({ "node.kubernetes.io/unschedulable", "", "NoSchedule", {} });
-    for (const model::DeviceTaint &taint : taints) {
+    for (const model::DeviceTaint &taint : nodeTaints(snapshot, node)) {
         if (!taintBlocksAllocation(taint)
             || std::ranges::any_of(
                 tolerations, [&](const Toleration &t) { return tolerates(t, taint); }))
@@ -100,8 +90,12 @@ NodeConstraints nodeConstraints(const inventory::Snapshot &snapshot, const Clust
     NodeConstraints constraints;
     constraints.selector = requiredSelector(proposal);
     constraints.affinity = requiredAffinity(podTemplate);
-    const std::vector<Toleration> tolerations
-        = parseTolerations(podTemplate.value("spec", json::object()).value("tolerations", json()));
+    // The template's own tolerations, and those admission adds for the extended resources it
+    // still asks for (the extended-resource class form keeps them).
+    const json spec = podTemplate.value("spec", json::object());
+    std::vector<Toleration> tolerations = parseTolerations(spec.value("tolerations", json()));
+    for (Toleration &added : extendedResourceTolerations(spec))
+        tolerations.push_back(std::move(added));
     json term = json::object();
     for (const NodeInfo &node : cluster.nodes()) {
         std::vector<std::string> taints = untoleratedNodeTaints(snapshot, node.name, tolerations);

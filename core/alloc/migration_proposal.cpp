@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "core/alloc/node_taints.h"
+#include "core/alloc/taints.h"
 #include "core/model/object.h"
 
 namespace dra::alloc {
@@ -228,6 +230,37 @@ void changeNodeSelector(const inventory::Snapshot &snapshot,
         change["nodeSelector"] = { { "remove", removed }, { "set", set } };
 }
 
+// Pods that ask for an extended resource get a toleration of the taint named after it from
+// Kubernetes' ExtendedResourceToleration admission plugin, which is how GPU nodes tainted
+// `nvidia.com/gpu:NoSchedule` admit only GPU pods. Pods that stop asking for the resource lose
+// it: where the DRA nodes carry such a taint and the template does not tolerate it by itself,
+// the toleration is written into the template.
+void keepExtendedResourceTolerations(const inventory::Snapshot &snapshot,
+    const std::vector<ResourceMapping> &mappings, const std::set<std::string> &removed,
+    MigrationProposal &proposal, json &change)
+{
+    json &spec = proposal.podTemplate["spec"];
+    const std::vector<Toleration> own = parseTolerations(spec.value("tolerations", json()));
+    const std::set<std::string> nodes = draNodes(snapshot, mappings);
+    for (const std::string &resource : removed) {
+        bool tainted = false;
+        for (const std::string &node : nodes)
+            for (const model::DeviceTaint &taint : nodeTaints(snapshot, node))
+                tainted = tainted || (taint.key == resource && taintBlocksAllocation(taint));
+        const model::DeviceTaint probe { resource, "", "NoSchedule", {} };
+        if (!tainted
+            || std::ranges::any_of(own, [&](const Toleration &t) { return tolerates(t, probe); }))
+            continue;
+        const json toleration
+            = { { "key", resource }, { "operator", "Exists" }, { "effect", "NoSchedule" } };
+        spec["tolerations"].push_back(toleration);
+        change["addTolerations"].push_back(toleration);
+        proposal.notes.push_back("the DRA nodes are tainted " + resource
+            + ":NoSchedule; the pods no longer ask for " + resource
+            + ", so the toleration Kubernetes added for it is written into the template");
+    }
+}
+
 void applyNodeSelector(MigrationProposal &proposal)
 {
     json &spec = proposal.podTemplate["spec"];
@@ -393,6 +426,7 @@ MigrationProposal proposeClaimTemplate(
             container.erase("resources");
     }
     spec["resourceClaims"] = change["resourceClaims"];
+    keepExtendedResourceTolerations(snapshot, mappings, removeResources, proposal, change);
     applyNodeSelector(proposal);
     if (!products.empty())
         proposal.notes.push_back(

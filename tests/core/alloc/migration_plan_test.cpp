@@ -182,8 +182,13 @@ TEST(MigrationPlanTest, TheGateTurnsTheExtendedResourceClassOnInAnOlderRelease)
 
 TEST(MigrationPlanTest, AMigProfileBecomesASelectorOnTheProfileAttribute)
 {
-    const auto snapshot = snapshotWith(
-        mixedList(), { deployment("batch", "small", 1, { { "nvidia.com/mig-1g.10gb", "1" } }) });
+    // The demo's GPU nodes are tainted nvidia.com/gpu:NoSchedule, which admission tolerates
+    // only for pods asking for nvidia.com/gpu itself: a MIG workload tolerates it explicitly, as
+    // the demo's own workloads do.
+    json small = deployment("batch", "small", 1, { { "nvidia.com/mig-1g.10gb", "1" } });
+    small["spec"]["template"]["spec"]["tolerations"] = json::array(
+        { { { "key", "nvidia.com/gpu" }, { "operator", "Exists" }, { "effect", "NoSchedule" } } });
+    const auto snapshot = snapshotWith(mixedList(), { small });
     // 1.36 with DRA-backed extended resources switched off: a template selecting the profile.
     const MigrationPlan templated = planOf(snapshot, { "1.36", "DRAExtendedResource=false" });
     const WorkloadMigration &w = workloadOf(templated, "batch", "Deployment", "small");
@@ -222,6 +227,15 @@ TEST(MigrationPlanTest, AMigProfileBecomesASelectorOnTheProfileAttribute)
                   "profile == '1g.10gb'"),
         std::string::npos);
     EXPECT_TRUE(mapped.verdict.fits) << mapped.verdict.reason;
+
+    // Without that toleration the pods fit on no GPU node, and the verdict names the taint.
+    const auto untolerated = snapshotWith(
+        mixedList(), { deployment("batch", "bare", 1, { { "nvidia.com/mig-1g.10gb", "1" } }) });
+    const MigrationPlan untoleratedPlan = planOf(untolerated, {});
+    const WorkloadMigration &bare = workloadOf(untoleratedPlan, "batch", "Deployment", "bare");
+    EXPECT_FALSE(bare.verdict.fits);
+    EXPECT_NE(bare.verdict.reason.find("nvidia.com/gpu=present:NoSchedule"), std::string::npos)
+        << bare.verdict.reason;
 }
 
 TEST(MigrationPlanTest, AGpuModelPinnedByNodeLabelBecomesAProductNameSelector)
