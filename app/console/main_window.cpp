@@ -9,6 +9,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileDialog>
 #include <QFutureWatcher>
@@ -23,6 +24,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -32,6 +34,8 @@
 #include "app/console/rollout_driver.h"
 #include "app/console/stream_status_button.h"
 #include "app/console/web_console_button.h"
+#include "core/alloc/migration_plan.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
@@ -52,6 +56,7 @@
 #include "views/editor/template_editor.h"
 #include "views/inventory/device_browser.h"
 #include "views/inventory/findings_model.h"
+#include "views/inventory/migration_view.h"
 #include "views/inventory/node_overview.h"
 #include "views/inventory/node_tile_model.h"
 #include "views/inventory/overview_summary.h"
@@ -131,6 +136,25 @@ struct Insights
     inventory::Readiness readiness;
 };
 
+// The migration plan of one snapshot under the cluster's recorded release, as `dractl migrate
+// plan` computes it from the same cache; or why there is none. Any thread.
+struct MigrationAnswer
+{
+    std::optional<alloc::MigrationPlan> plan;
+    QString error;
+};
+
+MigrationAnswer migrationPlan(const inventory::Snapshot &snapshot)
+{
+    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(snapshot);
+    if (!cluster)
+        return { std::nullopt, cluster.error().message };
+    Result<alloc::MigrationPlan> plan = alloc::planMigration(snapshot, *cluster);
+    if (!plan)
+        return { std::nullopt, plan.error().message };
+    return { std::move(*plan), {} };
+}
+
 // The streams the cache records for `cluster` (their states feed the readiness checks); none
 // when the cache cannot be read, and the checks that need them say "unknown". Disk: not on the
 // GUI thread.
@@ -167,6 +191,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_freeTable(plainTable(m_free, QStringLiteral("free"), views::FreeCapacityModel::Group, this))
     , m_readiness(new views::ReadinessView(this))
     , m_rollouts(new views::RolloutPanel(this))
+    , m_migration(new views::MigrationView(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
     , m_webConsole(new WebConsoleButton(this))
@@ -203,6 +228,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_pages->addWidget(m_readiness);
     m_pages->addWidget(m_freeTable);
     m_pages->addWidget(m_rollouts);
+    m_pages->addWidget(m_migration);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -297,8 +323,9 @@ MainWindow::~MainWindow() = default;
 
 QString MainWindow::pageName(Page page)
 {
-    static const char *const names[PageCount] = { "Overview", "Devices", "Topology", "Claims",
-        "Templates", "Template editor", "Lint", "Readiness", "Free capacity", "Rollouts" };
+    static const char *const names[PageCount]
+        = { "Overview", "Devices", "Topology", "Claims", "Templates", "Template editor", "Lint",
+              "Readiness", "Free capacity", "Rollouts", "Migration" };
     return QString::fromLatin1(names[page]);
 }
 
@@ -485,6 +512,11 @@ void MainWindow::onChanged(const inventory::ChangeSet &changes)
         m_editor->setSnapshot(changes.snapshot);
     if (!m_stale.test(Lint) || !m_stale.test(Overview) || !m_stale.test(Readiness))
         refreshInsights(changes.snapshot);
+    // The plan follows the cluster while it is on screen; elsewhere it waits to be shown.
+    if (m_pages->currentIndex() == Migration)
+        refreshMigration(changes.snapshot);
+    else
+        m_stale.set(Migration);
     updateStatus();
 }
 
@@ -521,6 +553,9 @@ void MainWindow::freshen(Page page)
         m_stale.reset(Free);
         refreshInsights(m_snapshot);
         break;
+    case Migration:
+        refreshMigration(m_snapshot);
+        break;
     case Rollouts:
     case PageCount:
         break;
@@ -529,13 +564,15 @@ void MainWindow::freshen(Page page)
 
 void MainWindow::catchUp()
 {
+    // Not the migration plan: it simulates every workload, so it waits until it is shown.
+    const auto waiting = [this] { return std::bitset<PageCount>(m_stale).reset(Migration); };
     for (int page = 0; page < PageCount; ++page) {
-        if (m_stale.test(page)) {
+        if (waiting().test(page)) {
             freshen(Page(page));
             break;
         }
     }
-    if (m_stale.any())
+    if (waiting().any())
         m_catchUp->start();
 }
 
@@ -574,6 +611,32 @@ void MainWindow::startInsights()
     }));
 }
 
+void MainWindow::refreshMigration(const inventory::SnapshotPtr &snapshot)
+{
+    m_migrationPending = snapshot;
+    if (!m_migrationRunning)
+        startMigration();
+}
+
+void MainWindow::startMigration()
+{
+    const inventory::SnapshotPtr snapshot = std::exchange(m_migrationPending, {});
+    m_migrationRunning = true;
+    auto *watcher = new QFutureWatcher<MigrationAnswer>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        m_migrationRunning = false;
+        MigrationAnswer answer = watcher->result();
+        if (answer.plan)
+            m_migration->setPlan(std::move(*answer.plan));
+        else
+            m_migration->setError(answer.error);
+        if (m_migrationPending)
+            startMigration(); // the cluster moved on while this plan was computed
+    });
+    watcher->setFuture(QtConcurrent::run([snapshot] { return migrationPlan(*snapshot); }));
+}
+
 void MainWindow::updateStatus()
 {
     if (!m_snapshot)
@@ -599,9 +662,9 @@ void MainWindow::updateStatus()
 
 QKeySequence MainWindow::pageShortcut(Page page)
 {
-    // Ctrl+1…9, then Ctrl+0 and Ctrl+- (the keys after 9 on the number row), as the web
+    // Ctrl+1…9, then Ctrl+0, Ctrl+- and Ctrl+= (the keys after 9 on the number row), as the web
     // console's Alt+ keys.
-    static constexpr int kAfterNine[] = { Qt::Key_0, Qt::Key_Minus };
+    static constexpr int kAfterNine[] = { Qt::Key_0, Qt::Key_Minus, Qt::Key_Equal };
     static_assert(PageCount <= 9 + std::size(kAfterNine), "a page without a key");
     const int key = int(page) < 9 ? Qt::Key_1 + int(page) : kAfterNine[int(page) - 9];
     return QKeySequence(Qt::CTRL | key);
@@ -749,6 +812,12 @@ QStringList MainWindow::saveScreenshots(const QString &dir)
         showPage(Page(page));
         if (page == Topology)
             m_topology->view()->fitAll();
+        // The plan is simulated once the page is shown: the picture waits for it.
+        const QDeadlineTimer deadline(60'000);
+        while (page == Migration && !migrationSettled() && !deadline.hasExpired()) {
+            QApplication::processEvents();
+            QThread::msleep(20);
+        }
         QApplication::processEvents();
         const QString file = QDir(dir).filePath(
             pageName(Page(page)).toLower().replace(QLatin1Char(' '), QLatin1Char('-'))

@@ -31,6 +31,7 @@ class CommandPalette;
 class DeviceBrowser;
 class FindingsModel;
 class FreeCapacityModel;
+class MigrationView;
 class NodeOverview;
 class NodeTileModel;
 class OverviewSummary;
@@ -66,6 +67,7 @@ public:
         Readiness,
         Free,
         Rollouts,
+        Migration,
         PageCount
     };
 
@@ -74,7 +76,8 @@ public:
 
     void showPage(Page page);
     static QString pageName(Page page);
-    // The key that opens `page` (Ctrl+1 … Ctrl+9), in the Go menu and beside its sidebar row.
+    // The key that opens `page` (Ctrl+1 … Ctrl+9, Ctrl+0, Ctrl+-), in the Go menu and beside its
+    // sidebar row.
     static QKeySequence pageShortcut(Page page);
     // Renders every page to DIR/<page>.png (after the data has loaded); the errors name the file.
     [[nodiscard]] QStringList saveScreenshots(const QString &dir);
@@ -90,10 +93,13 @@ public:
     WebConsoleButton *webConsoleButton() const { return m_webConsole; }
     views::OverviewSummary *overviewSummary() const { return m_summary; }
     views::ReadinessView *readinessView() const { return m_readiness; }
+    views::MigrationView *migrationView() const { return m_migration; }
     // The sidebar entry of `page` as shown (name and live count).
     QString navigationText(Page page) const;
     // Whether the lint, free capacity and overview figures are those of the newest snapshot.
     bool insightsSettled() const { return !m_insightsRunning && !m_insightsPending; }
+    // Whether the Migration page shows the plan of the newest snapshot it was asked for.
+    bool migrationSettled() const { return !m_migrationRunning && !m_migrationPending; }
     // The shortcut the sidebar shows beside `page`, as the user reads it ("Ctrl+4").
     QString navigationShortcut(Page page) const;
     // The status bar's left slot: the last thing the user did or a real problem.
@@ -120,6 +126,9 @@ private:
     // Lint, free capacity and the overview's figures, computed off the GUI thread.
     void refreshInsights(const inventory::SnapshotPtr &snapshot);
     void startInsights();
+    // The migration plan, computed off the GUI thread while the Migration page is on screen.
+    void refreshMigration(const inventory::SnapshotPtr &snapshot);
+    void startMigration();
     void updateStatus();
     void openPalette();
     void toggleTheme();
@@ -148,6 +157,7 @@ private:
     QTableView *m_freeTable;
     views::ReadinessView *m_readiness;
     views::RolloutPanel *m_rollouts;
+    views::MigrationView *m_migration;
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;
@@ -159,9 +169,13 @@ private:
     bool m_insightsRunning = false;
     inventory::SnapshotPtr m_insightsPending;
     std::optional<inventory::ClusterOverview> m_overviewFigures; // of the latest insights
+    // The migration plan likewise: one simulation at a time, only the newest snapshot waits.
+    bool m_migrationRunning = false;
+    inventory::SnapshotPtr m_migrationPending;
     // Pages that have not seen m_snapshot. A new snapshot fills the page on screen at once, so
     // that it paints the data first; the others follow one per turn of the event loop
     // (m_catchUp), or as soon as they are shown. Changes reach only pages that are current.
+    // The Migration page, a simulation per workload, is planned only while it is on screen.
     std::bitset<PageCount> m_stale;
     QTimer *m_catchUp;
 };

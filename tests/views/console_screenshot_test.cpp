@@ -81,7 +81,7 @@ TEST(ConsoleScreenshotTest, DemoClusterRendersEveryMainViewAt1280By800)
         0)
         << errors.toStdString();
     for (const char *view : { "overview", "devices", "topology", "claims", "templates",
-             "template-editor", "lint", "free-capacity", "rollouts" }) {
+             "template-editor", "lint", "readiness", "free-capacity", "rollouts", "migration" }) {
         const QImage image(
             QDir(dir.path()).filePath(QString::fromLatin1(view) + QStringLiteral(".png")));
         ASSERT_FALSE(image.isNull()) << view;

@@ -20,6 +20,8 @@
 #include "app/console/console_session.h"
 #include "app/console/stream_status_button.h"
 #include "app/console/web_console_button.h"
+#include "core/alloc/migration_plan.h"
+#include "core/alloc/simulation_cluster.h"
 #include "core/inventory/inventory.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/readiness.h"
@@ -31,6 +33,7 @@
 #include "views/inventory/device_browser.h"
 #include "views/inventory/device_filter_model.h"
 #include "views/inventory/device_table_model.h"
+#include "views/inventory/migration_view.h"
 #include "views/inventory/overview_summary.h"
 #include "views/inventory/readiness_view.h"
 
@@ -176,6 +179,56 @@ TEST(MainWindowTest, TheReadinessPageShowsTheReportDractlPrints)
         << view->headline().toStdString();
     EXPECT_TRUE(view->headline().contains(QStringLiteral("cluster lab")))
         << view->headline().toStdString();
+}
+
+TEST(MainWindowTest, TheMigrationPageShowsThePlanDractlPrints)
+{
+    CachedWindow cached;
+    console::MainWindow &window = cached.window();
+    views::MigrationView *view = window.migrationView();
+    // Every other page catches up in the background; the plan simulates each workload, so it
+    // waits until the page is shown.
+    ASSERT_TRUE(consoleWaitUntil([&] { return window.insightsSettled(); }, 30000));
+    QApplication::processEvents();
+    EXPECT_TRUE(window.migrationSettled());
+    EXPECT_EQ(view->workloads()->topLevelItemCount(), 0);
+
+    window.showPage(console::MainWindow::Migration);
+    EXPECT_EQ(window.currentPage(), view);
+    ASSERT_TRUE(consoleWaitUntil(
+        [&] { return window.migrationSettled() && view->workloads()->topLevelItemCount() > 0; },
+        60000))
+        << "the plan never arrived: " << view->headline().toStdString();
+    // `dractl migrate plan --cache` of the same cache: the snapshot under its recorded release.
+    const inventory::SnapshotPtr snapshot = cached.session().inventory()->snapshot();
+    Result<alloc::SimulationCluster> cluster = alloc::simulationCluster(*snapshot);
+    ASSERT_TRUE(cluster.has_value()) << cluster.error().message.toStdString();
+    const Result<alloc::MigrationPlan> expected = alloc::planMigration(*snapshot, *cluster);
+    ASSERT_TRUE(expected.has_value()) << expected.error().message.toStdString();
+    ASSERT_EQ(view->workloads()->topLevelItemCount(), int(expected->workloads.size()));
+    bool server = false;
+    for (size_t i = 0; i < expected->workloads.size(); ++i) {
+        const alloc::WorkloadMigration &w = expected->workloads[i];
+        const QTreeWidgetItem *row = view->workloads()->topLevelItem(int(i));
+        EXPECT_EQ(row->text(views::MigrationView::WorkloadColumn).toStdString(),
+            w.workload.kind + " " + w.workload.ns + "/" + w.workload.name);
+        EXPECT_EQ(row->text(views::MigrationView::ProposalColumn).toStdString(),
+            alloc::migrationFormName(w.proposal.form));
+        EXPECT_EQ(
+            row->text(views::MigrationView::VerdictColumn), views::MigrationView::verdictText(w));
+        for (const auto &[node, pods] : w.verdict.nodes)
+            EXPECT_TRUE(
+                row->text(views::MigrationView::NodesColumn).contains(QString::fromStdString(node)))
+                << node;
+        server = server || (w.workload.ns == "inference" && w.workload.name == "llm-server");
+    }
+    EXPECT_TRUE(server) << "the mixed demo's device-plugin server is a workload to migrate";
+    EXPECT_TRUE(
+        view->headline().startsWith(QStringLiteral("lab at revision %1 · %2")
+                                        .arg(snapshot->rev())
+                                        .arg(QString::fromStdString(expected->release.text()))))
+        << view->headline().toStdString();
+    EXPECT_FALSE(view->details().isEmpty()) << "the first workload is detailed";
 }
 
 TEST(MainWindowTest, SummaryAndSidebarCountWhatTheInventoryHolds)

@@ -32,6 +32,10 @@ const char *shapeOf(const QString &page)
         { "readiness", "<circle cx='12' cy='12' r='9'/><path d='M7.5 12.5l3 3 6-6.5'/>" },
         { "free", "<circle cx='12' cy='12' r='9'/><path d='M12 12V3M12 12l7 5'/>" },
         { "rollouts", "<path d='M4 17l5-5 4 4 7-7'/><path d='M15 9h5v5'/>" },
+        // A workload moving from one box (the device plugin) to another (DRA).
+        { "migration",
+            "<rect x='2' y='7' width='6' height='10' rx='1'/><rect x='16' y='7' width='6' "
+            "height='10' rx='1'/><path d='M9.5 12h5M12 9.5l2.5 2.5-2.5 2.5'/>" },
     };
     for (const auto &[name, shape] : shapes)
         if (page == QLatin1String(name))
@@ -46,7 +50,7 @@ QStringList pageIconNames()
     return { QStringLiteral("overview"), QStringLiteral("devices"), QStringLiteral("topology"),
         QStringLiteral("claims"), QStringLiteral("templates"), QStringLiteral("editor"),
         QStringLiteral("lint"), QStringLiteral("readiness"), QStringLiteral("free"),
-        QStringLiteral("rollouts") };
+        QStringLiteral("rollouts"), QStringLiteral("migration") };
 }
 
 QIcon pageIcon(const QString &page, const QColor &stroke)

@@ -13,8 +13,8 @@ namespace dra::views {
 // colour, so both themes read them) at every size a HiDPI screen asks for. `page` is one of
 // pageIconNames(); any other name gives a null icon.
 QIcon pageIcon(const QString &page, const QColor &stroke);
-// "overview", "devices", "topology", "claims", "templates", "editor", "lint", "free",
-// "rollouts".
+// "overview", "devices", "topology", "claims", "templates", "editor", "lint", "readiness",
+// "free", "rollouts", "migration": the sidebar's order.
 QStringList pageIconNames();
 
 } // namespace dra::views
