@@ -54,6 +54,8 @@ const server = spawn(dractl, ['serve', '--demo=scale', '--listen', '127.0.0.1:0'
   '--write-kubeconfig', kubeconfig, '--max-connections', String(maxConnections)], {
   env: { ...process.env, XDG_CONFIG_HOME: path.join(dir, 'config') }, stdio: ['ignore', 'pipe', 'inherit'] });
 const started = Date.now();
+// Progress on stderr, so a long run shows where it is; the report alone goes to stdout.
+const say = (text) => process.stderr.write(`[soak ${Math.round((Date.now() - started) / 1000)} s] ${text}\n`);
 const { host, port, token } = await new Promise((resolve, reject) => {
   let banner = '';
   server.stdout.on('data', (chunk) => {
@@ -65,6 +67,7 @@ const { host, port, token } = await new Promise((resolve, reject) => {
 });
 const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(readFileSync(kubeconfig, 'utf8'))[1], 'base64');
 const startupMs = Date.now() - started;
+say(`serving at https://${host}:${port}`);
 
 const agent = new https.Agent({ keepAlive: true, maxSockets: listerCount + writerCount + 4, ca });
 const auth = { Authorization: `Bearer ${token}` };
@@ -158,12 +161,12 @@ class Watcher {
       });
     });
     req.on('error', (error) => {
-      if (!this.closing) failures.push(`watcher ${this.id}: ${error.message}`);
+      if (!this.closing && !probing) failures.push(`watcher ${this.id}: ${error.message}`);
     });
     req.on('close', () => {
       this.req = null;
       // The server ended the watch (as it may): resume after the last change seen.
-      if (!this.closing && !this.stopped) setTimeout(() => this.connect(), 100);
+      if (!this.closing && !this.stopped) setTimeout(() => this.connect(), probing ? 1000 : 100);
       this.closing = false;
     });
     req.end();
@@ -225,6 +228,10 @@ function startSlowWatcher() {
 // ---- listers and writers ------------------------------------------------------------------
 
 const listTimes = { full: [], page: [] };
+let pagesExpired = 0;
+// While the limits are probed the server refuses new connections, watchers' reconnects
+// included: expected then, and those watchers catch up afterwards.
+let probing = false;
 const listBytes = { full: 0, page: 0 };
 let running = true;
 
@@ -242,6 +249,12 @@ async function lister(id) {
         let next = '';
         do {
           const page = await request('GET', `${SLICES}?limit=500${next ? `&continue=${encodeURIComponent(next)}` : ''}`);
+          if (page.status === 410) {
+            // The slices changed since the first page: as kube-apiserver past its compaction,
+            // the server says the continue token expired, and a client lists again.
+            ++pagesExpired;
+            break;
+          }
           if (page.status !== 200) {
             failures.push(`lister ${id}: page HTTP ${page.status}`);
             break;
@@ -286,22 +299,25 @@ async function writer(id, slices, claims) {
 
 // ---- limits -------------------------------------------------------------------------------
 
-// Opens TLS connections until the server closes one right after its handshake; how many stayed.
+// Opens TLS connections, 50 at a time, until the server closes some right after their
+// handshake; how many it kept open.
 async function probeConnectionLimit() {
   const open = [];
   let refused = false;
+  const one = () => new Promise((resolve) => {
+    const socket = tls.connect({ host, port, ca, servername: 'localhost' }, () => {
+      // A refused connection is closed by the server as soon as it is accepted.
+      const timer = setTimeout(() => resolve({ socket, closed: false }), 1500);
+      socket.once('close', () => { clearTimeout(timer); resolve({ socket, closed: true }); });
+    });
+    socket.on('error', () => resolve({ socket, closed: true }));
+  });
   while (!refused && open.length < maxConnections + 50) {
-    const socket = await new Promise((resolve) => {
-      const s = tls.connect({ host, port, ca, servername: 'localhost' }, () => resolve(s));
-      s.on('error', () => resolve(null));
-    });
-    if (!socket) { refused = true; break; }
-    // A refused connection is closed by the server as soon as it is accepted.
-    refused = await new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), 300);
-      socket.once('close', () => { clearTimeout(timer); resolve(true); });
-    });
-    if (!refused) open.push(socket);
+    const batch = await Promise.all(Array.from({ length: 50 }, one));
+    for (const { socket, closed } of batch) {
+      if (closed) refused = true;
+      else open.push(socket);
+    }
   }
   // Served again once they go.
   for (const socket of open) socket.destroy();
@@ -324,6 +340,7 @@ try {
   sampleRss();
   const initialSlices = await listAll(SLICES);
   const initialClaims = await listAll(CLAIMS);
+  say(`listed ${initialSlices.objects.size} slices and ${initialClaims.objects.size} claims`);
   report.slices = initialSlices.objects.size;
   report.claims = initialClaims.objects.size;
   const watchers = [];
@@ -340,10 +357,17 @@ try {
   const claimKeys = [...initialClaims.objects.keys()];
   for (let i = 0; i < writerCount; ++i) work.push(writer(i, sliceKeys, claimKeys));
 
+  say(`${watcherCount} watchers, ${listerCount} listers and ${writerCount} writers for ${minutes} min`);
   await sleep(durationMs);
-  const limits = { connections: await probeConnectionLimit(), header_431: await probeHeaderLimit() };
   running = false;
+  say(`${writes} writes; waiting for the listers and writers to finish`);
   await Promise.all(work);
+  say('probing the connection and header limits');
+  probing = true;
+  const limits = { connections: await probeConnectionLimit(), header_431: await probeHeaderLimit() };
+  await sleep(3000); // the watchers refused meanwhile reconnect
+  probing = false;
+  say('listing once more and waiting for every watcher to catch up');
   clearInterval(rssTimer);
   sampleRss();
 
@@ -366,11 +390,12 @@ try {
   const rssGrowth = (secondHalf.at(-1).rss_mb - secondHalf[0].rss_mb) / secondHalf[0].rss_mb;
   Object.assign(report, {
     writes,
+    writes_per_s: Math.round((writes / (durationMs / 1000)) * 10) / 10,
     watch_events: watchers.reduce((n, w) => n + w.events, 0),
     watch_reconnects: watchers.reduce((n, w) => n + w.reconnects, 0),
     watchers_equal_to_final_list: watchers.length - diverged.length,
     list_full: { ...spread(listTimes.full), bytes: listBytes.full },
-    list_page_500: { ...spread(listTimes.page), bytes: listBytes.page },
+    list_page_500: { ...spread(listTimes.page), bytes: listBytes.page, expired_continues: pagesExpired },
     patch: spread(patchTimes),
     write_to_watcher: spread(deliveries),
     slow_reader_cut_off_after_ms: slow.cutOffAfterMs,
