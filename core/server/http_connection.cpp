@@ -3,9 +3,6 @@
 #include "core/server/http_connection.h"
 
 #include <algorithm>
-#include <cctype>
-#include <charconv>
-#include <vector>
 
 #include <QDateTime>
 #include <QLocale>
@@ -15,64 +12,6 @@
 namespace dra::server {
 
 namespace {
-
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(
-        out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
-
-std::string_view trimHeaderValue(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-        text.remove_suffix(1);
-    return text;
-}
-
-// RFC 9110's token: what a method and a header name are made of. Anything else (a space before
-// the colon, a folded line) is read differently by other parsers, so it is refused.
-bool isToken(std::string_view text)
-{
-    constexpr std::string_view punctuation = "!#$%&'*+-.^_`|~";
-    return !text.empty() && std::all_of(text.begin(), text.end(), [&](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-            || punctuation.find(c) != std::string_view::npos;
-    });
-}
-
-// A header value with no CR, LF or NUL: a bare LF ends the line for some parsers.
-bool isFieldValue(std::string_view text)
-{
-    return text.find_first_of(std::string_view("\r\n\0", 3)) == std::string_view::npos;
-}
-
-// A request target of visible characters: a space would make a second request line of the rest.
-bool isTargetText(std::string_view text)
-{
-    return std::none_of(text.begin(), text.end(),
-        [](char c) { return static_cast<unsigned char>(c) <= 0x20 || c == 0x7f; });
-}
-
-// The comma-separated items of a header value, trimmed, empty ones left out.
-std::vector<std::string_view> listItems(std::string_view value)
-{
-    std::vector<std::string_view> items;
-    size_t start = 0;
-    while (start <= value.size()) {
-        size_t end = value.find(',', start);
-        if (end == std::string_view::npos)
-            end = value.size();
-        const std::string_view item = trimHeaderValue(value.substr(start, end - start));
-        if (!item.empty())
-            items.push_back(item);
-        start = end + 1;
-    }
-    return items;
-}
 
 // An HTTP date (RFC 9110 IMF-fixdate), which some clients log.
 QByteArray httpDate()
@@ -238,9 +177,7 @@ void HttpConnection::onReadTimeout()
             return; // between requests: the idle timeout's business
         [[fallthrough]];
     case State::Body:
-    case State::ChunkSize:
-    case State::ChunkData:
-    case State::ChunkTrailer:
+    case State::Chunked:
     case State::Discard:
         reject(408, "the request did not arrive in time", true);
         return;
@@ -292,7 +229,7 @@ void HttpConnection::process()
             }
             m_rawHead = m_in.left(end);
             m_in.remove(0, end + 4);
-            if (!parseHead(m_rawHead))
+            if (!readHead(m_rawHead))
                 return;
             startBody();
             break;
@@ -305,60 +242,18 @@ void HttpConnection::process()
             dispatch();
             break;
         }
-        case State::ChunkSize: {
-            const qsizetype end = m_in.indexOf("\r\n");
-            if (end < 0) {
-                if (m_in.size() > 1024)
-                    reject(400, "malformed chunked body", true);
+        case State::Chunked: {
+            switch (m_chunked.decode(m_in)) {
+            case ChunkedBodyDecoder::Status::NeedMore:
                 return;
-            }
-            std::string_view line(m_in.constData(), size_t(end));
-            line = line.substr(0, line.find(';')); // chunk extensions are ignored
-            line = trimHeaderValue(line);
-            qint64 size = 0;
-            const auto [ptr, ec]
-                = std::from_chars(line.data(), line.data() + line.size(), size, 16);
-            if (ec != std::errc() || ptr != line.data() + line.size() || size < 0 || line.empty()) {
-                reject(400, "malformed chunked body", true);
+            case ChunkedBodyDecoder::Status::Failed:
+                reject(m_chunked.error().status, m_chunked.error().message, true);
                 return;
-            }
-            m_in.remove(0, end + 2);
-            if (size > m_limits.maxBodyBytes - m_request.body.size()) {
-                // Draining the rest of a chunked body is not worth its own parser state.
-                reject(413, "request entity too large", true);
-                return;
-            }
-            m_remaining = size;
-            m_state = size == 0 ? State::ChunkTrailer : State::ChunkData;
-            m_trailerBytes = 0;
-            break;
-        }
-        case State::ChunkData: {
-            if (m_in.size() < m_remaining + 2)
-                return;
-            if (m_in.at(m_remaining) != '\r' || m_in.at(m_remaining + 1) != '\n') {
-                // Where the next chunk starts would be a guess another parser may not share.
-                reject(400, "malformed chunked body: a chunk is longer than its size", true);
-                return;
-            }
-            m_request.body += m_in.left(m_remaining);
-            m_in.remove(0, m_remaining + 2);
-            m_state = State::ChunkSize;
-            break;
-        }
-        case State::ChunkTrailer: {
-            // The trailer is a head of its own, bounded as the request's head is.
-            const qsizetype end = m_in.indexOf("\r\n");
-            if (m_trailerBytes + (end < 0 ? m_in.size() : end + 2) > m_limits.maxHeadBytes) {
-                reject(431, "request trailer fields too large", true);
-                return;
-            }
-            if (end < 0)
-                return;
-            m_trailerBytes += end + 2;
-            m_in.remove(0, end + 2);
-            if (end == 0)
+            case ChunkedBodyDecoder::Status::Done:
+                m_request.body = m_chunked.body();
                 dispatch();
+                break;
+            }
             break;
         }
         case State::Discard: {
@@ -380,9 +275,10 @@ void HttpConnection::process()
     }
 }
 
-bool HttpConnection::parseHead(QByteArrayView head)
+bool HttpConnection::readHead(QByteArrayView head)
 {
-    m_request = Request {};
+    auto parsed = parseRequestHead(std::string_view(head.data(), size_t(head.size())));
+    m_request = parsed ? std::move(parsed->request) : Request {};
     m_request.peer = m_socket->peerAddress().toString() + QLatin1Char(':')
         + QString::number(m_socket->peerPort());
     m_request.secure = qobject_cast<QSslSocket *>(m_socket) != nullptr;
@@ -390,56 +286,12 @@ bool HttpConnection::parseHead(QByteArrayView head)
         for (const QSslCertificate &certificate : tls->peerCertificateChain())
             m_request.peerCertificates.push_back(certificate.toDer());
     }
-    const std::string_view text(head.data(), size_t(head.size()));
-    size_t lineEnd = text.find("\r\n");
-    const std::string_view requestLine = text.substr(0, lineEnd);
-    const size_t sp1 = requestLine.find(' ');
-    const size_t sp2 = requestLine.rfind(' ');
-    if (sp1 == std::string_view::npos || sp2 == sp1) {
-        reject(400, "malformed request line", true);
+    if (!parsed) {
+        reject(parsed.error().status, parsed.error().message, true);
         return false;
     }
-    m_request.method = std::string(requestLine.substr(0, sp1));
-    m_request.target = std::string(requestLine.substr(sp1 + 1, sp2 - sp1 - 1));
-    const std::string_view version = requestLine.substr(sp2 + 1);
-    if (!isToken(m_request.method) || !isTargetText(m_request.target)) {
-        reject(400, "malformed request line", true);
-        return false;
-    }
-    if (version != "HTTP/1.1" && version != "HTTP/1.0") {
-        reject(505, "only HTTP/1.0 and HTTP/1.1 are supported", true);
-        return false;
-    }
-    m_http10 = version == "HTTP/1.0";
-    if (m_request.target.empty() || m_request.target.front() != '/') {
-        reject(400, "the request target must be an absolute path", true);
-        return false;
-    }
-    const size_t question = m_request.target.find('?');
-    m_request.path = percentDecode(std::string_view(m_request.target).substr(0, question), false);
-    if (question != std::string::npos)
-        m_request.query
-            = QueryParams::parse(std::string_view(m_request.target).substr(question + 1));
-
-    while (lineEnd != std::string_view::npos) {
-        const size_t start = lineEnd + 2;
-        lineEnd = text.find("\r\n", start);
-        const std::string_view line = text.substr(
-            start, lineEnd == std::string_view::npos ? std::string_view::npos : lineEnd - start);
-        if (line.empty())
-            continue;
-        const size_t colon = line.find(':');
-        if (colon == std::string_view::npos || !isToken(line.substr(0, colon))
-            || !isFieldValue(line.substr(colon + 1))) {
-            reject(400, "malformed header line", true);
-            return false;
-        }
-        m_request.headers.push_back(
-            { lower(line.substr(0, colon)), std::string(trimHeaderValue(line.substr(colon + 1))) });
-    }
-    const std::string connection = m_request.header("connection");
-    m_keepAlive = version == "HTTP/1.1" ? !headerListContains(connection, "close")
-                                        : headerListContains(connection, "keep-alive");
+    m_http10 = parsed->http10;
+    m_keepAlive = parsed->keepAlive;
     m_headOnly = m_request.method == "HEAD";
     return true;
 }
@@ -449,62 +301,24 @@ void HttpConnection::startBody()
     // Where the body ends must be read the same way by every parser on the path (a proxy in
     // front of us included): anything ambiguous is refused and the connection closed, so no
     // byte of it is taken for a next request (request smuggling).
-    std::vector<std::string_view> codings;
-    std::vector<std::string_view> lengths;
-    bool transferEncoding = false;
-    for (const Header &field : m_request.headers) {
-        if (field.name == "transfer-encoding") {
-            transferEncoding = true;
-            for (std::string_view coding : listItems(field.value))
-                codings.push_back(coding);
-        } else if (field.name == "content-length") {
-            const std::vector<std::string_view> items = listItems(field.value);
-            lengths.insert(lengths.end(), items.begin(), items.end());
-            if (items.empty())
-                lengths.push_back({});
-        }
-    }
-    if (transferEncoding) {
-        if (!lengths.empty()) {
-            reject(400, "both Transfer-Encoding and Content-Length: the body's length is ambiguous",
-                true);
-            return;
-        }
-        if (m_http10) {
-            reject(400, "Transfer-Encoding in an HTTP/1.0 request", true);
-            return;
-        }
-        if (codings.empty() || !headerListContains(codings.back(), "chunked")) {
-            reject(400, "chunked must be the final transfer coding", true);
-            return;
-        }
-        if (codings.size() > 1) {
-            reject(501, "unsupported transfer encoding (only chunked)", true);
-            return;
-        }
-        m_state = State::ChunkSize;
-        m_reading.start(m_limits.bodyTimeoutMs);
+    const auto framing = bodyFraming(m_request.headers, m_http10);
+    if (!framing) {
+        reject(framing.error().status, framing.error().message, true);
         return;
     }
-    if (lengths.empty()) {
+    switch (framing->kind) {
+    case BodyFraming::Kind::None:
         dispatch();
         return;
+    case BodyFraming::Kind::Chunked:
+        m_chunked = ChunkedBodyDecoder(m_limits.maxBodyBytes, m_limits.maxHeadBytes);
+        m_state = State::Chunked;
+        m_reading.start(m_limits.bodyTimeoutMs);
+        return;
+    case BodyFraming::Kind::Length:
+        break;
     }
-    qint64 size = -1;
-    for (std::string_view length : lengths) {
-        // Digits only: from_chars would take a sign, which other parsers do not.
-        qint64 value = -1;
-        const bool digits = !length.empty()
-            && std::all_of(
-                length.begin(), length.end(), [](char c) { return c >= '0' && c <= '9'; });
-        const auto [ptr, ec] = std::from_chars(length.data(), length.data() + length.size(), value);
-        if (!digits || ec != std::errc() || ptr != length.data() + length.size()
-            || (size >= 0 && value != size)) {
-            reject(400, "invalid Content-Length", true);
-            return;
-        }
-        size = value;
-    }
+    const qint64 size = framing->length;
     if (size > m_limits.maxBodyBytes) {
         const bool drainable = size <= m_limits.maxDrainBytes;
         reject(413,

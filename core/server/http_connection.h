@@ -11,6 +11,7 @@
 
 #include "core/server/event_sink.h"
 #include "core/server/http_message.h"
+#include "core/server/request_head.h"
 
 class QTcpSocket;
 
@@ -87,23 +88,13 @@ public:
     const HttpLimits &limits() const { return m_limits; }
 
 private:
-    enum class State {
-        Head,
-        Body,
-        ChunkSize,
-        ChunkData,
-        ChunkTrailer,
-        Discard,
-        Dispatched,
-        Streaming,
-        Closing
-    };
+    enum class State { Head, Body, Chunked, Discard, Dispatched, Streaming, Closing };
 
     void onReadyRead();
     void onDisconnected();
     void onBytesWritten();
     void process();
-    bool parseHead(QByteArrayView head);
+    bool readHead(QByteArrayView head);
     void startBody();
     void dispatch();
     void reject(int status, const std::string &message, bool close);
@@ -123,11 +114,11 @@ private:
     QByteArray m_rawHead;
     State m_state = State::Head;
     Request m_request;
-    qint64 m_remaining = 0; // body bytes (or chunk bytes, or bytes to discard) still expected
+    qint64 m_remaining = 0; // body bytes (or bytes to discard) still expected
+    ChunkedBodyDecoder m_chunked;
     bool m_keepAlive = true;
     bool m_headOnly = false; // HEAD: no body in the answer
     bool m_http10 = false;
-    qint64 m_trailerBytes = 0; // of a chunked body's trailer so far
     bool m_processScheduled = false;
     bool m_discardThenRespond = false;
     Response m_deferred; // the answer sent once a discarded body has been drained
