@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/model/yaml_codec.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include <yaml-cpp/yaml.h>
 
@@ -184,6 +186,62 @@ struct Chunk
     int firstLine = 0; // 0-based line of text[0] in the stream
     bool hasContent = false;
 };
+
+// Where `text` stops being UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
+// U+10FFFF), or npos. YAML streams are Unicode; Kubernetes refuses other bytes, and a string
+// holding them could not be written as JSON.
+std::size_t invalidUtf8At(std::string_view text)
+{
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
+        const unsigned char lead = byte(i);
+        std::size_t length = 0;
+        unsigned char low = 0x80, high = 0xBF; // the range of the second byte
+        if (lead < 0x80)
+            length = 1;
+        else if (lead >= 0xC2 && lead <= 0xDF)
+            length = 2;
+        else if (lead >= 0xE0 && lead <= 0xEF) {
+            length = 3;
+            if (lead == 0xE0)
+                low = 0xA0; // overlong
+            else if (lead == 0xED)
+                high = 0x9F; // surrogates
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            length = 4;
+            if (lead == 0xF0)
+                low = 0x90; // overlong
+            else if (lead == 0xF4)
+                high = 0x8F; // past U+10FFFF
+        } else
+            return i;
+        if (i + length > text.size())
+            return i;
+        for (std::size_t k = 1; k < length; ++k) {
+            const unsigned char c = byte(i + k);
+            if (c < (k == 1 ? low : 0x80) || c > (k == 1 ? high : 0xBF))
+                return i;
+        }
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
+// The error for a chunk that is not UTF-8, at its first offending byte.
+std::optional<YamlError> utf8Error(const Chunk &chunk)
+{
+    const std::size_t at = invalidUtf8At(chunk.text);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view before = chunk.text.substr(0, at);
+    const std::size_t lineStart = before.rfind('\n');
+    const int line = chunk.firstLine + 1 + int(std::count(before.begin(), before.end(), '\n'));
+    const int column = int(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+    return YamlError { line, column,
+        QStringLiteral("invalid UTF-8 (byte 0x%1): YAML text must be UTF-8")
+            .arg(static_cast<unsigned char>(chunk.text[at]), 2, 16, QLatin1Char('0')) };
+}
 
 bool isMarkerLine(std::string_view line, std::string_view marker)
 {
@@ -437,6 +495,8 @@ YAML::Node itemsOf(const YAML::Node &map)
 std::expected<YamlDocument, YamlError> parseChunk(
     const Chunk &chunk, bool useOwnKind, const SchemaNode *schema)
 {
+    if (auto error = utf8Error(chunk))
+        return std::unexpected(std::move(*error));
     YAML::Node root;
     try {
         root = YAML::Load(std::string(chunk.text));
@@ -518,6 +578,8 @@ Result<nlohmann::ordered_json> parseSingleOrdered(std::string_view text, const Q
                 QStringLiteral("expected one YAML document, found %1").arg(chunks.size()) }
                 .message(origin));
     const Chunk &chunk = chunks.front();
+    if (auto error = utf8Error(chunk))
+        return fail(common::Error::Code::Parse, error->message(origin));
     YAML::Node root;
     try {
         root = YAML::Load(std::string(chunk.text));

@@ -424,3 +424,27 @@ TEST(YamlCodecTest, RoundTripsEveryUpstreamJsonFixture)
     }
     EXPECT_EQ(checked, 19);
 }
+
+// Kubernetes refuses manifests that are not UTF-8 (a Latin-1 file); a string holding such bytes
+// could not be sent as JSON either. The error points at the byte, and other documents are kept.
+TEST(YamlCodecTest, TextThatIsNotUtf8IsRefusedWhereItBreaks)
+{
+    const auto stream = parseYamlDocuments("apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                                           "  name: caf\xe9\n"
+                                           "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+                                           "  name: ok\n");
+    ASSERT_EQ(stream.errors.size(), 1u);
+    EXPECT_EQ(stream.errors[0].line, 4);
+    EXPECT_EQ(stream.errors[0].column, 12);
+    EXPECT_TRUE(stream.errors[0].reason.contains(QStringLiteral("invalid UTF-8")))
+        << stream.errors[0].reason.toStdString();
+    ASSERT_EQ(stream.documents.size(), 1u);
+    EXPECT_EQ(stream.documents[0].value["metadata"]["name"], "ok");
+
+    EXPECT_NE(errorOf("a: \xed\xa0\x80\n").find("invalid UTF-8"), std::string::npos)
+        << "an encoded surrogate";
+    EXPECT_NE(errorOf("a: \xc0\xaf\n").find("invalid UTF-8"), std::string::npos) << "overlong";
+    EXPECT_NE(errorOf("a: \xf4\x90\x80\x80\n").find("invalid UTF-8"), std::string::npos)
+        << "past U+10FFFF";
+    EXPECT_EQ(mustParse("a: caf\xc3\xa9 \xf0\x9f\x98\x80\n")["a"], "caf\xc3\xa9 \xf0\x9f\x98\x80");
+}
