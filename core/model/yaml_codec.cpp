@@ -335,6 +335,9 @@ public:
         case YAML::NodeType::Null:
             return Json(nullptr);
         case YAML::NodeType::Scalar:
+            // The text was UTF-8, but yaml-cpp decodes some escapes to single bytes (\N, \_).
+            if (invalidUtf8At(node.Scalar()) != std::string_view::npos)
+                return error(node, QStringLiteral("a string that is not valid UTF-8"));
             return scalar(node, schema);
         case YAML::NodeType::Sequence: {
             const SchemaNode *items
@@ -384,6 +387,8 @@ private:
                     QStringLiteral("mapping keys must be strings, not null, lists "
                                    "or mappings"));
             const std::string &name = key.Scalar();
+            if (invalidUtf8At(name) != std::string_view::npos)
+                return error(key, QStringLiteral("a key that is not valid UTF-8"));
             if (name == "<<" && key.Tag() == "?") {
                 merges.push_back(entry.second);
                 continue;

@@ -446,5 +446,9 @@ TEST(YamlCodecTest, TextThatIsNotUtf8IsRefusedWhereItBreaks)
     EXPECT_NE(errorOf("a: \xc0\xaf\n").find("invalid UTF-8"), std::string::npos) << "overlong";
     EXPECT_NE(errorOf("a: \xf4\x90\x80\x80\n").find("invalid UTF-8"), std::string::npos)
         << "past U+10FFFF";
+    // yaml-cpp decodes the escapes \N (U+0085) and \_ (U+00A0) to single bytes, not UTF-8.
+    EXPECT_NE(errorOf("a: \"x\\Ny\"\n").find("not valid UTF-8"), std::string::npos) << "\\N";
+    EXPECT_NE(errorOf("\"k\\_\": v\n").find("not valid UTF-8"), std::string::npos)
+        << "\\_ in a key";
     EXPECT_EQ(mustParse("a: caf\xc3\xa9 \xf0\x9f\x98\x80\n")["a"], "caf\xc3\xa9 \xf0\x9f\x98\x80");
 }
