@@ -185,12 +185,18 @@ ChunkedBodyDecoder::Status ChunkedBodyDecoder::decode(QByteArray &in)
     for (;;) {
         switch (m_state) {
         case State::Size: {
+            // A size line (with its extensions) over 1 KiB is refused, whether its end has
+            // arrived or not: how the stream was split must not change the answer.
+            constexpr qsizetype kMaxSizeLine = 1024;
             const qsizetype end = in.indexOf("\r\n");
             if (end < 0) {
-                if (in.size() > 1024)
+                // The last byte may be the CR that ends the line.
+                if (in.size() > kMaxSizeLine + 1)
                     return fail(400, "malformed chunked body");
                 return Status::NeedMore;
             }
+            if (end > kMaxSizeLine)
+                return fail(400, "malformed chunked body");
             std::string_view line(in.constData(), size_t(end));
             line = line.substr(0, line.find(';')); // chunk extensions are ignored
             line = trimHeaderValue(line);

@@ -4,8 +4,8 @@
 // Fuzz target for what `dractl serve` reads of a request before any controller sees it
 // (core/server/request_head.h, websocket_gateway.h). The input is what a client sends: a head
 // up to its blank line, then the body. The head is parsed; the body's framing is decided and a
-// chunked body decoded, once whole and once split at points its length and last byte choose,
-// which must agree; the WebSocket checks run on the request, and the head with its bearer
+// chunked body decoded, once whole and again byte by byte and in pieces its length and last byte
+// choose, which must agree; the WebSocket checks run on the request, and the head with its bearer
 // subprotocols removed must parse again with none left. The driver: fuzz_driver.h.
 
 #include <algorithm>
@@ -35,37 +35,47 @@ namespace {
 constexpr int64_t kMaxBody = 512;
 constexpr int64_t kMaxTrailer = 256;
 
-void decodeChunked(QByteArrayView rest, uint8_t splitSeed)
-{
-    dra::server::ChunkedBodyDecoder whole(kMaxBody, kMaxTrailer);
-    QByteArray all = rest.toByteArray();
-    const auto wholeStatus = whole.decode(all);
+using Status = dra::server::ChunkedBodyDecoder::Status;
 
-    // The same bytes arriving in pieces of 1 to 8 bytes, sizes from the seed's bits.
+// Decodes `rest` arriving in pieces of 1 to 8 bytes whose sizes come from the bits of
+// `splitSeed` (0: one byte at a time) and checks that the outcome is the one of `whole`, the
+// decoder that had every byte at once.
+void decodeInPieces(QByteArrayView rest, uint8_t splitSeed,
+    const dra::server::ChunkedBodyDecoder &whole, Status wholeStatus, const QByteArray &wholeLeft)
+{
     dra::server::ChunkedBodyDecoder pieces(kMaxBody, kMaxTrailer);
     QByteArray buffer;
-    auto status = dra::server::ChunkedBodyDecoder::Status::NeedMore;
+    auto status = Status::NeedMore;
     qsizetype at = 0;
     int step = 0;
-    while (at < rest.size() && status == dra::server::ChunkedBodyDecoder::Status::NeedMore) {
-        const qsizetype piece = 1 + ((splitSeed >> (step++ % 6)) & 7);
+    while (at < rest.size() && status == Status::NeedMore) {
+        const qsizetype piece = splitSeed == 0 ? 1 : 1 + ((splitSeed >> (step++ % 6)) & 7);
         buffer.append(rest.sliced(at, std::min(piece, rest.size() - at)));
         at += piece;
         status = pieces.decode(buffer);
     }
     if (status != wholeStatus)
         violated("a chunked body decodes differently when split");
-    if (status == dra::server::ChunkedBodyDecoder::Status::Done) {
+    if (status == Status::Done) {
         if (pieces.body() != whole.body())
             violated("a chunked body's bytes differ when split");
-        if (whole.body().size() > kMaxBody)
-            violated("a chunked body exceeds the limit");
-        if (buffer + rest.sliced(std::min(at, rest.size())).toByteArray() != all)
+        if (buffer + rest.sliced(std::min(at, rest.size())).toByteArray() != wholeLeft)
             violated("the bytes after a chunked body differ when split");
     }
-    if (status == dra::server::ChunkedBodyDecoder::Status::Failed
-        && pieces.error().status != whole.error().status)
+    if (status == Status::Failed && pieces.error().status != whole.error().status)
         violated("a chunked body fails differently when split");
+}
+
+void decodeChunked(QByteArrayView rest, uint8_t splitSeed)
+{
+    dra::server::ChunkedBodyDecoder whole(kMaxBody, kMaxTrailer);
+    QByteArray left = rest.toByteArray();
+    const Status status = whole.decode(left);
+    if (status == Status::Done && whole.body().size() > kMaxBody)
+        violated("a chunked body exceeds the limit");
+    decodeInPieces(rest, 0, whole, status, left);
+    if (splitSeed != 0)
+        decodeInPieces(rest, splitSeed, whole, status, left);
 }
 
 void checkWebSocket(const dra::server::Request &request, std::string_view rawHead)
