@@ -305,12 +305,16 @@ async function probeConnectionLimit() {
   const open = [];
   let refused = false;
   const one = () => new Promise((resolve) => {
+    // A connection the server does not take within 5 s (its listen queue full) counts as
+    // refused, as it is for a client.
+    const gaveUp = setTimeout(() => { socket.destroy(); resolve({ socket, closed: true }); }, 5000);
     const socket = tls.connect({ host, port, ca, servername: 'localhost' }, () => {
+      clearTimeout(gaveUp);
       // A refused connection is closed by the server as soon as it is accepted.
       const timer = setTimeout(() => resolve({ socket, closed: false }), 1500);
       socket.once('close', () => { clearTimeout(timer); resolve({ socket, closed: true }); });
     });
-    socket.on('error', () => resolve({ socket, closed: true }));
+    socket.on('error', () => { clearTimeout(gaveUp); resolve({ socket, closed: true }); });
   });
   while (!refused && open.length < maxConnections + 50) {
     const batch = await Promise.all(Array.from({ length: 50 }, one));
@@ -334,6 +338,19 @@ async function probeHeaderLimit() {
 
 // ---- the run ------------------------------------------------------------------------------
 
+// A run cut short (a timeout, Ctrl+C) still prints what it measured.
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    failures.push(`soak stopped by ${signal}`);
+    Object.assign(report, { writes, list_full: spread(listTimes.full), list_page_500: spread(listTimes.page),
+      patch: spread(patchTimes), write_to_watcher: spread(deliveries), rss_mb_samples: rssSamples });
+    report.failures = failures.slice(0, 50);
+    report.ok = false;
+    console.log(JSON.stringify(report, null, 2));
+    server.kill('SIGTERM');
+    process.exit(1);
+  });
+}
 const report = { minutes, watchers: watcherCount, listers: listerCount, writers: writerCount,
   max_connections: maxConnections, startup_ms: startupMs };
 try {
