@@ -219,7 +219,9 @@ void HttpConnection::process()
                 m_reading.start(m_limits.headTimeoutMs); // from the head's first byte on
             const qsizetype end = m_in.indexOf("\r\n\r\n");
             if (end < 0) {
-                if (m_in.size() > m_limits.maxHeadBytes)
+                // Up to three bytes past the limit may be the start of the blank line that
+                // ends a head of exactly the limit: it is refused only once it cannot be one.
+                if (m_in.size() > m_limits.maxHeadBytes + 3)
                     reject(431, "request header fields too large", true);
                 return;
             }

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/server/http_server.h"
 
+#include <QCoreApplication>
 #include <QPointer>
 #include <QTimer>
 
@@ -200,6 +201,35 @@ TEST_F(HttpServerTest, SlowReaderIsCutOff)
     spinUntil([&] { return !writer.isActive(); }, 20000);
     EXPECT_TRUE(cut);
     EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
+}
+
+// A head of exactly the limit is served however the blank line that ends it is split; one
+// byte more is 431 however it arrives.
+TEST_F(HttpServerTest, TheHeadLimitDoesNotDependOnHowTheBytesArrive)
+{
+    HttpLimits limits;
+    limits.maxHeadBytes = 100;
+    start(echoHandler, limits);
+    const auto headOf = [](int size) {
+        QByteArray head = "GET /x HTTP/1.1\r\nX-Pad: ";
+        head += QByteArray(size - head.size(), 'p');
+        return head;
+    };
+    for (int split = 1; split <= 3; ++split) {
+        RawClient client(server->port());
+        const QByteArray whole = headOf(100) + "\r\n\r\n";
+        client.send(whole.left(100 + split));
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        client.send(whole.mid(100 + split));
+        ASSERT_TRUE(client.waitFor("body ")) << "split after " << split << " byte(s) of the end";
+        EXPECT_TRUE(client.received().startsWith("HTTP/1.1 200")) << client.received().constData();
+    }
+    RawClient over(server->port());
+    over.send(headOf(101) + "\r\n");
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    over.send("\r\n");
+    ASSERT_TRUE(over.waitFor("\r\n"));
+    EXPECT_TRUE(over.received().startsWith("HTTP/1.1 431")) << over.received().constData();
 }
 
 TEST_F(HttpServerTest, ConnectionsPastTheLimitAreClosedAndTheOthersServed)
