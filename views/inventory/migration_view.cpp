@@ -380,22 +380,23 @@ QString MigrationView::details() const
     return lines.join(QLatin1Char('\n'));
 }
 
+QString MigrationView::shownText(bool alternative, TextBlock ProposalPane::*block) const
+{
+    const TextBlock &shown = (alternative ? m_alternative : m_proposal).*block;
+    if (m_detailsArea->isHidden() || (alternative && m_alternativeBox->isHidden())
+        || shown.box->isHidden())
+        return {};
+    return shown.text->toPlainText();
+}
+
 QString MigrationView::manifests(bool alternative) const
 {
-    const ProposalPane &pane = alternative ? m_alternative : m_proposal;
-    if (m_detailsArea->isHidden() || (alternative && m_alternativeBox->isHidden())
-        || pane.manifests.box->isHidden())
-        return {};
-    return pane.manifests.text->toPlainText();
+    return shownText(alternative, &ProposalPane::manifests);
 }
 
 QString MigrationView::podTemplateChange(bool alternative) const
 {
-    const ProposalPane &pane = alternative ? m_alternative : m_proposal;
-    if (m_detailsArea->isHidden() || (alternative && m_alternativeBox->isHidden())
-        || pane.change.box->isHidden())
-        return {};
-    return pane.change.text->toPlainText();
+    return shownText(alternative, &ProposalPane::change);
 }
 
 } // namespace dra::views

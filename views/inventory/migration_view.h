@@ -87,6 +87,8 @@ private:
     static void showProposal(
         ProposalPane &pane, const QString &title, const alloc::MigrationProposal &proposal);
     void showDetails();
+    // The text of `block` of the proposal (or its alternative) when the pane shows it, else "".
+    QString shownText(bool alternative, TextBlock ProposalPane::*block) const;
 
     alloc::MigrationPlan m_plan;
     QLabel *m_headline;
