@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
 #include <yaml-cpp/yaml.h>
 
 #include "core/common/json_text.h"
+#include "core/common/utf8.h"
 #include "core/model/schema.h"
 
 namespace dra::model {
@@ -187,51 +189,10 @@ struct Chunk
     bool hasContent = false;
 };
 
-// Where `text` stops being UTF-8 (RFC 3629: no overlong forms, surrogates or code points past
-// U+10FFFF), or npos. YAML streams are Unicode; Kubernetes refuses other bytes, and a string
-// holding them could not be written as JSON.
-std::size_t invalidUtf8At(std::string_view text)
-{
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto byte = [&](std::size_t at) { return static_cast<unsigned char>(text[at]); };
-        const unsigned char lead = byte(i);
-        std::size_t length = 0;
-        unsigned char low = 0x80, high = 0xBF; // the range of the second byte
-        if (lead < 0x80)
-            length = 1;
-        else if (lead >= 0xC2 && lead <= 0xDF)
-            length = 2;
-        else if (lead >= 0xE0 && lead <= 0xEF) {
-            length = 3;
-            if (lead == 0xE0)
-                low = 0xA0; // overlong
-            else if (lead == 0xED)
-                high = 0x9F; // surrogates
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            length = 4;
-            if (lead == 0xF0)
-                low = 0x90; // overlong
-            else if (lead == 0xF4)
-                high = 0x8F; // past U+10FFFF
-        } else
-            return i;
-        if (i + length > text.size())
-            return i;
-        for (std::size_t k = 1; k < length; ++k) {
-            const unsigned char c = byte(i + k);
-            if (c < (k == 1 ? low : 0x80) || c > (k == 1 ? high : 0xBF))
-                return i;
-        }
-        i += length;
-    }
-    return std::string_view::npos;
-}
-
 // The error for a chunk that is not UTF-8, at its first offending byte.
 std::optional<YamlError> utf8Error(const Chunk &chunk)
 {
-    const std::size_t at = invalidUtf8At(chunk.text);
+    const std::size_t at = common::invalidUtf8At(chunk.text);
     if (at == std::string_view::npos)
         return std::nullopt;
     const std::string_view before = chunk.text.substr(0, at);
@@ -336,7 +297,7 @@ public:
             return Json(nullptr);
         case YAML::NodeType::Scalar:
             // The text was UTF-8, but yaml-cpp decodes some escapes to single bytes (\N, \_).
-            if (invalidUtf8At(node.Scalar()) != std::string_view::npos)
+            if (common::invalidUtf8At(node.Scalar()) != std::string_view::npos)
                 return error(node, QStringLiteral("a string that is not valid UTF-8"));
             return scalar(node, schema);
         case YAML::NodeType::Sequence: {
@@ -387,7 +348,7 @@ private:
                     QStringLiteral("mapping keys must be strings, not null, lists "
                                    "or mappings"));
             const std::string &name = key.Scalar();
-            if (invalidUtf8At(name) != std::string_view::npos)
+            if (common::invalidUtf8At(name) != std::string_view::npos)
                 return error(key, QStringLiteral("a key that is not valid UTF-8"));
             if (name == "<<" && key.Tag() == "?") {
                 merges.push_back(entry.second);
@@ -616,6 +577,43 @@ bool looksLikeTimestamp(std::string_view s)
         && s.find_first_not_of("0123456789", 5) != 5;
 }
 
+// The code point starting at `at` when YAML cannot hold it raw in a scalar: C1 controls and
+// NEL (a line break to YAML 1.1 readers), the line and paragraph separators, a byte order mark
+// (dropped when a stream starts with it) and the non-characters U+FFFE/U+FFFF. Such a string is
+// written double-quoted with the code point escaped. Returns 0 for anything else; `length` is
+// the code point's size in bytes either way. The text is UTF-8 (checked when read).
+char32_t escapedCodePointAt(std::string_view s, std::size_t at, std::size_t &length)
+{
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+    const unsigned char lead = byte(at);
+    length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    if (at + length > s.size()) {
+        length = 1;
+        return 0;
+    }
+    if (length == 2) {
+        const char32_t cp = char32_t(lead & 0x1F) << 6 | (byte(at + 1) & 0x3F);
+        return cp >= 0x80 && cp <= 0x9F ? cp : 0;
+    }
+    if (length == 3) {
+        const char32_t cp = char32_t(lead & 0x0F) << 12 | char32_t(byte(at + 1) & 0x3F) << 6
+            | (byte(at + 2) & 0x3F);
+        return cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF || cp == 0xFFFE || cp == 0xFFFF ? cp
+                                                                                            : 0;
+    }
+    return 0;
+}
+
+bool hasCodePointNeedingEscape(std::string_view s)
+{
+    std::size_t length = 1;
+    for (std::size_t i = 0; i < s.size(); i += length) {
+        if (escapedCodePointAt(s, i, length) != 0)
+            return true;
+    }
+    return false;
+}
+
 // Whether a string must be quoted to read back as the same string (here and in kubectl).
 bool needsQuotes(std::string_view s)
 {
@@ -631,13 +629,29 @@ bool needsQuotes(std::string_view s)
         if (c < 0x20 || c == 0x7f)
             return true;
     }
-    return false;
+    return hasCodePointNeedingEscape(s);
 }
 
 std::string quoted(const std::string &s)
 {
-    // JSON string escapes are valid YAML double-quoted escapes.
-    return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    // JSON string escapes are valid YAML double-quoted escapes; JSON leaves the code points
+    // YAML cannot hold raw as they are, so those are escaped here.
+    std::string out = json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    if (!hasCodePointNeedingEscape(out))
+        return out;
+    std::string escaped;
+    escaped.reserve(out.size() + 16);
+    std::size_t length = 1;
+    for (std::size_t i = 0; i < out.size(); i += length) {
+        if (const char32_t cp = escapedCodePointAt(out, i, length); cp != 0) {
+            char code[16];
+            std::snprintf(code, sizeof code, "\\u%04X", unsigned(cp));
+            escaped += code;
+        } else {
+            escaped.append(out, i, length);
+        }
+    }
+    return escaped;
 }
 
 // Multi-line text that a literal block scalar reproduces exactly.
@@ -665,7 +679,7 @@ bool fitsBlockLiteral(std::string_view s)
         }
         start = end + 1;
     }
-    return seenContent;
+    return seenContent && !hasCodePointNeedingEscape(s);
 }
 
 template <typename Json> class BasicWriter

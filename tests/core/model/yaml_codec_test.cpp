@@ -368,7 +368,14 @@ TEST(YamlCodecTest, RoundTripsTrickyValues)
              "2008-01-01T01:01:01Z", "1.2.3", "é ünïcode ✓", "tab\there", "\tlead-tab", "ctrl\x01",
              "cr\r\nlf", "multi\nline", "multi\nline\n", "x\n\n\n", "\nleading newline",
              "  indented\nfirst", "a\n  b", "trailing space \nline", "\n", "\n\n", "k: v\n#c\n- x",
-             "80Gi", "100m", "0.5", "0", "-0", "00", "0o", "0x", "1e", "e3", "+", "." }) {
+             "80Gi", "100m", "0.5", "0", "-0", "00", "0o", "0x", "1e", "e3", "+", ".",
+             // Code points YAML cannot hold raw: a byte order mark (dropped at a stream's start),
+             // NEL and the line/paragraph separators (line breaks), a C1 control, U+FFFE.
+             "\xEF\xBB\xBF",
+             "\xEF\xBB\xBF"
+             "bom first",
+             "nel\xC2\x85here", "\xC2\x85", "line\xE2\x80\xA8sep", "para\xE2\x80\xA9sep",
+             "c1\xC2\x9A", "\xEF\xBF\xBE", "multi\nline\xE2\x80\xA8\n" }) {
         strings.push_back(s);
     }
     json keys = json::object();
