@@ -174,12 +174,20 @@ private:
     int64_t durationMs()
     {
         skipSpace();
+        // Past this a range means nothing for rollout metrics, and the sums below stay far
+        // from int64 overflow.
+        constexpr int64_t kLongestMs = 100 * 31'536'000'000LL;
+        const auto tooLong = [this] { fail("a duration longer than 100 years"); };
         int64_t total = 0;
         bool any = false;
         while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) {
             int64_t amount = 0;
-            while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos])))
+            while (
+                m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) {
                 amount = amount * 10 + (m_text[m_pos++] - '0');
+                if (amount > kLongestMs)
+                    tooLong();
+            }
             static const std::vector<std::pair<std::string_view, int64_t>> units { { "ms", 1 },
                 { "s", 1000 }, { "m", 60'000 }, { "h", 3'600'000 }, { "d", 86'400'000 },
                 { "w", 604'800'000 }, { "y", 31'536'000'000 } };
@@ -187,6 +195,8 @@ private:
             for (const auto &[name, ms] : units) {
                 if (m_text.compare(m_pos, name.size(), name) == 0) {
                     m_pos += name.size();
+                    if (amount > (kLongestMs - total) / ms)
+                        tooLong();
                     total += amount * ms;
                     unit = any = true;
                     break;

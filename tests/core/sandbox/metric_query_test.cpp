@@ -170,6 +170,12 @@ TEST_F(MetricQueryTest, ErrorsSayWhereAndWhat)
     EXPECT_NE(errorOf("http_requests_total[5m]").find("needs a function such as rate()"),
         std::string::npos);
     EXPECT_NE(errorOf("rate(x[5])").find("needs a unit"), std::string::npos);
+    // A range too long to count in milliseconds is refused, not wrapped around.
+    EXPECT_NE(
+        errorOf("rate(x[99999999999999999999y])").find("longer than 100 years"), std::string::npos);
+    EXPECT_NE(errorOf("rate(x[101y])").find("longer than 100 years"), std::string::npos);
+    EXPECT_NE(errorOf("rate(x[100y1d])").find("longer than 100 years"), std::string::npos);
+    EXPECT_TRUE(evaluateQuery("rate(x[100y])", m_metrics, m_now));
     EXPECT_NE(errorOf(R"(x{code=~"(5"})").find("invalid regular expression"), std::string::npos);
     const auto [status, body] = sandbox::prometheusQueryApi("sum(", m_metrics, m_now);
     EXPECT_EQ(status, 400);
