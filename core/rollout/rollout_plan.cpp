@@ -3,6 +3,7 @@
 #include "core/rollout/rollout_plan.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <initializer_list>
 #include <set>
 
@@ -13,6 +14,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/common/duration.h"
+#include "core/common/utf8.h"
 #include "core/model/object.h"
 #include "core/model/yaml_codec.h"
 
@@ -654,14 +656,68 @@ QString PlanParse::errorText(const QString &file) const
     return text;
 }
 
+namespace {
+
+// A plan is text: the first place it is not UTF-8, as one error, since every later position
+// would be a guess. Bytes are checked before parsing; strings again after, because a
+// double-quoted escape ("\ud800") can decode to a lone surrogate.
+std::optional<PlanError> nonUtf8Error(std::string_view text)
+{
+    const std::size_t at = common::invalidUtf8At(text);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view before = text.substr(0, at);
+    const int line = int(std::count(before.begin(), before.end(), '\n')) + 1;
+    const std::size_t lineStart = before.rfind('\n');
+    const int column = int(lineStart == std::string_view::npos ? at : at - lineStart - 1) + 1;
+    char byte[16];
+    std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(text[at])));
+    return PlanError { "", line, column,
+        std::string("is not UTF-8 text (byte ") + byte + "); save the plan as UTF-8" };
+}
+
+std::optional<PlanError> nonUtf8Error(const YAML::Node &node)
+{
+    if (node.IsScalar()) {
+        if (common::invalidUtf8At(node.Scalar()) == std::string_view::npos)
+            return std::nullopt;
+        return PlanError { "", node.Mark().line + 1, node.Mark().column + 1,
+            "a string decodes to text that is not UTF-8 (a lone surrogate escape?)" };
+    }
+    if (node.IsMap()) {
+        for (const auto &entry : node) {
+            if (auto error = nonUtf8Error(entry.first))
+                return error;
+            if (auto error = nonUtf8Error(entry.second))
+                return error;
+        }
+    } else if (node.IsSequence()) {
+        for (const auto &item : node) {
+            if (auto error = nonUtf8Error(item))
+                return error;
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 PlanParse parsePlan(std::string_view yaml, const QString &baseDir)
 {
     PlanParse result;
+    if (std::optional<PlanError> error = nonUtf8Error(yaml)) {
+        result.errors.push_back(std::move(*error));
+        return result;
+    }
     YAML::Node root;
     try {
         root = YAML::Load(std::string(yaml));
     } catch (const YAML::Exception &e) {
         result.errors.push_back(PlanError { "", e.mark.line + 1, e.mark.column + 1, e.msg });
+        return result;
+    }
+    if (std::optional<PlanError> error = nonUtf8Error(root)) {
+        result.errors.push_back(std::move(*error));
         return result;
     }
     Reader reader;

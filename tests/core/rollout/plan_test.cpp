@@ -214,6 +214,31 @@ TEST(RolloutPlanTest, BrokenYamlIsOneErrorWithItsPosition)
     EXPECT_GT(parsed.errors[0].line, 0);
 }
 
+TEST(RolloutPlanTest, TextThatIsNotUtf8IsOneErrorWhereItBreaks)
+{
+    // A plan saved as Latin-1: "é" is the single byte 0xE9.
+    const PlanParse latin1
+        = parsePlan(replace(kMinimal, "service: infer", "service: caf\xE9-infer"));
+    ASSERT_EQ(latin1.errors.size(), 1u);
+    EXPECT_EQ(latin1.errors[0].line, 21);
+    EXPECT_EQ(latin1.errors[0].column, 17);
+    EXPECT_NE(latin1.errors[0].reason.find("not UTF-8 text (byte 0xE9)"), std::string::npos)
+        << latin1.errors[0].reason;
+
+    // An escape that decodes to a lone surrogate is not text either.
+    const PlanParse surrogate
+        = parsePlan(replace(kMinimal, "service: infer", "service: \"x\\ud800\""));
+    ASSERT_EQ(surrogate.errors.size(), 1u);
+    EXPECT_EQ(surrogate.errors[0].line, 21);
+    EXPECT_NE(surrogate.errors[0].reason.find("not UTF-8"), std::string::npos);
+
+    // The same plan in UTF-8 reads, and its JSON carries the text.
+    const PlanParse utf8
+        = parsePlan(replace(kMinimal, "service: infer", "service: caf\xC3\xA9-infer"));
+    ASSERT_TRUE(utf8.errors.empty()) << utf8.errorText(QStringLiteral("plan.yaml")).toStdString();
+    EXPECT_EQ(planJson(*utf8.plan)["spec"]["traffic"]["service"], "caf\xC3\xA9-infer");
+}
+
 TEST(RolloutPlanTest, JsonOfThePlanCarriesStepsAndDurations)
 {
     const nlohmann::json json = planJson(test::examplePlan());
