@@ -84,11 +84,16 @@ HttpConnection::HttpConnection(
     connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &HttpConnection::onDisconnected);
     connect(m_socket, &QTcpSocket::bytesWritten, this, &HttpConnection::onBytesWritten);
+    // Over TLS, bytesWritten says what was encrypted; this, what went out on the wire.
+    if (auto *tls = qobject_cast<QSslSocket *>(m_socket))
+        connect(tls, &QSslSocket::encryptedBytesWritten, this, &HttpConnection::onBytesWritten);
     m_idle.setSingleShot(true);
     m_idle.setInterval(m_limits.idleTimeoutMs);
     connect(&m_idle, &QTimer::timeout, this, [this] {
         if (m_state == State::Head && m_in.isEmpty())
             m_socket->disconnectFromHost();
+        else if (m_state == State::Writing)
+            abort(); // the client took nothing of the answer for the whole idle timeout
     });
     m_idle.start();
     m_reading.setSingleShot(true);
@@ -116,6 +121,7 @@ void HttpConnection::abort()
     if (m_state == State::Closing)
         return;
     m_state = State::Closing;
+    m_pieces.reset();
     if (m_stream)
         m_stream->markClosed();
     m_socket->abort();
@@ -146,6 +152,7 @@ QTcpSocket *HttpConnection::releaseSocket(const QByteArray &head)
 void HttpConnection::onDisconnected()
 {
     m_state = State::Closing;
+    m_pieces.reset();
     if (m_stream)
         m_stream->markClosed();
     deleteLater();
@@ -161,7 +168,8 @@ void HttpConnection::onReadyRead()
     m_idle.start();
     // Bytes sent while an answer is pending wait for it; a client that keeps sending would
     // otherwise have us buffer without bound (a pipelined request is at most a head and a body).
-    const bool answering = m_state == State::Dispatched || m_state == State::Streaming;
+    const bool answering
+        = m_state == State::Dispatched || m_state == State::Writing || m_state == State::Streaming;
     if (answering && m_in.size() > m_limits.maxHeadBytes + m_limits.maxBodyBytes) {
         abort();
         return;
@@ -182,6 +190,7 @@ void HttpConnection::onReadTimeout()
         reject(408, "the request did not arrive in time", true);
         return;
     case State::Dispatched:
+    case State::Writing:
     case State::Streaming:
     case State::Closing:
         return;
@@ -191,6 +200,36 @@ void HttpConnection::onReadTimeout()
 void HttpConnection::onBytesWritten()
 {
     m_idle.start();
+    if (m_state == State::Writing)
+        writePieces();
+}
+
+void HttpConnection::writePieces()
+{
+    // Enough in flight to keep the socket busy between two bytesWritten signals.
+    constexpr qint64 kWindow = 1024 * 1024;
+    constexpr qint64 kPiece = 256 * 1024;
+    // flush() may emit bytesWritten, which calls this again: the outer call does the work.
+    if (m_writingPieces)
+        return;
+    m_writingPieces = true;
+    // Until a window is pending after a flush: what the kernel takes at once no signal reports.
+    while (m_pieces && pendingWriteBytes() < kWindow) {
+        while (m_pieces && pendingWriteBytes() < kWindow) {
+            QByteArray piece;
+            const bool more = m_pieces->next(piece, kPiece);
+            if (!piece.isEmpty())
+                m_socket->write(piece);
+            if (!more)
+                m_pieces.reset();
+        }
+        m_socket->flush();
+    }
+    m_writingPieces = false;
+    if (!m_pieces && m_state == State::Writing) {
+        m_state = State::Dispatched;
+        finishExchange();
+    }
 }
 
 void HttpConnection::scheduleProcess()
@@ -270,6 +309,7 @@ void HttpConnection::process()
             break;
         }
         case State::Dispatched:
+        case State::Writing:
         case State::Streaming:
         case State::Closing:
             return; // pipelined bytes wait until the current answer is out
@@ -378,7 +418,9 @@ void HttpConnection::writeHead(const Response &response, bool chunked)
     if (chunked)
         head += "Transfer-Encoding: chunked\r\n";
     else
-        head += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
+        head += "Content-Length: "
+            + QByteArray::number(response.pieces ? response.pieces->size() : response.body.size())
+            + "\r\n";
     if (!m_keepAlive)
         head += "Connection: close\r\n";
     head += "\r\n";
@@ -390,6 +432,12 @@ void HttpConnection::respond(const Response &response)
     if (m_state != State::Dispatched)
         return;
     writeHead(response, false);
+    if (response.pieces && !m_headOnly) {
+        m_pieces = response.pieces;
+        m_state = State::Writing;
+        writePieces();
+        return;
+    }
     if (!m_headOnly)
         m_socket->write(response.body);
     m_socket->flush();

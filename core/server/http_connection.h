@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 #include <QByteArray>
 #include <QObject>
@@ -88,11 +89,15 @@ public:
     const HttpLimits &limits() const { return m_limits; }
 
 private:
-    enum class State { Head, Body, Chunked, Discard, Dispatched, Streaming, Closing };
+    // Writing: a response's BodyPieces are going out as the client reads them.
+    enum class State { Head, Body, Chunked, Discard, Dispatched, Writing, Streaming, Closing };
 
     void onReadyRead();
     void onDisconnected();
     void onBytesWritten();
+    // Puts more of m_pieces into the socket while less than a window is pending; finishes the
+    // exchange after the last piece.
+    void writePieces();
     void process();
     bool readHead(QByteArrayView head);
     void startBody();
@@ -123,6 +128,8 @@ private:
     bool m_discardThenRespond = false;
     Response m_deferred; // the answer sent once a discarded body has been drained
     QPointer<HttpStream> m_stream;
+    std::shared_ptr<BodyPieces> m_pieces; // the rest of the body being written
+    bool m_writingPieces = false;
     QTimer m_idle;
     QTimer m_reading; // the head or the body of the current request is late
 };

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -62,6 +63,19 @@ struct Request
     std::string header(std::string_view lowerName) const;
 };
 
+// A body handed to the connection in pieces as the client takes them, for a large answer whose
+// parts are in memory already (a list of kept encodings): the whole body is never copied into
+// one buffer, and a client that reads slowly holds only a small window of it in the socket.
+class BodyPieces
+{
+public:
+    virtual ~BodyPieces() = default;
+    // Every byte of the body, for Content-Length.
+    virtual qint64 size() const = 0;
+    // Appends the next bytes to `out`, about `budget` of them; false once nothing is left.
+    virtual bool next(QByteArray &out, qint64 budget) = 0;
+};
+
 // A complete response. Content-Length, Date and Connection are added by the connection.
 struct Response
 {
@@ -69,6 +83,7 @@ struct Response
     std::string contentType = "application/json";
     std::vector<Header> headers;
     QByteArray body;
+    std::shared_ptr<BodyPieces> pieces; // when set, the body (and `body` is empty)
 };
 
 // The reason phrase of a status code ("Not Found"); "Unknown" for codes we never send.

@@ -203,6 +203,91 @@ TEST_F(HttpServerTest, SlowReaderIsCutOff)
     EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
 }
 
+// A body of `count` pieces of `pieceBytes` bytes each ('a', 'b', ... by piece), counting how
+// far the connection has asked for it.
+class CountingPieces final : public BodyPieces
+{
+public:
+    CountingPieces(int count, int pieceBytes)
+        : m_count(count)
+        , m_pieceBytes(pieceBytes)
+    {
+    }
+    qint64 size() const override { return qint64(m_count) * m_pieceBytes; }
+    bool next(QByteArray &out, qint64 budget) override
+    {
+        while (m_given < m_count && out.size() < budget)
+            out.append(QByteArray(m_pieceBytes, char('a' + m_given++ % 26)));
+        return m_given < m_count;
+    }
+    int given() const { return m_given; }
+
+private:
+    int m_count, m_pieceBytes, m_given = 0;
+};
+
+TEST_F(HttpServerTest, BodiesInPiecesGoOutAsTheClientReads)
+{
+    std::shared_ptr<CountingPieces> pieces;
+    start([&](Request &, HttpConnection &connection) {
+        pieces = std::make_shared<CountingPieces>(800, 64 * 1024); // 50 MiB
+        Response response { 200, "application/json", {}, {} };
+        response.pieces = pieces;
+        connection.respond(response);
+    });
+    RawClient client(server->port());
+    client.socket().setReadBufferSize(64 * 1024); // the client reads nothing for now
+    QObject::disconnect(&client.socket(), &QTcpSocket::readyRead, nullptr, nullptr);
+    client.send("GET /list HTTP/1.1\r\n\r\nHEAD /list HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(spinUntil([&] { return pieces != nullptr; }));
+    const std::shared_ptr<CountingPieces> first = pieces;
+    spinUntil([] { return false; }, 300);
+    // Only a window of the body was produced (what the kernel's socket buffers took, and a
+    // window more): the rest waits for the client, not in memory.
+    EXPECT_LT(first->given(), 320) << "pieces produced while the client read nothing";
+
+    // Reading, the client gets the whole body, then the answer to its pipelined request (a
+    // HEAD: the same length, no body).
+    client.socket().setReadBufferSize(0);
+    QObject::connect(&client.socket(), &QTcpSocket::readyRead, &client.socket(),
+        [&] { client.received() += client.socket().readAll(); });
+    client.received() += client.socket().readAll();
+    constexpr qsizetype kBody = 52428800;
+    ASSERT_TRUE(spinUntil(
+        [&] {
+            const QByteArray &got = client.received();
+            return got.size() > kBody && got.indexOf("\r\n\r\n", got.size() - 512) > 0;
+        },
+        30000))
+        << "received " << client.received().size() << " bytes; " << first->given()
+        << " pieces given";
+    EXPECT_EQ(first->given(), 800);
+    const QByteArray &got = client.received();
+    const qsizetype headEnd = got.indexOf("\r\n\r\n");
+    EXPECT_TRUE(got.left(headEnd).contains("Content-Length: 52428800"))
+        << got.left(200).constData();
+    const QByteArray second = got.mid(headEnd + 4 + kBody);
+    EXPECT_TRUE(second.startsWith("HTTP/1.1 200 OK\r\n")) << second.left(200).constData();
+    EXPECT_TRUE(second.contains("Content-Length: 52428800\r\n"));
+    EXPECT_TRUE(second.endsWith("\r\n\r\n")) << "a HEAD answer has no body";
+    EXPECT_EQ(got[headEnd + 4], 'a');
+    EXPECT_EQ(got[headEnd + 4 + 64 * 1024], 'b');
+}
+
+TEST_F(HttpServerTest, AHeadRequestGetsTheLengthOfABodyInPiecesAndNoBody)
+{
+    start([&](Request &, HttpConnection &connection) {
+        Response response { 200, "application/json", {}, {} };
+        response.pieces = std::make_shared<CountingPieces>(3, 10);
+        connection.respond(response);
+    });
+    RawClient client(server->port());
+    client.send("HEAD /list HTTP/1.1\r\n\r\nGET /list HTTP/1.1\r\n\r\n");
+    ASSERT_TRUE(client.waitFor("aaaaaaaaaabbbbbbbbbbcccccccccc"));
+    EXPECT_EQ(client.received().count("Content-Length: 30\r\n"), 2);
+    EXPECT_EQ(client.received().count("aaaaaaaaaa"), 1);
+}
+
 // A head of exactly the limit is served however the blank line that ends it is split; one
 // byte more is 431 however it arrives.
 TEST_F(HttpServerTest, TheHeadLimitDoesNotDependOnHowTheBytesArrive)
