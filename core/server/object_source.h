@@ -11,6 +11,7 @@
 
 #include "core/common/result.h"
 #include "core/model/object.h"
+#include "core/server/encoded_objects.h"
 #include "core/store/cache_db.h"
 
 namespace dra::server {
@@ -44,6 +45,14 @@ public:
     // `apiVersion` is the one to serve ("resource.k8s.io/v1beta1"), converted as Kubernetes does.
     [[nodiscard]] Result<Listing> list(
         const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
+    // The same objects as their kept wire JSON, for JSON lists (see EncodedObjects).
+    [[nodiscard]] Result<EncodedObjects::Listing> listEncoded(
+        const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion)
+    {
+        return m_encoded.list(m_cache, m_cluster, kind, ns, apiVersion);
+    }
+    // Drops the kept encodings, for when the cache's revisions are issued again (a restore).
+    void forgetEncoded() { m_encoded.clear(); }
     [[nodiscard]] Result<std::optional<ServedObject>> get(const model::KindInfo &kind,
         const std::string &ns, const std::string &name, const std::string &apiVersion);
     // A change-log row decoded (the new state, or the last state of a deletion).
@@ -59,6 +68,7 @@ public:
 private:
     store::CacheDb &m_cache;
     std::string m_cluster;
+    EncodedObjects m_encoded;
 };
 
 } // namespace dra::server

@@ -17,15 +17,6 @@ namespace {
 using common::Error;
 using common::qs;
 
-// A continue token names the revision the first page was read at and the last key served.
-// It is base64url of JSON so clients treat it as opaque and we can extend it.
-struct ContinueToken
-{
-    int64_t rev = 0;
-    std::string ns, name;
-    int64_t epoch = 0; // the server's token epoch; an older one is expired
-};
-
 std::string encodeToken(const ContinueToken &token)
 {
     nlohmann::json json
@@ -126,6 +117,124 @@ ResourceController::ResourceController(ObjectSource &source)
 {
 }
 
+namespace {
+
+// The objects of one list page and what the client needs to ask for the next one.
+template <typename Item> struct ListPage
+{
+    std::vector<Item *> items;
+    nlohmann::json metadata; // resourceVersion, and continue and remainingItemCount if more
+};
+
+// Picks the page of `items` (in namespace and name order) that the options ask for: after the
+// continue token's key, matching the selectors, at most `limit`.
+template <typename Item, typename MetaOf>
+ListPage<Item> selectPage(std::vector<Item> &items, MetaOf metaOf, const ListOptions &options,
+    const std::optional<ContinueToken> &resume, int64_t listRev, int64_t tokenEpoch)
+{
+    ListPage<Item> page;
+    int64_t remaining = 0;
+    for (Item &item : items) {
+        const model::ObjectMeta &meta = metaOf(item);
+        // Rows come ordered by namespace and name, the order the token's key refers to.
+        if (resume && std::tie(meta.ns, meta.name) <= std::tie(resume->ns, resume->name))
+            continue;
+        if (!options.labels.matches(meta) || !options.fields.matches(meta))
+            continue;
+        if (options.limit > 0 && int64_t(page.items.size()) >= options.limit) {
+            ++remaining;
+            continue;
+        }
+        page.items.push_back(&item);
+    }
+    const int64_t rev = resume ? resume->rev : listRev;
+    page.metadata = { { "resourceVersion", std::to_string(rev) } };
+    if (remaining > 0) {
+        const model::ObjectMeta &last = metaOf(*page.items.back());
+        page.metadata["continue"] = encodeToken({ rev, last.ns, last.name, tokenEpoch });
+        page.metadata["remainingItemCount"] = remaining;
+    }
+    return page;
+}
+
+// A JSON list whose items are already encoded: the envelope and their bytes, handed to the
+// connection piece by piece (BodyPieces) so the list is never copied into one buffer.
+class EncodedListBody final : public BodyPieces
+{
+public:
+    EncodedListBody(std::string head, std::vector<EncodedObjects::Shared> items)
+        : m_head(std::move(head))
+        , m_items(std::move(items))
+    {
+        m_size = qint64(m_head.size() + kTail.size() + (m_items.empty() ? 0 : m_items.size() - 1));
+        for (const EncodedObjects::Shared &item : m_items)
+            m_size += qint64(item->json.size());
+    }
+
+    qint64 size() const override { return m_size; }
+
+    bool next(QByteArray &out, qint64 budget) override
+    {
+        if (!m_headSent) {
+            out.append(m_head.data(), qsizetype(m_head.size()));
+            m_headSent = true;
+        }
+        for (; m_next < m_items.size() && out.size() < budget; ++m_next) {
+            if (m_next > 0)
+                out.append(',');
+            const std::string &json = m_items[m_next]->json;
+            out.append(json.data(), qsizetype(json.size()));
+            m_items[m_next].reset(); // sent: the view may let it go
+        }
+        if (m_next < m_items.size())
+            return true;
+        out.append(kTail.data(), qsizetype(kTail.size()));
+        return false;
+    }
+
+private:
+    static constexpr std::string_view kTail = "]}";
+    std::string m_head; // up to and including "items":[
+    std::vector<EncodedObjects::Shared> m_items;
+    std::size_t m_next = 0;
+    bool m_headSent = false;
+    qint64 m_size = 0;
+};
+
+Response encodedListResponse(const model::KindInfo &kind, const std::string &apiVersion,
+    const nlohmann::json &metadata, std::vector<EncodedObjects::Shared> items)
+{
+    std::string head = common::compactJson(nlohmann::json {
+        { "kind", listKind(kind) }, { "apiVersion", apiVersion }, { "metadata", metadata } });
+    // `head` ends with the object's closing brace: the items go in before it.
+    head.pop_back();
+    head += ",\"items\":[";
+    Response response;
+    response.pieces = std::make_shared<EncodedListBody>(std::move(head), std::move(items));
+    return response;
+}
+
+} // namespace
+
+std::optional<Response> ResourceController::refuseStaleContinue(
+    const model::KindInfo &kind, const ContinueToken &resume, int64_t listRev)
+{
+    Result<bool> changed = changedSince(m_source, kind, resume.rev);
+    if (!changed)
+        return status::fromError(changed.error());
+    if (!*changed && resume.epoch == m_tokenEpoch && resume.rev >= m_compactedRev)
+        return std::nullopt;
+    // As upstream: the remainder is offered at the current revision, knowingly inconsistent.
+    return status::expired(
+        "The provided continue parameter is too old to display a consistent list result. "
+        "You can start a new list without the continue parameter, or use the continue token "
+        "in this response to retrieve the remainder of the results. Continuing with the "
+        "provided token results in an inconsistent list - objects that were created, modified, "
+        "or deleted between the time the first chunk was returned and now may show up in "
+        "the list.",
+        encodeToken({ listRev, resume.ns, resume.name, m_tokenEpoch }));
+}
+
 Response ResourceController::list(const Request &request, const model::KindInfo &kind,
     const std::string &ns, const std::string &apiVersion)
 {
@@ -139,70 +248,42 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
             return status::badRequest(token.error().message.toStdString());
         resume = *token;
     }
-    Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion);
+
+    if (options->rendering.table) {
+        // Table cells are computed from decoded objects.
+        Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion);
+        if (!listing)
+            return status::fromError(listing.error());
+        if (resume) {
+            if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
+                return std::move(*refused);
+        }
+        ListPage<ServedObject> page = selectPage(
+            listing->items,
+            [](const ServedObject &item) -> const model::ObjectMeta & { return item.object.meta; },
+            *options, resume, listing->rev, m_tokenEpoch);
+        const std::vector<const ServedObject *> rows(page.items.begin(), page.items.end());
+        nlohmann::json table = makeTable(kind, rows, options->rendering, true);
+        table["metadata"] = std::move(page.metadata);
+        return jsonResponse(200, table, std::string(kTableContentType));
+    }
+
+    Result<EncodedObjects::Listing> listing = m_source.listEncoded(kind, ns, apiVersion);
     if (!listing)
         return status::fromError(listing.error());
     if (resume) {
-        Result<bool> changed = changedSince(m_source, kind, resume->rev);
-        if (!changed)
-            return status::fromError(changed.error());
-        if (*changed || resume->epoch != m_tokenEpoch || resume->rev < m_compactedRev) {
-            // As upstream: the remainder is offered at the current revision, knowingly
-            // inconsistent.
-            return status::expired(
-                "The provided continue parameter is too old to display a consistent list result. "
-                "You can start a new list without the continue parameter, or use the continue "
-                "token "
-                "in this response to retrieve the remainder of the results. Continuing with the "
-                "provided token results in an inconsistent list - objects that were created, "
-                "modified, "
-                "or deleted between the time the first chunk was returned and now may show up in "
-                "the list.",
-                encodeToken({ listing->rev, resume->ns, resume->name, m_tokenEpoch }));
-        }
+        if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
+            return std::move(*refused);
     }
-
-    std::vector<ServedObject *> page;
-    std::string nextToken;
-    int64_t remaining = 0;
-    for (ServedObject &item : listing->items) {
-        const model::ObjectMeta &meta = item.object.meta;
-        // Rows come ordered by namespace and name, the order the token's key refers to.
-        if (resume && std::tie(meta.ns, meta.name) <= std::tie(resume->ns, resume->name))
-            continue;
-        if (!options->labels.matches(meta) || !options->fields.matches(meta))
-            continue;
-        if (options->limit > 0 && int64_t(page.size()) >= options->limit) {
-            ++remaining;
-            continue;
-        }
-        page.push_back(&item);
-    }
-    const int64_t rev = resume ? resume->rev : listing->rev;
-    if (remaining > 0) {
-        const model::ObjectMeta &last = page.back()->object.meta;
-        nextToken = encodeToken({ rev, last.ns, last.name, m_tokenEpoch });
-    }
-
-    nlohmann::json metadata = { { "resourceVersion", std::to_string(rev) } };
-    if (!nextToken.empty()) {
-        metadata["continue"] = nextToken;
-        metadata["remainingItemCount"] = remaining;
-    }
-    if (options->rendering.table) {
-        const std::vector<const ServedObject *> rows(page.begin(), page.end());
-        nlohmann::json table = makeTable(kind, rows, options->rendering, true);
-        table["metadata"] = std::move(metadata);
-        return jsonResponse(200, table, std::string(kTableContentType));
-    }
-    nlohmann::json items = nlohmann::json::array();
-    items.get_ref<nlohmann::json::array_t &>().reserve(page.size());
-    for (ServedObject *item : page)
-        items.push_back(std::move(item->json)); // the listing is not used after this
-
-    return jsonResponse(200,
-        { { "kind", listKind(kind) }, { "apiVersion", apiVersion },
-            { "metadata", std::move(metadata) }, { "items", std::move(items) } });
+    ListPage<EncodedObjects::Shared> page = selectPage(
+        listing->items,
+        [](const EncodedObjects::Shared &item) -> const model::ObjectMeta & { return item->meta; },
+        *options, resume, listing->rev, m_tokenEpoch);
+    std::vector<EncodedObjects::Shared> items;
+    items.reserve(page.items.size());
+    for (const EncodedObjects::Shared *item : page.items)
+        items.push_back(*item);
+    return encodedListResponse(kind, apiVersion, page.metadata, std::move(items));
 }
 
 Response ResourceController::get(const Request &request, const model::KindInfo &kind,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/common/result.h"
@@ -22,6 +23,15 @@ struct ListOptions
     Rendering rendering;
     int64_t limit = 0; // 0: no paging
     std::string continueToken; // as sent (opaque)
+};
+
+// A continue token names the revision the first page was read at and the last key served.
+// It is base64url of JSON so clients treat it as opaque and we can extend it.
+struct ContinueToken
+{
+    int64_t rev = 0;
+    std::string ns, name;
+    int64_t epoch = 0; // the server's token epoch; an older one is expired
 };
 
 // Parses labelSelector, fieldSelector, limit, continue, includeObject and the Accept header;
@@ -48,7 +58,20 @@ public:
     // Continue tokens of lists read before `rev` are expired from now on.
     void compactTo(int64_t rev) { m_compactedRev = std::max(m_compactedRev, rev); }
 
+    // Forgets what was kept of earlier revisions, for when the cache's revisions are issued
+    // again (a restore): every continue token expires and encodings are made afresh.
+    void rewound()
+    {
+        expireContinueTokens();
+        m_source.forgetEncoded();
+    }
+
 private:
+    // The 410 Expired for a continue token of a list the remainder of which is no longer the
+    // snapshot it promised; nothing when the token is still good.
+    std::optional<Response> refuseStaleContinue(
+        const model::KindInfo &kind, const ContinueToken &resume, int64_t listRev);
+
     ObjectSource &m_source;
     int64_t m_tokenEpoch = 0;
     int64_t m_compactedRev = 0;

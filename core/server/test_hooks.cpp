@@ -147,7 +147,7 @@ void TestHooks::restore(Request &request, HttpConnection &connection)
         return;
     }
     m_api.watchHub().rewindTo(rev);
-    m_api.resources().expireContinueTokens();
+    m_api.resources().rewound();
     connection.respond(success("restored the state at revision " + std::to_string(rev) + " (was "
             + std::to_string(*current) + "); restarting",
         { { "revision", std::to_string(rev) } }));

@@ -228,6 +228,53 @@ TEST_F(ApiServerTest, ListsCarryKindsAndTheMirrorRevision)
     EXPECT_EQ(fetch("/api/v1/nodes").body["kind"], "NodeList");
 }
 
+TEST_F(ApiServerTest, AListIsTheBytesOfItsObjectsAsTheyAreNowInTheVersionAsked)
+{
+    // Lists are served from kept encodings: after changes, each item must still be exactly the
+    // object a GET returns now, in the version the list was asked in.
+    const auto expectListMatchesGets = [&](const std::string &version, std::size_t count) {
+        SCOPED_TRACE(version);
+        const std::string base = "/apis/resource.k8s.io/" + version + "/resourceslices";
+        const Reply list = fetch(base);
+        ASSERT_EQ(list.status, 200) << list.text;
+        ASSERT_EQ(list.body["items"].size(), count);
+        EXPECT_EQ(
+            list.body["metadata"]["resourceVersion"], std::to_string(*m_reader->currentRev()));
+        for (const nlohmann::json &item : list.body["items"]) {
+            const Reply one = fetch(base + "/" + item["metadata"]["name"].get<std::string>());
+            ASSERT_EQ(one.status, 200);
+            EXPECT_EQ(item, one.body);
+            EXPECT_EQ(item["apiVersion"], "resource.k8s.io/" + version);
+        }
+    };
+    expectListMatchesGets("v1", 3);
+    expectListMatchesGets("v1beta1", 3);
+
+    write(model::ChangeType::Modified, { slice("node-2-gpu", "node-2", "bronze") });
+    write(model::ChangeType::Added, { slice("node-0-gpu", "node-0", "gold") });
+    write(model::ChangeType::Deleted, { slice("node-3-gpu", "node-3", "gold") });
+    expectListMatchesGets("v1", 3);
+    expectListMatchesGets("v1beta1", 3);
+    const Reply bronze
+        = fetch("/apis/resource.k8s.io/v1/resourceslices?labelSelector=tier%3Dbronze");
+    ASSERT_EQ(bronze.body["items"].size(), 1u);
+    EXPECT_EQ(bronze.body["items"][0]["metadata"]["name"], "node-2-gpu");
+    const Reply gold = fetch("/apis/resource.k8s.io/v1/resourceslices?labelSelector=tier%3Dgold");
+    ASSERT_EQ(gold.body["items"].size(), 2u);
+    EXPECT_EQ(gold.body["items"][0]["metadata"]["name"], "node-0-gpu");
+    EXPECT_EQ(gold.body["items"][1]["metadata"]["name"], "node-1-gpu");
+
+    // Claims of one namespace, and of every namespace, from the same kept objects.
+    write(model::ChangeType::Added, { claim("ml", "train-1") });
+    EXPECT_EQ(
+        fetch("/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims").body["items"].size(), 2u);
+    EXPECT_EQ(
+        fetch("/apis/resource.k8s.io/v1/namespaces/web/resourceclaims").body["items"].size(), 1u);
+    EXPECT_EQ(fetch("/apis/resource.k8s.io/v1/resourceclaims").body["items"].size(), 3u);
+    EXPECT_EQ(
+        fetch("/apis/resource.k8s.io/v1/namespaces/mm/resourceclaims").body["items"].size(), 0u);
+}
+
 TEST_F(ApiServerTest, NotFoundIsWordedAsKubeApiserverWordsIt)
 {
     const Reply reply = fetch("/apis/resource.k8s.io/v1/deviceclasses/nope");
