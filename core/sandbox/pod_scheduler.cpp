@@ -3,6 +3,7 @@
 #include "core/sandbox/pod_scheduler.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "core/sandbox/claim_placement.h"
 #include "core/sandbox/controller_support.h"
@@ -59,6 +60,12 @@ void PodScheduler::reconcile(ControlPass &pass)
             pass.wakeAt(failed->second.lastFailureMs + failed->second.delayMs);
             continue;
         }
+        const auto attemptStart = std::chrono::steady_clock::now();
+        const auto attemptMs = [&] {
+            return int64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - attemptStart)
+                               .count());
+        };
         PodClaims claims = ensurePodClaims(pass, pod);
         pass.view.put(pod); // the claim statuses just recorded
         if (!claims.problem.empty()) {
@@ -71,7 +78,7 @@ void PodScheduler::reconcile(ControlPass &pass)
             continue; // the driver never answers: nothing is written, nothing reported
         const NodeFit fit = fitNodes(pass.view, pod);
         if (fit.nodes.empty()) {
-            unschedulable(pass, pod, fit.summary);
+            unschedulable(pass, pod, fit.summary, attemptMs());
             continue;
         }
         if (!claims.claims.empty() && pass.faultHits(FaultKind::AllocationFails, pod)) {
@@ -84,7 +91,7 @@ void PodScheduler::reconcile(ControlPass &pass)
         }
         const ClaimPlacement::Outcome outcome = placement.place(claims.claims, fit.nodes);
         if (!outcome.placed) {
-            unschedulable(pass, pod, outcome.message);
+            unschedulable(pass, pod, outcome.message, attemptMs());
             continue;
         }
         for (size_t i = 0; i < claims.claims.size(); ++i) {
@@ -106,7 +113,8 @@ void PodScheduler::reconcile(ControlPass &pass)
     }
 }
 
-void PodScheduler::unschedulable(ControlPass &pass, json &pod, const std::string &message)
+void PodScheduler::unschedulable(
+    ControlPass &pass, json &pod, const std::string &message, int64_t attemptMs)
 {
     const json *before = findCondition(pod, "PodScheduled");
     const bool sameMessage = before && before->value("message", "") == message
@@ -114,10 +122,9 @@ void PodScheduler::unschedulable(ControlPass &pass, json &pod, const std::string
     setCondition(pod["status"], "PodScheduled", false, "Unschedulable", message, pass.now());
     pass.view.put(pod);
     const std::string uid = metaText(pod, "uid");
-    if (const auto known = m_backoff.find(uid); known != m_backoff.end())
-        known->second = { pass.nowMs, std::min(known->second.delayMs * 2, kMaxRetryMs) };
-    else
-        m_backoff[uid] = { pass.nowMs, kRetryMs };
+    const int64_t backoffMs
+        = m_backoff.contains(uid) ? std::min(m_backoff[uid].delayMs * 2, kMaxRetryMs) : kRetryMs;
+    m_backoff[uid] = { pass.nowMs, std::max(backoffMs, kRetryCostFactor * attemptMs) };
     const auto last = m_lastFailureEventMs.find(uid);
     const bool due
         = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;

@@ -26,6 +26,10 @@ public:
     // not happen on every write a client makes.
     static constexpr int64_t kRetryMs = 1'000;
     static constexpr int64_t kMaxRetryMs = 10'000;
+    // A retry waits at least this many times as long as the failed attempt took, so that one
+    // pod that fits nowhere in a large inventory (every attempt indexes all of it) takes at
+    // most about a tenth of the thread the API server shares with the control plane.
+    static constexpr int64_t kRetryCostFactor = 10;
 
     void reconcile(ControlPass &pass);
     // Pods that did not fit are tried on the next pass: devices were freed (a pod or claim
@@ -33,7 +37,9 @@ public:
     void retryUnschedulableNow() { m_backoff.clear(); }
 
 private:
-    void unschedulable(ControlPass &pass, nlohmann::json &pod, const std::string &message);
+    // `attemptMs`: the wall-clock time the failed attempt took.
+    void unschedulable(
+        ControlPass &pass, nlohmann::json &pod, const std::string &message, int64_t attemptMs = 0);
 
     std::map<std::string, int64_t> m_lastFailureEventMs; // by pod uid
     struct Backoff
