@@ -230,6 +230,28 @@ TEST_F(InventoryCommandsTest, TopologyImportIsStoredAndUsed)
     EXPECT_TRUE(parsed(still)["imported"].get<bool>()) << "a refused import leaves the stored one";
 }
 
+TEST_F(InventoryCommandsTest, BenchServeFetchesTheSameBytesFromItsFloors)
+{
+    const DractlRun bench
+        = dractl({ QStringLiteral("bench"), QStringLiteral("serve"), QStringLiteral("--slices"),
+            QStringLiteral("20"), QStringLiteral("--page"), QStringLiteral("5"),
+            QStringLiteral("--repeats"), QStringLiteral("1"), QStringLiteral("--watchers"),
+            QStringLiteral("3"), QStringLiteral("--changes"), QStringLiteral("4") });
+    ASSERT_EQ(bench.exitCode, 0) << bench.err;
+    const nlohmann::json report = parsed(bench);
+    EXPECT_EQ(report["benchmark"], "serve");
+    EXPECT_EQ(report["slices"], 20);
+    // The page is a part of the list, and every floor served the bytes it was given.
+    EXPECT_GT(report["list_bytes"].get<int64_t>(), report["page_bytes"].get<int64_t>());
+    EXPECT_GT(report["page_bytes"].get<int64_t>(), 0);
+    for (const char *floor : { "list_openssl_floor_ms", "list_qt_floor_ms", "page_openssl_floor_ms",
+             "page_qt_floor_ms", "list_median_ms" })
+        EXPECT_GT(report[floor].get<double>(), 0) << floor;
+    EXPECT_TRUE(report["every_watcher_got_every_change_in_order"].get<bool>());
+    EXPECT_EQ(report["events_delivered"], 12);
+    EXPECT_GE(report["lists_during_fanout"].get<int>(), 1);
+}
+
 TEST_F(InventoryCommandsTest, BenchSnapshotReportsItsFigures)
 {
     const DractlRun generated
