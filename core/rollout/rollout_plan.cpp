@@ -682,7 +682,7 @@ std::optional<PlanError> nonUtf8Error(const YAML::Node &node)
         if (common::invalidUtf8At(node.Scalar()) == std::string_view::npos)
             return std::nullopt;
         return PlanError { "", node.Mark().line + 1, node.Mark().column + 1,
-            "a string decodes to text that is not UTF-8 (a lone surrogate escape?)" };
+            "a string whose escapes decode to bytes that are not UTF-8 text (such as \\N)" };
     }
     if (node.IsMap()) {
         for (const auto &entry : node) {
