@@ -9,9 +9,28 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#ifdef Q_OS_UNIX
+#include <sys/socket.h>
+#endif
+
 namespace dra::server {
 
 namespace {
+
+// Makes closing the socket reset the connection. An orderly close would leave what the kernel
+// holds for a client that stopped reading (megabytes of a watch) queued against its zero
+// window; a reset frees it at once and tells the client it was cut off.
+void resetOnClose(const QTcpSocket &socket)
+{
+#ifdef Q_OS_UNIX
+    if (const qintptr fd = socket.socketDescriptor(); fd != -1) {
+        const linger reset { 1, 0 };
+        ::setsockopt(int(fd), SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    }
+#else
+    Q_UNUSED(socket);
+#endif
+}
 
 // An HTTP date (RFC 9110 IMF-fixdate), which some clients log.
 QByteArray httpDate()
@@ -124,6 +143,7 @@ void HttpConnection::abort()
     m_pieces.reset();
     if (m_stream)
         m_stream->markClosed();
+    resetOnClose(*m_socket);
     m_socket->abort();
     deleteLater();
 }

@@ -72,7 +72,7 @@ public:
     void respond(const Response &response);
     // Starts a chunked response for the current request; nullptr when no request is waiting.
     HttpStream *beginStream(const Response &head);
-    // Drops the client at once (no more bytes are sent).
+    // Drops the client at once: no more bytes are sent, and the connection is reset.
     void abort();
     // Gives up the client's socket to another protocol (a WebSocket upgrade) while a request
     // waits for its answer: `head` (the request's head as the next owner should read it, with

@@ -9,6 +9,10 @@
 #include <QElapsedTimer>
 #include <QTcpSocket>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 namespace dra::server::test {
 
 // Spins the event loop until `done` holds or `ms` pass; the server under test runs on the
@@ -23,6 +27,17 @@ inline bool spinUntil(const std::function<bool()> &done, int ms = 5000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     }
     return true;
+}
+
+// The kernel's TCP state of a socket (TCP_ESTABLISHED, TCP_CLOSE_WAIT after the peer closed in
+// order, TCP_CLOSE after a reset), whether or not the socket's owner has read what arrived.
+inline int tcpStateOf(const QTcpSocket &socket)
+{
+    tcp_info info {};
+    socklen_t length = sizeof info;
+    if (::getsockopt(int(socket.socketDescriptor()), IPPROTO_TCP, TCP_INFO, &info, &length) != 0)
+        return -1;
+    return info.tcpi_state;
 }
 
 // A raw loopback client: writes bytes as given and collects everything the server sends.

@@ -201,6 +201,10 @@ TEST_F(HttpServerTest, SlowReaderIsCutOff)
     spinUntil([&] { return !writer.isActive(); }, 20000);
     EXPECT_TRUE(cut);
     EXPECT_TRUE(spinUntil([&] { return server->connectionCount() == 0; }));
+    // The client is told at once, even with its window closed: its connection was reset, not
+    // closed in order behind megabytes it will never read.
+    EXPECT_TRUE(spinUntil([&] { return test::tcpStateOf(client.socket()) == TCP_CLOSE; }))
+        << "TCP state " << test::tcpStateOf(client.socket());
 }
 
 // A body of `count` pieces of `pieceBytes` bytes each ('a', 'b', ... by piece), counting how
