@@ -18,6 +18,13 @@ namespace dra::server {
 
 using common::Error;
 
+const std::string &ServedObject::compactText() const
+{
+    if (!compactCache)
+        compactCache = common::compactJson(json);
+    return *compactCache;
+}
+
 std::string apiVersionOf(const model::KindInfo &kind, std::string_view version)
 {
     if (kind.group.empty())

@@ -23,6 +23,11 @@ struct ServedObject
     model::Object object;
     nlohmann::json json;
     int64_t rev = 0;
+
+    // `json` as compact text, encoded when first asked for and kept: a change fanned out to a
+    // hundred watchers is encoded once. `json` must not change after the first call.
+    const std::string &compactText() const;
+    mutable std::optional<std::string> compactCache = {};
 };
 
 // The apiVersion of `kind` in `version` ("resource.k8s.io/v1beta2"; core: "v1").

@@ -428,7 +428,13 @@ void Watcher::sendInitial(const ServedObject &item)
 void Watcher::send(std::string_view type, const ServedObject &item)
 {
     if (!m_options.rendering.table) {
-        write({ { "type", std::string(type) }, { "object", item.json } });
+        // The object's text is shared by every watcher the change goes to.
+        const std::string &object = item.compactText();
+        std::string line;
+        line.reserve(object.size() + type.size() + 32);
+        line.append(R"({"type":")").append(type).append(R"(","object":)");
+        line.append(object).append("}\n");
+        writeLine(line);
         return;
     }
     nlohmann::json table = makeTable(m_kind, { &item }, m_options.rendering, !m_columnsSent);
@@ -460,7 +466,13 @@ void Watcher::write(const nlohmann::json &event)
     // One compact document per line: Python's watch splits the body on "\n".
     std::string line = common::compactJson(event);
     line.push_back('\n');
-    m_stream->write(QByteArrayView(line.data(), qsizetype(line.size())));
+    writeLine(line);
+}
+
+void Watcher::writeLine(std::string_view line)
+{
+    if (m_stream)
+        m_stream->write(QByteArrayView(line.data(), qsizetype(line.size())));
 }
 
 void Watcher::finish()

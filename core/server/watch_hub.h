@@ -125,6 +125,8 @@ public:
 private:
     void send(std::string_view type, const ServedObject &item);
     void write(const nlohmann::json &event);
+    // Writes one event already encoded as a line of compact JSON ending in "\n".
+    void writeLine(std::string_view line);
 
     QPointer<WatchHub> m_hub;
     QPointer<EventSink> m_stream;

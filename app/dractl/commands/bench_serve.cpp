@@ -114,7 +114,7 @@ void drainEvents(Watcher &watcher, Clock::time_point now)
             break;
         const std::string line = watcher.pending.substr(start, newline - start);
         start = newline + 1;
-        const size_t brace = line.find("{\"object\"");
+        const size_t brace = line.find('{'); // after the chunk framing, if any
         if (brace == std::string::npos)
             continue;
         const nlohmann::json event = nlohmann::json::parse(line.substr(brace), nullptr, false);

@@ -394,8 +394,14 @@ TEST_F(ApiServerTest, WatchFromZeroSendsInitialStateThenChangesAndHonoursTimeout
     ASSERT_TRUE(client.waitFor("\"type\":\"MODIFIED\""));
     EXPECT_TRUE(client.received().contains("\"bronze\""));
     // One compact event per line (Python splits on newlines).
-    const QByteArray event = client.received().mid(client.received().indexOf("{\"object\""));
-    EXPECT_FALSE(event.left(event.indexOf('\n')).contains("\r"));
+    const QByteArray rest
+        = client.received().mid(client.received().indexOf("{\"type\":\"MODIFIED"));
+    const QByteArray line = rest.left(rest.indexOf('\n'));
+    EXPECT_FALSE(line.contains("\r"));
+    const auto event = nlohmann::json::parse(line.toStdString(), nullptr, false);
+    ASSERT_TRUE(event.is_object()) << line.constData();
+    EXPECT_EQ(event["type"], "MODIFIED");
+    EXPECT_EQ(event["object"]["metadata"]["name"], "node-2-gpu");
     ASSERT_TRUE(client.waitFor("\r\n0\r\n\r\n", 1, 5000)); // timeoutSeconds ends the stream
 }
 
