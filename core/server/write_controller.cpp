@@ -529,9 +529,13 @@ Response WriteController::finishUpdate(const Request &request, const ResourcePat
         return commitAndRespond(
             path, unchanged, model::ChangeType::Modified, live.object, 200, live.rev, warnings);
     }
-    for (std::string &warning :
-        allocationWarnings(desired, kind, m_writer.cache(), m_writer.cluster(), servedRelease()))
-        warnings.push_back(std::move(warning));
+    // Checking a claim against every device is costly; a write that leaves the spec as it was
+    // (labels, status) has nothing new to warn about.
+    if (desired.value("spec", json()) != live.object.value("spec", json())) {
+        for (std::string &warning : allocationWarnings(
+                 desired, kind, m_writer.cache(), m_writer.cluster(), servedRelease()))
+            warnings.push_back(std::move(warning));
+    }
     return commitAndRespond(
         path, options, model::ChangeType::Modified, desired, 200, live.rev, warnings);
 }

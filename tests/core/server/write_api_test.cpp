@@ -252,6 +252,12 @@ TEST_F(WriteApiTest, WhatCanNeverBeAllocatedIsAcceptedWithAWarning)
     EXPECT_NE(unmatched.headers("warning")[0].find("no device published in the cluster matches"),
         std::string::npos);
 
+    // Labelling the claim changes nothing the warning is about: it is not said again.
+    const Reply labelled = call("PATCH", std::string(kClaims) + "/b",
+        R"({"metadata":{"labels":{"team":"ml"}}})", "application/merge-patch+json");
+    ASSERT_EQ(labelled.status, 200) << labelled.text;
+    EXPECT_TRUE(labelled.headers("warning").empty()) << labelled.head;
+
     const Reply matched = callJson("POST", kClaims,
         claimNamed("c", "device.attributes[\"gpu.example.com\"].model == \"a100\""));
     ASSERT_EQ(matched.status, 201);
