@@ -219,6 +219,12 @@ void Reflector::onPage(const QByteArray &body)
     std::string apiVersion = list.value("apiVersion", nlohmann::json()).is_string()
         ? list["apiVersion"].get<std::string>()
         : m_status.apiVersion;
+    m_continue = metadataString(list, "continue");
+    const std::string resourceVersion = metadataString(list, "resourceVersion");
+    // The next page is asked for before this one is taken in, so the server prepares and sends
+    // it meanwhile. Should a listener stop the stream below, its answer is ignored.
+    if (!m_continue.empty())
+        requestPage();
     for (nlohmann::json &item : list["items"]) {
         if (!mirrorKeeps(item, m_kind))
             continue;
@@ -231,15 +237,11 @@ void Reflector::onPage(const QByteArray &body)
         }
         m_listed.push_back(std::move(*record));
     }
-    m_continue = metadataString(list, "continue");
-    const std::string resourceVersion = metadataString(list, "resourceVersion");
     m_status.objects = int(m_listed.size());
     Q_EMIT listProgress(m_status.objects);
     if (m_phase != Phase::Listing)
         return; // stopped by a listener
-    if (!m_continue.empty())
-        requestPage();
-    else
+    if (m_continue.empty())
         finishList(resourceVersion);
 }
 
