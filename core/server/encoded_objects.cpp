@@ -155,4 +155,44 @@ Result<EncodedObjects::Listing> EncodedObjects::list(store::CacheDb &cache,
     return listing;
 }
 
+void EncodedObjects::keepSnapshot(
+    const model::KindInfo &kind, const std::string &apiVersion, int64_t rev)
+{
+    const auto found = m_views.find(apiVersion + ' ' + std::string(kind.name));
+    if (found == m_views.end() || found->second.rev != rev)
+        return; // the view has moved on: there is nothing of `rev` left to keep
+    View &view = found->second;
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(view.snapshots,
+        [&](const auto &entry) { return now - entry.second.keptAt > kSnapshotLifetime; });
+    if (view.snapshots.contains(rev))
+        return;
+    while (int(view.snapshots.size()) >= kSnapshotsPerView)
+        view.snapshots.erase(view.snapshots.begin());
+    auto items = std::make_shared<std::vector<Shared>>();
+    items->reserve(view.items.size());
+    for (const auto &[key, item] : view.items)
+        items->push_back(item);
+    view.snapshots.emplace(rev, Snapshot { std::move(items), now });
+}
+
+std::optional<EncodedObjects::Listing> EncodedObjects::snapshot(
+    const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion, int64_t rev)
+{
+    const auto found = m_views.find(apiVersion + ' ' + std::string(kind.name));
+    if (found == m_views.end())
+        return std::nullopt;
+    const auto kept = found->second.snapshots.find(rev);
+    if (kept == found->second.snapshots.end()
+        || std::chrono::steady_clock::now() - kept->second.keptAt > kSnapshotLifetime)
+        return std::nullopt;
+    Listing listing;
+    listing.rev = rev;
+    for (const Shared &item : *kept->second.items) {
+        if (ns.empty() || item->meta.ns == ns)
+            listing.items.push_back(item);
+    }
+    return listing;
+}
+
 } // namespace dra::server

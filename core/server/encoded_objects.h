@@ -2,9 +2,11 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +48,17 @@ public:
     [[nodiscard]] Result<Listing> list(store::CacheDb &cache, const std::string &cluster,
         const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion);
 
+    // Keeps the objects of `kind` as listed at `rev` (the revision list() just answered at),
+    // so that the pages of a list begun there are served from them however the kind changes
+    // meanwhile, as kube-apiserver serves them from etcd's history. Kept for five minutes
+    // (kube-apiserver compacts etcd's history as often), at most kSnapshotsPerView of them.
+    void keepSnapshot(const model::KindInfo &kind, const std::string &apiVersion, int64_t rev);
+    // The objects of `kind` in `ns` as kept at `rev`; nothing when no snapshot of it is kept.
+    [[nodiscard]] std::optional<Listing> snapshot(const model::KindInfo &kind,
+        const std::string &ns, const std::string &apiVersion, int64_t rev);
+    static constexpr int kSnapshotsPerView = 16;
+    static constexpr std::chrono::minutes kSnapshotLifetime { 5 };
+
     // Forgets every view, for when the cache's revisions were issued again (a restore).
     void clear() { m_views.clear(); }
 
@@ -54,10 +67,16 @@ public:
 
 private:
     using NsName = std::pair<std::string, std::string>;
+    struct Snapshot
+    {
+        std::shared_ptr<const std::vector<Shared>> items; // every namespace, in order
+        std::chrono::steady_clock::time_point keptAt;
+    };
     struct View
     {
         int64_t rev = -1; // -1: never built
         std::map<NsName, Shared> items;
+        std::map<int64_t, Snapshot> snapshots; // by revision
     };
 
     [[nodiscard]] Result<Shared> encode(

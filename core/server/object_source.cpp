@@ -25,6 +25,19 @@ const std::string &ServedObject::compactText() const
     return *compactCache;
 }
 
+Result<ServedObject> ObjectSource::servedFromEncoded(const EncodedObjects::Item &item)
+{
+    Result<nlohmann::json> json = common::parseJson(item.json,
+        QStringLiteral("the kept encoding of %1/%2")
+            .arg(common::qs(item.meta.ns), common::qs(item.meta.name)));
+    if (!json)
+        return dra::fail(json.error());
+    Result<model::Object> object = model::decodeObject(*json);
+    if (!object)
+        return dra::fail(object.error());
+    return ServedObject { std::move(*object), std::move(*json), item.rev };
+}
+
 std::string apiVersionOf(const model::KindInfo &kind, std::string_view version)
 {
     if (kind.group.empty())

@@ -56,6 +56,20 @@ public:
     {
         return m_encoded.list(m_cache, m_cluster, kind, ns, apiVersion);
     }
+    // See EncodedObjects::keepSnapshot() and snapshot().
+    void keepEncodedSnapshot(
+        const model::KindInfo &kind, const std::string &apiVersion, int64_t rev)
+    {
+        m_encoded.keepSnapshot(kind, apiVersion, rev);
+    }
+    [[nodiscard]] std::optional<EncodedObjects::Listing> encodedSnapshot(
+        const model::KindInfo &kind, const std::string &ns, const std::string &apiVersion,
+        int64_t rev)
+    {
+        return m_encoded.snapshot(kind, ns, apiVersion, rev);
+    }
+    // A kept encoding decoded again, for what is computed from objects (Table rows).
+    [[nodiscard]] static Result<ServedObject> servedFromEncoded(const EncodedObjects::Item &item);
     // Drops the kept encodings, for when the cache's revisions are issued again (a restore).
     void forgetEncoded() { m_encoded.clear(); }
     [[nodiscard]] Result<std::optional<ServedObject>> get(const model::KindInfo &kind,

@@ -235,6 +235,25 @@ std::optional<Response> ResourceController::refuseStaleContinue(
         encodeToken({ listRev, resume.ns, resume.name, m_tokenEpoch }));
 }
 
+std::optional<EncodedObjects::Listing> ResourceController::keptPage(const model::KindInfo &kind,
+    const std::string &ns, const std::string &apiVersion, const ContinueToken &resume)
+{
+    if (resume.epoch != m_tokenEpoch || resume.rev < m_compactedRev)
+        return std::nullopt;
+    return m_source.encodedSnapshot(kind, ns, apiVersion, resume.rev);
+}
+
+void ResourceController::keepForContinue(
+    const model::KindInfo &kind, const std::string &apiVersion, const nlohmann::json &metadata)
+{
+    if (!metadata.contains("continue"))
+        return;
+    const std::string rev = metadata.value("resourceVersion", "");
+    int64_t value = 0;
+    if (std::from_chars(rev.data(), rev.data() + rev.size(), value).ec == std::errc())
+        m_source.keepEncodedSnapshot(kind, apiVersion, value);
+}
+
 Response ResourceController::list(const Request &request, const model::KindInfo &kind,
     const std::string &ns, const std::string &apiVersion)
 {
@@ -248,37 +267,41 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
             return status::badRequest(token.error().message.toStdString());
         resume = *token;
     }
-
-    if (options->rendering.table) {
-        // Table cells are computed from decoded objects.
-        Result<ObjectSource::Listing> listing = m_source.list(kind, ns, apiVersion);
-        if (!listing)
-            return status::fromError(listing.error());
-        if (resume) {
-            if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
-                return std::move(*refused);
-        }
-        ListPage<ServedObject> page = selectPage(
-            listing->items,
-            [](const ServedObject &item) -> const model::ObjectMeta & { return item.object.meta; },
-            *options, resume, listing->rev, m_tokenEpoch);
-        const std::vector<const ServedObject *> rows(page.items.begin(), page.items.end());
-        nlohmann::json table = makeTable(kind, rows, options->rendering, true);
-        table["metadata"] = std::move(page.metadata);
-        return jsonResponse(200, table, std::string(kTableContentType));
-    }
-
+    // The objects as they are now; the first page of a paged list keeps them as they are, so
+    // that its later pages come from the same revision whatever changes meanwhile.
     Result<EncodedObjects::Listing> listing = m_source.listEncoded(kind, ns, apiVersion);
     if (!listing)
         return status::fromError(listing.error());
     if (resume) {
-        if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
+        if (std::optional<EncodedObjects::Listing> kept = keptPage(kind, ns, apiVersion, *resume))
+            *listing = std::move(*kept);
+        else if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
             return std::move(*refused);
     }
     ListPage<EncodedObjects::Shared> page = selectPage(
         listing->items,
         [](const EncodedObjects::Shared &item) -> const model::ObjectMeta & { return item->meta; },
         *options, resume, listing->rev, m_tokenEpoch);
+    keepForContinue(kind, apiVersion, page.metadata);
+
+    if (options->rendering.table) {
+        // Table cells are computed from decoded objects: those of this page.
+        std::vector<ServedObject> served;
+        served.reserve(page.items.size());
+        for (const EncodedObjects::Shared *item : page.items) {
+            Result<ServedObject> decoded = ObjectSource::servedFromEncoded(**item);
+            if (!decoded)
+                return status::fromError(decoded.error());
+            served.push_back(std::move(*decoded));
+        }
+        std::vector<const ServedObject *> rows;
+        rows.reserve(served.size());
+        for (const ServedObject &item : served)
+            rows.push_back(&item);
+        nlohmann::json table = makeTable(kind, rows, options->rendering, true);
+        table["metadata"] = std::move(page.metadata);
+        return jsonResponse(200, table, std::string(kTableContentType));
+    }
     std::vector<EncodedObjects::Shared> items;
     items.reserve(page.items.size());
     for (const EncodedObjects::Shared *item : page.items)

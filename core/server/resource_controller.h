@@ -71,6 +71,13 @@ private:
     // snapshot it promised; nothing when the token is still good.
     std::optional<Response> refuseStaleContinue(
         const model::KindInfo &kind, const ContinueToken &resume, int64_t listRev);
+    // The objects a continue token's list was read from, when they are still kept and the
+    // token is still good.
+    std::optional<EncodedObjects::Listing> keptPage(const model::KindInfo &kind,
+        const std::string &ns, const std::string &apiVersion, const ContinueToken &resume);
+    // Keeps the objects of a page that hands out a continue token (`metadata` has one).
+    void keepForContinue(
+        const model::KindInfo &kind, const std::string &apiVersion, const nlohmann::json &metadata);
 
     ObjectSource &m_source;
     int64_t m_tokenEpoch = 0;
