@@ -56,7 +56,7 @@ public:
     // The objects of `kind` in `ns` as kept at `rev`; nothing when no snapshot of it is kept.
     [[nodiscard]] std::optional<Listing> snapshot(const model::KindInfo &kind,
         const std::string &ns, const std::string &apiVersion, int64_t rev);
-    static constexpr int kSnapshotsPerView = 16;
+    static constexpr int kSnapshotsPerView = 64;
     static constexpr std::chrono::minutes kSnapshotLifetime { 5 };
 
     // Forgets every view, for when the cache's revisions were issued again (a restore).
