@@ -172,5 +172,49 @@ TEST_F(EncodedObjectsTest, ClearForgetsEveryEncoding)
     EXPECT_EQ(m_encoded.encodedCount(), 6);
 }
 
+TEST_F(EncodedObjectsTest, ASnapshotKeepsTheObjectsOfItsRevision)
+{
+    const model::KindInfo &slices = model::kindInfo(model::Kind::ResourceSlice);
+    const EncodedObjects::Listing first = list(model::Kind::ResourceSlice);
+    m_encoded.keepSnapshot(slices, kV1, first.rev);
+    write(model::ChangeType::Modified, { slice("b", "silver") });
+    write(model::ChangeType::Deleted, { slice("c", "tin") });
+    expectCurrent(list(model::Kind::ResourceSlice), model::Kind::ResourceSlice);
+
+    const std::optional<EncodedObjects::Listing> kept
+        = m_encoded.snapshot(slices, {}, kV1, first.rev);
+    ASSERT_TRUE(kept.has_value());
+    EXPECT_EQ(kept->rev, first.rev);
+    ASSERT_EQ(kept->items.size(), 3u);
+    EXPECT_EQ(kept->items[1]->meta.labels, (model::StringPairs { { "tier", "gold" } }));
+    EXPECT_EQ(kept->items[2]->meta.name, "c");
+    // Only revisions asked for are kept, and only while the view is at them.
+    EXPECT_FALSE(m_encoded.snapshot(slices, {}, kV1, first.rev + 1).has_value());
+    m_encoded.keepSnapshot(slices, kV1, first.rev + 1);
+    EXPECT_FALSE(m_encoded.snapshot(slices, {}, kV1, first.rev + 1).has_value());
+    EXPECT_FALSE(m_encoded.snapshot(slices, {}, "resource.k8s.io/v1beta1", first.rev).has_value());
+}
+
+TEST_F(EncodedObjectsTest, OnlyTheNewestSnapshotsAreKept)
+{
+    const model::KindInfo &slices = model::kindInfo(model::Kind::ResourceSlice);
+    std::vector<int64_t> revs;
+    for (int i = 0; i <= EncodedObjects::kSnapshotsPerView; ++i) {
+        write(model::ChangeType::Modified, { slice("a", "tier-" + std::to_string(i)) });
+        revs.push_back(list(model::Kind::ResourceSlice).rev);
+        m_encoded.keepSnapshot(slices, kV1, revs.back());
+    }
+    EXPECT_FALSE(m_encoded.snapshot(slices, {}, kV1, revs.front()).has_value());
+    for (std::size_t i = 1; i < revs.size(); ++i) {
+        const std::optional<EncodedObjects::Listing> kept
+            = m_encoded.snapshot(slices, {}, kV1, revs[i]);
+        ASSERT_TRUE(kept.has_value()) << i;
+        EXPECT_EQ(kept->items[0]->meta.labels,
+            (model::StringPairs { { "tier", "tier-" + std::to_string(i) } }));
+    }
+    m_encoded.clear();
+    EXPECT_FALSE(m_encoded.snapshot(slices, {}, kV1, revs.back()).has_value());
+}
+
 } // namespace
 } // namespace dra::server::encoded_objects_test
