@@ -120,22 +120,23 @@ ResourceController::ResourceController(ObjectSource &source)
 namespace {
 
 // The objects of one list page and what the client needs to ask for the next one.
-template <typename Item> struct ListPage
+struct ListPage
 {
-    std::vector<Item *> items;
+    std::vector<EncodedObjects::Shared> items;
+    int64_t rev = 0; // the revision the page is of: the token's, or the list's own
+    bool more = false; // a continue token was handed out
     nlohmann::json metadata; // resourceVersion, and continue and remainingItemCount if more
 };
 
 // Picks the page of `items` (in namespace and name order) that the options ask for: after the
 // continue token's key, matching the selectors, at most `limit`.
-template <typename Item, typename MetaOf>
-ListPage<Item> selectPage(std::vector<Item> &items, MetaOf metaOf, const ListOptions &options,
+ListPage selectPage(const std::vector<EncodedObjects::Shared> &items, const ListOptions &options,
     const std::optional<ContinueToken> &resume, int64_t listRev, int64_t tokenEpoch)
 {
-    ListPage<Item> page;
+    ListPage page;
     int64_t remaining = 0;
-    for (Item &item : items) {
-        const model::ObjectMeta &meta = metaOf(item);
+    for (const EncodedObjects::Shared &item : items) {
+        const model::ObjectMeta &meta = item->meta;
         // Rows come ordered by namespace and name, the order the token's key refers to.
         if (resume && std::tie(meta.ns, meta.name) <= std::tie(resume->ns, resume->name))
             continue;
@@ -145,13 +146,14 @@ ListPage<Item> selectPage(std::vector<Item> &items, MetaOf metaOf, const ListOpt
             ++remaining;
             continue;
         }
-        page.items.push_back(&item);
+        page.items.push_back(item);
     }
-    const int64_t rev = resume ? resume->rev : listRev;
-    page.metadata = { { "resourceVersion", std::to_string(rev) } };
-    if (remaining > 0) {
-        const model::ObjectMeta &last = metaOf(*page.items.back());
-        page.metadata["continue"] = encodeToken({ rev, last.ns, last.name, tokenEpoch });
+    page.rev = resume ? resume->rev : listRev;
+    page.more = remaining > 0;
+    page.metadata = { { "resourceVersion", std::to_string(page.rev) } };
+    if (page.more) {
+        const model::ObjectMeta &last = page.items.back()->meta;
+        page.metadata["continue"] = encodeToken({ page.rev, last.ns, last.name, tokenEpoch });
         page.metadata["remainingItemCount"] = remaining;
     }
     return page;
@@ -243,17 +245,6 @@ std::optional<EncodedObjects::Listing> ResourceController::keptPage(const model:
     return m_source.encodedSnapshot(kind, ns, apiVersion, resume.rev);
 }
 
-void ResourceController::keepForContinue(
-    const model::KindInfo &kind, const std::string &apiVersion, const nlohmann::json &metadata)
-{
-    if (!metadata.contains("continue"))
-        return;
-    const std::string rev = metadata.value("resourceVersion", "");
-    int64_t value = 0;
-    if (std::from_chars(rev.data(), rev.data() + rev.size(), value).ec == std::errc())
-        m_source.keepEncodedSnapshot(kind, apiVersion, value);
-}
-
 Response ResourceController::list(const Request &request, const model::KindInfo &kind,
     const std::string &ns, const std::string &apiVersion)
 {
@@ -278,18 +269,16 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
         else if (std::optional<Response> refused = refuseStaleContinue(kind, *resume, listing->rev))
             return std::move(*refused);
     }
-    ListPage<EncodedObjects::Shared> page = selectPage(
-        listing->items,
-        [](const EncodedObjects::Shared &item) -> const model::ObjectMeta & { return item->meta; },
-        *options, resume, listing->rev, m_tokenEpoch);
-    keepForContinue(kind, apiVersion, page.metadata);
+    ListPage page = selectPage(listing->items, *options, resume, listing->rev, m_tokenEpoch);
+    if (page.more)
+        m_source.keepEncodedSnapshot(kind, apiVersion, page.rev);
 
     if (options->rendering.table) {
         // Table cells are computed from decoded objects: those of this page.
         std::vector<ServedObject> served;
         served.reserve(page.items.size());
-        for (const EncodedObjects::Shared *item : page.items) {
-            Result<ServedObject> decoded = ObjectSource::servedFromEncoded(**item);
+        for (const EncodedObjects::Shared &item : page.items) {
+            Result<ServedObject> decoded = ObjectSource::servedFromEncoded(*item);
             if (!decoded)
                 return status::fromError(decoded.error());
             served.push_back(std::move(*decoded));
@@ -302,11 +291,7 @@ Response ResourceController::list(const Request &request, const model::KindInfo 
         table["metadata"] = std::move(page.metadata);
         return jsonResponse(200, table, std::string(kTableContentType));
     }
-    std::vector<EncodedObjects::Shared> items;
-    items.reserve(page.items.size());
-    for (const EncodedObjects::Shared *item : page.items)
-        items.push_back(*item);
-    return encodedListResponse(kind, apiVersion, page.metadata, std::move(items));
+    return encodedListResponse(kind, apiVersion, page.metadata, std::move(page.items));
 }
 
 Response ResourceController::get(const Request &request, const model::KindInfo &kind,

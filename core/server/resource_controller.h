@@ -75,9 +75,6 @@ private:
     // token is still good.
     std::optional<EncodedObjects::Listing> keptPage(const model::KindInfo &kind,
         const std::string &ns, const std::string &apiVersion, const ContinueToken &resume);
-    // Keeps the objects of a page that hands out a continue token (`metadata` has one).
-    void keepForContinue(
-        const model::KindInfo &kind, const std::string &apiVersion, const nlohmann::json &metadata);
 
     ObjectSource &m_source;
     int64_t m_tokenEpoch = 0;
