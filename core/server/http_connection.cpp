@@ -233,16 +233,14 @@ void HttpConnection::writePieces()
     if (m_writingPieces)
         return;
     m_writingPieces = true;
-    // Until a window is pending after a flush: what the kernel takes at once no signal reports.
+    // Each piece is flushed, so that what the kernel takes at once (which no signal reports)
+    // leaves room for the next: the loop stops with a window pending or the body out.
     while (m_pieces && pendingWriteBytes() < kWindow) {
-        while (m_pieces && pendingWriteBytes() < kWindow) {
-            QByteArray piece;
-            const bool more = m_pieces->next(piece, kPiece);
-            if (!piece.isEmpty())
-                m_socket->write(piece);
-            if (!more)
-                m_pieces.reset();
-        }
+        QByteArray piece;
+        if (!m_pieces->next(piece, kPiece))
+            m_pieces.reset();
+        if (!piece.isEmpty())
+            m_socket->write(piece);
         m_socket->flush();
     }
     m_writingPieces = false;
