@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/common/utf8.h"
 
+#include <algorithm>
+
 namespace dra::common {
 
 std::size_t invalidUtf8At(std::string_view text)
@@ -40,6 +42,18 @@ std::size_t invalidUtf8At(std::string_view text)
         i += length;
     }
     return std::string_view::npos;
+}
+
+std::optional<Utf8Break> firstUtf8Break(std::string_view text)
+{
+    const std::size_t at = invalidUtf8At(text);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    const std::string_view before = text.substr(0, at);
+    const std::size_t lineStart = before.rfind('\n');
+    return Utf8Break { int(std::count(before.begin(), before.end(), '\n')) + 1,
+        int(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1,
+        static_cast<unsigned char>(text[at]) };
 }
 
 } // namespace dra::common

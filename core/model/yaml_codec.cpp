@@ -192,16 +192,12 @@ struct Chunk
 // The error for a chunk that is not UTF-8, at its first offending byte.
 std::optional<YamlError> utf8Error(const Chunk &chunk)
 {
-    const std::size_t at = common::invalidUtf8At(chunk.text);
-    if (at == std::string_view::npos)
+    const std::optional<common::Utf8Break> at = common::firstUtf8Break(chunk.text);
+    if (!at)
         return std::nullopt;
-    const std::string_view before = chunk.text.substr(0, at);
-    const std::size_t lineStart = before.rfind('\n');
-    const int line = chunk.firstLine + 1 + int(std::count(before.begin(), before.end(), '\n'));
-    const int column = int(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
-    return YamlError { line, column,
+    return YamlError { chunk.firstLine + at->line, at->column,
         QStringLiteral("invalid UTF-8 (byte 0x%1): YAML text must be UTF-8")
-            .arg(static_cast<unsigned char>(chunk.text[at]), 2, 16, QLatin1Char('0')) };
+            .arg(at->byte, 2, 16, QLatin1Char('0')) };
 }
 
 bool isMarkerLine(std::string_view line, std::string_view marker)

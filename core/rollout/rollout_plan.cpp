@@ -659,20 +659,16 @@ QString PlanParse::errorText(const QString &file) const
 namespace {
 
 // A plan is text: the first place it is not UTF-8, as one error, since every later position
-// would be a guess. Bytes are checked before parsing; strings again after, because a
-// double-quoted escape ("\ud800") can decode to a lone surrogate.
+// would be a guess. Bytes are checked before parsing; strings again after, because yaml-cpp
+// decodes some escapes (\N, next line) to single bytes that are not UTF-8.
 std::optional<PlanError> nonUtf8Error(std::string_view text)
 {
-    const std::size_t at = common::invalidUtf8At(text);
-    if (at == std::string_view::npos)
+    const std::optional<common::Utf8Break> at = common::firstUtf8Break(text);
+    if (!at)
         return std::nullopt;
-    const std::string_view before = text.substr(0, at);
-    const int line = int(std::count(before.begin(), before.end(), '\n')) + 1;
-    const std::size_t lineStart = before.rfind('\n');
-    const int column = int(lineStart == std::string_view::npos ? at : at - lineStart - 1) + 1;
     char byte[16];
-    std::snprintf(byte, sizeof byte, "0x%02X", unsigned(static_cast<unsigned char>(text[at])));
-    return PlanError { "", line, column,
+    std::snprintf(byte, sizeof byte, "0x%02X", unsigned(at->byte));
+    return PlanError { "", at->line, at->column,
         std::string("is not UTF-8 text (byte ") + byte + "); save the plan as UTF-8" };
 }
 
