@@ -7,6 +7,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QIcon>
 #include <QSettings>
 #include <QSize>
 #include <QStandardPaths>
@@ -76,6 +77,10 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("draconsole"));
     QApplication::setOrganizationName(QStringLiteral("draconsole"));
     QApplication::setApplicationVersion(QStringLiteral(DRA_VERSION));
+    // The desktop entry names the installed icon; a window opened from a terminal or a build
+    // tree takes the same one from the resources.
+    QApplication::setDesktopFileName(QStringLiteral("draconsole"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/draconsole.svg")));
 
     QString presets;
     for (const auto &[name, summary] : dra::sandbox::presetNames())
