@@ -113,6 +113,13 @@ void PodScheduler::reconcile(ControlPass &pass)
     }
 }
 
+int64_t PodScheduler::retryDelayMs(std::optional<int64_t> previousDelayMs, int64_t attemptMs)
+{
+    const int64_t backoffMs
+        = previousDelayMs ? std::min(*previousDelayMs * 2, kMaxRetryMs) : kRetryMs;
+    return std::max(backoffMs, kRetryCostFactor * attemptMs);
+}
+
 void PodScheduler::unschedulable(
     ControlPass &pass, json &pod, const std::string &message, int64_t attemptMs)
 {
@@ -122,9 +129,11 @@ void PodScheduler::unschedulable(
     setCondition(pod["status"], "PodScheduled", false, "Unschedulable", message, pass.now());
     pass.view.put(pod);
     const std::string uid = metaText(pod, "uid");
-    const int64_t backoffMs
-        = m_backoff.contains(uid) ? std::min(m_backoff[uid].delayMs * 2, kMaxRetryMs) : kRetryMs;
-    m_backoff[uid] = { pass.nowMs, std::max(backoffMs, kRetryCostFactor * attemptMs) };
+    const auto known = m_backoff.find(uid);
+    m_backoff[uid] = { pass.nowMs,
+        retryDelayMs(
+            known == m_backoff.end() ? std::nullopt : std::optional<int64_t>(known->second.delayMs),
+            attemptMs) };
     const auto last = m_lastFailureEventMs.find(uid);
     const bool due
         = last == m_lastFailureEventMs.end() || pass.nowMs - last->second >= kEventRepeatMs;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "core/sandbox/control_pass.h"
@@ -30,6 +31,9 @@ public:
     // pod that fits nowhere in a large inventory (every attempt indexes all of it) takes at
     // most about a tenth of the thread the API server shares with the control plane.
     static constexpr int64_t kRetryCostFactor = 10;
+    // The wait before the next try of a pod whose try took `attemptMs` and failed, after a
+    // previous wait of `previousDelayMs` (none: its first failure).
+    static int64_t retryDelayMs(std::optional<int64_t> previousDelayMs, int64_t attemptMs);
 
     void reconcile(ControlPass &pass);
     // Pods that did not fit are tried on the next pass: devices were freed (a pod or claim

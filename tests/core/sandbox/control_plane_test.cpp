@@ -4,6 +4,7 @@
 // The demo cluster's control plane turns Deployments into running pods, with devices.
 #include <set>
 
+#include "core/sandbox/pod_scheduler.h"
 #include "tests/core/sandbox/control_plane_harness.h"
 
 namespace dra::test {
@@ -30,6 +31,24 @@ std::set<std::string> names(const std::vector<json> &objects)
 }
 
 using ControlPlaneTest = ControlPlaneHarness;
+
+TEST(PodSchedulerBackoffTest, RetriesBackOffAsKubeSchedulerAndByWhatAnAttemptCosts)
+{
+    using sandbox::PodScheduler;
+    // Cheap attempts: 1 s, doubling, capped at 10 s, as kube-scheduler backs off.
+    int64_t delay = PodScheduler::retryDelayMs(std::nullopt, 0);
+    EXPECT_EQ(delay, 1'000);
+    std::vector<int64_t> delays;
+    for (int i = 0; i < 6; ++i)
+        delays.push_back(delay = PodScheduler::retryDelayMs(delay, 3));
+    EXPECT_EQ(delays, (std::vector<int64_t> { 2'000, 4'000, 8'000, 10'000, 10'000, 10'000 }));
+    // An attempt that took 2.5 s over a large inventory waits ten times as long, past the cap,
+    // so one pod that fits nowhere keeps the shared thread at most a tenth busy.
+    EXPECT_EQ(PodScheduler::retryDelayMs(std::nullopt, 2'500), 25'000);
+    EXPECT_EQ(PodScheduler::retryDelayMs(10'000, 2'500), 25'000);
+    // Once attempts are cheap again the usual backoff applies.
+    EXPECT_EQ(PodScheduler::retryDelayMs(25'000, 1), 10'000);
+}
 
 TEST_F(ControlPlaneTest, PreseededServingStackIsAdoptedNotRecreated)
 {
