@@ -38,14 +38,20 @@ gui=0
 info="$(dpkg-deb --info "$deb")"
 contains "$info" "Package: draconsole" "control"
 contains "$info" "Version: $version" "control"
+contains "$(dpkg-deb --field "$deb" Description)" "draws each node's GPU topology" "Description"
+if grep -q '^ *;' <<<"$(dpkg-deb --field "$deb" Description)"; then
+    fail "Description has lines that start with ';' (a CMake list, not text)"
+fi
 depends="$(dpkg-deb --field "$deb" Depends)"
 for library in libqt6core6 libqt6network6 libssl3 libsqlite3-0 libyaml-cpp0.7 libre2-9 libc6; do
     contains "$depends" "$library" "Depends (from shlibdeps)"
 done
 [[ $gui == 0 ]] || contains "$depends" "libqt6widgets6" "Depends (from shlibdeps)"
 contains "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)" "/etc/draconsole/mirror.conf" "conffiles"
+# Listed first: `grep -q` stopping the pipeline early would fail it under pipefail.
+control_files="$(dpkg-deb --ctrl-tarfile "$deb" | tar -t)"
 for script in postinst prerm postrm; do
-    dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -qx "./$script" || fail "no $script in the control archive"
+    grep -qx "./$script" <<<"$control_files" || fail "no $script in the control archive"
 done
 
 # Contents: the programs and everything that makes them feel installed.
@@ -78,6 +84,9 @@ fi
 root="$work/root"
 dpkg-deb --extract "$deb" "$root"
 [[ "$("$root/usr/bin/dractl" --version)" == "dractl $version" ]] || fail "the packaged dractl --version"
+if grep -q '\.debug_info\|\.symtab' <<<"$(readelf -S "$root/usr/bin/dractl")"; then
+    fail "the packaged dractl keeps its symbol table or debug information (not stripped)"
+fi
 manual="$(zcat "$root/usr/share/man/man1/dractl.1.gz")"
 contains "$manual" '.TH DRACTL 1' "dractl.1"
 contains "$manual" '.SS "dractl serve"' "dractl.1"
