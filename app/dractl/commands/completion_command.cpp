@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// dractl completion: shell completion scripts written from the command registry, so a new
-// command completes without touching a script. The command words are written into the script;
+// dractl completion: shell completion scripts (completion/) filled in from the command registry,
+// so a new command completes without touching a script. The command words are written in;
 // options are read from `dractl <command> --help` when the user asks for them, so they always
 // match the installed binary.
 #include <functional>
 #include <string_view>
 #include <vector>
+
+#include <QFile>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/command_registry.h"
@@ -72,113 +74,34 @@ QString caseArms(const QString &statement, const std::function<QString(const Com
 // The pipeline that takes the option names out of QCommandLineParser's help: lines such as
 // "  -o, --output <format>  ..." and "  --demo  ...", each name once.
 constexpr const char *kOptionNames
-    = R"sh(sed -nE 's/^ +(-[[:alnum:]], )?(--[[:alnum:]][[:alnum:]-]*).*/\2/p' | sort -u)sh";
+    = R"(sed -nE 's/^ +(-[[:alnum:]], )?(--[[:alnum:]][[:alnum:]-]*).*/\2/p' | sort -u)";
+
+// A script of completion/ (kept as shell, compiled in as a resource) with its command words
+// and the option pipeline filled in.
+QString script(const QString &resource, const QString &subcommandArms)
+{
+    QFile file(resource);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("dractl: the completion script %s is missing from the build", qPrintable(resource));
+    return QString::fromUtf8(file.readAll())
+        .replace(QStringLiteral("@SUBCOMMANDS@"), subcommandArms)
+        .replace(QStringLiteral("@OPTION_NAMES@"), QString::fromUtf8(kOptionNames));
+}
 
 QString bashScript()
 {
-    const QString words = caseArms(
-        QStringLiteral("echo %1"), [](const Command &command) { return lastWord(command.path); });
-    return QStringLiteral(R"sh(# bash completion for dractl, written by `dractl completion bash`.
-# Command words come from this script; options from `dractl <command> --help`.
-
-_dractl_subcommands() {
-    case "$1" in
-%1    esac
-}
-
-_dractl() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local program=${COMP_WORDS[0]} group='' word i children
-    [[ $program == "~/"* ]] && program=$HOME/${program#"~/"}
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        word=${COMP_WORDS[i]}
-        [[ $word == -* || $word == help ]] && continue
-        children=" $(_dractl_subcommands "$group") "
-        if [[ $children != *" $word "* ]]; then
-            # The value of an option ("--cache FILE rollout ..."), else the first argument.
-            [[ ${COMP_WORDS[i - 1]} == -* ]] && continue
-            break
-        fi
-        group=${group:+$group }$word
-    done
-    COMPREPLY=()
-    # The value of an option that takes one ("--cache <file>"): leave it to file completion.
-    if [[ $prev == -* && $cur != -* ]] \
-        && "$program" $group --help 2>/dev/null | grep -qE -- "(^| )$prev <"; then
-        return
-    fi
-    if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W "$("$program" $group --help 2>/dev/null | %2)" -- "$cur"))
-        return
-    fi
-    COMPREPLY=($(compgen -W "$(_dractl_subcommands "$group")" -- "$cur"))
-}
-
-complete -o default -F _dractl dractl
-)sh")
-        .arg(words, QString::fromUtf8(kOptionNames));
+    return script(QStringLiteral(":/completion/dractl.bash"),
+        caseArms(QStringLiteral("echo %1"),
+            [](const Command &command) { return lastWord(command.path); }));
 }
 
 QString zshScript()
 {
-    const QString described = caseArms(QStringLiteral("reply=(%1)"), [](const Command &command) {
-        return quoted(
-            lastWord(command.path) + QLatin1Char(':') + QString::fromUtf8(command.summary));
-    });
-    return QStringLiteral(R"sh(#compdef dractl
-# zsh completion for dractl, written by `dractl completion zsh`.
-# Command words come from this script; options from `dractl <command> --help`.
-
-_dractl_subcommands() {
-    case "$1" in
-%1    esac
-}
-
-_dractl() {
-    local program=${words[1]/#\~/$HOME} group='' word i
-    local -a reply names options
-    for ((i = 2; i < CURRENT; i++)); do
-        word=${words[i]}
-        [[ $word == -* || $word == help ]] && continue
-        reply=()
-        _dractl_subcommands "$group"
-        names=(${reply%%:*})
-        if (( ! ${names[(Ie)$word]} )); then
-            # The value of an option ("--cache FILE rollout ..."), else the first argument.
-            [[ ${words[i - 1]} == -* ]] && continue
-            break
-        fi
-        group=${group:+$group }$word
-    done
-    local cur=${words[CURRENT]} prev=${words[CURRENT - 1]}
-    if [[ $prev == -* && $cur != -* ]] \
-        && $program ${=group} --help 2>/dev/null | grep -qE -- "(^| )$prev <"; then
-        _files
-        return
-    fi
-    if [[ $cur == -* ]]; then
-        options=(${(f)"$($program ${
-        = group} --help 2>/dev/null | %2)"})
-        compadd -- $options
-        return
-    fi
-    reply=()
-    _dractl_subcommands "$group"
-    if (( $#reply )); then
-        _describe -t commands 'dractl command' reply
-    else
-        _files
-    fi
-}
-
-if
-    [[$funcstack [1] == _dractl]]; then
-    _dractl "$@"
-else
-    compdef _dractl dractl
-fi
-)sh")
-        .arg(described, QString::fromUtf8(kOptionNames));
+    return script(QStringLiteral(":/completion/_dractl.zsh"),
+        caseArms(QStringLiteral("reply=(%1)"), [](const Command &command) {
+            return quoted(
+                lastWord(command.path) + QLatin1Char(':') + QString::fromUtf8(command.summary));
+        }));
 }
 
 int runCompletion(const QStringList &arguments)
