@@ -164,59 +164,208 @@ bool isBindFold(const Expr &e)
         && e.iterRange->args.empty() && e.iterVar2.empty();
 }
 
-bool walkDevicePaths(const Expr &e, std::vector<DevicePath> &paths, BoundLocals &scope)
+// `device.attributes` or `device.capacity` (with `device` not hidden by a local): the kind of
+// path its entries are.
+std::optional<DevicePath::Kind> matchDeviceMaps(const Expr &e, const BoundLocals &scope)
 {
-    bool test = false;
-    if (std::optional<DevicePath> path = matchDevicePath(e, test, &scope)) {
-        if (std::find(paths.begin(), paths.end(), *path) == paths.end())
-            paths.push_back(std::move(*path));
-        return true;
+    if (e.kind != ExprKind::Select || e.testOnly || !e.target || !isDeviceIdent(*e.target)
+        || boundLocal(&scope, "device"))
+        return std::nullopt;
+    if (e.name == "attributes")
+        return DevicePath::Kind::Attribute;
+    if (e.name == "capacity")
+        return DevicePath::Kind::Capacity;
+    return std::nullopt;
+}
+
+// The set of leaves a map of `device` holds, as a path covering them: a domain map's entries,
+// or for `device.attributes` and `device.capacity` every entry of every domain.
+std::optional<DevicePath> matchDeviceMap(const Expr &e, const BoundLocals &scope)
+{
+    if (std::optional<DevicePath> domain = matchDomain(e, &scope)) {
+        domain->anyName = true;
+        return domain;
     }
-    if (e.kind == ExprKind::Ident) {
-        // A bound domain map used whole, or `device` itself: reads beyond leaf paths.
-        if (const std::optional<DevicePath> *local = boundLocal(&scope, e.name))
-            return !local->has_value();
-        return e.name != "device" && e.name != ".device";
+    if (std::optional<DevicePath::Kind> kind = matchDeviceMaps(e, scope))
+        return DevicePath { *kind, {}, {}, true, true };
+    return std::nullopt;
+}
+
+const Expr *constantString(const Expr &e)
+{
+    return e.kind == ExprKind::Constant && e.constant.kind() == Kind::String ? &e : nullptr;
+}
+
+class DevicePathWalker
+{
+public:
+    explicit DevicePathWalker(std::vector<DevicePath> &paths)
+        : m_paths(paths)
+    {
     }
-    bool ok = true;
-    auto walk = [&](const Expr *child) {
-        if (child)
-            ok = walkDevicePaths(*child, paths, scope) && ok;
-    };
-    if (e.kind == ExprKind::Comprehension) {
-        walk(e.iterRange.get());
-        if (isBindFold(e)) {
-            // A bound domain map is read through the name it is bound to, not by itself.
-            std::optional<DevicePath> domain
-                = e.accuInit ? matchDomain(*e.accuInit, &scope) : std::nullopt;
-            if (!domain)
-                walk(e.accuInit.get());
-            scope.emplace_back(e.accuVar, std::move(domain));
-            walk(e.result.get());
-            scope.pop_back();
-            return ok;
+
+    // False when `e` reads `device` in a way no set of paths describes.
+    bool walk(const Expr &e)
+    {
+        bool test = false;
+        if (std::optional<DevicePath> path = matchDevicePath(e, test, &m_scope)) {
+            path->presenceOnly = test;
+            add(std::move(*path));
+            return true;
         }
-        walk(e.accuInit.get());
-        scope.emplace_back(e.accuVar, std::nullopt);
-        scope.emplace_back(e.iterVar, std::nullopt);
-        if (!e.iterVar2.empty())
-            scope.emplace_back(e.iterVar2, std::nullopt);
-        walk(e.loopCondition.get());
-        walk(e.loopStep.get());
-        scope.resize(scope.size() - (e.iterVar2.empty() ? 1 : 2));
-        walk(e.result.get());
-        scope.pop_back();
+        if (e.kind == ExprKind::Ident) {
+            // A bound domain map used whole, or `device` itself.
+            if (const std::optional<DevicePath> *local = boundLocal(&m_scope, e.name)) {
+                if (local->has_value()) {
+                    DevicePath whole = **local;
+                    whole.anyName = true;
+                    add(std::move(whole));
+                }
+                return true;
+            }
+            return e.name != "device" && e.name != ".device";
+        }
+        if (std::optional<bool> ok = walkDynamicRead(e))
+            return *ok;
+        // A map of the device used whole: compared, passed on, converted.
+        if (std::optional<DevicePath> whole = matchDeviceMap(e, m_scope)) {
+            add(std::move(*whole));
+            return true;
+        }
+        if (e.kind == ExprKind::Comprehension)
+            return walkComprehension(e);
+        bool ok = true;
+        walkChild(e.target.get(), ok);
+        for (const ExprPtr &a : e.args)
+            walkChild(a.get(), ok);
+        for (const ExprEntry &entry : e.entries) {
+            walkChild(entry.key.get(), ok);
+            walkChild(entry.value.get(), ok);
+        }
         return ok;
     }
-    walk(e.target.get());
-    for (const ExprPtr &a : e.args)
-        walk(a.get());
-    for (const ExprEntry &entry : e.entries) {
-        walk(entry.key.get());
-        walk(entry.value.get());
+
+private:
+    void add(DevicePath path)
+    {
+        if (std::find(m_paths.begin(), m_paths.end(), path) == m_paths.end())
+            m_paths.push_back(std::move(path));
     }
-    return ok;
-}
+
+    void walkChild(const Expr *child, bool &ok)
+    {
+        if (child)
+            ok = walk(*child) && ok;
+    }
+
+    // Reads with a key computed at run time, key tests and sizes of the device's maps; nullopt
+    // when `e` is none of those.
+    std::optional<bool> walkDynamicRead(const Expr &e)
+    {
+        const bool call = e.kind == ExprKind::Call;
+        bool ok = true;
+        // `key in map`: which entries exist.
+        if (call && !e.target && e.name == "@in" && e.args.size() == 2) {
+            const Expr &key = *e.args[0];
+            if (std::optional<DevicePath> map = matchDeviceMap(*e.args[1], m_scope)) {
+                const Expr *name = constantString(key);
+                if (name && !map->anyDomain) // `"n" in device.attributes["d"]`
+                    map->name = std::string(name->constant.asString()), map->anyName = false;
+                else if (name) // `"d" in device.attributes`: whether domain d has entries
+                    map->domain = std::string(name->constant.asString()), map->anyDomain = false;
+                else
+                    walkChild(&key, ok);
+                map->presenceOnly = true;
+                add(std::move(*map));
+                return ok;
+            }
+            return std::nullopt;
+        }
+        // size(map) and map.size(): how many entries exist.
+        if (call && e.name == "size" && e.args.size() == (e.target ? 0u : 1u)) {
+            const Expr &operand = e.target ? *e.target : *e.args[0];
+            if (std::optional<DevicePath> map = matchDeviceMap(operand, m_scope)) {
+                map->presenceOnly = true;
+                add(std::move(*map));
+                return true;
+            }
+            return std::nullopt;
+        }
+        // `map[key]` with a key computed at run time, and `device.attributes[key].n`.
+        const Expr *operand = nullptr;
+        std::string name;
+        bool test = false;
+        if (pathStep(e, true, operand, name, test)) {
+            const Expr *domainKey = nullptr;
+            if (std::optional<DevicePath::Kind> kind = dynamicDomain(*operand, domainKey)) {
+                walkChild(domainKey, ok);
+                DevicePath path { *kind, {}, std::move(name), true, false };
+                path.presenceOnly = test;
+                add(std::move(path));
+                return ok;
+            }
+            return std::nullopt;
+        }
+        if (call && !e.target && e.name == "_[_]" && e.args.size() == 2) {
+            if (std::optional<DevicePath> map = matchDeviceMap(*e.args[0], m_scope)) {
+                walkChild(e.args[1].get(), ok);
+                add(std::move(*map));
+                return ok;
+            }
+        }
+        return std::nullopt;
+    }
+
+    // `device.attributes[key]` with a key that is not a constant: the kind, and the key.
+    std::optional<DevicePath::Kind> dynamicDomain(const Expr &e, const Expr *&key) const
+    {
+        if (e.kind != ExprKind::Call || e.target || e.name != "_[_]" || e.args.size() != 2
+            || constantString(*e.args[1]))
+            return std::nullopt;
+        key = e.args[1].get();
+        return matchDeviceMaps(*e.args[0], m_scope);
+    }
+
+    bool walkComprehension(const Expr &e)
+    {
+        bool ok = true;
+        if (isBindFold(e)) {
+            walkChild(e.iterRange.get(), ok);
+            // A bound domain map is read through the name it is bound to, not by itself.
+            std::optional<DevicePath> domain
+                = e.accuInit ? matchDomain(*e.accuInit, &m_scope) : std::nullopt;
+            if (!domain)
+                walkChild(e.accuInit.get(), ok);
+            m_scope.emplace_back(e.accuVar, std::move(domain));
+            walkChild(e.result.get(), ok);
+            m_scope.pop_back();
+            return ok;
+        }
+        // Iterating a map of the device sees its keys (and with two variables its values).
+        std::optional<DevicePath> range
+            = e.iterRange ? matchDeviceMap(*e.iterRange, m_scope) : std::nullopt;
+        if (range) {
+            range->presenceOnly = e.iterVar2.empty();
+            add(std::move(*range));
+        } else {
+            walkChild(e.iterRange.get(), ok);
+        }
+        walkChild(e.accuInit.get(), ok);
+        m_scope.emplace_back(e.accuVar, std::nullopt);
+        m_scope.emplace_back(e.iterVar, std::nullopt);
+        if (!e.iterVar2.empty())
+            m_scope.emplace_back(e.iterVar2, std::nullopt);
+        walkChild(e.loopCondition.get(), ok);
+        walkChild(e.loopStep.get(), ok);
+        m_scope.resize(m_scope.size() - (e.iterVar2.empty() ? 1 : 2));
+        walkChild(e.result.get(), ok);
+        m_scope.pop_back();
+        return ok;
+    }
+
+    std::vector<DevicePath> &m_paths;
+    BoundLocals m_scope;
+};
 
 template <typename T> void appendRaw(std::string &key, const T &value)
 {
@@ -273,6 +422,19 @@ std::unique_ptr<Node> DevicePathCompiler::compilePath(
     return std::make_unique<DevicePathNode>(std::move(*path), test, std::move(generic));
 }
 
+std::unique_ptr<Node> DevicePathCompiler::compileKeyTest(
+    const Expr &e, std::unique_ptr<Node> generic) const
+{
+    const Expr &key = *e.args[0];
+    if (key.kind != ExprKind::Constant || key.constant.kind() != Kind::String)
+        return generic;
+    std::optional<DevicePath> path = matchDomain(*e.args[1], nullptr);
+    if (!path)
+        return generic;
+    path->name = std::string(key.constant.asString());
+    return std::make_unique<DevicePathNode>(std::move(*path), true, std::move(generic));
+}
+
 std::optional<DevicePath> devicePathOf(const Expr &e)
 {
     bool test = false;
@@ -282,8 +444,7 @@ std::optional<DevicePath> devicePathOf(const Expr &e)
 
 bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths)
 {
-    BoundLocals scope;
-    return walkDevicePaths(root, paths, scope);
+    return DevicePathWalker(paths).walk(root);
 }
 
 void appendAttributeKey(const DeviceAttributeValue *value, std::string &key)
@@ -356,6 +517,31 @@ void appendDriverKey(std::string_view driver, std::string &key)
     appendText(key, driver);
 }
 
+namespace {
+
+// The leaves of `domains` that `path` covers: domain and name of each, then its value unless
+// only presence is read. Length-prefixed texts keep the encoding unambiguous.
+template <typename T, typename AppendValue>
+void appendCoveredKey(const DevicePath &path, const std::vector<DeviceView::Domain<T>> &domains,
+    std::string &key, AppendValue appendValue)
+{
+    for (const DeviceView::Domain<T> &domain : domains) {
+        if (!path.anyDomain && domain.name != path.domain)
+            continue;
+        for (const auto &entry : domain.entries) {
+            if (!path.covers(path.kind, domain.name, entry.name))
+                continue;
+            appendText(key, domain.name);
+            appendText(key, entry.name);
+            if (!path.presenceOnly)
+                appendValue(&entry.value, key);
+        }
+    }
+    key += '|';
+}
+
+} // namespace
+
 void appendDevicePathKey(
     const DevicePath &path, const DeviceView &device, std::string &key, DeviceLookupHint &hint)
 {
@@ -367,10 +553,23 @@ void appendDevicePathKey(
         key += device.allowMultipleAllocations ? 'T' : 'F';
         return;
     case DevicePath::Kind::Attribute:
-        appendAttributeKey(device.findAttribute(path.domain, path.name, hint), key);
+        if (!path.isLeaf())
+            appendCoveredKey(path, device.attributeDomains(), key, appendAttributeKey);
+        else if (const DeviceAttributeValue *value
+                 = device.findAttribute(path.domain, path.name, hint);
+                 path.presenceOnly)
+            key += value ? '+' : '-';
+        else
+            appendAttributeKey(value, key);
         return;
     case DevicePath::Kind::Capacity:
-        appendCapacityKey(device.findCapacity(path.domain, path.name, hint), key);
+        if (!path.isLeaf())
+            appendCoveredKey(path, device.capacityDomains(), key, appendCapacityKey);
+        else if (const model::Quantity *value = device.findCapacity(path.domain, path.name, hint);
+                 path.presenceOnly)
+            key += value ? '+' : '-';
+        else
+            appendCapacityKey(value, key);
         return;
     }
 }

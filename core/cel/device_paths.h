@@ -24,15 +24,32 @@ class DeviceView;
 struct DeviceAttributeValue;
 struct DeviceLookupHint;
 
-// One leaf of `device` named with constant keys: `device.driver`,
-// `device.allowMultipleAllocations`, `device.attributes["d"].n` (or `["d"]["n"]`) and
-// `device.capacity["d"].n`. Its value on a device is all a read of it can depend on.
+// What a selector reads of `device`. Usually one leaf named with constant keys:
+// `device.driver`, `device.allowMultipleAllocations`, `device.attributes["d"].n` (or
+// `["d"]["n"]`) and `device.capacity["d"].n`; its value on a device is all a read of it can
+// depend on. A key computed at run time (`device.attributes[device.driver].type`) or a map
+// used whole (iterated, sized, compared) reads a set of leaves instead: every domain or every
+// name of an attribute or capacity path. And a read that only asks which entries exist
+// (`"n" in device.attributes["d"]`, has(), iterating a map's keys, size()) depends on their
+// presence, not on their values.
 struct DevicePath
 {
     enum class Kind : uint8_t { Driver, AllowMultipleAllocations, Attribute, Capacity };
     Kind kind = Kind::Driver;
     std::string domain; // Attribute and Capacity
     std::string name;
+    bool anyDomain = false; // every domain, not `domain`
+    bool anyName = false; // every name in the domain(s), not `name`
+    bool presenceOnly = false;
+
+    // Whether this names one leaf (perhaps only its presence), not a set of them.
+    bool isLeaf() const { return !anyDomain && !anyName; }
+    // Whether the leaf `domain`/`name` of `kind` is among those this path reads.
+    bool covers(Kind leafKind, std::string_view leafDomain, std::string_view leafName) const
+    {
+        return leafKind == kind && (anyDomain || leafDomain == domain)
+            && (anyName || leafName == name);
+    }
 
     bool operator==(const DevicePath &) const = default;
 };
@@ -43,19 +60,22 @@ class DevicePathCompiler final : public PathCompiler
 {
 public:
     std::unique_ptr<Node> compilePath(const Expr &e, std::unique_ptr<Node> generic) const override;
+    // `"n" in device.attributes["d"]` as has(device.attributes["d"].n).
+    std::unique_ptr<Node> compileKeyTest(
+        const Expr &e, std::unique_ptr<Node> generic) const override;
 };
 
 // The leaf path `e` reads (not a has() test), if it is one.
 std::optional<DevicePath> devicePathOf(const Expr &e);
 
-// Collects the leaf paths `root` reads (without duplicates) and returns true when those are
-// its only reads of `device`: then the result is a function of their values on a device.
-// False when it uses `device`, its maps or a domain as values, or binds a local `device`.
+// Collects the paths `root` reads (without duplicates) and returns true when those are its
+// only reads of `device`: then the result is a function of what they cover on a device. False
+// when it uses `device` itself as a value or binds a local `device`.
 bool collectDevicePaths(const Expr &root, std::vector<DevicePath> &paths);
 
-// Appends an exact encoding of the value of `path` on `device` (absent included) to `key`:
-// equal encodings mean equal values, to every function a selector can apply.
-// `hint` is the path's position on the previous device (see DeviceLookupHint).
+// Appends an exact encoding of what `path` reads on `device` (absent included) to `key`:
+// equal encodings mean equal values (or presence), to every function a selector can apply.
+// `hint` is a leaf path's position on the previous device (see DeviceLookupHint).
 void appendDevicePathKey(
     const DevicePath &path, const DeviceView &device, std::string &key, DeviceLookupHint &hint);
 

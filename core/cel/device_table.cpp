@@ -14,29 +14,29 @@ DeviceTable::DeviceTable(std::span<const DeviceView *const> devices)
         const DeviceView &device = *m_devices[i];
         encoding.clear();
         appendDriverKey(device.driver, encoding);
-        addValue(columnKey(DevicePath::Kind::Driver, {}, {}), i, encoding);
+        addValue(DevicePath::Kind::Driver, {}, {}, i, encoding);
         encoding.assign(1, device.allowMultipleAllocations ? 'T' : 'F');
-        addValue(columnKey(DevicePath::Kind::AllowMultipleAllocations, {}, {}), i, encoding);
+        addValue(DevicePath::Kind::AllowMultipleAllocations, {}, {}, i, encoding);
         for (const DeviceView::AttributeDomain &domain : device.attributeDomains()) {
             for (const auto &entry : domain.entries) {
                 encoding.clear();
                 appendAttributeKey(&entry.value, encoding);
-                addValue(
-                    columnKey(DevicePath::Kind::Attribute, domain.name, entry.name), i, encoding);
+                addValue(DevicePath::Kind::Attribute, domain.name, entry.name, i, encoding);
             }
         }
         for (const DeviceView::CapacityDomain &domain : device.capacityDomains()) {
             for (const auto &entry : domain.entries) {
                 encoding.clear();
                 appendCapacityKey(&entry.value, encoding);
-                addValue(
-                    columnKey(DevicePath::Kind::Capacity, domain.name, entry.name), i, encoding);
+                addValue(DevicePath::Kind::Capacity, domain.name, entry.name, i, encoding);
             }
         }
     }
     // The encodings served only to intern; a sweep needs the ids.
-    for (auto &[key, column] : m_columns)
+    for (auto &[key, column] : m_columns) {
+        column.distinct = static_cast<uint32_t>(column.idByEncoding.size());
         column.idByEncoding.clear();
+    }
 }
 
 std::string DeviceTable::columnKey(
@@ -65,11 +65,15 @@ std::string DeviceTable::columnKey(const DevicePath &path)
     return {};
 }
 
-void DeviceTable::addValue(const std::string &key, size_t device, const std::string &encoding)
+void DeviceTable::addValue(DevicePath::Kind kind, std::string_view domain, std::string_view name,
+    size_t device, const std::string &encoding)
 {
+    const std::string key = columnKey(kind, domain, name);
     auto found = m_columns.find(key);
     if (found == m_columns.end()) {
-        found = m_columns.emplace(key, Column {}).first;
+        found = m_columns
+                    .emplace(key, Column { kind, std::string(domain), std::string(name), {}, {} })
+                    .first;
         found->second.ids.assign(m_devices.size(), 0);
     }
     Column &column = found->second;
@@ -85,13 +89,26 @@ const uint32_t *DeviceTable::column(const DevicePath &path) const
     return found == m_columns.end() ? nullptr : found->second.ids.data();
 }
 
+std::vector<DeviceTable::ColumnRef> DeviceTable::columns(const DevicePath &path) const
+{
+    if (path.isLeaf()) {
+        const auto found = m_columns.find(columnKey(path));
+        if (found == m_columns.end())
+            return { ColumnRef {} };
+        return { ColumnRef { found->second.ids.data(), found->second.distinct } };
+    }
+    std::vector<ColumnRef> out;
+    for (const auto &[key, column] : m_columns) {
+        if (path.covers(column.kind, column.domain, column.name))
+            out.push_back({ column.ids.data(), column.distinct });
+    }
+    return out;
+}
+
 uint32_t DeviceTable::distinctValues(const DevicePath &path) const
 {
-    const uint32_t *ids = column(path);
-    uint32_t most = 0;
-    for (size_t i = 0; ids && i < m_devices.size(); ++i)
-        most = std::max(most, ids[i]);
-    return most;
+    const auto found = m_columns.find(columnKey(path));
+    return found == m_columns.end() ? 0 : found->second.distinct;
 }
 
 } // namespace dra::cel

@@ -30,21 +30,36 @@ public:
 
     size_t size() const { return m_devices.size(); }
     const DeviceView &device(size_t index) const { return *m_devices[index]; }
-    // The value ids of `path` by device index, or nullptr when no device publishes it.
+    // The value ids of the leaf `path` by device index, or nullptr when no device publishes it.
     const uint32_t *column(const DevicePath &path) const;
+    // A column as a sweep reads it: ids by device index (nullptr: no device publishes the
+    // leaf) and how many distinct values it holds (ids run from 1 to that).
+    struct ColumnRef
+    {
+        const uint32_t *ids = nullptr;
+        uint32_t distinct = 0;
+    };
+    // The columns of every leaf `path` covers (one leaf, or every domain or name), in an order
+    // fixed for the table.
+    std::vector<ColumnRef> columns(const DevicePath &path) const;
     // How many distinct values a column holds (ids run from 1 to this), for tests.
     uint32_t distinctValues(const DevicePath &path) const;
 
 private:
     struct Column
     {
+        DevicePath::Kind kind;
+        std::string domain;
+        std::string name;
         std::vector<uint32_t> ids; // by device index
-        std::unordered_map<std::string, uint32_t> idByEncoding;
+        std::unordered_map<std::string, uint32_t> idByEncoding; // while building
+        uint32_t distinct = 0;
     };
     static std::string columnKey(const DevicePath &path);
     static std::string columnKey(
         DevicePath::Kind kind, std::string_view domain, std::string_view name);
-    void addValue(const std::string &columnKey, size_t device, const std::string &encoding);
+    void addValue(DevicePath::Kind kind, std::string_view domain, std::string_view name,
+        size_t device, const std::string &encoding);
 
     std::vector<const DeviceView *> m_devices;
     std::unordered_map<std::string, Column> m_columns;

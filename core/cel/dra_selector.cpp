@@ -196,6 +196,17 @@ public:
         }
         return Value::list(std::move(out));
     }
+    Value visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const override
+    {
+        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+            for (const auto &e : domain->entries) {
+                const Value value = withValues ? toValue(e.value) : Value();
+                if (!visitor.visit(Value::borrowedString(e.name), withValues ? &value : nullptr))
+                    break;
+            }
+        }
+        return Value::null();
+    }
 
 private:
     std::string m_what;
@@ -261,6 +272,22 @@ public:
                 out.push_back(Value::borrowedString(d.name));
         }
         return Value::list(std::move(out));
+    }
+    Value visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const override
+    {
+        const auto *view = static_cast<const DeviceView *>(self.hostData());
+        const auto visitAll = [&](const auto &domains, const HostType &domainType) {
+            for (const auto &d : domains) {
+                const Value value = withValues ? Value::host(&domainType, &d, d.name) : Value();
+                if (!visitor.visit(Value::borrowedString(d.name), withValues ? &value : nullptr))
+                    break;
+            }
+        };
+        if (m_capacity)
+            visitAll(view->capacityDomains(), kCapacityDomain);
+        else
+            visitAll(view->attributeDomains(), kAttributeDomain);
+        return Value::null();
     }
 
 private:

@@ -114,7 +114,8 @@ public:
     const SelectorOptions &options() const { return m_options; }
     // What that environment declares (device fields, functions, cost rules).
     const SelectorFeatures &features() const { return m_features; }
-    // The leaf paths of `device` the selector reads with constant keys.
+    // The paths of `device` the selector reads: leaves with constant keys, or every domain or
+    // name of a map (see DevicePath).
     const std::vector<DevicePath> &devicePaths() const { return m_paths; }
     // True when those paths are all it reads of a device, so that devices with equal values
     // on them get equal results (value or error, message included).

@@ -13,10 +13,10 @@ namespace {
 // iteration; exceeding the limit turns the evaluation into an error.
 constexpr const char *kCostExceeded = "operation cancelled: actual cost limit exceeded";
 
-Value selectFromMap(const MapData &map, std::string_view field, bool testOnly)
+Value selectFromMap(const MapData &map, std::string_view field, uint64_t hash, bool testOnly)
 {
     const Value key = Value::borrowedString(field);
-    const Value *found = map.find(key);
+    const Value *found = map.find(key, hash);
     if (testOnly)
         return Value::boolean(found != nullptr);
     if (!found)
@@ -24,8 +24,10 @@ Value selectFromMap(const MapData &map, std::string_view field, bool testOnly)
     return *found;
 }
 
-// Looks up `index` in a list or map; nullopt when absent (for the optional forms).
-std::optional<Value> lookup(const Value &container, const Value &index, Value &error)
+// Looks up `index` in a list or map; nullopt when absent (for the optional forms). `hash` is
+// hashKey(index) when known ahead.
+std::optional<Value> lookup(const Value &container, const Value &index, Value &error,
+    std::optional<uint64_t> hash = std::nullopt)
 {
     switch (container.kind()) {
     case Kind::List: {
@@ -60,7 +62,8 @@ std::optional<Value> lookup(const Value &container, const Value &index, Value &e
             error = Value::error("unsupported key type: " + std::string(index.typeName()));
             return std::nullopt;
         }
-        if (const Value *found = container.asMap().find(index))
+        const MapData &map = container.asMap();
+        if (const Value *found = hash ? map.find(index, *hash) : map.find(index))
             return *found;
         error = noSuchKey(index);
         return std::nullopt;
@@ -142,7 +145,7 @@ Value SelectNode::eval(EvalFrame &frame) const
     case Kind::Error:
         return operand;
     case Kind::Map:
-        return selectFromMap(operand.asMap(), m_field, m_testOnly);
+        return selectFromMap(operand.asMap(), m_field, m_fieldHash, m_testOnly);
     case Kind::Host:
         return m_testOnly ? operand.hostType()->hasField(operand, m_field)
                           : operand.hostType()->select(operand, m_field);
@@ -152,7 +155,7 @@ Value SelectNode::eval(EvalFrame &frame) const
             return m_testOnly ? Value::boolean(false) : operand;
         const Value &inner = operand.optionalValue();
         if (inner.kind() == Kind::Map) {
-            const Value *found = inner.asMap().find(Value::borrowedString(m_field));
+            const Value *found = inner.asMap().find(Value::borrowedString(m_field), m_fieldHash);
             if (m_testOnly)
                 return Value::boolean(found != nullptr);
             return found ? Value::optionalOf(*found) : Value::optionalNone();
@@ -188,7 +191,7 @@ Value IndexNode::eval(EvalFrame &frame) const
         optional = true;
     }
     Value error;
-    std::optional<Value> found = lookup(operand, index, error);
+    std::optional<Value> found = lookup(operand, index, error, m_indexHash);
     if (!optional)
         return found ? std::move(*found) : std::move(error);
     if (found)
@@ -392,15 +395,19 @@ Value ComprehensionNode::eval(EvalFrame &frame) const
                 break;
         }
     } else if (range.kind() == Kind::Host) {
-        // Map-like host values (device attribute domains) iterate over their keys.
-        const Value keys = range.hostType()->keys(range);
-        if (keys.isError())
-            return keys;
-        for (const Value &key : keys.asList()) {
-            const Value value = range.hostType()->index(range, key);
-            if (!iterate(key, &value))
-                break;
-        }
+        // Map-like host values (device attribute domains) iterate over their keys in place.
+        struct Visitor final : EntryVisitor
+        {
+            decltype(iterate) &step;
+            explicit Visitor(decltype(iterate) &s)
+                : step(s)
+            {
+            }
+            bool visit(const Value &key, const Value *value) override { return step(key, value); }
+        } visitor(iterate);
+        const Value visited = range.hostType()->visitEntries(range, m.iter2Slot >= 0, visitor);
+        if (visited.isError())
+            return visited;
     } else {
         return Value::error("expression of type '" + std::string(range.typeName())
             + "' cannot be range of a comprehension");

@@ -5,6 +5,7 @@
 // The node types of compiled programs. Internal to the module: built by the planner.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,7 @@ public:
     SelectNode(NodePtr operand, std::string field, bool testOnly)
         : m_operand(std::move(operand))
         , m_field(std::move(field))
+        , m_fieldHash(hashKey(Value::borrowedString(m_field)))
         , m_testOnly(testOnly)
     {
     }
@@ -108,6 +110,7 @@ public:
 private:
     NodePtr m_operand;
     std::string m_field;
+    uint64_t m_fieldHash; // of m_field as a map key
     bool m_testOnly;
 };
 
@@ -120,12 +123,15 @@ public:
         , m_index(std::move(index))
         , m_optional(optional)
     {
+        if (const Value *key = m_index->constant(); key && isValidMapKey(*key))
+            m_indexHash = hashKey(*key);
     }
     Value eval(EvalFrame &frame) const override;
 
 private:
     NodePtr m_operand;
     NodePtr m_index;
+    std::optional<uint64_t> m_indexHash; // of a constant index, as a map key
     bool m_optional;
 };
 

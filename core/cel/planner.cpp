@@ -264,8 +264,14 @@ private:
     // `generic`, or the host environment's direct accessor for the path `e` names.
     NodePtr withPathAccessor(const Expr &e, NodePtr generic)
     {
-        if (!m_options.paths)
+        if (!m_options.paths || !rootIsVariable(e))
             return generic;
+        return m_options.paths->compilePath(e, std::move(generic));
+    }
+
+    // Whether the chain of selects and indexes `e` ends in a variable (not a local).
+    bool rootIsVariable(const Expr &e) const
+    {
         const Expr *root = &e;
         while (true) {
             if (root->kind == ExprKind::Select && root->target)
@@ -276,9 +282,7 @@ private:
             else
                 break;
         }
-        if (root->kind != ExprKind::Ident || findLocal(root->name) >= 0)
-            return generic;
-        return m_options.paths->compilePath(e, std::move(generic));
+        return root->kind == ExprKind::Ident && findLocal(root->name) < 0;
     }
 
     int blockSlot(int index) const
@@ -289,6 +293,16 @@ private:
     }
 
     NodePtr planCall(const Expr &e)
+    {
+        NodePtr node = planFunctionCall(e);
+        // `"key" in map`: the host environment may test a path's presence directly.
+        if (m_options.paths && !e.target && e.name == "@in" && e.args.size() == 2
+            && rootIsVariable(*e.args[1]))
+            return m_options.paths->compileKeyTest(e, std::move(node));
+        return node;
+    }
+
+    NodePtr planFunctionCall(const Expr &e)
     {
         const std::string &fn = e.name;
         const size_t n = e.args.size();

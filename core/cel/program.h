@@ -49,6 +49,11 @@ public:
     // planned the generic way) when there is no host object, or `generic` itself.
     virtual std::unique_ptr<Node> compilePath(
         const Expr &e, std::unique_ptr<Node> generic) const = 0;
+    // The same for `"key" in map` (`e` is the call): a presence test of the path.
+    virtual std::unique_ptr<Node> compileKeyTest(const Expr &, std::unique_ptr<Node> generic) const
+    {
+        return generic;
+    }
 };
 
 // Compilation settings.

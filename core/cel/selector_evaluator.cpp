@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/cel/selector_evaluator.h"
 
+#include <algorithm>
+
 namespace dra::cel {
 
 namespace {
@@ -11,6 +13,8 @@ namespace {
 // and memory stays bounded whatever the inventory.
 constexpr size_t kMaxRemembered = 4096;
 constexpr size_t kTrialLookups = 256;
+// Selectors whose columns combine in at most this many ways find results by slot, not by key.
+constexpr uint64_t kMaxSlots = 1 << 15;
 
 } // namespace
 
@@ -55,33 +59,76 @@ const SelectorResult &SelectorEvaluator::evaluate(const DeviceTable &table, size
         evaluateInto(m_selector, device, m_result);
         return m_result;
     }
-    if (m_table != &table || m_keyKind != KeyKind::Ids) {
-        useKeys(KeyKind::None); // forget ids of another table
-        useKeys(KeyKind::Ids);
-        m_table = &table;
-        m_columns.clear();
-        for (const DevicePath &path : m_selector.devicePaths())
-            m_columns.push_back(table.column(path));
-        m_ids.assign(m_columns.size(), 0);
-    }
+    if (m_table != &table || m_keyKind != KeyKind::Ids)
+        readColumnsOf(table);
     // Neighbouring devices mostly read the same ids: compare them with the last device's
-    // before building a key to hash.
+    // before finding the result by them.
     bool same = m_last != nullptr && m_keyFromIds;
+    size_t slot = 0;
     for (size_t i = 0; i < m_columns.size(); ++i) {
-        const uint32_t id = m_columns[i] ? m_columns[i][index] : 0;
+        uint32_t id = m_columns[i] ? m_columns[i][index] : 0;
+        if (m_presenceOnly[i])
+            id = id != 0;
         same = same && id == m_ids[i];
         m_ids[i] = id;
+        slot += id * m_strides[i];
     }
     if (same) {
         ++m_lookups;
         ++m_reused;
         return *m_last;
     }
-    // The key is the value ids, 4 bytes per path: a short string stays inline (no allocation).
+    if (!m_slots.empty())
+        return lookUpSlot(device, slot);
+    // The key is the value ids, 4 bytes per column: a short string stays inline (no allocation).
     m_key.assign(reinterpret_cast<const char *>(m_ids.data()), m_ids.size() * sizeof(uint32_t));
     const SelectorResult &result = lookUp(device);
     m_keyFromIds = true;
     return result;
+}
+
+void SelectorEvaluator::readColumnsOf(const DeviceTable &table)
+{
+    useKeys(KeyKind::None); // forget ids of another table
+    useKeys(KeyKind::Ids);
+    m_table = &table;
+    m_columns.clear();
+    m_presenceOnly.clear();
+    m_strides.clear();
+    // Ids of one column run from 0 (absent) to its count of distinct values; read as digits of
+    // one number they give each combination a slot, when there are few enough combinations.
+    uint64_t combinations = 1;
+    for (const DevicePath &path : m_selector.devicePaths()) {
+        for (const DeviceTable::ColumnRef &column : table.columns(path)) {
+            m_columns.push_back(column.ids);
+            m_presenceOnly.push_back(path.presenceOnly);
+            m_strides.push_back(combinations);
+            const uint64_t radix = path.presenceOnly ? 2 : uint64_t { column.distinct } + 1;
+            combinations = std::min(combinations * radix, kMaxSlots + 1);
+        }
+    }
+    if (combinations > kMaxSlots)
+        m_strides.assign(m_columns.size(), 0);
+    m_slots.assign(combinations > kMaxSlots ? 0 : combinations, -1);
+    m_slotResults.clear();
+    m_ids.assign(m_columns.size(), 0);
+}
+
+const SelectorResult &SelectorEvaluator::lookUpSlot(const DeviceView &device, size_t slot)
+{
+    ++m_lookups;
+    m_keyFromIds = true;
+    int32_t &remembered = m_slots[slot];
+    if (remembered >= 0) {
+        ++m_reused;
+        m_last = &m_slotResults[static_cast<size_t>(remembered)];
+        return *m_last;
+    }
+    evaluateInto(m_selector, device, m_result);
+    remembered = static_cast<int32_t>(m_slotResults.size());
+    m_slotResults.push_back(m_result); // a deque: earlier results stay where they are
+    m_last = &m_slotResults.back();
+    return *m_last;
 }
 
 const SelectorResult &SelectorEvaluator::lookUp(const DeviceView &device)

@@ -13,6 +13,17 @@ namespace dra::cel {
 
 namespace {
 
+// Maps of this many entries and more keep a sorted index of their key hashes.
+constexpr size_t kIndexedMapSize = 16;
+
+// Key equality once the hashes agree: strings (nearly every key) compared directly.
+bool keysEqual(const Value &a, const Value &b)
+{
+    if (a.kind() == Kind::String && b.kind() == Kind::String)
+        return a.asString() == b.asString();
+    return valuesEqual(a, b);
+}
+
 void appendQuoted(std::string &out, std::string_view s)
 {
     out += '"';
@@ -287,16 +298,25 @@ std::string Value::debugString() const
     return {};
 }
 
+void MapData::reserve(size_t entries)
+{
+    m_keys.reserve(entries);
+    m_values.reserve(entries);
+    m_hashes.reserve(entries);
+}
+
 bool MapData::insert(Value key, Value value)
 {
-    if (find(key))
+    const uint64_t hash = hashKey(key);
+    if (find(key, hash))
         return false;
     m_keys.push_back(std::move(key));
     m_values.push_back(std::move(value));
-    if (m_keys.size() == 16)
+    m_hashes.push_back(hash);
+    if (m_keys.size() == kIndexedMapSize)
         buildIndex();
-    else if (m_keys.size() > 16) {
-        const std::pair<uint64_t, uint32_t> entry { hashKey(m_keys.back()),
+    else if (m_keys.size() > kIndexedMapSize) {
+        const std::pair<uint64_t, uint32_t> entry { hash,
             static_cast<uint32_t>(m_keys.size() - 1) };
         m_index.insert(std::upper_bound(m_index.begin(), m_index.end(), entry), entry);
     }
@@ -308,27 +328,44 @@ void MapData::buildIndex()
     m_index.clear();
     m_index.reserve(m_keys.size());
     for (size_t i = 0; i < m_keys.size(); ++i)
-        m_index.emplace_back(hashKey(m_keys[i]), static_cast<uint32_t>(i));
+        m_index.emplace_back(m_hashes[i], static_cast<uint32_t>(i));
     std::sort(m_index.begin(), m_index.end());
 }
 
 const Value *MapData::find(const Value &key) const
 {
-    if (m_keys.size() < 16) {
-        for (size_t i = 0; i < m_keys.size(); ++i) {
-            if (valuesEqual(m_keys[i], key))
+    return find(key, hashKey(key));
+}
+
+const Value *MapData::find(const Value &key, uint64_t hash) const
+{
+    if (m_keys.size() < kIndexedMapSize) {
+        for (size_t i = 0; i < m_hashes.size(); ++i) {
+            if (m_hashes[i] == hash && keysEqual(m_keys[i], key))
                 return &m_values[i];
         }
         return nullptr;
     }
-    const uint64_t h = hashKey(key);
-    auto it
-        = std::lower_bound(m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t> { h, 0 });
-    for (; it != m_index.end() && it->first == h; ++it) {
-        if (valuesEqual(m_keys[it->second], key))
+    auto it = std::lower_bound(
+        m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t> { hash, 0 });
+    for (; it != m_index.end() && it->first == hash; ++it) {
+        if (keysEqual(m_keys[it->second], key))
             return &m_values[it->second];
     }
     return nullptr;
+}
+
+Value HostType::visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const
+{
+    const Value all = keys(self);
+    if (all.isError())
+        return all;
+    for (const Value &key : all.asList()) {
+        const Value value = withValues ? index(self, key) : Value();
+        if (!visitor.visit(key, withValues ? &value : nullptr))
+            break;
+    }
+    return Value::null();
 }
 
 Value HostType::select(const Value &self, std::string_view field) const

@@ -141,13 +141,20 @@ private:
 };
 
 // The entries of a CEL map in insertion order, with lookup by CEL key equality (1, 1u and 1.0
-// find the same entry). Large maps keep a hash index.
+// find the same entry). Each key's hash is kept beside it, so a lookup compares one array of
+// hashes and reads a key's text only to confirm a match: the keys' texts live elsewhere on
+// the heap, and touching each of them was most of the cost of a lookup on a cold map. Large
+// maps also keep a sorted index of the hashes.
 class MapData final
 {
 public:
+    // Room for `entries` without reallocating, for callers that know the size.
+    void reserve(size_t entries);
     // Adds an entry; returns false when an equal key is already present.
     bool insert(Value key, Value value);
     const Value *find(const Value &key) const;
+    // The same with `hash` == hashKey(key), computed once for a constant key.
+    const Value *find(const Value &key, uint64_t hash) const;
     size_t size() const { return m_keys.size(); }
     const std::vector<Value> &keys() const { return m_keys; }
     const std::vector<Value> &values() const { return m_values; }
@@ -156,7 +163,19 @@ private:
     void buildIndex();
     std::vector<Value> m_keys;
     std::vector<Value> m_values;
+    std::vector<uint64_t> m_hashes; // hashKey() of each key, by position
     std::vector<std::pair<uint64_t, uint32_t>> m_index; // sorted (hash, position) when large
+};
+
+// Receives the entries of a map-like host value one at a time (HostType::visitEntries()).
+class EntryVisitor
+{
+public:
+    // `value` is null when only keys were asked for. Returns false to stop.
+    virtual bool visit(const Value &key, const Value *value) = 0;
+
+protected:
+    ~EntryVisitor() = default;
 };
 
 // Behaviour of a host value kind: Kubernetes quantities and versions, the DRA device view.
@@ -180,6 +199,11 @@ public:
     virtual Value keys(const Value &self) const;
     // `key in v`; the default is has(v.key) for a string key, false for any other.
     virtual Value contains(const Value &self, const Value &key) const;
+    // Visits the entries of a map-like host value in the order of keys(), values only when
+    // `withValues`, for comprehensions: device maps override it to read their entries in
+    // place instead of building a list of keys and looking each one up again. Returns an error
+    // value for a value that is not map-like, else null. The default uses keys() and index().
+    virtual Value visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const;
 };
 
 // True when `key` is a valid map key kind (bool, int, uint, string).
