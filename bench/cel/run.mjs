@@ -129,7 +129,7 @@ for (const s of selectors) {
   const js = time(celjsDevices, (input) => jsEval(input));
   const fastestPeer = Math.min(buf.ns, js.ns);
   const row = { name: s.name, k8s, unshared, plain, buf, js, hand,
-    floorRatio: k8s.ns / hand.ns, peerRatio: fastestPeer / plain.ns };
+    floorRatio: k8s.ns / hand.ns_per_device, peerRatio: fastestPeer / plain.ns };
   rows.push(row);
   const agree = [unshared.matches, plain.matches, buf.matches, js.matches, hand.matches].every((m) => m === k8s.matches);
   console.log([s.name.padEnd(19), pad(fmt(k8s.ns), 7), pad(fmt(hand.ns_per_device), 7), pad(row.floorRatio.toFixed(2) + "x", 9),

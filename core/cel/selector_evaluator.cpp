@@ -32,7 +32,7 @@ void SelectorEvaluator::useKeys(KeyKind kind)
     if (m_keyKind == kind)
         return;
     m_keyKind = kind;
-    m_keyFromIds = false;
+    m_sweeping = nullptr;
     m_results.clear();
     m_last = nullptr;
     m_lastKey.clear();
@@ -52,82 +52,63 @@ const SelectorResult &SelectorEvaluator::evaluate(const DeviceView &device)
     return lookUp(device);
 }
 
-const SelectorResult &SelectorEvaluator::evaluate(const DeviceTable &table, size_t index)
+const SelectorResult &SelectorEvaluator::evaluateUnprepared(const DeviceTable &table, size_t index)
 {
-    const DeviceView &device = table.device(index);
     if (!m_memo) {
-        evaluateInto(m_selector, device, m_result);
+        evaluateInto(m_selector, table.device(index), m_result);
         return m_result;
     }
-    if (m_table != &table || m_keyKind != KeyKind::Ids)
-        readColumnsOf(table);
-    // Neighbouring devices mostly read the same ids: compare them with the last device's
-    // before finding the result by them.
-    bool same = m_last != nullptr && m_keyFromIds;
-    size_t slot = 0;
-    for (size_t i = 0; i < m_columns.size(); ++i) {
-        uint32_t id = m_columns[i] ? m_columns[i][index] : 0;
-        if (m_presenceOnly[i])
-            id = id != 0;
-        same = same && id == m_ids[i];
-        m_ids[i] = id;
-        slot += id * m_strides[i];
-    }
-    if (same) {
-        ++m_lookups;
-        ++m_reused;
-        return *m_last;
-    }
+    readColumnsOf(table);
+    return evaluate(table, index);
+}
+
+const SelectorResult &SelectorEvaluator::evaluateMiss(const DeviceView &device, size_t slot)
+{
     if (!m_slots.empty())
         return lookUpSlot(device, slot);
     // The key is the value ids, 4 bytes per column: a short string stays inline (no allocation).
     m_key.assign(reinterpret_cast<const char *>(m_ids.data()), m_ids.size() * sizeof(uint32_t));
-    const SelectorResult &result = lookUp(device);
-    m_keyFromIds = true;
-    return result;
+    return lookUp(device);
 }
 
 void SelectorEvaluator::readColumnsOf(const DeviceTable &table)
 {
     useKeys(KeyKind::None); // forget ids of another table
     useKeys(KeyKind::Ids);
-    m_table = &table;
     m_columns.clear();
-    m_presenceOnly.clear();
-    m_strides.clear();
     // Ids of one column run from 0 (absent) to its count of distinct values; read as digits of
     // one number they give each combination a slot, when there are few enough combinations.
     uint64_t combinations = 1;
     for (const DevicePath &path : m_selector.devicePaths()) {
         for (const DeviceTable::ColumnRef &column : table.columns(path)) {
-            m_columns.push_back(column.ids);
-            m_presenceOnly.push_back(path.presenceOnly);
-            m_strides.push_back(combinations);
+            if (!column.ids)
+                continue; // no device publishes it: absent on all, the same for all
+            m_columns.push_back({ column.ids, path.presenceOnly, combinations });
             const uint64_t radix = path.presenceOnly ? 2 : uint64_t { column.distinct } + 1;
             combinations = std::min(combinations * radix, kMaxSlots + 1);
         }
     }
-    if (combinations > kMaxSlots)
-        m_strides.assign(m_columns.size(), 0);
-    m_slots.assign(combinations > kMaxSlots ? 0 : combinations, -1);
+    if (combinations > kMaxSlots) {
+        for (SweepColumn &column : m_columns)
+            column.stride = 0;
+    }
+    m_slots.assign(combinations > kMaxSlots ? 0 : combinations, nullptr);
     m_slotResults.clear();
     m_ids.assign(m_columns.size(), 0);
+    m_sweeping = &table;
 }
 
 const SelectorResult &SelectorEvaluator::lookUpSlot(const DeviceView &device, size_t slot)
 {
     ++m_lookups;
-    m_keyFromIds = true;
-    int32_t &remembered = m_slots[slot];
-    if (remembered >= 0) {
+    if (const SelectorResult *remembered = m_slots[slot]) {
         ++m_reused;
-        m_last = &m_slotResults[static_cast<size_t>(remembered)];
+        m_last = remembered;
         return *m_last;
     }
     evaluateInto(m_selector, device, m_result);
-    remembered = static_cast<int32_t>(m_slotResults.size());
     m_slotResults.push_back(m_result); // a deque: earlier results stay where they are
-    m_last = &m_slotResults.back();
+    m_slots[slot] = m_last = &m_slotResults.back();
     return *m_last;
 }
 
@@ -150,6 +131,7 @@ const SelectorResult &SelectorEvaluator::lookUp(const DeviceView &device)
     m_last = nullptr;
     if (m_lookups >= kTrialLookups && m_reused * 2 < m_lookups) {
         m_memo = false;
+        m_sweeping = nullptr;
         m_results.clear();
     } else if (m_results.size() < kMaxRemembered) {
         // Entries do not move when the table grows, so m_last stays valid.
