@@ -17,26 +17,42 @@ DeviceTable::DeviceTable(std::span<const DeviceView *const> devices)
         addValue(DevicePath::Kind::Driver, {}, {}, i, encoding);
         encoding.assign(1, device.allowMultipleAllocations ? 'T' : 'F');
         addValue(DevicePath::Kind::AllowMultipleAllocations, {}, {}, i, encoding);
-        for (const DeviceView::AttributeDomain &domain : device.attributeDomains()) {
-            for (const auto &entry : domain.entries) {
-                encoding.clear();
-                appendAttributeKey(&entry.value, encoding);
-                addValue(DevicePath::Kind::Attribute, domain.name, entry.name, i, encoding);
-            }
-        }
-        for (const DeviceView::CapacityDomain &domain : device.capacityDomains()) {
-            for (const auto &entry : domain.entries) {
-                encoding.clear();
-                appendCapacityKey(&entry.value, encoding);
-                addValue(DevicePath::Kind::Capacity, domain.name, entry.name, i, encoding);
-            }
-        }
+        addEntries(DevicePath::Kind::Attribute, device.attributeDomains(), i, appendAttributeKey);
+        addEntries(DevicePath::Kind::Capacity, device.capacityDomains(), i, appendCapacityKey);
     }
     // The encodings served only to intern; a sweep needs the ids.
-    for (auto &[key, column] : m_columns) {
-        column.distinct = static_cast<uint32_t>(column.idByEncoding.size());
-        column.idByEncoding.clear();
+    for (auto *columns : { &m_columns, &m_layouts }) {
+        for (auto &[key, column] : *columns) {
+            column.distinct = static_cast<uint32_t>(column.idByEncoding.size());
+            column.idByEncoding.clear();
+        }
     }
+}
+
+template <typename T, typename AppendValue>
+void DeviceTable::addEntries(DevicePath::Kind kind,
+    const std::vector<DeviceView::Domain<T>> &domains, size_t device, AppendValue appendValue)
+{
+    // Names are C identifiers and domains DNS subdomains: NUL and \x01 separate them.
+    std::string encoding;
+    std::string allNames;
+    std::string names;
+    for (const DeviceView::Domain<T> &domain : domains) {
+        names.clear();
+        for (const auto &entry : domain.entries) {
+            encoding.clear();
+            appendValue(&entry.value, encoding);
+            addValue(kind, domain.name, entry.name, device, encoding);
+            names += entry.name;
+            names += '\0';
+        }
+        addLayout(kind, domain.name, device, names);
+        allNames += domain.name;
+        allNames += '\x01';
+        allNames += names;
+    }
+    if (!allNames.empty())
+        addLayout(kind, kAllDomains, device, allNames);
 }
 
 std::string DeviceTable::columnKey(
@@ -76,7 +92,23 @@ void DeviceTable::addValue(DevicePath::Kind kind, std::string_view domain, std::
                     .first;
         found->second.ids.assign(m_devices.size(), 0);
     }
-    Column &column = found->second;
+    intern(found->second, device, encoding);
+}
+
+void DeviceTable::addLayout(
+    DevicePath::Kind kind, std::string_view domain, size_t device, const std::string &encoding)
+{
+    const std::string key = columnKey(kind, domain, {});
+    auto found = m_layouts.find(key);
+    if (found == m_layouts.end()) {
+        found = m_layouts.emplace(key, Column { kind, std::string(domain), {}, {}, {} }).first;
+        found->second.ids.assign(m_devices.size(), 0);
+    }
+    intern(found->second, device, encoding);
+}
+
+void DeviceTable::intern(Column &column, size_t device, const std::string &encoding)
+{
     const auto [id, inserted] = column.idByEncoding.try_emplace(
         encoding, static_cast<uint32_t>(column.idByEncoding.size() + 1));
     (void)inserted;
@@ -96,6 +128,13 @@ std::vector<DeviceTable::ColumnRef> DeviceTable::columns(const DevicePath &path)
         if (found == m_columns.end())
             return { ColumnRef {} };
         return { ColumnRef { found->second.ids.data(), found->second.distinct } };
+    }
+    if (path.presenceOnly && path.anyName) {
+        const auto found
+            = m_layouts.find(columnKey(path.kind, path.anyDomain ? kAllDomains : path.domain, {}));
+        if (found == m_layouts.end())
+            return { ColumnRef {} };
+        return { ColumnRef { found->second.ids.data(), found->second.distinct, true } };
     }
     std::vector<ColumnRef> out;
     for (const auto &[key, column] : m_columns) {

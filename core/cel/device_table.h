@@ -38,9 +38,13 @@ public:
     {
         const uint32_t *ids = nullptr;
         uint32_t distinct = 0;
+        // Ids of which names are present (a path reading the presence of every name of a
+        // domain, or of all domains), to compare as they are, not as present or absent.
+        bool layout = false;
     };
     // The columns of every leaf `path` covers (one leaf, or every domain or name), in an order
-    // fixed for the table.
+    // fixed for the table. A path that reads only which names a domain (or the device) has
+    // gets one column of those layouts instead.
     std::vector<ColumnRef> columns(const DevicePath &path) const;
     // How many distinct values a column holds (ids run from 1 to this), for tests.
     uint32_t distinctValues(const DevicePath &path) const;
@@ -60,9 +64,19 @@ private:
         DevicePath::Kind kind, std::string_view domain, std::string_view name);
     void addValue(DevicePath::Kind kind, std::string_view domain, std::string_view name,
         size_t device, const std::string &encoding);
+    static void intern(Column &column, size_t device, const std::string &encoding);
+    // Every entry of `domains` of one device, and their layouts.
+    template <typename T, typename AppendValue>
+    void addEntries(DevicePath::Kind kind, const std::vector<DeviceView::Domain<T>> &domains,
+        size_t device, AppendValue appendValue);
+    // The layout of one domain's names, or with kAllDomains of every domain's.
+    void addLayout(
+        DevicePath::Kind kind, std::string_view domain, size_t device, const std::string &encoding);
+    static constexpr std::string_view kAllDomains = "\x01";
 
     std::vector<const DeviceView *> m_devices;
     std::unordered_map<std::string, Column> m_columns;
+    std::unordered_map<std::string, Column> m_layouts; // by columnKey(kind, domain, {})
 };
 
 } // namespace dra::cel

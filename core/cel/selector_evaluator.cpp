@@ -83,8 +83,9 @@ void SelectorEvaluator::readColumnsOf(const DeviceTable &table)
         for (const DeviceTable::ColumnRef &column : table.columns(path)) {
             if (!column.ids)
                 continue; // no device publishes it: absent on all, the same for all
-            m_columns.push_back({ column.ids, path.presenceOnly, combinations });
-            const uint64_t radix = path.presenceOnly ? 2 : uint64_t { column.distinct } + 1;
+            const bool presenceOnly = path.presenceOnly && !column.layout;
+            m_columns.push_back({ column.ids, presenceOnly, combinations });
+            const uint64_t radix = presenceOnly ? 2 : uint64_t { column.distinct } + 1;
             combinations = std::min(combinations * radix, kMaxSlots + 1);
         }
     }
