@@ -58,6 +58,17 @@ long long parseQuantity(const std::string &text)
     return n;
 }
 
+// The element of `items` called `name`, or nullptr: domains and attributes are a handful, so a
+// scan is what a hand-written predicate would do.
+template <typename Items> auto *findNamed(Items &items, std::string_view name)
+{
+    for (auto &item : items) {
+        if (item.name == name)
+            return &item;
+    }
+    return static_cast<decltype(&*items.begin())>(nullptr);
+}
+
 struct Attribute
 {
     std::string name;
@@ -69,15 +80,6 @@ struct Domain
 {
     std::string name;
     std::vector<Attribute> attributes;
-
-    const Attribute *find(std::string_view attribute) const
-    {
-        for (const Attribute &a : attributes) {
-            if (a.name == attribute)
-                return &a;
-        }
-        return nullptr;
-    }
 };
 
 struct Device
@@ -92,15 +94,6 @@ struct Device
     Version driverVersion, computeCapability;
     // Every attribute by domain, for the selectors whose keys are not constants.
     std::vector<Domain> domains;
-
-    const Domain *findDomain(std::string_view name) const
-    {
-        for (const Domain &d : domains) {
-            if (d.name == name)
-                return &d;
-        }
-        return nullptr;
-    }
 };
 
 std::vector<Device> loadDevices(const char *path)
@@ -129,10 +122,9 @@ std::vector<Device> loadDevices(const char *path)
                     attribute.text = value["string"];
                 else if (value.contains("version"))
                     attribute.text = value["version"];
-                auto found = std::find_if(device.domains.begin(), device.domains.end(),
-                    [&](const Domain &x) { return x.name == domain; });
-                if (found == device.domains.end())
-                    found = device.domains.insert(device.domains.end(), Domain { domain, {} });
+                Domain *found = findNamed(device.domains, domain);
+                if (!found)
+                    found = &device.domains.emplace_back(Domain { domain, {} });
                 found->attributes.push_back(attribute);
                 if (domain == "gpu.nvidia.com") {
                     if (name == "type")
@@ -218,8 +210,8 @@ const std::vector<std::pair<std::string, Predicate>> &predicates()
             [](const Device &d) { return d.hasPcieRoot && d.pcieRoot == "pci0000:15"; } },
         { "dynamic-key",
             [](const Device &d) {
-                const Domain *domain = d.findDomain(d.driver);
-                const Attribute *type = domain ? domain->find("type") : nullptr;
+                const Domain *domain = findNamed(d.domains, d.driver);
+                const Attribute *type = domain ? findNamed(domain->attributes, "type") : nullptr;
                 return type && type->isString && type->text == "gpu";
             } },
         { "domain-exists",
@@ -229,7 +221,7 @@ const std::vector<std::pair<std::string, Predicate>> &predicates()
             } },
         { "attribute-exists",
             [](const Device &d) {
-                const Domain *domain = d.findDomain("gpu.nvidia.com");
+                const Domain *domain = findNamed(d.domains, "gpu.nvidia.com");
                 return domain
                     && std::any_of(domain->attributes.begin(), domain->attributes.end(),
                         [](const Attribute &a) { return a.name.starts_with("cuda"); });

@@ -27,6 +27,12 @@ bool isDeviceIdent(const Expr &e)
     return e.kind == ExprKind::Ident && e.name == "device";
 }
 
+// `e` when it is a constant string.
+const Expr *constantString(const Expr &e)
+{
+    return e.kind == ExprKind::Constant && e.constant.kind() == Kind::String ? &e : nullptr;
+}
+
 // One step of a path: `x.key` (or `has(x.key)` when `allowTest`) or `x["key"]` with a
 // constant string; sets its operand and key. False for any other shape.
 bool pathStep(const Expr &e, bool allowTest, const Expr *&operand, std::string &key, bool &test)
@@ -40,7 +46,7 @@ bool pathStep(const Expr &e, bool allowTest, const Expr *&operand, std::string &
         return true;
     }
     if (e.kind == ExprKind::Call && !e.target && e.name == "_[_]" && e.args.size() == 2
-        && e.args[1]->kind == ExprKind::Constant && e.args[1]->constant.kind() == Kind::String) {
+        && constantString(*e.args[1])) {
         test = false;
         operand = e.args[0].get();
         key = std::string(e.args[1]->constant.asString());
@@ -189,11 +195,6 @@ std::optional<DevicePath> matchDeviceMap(const Expr &e, const BoundLocals &scope
     if (std::optional<DevicePath::Kind> kind = matchDeviceMaps(e, scope))
         return DevicePath { *kind, {}, {}, true, true };
     return std::nullopt;
-}
-
-const Expr *constantString(const Expr &e)
-{
-    return e.kind == ExprKind::Constant && e.constant.kind() == Kind::String ? &e : nullptr;
 }
 
 class DevicePathWalker
@@ -425,13 +426,11 @@ std::unique_ptr<Node> DevicePathCompiler::compilePath(
 std::unique_ptr<Node> DevicePathCompiler::compileKeyTest(
     const Expr &e, std::unique_ptr<Node> generic) const
 {
-    const Expr &key = *e.args[0];
-    if (key.kind != ExprKind::Constant || key.constant.kind() != Kind::String)
-        return generic;
-    std::optional<DevicePath> path = matchDomain(*e.args[1], nullptr);
+    const Expr *key = constantString(*e.args[0]);
+    std::optional<DevicePath> path = key ? matchDomain(*e.args[1], nullptr) : std::nullopt;
     if (!path)
         return generic;
-    path->name = std::string(key.constant.asString());
+    path->name = std::string(key->constant.asString());
     return std::make_unique<DevicePathNode>(std::move(*path), true, std::move(generic));
 }
 
@@ -529,7 +528,7 @@ void appendCoveredKey(const DevicePath &path, const std::vector<DeviceView::Doma
         if (!path.anyDomain && domain.name != path.domain)
             continue;
         for (const auto &entry : domain.entries) {
-            if (!path.covers(path.kind, domain.name, entry.name))
+            if (!path.anyName && entry.name != path.name)
                 continue;
             appendText(key, domain.name);
             appendText(key, entry.name);
@@ -538,6 +537,16 @@ void appendCoveredKey(const DevicePath &path, const std::vector<DeviceView::Doma
         }
     }
     key += '|';
+}
+
+// One leaf's value, or with `presenceOnly` whether it is there.
+template <typename T, typename AppendValue>
+void appendLeafKey(const T *value, bool presenceOnly, std::string &key, AppendValue appendValue)
+{
+    if (presenceOnly)
+        key += value ? '+' : '-';
+    else
+        appendValue(value, key);
 }
 
 } // namespace
@@ -555,21 +564,16 @@ void appendDevicePathKey(
     case DevicePath::Kind::Attribute:
         if (!path.isLeaf())
             appendCoveredKey(path, device.attributeDomains(), key, appendAttributeKey);
-        else if (const DeviceAttributeValue *value
-                 = device.findAttribute(path.domain, path.name, hint);
-                 path.presenceOnly)
-            key += value ? '+' : '-';
         else
-            appendAttributeKey(value, key);
+            appendLeafKey(device.findAttribute(path.domain, path.name, hint), path.presenceOnly,
+                key, appendAttributeKey);
         return;
     case DevicePath::Kind::Capacity:
         if (!path.isLeaf())
             appendCoveredKey(path, device.capacityDomains(), key, appendCapacityKey);
-        else if (const model::Quantity *value = device.findCapacity(path.domain, path.name, hint);
-                 path.presenceOnly)
-            key += value ? '+' : '-';
         else
-            appendCapacityKey(value, key);
+            appendLeafKey(device.findCapacity(path.domain, path.name, hint), path.presenceOnly, key,
+                appendCapacityKey);
         return;
     }
 }
