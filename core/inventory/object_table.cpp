@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include <nlohmann/json.hpp>
+
 #include "core/inventory/age.h"
 
 namespace dra::inventory {
@@ -125,6 +127,39 @@ std::string routeBackends(const model::HTTPRoute &route)
     return join(backends);
 }
 
+// kubectl's columns for RoleBindings and ClusterRoleBindings: the role, then (wide) who holds it.
+std::vector<TableColumn> bindingColumns()
+{
+    return { nameColumn(), { "Role", "string", "", "The role granted, as Kind/name.", 0 },
+        ageColumn(), { "Users", "string", "", "Users the role is granted to.", 1 },
+        { "Groups", "string", "", "Groups the role is granted to.", 1 },
+        { "ServiceAccounts", "string", "", "Service accounts, as namespace/name.", 1 } };
+}
+
+// "ClusterRole/view": the roleRef of a binding.
+std::string boundRole(const model::Object &object)
+{
+    if (!object.raw || !object.raw->contains("roleRef") || !(*object.raw)["roleRef"].is_object())
+        return {};
+    const nlohmann::json &ref = (*object.raw)["roleRef"];
+    return ref.value("kind", "") + "/" + ref.value("name", "");
+}
+
+// The subjects of a binding of one kind, comma-separated (service accounts as namespace/name).
+std::string boundSubjects(const model::Object &object, std::string_view kind)
+{
+    std::vector<std::string> names;
+    if (object.raw && object.raw->contains("subjects") && (*object.raw)["subjects"].is_array())
+        for (const nlohmann::json &subject : (*object.raw)["subjects"]) {
+            if (!subject.is_object() || subject.value("kind", "") != kind)
+                continue;
+            const std::string ns = subject.value("namespace", "");
+            names.push_back((kind == "ServiceAccount" && !ns.empty() ? ns + "/" : std::string())
+                + subject.value("name", ""));
+        }
+    return join(names);
+}
+
 } // namespace
 
 const std::vector<TableColumn> &tableColumns(Kind kind)
@@ -209,6 +244,8 @@ const std::vector<TableColumn> &tableColumns(Kind kind)
             { nameColumn(), { "Hostnames", "string", "", "Host names the route matches.", 0 },
                 ageColumn(),
                 { "Backends", "string", "", "Backends with their weights; mirrors marked.", 1 } } },
+        { Kind::RoleBinding, bindingColumns() },
+        { Kind::ClusterRoleBinding, bindingColumns() },
     };
     static const std::vector<TableColumn> fallback = { nameColumn(), ageColumn() };
     const auto it = columns.find(kind);
@@ -307,6 +344,15 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
         return { name, route.hostnames.empty() ? "*" : join(route.hostnames), age,
             routeBackends(route) };
     }
+    case Kind::RoleBinding:
+    case Kind::ClusterRoleBinding:
+        return { name, boundRole(object), age, boundSubjects(object, "User"),
+            boundSubjects(object, "Group"), boundSubjects(object, "ServiceAccount") };
+    case Kind::Role:
+    case Kind::ClusterRole:
+    case Kind::ServiceAccount:
+    case Kind::StatefulSet:
+    case Kind::NetworkPolicy:
     case Kind::Unknown:
         break;
     }

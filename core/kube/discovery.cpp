@@ -50,8 +50,11 @@ void chooseVersions(const std::shared_ptr<DiscoveryRun> &run)
             out.apiVersions[kind.kind] = "v1";
             continue;
         }
-        if (kind.group == model::kAppsGroup) {
-            out.apiVersions[kind.kind] = "apps/v1";
+        // apps/v1, rbac.authorization.k8s.io/v1 and networking.k8s.io/v1 are what every
+        // supported release serves.
+        if (kind.group == model::kAppsGroup || kind.group == model::kRbacGroup
+            || kind.group == model::kNetworkingGroup) {
+            out.apiVersions[kind.kind] = std::string(kind.group) + "/v1";
             continue;
         }
         if (kind.group == model::kGatewayGroup) {

@@ -65,7 +65,8 @@ std::vector<model::Kind> Mirror::wantedKinds() const
         return m_options.kinds;
     std::vector<model::Kind> kinds;
     for (const model::KindInfo &kind : model::allKinds())
-        if (!model::isWorkloadKind(kind.kind) || !m_options.workloadNamespaces.empty())
+        if (model::isMirrored(kind.kind)
+            && (!model::isWorkloadKind(kind.kind) || !m_options.workloadNamespaces.empty()))
             kinds.push_back(kind.kind);
     return kinds;
 }

@@ -34,6 +34,19 @@ const std::vector<KindInfo> &registry()
             "v1" },
         { Kind::Service, "", "Service", "services", "service", { "svc" }, true, "v1" },
         { Kind::HTTPRoute, kGatewayGroup, "HTTPRoute", "httproutes", "httproute", {}, true, "v1" },
+        { Kind::Role, kRbacGroup, "Role", "roles", "role", {}, true, "v1" },
+        { Kind::ClusterRole, kRbacGroup, "ClusterRole", "clusterroles", "clusterrole", {}, false,
+            "v1" },
+        { Kind::RoleBinding, kRbacGroup, "RoleBinding", "rolebindings", "rolebinding", {}, true,
+            "v1" },
+        { Kind::ClusterRoleBinding, kRbacGroup, "ClusterRoleBinding", "clusterrolebindings",
+            "clusterrolebinding", {}, false, "v1" },
+        { Kind::ServiceAccount, "", "ServiceAccount", "serviceaccounts", "serviceaccount", { "sa" },
+            true, "v1" },
+        { Kind::StatefulSet, kAppsGroup, "StatefulSet", "statefulsets", "statefulset", { "sts" },
+            true, "v1" },
+        { Kind::NetworkPolicy, kNetworkingGroup, "NetworkPolicy", "networkpolicies",
+            "networkpolicy", { "netpol" }, true, "v1" },
     };
     return kinds;
 }
@@ -95,6 +108,17 @@ bool isWorkloadKind(Kind kind)
     default:
         return false;
     }
+}
+
+bool isRbacKind(Kind kind)
+{
+    return kind == Kind::Role || kind == Kind::ClusterRole || kind == Kind::RoleBinding
+        || kind == Kind::ClusterRoleBinding;
+}
+
+bool isMirrored(Kind kind)
+{
+    return kind != Kind::ServiceAccount && kind != Kind::StatefulSet && kind != Kind::NetworkPolicy;
 }
 
 std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion)

@@ -27,6 +27,17 @@ enum class Kind {
     DaemonSet,
     Service,
     HTTPRoute,
+    // Who may do what: read to answer access questions and to authorise each request of a
+    // served mirror as the cluster would.
+    Role,
+    ClusterRole,
+    RoleBinding,
+    ClusterRoleBinding,
+    // What the in-cluster mirror's own manifests hold besides the kinds above: served (with their
+    // schemas, so `kubectl apply --dry-run=server` checks them) but never mirrored.
+    ServiceAccount,
+    StatefulSet,
+    NetworkPolicy,
     Unknown,
 };
 
@@ -62,9 +73,15 @@ std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view a
 inline constexpr std::string_view kResourceGroup = "resource.k8s.io";
 inline constexpr std::string_view kAppsGroup = "apps";
 inline constexpr std::string_view kGatewayGroup = "gateway.networking.k8s.io";
+inline constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+inline constexpr std::string_view kNetworkingGroup = "networking.k8s.io";
 
 // The kinds a rollout works on (Deployments ... HTTPRoutes): mirrored only in the namespaces a
 // user chooses, never cluster-wide by default.
 bool isWorkloadKind(Kind kind);
+// Role, ClusterRole and their bindings.
+bool isRbacKind(Kind kind);
+// Whether a live mirror follows the kind: every kind but those served only for manifests.
+bool isMirrored(Kind kind);
 
 } // namespace dra::model

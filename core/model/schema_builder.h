@@ -75,6 +75,11 @@ CommonNodes buildCommonNodes(SchemaBuilder &b);
 void addCoreKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 void addResourceKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 void addWorkloadKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
+void addRbacKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
+void addSetupKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
+
+// A metav1.LabelSelector: matchLabels and matchExpressions.
+const SchemaNode *labelSelector(SchemaBuilder &b, std::string description);
 
 // The root of a kind: apiVersion, kind, metadata and the given top-level fields.
 const SchemaNode *kindRoot(SchemaBuilder &b, const CommonNodes &common, std::string description,

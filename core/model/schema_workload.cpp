@@ -8,9 +8,7 @@
 
 namespace dra::model::schema_detail {
 
-namespace {
-
-const SchemaNode *labelSelector(SchemaBuilder &b)
+const SchemaNode *labelSelector(SchemaBuilder &b, std::string description)
 {
     const SchemaNode *requirement = b.object("A label requirement: a key, an operator and values.",
         { { "key", b.string("Label key.") },
@@ -19,10 +17,12 @@ const SchemaNode *labelSelector(SchemaBuilder &b)
                     { "In", "NotIn", "Exists", "DoesNotExist" }) },
             { "values", b.stringList("Values for In and NotIn.") } },
         { "key", "operator" });
-    return b.object("Which pods belong to the workload; immutable after creation.",
-        { { "matchLabels", b.stringMap("Labels a pod must carry, all of them.") },
+    return b.object(std::move(description),
+        { { "matchLabels", b.stringMap("Labels an object must carry, all of them.") },
             { "matchExpressions", b.list("Further requirements, all of them.", requirement) } });
 }
+
+namespace {
 
 const SchemaNode *podTemplate(SchemaBuilder &b, const CommonNodes &c)
 {
@@ -56,8 +56,9 @@ const SchemaNode *deployment(SchemaBuilder &b, const CommonNodes &c)
                                 "Pods above the desired count, a count or a percentage.") } }) } });
     const SchemaNode *spec = b.partialObject("The desired state of the deployment.",
         { { "replicas", b.int32("Desired number of pods; 1 when not set.") },
-            { "selector", labelSelector(b) }, { "template", podTemplate(b, c) },
-            { "strategy", strategy },
+            { "selector",
+                labelSelector(b, "Which pods belong to the workload; immutable after creation.") },
+            { "template", podTemplate(b, c) }, { "strategy", strategy },
             { "minReadySeconds",
                 b.int32("Seconds a new pod must be ready to count as available.") },
             { "revisionHistoryLimit", b.int32("Old ReplicaSets kept for rollback.") },
@@ -86,7 +87,9 @@ const SchemaNode *replicaSet(SchemaBuilder &b, const CommonNodes &c)
         { { "replicas", b.int32("Desired number of pods; 1 when not set.") },
             { "minReadySeconds",
                 b.int32("Seconds a new pod must be ready to count as available.") },
-            { "selector", labelSelector(b) }, { "template", podTemplate(b, c) } },
+            { "selector",
+                labelSelector(b, "Which pods belong to the workload; immutable after creation.") },
+            { "template", podTemplate(b, c) } },
         { "selector" });
     const SchemaNode *status = b.partialObject("What the replica set controller observed.",
         { { "replicas", b.int32("Pods that exist.") },
@@ -104,7 +107,9 @@ const SchemaNode *replicaSet(SchemaBuilder &b, const CommonNodes &c)
 const SchemaNode *daemonSet(SchemaBuilder &b, const CommonNodes &c)
 {
     const SchemaNode *spec = b.partialObject("The desired state of the daemon set.",
-        { { "selector", labelSelector(b) }, { "template", podTemplate(b, c) },
+        { { "selector",
+              labelSelector(b, "Which pods belong to the workload; immutable after creation.") },
+            { "template", podTemplate(b, c) },
             { "updateStrategy", b.any("How pods are replaced when the template changes.") },
             { "minReadySeconds",
                 b.int32("Seconds a new pod must be ready to count as available.") },
@@ -201,6 +206,73 @@ const SchemaNode *httpRoute(SchemaBuilder &b, const CommonNodes &c)
         { { "spec", spec }, { "status", status } });
 }
 
+// apps/v1 StatefulSet, typed through its spec (the installer's manifests are checked against it).
+const SchemaNode *statefulSet(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *claimTemplate = b.object("A volume claim made for each replica.",
+        { { "apiVersion", b.string("Versioned schema of the claim.") },
+            { "kind", b.string("PersistentVolumeClaim.") },
+            { "metadata", b.field(c.objectMeta, "Name and labels of the claims.") },
+            { "spec",
+                b.object("The claims' spec.",
+                    { { "accessModes",
+                          b.stringList("ReadWriteOnce, ReadOnlyMany, ReadWriteMany or "
+                                       "ReadWriteOncePod.") },
+                        { "resources",
+                            b.object("How much storage to claim.",
+                                { { "requests", b.map("Storage requested.", b.quantity({})) },
+                                    { "limits",
+                                        b.map("Most storage to use.", b.quantity({})) } }) },
+                        { "storageClassName", b.string("Storage class; the default when unset.") },
+                        { "volumeMode",
+                            b.enumeration("Filesystem or Block.", { "Filesystem", "Block" }) },
+                        { "volumeName", b.string("A persistent volume to bind to.") },
+                        { "volumeAttributesClassName", b.string("Volume attributes class.") },
+                        { "selector", labelSelector(b, "Volumes the claim may bind to.") },
+                        { "dataSource", b.any("Where to populate the volume from.") },
+                        { "dataSourceRef", b.any("Where to populate the volume from.") } }) },
+            { "status", b.any("The claims' status.") } });
+    const SchemaNode *updateStrategy = b.object("How pods are replaced when the template changes.",
+        { { "type", b.enumeration("RollingUpdate or OnDelete.", { "RollingUpdate", "OnDelete" }) },
+            { "rollingUpdate",
+                b.object("Limits of a rolling update.",
+                    { { "partition", b.int32("Ordinals below this keep the old template.") },
+                        { "maxUnavailable",
+                            b.intOrString(
+                                "Pods that may be unavailable during the update.") } }) } });
+    const SchemaNode *retention = b.object("What happens to the volume claims.",
+        { { "whenDeleted",
+              b.enumeration("When the StatefulSet is deleted.", { "Retain", "Delete" }) },
+            { "whenScaled", b.enumeration("When it is scaled down.", { "Retain", "Delete" }) } });
+    const SchemaNode *spec = b.object("The desired state of the stateful set.",
+        { { "replicas", b.int32("Desired number of pods; 1 when not set.") },
+            { "selector",
+                labelSelector(b, "Which pods belong to the set; immutable after creation.") },
+            { "template", podTemplate(b, c) },
+            { "serviceName", b.string("The headless Service that names the pods.") },
+            { "volumeClaimTemplates", b.list("Volume claims each pod gets.", claimTemplate) },
+            { "podManagementPolicy",
+                b.enumeration("OrderedReady or Parallel.", { "OrderedReady", "Parallel" }) },
+            { "updateStrategy", updateStrategy },
+            { "revisionHistoryLimit", b.int32("Old revisions kept.") },
+            { "minReadySeconds",
+                b.int32("Seconds a new pod must be ready to count as available.") },
+            { "persistentVolumeClaimRetentionPolicy", retention },
+            { "ordinals",
+                b.object("The ordinals of the pods.",
+                    { { "start", b.int32("The first ordinal.") } }) } },
+        { "selector", "template" });
+    const SchemaNode *status = b.partialObject("What the stateful set controller observed.",
+        { { "observedGeneration", b.int64("Generation the status describes.") },
+            { "replicas", b.int32("Pods created.") },
+            { "readyReplicas", b.int32("Pods that are Ready.") },
+            { "currentReplicas", b.int32("Pods at the current revision.") },
+            { "updatedReplicas", b.int32("Pods at the update revision.") },
+            { "availableReplicas", b.int32("Pods available.") } });
+    return kindRoot(b, c, "Pods with stable names and their own volumes, made in order.",
+        { { "spec", spec }, { "status", status } });
+}
+
 } // namespace
 
 void addWorkloadKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink)
@@ -208,6 +280,7 @@ void addWorkloadKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sin
     sink.addKind("apps/v1", "Deployment", true, deployment(b, common));
     sink.addKind("apps/v1", "ReplicaSet", true, replicaSet(b, common));
     sink.addKind("apps/v1", "DaemonSet", true, daemonSet(b, common));
+    sink.addKind("apps/v1", "StatefulSet", true, statefulSet(b, common));
     sink.addKind("v1", "Service", true, service(b, common));
     sink.addKind("gateway.networking.k8s.io/v1", "HTTPRoute", true, httpRoute(b, common));
 }

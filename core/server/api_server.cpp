@@ -11,11 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/server/access_reviews.h"
 #include "core/server/console_api.h"
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
+#include "core/server/request_attributes.h"
 #include "core/server/resource_path.h"
 #include "core/server/scale_subresource.h"
 #include "core/server/web_console.h"
@@ -24,18 +24,6 @@
 namespace dra::server {
 
 namespace {
-
-// Compares in time independent of where the first difference is, so the token cannot be
-// guessed byte by byte from response times.
-bool sameSecret(std::string_view a, std::string_view b)
-{
-    if (a.size() != b.size())
-        return false;
-    unsigned char diff = 0;
-    for (size_t i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
 
 // The token of an "Authorization: Bearer TOKEN" header (scheme case-insensitive), if any.
 std::optional<std::string> bearerToken(std::string_view header)
@@ -90,6 +78,8 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
           m_options.writer != nullptr, m_api, *m_watches, this))
     , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
+    if (m_options.rbac)
+        m_authorizer = std::make_unique<RequestAuthorizer>(cache, m_options.cluster);
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
         // A commit of ours reaches the watchers at once rather than at the next poll.
@@ -137,7 +127,7 @@ bool ApiServer::authenticate(Request &request) const
             return true;
         }
     }
-    if (m_options.token.empty()) {
+    if (m_options.token.empty() && !m_options.users) {
         request.user = QStringLiteral("system:anonymous");
         request.groups = QStringList { QStringLiteral("system:unauthenticated") };
         return true;
@@ -145,12 +135,60 @@ bool ApiServer::authenticate(Request &request) const
     std::optional<std::string> token = bearerToken(request.header("authorization"));
     if (!token && isWebSocketUpgrade(request)) // a browser cannot set headers on a WebSocket
         token = bearerTokenFromProtocols(request);
-    if (!token || !sameSecret(*token, m_options.token))
+    if (!token)
         return false;
-    request.user = QStringLiteral("admin");
-    request.groups
-        = QStringList { QStringLiteral("system:masters"), QStringLiteral("system:authenticated") };
+    if (!m_options.token.empty() && sameSecret(*token, m_options.token)) {
+        request.user = QStringLiteral("admin");
+        request.groups = QStringList { QStringLiteral("system:masters"),
+            QStringLiteral("system:authenticated") };
+        return true;
+    }
+    if (!m_options.users)
+        return false;
+    std::optional<model::UserIdentity> user = m_options.users->find(*token);
+    if (!user)
+        return false;
+    request.user = QString::fromStdString(user->name);
+    request.groups.clear();
+    for (const std::string &group : user->groups)
+        request.groups << QString::fromStdString(group);
     return true;
+}
+
+std::optional<Response> ApiServer::refusal(const Request &request)
+{
+    if (!m_authorizer)
+        return std::nullopt;
+    const model::AccessAttributes attributes = requestAttributes(request);
+    if (m_authorizer->authorize(identityOf(request), attributes).allowed)
+        return std::nullopt;
+    return forbiddenResponse(attributes, request.user.toStdString());
+}
+
+access_reviews::Reviewer ApiServer::reviewer()
+{
+    access_reviews::Reviewer reviewer;
+    reviewer.writable = m_writes != nullptr;
+    if (m_authorizer) {
+        RequestAuthorizer *authorizer = m_authorizer.get();
+        reviewer.authorize = [authorizer](const model::UserIdentity &user,
+                                 const model::AccessAttributes &attributes) {
+            return authorizer->authorize(user, attributes);
+        };
+        reviewer.rules = [authorizer](const model::UserIdentity &user, std::string_view ns) {
+            return authorizer->rulesFor(user, ns);
+        };
+    }
+    const std::shared_ptr<const UserTokens> users = m_options.users;
+    const std::string adminToken = m_options.token;
+    reviewer.authenticateToken
+        = [users, adminToken](std::string_view token) -> std::optional<model::UserIdentity> {
+        if (!adminToken.empty() && sameSecret(token, adminToken))
+            return model::UserIdentity { "admin",
+                { std::string(model::kMastersGroup), std::string(model::kAuthenticatedGroup) } };
+        return users ? users->find(token) : std::nullopt;
+    };
+    return reviewer;
 }
 
 void ApiServer::handle(Request &request, HttpConnection &connection)
@@ -184,32 +222,21 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         connection.respond(status::unauthorized());
         return;
     }
+    if (std::optional<Response> refused = refusal(request)) {
+        connection.respond(std::move(*refused));
+        return;
+    }
     for (const auto &[prefix, extra] : m_extras) {
         if (extra && !prefix.empty() && path.starts_with(prefix) && extra(request, connection))
             return;
-    }
-    if (path == "/apis/authentication.k8s.io/v1/selfsubjectreviews" && request.method == "POST") {
-        // `kubectl auth whoami`: who the server takes the caller for.
-        nlohmann::json groups = nlohmann::json::array();
-        for (const QString &group : request.groups)
-            groups.push_back(group.toStdString());
-        connection.respond(jsonResponse(201,
-            { { "kind", "SelfSubjectReview" }, { "apiVersion", "authentication.k8s.io/v1" },
-                { "metadata", { { "creationTimestamp", nullptr } } },
-                { "status",
-                    { { "userInfo",
-                        { { "username", request.user.toStdString() },
-                            { "groups", std::move(groups) } } } } } }));
-        return;
     }
     if (console::isConsolePath(path)) {
         m_console->handle(request, connection);
         return;
     }
     if (access_reviews::isReviewPath(path)) {
-        connection.respond(request.method == "POST"
-                ? access_reviews::answer(request, m_writes != nullptr)
-                : status::methodNotAllowed());
+        connection.respond(request.method == "POST" ? access_reviews::answer(request, reviewer())
+                                                    : status::methodNotAllowed());
         return;
     }
     if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {

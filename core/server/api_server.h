@@ -8,12 +8,15 @@
 
 #include <QObject>
 
+#include "core/server/access_reviews.h"
 #include "core/server/client_certificates.h"
 #include "core/server/http_connection.h"
 #include "core/server/object_source.h"
 #include "core/server/object_writer.h"
 #include "core/server/resource_controller.h"
+#include "core/server/request_authorizer.h"
 #include "core/server/served_api.h"
+#include "core/server/user_tokens.h"
 #include "core/server/watch_hub.h"
 #include "core/server/web_console.h"
 #include "core/server/websocket_gateway.h"
@@ -40,6 +43,11 @@ struct ApiServerOptions
     // Client certificates signed by this CA authenticate too (user = CN, groups = O), as with
     // kube-apiserver's --client-ca-file; null: tokens only.
     std::shared_ptr<const ClientCertificateAuthority> clientCa;
+    // Further bearer tokens, each a user of its own (the demo cluster's users); null: none.
+    std::shared_ptr<const UserTokens> users;
+    // Authorise every request with the Roles and bindings the cache holds, as kube-apiserver's
+    // RBAC authorizer does; false: whoever authenticates is the server's admin.
+    bool rbac = false;
 };
 
 // The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of
@@ -76,6 +84,9 @@ public:
 
 private:
     bool authenticate(Request &request) const;
+    // Whether the authenticated user of `request` may make it (always, without RBAC).
+    std::optional<Response> refusal(const Request &request);
+    access_reviews::Reviewer reviewer();
     void serveResource(
         Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
     // A watch whose request asks for a WebSocket: one JSON event per text message.
@@ -99,6 +110,7 @@ private:
     std::unique_ptr<WriteController> m_writes;
     std::vector<std::pair<std::string, ExtraHandler>> m_extras; // by path prefix
     web_console::Files m_webFiles;
+    std::unique_ptr<RequestAuthorizer> m_authorizer; // with options.rbac
 };
 
 // The Kubernetes release a cache records for `cluster` (ClusterInfo::version), or empty.

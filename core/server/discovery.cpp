@@ -86,7 +86,8 @@ Response apiRoot(
         } else {
             for (const std::string &group : api.groups())
                 items.push_back(aggregatedGroup(api, group));
-            items.push_back(access_reviews::aggregatedGroup());
+            for (std::string_view group : access_reviews::groups())
+                items.push_back(access_reviews::aggregatedGroup(group));
         }
         return jsonResponse(200,
             { { "kind", "APIGroupDiscoveryList" }, { "apiVersion", "apidiscovery.k8s.io/v2" },
@@ -102,15 +103,16 @@ Response apiRoot(
     nlohmann::json groups = nlohmann::json::array();
     for (const std::string &group : api.groups())
         groups.push_back(apiGroup(api, group));
-    groups.push_back(access_reviews::apiGroup());
+    for (std::string_view group : access_reviews::groups())
+        groups.push_back(access_reviews::apiGroup(group));
     return jsonResponse(200,
         { { "kind", "APIGroupList" }, { "apiVersion", "v1" }, { "groups", std::move(groups) } });
 }
 
 nlohmann::json apiGroup(const ServedApi &api, std::string_view group)
 {
-    if (group == access_reviews::kGroup)
-        return access_reviews::apiGroup();
+    if (nlohmann::json reviews = access_reviews::apiGroup(group); !reviews.is_null())
+        return reviews;
     const std::vector<std::string> &versions = api.versions(group);
     if (group.empty() || versions.empty())
         return nullptr;
@@ -124,8 +126,8 @@ nlohmann::json apiGroup(const ServedApi &api, std::string_view group)
 
 nlohmann::json resourceList(const ServedApi &api, std::string_view group, std::string_view version)
 {
-    if (group == access_reviews::kGroup)
-        return version == access_reviews::kVersion ? access_reviews::resourceList() : nullptr;
+    if (!access_reviews::apiGroup(group).is_null())
+        return access_reviews::resourceList(group, version);
     const std::vector<const model::KindInfo *> kinds = api.kinds(group, version);
     if (kinds.empty())
         return nullptr;

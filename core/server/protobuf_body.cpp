@@ -237,11 +237,15 @@ json stringFields(std::string_view data, std::initializer_list<const char *> nam
 }
 
 // `kubectl auth can-i`: SelfSubjectAccessReview {spec {resourceAttributes, nonResourceAttributes}}
-// and SelfSubjectRulesReview {spec {namespace}}.
+// and SelfSubjectRulesReview {spec {namespace}}; client-go's SubjectAccessReview {spec {...,
+// user, groups}}, TokenReview {spec {token}} and SelfSubjectReview (`kubectl auth whoami`, no
+// spec).
 json accessReview(std::string_view data, const std::string &kind)
 {
-    json review = { { "apiVersion", "authorization.k8s.io/v1" }, { "kind", kind },
-        { "spec", json::object() } };
+    const bool authentication = kind == "TokenReview" || kind == "SelfSubjectReview";
+    json review = { { "apiVersion",
+                        authentication ? "authentication.k8s.io/v1" : "authorization.k8s.io/v1" },
+        { "kind", kind }, { "spec", json::object() } };
     Reader reader(data);
     uint32_t field = 0, wire = 0;
     while (reader.next(field, wire)) {
@@ -254,6 +258,10 @@ json accessReview(std::string_view data, const std::string &kind)
             review["spec"] = stringFields(specData, { "namespace" });
             continue;
         }
+        if (kind == "TokenReview") {
+            review["spec"] = stringFields(specData, { "token" });
+            continue;
+        }
         Reader spec(specData);
         uint32_t inner = 0, innerWire = 0;
         while (spec.next(inner, innerWire)) {
@@ -263,6 +271,10 @@ json accessReview(std::string_view data, const std::string &kind)
             else if (innerWire == 2 && inner == 2)
                 review["spec"]["nonResourceAttributes"]
                     = stringFields(spec.bytes(), { "path", "verb" });
+            else if (innerWire == 2 && inner == 3)
+                review["spec"]["user"] = std::string(spec.bytes());
+            else if (innerWire == 2 && inner == 4)
+                review["spec"]["groups"].push_back(std::string(spec.bytes()));
             else
                 spec.skip(innerWire);
         }
@@ -309,7 +321,8 @@ Result<json> decodeProtobufBody(QByteArrayView body)
         return namespaceObject(raw);
     if (kind == "DeleteOptions")
         return deleteOptions(raw);
-    if (kind == "SelfSubjectAccessReview" || kind == "SelfSubjectRulesReview")
+    if (kind == "SelfSubjectAccessReview" || kind == "SelfSubjectRulesReview"
+        || kind == "SubjectAccessReview" || kind == "TokenReview" || kind == "SelfSubjectReview")
         return accessReview(raw, kind);
     return dra::fail(Error::Code::Unsupported,
         QStringLiteral("the body of the request was in an unknown format - %1 %2 in protobuf is "

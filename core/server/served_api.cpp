@@ -65,7 +65,8 @@ const std::vector<std::string> &ServedApi::versions(std::string_view group) cons
     // cluster with those groups serves.
     static const std::vector<std::string> v1 = { "v1" };
     static const std::vector<std::string> none;
-    if (group.empty() || group == model::kAppsGroup || group == model::kGatewayGroup)
+    if (group.empty() || group == model::kAppsGroup || group == model::kGatewayGroup
+        || group == model::kRbacGroup || group == model::kNetworkingGroup)
         return v1;
     return group == model::kResourceGroup ? m_resourceVersions : none;
 }
@@ -73,7 +74,8 @@ const std::vector<std::string> &ServedApi::versions(std::string_view group) cons
 std::vector<std::string> ServedApi::groups() const
 {
     return { std::string(model::kResourceGroup), std::string(model::kAppsGroup),
-        std::string(model::kGatewayGroup) };
+        std::string(model::kGatewayGroup), std::string(model::kRbacGroup),
+        std::string(model::kNetworkingGroup) };
 }
 
 std::vector<const model::KindInfo *> ServedApi::kinds(
@@ -119,7 +121,8 @@ bool ServedApi::isWritable(const model::KindInfo &kind) const
 {
     return m_writable
         && (isResource(kind) || kind.kind == model::Kind::Namespace
-            || model::isWorkloadKind(kind.kind));
+            || model::isWorkloadKind(kind.kind) || model::isRbacKind(kind.kind)
+            || !model::isMirrored(kind.kind));
 }
 
 nlohmann::json ServedApi::verbs(const model::KindInfo &kind) const
@@ -159,6 +162,7 @@ bool hasStatusSubresource(const model::KindInfo &kind)
     case model::Kind::DaemonSet:
     case model::Kind::Service:
     case model::Kind::HTTPRoute:
+    case model::Kind::StatefulSet:
         return true;
     default:
         return false;

@@ -103,7 +103,8 @@ TEST_P(AccessReviewsTest, DiscoveryListsTheReviewsAndTheyNeedTheToken)
     const test::Reply group = exchange(
         m_http->port(), httpRequest("GET", "/apis/authorization.k8s.io/v1", kReviewToken));
     ASSERT_EQ(group.status, 200) << group.text;
-    EXPECT_EQ(group.body["resources"].size(), 2u);
+    // SelfSubjectAccessReview, SelfSubjectRulesReview, SubjectAccessReview.
+    EXPECT_EQ(group.body["resources"].size(), 3u);
     const test::Reply anonymous = exchange(m_http->port(),
         httpRequest("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "", "{}"));
     EXPECT_EQ(anonymous.status, 401);

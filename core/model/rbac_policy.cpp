@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/model/rbac_policy.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace dra::model {
+
+namespace {
+
+using nlohmann::json;
+
+bool contains(const std::vector<std::string> &values, std::string_view value)
+{
+    return std::ranges::find(values, value) != values.end();
+}
+
+std::vector<std::string> strings(const json &object, const char *field)
+{
+    std::vector<std::string> values;
+    const auto it = object.find(field);
+    if (it == object.end() || !it->is_array())
+        return values;
+    for (const json &value : *it)
+        if (value.is_string())
+            values.push_back(value.get<std::string>());
+    return values;
+}
+
+std::string text(const json &object, const char *field)
+{
+    const auto it = object.find(field);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::map<std::string, std::string> stringMap(const json *object)
+{
+    std::map<std::string, std::string> values;
+    if (object && object->is_object())
+        for (const auto &[key, value] : object->items())
+            if (value.is_string())
+                values.emplace(key, value.get<std::string>());
+    return values;
+}
+
+const json *path(const json &object, std::initializer_list<const char *> fields)
+{
+    const json *at = &object;
+    for (const char *field : fields) {
+        if (!at->is_object())
+            return nullptr;
+        const auto it = at->find(field);
+        if (it == at->end())
+            return nullptr;
+        at = &*it;
+    }
+    return at;
+}
+
+std::vector<PolicyRule> rulesOf(const json &object)
+{
+    std::vector<PolicyRule> rules;
+    const json *list = path(object, { "rules" });
+    if (!list || !list->is_array())
+        return rules;
+    for (const json &rule : *list) {
+        if (!rule.is_object())
+            continue;
+        rules.push_back(
+            { strings(rule, "verbs"), strings(rule, "apiGroups"), strings(rule, "resources"),
+                strings(rule, "resourceNames"), strings(rule, "nonResourceURLs") });
+    }
+    return rules;
+}
+
+bool resourceMatches(const PolicyRule &rule, const AccessAttributes &attributes)
+{
+    const std::string combined = attributes.subresource.empty()
+        ? attributes.resource
+        : attributes.resource + "/" + attributes.subresource;
+    for (const std::string &resource : rule.resources) {
+        if (resource == "*" || resource == combined)
+            return true;
+        // "*/status": that subresource of every resource.
+        if (!attributes.subresource.empty() && resource.size() == attributes.subresource.size() + 2
+            && resource.starts_with("*/") && resource.ends_with(attributes.subresource))
+            return true;
+    }
+    return false;
+}
+
+bool urlMatches(const PolicyRule &rule, std::string_view url)
+{
+    for (const std::string &pattern : rule.nonResourceURLs) {
+        if (pattern == "*" || pattern == url)
+            return true;
+        if (pattern.ends_with('*')
+            && url.starts_with(std::string_view(pattern).substr(0, pattern.size() - 1)))
+            return true;
+    }
+    return false;
+}
+
+std::string describeSubject(const RbacSubject &subject)
+{
+    const std::string name = subject.kind == "ServiceAccount" && !subject.ns.empty()
+        ? subject.name + "/" + subject.ns
+        : subject.name;
+    return subject.kind + " \"" + name + "\"";
+}
+
+bool subjectNames(
+    const RbacSubject &subject, const std::string &bindingNs, const UserIdentity &user)
+{
+    if (subject.kind == "User")
+        return subject.name == user.name;
+    if (subject.kind == "Group")
+        return contains(user.groups, subject.name);
+    if (subject.kind == "ServiceAccount")
+        return user.name
+            == serviceAccountUser(subject.ns.empty() ? bindingNs : subject.ns, subject.name);
+    return false;
+}
+
+bool labelsMatch(const std::map<std::string, std::string> &labels,
+    const std::map<std::string, std::string> &want)
+{
+    for (const auto &[key, value] : want) {
+        const auto it = labels.find(key);
+        if (it == labels.end() || it->second != value)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::string serviceAccountUser(std::string_view ns, std::string_view name)
+{
+    return "system:serviceaccount:" + std::string(ns) + ":" + std::string(name);
+}
+
+bool PolicyRule::allows(const AccessAttributes &attributes) const
+{
+    if (!contains(verbs, "*") && !contains(verbs, attributes.verb))
+        return false;
+    if (!attributes.resourceRequest)
+        return urlMatches(*this, attributes.path);
+    return (contains(apiGroups, "*") || contains(apiGroups, attributes.apiGroup))
+        && resourceMatches(*this, attributes)
+        && (resourceNames.empty() || contains(resourceNames, attributes.name));
+}
+
+bool RbacBinding::names(const UserIdentity &user) const
+{
+    return std::ranges::any_of(
+        subjects, [&](const RbacSubject &subject) { return subjectNames(subject, ns, user); });
+}
+
+void RbacPolicy::add(Kind kind, const json &object)
+{
+    if (!object.is_object())
+        return;
+    const json *meta = path(object, { "metadata" });
+    if (!meta || !meta->is_object())
+        return;
+    const std::string name = text(*meta, "name");
+    const std::string ns = text(*meta, "namespace");
+    switch (kind) {
+    case Kind::Role:
+        m_roles[{ ns, name }] = rulesOf(object);
+        return;
+    case Kind::ClusterRole: {
+        ClusterRole role { rulesOf(object), stringMap(path(*meta, { "labels" })), {} };
+        if (const json *selectors = path(object, { "aggregationRule", "clusterRoleSelectors" });
+            selectors && selectors->is_array())
+            for (const json &selector : *selectors)
+                role.aggregateSelectors.push_back(stringMap(path(selector, { "matchLabels" })));
+        m_clusterRoles[name] = std::move(role);
+        return;
+    }
+    case Kind::RoleBinding:
+    case Kind::ClusterRoleBinding: {
+        const json *ref = path(object, { "roleRef" });
+        if (!ref || !ref->is_object())
+            return;
+        RbacBinding binding { kind == Kind::RoleBinding ? ns : std::string(), name,
+            text(*ref, "kind"), text(*ref, "name"), {} };
+        if (const json *subjects = path(object, { "subjects" }); subjects && subjects->is_array())
+            for (const json &subject : *subjects)
+                if (subject.is_object())
+                    binding.subjects.push_back({ text(subject, "kind"), text(subject, "name"),
+                        text(subject, "namespace") });
+        m_bindings.push_back(std::move(binding));
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+void RbacPolicy::finish()
+{
+    // An aggregated role collects the rules of the roles its selectors match; a role may
+    // aggregate another aggregated one, so repeat until nothing changes (bounded for cycles).
+    for (int round = 0; round < 8; ++round) {
+        bool changed = false;
+        for (auto &[name, role] : m_clusterRoles) {
+            if (role.aggregateSelectors.empty())
+                continue;
+            std::vector<PolicyRule> rules;
+            for (const auto &[otherName, other] : m_clusterRoles) {
+                if (otherName == name)
+                    continue;
+                if (std::ranges::any_of(role.aggregateSelectors, [&](const auto &selector) {
+                        return !selector.empty() && labelsMatch(other.labels, selector);
+                    }))
+                    rules.insert(rules.end(), other.rules.begin(), other.rules.end());
+            }
+            if (rules.size() != role.rules.size()) {
+                role.rules = std::move(rules);
+                changed = true;
+            }
+        }
+        if (!changed)
+            return;
+    }
+}
+
+const std::vector<PolicyRule> *RbacPolicy::roleRules(const RbacBinding &binding) const
+{
+    if (binding.roleKind == "ClusterRole") {
+        const auto it = m_clusterRoles.find(binding.roleName);
+        return it == m_clusterRoles.end() ? nullptr : &it->second.rules;
+    }
+    if (binding.roleKind == "Role" && !binding.isCluster()) {
+        const auto it = m_roles.find({ binding.ns, binding.roleName });
+        return it == m_roles.end() ? nullptr : &it->second;
+    }
+    return nullptr;
+}
+
+AccessDecision RbacPolicy::authorize(
+    const UserIdentity &user, const AccessAttributes &attributes) const
+{
+    if (contains(user.groups, kMastersGroup))
+        return { true, "allowed: member of " + std::string(kMastersGroup) };
+    for (const RbacBinding &binding : m_bindings) {
+        // A RoleBinding grants within its namespace only, and never non-resource paths.
+        if (!binding.isCluster() && (!attributes.resourceRequest || binding.ns != attributes.ns))
+            continue;
+        const std::vector<PolicyRule> *rules = roleRules(binding);
+        if (!rules)
+            continue;
+        const auto rule = std::ranges::find_if(
+            *rules, [&](const PolicyRule &candidate) { return candidate.allows(attributes); });
+        if (rule == rules->end())
+            continue;
+        const auto subject
+            = std::ranges::find_if(binding.subjects, [&](const RbacSubject &candidate) {
+                  return subjectNames(candidate, binding.ns, user);
+              });
+        if (subject == binding.subjects.end())
+            continue;
+        const std::string bindingName
+            = binding.isCluster() ? binding.name : binding.name + "/" + binding.ns;
+        return { true,
+            "RBAC: allowed by "
+                + std::string(binding.isCluster() ? "ClusterRoleBinding" : "RoleBinding") + " \""
+                + bindingName + "\" of " + binding.roleKind + " \"" + binding.roleName + "\" to "
+                + describeSubject(*subject) };
+    }
+    return { false, {} };
+}
+
+std::vector<PolicyRule> RbacPolicy::rulesFor(const UserIdentity &user, std::string_view ns) const
+{
+    std::vector<PolicyRule> rules;
+    if (contains(user.groups, kMastersGroup)) {
+        rules.push_back({ { "*" }, { "*" }, { "*" }, {}, {} });
+        rules.push_back({ { "*" }, {}, {}, {}, { "*" } });
+        return rules;
+    }
+    for (const RbacBinding &binding : m_bindings) {
+        if (!binding.isCluster() && binding.ns != ns)
+            continue;
+        if (!binding.names(user))
+            continue;
+        if (const std::vector<PolicyRule> *granted = roleRules(binding))
+            for (const PolicyRule &rule : *granted)
+                // Paths are granted by cluster bindings only.
+                if (binding.isCluster() || rule.nonResourceURLs.empty())
+                    rules.push_back(rule);
+    }
+    return rules;
+}
+
+} // namespace dra::model

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// The kinds the in-cluster mirror's manifests hold besides RBAC and the workloads: core/v1
+// ServiceAccount and networking.k8s.io/v1 NetworkPolicy, every field typed, so a misspelled
+// field is refused as kube-apiserver refuses it.
+#include "core/model/schema_builder.h"
+
+namespace dra::model::schema_detail {
+
+namespace {
+
+const SchemaNode *serviceAccount(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *reference = b.object("A reference to an object in the same namespace.",
+        { { "name", b.string("Name of the object.") }, { "namespace", b.string("Its namespace.") },
+            { "kind", b.string("Its kind.") }, { "apiVersion", b.string("Its API version.") },
+            { "uid", b.string("Its UID.") }, { "resourceVersion", b.string("Its version.") },
+            { "fieldPath", b.string("A part of it.") } });
+    const SchemaNode *pullSecret = b.object(
+        "A Secret holding registry credentials.", { { "name", b.string("Name of the Secret.") } });
+    return kindRoot(b, c, "An identity for processes that run in pods.",
+        { { "secrets", b.list("Secrets pods of this account may use.", reference) },
+            { "imagePullSecrets", b.list("Registry credentials for its pods.", pullSecret) },
+            { "automountServiceAccountToken",
+                b.boolean("Whether pods get its token mounted by default.") } });
+}
+
+const SchemaNode *networkPolicy(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *port = b.object("A port traffic may use.",
+        { { "protocol", b.enumeration("TCP, UDP or SCTP.", { "TCP", "UDP", "SCTP" }) },
+            { "port", b.intOrString("Port number or name.") },
+            { "endPort", b.int32("Last port of a range starting at port.") } });
+    const SchemaNode *ipBlock = b.object("A CIDR range.",
+        { { "cidr", b.string("The range, e.g. 10.0.0.0/8.") },
+            { "except", b.stringList("Ranges left out.") } },
+        { "cidr" });
+    const SchemaNode *peer = b.object("Who traffic may come from or go to.",
+        { { "podSelector", labelSelector(b, "Pods, in the namespaces selected.") },
+            { "namespaceSelector", labelSelector(b, "Namespaces.") }, { "ipBlock", ipBlock } });
+    const SchemaNode *ingress = b.object("Traffic allowed in.",
+        { { "ports", b.list("Ports; all when empty.", port) },
+            { "from", b.list("Sources; all when empty.", peer) } });
+    const SchemaNode *egress = b.object("Traffic allowed out.",
+        { { "ports", b.list("Ports; all when empty.", port) },
+            { "to", b.list("Destinations; all when empty.", peer) } });
+    const SchemaNode *spec = b.object("Which pods the policy isolates and what it allows.",
+        { { "podSelector", labelSelector(b, "Pods the policy applies to; empty: all.") },
+            { "ingress", b.list("Ingress rules, any of which allows.", ingress) },
+            { "egress", b.list("Egress rules, any of which allows.", egress) },
+            { "policyTypes", b.stringList("Ingress, Egress or both.") } },
+        { "podSelector" });
+    return kindRoot(
+        b, c, "Which traffic selected pods may receive and send.", { { "spec", spec } });
+}
+
+} // namespace
+
+void addSetupKinds(SchemaBuilder &b, const CommonNodes &c, KindSink &sink)
+{
+    sink.addKind("v1", "ServiceAccount", true, serviceAccount(b, c));
+    sink.addKind("networking.k8s.io/v1", "NetworkPolicy", true, networkPolicy(b, c));
+}
+
+} // namespace dra::model::schema_detail
