@@ -9,6 +9,7 @@
 
 #include "core/model/kind.h"
 #include "core/sandbox/control_plane.h"
+#include "core/sandbox/demo_access.h"
 #include "core/sandbox/demo_cluster.h"
 #include "core/sandbox/sandbox_api.h"
 #include "core/sandbox/object_factory.h"
@@ -92,12 +93,33 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
         o.token = *token;
     }
     cluster->m_token = *o.token;
+    // Without authentication (an empty token) there are no users to tell apart: everyone is
+    // the admin, as before.
+    auto users = std::make_shared<server::UserTokens>();
+    for (const DemoUser &user : cluster->m_token.empty() ? std::vector<DemoUser>() : demoUsers()) {
+        Result<std::string> token = server::randomToken();
+        if (!token)
+            return dra::fail(token.error());
+        cluster->m_userTokens.push_back({ user.context, *token, user.ns });
+        users->add(*token, user.identity);
+    }
+    if (!cluster->m_token.empty()) {
+        Result<std::string> token = server::randomToken();
+        if (!token)
+            return dra::fail(token.error());
+        cluster->m_serviceAccountToken = *token;
+        users->add(*token, mirrorServiceAccount().identity);
+    }
+    cluster->m_users = users;
 
     server::ApiServerOptions apiOptions;
     apiOptions.cluster = o.cluster;
     apiOptions.token = cluster->m_token;
     apiOptions.writer = cluster->m_writer.get();
     apiOptions.clientCa = o.clientCa;
+    apiOptions.rbac = !cluster->m_token.empty();
+    if (apiOptions.rbac)
+        apiOptions.users = std::move(users);
     cluster->m_api = std::make_unique<server::ApiServer>(*cluster->m_reader, apiOptions);
     cluster->m_http = std::make_unique<server::HttpServer>(cluster->m_api->handler());
     cluster->m_http->setTlsConfiguration(*o.tls);
@@ -111,6 +133,8 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
         if (Result<void> added = cluster->addDefaultNamespace(); !added)
             return dra::fail(added.error());
     }
+    if (Result<void> added = cluster->addAccessObjects(); !added)
+        return dra::fail(added.error());
     server::ApiServer *api = cluster->m_api.get();
     cluster->m_controlPlane->setCommittedCallback([api] { api->watchHub().poll(); });
     installSandboxApi(*cluster->m_api, *cluster->m_controlPlane);
@@ -132,6 +156,69 @@ Result<void> EmbeddedDemoCluster::addDefaultNamespace()
     if (!committed)
         return dra::fail(committed.error());
     return {};
+}
+
+Result<void> EmbeddedDemoCluster::addAccessObjects()
+{
+    const ObjectFactory factory(m_options.preset.seed);
+    std::vector<server::ObjectWriter::Write> missing;
+    for (nlohmann::json &object : demoAccessObjects(factory)) {
+        const model::KindInfo *kind = model::kindOf(
+            object["apiVersion"].get<std::string>(), object["kind"].get<std::string>());
+        if (!kind)
+            continue;
+        const nlohmann::json &metadata = object["metadata"];
+        Result<std::optional<server::ObjectWriter::Stored>> existing = m_objectWriter->get(
+            *kind, metadata.value("namespace", ""), metadata["name"].get<std::string>());
+        if (!existing)
+            return dra::fail(existing.error());
+        if (!*existing) // a kept cache keeps the roles as its users left them
+            missing.push_back({ model::ChangeType::Added, std::move(object) });
+    }
+    if (missing.empty())
+        return {};
+    Result<std::vector<int64_t>> committed = m_objectWriter->commit(missing);
+    if (!committed)
+        return dra::fail(committed.error());
+    return {};
+}
+
+Result<void> EmbeddedDemoCluster::writeServiceAccountDir(const QString &dir)
+{
+    if (m_serviceAccountToken.empty())
+        return dra::fail(Error::Code::Invalid,
+            QStringLiteral("a demo cluster without authentication has no service accounts"));
+    if (!QDir().mkpath(dir))
+        return dra::fail(
+            Error::Code::Invalid, QStringLiteral("cannot create the folder %1").arg(dir));
+    const std::pair<const char *, QByteArray> files[] = {
+        { "ca.crt", m_caPem },
+        { "namespace", QByteArray(kMirrorNamespace) },
+        { "token", QByteArray::fromStdString(m_serviceAccountToken) },
+    };
+    for (const auto &[name, content] : files)
+        if (Result<void> written
+            = server::writePrivateFile(QDir(dir).filePath(QString::fromLatin1(name)), content);
+            !written)
+            return written;
+    m_serviceAccountDir = dir;
+    return {};
+}
+
+Result<void> EmbeddedDemoCluster::rotateServiceAccountToken()
+{
+    if (m_serviceAccountToken.empty())
+        return dra::fail(Error::Code::Invalid,
+            QStringLiteral("a demo cluster without authentication has no service accounts"));
+    Result<std::string> token = server::randomToken();
+    if (!token)
+        return dra::fail(token.error());
+    m_serviceAccountToken = *token;
+    m_users->replaceToken(mirrorServiceAccount().identity.name, *token);
+    if (m_serviceAccountDir.isEmpty())
+        return {};
+    return server::writePrivateFile(QDir(m_serviceAccountDir).filePath(QStringLiteral("token")),
+        QByteArray::fromStdString(*token));
 }
 
 Result<void> EmbeddedDemoCluster::listen()

@@ -23,6 +23,7 @@ class CacheDb;
 }
 namespace dra::server {
 class ApiServer;
+class UserTokens;
 class ClientCertificateAuthority;
 class HttpServer;
 class ObjectWriter;
@@ -59,6 +60,14 @@ struct EmbeddedDemoOptions
     std::string contextNamespace;
 };
 
+// A demo user's sign-in: the context of demoUsers() and the bearer token this cluster gave it.
+struct DemoUserToken
+{
+    std::string context;
+    std::string token;
+    std::string ns;
+};
+
 // A whole demo cluster in this process: a writable cache seeded from a preset, the Kubernetes
 // API over it (server::ApiServer over HTTPS with a bearer token), and the simulated control
 // plane acting on what clients write (Deployments get pods, pods get devices and answer HTTP,
@@ -86,6 +95,14 @@ public:
     quint16 port() const;
     const QByteArray &caPem() const { return m_caPem; }
     const std::string &token() const { return m_token; }
+    // The other demo users (demoUsers()) and their tokens, new for each cluster. Their requests
+    // are authorised by the cluster's Roles and bindings; the admin's token is system:masters.
+    const std::vector<DemoUserToken> &userTokens() const { return m_userTokens; }
+    // Writes `token`, `ca.crt` and `namespace` of the in-cluster mirror's service account
+    // (mirrorServiceAccount()) into `dir`, as the kubelet mounts them into its pod; rotating
+    // gives it a new token (the old one stops working) and writes it there again.
+    [[nodiscard]] Result<void> writeServiceAccountDir(const QString &dir);
+    [[nodiscard]] Result<void> rotateServiceAccountToken();
     const std::string &cluster() const { return m_options.cluster; }
     // The cache file, and whether it is a temporary one that goes away with the cluster.
     QString cachePath() const;
@@ -102,10 +119,16 @@ public:
 private:
     explicit EmbeddedDemoCluster(EmbeddedDemoOptions options);
     [[nodiscard]] Result<void> addDefaultNamespace();
+    // The demo's Roles and bindings (demoAccessObjects()) that a kept cache does not hold yet.
+    [[nodiscard]] Result<void> addAccessObjects();
 
     EmbeddedDemoOptions m_options;
     QByteArray m_caPem;
     std::string m_token;
+    std::vector<DemoUserToken> m_userTokens;
+    std::shared_ptr<server::UserTokens> m_users;
+    std::string m_serviceAccountToken;
+    QString m_serviceAccountDir; // where writeServiceAccountDir() wrote, for rotations
     std::unique_ptr<QTemporaryDir> m_folder;
     std::unique_ptr<store::CacheDb> m_writer;
     std::unique_ptr<store::CacheDb> m_reader;

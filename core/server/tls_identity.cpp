@@ -221,16 +221,35 @@ Result<std::string> randomToken()
 QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
     const std::string &token, const std::string &name)
 {
-    const QByteArray n = QByteArray::fromStdString(name);
-    QByteArray text = "apiVersion: v1\nkind: Config\nclusters:\n- name: " + n
+    return kubeconfigText(serverUrl, caPem, { { name, token, {} } });
+}
+
+QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
+    const std::vector<KubeconfigContext> &contexts)
+{
+    if (contexts.empty())
+        return {};
+    const QByteArray cluster = QByteArray::fromStdString(contexts.front().name);
+    QByteArray text = "apiVersion: v1\nkind: Config\nclusters:\n- name: " + cluster
         + "\n  cluster:\n    server: " + QByteArray::fromStdString(serverUrl) + "\n";
     if (!caPem.isEmpty())
         text += "    certificate-authority-data: " + caPem.toBase64() + "\n";
-    text += "users:\n- name: " + n + "\n  user:";
-    text += token.empty() ? QByteArray(" {}\n")
-                          : "\n    token: " + QByteArray::fromStdString(token) + "\n";
-    text += "contexts:\n- name: " + n + "\n  context:\n    cluster: " + n + "\n    user: " + n
-        + "\ncurrent-context: " + n + "\n";
+    text += "users:\n";
+    for (const KubeconfigContext &context : contexts) {
+        text += "- name: " + QByteArray::fromStdString(context.name) + "\n  user:";
+        text += context.token.empty()
+            ? QByteArray(" {}\n")
+            : "\n    token: " + QByteArray::fromStdString(context.token) + "\n";
+    }
+    text += "contexts:\n";
+    for (const KubeconfigContext &context : contexts) {
+        const QByteArray name = QByteArray::fromStdString(context.name);
+        text += "- name: " + name + "\n  context:\n    cluster: " + cluster + "\n    user: " + name
+            + "\n";
+        if (!context.ns.empty())
+            text += "    namespace: " + QByteArray::fromStdString(context.ns) + "\n";
+    }
+    text += "current-context: " + cluster + "\n";
     return text;
 }
 

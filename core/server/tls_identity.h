@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <QByteArray>
 #include <QSslConfiguration>
@@ -49,5 +50,16 @@ struct TlsIdentity
 // A kubeconfig for `serverUrl` trusting `caPem`, with `token` unless empty; context `name`.
 QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
     const std::string &token, const std::string &name);
+
+// One context of a kubeconfig for several users of one server: its name (also the user's),
+// bearer token (empty: none) and namespace (empty: none).
+struct KubeconfigContext
+{
+    std::string name, token, ns;
+};
+// A kubeconfig with one cluster (named after the first context) and a context per entry of
+// `contexts`, the first current.
+QByteArray kubeconfigText(const std::string &serverUrl, const QByteArray &caPem,
+    const std::vector<KubeconfigContext> &contexts);
 
 } // namespace dra::server

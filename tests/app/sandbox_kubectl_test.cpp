@@ -7,6 +7,7 @@
 #include <optional>
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -14,6 +15,7 @@
 #include <QUrl>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/demo_server.h"
 #include "tests/support/dractl_run.h"
@@ -175,6 +177,62 @@ class ServingSandboxKubectlTest : public SandboxKubectlTest
 protected:
     ServingSandboxKubectlTest() { m_preset = QStringLiteral("mixed"); }
 };
+
+// The demo's users as kubectl meets them: each context of the written kubeconfig signs in as
+// its own user, and the demo's Roles and bindings decide what they see and do.
+TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
+{
+    const QString training = QStringLiteral("--context=demo-training");
+    const QString viewer = QStringLiteral("--context=demo-viewer");
+    const DractlRun whoami = kubectl({ training, QStringLiteral("auth"), QStringLiteral("whoami"),
+        QStringLiteral("-o"), QStringLiteral("jsonpath={.status.userInfo.username}") });
+    ASSERT_EQ(whoami.exitCode, 0) << whoami.err;
+    EXPECT_EQ(whoami.out, "training-user");
+
+    // The team member: its namespace (the context's), not the cluster's claims.
+    const DractlRun own = kubectl({ training, QStringLiteral("get"),
+        QStringLiteral("resourceclaims"), QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(own.exitCode, 0) << own.err;
+    const DractlRun all = kubectl({ training, QStringLiteral("get"),
+        QStringLiteral("resourceclaims"), QStringLiteral("-A") });
+    EXPECT_NE(all.exitCode, 0) << all.out;
+    EXPECT_NE(all.err.find("Error from server (Forbidden): resourceclaims.resource.k8s.io is "
+                           "forbidden: User \"training-user\" cannot list resource "
+                           "\"resourceclaims\" in API group \"resource.k8s.io\" at the cluster "
+                           "scope"),
+        std::string::npos)
+        << all.err;
+    // The cluster-scoped DRA kinds are everyone's to read.
+    const DractlRun slices = kubectl({ training, QStringLiteral("get"),
+        QStringLiteral("resourceslices"), QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(slices.exitCode, 0) << slices.err;
+    EXPECT_NE(slices.out.find("resourceslice"), std::string::npos);
+    const DractlRun canCreate = kubectl({ training, QStringLiteral("auth"), QStringLiteral("can-i"),
+        QStringLiteral("create"), QStringLiteral("resourceclaimtemplates.resource.k8s.io") });
+    EXPECT_EQ(canCreate.out, "yes\n") << canCreate.err;
+    const DractlRun cannotElsewhere
+        = kubectl({ training, QStringLiteral("auth"), QStringLiteral("can-i"),
+            QStringLiteral("create"), QStringLiteral("resourceclaimtemplates.resource.k8s.io"),
+            QStringLiteral("-n"), QStringLiteral("inference") });
+    EXPECT_EQ(cannotElsewhere.out, "no\n") << cannotElsewhere.err;
+
+    // The viewer reads everything and writes nothing: kubectl shows the cluster's refusal.
+    const DractlRun reads
+        = kubectl({ viewer, QStringLiteral("get"), QStringLiteral("resourceclaims"),
+            QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(reads.exitCode, 0) << reads.err;
+    const QString manifest = m_dir.filePath(QStringLiteral("template.yaml"));
+    QFile file(manifest);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(kWorkload).left(QByteArray(kWorkload).indexOf("---")));
+    file.close();
+    const DractlRun refused
+        = kubectl({ viewer, QStringLiteral("apply"), QStringLiteral("-f"), manifest });
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("User \"viewer\" cannot"), std::string::npos) << refused.err;
+    const DractlRun byAdmin = kubectl({ QStringLiteral("apply"), QStringLiteral("-f"), manifest });
+    EXPECT_EQ(byAdmin.exitCode, 0) << byAdmin.err;
+}
 
 // The demo's users send requests through the llm-server route; its Prometheus counts them and
 // answers kubectl through the API server's service proxy, as on a real cluster.

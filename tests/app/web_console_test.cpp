@@ -183,10 +183,14 @@ TEST_F(WebConsoleServeTest, DractlContextsSaysWhichContextServesTheWebConsole)
     // The twin of the desktop's web console button: the same probe of the same server.
     const json contexts = printedBy({ QStringLiteral("contexts"), QStringLiteral("-o"),
         QStringLiteral("json"), QStringLiteral("--kubeconfig"), s_server->kubeconfig() });
-    ASSERT_TRUE(contexts.is_array() && contexts.size() == 1) << contexts.dump();
-    EXPECT_EQ(contexts[0].value("reachable", false), true) << contexts.dump();
-    EXPECT_EQ(contexts[0].value("webConsole", ""), s_base->toStdString() + "/ui/")
-        << contexts.dump();
+    // The demo's admin, team member and viewer, each a context of the one server.
+    ASSERT_TRUE(contexts.is_array() && contexts.size() == 3) << contexts.dump();
+    for (const json &context : contexts) {
+        EXPECT_EQ(context.value("reachable", false), true) << contexts.dump();
+        EXPECT_EQ(context.value("webConsole", ""), s_base->toStdString() + "/ui/")
+            << contexts.dump();
+    }
+    EXPECT_EQ(contexts[0].value("name", ""), "demo") << contexts.dump();
     const DractlRun table = dractl(
         { QStringLiteral("contexts"), QStringLiteral("--kubeconfig"), s_server->kubeconfig() });
     EXPECT_NE(table.out.find("demo serves the web console at " + s_base->toStdString() + "/ui/"),

@@ -35,7 +35,8 @@ expect "rollout" roll
 expect "promote" rollout pro
 expect "promote" --cache x.db rollout pro # options before a group's subcommand
 expect "info" cache inf
-expect "--demo" serve --dem
+expect "--demo --demo-service-account-dir" serve --dem
+expect "--demo-service-account-dir" serve --demo-s
 expect "--listen" serve --demo --lis
 expect "--kubeconfig" sync --kubecon
 expect "" get --cache "" # an option's value: file names, from readline

@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QHostAddress>
+#include <QHostInfo>
 #include <QSslSocket>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -22,6 +23,7 @@
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/json_text.h"
 #include "core/common/clock.h"
+#include "core/kube/in_cluster_config.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/live_mirror.h"
 #include "core/release/kubernetes_release.h"
@@ -34,6 +36,7 @@
 #include "core/server/console_api.h"
 #include "core/server/console_api_rollouts.h"
 #include "core/server/http_server.h"
+#include "core/server/kube_status.h"
 #include "core/server/test_hooks.h"
 #include "core/server/tls_identity.h"
 
@@ -213,7 +216,11 @@ Result<rollout::HostedClusterFactory> selfClusterFactory(const std::string &url,
 // the initial sync is done (or a stop signal), so the server starts with complete lists.
 Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
 {
-    Result<kube::ClientConfig> config = clientConfigFor(parser);
+    Result<kube::ClientConfig> config = parser.isSet(QStringLiteral("in-cluster"))
+        ? kube::inClusterConfig(parser.isSet(QStringLiteral("service-account-dir"))
+                ? parser.value(QStringLiteral("service-account-dir"))
+                : QString::fromLatin1(kube::kServiceAccountDir))
+        : clientConfigFor(parser);
     if (!config)
         return dra::fail(config.error());
     kube::LiveMirrorOptions options;
@@ -262,6 +269,20 @@ Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLinePars
     return live;
 }
 
+// The names a self-signed certificate is made for: loopback, and where the server is reached
+// from elsewhere (the address it listens on, the pod's host name in a cluster).
+QStringList selfSignedHosts(const std::pair<QHostAddress, quint16> &listen, bool inCluster)
+{
+    QStringList hosts { QStringLiteral("127.0.0.1"), QStringLiteral("::1"),
+        QStringLiteral("localhost") };
+    if (!listen.first.isLoopback() && listen.first != QHostAddress::AnyIPv4
+        && listen.first != QHostAddress::Any && listen.first != QHostAddress::AnyIPv6)
+        hosts << listen.first.toString();
+    if (inCluster && !QHostInfo::localHostName().isEmpty())
+        hosts << QHostInfo::localHostName();
+    return hosts;
+}
+
 } // namespace
 
 int runServe(const QStringList &arguments)
@@ -284,6 +305,16 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Accept writes to the cache (create, update, patch, apply, delete).") });
     parser.addOption(kubeconfigOption());
     parser.addOption(contextOption());
+    parser.addOption({ QStringLiteral("in-cluster"),
+        QStringLiteral(
+            "Mirror the cluster this runs in, as a pod does: KUBERNETES_SERVICE_HOST/PORT "
+            "and the service account's token (re-read when it rotates), CA and "
+            "namespace. Listens on all interfaces unless --listen says otherwise.") });
+    parser.addOption({ QStringLiteral("service-account-dir"),
+        QStringLiteral("With --in-cluster: where the service account's token, ca.crt and namespace "
+                       "are (default %1).")
+            .arg(QString::fromLatin1(kube::kServiceAccountDir)),
+        QStringLiteral("dir") });
     parser.addOptions(impersonationOptions());
     parser.addOption(workloadNamespacesOption());
     parser.addOption(stateOption());
@@ -298,6 +329,10 @@ int runServe(const QStringList &arguments)
         QStringLiteral("Serve this PEM certificate (with --tls-key)."), QStringLiteral("file") });
     parser.addOption({ QStringLiteral("tls-key"),
         QStringLiteral("The PEM private key of --tls-cert."), QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("tls-dir"),
+        QStringLiteral("Serve DIR/tls.crt with DIR/tls.key (a mounted kubernetes.io/tls Secret) "
+                       "when they are there, else a self-signed certificate."),
+        QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("client-ca"),
         QStringLiteral("Also accept client certificates signed by this PEM CA bundle (user = the "
                        "certificate's CN, groups = its O)."),
@@ -305,6 +340,12 @@ int runServe(const QStringList &arguments)
     parser.addOption({ QStringLiteral("write-kubeconfig"),
         QStringLiteral("Write a kubeconfig for this server to this file."),
         QStringLiteral("file") });
+    parser.addOption({ QStringLiteral("demo-service-account-dir"),
+        QStringLiteral(
+            "With --demo: write the token, ca.crt and namespace of the draconsole-mirror "
+            "service account into this folder, as a pod mounts them, for a "
+            "`dractl serve --in-cluster --service-account-dir` against the demo."),
+        QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("web-root"),
         QStringLiteral("Serve the web console's files from this folder (a bundle built with "
                        "`node resources/web/build.mjs DIR --watch`) instead of the built-in one."),
@@ -350,8 +391,18 @@ int runServe(const QStringList &arguments)
             return reportFailure(QStringLiteral("--max-connections %1: expected a positive number")
                                      .arg(parser.value(QStringLiteral("max-connections"))));
     }
+    const bool inCluster = parser.isSet(QStringLiteral("in-cluster"));
+    if (parser.isSet(QStringLiteral("service-account-dir")) && !inCluster)
+        return reportFailure(QStringLiteral("--service-account-dir goes with --in-cluster"));
+    if (inCluster
+        && (parser.isSet(QStringLiteral("kubeconfig")) || parser.isSet(QStringLiteral("context"))))
+        return reportFailure(QStringLiteral("--in-cluster reads the pod's service account; it "
+                                            "excludes --kubeconfig and --context"));
+    // In a pod the Service reaches the server on the pod's address, not on loopback.
     Result<std::pair<QHostAddress, quint16>> listen
-        = parseListen(parser.value(QStringLiteral("listen")));
+        = parseListen(inCluster && !parser.isSet(QStringLiteral("listen"))
+                ? QStringLiteral("0.0.0.0:6443")
+                : parser.value(QStringLiteral("listen")));
     if (!listen)
         return reportFailure(listen.error());
     const bool testHooks = parser.isSet(QStringLiteral("test-hooks"));
@@ -360,8 +411,8 @@ int runServe(const QStringList &arguments)
             QStringLiteral("--test-hooks makes the server misbehave on purpose and is "
                            "only allowed on a loopback address, not %1")
                 .arg(listen->first.toString()));
-    const bool live
-        = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+    const bool live = inCluster || parser.isSet(QStringLiteral("context"))
+        || parser.isSet(QStringLiteral("kubeconfig"));
     if (live && (demoPreset || parser.isSet(QStringLiteral("writable"))))
         return reportFailure(
             QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
@@ -397,11 +448,21 @@ int runServe(const QStringList &arguments)
     }
 
     const QString dir = serveDir();
-    Result<server::TlsIdentity> identity = parser.isSet(QStringLiteral("tls-cert"))
-        ? server::loadIdentity(
-            parser.value(QStringLiteral("tls-cert")), parser.value(QStringLiteral("tls-key")))
-        : server::loadOrCreateIdentity(dir,
-            { QStringLiteral("127.0.0.1"), QStringLiteral("::1"), QStringLiteral("localhost") });
+    // The certificate to serve: --tls-cert, else one in --tls-dir (a Secret that may not be
+    // mounted), else our own self-signed one.
+    QString certificateFile = parser.value(QStringLiteral("tls-cert"));
+    QString keyFile = parser.value(QStringLiteral("tls-key"));
+    if (certificateFile.isEmpty() && parser.isSet(QStringLiteral("tls-dir"))) {
+        const QDir tlsDir(parser.value(QStringLiteral("tls-dir")));
+        if (QFileInfo::exists(tlsDir.filePath(QStringLiteral("tls.crt")))
+            && QFileInfo::exists(tlsDir.filePath(QStringLiteral("tls.key")))) {
+            certificateFile = tlsDir.filePath(QStringLiteral("tls.crt"));
+            keyFile = tlsDir.filePath(QStringLiteral("tls.key"));
+        }
+    }
+    Result<server::TlsIdentity> identity = !certificateFile.isEmpty()
+        ? server::loadIdentity(certificateFile, keyFile)
+        : server::loadOrCreateIdentity(dir, selfSignedHosts(*listen, inCluster));
     if (!identity)
         return reportFailure(identity.error());
     Result<QSslConfiguration> tls = identity->serverConfiguration();
@@ -466,6 +527,25 @@ int runServe(const QStringList &arguments)
                 return hooks->handle(request, connection);
             });
     }
+    if (parser.isSet(QStringLiteral("demo-service-account-dir"))) {
+        if (!demo)
+            return reportFailure(QStringLiteral("--demo-service-account-dir goes with --demo"));
+        if (Result<void> written = demo->writeServiceAccountDir(
+                parser.value(QStringLiteral("demo-service-account-dir")));
+            !written)
+            return reportFailure(written.error());
+        if (hooks) // as the kubelet rotates a projected token
+            api.setExtraHandler(
+                std::string(server::test_hooks::kPrefix) + "rotate-service-account-token",
+                [&demo](server::Request &request, server::HttpConnection &connection) {
+                    if (request.method != "POST")
+                        return false;
+                    Result<void> rotated = demo->rotateServiceAccountToken();
+                    connection.respond(rotated ? server::jsonResponse(200, { { "rotated", true } })
+                                               : server::status::fromError(rotated.error()));
+                    return true;
+                });
+    }
     // The demo cluster's control plane starts with its server.
     if (Result<void> listening = demo ? demo->listen() : http.listen(listen->first, listen->second);
         !listening)
@@ -499,13 +579,25 @@ int runServe(const QStringList &arguments)
     QString kubeconfigNote;
     if (parser.isSet(QStringLiteral("write-kubeconfig"))) {
         const QString path = parser.value(QStringLiteral("write-kubeconfig"));
+        // A demo cluster's users each get a context: its admin first (current), then the team
+        // member and the viewer its Roles and bindings describe.
+        std::vector<server::KubeconfigContext> contexts { { context, token, {} } };
+        QStringList names { qs(context) };
+        if (demo)
+            for (const sandbox::DemoUserToken &user : demo->userTokens()) {
+                contexts.push_back({ user.context, user.token, user.ns });
+                names << qs(user.context);
+            }
         const QByteArray text
-            = server::kubeconfigText(url.toStdString(), identity->certificatePem, token, context);
+            = server::kubeconfigText(url.toStdString(), identity->certificatePem, contexts);
         if (Result<void> written = server::writePrivateFile(path, text); !written)
             return reportFailure(written.error());
-        kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2; kubectl --kubeconfig %1 get "
-                                        "resourceslices)\n")
-                             .arg(path, qs(context));
+        const QString others = names.size() > 1
+            ? QStringLiteral("; also contexts %1").arg(names.mid(1).join(QStringLiteral(", ")))
+            : QString();
+        kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2%3; kubectl --kubeconfig %1 "
+                                        "get resourceslices)\n")
+                             .arg(path, qs(context), others);
     } else {
         kubeconfigNote
             = QStringLiteral("kubeconfig: none written; add --write-kubeconfig FILE to get one\n");
@@ -515,10 +607,16 @@ int runServe(const QStringList &arguments)
               .arg(*demoPreset,
                   demo->temporaryCache() ? QStringLiteral("a temporary cache") : demo->cachePath())
         : QStringLiteral("%1 (cluster %2)").arg(cache->reader.path(), qs(cache->cluster));
-    const QString mode = mirror ? QStringLiteral("live mirror of context %1, read-only")
-                                      .arg(parser.value(QStringLiteral("context")).isEmpty()
-                                              ? qs(mirror->cluster())
-                                              : parser.value(QStringLiteral("context")))
+    const QString mode = mirror && inCluster
+        ? QStringLiteral("live mirror of the cluster this pod runs in (service account %1), "
+                         "read-only")
+              .arg(parser.isSet(QStringLiteral("service-account-dir"))
+                      ? parser.value(QStringLiteral("service-account-dir"))
+                      : QString::fromLatin1(kube::kServiceAccountDir))
+        : mirror ? QStringLiteral("live mirror of context %1, read-only")
+                       .arg(parser.value(QStringLiteral("context")).isEmpty()
+                               ? qs(mirror->cluster())
+                               : parser.value(QStringLiteral("context")))
         : demoPreset
         ? QStringLiteral("demo cluster, writable")
         : (writable ? QStringLiteral("writable") : QStringLiteral("offline, read-only"));
@@ -528,11 +626,22 @@ int runServe(const QStringList &arguments)
             .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
             .arg((token.empty() ? QStringLiteral("none (--no-auth)")
+                         : demo ? QStringLiteral("bearer tokens of the demo's users, each "
+                                                 "authorised by the cluster's RBAC")
                                 : QStringLiteral("bearer token"))
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
                             : QString()))
             .arg(http.maxConnections()));
+    out(!certificateFile.isEmpty()
+            ? QStringLiteral("tls: certificate %1\n").arg(certificateFile)
+            : QStringLiteral("tls: self-signed certificate %1/serve.crt (%2); clients must trust "
+                             "it, as the written kubeconfig does\n")
+                  .arg(dir,
+                      parser.isSet(QStringLiteral("tls-dir"))
+                          ? QStringLiteral("no tls.crt and tls.key in %1")
+                                .arg(parser.value(QStringLiteral("tls-dir")))
+                          : QStringLiteral("no --tls-cert")));
     if (demo)
         out(QStringLiteral("control plane: Deployments get pods, pods get devices and answer HTTP "
                            "on loopback; faults: %1%2 (dractl sandbox fault ...; kinds: %3)\n")
@@ -540,8 +649,11 @@ int runServe(const QStringList &arguments)
     if (testHooks)
         out(QStringLiteral(
             "test hooks: POST "
-            "%1%2{drop-watches,compact,expire-continue,restart,restore,too-large-wait}\n")
-                .arg(url, qs(server::test_hooks::kPrefix)));
+            "%1%2{drop-watches,compact,expire-continue,restart,restore,too-large-wait%3}\n")
+                .arg(url, qs(server::test_hooks::kPrefix),
+                    parser.isSet(QStringLiteral("demo-service-account-dir"))
+                        ? QStringLiteral(",rotate-service-account-token")
+                        : QString()));
     // The fragment never reaches the server; the page keeps the token for the tab and takes it
     // out of the address bar, leaving the route.
     out(QStringLiteral("web console: %1/ui/#/overview%2\n")

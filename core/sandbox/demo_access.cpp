@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#include "core/sandbox/demo_access.h"
+
+#include "core/sandbox/object_factory.h"
+
+namespace dra::sandbox {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char *kRbacVersion = "rbac.authorization.k8s.io/v1";
+
+json resourceRule(json groups, json resources, json verbs)
+{
+    return { { "apiGroups", std::move(groups) }, { "resources", std::move(resources) },
+        { "verbs", std::move(verbs) } };
+}
+
+json pathRule(json paths, json verbs)
+{
+    return { { "nonResourceURLs", std::move(paths) }, { "verbs", std::move(verbs) } };
+}
+
+json clusterRole(const ObjectFactory &factory, const std::string &name, json rules)
+{
+    json role = factory.object(kRbacVersion, "ClusterRole", name);
+    role["metadata"].erase("generation"); // RBAC objects have none
+    role["rules"] = std::move(rules);
+    return role;
+}
+
+json subject(const std::string &kind, const std::string &name)
+{
+    return { { "kind", kind }, { "apiGroup", "rbac.authorization.k8s.io" }, { "name", name } };
+}
+
+json binding(const ObjectFactory &factory, const std::string &kind, const std::string &name,
+    const std::string &ns, const std::string &clusterRoleName, json subjects)
+{
+    json object = factory.object(kRbacVersion, kind, name, ns);
+    object["metadata"].erase("generation");
+    object["roleRef"] = { { "apiGroup", "rbac.authorization.k8s.io" }, { "kind", "ClusterRole" },
+        { "name", clusterRoleName } };
+    object["subjects"] = std::move(subjects);
+    return object;
+}
+
+const json kReadVerbs = json::array({ "get", "list", "watch" });
+const json kWriteVerbs
+    = json::array({ "get", "list", "watch", "create", "update", "patch", "delete" });
+
+} // namespace
+
+const std::vector<DemoUser> &demoUsers()
+{
+    static const std::vector<DemoUser> users = {
+        { "demo-training",
+            { "training-user", { "training-team", std::string(model::kAuthenticatedGroup) } },
+            "training" },
+        { "demo-viewer", { "viewer", { "viewers", std::string(model::kAuthenticatedGroup) } },
+            "inference" },
+    };
+    return users;
+}
+
+DemoUser mirrorServiceAccount()
+{
+    const std::string ns = kMirrorNamespace;
+    return { "draconsole-mirror",
+        { model::serviceAccountUser(ns, kMirrorServiceAccount),
+            { "system:serviceaccounts", "system:serviceaccounts:" + ns,
+                std::string(model::kAuthenticatedGroup) } },
+        ns };
+}
+
+std::vector<json> demoAccessObjects(const ObjectFactory &factory)
+{
+    const std::string authenticated(model::kAuthenticatedGroup);
+    std::vector<json> objects;
+    // What every cluster's bootstrap policy has.
+    objects.push_back(clusterRole(factory, "cluster-admin",
+        json::array({ resourceRule({ "*" }, { "*" }, { "*" }), pathRule({ "*" }, { "*" }) })));
+    objects.push_back(binding(factory, "ClusterRoleBinding", "cluster-admin", "", "cluster-admin",
+        json::array({ subject("Group", std::string(model::kMastersGroup)) })));
+    objects.push_back(clusterRole(factory, "system:discovery",
+        json::array({ pathRule({ "/api", "/api/*", "/apis", "/apis/*", "/healthz", "/livez",
+                                   "/openapi", "/openapi/*", "/readyz", "/version", "/version/" },
+            { "get" }) })));
+    objects.push_back(binding(factory, "ClusterRoleBinding", "system:discovery", "",
+        "system:discovery", json::array({ subject("Group", authenticated) })));
+    objects.push_back(clusterRole(factory, "system:basic-user",
+        json::array({ resourceRule({ "authorization.k8s.io" },
+                          { "selfsubjectaccessreviews", "selfsubjectrulesreviews" }, { "create" }),
+            resourceRule({ "authentication.k8s.io" }, { "selfsubjectreviews" }, { "create" }) })));
+    objects.push_back(binding(factory, "ClusterRoleBinding", "system:basic-user", "",
+        "system:basic-user", json::array({ subject("Group", authenticated) })));
+
+    // The demo's teams. Reading the DRA inventory is everyone's; the console's computed views
+    // (/console/v1) show every namespace, so only those who may read everything get them.
+    objects.push_back(clusterRole(factory, "draconsole:dra-reader",
+        json::array({ resourceRule({ "resource.k8s.io" },
+                          { "deviceclasses", "resourceslices", "devicetaintrules" }, kReadVerbs),
+            resourceRule({ "" }, { "nodes", "namespaces" }, kReadVerbs) })));
+    objects.push_back(binding(factory, "ClusterRoleBinding", "draconsole:dra-readers", "",
+        "draconsole:dra-reader", json::array({ subject("Group", authenticated) })));
+    objects.push_back(clusterRole(factory, "draconsole:claim-author",
+        json::array({ resourceRule({ "resource.k8s.io" },
+                          { "resourceclaims", "resourceclaimtemplates" }, kWriteVerbs),
+            resourceRule({ "" }, { "pods", "events", "services" }, kReadVerbs),
+            resourceRule({ "apps" }, { "deployments", "replicasets" }, kReadVerbs) })));
+    objects.push_back(binding(factory, "RoleBinding", "training-team-claim-authors", "training",
+        "draconsole:claim-author", json::array({ subject("Group", "training-team") })));
+    objects.push_back(clusterRole(factory, "draconsole:viewer",
+        json::array({ resourceRule({ "*" }, { "*" }, kReadVerbs),
+            pathRule({ "/console/v1", "/console/v1/*" }, { "get" }),
+            pathRule({ "/console/v1/templates/*" }, { "post" }) })));
+    // The in-cluster mirror's: every kind it mirrors, read; the reviews that check its users.
+    objects.push_back(factory.namespaceObject(kMirrorNamespace));
+    objects.push_back(clusterRole(factory, kMirrorServiceAccount,
+        json::array({ resourceRule({ "resource.k8s.io" }, { "*" }, kReadVerbs),
+            resourceRule(
+                { "" }, { "nodes", "pods", "namespaces", "events", "services" }, kReadVerbs),
+            resourceRule({ "apps" }, { "deployments", "replicasets", "daemonsets" }, kReadVerbs),
+            resourceRule({ "gateway.networking.k8s.io" }, { "httproutes" }, kReadVerbs),
+            resourceRule({ "rbac.authorization.k8s.io" },
+                { "roles", "clusterroles", "rolebindings", "clusterrolebindings" }, kReadVerbs),
+            resourceRule({ "authentication.k8s.io" }, { "tokenreviews" }, { "create" }),
+            resourceRule({ "authorization.k8s.io" }, { "subjectaccessreviews" }, { "create" }) })));
+    {
+        json subjects = json::array({ { { "kind", "ServiceAccount" },
+            { "name", kMirrorServiceAccount }, { "namespace", kMirrorNamespace } } });
+        objects.push_back(binding(factory, "ClusterRoleBinding", kMirrorServiceAccount, "",
+            kMirrorServiceAccount, std::move(subjects)));
+    }
+    objects.push_back(binding(factory, "ClusterRoleBinding", "draconsole:viewers", "",
+        "draconsole:viewer", json::array({ subject("Group", "viewers") })));
+    return objects;
+}
+
+} // namespace dra::sandbox

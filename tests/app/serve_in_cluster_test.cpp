@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+//
+// `dractl serve --in-cluster` as a pod runs it, against `dractl serve --demo` as its cluster:
+// the service account's files in a folder (--service-account-dir), KUBERNETES_SERVICE_HOST/PORT
+// set; the mirror syncs, serves what it mirrored, and picks up a rotated token.
+#include <optional>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QThread>
+
+#include <gtest/gtest.h>
+
+#include "tests/support/demo_server.h"
+#include "tests/support/dractl_run.h"
+
+namespace dra::test::in_cluster {
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+class ServeInClusterTest : public testing::Test
+{
+protected:
+    void SetUp() override
+    {
+        m_kubectl = QStandardPaths::findExecutable(QStringLiteral("kubectl"));
+        if (m_kubectl.isEmpty())
+            GTEST_SKIP() << "kubectl is not on PATH";
+        ASSERT_TRUE(m_dir.isValid());
+        ignoreOpenSslThreadLeaks(m_dir.path());
+        m_demo.emplace(m_dir.filePath(QStringLiteral("demo")), QStringLiteral("l40s-pcie"), false,
+            QStringList { QStringLiteral("--demo-service-account-dir"), serviceAccountDir(),
+                QStringLiteral("--test-hooks") });
+        ASSERT_TRUE(m_demo->waitUntilServing(60'000)) << m_demo->diagnostics();
+        const QRegularExpressionMatch port
+            = QRegularExpression(QStringLiteral("Serving .* at https://127\\.0\\.0\\.1:(\\d+)\\n"))
+                  .match(QString::fromUtf8(m_demo->banner()));
+        ASSERT_TRUE(port.hasMatch()) << m_demo->diagnostics();
+        m_demoPort = port.captured(1);
+    }
+
+    void TearDown() override
+    {
+        if (m_mirror.state() != QProcess::NotRunning) {
+            m_mirror.terminate();
+            EXPECT_TRUE(m_mirror.waitForFinished(30'000));
+        }
+    }
+
+    QString serviceAccountDir() const { return m_dir.filePath(QStringLiteral("serviceaccount")); }
+    QString mirrorKubeconfig() const { return m_dir.filePath(QStringLiteral("mirror.kubeconfig")); }
+
+    // Starts the in-cluster mirror; whether it printed its banner (after the initial sync).
+    bool startMirror()
+    {
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("KUBERNETES_SERVICE_HOST"), QStringLiteral("127.0.0.1"));
+        environment.insert(QStringLiteral("KUBERNETES_SERVICE_PORT"), m_demoPort);
+        environment.insert(
+            QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("mirror-config")));
+        m_mirror.setProcessEnvironment(environment);
+        m_mirror.start(QStringLiteral(DRACTL_PATH),
+            { QStringLiteral("serve"), QStringLiteral("--in-cluster"),
+                QStringLiteral("--service-account-dir"), serviceAccountDir(),
+                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
+                QStringLiteral("--cache"), m_dir.filePath(QStringLiteral("mirror.db")),
+                QStringLiteral("--write-kubeconfig"), mirrorKubeconfig() });
+        QElapsedTimer waited;
+        waited.start();
+        while (!m_banner.contains("kubeconfig:") && m_mirror.state() != QProcess::NotRunning
+            && waited.elapsed() < 120'000) {
+            m_mirror.waitForReadyRead(100);
+            m_banner += m_mirror.readAllStandardOutput();
+        }
+        return m_banner.contains("kubeconfig:");
+    }
+
+    std::string mirrorDiagnostics()
+    {
+        return m_banner.toStdString() + m_mirror.readAllStandardError().toStdString();
+    }
+
+    DractlRun kubectl(const QString &kubeconfig, QStringList arguments)
+    {
+        arguments << QStringLiteral("--kubeconfig") << kubeconfig << QStringLiteral("--cache-dir")
+                  << m_dir.filePath(QStringLiteral("kube-cache"));
+        QProcess process;
+        process.start(m_kubectl, arguments);
+        EXPECT_TRUE(process.waitForFinished(90'000)) << "kubectl did not finish";
+        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput().toStdString(),
+            process.readAllStandardError().toStdString() };
+    }
+
+    // POSTs a test hook of the demo cluster.
+    void demoHook(const QString &hook)
+    {
+        const QString body = m_dir.filePath(QStringLiteral("empty.json"));
+        QFile file(body);
+        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+        file.write("{}");
+        file.close();
+        const DractlRun posted = kubectl(m_demo->kubeconfig(),
+            { QStringLiteral("create"), QStringLiteral("--raw"),
+                QStringLiteral("/draconsole/test/") + hook, QStringLiteral("-f"), body });
+        ASSERT_EQ(posted.exitCode, 0) << hook.toStdString() << ": " << posted.err;
+    }
+
+    QString m_kubectl;
+    QTemporaryDir m_dir;
+    std::optional<DemoServer> m_demo;
+    QString m_demoPort;
+    QProcess m_mirror;
+    QByteArray m_banner;
+};
+
+TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRotation)
+{
+    EXPECT_EQ(readAll(serviceAccountDir() + QStringLiteral("/namespace")), "draconsole");
+    ASSERT_TRUE(startMirror()) << mirrorDiagnostics();
+    EXPECT_TRUE(m_banner.contains("live mirror of the cluster this pod runs in"))
+        << m_banner.data();
+
+    // What the cluster serves, the mirror serves.
+    const DractlRun fromDemo = kubectl(m_demo->kubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
+            QStringLiteral("name") });
+    ASSERT_EQ(fromDemo.exitCode, 0) << fromDemo.err;
+    const DractlRun fromMirror = kubectl(mirrorKubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
+            QStringLiteral("name") });
+    ASSERT_EQ(fromMirror.exitCode, 0) << fromMirror.err;
+    EXPECT_FALSE(fromMirror.out.empty());
+    EXPECT_EQ(fromMirror.out, fromDemo.out);
+
+    // The kubelet rotates the token; the old one no longer works. The cluster drops the watches,
+    // and the mirror reconnects with the token it reads again.
+    const QByteArray before = readAll(serviceAccountDir() + QStringLiteral("/token"));
+    demoHook(QStringLiteral("rotate-service-account-token"));
+    ASSERT_NE(readAll(serviceAccountDir() + QStringLiteral("/token")), before);
+    QProcess stale;
+    stale.start(m_kubectl,
+        { QStringLiteral("--server"), QStringLiteral("https://127.0.0.1:") + m_demoPort,
+            QStringLiteral("--insecure-skip-tls-verify"), QStringLiteral("--token"),
+            QString::fromLatin1(before), QStringLiteral("get"), QStringLiteral("namespaces") });
+    ASSERT_TRUE(stale.waitForFinished(60'000));
+    EXPECT_NE(stale.exitCode(), 0);
+    const QByteArray staleErr = stale.readAllStandardError();
+    EXPECT_TRUE(staleErr.contains("the server has asked for the client to provide credentials"))
+        << staleErr.constData();
+    demoHook(QStringLiteral("drop-watches"));
+    const QString claim = m_dir.filePath(QStringLiteral("claim.yaml"));
+    QFile file(claim);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+               "metadata: {name: after-rotation, namespace: training}\n"
+               "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: "
+               "gpu.nvidia.com}}]}}\n");
+    file.close();
+    const DractlRun created
+        = kubectl(m_demo->kubeconfig(), { QStringLiteral("apply"), QStringLiteral("-f"), claim });
+    ASSERT_EQ(created.exitCode, 0) << created.err;
+    DractlRun seen;
+    QElapsedTimer waited;
+    waited.start();
+    do {
+        QThread::msleep(250);
+        seen = kubectl(mirrorKubeconfig(),
+            { QStringLiteral("get"), QStringLiteral("resourceclaim"),
+                QStringLiteral("after-rotation"), QStringLiteral("-n"), QStringLiteral("training"),
+                QStringLiteral("-o"), QStringLiteral("name") });
+    } while (seen.exitCode != 0 && waited.elapsed() < 45'000);
+    EXPECT_EQ(seen.exitCode, 0) << seen.err << mirrorDiagnostics();
+}
+
+TEST(ServeInClusterOptionsTest, OutsideAPodItSaysWhatIsMissing)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("KUBERNETES_SERVICE_HOST"));
+    environment.remove(QStringLiteral("KUBERNETES_SERVICE_PORT"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.path());
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(DRACTL_PATH),
+        { QStringLiteral("serve"), QStringLiteral("--in-cluster"), QStringLiteral("--listen"),
+            QStringLiteral("127.0.0.1:0"), QStringLiteral("--cache"),
+            dir.filePath(QStringLiteral("cache.db")) });
+    ASSERT_TRUE(process.waitForFinished(60'000));
+    EXPECT_NE(process.exitCode(), 0);
+    EXPECT_TRUE(process.readAllStandardError().contains(
+        "KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined"));
+
+    // Variables set, but no service account mounted.
+    environment.insert(QStringLiteral("KUBERNETES_SERVICE_HOST"), QStringLiteral("127.0.0.1"));
+    environment.insert(QStringLiteral("KUBERNETES_SERVICE_PORT"), QStringLiteral("6443"));
+    process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(DRACTL_PATH),
+        { QStringLiteral("serve"), QStringLiteral("--in-cluster"),
+            QStringLiteral("--service-account-dir"), dir.filePath(QStringLiteral("none")),
+            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0") });
+    ASSERT_TRUE(process.waitForFinished(60'000));
+    EXPECT_NE(process.exitCode(), 0);
+    const QByteArray err = process.readAllStandardError();
+    EXPECT_TRUE(err.contains("cannot read the service account's CA bundle")) << err.constData();
+}
+
+} // namespace
+} // namespace dra::test::in_cluster
