@@ -234,6 +234,51 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
     EXPECT_EQ(byAdmin.exitCode, 0) << byAdmin.err;
 }
 
+// The in-cluster mirror's manifests as a team would check them before applying: a server-side
+// dry run against the demo, which serves every kind they hold with its schema, refuses a
+// misspelled field, and runs the mirror's service account with the same ClusterRole.
+TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
+{
+    const QString manifests = QStringLiteral(DRA_SOURCE_DIR "/installer/kubernetes");
+    const DractlRun dryRun = kubectl({ QStringLiteral("apply"), QStringLiteral("--dry-run=server"),
+        QStringLiteral("--validate=strict"), QStringLiteral("-f"), manifests });
+    ASSERT_EQ(dryRun.exitCode, 0) << dryRun.out << dryRun.err;
+    for (const char *object :
+        { "statefulset.apps/draconsole-mirror", "service/draconsole-mirror",
+            "networkpolicy.networking.k8s.io/draconsole-mirror", "serviceaccount/draconsole-mirror",
+            "clusterrolebinding.rbac.authorization.k8s.io/draconsole-mirror" })
+        EXPECT_NE(dryRun.out.find(object), std::string::npos) << object << "\n" << dryRun.out;
+
+    QFile statefulSet(manifests + QStringLiteral("/statefulset.yaml"));
+    ASSERT_TRUE(statefulSet.open(QIODevice::ReadOnly));
+    QByteArray misspelled = statefulSet.readAll();
+    ASSERT_TRUE(misspelled.contains("  serviceName:"));
+    misspelled.replace("  serviceName:", "  servceName:");
+    const QString broken = m_dir.filePath(QStringLiteral("statefulset.yaml"));
+    QFile file(broken);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(misspelled);
+    file.close();
+    const DractlRun refused = kubectl({ QStringLiteral("apply"), QStringLiteral("--dry-run=server"),
+        QStringLiteral("--validate=strict"), QStringLiteral("-f"), broken });
+    EXPECT_NE(refused.exitCode, 0) << refused.out;
+    EXPECT_NE(refused.err.find("servceName"), std::string::npos) << refused.err;
+
+    // The demo's draconsole-mirror ClusterRole is the installer's, rule for rule.
+    const QString rules = QStringLiteral("jsonpath={.rules}");
+    const DractlRun served = kubectl({ QStringLiteral("get"), QStringLiteral("clusterrole"),
+        QStringLiteral("draconsole-mirror"), QStringLiteral("-o"), rules });
+    ASSERT_EQ(served.exitCode, 0) << served.err;
+    const DractlRun installed = kubectl(
+        { QStringLiteral("create"), QStringLiteral("--dry-run=client"), QStringLiteral("-f"),
+            manifests + QStringLiteral("/clusterrole.yaml"), QStringLiteral("-o"), rules });
+    ASSERT_EQ(installed.exitCode, 0) << installed.err;
+    EXPECT_EQ(nlohmann::json::parse(served.out, nullptr, false),
+        nlohmann::json::parse(installed.out, nullptr, false))
+        << served.out << "\n"
+        << installed.out;
+}
+
 // The demo's users send requests through the llm-server route; its Prometheus counts them and
 // answers kubectl through the API server's service proxy, as on a real cluster.
 TEST_F(ServingSandboxKubectlTest, DemoPrometheusAnswersThroughTheServiceProxy)
