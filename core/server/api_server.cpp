@@ -165,6 +165,35 @@ std::optional<Response> ApiServer::refusal(const Request &request)
     return forbiddenResponse(attributes, request.user.toStdString());
 }
 
+Response ApiServer::health(const Request &request) const
+{
+    // Liveness is the process answering; readiness also needs every mirrored stream current.
+    const std::string endpoint = request.path.substr(1);
+    std::vector<std::string> lines { "[+]ping ok" };
+    std::vector<std::string> failures;
+    if (endpoint != "livez" && m_options.readinessFailures)
+        failures = m_options.readinessFailures();
+    if (endpoint != "livez")
+        lines.push_back(
+            failures.empty() ? "[+]mirror-sync ok" : "[-]mirror-sync failed: reason withheld");
+    const bool ok = failures.empty();
+    if (!request.query.contains("verbose"))
+        return ok ? plainText(200, "ok")
+                  : Response { 500, "text/plain; charset=utf-8", {},
+                        QByteArray::fromStdString("[-]mirror-sync failed: reason withheld\n"
+                            + endpoint + " check failed\n") };
+    std::string text;
+    for (const std::string &line : lines)
+        text += line + "\n";
+    // The reasons name streams and their errors, which anyone may read here as upstream's
+    // verbose output is public; they hold no object data.
+    for (const std::string &failure : failures)
+        text += "    " + failure + "\n";
+    text += endpoint + (ok ? " check passed\n" : " check failed\n");
+    return Response { ok ? 200 : 500, "text/plain; charset=utf-8", {},
+        QByteArray::fromStdString(text) };
+}
+
 access_reviews::Reviewer ApiServer::reviewer()
 {
     access_reviews::Reviewer reviewer;
@@ -201,7 +230,7 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         return;
     }
     if (read && (path == "/healthz" || path == "/readyz" || path == "/livez")) {
-        connection.respond(plainText(200, "ok"));
+        connection.respond(health(request));
         return;
     }
     // The web console's static files hold no data; the page sends the token with every API call.

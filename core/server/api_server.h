@@ -48,6 +48,9 @@ struct ApiServerOptions
     // Authorise every request with the Roles and bindings the cache holds, as kube-apiserver's
     // RBAC authorizer does; false: whoever authenticates is the server's admin.
     bool rbac = false;
+    // Why the server is not ready to serve current data (a live mirror that has lost a stream),
+    // one line per failing check; empty when ready. Unset: always ready (a cache file, a demo).
+    std::function<std::vector<std::string>()> readinessFailures;
 };
 
 // The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of
@@ -87,6 +90,8 @@ private:
     // Whether the authenticated user of `request` may make it (always, without RBAC).
     std::optional<Response> refusal(const Request &request);
     access_reviews::Reviewer reviewer();
+    // /livez, /readyz and /healthz as kube-apiserver answers them (`?verbose` lists the checks).
+    Response health(const Request &request) const;
     void serveResource(
         Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
     // A watch whose request asks for a WebSocket: one JSON event per text message.

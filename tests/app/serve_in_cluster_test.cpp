@@ -184,6 +184,36 @@ TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRo
     EXPECT_EQ(seen.exitCode, 0) << seen.err << mirrorDiagnostics();
 }
 
+// The probes of the StatefulSet: /livez while the process answers, /readyz while every stream
+// follows the cluster; a cluster gone makes the mirror unready (its data is going stale) but
+// still alive.
+TEST_F(ServeInClusterTest, ReadyWhileFollowingTheClusterAliveWithoutIt)
+{
+    ASSERT_TRUE(startMirror()) << mirrorDiagnostics();
+    const auto probe = [this](const char *path) {
+        return kubectl(mirrorKubeconfig(),
+            { QStringLiteral("get"), QStringLiteral("--raw"), QString::fromLatin1(path) });
+    };
+    const DractlRun ready = probe("/readyz?verbose");
+    ASSERT_EQ(ready.exitCode, 0) << ready.err;
+    EXPECT_NE(ready.out.find("[+]mirror-sync ok"), std::string::npos) << ready.out;
+    EXPECT_NE(ready.out.find("readyz check passed"), std::string::npos) << ready.out;
+
+    m_demo->process().terminate();
+    ASSERT_TRUE(m_demo->process().waitForFinished(30'000));
+    DractlRun unready;
+    QElapsedTimer waited;
+    waited.start();
+    do {
+        QThread::msleep(250);
+        unready = probe("/readyz");
+    } while (unready.exitCode == 0 && waited.elapsed() < 45'000);
+    EXPECT_NE(unready.exitCode, 0) << unready.out << mirrorDiagnostics();
+    const DractlRun alive = probe("/livez");
+    EXPECT_EQ(alive.exitCode, 0) << alive.err;
+    EXPECT_EQ(alive.out, "ok");
+}
+
 TEST(ServeInClusterOptionsTest, OutsideAPodItSaysWhatIsMissing)
 {
     QTemporaryDir dir;

@@ -4,6 +4,7 @@
 // dractl serve: the cache as a Kubernetes API over TLS with a token; read-only (offline mode),
 // writable (--writable), or as a demo cluster seeded from a preset (--demo).
 #include <cstdio>
+#include <map>
 #include <optional>
 
 #include <QCoreApplication>
@@ -108,7 +109,13 @@ QString describeCommand()
         "                     cache in a temporary folder, or in --cache FILE (kept across\n"
         "                     restarts); writable. It runs Kubernetes %1 unless the preset or\n"
         "                     --kubernetes-version 1.NN says otherwise: that release's\n"
-        "                     /version, resource.k8s.io versions and feature gates\n\n"
+        "                     /version, resource.k8s.io versions and feature gates; users\n"
+        "                     demo (admin), demo-training and demo-viewer, authorised by RBAC\n"
+        "  --in-cluster       live mirror of the cluster this pod runs in, as its service\n"
+        "                     account (installer/kubernetes deploys it)\n\n"
+        "Health, without authentication as kube-apiserver serves them (?verbose lists checks):\n"
+        "  /livez             the process answers\n"
+        "  /readyz, /healthz  and, for a live mirror, every stream is listed and followed\n\n"
         "Presets:\n%2\n"
         "--test-hooks adds endpoints that make the server misbehave on purpose, for tests of\n"
         "clients; each is a POST with the bearer token, and only on loopback addresses:\n"
@@ -121,7 +128,9 @@ QString describeCommand()
         "                     change) and restart, as after an etcd restore: resourceVersions\n"
         "                     go back (writable servers only)\n"
         "  %8[?millis=3000]  how long a list or watch for a resourceVersion newer than\n"
-        "                     the server's waits before its 504")
+        "                     the server's waits before its 504\n"
+        "  rotate-service-account-token  with --demo-service-account-dir: a new token for\n"
+        "                     draconsole-mirror, written there; the old one stops working")
         .arg(qs(sandbox::kDemoKubernetesVersion), presets, qs(server::test_hooks::kDropWatches),
             qs(server::test_hooks::kCompact), qs(server::test_hooks::kExpireContinue),
             qs(server::test_hooks::kRestart), qs(server::test_hooks::kRestore),
@@ -214,7 +223,29 @@ Result<rollout::HostedClusterFactory> selfClusterFactory(const std::string &url,
 
 // Starts mirroring the context the options name into the cache and runs the event loop until
 // the initial sync is done (or a stop signal), so the server starts with complete lists.
-Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser)
+// The last state of each mirrored stream, for /readyz.
+using StreamStates = std::map<std::pair<model::Kind, std::string>, kube::StreamStatus>;
+
+// Why a live mirror is not ready: each stream not listed and followed (forbidden ones count as
+// settled: the user was told at start).
+std::vector<std::string> unreadyStreams(const StreamStates &streams)
+{
+    std::vector<std::string> reasons;
+    for (const auto &[key, status] : streams) {
+        if (status.state == kube::StreamState::Synced || status.state == kube::StreamState::Watching
+            || status.state == kube::StreamState::Forbidden)
+            continue;
+        std::string line = status.label().toStdString() + ": "
+            + std::string(kube::streamStateName(status.state));
+        if (!status.reason.isEmpty())
+            line += ": " + status.reason.toStdString();
+        reasons.push_back(std::move(line));
+    }
+    return reasons;
+}
+
+Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(
+    const QCommandLineParser &parser, const std::shared_ptr<StreamStates> &streams)
 {
     Result<kube::ClientConfig> config = parser.isSet(QStringLiteral("in-cluster"))
         ? kube::inClusterConfig(parser.isSet(QStringLiteral("service-account-dir"))
@@ -249,7 +280,8 @@ Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLinePars
             std::fflush(stdout);
         });
     QObject::connect(live.get(), &kube::LiveMirror::streamChanged, live.get(),
-        [](const kube::StreamStatus &status) {
+        [streams](const kube::StreamStatus &status) {
+            (*streams)[{ status.kind, status.ns }] = status;
             if (status.state == kube::StreamState::Forbidden
                 || status.state == kube::StreamState::Error)
                 err(QStringLiteral("  %1: %2: %3\n")
@@ -423,8 +455,9 @@ int runServe(const QStringList &arguments)
     server::raiseOpenFileLimit();
 
     std::unique_ptr<kube::LiveMirror> mirror;
+    const auto streams = std::make_shared<StreamStates>();
     if (live) {
-        Result<std::unique_ptr<kube::LiveMirror>> started = startLiveMirror(parser);
+        Result<std::unique_ptr<kube::LiveMirror>> started = startLiveMirror(parser, streams);
         if (!started)
             return reportFailure(started.error());
         mirror = std::move(*started);
@@ -507,8 +540,10 @@ int runServe(const QStringList &arguments)
         options.token = token;
         options.writer = cache->writer ? &*cache->writer : nullptr;
         options.clientCa = clientCa;
-        if (mirror)
+        if (mirror) {
             options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
+            options.readinessFailures = [streams] { return unreadyStreams(*streams); };
+        }
         ownApi = std::make_unique<server::ApiServer>(cache->reader, options);
         ownHttp = std::make_unique<server::HttpServer>(ownApi->handler());
         ownHttp->setTlsConfiguration(*tls);
