@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/decode_support.h"
+
 namespace dra::model {
 
 namespace {
@@ -17,61 +19,14 @@ bool contains(const std::vector<std::string> &values, std::string_view value)
     return std::ranges::find(values, value) != values.end();
 }
 
-std::vector<std::string> strings(const json &object, const char *field)
-{
-    std::vector<std::string> values;
-    const auto it = object.find(field);
-    if (it == object.end() || !it->is_array())
-        return values;
-    for (const json &value : *it)
-        if (value.is_string())
-            values.push_back(value.get<std::string>());
-    return values;
-}
-
-std::string text(const json &object, const char *field)
-{
-    const auto it = object.find(field);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::map<std::string, std::string> stringMap(const json *object)
-{
-    std::map<std::string, std::string> values;
-    if (object && object->is_object())
-        for (const auto &[key, value] : object->items())
-            if (value.is_string())
-                values.emplace(key, value.get<std::string>());
-    return values;
-}
-
-const json *path(const json &object, std::initializer_list<const char *> fields)
-{
-    const json *at = &object;
-    for (const char *field : fields) {
-        if (!at->is_object())
-            return nullptr;
-        const auto it = at->find(field);
-        if (it == at->end())
-            return nullptr;
-        at = &*it;
-    }
-    return at;
-}
-
 std::vector<PolicyRule> rulesOf(const json &object)
 {
     std::vector<PolicyRule> rules;
-    const json *list = path(object, { "rules" });
-    if (!list || !list->is_array())
-        return rules;
-    for (const json &rule : *list) {
-        if (!rule.is_object())
-            continue;
-        rules.push_back(
-            { strings(rule, "verbs"), strings(rule, "apiGroups"), strings(rule, "resources"),
-                strings(rule, "resourceNames"), strings(rule, "nonResourceURLs") });
-    }
+    detail::forEach(object, "rules", [&](const json &rule) {
+        rules.push_back({ detail::getStrings(rule, "verbs"), detail::getStrings(rule, "apiGroups"),
+            detail::getStrings(rule, "resources"), detail::getStrings(rule, "resourceNames"),
+            detail::getStrings(rule, "nonResourceURLs") });
+    });
     return rules;
 }
 
@@ -124,15 +79,10 @@ bool subjectNames(
     return false;
 }
 
-bool labelsMatch(const std::map<std::string, std::string> &labels,
-    const std::map<std::string, std::string> &want)
+bool labelsMatch(const StringPairs &labels, const StringPairs &want)
 {
-    for (const auto &[key, value] : want) {
-        const auto it = labels.find(key);
-        if (it == labels.end() || it->second != value)
-            return false;
-    }
-    return true;
+    return std::ranges::all_of(want,
+        [&](const auto &wanted) { return std::ranges::find(labels, wanted) != labels.end(); });
 }
 
 } // namespace
@@ -161,42 +111,41 @@ bool RbacBinding::names(const UserIdentity &user) const
 
 void RbacPolicy::add(Kind kind, const json &object)
 {
-    if (!object.is_object())
-        return;
-    const json *meta = path(object, { "metadata" });
-    if (!meta || !meta->is_object())
-        return;
-    const std::string name = text(*meta, "name");
-    const std::string ns = text(*meta, "namespace");
-    switch (kind) {
-    case Kind::Role:
-        m_roles[{ ns, name }] = rulesOf(object);
-        return;
-    case Kind::ClusterRole: {
-        ClusterRole role { rulesOf(object), stringMap(path(*meta, { "labels" })), {} };
-        if (const json *selectors = path(object, { "aggregationRule", "clusterRoleSelectors" });
-            selectors && selectors->is_array())
-            for (const json &selector : *selectors)
-                role.aggregateSelectors.push_back(stringMap(path(selector, { "matchLabels" })));
-        m_clusterRoles[name] = std::move(role);
-        return;
-    }
-    case Kind::RoleBinding:
-    case Kind::ClusterRoleBinding: {
-        const json *ref = path(object, { "roleRef" });
-        if (!ref || !ref->is_object())
+    // Read with the decoders' field readers; an object of the wrong shape grants nothing.
+    try {
+        const ObjectMeta meta = detail::decodeMeta(object);
+        switch (kind) {
+        case Kind::Role:
+            m_roles[{ meta.ns, meta.name }] = rulesOf(object);
             return;
-        RbacBinding binding { kind == Kind::RoleBinding ? ns : std::string(), name,
-            text(*ref, "kind"), text(*ref, "name"), {} };
-        if (const json *subjects = path(object, { "subjects" }); subjects && subjects->is_array())
-            for (const json &subject : *subjects)
-                if (subject.is_object())
-                    binding.subjects.push_back({ text(subject, "kind"), text(subject, "name"),
-                        text(subject, "namespace") });
-        m_bindings.push_back(std::move(binding));
-        return;
-    }
-    default:
+        case Kind::ClusterRole: {
+            ClusterRole role { rulesOf(object), meta.labels, {} };
+            if (const json *aggregation = detail::field(object, "aggregationRule"))
+                detail::forEach(*aggregation, "clusterRoleSelectors", [&](const json &selector) {
+                    role.aggregateSelectors.push_back(
+                        detail::getStringMap(selector, "matchLabels"));
+                });
+            m_clusterRoles[meta.name] = std::move(role);
+            return;
+        }
+        case Kind::RoleBinding:
+        case Kind::ClusterRoleBinding: {
+            const json *ref = detail::field(object, "roleRef");
+            if (!ref)
+                return;
+            RbacBinding binding { kind == Kind::RoleBinding ? meta.ns : std::string(), meta.name,
+                detail::getString(*ref, "kind"), detail::getString(*ref, "name"), {} };
+            detail::forEach(object, "subjects", [&](const json &subject) {
+                binding.subjects.push_back({ detail::getString(subject, "kind"),
+                    detail::getString(subject, "name"), detail::getString(subject, "namespace") });
+            });
+            m_bindings.push_back(std::move(binding));
+            return;
+        }
+        default:
+            return;
+        }
+    } catch (const detail::DecodeError &) {
         return;
     }
 }

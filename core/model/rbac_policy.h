@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/model/kind.h"
+#include "core/model/object_meta.h"
 
 namespace dra::model {
 
@@ -79,7 +80,7 @@ class RbacPolicy final
 {
 public:
     // Adds one Role, ClusterRole, RoleBinding or ClusterRoleBinding as its JSON; other kinds and
-    // malformed fields are skipped (a rule that does not parse grants nothing).
+    // objects of the wrong shape are skipped (what does not decode grants nothing).
     void add(Kind kind, const nlohmann::json &object);
     // Resolves aggregated ClusterRoles; call after the last add().
     void finish();
@@ -97,8 +98,8 @@ private:
     struct ClusterRole
     {
         std::vector<PolicyRule> rules;
-        std::map<std::string, std::string> labels;
-        std::vector<std::map<std::string, std::string>> aggregateSelectors;
+        StringPairs labels;
+        std::vector<StringPairs> aggregateSelectors;
     };
     std::map<std::string, ClusterRole> m_clusterRoles;
     std::map<std::pair<std::string, std::string>, std::vector<PolicyRule>> m_roles; // (ns, name)
