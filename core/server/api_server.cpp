@@ -135,17 +135,7 @@ bool ApiServer::authenticate(Request &request) const
     std::optional<std::string> token = bearerToken(request.header("authorization"));
     if (!token && isWebSocketUpgrade(request)) // a browser cannot set headers on a WebSocket
         token = bearerTokenFromProtocols(request);
-    if (!token)
-        return false;
-    if (!m_options.token.empty() && sameSecret(*token, m_options.token)) {
-        request.user = QStringLiteral("admin");
-        request.groups = QStringList { QStringLiteral("system:masters"),
-            QStringLiteral("system:authenticated") };
-        return true;
-    }
-    if (!m_options.users)
-        return false;
-    std::optional<model::UserIdentity> user = m_options.users->find(*token);
+    std::optional<model::UserIdentity> user = token ? userOfToken(*token) : std::nullopt;
     if (!user)
         return false;
     request.user = QString::fromStdString(user->name);
@@ -153,6 +143,14 @@ bool ApiServer::authenticate(Request &request) const
     for (const std::string &group : user->groups)
         request.groups << QString::fromStdString(group);
     return true;
+}
+
+std::optional<model::UserIdentity> ApiServer::userOfToken(std::string_view token) const
+{
+    if (!m_options.token.empty() && sameSecret(token, m_options.token))
+        return model::UserIdentity { "admin",
+            { std::string(model::kMastersGroup), std::string(model::kAuthenticatedGroup) } };
+    return m_options.users ? m_options.users->find(token) : std::nullopt;
 }
 
 std::optional<Response> ApiServer::refusal(const Request &request)
@@ -169,26 +167,21 @@ Response ApiServer::health(const Request &request) const
 {
     // Liveness is the process answering; readiness also needs every mirrored stream current.
     const std::string endpoint = request.path.substr(1);
-    std::vector<std::string> lines { "[+]ping ok" };
-    std::vector<std::string> failures;
-    if (endpoint != "livez" && m_options.readinessFailures)
-        failures = m_options.readinessFailures();
-    if (endpoint != "livez")
-        lines.push_back(
-            failures.empty() ? "[+]mirror-sync ok" : "[-]mirror-sync failed: reason withheld");
+    const bool readiness = endpoint != "livez";
+    const std::vector<std::string> failures = readiness && m_options.readinessFailures
+        ? m_options.readinessFailures()
+        : std::vector<std::string>();
     const bool ok = failures.empty();
-    if (!request.query.contains("verbose"))
-        return ok ? plainText(200, "ok")
-                  : Response { 500, "text/plain; charset=utf-8", {},
-                        QByteArray::fromStdString("[-]mirror-sync failed: reason withheld\n"
-                            + endpoint + " check failed\n") };
-    std::string text;
-    for (const std::string &line : lines)
-        text += line + "\n";
-    // The reasons name streams and their errors, which anyone may read here as upstream's
-    // verbose output is public; they hold no object data.
-    for (const std::string &failure : failures)
-        text += "    " + failure + "\n";
+    const bool verbose = request.query.contains("verbose");
+    if (ok && !verbose)
+        return plainText(200, "ok");
+    std::string text = verbose ? "[+]ping ok\n" : "";
+    if (readiness && (verbose || !ok))
+        text += ok ? "[+]mirror-sync ok\n" : "[-]mirror-sync failed: reason withheld\n";
+    // The reasons name streams and their errors, no object data: public, as upstream's are.
+    if (verbose)
+        for (const std::string &failure : failures)
+            text += "    " + failure + "\n";
     text += endpoint + (ok ? " check passed\n" : " check failed\n");
     return Response { ok ? 200 : 500, "text/plain; charset=utf-8", {},
         QByteArray::fromStdString(text) };
@@ -208,15 +201,7 @@ access_reviews::Reviewer ApiServer::reviewer()
             return authorizer->rulesFor(user, ns);
         };
     }
-    const std::shared_ptr<const UserTokens> users = m_options.users;
-    const std::string adminToken = m_options.token;
-    reviewer.authenticateToken
-        = [users, adminToken](std::string_view token) -> std::optional<model::UserIdentity> {
-        if (!adminToken.empty() && sameSecret(token, adminToken))
-            return model::UserIdentity { "admin",
-                { std::string(model::kMastersGroup), std::string(model::kAuthenticatedGroup) } };
-        return users ? users->find(token) : std::nullopt;
-    };
+    reviewer.authenticateToken = [this](std::string_view token) { return userOfToken(token); };
     return reviewer;
 }
 

@@ -87,6 +87,8 @@ public:
 
 private:
     bool authenticate(Request &request) const;
+    // Who a bearer token is: the server's own (admin, system:masters) or one of its users.
+    std::optional<model::UserIdentity> userOfToken(std::string_view token) const;
     // Whether the authenticated user of `request` may make it (always, without RBAC).
     std::optional<Response> refusal(const Request &request);
     access_reviews::Reviewer reviewer();
