@@ -7,7 +7,6 @@
 #include <optional>
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -80,14 +79,8 @@ protected:
 
     DractlRun kubectl(QStringList arguments)
     {
-        arguments << QStringLiteral("--kubeconfig") << kubeconfig() << QStringLiteral("--cache-dir")
-                  << m_dir.filePath(QStringLiteral("kube-cache"));
-        QProcess process;
-        process.start(m_kubectl, arguments);
-        EXPECT_TRUE(process.waitForFinished(90000)) << "kubectl did not finish";
-        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(),
-            process.readAllStandardError().toStdString() };
+        return kubectlRun(m_kubectl, kubeconfig(), m_dir.filePath(QStringLiteral("kube-cache")),
+            std::move(arguments));
     }
 
     QString m_preset = QStringLiteral("l40s-pcie"); // small and quick to seed
@@ -221,11 +214,9 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
         = kubectl({ viewer, QStringLiteral("get"), QStringLiteral("resourceclaims"),
             QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name") });
     EXPECT_EQ(reads.exitCode, 0) << reads.err;
-    const QString manifest = m_dir.filePath(QStringLiteral("template.yaml"));
-    QFile file(manifest);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(QByteArray(kWorkload).left(QByteArray(kWorkload).indexOf("---")));
-    file.close();
+    const std::string workload(kWorkload);
+    const QString manifest = writeTestFile(
+        m_dir.filePath(QStringLiteral("template.yaml")), workload.substr(0, workload.find("---")));
     const DractlRun refused
         = kubectl({ viewer, QStringLiteral("apply"), QStringLiteral("-f"), manifest });
     EXPECT_NE(refused.exitCode, 0);
@@ -249,16 +240,12 @@ TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
             "clusterrolebinding.rbac.authorization.k8s.io/draconsole-mirror" })
         EXPECT_NE(dryRun.out.find(object), std::string::npos) << object << "\n" << dryRun.out;
 
-    QFile statefulSet(manifests + QStringLiteral("/statefulset.yaml"));
-    ASSERT_TRUE(statefulSet.open(QIODevice::ReadOnly));
-    QByteArray misspelled = statefulSet.readAll();
+    QByteArray misspelled
+        = QByteArray::fromStdString(readTestFile(manifests + QStringLiteral("/statefulset.yaml")));
     ASSERT_TRUE(misspelled.contains("  serviceName:"));
     misspelled.replace("  serviceName:", "  servceName:");
-    const QString broken = m_dir.filePath(QStringLiteral("statefulset.yaml"));
-    QFile file(broken);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(misspelled);
-    file.close();
+    const QString broken = writeTestFile(
+        m_dir.filePath(QStringLiteral("statefulset.yaml")), misspelled.toStdString());
     const DractlRun refused = kubectl({ QStringLiteral("apply"), QStringLiteral("--dry-run=server"),
         QStringLiteral("--validate=strict"), QStringLiteral("-f"), broken });
     EXPECT_NE(refused.exitCode, 0) << refused.out;

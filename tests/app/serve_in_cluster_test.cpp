@@ -7,7 +7,6 @@
 #include <optional>
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -22,12 +21,6 @@
 
 namespace dra::test::in_cluster {
 namespace {
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 class ServeInClusterTest : public testing::Test
 {
@@ -93,24 +86,14 @@ protected:
 
     DractlRun kubectl(const QString &kubeconfig, QStringList arguments)
     {
-        arguments << QStringLiteral("--kubeconfig") << kubeconfig << QStringLiteral("--cache-dir")
-                  << m_dir.filePath(QStringLiteral("kube-cache"));
-        QProcess process;
-        process.start(m_kubectl, arguments);
-        EXPECT_TRUE(process.waitForFinished(90'000)) << "kubectl did not finish";
-        return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput().toStdString(),
-            process.readAllStandardError().toStdString() };
+        return kubectlRun(m_kubectl, kubeconfig, m_dir.filePath(QStringLiteral("kube-cache")),
+            std::move(arguments));
     }
 
     // POSTs a test hook of the demo cluster.
     void demoHook(const QString &hook)
     {
-        const QString body = m_dir.filePath(QStringLiteral("empty.json"));
-        QFile file(body);
-        ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-        file.write("{}");
-        file.close();
+        const QString body = writeTestFile(m_dir.filePath(QStringLiteral("empty.json")), "{}");
         const DractlRun posted = kubectl(m_demo->kubeconfig(),
             { QStringLiteral("create"), QStringLiteral("--raw"),
                 QStringLiteral("/draconsole/test/") + hook, QStringLiteral("-f"), body });
@@ -127,7 +110,7 @@ protected:
 
 TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRotation)
 {
-    EXPECT_EQ(readAll(serviceAccountDir() + QStringLiteral("/namespace")), "draconsole");
+    EXPECT_EQ(readTestFile(serviceAccountDir() + QStringLiteral("/namespace")), "draconsole");
     ASSERT_TRUE(startMirror()) << mirrorDiagnostics();
     EXPECT_TRUE(m_banner.contains("live mirror of the cluster this pod runs in"))
         << m_banner.data();
@@ -146,28 +129,25 @@ TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRo
 
     // The kubelet rotates the token; the old one no longer works. The cluster drops the watches,
     // and the mirror reconnects with the token it reads again.
-    const QByteArray before = readAll(serviceAccountDir() + QStringLiteral("/token"));
+    const std::string before = readTestFile(serviceAccountDir() + QStringLiteral("/token"));
     demoHook(QStringLiteral("rotate-service-account-token"));
-    ASSERT_NE(readAll(serviceAccountDir() + QStringLiteral("/token")), before);
+    ASSERT_NE(readTestFile(serviceAccountDir() + QStringLiteral("/token")), before);
     QProcess stale;
     stale.start(m_kubectl,
         { QStringLiteral("--server"), QStringLiteral("https://127.0.0.1:") + m_demoPort,
             QStringLiteral("--insecure-skip-tls-verify"), QStringLiteral("--token"),
-            QString::fromLatin1(before), QStringLiteral("get"), QStringLiteral("namespaces") });
+            QString::fromStdString(before), QStringLiteral("get"), QStringLiteral("namespaces") });
     ASSERT_TRUE(stale.waitForFinished(60'000));
     EXPECT_NE(stale.exitCode(), 0);
     const QByteArray staleErr = stale.readAllStandardError();
     EXPECT_TRUE(staleErr.contains("the server has asked for the client to provide credentials"))
         << staleErr.constData();
     demoHook(QStringLiteral("drop-watches"));
-    const QString claim = m_dir.filePath(QStringLiteral("claim.yaml"));
-    QFile file(claim);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
-               "metadata: {name: after-rotation, namespace: training}\n"
-               "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: "
-               "gpu.nvidia.com}}]}}\n");
-    file.close();
+    const QString claim = writeTestFile(m_dir.filePath(QStringLiteral("claim.yaml")),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: after-rotation, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: "
+        "gpu.nvidia.com}}]}}\n");
     const DractlRun created
         = kubectl(m_demo->kubeconfig(), { QStringLiteral("apply"), QStringLiteral("-f"), claim });
     ASSERT_EQ(created.exitCode, 0) << created.err;

@@ -43,6 +43,21 @@ inline DractlRun dractl(const QStringList &arguments, int timeoutMs = 120'000)
         process.readAllStandardError().toStdString() };
 }
 
+// The real kubectl (`kubectl`, from PATH) with `arguments` against `kubeconfig`, keeping its
+// discovery cache in `cacheDir`; a kubectl that does not finish in 90 s fails the test.
+inline DractlRun kubectlRun(const QString &kubectl, const QString &kubeconfig,
+    const QString &cacheDir, QStringList arguments)
+{
+    arguments << QStringLiteral("--kubeconfig") << kubeconfig << QStringLiteral("--cache-dir")
+              << cacheDir;
+    QProcess process;
+    process.start(kubectl, arguments);
+    EXPECT_TRUE(process.waitForFinished(90'000)) << "kubectl did not finish";
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+        process.readAllStandardOutput().toStdString(),
+        process.readAllStandardError().toStdString() };
+}
+
 // Writes `text` to `path` (replacing it); fails the test when it cannot. Returns `path`.
 inline QString writeTestFile(const QString &path, const std::string &text)
 {
