@@ -91,7 +91,7 @@ QString RestClient::describe(const QByteArray &method, const QString &path) cons
     return QStringLiteral("%1: %2 %3").arg(m_config.describe(), QString::fromLatin1(method), path);
 }
 
-QNetworkRequest RestClient::networkRequest(const RestRequest &request, const AuthMaterial &auth)
+QNetworkRequest RestClient::plainRequest(const RestRequest &request, QSslConfiguration &tls) const
 {
     QNetworkRequest out(url(request.path, request.query));
     out.setRawHeader("Accept", request.accept);
@@ -109,16 +109,23 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
     out.setHttp2Configuration(h2);
     out.setTransferTimeout(request.timeoutMs);
 
-    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls = QSslConfiguration::defaultConfiguration();
     tls.setProtocol(QSsl::TlsV1_2OrLater);
     if (!m_config.caCertificates.isEmpty())
         tls.setCaCertificates(m_config.caCertificates); // the cluster's CA only, as kubectl does
     if (m_config.insecureSkipTlsVerify)
         tls.setPeerVerifyMode(QSslSocket::VerifyNone);
-    auth.applyTo(out, tls);
-    out.setSslConfiguration(tls);
     if (!m_config.tlsServerName.isEmpty())
         out.setPeerVerifyName(m_config.tlsServerName);
+    return out;
+}
+
+QNetworkRequest RestClient::networkRequest(const RestRequest &request, const AuthMaterial &auth)
+{
+    QSslConfiguration tls;
+    QNetworkRequest out = plainRequest(request, tls);
+    auth.applyTo(out, tls);
+    out.setSslConfiguration(tls);
 
     // Qt pools connections by host and port, not by client certificate: after an exec plugin
     // hands out a new certificate, idle connections made with the old one must not be reused.
@@ -132,6 +139,42 @@ QNetworkRequest RestClient::networkRequest(const RestRequest &request, const Aut
         m_lastIdentity = identity;
     }
     return out;
+}
+
+void RestClient::sendAs(RestRequest request, const QByteArray &authorization, QObject *context,
+    std::function<void(const Result<RawResponse> &)> done)
+{
+    // A manager of its own: its connections never carry this client's certificate, so the
+    // cluster authenticates the caller's token and nothing else.
+    if (!m_passThrough)
+        m_passThrough = newManager();
+    QSslConfiguration tls;
+    QNetworkRequest network = plainRequest(request, tls);
+    network.setSslConfiguration(tls);
+    if (!authorization.isEmpty())
+        network.setRawHeader("Authorization", authorization);
+    QNetworkReply *reply = m_passThrough->sendCustomRequest(network, request.method, request.body);
+    const QString verifiedName
+        = m_config.tlsServerName.isEmpty() ? m_config.server.host() : m_config.tlsServerName;
+    connect(reply, &QNetworkReply::sslErrors, reply,
+        [reply, verifiedName](const QList<QSslError> &errors) {
+            reply->setProperty(kTlsFailureProperty, describeTlsFailure(errors, verifiedName));
+        });
+    connect(reply, &QNetworkReply::finished, this,
+        [this, reply, method = request.method, path = request.path, context = QPointer(context),
+            done = std::move(done)] {
+            reply->deleteLater();
+            if (!context)
+                return;
+            const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+            if (!status.isValid()) {
+                done(fail(networkError(reply, method, path)));
+                return;
+            }
+            done(RawResponse { status.toInt(),
+                reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(),
+                reply->readAll() });
+        });
 }
 
 QNetworkReply *RestClient::open(QNetworkAccessManager *manager, QNetworkRequest network,

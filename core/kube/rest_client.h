@@ -19,6 +19,7 @@
 class QNetworkAccessManager;
 class QNetworkReply;
 class QNetworkRequest;
+class QSslConfiguration;
 
 namespace dra::kube {
 
@@ -40,6 +41,14 @@ struct RestRequest
 struct RestResponse
 {
     int status = 0;
+    QByteArray body;
+};
+
+// An answer of any status, as the server sent it.
+struct RawResponse
+{
+    int status = 0;
+    QByteArray contentType;
     QByteArray body;
 };
 
@@ -76,6 +85,14 @@ public:
     // is not called once `context` is gone.
     void send(RestRequest request, QObject *context, Callback done);
     void get(const QString &path, const QUrlQuery &query, QObject *context, Callback done);
+
+    // Sends `request` on behalf of someone else: with `authorization` (their Authorization
+    // header, passed through) instead of this client's credentials and impersonation, over
+    // connections of its own that never carry this client's certificate, and without retries.
+    // `done` gets whatever the server answered, whatever its status; an Error only when no answer
+    // came (network, TLS). Not called once `context` is gone.
+    void sendAs(RestRequest request, const QByteArray &authorization, QObject *context,
+        std::function<void(const Result<RawResponse> &)> done);
 
     // Opens a watch (`watch=true` is added to `query`); the stream is a child of `parent`.
     WatchStream *watch(const QString &path, QUrlQuery query, int idleTimeoutMs, QObject *parent);
@@ -116,6 +133,9 @@ private:
         int serverWaits = 0;
     };
     void attempt(RestRequest request, QPointer<QObject> context, Callback done, Attempt tried);
+    // `request` as every request starts: URL, headers, HTTP/2, and TLS verification in `tls`;
+    // no credentials.
+    QNetworkRequest plainRequest(const RestRequest &request, QSslConfiguration &tls) const;
     QNetworkAccessManager *newManager();
 
     ClientConfig m_config;
@@ -123,6 +143,7 @@ private:
     common::Clock &m_clock;
     Credentials *m_credentials;
     QNetworkAccessManager *m_manager;
+    QNetworkAccessManager *m_passThrough = nullptr; // sendAs(): other users' requests
     struct StreamManager
     {
         QNetworkAccessManager *manager;

@@ -23,9 +23,6 @@
 
 namespace dra::server {
 
-namespace {
-
-// The token of an "Authorization: Bearer TOKEN" header (scheme case-insensitive), if any.
 std::optional<std::string> bearerToken(std::string_view header)
 {
     constexpr std::string_view scheme = "Bearer ";
@@ -37,6 +34,8 @@ std::optional<std::string> bearerToken(std::string_view header)
         return std::nullopt;
     return std::string(header.substr(scheme.size()));
 }
+
+namespace {
 
 Response plainText(int status, const char *text)
 {
@@ -232,6 +231,10 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
             "a WebSocket from another site (Origin " + request.header("origin") + ") is refused"));
         return;
     }
+    if (m_options.delegated) {
+        handleDelegated(request, connection);
+        return;
+    }
     if (!authenticate(request)) {
         connection.respond(status::unauthorized());
         return;
@@ -240,6 +243,13 @@ void ApiServer::handle(Request &request, HttpConnection &connection)
         connection.respond(std::move(*refused));
         return;
     }
+    route(request, connection);
+}
+
+void ApiServer::route(Request &request, HttpConnection &connection)
+{
+    const std::string &path = request.path;
+    const bool read = request.method == "GET" || request.method == "HEAD";
     for (const auto &[prefix, extra] : m_extras) {
         if (extra && !prefix.empty() && path.starts_with(prefix) && extra(request, connection))
             return;

@@ -10,6 +10,7 @@
 
 #include "core/server/access_reviews.h"
 #include "core/server/client_certificates.h"
+#include "core/server/delegated_access.h"
 #include "core/server/http_connection.h"
 #include "core/server/object_source.h"
 #include "core/server/object_writer.h"
@@ -51,6 +52,10 @@ struct ApiServerOptions
     // Why the server is not ready to serve current data (a live mirror that has lost a stream),
     // one line per failing check; empty when ready. Unset: always ready (a cache file, a demo).
     std::function<std::vector<std::string>()> readinessFailures;
+    // Each caller's own identity, from the cluster a live mirror follows (--authn=cluster): a
+    // bearer token is reviewed there, every read authorised there for that user, and writes
+    // pass through to it with the caller's token. Replaces `token`, `users` and `rbac`.
+    std::shared_ptr<DelegatedAccess> delegated;
 };
 
 // The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of
@@ -87,6 +92,13 @@ public:
 
 private:
     bool authenticate(Request &request) const;
+    // Past authentication and authorisation: to the handler of the request's path.
+    void route(Request &request, HttpConnection &connection);
+    // With options.delegated: authenticates and authorises `request` with the cluster (its own
+    // file, api_server_delegated.cpp), then routes it, or passes a write through.
+    void handleDelegated(Request &request, HttpConnection &connection);
+    void authorizeDelegated(
+        Request &request, HttpConnection &connection, std::optional<std::string> token);
     // Who a bearer token is: the server's own (admin, system:masters) or one of its users.
     std::optional<model::UserIdentity> userOfToken(std::string_view token) const;
     // Whether the authenticated user of `request` may make it (always, without RBAC).
@@ -119,6 +131,9 @@ private:
     web_console::Files m_webFiles;
     std::unique_ptr<RequestAuthorizer> m_authorizer; // with options.rbac
 };
+
+// The token of an "Authorization: Bearer TOKEN" header (scheme case-insensitive), if any.
+std::optional<std::string> bearerToken(std::string_view header);
 
 // The Kubernetes release a cache records for `cluster` (ClusterInfo::version), or empty.
 std::string recordedVersion(store::CacheDb &cache, const std::string &cluster);

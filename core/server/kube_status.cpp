@@ -124,6 +124,11 @@ Response forbidden(const std::string &message)
     return failure(403, "Forbidden", message);
 }
 
+Response serviceUnavailable(const std::string &message)
+{
+    return failure(503, "ServiceUnavailable", message);
+}
+
 Response unknownPath()
 {
     return failure(404, "NotFound", "the server could not find the requested resource");

@@ -54,6 +54,8 @@ Response unprocessable(const std::string &message);
 // 415 for a body or patch type the server does not take.
 Response unsupportedMediaType(const std::string &message);
 Response forbidden(const std::string &message);
+// 503 ServiceUnavailable: something the answer depends on (the cluster) did not answer.
+Response serviceUnavailable(const std::string &message);
 // 404 for a namespace a namespaced object is created in that does not exist.
 Response namespaceNotFound(std::string_view ns);
 // The HTTP status and reason for an internal Error, in one place.

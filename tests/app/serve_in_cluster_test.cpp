@@ -3,10 +3,14 @@
 //
 // `dractl serve --in-cluster` as a pod runs it, against `dractl serve --demo` as its cluster:
 // the service account's files in a folder (--service-account-dir), KUBERNETES_SERVICE_HOST/PORT
-// set; the mirror syncs, serves what it mirrored, and picks up a rotated token.
+// set; the mirror syncs, serves what it mirrored, and picks up a rotated token. Each caller is
+// who the cluster says (TokenReview), reads what the cluster lets them (SubjectAccessReview) and
+// writes through to the cluster with their own token.
 #include <optional>
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -55,7 +59,7 @@ protected:
     QString mirrorKubeconfig() const { return m_dir.filePath(QStringLiteral("mirror.kubeconfig")); }
 
     // Starts the in-cluster mirror; whether it printed its banner (after the initial sync).
-    bool startMirror()
+    bool startMirror(const QStringList &more = {}, const QString &accountDir = {})
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("KUBERNETES_SERVICE_HOST"), QStringLiteral("127.0.0.1"));
@@ -63,12 +67,14 @@ protected:
         environment.insert(
             QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("mirror-config")));
         m_mirror.setProcessEnvironment(environment);
-        m_mirror.start(QStringLiteral(DRACTL_PATH),
-            { QStringLiteral("serve"), QStringLiteral("--in-cluster"),
-                QStringLiteral("--service-account-dir"), serviceAccountDir(),
-                QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
-                QStringLiteral("--cache"), m_dir.filePath(QStringLiteral("mirror.db")),
-                QStringLiteral("--write-kubeconfig"), mirrorKubeconfig() });
+        const QStringList arguments = QStringList { QStringLiteral("serve"),
+            QStringLiteral("--in-cluster"), QStringLiteral("--service-account-dir"),
+            accountDir.isEmpty() ? serviceAccountDir() : accountDir, QStringLiteral("--listen"),
+            QStringLiteral("127.0.0.1:0"), QStringLiteral("--cache"),
+            m_dir.filePath(QStringLiteral("mirror.db")), QStringLiteral("--write-kubeconfig"),
+            mirrorKubeconfig() }
+            + more;
+        m_mirror.start(QStringLiteral(DRACTL_PATH), arguments);
         QElapsedTimer waited;
         waited.start();
         while (!m_banner.contains("kubeconfig:") && m_mirror.state() != QProcess::NotRunning
@@ -88,6 +94,26 @@ protected:
     {
         return kubectlRun(m_kubectl, kubeconfig, m_dir.filePath(QStringLiteral("kube-cache")),
             std::move(arguments));
+    }
+
+    // The bearer token of a demo user (its context in the demo's kubeconfig).
+    std::string demoToken(const QString &context)
+    {
+        const DractlRun token = kubectl(m_demo->kubeconfig(),
+            { QStringLiteral("config"), QStringLiteral("view"), QStringLiteral("--raw"),
+                QStringLiteral("-o"),
+                QStringLiteral("jsonpath={.users[?(@.name==\"%1\")].user.token}").arg(context) });
+        EXPECT_EQ(token.exitCode, 0) << token.err;
+        EXPECT_FALSE(token.out.empty()) << context.toStdString();
+        return token.out;
+    }
+
+    // kubectl against the mirror as a demo user: the mirror's kubeconfig carries no credentials
+    // (--authn=cluster), so each caller brings their own token.
+    DractlRun asUser(const QString &context, QStringList arguments)
+    {
+        arguments << QStringLiteral("--token") << QString::fromStdString(demoToken(context));
+        return kubectl(mirrorKubeconfig(), std::move(arguments));
     }
 
     // POSTs a test hook of the demo cluster.
@@ -120,7 +146,7 @@ TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRo
         { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
             QStringLiteral("name") });
     ASSERT_EQ(fromDemo.exitCode, 0) << fromDemo.err;
-    const DractlRun fromMirror = kubectl(mirrorKubeconfig(),
+    const DractlRun fromMirror = asUser(QStringLiteral("demo"),
         { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
             QStringLiteral("name") });
     ASSERT_EQ(fromMirror.exitCode, 0) << fromMirror.err;
@@ -156,7 +182,7 @@ TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRo
     waited.start();
     do {
         QThread::msleep(250);
-        seen = kubectl(mirrorKubeconfig(),
+        seen = asUser(QStringLiteral("demo"),
             { QStringLiteral("get"), QStringLiteral("resourceclaim"),
                 QStringLiteral("after-rotation"), QStringLiteral("-n"), QStringLiteral("training"),
                 QStringLiteral("-o"), QStringLiteral("name") });
@@ -169,7 +195,9 @@ TEST_F(ServeInClusterTest, MirrorsTheClusterAsItsServiceAccountAndFollowsTokenRo
 // still alive.
 TEST_F(ServeInClusterTest, ReadyWhileFollowingTheClusterAliveWithoutIt)
 {
-    ASSERT_TRUE(startMirror()) << mirrorDiagnostics();
+    // One user (the server's own token, in the kubeconfig it writes) instead of the cluster's.
+    ASSERT_TRUE(startMirror({ QStringLiteral("--authn=token") })) << mirrorDiagnostics();
+    EXPECT_TRUE(m_banner.contains("auth: bearer token\n")) << m_banner.data();
     const auto probe = [this](const char *path) {
         return kubectl(mirrorKubeconfig(),
             { QStringLiteral("get"), QStringLiteral("--raw"), QString::fromLatin1(path) });
@@ -192,6 +220,112 @@ TEST_F(ServeInClusterTest, ReadyWhileFollowingTheClusterAliveWithoutIt)
     const DractlRun alive = probe("/livez");
     EXPECT_EQ(alive.exitCode, 0) << alive.err;
     EXPECT_EQ(alive.out, "ok");
+}
+
+// Each caller is who the cluster says and may do what the cluster's RBAC allows them, through
+// the mirror: reads are authorised per user, writes go to the cluster with the caller's token.
+TEST_F(ServeInClusterTest, EachCallerIsWhoTheClusterSaysAndMayWhatItAllows)
+{
+    ASSERT_TRUE(startMirror()) << mirrorDiagnostics();
+    EXPECT_TRUE(m_banner.contains("auth: each caller's own bearer token, reviewed by"))
+        << m_banner.data();
+    const QString training = QStringLiteral("demo-training");
+    const QString inTraining = QStringLiteral("-n=training");
+
+    const DractlRun whoami = asUser(training,
+        { QStringLiteral("auth"), QStringLiteral("whoami"), QStringLiteral("-o"),
+            QStringLiteral("jsonpath={.status.userInfo.username}") });
+    ASSERT_EQ(whoami.exitCode, 0) << whoami.err << mirrorDiagnostics();
+    EXPECT_EQ(whoami.out, "training-user");
+
+    // Claims in the user's own namespace, not the cluster's; the cluster-scoped DRA kinds.
+    const DractlRun own
+        = asUser(training, { QStringLiteral("get"), QStringLiteral("resourceclaims"), inTraining });
+    EXPECT_EQ(own.exitCode, 0) << own.err;
+    const DractlRun all = asUser(training,
+        { QStringLiteral("get"), QStringLiteral("resourceclaims"), QStringLiteral("-A") });
+    EXPECT_NE(all.exitCode, 0) << all.out;
+    EXPECT_NE(all.err.find("Error from server (Forbidden): resourceclaims.resource.k8s.io is "
+                           "forbidden: User \"training-user\" cannot list resource "
+                           "\"resourceclaims\" in API group \"resource.k8s.io\" at the cluster "
+                           "scope"),
+        std::string::npos)
+        << all.err;
+    const DractlRun slices = asUser(training,
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
+            QStringLiteral("name") });
+    EXPECT_EQ(slices.exitCode, 0) << slices.err;
+    EXPECT_NE(slices.out.find("resourceslice"), std::string::npos);
+
+    // A token the cluster does not know is refused as kube-apiserver refuses it.
+    const DractlRun stranger = kubectl(mirrorKubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("--token"),
+            QStringLiteral("not-a-token-of-this-cluster") });
+    EXPECT_NE(stranger.exitCode, 0);
+    EXPECT_NE(stranger.err.find("(Unauthorized)"), std::string::npos) << stranger.err;
+
+    // A write goes to the cluster as the caller, and comes back to the mirror by its watch.
+    const QString claim = writeTestFile(m_dir.filePath(QStringLiteral("own-claim.yaml")),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: written-through, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: "
+        "gpu.nvidia.com}}]}}\n");
+    const DractlRun applied
+        = asUser(training, { QStringLiteral("apply"), QStringLiteral("-f"), claim });
+    ASSERT_EQ(applied.exitCode, 0) << applied.err;
+    const DractlRun inCluster = kubectl(m_demo->kubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("resourceclaim"), QStringLiteral("written-through"),
+            inTraining, QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(inCluster.exitCode, 0) << inCluster.err;
+    DractlRun seen;
+    QElapsedTimer waited;
+    waited.start();
+    do {
+        QThread::msleep(250);
+        seen = asUser(training,
+            { QStringLiteral("get"), QStringLiteral("resourceclaim"),
+                QStringLiteral("written-through"), inTraining, QStringLiteral("-o"),
+                QStringLiteral("name") });
+    } while (seen.exitCode != 0 && waited.elapsed() < 45'000);
+    EXPECT_EQ(seen.exitCode, 0) << seen.err << mirrorDiagnostics();
+
+    // The viewer's write reaches the cluster too, whose RBAC refuses it: never the mirror's
+    // service account writing on the viewer's behalf.
+    const QString other = writeTestFile(m_dir.filePath(QStringLiteral("viewer-claim.yaml")),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: viewer-wants, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: "
+        "gpu.nvidia.com}}]}}\n");
+    const DractlRun refused = asUser(
+        QStringLiteral("demo-viewer"), { QStringLiteral("create"), QStringLiteral("-f"), other });
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("User \"viewer\" cannot create resource \"resourceclaims\""),
+        std::string::npos)
+        << refused.err;
+}
+
+// A mirror the cluster will not answer TokenReviews for could not tell its users apart: it says
+// so and does not serve.
+TEST_F(ServeInClusterTest, RefusesToServeWhenTheClusterWillNotReviewTokens)
+{
+    // The viewer's token in place of the mirror's: it reads everything but may create nothing,
+    // tokenreviews included.
+    const QString account = m_dir.filePath(QStringLiteral("viewer-account"));
+    ASSERT_TRUE(QDir().mkpath(account));
+    for (const char *file : { "ca.crt", "namespace" })
+        ASSERT_TRUE(QFile::copy(serviceAccountDir() + QLatin1Char('/') + QLatin1String(file),
+            account + QLatin1Char('/') + QLatin1String(file)));
+    writeTestFile(account + QStringLiteral("/token"), demoToken(QStringLiteral("demo-viewer")));
+    EXPECT_FALSE(startMirror({}, account));
+    if (m_mirror.state() != QProcess::NotRunning) {
+        ASSERT_TRUE(m_mirror.waitForFinished(30'000));
+    }
+    EXPECT_NE(m_mirror.exitCode(), 0);
+    const std::string err = mirrorDiagnostics();
+    EXPECT_NE(err.find("--authn=cluster: the cluster does not review tokens for this mirror"),
+        std::string::npos)
+        << err;
+    EXPECT_NE(err.find("cannot create resource \"tokenreviews\""), std::string::npos) << err;
 }
 
 TEST(ServeInClusterOptionsTest, OutsideAPodItSaysWhatIsMissing)

@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QHostAddress>
 #include <QHostInfo>
@@ -112,7 +113,8 @@ QString describeCommand()
         "                     /version, resource.k8s.io versions and feature gates; users\n"
         "                     demo (admin), demo-training and demo-viewer, authorised by RBAC\n"
         "  --in-cluster       live mirror of the cluster this pod runs in, as its service\n"
-        "                     account (installer/kubernetes deploys it)\n\n"
+        "                     account (installer/kubernetes deploys it); each caller is who\n"
+        "                     the cluster says and may do what it allows (--authn=cluster)\n\n"
         "Health, without authentication as kube-apiserver serves them (?verbose lists checks):\n"
         "  /livez             the process answers\n"
         "  /readyz, /healthz  and, for a live mirror, every stream is listed and followed\n\n"
@@ -244,27 +246,57 @@ std::vector<std::string> unreadyStreams(const StreamStates &streams)
     return reasons;
 }
 
-Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(
-    const QCommandLineParser &parser, const std::shared_ptr<StreamStates> &streams)
+// How a live mirror reaches its cluster: the pod's service account, or a kubeconfig context.
+Result<kube::ClientConfig> liveClientConfig(const QCommandLineParser &parser)
 {
-    Result<kube::ClientConfig> config = parser.isSet(QStringLiteral("in-cluster"))
+    return parser.isSet(QStringLiteral("in-cluster"))
         ? kube::inClusterConfig(parser.isSet(QStringLiteral("service-account-dir"))
                 ? parser.value(QStringLiteral("service-account-dir"))
                 : QString::fromLatin1(kube::kServiceAccountDir))
         : clientConfigFor(parser);
-    if (!config)
-        return dra::fail(config.error());
+}
+
+kube::RestOptions liveRestOptions()
+{
+    kube::RestOptions options;
+    options.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
+    options.exec = execOptionsForTerminal();
+    return options;
+}
+
+// With --authn=cluster: the cluster reviews callers' tokens and access for the mirror, which
+// must be allowed to ask (the installer's ClusterRole grants it); without that nobody could be
+// told apart, so the server does not start.
+Result<std::shared_ptr<server::DelegatedAccess>> delegateToCluster(const kube::ClientConfig &config)
+{
+    auto delegated = std::make_shared<server::DelegatedAccess>(config, liveRestOptions());
+    std::optional<Result<void>> probed;
+    QEventLoop loop;
+    delegated->probe(&loop, [&](const Result<void> &result) {
+        probed = result;
+        loop.quit();
+    });
+    if (!probed)
+        loop.exec();
+    if (!*probed)
+        return dra::fail(probed->error().code,
+            QStringLiteral("--authn=cluster: %1").arg(probed->error().message));
+    return delegated;
+}
+
+Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser,
+    const kube::ClientConfig &client, const std::shared_ptr<StreamStates> &streams)
+{
     kube::LiveMirrorOptions options;
-    options.client = *config;
-    options.rest.userAgent = "dractl/" DRA_VERSION " (linux) draconsole serve";
-    options.rest.exec = execOptionsForTerminal();
+    options.client = client;
+    options.rest = liveRestOptions();
     options.cachePath = cachePath(parser);
     options.mirror.cluster = parser.isSet(QStringLiteral("cluster"))
         ? parser.value(QStringLiteral("cluster")).toStdString()
-        : config->context.toStdString();
+        : client.context.toStdString();
     options.mirror.workloadNamespaces = workloadNamespacesFrom(parser);
     auto live = std::make_unique<kube::LiveMirror>(std::move(options));
-    const QString describe = config->describe();
+    const QString describe = client.describe();
     const QString cacheFile = live->cachePath();
     std::optional<Error> cacheError;
     QObject::connect(live.get(), &kube::LiveMirror::failed, live.get(), [&](const Error &error) {
@@ -347,6 +379,13 @@ int runServe(const QStringList &arguments)
                        "are (default %1).")
             .arg(QString::fromLatin1(kube::kServiceAccountDir)),
         QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("authn"),
+        QStringLiteral("Who callers are: token (the server's own bearer token, one user) or "
+                       "cluster (each caller's own token, reviewed by the live mirror's cluster "
+                       "with TokenReview, every read authorised there with a "
+                       "SubjectAccessReview, writes passed through with the caller's token). "
+                       "Default: cluster with --in-cluster, else token."),
+        QStringLiteral("token|cluster") });
     parser.addOptions(impersonationOptions());
     parser.addOption(workloadNamespacesOption());
     parser.addOption(stateOption());
@@ -449,15 +488,40 @@ int runServe(const QStringList &arguments)
         return reportFailure(
             QStringLiteral("a live mirror (--context/--kubeconfig) is read-only: it cannot be "
                            "combined with --demo or --writable"));
+    const QString authn = parser.isSet(QStringLiteral("authn"))
+        ? parser.value(QStringLiteral("authn"))
+        : (inCluster ? QStringLiteral("cluster") : QStringLiteral("token"));
+    if (authn != QLatin1String("token") && authn != QLatin1String("cluster"))
+        return reportFailure(QStringLiteral("--authn %1: expected token or cluster").arg(authn));
+    const bool delegated = authn == QLatin1String("cluster");
+    if (delegated && !live)
+        return reportFailure(
+            QStringLiteral("--authn=cluster asks a live mirror's cluster who callers are; it needs "
+                           "--in-cluster, --context or --kubeconfig"));
+    if (delegated
+        && (parser.isSet(QStringLiteral("no-auth")) || parser.isSet(QStringLiteral("token-file"))))
+        return reportFailure(QStringLiteral("--authn=cluster takes each caller's own token; it "
+                                            "excludes --no-auth and --token-file"));
     const StopOnSignal stopOnSignal;
     // Watchers and pages each hold a connection; the server's connection limit follows the
     // process's open-file limit (server::defaultMaxConnections), so take what the system allows.
     server::raiseOpenFileLimit();
 
     std::unique_ptr<kube::LiveMirror> mirror;
+    std::shared_ptr<server::DelegatedAccess> delegatedAccess;
     const auto streams = std::make_shared<StreamStates>();
     if (live) {
-        Result<std::unique_ptr<kube::LiveMirror>> started = startLiveMirror(parser, streams);
+        Result<kube::ClientConfig> client = liveClientConfig(parser);
+        if (!client)
+            return reportFailure(client.error());
+        if (delegated) {
+            Result<std::shared_ptr<server::DelegatedAccess>> access = delegateToCluster(*client);
+            if (!access)
+                return reportFailure(access.error());
+            delegatedAccess = std::move(*access);
+        }
+        Result<std::unique_ptr<kube::LiveMirror>> started
+            = startLiveMirror(parser, *client, streams);
         if (!started)
             return reportFailure(started.error());
         mirror = std::move(*started);
@@ -514,7 +578,7 @@ int runServe(const QStringList &arguments)
         tls->setCaCertificates(clientCa->certificates());
     }
     std::string token;
-    if (!parser.isSet(QStringLiteral("no-auth"))) {
+    if (!parser.isSet(QStringLiteral("no-auth")) && !delegated) {
         const bool fromFile = parser.isSet(QStringLiteral("token-file"));
         Result<std::string> loaded = server::loadOrCreateToken(
             fromFile ? parser.value(QStringLiteral("token-file")) : dir + QStringLiteral("/token"),
@@ -540,6 +604,7 @@ int runServe(const QStringList &arguments)
         options.token = token;
         options.writer = cache->writer ? &*cache->writer : nullptr;
         options.clientCa = clientCa;
+        options.delegated = delegatedAccess;
         if (mirror) {
             options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
             options.readinessFailures = [streams] { return unreadyStreams(*streams); };
@@ -633,6 +698,11 @@ int runServe(const QStringList &arguments)
         kubeconfigNote = QStringLiteral("kubeconfig: %1 (context %2%3; kubectl --kubeconfig %1 "
                                         "get resourceslices)\n")
                              .arg(path, qs(context), others);
+        if (delegatedAccess)
+            kubeconfigNote = QStringLiteral(
+                "kubeconfig: %1 (context %2, without credentials: each user adds their own, "
+                "e.g. kubectl --kubeconfig %1 --token \"$TOKEN\" get resourceslices)\n")
+                                 .arg(path, qs(context));
     } else {
         kubeconfigNote
             = QStringLiteral("kubeconfig: none written; add --write-kubeconfig FILE to get one\n");
@@ -660,10 +730,15 @@ int runServe(const QStringList &arguments)
         "mode: %1\nKubernetes: %2\nport: %3 (at most %5 connections at once)\nauth: %4\n")
             .arg(mode, qs(api.servedApi().gitVersion()))
             .arg(http.port())
-            .arg((token.empty() ? QStringLiteral("none (--no-auth)")
-                         : demo ? QStringLiteral("bearer tokens of the demo's users, each "
-                                                 "authorised by the cluster's RBAC")
-                                : QStringLiteral("bearer token"))
+            .arg((delegatedAccess ? QStringLiteral(
+                      "each caller's own bearer token, reviewed by %1 (TokenReview); "
+                      "every read authorised there (SubjectAccessReview); writes "
+                      "passed through to it with the caller's token")
+                                        .arg(delegatedAccess->cluster().describe())
+                         : token.empty() ? QStringLiteral("none (--no-auth)")
+                         : demo          ? QStringLiteral("bearer tokens of the demo's users, each "
+                                                                   "authorised by the cluster's RBAC")
+                                         : QStringLiteral("bearer token"))
                 + (clientCa ? QStringLiteral(", client certificates of %1")
                                   .arg(parser.value(QStringLiteral("client-ca")))
                             : QString()))
