@@ -7,6 +7,7 @@
 #include <charconv>
 #include <memory>
 
+#include <QFileInfo>
 #include <QPointer>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,27 @@ std::optional<std::string> bearerToken(std::string_view header)
 }
 
 namespace {
+
+// A request's verb as kube-apiserver's metrics name it: LIST and WATCH apart from GET, APPLY
+// apart from PATCH; the HTTP method for paths outside the resource API.
+std::string metricsVerb(const Request &request, const model::AccessAttributes &attributes)
+{
+    if (!attributes.resourceRequest)
+        return request.method;
+    const std::string &verb = attributes.verb;
+    if (verb == "list" || verb == "watch" || verb == "get")
+        return verb == "list" ? "LIST" : verb == "watch" ? "WATCH" : "GET";
+    if (verb == "patch")
+        return request.header("content-type").starts_with("application/apply-patch") ? "APPLY"
+                                                                                     : "PATCH";
+    if (verb == "create")
+        return "POST";
+    if (verb == "update")
+        return "PUT";
+    if (verb == "delete" || verb == "deletecollection")
+        return "DELETE";
+    return request.method;
+}
 
 Response plainText(int status, const char *text)
 {
@@ -186,6 +208,38 @@ Response ApiServer::health(const Request &request) const
         QByteArray::fromStdString(text) };
 }
 
+ExchangeObserver ApiServer::exchangeObserver()
+{
+    QPointer<ApiServer> self(this);
+    return [self](const Request &request, int code, double seconds) {
+        if (!self)
+            return;
+        const model::AccessAttributes attributes = requestAttributes(request);
+        const std::string resource = attributes.resourceRequest ? qualifiedResource(attributes)
+                + (attributes.subresource.empty() ? std::string() : "/" + attributes.subresource)
+                                                                : std::string();
+        self->m_requestMetrics.record(metricsVerb(request, attributes), resource, code, seconds);
+    };
+}
+
+Response ApiServer::metrics()
+{
+    std::string text = m_requestMetrics.text();
+    text += prometheus::header(
+        "draconsole_apiserver_watchers", "gauge", "Watches open now (over HTTP and WebSocket).");
+    text += "draconsole_apiserver_watchers " + std::to_string(m_watches->watcherCount()) + "\n";
+    qint64 bytes = 0;
+    for (const char *suffix : { "", "-wal" })
+        bytes += QFileInfo(m_source.cache().path() + QLatin1String(suffix)).size();
+    text += prometheus::header("draconsole_cache_size_bytes", "gauge",
+        "Bytes of the cache file served, its write-ahead log included.");
+    text += "draconsole_cache_size_bytes " + std::to_string(bytes) + "\n";
+    if (m_options.moreMetrics)
+        text += m_options.moreMetrics();
+    return Response { 200, std::string(prometheus::kContentType), {},
+        QByteArray::fromStdString(text) };
+}
+
 access_reviews::Reviewer ApiServer::reviewer()
 {
     access_reviews::Reviewer reviewer;
@@ -261,6 +315,10 @@ void ApiServer::route(Request &request, HttpConnection &connection)
     if (access_reviews::isReviewPath(path)) {
         connection.respond(request.method == "POST" ? access_reviews::answer(request, reviewer())
                                                     : status::methodNotAllowed());
+        return;
+    }
+    if (path == "/metrics") {
+        connection.respond(read ? metrics() : status::methodNotAllowed());
         return;
     }
     if (path == "/openapi/v3" || path.starts_with("/openapi/v3/")) {

@@ -16,6 +16,7 @@
 #include "core/server/object_writer.h"
 #include "core/server/resource_controller.h"
 #include "core/server/request_authorizer.h"
+#include "core/server/request_metrics.h"
 #include "core/server/served_api.h"
 #include "core/server/user_tokens.h"
 #include "core/server/watch_hub.h"
@@ -56,6 +57,8 @@ struct ApiServerOptions
     // bearer token is reviewed there, every read authorised there for that user, and writes
     // pass through to it with the caller's token. Replaces `token`, `users` and `rbac`.
     std::shared_ptr<DelegatedAccess> delegated;
+    // More of /metrics in Prometheus' text format (a live mirror's streams); unset: none.
+    std::function<std::string()> moreMetrics;
 };
 
 // The Kubernetes REST dialect over a cache: /version, health, discovery, list/get/watch of
@@ -87,6 +90,8 @@ public:
     // know. One handler per prefix; setting a prefix again replaces its handler.
     using ExtraHandler = std::function<bool(Request &, HttpConnection &)>;
     void setExtraHandler(std::string prefix, ExtraHandler handler);
+    // Counts each answer for /metrics: give it to the HttpServer (setExchangeObserver).
+    ExchangeObserver exchangeObserver();
     // Where the web console's files come from (the compiled-in bundle by default).
     void setWebConsoleFiles(web_console::Files files) { m_webFiles = std::move(files); }
 
@@ -106,6 +111,8 @@ private:
     access_reviews::Reviewer reviewer();
     // /livez, /readyz and /healthz as kube-apiserver answers them (`?verbose` lists the checks).
     Response health(const Request &request) const;
+    // /metrics: requests, watchers, the cache's size, and options.moreMetrics.
+    Response metrics();
     void serveResource(
         Request &request, HttpConnection &connection, const std::vector<std::string> &segments);
     // A watch whose request asks for a WebSocket: one JSON event per text message.
@@ -129,6 +136,7 @@ private:
     std::unique_ptr<WriteController> m_writes;
     std::vector<std::pair<std::string, ExtraHandler>> m_extras; // by path prefix
     web_console::Files m_webFiles;
+    RequestMetrics m_requestMetrics;
     std::unique_ptr<RequestAuthorizer> m_authorizer; // with options.rbac
 };
 

@@ -402,6 +402,7 @@ void HttpConnection::dispatch()
     m_state = State::Dispatched;
     m_idle.stop();
     m_reading.stop();
+    m_handling.start();
     if (m_handler)
         m_handler(m_request, *this);
     else
@@ -425,6 +426,9 @@ void HttpConnection::reject(int status, const std::string &message, bool close)
 
 void HttpConnection::writeHead(const Response &response, bool chunked)
 {
+    if (m_observer && m_handling.isValid())
+        m_observer(m_request, response.status, double(m_handling.nsecsElapsed()) / 1e9);
+    m_handling.invalidate();
     QByteArray head = "HTTP/1.1 " + QByteArray::number(response.status) + ' '
         + QByteArray::fromStdString(std::string(reasonPhrase(response.status))) + "\r\n";
     head += "Date: " + httpDate() + "\r\n";

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -38,6 +39,9 @@ struct HttpLimits
 // Called once per complete request, on the connection's thread. The handler answers with
 // HttpConnection::respond() or beginStream(), now or later (the connection waits).
 using RequestHandler = std::function<void(Request &request, HttpConnection &connection)>;
+// Told of each answer as its head goes out: the request, the status, and the seconds since the
+// request was complete (a watch: until its stream began). Upgrades to WebSocket are not told.
+using ExchangeObserver = std::function<void(const Request &request, int status, double seconds)>;
 
 // A chunked response in progress (a watch). Owned by its connection: objects serving the
 // stream should be its children, so they go away with it. Thread of its connection.
@@ -85,6 +89,8 @@ public:
     // without the blank line that ends it).
     const QByteArray &rawHead() const { return m_rawHead; }
 
+    void setObserver(ExchangeObserver observer) { m_observer = std::move(observer); }
+
     qint64 pendingWriteBytes() const;
     const HttpLimits &limits() const { return m_limits; }
 
@@ -114,6 +120,8 @@ private:
 
     QTcpSocket *m_socket;
     RequestHandler m_handler;
+    ExchangeObserver m_observer;
+    QElapsedTimer m_handling; // since the current request went to the handler
     HttpLimits m_limits;
     QByteArray m_in;
     QByteArray m_rawHead;

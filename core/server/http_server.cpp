@@ -114,7 +114,9 @@ void HttpServer::acceptPending()
         // connection keeps open after the connection object has gone.
         ++m_connections;
         connect(socket, &QObject::destroyed, this, [this] { --m_connections; });
-        new HttpConnection(socket, m_handler, m_limits, this);
+        auto *connection = new HttpConnection(socket, m_handler, m_limits, this);
+        if (m_observer)
+            connection->setObserver(m_observer);
     }
 }
 

@@ -33,6 +33,8 @@ public:
     // descriptor of the process (and with them the cache). Default: defaultMaxConnections().
     void setMaxConnections(int count) { m_maxConnections = count; }
     int maxConnections() const { return m_maxConnections; }
+    // Told of every answer of the connections accepted from now on (metrics).
+    void setExchangeObserver(ExchangeObserver observer) { m_observer = std::move(observer); }
 
     // Starts listening; port 0 picks a free port (see port()). A port in use is an error of
     // code Busy whose message names the address and suggests another port.
@@ -54,6 +56,7 @@ private:
     void acceptPending();
 
     RequestHandler m_handler;
+    ExchangeObserver m_observer;
     HttpLimits m_limits;
     std::optional<QSslConfiguration> m_tls;
     QTcpServer *m_server = nullptr;

@@ -207,6 +207,28 @@ TEST_F(ServeInClusterTest, ReadyWhileFollowingTheClusterAliveWithoutIt)
     EXPECT_NE(ready.out.find("[+]mirror-sync ok"), std::string::npos) << ready.out;
     EXPECT_NE(ready.out.find("readyz check passed"), std::string::npos) << ready.out;
 
+    // The metrics say how the streams and the requests fared, to authenticated callers only.
+    const DractlRun listed = kubectl(mirrorKubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("resourceslices"), QStringLiteral("-o"),
+            QStringLiteral("name") });
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    const DractlRun metrics = probe("/metrics");
+    ASSERT_EQ(metrics.exitCode, 0) << metrics.err;
+    EXPECT_NE(metrics.out.find("draconsole_mirror_stream_state{kind=\"ResourceSlice\","
+                               "namespace=\"\",state=\"watching\"} 1\n"),
+        std::string::npos)
+        << metrics.out;
+    EXPECT_NE(metrics.out.find("draconsole_apiserver_request_total{verb=\"LIST\",resource="
+                               "\"resourceslices.resource.k8s.io\",code=\"200\"} 1\n"),
+        std::string::npos)
+        << metrics.out;
+    EXPECT_NE(metrics.out.find("draconsole_cache_size_bytes "), std::string::npos);
+    const DractlRun stranger = kubectl(mirrorKubeconfig(),
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics"),
+            QStringLiteral("--token"), QStringLiteral("not-the-token") });
+    EXPECT_NE(stranger.exitCode, 0);
+    EXPECT_NE(stranger.err.find("Unauthorized"), std::string::npos) << stranger.err;
+
     m_demo->process().terminate();
     ASSERT_TRUE(m_demo->process().waitForFinished(30'000));
     DractlRun unready;
@@ -256,6 +278,18 @@ TEST_F(ServeInClusterTest, EachCallerIsWhoTheClusterSaysAndMayWhatItAllows)
             QStringLiteral("name") });
     EXPECT_EQ(slices.exitCode, 0) << slices.err;
     EXPECT_NE(slices.out.find("resourceslice"), std::string::npos);
+
+    // The server's metrics are for those the cluster lets read the path.
+    const DractlRun metrics = asUser(
+        training, { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics") });
+    EXPECT_NE(metrics.exitCode, 0);
+    EXPECT_NE(
+        metrics.err.find("User \"training-user\" cannot get path \"/metrics\""), std::string::npos)
+        << metrics.err;
+    const DractlRun adminMetrics = asUser(QStringLiteral("demo"),
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics") });
+    EXPECT_EQ(adminMetrics.exitCode, 0) << adminMetrics.err;
+    EXPECT_NE(adminMetrics.out.find("draconsole_apiserver_watchers "), std::string::npos);
 
     // A token the cluster does not know is refused as kube-apiserver refuses it.
     const DractlRun stranger = kubectl(mirrorKubeconfig(),

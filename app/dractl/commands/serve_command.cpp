@@ -28,6 +28,7 @@
 #include "core/kube/in_cluster_config.h"
 #include "core/kube/kubeconfig.h"
 #include "core/kube/live_mirror.h"
+#include "core/kube/stream_health.h"
 #include "core/release/kubernetes_release.h"
 #include "core/rollout/rollout_host.h"
 #include "core/sandbox/demo_cluster.h"
@@ -39,6 +40,7 @@
 #include "core/server/console_api_rollouts.h"
 #include "core/server/http_server.h"
 #include "core/server/kube_status.h"
+#include "core/server/mirror_metrics.h"
 #include "core/server/test_hooks.h"
 #include "core/server/tls_identity.h"
 
@@ -117,7 +119,12 @@ QString describeCommand()
         "                     the cluster says and may do what it allows (--authn=cluster)\n\n"
         "Health, without authentication as kube-apiserver serves them (?verbose lists checks):\n"
         "  /livez             the process answers\n"
-        "  /readyz, /healthz  and, for a live mirror, every stream is listed and followed\n\n"
+        "  /readyz, /healthz  and, for a live mirror, every stream is listed and followed\n"
+        "Metrics, for authenticated callers allowed `get` on the path /metrics:\n"
+        "  /metrics           Prometheus text: requests by verb, resource and code with a\n"
+        "                     latency histogram, open watches, the cache's size and, for a\n"
+        "                     live mirror, each stream's state, objects, lag, watch restarts\n"
+        "                     and relists\n\n"
         "Presets:\n%2\n"
         "--test-hooks adds endpoints that make the server misbehave on purpose, for tests of\n"
         "clients; each is a POST with the bearer token, and only on loopback addresses:\n"
@@ -223,29 +230,6 @@ Result<rollout::HostedClusterFactory> selfClusterFactory(const std::string &url,
         std::move(*client), "dractl/" DRA_VERSION " (linux) draconsole serve rollout");
 }
 
-// Starts mirroring the context the options name into the cache and runs the event loop until
-// the initial sync is done (or a stop signal), so the server starts with complete lists.
-// The last state of each mirrored stream, for /readyz.
-using StreamStates = std::map<std::pair<model::Kind, std::string>, kube::StreamStatus>;
-
-// Why a live mirror is not ready: each stream not listed and followed (forbidden ones count as
-// settled: the user was told at start).
-std::vector<std::string> unreadyStreams(const StreamStates &streams)
-{
-    std::vector<std::string> reasons;
-    for (const auto &[key, status] : streams) {
-        if (status.state == kube::StreamState::Synced || status.state == kube::StreamState::Watching
-            || status.state == kube::StreamState::Forbidden)
-            continue;
-        std::string line = status.label().toStdString() + ": "
-            + std::string(kube::streamStateName(status.state));
-        if (!status.reason.isEmpty())
-            line += ": " + status.reason.toStdString();
-        reasons.push_back(std::move(line));
-    }
-    return reasons;
-}
-
 // How a live mirror reaches its cluster: the pod's service account, or a kubeconfig context.
 Result<kube::ClientConfig> liveClientConfig(const QCommandLineParser &parser)
 {
@@ -284,8 +268,10 @@ Result<std::shared_ptr<server::DelegatedAccess>> delegateToCluster(const kube::C
     return delegated;
 }
 
+// Starts mirroring the context the options name into the cache and runs the event loop until
+// the initial sync is done (or a stop signal), so the server starts with complete lists.
 Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser,
-    const kube::ClientConfig &client, const std::shared_ptr<StreamStates> &streams)
+    const kube::ClientConfig &client, const std::shared_ptr<kube::StreamHealth> &streams)
 {
     kube::LiveMirrorOptions options;
     options.client = client;
@@ -313,7 +299,7 @@ Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLinePars
         });
     QObject::connect(live.get(), &kube::LiveMirror::streamChanged, live.get(),
         [streams](const kube::StreamStatus &status) {
-            (*streams)[{ status.kind, status.ns }] = status;
+            streams->update(status, QDateTime::currentMSecsSinceEpoch());
             if (status.state == kube::StreamState::Forbidden
                 || status.state == kube::StreamState::Error)
                 err(QStringLiteral("  %1: %2: %3\n")
@@ -509,7 +495,7 @@ int runServe(const QStringList &arguments)
 
     std::unique_ptr<kube::LiveMirror> mirror;
     std::shared_ptr<server::DelegatedAccess> delegatedAccess;
-    const auto streams = std::make_shared<StreamStates>();
+    const auto streams = std::make_shared<kube::StreamHealth>();
     if (live) {
         Result<kube::ClientConfig> client = liveClientConfig(parser);
         if (!client)
@@ -607,7 +593,10 @@ int runServe(const QStringList &arguments)
         options.delegated = delegatedAccess;
         if (mirror) {
             options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
-            options.readinessFailures = [streams] { return unreadyStreams(*streams); };
+            options.readinessFailures = [streams] { return streams->unready(); };
+            options.moreMetrics = [streams] {
+                return server::mirrorMetrics(*streams, QDateTime::currentMSecsSinceEpoch());
+            };
         }
         ownApi = std::make_unique<server::ApiServer>(cache->reader, options);
         ownHttp = std::make_unique<server::HttpServer>(ownApi->handler());
@@ -615,6 +604,7 @@ int runServe(const QStringList &arguments)
     }
     server::ApiServer &api = demo ? demo->api() : *ownApi;
     server::HttpServer &http = demo ? demo->http() : *ownHttp;
+    http.setExchangeObserver(api.exchangeObserver());
     if (maxConnections)
         http.setMaxConnections(*maxConnections);
     if (parser.isSet(QStringLiteral("web-root")))
