@@ -98,7 +98,7 @@ std::vector<json> demoAccessObjects(const ObjectFactory &factory)
         "system:basic-user", json::array({ subject("Group", authenticated) })));
 
     // The demo's teams. Reading the DRA inventory is everyone's; the console's computed views
-    // (/console/v1) show every namespace, so only those who may read everything get them.
+    // show each user what they may list, while its rollouts (the state file's) take a path rule.
     objects.push_back(clusterRole(factory, "draconsole:dra-reader",
         json::array({ resourceRule({ "resource.k8s.io" },
                           { "deviceclasses", "resourceslices", "devicetaintrules" }, kReadVerbs),

@@ -101,6 +101,10 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
 {
     if (m_options.rbac)
         m_authorizer = std::make_unique<RequestAuthorizer>(cache, m_options.cluster);
+    // The console's views show each user what they may list.
+    if (m_authorizer || m_options.delegated)
+        m_console->setAccessChecks(
+            [this](const model::UserIdentity &user) { return accessCheckFor(user); });
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
         // A commit of ours reaches the watchers at once rather than at the next poll.
@@ -174,9 +178,29 @@ std::optional<model::UserIdentity> ApiServer::userOfToken(std::string_view token
     return m_options.users ? m_options.users->find(token) : std::nullopt;
 }
 
+console::AccessCheck ApiServer::accessCheckFor(const model::UserIdentity &user)
+{
+    QPointer<ApiServer> self(this);
+    return [self, user](const model::AccessAttributes &attributes, std::function<void(bool)> done) {
+        if (!self) {
+            done(false);
+            return;
+        }
+        if (self->m_authorizer) {
+            done(self->m_authorizer->authorize(user, attributes).allowed);
+            return;
+        }
+        self->m_options.delegated->authorize(
+            user, attributes, self, [done](const Result<model::AccessDecision> &decision) {
+                done(decision && decision->allowed);
+            });
+    };
+}
+
 std::optional<Response> ApiServer::refusal(const Request &request)
 {
-    if (!m_authorizer)
+    // The console's computed views need only authentication: they show what the user may list.
+    if (!m_authorizer || console::filtersPerUser(request.path))
         return std::nullopt;
     const model::AccessAttributes attributes = requestAttributes(request);
     if (m_authorizer->authorize(identityOf(request), attributes).allowed)

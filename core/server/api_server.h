@@ -10,6 +10,7 @@
 
 #include "core/server/access_reviews.h"
 #include "core/server/client_certificates.h"
+#include "core/server/console_visibility.h"
 #include "core/server/delegated_access.h"
 #include "core/server/http_connection.h"
 #include "core/server/object_source.h"
@@ -109,6 +110,8 @@ private:
     // Whether the authenticated user of `request` may make it (always, without RBAC).
     std::optional<Response> refusal(const Request &request);
     access_reviews::Reviewer reviewer();
+    // Whether `user` may do something, by RBAC or the cluster's reviews (for the console).
+    console::AccessCheck accessCheckFor(const model::UserIdentity &user);
     // /livez, /readyz and /healthz as kube-apiserver answers them (`?verbose` lists the checks).
     Response health(const Request &request) const;
     // /metrics: requests, watchers, the cache's size, and options.moreMetrics.

@@ -6,6 +6,7 @@
 #include <QPointer>
 
 #include "core/server/api_server.h"
+#include "core/server/console_api.h"
 #include "core/server/kube_status.h"
 #include "core/server/request_attributes.h"
 #include "core/server/websocket_gateway.h"
@@ -88,6 +89,11 @@ void ApiServer::authorizeDelegated(
         }
         m_options.delegated->forward(request, *token, &connection,
             [&connection](const Response &answer) { connection.respond(answer); });
+        return;
+    }
+    // The console's computed views need only authentication: they show what the user may list.
+    if (console::filtersPerUser(request.path)) {
+        route(request, connection);
         return;
     }
     QPointer<ApiServer> self(this);

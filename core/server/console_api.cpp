@@ -13,6 +13,7 @@
 #include "core/server/console_api_rollouts.h"
 #include "core/server/http_connection.h"
 #include "core/server/kube_status.h"
+#include "core/server/request_authorizer.h"
 #include "core/server/resource_path.h"
 #include "core/server/websocket_gateway.h"
 
@@ -98,6 +99,14 @@ Response toResponse(const Answer &answer)
     response.headers.push_back({ "cache-control", "no-store" });
     response.body = QByteArray::fromStdString(answer.body.dump());
     return response;
+}
+
+bool filtersPerUser(std::string_view path)
+{
+    if (!isConsolePath(path))
+        return false;
+    const std::string_view rest = path.substr(std::min(path.size(), kPrefix.size() + 1));
+    return !isRolloutsPath(rest);
 }
 
 bool isConsolePath(std::string_view path)
@@ -234,31 +243,69 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
     std::string path(rest);
     QueryParams query = request.query;
     std::string body = post ? request.body.toStdString() : std::string();
-    m_inventory->whenReady([this, reply, path = std::move(path), query = std::move(query),
-                               body = std::move(body)](const Result<ConsoleState> &state) {
-        if (!reply)
-            return;
-        if (!state) {
-            reply->respond(toResponse(errorAnswer(503, state.error().message.toStdString())));
-            return;
-        }
-        // The computation reads only the shared snapshot: a worker thread does it, and the
-        // server's thread goes on serving watches meanwhile.
-        auto *watcher = new QFutureWatcher<Answer>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reply] {
-            watcher->deleteLater();
-            if (reply)
-                reply->respond(toResponse(watcher->result()));
+    m_inventory->whenReady(
+        [this, reply, path = std::move(path), query = std::move(query), body = std::move(body),
+            user = identityOf(request)](const Result<ConsoleState> &state) {
+            if (!reply)
+                return;
+            if (!state) {
+                reply->respond(toResponse(errorAnswer(503, state.error().message.toStdString())));
+                return;
+            }
+            if (!m_checkFor) {
+                compute(reply, *state, path, query, body, {});
+                return;
+            }
+            QPointer<ConsoleApi> self(this);
+            resolveVisibility(*state->snapshot, m_checkFor(user),
+                [self, reply, state = *state, path, query, body](const Visibility &visibility) {
+                    if (self && reply)
+                        self->compute(reply, state, path, query, body, visibility);
+                });
         });
-        watcher->setFuture(
-            QtConcurrent::run([state = *state, path, query, body, caches = m_caches]() {
-                try {
-                    return answer(state, path, query, *caches, body);
-                } catch (const std::exception &e) {
-                    return errorAnswer(500, e.what());
-                }
-            }));
+}
+
+std::shared_ptr<AnswerCaches> ConsoleApi::cachesFor(const Visibility &visibility)
+{
+    if (visibility.everything())
+        return m_caches;
+    // A few users' views at a time; the oldest key goes first past the bound (their caches
+    // only save work).
+    if (m_filteredCaches.size() >= 32 && !m_filteredCaches.contains(visibility.key()))
+        m_filteredCaches.erase(m_filteredCaches.begin());
+    std::shared_ptr<AnswerCaches> &caches = m_filteredCaches[visibility.key()];
+    if (!caches)
+        caches = std::make_shared<AnswerCaches>();
+    return caches;
+}
+
+void ConsoleApi::compute(QPointer<HttpConnection> reply, ConsoleState state, std::string path,
+    QueryParams query, std::string body, const Visibility &visibility)
+{
+    // The computation reads only the shared snapshot: a worker thread does it, and the server's
+    // thread goes on serving watches meanwhile.
+    auto *watcher = new QFutureWatcher<Answer>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [watcher, reply] {
+        watcher->deleteLater();
+        if (reply)
+            reply->respond(toResponse(watcher->result()));
     });
+    watcher->setFuture(QtConcurrent::run(
+        [state = std::move(state), path = std::move(path), query = std::move(query),
+            body = std::move(body), visibility, caches = cachesFor(visibility)]() mutable {
+            try {
+                if (visibility.everything())
+                    return answer(state, path, query, *caches, body);
+                const nlohmann::json leftOut = leftOutJson(*state.snapshot, visibility);
+                state.snapshot = visibleSnapshot(state.snapshot, visibility);
+                Answer answered = answer(state, path, query, *caches, body);
+                if (answered.status == 200 && answered.body.is_object())
+                    answered.body["leftOut"] = leftOut;
+                return answered;
+            } catch (const std::exception &e) {
+                return errorAnswer(500, e.what());
+            }
+        }));
 }
 
 void ConsoleApi::openChannel(Request &request, HttpConnection &connection)
@@ -269,8 +316,10 @@ void ConsoleApi::openChannel(Request &request, HttpConnection &connection)
     }
     m_inventory->start();
     const qint64 maxPending = connection.limits().maxPendingWriteBytes;
-    m_gateway->accept(connection, [this, maxPending](QWebSocket *socket) {
-        new ConsoleChannel(socket, maxPending, *m_inventory, *m_rollouts, m_api, m_watches, this);
+    AccessCheck check = m_checkFor ? m_checkFor(identityOf(request)) : AccessCheck();
+    m_gateway->accept(connection, [this, maxPending, check](QWebSocket *socket) {
+        new ConsoleChannel(
+            socket, maxPending, *m_inventory, *m_rollouts, m_api, m_watches, check, this);
     });
 }
 

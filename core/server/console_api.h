@@ -7,17 +7,20 @@
 // The protocol of its WebSocket is in docs/web-console-protocol.md.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include <QObject>
+#include <QPointer>
 
 #include <nlohmann/json.hpp>
 
 #include "core/alloc/simulation_cluster.h"
 #include "core/server/console_api_devices.h"
 #include "core/server/console_api_inventory.h"
+#include "core/server/console_visibility.h"
 #include "core/server/http_message.h"
 
 namespace dra::server {
@@ -37,6 +40,9 @@ inline constexpr std::string_view kChannelProtocol = "draconsole.console.v1";
 
 // True for /console/v1 and everything under it.
 bool isConsolePath(std::string_view path);
+// True for the console paths whose answers are computed from the inventory and filtered per user
+// (everything but the rollouts, which are the state file's): they need only authentication.
+bool filtersPerUser(std::string_view path);
 
 struct Answer
 {
@@ -87,9 +93,19 @@ public:
     ConsoleInventory &inventory() { return *m_inventory; }
     // GET/POST rollouts...: console_api_rollouts.h.
     ConsoleRollouts &rollouts() { return *m_rollouts; }
+    // Answers each user with what they may list (Visibility), checked with the check
+    // `checkFor` makes for them; the answer says what was left out ("leftOut"). Unset: everyone
+    // authenticated sees everything.
+    using AccessChecks = std::function<AccessCheck(const model::UserIdentity &)>;
+    void setAccessChecks(AccessChecks checkFor) { m_checkFor = std::move(checkFor); }
 
 private:
     void openChannel(Request &request, HttpConnection &connection);
+    // Computes the answer on a worker thread, from `state` less what `visibility` hides.
+    void compute(QPointer<HttpConnection> reply, ConsoleState state, std::string path,
+        QueryParams query, std::string body, const Visibility &visibility);
+    // The caches of answers for one visibility (the shared ones for everything).
+    std::shared_ptr<AnswerCaches> cachesFor(const Visibility &visibility);
 
     ConsoleInventory *m_inventory;
     std::shared_ptr<AnswerCaches> m_caches;
@@ -97,6 +113,8 @@ private:
     WatchHub &m_watches;
     WebSocketGateway *m_gateway;
     ConsoleRollouts *m_rollouts;
+    AccessChecks m_checkFor;
+    std::map<std::string, std::shared_ptr<AnswerCaches>> m_filteredCaches; // by Visibility::key
 };
 
 } // namespace console

@@ -81,13 +81,14 @@ private:
 
 ConsoleChannel::ConsoleChannel(QWebSocket *socket, qint64 maxPendingWriteBytes,
     ConsoleInventory &inventory, ConsoleRollouts &rollouts, const ServedApi &api, WatchHub &watches,
-    QObject *parent)
+    AccessCheck check, QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_maxPendingWriteBytes(maxPendingWriteBytes)
     , m_inventory(inventory)
     , m_api(api)
     , m_watches(watches)
+    , m_check(std::move(check))
 {
     socket->setParent(this);
     connect(socket, &QWebSocket::textMessageReceived, this, &ConsoleChannel::onMessage);
@@ -211,11 +212,38 @@ void ConsoleChannel::subscribeWatch(const std::string &id, const json &watch)
         sendError(id, 400, "subscribe: " + parsed.error().message.toStdString());
         return;
     }
+    if (!m_check) {
+        startWatch(id, path, std::move(*parsed), *resource);
+        return;
+    }
+    // As the same watch over HTTP would be authorised for the page's user.
+    model::AccessAttributes attributes;
+    attributes.verb = "watch";
+    attributes.apiGroup = std::string(resource->kind->group);
+    attributes.resource = std::string(resource->kind->plural);
+    attributes.ns = resource->ns;
+    QPointer<ConsoleChannel> self(this);
+    m_check(attributes,
+        [self, id, path, watchRequest = std::move(*parsed), resource = *resource](
+            bool allowed) mutable {
+            if (!self)
+                return;
+            if (!allowed) {
+                self->sendError(id, 403, "subscribe: you may not watch " + path);
+                return;
+            }
+            self->startWatch(id, path, std::move(watchRequest), resource);
+        });
+}
+
+void ConsoleChannel::startWatch(const std::string &id, const std::string &path, WatchRequest watch,
+    const ResourcePath &resource)
+{
     auto *sink = new ChannelWatchSink(*this, id);
     m_watchSinks[id] = sink;
     connect(sink, &EventSink::closed, this, [this, id] { m_watchSinks.erase(id); });
     send({ { "type", "subscribed" }, { "id", id }, { "watch", path } });
-    m_watches.start(sink, std::move(*parsed), *resource->kind, resource->ns, resource->apiVersion);
+    m_watches.start(sink, std::move(watch), *resource.kind, resource.ns, resource.apiVersion);
 }
 
 void ConsoleChannel::unsubscribe(const std::string &id)

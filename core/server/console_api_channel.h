@@ -10,6 +10,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/server/console_visibility.h"
+#include "core/server/resource_path.h"
+#include "core/server/watch_hub.h"
+
 class QWebSocket;
 
 namespace dra::server {
@@ -33,7 +37,7 @@ class ConsoleChannel final : public QObject
     Q_OBJECT
 public:
     ConsoleChannel(QWebSocket *socket, qint64 maxPendingWriteBytes, ConsoleInventory &inventory,
-        ConsoleRollouts &rollouts, const ServedApi &api, WatchHub &watches,
+        ConsoleRollouts &rollouts, const ServedApi &api, WatchHub &watches, AccessCheck check,
         QObject *parent = nullptr);
     ~ConsoleChannel() override;
 
@@ -44,6 +48,8 @@ private:
     void onMessage(const QString &text);
     void subscribe(const nlohmann::json &message);
     void subscribeWatch(const std::string &id, const nlohmann::json &watch);
+    void startWatch(const std::string &id, const std::string &path, WatchRequest watch,
+        const ResourcePath &resource);
     void unsubscribe(const std::string &id);
     void sendError(const std::string &id, int code, const std::string &message);
     void onChanged(qint64 rev, const QStringList &kinds);
@@ -54,6 +60,7 @@ private:
     ConsoleInventory &m_inventory;
     const ServedApi &m_api;
     WatchHub &m_watches;
+    AccessCheck m_check; // may the page's user watch what it subscribes to; unset: yes
     std::map<std::string, std::string> m_views; // subscription id -> view name
     std::map<std::string, QPointer<EventSink>> m_watchSinks; // subscription id -> its watch
 };

@@ -209,6 +209,32 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
             QStringLiteral("-n"), QStringLiteral("inference") });
     EXPECT_EQ(cannotElsewhere.out, "no\n") << cannotElsewhere.err;
 
+    // The console's views show the team member what it may list, and say what was left out;
+    // the admin's view of the same leaves nothing out.
+    const auto consoleClaims = [this](QStringList arguments) {
+        arguments << QStringLiteral("get") << QStringLiteral("--raw")
+                  << QStringLiteral("/console/v1/claims");
+        const DractlRun run = kubectl(arguments);
+        EXPECT_EQ(run.exitCode, 0) << run.err;
+        return run.exitCode == 0 ? nlohmann::json::parse(run.out) : nlohmann::json();
+    };
+    const nlohmann::json everything = consoleClaims({});
+    EXPECT_FALSE(everything.contains("leftOut")) << everything.dump();
+    const nlohmann::json shown = consoleClaims({ training });
+    ASSERT_TRUE(shown.contains("claims")) << shown.dump();
+    for (const nlohmann::json &claim : shown["claims"])
+        EXPECT_EQ(claim["namespace"], "training") << claim.dump();
+    std::size_t claimsLeftOut = 0;
+    for (const nlohmann::json &left : shown["leftOut"])
+        if (left["kind"] == "ResourceClaim") {
+            claimsLeftOut = left["objects"].get<std::size_t>();
+            EXPECT_FALSE(left["namespaces"].empty());
+            for (const nlohmann::json &ns : left["namespaces"])
+                EXPECT_NE(ns, "training");
+        }
+    EXPECT_GT(claimsLeftOut, 0u) << shown["leftOut"].dump();
+    EXPECT_EQ(shown["claims"].size() + claimsLeftOut, everything["claims"].size());
+
     // The viewer reads everything and writes nothing: kubectl shows the cluster's refusal.
     const DractlRun reads
         = kubectl({ viewer, QStringLiteral("get"), QStringLiteral("resourceclaims"),

@@ -19,6 +19,7 @@
 #include <QThread>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/demo_server.h"
 #include "tests/support/dractl_run.h"
@@ -278,6 +279,23 @@ TEST_F(ServeInClusterTest, EachCallerIsWhoTheClusterSaysAndMayWhatItAllows)
             QStringLiteral("name") });
     EXPECT_EQ(slices.exitCode, 0) << slices.err;
     EXPECT_NE(slices.out.find("resourceslice"), std::string::npos);
+
+    // The console's views hold what the cluster lets the user list, and say what they leave out.
+    const DractlRun console = asUser(training,
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/console/v1/claims") });
+    ASSERT_EQ(console.exitCode, 0) << console.err;
+    const nlohmann::json shown = nlohmann::json::parse(console.out);
+    for (const nlohmann::json &claim : shown["claims"])
+        EXPECT_EQ(claim["namespace"], "training") << claim.dump();
+    ASSERT_TRUE(shown.contains("leftOut")) << console.out;
+    bool claimsLeftOut = false;
+    for (const nlohmann::json &left : shown["leftOut"])
+        if (left["kind"] == "ResourceClaim") {
+            claimsLeftOut = true;
+            for (const nlohmann::json &ns : left["namespaces"])
+                EXPECT_NE(ns, "training");
+        }
+    EXPECT_TRUE(claimsLeftOut) << shown["leftOut"].dump();
 
     // The server's metrics are for those the cluster lets read the path.
     const DractlRun metrics = asUser(

@@ -17,6 +17,17 @@ const vtable = await load('vtable.js');
 const lineDiff = await load('line_diff.js');
 const kubeApply = await load('kube_apply.js');
 const shortcuts = await load('shortcuts.js');
+const leftOut = await load('left_out.js');
+
+// What the server left out for this user, said in one sentence; nothing when nothing was.
+{
+  assert.equal(leftOut.describeLeftOut(undefined), '');
+  assert.equal(leftOut.describeLeftOut([]), '');
+  assert.equal(leftOut.describeLeftOut([
+    { kind: 'ResourceClaim', objects: 4, namespaces: ['batch', 'inference'] },
+    { kind: 'ClusterRole', objects: 1 },
+  ]), 'Shown as your access allows; not shown: 4 ResourceClaims (batch, inference), 1 ClusterRole.');
+}
 
 // Routes carry the token in the fragment; the page keeps the route and drops the token.
 {

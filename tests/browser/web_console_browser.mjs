@@ -93,6 +93,50 @@ try {
   await page.waitForSelector(READY.overview);
   assert.equal(new URL(page.url()).hash, '#/overview');
 
+  // A team member's page says what their access leaves out; the admin's says nothing.
+  assert.equal(await page.locator('#access').innerText(), '');
+  const trainingToken = /- name: demo-training\n  user:\n    token: (\S+)\n/.exec(
+    readFileSync(demo.kubeconfig, 'utf8'))?.[1];
+  assert.ok(trainingToken, 'the kubeconfig has the demo-training user');
+  const teamPage = await browser.context.newPage();
+  await teamPage.goto(`${demo.base}/ui/#/claims?token=${trainingToken}`);
+  await teamPage.waitForSelector(READY.claims);
+  await teamPage.waitForFunction(() => document.getElementById('access').textContent !== '');
+  const notShown = await teamPage.locator('#access').innerText();
+  const claimsNotShown = /^Shown as your access allows; not shown: \d+ ResourceClaims? \(([^)]*)\)/.exec(notShown);
+  assert.ok(claimsNotShown, notShown);
+  assert.ok(!claimsNotShown[1].includes('training'), `the user's own claims are shown: ${notShown}`);
+  // Over the page's WebSocket too, a watch is the user's only where the cluster lets them.
+  const answers = await teamPage.evaluate(async (token) => {
+    const bytes = new TextEncoder().encode(token);
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    const encoded = btoa(binary).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    const socket = new WebSocket(`wss://${location.host}/console/v1/ws`,
+      ['draconsole.console.v1', `base64url.bearer.authorization.k8s.io.${encoded}`]);
+    const seen = {};
+    await new Promise((resolve, reject) => {
+      socket.onerror = reject;
+      socket.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.id && (message.type === 'subscribed' || message.type === 'error')) {
+          seen[message.id] = message.type === 'error' ? message.code ?? message.error?.code : 'subscribed';
+          if (Object.keys(seen).length === 2) resolve();
+        }
+      };
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ type: 'subscribe', id: 'all',
+          watch: { path: '/apis/resource.k8s.io/v1/resourceclaims' } }));
+        socket.send(JSON.stringify({ type: 'subscribe', id: 'own',
+          watch: { path: '/apis/resource.k8s.io/v1/namespaces/training/resourceclaims' } }));
+      };
+    });
+    socket.close();
+    return seen;
+  }, trainingToken);
+  assert.deepEqual(answers, { all: 403, own: 'subscribed' });
+  await teamPage.close();
+
   const overview = await api('overview');
   const node = overview.nodes.find((n) => n.gpus.total > 0)?.name ?? overview.nodes[0].name;
   if (screenshots) mkdirSync(screenshots, { recursive: true });

@@ -6,6 +6,7 @@
 // code `dractl` prints, and stays current over one WebSocket.
 
 import { Api, Channel, UnauthorizedError } from './api.js';
+import { describeLeftOut } from './left_out.js';
 import { h, fill } from './dom.js';
 import { parseHash, hashWithoutToken, formatHash } from './location.js';
 import { CommandPalette } from './palette.js';
@@ -71,6 +72,7 @@ class ConsolePage {
     const stale = (info.streams ?? []).filter((s) => !['watching', 'synced', 'listing'].includes(s.state));
     document.getElementById('cluster').textContent =
       `${info.cluster} · Kubernetes ${info.kubernetesVersion || '?'}${info.writable ? ' · writable' : ''}`;
+    document.getElementById('access').textContent = describeLeftOut(info.leftOut);
     if (stale.length) {
       document.getElementById('streams').textContent =
         `${stale.length} stream(s) not current: ${stale.map((s) => `${s.kind}${s.namespace ? ' in ' + s.namespace : ''} ${s.state}`).join(', ')}`;
