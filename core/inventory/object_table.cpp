@@ -160,6 +160,28 @@ std::string boundSubjects(const model::Object &object, std::string_view kind)
     return join(names);
 }
 
+// kubectl's REQUEST or LIMIT column of a ResourceQuota: "name: used/hard" for each hard limit
+// whose name starts with "limits." (`limits`) or not, the usage as the quota controller reported
+// it ("0" before it has).
+std::string quotaColumn(const model::Object &object, bool limits)
+{
+    if (!object.raw)
+        return {};
+    const nlohmann::json hard
+        = object.raw->value(nlohmann::json::json_pointer("/spec/hard"), nlohmann::json::object());
+    const nlohmann::json used
+        = object.raw->value(nlohmann::json::json_pointer("/status/used"), nlohmann::json::object());
+    std::vector<std::string> parts;
+    for (const auto &[name, limit] : hard.items()) {
+        if (name.starts_with("limits.") != limits || !limit.is_string())
+            continue;
+        const nlohmann::json usage = used.value(name, nlohmann::json("0"));
+        parts.push_back(name + ": " + (usage.is_string() ? usage.get<std::string>() : "0") + "/"
+            + limit.get<std::string>());
+    }
+    return join(parts, ", ");
+}
+
 } // namespace
 
 const std::vector<TableColumn> &tableColumns(Kind kind)
@@ -245,6 +267,10 @@ const std::vector<TableColumn> &tableColumns(Kind kind)
                 ageColumn(),
                 { "Backends", "string", "", "Backends with their weights; mirrors marked.", 1 } } },
         { Kind::RoleBinding, bindingColumns() },
+        { Kind::ResourceQuota,
+            { nameColumn(), ageColumn(),
+                { "Request", "string", "", "Used and hard limit of each request quota.", 0 },
+                { "Limit", "string", "", "Used and hard limit of each limits quota.", 0 } } },
         { Kind::ClusterRoleBinding, bindingColumns() },
     };
     static const std::vector<TableColumn> fallback = { nameColumn(), ageColumn() };
@@ -349,6 +375,8 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
         return { name, boundRole(object), age, boundSubjects(object, "User"),
             boundSubjects(object, "Group"), boundSubjects(object, "ServiceAccount") };
     case Kind::Role:
+    case Kind::ResourceQuota:
+        return { name, age, quotaColumn(object, false), quotaColumn(object, true) };
     case Kind::ClusterRole:
     case Kind::ServiceAccount:
     case Kind::StatefulSet:

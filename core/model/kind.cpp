@@ -41,6 +41,8 @@ const std::vector<KindInfo> &registry()
             "v1" },
         { Kind::ClusterRoleBinding, kRbacGroup, "ClusterRoleBinding", "clusterrolebindings",
             "clusterrolebinding", {}, false, "v1" },
+        { Kind::ResourceQuota, "", "ResourceQuota", "resourcequotas", "resourcequota", { "quota" },
+            true, "v1" },
         { Kind::ServiceAccount, "", "ServiceAccount", "serviceaccounts", "serviceaccount", { "sa" },
             true, "v1" },
         { Kind::StatefulSet, kAppsGroup, "StatefulSet", "statefulsets", "statefulset", { "sts" },

@@ -33,6 +33,8 @@ enum class Kind {
     ClusterRole,
     RoleBinding,
     ClusterRoleBinding,
+    // How many devices of each class a namespace may claim.
+    ResourceQuota,
     // What the in-cluster mirror's own manifests hold besides the kinds above: served (with their
     // schemas, so `kubectl apply --dry-run=server` checks them) but never mirrored.
     ServiceAccount,

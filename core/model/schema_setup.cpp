@@ -3,7 +3,8 @@
 //
 // The kinds the in-cluster mirror's manifests hold besides RBAC and the workloads: core/v1
 // ServiceAccount and networking.k8s.io/v1 NetworkPolicy, every field typed, so a misspelled
-// field is refused as kube-apiserver refuses it.
+// field is refused as kube-apiserver refuses it; and core/v1 ResourceQuota, whose per-class
+// device limits say who may use which DeviceClass.
 #include "core/model/schema_builder.h"
 
 namespace dra::model::schema_detail {
@@ -55,11 +56,37 @@ const SchemaNode *networkPolicy(SchemaBuilder &b, const CommonNodes &c)
         b, c, "Which traffic selected pods may receive and send.", { { "spec", spec } });
 }
 
+const SchemaNode *resourceQuota(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *requirement = b.object("A scope's condition.",
+        { { "scopeName", b.string("The scope, e.g. PriorityClass.") },
+            { "operator",
+                b.enumeration("How values apply.", { "In", "NotIn", "Exists", "DoesNotExist" }) },
+            { "values", b.stringList("Values for In and NotIn.") } },
+        { "scopeName", "operator" });
+    const SchemaNode *spec = b.object("What the quota limits.",
+        { { "hard",
+              b.map("Hard limit per resource name, e.g. "
+                    "gpu.nvidia.com.deviceclass.resource.k8s.io/devices.",
+                  b.quantity("The limit.")) },
+            { "scopes", b.stringList("Scopes objects must match to be counted.") },
+            { "scopeSelector",
+                b.object("Scopes by condition.",
+                    { { "matchExpressions",
+                        b.list("Conditions, all of which hold.", requirement) } }) } });
+    const SchemaNode *status = b.object("What the quota controller measured.",
+        { { "hard", b.map("The limits in force.", b.quantity("The limit.")) },
+            { "used", b.map("What the namespace uses now.", b.quantity("The usage.")) } });
+    return kindRoot(b, c, "Limits on what one namespace may use in aggregate.",
+        { { "spec", spec }, { "status", status } });
+}
+
 } // namespace
 
 void addSetupKinds(SchemaBuilder &b, const CommonNodes &c, KindSink &sink)
 {
     sink.addKind("v1", "ServiceAccount", true, serviceAccount(b, c));
+    sink.addKind("v1", "ResourceQuota", true, resourceQuota(b, c));
     sink.addKind("networking.k8s.io/v1", "NetworkPolicy", true, networkPolicy(b, c));
 }
 

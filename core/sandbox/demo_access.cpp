@@ -47,6 +47,16 @@ json binding(const ObjectFactory &factory, const std::string &kind, const std::s
     return object;
 }
 
+// The namespace's ResourceQuota "dra-devices" with `hard` limits; status as a quota controller
+// that has not run yet leaves it (none).
+json deviceQuota(const ObjectFactory &factory, const std::string &ns, json hard)
+{
+    json quota = factory.object("v1", "ResourceQuota", "dra-devices", ns);
+    quota["metadata"].erase("generation");
+    quota["spec"] = { { "hard", std::move(hard) } };
+    return quota;
+}
+
 const json kReadVerbs = json::array({ "get", "list", "watch" });
 const json kWriteVerbs
     = json::array({ "get", "list", "watch", "create", "update", "patch", "delete" });
@@ -116,12 +126,21 @@ std::vector<json> demoAccessObjects(const ObjectFactory &factory)
         json::array({ resourceRule({ "*" }, { "*" }, kReadVerbs),
             pathRule({ "/console/v1", "/console/v1/*" }, { "get" }),
             pathRule({ "/console/v1/templates/*" }, { "post" }) })));
+    // What each team may claim: training a bounded number of GPUs, batch two GPUs and no MIG
+    // slices (a hard limit of 0 keeps a class out); inference is not limited.
+    objects.push_back(deviceQuota(factory, "training",
+        { { "gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "8" },
+            { "count/resourceclaims.resource.k8s.io", "20" } }));
+    objects.push_back(deviceQuota(factory, "batch",
+        { { "gpu.nvidia.com.deviceclass.resource.k8s.io/devices", "2" },
+            { "mig.nvidia.com.deviceclass.resource.k8s.io/devices", "0" } }));
     // The in-cluster mirror's: every kind it mirrors, read; the reviews that check its users.
     objects.push_back(factory.namespaceObject(kMirrorNamespace));
     objects.push_back(clusterRole(factory, kMirrorServiceAccount,
         json::array({ resourceRule({ "resource.k8s.io" }, { "*" }, kReadVerbs),
-            resourceRule(
-                { "" }, { "nodes", "pods", "namespaces", "events", "services" }, kReadVerbs),
+            resourceRule({ "" },
+                { "nodes", "pods", "namespaces", "events", "services", "resourcequotas" },
+                kReadVerbs),
             resourceRule({ "apps" }, { "deployments", "replicasets", "daemonsets" }, kReadVerbs),
             resourceRule({ "gateway.networking.k8s.io" }, { "httproutes" }, kReadVerbs),
             resourceRule({ "rbac.authorization.k8s.io" },

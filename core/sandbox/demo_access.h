@@ -34,7 +34,8 @@ inline constexpr const char *kMirrorServiceAccount = "draconsole-mirror";
 DemoUser mirrorServiceAccount();
 
 // The RBAC objects that give them that, with the bootstrap roles every cluster has (discovery,
-// the self reviews, cluster-admin): ClusterRoles, ClusterRoleBindings, a RoleBinding.
+// the self reviews, cluster-admin): ClusterRoles, ClusterRoleBindings, a RoleBinding; and the
+// teams' ResourceQuotas of devices per class.
 std::vector<nlohmann::json> demoAccessObjects(const ObjectFactory &factory);
 
 } // namespace dra::sandbox
