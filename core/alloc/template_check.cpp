@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/alloc/template_check.h"
 
+#include "core/inventory/device_quota.h"
+
 #include <chrono>
 #include <optional>
 #include <unordered_set>
@@ -10,6 +12,7 @@
 #include "core/alloc/simulator.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
+#include "core/inventory/device_quota.h"
 #include "core/model/manifest_reader.h"
 
 namespace dra::alloc {
@@ -130,6 +133,9 @@ bool matchObject(const inventory::Snapshot &snapshot, const release::KubernetesR
         for (const auto &sub : request.firstAvailable)
             checkRequest(snapshot, release, sub, request.name + "/" + sub.name, check);
     }
+    for (const inventory::QuotaExcess &excess : inventory::quotaExcess(
+             snapshot, check.ns, inventory::claimQuotaUsage(claimSpec(object), snapshot)))
+        check.overQuota.push_back(excess.message);
     check.matchMs += msSince(start);
     return true;
 }
@@ -185,6 +191,7 @@ std::vector<std::string> TemplateCheck::findings() const
         for (const std::string &selectorError : request.selectorErrors)
             out.push_back("request " + request.name + ": " + selectorError);
     }
+    out.insert(out.end(), overQuota.begin(), overQuota.end());
     if (simulated && copiesThatFit == 0)
         out.push_back("cannot be allocated: " + blocked);
     else if (!simulated && !blocked.empty())

@@ -45,6 +45,11 @@ struct TemplateCheck
     std::string blocked; // why the next copy does not fit (error or summary)
     std::vector<std::string> explanation; // per node, the closest first
 
+    // Each ResourceQuota limit of the namespace that a claim of this spec would pass, worded as
+    // kube-apiserver refuses the create ("exceeded quota: ..."); for a template, each claim a
+    // pod makes from it.
+    std::vector<std::string> overQuota;
+
     double matchMs = 0; // time spent reading the text and matching devices
     double simulationMs = 0; // time spent in the allocation simulation
 

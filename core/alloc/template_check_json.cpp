@@ -23,6 +23,7 @@ json toJson(const TemplateCheck &check)
             { "matching", request.matching }, { "nodes", request.nodes },
             { "selectorErrors", request.selectorErrors } });
     out["requests"] = std::move(requests);
+    out["overQuota"] = check.overQuota;
     if (!check.release.empty()) {
         out["kubernetesVersion"] = "1." + std::to_string(check.kubernetesMinor);
         out["release"] = check.release;

@@ -66,7 +66,7 @@ struct AnswerCaches
 
 // Answers a console API request from `state` (any thread; reads only the snapshot):
 //   GET info | overview | classes | claims | templates | lint | readiness | migration?namespace=
-//     | free?by= | devices?...
+//     | free?by= | quota?namespace= | devices?...
 //   GET devices/DRIVER/POOL/DEVICE | claims/NS/NAME | templates/NS/NAME | topology/NODE
 //   GET cel/check?expr= | cel/eval?expr= | explain/pod/NS/NAME | explain/claim/NS/NAME
 //   POST templates/check[?kubernetesVersion=&featureGates=&simulate=false] with the template as

@@ -10,6 +10,7 @@
 #include "core/alloc/template_check.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
+#include "core/inventory/device_quota.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/overview.h"
 #include "core/inventory/selector_sweep.h"
@@ -363,6 +364,14 @@ json classesDocument(const inventory::Snapshot &snapshot)
                 users[name].push_back(std::string(object->info().name) + " " + object->meta.ns + "/"
                     + object->meta.name);
         }
+    // What each namespace's quotas allow of each class (its devices' limit).
+    std::map<std::string, json> quotas;
+    for (const inventory::DeviceQuota &quota : inventory::deviceQuotas(snapshot))
+        for (const inventory::QuotaLine &line : quota.lines)
+            if (line.resource == inventory::classDevicesQuota(line.className))
+                quotas[line.className].push_back(
+                    { { "namespace", quota.ns }, { "quota", quota.name }, { "hard", line.hard },
+                        { "used", line.used }, { "blocked", line.hard == 0 } });
     json list = json::array();
     for (const inventory::ClassSummary &summary : inventory::classSummaries(snapshot)) {
         const model::Object &object = *summary.deviceClass;
@@ -375,7 +384,9 @@ json classesDocument(const inventory::Snapshot &snapshot)
             { "devices", summary.devices }, { "free", summary.free },
             { "requestedBy", summary.requestedBy }, { "selectorErrors", summary.selectorErrors },
             { "errors", match ? match->errors : std::vector<std::string>() },
-            { "users", users[object.meta.name] } };
+            { "users", users[object.meta.name] },
+            { "quota",
+                quotas.contains(object.meta.name) ? quotas[object.meta.name] : json::array() } };
         list.push_back(std::move(item));
     }
     return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },

@@ -4,6 +4,7 @@
 // The demo cluster end to end, as a user drives it: `dractl serve --demo`, the real kubectl
 // applying a Deployment and waiting for its pods to be Ready, and `dractl sandbox fault`.
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include <QElapsedTimer>
@@ -254,6 +255,77 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
 // The in-cluster mirror's manifests as a team would check them before applying: a server-side
 // dry run against the demo, which serves every kind they hold with its schema, refuses a
 // misspelled field, and runs the mirror's service account with the same ClusterRole.
+// The teams' device quotas: served as kubectl shows them, counted by the console as the quota
+// evaluator counts claims, and a claim over its namespace's limit flagged before it is applied.
+TEST_F(SandboxKubectlTest, DeviceQuotasAreCountedAndAClaimOverThemIsFlagged)
+{
+    const DractlRun quotas = kubectl({ QStringLiteral("get"), QStringLiteral("quota"),
+        QStringLiteral("-n"), QStringLiteral("training") });
+    ASSERT_EQ(quotas.exitCode, 0) << quotas.err;
+    EXPECT_NE(quotas.out.find("dra-devices"), std::string::npos) << quotas.out;
+    EXPECT_NE(quotas.out.find("gpu.nvidia.com.deviceclass.resource.k8s.io/devices: 0/8"),
+        std::string::npos)
+        << quotas.out;
+
+    // Two claims of three GPUs in training: charged six of the eight.
+    const QString claims = writeTestFile(m_dir.filePath(QStringLiteral("quota-claims.yaml")),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: three-a, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, "
+        "count: 3}}]}}\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: three-b, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, "
+        "count: 3}}]}}\n");
+    const DractlRun created = kubectl({ QStringLiteral("create"), QStringLiteral("-f"), claims });
+    ASSERT_EQ(created.exitCode, 0) << created.err;
+    nlohmann::json used;
+    QElapsedTimer waited;
+    waited.start();
+    do { // the console's snapshot follows the cache
+        QThread::msleep(100);
+        const DractlRun document = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
+            QStringLiteral("/console/v1/quota?namespace=training") });
+        ASSERT_EQ(document.exitCode, 0) << document.err;
+        const nlohmann::json answer = nlohmann::json::parse(document.out);
+        for (const nlohmann::json &line : answer["quotas"][0]["lines"])
+            if (line["resource"] == "gpu.nvidia.com.deviceclass.resource.k8s.io/devices")
+                used = line["used"];
+    } while (used != 6 && waited.elapsed() < 20'000);
+    EXPECT_EQ(used, 6);
+
+    // A third claim of three would pass the limit: the check says so as the API server would.
+    const QString third = writeTestFile(m_dir.filePath(QStringLiteral("third.yaml")),
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+        "metadata: {name: three-c, namespace: training}\n"
+        "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.nvidia.com, "
+        "count: 3}}]}}\n");
+    const DractlRun checked = kubectl({ QStringLiteral("create"), QStringLiteral("--raw"),
+        QStringLiteral("/console/v1/templates/check?simulate=false"), QStringLiteral("-f"),
+        third });
+    ASSERT_EQ(checked.exitCode, 0) << checked.err;
+    const nlohmann::json check = nlohmann::json::parse(checked.out);
+    EXPECT_EQ(check["overQuota"],
+        nlohmann::json::array({ "exceeded quota: dra-devices, requested: "
+                                "gpu.nvidia.com.deviceclass.resource.k8s.io/devices=3, used: "
+                                "gpu.nvidia.com.deviceclass.resource.k8s.io/devices=6, limited: "
+                                "gpu.nvidia.com.deviceclass.resource.k8s.io/devices=8" }))
+        << checked.out;
+
+    // The classes view says per namespace what its quota allows of each class.
+    const DractlRun classes = kubectl(
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/console/v1/classes") });
+    ASSERT_EQ(classes.exitCode, 0) << classes.err;
+    std::map<std::string, int64_t> gpuLimits;
+    const nlohmann::json classList = nlohmann::json::parse(classes.out);
+    for (const nlohmann::json &deviceClass : classList["classes"])
+        if (deviceClass["name"] == "gpu.nvidia.com")
+            for (const nlohmann::json &quota : deviceClass["quota"])
+                gpuLimits[quota["namespace"].get<std::string>()] = quota["hard"].get<int64_t>();
+    EXPECT_EQ(gpuLimits, (std::map<std::string, int64_t> { { "batch", 2 }, { "training", 8 } }))
+        << classes.out;
+}
+
 TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
 {
     const QString manifests = QStringLiteral(DRA_SOURCE_DIR "/installer/kubernetes");

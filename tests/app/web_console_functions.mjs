@@ -18,6 +18,16 @@ const lineDiff = await load('line_diff.js');
 const kubeApply = await load('kube_apply.js');
 const shortcuts = await load('shortcuts.js');
 const leftOut = await load('left_out.js');
+const classesView = await load('views/classes.js');
+
+// A class's quota per namespace, blocked where the limit is 0.
+{
+  assert.equal(classesView.quotaText([]), '—');
+  assert.equal(classesView.quotaText([
+    { namespace: 'training', used: 3, hard: 8, blocked: false },
+    { namespace: 'batch', used: 0, hard: 0, blocked: true },
+  ]), 'training 3/8 · batch 0/0 (blocked)');
+}
 
 // What the server left out for this user, said in one sentence; nothing when nothing was.
 {
