@@ -4,7 +4,7 @@
 // Codes: PoolIncomplete, PoolSliceCountMismatch, PoolDuplicateDevice, PoolDuplicateCounterSet,
 // PoolStaleSlices, CounterSetMissing, MigAlsoWhole, ClaimAllocatedNotReserved,
 // ClaimReservedForMissingPod, ClaimDeviceMissing, DriverVersionMismatch, SliceNodeMissing,
-// ClassMatchesNoDevice, ClassSelectorError, ObjectUnreadable.
+// ClassMatchesNoDevice, ClassSelectorError, ObjectUnreadable, UnhealthyDeviceAllocated.
 #include "core/inventory/lint.h"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/inventory/device_health.h"
 #include "core/inventory/summaries.h"
 
 namespace dra::inventory {
@@ -73,6 +74,7 @@ public:
         counterSets();
         migAlsoWhole();
         claims();
+        unhealthyDevices();
         driverVersions();
         sliceNodes();
         classes();
@@ -220,6 +222,31 @@ private:
                           "once",
                     std::move(keys));
             }
+        }
+    }
+
+    // A device the kubelet reports Unhealthy that a claim still holds: the workload runs on a
+    // failing device until the claim lets it go.
+    void unhealthyDevices()
+    {
+        std::set<std::pair<DeviceKey, common::ObjectKey>> seen;
+        for (const DeviceHealthReport &report : deviceHealthReports(m_snapshot)) {
+            if (report.health != "Unhealthy" || !seen.insert({ report.device, report.pod }).second)
+                continue;
+            const auto holds = m_snapshot.holds(report.device);
+            if (holds.empty())
+                continue;
+            std::vector<common::ObjectKey> objects { report.pod };
+            std::string holders;
+            for (const DeviceHold &hold : holds) {
+                objects.push_back(hold.claim);
+                holders += (holders.empty() ? "" : ", ") + hold.claim.ns + "/" + hold.claim.name;
+            }
+            add(Severity::Warning, "UnhealthyDeviceAllocated",
+                "device " + report.device.display() + " is reported Unhealthy by pod "
+                    + report.pod.ns + "/" + report.pod.name + " (container " + report.container
+                    + ") and is still allocated to claim " + holders,
+                std::move(objects));
         }
     }
 

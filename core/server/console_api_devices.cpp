@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/inventory/device_health.h"
 #include "core/inventory/selector_sweep.h"
 #include "core/server/console_api_json.h"
 
@@ -194,6 +195,12 @@ json deviceDetailsJson(const inventory::Snapshot &snapshot, const inventory::Dev
         }
     }
     details["counters"] = std::move(counters);
+    // Its health as the kubelet reports it for the containers using it.
+    json health = json::array();
+    for (const inventory::DeviceHealthReport &report :
+        inventory::healthOf(inventory::deviceHealthReports(snapshot), device.key))
+        health.push_back(inventory::toJson(report));
+    details["health"] = std::move(health);
     json taints = json::array();
     for (const model::DeviceTaint &taint : snapshot.effectiveTaints(device))
         taints.push_back({ { "key", taint.key }, { "value", taint.value },

@@ -10,6 +10,7 @@
 #include "core/alloc/template_check.h"
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
+#include "core/inventory/device_health.h"
 #include "core/inventory/device_quota.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/overview.h"
@@ -482,6 +483,16 @@ json claimDetailsDocument(
         details["events"] = eventsAbout(snapshot, "ResourceClaim", ns, name);
         if (const auto *claim = object->as<model::ResourceClaim>())
             details["constraints"] = constraintsJson(claim->spec);
+        // What the drivers reported of each device, and its health in the pods that use it.
+        json statuses = json::array();
+        for (const inventory::ClaimDeviceStatus &status : inventory::claimDeviceStatuses(*object))
+            statuses.push_back(inventory::toJson(status));
+        details["deviceStatus"] = std::move(statuses);
+        json health = json::array();
+        for (const inventory::DeviceHealthReport &report : inventory::deviceHealthReports(snapshot))
+            if (report.pod.ns == ns && report.claim == name)
+                health.push_back(inventory::toJson(report));
+        details["health"] = std::move(health);
         if (Result<json> diagnosis = explainDocument(state, kind, ns, name))
             details["diagnosis"] = std::move(*diagnosis);
         else

@@ -119,6 +119,17 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
     ASSERT_EQ(claims.exitCode, 0) << claims.err;
     EXPECT_NE(claims.out.find("e2e-dra-"), std::string::npos) << claims.out;
     EXPECT_NE(claims.out.find(" GPU-"), std::string::npos) << claims.out;
+    // The console's claim details carry what the driver reported of each device.
+    const std::string claimName = claims.out.substr(claims.out.find("e2e-dra-"),
+        claims.out.find(' ', claims.out.find("e2e-dra-")) - claims.out.find("e2e-dra-"));
+    const DractlRun details = kubectl({ QStringLiteral("get"), QStringLiteral("--raw"),
+        QStringLiteral("/console/v1/claims/inference/") + QString::fromStdString(claimName) });
+    ASSERT_EQ(details.exitCode, 0) << details.err;
+    const nlohmann::json claimDetails = nlohmann::json::parse(details.out);
+    ASSERT_EQ(claimDetails["deviceStatus"].size(), 1u) << details.out;
+    EXPECT_TRUE(
+        claimDetails["deviceStatus"][0]["data"]["uuid"].get<std::string>().starts_with("GPU-"))
+        << details.out;
 
     // A fault injected through dractl reaches the running pods: they stop being Ready.
     const DractlRun added = dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"),

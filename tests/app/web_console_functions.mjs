@@ -19,6 +19,14 @@ const kubeApply = await load('kube_apply.js');
 const shortcuts = await load('shortcuts.js');
 const leftOut = await load('left_out.js');
 const classesView = await load('views/classes.js');
+const claimsView = await load('views/claims.js');
+
+// A device's conditions as its driver reported them in the claim.
+{
+  assert.equal(claimsView.conditionsText([]), '—');
+  assert.equal(claimsView.conditionsText([{ type: 'Ready', status: 'True', reason: 'Prepared' },
+    { type: 'Healthy', status: 'False' }]), 'Ready=True (Prepared), Healthy=False');
+}
 
 // A class's quota per namespace, blocked where the limit is 0.
 {

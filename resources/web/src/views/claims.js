@@ -49,6 +49,34 @@ function eventsTable(events) {
     ['Count', (e) => e.count], ['Last', (e) => e.lastTimestamp]], events);
 }
 
+// "Ready=True (Prepared)": a device's conditions as its driver reported them.
+export function conditionsText(conditions) {
+  if (!conditions?.length) return '—';
+  return conditions.map((c) => `${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`).join(', ');
+}
+
+// What the drivers reported of each allocated device (status.devices) and the device's health in
+// the pods using it (allocatedResourcesStatus).
+function deviceStatusSection(claim) {
+  const statuses = claim.deviceStatus ?? [];
+  const health = claim.health ?? [];
+  if (!statuses.length && !health.length) return null;
+  return [
+    h('h4', {}, 'Devices\u2019 status'),
+    statuses.length ? table([
+      ['Device', (d) => `${d.driver}/${d.pool}/${d.device}`],
+      ['Conditions', (d) => conditionsText(d.conditions)],
+      ['Network', (d) => (d.networkData ? [d.networkData.interfaceName, ...(d.networkData.ips ?? [])].filter(Boolean).join(' ') : '—')],
+      ['Data', (d) => (d.data ? h('code', { class: 'block' }, JSON.stringify(d.data)) : '—')],
+    ], statuses) : null,
+    health.length ? table([
+      ['Device', (r) => `${r.driver}/${r.pool}/${r.device}`],
+      ['Health', (r) => h('span', { class: r.health === 'Unhealthy' ? 'warn' : '' }, r.health)],
+      ['Pod', (r) => `${r.pod} (${r.container})`],
+    ], health) : null,
+  ];
+}
+
 function claimDetails(claim) {
   return [
     h('h3', {}, `${claim.namespace}/${claim.name}`),
@@ -62,6 +90,7 @@ function claimDetails(claim) {
     h('h4', {}, 'Reserved for'),
     h('p', {}, claim.reservedFor.length ? claim.reservedFor.join(', ') : 'No pods.',
       claim.missingPods.length ? h('span', { class: 'warn' }, ` (not in the cache: ${claim.missingPods.join(', ')})`) : ''),
+    deviceStatusSection(claim),
     diagnosisSection(claim.diagnosis),
     claim.diagnosisError ? h('p', { class: 'warn' }, claim.diagnosisError) : null,
     h('h4', {}, 'Events'), eventsTable(claim.events),

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// SPDX-FileCopyrightText: DRA Console authors
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/common/object_key.h"
+#include "core/inventory/device.h"
+#include "core/inventory/snapshot.h"
+
+namespace dra::inventory {
+
+// A device's status as its driver reported it in a claim (status.devices[]): conditions,
+// driver data and network data.
+struct ClaimDeviceStatus
+{
+    DeviceKey device;
+    std::string shareID;
+    nlohmann::json conditions = nlohmann::json::array(); // [{type, status, reason?, message?}]
+    nlohmann::json data; // null when absent
+    nlohmann::json networkData; // {interfaceName, ips, hardwareAddress}; null when absent
+};
+
+// The status.devices[] of `claim` (a ResourceClaim object); empty for other objects.
+std::vector<ClaimDeviceStatus> claimDeviceStatuses(const model::Object &claim);
+
+// A device's health as the kubelet reports it for a container that uses it: pods'
+// status.containerStatuses[].allocatedResourcesStatus[] (ResourceHealthStatus), whose entries
+// for DRA are named "claim:<claim>/<request>" and list resources as "<driver>/<pool>/<device>".
+struct DeviceHealthReport
+{
+    DeviceKey device;
+    std::string health; // Healthy, Unhealthy or Unknown
+    common::ObjectKey pod;
+    std::string container;
+    std::string claim; // the claim's name (in the pod's namespace)
+    std::string request;
+};
+
+// Every report of `snapshot`'s pods, in pod order.
+std::vector<DeviceHealthReport> deviceHealthReports(const Snapshot &snapshot);
+// The reports about `device`.
+std::vector<DeviceHealthReport> healthOf(
+    const std::vector<DeviceHealthReport> &reports, const DeviceKey &device);
+// "<driver>/<pool>/<device>" (the pool may hold slashes); nullopt when it is not one.
+std::optional<DeviceKey> parseResourceId(std::string_view resourceId);
+
+nlohmann::json toJson(const ClaimDeviceStatus &status);
+nlohmann::json toJson(const DeviceHealthReport &report);
+
+} // namespace dra::inventory
