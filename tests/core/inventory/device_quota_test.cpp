@@ -91,8 +91,8 @@ TEST(DeviceQuotaTest, ClaimsAreChargedAsTheQuotaEvaluatorChargesThem)
             blocked = line["blocked"].get<bool>();
     EXPECT_TRUE(blocked) << document.dump();
 
-    // One more claim of 6 GPUs passes the GPU limit (35 + 6 > 40) and the claim count, as the API server
-    // would say when it refuses it.
+    // One more claim of 6 GPUs passes the GPU limit (35 + 6 > 40) and the claim count, as the API
+    // server would say when it refuses it.
     model::DeviceRequest request;
     request.name = "gpu";
     request.exactly.emplace();
