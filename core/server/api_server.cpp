@@ -140,18 +140,24 @@ void ApiServer::setExtraHandler(std::string prefix, ExtraHandler handler)
     m_extras.emplace_back(std::move(prefix), std::move(handler));
 }
 
+bool ApiServer::identifyByCertificate(Request &request) const
+{
+    if (!m_options.clientCa || request.peerCertificates.empty())
+        return false;
+    Result<ClientIdentity> identity = m_options.clientCa->verify(request.peerCertificates);
+    if (!identity)
+        return false;
+    request.user = identity->user;
+    request.groups = identity->groups;
+    request.groups << QStringLiteral("system:authenticated");
+    return true;
+}
+
 bool ApiServer::authenticate(Request &request) const
 {
     // As kube-apiserver: a valid client certificate identifies its holder; otherwise the token.
-    if (m_options.clientCa && !request.peerCertificates.empty()) {
-        if (Result<ClientIdentity> identity
-            = m_options.clientCa->verify(request.peerCertificates)) {
-            request.user = identity->user;
-            request.groups = identity->groups;
-            request.groups << QStringLiteral("system:authenticated");
-            return true;
-        }
-    }
+    if (identifyByCertificate(request))
+        return true;
     if (m_options.token.empty() && !m_options.users) {
         request.user = QStringLiteral("system:anonymous");
         request.groups = QStringList { QStringLiteral("system:unauthenticated") };

@@ -98,6 +98,8 @@ public:
 
 private:
     bool authenticate(Request &request) const;
+    // Sets the user and groups of a client certificate our CA signed; false without one.
+    bool identifyByCertificate(Request &request) const;
     // Past authentication and authorisation: to the handler of the request's path.
     void route(Request &request, HttpConnection &connection);
     // With options.delegated: authenticates and authorises `request` with the cluster (its own

@@ -33,15 +33,9 @@ void ApiServer::handleDelegated(Request &request, HttpConnection &connection)
 {
     // A client certificate signed by our own CA names its holder here; the cluster cannot be
     // asked about it, and it cannot be passed on.
-    if (m_options.clientCa && !request.peerCertificates.empty()) {
-        if (Result<ClientIdentity> identity
-            = m_options.clientCa->verify(request.peerCertificates)) {
-            request.user = identity->user;
-            request.groups = identity->groups;
-            request.groups << QStringLiteral("system:authenticated");
-            authorizeDelegated(request, connection, std::nullopt);
-            return;
-        }
+    if (identifyByCertificate(request)) {
+        authorizeDelegated(request, connection, std::nullopt);
+        return;
     }
     std::optional<std::string> token = bearerToken(request.header("authorization"));
     if (!token && isWebSocketUpgrade(request)) // a browser cannot set headers on a WebSocket

@@ -43,6 +43,13 @@ inline DractlRun dractl(const QStringList &arguments, int timeoutMs = 120'000)
         process.readAllStandardError().toStdString() };
 }
 
+// What kubectl prints when the demo's team member (demo-training) lists claims across all
+// namespaces, as kube-apiserver's RBAC refuses it.
+inline constexpr const char *kTrainingUserCannotListAllClaims
+    = "Error from server (Forbidden): resourceclaims.resource.k8s.io is forbidden: User "
+      "\"training-user\" cannot list resource \"resourceclaims\" in API group "
+      "\"resource.k8s.io\" at the cluster scope";
+
 // The real kubectl (`kubectl`, from PATH) with `arguments` against `kubeconfig`, keeping its
 // discovery cache in `cacheDir`; a kubectl that does not finish in 90 s fails the test.
 inline DractlRun kubectlRun(const QString &kubectl, const QString &kubeconfig,

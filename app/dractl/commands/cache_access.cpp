@@ -6,6 +6,7 @@
 
 #include "app/dractl/cli.h"
 #include "core/common/json_text.h"
+#include "core/inventory/snapshot_builder.h"
 #include "core/model/record_codec.h"
 
 namespace dra::cli {
@@ -81,6 +82,14 @@ Result<server::console::ConsoleState> loadCachedConsoleState(const QCommandLineP
     if (!opened)
         return dra::fail(opened.error());
     return server::console::loadConsoleState(opened->cache, opened->cluster, false);
+}
+
+Result<inventory::SnapshotPtr> loadCachedSnapshot(const QCommandLineParser &parser)
+{
+    Result<ClusterCache> opened = openClusterCache(parser);
+    if (!opened)
+        return dra::fail(opened.error());
+    return inventory::loadSnapshot(opened->cache, opened->cluster);
 }
 
 } // namespace dra::cli

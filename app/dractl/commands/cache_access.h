@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 
 #include "core/common/result.h"
+#include "core/inventory/snapshot.h"
 #include "core/model/object.h"
 #include "core/server/console_api_inventory.h"
 #include "core/store/cache_db.h"
@@ -32,6 +33,10 @@ struct ClusterCache
 
 // openCacheForReading() then chooseCluster(): what every read-only command starts with.
 [[nodiscard]] Result<ClusterCache> openClusterCache(const QCommandLineParser &parser);
+
+// openClusterCache() then the cluster's snapshot: what the commands that read the inventory
+// (lint, free, quota) start with.
+[[nodiscard]] Result<inventory::SnapshotPtr> loadCachedSnapshot(const QCommandLineParser &parser);
 
 // What the web console answers from, read from the cache openClusterCache() opens: the
 // cluster's snapshot and the states of its mirrored streams. The commands that print a console

@@ -63,11 +63,7 @@ int runFree(const QStringList &arguments)
             QStringLiteral("free: unknown grouping '%1' (pool, node, class, model)")
                 .arg(parser.value(QStringLiteral("by"))));
 
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    Result<inventory::SnapshotPtr> snapshot
-        = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot = loadCachedSnapshot(parser);
     if (!snapshot)
         return reportFailure(snapshot.error());
     if (format == QLatin1String("json")) {

@@ -49,11 +49,7 @@ int runLint(const QStringList &arguments)
             format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("lint")))
         return Failed;
 
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    Result<inventory::SnapshotPtr> snapshot
-        = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot = loadCachedSnapshot(parser);
     if (!snapshot)
         return reportFailure(snapshot.error());
     const std::vector<inventory::Finding> findings = inventory::lint(**snapshot);

@@ -40,11 +40,7 @@ int runQuota(const QStringList &arguments)
     if (!checkOutputFormat(
             format, { QStringLiteral("text"), QStringLiteral("json") }, QStringLiteral("quota")))
         return Failed;
-    Result<ClusterCache> opened = openClusterCache(parser);
-    if (!opened)
-        return reportFailure(opened.error());
-    Result<inventory::SnapshotPtr> snapshot
-        = inventory::loadSnapshot(opened->cache, opened->cluster);
+    Result<inventory::SnapshotPtr> snapshot = loadCachedSnapshot(parser);
     if (!snapshot)
         return reportFailure(snapshot.error());
     const std::vector<inventory::DeviceQuota> quotas = inventory::deviceQuotas(
