@@ -30,6 +30,17 @@ QByteArray identityOf(const AuthMaterial &auth)
                                       : auth.clientChain.first().digest(QCryptographicHash::Sha256);
 }
 
+// Keeps a TLS verification failure of `reply`, worded for the user, for networkError().
+void keepTlsFailure(QNetworkReply *reply, const ClientConfig &config)
+{
+    const QString verifiedName
+        = config.tlsServerName.isEmpty() ? config.server.host() : config.tlsServerName;
+    QObject::connect(reply, &QNetworkReply::sslErrors, reply,
+        [reply, verifiedName](const QList<QSslError> &errors) {
+            reply->setProperty(kTlsFailureProperty, describeTlsFailure(errors, verifiedName));
+        });
+}
+
 } // namespace
 
 RestClient::RestClient(
@@ -154,12 +165,7 @@ void RestClient::sendAs(RestRequest request, const QByteArray &authorization, QO
     if (!authorization.isEmpty())
         network.setRawHeader("Authorization", authorization);
     QNetworkReply *reply = m_passThrough->sendCustomRequest(network, request.method, request.body);
-    const QString verifiedName
-        = m_config.tlsServerName.isEmpty() ? m_config.server.host() : m_config.tlsServerName;
-    connect(reply, &QNetworkReply::sslErrors, reply,
-        [reply, verifiedName](const QList<QSslError> &errors) {
-            reply->setProperty(kTlsFailureProperty, describeTlsFailure(errors, verifiedName));
-        });
+    keepTlsFailure(reply, m_config);
     connect(reply, &QNetworkReply::finished, this,
         [this, reply, method = request.method, path = request.path, context = QPointer(context),
             done = std::move(done)] {
@@ -190,12 +196,7 @@ QNetworkReply *RestClient::open(QNetworkAccessManager *manager, QNetworkRequest 
             network.setRawHeader(name, value);
         reply = manager->sendCustomRequest(network, method, body);
     }
-    const QString verifiedName
-        = m_config.tlsServerName.isEmpty() ? m_config.server.host() : m_config.tlsServerName;
-    connect(reply, &QNetworkReply::sslErrors, reply,
-        [reply, verifiedName](const QList<QSslError> &errors) {
-            reply->setProperty(kTlsFailureProperty, describeTlsFailure(errors, verifiedName));
-        });
+    keepTlsFailure(reply, m_config);
     return reply;
 }
 
