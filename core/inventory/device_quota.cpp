@@ -46,6 +46,33 @@ std::optional<int64_t> quantityValue(const nlohmann::json &text)
     return quantity->value();
 }
 
+// claimQuotaUsage() with the classes' extended resources read once by the caller.
+std::map<std::string, int64_t> usageOf(
+    const model::ResourceClaimSpec &spec, const std::map<std::string, std::string> &classOfExtended)
+{
+    std::map<std::string, int64_t> byClass;
+    for (const model::DeviceRequest &request : spec.requests) {
+        if (request.exactly) {
+            byClass[request.exactly->deviceClassName] += devicesOf(*request.exactly);
+            continue;
+        }
+        // One of the subrequests is allocated: charge each class the most any may take.
+        std::map<std::string, int64_t> most;
+        for (const model::DeviceRequestSpec &sub : request.firstAvailable)
+            most[sub.deviceClassName] = std::max(most[sub.deviceClassName], devicesOf(sub));
+        for (const auto &[className, devices] : most)
+            byClass[className] += devices;
+    }
+    std::map<std::string, int64_t> usage { { std::string(kClaimCountQuota), 1 } };
+    for (const auto &[className, devices] : byClass) {
+        usage[classDevicesQuota(className)] += devices;
+        for (const auto &[extended, ofClass] : classOfExtended)
+            if (ofClass == className)
+                usage[std::string(kRequestsPrefix) + extended] += devices;
+    }
+    return usage;
+}
+
 } // namespace
 
 std::string classDevicesQuota(std::string_view className)
@@ -63,28 +90,7 @@ std::string quotaClass(std::string_view quotaName)
 std::map<std::string, int64_t> claimQuotaUsage(
     const model::ResourceClaimSpec &spec, const Snapshot &snapshot)
 {
-    std::map<std::string, int64_t> byClass;
-    for (const model::DeviceRequest &request : spec.requests) {
-        if (request.exactly) {
-            byClass[request.exactly->deviceClassName] += devicesOf(*request.exactly);
-            continue;
-        }
-        // One of the subrequests is allocated: charge each class the most any may take.
-        std::map<std::string, int64_t> most;
-        for (const model::DeviceRequestSpec &sub : request.firstAvailable)
-            most[sub.deviceClassName] = std::max(most[sub.deviceClassName], devicesOf(sub));
-        for (const auto &[className, devices] : most)
-            byClass[className] += devices;
-    }
-    std::map<std::string, std::string> classOfExtended = extendedResources(snapshot);
-    std::map<std::string, int64_t> usage { { std::string(kClaimCountQuota), 1 } };
-    for (const auto &[className, devices] : byClass) {
-        usage[classDevicesQuota(className)] += devices;
-        for (const auto &[extended, ofClass] : classOfExtended)
-            if (ofClass == className)
-                usage[std::string(kRequestsPrefix) + extended] += devices;
-    }
-    return usage;
+    return usageOf(spec, extendedResources(snapshot));
 }
 
 std::vector<DeviceQuota> deviceQuotas(const Snapshot &snapshot, std::string_view ns)
@@ -96,7 +102,7 @@ std::vector<DeviceQuota> deviceQuotas(const Snapshot &snapshot, std::string_view
         const auto *claim = object->as<model::ResourceClaim>();
         if (!claim || (!ns.empty() && object->meta.ns != ns))
             continue;
-        for (const auto &[resource, amount] : claimQuotaUsage(claim->spec, snapshot))
+        for (const auto &[resource, amount] : usageOf(claim->spec, classOfExtended))
             usedIn[object->meta.ns][resource] += amount;
     }
     std::vector<DeviceQuota> quotas;
