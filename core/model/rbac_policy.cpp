@@ -191,11 +191,9 @@ const std::vector<PolicyRule> *RbacPolicy::roleRules(const RbacBinding &binding)
     return nullptr;
 }
 
-AccessDecision RbacPolicy::authorize(
-    const UserIdentity &user, const AccessAttributes &attributes) const
+std::vector<RbacGrant> RbacPolicy::grantsFor(const AccessAttributes &attributes) const
 {
-    if (contains(user.groups, kMastersGroup))
-        return { true, "allowed: member of " + std::string(kMastersGroup) };
+    std::vector<RbacGrant> grants;
     for (const RbacBinding &binding : m_bindings) {
         // A RoleBinding grants within its namespace only, and never non-resource paths.
         if (!binding.isCluster() && (!attributes.resourceRequest || binding.ns != attributes.ns))
@@ -205,8 +203,19 @@ AccessDecision RbacPolicy::authorize(
             continue;
         const auto rule = std::ranges::find_if(
             *rules, [&](const PolicyRule &candidate) { return candidate.allows(attributes); });
-        if (rule == rules->end())
-            continue;
+        if (rule != rules->end())
+            grants.push_back({ &binding, &*rule });
+    }
+    return grants;
+}
+
+AccessDecision RbacPolicy::authorize(
+    const UserIdentity &user, const AccessAttributes &attributes) const
+{
+    if (contains(user.groups, kMastersGroup))
+        return { true, "allowed: member of " + std::string(kMastersGroup) };
+    for (const RbacGrant &grant : grantsFor(attributes)) {
+        const RbacBinding &binding = *grant.binding;
         const auto subject
             = std::ranges::find_if(binding.subjects, [&](const RbacSubject &candidate) {
                   return subjectNames(candidate, binding.ns, user);

@@ -62,6 +62,13 @@ struct RbacBinding
     bool names(const UserIdentity &user) const;
 };
 
+// A binding that grants something, and the first rule of its role that does.
+struct RbacGrant
+{
+    const RbacBinding *binding = nullptr;
+    const PolicyRule *rule = nullptr;
+};
+
 // The answer to "may this user do that", with RBAC's reason when allowed
 // ("RBAC: allowed by ClusterRoleBinding ... ").
 struct AccessDecision
@@ -89,6 +96,10 @@ public:
     // Every rule that applies to `user` in namespace `ns` (cluster-wide rules included), as a
     // SelfSubjectRulesReview reports them.
     std::vector<PolicyRule> rulesFor(const UserIdentity &user, std::string_view ns) const;
+
+    // Every binding that grants `attributes` to its subjects, whoever they are, in the order
+    // the bindings were added: RBAC's "who can". Pointers stay valid as long as the policy.
+    std::vector<RbacGrant> grantsFor(const AccessAttributes &attributes) const;
 
     const std::vector<RbacBinding> &bindings() const { return m_bindings; }
     // The rules of the role `binding` refers to, or nullptr when it names no existing role.

@@ -3,6 +3,7 @@
 #include "core/sandbox/demo_access.h"
 
 #include "core/sandbox/object_factory.h"
+#include "core/sandbox/serving_objects.h"
 
 namespace dra::sandbox {
 
@@ -126,6 +127,23 @@ std::vector<json> demoAccessObjects(const ObjectFactory &factory)
         json::array({ resourceRule({ "*" }, { "*" }, kReadVerbs),
             pathRule({ "/console/v1", "/console/v1/*" }, { "get" }),
             pathRule({ "/console/v1/templates/*" }, { "post" }) })));
+    // The DRA driver publishes its slices with its own service account, as NVIDIA's chart
+    // grants it; the ML platform team was given every verb on resource.k8s.io, which the access
+    // view flags (it covers classes, slices and claim status).
+    objects.push_back(clusterRole(factory, "nvidia-dra-driver-gpu",
+        json::array({ resourceRule({ "resource.k8s.io" }, { "resourceslices" }, kWriteVerbs),
+            resourceRule({ "resource.k8s.io" }, { "resourceclaims", "deviceclasses" }, kReadVerbs),
+            resourceRule({ "" }, { "nodes", "pods" }, kReadVerbs) })));
+    {
+        json subjects = json::array({ { { "kind", "ServiceAccount" },
+            { "name", "nvidia-dra-driver-gpu" }, { "namespace", kGpuOperatorNamespace } } });
+        objects.push_back(binding(factory, "ClusterRoleBinding", "nvidia-dra-driver-gpu", "",
+            "nvidia-dra-driver-gpu", std::move(subjects)));
+    }
+    objects.push_back(clusterRole(factory, "ml-platform:dra-editor",
+        json::array({ resourceRule({ "resource.k8s.io" }, { "*" }, { "*" }) })));
+    objects.push_back(binding(factory, "ClusterRoleBinding", "ml-platform:dra-editors", "",
+        "ml-platform:dra-editor", json::array({ subject("Group", "ml-platform") })));
     // What each team may claim: training a bounded number of GPUs, batch two GPUs and no MIG
     // slices (a hard limit of 0 keeps a class out); inference is not limited.
     objects.push_back(deviceQuota(factory, "training",
