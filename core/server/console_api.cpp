@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/inventory/device_access.h"
 #include "core/inventory/device_quota.h"
 #include "core/inventory/readiness.h"
 #include "core/server/console_api_channel.h"
@@ -125,7 +126,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
         return errorAnswer(404,
             "the console API has info, overview, devices, device, classes, "
             "claims, templates, templates/check, templates/negative-control, topology, lint, "
-            "readiness, migration, free, quota, cel/check, "
+            "readiness, migration, free, quota, access, cel/check, "
             "cel/eval and explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
@@ -146,6 +147,12 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             return { 200,
                 inventory::quotasJson(snapshot,
                     inventory::deviceQuotas(snapshot, query.value("namespace").value_or(""))) };
+        if (what == "access")
+            return { 200,
+                inventory::accessJson(snapshot,
+                    inventory::deviceAccess(snapshot,
+                        { query.value("class").value_or(""),
+                            query.value("namespace").value_or("") })) };
         if (what == "readiness")
             return { 200, inventory::toJson(inventory::readiness(snapshot, state.streams)) };
         if (what == "migration")

@@ -29,7 +29,7 @@ constexpr const char *kRolloutsView = "rollouts";
 bool isView(const std::string &view)
 {
     static const char *const kViews[] = { "info", "overview", "devices", "device", "classes",
-        "claims", "templates", "lint", "free", kRolloutsView };
+        "claims", "templates", "lint", "free", "access", kRolloutsView };
     for (const char *known : kViews)
         if (view == known)
             return true;

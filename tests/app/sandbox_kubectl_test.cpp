@@ -242,6 +242,13 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
     EXPECT_GT(claimsLeftOut, 0u) << shown["leftOut"].dump();
     EXPECT_EQ(shown["claims"].size() + claimsLeftOut, everything["claims"].size());
 
+    // Who may use which class is read from RBAC objects the team member may not list: the
+    // access view says it cannot tell rather than showing a partial answer.
+    const DractlRun access = kubectl({ training, QStringLiteral("get"), QStringLiteral("--raw"),
+        QStringLiteral("/console/v1/access") });
+    ASSERT_EQ(access.exitCode, 0) << access.err;
+    EXPECT_EQ(nlohmann::json::parse(access.out)["source"], "none") << access.out;
+
     // The viewer reads everything and writes nothing: kubectl shows the cluster's refusal.
     const DractlRun reads
         = kubectl({ viewer, QStringLiteral("get"), QStringLiteral("resourceclaims"),

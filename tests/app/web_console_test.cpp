@@ -4,7 +4,9 @@
 // The web console of `dractl serve`: its banner link, its bundled files and their security
 // policy, the console API behind the same token as the Kubernetes API with the same numbers as
 // its `dractl` twins, WebSockets of other sites refused, and the page's modules under node.
+#include <map>
 #include <optional>
+#include <set>
 
 #include <QEventLoop>
 #include <QFile>
@@ -501,6 +503,48 @@ TEST_F(WebConsoleServeTest, ClaimDiagnosisIsWhatDractlExplainPrints)
     EXPECT_EQ(webGet(m_network, url(QStringLiteral("/console/v1/claims/nowhere/nothing")), *s_token)
                   .status,
         404);
+}
+
+// Access per DeviceClass, read from the demo's Roles and bindings: the training team creates
+// claims in its namespace only, batch's quota keeps MIG out, and the platform group's wildcard
+// grant on resource.k8s.io is flagged. `dractl access -o json` prints the same document, and its
+// table says the same.
+TEST_F(WebConsoleServeTest, AccessPerClassIsWhatDractlAccessPrints)
+{
+    const auto [served, printed] = atSameRevision(QStringLiteral("access"),
+        { QStringLiteral("access"), QStringLiteral("-o"), QStringLiteral("json") });
+    EXPECT_EQ(served, printed);
+    EXPECT_EQ(served["source"], "rbac") << served["sourceNote"];
+    std::map<std::string, json> namespaces;
+    for (const json &ns : served["namespaces"])
+        namespaces[ns["namespace"].get<std::string>()] = ns;
+    const auto authors = [&](const std::string &ns) {
+        std::set<std::string> names;
+        for (const json &grant : namespaces[ns]["claimAuthors"])
+            if (!grant["admin"].get<bool>())
+                names.insert(grant["subject"]["name"].get<std::string>());
+        return names;
+    };
+    EXPECT_TRUE(authors("training").contains("training-team")) << namespaces["training"].dump();
+    EXPECT_FALSE(authors("inference").contains("training-team"));
+    for (const json &access : namespaces["batch"]["classes"])
+        EXPECT_EQ(access["blocked"].get<bool>(), access["class"] == "mig.nvidia.com")
+            << access.dump();
+    bool wildcard = false;
+    for (const json &finding : served["findings"])
+        wildcard = wildcard
+            || (finding["code"] == "WildcardDraGrant" && finding["subject"]["name"] == "ml-platform"
+                && finding["severity"] == "warning");
+    EXPECT_TRUE(wildcard) << served["findings"].dump();
+
+    // One class in one namespace, as the CLI's table shows it.
+    const DractlRun table = dractl(
+        { QStringLiteral("access"), QStringLiteral("--class"), QStringLiteral("mig.nvidia.com"),
+            QStringLiteral("-n"), QStringLiteral("batch"), QStringLiteral("--cache"), cache() });
+    ASSERT_EQ(table.exitCode, 0) << table.err;
+    EXPECT_NE(table.out.find("blocked by quota"), std::string::npos) << table.out;
+    EXPECT_EQ(table.out.find("training"), std::string::npos) << table.out;
+    EXPECT_NE(table.out.find("WildcardDraGrant"), std::string::npos) << table.out;
 }
 
 TEST_F(WebConsoleServeTest, AWebSocketFromAnotherSiteIsRefused)
