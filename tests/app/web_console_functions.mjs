@@ -20,6 +20,7 @@ const shortcuts = await load('shortcuts.js');
 const leftOut = await load('left_out.js');
 const classesView = await load('views/classes.js');
 const claimsView = await load('views/claims.js');
+const accessView = await load('views/access.js');
 
 // A device's conditions as its driver reported them in the claim.
 {
@@ -35,6 +36,23 @@ const claimsView = await load('views/claims.js');
     { namespace: 'training', used: 3, hard: 8, blocked: false },
     { namespace: 'batch', used: 0, hard: 0, blocked: true },
   ]), 'training 3/8 · batch 0/0 (blocked)');
+}
+
+// Access per class: the non-admin subjects once each, the quota, one word for the verdict.
+{
+  const grants = [
+    { subject: { kind: 'User', name: 'root' }, admin: true },
+    { subject: { kind: 'Group', name: 'training-team' }, admin: false },
+    { subject: { kind: 'ServiceAccount', namespace: 'ci', name: 'runner' }, admin: false },
+    { subject: { kind: 'Group', name: 'training-team' }, admin: false },
+  ];
+  assert.equal(accessView.authorsText(grants), 'Group training-team, ServiceAccount ci/runner');
+  assert.equal(accessView.authorsText(grants.slice(0, 1)), 'admins only');
+  assert.equal(accessView.quotaCell({ hard: 8, used: 3 }), '3/8');
+  assert.equal(accessView.quotaCell({}), '—');
+  assert.equal(accessView.verdictOf({ blocked: true, usable: false }), 'blocked by quota');
+  assert.equal(accessView.verdictOf({ blocked: false, usable: true }), 'usable');
+  assert.equal(accessView.verdictOf({ blocked: false, usable: false }), 'no claim authors');
 }
 
 // What the server left out for this user, said in one sentence; nothing when nothing was.
@@ -184,17 +202,18 @@ spec:
   assert.deepEqual(kubeApply.statusLines(null, 502), ['HTTP 502: the server answered no Status']);
 }
 
-// Every one of the twelve views has a key: Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=.
+// Every one of the thirteen views has a key: Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=, Alt+[.
 {
   // views/index.js imports CodeMirror, which node does not load from here; the browser test
   // presses every key on the page's own navigation.
-  const count = 12;
+  const count = 13;
   for (let index = 0; index < count; ++index) {
     const label = shortcuts.viewShortcut(index);
     assert.ok(label, `view ${index} has a key`);
-    const code = { 'Alt+-': 'Minus', 'Alt+=': 'Equal' }[label] ?? `Digit${label.slice(4)}`;
+    const code = { 'Alt+-': 'Minus', 'Alt+=': 'Equal', 'Alt+[': 'BracketLeft' }[label] ?? `Digit${label.slice(4)}`;
     assert.equal(shortcuts.viewIndexOfKey({ altKey: true, code }), index, label);
   }
+  assert.equal(shortcuts.viewShortcut(count), '', 'no key past the thirteenth');
   assert.equal(shortcuts.viewIndexOfKey({ altKey: false, code: 'Digit1' }), -1);
   assert.equal(shortcuts.viewIndexOfKey({ altKey: true, ctrlKey: true, code: 'Digit1' }), -1);
 }

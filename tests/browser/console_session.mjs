@@ -23,7 +23,7 @@ process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 export const CHROMIUM = process.env.DRA_CHROMIUM ?? '/usr/bin/chromium';
 export const SKIP = 77; // ctest's SKIP_RETURN_CODE for these tests
 
-export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
+export const ROUTES = ['overview', 'devices', 'classes', 'access', 'topology', 'claims', 'templates',
   'editor', 'lint', 'readiness', 'free', 'rollouts', 'migration'];
 
 // Starts `dractl serve --demo[=preset]`; resolves with {base, token, kubeconfig, dir, stop,
@@ -108,6 +108,7 @@ export const READY = {
   overview: '.tile',
   devices: '.vt-row.state-free, .vt-row.state-allocated, .vt-row.state-blocked, .vt-row.state-tainted',
   classes: 'table.data tbody tr',
+  access: 'table.data tbody tr',
   topology: 'svg.topology g.gpu, svg.topology g.nic',
   claims: 'table.data tbody tr',
   templates: 'table.data tbody tr, p.muted',

@@ -21,7 +21,7 @@
 //   template shows the lines it adds and stores nothing, apply (after a confirmation) creates
 //   it, a new label shows as lines added and applies, a refusal (a template's spec is
 //   immutable) shows its causes at their fields, and Save downloads the text;
-// - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=), in the navigation and the palette;
+// - every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=, Alt+[), in the navigation and the palette;
 // - served read-only, the editor's dry run and apply are disabled and say why;
 // - the readiness page lists the server's checks in its order with its verdicts.
 // Every expected figure is the server's own answer to the same request, never a number written
@@ -94,15 +94,15 @@ try {
   assert.equal(new URL(page.url()).hash, '#/overview');
 
   // A team member's page says what their access leaves out; the admin's says nothing.
-  assert.equal(await page.locator('#access').innerText(), '');
+  assert.equal(await page.locator('#left-out').innerText(), '');
   const trainingToken = /- name: demo-training\n  user:\n    token: (\S+)\n/.exec(
     readFileSync(demo.kubeconfig, 'utf8'))?.[1];
   assert.ok(trainingToken, 'the kubeconfig has the demo-training user');
   const teamPage = await browser.context.newPage();
   await teamPage.goto(`${demo.base}/ui/#/claims?token=${trainingToken}`);
   await teamPage.waitForSelector(READY.claims);
-  await teamPage.waitForFunction(() => document.getElementById('access').textContent !== '');
-  const notShown = await teamPage.locator('#access').innerText();
+  await teamPage.waitForFunction(() => document.getElementById('left-out').textContent !== '');
+  const notShown = await teamPage.locator('#left-out').innerText();
   const claimsNotShown = /^Shown as your access allows; not shown: \d+ ResourceClaims? \(([^)]*)\)/.exec(notShown);
   assert.ok(claimsNotShown, notShown);
   assert.ok(!claimsNotShown[1].includes('training'), `the user's own claims are shown: ${notShown}`);
@@ -343,25 +343,39 @@ try {
     console.log(`dry run, diff and apply of ${ns}/${name} (created, then labelled), the immutable spec refused at its field, save: ok`);
   }
 
-  // Every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=), shown in the navigation and the
+  // Every view has a key (Alt+1 … Alt+9, Alt+0, Alt+-, Alt+=, Alt+[), shown in the navigation and the
   // palette.
   {
     await show('#/overview', READY.overview);
     const titles = await page.locator('#nav a').evaluateAll((links) => links.map((a) => a.title));
     assert.equal(titles.length, ROUTES.length);
-    const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'Minus', 'Equal'];
+    const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', 'Minus', 'Equal', 'BracketLeft'];
     for (const [index, route] of ROUTES.entries()) {
-      const label = { Minus: '-', Equal: '=' }[keys[index]] ?? keys[index];
+      const label = { Minus: '-', Equal: '=', BracketLeft: '[' }[keys[index]] ?? keys[index];
       assert.ok(titles[index].endsWith(`(Alt+${label})`), `navigation title ${titles[index]}`);
       await page.evaluate(() => document.activeElement?.blur());
       await page.keyboard.press(`Alt+${keys[index]}`);
       await page.waitForSelector(`main[data-view="${route}"]`, { timeout: 10000 });
     }
     await page.keyboard.press('Control+K');
-    const last = page.locator('#palette li', { hasText: 'view · Alt+=' });
+    const last = page.locator('#palette li', { hasText: 'view · Alt+[' });
     await last.waitFor({ timeout: 10000 });
     await page.keyboard.press('Escape');
-    console.log(`shortcuts: ${ROUTES.length} views reached with Alt+1…9, Alt+0, Alt+-, Alt+=: ok`);
+    console.log(`shortcuts: ${ROUTES.length} views reached with Alt+1…9, Alt+0, Alt+-, Alt+=, Alt+[: ok`);
+  }
+
+  // Access: per namespace and class who may claim it, narrowed by the view's choosers; batch's
+  // quota keeps MIG slices out, and the findings name the platform group's wildcard grant.
+  {
+    await show('#/access', READY.access);
+    await page.selectOption('main[data-view="access"] select[aria-label=Namespace]', 'batch');
+    await page.selectOption('main[data-view="access"] select[aria-label=Class]', 'mig.nvidia.com');
+    await page.waitForFunction(() => document.querySelector('main[data-view="access"] table.data tbody')?.rows.length === 1);
+    const row = await page.locator('main[data-view="access"] table.data').first().locator('tbody tr').innerText();
+    assert.match(row, /batch\s+mig\.nvidia\.com[\s\S]*blocked by quota/, row);
+    const findings = await page.locator('main[data-view="access"] table.data').last().innerText();
+    assert.match(findings, /WildcardDraGrant[\s\S]*Group ml-platform/, findings);
+    console.log('access: batch/mig.nvidia.com blocked by quota, the wildcard grant found: ok');
   }
 
   // Readiness: the server's checks, in its order, with its verdicts.

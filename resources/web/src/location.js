@@ -5,7 +5,7 @@
 // token (#/devices?token=T, or the old #token=T). The fragment never reaches the server; the
 // page keeps the token for the tab and removes it from the address bar. Pure functions.
 
-export const ROUTES = ['overview', 'devices', 'classes', 'topology', 'claims', 'templates',
+export const ROUTES = ['overview', 'devices', 'classes', 'access', 'topology', 'claims', 'templates',
   'editor', 'lint', 'readiness', 'free', 'rollouts', 'migration'];
 
 // {name, arg, params, token} of a location hash. name is '' for an empty or unknown route.

@@ -72,7 +72,7 @@ class ConsolePage {
     const stale = (info.streams ?? []).filter((s) => !['watching', 'synced', 'listing'].includes(s.state));
     document.getElementById('cluster').textContent =
       `${info.cluster} · Kubernetes ${info.kubernetesVersion || '?'}${info.writable ? ' · writable' : ''}`;
-    document.getElementById('access').textContent = describeLeftOut(info.leftOut);
+    document.getElementById('left-out').textContent = describeLeftOut(info.leftOut);
     if (stale.length) {
       document.getElementById('streams').textContent =
         `${stale.length} stream(s) not current: ${stale.map((s) => `${s.kind}${s.namespace ? ' in ' + s.namespace : ''} ${s.state}`).join(', ')}`;

@@ -2,14 +2,14 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The keys that reach each view, in the order of the navigation: Alt+1 … Alt+9, then Alt+0,
-// Alt+- and Alt+= (the keys after 9 on the number row), so every one of the twelve views has
-// one. Alt, not Ctrl as in the desktop's Go menu, because the browser keeps Ctrl+1…9 for its
+// Alt+- and Alt+= (the keys after 9 on the number row) and Alt+[ (the key below them), so every
+// one of the thirteen views has one. Alt, not Ctrl as in the desktop's Go menu, because the browser keeps Ctrl+1…9 for its
 // tabs. Keys are matched by their place on the keyboard (KeyboardEvent.code), so they work in
 // any layout.
 
 const CODES = ['Digit1', 'Digit2', 'Digit3', 'Digit4', 'Digit5', 'Digit6', 'Digit7', 'Digit8',
-  'Digit9', 'Digit0', 'Minus', 'Equal'];
-const LABELS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '='];
+  'Digit9', 'Digit0', 'Minus', 'Equal', 'BracketLeft'];
+const LABELS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '-', '=', '['];
 
 // "Alt+3" for the view at `index` of the navigation, or '' past the keys there are.
 export function viewShortcut(index) {

@@ -6,6 +6,7 @@
 import { overview } from './overview.js';
 import { devices } from './devices.js';
 import { classes } from './classes.js';
+import { access } from './access.js';
 import { topology } from './topology.js';
 import { claims, templates } from './claims.js';
 import { editor } from './editor.js';
@@ -15,4 +16,4 @@ import { free } from './free.js';
 import { rollouts } from './rollouts.js';
 import { migration } from './migration.js';
 
-export const VIEWS = [overview, devices, classes, topology, claims, templates, editor, lint, readiness, free, rollouts, migration];
+export const VIEWS = [overview, devices, classes, access, topology, claims, templates, editor, lint, readiness, free, rollouts, migration];
