@@ -54,6 +54,7 @@
 #include "views/common/table_layout.h"
 #include "views/common/theme.h"
 #include "views/editor/template_editor.h"
+#include "views/inventory/access_view.h"
 #include "views/inventory/device_browser.h"
 #include "views/inventory/findings_model.h"
 #include "views/inventory/migration_view.h"
@@ -126,14 +127,15 @@ void fitToContentsOnce(QTableView *table)
         layout->fitToContentsOnce();
 }
 
-// Lint, free capacity, readiness and the overview's summary of one snapshot, computed together
-// off the GUI thread.
+// Lint, free capacity, readiness, access and the overview's summary of one snapshot, computed
+// together off the GUI thread.
 struct Insights
 {
     std::vector<inventory::Finding> findings;
     std::vector<inventory::FreeCapacity> free;
     inventory::ClusterOverview overview;
     inventory::Readiness readiness;
+    inventory::AccessReport access;
 };
 
 // The migration plan of one snapshot under the cluster's recorded release, as `dractl migrate
@@ -192,6 +194,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_readiness(new views::ReadinessView(this))
     , m_rollouts(new views::RolloutPanel(this))
     , m_migration(new views::MigrationView(this))
+    , m_access(new views::AccessView(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
     , m_webConsole(new WebConsoleButton(this))
@@ -229,6 +232,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_pages->addWidget(m_freeTable);
     m_pages->addWidget(m_rollouts);
     m_pages->addWidget(m_migration);
+    m_pages->addWidget(m_access);
 
     auto *central = new QWidget(this);
     auto *layout = new QHBoxLayout(central);
@@ -325,7 +329,7 @@ QString MainWindow::pageName(Page page)
 {
     static const char *const names[PageCount]
         = { "Overview", "Devices", "Topology", "Claims", "Templates", "Template editor", "Lint",
-              "Readiness", "Free capacity", "Rollouts", "Migration" };
+              "Readiness", "Free capacity", "Rollouts", "Migration", "Access" };
     return QString::fromLatin1(names[page]);
 }
 
@@ -510,7 +514,8 @@ void MainWindow::onChanged(const inventory::ChangeSet &changes)
         m_templates->applyChanges(changes);
     if (!m_stale.test(Editor))
         m_editor->setSnapshot(changes.snapshot);
-    if (!m_stale.test(Lint) || !m_stale.test(Overview) || !m_stale.test(Readiness))
+    if (!m_stale.test(Lint) || !m_stale.test(Overview) || !m_stale.test(Readiness)
+        || !m_stale.test(Access))
         refreshInsights(changes.snapshot);
     // The plan follows the cluster while it is on screen; elsewhere it waits to be shown.
     if (m_pages->currentIndex() == Migration)
@@ -547,10 +552,12 @@ void MainWindow::freshen(Page page)
         break;
     case Lint:
     case Readiness:
-    case Free: // one background computation fills the three
+    case Free:
+    case Access: // one background computation fills the four
         m_stale.reset(Lint);
         m_stale.reset(Readiness);
         m_stale.reset(Free);
+        m_stale.reset(Access);
         refreshInsights(m_snapshot);
         break;
     case Migration:
@@ -596,6 +603,7 @@ void MainWindow::startInsights()
         m_free->setCapacity(std::move(insights.free));
         m_summary->setOverview(insights.overview);
         m_readiness->setReadiness(insights.readiness);
+        m_access->setReport(insights.access);
         m_overviewFigures = insights.overview;
         updateNavigation();
         fitToContentsOnce(m_findingsTable);
@@ -607,7 +615,8 @@ void MainWindow::startInsights()
         return Insights { inventory::lint(*snapshot),
             inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
             inventory::clusterOverview(*snapshot),
-            inventory::readiness(*snapshot, recordedStreams(cachePath, snapshot->cluster())) };
+            inventory::readiness(*snapshot, recordedStreams(cachePath, snapshot->cluster())),
+            inventory::deviceAccess(*snapshot) };
     }));
 }
 

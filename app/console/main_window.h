@@ -36,6 +36,7 @@ class NodeOverview;
 class NodeTileModel;
 class OverviewSummary;
 class ReadinessView;
+class AccessView;
 class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
@@ -68,6 +69,7 @@ public:
         Free,
         Rollouts,
         Migration,
+        Access,
         PageCount
     };
 
@@ -76,8 +78,8 @@ public:
 
     void showPage(Page page);
     static QString pageName(Page page);
-    // The key that opens `page` (Ctrl+1 … Ctrl+9, Ctrl+0, Ctrl+-), in the Go menu and beside its
-    // sidebar row.
+    // The key that opens `page` (Ctrl+1 … Ctrl+9, Ctrl+0, Ctrl+-, Ctrl+=), in the Go menu and
+    // beside its sidebar row.
     static QKeySequence pageShortcut(Page page);
     // Renders every page to DIR/<page>.png (after the data has loaded); the errors name the file.
     [[nodiscard]] QStringList saveScreenshots(const QString &dir);
@@ -93,6 +95,7 @@ public:
     WebConsoleButton *webConsoleButton() const { return m_webConsole; }
     views::OverviewSummary *overviewSummary() const { return m_summary; }
     views::ReadinessView *readinessView() const { return m_readiness; }
+    views::AccessView *accessView() const { return m_access; }
     views::MigrationView *migrationView() const { return m_migration; }
     // The sidebar entry of `page` as shown (name and live count).
     QString navigationText(Page page) const;
@@ -158,6 +161,7 @@ private:
     views::ReadinessView *m_readiness;
     views::RolloutPanel *m_rollouts;
     views::MigrationView *m_migration;
+    views::AccessView *m_access;
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;

@@ -364,6 +364,25 @@ std::string subjectText(const model::RbacSubject &subject)
     return subject.kind + " " + subject.name;
 }
 
+std::string nonAdminSubjects(const std::vector<AccessGrant> &grants)
+{
+    std::vector<std::string> names;
+    for (const AccessGrant &grant : grants)
+        if (std::string text = subjectText(grant.subject); !grant.admin && !contains(names, text))
+            names.push_back(std::move(text));
+    std::string out;
+    for (const std::string &name : names)
+        out += (out.empty() ? "" : ", ") + name;
+    return out.empty() ? std::string("admins only") : out;
+}
+
+std::string_view verdictText(const ClassAccess &access)
+{
+    if (access.blocked)
+        return "blocked by quota";
+    return access.usable ? "usable" : "no claim authors";
+}
+
 AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query)
 {
     AccessReport report;
@@ -434,7 +453,7 @@ json accessJson(const Snapshot &snapshot, const AccessReport &report)
         for (const ClassAccess &access : ns.classes) {
             json entry = { { "class", access.className }, { "blocked", access.blocked },
                 { "adminAccess", access.adminAccess }, { "usable", access.usable },
-                { "why", access.why } };
+                { "verdict", verdictText(access) }, { "why", access.why } };
             if (access.hard) {
                 entry["hard"] = *access.hard;
                 entry["used"] = *access.used;

@@ -99,12 +99,17 @@ AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query = {
 
 // `dractl access -o json` = /console/v1/access: {cluster, rev, source, sourceNote,
 // namespaces[{namespace, adminAccessLabel, claimAuthors[], templateAuthors[], classes[{class,
-// hard?, used?, quota?, blocked, adminAccess, usable, why}]}], writers[{resource, grants[]}],
-// findings[{code, severity, subject, binding, role, message}]}; a grant is {subject{kind, name,
-// namespace?}, binding, role, scope?, verbs, admin}.
+// hard?, used?, quota?, blocked, adminAccess, usable, verdict, why}]}], writers[{resource,
+// grants[]}], findings[{code, severity, subject, binding, role, message}]}; a grant is
+// {subject{kind, name, namespace?}, binding, role, scope?, verbs, admin}.
 nlohmann::json accessJson(const Snapshot &snapshot, const AccessReport &report);
 
 // "User alice", "Group training-team", "ServiceAccount kube-system/driver".
 std::string subjectText(const model::RbacSubject &subject);
+// The subjects of `grants` other than admins, each once, comma-separated; "admins only" when
+// there are none.
+std::string nonAdminSubjects(const std::vector<AccessGrant> &grants);
+// "usable", "blocked by quota" or "no claim authors": what decides a class in a namespace.
+std::string_view verdictText(const ClassAccess &access);
 
 } // namespace dra::inventory

@@ -38,7 +38,7 @@ const accessView = await load('views/access.js');
   ]), 'training 3/8 · batch 0/0 (blocked)');
 }
 
-// Access per class: the non-admin subjects once each, the quota, one word for the verdict.
+// Access per class: the non-admin subjects once each, the quota.
 {
   const grants = [
     { subject: { kind: 'User', name: 'root' }, admin: true },
@@ -50,9 +50,6 @@ const accessView = await load('views/access.js');
   assert.equal(accessView.authorsText(grants.slice(0, 1)), 'admins only');
   assert.equal(accessView.quotaCell({ hard: 8, used: 3 }), '3/8');
   assert.equal(accessView.quotaCell({}), '—');
-  assert.equal(accessView.verdictOf({ blocked: true, usable: false }), 'blocked by quota');
-  assert.equal(accessView.verdictOf({ blocked: false, usable: true }), 'usable');
-  assert.equal(accessView.verdictOf({ blocked: false, usable: false }), 'no claim authors');
 }
 
 // What the server left out for this user, said in one sentence; nothing when nothing was.

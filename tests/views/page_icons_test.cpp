@@ -39,7 +39,7 @@ TEST(PageIconsTest, EveryPageHasItsOwnIconInTheGivenColour)
                 << page.toStdString() << " looks like " << other.toStdString();
         seen << page;
     }
-    EXPECT_EQ(seen.size(), 11);
+    EXPECT_EQ(seen.size(), 12);
     EXPECT_TRUE(pageIcon(QStringLiteral("no-such-page"), stroke).isNull());
 }
 

@@ -36,6 +36,8 @@ const char *shapeOf(const QString &page)
         { "migration",
             "<rect x='2' y='7' width='6' height='10' rx='1'/><rect x='16' y='7' width='6' "
             "height='10' rx='1'/><path d='M9.5 12h5M12 9.5l2.5 2.5-2.5 2.5'/>" },
+        // A key: who may use what.
+        { "access", "<circle cx='7.5' cy='12' r='4.5'/><path d='M12 12h10M18 12v4M21.5 12v3'/>" },
     };
     for (const auto &[name, shape] : shapes)
         if (page == QLatin1String(name))
@@ -50,7 +52,7 @@ QStringList pageIconNames()
     return { QStringLiteral("overview"), QStringLiteral("devices"), QStringLiteral("topology"),
         QStringLiteral("claims"), QStringLiteral("templates"), QStringLiteral("editor"),
         QStringLiteral("lint"), QStringLiteral("readiness"), QStringLiteral("free"),
-        QStringLiteral("rollouts"), QStringLiteral("migration") };
+        QStringLiteral("rollouts"), QStringLiteral("migration"), QStringLiteral("access") };
 }
 
 QIcon pageIcon(const QString &page, const QColor &stroke)

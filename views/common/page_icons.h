@@ -14,7 +14,7 @@ namespace dra::views {
 // pageIconNames(); any other name gives a null icon.
 QIcon pageIcon(const QString &page, const QColor &stroke);
 // "overview", "devices", "topology", "claims", "templates", "editor", "lint", "readiness",
-// "free", "rollouts", "migration": the sidebar's order.
+// "free", "rollouts", "migration", "access": the sidebar's order.
 QStringList pageIconNames();
 
 } // namespace dra::views

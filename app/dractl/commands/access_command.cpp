@@ -16,22 +16,13 @@ namespace dra::cli {
 
 namespace {
 
-std::string subjectsText(const std::vector<inventory::AccessGrant> &grants)
-{
-    std::string out;
-    for (const inventory::AccessGrant &grant : grants)
-        if (!grant.admin)
-            out += (out.empty() ? "" : ", ") + inventory::subjectText(grant.subject);
-    return out.empty() ? std::string("admins only") : out;
-}
-
 void printText(const inventory::AccessReport &report)
 {
     out(report.sourceNote + "\n\n");
     std::vector<std::vector<std::string>> rows;
     for (const inventory::NamespaceAccess &ns : report.namespaces)
         for (const inventory::ClassAccess &access : ns.classes)
-            rows.push_back({ ns.ns, access.className, subjectsText(ns.claimAuthors),
+            rows.push_back({ ns.ns, access.className, inventory::nonAdminSubjects(ns.claimAuthors),
                 access.hard ? std::to_string(*access.used) + "/" + std::to_string(*access.hard)
                             : std::string("-"),
                 access.adminAccess ? "yes" : "no",
@@ -44,7 +35,7 @@ void printText(const inventory::AccessReport &report)
     out(std::string_view("\n"));
     rows.clear();
     for (const inventory::InventoryWriters &writers : report.writers)
-        rows.push_back({ writers.resource, subjectsText(writers.grants) });
+        rows.push_back({ writers.resource, inventory::nonAdminSubjects(writers.grants) });
     printTable({ "resource", "writers besides admins" }, rows);
     out(std::string_view("\n"));
     rows.clear();

@@ -137,6 +137,10 @@ TEST(DeviceAccessTest, ClaimAuthorsQuotaAndTheAdminLabelDecidePerNamespaceAndCla
     EXPECT_TRUE(batchMig.blocked);
     EXPECT_FALSE(batchMig.usable);
     EXPECT_EQ(batchMig.why, "ResourceQuota devices allows no devices of mig.example.com in batch.");
+    EXPECT_EQ(verdictText(batchMig), "blocked by quota");
+    EXPECT_EQ(verdictText(mlGpu), "usable");
+    EXPECT_EQ(nonAdminSubjects(batch.claimAuthors), "admins only");
+    EXPECT_EQ(nonAdminSubjects(ml.claimAuthors), "Group ml-team");
 
     // Asked about one class in one namespace, the report holds only that.
     const AccessReport one = deviceAccess(*snapshot, { "mig.example.com", "batch" });

@@ -25,12 +25,6 @@ export function quotaCell(access) {
   return access.hard === undefined ? '—' : `${access.used}/${access.hard}`;
 }
 
-// One word for what decides a class in a namespace.
-export function verdictOf(access) {
-  if (access.blocked) return 'blocked by quota';
-  return access.usable ? 'usable' : 'no claim authors';
-}
-
 // A <select> of "every …" and `values`, keeping `current` when it is still one of them.
 function chooser(label, every, values, current, onChange) {
   const select = h('select', { 'aria-label': label, onchange: (event) => onChange(event.target.value) },
@@ -67,7 +61,7 @@ export const access = {
           ['Template authors', ({ ns }) => authorsText(ns.templateAuthors)],
           ['Quota', ({ c }) => quotaCell(c)],
           ['Admin access', ({ c }) => (c.adminAccess ? 'yes' : 'no')],
-          ['Verdict', ({ c }) => h('span', { title: c.why }, verdictOf(c))],
+          ['Verdict', ({ c }) => h('span', { title: c.why }, c.verdict)],
         ], rows, { rowClass: ({ c }) => (c.usable ? undefined : 'problem'), caption: 'Who may claim each class, per namespace' })
           : h('p', { class: 'muted' }, 'No namespaces or no DeviceClasses.'),
         table([
