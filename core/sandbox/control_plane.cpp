@@ -8,6 +8,8 @@
 #include <QUrlQuery>
 
 #include "core/common/logging.h"
+#include "core/sandbox/control_pass.h"
+#include "core/sandbox/controller_support.h"
 #include "core/sandbox/metric_query.h"
 #include "core/sandbox/object_view.h"
 
@@ -42,6 +44,34 @@ std::optional<std::vector<ServiceEndpoint>> ControlPlane::serviceEndpoints(
 {
     ObjectView view(m_writer);
     return readyEndpoints(view, ns, service, port);
+}
+
+Result<ExecOutcome> ControlPlane::execInPod(const std::string &ns, const std::string &name,
+    const std::string &container, const std::vector<std::string> &command)
+{
+    ObjectView view(m_writer);
+    const nlohmann::json *pod = view.find(model::Kind::Pod, ns, name);
+    if (!pod)
+        return std::unexpected(common::Error { common::Error::Code::NotFound,
+            QStringLiteral("pods \"%1\" not found").arg(QString::fromStdString(name)) });
+    std::string chosen = container;
+    bool known = false;
+    for (const nlohmann::json &spec :
+        pod->value("/spec/containers"_json_pointer, nlohmann::json::array())) {
+        if (chosen.empty())
+            chosen = spec.value("name", "");
+        known = known || spec.value("name", "") == chosen;
+    }
+    if (!known)
+        return std::unexpected(common::Error { common::Error::Code::Invalid,
+            QString::fromStdString("container " + chosen + " is not valid for pod " + name) });
+    if (textAt(*pod, "/status/phase") != "Running")
+        return std::unexpected(common::Error { common::Error::Code::Invalid,
+            QString::fromStdString("pod " + name + " is not running (phase "
+                + textAt(*pod, "/status/phase") + "): there is no container to exec in") });
+    const bool wrongDevice
+        = m_faults.applies(FaultKind::WrongDevice, ns, deploymentOfPod(view, *pod));
+    return demoExec(view, *pod, chosen, command, wrongDevice);
 }
 
 std::pair<int, std::string> ControlPlane::answerMetricsQuery(const std::string &target) const

@@ -18,6 +18,7 @@
 #include "core/sandbox/demo_kubelet.h"
 #include "core/sandbox/deployment_controller.h"
 #include "core/sandbox/garbage_collector.h"
+#include "core/sandbox/pod_exec.h"
 #include "core/sandbox/pod_responders.h"
 #include "core/sandbox/pod_scheduler.h"
 #include "core/sandbox/replica_set_controller.h"
@@ -72,6 +73,11 @@ public:
     // is no such Service.
     std::optional<std::vector<ServiceEndpoint>> serviceEndpoints(
         const std::string &ns, const std::string &service, const std::string &port);
+    // `command` run in `container` (empty: the first) of pod ns/name, as the demo's containers
+    // answer it (pod_exec.h), the wrong-device fault applied. NotFound: no such pod; Invalid:
+    // no such container, or the pod is not running.
+    [[nodiscard]] Result<ExecOutcome> execInPod(const std::string &ns, const std::string &name,
+        const std::string &container, const std::vector<std::string> &command);
     // Spreads proxied requests over a Service's pods.
     size_t nextProxyPick() { return m_proxyPicks++; }
 

@@ -9,6 +9,7 @@
 
 #include "core/sandbox/controller_support.h"
 #include "core/sandbox/pod_claims.h"
+#include "core/sandbox/pod_exec.h"
 
 namespace dra::sandbox {
 
@@ -56,10 +57,14 @@ std::string deviceUuid(const ControlPass &pass, const std::string &driver, const
             continue;
         const bool samePool = textAt(slice, "/spec/pool/name") == pool;
         for (const json &entry : slice.value("/spec/devices"_json_pointer, json::array())) {
-            const std::string uuid = textAt(entry, "/attributes/uuid/string");
+            const bool same = samePool && entry.value("name", "") == device;
+            std::string uuid = textAt(entry, "/attributes/uuid/string");
+            // A MIG device gets its UUID when the driver creates it on the parent GPU.
+            if (const std::string parent = textAt(entry, "/attributes/parentUUID/string");
+                uuid.empty() && same && !parent.empty())
+                uuid = migDeviceUuid(parent, device);
             if (uuid.empty())
                 continue;
-            const bool same = samePool && entry.value("name", "") == device;
             if (same && !other)
                 return uuid;
             if (!same && other && fallback.empty())

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/pod_claims.h"
 
+#include <set>
+
 #include "core/sandbox/controller_support.h"
 
 namespace dra::sandbox {
@@ -89,11 +91,19 @@ PodClaims ensurePodClaims(ControlPass &pass, json &pod)
     return out;
 }
 
-std::vector<json> existingPodClaims(const ObjectView &view, const json &pod)
+std::vector<json> existingPodClaims(
+    const ObjectView &view, const json &pod, const std::string &container)
 {
+    std::set<std::string> used; // the pod's claim entries the container names
+    for (const json &spec : pod.value("/spec/containers"_json_pointer, json::array()))
+        if (spec.value("name", "") == container)
+            for (const json &ref : spec.value("/resources/claims"_json_pointer, json::array()))
+                used.insert(ref.value("name", ""));
     std::vector<json> out;
     const std::string ns = metaText(pod, "namespace");
     for (const json &entry : pod.value("/spec/resourceClaims"_json_pointer, json::array())) {
+        if (!container.empty() && !used.contains(entry.value("name", "")))
+            continue;
         std::string name = entry.value("resourceClaimName", "");
         if (name.empty())
             name = recordedClaimName(pod, entry.value("name", ""));

@@ -28,7 +28,9 @@ struct PodClaims
 // caller stores the pod), and returns all the pod's claims, named ones included.
 PodClaims ensurePodClaims(ControlPass &pass, nlohmann::json &pod);
 
-// The pod's claims that exist, without making any.
-std::vector<nlohmann::json> existingPodClaims(const ObjectView &view, const nlohmann::json &pod);
+// The pod's claims that exist, without making any. With `container`, only those that container
+// names in its resources.claims (what its process sees).
+std::vector<nlohmann::json> existingPodClaims(
+    const ObjectView &view, const nlohmann::json &pod, const std::string &container = {});
 
 } // namespace dra::sandbox

@@ -6,6 +6,7 @@
 
 #include "core/sandbox/control_plane.h"
 #include "core/sandbox/fault_endpoint.h"
+#include "core/sandbox/pod_exec.h"
 #include "core/sandbox/service_proxy.h"
 #include "core/server/api_server.h"
 
@@ -17,9 +18,11 @@ void installSandboxApi(server::ApiServer &api, ControlPlane &plane)
         [&plane](server::Request &request, server::HttpConnection &connection) {
             return handleFaultRequest(plane, request, connection);
         });
+    auto *exec = new PodExecEndpoint(plane, &plane);
     api.setExtraHandler(std::string(kNamespacedCorePrefix),
-        [&plane](server::Request &request, server::HttpConnection &connection) {
-            return handleServiceProxy(plane, request, connection);
+        [&plane, exec](server::Request &request, server::HttpConnection &connection) {
+            return handleServiceProxy(plane, request, connection)
+                || exec->handle(request, connection);
         });
 }
 

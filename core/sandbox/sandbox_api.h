@@ -11,8 +11,9 @@ namespace dra::sandbox {
 class ControlPlane;
 
 // What the demo cluster adds to its API server, acting through `plane`: the fault injection API
-// (/sandbox/v1/faults) and the services/proxy subresource (how a rollout's gates reach the demo
-// Prometheus). Both must outlive the server's requests.
+// (/sandbox/v1/faults), the services/proxy subresource (how a rollout's gates reach the demo
+// Prometheus) and pods/exec (how its node gate looks inside a container). Both must outlive the
+// server's requests.
 void installSandboxApi(server::ApiServer &api, ControlPlane &plane);
 
 } // namespace dra::sandbox

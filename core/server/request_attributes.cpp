@@ -86,6 +86,12 @@ model::AccessAttributes requestAttributes(const Request &request)
     if (rest.size() >= 3)
         attributes.subresource = rest[2];
     attributes.verb = resourceVerb(request, !attributes.name.empty());
+    // A WebSocket GET of exec, attach or portforward starts a process or a stream: authorised as
+    // create, as kube-apiserver does since 1.32 (AuthorizePodWebsocketUpgradeCreatePermission).
+    if (attributes.resource == "pods" && attributes.verb == "get"
+        && (attributes.subresource == "exec" || attributes.subresource == "attach"
+            || attributes.subresource == "portforward"))
+        attributes.verb = "create";
     return attributes;
 }
 

@@ -176,6 +176,69 @@ TEST_F(SandboxKubectlTest, AppliedDeploymentGetsReadyPodsAndFaultsReachThem)
     EXPECT_EQ(gone.exitCode, 0) << gone.out << gone.err;
 }
 
+// kubectl exec as kubectl 1.30 and later speak it (a WebSocket, v5.channel.k8s.io): the
+// container lists exactly the GPU its claim holds; a command the image lacks ends with its exit
+// code; exec needs create on pods/exec, which the viewer lacks; the wrong-device fault shows a
+// neighbour GPU.
+TEST_F(SandboxKubectlTest, KubectlExecSeesExactlyTheClaimsGpu)
+{
+    const QString manifest
+        = writeTestFile(m_dir.filePath(QStringLiteral("workload.yaml")), kWorkload);
+    ASSERT_EQ(kubectl({ QStringLiteral("apply"), QStringLiteral("-f"), manifest }).exitCode, 0);
+    const DractlRun ready
+        = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
+            QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
+            QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--timeout=60s") });
+    ASSERT_EQ(ready.exitCode, 0) << ready.out << ready.err;
+    const DractlRun pods = kubectl({ QStringLiteral("get"), QStringLiteral("pods"),
+        QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("-l"),
+        QStringLiteral("app=e2e-dra"), QStringLiteral("-o"),
+        QStringLiteral("jsonpath={.items[0].metadata.name} "
+                       "{.items[0].status.resourceClaimStatuses[0].resourceClaimName}") });
+    ASSERT_EQ(pods.exitCode, 0) << pods.err;
+    const QStringList names = QString::fromStdString(pods.out).split(QLatin1Char(' '));
+    ASSERT_EQ(names.size(), 2) << pods.out;
+    const QString pod = names[0];
+    const DractlRun uuid = kubectl({ QStringLiteral("get"), QStringLiteral("resourceclaim"),
+        names[1], QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("-o"),
+        QStringLiteral("jsonpath={.status.devices[0].data.uuid}") });
+    ASSERT_TRUE(uuid.out.starts_with("GPU-")) << uuid.out << uuid.err;
+
+    const auto exec = [&](QStringList command, QStringList before = {}) {
+        before << QStringLiteral("exec") << QStringLiteral("-n") << QStringLiteral("inference")
+               << pod << QStringLiteral("--");
+        return kubectl(before + command);
+    };
+    const DractlRun listed = exec({ QStringLiteral("nvidia-smi"), QStringLiteral("-L") });
+    ASSERT_EQ(listed.exitCode, 0) << listed.err;
+    EXPECT_TRUE(listed.out.starts_with("GPU 0: NVIDIA L40S (UUID: " + uuid.out + ")\n"))
+        << listed.out;
+    EXPECT_EQ(std::count(listed.out.begin(), listed.out.end(), '\n'), 1) << listed.out;
+
+    const DractlRun missing = exec({ QStringLiteral("ls") });
+    EXPECT_NE(missing.exitCode, 0);
+    EXPECT_NE(missing.err.find("command terminated with exit code 127"), std::string::npos)
+        << missing.err;
+
+    const DractlRun refused = exec({ QStringLiteral("nvidia-smi"), QStringLiteral("-L") },
+        { QStringLiteral("--context=demo-viewer") });
+    EXPECT_NE(refused.exitCode, 0);
+    EXPECT_NE(refused.err.find("cannot create resource \"pods/exec\""), std::string::npos)
+        << refused.err;
+
+    ASSERT_EQ(
+        dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"),
+                   QStringLiteral("wrong-device"), QStringLiteral("--deployment"),
+                   QStringLiteral("e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+                   QStringLiteral("--kubeconfig"), kubeconfig() })
+            .exitCode,
+        0);
+    const DractlRun wrong = exec({ QStringLiteral("nvidia-smi"), QStringLiteral("-L") });
+    ASSERT_EQ(wrong.exitCode, 0) << wrong.err;
+    EXPECT_EQ(std::count(wrong.out.begin(), wrong.out.end(), '\n'), 2) << wrong.out;
+    EXPECT_NE(wrong.out.find("GPU 1: NVIDIA L40S (UUID: GPU-"), std::string::npos) << wrong.out;
+}
+
 // The preset with the serving stack the demo rollout starts from (llm-server, Prometheus).
 class ServingSandboxKubectlTest : public SandboxKubectlTest
 {

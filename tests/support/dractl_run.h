@@ -55,8 +55,10 @@ inline constexpr const char *kTrainingUserCannotListAllClaims
 inline DractlRun kubectlRun(const QString &kubectl, const QString &kubeconfig,
     const QString &cacheDir, QStringList arguments)
 {
-    arguments << QStringLiteral("--kubeconfig") << kubeconfig << QStringLiteral("--cache-dir")
-              << cacheDir;
+    // First, so that they stay kubectl's when the arguments end with `-- COMMAND` (exec).
+    arguments = QStringList {
+        QStringLiteral("--kubeconfig"), kubeconfig, QStringLiteral("--cache-dir"), cacheDir
+    } + arguments;
     QProcess process;
     process.start(kubectl, arguments);
     EXPECT_TRUE(process.waitForFinished(90'000)) << "kubectl did not finish";
