@@ -185,10 +185,19 @@ TEST_F(SandboxKubectlTest, KubectlExecSeesExactlyTheClaimsGpu)
     const QString manifest
         = writeTestFile(m_dir.filePath(QStringLiteral("workload.yaml")), kWorkload);
     ASSERT_EQ(kubectl({ QStringLiteral("apply"), QStringLiteral("-f"), manifest }).exitCode, 0);
-    const DractlRun ready
-        = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
+    DractlRun ready;
+    QElapsedTimer waited;
+    waited.start();
+    // kubectl wait finds no pods until the ReplicaSet controller has made them.
+    for (;;) {
+        ready = kubectl({ QStringLiteral("wait"), QStringLiteral("--for=condition=Ready"),
             QStringLiteral("pod"), QStringLiteral("-l"), QStringLiteral("app=e2e-dra"),
             QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("--timeout=60s") });
+        if (ready.exitCode == 0 || ready.err.find("no matching resources") == std::string::npos
+            || waited.elapsed() > 30'000)
+            break;
+        QThread::msleep(200);
+    }
     ASSERT_EQ(ready.exitCode, 0) << ready.out << ready.err;
     const DractlRun pods = kubectl({ QStringLiteral("get"), QStringLiteral("pods"),
         QStringLiteral("-n"), QStringLiteral("inference"), QStringLiteral("-l"),
