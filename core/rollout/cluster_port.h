@@ -29,6 +29,13 @@ struct HttpAnswer
     double latencyMs = 0;
 };
 
+// What a command run in a container printed, and its exit code.
+struct ExecAnswer
+{
+    std::string out, err;
+    int exitCode = 0;
+};
+
 // Cluster access with the user's own credentials. Every call answers once through `done` on the
 // thread of `context`, unless `context` is gone by then; an implementation may answer before
 // the call returns. Errors name the object and the reason.
@@ -77,6 +84,13 @@ public:
     // prometheus:9090/proxy/api/v1/query?...") goes through the API server with the user's
     // credentials, as `kubectl get --raw` sends it; there a non-2xx status is an error.
     virtual void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) = 0;
+    // Runs `command` in `container` (empty: the pod's default) of pod ns/name through the
+    // pods/exec subresource; a command that ran and failed is an answer (its exit code), one that
+    // could not run an Error (Forbidden, NotFound, Network).
+    virtual void exec(const std::string &ns, const std::string &pod, const std::string &container,
+        const std::vector<std::string> &command, int timeoutMs, QObject *context,
+        Done<ExecAnswer> done)
+        = 0;
     // Who acts, as the audit log names them ("alice (context prod)").
     virtual std::string actor() const = 0;
 };

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <deque>
+#include <map>
 
 #include <QUrlQuery>
 
@@ -134,6 +135,7 @@ struct EvidenceCollector::Gathering
     std::vector<model::Object> podObjects;
     std::vector<ProbeResult> probes;
     std::optional<TrafficMetrics> baselineMetrics, canaryMetrics;
+    std::map<std::string, ContainerCommand> commands; // by pod name: the node gate's command
 };
 
 Result<std::optional<double>> prometheusScalar(const QByteArray &body)
@@ -256,6 +258,8 @@ void EvidenceCollector::collect(
                 });
             });
         }
+        if (!m_plan.node.command.empty())
+            g->tasks.push_back([this, g](std::function<void()> then) { look(g, 0, then); });
         if (!m_plan.application.probePath.empty())
             g->tasks.push_back([this, g](std::function<void()> then) {
                 g->podObjects = decodeAll(g->pods);
@@ -301,6 +305,29 @@ void EvidenceCollector::next(std::shared_ptr<Gathering> g)
     auto task = std::move(g->tasks.front());
     g->tasks.pop_front();
     task([this, g]() { next(g); });
+}
+
+void EvidenceCollector::look(std::shared_ptr<Gathering> g, size_t index, std::function<void()> then)
+{
+    // A few canaries tell whether the node gives containers their own devices; a large canary
+    // is not exec'd into pod by pod on every evaluation.
+    constexpr size_t kLookedInto = 4;
+    if (index >= g->pods.size() || index >= kLookedInto)
+        return then();
+    const json &pod = g->pods[index];
+    const std::string name = pod["metadata"].value("name", "");
+    // Only a running container can run a command.
+    if (pod.value("/status/phase"_json_pointer, std::string()) != "Running")
+        return look(g, index + 1, then);
+    m_cluster.exec(m_plan.baseline.ns, name, m_plan.node.container, m_plan.node.command,
+        m_httpTimeoutMs, this, [this, g, index, then, name](Result<ExecAnswer> ran) {
+            ContainerCommand &command = g->commands[name];
+            if (!ran)
+                command.error = ran.error().message.toStdString();
+            else
+                command = { std::move(ran->out), std::move(ran->err), ran->exitCode, {} };
+            look(g, index + 1, then);
+        });
 }
 
 void EvidenceCollector::probe(
@@ -413,7 +440,9 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     const std::vector<model::Object> events = decodeAll(g->events);
     std::vector<GateResult> api, node;
     for (const model::Object &pod : pods) {
-        const PodEvidence podEvidence { pod, claims, slices, events };
+        PodEvidence podEvidence { pod, claims, slices, events, std::nullopt };
+        if (const auto ran = g->commands.find(pod.meta.name); ran != g->commands.end())
+            podEvidence.command = ran->second;
         const GateResult apiResult = apiGate(podEvidence, now);
         if (apiResult.verdict == Verdict::Inconclusive)
             evidence.canaryPending = true;

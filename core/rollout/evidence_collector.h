@@ -58,6 +58,8 @@ private:
     void evaluate(std::shared_ptr<Gathering> gathering);
     StageEvidence evaluateGathered(const Gathering &gathering);
     void probe(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);
+    // Runs the node gate's command in the canary pods from `index` on.
+    void look(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);
     void query(const std::string &queryText, const std::string &deployment,
         std::function<void(std::optional<double>)> then);
 

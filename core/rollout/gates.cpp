@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <iterator>
+#include <set>
 
 #include "core/alloc/diagnosis.h"
 
@@ -127,6 +129,118 @@ std::string number(double value)
     char text[32];
     std::snprintf(text, sizeof text, "%.1f", value);
     return text;
+}
+
+// The identity the claim's status gives a device (the driver's data), or empty.
+std::string reportedIdentity(const model::ResourceClaim &claim,
+    const model::DeviceRequestAllocationResult &r, const std::string &field)
+{
+    if (!claim.devicesStatus.is_array())
+        return {};
+    for (const nlohmann::json &d : claim.devicesStatus)
+        if (d.is_object() && d.value("driver", "") == r.driver && d.value("pool", "") == r.pool
+            && d.value("device", "") == r.device) {
+            const nlohmann::json data = d.value("data", nlohmann::json());
+            if (data.is_object() && data.contains(field) && data[field].is_string())
+                return data[field].get<std::string>();
+        }
+    return {};
+}
+
+std::string joined(const std::set<std::string> &items)
+{
+    std::string text;
+    for (const std::string &item : items)
+        text += (text.empty() ? "" : ", ") + item;
+    return text;
+}
+
+// The GPU and MIG UUIDs nvidia-smi -L printed: "(UUID: GPU-...)" and "(UUID: MIG-...)".
+std::set<std::string> listedUuids(const std::string &out)
+{
+    std::set<std::string> uuids;
+    for (size_t at = out.find("(UUID: "); at != std::string::npos; at = out.find("(UUID: ", at)) {
+        at += 7;
+        const size_t end = out.find(')', at);
+        if (end == std::string::npos)
+            break;
+        const std::string uuid = out.substr(at, end - at);
+        if (uuid.starts_with("GPU-") || uuid.starts_with("MIG-"))
+            uuids.insert(uuid);
+    }
+    return uuids;
+}
+
+// What the container sees, against what its claims hold: every allocated GPU (a MIG device's
+// parent) and MIG device listed, and nothing else.
+Check containerDevicesCheck(const PodEvidence &evidence, const NodeGateConfig &config,
+    const model::Pod &pod, const std::string &podRef)
+{
+    std::string commandText;
+    for (const std::string &word : config.command)
+        commandText += (commandText.empty() ? "" : " ") + word;
+    const std::string name = "container device identity";
+    const ContainerCommand &ran = *evidence.command;
+    if (!ran.error.empty())
+        return inconclusive(
+            name, "could not run " + commandText + " in " + podRef + ": " + ran.error);
+    if (ran.exitCode != 0) {
+        const std::string why = ran.err.substr(0, ran.err.find('\n'));
+        return inconclusive(name,
+            commandText + " exited with " + std::to_string(ran.exitCode) + " in " + podRef
+                + (why.empty() ? std::string() : " (" + why + ")")
+                + ": the image may not have it; devices not verified");
+    }
+    const std::set<std::string> listed = listedUuids(ran.out);
+    if (listed.empty())
+        return inconclusive(name, commandText + " printed no GPU or MIG UUID in " + podRef);
+    std::set<std::string> expected;
+    bool migUnknown = false;
+    for (const auto &[entry, claimName] : claimNames(pod)) {
+        const model::Object *object = claimName.empty()
+            ? nullptr
+            : findObject(evidence.claims, evidence.pod.meta.ns, claimName);
+        const auto *claim = object ? object->as<model::ResourceClaim>() : nullptr;
+        if (!claim || !claim->allocation)
+            continue;
+        for (const model::DeviceRequestAllocationResult &r : claim->allocation->results) {
+            const SliceDevice found = findDevice(evidence.slices, r);
+            if (!found.device)
+                continue;
+            if (const model::DeviceAttribute *parent
+                = found.device->attribute("parentUUID", r.driver)) {
+                expected.insert(parent->display());
+                const std::string mig = reportedIdentity(*claim, r, config.identityField);
+                if (mig.starts_with("MIG-"))
+                    expected.insert(mig);
+                else
+                    migUnknown = true;
+            } else if (const model::DeviceAttribute *id
+                = found.device->attribute(config.identityAttribute, r.driver)) {
+                if (const std::string uuid = id->display(); uuid.starts_with("GPU-"))
+                    expected.insert(uuid);
+            }
+        }
+    }
+    if (expected.empty())
+        return inconclusive(name,
+            commandText + " lists " + joined(listed) + " but no allocated device of " + podRef
+                + " has a GPU UUID to compare with");
+    std::set<std::string> extra, missing;
+    std::ranges::set_difference(listed, expected, std::inserter(extra, extra.end()));
+    std::ranges::set_difference(expected, listed, std::inserter(missing, missing.end()));
+    if (migUnknown) // the driver did not say which MIG device it made: any is its own
+        std::erase_if(extra, [](const std::string &uuid) { return uuid.starts_with("MIG-"); });
+    if (!extra.empty())
+        return failed(name,
+            "the container of " + podRef + " sees " + joined(extra)
+                + ", not allocated to it: a neighbour's device");
+    if (!missing.empty())
+        return failed(name,
+            "the container of " + podRef + " does not see " + joined(missing)
+                + ", which its claims hold");
+    return passed(
+        name, commandText + " in " + podRef + " lists exactly its devices: " + joined(listed));
 }
 
 } // namespace
@@ -355,6 +469,10 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
                         + " for " + ref));
         }
     }
+    // Pods the collector did not look into (not running yet, or past the few it samples) have
+    // no command evidence and no such check.
+    if (!config.command.empty() && evidence.command)
+        checks.push_back(containerDevicesCheck(evidence, config, *pod, podRef));
     return gateResult(GateKind::Node, std::move(checks), now);
 }
 

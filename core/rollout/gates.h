@@ -20,15 +20,24 @@ struct Diagnosis;
 
 namespace dra::rollout {
 
+// What the node gate's command (NodeGateConfig::command) did in a pod's container.
+struct ContainerCommand
+{
+    std::string out, err;
+    int exitCode = 0;
+    std::string error; // it could not run: exec forbidden, no such pod, no answer
+};
+
 // One canary pod with the objects around it: its claims (any namespace; matched by the pod's
 // namespace), the ResourceSlices that published their devices, and Events (about the pod or
-// its claims; others are ignored).
+// its claims; others are ignored); and what the node gate's command printed in it, when it ran.
 struct PodEvidence
 {
     model::Object pod;
     std::vector<model::Object> claims;
     std::vector<model::Object> slices;
     std::vector<model::Object> events;
+    std::optional<ContainerCommand> command;
 };
 
 // The Deployment facts gates need (Deployments are not in the model).
@@ -49,7 +58,10 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now = 0);
 // preparation errors, and the device identity the driver reports in the claim's
 // status.devices[].data[identityField] equal to the ResourceSlice's `identityAttribute`.
 // Where the driver publishes no identity (or the slice none), the identity check is
-// Inconclusive: never assumed.
+// Inconclusive: never assumed. With a command (nvidia-smi -L), the GPU and MIG UUIDs it printed
+// in the container must be exactly those allocated (a MIG device's parent GPU is expected): a
+// neighbour's GPU fails; a command that could not run or is missing is Inconclusive. A pod
+// without command evidence (the collector looks into a few running canaries) has no such check.
 GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, int64_t now = 0);
 
 // One HTTP probe of a canary pod.

@@ -13,6 +13,7 @@
 #include "core/common/json_text.h"
 #include "core/kube/access_review.h"
 #include "core/kube/resource_path.h"
+#include "core/kube/pod_exec_client.h"
 #include "core/kube/rest_client.h"
 #include "core/kube/server_side_apply.h"
 #include "core/model/conversion.h"
@@ -292,6 +293,17 @@ void KubeCluster::serverVersion(QObject *context, Done<std::string> done)
                 return done(fail(
                     Error::Code::Parse, QStringLiteral("/version: the answer has no gitVersion")));
             done(version->get<std::string>());
+        });
+}
+
+void KubeCluster::exec(const std::string &ns, const std::string &pod, const std::string &container,
+    const std::vector<std::string> &command, int timeoutMs, QObject *context, Done<ExecAnswer> done)
+{
+    kube::execInPod(m_client, ns, pod, container, command, timeoutMs, context,
+        [done = std::move(done)](Result<kube::ExecResult> ran) {
+            if (!ran)
+                return done(std::unexpected(ran.error()));
+            done(ExecAnswer { std::move(ran->out), std::move(ran->err), ran->exitCode });
         });
 }
 

@@ -46,6 +46,9 @@ public:
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
     void serverVersion(QObject *context, Done<std::string> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
+    void exec(const std::string &ns, const std::string &pod, const std::string &container,
+        const std::vector<std::string> &command, int timeoutMs, QObject *context,
+        Done<ExecAnswer> done) override;
     std::string actor() const override;
 
 private:

@@ -540,12 +540,17 @@ void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
                     app, p + ".prometheus.latencyQuery", "is required to enforce maxLatencyRatio");
         }
     }
-    if (const YAML::Node n = node["node"];
-        n.IsDefined() && c.r.map(n, path + ".node", { "identityAttribute", "identityField" })) {
+    if (const YAML::Node n = node["node"]; n.IsDefined()
+        && c.r.map(
+            n, path + ".node", { "identityAttribute", "identityField", "command", "container" })) {
         plan.node.identityAttribute
             = c.r.string(n, path + ".node", "identityAttribute", false).value_or("uuid");
         plan.node.identityField
             = c.r.string(n, path + ".node", "identityField", false).value_or("uuid");
+        // `command: []` turns the look inside the container off.
+        if (n["command"].IsDefined())
+            plan.node.command = c.r.strings(n, path + ".node", "command");
+        plan.node.container = c.r.string(n, path + ".node", "container", false).value_or("");
     }
     if (const YAML::Node n = node["negativeControl"]; n.IsDefined()
         && c.r.map(n, path + ".negativeControl", { "enabled", "selector", "deviceClassName" })) {

@@ -104,6 +104,10 @@ struct NodeGateConfig
 {
     std::string identityAttribute = "uuid"; // ResourceSlice attribute naming the device
     std::string identityField = "uuid"; // key in the claim's status.devices[].data
+    // Run in each canary's container through pods/exec: the GPU and MIG UUIDs it prints must
+    // be exactly those of the pod's allocated devices. Empty: not run.
+    std::vector<std::string> command = { "nvidia-smi", "-L" };
+    std::string container; // empty: the pod's default container
 };
 
 struct NegativeControlConfig

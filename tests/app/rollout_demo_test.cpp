@@ -219,6 +219,18 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
                     || (title.starts_with("node ")
                         && svg.get<std::string>().find("llm-server-dra-") != std::string::npos);
     EXPECT_TRUE(nodePictured) << "no topology picture of the canary's node naming its claim";
+    // It looked inside a canary's container through pods/exec: nvidia-smi -L listed exactly the
+    // canary's GPU.
+    bool lookedInside = false;
+    for (const json &entry : bundle["gateHistory"])
+        if (entry["gate"].value("gate", "") == "node")
+            for (const json &check : entry["gate"].value("checks", json::array()))
+                lookedInside = lookedInside
+                    || (check.value("name", "") == "container device identity"
+                        && check.value("verdict", "") == "Passed"
+                        && check.value("evidence", "").find("lists exactly its devices: GPU-")
+                            != std::string::npos);
+    EXPECT_TRUE(lookedInside) << "no passed container device check in the node gate's evidence";
     // The application gate judged the canary's mirrored and routed requests, as the demo
     // Prometheus measured them through the service proxy.
     bool measured = false;

@@ -356,4 +356,35 @@ void FakeCluster::fetch(const QUrl &url, int, QObject *, Done<HttpAnswer> done)
     done(HttpAnswer { 200, "ok", 2 });
 }
 
+void FakeCluster::exec(const std::string &ns, const std::string &pod, const std::string &,
+    const std::vector<std::string> &command, int, QObject *, Done<ExecAnswer> done)
+{
+    if (execForbidden)
+        return done(std::unexpected(common::Error { common::Error::Code::Forbidden,
+            QStringLiteral("pods \"%1\" is forbidden: User \"alice\" cannot create resource "
+                           "\"pods/exec\" in API group \"\" in the namespace \"%2\"")
+                .arg(QString::fromStdString(pod), QString::fromStdString(ns)) }));
+    const std::optional<json> found = object(Kind::Pod, ns, pod);
+    if (!found)
+        return done(std::unexpected(common::Error { common::Error::Code::NotFound,
+            QStringLiteral("pods \"%1\" not found").arg(QString::fromStdString(pod)) }));
+    if (command != std::vector<std::string> { "nvidia-smi", "-L" })
+        return done(ExecAnswer { {}, "executable file not found in $PATH\n", 127 });
+    std::vector<int> gpus;
+    for (const json &status :
+        found->value("/status/resourceClaimStatuses"_json_pointer, json::array()))
+        if (const std::optional<json> claim
+            = object(Kind::ResourceClaim, ns, status.value("resourceClaimName", "")))
+            for (const json &result :
+                claim->value("/status/allocation/devices/results"_json_pointer, json::array()))
+                gpus.push_back(std::stoi(result.value("device", "gpu-0").substr(4)));
+    if (execNeighbour && !gpus.empty())
+        gpus.push_back((gpus.front() + 1) % 8);
+    std::string out;
+    for (size_t i = 0; i < gpus.size(); ++i)
+        out += "GPU " + std::to_string(i) + ": NVIDIA H100 80GB HBM3 (UUID: " + gpuUuid(gpus[i])
+            + ")\n";
+    done(ExecAnswer { out, {}, 0 });
+}
+
 } // namespace dra::rollout::test

@@ -41,6 +41,10 @@ public:
         = true; // the scheduler reports why the negative control cannot be allocated // DRA pods
                 // get a device whose reported UUID is not the slice's
     std::set<std::pair<std::string, model::Kind>> denied; // access reviews that answer no
+    // pods/exec: `nvidia-smi -L` in a canary lists the GPUs of its claim; with execNeighbour a
+    // neighbour GPU too; execForbidden refuses exec as RBAC would.
+    bool execNeighbour = false;
+    bool execForbidden = false;
     std::string kubernetesVersion = "v1.36.0"; // what /version reports
     // Re-runs the control plane for every Deployment (after switching settleDeployments on).
     void reconcile();
@@ -66,6 +70,9 @@ public:
     void servedResourceVersions(QObject *context, Done<std::vector<std::string>> done) override;
     void serverVersion(QObject *context, Done<std::string> done) override;
     void fetch(const QUrl &url, int timeoutMs, QObject *context, Done<HttpAnswer> done) override;
+    void exec(const std::string &ns, const std::string &pod, const std::string &container,
+        const std::vector<std::string> &command, int timeoutMs, QObject *context,
+        Done<ExecAnswer> done) override;
     std::string actor() const override { return "alice (context fake)"; }
 
 private:

@@ -326,3 +326,50 @@ TEST(GateResultTest, JsonRoundTrip)
     EXPECT_EQ(gateResult(GateKind::Api, {}).verdict, Verdict::Inconclusive)
         << "nothing checked is not a pass";
 }
+
+// The node gate looks inside the container: nvidia-smi -L must list exactly the allocated GPU.
+TEST_F(GatesTest, TheContainerMustSeeExactlyItsOwnGpu)
+{
+    const std::string own = "GPU-8c1f2a64-3b7e-4d2a-9f10-0a1b2c3d4e5f";
+    const std::string neighbour = "GPU-00000000-1111-2222-3333-444444444444";
+    PodEvidence seen = evidence();
+    seen.command
+        = ContainerCommand { "GPU 0: NVIDIA H100 80GB HBM3 (UUID: " + own + ")\n", "", 0, "" };
+    GateResult node = nodeGate(seen, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Passed) << node.summary();
+    EXPECT_EQ(check(node, "container device identity").evidence,
+        "nvidia-smi -L in inference/" + m_podName + " lists exactly its devices: " + own);
+
+    // A neighbour's GPU besides its own fails, and the wrong-device stop condition sees it as a
+    // failed identity check.
+    seen.command->out += "GPU 1: NVIDIA H100 80GB HBM3 (UUID: " + neighbour + ")\n";
+    node = nodeGate(seen, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Failed);
+    EXPECT_EQ(node.decisive()->name, "container device identity");
+    EXPECT_TRUE(node.decisive()->name.ends_with(" identity"));
+    EXPECT_NE(node.decisive()->evidence.find("sees " + neighbour + ", not allocated to it"),
+        std::string::npos)
+        << node.decisive()->evidence;
+
+    // Only the neighbour: its own GPU is missing.
+    seen.command->out = "GPU 0: NVIDIA H100 80GB HBM3 (UUID: " + neighbour + ")\n";
+    EXPECT_EQ(nodeGate(seen, NodeGateConfig {}).verdict, Verdict::Failed);
+
+    // An image without the command, or exec refused: inconclusive with the reason, never a pass.
+    seen.command
+        = ContainerCommand { "", "exec: \"nvidia-smi\": executable file not found", 127, "" };
+    node = nodeGate(seen, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Inconclusive);
+    EXPECT_NE(check(node, "container device identity").evidence.find("exited with 127"),
+        std::string::npos);
+    seen.command = ContainerCommand { "", "", 0, "pods/exec is forbidden" };
+    node = nodeGate(seen, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Inconclusive);
+    EXPECT_NE(check(node, "container device identity").evidence.find("pods/exec is forbidden"),
+        std::string::npos);
+
+    // Turned off in the plan: no such check.
+    NodeGateConfig off;
+    off.command.clear();
+    EXPECT_EQ(nodeGate(seen, off).verdict, Verdict::Passed);
+}

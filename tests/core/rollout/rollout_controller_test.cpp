@@ -216,6 +216,49 @@ TEST_F(RolloutControllerTest, WithoutAutoPromoteTheRolloutWaitsForThePromoteVerb
     EXPECT_EQ(ctl->state().history.back().actor, "bob");
 }
 
+// The driver reports the right device, but the canary's container sees a neighbour's GPU too
+// (nvidia-smi -L through pods/exec): the node gate fails and the rollout stops at Canary.
+TEST_F(RolloutControllerTest, ANeighboursGpuInTheCanaryContainerStopsTheRollout)
+{
+    std::string plan = test::examplePlanText();
+    const std::string rollback = "- type: WrongDeviceIdentity\n    action: Rollback";
+    ASSERT_NE(plan.find(rollback), std::string::npos);
+    plan.replace(
+        plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
+    m_cluster.execNeighbour = true;
+    createAndQueueStart(plan);
+    auto ctl = controller(/*autoPromote=*/true);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
+    m_clock.advance(kMinute);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Paused) << logText();
+    const GateResult &node = ctl->state().gates.at(GateKind::Node);
+    EXPECT_EQ(node.verdict, Verdict::Failed);
+    ASSERT_TRUE(node.decisive());
+    EXPECT_NE(node.decisive()->evidence.find("not allocated to it"), std::string::npos)
+        << node.summary();
+    EXPECT_NE(ctl->state().pauseReason.find("WrongDeviceIdentity"), std::string::npos)
+        << ctl->state().pauseReason;
+}
+
+// Exec refused (no create on pods/exec): the node gate cannot verify and the canary waits.
+TEST_F(RolloutControllerTest, AForbiddenExecLeavesTheNodeGateInconclusive)
+{
+    m_cluster.execForbidden = true;
+    createAndQueueStart(test::examplePlanText());
+    auto ctl = controller(/*autoPromote=*/true);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
+    m_clock.advance(kMinute);
+    ctl->tick();
+    EXPECT_EQ(ctl->state().stage, Stage::Canary) << logText();
+    const GateResult &node = ctl->state().gates.at(GateKind::Node);
+    EXPECT_EQ(node.verdict, Verdict::Inconclusive) << node.summary();
+    EXPECT_NE(node.summary().find("cannot create resource \"pods/exec\""), std::string::npos)
+        << node.summary();
+}
+
 TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBackAndVerifies)
 {
     std::string plan = test::examplePlanText();
