@@ -4,7 +4,8 @@
 // Codes: PoolIncomplete, PoolSliceCountMismatch, PoolDuplicateDevice, PoolDuplicateCounterSet,
 // PoolStaleSlices, CounterSetMissing, MigAlsoWhole, ClaimAllocatedNotReserved,
 // ClaimReservedForMissingPod, ClaimDeviceMissing, DriverVersionMismatch, SliceNodeMissing,
-// ClassMatchesNoDevice, ClassSelectorError, ObjectUnreadable, UnhealthyDeviceAllocated.
+// ClassMatchesNoDevice, ClassSelectorError, ObjectUnreadable, UnhealthyDeviceAllocated,
+// ClassBlockedByTaints, ClaimBindingConditionsPending.
 #include "core/inventory/lint.h"
 
 #include <algorithm>
@@ -14,12 +15,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/inventory/age.h"
 #include "core/inventory/device_health.h"
 #include "core/inventory/summaries.h"
 
 namespace dra::inventory {
 
 namespace {
+
+// How long kube-scheduler waits for a device's binding conditions (its DynamicResources
+// plugin's default BindingTimeout).
+constexpr int64_t kBindingTimeoutSeconds = 600;
+
+// Whether the claim's status.devices entry for `r` has condition `type` with status True.
+bool conditionTrue(const nlohmann::json &devicesStatus,
+    const model::DeviceRequestAllocationResult &r, const std::string &type)
+{
+    if (!devicesStatus.is_array())
+        return false;
+    for (const nlohmann::json &entry : devicesStatus) {
+        if (!entry.is_object() || entry.value("driver", "") != r.driver
+            || entry.value("pool", "") != r.pool || entry.value("device", "") != r.device)
+            continue;
+        for (const nlohmann::json &condition : entry.value("conditions", nlohmann::json::array()))
+            if (condition.is_object() && condition.value("type", "") == type)
+                return condition.value("status", "") == "True";
+    }
+    return false;
+}
 
 common::ObjectKey sliceKey(const std::string &name)
 {
@@ -78,6 +101,8 @@ public:
         driverVersions();
         sliceNodes();
         classes();
+        taintedClasses();
+        bindingConditions();
         unreadable();
         std::ranges::stable_sort(m_findings, [](const Finding &a, const Finding &b) {
             if (a.severity != b.severity)
@@ -247,6 +272,103 @@ private:
                     + report.pod.ns + "/" + report.pod.name + " (container " + report.container
                     + ") and is still allocated to claim " + holders,
                 std::move(objects));
+        }
+    }
+
+    // A class whose every device is tainted NoSchedule or NoExecute: only claims that tolerate
+    // the taints get one. Requests of it with no toleration at all can never be allocated.
+    void taintedClasses()
+    {
+        std::map<std::string, std::vector<common::ObjectKey>, std::less<>> untolerating;
+        for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate })
+            for (const auto &object : m_snapshot.objects(kind)) {
+                const model::ResourceClaimSpec *spec = nullptr;
+                if (const auto *claim = object->as<model::ResourceClaim>())
+                    spec = &claim->spec;
+                else if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
+                    spec = &tmpl->spec;
+                if (!spec)
+                    continue;
+                for (const model::DeviceRequest &request : spec->requests) {
+                    std::vector<const model::DeviceRequestSpec *> specs;
+                    if (request.exactly)
+                        specs.push_back(&*request.exactly);
+                    for (const model::DeviceRequestSpec &sub : request.firstAvailable)
+                        specs.push_back(&sub);
+                    for (const model::DeviceRequestSpec *one : specs)
+                        if (one->tolerations.is_null() || one->tolerations.empty())
+                            untolerating[one->deviceClassName].push_back(object->key());
+                }
+            }
+        for (const auto &object : m_snapshot.objects(model::Kind::DeviceClass)) {
+            const std::string &name = object->meta.name;
+            const auto match = m_snapshot.classMatch(name);
+            if (match->devices.empty())
+                continue;
+            std::set<std::string> taints;
+            bool allTainted = true;
+            for (const Device *device : match->devices) {
+                bool blocked = false;
+                for (const model::DeviceTaint &taint : m_snapshot.effectiveTaints(*device))
+                    if (taint.effect == "NoSchedule" || taint.effect == "NoExecute") {
+                        blocked = true;
+                        taints.insert(taint.key + (taint.value.empty() ? "" : "=" + taint.value)
+                            + ":" + taint.effect);
+                    }
+                allTainted = allTainted && blocked;
+            }
+            if (!allTainted)
+                continue;
+            const std::string what = "every one of the " + std::to_string(match->devices.size())
+                + " device(s) of DeviceClass " + name + " is tainted ("
+                + joined(std::vector<std::string>(taints.begin(), taints.end())) + ")";
+            const auto asked = untolerating.find(name);
+            if (asked == untolerating.end()) {
+                add(Severity::Info, "ClassBlockedByTaints",
+                    what + ": only claims that tolerate the taints get one", { classKey(name) });
+                continue;
+            }
+            std::vector<common::ObjectKey> objects { classKey(name) };
+            objects.insert(objects.end(), asked->second.begin(), asked->second.end());
+            add(Severity::Warning, "ClassBlockedByTaints",
+                what + ", yet " + std::to_string(asked->second.size())
+                    + " claim(s) or template(s) request it without any toleration: they cannot "
+                      "be allocated",
+                std::move(objects));
+        }
+    }
+
+    // A claim allocated devices with binding conditions that are not all True: the scheduler
+    // waits for them (the device is being attached) and gives up after its binding timeout.
+    void bindingConditions()
+    {
+        const int64_t now = nowSeconds();
+        for (const auto &object : m_snapshot.objects(model::Kind::ResourceClaim)) {
+            const model::ResourceClaim *claim = object->as<model::ResourceClaim>();
+            if (!claim || !claim->allocation)
+                continue;
+            const int64_t allocatedAt = parseTimestamp(claim->allocation->allocationTimestamp);
+            if (allocatedAt < 0 || now - allocatedAt <= kBindingTimeoutSeconds)
+                continue;
+            for (const model::DeviceRequestAllocationResult &r : claim->allocation->results) {
+                const Device *device = m_snapshot.device({ r.driver, r.pool, r.device });
+                if (!device || device->bindingConditions.empty())
+                    continue;
+                std::vector<std::string> waiting;
+                for (const std::string &condition : device->bindingConditions)
+                    if (!conditionTrue(claim->devicesStatus, r, condition))
+                        waiting.push_back(condition);
+                if (waiting.empty())
+                    continue;
+                add(Severity::Warning, "ClaimBindingConditionsPending",
+                    "claim " + object->meta.ns + "/" + object->meta.name + " was allocated "
+                        + DeviceKey { r.driver, r.pool, r.device }.display() + " "
+                        + std::to_string((now - allocatedAt) / 60) + " min ago and still waits "
+                        + "for its binding condition(s) " + joined(waiting)
+                        + ", past the scheduler's " + std::to_string(kBindingTimeoutSeconds / 60)
+                        + "-minute binding timeout",
+                    { object->key(), sliceKey(device->slice) });
+            }
         }
     }
 

@@ -33,7 +33,9 @@ struct Finding
 // allocated but not reserved (leaked devices), reservations for pods that no longer exist,
 // allocations of devices that are no longer published, driver versions mixed on one node,
 // slices for nodes that do not exist, DeviceClasses that match no device or do not compile,
-// and objects the inventory could not read. Checks that need Pods or Nodes run only when
+// classes whose every device is tainted, claims waiting on binding conditions past the
+// scheduler's timeout, devices reported unhealthy yet allocated, and objects the inventory
+// could not read. Checks that need Pods or Nodes run only when
 // the cache mirrors some. Errors first, then warnings, then info. Any thread.
 std::vector<Finding> lint(const Snapshot &snapshot);
 

@@ -273,3 +273,80 @@ TEST(LintTest, JsonNamesKindNamespaceAndName)
             { "namespace", "ml" }, { "name", "c" } }));
     EXPECT_EQ(json["objects"][1], (nlohmann::json { { "kind", "Node" }, { "name", "n1" } }));
 }
+
+TEST(LintTest, ClassesWhoseEveryDeviceIsTainted)
+{
+    const auto taint = [](const std::string &key, const std::string &effect) {
+        return json { { "taints",
+            json::array({ { { "key", key }, { "value", "x" }, { "effect", effect } } }) } };
+    };
+    const json slice = sliceObject("s0", "node-a",
+        { gpuDevice("gpu-0", json::object(), taint("maintenance", "NoSchedule")),
+            gpuDevice("gpu-1", json::object(), taint("health", "NoExecute")) });
+    const json asked = claimObject("ml", "waiting", "", {}, {});
+
+    std::vector<Finding> found = withCode(
+        findingsOf({ nodeObject("node-a"), slice, deviceClass("gpu.example.com", "true"), asked }),
+        "ClassBlockedByTaints");
+    ASSERT_EQ(found.size(), 1u) << listed(found);
+    EXPECT_EQ(found[0].severity, Severity::Warning);
+    EXPECT_EQ(found[0].message,
+        "every one of the 2 device(s) of DeviceClass gpu.example.com is tainted "
+        "(health=x:NoExecute, "
+        "maintenance=x:NoSchedule), yet 1 claim(s) or template(s) request it without any "
+        "toleration: they cannot be allocated");
+    EXPECT_TRUE(names(found[0], "ResourceClaim", "waiting"));
+
+    // A request that tolerates something is not counted; nothing else asks: information.
+    json tolerant = asked;
+    tolerant["spec"]["devices"]["requests"][0]["exactly"]["tolerations"]
+        = json::array({ { { "operator", "Exists" } } });
+    found = withCode(findingsOf({ nodeObject("node-a"), slice,
+                         deviceClass("gpu.example.com", "true"), tolerant }),
+        "ClassBlockedByTaints");
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, Severity::Info);
+
+    // One untainted device is enough for the class.
+    json mixed = slice;
+    mixed["spec"]["devices"].push_back(gpuDevice("gpu-2"));
+    EXPECT_TRUE(withCode(
+        findingsOf({ nodeObject("node-a"), mixed, deviceClass("gpu.example.com", "true"), asked }),
+        "ClassBlockedByTaints")
+                    .empty());
+}
+
+TEST(LintTest, ClaimsWaitingOnBindingConditionsPastTheSchedulersTimeout)
+{
+    const json slice = sliceObject("s0", "node-a",
+        { gpuDevice("gpu-0", json::object(),
+            { { "bindsToNode", true }, { "bindingConditions", { "example.com/attached" } },
+                { "bindingFailureConditions", { "example.com/failed" } } }) });
+    json claim = claimObject("ml", "fabric", "node-a", { "gpu-0" }, {});
+    claim["status"]["allocation"]["allocationTimestamp"] = "2026-01-01T00:00:00Z";
+    claim["status"]["devices"] = json::array({ { { "driver", "gpu.example.com" },
+        { "pool", "node-a" }, { "device", "gpu-0" },
+        { "conditions",
+            json::array({ { { "type", "example.com/attached" }, { "status", "False" } } }) } } });
+
+    std::vector<Finding> found = withCode(
+        findingsOf({ nodeObject("node-a"), slice, claim }), "ClaimBindingConditionsPending");
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_NE(found[0].message.find("still waits for its binding condition(s) "
+                                    "example.com/attached, past the scheduler's 10-minute"),
+        std::string::npos)
+        << found[0].message;
+    EXPECT_TRUE(names(found[0], "ResourceClaim", "fabric"));
+
+    // The condition came true; or the allocation is recent: nothing to say.
+    json attached = claim;
+    attached["status"]["devices"][0]["conditions"][0]["status"] = "True";
+    EXPECT_TRUE(withCode(
+        findingsOf({ nodeObject("node-a"), slice, attached }), "ClaimBindingConditionsPending")
+                    .empty());
+    json recent = claim;
+    recent["status"]["allocation"]["allocationTimestamp"] = "2999-01-01T00:00:00Z";
+    EXPECT_TRUE(withCode(
+        findingsOf({ nodeObject("node-a"), slice, recent }), "ClaimBindingConditionsPending")
+                    .empty());
+}
