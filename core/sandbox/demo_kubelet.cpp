@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/demo_kubelet.h"
 
+#include <map>
+
 #include <QDateTime>
 #include <QHashFunctions>
 #include <QHostAddress>
@@ -127,6 +129,7 @@ void DemoKubelet::reconcile(ControlPass &pass)
         const std::string phase = textAt(pod, "/status/phase");
         if (phase == "Running" && isDemoPodIp(textAt(pod, "/status/podIP"))) {
             setReadiness(pass, pod);
+            reportHealth(pass, pod);
             continue;
         }
         if (!phase.empty() && phase != "Pending")
@@ -175,7 +178,45 @@ void DemoKubelet::start(ControlPass &pass, json &pod)
     setCondition(status, "PodReadyToStartContainers", true, {}, {}, now);
     setCondition(status, "Initialized", true, {}, {}, now);
     setReadiness(pass, pod);
+    reportHealth(pass, pod);
     pass.view.put(pod);
+}
+
+void DemoKubelet::reportHealth(ControlPass &pass, json &pod)
+{
+    json &statuses = pod["status"]["containerStatuses"];
+    if (!statuses.is_array())
+        return;
+    const std::string health
+        = pass.faultHits(FaultKind::UnhealthyDevice, pod) ? "Unhealthy" : "Healthy";
+    bool changed = false;
+    for (json &status : statuses) {
+        // One entry per claim and request the container uses, as the kubelet names them.
+        json entries = json::array();
+        for (const json &claim : existingPodClaims(pass.view, pod, status.value("name", ""))) {
+            std::map<std::string, json> byRequest;
+            for (const json &result :
+                claim.value("/status/allocation/devices/results"_json_pointer, json::array()))
+                byRequest[result.value("request", "")].push_back(
+                    { { "resourceID",
+                          result.value("driver", "") + "/" + result.value("pool", "") + "/"
+                              + result.value("device", "") },
+                        { "health", health } });
+            for (auto &[request, resources] : byRequest)
+                entries.push_back({ { "name", "claim:" + metaText(claim, "name") + "/" + request },
+                    { "resources", std::move(resources) } });
+        }
+        const json before = status.value("allocatedResourcesStatus", json::array());
+        if (before == entries)
+            continue;
+        changed = true;
+        if (entries.empty())
+            status.erase("allocatedResourcesStatus");
+        else
+            status["allocatedResourcesStatus"] = std::move(entries);
+    }
+    if (changed)
+        pass.view.put(pod);
 }
 
 void DemoKubelet::setReadiness(ControlPass &pass, json &pod)

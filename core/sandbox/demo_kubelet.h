@@ -12,9 +12,9 @@ namespace dra::sandbox {
 
 // The kubelets of every demo node: a pod bound for `startDelayMs` starts. Its DRA claims get
 // status.devices with the device's uuid from the ResourceSlice (as the NVIDIA driver publishes
-// it), the pod gets phase Running, a loopback podIP of its own, started and ready containers,
-// Ready conditions and Normal Started Events. Faults driver-prepare-fails, wrong-device and
-// never-ready act here.
+// it), the pod gets phase Running, a loopback podIP of its own, started and ready containers
+// with the health of their devices, Ready conditions and Normal Started Events. Faults
+// driver-prepare-fails, wrong-device, unhealthy-device and never-ready act here.
 class DemoKubelet final
 {
 public:
@@ -28,6 +28,10 @@ private:
         ControlPass &pass, nlohmann::json &pod, const std::vector<nlohmann::json> &claims);
     void publishDevices(ControlPass &pass, const nlohmann::json &pod, nlohmann::json claim);
     void setReadiness(ControlPass &pass, nlohmann::json &pod);
+    // Each container's allocatedResourcesStatus: the health of the devices of its claims, as
+    // the kubelet reports what the driver's health service says (Unhealthy under the
+    // unhealthy-device fault).
+    void reportHealth(ControlPass &pass, nlohmann::json &pod);
     std::string nextPodIp();
 
     int64_t m_startDelayMs;

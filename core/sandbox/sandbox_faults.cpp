@@ -21,6 +21,7 @@ constexpr std::pair<FaultKind, std::string_view> kFaultNames[] = {
     { FaultKind::NeverReady, "never-ready" },
     { FaultKind::Http500, "http-500" },
     { FaultKind::ClaimNotReleased, "claim-not-released" },
+    { FaultKind::UnhealthyDevice, "unhealthy-device" },
 };
 
 } // namespace

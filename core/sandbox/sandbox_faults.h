@@ -22,6 +22,7 @@ enum class FaultKind {
     NeverReady, // kubelet: the pod runs but is never Ready
     Http500, // the pod's responder answers 500
     ClaimNotReleased, // claims of deleted pods stay reserved and are not deleted
+    UnhealthyDevice, // kubelet: the pod's devices are reported Unhealthy (allocatedResourcesStatus)
 };
 
 std::string_view faultKindName(FaultKind kind); // "allocation-fails"

@@ -246,6 +246,28 @@ TEST_F(SandboxKubectlTest, KubectlExecSeesExactlyTheClaimsGpu)
     ASSERT_EQ(wrong.exitCode, 0) << wrong.err;
     EXPECT_EQ(std::count(wrong.out.begin(), wrong.out.end(), '\n'), 2) << wrong.out;
     EXPECT_NE(wrong.out.find("GPU 1: NVIDIA L40S (UUID: GPU-"), std::string::npos) << wrong.out;
+
+    // The unhealthy-device fault: the kubelet reports the pod's GPU Unhealthy, and the console's
+    // lint says a claim still holds it.
+    ASSERT_EQ(
+        dractl({ QStringLiteral("sandbox"), QStringLiteral("fault"), QStringLiteral("add"),
+                   QStringLiteral("unhealthy-device"), QStringLiteral("--deployment"),
+                   QStringLiteral("e2e-dra"), QStringLiteral("-n"), QStringLiteral("inference"),
+                   QStringLiteral("--kubeconfig"), kubeconfig() })
+            .exitCode,
+        0);
+    std::string lint;
+    waited.restart();
+    while (
+        lint.find("UnhealthyDeviceAllocated") == std::string::npos && waited.elapsed() < 20'000) {
+        QThread::msleep(200);
+        lint = kubectl(
+            { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/console/v1/lint") })
+                   .out;
+    }
+    EXPECT_NE(
+        lint.find("is reported Unhealthy by pod inference/" + pod.toStdString()), std::string::npos)
+        << lint;
 }
 
 // The preset with the serving stack the demo rollout starts from (llm-server, Prometheus).

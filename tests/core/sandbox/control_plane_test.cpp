@@ -213,3 +213,41 @@ TEST_F(ControlPlaneTest, ChangedTemplateMakesANewReplicaSetAndDeletingTheDeploym
 
 } // namespace
 } // namespace dra::test
+
+namespace dra::test {
+namespace {
+
+// The kubelet reports the health of each container's devices as allocatedResourcesStatus, and
+// the unhealthy-device fault turns it Unhealthy while the pod runs.
+TEST_F(ControlPlaneTest, KubeletReportsEachContainersDeviceHealth)
+{
+    put(gpuTemplate("inference", "one-gpu"));
+    put(draDeployment("inference", "llm-dra", "one-gpu", 1));
+    settle();
+    const auto reported = [this] {
+        const std::vector<json> pods = podsOf("inference", "llm-dra");
+        EXPECT_EQ(pods.size(), 1u);
+        return pods.empty() ? json() : pods[0];
+    };
+    const json pod = reported();
+    const std::string claimName = pod["status"]["resourceClaimStatuses"][0]["resourceClaimName"];
+    const json result = get(Kind::ResourceClaim, "inference", claimName)
+                            ->at("status")["allocation"]["devices"]["results"][0];
+    const json &entries = pod["status"]["containerStatuses"][0]["allocatedResourcesStatus"];
+    ASSERT_EQ(entries.size(), 1u) << pod["status"].dump();
+    EXPECT_EQ(entries[0]["name"], "claim:" + claimName + "/gpu");
+    EXPECT_EQ(entries[0]["resources"][0]["resourceID"],
+        result["driver"].get<std::string>() + "/" + result["pool"].get<std::string>() + "/"
+            + result["device"].get<std::string>());
+    EXPECT_EQ(entries[0]["resources"][0]["health"], "Healthy");
+
+    plane().faults().add({ sandbox::FaultKind::UnhealthyDevice, "inference", "llm-dra" });
+    plane().faultsChanged();
+    settle();
+    EXPECT_EQ(reported()["status"]["containerStatuses"][0]["allocatedResourcesStatus"][0]
+                        ["resources"][0]["health"],
+        "Unhealthy");
+}
+
+} // namespace
+} // namespace dra::test
