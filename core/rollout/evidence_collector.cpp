@@ -124,6 +124,7 @@ struct EvidenceCollector::Gathering
 {
     Stage stage = Stage::Baseline;
     int rollbackReplicas = 0; // what the rollback must restore: the baseline's replicas at start
+    int rollbackStep = -1; // the rollback's step (rollout_machine.h) while RollingBack
     std::function<void(Result<StageEvidence>)> done;
     std::deque<std::function<void(std::function<void()>)>> tasks;
     std::optional<common::Error> error;
@@ -182,6 +183,8 @@ void EvidenceCollector::collect(
     auto g = std::make_shared<Gathering>();
     g->stage = state.effectiveStage();
     g->rollbackReplicas = state.baselineReplicas;
+    if (state.stage == Stage::RollingBack)
+        g->rollbackStep = state.step;
     g->done = std::move(done);
     const std::string &ns = m_plan.baseline.ns;
     const bool running
@@ -424,8 +427,12 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
         rollback.baseline = workloadStatusOf(g->baseline);
         rollback.canary = workloadStatusOf(g->canary);
         rollback.canaryPods = int(g->pods.size());
-        rollback.remainingClaims
-            = variantClaims(m_plan, g->claims, m_plan.name + "-negative-control");
+        rollback.remainingClaims = variantClaims(m_plan, g->claims,
+            // The negative control goes with the template, in the rollback's last step:
+            // before that only the canary's claims must be released.
+            g->rollbackStep == kRollbackCleanedUp || g->rollbackStep < 0
+                ? m_plan.name + "-negative-control"
+                : std::string());
         if (m_plan.traffic.mode == TrafficMode::HttpRoute)
             rollback.routeBaselineWeight = routeBaselineWeight.value_or(0);
         rollback.expectedReplicas = g->rollbackReplicas;

@@ -81,6 +81,8 @@ nlohmann::json planJson(const RolloutPlan &plan)
                     { { "enabled", plan.shadow.enabled },
                         { "observation", common::formatDuration(plan.shadow.observationMs) } } },
                 { "cutover", { { "steps", std::move(steps) } } },
+                { "rollback",
+                    { { "drainWindow", common::formatDuration(plan.rollback.drainMs) } } },
                 { "gates",
                     { { "application", std::move(application) },
                         { "node",

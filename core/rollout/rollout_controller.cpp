@@ -272,9 +272,17 @@ void RolloutController::decideOwnMoves()
                 return;
         }
     }
-    if (m_state.stage == Stage::RollingBack
-        && tryCommand(Command { Verb::RollbackVerified, "controller" }))
-        return;
+    if (m_state.stage == Stage::RollingBack) {
+        // The next step once the last one's evidence says so, each recorded with what it waited
+        // for; then the verification.
+        const std::string why = m_state.step == kRollbackDraining
+            ? "traffic is back on the baseline and the drain window has run"
+            : "the canary's claims are released";
+        if (tryCommand(Command { Verb::RollbackStep, "controller", why }))
+            return;
+        if (tryCommand(Command { Verb::RollbackVerified, "controller" }))
+            return;
+    }
     if (m_options.autoPromote && isRunningStage(m_state.stage)
         && tryCommand(Command {
             Verb::Promote, "controller (auto-promote)", "gates passed and the window has run" }))

@@ -212,13 +212,72 @@ std::vector<Mutation> RolloutMachine::rollbackMutations(const RolloutState &stat
         weights.baselineWeight = 100;
         mutations.push_back(weights);
     }
-    mutations.push_back(Mutation { MK::DeleteDeployment, ns, m_plan.variant.deployment });
+    return mutations;
+}
+
+std::vector<Mutation> RolloutMachine::canaryDeletions() const
+{
+    const std::string &ns = m_plan.baseline.ns;
+    std::vector<Mutation> mutations { Mutation {
+        MK::DeleteDeployment, ns, m_plan.variant.deployment } };
     if (m_plan.traffic.mode == TrafficMode::HttpRoute)
         mutations.push_back(Mutation { MK::DeleteService, ns, m_plan.traffic.canaryService });
+    return mutations;
+}
+
+std::vector<Mutation> RolloutMachine::draDeletions() const
+{
+    const std::string &ns = m_plan.baseline.ns;
+    std::vector<Mutation> mutations;
     if (m_plan.negativeControl.enabled)
         mutations.push_back(Mutation { MK::DeleteClaim, ns, negativeControlClaimName() });
     mutations.push_back(Mutation { MK::DeleteClaimTemplate, ns, m_plan.variant.templateName });
     return mutations;
+}
+
+Decision RolloutMachine::rollbackStep(const RolloutState &state, const Command &command) const
+{
+    if (state.stage != Stage::RollingBack)
+        return refuse("no rollback in progress");
+    if (state.step == kRollbackDraining) {
+        // Requests already sent to the canary finish before it goes.
+        Decision decision = to(Stage::RollingBack, kRollbackReleasing);
+        const int64_t drained = m_clock.nowMs() - state.stageEnteredAt;
+        decision.requirements.push_back(Requirement {
+            "the drain window (" + common::formatDuration(m_plan.rollback.drainMs) + ") has run",
+            drained >= m_plan.rollback.drainMs,
+            common::formatDuration(std::max<int64_t>(0, drained)) + " since traffic went back" });
+        settle(decision);
+        decision.mutations = canaryDeletions();
+        return decision;
+    }
+    if (state.step == kRollbackReleasing) {
+        // The template and the negative control go only once the canary's claims are released:
+        // a claim still allocated keeps its devices from the baseline.
+        Decision decision = to(Stage::RollingBack, kRollbackCleanedUp);
+        // The command's fresh evidence, else the latest the state recorded.
+        const GateResult *gate = nullptr;
+        for (const GateResult &fresh : command.evidence)
+            if (fresh.gate == GateKind::Rollback)
+                gate = &fresh;
+        if (!gate)
+            if (const auto found = state.gates.find(GateKind::Rollback); found != state.gates.end())
+                gate = &found->second;
+        for (const char *check : { "canary removed", "claims released" }) {
+            Requirement r { check, false, "the rollback gate has not been evaluated yet" };
+            if (gate)
+                for (const Check &c : gate->checks)
+                    if (c.name == check) {
+                        r.met = c.verdict == Verdict::Passed;
+                        r.detail = c.evidence;
+                    }
+            decision.requirements.push_back(std::move(r));
+        }
+        settle(decision);
+        decision.mutations = draDeletions();
+        return decision;
+    }
+    return refuse("every step of the rollback is done");
 }
 
 Decision RolloutMachine::start(const RolloutState &state, const Command &command) const
@@ -330,8 +389,16 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
         if (!isActive(stage) && stage != Stage::Paused && stage != Stage::Complete
             && stage != Stage::RollingBack)
             return refuse(std::string("nothing to roll back in ") + stageName(stage));
-        Decision decision
-            = to(Stage::RollingBack); // again from RollingBack: the mutations are idempotent
+        if (stage == Stage::RollingBack) {
+            // Aborting a rollback again forces every step at once (the mutations are
+            // idempotent): the way out when claims are never released.
+            Decision decision = to(Stage::RollingBack, kRollbackCleanedUp);
+            decision.mutations = rollbackMutations(state);
+            for (std::vector<Mutation> more : { canaryDeletions(), draDeletions() })
+                decision.mutations.insert(decision.mutations.end(), more.begin(), more.end());
+            return decision;
+        }
+        Decision decision = to(Stage::RollingBack, kRollbackDraining);
         decision.mutations = rollbackMutations(state);
         return decision;
     }
@@ -360,9 +427,10 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
             return decision;
         }
         // Still in the cluster: roll back first, and land in Rejected once verified.
-        Decision decision = to(Stage::RollingBack);
-        if (stage != Stage::RollingBack)
-            decision.mutations = rollbackMutations(state);
+        if (stage == Stage::RollingBack)
+            return to(Stage::RollingBack, state.step);
+        Decision decision = to(Stage::RollingBack, kRollbackDraining);
+        decision.mutations = rollbackMutations(state);
         return decision;
     }
     case Verb::StopConditionFired: {
@@ -377,13 +445,18 @@ Decision RolloutMachine::decide(const RolloutState &state, const Command &comman
         if (!isActive(stage) && stage != Stage::Paused && stage != Stage::Complete)
             return refuse(std::string("a stop condition rolls back only a running rollout, not ")
                 + stageName(stage));
-        Decision decision = to(Stage::RollingBack);
+        Decision decision = to(Stage::RollingBack, kRollbackDraining);
         decision.mutations = rollbackMutations(state);
         return decision;
     }
+    case Verb::RollbackStep:
+        return rollbackStep(state, command);
     case Verb::RollbackVerified: {
         if (stage != Stage::RollingBack)
             return refuse("no rollback in progress");
+        // A rollback recorded before it had steps (step -1) did them all at once.
+        if (state.step != kRollbackCleanedUp && state.step != -1)
+            return refuse("the rollback has steps left");
         Decision decision = state.rejectAfterRollback ? to(Stage::Rejected) : to(Stage::RolledBack);
         requireGates(decision, state, command, { GateKind::Rollback });
         settle(decision);

@@ -41,6 +41,14 @@ struct Requirement
 
 // What a command would do: allowed or not (and why not), the target stage, the preconditions
 // it checked and the mutations it intends, in the order they must be applied.
+// The steps of a rollback, kept in RolloutState::step while RollingBack, in the order the DRA
+// rollout article gives: traffic back on the baseline, then the drain window for requests in
+// flight; the canary deleted, until its claims are released; the DRA-side objects (template,
+// negative-control claim) deleted, until the rollback gate verifies the cluster.
+inline constexpr int kRollbackDraining = 0;
+inline constexpr int kRollbackReleasing = 1;
+inline constexpr int kRollbackCleanedUp = 2;
+
 struct Decision
 {
     bool allowed = false;
@@ -89,7 +97,12 @@ public:
 
     // The rollback mutations for `state`: baseline scaled back first, then traffic, then the
     // canary, the negative control and the template removed.
+    // The first step of a rollback: the baseline back to its replicas, traffic back on it.
     std::vector<Mutation> rollbackMutations(const RolloutState &state) const;
+    // The later steps: the canary deleted; then the DRA-side objects.
+    std::vector<Mutation> canaryDeletions() const;
+    std::vector<Mutation> draDeletions() const;
+    Decision rollbackStep(const RolloutState &state, const Command &command) const;
 
     std::string negativeControlClaimName() const { return m_plan.name + "-negative-control"; }
 

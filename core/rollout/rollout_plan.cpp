@@ -749,13 +749,17 @@ PlanParse parsePlan(std::string_view yaml, const QString &baseDir)
             reader.error(root, "spec", "is required");
         } else if (reader.map(spec, "spec",
                        { "baseline", "variant", "traffic", "canary", "shadow", "cutover", "gates",
-                           "stopConditions" })) {
+                           "stopConditions", "rollback" })) {
             readBaseline(c, spec["baseline"], plan);
             readVariant(c, spec["variant"], plan);
             readTraffic(c, spec["traffic"], plan);
             readStages(c, spec, plan);
             readGates(c, spec["gates"], plan);
             readStopConditions(c, spec["stopConditions"], plan);
+            if (const YAML::Node rollback = spec["rollback"];
+                rollback.IsDefined() && c.r.map(rollback, "spec.rollback", { "drainWindow" }))
+                plan.rollback.drainMs = c.r.duration(rollback, "spec.rollback", "drainWindow")
+                                            .value_or(plan.rollback.drainMs);
         }
     } catch (const YAML::Exception &e) {
         reader.error(root, "", e.what());

@@ -135,6 +135,13 @@ struct StopCondition
     double rate = 0; // ErrorRateAbove: 0..1
 };
 
+struct RollbackConfig
+{
+    // How long traffic is back on the baseline before the canary is deleted, so that requests
+    // in flight finish (spec.rollback.drainWindow).
+    int64_t drainMs = 30'000;
+};
+
 // A validated plan. `metadata.name` is the rollout's id.
 struct RolloutPlan
 {
@@ -150,6 +157,7 @@ struct RolloutPlan
     NodeGateConfig node;
     NegativeControlConfig negativeControl;
     std::vector<StopCondition> stopConditions;
+    RollbackConfig rollback;
 
     // "inference/llm" — one rollout per workload at a time.
     std::string workloadKey() const { return baseline.ns + "/" + baseline.deployment; }

@@ -23,7 +23,7 @@ constexpr std::array<std::pair<Stage, const char *>, 11> kStages { {
     { Stage::Finalised, "Finalised" },
 } };
 
-constexpr std::array<std::pair<Verb, const char *>, 10> kVerbs { {
+constexpr std::array<std::pair<Verb, const char *>, 11> kVerbs { {
     { Verb::Start, "start" },
     { Verb::Promote, "promote" },
     { Verb::Pause, "pause" },
@@ -34,6 +34,7 @@ constexpr std::array<std::pair<Verb, const char *>, 10> kVerbs { {
     { Verb::Reject, "reject" },
     { Verb::StopConditionFired, "stop-condition" },
     { Verb::RollbackVerified, "rollback-verified" },
+    { Verb::RollbackStep, "rollback-step" },
 } };
 
 template <typename Enum, size_t N>

@@ -46,6 +46,7 @@ enum class Verb {
     StopConditionFired, // the controller saw a stop condition (its action decides pause or
                         // rollback)
     RollbackVerified, // the rollback gate passed: the cluster is back at the baseline
+    RollbackStep, // the controller takes the next step of a rollback (rollout_machine.h)
 };
 
 const char *stageName(Stage stage);

@@ -324,9 +324,12 @@ TEST_F(RolloutCliTest, StatusWatchEndsWhenTheRolloutHasSettled)
         ASSERT_TRUE(db.has_value());
         RolloutStore store(*db);
         RolloutState rollout = store.load("llm-server-to-dra").value()->state;
-        ASSERT_TRUE(store.execute(machine, rollout, Command { Verb::Abort, "bob" }, clock.nowMs())
-                        .value()
-                        .allowed);
+        // Aborted twice: the second forces every step of the rollback at once.
+        for (int i = 0; i < 2; ++i)
+            ASSERT_TRUE(
+                store.execute(machine, rollout, Command { Verb::Abort, "bob" }, clock.nowMs())
+                    .value()
+                    .allowed);
         Command verified { Verb::RollbackVerified, "controller" };
         verified.evidence = { gateResult(
             GateKind::Rollback, { Check { "baseline restored", Verdict::Passed, "8/8" } }) };

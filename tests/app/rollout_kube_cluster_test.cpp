@@ -211,6 +211,14 @@ TEST_F(KubeClusterWireTest, StartThenAbortLeavesTheDemoBaselineAsItWas)
                                 QStringLiteral("llm-server-to-dra") }
             + cluster);
     ASSERT_EQ(abort.exitCode, 0) << abort.out << abort.err;
+    // Traffic went back; the canary waits for the drain window. Aborting again forces every
+    // step of the rollback at once.
+    EXPECT_TRUE(liveObject(Kind::Deployment, "inference", "llm-server-dra").has_value());
+    dra::test::DractlRun forced
+        = dra::test::dractl(QStringList { QStringLiteral("rollout"), QStringLiteral("abort"),
+                                QStringLiteral("llm-server-to-dra") }
+            + cluster);
+    ASSERT_EQ(forced.exitCode, 0) << forced.out << forced.err;
     dra::test::DractlRun verify
         = dra::test::dractl(QStringList { QStringLiteral("rollout"), QStringLiteral("run"),
                                 QStringLiteral("llm-server-to-dra"), QStringLiteral("--once") }

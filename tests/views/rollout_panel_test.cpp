@@ -283,13 +283,17 @@ TEST_F(RolloutPanelTest, AbortFromACutoverStepRollsBackAndTheAuditLogListsEveryA
         EXPECT_EQ(audit->index(row, dra::views::RolloutAuditModel::SeqColumn).data().toLongLong(),
             c.panel->audit()->entries()[size_t(row)].seq);
     }
-    ASSERT_EQ(actions.size(), 7u) << testing::PrintToString(actions);
+    ASSERT_EQ(actions.size(), 9u) << testing::PrintToString(actions);
     EXPECT_EQ(actions[0], "create Baseline");
     EXPECT_TRUE(actions[1].starts_with("start ")) << actions[1];
     EXPECT_TRUE(actions[2].starts_with("promote ")) << actions[2];
     EXPECT_TRUE(actions[5].starts_with("abort ")) << actions[5];
     EXPECT_TRUE(actions[5].find("RollingBack") != std::string::npos) << actions[5];
-    EXPECT_TRUE(actions[6].starts_with("rollback-verified ")) << actions[6];
+    // The rollback's steps (the canary after the drain window, the template once its claims
+    // are released), then the verification.
+    EXPECT_TRUE(actions[6].starts_with("rollback-step ")) << actions[6];
+    EXPECT_TRUE(actions[7].starts_with("rollback-step ")) << actions[7];
+    EXPECT_TRUE(actions[8].starts_with("rollback-verified ")) << actions[8];
     bool mutated = false;
     for (const auto &entry : c.panel->audit()->entries())
         mutated = mutated || entry.action == "mutate";

@@ -285,11 +285,23 @@ TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBac
     queue(Command { Verb::Abort, "bob", "wrong GPU handed out" });
     ctl->tick();
     ASSERT_EQ(ctl->state().stage, Stage::RollingBack) << logText();
+    // Traffic goes back first; the canary stays for the drain window.
+    EXPECT_EQ(ctl->state().step, kRollbackDraining);
+    EXPECT_TRUE(m_cluster.object(ObjKind::Deployment, "inference", "llm-server-dra"));
+    EXPECT_TRUE(m_cluster.object(ObjKind::ResourceClaimTemplate, "inference", "llm-server-h100"));
+
+    tickUntil(*ctl, Stage::RolledBack, 6, kMinute);
     EXPECT_FALSE(m_cluster.object(ObjKind::Deployment, "inference", "llm-server-dra"));
     EXPECT_FALSE(m_cluster.object(ObjKind::ResourceClaimTemplate, "inference", "llm-server-h100"));
     EXPECT_EQ(m_cluster.count(ObjKind::Pod), 0u);
-
-    tickUntil(*ctl, Stage::RolledBack, 3, kMinute);
+    // The steps in their order, each with what it waited for, then the verification.
+    std::vector<std::string> steps;
+    for (const HistoryEntry &entry : ctl->state().history)
+        if (entry.verb == Verb::RollbackStep)
+            steps.push_back(entry.note);
+    EXPECT_EQ(steps,
+        (std::vector<std::string> { "traffic is back on the baseline and the drain window has run",
+            "the canary's claims are released" }));
     EXPECT_EQ(ctl->state().history.back().verb, Verb::RollbackVerified);
     EXPECT_EQ(replicasOf("llm-server"), 8);
     // Restored object by object: the route and the baseline as they were before the start.

@@ -52,6 +52,21 @@ protected:
         return m_machine.apply(m_state, promote);
     }
 
+    // Takes a rollback through its steps as the controller does: the canary goes after the
+    // drain window, the DRA-side objects once its claims are released.
+    void walkRollbackSteps()
+    {
+        m_clock.advance(m_plan.rollback.drainMs);
+        Command step = command(Verb::RollbackStep);
+        step.actor = "controller";
+        ASSERT_TRUE(m_machine.apply(m_state, step).allowed);
+        step.evidence = { gateResult(GateKind::Rollback,
+            { Check { "canary removed", Verdict::Passed, "no canary Deployment or pods" },
+                Check {
+                    "claims released", Verdict::Passed, "no claim of the variant is left" } }) };
+        ASSERT_TRUE(m_machine.apply(m_state, step).allowed);
+    }
+
     dra::common::ManualClock m_clock;
     RolloutPlan m_plan;
     RolloutMachine m_machine;
@@ -214,29 +229,62 @@ TEST_F(RolloutMachineTest, PauseHoldsTheStageAndResumeRestartsTheWindow)
     EXPECT_TRUE(m_state.pauseReason.empty());
 }
 
-TEST_F(RolloutMachineTest, AbortRollsBackInReverseUntilVerified)
+TEST_F(RolloutMachineTest, AbortRollsBackStepByStepUntilVerified)
 {
     ASSERT_TRUE(startCanary().allowed);
     ASSERT_TRUE(promoteAfterWindow().allowed);
     ASSERT_TRUE(promoteAfterWindow().allowed); // cutover 5%
+    const auto described = [](const Decision &decision) {
+        std::vector<std::string> steps;
+        for (const Mutation &m : decision.mutations)
+            steps.push_back(m.describe());
+        return steps;
+    };
+    // First traffic back on the baseline.
     const Decision abort = m_machine.apply(m_state, command(Verb::Abort));
     ASSERT_TRUE(abort.allowed);
     EXPECT_EQ(m_state.stage, Stage::RollingBack);
-    std::vector<std::string> steps;
-    for (const Mutation &m : abort.mutations)
-        steps.push_back(m.describe());
-    EXPECT_EQ(steps,
+    EXPECT_EQ(m_state.step, kRollbackDraining);
+    EXPECT_EQ(described(abort),
         (std::vector<std::string> { "scale Deployment inference/llm-server to 8",
             "remove the mirror from HTTPRoute inference/llm-server",
-            "set HTTPRoute inference/llm-server weights baseline 100 / canary 0",
-            "delete Deployment inference/llm-server-dra", "delete Service inference/llm-server-dra",
-            "delete ResourceClaim inference/llm-server-to-dra-negative-control",
-            "delete ResourceClaimTemplate inference/llm-server-h100" }));
+            "set HTTPRoute inference/llm-server weights baseline 100 / canary 0" }));
 
-    EXPECT_TRUE(m_machine.apply(m_state, command(Verb::Abort)).allowed)
-        << "rollback can be repeated";
+    // The canary goes once the drain window has run.
+    Command step = command(Verb::RollbackStep);
+    step.actor = "controller";
+    EXPECT_EQ(m_machine.decide(m_state, step).refusal,
+        "the drain window (30s) has run (0s since traffic went back)");
+    m_clock.advance(30'000);
+    const Decision canaryGone = m_machine.apply(m_state, step);
+    ASSERT_TRUE(canaryGone.allowed);
+    EXPECT_EQ(m_state.step, kRollbackReleasing);
+    EXPECT_EQ(described(canaryGone),
+        (std::vector<std::string> { "delete Deployment inference/llm-server-dra",
+            "delete Service inference/llm-server-dra" }));
+
+    // The template and the negative control once the canary's claims are released.
+    step.evidence = { gateResult(GateKind::Rollback,
+        { Check { "canary removed", Verdict::Passed, "no canary Deployment or pods" },
+            Check { "claims released", Verdict::Inconclusive,
+                "still present: inference/llm-server-dra-0-gpu" } }) };
+    EXPECT_EQ(m_machine.decide(m_state, step).refusal,
+        "claims released (still present: inference/llm-server-dra-0-gpu)");
     Command verified = command(Verb::RollbackVerified);
     verified.actor = "controller";
+    verified.evidence = { test::passedGate(GateKind::Rollback) };
+    EXPECT_EQ(m_machine.decide(m_state, verified).refusal, "the rollback has steps left");
+    step.evidence[0].checks[1] = Check { "claims released", Verdict::Passed, "none left" };
+    const Decision draGone = m_machine.apply(m_state, step);
+    ASSERT_TRUE(draGone.allowed);
+    EXPECT_EQ(described(draGone),
+        (std::vector<std::string> {
+            "delete ResourceClaim inference/llm-server-to-dra-negative-control",
+            "delete ResourceClaimTemplate inference/llm-server-h100" }));
+    EXPECT_FALSE(m_machine.decide(m_state, step).allowed) << "no step is left";
+    // Each step is in the history with what it waited for.
+    EXPECT_EQ(m_state.history.back().verb, Verb::RollbackStep);
+
     verified.evidence
         = { verdict(GateKind::Rollback, Verdict::Inconclusive, "claims still present") };
     EXPECT_FALSE(m_machine.apply(m_state, verified).allowed);
@@ -250,6 +298,18 @@ TEST_F(RolloutMachineTest, AbortRollsBackInReverseUntilVerified)
     EXPECT_FALSE(m_machine.decide(m_state, again).allowed);
     ASSERT_TRUE(startCanary().allowed);
     EXPECT_EQ(m_state.attempt, 2);
+}
+
+// Aborting a rollback again forces every step at once: the way out when claims never go.
+TEST_F(RolloutMachineTest, AbortingARollbackAgainTakesEveryStepAtOnce)
+{
+    ASSERT_TRUE(startCanary().allowed);
+    ASSERT_TRUE(m_machine.apply(m_state, command(Verb::Abort)).allowed);
+    const Decision forced = m_machine.apply(m_state, command(Verb::Abort));
+    ASSERT_TRUE(forced.allowed);
+    EXPECT_EQ(m_state.step, kRollbackCleanedUp);
+    EXPECT_EQ(forced.mutations.size(), 7u);
+    EXPECT_EQ(forced.mutations.back().kind, Kind::DeleteClaimTemplate);
 }
 
 TEST_F(RolloutMachineTest, AbortBeforeStartChangesNothingInTheCluster)
@@ -268,6 +328,7 @@ TEST_F(RolloutMachineTest, RejectNeedsAnExplicitOverrideToStartAgain)
     EXPECT_EQ(m_state.stage, Stage::RollingBack)
         << "a running variant is rolled back before it is rejected";
     EXPECT_FALSE(reject.mutations.empty());
+    walkRollbackSteps();
     Command verified = command(Verb::RollbackVerified);
     verified.evidence = { test::passedGate(GateKind::Rollback) };
     const Decision landed = m_machine.apply(m_state, verified);

@@ -85,6 +85,17 @@ protected:
     }
 
     // GETs rollouts/ID until its stage is `stage` (the hosted controller moves it).
+    // The example plan with a drain window of a second: its rollbacks end within the waits.
+    static std::string quickRollbackPlanText()
+    {
+        std::string text = rollout::test::examplePlanText();
+        const std::string drain = "drainWindow: 30s";
+        EXPECT_NE(text.find(drain), std::string::npos);
+        if (const size_t at = text.find(drain); at != std::string::npos)
+            text.replace(at, drain.size(), "drainWindow: 1s");
+        return text;
+    }
+
     json waitForStage(const std::string &stage)
     {
         json detail;
@@ -102,7 +113,7 @@ protected:
     void startExampleRollout()
     {
         hostControllers();
-        const Reply started = call("POST", "rollouts", rollout::test::examplePlanText());
+        const Reply started = call("POST", "rollouts", quickRollbackPlanText());
         ASSERT_EQ(started.status, 201) << started.text;
         EXPECT_EQ(started.body["rollout"], kRolloutId);
         EXPECT_EQ(started.body["preflight"]["verdict"], "Passed") << started.text;
@@ -139,7 +150,7 @@ TEST_F(ConsoleApiRolloutsTest, NoStateFileMeansNoRolloutsAndAnUnknownNameIsNotFo
     const Reply missing = call("GET", "rollouts/nope");
     EXPECT_EQ(missing.status, 404);
     EXPECT_NE(missing.body["error"]["message"].get<std::string>().find("nope"), std::string::npos);
-    const Reply start = call("POST", "rollouts", rollout::test::examplePlanText());
+    const Reply start = call("POST", "rollouts", quickRollbackPlanText());
     EXPECT_EQ(start.status, 409) << "a server without controllers cannot start one";
 }
 
