@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/inventory/age.h"
+#include "core/inventory/claim_specs.h"
 #include "core/inventory/device_health.h"
 #include "core/inventory/summaries.h"
 
@@ -280,26 +281,14 @@ private:
     void taintedClasses()
     {
         std::map<std::string, std::vector<common::ObjectKey>, std::less<>> untolerating;
-        for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate })
-            for (const auto &object : m_snapshot.objects(kind)) {
-                const model::ResourceClaimSpec *spec = nullptr;
-                if (const auto *claim = object->as<model::ResourceClaim>())
-                    spec = &claim->spec;
-                else if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
-                    spec = &tmpl->spec;
-                if (!spec)
-                    continue;
-                for (const model::DeviceRequest &request : spec->requests) {
-                    std::vector<const model::DeviceRequestSpec *> specs;
-                    if (request.exactly)
-                        specs.push_back(&*request.exactly);
-                    for (const model::DeviceRequestSpec &sub : request.firstAvailable)
-                        specs.push_back(&sub);
-                    for (const model::DeviceRequestSpec *one : specs)
-                        if (one->tolerations.is_null() || one->tolerations.empty())
-                            untolerating[one->deviceClassName].push_back(object->key());
-                }
-            }
+        forEachClaimSpec(
+            m_snapshot, [&](const model::Object &object, const model::ResourceClaimSpec &spec) {
+                forEachRequestSpec(
+                    spec, [&](const model::DeviceRequest &, const model::DeviceRequestSpec &one) {
+                        if (one.tolerations.is_null() || one.tolerations.empty())
+                            untolerating[one.deviceClassName].push_back(object.key());
+                    });
+            });
         for (const auto &object : m_snapshot.objects(model::Kind::DeviceClass)) {
             const std::string &name = object->meta.name;
             const auto match = m_snapshot.classMatch(name);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/common/html_text.h"
+#include "core/inventory/claim_specs.h"
 #include "core/inventory/gpu_stack.h"
 #include "core/model/kind.h"
 #include "core/release/feature_gates.h"
@@ -47,28 +48,6 @@ std::string labelOf(const model::Object &object, std::string_view key)
         if (k == key)
             return v;
     return {};
-}
-
-// Every request spec of a claim or template: `exactly` and each firstAvailable subrequest.
-template <typename F> void forEachRequestSpec(const model::ResourceClaimSpec &spec, F &&visit)
-{
-    for (const model::DeviceRequest &request : spec.requests) {
-        if (request.exactly)
-            visit(request, *request.exactly);
-        for (const model::DeviceRequestSpec &sub : request.firstAvailable)
-            visit(request, sub);
-    }
-}
-
-// The claim specs of the cluster: ResourceClaims and ResourceClaimTemplates, with their objects.
-template <typename F> void forEachClaimSpec(const Snapshot &snapshot, F &&visit)
-{
-    for (const auto &object : snapshot.objects(model::Kind::ResourceClaim))
-        if (const auto *claim = object->as<model::ResourceClaim>())
-            visit(*object, claim->spec);
-    for (const auto &object : snapshot.objects(model::Kind::ResourceClaimTemplate))
-        if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
-            visit(*object, tmpl->spec);
 }
 
 std::string keyText(const model::Object &object)

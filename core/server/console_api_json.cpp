@@ -11,6 +11,7 @@
 #include "core/cel/dra_selector.h"
 #include "core/cel/selector_evaluator.h"
 #include "core/inventory/device_health.h"
+#include "core/inventory/claim_specs.h"
 #include "core/inventory/device_quota.h"
 #include "core/inventory/lint.h"
 #include "core/inventory/overview.h"
@@ -345,26 +346,17 @@ json classesDocument(const inventory::Snapshot &snapshot)
 {
     // Which claims and templates ask for each class.
     std::map<std::string, std::vector<std::string>> users;
-    for (model::Kind kind : { model::Kind::ResourceClaim, model::Kind::ResourceClaimTemplate })
-        for (const auto &object : snapshot.objects(kind)) {
-            const model::ResourceClaimSpec *spec = nullptr;
-            if (const auto *claim = object->as<model::ResourceClaim>())
-                spec = &claim->spec;
-            else if (const auto *tmpl = object->as<model::ResourceClaimTemplate>())
-                spec = &tmpl->spec;
-            if (!spec)
-                continue;
+    inventory::forEachClaimSpec(
+        snapshot, [&](const model::Object &object, const model::ResourceClaimSpec &spec) {
             std::set<std::string> classes;
-            for (const model::DeviceRequest &request : spec->requests) {
-                if (request.exactly)
-                    classes.insert(request.exactly->deviceClassName);
-                for (const model::DeviceRequestSpec &alternative : request.firstAvailable)
-                    classes.insert(alternative.deviceClassName);
-            }
+            inventory::forEachRequestSpec(
+                spec, [&](const model::DeviceRequest &, const model::DeviceRequestSpec &one) {
+                    classes.insert(one.deviceClassName);
+                });
             for (const std::string &name : classes)
-                users[name].push_back(std::string(object->info().name) + " " + object->meta.ns + "/"
-                    + object->meta.name);
-        }
+                users[name].push_back(std::string(object.info().name) + " " + object.meta.ns + "/"
+                    + object.meta.name);
+        });
     // What each namespace's quotas allow of each class (its devices' limit).
     std::map<std::string, json> quotas;
     for (const inventory::DeviceQuota &quota : inventory::deviceQuotas(snapshot))

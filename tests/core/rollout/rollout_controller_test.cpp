@@ -106,6 +106,18 @@ protected:
                                             << gates << logText();
     }
 
+    // The example plan with its WrongDeviceIdentity stop condition pausing instead of rolling
+    // back, so a test can look at the paused state first.
+    static std::string planPausingOnWrongDevice()
+    {
+        std::string plan = test::examplePlanText();
+        const std::string rollback = "- type: WrongDeviceIdentity\n    action: Rollback";
+        EXPECT_NE(plan.find(rollback), std::string::npos);
+        if (const size_t at = plan.find(rollback); at != std::string::npos)
+            plan.replace(at, rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
+        return plan;
+    }
+
     std::string logText() const
     {
         std::string text;
@@ -220,11 +232,7 @@ TEST_F(RolloutControllerTest, WithoutAutoPromoteTheRolloutWaitsForThePromoteVerb
 // (nvidia-smi -L through pods/exec): the node gate fails and the rollout stops at Canary.
 TEST_F(RolloutControllerTest, ANeighboursGpuInTheCanaryContainerStopsTheRollout)
 {
-    std::string plan = test::examplePlanText();
-    const std::string rollback = "- type: WrongDeviceIdentity\n    action: Rollback";
-    ASSERT_NE(plan.find(rollback), std::string::npos);
-    plan.replace(
-        plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
+    const std::string plan = planPausingOnWrongDevice();
     m_cluster.execNeighbour = true;
     createAndQueueStart(plan);
     auto ctl = controller(/*autoPromote=*/true);
@@ -261,11 +269,7 @@ TEST_F(RolloutControllerTest, AForbiddenExecLeavesTheNodeGateInconclusive)
 
 TEST_F(RolloutControllerTest, WrongDeviceIdentityAtCanaryPausesThenAbortRollsBackAndVerifies)
 {
-    std::string plan = test::examplePlanText();
-    const std::string rollback = "- type: WrongDeviceIdentity\n    action: Rollback";
-    ASSERT_NE(plan.find(rollback), std::string::npos);
-    plan.replace(
-        plan.find(rollback), rollback.size(), "- type: WrongDeviceIdentity\n    action: Pause");
+    const std::string plan = planPausingOnWrongDevice();
     m_cluster.wrongDeviceIdentity = true;
     const json routeBefore = *m_cluster.object(ObjKind::HTTPRoute, "inference", "llm-server");
     const json baselineBefore = *m_cluster.object(ObjKind::Deployment, "inference", "llm-server");
