@@ -3,6 +3,7 @@
 #include "core/inventory/device_access.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -192,22 +193,6 @@ std::vector<std::string> classesOf(const Snapshot &snapshot, const AccessQuery &
     return names;
 }
 
-std::string listedSubjects(const std::vector<AccessGrant> &grants)
-{
-    std::vector<std::string> names;
-    for (const AccessGrant &grant : grants) {
-        std::string text = subjectText(grant.subject);
-        if (!contains(names, text))
-            names.push_back(std::move(text));
-    }
-    std::string out;
-    for (size_t i = 0; i < names.size() && i < 3; ++i)
-        out += (i ? ", " : "") + names[i];
-    if (names.size() > 3)
-        out += " and " + std::to_string(names.size() - 3) + " more";
-    return out;
-}
-
 ClassAccess classAccess(
     const std::string &className, const NamespaceAccess &ns, const std::vector<DeviceQuota> &quotas)
 {
@@ -222,20 +207,14 @@ ClassAccess classAccess(
                 access.quota = quota.name;
             }
     access.blocked = access.hard && *access.hard == 0;
-    const std::vector<AccessGrant> nonAdmins = [&] {
-        std::vector<AccessGrant> out;
-        std::ranges::copy_if(ns.claimAuthors, std::back_inserter(out),
-            [](const AccessGrant &grant) { return !grant.admin; });
-        return out;
-    }();
     access.usable = !ns.claimAuthors.empty() && !access.blocked;
     if (access.blocked)
         access.why = "ResourceQuota " + access.quota + " allows no devices of " + className + " in "
             + ns.ns + ".";
-    else if (nonAdmins.empty())
+    else if (std::ranges::all_of(ns.claimAuthors, &AccessGrant::admin))
         access.why = "Only cluster admins may create ResourceClaims in " + ns.ns + ".";
     else {
-        access.why = listedSubjects(nonAdmins) + " may create claims here; ";
+        access.why = nonAdminSubjects(ns.claimAuthors, 3) + " may create claims here; ";
         access.why += access.hard
             ? "ResourceQuota " + access.quota + " allows " + std::to_string(*access.hard)
                 + " devices, " + std::to_string(*access.used) + " in use."
@@ -364,15 +343,17 @@ std::string subjectText(const model::RbacSubject &subject)
     return subject.kind + " " + subject.name;
 }
 
-std::string nonAdminSubjects(const std::vector<AccessGrant> &grants)
+std::string nonAdminSubjects(const std::vector<AccessGrant> &grants, size_t shown)
 {
     std::vector<std::string> names;
     for (const AccessGrant &grant : grants)
         if (std::string text = subjectText(grant.subject); !grant.admin && !contains(names, text))
             names.push_back(std::move(text));
     std::string out;
-    for (const std::string &name : names)
-        out += (out.empty() ? "" : ", ") + name;
+    for (size_t i = 0; i < names.size() && i < shown; ++i)
+        out += (i ? ", " : "") + names[i];
+    if (names.size() > shown)
+        out += " and " + std::to_string(names.size() - shown) + " more";
     return out.empty() ? std::string("admins only") : out;
 }
 
@@ -406,6 +387,10 @@ AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query)
     const std::vector<std::string> namespaces = namespacesOf(snapshot, query);
     const std::vector<std::string> classes = classesOf(snapshot, query);
 
+    // Counted once (every claim of the asked namespaces), then handed out per namespace.
+    std::map<std::string, std::vector<DeviceQuota>> quotasIn;
+    for (DeviceQuota &quota : deviceQuotas(snapshot, query.ns))
+        quotasIn[quota.ns].push_back(std::move(quota));
     for (const std::string &name : namespaces) {
         NamespaceAccess ns;
         ns.ns = name;
@@ -415,7 +400,7 @@ AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query)
             = grantsOf(policy, admins, { "resourceclaims", {}, { "create" }, { name } });
         ns.templateAuthors
             = grantsOf(policy, admins, { "resourceclaimtemplates", {}, { "create" }, { name } });
-        const std::vector<DeviceQuota> quotas = deviceQuotas(snapshot, name);
+        const std::vector<DeviceQuota> &quotas = quotasIn[name];
         for (const std::string &className : classes)
             ns.classes.push_back(classAccess(className, ns, quotas));
         report.namespaces.push_back(std::move(ns));

@@ -9,6 +9,7 @@
 // cluster's RBAC deserves a second look.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -106,9 +107,10 @@ nlohmann::json accessJson(const Snapshot &snapshot, const AccessReport &report);
 
 // "User alice", "Group training-team", "ServiceAccount kube-system/driver".
 std::string subjectText(const model::RbacSubject &subject);
-// The subjects of `grants` other than admins, each once, comma-separated; "admins only" when
-// there are none.
-std::string nonAdminSubjects(const std::vector<AccessGrant> &grants);
+// The subjects of `grants` other than admins, each once, comma-separated (the first `shown`,
+// then "and N more"); "admins only" when there are none.
+std::string nonAdminSubjects(
+    const std::vector<AccessGrant> &grants, size_t shown = std::numeric_limits<size_t>::max());
 // "usable", "blocked by quota" or "no claim authors": what decides a class in a namespace.
 std::string_view verdictText(const ClassAccess &access);
 
