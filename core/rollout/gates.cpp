@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdio>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include "core/alloc/diagnosis.h"
@@ -131,20 +132,23 @@ std::string number(double value)
     return text;
 }
 
-// The identity the claim's status gives a device (the driver's data), or empty.
-std::string reportedIdentity(const model::ResourceClaim &claim,
+// The identity the claim's status gives a device (status.devices[].data[field]): nullopt when
+// the driver lists no status for the device, empty when its status has no such field.
+std::optional<std::string> reportedIdentity(const model::ResourceClaim &claim,
     const model::DeviceRequestAllocationResult &r, const std::string &field)
 {
     if (!claim.devicesStatus.is_array())
-        return {};
+        return std::nullopt;
+    std::optional<std::string> reported;
     for (const nlohmann::json &d : claim.devicesStatus)
         if (d.is_object() && d.value("driver", "") == r.driver && d.value("pool", "") == r.pool
             && d.value("device", "") == r.device) {
+            reported = reported.value_or("");
             const nlohmann::json data = d.value("data", nlohmann::json());
             if (data.is_object() && data.contains(field) && data[field].is_string())
-                return data[field].get<std::string>();
+                reported = data[field].get<std::string>();
         }
-    return {};
+    return reported;
 }
 
 std::string joined(const std::set<std::string> &items)
@@ -210,7 +214,8 @@ Check containerDevicesCheck(const PodEvidence &evidence, const NodeGateConfig &c
             if (const model::DeviceAttribute *parent
                 = found.device->attribute("parentUUID", r.driver)) {
                 expected.insert(parent->display());
-                const std::string mig = reportedIdentity(*claim, r, config.identityField);
+                const std::string mig
+                    = reportedIdentity(*claim, r, config.identityField).value_or("");
                 if (mig.starts_with("MIG-"))
                     expected.insert(mig);
                 else
@@ -437,18 +442,10 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
             const model::DeviceAttribute *attribute
                 = found.device->attribute(config.identityAttribute, r.driver);
             const std::string expected = attribute ? attribute->display() : "";
-            std::string reported;
-            bool statusListed = false;
-            if (claim->devicesStatus.is_array())
-                for (const nlohmann::json &d : claim->devicesStatus)
-                    if (d.is_object() && d.value("driver", "") == r.driver
-                        && d.value("pool", "") == r.pool && d.value("device", "") == r.device) {
-                        statusListed = true;
-                        const nlohmann::json data = d.value("data", nlohmann::json());
-                        if (data.is_object() && data.contains(config.identityField)
-                            && data[config.identityField].is_string())
-                            reported = data[config.identityField].get<std::string>();
-                    }
+            const std::optional<std::string> status
+                = reportedIdentity(*claim, r, config.identityField);
+            const bool statusListed = status.has_value();
+            const std::string reported = status.value_or("");
             const std::string check = "device " + ref + " identity";
             if (reported.empty())
                 checks.push_back(inconclusive(check,
