@@ -28,20 +28,15 @@ namespace {
 // plugin's default BindingTimeout).
 constexpr int64_t kBindingTimeoutSeconds = 600;
 
-// Whether the claim's status.devices entry for `r` has condition `type` with status True.
-bool conditionTrue(const nlohmann::json &devicesStatus,
-    const model::DeviceRequestAllocationResult &r, const std::string &type)
+// Whether `statuses` (a claim's status.devices) give `device` condition `type` as True.
+bool conditionTrue(const std::vector<ClaimDeviceStatus> &statuses, const DeviceKey &device,
+    const std::string &type)
 {
-    if (!devicesStatus.is_array())
-        return false;
-    for (const nlohmann::json &entry : devicesStatus) {
-        if (!entry.is_object() || entry.value("driver", "") != r.driver
-            || entry.value("pool", "") != r.pool || entry.value("device", "") != r.device)
-            continue;
-        for (const nlohmann::json &condition : entry.value("conditions", nlohmann::json::array()))
-            if (condition.is_object() && condition.value("type", "") == type)
-                return condition.value("status", "") == "True";
-    }
+    for (const ClaimDeviceStatus &status : statuses)
+        if (status.device == device)
+            for (const nlohmann::json &condition : status.conditions)
+                if (condition.value("type", "") == type)
+                    return condition.value("status", "") == "True";
     return false;
 }
 
@@ -339,13 +334,14 @@ private:
             const int64_t allocatedAt = parseTimestamp(claim->allocation->allocationTimestamp);
             if (allocatedAt < 0 || now - allocatedAt <= kBindingTimeoutSeconds)
                 continue;
+            const std::vector<ClaimDeviceStatus> statuses = claimDeviceStatuses(*object);
             for (const model::DeviceRequestAllocationResult &r : claim->allocation->results) {
                 const Device *device = m_snapshot.device({ r.driver, r.pool, r.device });
                 if (!device || device->bindingConditions.empty())
                     continue;
                 std::vector<std::string> waiting;
                 for (const std::string &condition : device->bindingConditions)
-                    if (!conditionTrue(claim->devicesStatus, r, condition))
+                    if (!conditionTrue(statuses, device->key, condition))
                         waiting.push_back(condition);
                 if (waiting.empty())
                     continue;
