@@ -94,7 +94,6 @@ TEST(PodExecProtocolTest, PathsMessagesAndTheFinalStatus)
                     .match(QString::fromStdString(mig))
                     .hasMatch())
         << mig;
-    EXPECT_EQ(mig, sandbox::migDeviceUuid("GPU-1", "gpu-0-mig-1g.10gb-0")) << "stable";
     EXPECT_NE(mig, sandbox::migDeviceUuid("GPU-2", "gpu-0-mig-1g.10gb-0"));
 }
 
