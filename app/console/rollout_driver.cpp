@@ -174,6 +174,7 @@ public:
             return;
         rollout::Command command { request.verb, m_options.actor, request.reason };
         command.acceptInconclusive = request.acceptInconclusive;
+        command.force = request.force;
         command.gate = request.gate;
         // A verb nobody here could carry out is not queued, so no later controller takes it by
         // surprise.

@@ -98,6 +98,8 @@ nlohmann::json commandJson(const Command &command)
         json["overrideRejection"] = true;
     if (command.acceptInconclusive)
         json["acceptInconclusive"] = true;
+    if (command.force)
+        json["force"] = true;
     if (command.gate)
         json["gate"] = gateName(*command.gate);
     if (command.stopAction)
@@ -118,6 +120,7 @@ std::optional<Command> commandFromJson(const nlohmann::json &json)
         command.reason = json.value("reason", std::string());
         command.overrideRejection = json.value("overrideRejection", false);
         command.acceptInconclusive = json.value("acceptInconclusive", false);
+        command.force = json.value("force", false);
         if (json.contains("gate")) {
             command.gate = gateFromName(json["gate"].get<std::string>());
             if (!command.gate)

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/common/duration.h"
+#include "core/rollout/governance.h"
 
 namespace dra::rollout {
 
@@ -67,7 +68,7 @@ nlohmann::json planJson(const RolloutPlan &plan)
         stops.push_back(std::move(item));
     }
 
-    return json { { "apiVersion", kPlanApiVersion }, { "kind", kPlanKind },
+    json document { { "apiVersion", kPlanApiVersion }, { "kind", kPlanKind },
         { "metadata", { { "name", plan.name }, { "description", plan.description } } },
         { "spec",
             { { "baseline",
@@ -95,6 +96,20 @@ nlohmann::json planJson(const RolloutPlan &plan)
                                 { "selector", plan.negativeControl.selector },
                                 { "deviceClassName", plan.negativeControl.deviceClassName } } } } },
                 { "stopConditions", std::move(stops) } } } };
+    json &spec = document["spec"];
+    if (!plan.owner.empty())
+        spec["owner"] = plan.owner;
+    if (plan.approvals != 1)
+        spec["approvals"] = plan.approvals;
+    if (const auto &w = plan.maintenanceWindow) {
+        json days = json::array();
+        for (int day : w->days)
+            days.push_back(weekdayShortName(day));
+        spec["maintenanceWindow"] = { { "days", std::move(days) },
+            { "start", minuteOfDayText(w->startMinute) },
+            { "duration", common::formatDuration(w->durationMs) }, { "timeZone", w->timeZone } };
+    }
+    return document;
 }
 
 std::string planSummary(const RolloutPlan &plan)
@@ -138,6 +153,14 @@ std::string planSummary(const RolloutPlan &plan)
     if (plan.negativeControl.enabled)
         text += ", negative control";
     text += "\n";
+    if (!plan.owner.empty())
+        text += "  owner: " + plan.owner + "\n";
+    if (plan.approvals >= 2)
+        text += "  approvals: 2 (promotion and finalise by a person other than the one who "
+                "started it)\n";
+    if (plan.maintenanceWindow)
+        text += "  maintenance window: " + windowText(*plan.maintenanceWindow)
+            + " (outside it: --force and a reason)\n";
     if (plan.stopConditions.empty())
         text += "  stop conditions: none (gates still block promotion)\n";
     for (const StopCondition &s : plan.stopConditions) {

@@ -3,8 +3,10 @@
 #include "core/rollout/rollout_machine.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/common/duration.h"
+#include "core/rollout/governance.h"
 
 namespace dra::rollout {
 
@@ -155,8 +157,10 @@ void RolloutMachine::requireGates(Decision &decision, const RolloutState &state,
             r.detail = result->summary();
             r.met = result->verdict == Verdict::Passed
                 || (result->verdict == Verdict::Inconclusive && command.acceptInconclusive);
-            if (r.met && result->verdict == Verdict::Inconclusive)
+            if (r.met && result->verdict == Verdict::Inconclusive) {
                 r.detail = "accepted as Inconclusive by " + command.actor + ": " + r.detail;
+                r.noted = true;
+            }
         }
         decision.requirements.push_back(std::move(r));
     }
@@ -368,6 +372,31 @@ Decision RolloutMachine::promote(const RolloutState &state, const Command &comma
 
 Decision RolloutMachine::decide(const RolloutState &state, const Command &command) const
 {
+    Decision decision = decideVerb(state, command);
+    // A verb that is possible at all also answers to the plan's window and approvals (a refusal
+    // without requirements is about the stage, and stays the answer).
+    if (decision.allowed || !decision.requirements.empty()) {
+        requireGovernance(decision, state, command);
+        settle(decision);
+    }
+    return decision;
+}
+
+void RolloutMachine::requireGovernance(
+    Decision &decision, const RolloutState &state, const Command &command) const
+{
+    // Who and when come before the evidence: the refusal names them first.
+    std::vector<Requirement> first;
+    if (std::optional<Requirement> window = windowRequirement(m_plan, command, m_clock.nowMs()))
+        first.push_back(std::move(*window));
+    if (std::optional<Requirement> approval = approvalRequirement(m_plan, state, command))
+        first.push_back(std::move(*approval));
+    decision.requirements.insert(decision.requirements.begin(),
+        std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()));
+}
+
+Decision RolloutMachine::decideVerb(const RolloutState &state, const Command &command) const
+{
     const Stage stage = state.stage;
     switch (command.verb) {
     case Verb::Start:
@@ -485,7 +514,7 @@ Decision RolloutMachine::apply(RolloutState &state, const Command &command) cons
     HistoryEntry entry { now, command.actor, command.verb, state.stage, decision.to, state.step,
         decision.toStep, command.reason };
     for (const Requirement &r : decision.requirements)
-        if (r.detail.starts_with("accepted as Inconclusive"))
+        if (r.noted && r.met)
             entry.note += (entry.note.empty() ? "" : "; ") + r.what + ": " + r.detail;
 
     const bool stageChanges = decision.to != state.stage || decision.toStep != state.step;

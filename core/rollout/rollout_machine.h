@@ -24,6 +24,7 @@ struct Command
     bool overrideRejection = false; // Start: start a rejected variant again
     bool acceptInconclusive
         = false; // Promote/Start: an Inconclusive gate counts as passed (recorded)
+    bool force = false; // outside the plan's maintenance window (needs a reason; recorded)
     bool variantRejected = false; // Start: the state file lists this workload's variant as rejected
     int baselineReplicas = 0; // Start: the baseline's replicas now (what rollback restores)
     std::optional<GateKind> gate; // RetryGate
@@ -37,6 +38,7 @@ struct Requirement
     std::string what; // "api gate Passed", "canary observed for 10m"
     bool met = false;
     std::string detail; // the gate's summary, the time left, ...
+    bool noted = false; // kept in the history's note when met (an override, a second approval)
 };
 
 // What a command would do: allowed or not (and why not), the target stage, the preconditions
@@ -107,6 +109,9 @@ public:
     std::string negativeControlClaimName() const { return m_plan.name + "-negative-control"; }
 
 private:
+    Decision decideVerb(const RolloutState &state, const Command &command) const;
+    void requireGovernance(
+        Decision &decision, const RolloutState &state, const Command &command) const;
     Decision start(const RolloutState &state, const Command &command) const;
     Decision promote(const RolloutState &state, const Command &command) const;
     std::vector<Mutation> stepMutations(int step, int baselineReplicas) const;

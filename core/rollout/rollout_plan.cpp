@@ -15,6 +15,7 @@
 
 #include "core/common/duration.h"
 #include "core/common/utf8.h"
+#include "core/rollout/governance.h"
 #include "core/model/object.h"
 #include "core/model/yaml_codec.h"
 
@@ -633,6 +634,49 @@ void readStopConditions(Context &c, const YAML::Node &node, RolloutPlan &plan)
     }
 }
 
+// spec.owner, spec.approvals and spec.maintenanceWindow: who answers for the rollout, whether a
+// second person approves, and when it may move forward.
+void readGovernance(Context &c, const YAML::Node &spec, RolloutPlan &plan)
+{
+    plan.owner = c.r.string(spec, "spec", "owner", false).value_or("");
+    plan.approvals = int(c.r.integer(spec, "spec", "approvals", 1, 2).value_or(1));
+    const YAML::Node node = spec["maintenanceWindow"];
+    const std::string path = "spec.maintenanceWindow";
+    if (!node.IsDefined() || !c.r.map(node, path, { "days", "start", "duration", "timeZone" }))
+        return;
+    MaintenanceWindow window;
+    const std::vector<std::string> days = c.r.strings(node, path, "days");
+    for (size_t i = 0; i < days.size(); ++i) {
+        if (const std::optional<int> day = weekdayFromName(days[i]))
+            window.days.push_back(*day);
+        else
+            c.r.error(node["days"][i], path + ".days[" + std::to_string(i) + "]",
+                "\"" + days[i] + "\" is not a weekday (Mon..Sun or Monday..Sunday)");
+    }
+    std::sort(window.days.begin(), window.days.end());
+    window.days.erase(std::unique(window.days.begin(), window.days.end()), window.days.end());
+    if (const std::optional<std::string> start = c.r.string(node, path, "start", true)) {
+        if (const std::optional<int> minute = minuteOfDayFromText(*start))
+            window.startMinute = *minute;
+        else
+            c.r.error(node["start"], path + ".start",
+                "must be a local time as HH:MM, 00:00 to 23:59 (is \"" + *start + "\")");
+    }
+    if (!node["duration"].IsDefined())
+        c.r.error(node, path + ".duration", "is required");
+    window.durationMs = c.r.duration(node, path, "duration").value_or(0);
+    if (window.durationMs > 7 * 24 * 3'600'000LL) {
+        c.r.error(node["duration"], path + ".duration", "must be at most 7 days (168h)");
+        window.durationMs = 0;
+    }
+    window.timeZone = c.r.string(node, path, "timeZone", false).value_or("UTC");
+    if (!isKnownTimeZone(window.timeZone))
+        c.r.error(node["timeZone"], path + ".timeZone",
+            "\"" + window.timeZone
+                + "\" is not an IANA time zone this machine knows (such as Europe/Berlin or UTC)");
+    plan.maintenanceWindow = std::move(window);
+}
+
 } // namespace
 
 const StopCondition *RolloutPlan::stopCondition(StopCondition::Type type) const
@@ -749,13 +793,15 @@ PlanParse parsePlan(std::string_view yaml, const QString &baseDir)
             reader.error(root, "spec", "is required");
         } else if (reader.map(spec, "spec",
                        { "baseline", "variant", "traffic", "canary", "shadow", "cutover", "gates",
-                           "stopConditions", "rollback" })) {
+                           "stopConditions", "rollback", "owner", "approvals",
+                           "maintenanceWindow" })) {
             readBaseline(c, spec["baseline"], plan);
             readVariant(c, spec["variant"], plan);
             readTraffic(c, spec["traffic"], plan);
             readStages(c, spec, plan);
             readGates(c, spec["gates"], plan);
             readStopConditions(c, spec["stopConditions"], plan);
+            readGovernance(c, spec, plan);
             if (const YAML::Node rollback = spec["rollback"];
                 rollback.IsDefined() && c.r.map(rollback, "spec.rollback", { "drainWindow" }))
                 plan.rollback.drainMs = c.r.duration(rollback, "spec.rollback", "drainWindow")

@@ -142,6 +142,17 @@ struct RollbackConfig
     int64_t drainMs = 30'000;
 };
 
+// When the verbs that move a rollout forward may be given (spec.maintenanceWindow): on `days`,
+// from `startMinute` local time for `durationMs`, in the IANA time zone `timeZone`. Outside it
+// they need a force and a reason (governance.h).
+struct MaintenanceWindow
+{
+    std::vector<int> days; // ISO weekdays, 1 Monday .. 7 Sunday, ascending; every day by default
+    int startMinute = 0; // after local midnight
+    int64_t durationMs = 0; // at most 7 days
+    std::string timeZone = "UTC";
+};
+
 // A validated plan. `metadata.name` is the rollout's id.
 struct RolloutPlan
 {
@@ -158,6 +169,9 @@ struct RolloutPlan
     NegativeControlConfig negativeControl;
     std::vector<StopCondition> stopConditions;
     RollbackConfig rollback;
+    std::string owner; // spec.owner: who answers for the rollout (shown, not enforced)
+    int approvals = 1; // spec.approvals: 2 = promotion and finalise need a second person
+    std::optional<MaintenanceWindow> maintenanceWindow;
 
     // "inference/llm" — one rollout per workload at a time.
     std::string workloadKey() const { return baseline.ns + "/" + baseline.deployment; }

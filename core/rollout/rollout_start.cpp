@@ -11,6 +11,7 @@
 #include "core/common/json_text.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/evidence_collector.h"
+#include "core/rollout/governance.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_store.h"
 #include "core/rollout/state_writer.h"
@@ -78,6 +79,7 @@ Result<int64_t> createAndQueue(const QString &statePath, const RolloutPlan &plan
     Command start { Verb::Start, request.actor, request.reason };
     start.overrideRejection = request.overrideRejection;
     start.acceptInconclusive = request.acceptInconclusive;
+    start.force = request.force;
     return ControllerInbox(*db).enqueue(plan.name, start, now);
 }
 
@@ -133,6 +135,17 @@ void startRollout(const QString &statePath, const RolloutPlan &plan, const Start
                     qs(rejected->rollout),
                     rejected->reason.empty() ? QString()
                                              : QStringLiteral(": ") + qs(rejected->reason)) };
+        return done(std::move(outcome));
+    }
+    // Outside the window nothing is touched, not even the pre-flight's reads.
+    Command start { Verb::Start, request.actor, request.reason };
+    start.force = request.force;
+    if (const std::optional<Requirement> window = windowRequirement(plan, start, clock.nowMs());
+        window && !window->met) {
+        outcome.error = Error {
+            Error::Code::Conflict,
+            QStringLiteral("%1: %2; nothing was changed").arg(qs(window->what), qs(window->detail))
+        };
         return done(std::move(outcome));
     }
     if (existing->underWay) {

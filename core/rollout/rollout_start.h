@@ -30,6 +30,7 @@ struct StartRequest
     std::string reason;
     bool overrideRejection = false; // start a variant that was rejected before
     bool acceptInconclusive = false; // an Inconclusive pre-flight counts as passed, as theirs
+    bool force = false; // outside the plan's maintenance window (with a reason)
 };
 
 // What became of a start.

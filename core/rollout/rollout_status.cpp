@@ -4,6 +4,7 @@
 
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/controller_lease.h"
+#include "core/rollout/governance.h"
 #include "core/rollout/rollout_machine.h"
 #include "core/rollout/rollout_report.h"
 
@@ -30,6 +31,10 @@ json rolloutStatusJson(const RolloutRecord &record, store::StateDb *state, int64
         document["pendingVerbs"] = std::move(pending);
     }
     document["updatedAt"] = record.updatedAt;
+    if (const PlanParse parsed = parsePlan(record.planYaml); parsed.plan)
+        if (json governance = governanceJson(*parsed.plan, record.state, now);
+            !governance.is_null())
+            document["governance"] = std::move(governance);
     json verbs = json::array();
     for (Verb verb : RolloutMachine::userVerbs(record.state.stage))
         verbs.push_back(verbName(verb));

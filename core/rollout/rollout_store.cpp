@@ -167,6 +167,8 @@ Result<Decision> RolloutStore::execute(const RolloutMachine &machine, RolloutSta
         details["stopAction"] = stopActionName(*command.stopAction);
     if (command.overrideRejection)
         details["overrideRejection"] = true;
+    if (command.force)
+        details["force"] = true;
     AuditEntry entry { 0, at, command.actor, verbName(command.verb), state.id,
         decision.allowed ? transitionText(state, decision) : "refused: " + decision.refusal,
         std::move(details) };

@@ -129,6 +129,9 @@ Answer rolloutVerb(const QString &statePath, const std::string &id, const std::s
         return errorAnswer(400, "reason: a text");
     rollout::Command command { *verb, context.actor, request.value("reason", std::string()) };
     command.acceptInconclusive = request.value("acceptInconclusive", false);
+    if (request.contains("force") && !request["force"].is_boolean())
+        return errorAnswer(400, "force: true or false");
+    command.force = request.value("force", false);
 
     if (!QFileInfo::exists(statePath))
         return errorAnswer(404, "no rollout named " + id + " (no state file yet)");
@@ -315,6 +318,7 @@ void ConsoleRollouts::startFromPlan(Request &request, HttpConnection &connection
         + " (web console)";
     start.reason = request.query.value("reason").value_or("");
     start.acceptInconclusive = request.query.value("acceptInconclusive").value_or("") == "true";
+    start.force = request.query.value("force").value_or("") == "true";
     QPointer<HttpConnection> reply(&connection);
     QPointer<ConsoleRollouts> self(this);
     rollout::RolloutHost *host = m_host;

@@ -13,7 +13,7 @@ DRA_PACKAGES=(
     build-essential cmake ninja-build pkg-config ccache mold clang-format
     qt6-base-dev qt6-base-dev-tools qt6-websockets-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev
     nlohmann-json3-dev libssl-dev openssl libsqlite3-dev libyaml-cpp-dev libre2-dev
-    libgtest-dev libgmock-dev python3-kubernetes xvfb xauth zsh
+    libgtest-dev libgmock-dev python3-kubernetes xvfb xauth zsh tzdata
     chromium
 )
 

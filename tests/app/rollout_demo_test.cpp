@@ -10,6 +10,7 @@
 #include <set>
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -376,3 +377,57 @@ TEST_F(RolloutDemoTest, CanaryFailingMirroredRequestsIsRolledBackByItsErrorRate)
 }
 
 } // namespace
+
+// A plan with a maintenance window that is closed now and `approvals: 2`: a start is refused
+// until forced with a reason, and promotion needs a second person; the audit log keeps both.
+TEST_F(RolloutDemoTest, OutsideTheWindowVerbsNeedForceAndPromotionASecondPerson)
+{
+    const int hour = (QDateTime::currentDateTimeUtc().time().hour() + 12) % 24;
+    const QString plan = demoPlanWith("  rollback:\n    drainWindow: 5s\n",
+        "  rollback:\n    drainWindow: 5s\n  owner: ml-platform\n  approvals: 2\n"
+        "  maintenanceWindow:\n    start: \""
+            + QStringLiteral("%1:00").arg(hour, 2, 10, QLatin1Char('0')).toStdString()
+            + "\"\n    duration: 1h\n    timeZone: UTC\n");
+    ASSERT_FALSE(plan.isEmpty());
+
+    const dra::test::DractlRun closed = rollout({ QStringLiteral("start"), plan });
+    EXPECT_NE(closed.exitCode, 0);
+    EXPECT_NE(closed.err.find("closed, it opens"), std::string::npos) << closed.out << closed.err;
+    const dra::test::DractlRun noReason
+        = rollout({ QStringLiteral("start"), plan, QStringLiteral("--force") });
+    EXPECT_EQ(noReason.exitCode, 2);
+    EXPECT_NE(noReason.err.find("--force needs --reason"), std::string::npos) << noReason.err;
+
+    const dra::test::DractlRun forced = rollout({ QStringLiteral("start"), plan,
+        QStringLiteral("--force"), QStringLiteral("--reason"), QStringLiteral("INC-7: hotfix") });
+    ASSERT_EQ(forced.exitCode, 0) << forced.out << forced.err;
+    EXPECT_NE(forced.out.find("Baseline -> Canary"), std::string::npos) << forced.out;
+
+    const QStringList promote { QStringLiteral("promote"), QString::fromLatin1(kDemoPlanName),
+        QStringLiteral("--force"), QStringLiteral("--reason"), QStringLiteral("looks good") };
+    const dra::test::DractlRun self = rollout(promote);
+    EXPECT_NE(self.exitCode, 0);
+    EXPECT_NE((self.out + self.err).find("started the rollout; another person must approve"),
+        std::string::npos)
+        << self.out << self.err;
+
+    const QByteArray user = qgetenv("USER");
+    qputenv("USER", "second-approver");
+    const dra::test::DractlRun second = rollout(promote);
+    qputenv("USER", user);
+    // Past the approval, the canary's own evidence decides (its window has not run yet).
+    EXPECT_EQ((second.out + second.err).find("another person must approve"), std::string::npos)
+        << second.out << second.err;
+
+    const dra::test::DractlRun status = fromStateFile({ QStringLiteral("status"),
+        QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(status.exitCode, 0) << status.err;
+    const json document = status.document();
+    EXPECT_EQ(document["governance"]["owner"], "ml-platform") << status.out;
+    EXPECT_EQ(document["governance"]["maintenanceWindow"]["open"], false);
+    const dra::test::DractlRun audit = fromStateFile({ QStringLiteral("audit"),
+        QString::fromLatin1(kDemoPlanName), QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(audit.exitCode, 0) << audit.err;
+    EXPECT_NE(audit.out.find("forced outside the window by"), std::string::npos) << audit.out;
+    EXPECT_NE(audit.out.find("INC-7: hotfix"), std::string::npos);
+}

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/rollout/governance.h"
 #include "core/rollout/rollout_machine.h"
 
 namespace dra::views {
@@ -81,6 +82,20 @@ std::optional<rollout::GateKind> gateToRetry(
         if (result.verdict != rollout::Verdict::Passed)
             return kind;
     return std::nullopt;
+}
+
+QString governanceText(const RolloutSnapshot &snapshot)
+{
+    if (!snapshot.state || !snapshot.plan)
+        return {};
+    QStringList parts;
+    for (const rollout::GovernanceFact &fact :
+        rollout::governanceFacts(*snapshot.plan, *snapshot.state, snapshot.at)) {
+        QString label = QString::fromStdString(fact.label);
+        label[0] = label[0].toUpper();
+        parts << label + QStringLiteral(": ") + QString::fromStdString(fact.text);
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString driveText(const RolloutSnapshot &snapshot)

@@ -37,4 +37,8 @@ std::optional<rollout::GateKind> gateToRetry(
 // "Driven by alice on host (pid 42); verbs are queued for it", ...
 QString driveText(const RolloutSnapshot &snapshot);
 
+// The open rollout's owner, second approval and maintenance window at the snapshot's time, one
+// line ("Owner: ml-platform · Window: ...: closed, opens ..."); empty when its plan has none.
+QString governanceText(const RolloutSnapshot &snapshot);
+
 } // namespace dra::views

@@ -56,6 +56,8 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     , m_error(new QLabel(this))
     , m_reason(new QLineEdit(this))
     , m_acceptInconclusive(new QCheckBox(QStringLiteral("Accept inconclusive gates"), this))
+    , m_force(new QCheckBox(QStringLiteral("Force outside the maintenance window"), this))
+    , m_governance(new QLabel(this))
     , m_timeline(new RolloutTimelineModel(this))
     , m_gates(new RolloutGateModel(this))
     , m_audit(new RolloutAuditModel(this))
@@ -70,6 +72,13 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     m_drive->setTextFormat(Qt::PlainText); // shows cluster data or messages about it
     m_chain->setTextFormat(Qt::PlainText);
     m_error->setTextFormat(Qt::PlainText);
+    m_governance->setTextFormat(Qt::PlainText);
+    m_governance->setWordWrap(true);
+    m_governance->setObjectName(QStringLiteral("rolloutGovernance"));
+    m_force->setObjectName(QStringLiteral("forceOutsideWindow"));
+    m_force->setToolTip(
+        QStringLiteral("Needs a reason; recorded in the history and the audit log"));
+    m_force->setVisible(false);
     auto *layout = new QVBoxLayout(this);
 
     auto *top = new QHBoxLayout;
@@ -89,6 +98,8 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     status->addWidget(m_drive, 1);
     status->addWidget(m_chain);
     layout->addLayout(status);
+    m_governance->setVisible(false);
+    layout->addWidget(m_governance);
     m_error->setWordWrap(true);
     m_error->setVisible(false);
     layout->addWidget(m_error);
@@ -109,6 +120,7 @@ RolloutPanel::RolloutPanel(QWidget *parent)
     m_reason->setPlaceholderText(QStringLiteral("Reason (kept in the history and the audit log)"));
     options->addWidget(m_reason, 1);
     options->addWidget(m_acceptInconclusive);
+    options->addWidget(m_force);
     layout->addLayout(options);
 
     m_timelineView->setModel(m_timeline);
@@ -188,6 +200,9 @@ void RolloutPanel::showSnapshot(const RolloutSnapshotPtr &snapshot)
     showRolloutList(*snapshot);
 
     m_drive->setText(driveText(*snapshot));
+    m_governance->setText(governanceText(*snapshot));
+    m_governance->setVisible(!m_governance->text().isEmpty());
+    m_force->setVisible(snapshot->plan && snapshot->plan->maintenanceWindow.has_value());
     m_chain->setText(snapshot->state ? auditChainText(snapshot->verification) : QString());
     m_error->setStyleSheet(QStringLiteral("color: %1").arg(themeColors().errorText.name()));
     m_error->setText(snapshot->error ? snapshot->error->message : QString());
@@ -318,12 +333,14 @@ void RolloutPanel::onVerbClicked(rollout::Verb verb)
     request.verb = verb;
     request.reason = m_reason->text().trimmed().toStdString();
     request.acceptInconclusive = m_acceptInconclusive->isChecked();
+    request.force = !m_force->isHidden() && m_force->isChecked();
     if (verb == rollout::Verb::RetryGate && m_snapshot) {
         request.gate = gateToRetry(*m_snapshot, selectedGate());
         if (!request.gate)
             return appendMessage(QStringLiteral("no gate to retry in this stage"));
     }
     m_reason->clear();
+    m_force->setChecked(false);
     Q_EMIT verbRequested(request);
 }
 

@@ -86,6 +86,8 @@ private:
     QLabel *m_error;
     QLineEdit *m_reason;
     QCheckBox *m_acceptInconclusive;
+    QCheckBox *m_force; // shown for plans with a maintenance window
+    QLabel *m_governance;
     std::map<rollout::Verb, QPushButton *> m_buttons;
     RolloutTimelineModel *m_timeline;
     RolloutGateModel *m_gates;

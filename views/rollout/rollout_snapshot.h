@@ -58,6 +58,7 @@ struct VerbRequest
     rollout::Verb verb = rollout::Verb::Promote;
     std::string reason;
     bool acceptInconclusive = false;
+    bool force = false; // outside the plan's maintenance window
     std::optional<rollout::GateKind> gate; // RetryGate
 };
 

@@ -18,6 +18,7 @@
 #include "app/dractl/commands/stop_signal.h"
 #include "core/common/duration.h"
 #include "core/common/json_text.h"
+#include "core/rollout/governance.h"
 #include "core/rollout/audit_log.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/controller_lease.h"
@@ -158,6 +159,12 @@ void printDetail(const rollout::RolloutRecord &record, const std::string &contro
         text += "  driver    " + controller + "\n";
     if (!parsed.plan)
         text += "  (the stored plan no longer validates)\n";
+    else
+        for (const rollout::GovernanceFact &fact :
+            rollout::governanceFacts(*parsed.plan, s, QDateTime::currentMSecsSinceEpoch()))
+            text += "  " + fact.label
+                + std::string(fact.label.size() < 10 ? 10 - fact.label.size() : 1, ' ') + fact.text
+                + "\n";
     text += "Gates:\n";
     if (s.gates.empty())
         text += "  none evaluated in this stage\n";

@@ -49,6 +49,17 @@ std::string actorName()
     return rollout::localUserName();
 }
 
+// A force outside the maintenance window is recorded with its reason: refuse one without.
+bool forceHasReason(const QCommandLineParser &parser, const QString &verb)
+{
+    if (!parser.isSet(QStringLiteral("force"))
+        || !parser.value(QStringLiteral("reason")).trimmed().isEmpty())
+        return true;
+    err(QStringLiteral("dractl rollout %1: --force needs --reason (it is kept in the audit log)\n")
+            .arg(verb));
+    return false;
+}
+
 QString wallClockText()
 {
     return QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss"));
@@ -275,6 +286,8 @@ int runRolloutStart(const QStringList &arguments)
         QStringLiteral("Start a variant that was rejected before.") });
     parser.addOption({ QStringLiteral("accept-inconclusive"),
         QStringLiteral("Let an Inconclusive pre-flight count as passed (recorded as yours).") });
+    parser.addOption({ QStringLiteral("force"),
+        QStringLiteral("Act outside the plan's maintenance window (needs --reason; recorded).") });
     parser.addPositionalArgument(
         QStringLiteral("PLAN"), QStringLiteral("The RolloutPlan YAML file."));
     int exitCode = Ok;
@@ -288,6 +301,8 @@ int runRolloutStart(const QStringList &arguments)
         return exitCode;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout start: name one plan file\n")), Usage;
+    if (!forceHasReason(parser, QStringLiteral("start")))
+        return Usage;
     const QString file = parser.positionalArguments().front();
     const rollout::PlanParse parsed = rollout::readPlanFile(file);
     if (!parsed.plan) {
@@ -301,7 +316,8 @@ int runRolloutStart(const QStringList &arguments)
     rollout::StartRequest request { actorName(),
         parser.value(QStringLiteral("reason")).toStdString(),
         parser.isSet(QStringLiteral("override-rejection")),
-        parser.isSet(QStringLiteral("accept-inconclusive")) };
+        parser.isSet(QStringLiteral("accept-inconclusive")),
+        parser.isSet(QStringLiteral("force")) };
     const std::variant<int64_t, int> started
         = startPlan(parser, *state, plan, request, QStringLiteral("start"));
     if (const int *status = std::get_if<int>(&started))
@@ -477,6 +493,8 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         QStringLiteral("Why, for the history and the audit log."), QStringLiteral("text") });
     parser.addOption({ QStringLiteral("accept-inconclusive"),
         QStringLiteral("promote: let Inconclusive gates count as passed (recorded as yours).") });
+    parser.addOption({ QStringLiteral("force"),
+        QStringLiteral("Act outside the plan's maintenance window (needs --reason; recorded).") });
     parser.addOption({ QStringLiteral("gate"),
         QStringLiteral("retry-gate: the gate to evaluate again."), QStringLiteral("name") });
     parser.addOption({ QStringLiteral("wait"),
@@ -496,6 +514,8 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
         return err(QStringLiteral("dractl rollout: unknown verb %1\n").arg(verbText)), Usage;
     if (parser.positionalArguments().size() != 1)
         return err(QStringLiteral("dractl rollout %1: name one rollout\n").arg(verbText)), Usage;
+    if (!forceHasReason(parser, verbText))
+        return Usage;
     const std::optional<int64_t> waitMs
         = common::parseDuration(parser.value(QStringLiteral("wait")).toStdString());
     if (!waitMs)
@@ -506,6 +526,7 @@ int runRolloutVerb(const QStringList &arguments, const QString &verbText)
     rollout::Command command { *verb, actorName(),
         parser.value(QStringLiteral("reason")).toStdString() };
     command.acceptInconclusive = parser.isSet(QStringLiteral("accept-inconclusive"));
+    command.force = parser.isSet(QStringLiteral("force"));
     if (*verb == rollout::Verb::RetryGate) {
         command.gate = rollout::gateFromName(parser.value(QStringLiteral("gate")).toStdString());
         if (!command.gate)

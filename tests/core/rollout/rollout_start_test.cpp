@@ -149,3 +149,30 @@ TEST_F(RolloutStartTest, ARejectedVariantStartsAgainOnlyOverridden)
     ASSERT_TRUE(pending && !pending->empty());
     EXPECT_TRUE(pending->back().command.overrideRejection) << "the controller is told too";
 }
+
+TEST_F(RolloutStartTest, OutsideTheWindowAStartIsRefusedBeforeThePreflight)
+{
+    const dra::rollout::PlanParse parsed = parsePlan(test::examplePlanText()
+        + "  maintenanceWindow:\n    start: \"03:00\"\n    duration: 1m\n    timeZone: UTC\n");
+    ASSERT_TRUE(parsed.plan);
+    std::optional<StartOutcome> outcome;
+    // ManualClock starts at 22:13 UTC: the window of 03:00 is closed.
+    startRollout(statePath(), *parsed.plan, { "alice" }, m_cluster, m_clock, &m_context,
+        [&outcome](StartOutcome got) { outcome = std::move(got); });
+    ASSERT_TRUE(outcome && !outcome->started());
+    EXPECT_NE(outcome->error->message.toStdString().find("closed, it opens"), std::string::npos)
+        << outcome->error->message.toStdString();
+    EXPECT_FALSE(outcome->preflight) << "nothing is read or written outside the window";
+    EXPECT_FALSE(QFile::exists(statePath()));
+
+    StartRequest forced { "alice", "hotfix for INC-1" };
+    forced.force = true;
+    outcome.reset();
+    startRollout(statePath(), *parsed.plan, forced, m_cluster, m_clock, &m_context,
+        [&outcome](StartOutcome got) { outcome = std::move(got); });
+    ASSERT_TRUE(outcome && outcome->started()) << outcome->error->message.toStdString();
+    dra::store::StateDb db = openState();
+    const auto pending = ControllerInbox(db).pending(m_plan.name);
+    ASSERT_TRUE(pending && pending->size() == 1u);
+    EXPECT_TRUE(pending->front().command.force) << "the force travels with the queued start";
+}

@@ -128,10 +128,25 @@ function gateBlocks(gates) {
   return { blocks, urls };
 }
 
+// The plan's owner, second approval and maintenance window, as the core words them
+// (core/rollout/governance.h).
+function governanceStats(g) {
+  return (g?.facts ?? []).map((fact) => h('div', { class: 'stat' },
+    h('span', { class: 'stat-label' }, fact.label[0].toUpperCase() + fact.label.slice(1)),
+    h('span', {
+      class: `stat-value ${fact.label === 'window' ? (g.maintenanceWindow.open ? 'ok-text' : 'warn-text') : ''}`,
+      id: `rollout-${fact.label}`,
+      dataset: fact.label === 'window' ? { open: String(g.maintenanceWindow.open) } : {},
+    }, fact.text)));
+}
+
 function renderDetail(context, name) {
   const heading = h('h2', {}, link('#/rollouts', 'Rollouts'), ' / ', name);
   const summary = h('div', { class: 'totals', id: 'rollout-summary' });
   const reason = h('input', { type: 'text', id: 'verb-reason', placeholder: 'Reason (kept in the history and the audit log)', size: 48 });
+  // Outside the plan's maintenance window a verb needs this and a reason; shown only for such plans.
+  const force = h('input', { type: 'checkbox', id: 'verb-force' });
+  const forceLabel = h('label', { id: 'verb-force-label', hidden: true, title: 'Act outside the maintenance window (needs a reason; recorded)' }, force, ' Force outside the window');
   const buttons = new Map(VERBS.map(([verb, label]) => [verb, h('button', { type: 'button', class: `verb verb-${verb}`, dataset: { verb } }, label)]));
   const confirmBox = h('div', { class: 'banner warn', id: 'verb-confirm', hidden: true });
   const result = h('p', { id: 'verb-result', class: 'muted' });
@@ -143,7 +158,7 @@ function renderDetail(context, name) {
   const verification = h('p', { id: 'audit-verification' });
   const audit = h('div', { id: 'rollout-audit' });
   fill(context.root, heading, summary,
-    h('div', { class: 'toolbar verbs', id: 'rollout-verbs' }, reason, [...buttons.values()], again),
+    h('div', { class: 'toolbar verbs', id: 'rollout-verbs' }, reason, forceLabel, [...buttons.values()], again),
     confirmBox, result,
     h('div', { class: 'rollout-columns' },
       h('div', {}, h('h3', {}, 'Gates of this stage'), gates, pending, h('h3', {}, 'Timeline'), timeline),
@@ -160,10 +175,11 @@ function renderDetail(context, name) {
     fill(result, `${verb}…`);
     try {
       const answer = await context.api.post(`rollouts/${encodeURIComponent(name)}/${verb}`,
-        JSON.stringify({ reason: reason.value.trim() }));
+        JSON.stringify({ reason: reason.value.trim(), force: force.checked }));
       fill(result, `${verb}: ${answer.result}`);
       result.className = 'ok-text';
       reason.value = '';
+      force.checked = false;
     } catch (error) {
       fill(result, `${verb}: ${error.message ?? error}`);
       result.className = 'error-text';
@@ -197,7 +213,9 @@ function renderDetail(context, name) {
       h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, 'Attempt'), h('span', { class: 'stat-value' }, `${data.attempt}, baseline replicas ${data.baselineReplicas}`)),
       h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, 'Driven by'), h('span', { class: 'stat-value', id: 'rollout-driver' }, driverText(data))),
       data.pauseReason && data.stage === 'Paused'
-        ? h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, 'Paused'), h('span', { class: 'stat-value' }, data.pauseReason)) : null);
+        ? h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, 'Paused'), h('span', { class: 'stat-value' }, data.pauseReason)) : null,
+      governanceStats(data.governance));
+    forceLabel.hidden = !data.governance?.maintenanceWindow;
     const allowed = new Set(data.verbs);
     for (const [verb, button] of buttons) {
       button.disabled = !allowed.has(verb);
