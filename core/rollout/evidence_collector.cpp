@@ -132,7 +132,8 @@ struct EvidenceCollector::Gathering
     std::vector<std::string> versions;
     std::string kubernetesVersion; // empty when /version did not answer
     std::optional<json> baseline, canary, route, negativeControl;
-    std::vector<json> pods, claims, slices, events, nodes, deviceClasses;
+    std::vector<json> pods, claims, slices, events, nodes, deviceClasses, daemonSets;
+    std::string daemonSetsError; // only recorded: no DaemonSet list is not a failed pre-flight
     std::vector<model::Object> podObjects;
     std::vector<ProbeResult> probes;
     std::optional<TrafficMetrics> baselineMetrics, canaryMetrics;
@@ -234,6 +235,7 @@ void EvidenceCollector::collect(
         });
         listInto(Kind::Node, "", "", &Gathering::nodes);
         listInto(Kind::ResourceSlice, "", "", &Gathering::slices);
+        gatherBaselineFacts(g);
         next(g);
         return;
     }
@@ -367,6 +369,42 @@ void EvidenceCollector::probe(
         });
 }
 
+void EvidenceCollector::gatherBaselineFacts(std::shared_ptr<Gathering> g)
+{
+    // Facts for the evidence bundle, not checks: what cannot be read is said, never a failure.
+    g->tasks.push_back([this, g](std::function<void()> then) {
+        m_cluster.serverVersion(this, [g, then](Result<std::string> version) {
+            if (version)
+                g->kubernetesVersion = std::move(*version);
+            then();
+        });
+    });
+    g->tasks.push_back([this, g](std::function<void()> then) {
+        m_cluster.list(Kind::DaemonSet, "", "", this, [g, then](Result<std::vector<json>> got) {
+            if (got)
+                g->daemonSets = std::move(*got);
+            else
+                g->daemonSetsError = got.error().message.toStdString();
+            then();
+        });
+    });
+    if (m_plan.application.prometheusUrl.empty())
+        return;
+    g->tasks.push_back([this, g](std::function<void()> then) {
+        const ApplicationGateConfig &app = m_plan.application;
+        query(app.errorRateQuery, m_plan.baseline.deployment,
+            [this, g, then](std::optional<double> rate) {
+                query(m_plan.application.latencyQuery, m_plan.baseline.deployment,
+                    [g, then, rate](std::optional<double> latency) {
+                        if (rate)
+                            g->baselineMetrics
+                                = TrafficMetrics { *rate, latency.value_or(0) * 1000, 0 };
+                        then();
+                    });
+            });
+    });
+}
+
 void EvidenceCollector::query(const std::string &queryText, const std::string &deployment,
     std::function<void(std::optional<double>)> then)
 {
@@ -416,6 +454,11 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     if (g->stage == Stage::Baseline) {
         BaselineEvidence baseline { g->versions, workloadStatusOf(g->baseline), decodeAll(g->nodes),
             decodeAll(g->slices) };
+        baseline.kubernetesVersion = g->kubernetesVersion;
+        baseline.daemonSets = decodeAll(g->daemonSets);
+        baseline.daemonSetsError = g->daemonSetsError;
+        baseline.baselineMetrics = g->baselineMetrics;
+        baseline.identityAttribute = m_plan.node.identityAttribute;
         evidence.gates.push_back(baselineGate(baseline, now));
         return evidence;
     }

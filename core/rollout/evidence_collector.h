@@ -55,6 +55,7 @@ public:
 private:
     struct Gathering;
     void next(std::shared_ptr<Gathering> gathering);
+    void gatherBaselineFacts(std::shared_ptr<Gathering> gathering);
     void evaluate(std::shared_ptr<Gathering> gathering);
     StageEvidence evaluateGathered(const Gathering &gathering);
     void probe(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);

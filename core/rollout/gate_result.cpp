@@ -100,6 +100,8 @@ nlohmann::json gateResultJson(const GateResult &result)
         { "checks", std::move(checks) } };
     if (!result.pictures.empty())
         json["pictures"] = result.pictures;
+    if (!result.facts.is_null())
+        json["facts"] = result.facts;
     return json;
 }
 
@@ -127,6 +129,8 @@ std::optional<GateResult> gateResultFromJson(const nlohmann::json &json)
         for (const auto &[title, svg] : json["pictures"].items())
             if (svg.is_string())
                 result.pictures[title] = svg.get<std::string>();
+    if (json.contains("facts") && json["facts"].is_object())
+        result.facts = json["facts"];
     return result;
 }
 

@@ -38,6 +38,9 @@ struct GateResult
     // Pictures of the evidence, title -> SVG document: the node gate draws the topology of each
     // node the canary runs on, with the devices its claims hold, for the report.
     std::map<std::string, std::string> pictures;
+    // What the gate saw besides its checks, kept for the evidence bundle (the pre-flight's
+    // baseline facts); null when none.
+    nlohmann::json facts;
 
     // The check that decided the verdict (first failed, else first inconclusive), or nullptr.
     const Check *decisive() const;

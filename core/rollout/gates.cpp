@@ -10,6 +10,7 @@
 #include <set>
 
 #include "core/alloc/diagnosis.h"
+#include "core/rollout/baseline_facts.h"
 
 namespace dra::rollout {
 
@@ -671,7 +672,9 @@ GateResult baselineGate(const BaselineEvidence &evidence, int64_t now)
             list += (list.empty() ? "" : ", ") + m;
         checks.push_back(failed("device plugin and DRA apart", "both manage GPUs on " + list));
     }
-    return gateResult(GateKind::Baseline, std::move(checks), now);
+    GateResult result = gateResult(GateKind::Baseline, std::move(checks), now);
+    result.facts = baselineFacts(evidence);
+    return result;
 }
 
 GateResult rollbackGate(const RollbackEvidence &evidence, int64_t now)

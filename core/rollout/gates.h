@@ -119,6 +119,12 @@ struct BaselineEvidence
     WorkloadStatus baseline;
     std::vector<model::Object> nodes;
     std::vector<model::Object> slices;
+    // Recorded as the baseline facts (baseline_facts.h), never judged:
+    std::string kubernetesVersion; // empty when /version did not answer
+    std::vector<model::Object> daemonSets;
+    std::string daemonSetsError; // why they could not be listed, if so
+    std::optional<TrafficMetrics> baselineMetrics;
+    std::string identityAttribute = "uuid"; // the plan's node.identityAttribute
 };
 
 GateResult baselineGate(const BaselineEvidence &evidence, int64_t now = 0);

@@ -77,6 +77,71 @@ void appendGateHtml(std::string &html, const json &gate)
     html += "</div>\n";
 }
 
+std::string joinedText(const json &list)
+{
+    std::string text;
+    if (list.is_array())
+        for (const json &item : list)
+            text += (text.empty() ? "" : ", ")
+                + (item.is_string() ? item.get<std::string>() : item.dump());
+    return text;
+}
+
+// The cluster before the rollout: versions, the baseline, GPUs per node and their managers,
+// the device UUIDs, DaemonSets.
+void appendBaselineFactsHtml(std::string &html, const json &facts)
+{
+    html += "<h2>Baseline facts</h2>\n";
+    if (!facts.is_object()) {
+        html += "<p>No pre-flight with facts is recorded for this rollout.</p>\n";
+        return;
+    }
+    const json &versions = facts.value("versions", json::object());
+    const json &baseline = facts.value("baseline", json::object());
+    std::string base = jsonText(baseline, "readyReplicas") + "/" + jsonText(baseline, "replicas")
+        + " replicas Ready";
+    if (baseline.contains("errorRate"))
+        base += ", error rate " + jsonText(baseline, "errorRate") + ", p95 latency "
+            + jsonText(baseline, "latencyP95Ms") + " ms";
+    html += "<table class=\"summary\"><tr><td>Kubernetes</td><td>"
+        + escapeHtml(jsonText(versions, "kubernetes").empty() ? std::string("unknown")
+                                                              : jsonText(versions, "kubernetes"))
+        + "</td></tr><tr><td>resource.k8s.io</td><td>"
+        + escapeHtml(joinedText(versions.value("resource.k8s.io", json::array())))
+        + "</td></tr><tr><td>baseline</td><td>" + escapeHtml(base) + "</td></tr></table>\n";
+    html += "<table><tr><th>node</th><th>device-plugin GPUs</th><th>DRA drivers</th></tr>";
+    for (const json &node : facts.value("nodes", json::array()))
+        html += "<tr><td>" + escapeHtml(jsonText(node, "name")) + "</td><td>"
+            + escapeHtml(jsonText(node, "devicePluginGpus")) + "</td><td>"
+            + escapeHtml(joinedText(node.value("drivers", json::array()))) + "</td></tr>";
+    html += "</table>\n<details><summary>"
+        + std::to_string(facts.value("devices", json::array()).size()) + " devices"
+        + (facts.value("devicesLeftOut", 0) > 0
+                ? " (" + jsonText(facts, "devicesLeftOut") + " more not listed)"
+                : std::string())
+        + "</summary><table><tr><th>node</th><th>driver</th><th>pool</th><th>device</th><th>UUID</"
+          "th></tr>";
+    for (const json &device : facts.value("devices", json::array()))
+        html += "<tr><td>" + escapeHtml(jsonText(device, "node")) + "</td><td>"
+            + escapeHtml(jsonText(device, "driver")) + "</td><td>"
+            + escapeHtml(jsonText(device, "pool")) + "</td><td>"
+            + escapeHtml(jsonText(device, "name")) + "</td><td><code>"
+            + escapeHtml(jsonText(device, "uuid")) + "</code></td></tr>";
+    html += "</table></details>\n";
+    if (facts.contains("daemonSetsUnknown")) {
+        html += "<p>DaemonSets could not be listed: "
+            + escapeHtml(jsonText(facts, "daemonSetsUnknown")) + "</p>\n";
+        return;
+    }
+    html += "<table><tr><th>DaemonSet</th><th>Ready</th><th>images</th></tr>";
+    for (const json &ds : facts.value("daemonSets", json::array()))
+        html += "<tr><td>" + escapeHtml(jsonText(ds, "namespace") + "/" + jsonText(ds, "name"))
+            + "</td><td>" + escapeHtml(jsonText(ds, "ready") + "/" + jsonText(ds, "desired"))
+            + "</td><td>" + escapeHtml(joinedText(ds.value("images", json::array())))
+            + "</td></tr>";
+    html += "</table>\n";
+}
+
 constexpr std::string_view kReportStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2em auto;max-width:1100px;color:#1d2330;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:2px solid #e3e7ef;padding-bottom:.2em}
@@ -119,8 +184,11 @@ json rolloutReportJson(const RolloutReportInput &input)
     for (const auto &[kind, result] : s.gates)
         gates.push_back(gateResultJson(result));
     json gateHistory = json::array(), mutations = json::array(), entries = json::array();
+    json baselineFacts; // of the latest attempt's pre-flight
     for (const AuditEntry &entry : input.audit) {
         entries.push_back(auditEntryJson(entry));
+        if (entry.action == "create" && entry.details.contains("preflight"))
+            baselineFacts = entry.details["preflight"].value("facts", json());
         if (entry.action == "gate" && entry.details.contains("gate"))
             gateHistory.push_back(
                 { { "at", entry.at }, { "stage", entry.details.value("stage", std::string()) },
@@ -135,8 +203,9 @@ json rolloutReportJson(const RolloutReportInput &input)
     const json verification = auditVerificationJson(input.verification);
     return { { "apiVersion", std::string(kPlanApiVersion) }, { "kind", "RolloutReport" },
         { "generatedAt", input.generatedAt }, { "rollout", rollout },
-        { "plan", plan ? planJson(*plan) : json() }, { "timeline", timeline }, { "gates", gates },
-        { "gateHistory", gateHistory }, { "mutations", mutations },
+        { "plan", plan ? planJson(*plan) : json() }, { "baselineFacts", baselineFacts },
+        { "timeline", timeline }, { "gates", gates }, { "gateHistory", gateHistory },
+        { "mutations", mutations },
         { "audit", { { "entries", entries }, { "verification", verification } } } };
 }
 
@@ -169,6 +238,7 @@ std::string rolloutReportHtml(const RolloutReportInput &input)
                 + " entries, head " + jsonText(verification, "headHash")
                                            : "BROKEN: " + jsonText(verification, "reason"));
     html += "</table>\n";
+    appendBaselineFactsHtml(html, report["baselineFacts"]);
 
     html += "<h2>Timeline</h2>\n<ol class=\"timeline\">";
     for (const json &t : report["timeline"])

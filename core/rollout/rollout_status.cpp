@@ -71,7 +71,8 @@ Result<std::optional<json>> rolloutDetailJson(
     json report = rolloutReportJson(
         { **record, std::move(audit->entries), std::move(audit->verification), now });
     document["stageLabel"] = report["rollout"]["stageLabel"];
-    for (const char *key : { "timeline", "gateHistory", "mutations", "plan", "audit" })
+    for (const char *key :
+        { "timeline", "gateHistory", "mutations", "plan", "audit", "baselineFacts" })
         document[key] = std::move(report[key]);
     return std::optional<json>(std::move(document));
 }

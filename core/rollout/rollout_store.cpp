@@ -88,6 +88,9 @@ Result<void> RolloutStore::create(
         return done;
     AuditEntry entry { 0, at, actor, "create", state.id, "Baseline",
         { { "workload", state.workload }, { "variant", state.variant } } };
+    // The pre-flight, with the baseline facts: the evidence bundle starts from them.
+    if (const auto preflight = state.gates.find(GateKind::Baseline); preflight != state.gates.end())
+        entry.details["preflight"] = gateResultJson(preflight->second);
     if (Result<AuditEntry> logged = m_audit.append(std::move(entry)); !logged)
         return fail(logged.error());
     return transaction->commit();

@@ -211,6 +211,22 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
     const json bundle = json::parse(report.out, nullptr, false);
     ASSERT_FALSE(bundle.is_discarded()) << report.out;
     EXPECT_EQ(bundle["rollout"]["stage"], "Complete") << report.out;
+    // The bundle starts from the cluster as it was before: versions, the baseline and its
+    // metrics, the driver's DaemonSet and the UUIDs of the devices.
+    const json &facts = bundle["baselineFacts"];
+    ASSERT_TRUE(facts.is_object()) << report.out;
+    EXPECT_FALSE(facts["versions"]["kubernetes"].get<std::string>().empty());
+    // (Its metrics are there once the demo's traffic has two samples in the query's range; the
+    // fake cluster's test checks them.)
+    EXPECT_EQ(facts["baseline"]["readyReplicas"], 3) << facts["baseline"].dump();
+    bool driverDaemonSet = false;
+    for (const json &ds : facts["daemonSets"])
+        driverDaemonSet = driverDaemonSet
+            || ds.value("name", "").find("nvidia-dra-driver-gpu") != std::string::npos;
+    EXPECT_TRUE(driverDaemonSet) << facts["daemonSets"].dump();
+    ASSERT_FALSE(facts["devices"].empty());
+    EXPECT_TRUE(facts["devices"][0].value("uuid", "").starts_with("GPU-"))
+        << facts["devices"][0].dump();
     // The node gate's evidence includes the topology of the canary's node, drawn with its claim.
     bool nodePictured = false;
     for (const json &entry : bundle["gateHistory"])

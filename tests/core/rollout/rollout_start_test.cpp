@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "core/rollout/controller_inbox.h"
+#include "core/rollout/rollout_report.h"
 #include "core/rollout/rollout_store.h"
 #include "core/store/state_db.h"
 #include "tests/support/fake_cluster.h"
@@ -148,6 +149,47 @@ TEST_F(RolloutStartTest, ARejectedVariantStartsAgainOnlyOverridden)
     const auto pending = ControllerInbox(db).pending(m_plan.name);
     ASSERT_TRUE(pending && !pending->empty());
     EXPECT_TRUE(pending->back().command.overrideRejection) << "the controller is told too";
+}
+
+TEST_F(RolloutStartTest, ThePreflightKeepsTheBaselineFactsForTheEvidenceBundle)
+{
+    m_cluster.put(nlohmann::json::parse(R"({"apiVersion":"apps/v1","kind":"DaemonSet",
+        "metadata":{"name":"nvidia-dra-driver-gpu-kubelet-plugin","namespace":"gpu-operator"},
+        "spec":{"selector":{"matchLabels":{"app":"dra"}},"template":{"metadata":{"labels":{"app":"dra"}},
+          "spec":{"containers":[{"name":"plugin","image":"nvcr.io/nvidia/k8s-dra-driver-gpu:v25.8.0"}]}}},
+        "status":{"desiredNumberScheduled":1,"numberReady":1}})"));
+    nlohmann::json pluginNode = *m_cluster.object(dra::model::Kind::Node, "", "node-b");
+    pluginNode["status"]["capacity"] = pluginNode["status"]["allocatable"];
+    m_cluster.put(pluginNode);
+    ASSERT_TRUE(start({ "alice" }).started());
+
+    dra::store::StateDb db = openState();
+    RolloutStore store(db);
+    const auto record = store.load(m_plan.name);
+    ASSERT_TRUE(record && *record);
+    const auto audit = store.audit().entries(m_plan.name);
+    ASSERT_TRUE(audit.has_value());
+    const nlohmann::json facts = rolloutReportJson({ **record, *audit, {}, 0 })["baselineFacts"];
+    ASSERT_TRUE(facts.is_object()) << "the report starts from the pre-flight's facts";
+
+    EXPECT_EQ(facts["versions"]["kubernetes"], m_cluster.kubernetesVersion);
+    EXPECT_EQ(facts["baseline"]["readyReplicas"], 8);
+    // The baseline's own metrics, from the plan's Prometheus queries.
+    EXPECT_DOUBLE_EQ(facts["baseline"]["errorRate"].get<double>(), 0.001);
+    // Which manager has the GPUs of each node: the device plugin on node-b, DRA on node-a.
+    ASSERT_EQ(facts["nodes"].size(), 2u) << facts["nodes"].dump();
+    EXPECT_EQ(facts["nodes"][0]["name"], "node-a");
+    EXPECT_EQ(facts["nodes"][0]["drivers"], nlohmann::json::array({ "gpu.nvidia.com" }));
+    EXPECT_EQ(facts["nodes"][1]["devicePluginGpus"], 8);
+    ASSERT_EQ(facts["devices"].size(), 8u);
+    EXPECT_TRUE(facts["devices"][0]["uuid"].get<std::string>().starts_with("GPU-"));
+    ASSERT_EQ(facts["daemonSets"].size(), 1u);
+    EXPECT_EQ(facts["daemonSets"][0]["ready"], 1);
+    EXPECT_EQ(facts["daemonSets"][0]["images"][0], "nvcr.io/nvidia/k8s-dra-driver-gpu:v25.8.0");
+
+    const std::string html = rolloutReportHtml({ **record, *audit, {}, 0 });
+    EXPECT_NE(html.find("<h2>Baseline facts</h2>"), std::string::npos);
+    EXPECT_LT(html.find("Baseline facts"), html.find("<h2>Timeline</h2>"));
 }
 
 TEST_F(RolloutStartTest, OutsideTheWindowAStartIsRefusedBeforeThePreflight)
