@@ -381,6 +381,7 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
     case Kind::ServiceAccount:
     case Kind::StatefulSet:
     case Kind::NetworkPolicy:
+    case Kind::ResourcePoolStatusRequest:
     case Kind::Unknown:
         break;
     }

@@ -49,6 +49,8 @@ const std::vector<KindInfo> &registry()
             true, "v1" },
         { Kind::NetworkPolicy, kNetworkingGroup, "NetworkPolicy", "networkpolicies",
             "networkpolicy", { "netpol" }, true, "v1" },
+        { Kind::ResourcePoolStatusRequest, kResourceGroup, "ResourcePoolStatusRequest",
+            "resourcepoolstatusrequests", "resourcepoolstatusrequest", {}, false, "v1alpha3" },
     };
     return kinds;
 }
@@ -120,7 +122,8 @@ bool isRbacKind(Kind kind)
 
 bool isMirrored(Kind kind)
 {
-    return kind != Kind::ServiceAccount && kind != Kind::StatefulSet && kind != Kind::NetworkPolicy;
+    return kind != Kind::ServiceAccount && kind != Kind::StatefulSet && kind != Kind::NetworkPolicy
+        && kind != Kind::ResourcePoolStatusRequest;
 }
 
 std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion)

@@ -40,6 +40,9 @@ enum class Kind {
     ServiceAccount,
     StatefulSet,
     NetworkPolicy,
+    // A question to the cluster (resource.k8s.io/v1alpha3, Kubernetes 1.36): each pool's device
+    // totals as the cluster counts them. Created on demand, answered in its status, deleted.
+    ResourcePoolStatusRequest,
     Unknown,
 };
 

@@ -150,7 +150,14 @@ Result<Object> decodeObject(json &&value)
 
     const auto [group, version] = splitApiVersion(apiVersion);
     std::optional<json> converted;
-    if (group == kResourceGroup && version != "v1") {
+    // A kind that only exists in an alpha version is read as served, never converted.
+    const bool alphaOnly = info->preferredVersion != "v1";
+    if (alphaOnly && version != info->preferredVersion) {
+        return fail(Error::Code::Unsupported,
+            qs(who)
+                + QStringLiteral(": %1 exists only as %2/%3")
+                      .arg(qs(kindName), qs(group), qs(info->preferredVersion)));
+    } else if (group == kResourceGroup && version != "v1" && !alphaOnly) {
         if (!isKnownResourceVersion(version))
             return fail(Error::Code::Unsupported,
                 qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
@@ -158,7 +165,7 @@ Result<Object> decodeObject(json &&value)
         if (!v1)
             return fail(v1.error()); // conversion errors already name the object
         converted = std::move(*v1);
-    } else if (!isReadableVersion(group, version)) {
+    } else if (!alphaOnly && !isReadableVersion(group, version)) {
         return fail(Error::Code::Unsupported,
             qs(who) + QStringLiteral(": API version %1 is not supported").arg(qs(apiVersion)));
     }

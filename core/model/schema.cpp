@@ -181,6 +181,7 @@ public:
         addWorkloadKinds(m_builder, m_common, *this);
         addRbacKinds(m_builder, m_common, *this);
         addSetupKinds(m_builder, m_common, *this);
+        addPoolStatusKinds(m_builder, m_common, *this);
         m_kinds.reserve(m_names.size());
         for (std::size_t i = 0; i < m_names.size(); ++i)
             m_kinds.push_back(

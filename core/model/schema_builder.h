@@ -77,6 +77,7 @@ void addResourceKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sin
 void addWorkloadKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 void addRbacKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 void addSetupKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
+void addPoolStatusKinds(SchemaBuilder &b, const CommonNodes &common, KindSink &sink);
 
 // A metav1.LabelSelector: matchLabels and matchExpressions.
 const SchemaNode *labelSelector(SchemaBuilder &b, std::string description);

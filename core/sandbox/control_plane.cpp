@@ -110,6 +110,7 @@ Result<bool> ControlPlane::runPass()
         m_scheduler.reconcile(pass);
         m_kubelet.reconcile(pass);
         m_claimReleaser.reconcile(pass);
+        m_poolStatus.reconcile(pass);
     } catch (const std::exception &error) {
         // nlohmann throws on an object of an unexpected shape; one bad object must not stop
         // the demo, and nothing of this pass is stored.

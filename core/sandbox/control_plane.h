@@ -15,6 +15,7 @@
 #include "core/common/result.h"
 #include "core/common/clock.h"
 #include "core/sandbox/claim_releaser.h"
+#include "core/sandbox/pool_status_controller.h"
 #include "core/sandbox/demo_kubelet.h"
 #include "core/sandbox/deployment_controller.h"
 #include "core/sandbox/garbage_collector.h"
@@ -95,6 +96,7 @@ private:
     PodScheduler m_scheduler;
     DemoKubelet m_kubelet;
     ClaimReleaser m_claimReleaser;
+    PoolStatusController m_poolStatus;
     PodResponders m_responders;
     TrafficMetrics m_metrics;
     TrafficSource m_traffic;

@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "core/inventory/pool_status.h"
 #include "core/inventory/device_access.h"
 #include "core/inventory/device_quota.h"
 #include "core/inventory/readiness.h"
@@ -72,6 +73,43 @@ Answer templateCheck(const ConsoleState &state, const QueryParams &query,
     return { 200, std::move(*check) };
 }
 
+// A driver's pools, ours alone (GET) or beside the cluster's answer the page obtained with the
+// user's credentials (POST {"status": <the ResourcePoolStatusRequest's status>}, or
+// {"unanswered": "why not"}).
+Answer pools(const inventory::Snapshot &snapshot, const QueryParams &query, std::string_view body)
+{
+    inventory::PoolQuery pq { param(query, "driver"), param(query, "pool"), 100 };
+    if (const std::string limit = param(query, "limit"); !limit.empty()) {
+        try {
+            pq.limit = std::stoi(limit);
+        } catch (const std::exception &) {
+            pq.limit = 0;
+        }
+    }
+    if (const std::vector<std::string> errors = inventory::poolQueryErrors(pq); !errors.empty())
+        return errorAnswer(400, errors.front());
+    const inventory::PoolCount ours
+        = inventory::countPools(snapshot, pq, inventory::TaintCounting::Counted);
+    std::optional<inventory::PoolCount> cluster;
+    std::string why = "the cluster was not asked";
+    if (!body.empty()) {
+        const json posted = json::parse(body, nullptr, false);
+        if (!posted.is_object() || (!posted.contains("status") && !posted.contains("unanswered")))
+            return errorAnswer(400,
+                "the body is {\"status\": <a ResourcePoolStatusRequest's status>} or "
+                "{\"unanswered\": \"why not\"}");
+        if (posted.contains("status")) {
+            Result<inventory::PoolCount> read = inventory::poolCountFromStatus(posted["status"]);
+            if (!read)
+                return invalid(read.error());
+            cluster = std::move(*read);
+        } else {
+            why = "the cluster gave no answer: " + posted.value("unanswered", std::string());
+        }
+    }
+    return { 200, inventory::poolComparisonJson(inventory::comparePools(pq, ours, cluster, why)) };
+}
+
 Answer topology(const ConsoleState &state, const std::string &node)
 {
     Result<json> layout = topologyLayoutDocument(*state.snapshot, node);
@@ -85,7 +123,7 @@ Answer topology(const ConsoleState &state, const std::string &node)
 
 bool takesBody(std::string_view path)
 {
-    return path == "templates/check" || path == "templates/negative-control";
+    return path == "templates/check" || path == "templates/negative-control" || path == "pools";
 }
 
 Answer errorAnswer(int status, const std::string &message)
@@ -126,7 +164,7 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
         return errorAnswer(404,
             "the console API has info, overview, devices, device, classes, "
             "claims, templates, templates/check, templates/negative-control, topology, lint, "
-            "readiness, migration, free, quota, access, cel/check, "
+            "readiness, migration, free, quota, access, pools, cel/check, "
             "cel/eval and explain");
     const inventory::Snapshot &snapshot = *state.snapshot;
     const std::string &what = segments[0];
@@ -153,6 +191,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
                     inventory::deviceAccess(snapshot,
                         { query.value("class").value_or(""),
                             query.value("namespace").value_or("") })) };
+        if (what == "pools")
+            return pools(snapshot, query, body);
         if (what == "readiness")
             return { 200, inventory::toJson(inventory::readiness(snapshot, state.streams)) };
         if (what == "migration")
@@ -247,8 +287,8 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
     if (request.method != "GET" && request.method != "HEAD" && !post) {
         connection.respond(toResponse(errorAnswer(405,
             "the console API only reads (GET; POST to templates/check or "
-            "templates/negative-control "
-            "with the text to check)")));
+            "templates/negative-control with the text to check, to pools with the cluster's "
+            "answer)")));
         return;
     }
     QPointer<HttpConnection> reply(&connection);

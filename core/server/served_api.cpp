@@ -48,7 +48,9 @@ ServedApi::ServedApi(std::string_view gitVersion, bool writable)
         m_gitVersion.insert(0, "v");
     m_major = release->first;
     m_minor = release->second;
-    if (m_minor >= 34)
+    if (m_minor >= 36)
+        m_resourceVersions = { "v1", "v1beta2", "v1beta1", "v1alpha3" };
+    else if (m_minor >= 34)
         m_resourceVersions = { "v1", "v1beta2", "v1beta1" };
     else if (m_minor == 33)
         m_resourceVersions = { "v1beta2", "v1beta1", "v1alpha3" };
@@ -90,6 +92,10 @@ std::vector<const model::KindInfo *> ServedApi::kinds(
             continue;
         if (kind.kind == model::Kind::DeviceTaintRule
             && (!m_deviceTaintRules || version == "v1beta1"))
+            continue;
+        // From 1.34 on, v1alpha3 holds only ResourcePoolStatusRequest (added in 1.36).
+        const bool poolStatus = kind.kind == model::Kind::ResourcePoolStatusRequest;
+        if (poolStatus != (version == "v1alpha3" && m_minor >= 34))
             continue;
         kinds.push_back(&kind);
     }
@@ -163,6 +169,7 @@ bool hasStatusSubresource(const model::KindInfo &kind)
     case model::Kind::Service:
     case model::Kind::HTTPRoute:
     case model::Kind::StatefulSet:
+    case model::Kind::ResourcePoolStatusRequest:
         return true;
     default:
         return false;

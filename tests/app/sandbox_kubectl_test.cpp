@@ -433,6 +433,81 @@ TEST_F(SandboxKubectlTest, DeviceQuotasAreCountedAndAClaimOverThemIsFlagged)
         << classes.out;
 }
 
+// The demo answers ResourcePoolStatusRequests as a 1.36 cluster does, kubectl reads the answer,
+// and `dractl pools` and the console API set it beside the mirror's own count; a user who may
+// not create requests gets ours alone, with the reason.
+TEST_F(SandboxKubectlTest, PoolStatusRequestsAreAnsweredAndComparedWithTheMirror)
+{
+    const QString request = writeTestFile(m_dir.filePath(QStringLiteral("pools.yaml")),
+        "apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\n"
+        "metadata: {name: gpu-pools}\nspec: {driver: gpu.nvidia.com, limit: 1}\n");
+    const DractlRun created = kubectl({ QStringLiteral("create"), QStringLiteral("-f"), request });
+    ASSERT_EQ(created.exitCode, 0) << created.err;
+    nlohmann::json status;
+    QElapsedTimer waited;
+    waited.start();
+    while (!status.contains("poolCount") && waited.elapsed() < 20'000) {
+        QThread::msleep(100);
+        const DractlRun got
+            = kubectl({ QStringLiteral("get"), QStringLiteral("resourcepoolstatusrequest"),
+                QStringLiteral("gpu-pools"), QStringLiteral("-o"), QStringLiteral("json") });
+        ASSERT_EQ(got.exitCode, 0) << got.err;
+        status = nlohmann::json::parse(got.out).value("status", nlohmann::json::object());
+    }
+    ASSERT_TRUE(status.contains("poolCount")) << status.dump();
+    EXPECT_GE(status["poolCount"].get<int>(), 1);
+    ASSERT_EQ(status["pools"].size(), 1u) << "limit: 1";
+    const nlohmann::json &pool = status["pools"][0];
+    EXPECT_EQ(pool["driver"], "gpu.nvidia.com");
+    EXPECT_GT(pool["totalDevices"].get<int>(), 0) << pool.dump();
+    EXPECT_EQ(pool["availableDevices"].get<int>() + pool["allocatedDevices"].get<int>(),
+        pool["totalDevices"].get<int>());
+    EXPECT_EQ(status["conditions"][0]["type"], "Complete");
+    const DractlRun removed = kubectl({ QStringLiteral("delete"),
+        QStringLiteral("resourcepoolstatusrequest"), QStringLiteral("gpu-pools") });
+    EXPECT_EQ(removed.exitCode, 0) << removed.err;
+
+    // The console API sets the cluster's answer beside the mirror's count: they agree.
+    const QString body = writeTestFile(m_dir.filePath(QStringLiteral("answer.json")),
+        nlohmann::json { { "status", status } }.dump());
+    const DractlRun compared = kubectl({ QStringLiteral("create"), QStringLiteral("--raw"),
+        QStringLiteral("/console/v1/pools?driver=gpu.nvidia.com&limit=1"), QStringLiteral("-f"),
+        body });
+    ASSERT_EQ(compared.exitCode, 0) << compared.err;
+    const nlohmann::json comparison = nlohmann::json::parse(compared.out);
+    EXPECT_EQ(comparison["source"], "cluster");
+    EXPECT_EQ(comparison["differing"], 0) << compared.out;
+
+    // dractl asks the cluster itself (creating and deleting its own request) and compares with
+    // a cache mirrored from it.
+    const QString cache = m_dir.filePath(QStringLiteral("mirror.db"));
+    const DractlRun synced = dractl({ QStringLiteral("sync"), QStringLiteral("--once"),
+        QStringLiteral("--kubeconfig"), kubeconfig(), QStringLiteral("--cache"), cache });
+    ASSERT_EQ(synced.exitCode, 0) << synced.err;
+    const DractlRun pools = dractl({ QStringLiteral("pools"), QStringLiteral("--driver"),
+        QStringLiteral("gpu.nvidia.com"), QStringLiteral("--kubeconfig"), kubeconfig(),
+        QStringLiteral("--cache"), cache, QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(pools.exitCode, 0) << pools.err;
+    const nlohmann::json asked = pools.document();
+    EXPECT_EQ(asked["source"], "cluster") << pools.out;
+    EXPECT_EQ(asked["differing"], 0) << pools.out;
+    EXPECT_EQ(asked["clusterPoolCount"], status["poolCount"]);
+    const DractlRun left
+        = kubectl({ QStringLiteral("get"), QStringLiteral("resourcepoolstatusrequests"),
+            QStringLiteral("-o"), QStringLiteral("name") });
+    EXPECT_EQ(left.out, "") << "dractl deletes the request it made";
+
+    // The viewer may not create requests: ours alone, and why.
+    const DractlRun viewer = dractl({ QStringLiteral("pools"), QStringLiteral("--driver"),
+        QStringLiteral("gpu.nvidia.com"), QStringLiteral("--kubeconfig"), kubeconfig(),
+        QStringLiteral("--context"), QStringLiteral("demo-viewer"), QStringLiteral("--cache"),
+        cache, QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(viewer.exitCode, 0) << viewer.err;
+    EXPECT_EQ(viewer.document()["source"], "ours") << viewer.out;
+    EXPECT_NE(viewer.document()["note"].get<std::string>().find("forbidden"), std::string::npos)
+        << viewer.out;
+}
+
 TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
 {
     const QString manifests = QStringLiteral(DRA_SOURCE_DIR "/installer/kubernetes");

@@ -17,8 +17,19 @@ std::vector<std::string> resourceVersions(const char *release)
 
 TEST(ServedApiTest, ReleasesServeTheirResourceVersionsPreferredFirst)
 {
+    EXPECT_EQ(resourceVersions("v1.36.0"),
+        (std::vector<std::string> { "v1", "v1beta2", "v1beta1", "v1alpha3" }));
     EXPECT_EQ(
-        resourceVersions("v1.36.0"), (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+        resourceVersions("v1.35.0"), (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+    // From 1.36 v1alpha3 serves ResourcePoolStatusRequest alone; before, the older kinds.
+    const ServedApi v136("v1.36.0");
+    const std::vector<const model::KindInfo *> alpha = v136.kinds("resource.k8s.io", "v1alpha3");
+    ASSERT_EQ(alpha.size(), 1u);
+    EXPECT_EQ(alpha[0]->kind, model::Kind::ResourcePoolStatusRequest);
+    EXPECT_EQ(v136.preferredApiVersion(*alpha[0]), "resource.k8s.io/v1alpha3");
+    EXPECT_EQ(v136.kind("resource.k8s.io", "v1", "resourcepoolstatusrequests"), nullptr);
+    for (const model::KindInfo *kind : ServedApi("v1.33.0").kinds("resource.k8s.io", "v1alpha3"))
+        EXPECT_NE(kind->kind, model::Kind::ResourcePoolStatusRequest);
     EXPECT_EQ(resourceVersions("v1.33.1-gke.100"),
         (std::vector<std::string> { "v1beta2", "v1beta1", "v1alpha3" }));
     EXPECT_EQ(resourceVersions("1.32"), (std::vector<std::string> { "v1beta1", "v1alpha3" }));
