@@ -21,6 +21,46 @@ const leftOut = await load('left_out.js');
 const classesView = await load('views/classes.js');
 const claimsView = await load('views/claims.js');
 const accessView = await load('views/access.js');
+const poolStatus = await load('pool_status.js');
+
+// Asking the cluster for its pool totals: create, read until answered, always delete; a cluster
+// without the kind or a refusal is an answer of its own.
+{
+  const calls = [];
+  let reads = 0;
+  const answered = { poolCount: 2, pools: [] };
+  const fake = async (token, method, path, options) => {
+    calls.push(`${method} ${path}`);
+    if (method === 'POST') {
+      assert.equal(JSON.parse(options.body).spec.driver, 'gpu.nvidia.com');
+      return { status: 201, body: { metadata: { name: 'draconsole-pools-x1' } } };
+    }
+    if (method === 'GET') return { status: 200, body: ++reads < 3 ? {} : { status: answered } };
+    return { status: 200, body: {} };
+  };
+  const answer = await poolStatus.askPoolStatus('t', { driver: 'gpu.nvidia.com' }, { request: fake, sleep: async () => {} });
+  assert.deepEqual(answer, { status: answered });
+  const base = poolStatus.POOL_STATUS_REQUESTS;
+  assert.deepEqual(calls, [`POST ${base}`, `GET ${base}/draconsole-pools-x1`, `GET ${base}/draconsole-pools-x1`,
+    `GET ${base}/draconsole-pools-x1`, `DELETE ${base}/draconsole-pools-x1`]);
+
+  const missing = await poolStatus.askPoolStatus('t', { driver: 'd' }, { request: async () => ({ status: 404, body: null }) });
+  assert.match(missing.unanswered, /does not serve ResourcePoolStatusRequest/);
+  const forbidden = await poolStatus.askPoolStatus('t', { driver: 'd' },
+    { request: async () => ({ status: 403, body: { message: 'resourcepoolstatusrequests is forbidden' } }) });
+  assert.deepEqual(forbidden, { unanswered: 'resourcepoolstatusrequests is forbidden' });
+  const deleted = [];
+  const silent = await poolStatus.askPoolStatus('t', { driver: 'd' }, {
+    request: async (token, method, path) => {
+      if (method === 'DELETE') deleted.push(path);
+      return method === 'POST' ? { status: 201, body: { metadata: { name: 'q' } } } : { status: 200, body: {} };
+    },
+    sleep: async () => {},
+    timeoutMs: 500,
+  });
+  assert.match(silent.unanswered, /no status within 0.5 s/);
+  assert.equal(deleted.length, 1, 'the unanswered request is deleted too');
+}
 
 // A device's conditions as its driver reported them in the claim.
 {

@@ -472,6 +472,29 @@ try {
       + `a label after it shown ${Date.now() - labelled} ms after kubectl returned: ok`);
   }
 
+  // Pool status: the page asks the demo cluster (a ResourcePoolStatusRequest made with the
+  // page's token and deleted after) and sets the answer beside the mirror's count.
+  {
+    await page.evaluate(() => { window.location.hash = '#/free?by=pool'; });
+    await page.waitForSelector(READY.free);
+    // A driver of the inventory is suggested; the GPUs' is asked for.
+    await page.waitForFunction(() => document.getElementById('pools-driver').value !== '');
+    await page.fill('#pools-driver', 'gpu.nvidia.com');
+    await page.click('#pools-ask');
+    const summary = page.locator('#pools-summary');
+    await summary.waitFor({ timeout: 30000 });
+    assert.equal(await summary.getAttribute('data-source'), 'cluster', await summary.textContent());
+    const rows = await page.locator('#pools-result tr.pool').count();
+    assert.ok(rows > 0, 'one row per pool');
+    // The only difference a 1.36 cluster may show is that it does not count tainted devices.
+    for (const text of await page.locator('#pools-result tr.differs').allTextContents())
+      assert.match(text, /unavailableDevices: cluster 0/, text);
+    const left = execFileSync('kubectl', ['--kubeconfig', demo.kubeconfig, '--cache-dir', path.join(demo.dir, 'kube-cache'),
+      'get', 'resourcepoolstatusrequests', '-o', 'name'], { encoding: 'utf8' });
+    assert.equal(left, '', 'the page deleted its request');
+    console.log(`pool status: ${await summary.textContent()} ok`);
+  }
+
   // The same cache served read-only: the editor's dry run and apply are disabled and say why.
   {
     const before = problems.length;
