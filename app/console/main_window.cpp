@@ -30,6 +30,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/console/apply_dialog.h"
+#include "app/console/cluster_pool_status.h"
 #include "app/console/console_session.h"
 #include "app/console/rollout_driver.h"
 #include "app/console/stream_status_button.h"
@@ -59,6 +60,7 @@
 #include "views/inventory/findings_model.h"
 #include "views/inventory/migration_view.h"
 #include "views/inventory/node_overview.h"
+#include "views/inventory/pool_status_view.h"
 #include "views/inventory/node_tile_model.h"
 #include "views/inventory/overview_summary.h"
 #include "views/inventory/readiness_view.h"
@@ -195,6 +197,7 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     , m_rollouts(new views::RolloutPanel(this))
     , m_migration(new views::MigrationView(this))
     , m_access(new views::AccessView(this))
+    , m_poolStatus(new views::PoolStatusView(this))
     , m_palette(new views::CommandPalette(this))
     , m_connection(new QLabel(this))
     , m_webConsole(new WebConsoleButton(this))
@@ -229,7 +232,13 @@ MainWindow::MainWindow(ConsoleSession *session, QWidget *parent)
     m_pages->addWidget(m_editor);
     m_pages->addWidget(m_findingsTable);
     m_pages->addWidget(m_readiness);
-    m_pages->addWidget(m_freeTable);
+    auto *freePage = new QSplitter(Qt::Vertical, this);
+    freePage->addWidget(m_freeTable);
+    freePage->addWidget(m_poolStatus);
+    freePage->setStretchFactor(0, 2);
+    freePage->setStretchFactor(1, 1);
+    m_pages->addWidget(freePage);
+    connect(m_poolStatus, &views::PoolStatusView::askRequested, this, &MainWindow::askPoolStatus);
     m_pages->addWidget(m_rollouts);
     m_pages->addWidget(m_migration);
     m_pages->addWidget(m_access);
@@ -396,6 +405,42 @@ ApplyDialog *MainWindow::applyToCluster()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
     return dialog;
+}
+
+void MainWindow::askPoolStatus(const QString &driver)
+{
+    const std::optional<kube::ClientConfig> client = m_session->clientConfig();
+    if (!client)
+        return showPoolStatus(driver, std::nullopt,
+            "the console is not connected to a cluster (an offline cache, or not connected yet)");
+    if (!m_poolAsker) {
+        m_poolAsker = new ClusterPoolStatus(*client, this);
+        connect(m_poolAsker, &ClusterPoolStatus::answered, this,
+            [this](const nlohmann::json &status, const QString &error) {
+                const QString asked = m_poolStatus->driver();
+                if (!error.isEmpty())
+                    return showPoolStatus(
+                        asked, std::nullopt, "the cluster gave no answer: " + error.toStdString());
+                Result<inventory::PoolCount> count = inventory::poolCountFromStatus(status);
+                if (!count)
+                    return showPoolStatus(asked, std::nullopt, count.error().message.toStdString());
+                showPoolStatus(asked, std::move(*count), {});
+            });
+    }
+    m_poolStatus->setAsking();
+    m_poolAsker->ask(inventory::poolStatusRequest({ driver.toStdString() }));
+}
+
+void MainWindow::showPoolStatus(const QString &driver,
+    const std::optional<inventory::PoolCount> &cluster, const std::string &whyOursAlone)
+{
+    if (!m_snapshot)
+        return m_poolStatus->setError(QStringLiteral("No inventory is loaded yet."));
+    const inventory::PoolQuery query { driver.toStdString() };
+    // Counting one driver's pools in memory is quick: no need to leave the GUI thread.
+    m_poolStatus->setComparison(inventory::comparePools(query,
+        inventory::countPools(*m_snapshot, query, inventory::TaintCounting::Counted), cluster,
+        whyOursAlone));
 }
 
 void MainWindow::buildClusterMenu()
@@ -608,6 +653,8 @@ void MainWindow::startInsights()
         updateNavigation();
         fitToContentsOnce(m_findingsTable);
         fitToContentsOnce(m_freeTable);
+        if (m_snapshot && !m_snapshot->pools().empty())
+            m_poolStatus->suggestDriver(QString::fromStdString(m_snapshot->pools().front().driver));
         if (m_insightsPending)
             startInsights(); // the cluster moved on while these were computed
     });

@@ -12,6 +12,7 @@
 #include <QMainWindow>
 
 #include "core/inventory/overview.h"
+#include "core/inventory/pool_status.h"
 #include "core/inventory/snapshot.h"
 #include "core/kube/stream_status.h"
 
@@ -37,6 +38,7 @@ class NodeTileModel;
 class OverviewSummary;
 class ReadinessView;
 class AccessView;
+class PoolStatusView;
 class RolloutPanel;
 class TemplateEditor;
 class TopologyPanel;
@@ -45,6 +47,7 @@ class TopologyPanel;
 namespace dra::console {
 
 class ApplyDialog;
+class ClusterPoolStatus;
 class ConsoleSession;
 class RolloutDriver;
 class StreamStatusButton;
@@ -96,6 +99,7 @@ public:
     views::OverviewSummary *overviewSummary() const { return m_summary; }
     views::ReadinessView *readinessView() const { return m_readiness; }
     views::AccessView *accessView() const { return m_access; }
+    views::PoolStatusView *poolStatusView() const { return m_poolStatus; }
     views::MigrationView *migrationView() const { return m_migration; }
     // The sidebar entry of `page` as shown (name and live count).
     QString navigationText(Page page) const;
@@ -141,6 +145,10 @@ private:
     // The sidebar's live counts ("Claims 18 · 1 pending", "Lint 3").
     void updateNavigation();
     void updateNavigationIcons();
+    // Pool status: the mirror's count beside the cluster's answer, or ours alone and why.
+    void askPoolStatus(const QString &driver);
+    void showPoolStatus(const QString &driver, const std::optional<inventory::PoolCount> &cluster,
+        const std::string &whyOursAlone);
 
     ConsoleSession *m_session;
     inventory::SnapshotPtr m_snapshot;
@@ -162,6 +170,8 @@ private:
     views::RolloutPanel *m_rollouts;
     views::MigrationView *m_migration;
     views::AccessView *m_access;
+    views::PoolStatusView *m_poolStatus;
+    ClusterPoolStatus *m_poolAsker = nullptr; // made on the first question
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include <QAction>
+#include <QPushButton>
 #include <QApplication>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -35,6 +36,7 @@
 #include "views/inventory/device_table_model.h"
 #include "views/inventory/migration_view.h"
 #include "views/inventory/overview_summary.h"
+#include "views/inventory/pool_status_view.h"
 #include "views/inventory/readiness_view.h"
 
 namespace dra::test {
@@ -335,6 +337,31 @@ TEST(MainWindowTest, TheDemoClustersWebConsoleOpensSignedInFromTheStatusBarAndTh
     const nlohmann::json list = nlohmann::json::parse(answer->body.toStdString(), nullptr, false);
     ASSERT_TRUE(list.is_object()) << answer->body.toStdString();
     EXPECT_EQ(list.value("runsControllers", true), false) << "the window's controller drives them";
+}
+
+TEST(MainWindowTest, TheFreePageSetsTheDemoClustersPoolStatusBesideTheMirrors)
+{
+    ConsoleDemo demo;
+    console::MainWindow window(&demo.session());
+    ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
+    views::PoolStatusView *pools = window.poolStatusView();
+    window.showPage(console::MainWindow::Free);
+    ASSERT_TRUE(consoleWaitUntil(
+        [&] { return pools->driver() == QStringLiteral("gpu.nvidia.com"); }, 30000))
+        << "the driver of the inventory's pools is suggested: " << pools->driver().toStdString();
+
+    // The demo answers a ResourcePoolStatusRequest as a 1.36 cluster does; the page sets it
+    // beside the mirror's count, pool by pool, as `dractl pools` prints it.
+    pools->askButton()->click();
+    EXPECT_FALSE(pools->askButton()->isEnabled()) << "one question at a time";
+    ASSERT_TRUE(consoleWaitUntil([&] { return pools->askButton()->isEnabled(); }, 30000));
+    EXPECT_TRUE(pools->summary().contains(QStringLiteral("the cluster's answer and ours agree")))
+        << pools->summary().toStdString();
+    ASSERT_GT(pools->pools()->topLevelItemCount(), 0);
+    EXPECT_EQ(pools->pools()->headerItem()->text(2), QStringLiteral("total (cluster / ours)"));
+    const QStringList total = pools->pools()->topLevelItem(0)->text(2).split(QStringLiteral(" / "));
+    ASSERT_EQ(total.size(), 2);
+    EXPECT_EQ(total[0], total[1]);
 }
 
 } // namespace
