@@ -442,7 +442,10 @@ TEST_F(WriteApiTest, ServesTheVersionsOfTheRecordedReleaseConverted)
     std::vector<std::string> versions;
     for (const json &version : group.body["versions"])
         versions.push_back(version["version"]);
-    EXPECT_EQ(versions, (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+    // v1alpha3 serves ResourcePoolStatusRequest alone from 1.36 on.
+    EXPECT_EQ(versions, (std::vector<std::string> { "v1", "v1beta2", "v1beta1", "v1alpha3" }));
+    EXPECT_EQ(call("GET", "/apis/resource.k8s.io/v1alpha3/resourcepoolstatusrequests").status, 200);
+    EXPECT_EQ(call("GET", "/apis/resource.k8s.io/v1alpha3/resourceclaims").status, 404);
     ASSERT_EQ(callJson("POST", kClaims, claimNamed("conv")).status, 201);
     const Reply old
         = call("GET", "/apis/resource.k8s.io/v1beta1/namespaces/ml/resourceclaims/conv");
