@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/inventory/device_health.h"
 
+#include <set>
+
 namespace dra::inventory {
 
 namespace {
@@ -127,6 +129,38 @@ nlohmann::json toJson(const ClaimDeviceStatus &status)
     if (!status.networkData.is_null())
         out["networkData"] = status.networkData;
     return out;
+}
+
+std::string worstHealth(const std::vector<DeviceHealthReport> &reports)
+{
+    const auto rank = [](const std::string &health) {
+        return health == "Unhealthy" ? 3 : health == "Unknown" ? 2 : health.empty() ? 0 : 1;
+    };
+    std::string worst;
+    for (const DeviceHealthReport &report : reports)
+        if (rank(report.health) > rank(worst))
+            worst = report.health;
+    return worst;
+}
+
+std::map<std::string, int> unhealthyDevicesByNode(
+    const Snapshot &snapshot, const std::vector<DeviceHealthReport> &reports)
+{
+    std::set<DeviceKey> unhealthy;
+    for (const DeviceHealthReport &report : reports)
+        if (report.health == "Unhealthy")
+            unhealthy.insert(report.device);
+    std::map<std::string, int> byNode;
+    for (const DeviceKey &key : unhealthy)
+        if (const Device *device = snapshot.device(key))
+            ++byNode[device->node];
+    return byNode;
+}
+
+std::string healthLine(const DeviceHealthReport &report)
+{
+    return report.pod.ns + "/" + report.pod.name + " container " + report.container + ": "
+        + report.health + " (claim " + report.claim + ", request " + report.request + ")";
 }
 
 nlohmann::json toJson(const DeviceHealthReport &report)

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,16 @@ std::vector<DeviceHealthReport> deviceHealthReports(const Snapshot &snapshot);
 // The reports about `device`.
 std::vector<DeviceHealthReport> healthOf(
     const std::vector<DeviceHealthReport> &reports, const DeviceKey &device);
+// The worst health among reports about one device: Unhealthy, then Unknown, then Healthy; ""
+// when none.
+std::string worstHealth(const std::vector<DeviceHealthReport> &reports);
+// Per node, how many of its devices some container reports Unhealthy (a node's tile says so).
+std::map<std::string, int> unhealthyDevicesByNode(
+    const Snapshot &snapshot, const std::vector<DeviceHealthReport> &reports);
+// One line per report for tables: "ml/train-0 container main: Unhealthy (claim gpu, request
+// gpu)".
+std::string healthLine(const DeviceHealthReport &report);
+
 // "<driver>/<pool>/<device>" (the pool may hold slashes); nullopt when it is not one.
 std::optional<DeviceKey> parseResourceId(std::string_view resourceId);
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/inventory/overview.h"
 
+#include "core/inventory/device_health.h"
 #include "core/inventory/gpu_stack.h"
 #include "core/inventory/lint.h"
 
@@ -45,12 +46,16 @@ std::vector<NodeOverview> nodeOverviews(const Snapshot &snapshot)
 {
     std::vector<NodeOverview> nodes;
     const std::map<std::string, NodeGpuStack> stacks = nodeGpuStacks(snapshot);
+    const std::map<std::string, int> unhealthy
+        = unhealthyDevicesByNode(snapshot, deviceHealthReports(snapshot));
     for (NodeSummary &summary : nodeSummaries(snapshot)) {
         NodeOverview node;
         node.capacity
             = categoryCapacity(snapshot, summary.name, snapshot.devicesOnNode(summary.name));
         const auto stack = stacks.find(summary.name);
         node.devicePluginOnly = stack != stacks.end() && stack->second.devicePluginOnly();
+        if (const auto found = unhealthy.find(summary.name); found != unhealthy.end())
+            node.unhealthyDevices = found->second;
         node.summary = std::move(summary);
         nodes.push_back(std::move(node));
     }

@@ -31,6 +31,7 @@ struct NodeOverview
     // The device plugin hands out GPUs or MIG slices here and no DRA driver publishes GPU or
     // MIG devices (nodeGpuStacks(), as the readiness report says it).
     bool devicePluginOnly = false;
+    int unhealthyDevices = 0; // devices a container on it reports Unhealthy
 };
 
 // What the console's overview shows, desktop and web alike: one computation, so the two (and

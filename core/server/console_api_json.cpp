@@ -313,6 +313,7 @@ json overviewDocument(const ConsoleState &state)
         node["pods"] = summary.pods;
         node["devicePluginGpus"] = summary.devicePluginGpus;
         node["devicePluginOnly"] = entry.devicePluginOnly;
+        node["unhealthyDevices"] = entry.unhealthyDevices;
         nodes.push_back(std::move(node));
     }
     json totals = categoryJson(overview.totals);

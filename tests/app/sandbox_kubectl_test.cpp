@@ -268,6 +268,20 @@ TEST_F(SandboxKubectlTest, KubectlExecSeesExactlyTheClaimsGpu)
     EXPECT_NE(
         lint.find("is reported Unhealthy by pod inference/" + pod.toStdString()), std::string::npos)
         << lint;
+    // The node's tile in the overview counts the unhealthy device.
+    const nlohmann::json overview = nlohmann::json::parse(kubectl(
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/console/v1/overview") })
+                                                              .out);
+    const std::string podNode
+        = kubectl({ QStringLiteral("get"), QStringLiteral("pod"), pod, QStringLiteral("-n"),
+                      QStringLiteral("inference"), QStringLiteral("-o"),
+                      QStringLiteral("jsonpath={.spec.nodeName}") })
+              .out;
+    int unhealthy = 0;
+    for (const nlohmann::json &node : overview["nodes"])
+        if (node.value("name", "") == podNode)
+            unhealthy = node.value("unhealthyDevices", 0);
+    EXPECT_GT(unhealthy, 0) << podNode << ": " << overview["nodes"].dump();
 }
 
 // The preset with the serving stack the demo rollout starts from (llm-server, Prometheus).

@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/claims/claim_details.h"
 
+#include "core/inventory/device_health.h"
 #include "views/claims/claim_list_model.h"
 #include "views/common/html_text.h"
+#include "views/common/theme.h"
 
 namespace dra::views {
 namespace {
@@ -57,6 +59,43 @@ QString specHtml(const model::ResourceClaimSpec &spec)
     return html;
 }
 
+// What the drivers reported of each allocated device (status.devices: conditions) and the
+// devices' health as the kubelet reports it for the containers using the claim.
+QString deviceStatusHtml(const inventory::Snapshot &snapshot, const model::Object &object)
+{
+    QString html;
+    for (const inventory::ClaimDeviceStatus &status : inventory::claimDeviceStatuses(object)) {
+        QStringList conditions;
+        for (const auto &condition : status.conditions)
+            conditions << escapedHtml(condition.value("type", std::string()) + "="
+                + condition.value("status", std::string())
+                + (condition.value("reason", std::string()).empty()
+                        ? std::string()
+                        : " (" + condition.value("reason", std::string()) + ")"));
+        html += QStringLiteral("<li>%1/%2/%3: %4</li>")
+                    .arg(escapedHtml(status.device.driver), escapedHtml(status.device.pool),
+                        escapedHtml(status.device.device),
+                        conditions.isEmpty() ? QStringLiteral("no conditions")
+                                             : conditions.join(QStringLiteral(", ")));
+    }
+    if (!html.isEmpty())
+        html = QStringLiteral("<h4>Device status</h4><ul>") + html + QStringLiteral("</ul>");
+    QString health;
+    for (const inventory::DeviceHealthReport &report : inventory::deviceHealthReports(snapshot)) {
+        if (report.pod.ns != object.meta.ns || report.claim != object.meta.name)
+            continue;
+        const QString line
+            = escapedHtml(report.device.display() + ": " + inventory::healthLine(report));
+        health += report.health == "Unhealthy"
+            ? QStringLiteral("<li><span style='color:%1'>%2</span></li>")
+                  .arg(themeColors().errorText.name(), line)
+            : QStringLiteral("<li>%1</li>").arg(line);
+    }
+    if (!health.isEmpty())
+        html += QStringLiteral("<h4>Device health</h4><ul>") + health + QStringLiteral("</ul>");
+    return html;
+}
+
 } // namespace
 
 QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Object &object)
@@ -88,6 +127,8 @@ QString claimDetailsHtml(const inventory::Snapshot &snapshot, const model::Objec
         }
         html += QStringLiteral("</table>");
     }
+    if (claim)
+        html += deviceStatusHtml(snapshot, object);
     if (claim && !claim->reservedFor.empty()) {
         html += QStringLiteral("<h4>Reserved for</h4><ul>");
         for (const auto &consumer : claim->reservedFor) {

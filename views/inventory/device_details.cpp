@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 #include "views/inventory/device_details.h"
+
+#include "core/inventory/device_health.h"
 #include "views/common/html_text.h"
+#include "views/common/theme.h"
 
 namespace dra::views {
 namespace {
@@ -58,6 +61,19 @@ QString deviceDetailsHtml(const inventory::Snapshot &snapshot, const inventory::
         holders += detailRow(escapedHtml(hold.claim.ns + "/" + hold.claim.name), detail);
     }
     html += section(QStringLiteral("Held by"), holders);
+
+    // As the kubelet reports it for each container using the device.
+    QString health;
+    for (const inventory::DeviceHealthReport &report :
+        inventory::healthOf(inventory::deviceHealthReports(snapshot), device.key)) {
+        const QString value = escapedHtml(report.health);
+        health += detailRow(
+            escapedHtml(report.pod.ns + "/" + report.pod.name + " " + report.container),
+            report.health == "Unhealthy" ? QStringLiteral("<span style='color:%1'>%2</span>")
+                                               .arg(themeColors().errorText.name(), value)
+                                         : value);
+    }
+    html += section(QStringLiteral("Health"), health);
 
     QString attributes;
     for (const auto &domain : device.view.attributeDomains())

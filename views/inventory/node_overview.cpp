@@ -59,6 +59,8 @@ void NodeTileDelegate::paint(
     if (partitionsTotal > 0)
         summary += QStringLiteral(" · MIG %1 fit")
                        .arg(index.data(NodeTileModel::PartitionsFreeRole).toInt());
+    if (const int unhealthy = index.data(NodeTileModel::UnhealthyRole).toInt())
+        summary += QStringLiteral(" · %1 unhealthy").arg(unhealthy);
     if (const int tainted = index.data(NodeTileModel::TaintedRole).toInt())
         summary += QStringLiteral(" · %1 tainted").arg(tainted);
     if (const int nics = index.data(NodeTileModel::NicsRole).toInt())

@@ -126,6 +126,8 @@ QVariant NodeTileModel::data(const QModelIndex &index, int role) const
         return tile.overview.capacity.partitionPlacements;
     case TaintedRole:
         return tile.overview.capacity.all.tainted;
+    case UnhealthyRole:
+        return tile.overview.unhealthyDevices;
     case NicsRole:
         return tile.overview.capacity.nics.devices;
     case OtherDevicesRole:

@@ -34,6 +34,7 @@ public:
         OtherDevicesRole, // int: neither GPUs, partitions nor NICs
         DevicePluginGpusRole, // int: `nvidia.com/gpu` capacity of the device plugin
         DevicePluginOnlyRole, // bool: no DRA driver publishes devices here
+        UnhealthyRole, // int: devices a container on the node reports Unhealthy
     };
 
     explicit NodeTileModel(QObject *parent = nullptr);

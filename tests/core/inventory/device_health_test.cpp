@@ -7,6 +7,7 @@
 
 #include "core/inventory/device_health.h"
 #include "core/inventory/lint.h"
+#include "core/inventory/overview.h"
 #include "tests/support/inventory_fixtures.h"
 
 namespace dra::inventory {
@@ -73,6 +74,29 @@ TEST(DeviceHealthTest, ClaimsAndPodsSayHowTheirDevicesAre)
         std::vector<std::string> { "device gpu.example.com/n1/gpu-0 is reported Unhealthy by pod "
                                    "ml/trainer (container main) and is still allocated to claim "
                                    "ml/train" });
+}
+
+TEST(DeviceHealthTest, EachNodeCountsItsUnhealthyDevicesOnce)
+{
+    const SnapshotPtr snapshot
+        = dra::test::snapshotOf(dra::test::listOf({ dra::test::nodeObject("n1"),
+            dra::test::sliceObject(
+                "n1-gpus", "n1", { dra::test::gpuDevice("gpu-0"), dra::test::gpuDevice("gpu-1") }),
+            // Two containers report gpu-0 unhealthy; gpu-1 is healthy to one, unknown to another.
+            podReporting("a", "train", "gpu-0", "Unhealthy"),
+            podReporting("b", "train", "gpu-0", "Unhealthy"),
+            podReporting("c", "infer", "gpu-1", "Healthy"),
+            podReporting("d", "infer", "gpu-1", "Unknown") }));
+    const std::vector<DeviceHealthReport> reports = deviceHealthReports(*snapshot);
+    EXPECT_EQ(
+        unhealthyDevicesByNode(*snapshot, reports), (std::map<std::string, int> { { "n1", 1 } }));
+    EXPECT_EQ(worstHealth(healthOf(reports, { "gpu.example.com", "n1", "gpu-1" })), "Unknown");
+    EXPECT_EQ(worstHealth({}), "");
+    EXPECT_EQ(healthLine(reports[0]), "ml/a container main: Unhealthy (claim train, request gpu)");
+    // The node's tile says so, desktop and web alike.
+    const std::vector<NodeOverview> nodes = nodeOverviews(*snapshot);
+    ASSERT_EQ(nodes.size(), 1u);
+    EXPECT_EQ(nodes[0].unhealthyDevices, 1);
 }
 
 TEST(DeviceHealthTest, ResourceIdsNameDriverPoolAndDevice)

@@ -39,6 +39,9 @@ export function detailsPane(device) {
       link(formatHash('claims', '', { claim: `${holder.claim.namespace}/${holder.claim.name}` }),
         `${holder.claim.namespace}/${holder.claim.name}`),
       `request ${holder.request}${holder.adminAccess ? ' (admin access)' : ''}${holder.pods.length ? ` · pods ${holder.pods.join(', ')}` : ''}`])),
+    h('h4', {}, 'Health'), keyValueTable((device.health ?? []).map((r) => [`${r.pod} ${r.container}`,
+      h('span', { class: r.health === 'Unhealthy' ? 'error-text' : '' }, `${r.health} (claim ${r.claim}, request ${r.request})`)]),
+    'no container reports it'),
     h('h4', {}, `ResourceSlice ${slice.name ?? ''}`),
     keyValueTable([['generation', String(slice.generation ?? '')], ...Object.entries(slice.labels ?? {}).map(([k, v]) => [`label ${k}`, v])]),
   ];

@@ -23,7 +23,8 @@ function tile(node) {
         parts.profiles.filter((p) => p.fit > 0).map((p) => `${p.profile}×${p.fit}`).join(' ')) : null,
       node.nics.total ? stat('NICs free', freeOfTotal(node.nics)) : null,
       node.other.total ? stat('other', freeOfTotal(node.other)) : null,
-      node.devicePluginGpus ? stat('device plugin', `${node.devicePluginGpus} nvidia.com/gpu`) : null),
+      node.devicePluginGpus ? stat('device plugin', `${node.devicePluginGpus} nvidia.com/gpu`) : null,
+      node.unhealthyDevices ? h('span', { class: 'unhealthy error-text' }, `${node.unhealthyDevices} unhealthy`) : null),
     h('footer', {}, link(formatHash('devices', '', { node: node.name }), 'devices'), ' · ',
       `${node.pods} pods`, node.drivers.length ? ` · ${node.drivers.join(', ')}` : ''));
 }
