@@ -202,7 +202,8 @@ bool Search::allocateDevice(size_t claimIndex, const Request &request, int devic
         if (countersTaken)
             returnCounters(*pool, device);
     };
-    if (gates.deviceTaints && untoleratedTaint(m_session.taints(device), request.tolerations)) {
+    if (gates.deviceTaints
+        && model::untoleratedTaint(m_session.taints(device), request.tolerations)) {
         undoCounters();
         return false;
     }

@@ -190,7 +190,7 @@ NodeExplanation Funnel::run(const ClaimToAllocate &claim, const Request &request
             && (!gates.partitionableDevices || !countersLeft(d))) {
             ++out.noCounters;
         } else if (gates.deviceTaints
-            && untoleratedTaint(m_session.taints(d), request.tolerations)) {
+            && model::untoleratedTaint(m_session.taints(d), request.tolerations)) {
             ++out.tainted;
         } else if (gates.consumableCapacity
             && checkCapacity(entry.spec->capacity, request.capacity,

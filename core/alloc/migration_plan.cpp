@@ -8,7 +8,7 @@
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
 #include "core/alloc/node_taints.h"
-#include "core/alloc/taints.h"
+#include "core/model/device_taints.h"
 
 namespace dra::alloc {
 
@@ -50,13 +50,13 @@ json requiredAffinity(const json &podTemplate)
 // sees them: NoSchedule and NoExecute taints none of the pods' tolerations tolerates.
 // "key=value:Effect" each.
 std::vector<std::string> untoleratedNodeTaints(const inventory::Snapshot &snapshot,
-    const std::string &node, const std::vector<Toleration> &tolerations)
+    const std::string &node, const std::vector<model::Toleration> &tolerations)
 {
     std::vector<std::string> out;
     for (const model::DeviceTaint &taint : nodeTaints(snapshot, node)) {
-        if (!taintBlocksAllocation(taint)
-            || std::ranges::any_of(
-                tolerations, [&](const Toleration &t) { return tolerates(t, taint); }))
+        if (!model::taintBlocksAllocation(taint)
+            || std::ranges::any_of(tolerations,
+                [&](const model::Toleration &t) { return model::tolerates(t, taint); }))
             continue;
         out.push_back(
             taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.effect);
@@ -93,8 +93,9 @@ NodeConstraints nodeConstraints(const inventory::Snapshot &snapshot, const Clust
     // The template's own tolerations, and those admission adds for the extended resources it
     // still asks for (the extended-resource class form keeps them).
     const json spec = podTemplate.value("spec", json::object());
-    std::vector<Toleration> tolerations = parseTolerations(spec.value("tolerations", json()));
-    for (Toleration &added : extendedResourceTolerations(spec))
+    std::vector<model::Toleration> tolerations
+        = model::parseTolerations(spec.value("tolerations", json()));
+    for (model::Toleration &added : extendedResourceTolerations(spec))
         tolerations.push_back(std::move(added));
     json term = json::object();
     for (const NodeInfo &node : cluster.nodes()) {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/alloc/node_taints.h"
-#include "core/alloc/taints.h"
+#include "core/model/device_taints.h"
 #include "core/model/object.h"
 
 namespace dra::alloc {
@@ -240,16 +240,18 @@ void keepExtendedResourceTolerations(const inventory::Snapshot &snapshot,
     MigrationProposal &proposal, json &change)
 {
     json &spec = proposal.podTemplate["spec"];
-    const std::vector<Toleration> own = parseTolerations(spec.value("tolerations", json()));
+    const std::vector<model::Toleration> own
+        = model::parseTolerations(spec.value("tolerations", json()));
     const std::set<std::string> nodes = draNodes(snapshot, mappings);
     for (const std::string &resource : removed) {
         bool tainted = false;
         for (const std::string &node : nodes)
             for (const model::DeviceTaint &taint : nodeTaints(snapshot, node))
-                tainted = tainted || (taint.key == resource && taintBlocksAllocation(taint));
+                tainted = tainted || (taint.key == resource && model::taintBlocksAllocation(taint));
         const model::DeviceTaint probe { resource, "", "NoSchedule", {} };
-        if (!tainted
-            || std::ranges::any_of(own, [&](const Toleration &t) { return tolerates(t, probe); }))
+        if (!tainted || std::ranges::any_of(own, [&](const model::Toleration &t) {
+                return model::tolerates(t, probe);
+            }))
             continue;
         const json toleration
             = { { "key", resource }, { "operator", "Exists" }, { "effect", "NoSchedule" } };

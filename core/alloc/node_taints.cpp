@@ -30,7 +30,7 @@ std::vector<model::DeviceTaint> nodeTaints(
     return taints;
 }
 
-std::vector<Toleration> extendedResourceTolerations(const json &podSpec)
+std::vector<model::Toleration> extendedResourceTolerations(const json &podSpec)
 {
     std::set<std::string> resources;
     for (const char *list : { "initContainers", "containers" })
@@ -43,7 +43,7 @@ std::vector<Toleration> extendedResourceTolerations(const json &podSpec)
                         if (isExtendedResourceName(name))
                             resources.insert(name);
             }
-    std::vector<Toleration> out;
+    std::vector<model::Toleration> out;
     for (const std::string &resource : resources)
         out.push_back({ resource, "Exists", "", "NoSchedule" });
     return out;

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/alloc/taints.h"
+#include "core/model/device_taints.h"
 
 namespace dra::inventory {
 class Snapshot;
@@ -25,6 +25,6 @@ std::vector<model::DeviceTaint> nodeTaints(
 
 // The tolerations Kubernetes' ExtendedResourceToleration admission plugin adds to a pod whose
 // containers ask for extended resources: `<resource>` Exists NoSchedule for each.
-std::vector<Toleration> extendedResourceTolerations(const nlohmann::json &podSpec);
+std::vector<model::Toleration> extendedResourceTolerations(const nlohmann::json &podSpec);
 
 } // namespace dra::alloc

@@ -36,7 +36,7 @@ std::optional<SetupError> prepareRequest(Session &session, const ClaimToAllocate
             + ": deviceclass.resource.k8s.io \"" + spec.deviceClassName + "\" not found" };
     out->classList = session.selectorList(out->deviceClass->spec->selectors);
     out->requestList = session.selectorList(spec.selectors);
-    out->tolerations = parseTolerations(spec.tolerations);
+    out->tolerations = model::parseTolerations(spec.tolerations);
     Result<CapacityRequests> capacity = parseCapacityRequests(spec.capacity);
     if (!capacity)
         return SetupError { prefix + ": " + capacity.error().message.toStdString() };

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/alloc/allocator.h"
-#include "core/alloc/taints.h"
+#include "core/model/device_taints.h"
 
 namespace dra::alloc::detail {
 
@@ -26,7 +26,7 @@ struct Request
     int numDevices = 0;
     bool all = false;
     std::vector<int> allDevices; // allocationMode All: the devices, decided up front
-    std::vector<Toleration> tolerations;
+    std::vector<model::Toleration> tolerations;
     CapacityRequests capacity;
 
     // "gpu" or "gpu/large", as results and configs name it.

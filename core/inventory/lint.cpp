@@ -19,6 +19,7 @@
 #include "core/inventory/claim_specs.h"
 #include "core/inventory/device_health.h"
 #include "core/inventory/summaries.h"
+#include "core/model/device_taints.h"
 
 namespace dra::inventory {
 
@@ -271,39 +272,58 @@ private:
         }
     }
 
-    // A class whose every device is tainted NoSchedule or NoExecute: only claims that tolerate
-    // the taints get one. Requests of it with no toleration at all can never be allocated.
+    // A class whose every device is tainted NoSchedule or NoExecute: only requests whose
+    // tolerations cover every such taint of some device get one. A request of it that tolerates
+    // no device's taints can never be allocated.
     void taintedClasses()
     {
-        std::map<std::string, std::vector<common::ObjectKey>, std::less<>> untolerating;
-        forEachClaimSpec(
-            m_snapshot, [&](const model::Object &object, const model::ResourceClaimSpec &spec) {
-                forEachRequestSpec(
-                    spec, [&](const model::DeviceRequest &, const model::DeviceRequestSpec &one) {
-                        if (one.tolerations.is_null() || one.tolerations.empty())
-                            untolerating[one.deviceClassName].push_back(object.key());
-                    });
-            });
+        // Per class whose every device is tainted: each device's blocking taints.
+        std::map<std::string, std::vector<std::vector<model::DeviceTaint>>, std::less<>> blocked;
+        std::map<std::string, std::set<std::string>, std::less<>> taintTexts;
         for (const auto &object : m_snapshot.objects(model::Kind::DeviceClass)) {
             const std::string &name = object->meta.name;
             const auto match = m_snapshot.classMatch(name);
             if (match->devices.empty())
                 continue;
-            std::set<std::string> taints;
-            bool allTainted = true;
+            std::vector<std::vector<model::DeviceTaint>> devices;
             for (const Device *device : match->devices) {
-                bool blocked = false;
+                std::vector<model::DeviceTaint> taints;
                 for (const model::DeviceTaint &taint : m_snapshot.effectiveTaints(*device))
-                    if (taint.effect == "NoSchedule" || taint.effect == "NoExecute") {
-                        blocked = true;
-                        taints.insert(taint.key + (taint.value.empty() ? "" : "=" + taint.value)
-                            + ":" + taint.effect);
+                    if (model::taintBlocksAllocation(taint)) {
+                        taints.push_back(taint);
+                        taintTexts[name].insert(taint.key
+                            + (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.effect);
                     }
-                allTainted = allTainted && blocked;
+                if (taints.empty())
+                    break;
+                devices.push_back(std::move(taints));
             }
-            if (!allTainted)
-                continue;
-            const std::string what = "every one of the " + std::to_string(match->devices.size())
+            if (devices.size() == match->devices.size())
+                blocked[name] = std::move(devices);
+        }
+        if (blocked.empty())
+            return;
+        std::map<std::string, std::vector<common::ObjectKey>, std::less<>> untolerating;
+        forEachClaimSpec(
+            m_snapshot, [&](const model::Object &object, const model::ResourceClaimSpec &spec) {
+                forEachRequestSpec(
+                    spec, [&](const model::DeviceRequest &, const model::DeviceRequestSpec &one) {
+                        const auto devices = blocked.find(one.deviceClassName);
+                        if (devices == blocked.end())
+                            return;
+                        const std::vector<model::Toleration> tolerations
+                            = model::parseTolerations(one.tolerations);
+                        const bool someDevice = std::ranges::any_of(
+                            devices->second, [&](const std::vector<model::DeviceTaint> &taints) {
+                                return !model::untoleratedTaint(taints, tolerations);
+                            });
+                        if (!someDevice)
+                            untolerating[one.deviceClassName].push_back(object.key());
+                    });
+            });
+        for (const auto &[name, devices] : blocked) {
+            const std::set<std::string> &taints = taintTexts[name];
+            const std::string what = "every one of the " + std::to_string(devices.size())
                 + " device(s) of DeviceClass " + name + " is tainted ("
                 + joined(std::vector<std::string>(taints.begin(), taints.end())) + ")";
             const auto asked = untolerating.find(name);
@@ -316,8 +336,8 @@ private:
             objects.insert(objects.end(), asked->second.begin(), asked->second.end());
             add(Severity::Warning, "ClassBlockedByTaints",
                 what + ", yet " + std::to_string(asked->second.size())
-                    + " claim(s) or template(s) request it without any toleration: they cannot "
-                      "be allocated",
+                    + " claim(s) or template(s) request it without tolerations that cover any "
+                      "device's taints: they cannot be allocated",
                 std::move(objects));
         }
     }

@@ -293,11 +293,35 @@ TEST(LintTest, ClassesWhoseEveryDeviceIsTainted)
     EXPECT_EQ(found[0].message,
         "every one of the 2 device(s) of DeviceClass gpu.example.com is tainted "
         "(health=x:NoExecute, "
-        "maintenance=x:NoSchedule), yet 1 claim(s) or template(s) request it without any "
-        "toleration: they cannot be allocated");
+        "maintenance=x:NoSchedule), yet 1 claim(s) or template(s) request it without "
+        "tolerations that cover any device's taints: they cannot be allocated");
     EXPECT_TRUE(names(found[0], "ResourceClaim", "waiting"));
 
-    // A request that tolerates something is not counted; nothing else asks: information.
+    // Tolerating a taint no device has, or only one of a device's taints, is no better.
+    for (const json &tolerations :
+        { json::array({ { { "key", "other" }, { "operator", "Exists" } } }),
+            json::array({ { { "key", "maintenance" }, { "value", "y" } } }),
+            json::array({ { { "key", "health" }, { "operator", "Exists" },
+                { "effect", "NoSchedule" } } }) }) {
+        json wrong = asked;
+        wrong["spec"]["devices"]["requests"][0]["exactly"]["tolerations"] = tolerations;
+        found = withCode(findingsOf({ nodeObject("node-a"), slice,
+                             deviceClass("gpu.example.com", "true"), wrong }),
+            "ClassBlockedByTaints");
+        ASSERT_EQ(found.size(), 1u) << tolerations.dump();
+        EXPECT_EQ(found[0].severity, Severity::Warning) << tolerations.dump();
+    }
+    // Tolerating every taint of one device is enough: gpu-0's maintenance=x.
+    json onDevice = asked;
+    onDevice["spec"]["devices"]["requests"][0]["exactly"]["tolerations"]
+        = json::array({ { { "key", "maintenance" }, { "value", "x" } } });
+    found = withCode(findingsOf({ nodeObject("node-a"), slice,
+                         deviceClass("gpu.example.com", "true"), onDevice }),
+        "ClassBlockedByTaints");
+    ASSERT_EQ(found.size(), 1u);
+    EXPECT_EQ(found[0].severity, Severity::Info);
+
+    // A request that tolerates everything is not counted; nothing else asks: information.
     json tolerant = asked;
     tolerant["spec"]["devices"]["requests"][0]["exactly"]["tolerations"]
         = json::array({ { { "operator", "Exists" } } });

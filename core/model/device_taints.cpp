@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
-#include "core/alloc/taints.h"
+#include "core/model/device_taints.h"
 
 #include <nlohmann/json.hpp>
 
 #include "core/common/json_text.h"
 
-namespace dra::alloc {
+namespace dra::model {
 
 std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
 {
@@ -21,7 +21,7 @@ std::vector<Toleration> parseTolerations(const nlohmann::json &tolerations)
     return out;
 }
 
-bool tolerates(const Toleration &toleration, const model::DeviceTaint &taint)
+bool tolerates(const Toleration &toleration, const DeviceTaint &taint)
 {
     if (!toleration.effect.empty() && toleration.effect != taint.effect)
         return false;
@@ -34,15 +34,15 @@ bool tolerates(const Toleration &toleration, const model::DeviceTaint &taint)
     return false;
 }
 
-bool taintBlocksAllocation(const model::DeviceTaint &taint)
+bool taintBlocksAllocation(const DeviceTaint &taint)
 {
     return taint.effect == "NoSchedule" || taint.effect == "NoExecute";
 }
 
-const model::DeviceTaint *untoleratedTaint(
-    const std::vector<model::DeviceTaint> &taints, const std::vector<Toleration> &tolerations)
+const DeviceTaint *untoleratedTaint(
+    const std::vector<DeviceTaint> &taints, const std::vector<Toleration> &tolerations)
 {
-    for (const model::DeviceTaint &taint : taints) {
+    for (const DeviceTaint &taint : taints) {
         if (!taintBlocksAllocation(taint))
             continue;
         bool tolerated = false;
@@ -54,4 +54,4 @@ const model::DeviceTaint *untoleratedTaint(
     return nullptr;
 }
 
-} // namespace dra::alloc
+} // namespace dra::model
