@@ -162,6 +162,56 @@ model::RbacPolicy policyOf(const Snapshot &snapshot, size_t &objects)
     return policy;
 }
 
+// The user's own rules as a policy the report can ask: per namespace a Role bound to them, and
+// the rules that name a cluster-scoped DRA resource as a ClusterRole bound everywhere (a Role
+// could not grant those, so a ClusterRoleBinding did). Wildcard rules stay in their namespace.
+model::RbacPolicy selfPolicy(const SelfRules &self)
+{
+    using nlohmann::json;
+    const auto rulesJson = [](const std::vector<model::PolicyRule> &rules) {
+        json out = json::array();
+        for (const model::PolicyRule &r : rules)
+            out.push_back({ { "verbs", r.verbs }, { "apiGroups", r.apiGroups },
+                { "resources", r.resources }, { "resourceNames", r.resourceNames } });
+        return out;
+    };
+    const json subject = { { "kind", self.subject.kind }, { "name", self.subject.name },
+        { "apiGroup", "rbac.authorization.k8s.io" } };
+    const std::string name = "self-subject-rules";
+    model::RbacPolicy policy;
+    std::vector<model::PolicyRule> clusterWide;
+    for (const auto &[ns, rules] : self.byNamespace) {
+        policy.add(model::Kind::Role,
+            { { "kind", "Role" }, { "metadata", { { "name", name }, { "namespace", ns } } },
+                { "rules", rulesJson(rules) } });
+        policy.add(model::Kind::RoleBinding,
+            { { "kind", "RoleBinding" }, { "metadata", { { "name", name }, { "namespace", ns } } },
+                { "roleRef",
+                    { { "apiGroup", "rbac.authorization.k8s.io" }, { "kind", "Role" },
+                        { "name", name } } },
+                { "subjects", json::array({ subject }) } });
+        for (const model::PolicyRule &rule : rules)
+            if (std::ranges::any_of(rule.resources, [](const std::string &resource) {
+                    return resource == "deviceclasses" || resource == "resourceslices"
+                        || resource == "devicetaintrules";
+                }))
+                clusterWide.push_back(rule);
+    }
+    if (!clusterWide.empty()) {
+        policy.add(model::Kind::ClusterRole,
+            { { "kind", "ClusterRole" }, { "metadata", { { "name", name } } },
+                { "rules", rulesJson(clusterWide) } });
+        policy.add(model::Kind::ClusterRoleBinding,
+            { { "kind", "ClusterRoleBinding" }, { "metadata", { { "name", name } } },
+                { "roleRef",
+                    { { "apiGroup", "rbac.authorization.k8s.io" }, { "kind", "ClusterRole" },
+                        { "name", name } } },
+                { "subjects", json::array({ subject }) } });
+    }
+    policy.finish();
+    return policy;
+}
+
 bool labelled(const model::Object &ns)
 {
     return std::ranges::any_of(ns.meta.labels, [](const auto &label) {
@@ -364,12 +414,21 @@ std::string_view verdictText(const ClassAccess &access)
     return access.usable ? "usable" : "no claim authors";
 }
 
-AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query)
+AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query, const SelfRules *self)
 {
     AccessReport report;
     size_t rbacObjects = 0;
-    const model::RbacPolicy policy = policyOf(snapshot, rbacObjects);
-    if (rbacObjects == 0) {
+    model::RbacPolicy policy = policyOf(snapshot, rbacObjects);
+    if (rbacObjects == 0 && self) {
+        policy = selfPolicy(*self);
+        report.source = AccessSource::SelfRules;
+        report.sourceNote = "The Roles and bindings cannot be read with your rights: these are "
+                            "your own rules ("
+            + subjectText(self->subject) + "), as SelfSubjectRulesReview answers them in "
+            + std::to_string(self->byNamespace.size())
+            + " namespace(s): what you may do, not who else may. Quotas and labels below are "
+              "the cluster's.";
+    } else if (rbacObjects == 0) {
         report.source = AccessSource::None;
         report.sourceNote = "The cache holds no Roles, ClusterRoles or bindings (the mirror, or "
                             "you, may not read them): who may create claims is unknown here; "
@@ -462,7 +521,10 @@ json accessJson(const Snapshot &snapshot, const AccessReport &report)
             { "subject", subjectJson(finding.subject) }, { "binding", finding.binding },
             { "role", finding.role }, { "message", finding.message } });
     return { { "cluster", snapshot.cluster() }, { "rev", snapshot.rev() },
-        { "source", report.source == AccessSource::Rbac ? "rbac" : "none" },
+        { "source",
+            report.source == AccessSource::Rbac            ? "rbac"
+                : report.source == AccessSource::SelfRules ? "self-rules"
+                                                           : "none" },
         { "sourceNote", report.sourceNote }, { "namespaces", std::move(namespaces) },
         { "writers", std::move(writers) }, { "findings", std::move(findings) } };
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,7 +77,16 @@ struct AccessFinding
 // Where the answers come from.
 enum class AccessSource {
     Rbac, // the Roles, ClusterRoles and bindings the cache holds
+    SelfRules, // none are readable: the user's own rules, as SelfSubjectRulesReview gives them
     None, // the cache holds none (the mirror, or this user, may not read them)
+};
+
+// What one user may do in each namespace, as SelfSubjectRulesReview answers it: the fallback
+// when the RBAC objects cannot be read. It tells what this user may do, not who else may.
+struct SelfRules
+{
+    model::RbacSubject subject; // the user the cluster authenticated
+    std::map<std::string, std::vector<model::PolicyRule>> byNamespace;
 };
 
 struct AccessReport
@@ -95,8 +105,10 @@ struct AccessQuery
 };
 
 // The access report of `snapshot`: namespaces are the mirrored Namespaces (and those quotas
-// or bindings name); classes the mirrored DeviceClasses.
-AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query = {});
+// or bindings name); classes the mirrored DeviceClasses. When the snapshot holds no RBAC
+// objects and `self` is given, the answers come from the user's own rules.
+AccessReport deviceAccess(
+    const Snapshot &snapshot, const AccessQuery &query = {}, const SelfRules *self = nullptr);
 
 // `dractl access -o json` = /console/v1/access: {cluster, rev, source, sourceNote,
 // namespaces[{namespace, adminAccessLabel, claimAuthors[], templateAuthors[], classes[{class,

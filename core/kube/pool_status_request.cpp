@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kPollMs = 250;
 
-struct Asking
+struct PoolStatusQuestion
 {
     RestClient *client = nullptr;
     QPointer<QObject> context;
@@ -28,7 +28,7 @@ struct Asking
 };
 
 // Deletes the request, then answers: a question asked is never left behind in the cluster.
-void finish(const std::shared_ptr<Asking> &a, Result<json> answer)
+void finish(const std::shared_ptr<PoolStatusQuestion> &a, Result<json> answer)
 {
     RestRequest remove;
     remove.method = "DELETE";
@@ -39,7 +39,7 @@ void finish(const std::shared_ptr<Asking> &a, Result<json> answer)
         });
 }
 
-void poll(const std::shared_ptr<Asking> &a)
+void poll(const std::shared_ptr<PoolStatusQuestion> &a)
 {
     a->client->get(a->path, {}, a->context, [a](const Result<RestResponse> &got) {
         if (!got)
@@ -71,7 +71,7 @@ void poll(const std::shared_ptr<Asking> &a)
 void requestPoolStatus(RestClient &client, const json &request, int timeoutMs, QObject *context,
     std::function<void(Result<json>)> done)
 {
-    auto a = std::make_shared<Asking>();
+    auto a = std::make_shared<PoolStatusQuestion>();
     a->client = &client;
     a->context = context;
     a->timeoutMs = timeoutMs;

@@ -522,6 +522,38 @@ TEST_F(SandboxKubectlTest, PoolStatusRequestsAreAnsweredAndComparedWithTheMirror
         << viewer.out;
 }
 
+// A user who may not read the Roles and bindings still learns what they may do: `dractl access`
+// asks the cluster for their own rules (SelfSubjectRulesReview) and says that it did.
+TEST_F(SandboxKubectlTest, AccessFallsBackToTheUsersOwnRulesWhereRbacIsUnreadable)
+{
+    const QString cache = m_dir.filePath(QStringLiteral("training.db"));
+    const QStringList asTraining { QStringLiteral("--kubeconfig"), kubeconfig(),
+        QStringLiteral("--context"), QStringLiteral("demo-training") };
+    const DractlRun synced = dractl(QStringList { QStringLiteral("sync"), QStringLiteral("--once"),
+                                        QStringLiteral("--cache"), cache }
+        + asTraining);
+    ASSERT_EQ(synced.exitCode, 0) << synced.err;
+    const DractlRun offline = dractl({ QStringLiteral("access"), QStringLiteral("--cache"), cache,
+        QStringLiteral("-o"), QStringLiteral("json") });
+    ASSERT_EQ(offline.exitCode, 0) << offline.err;
+    EXPECT_EQ(offline.document()["source"], "none") << "the cache alone cannot tell";
+
+    const DractlRun asked
+        = dractl(QStringList { QStringLiteral("access"), QStringLiteral("--cache"), cache,
+                     QStringLiteral("-o"), QStringLiteral("json") }
+            + asTraining);
+    ASSERT_EQ(asked.exitCode, 0) << asked.err;
+    const nlohmann::json report = asked.document();
+    EXPECT_EQ(report["source"], "self-rules") << asked.out;
+    std::map<std::string, bool> authors;
+    for (const nlohmann::json &ns : report["namespaces"])
+        for (const nlohmann::json &author : ns["claimAuthors"])
+            authors[ns["namespace"].get<std::string>()]
+                = author["subject"]["name"] == "training-user";
+    EXPECT_EQ(authors, (std::map<std::string, bool> { { "training", true } }))
+        << "training-user creates claims in training only: " << asked.out;
+}
+
 TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
 {
     const QString manifests = QStringLiteral(DRA_SOURCE_DIR "/installer/kubernetes");

@@ -4,13 +4,19 @@
 // dractl access: who may use which DeviceClass in which namespace (RBAC to create claims, the
 // namespace's quota, the admin-access label), who may write the inventory, and what in the
 // cluster's RBAC deserves a second look.
+#include <optional>
+
+#include <QEventLoop>
+
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
+#include "app/dractl/commands/kube_options.h"
 #include "app/dractl/commands/output.h"
 #include "core/inventory/device_access.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/kube/self_rules_request.h"
 
 namespace dra::cli {
 
@@ -46,6 +52,44 @@ void printText(const inventory::AccessReport &report)
     printTable({ "severity", "finding", "message" }, rows, QStringLiteral("No access findings."));
 }
 
+// The user's rules in `namespaces`, as the cluster answers SelfSubjectRulesReviews.
+Result<inventory::SelfRules> askSelfRules(
+    const QCommandLineParser &parser, std::vector<std::string> namespaces)
+{
+    Result<kube::ClientConfig> config = clientConfigFor(parser);
+    if (!config)
+        return dra::fail(config.error());
+    kube::RestOptions restOptions;
+    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
+    restOptions.exec = execOptionsForTerminal();
+    kube::RestClient client(*config, restOptions);
+    QEventLoop loop;
+    std::optional<Result<kube::SelfRulesAnswer>> answer;
+    kube::requestSelfRules(
+        client, std::move(namespaces), &loop, [&](Result<kube::SelfRulesAnswer> got) {
+            answer = std::move(got);
+            loop.quit();
+        });
+    if (!answer)
+        loop.exec();
+    if (!*answer)
+        return dra::fail(answer->error());
+    inventory::SelfRules self;
+    self.subject.kind = "User";
+    self.subject.name = (*answer)->username;
+    const auto strings = [](const QStringList &list) {
+        std::vector<std::string> out;
+        for (const QString &item : list)
+            out.push_back(item.toStdString());
+        return out;
+    };
+    for (const auto &[ns, rules] : (*answer)->rulesByNamespace)
+        for (const kube::ResourceRule &rule : rules)
+            self.byNamespace[ns].push_back({ strings(rule.verbs), strings(rule.apiGroups),
+                strings(rule.resources), strings(rule.resourceNames), {} });
+    return self;
+}
+
 int runAccess(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -56,6 +100,9 @@ int runAccess(const QStringList &arguments)
         QStringLiteral("name") });
     parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
         QStringLiteral("Only this namespace."), QStringLiteral("ns") });
+    parser.addOption(kubeconfigOption());
+    parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
             QStringLiteral(
@@ -66,7 +113,10 @@ int runAccess(const QStringList &arguments)
                 "may ask for admin access (the namespace's resource.kubernetes.io/admin-access "
                 "label). It lists who may write DeviceClasses, ResourceSlices, DeviceTaintRules "
                 "and claim status, and flags non-admins who may write the inventory, wildcard "
-                "grants on resource.k8s.io and claim status writers."),
+                "grants on resource.k8s.io and claim status writers. When the cache holds no "
+                "Roles or bindings (you may not read them) and a cluster is named with "
+                "--context or --kubeconfig, your own rules are asked instead "
+                "(SelfSubjectRulesReview per namespace), and the report says so."),
             &exitCode))
         return exitCode;
     const QString format = parser.value(QStringLiteral("output"));
@@ -76,9 +126,23 @@ int runAccess(const QStringList &arguments)
     Result<inventory::SnapshotPtr> snapshot = loadCachedSnapshot(parser);
     if (!snapshot)
         return reportFailure(snapshot.error());
-    const inventory::AccessReport report = inventory::deviceAccess(**snapshot,
-        { parser.value(QStringLiteral("class")).toStdString(),
-            parser.value(QStringLiteral("namespace")).toStdString() });
+    const inventory::AccessQuery query { parser.value(QStringLiteral("class")).toStdString(),
+        parser.value(QStringLiteral("namespace")).toStdString() };
+    inventory::AccessReport report = inventory::deviceAccess(**snapshot, query);
+    // The Roles and bindings are not readable: what the cluster says this user may do.
+    if (report.source == inventory::AccessSource::None
+        && (parser.isSet(QStringLiteral("context"))
+            || parser.isSet(QStringLiteral("kubeconfig")))) {
+        std::vector<std::string> namespaces;
+        for (const inventory::NamespaceAccess &ns : report.namespaces)
+            namespaces.push_back(ns.ns);
+        Result<inventory::SelfRules> self = askSelfRules(parser, std::move(namespaces));
+        if (self)
+            report = inventory::deviceAccess(**snapshot, query, &*self);
+        else
+            report.sourceNote += " Asking the cluster for your own rules failed: "
+                + self.error().message.toStdString();
+    }
     if (format == QLatin1String("json")) {
         // The web console's /console/v1/access answers the same document.
         printJson(inventory::accessJson(**snapshot, report));

@@ -227,6 +227,39 @@ TEST(DeviceAccessTest, WithoutRbacInTheCacheTheReportSaysItCannotTell)
     EXPECT_FALSE(document["namespaces"][0]["classes"][0]["usable"].get<bool>());
 }
 
+TEST(DeviceAccessTest, WithoutRbacTheUsersOwnRulesAnswerForThem)
+{
+    const SnapshotPtr snapshot = dra::test::snapshotOf(
+        dra::test::listOf({ dra::test::deviceClass("gpu.example.com", "true"),
+            namespaceObject("ml"), namespaceObject("batch") }));
+    // What SelfSubjectRulesReviews answered: claims in ml, and (from a ClusterRoleBinding, the
+    // only way to get it) writing DeviceClasses.
+    const model::PolicyRule claims { { "create", "get" }, { "resource.k8s.io" },
+        { "resourceclaims" }, {}, {} };
+    const model::PolicyRule classes { { "create", "update" }, { "resource.k8s.io" },
+        { "deviceclasses" }, {}, {} };
+    SelfRules self;
+    self.subject = { "User", "alice", "" };
+    self.byNamespace["ml"] = { claims, classes };
+    self.byNamespace["batch"] = { classes, { { "get" }, { "" }, { "pods" }, {}, {} } };
+
+    const AccessReport report = deviceAccess(*snapshot, {}, &self);
+    EXPECT_EQ(report.source, AccessSource::SelfRules);
+    EXPECT_NE(report.sourceNote.find("your own rules (User alice)"), std::string::npos)
+        << report.sourceNote;
+    const NamespaceAccess &ml = namespaceIn(report, "ml");
+    ASSERT_EQ(ml.claimAuthors.size(), 1u);
+    EXPECT_EQ(ml.claimAuthors[0].subject.name, "alice");
+    EXPECT_TRUE(ml.classes[0].usable) << ml.classes[0].why;
+    EXPECT_TRUE(namespaceIn(report, "batch").claimAuthors.empty());
+    const auto writers
+        = std::ranges::find(report.writers, "deviceclasses", &InventoryWriters::resource);
+    ASSERT_NE(writers, report.writers.end());
+    ASSERT_EQ(writers->grants.size(), 1u);
+    EXPECT_EQ(writers->grants[0].scope, "") << "a cluster-scoped grant, so cluster-wide";
+    EXPECT_EQ(accessJson(*snapshot, report)["source"], "self-rules");
+}
+
 TEST(DeviceAccessTest, TheDemoClustersTeamsAndDriverAreReadAsTheirRolesSay)
 {
     const sandbox::ObjectFactory factory(1);
