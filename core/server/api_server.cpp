@@ -105,6 +105,10 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
     if (m_authorizer || m_options.delegated)
         m_console->setAccessChecks(
             [this](const model::UserIdentity &user) { return accessCheckFor(user); });
+    if (m_authorizer)
+        m_console->setRulesFor([this](const model::UserIdentity &user, std::string_view ns) {
+            return m_authorizer->rulesFor(user, ns);
+        });
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
         // A commit of ours reaches the watchers at once rather than at the next poll.

@@ -190,7 +190,8 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
                 inventory::accessJson(snapshot,
                     inventory::deviceAccess(snapshot,
                         { query.value("class").value_or(""),
-                            query.value("namespace").value_or("") })) };
+                            query.value("namespace").value_or("") },
+                        state.self ? &*state.self : nullptr)) };
         if (what == "pools")
             return pools(snapshot, query, body);
         if (what == "readiness")
@@ -308,9 +309,18 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
                 compute(reply, *state, path, query, body, {});
                 return;
             }
+            ConsoleState asked = *state;
+            if (path == "access" && m_rulesFor) {
+                // In case the user may not list the roles: theirs, as they could ask for them.
+                inventory::SelfRules own { { "User", user.name, "" }, {} };
+                for (const auto &ns : state->snapshot->objects(model::Kind::Namespace))
+                    own.byNamespace[ns->meta.name] = m_rulesFor(user, ns->meta.name);
+                asked.self = std::move(own);
+            }
             QPointer<ConsoleApi> self(this);
             resolveVisibility(*state->snapshot, m_checkFor(user),
-                [self, reply, state = *state, path, query, body](const Visibility &visibility) {
+                [self, reply, state = std::move(asked), path, query, body](
+                    const Visibility &visibility) {
                     if (self && reply)
                         self->compute(reply, state, path, query, body, visibility);
                 });

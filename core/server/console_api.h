@@ -98,6 +98,11 @@ public:
     // authenticated sees everything.
     using AccessChecks = std::function<AccessCheck(const model::UserIdentity &)>;
     void setAccessChecks(AccessChecks checkFor) { m_checkFor = std::move(checkFor); }
+    // A user's own rules in a namespace (what a SelfSubjectRulesReview answers): the access view
+    // answers from them for a user who may not list the RBAC objects. Unset: no fallback.
+    using RulesFor = std::function<std::vector<model::PolicyRule>(
+        const model::UserIdentity &, std::string_view)>;
+    void setRulesFor(RulesFor rulesFor) { m_rulesFor = std::move(rulesFor); }
 
 private:
     void openChannel(Request &request, HttpConnection &connection);
@@ -114,6 +119,7 @@ private:
     WebSocketGateway *m_gateway;
     ConsoleRollouts *m_rollouts;
     AccessChecks m_checkFor;
+    RulesFor m_rulesFor;
     std::map<std::string, std::shared_ptr<AnswerCaches>> m_filteredCaches; // by Visibility::key
 };
 

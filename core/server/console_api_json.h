@@ -7,6 +7,8 @@
 // does, so the web page and the command line cannot disagree.
 #pragma once
 
+#include <optional>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "core/cel/dra_environment.h"
 #include "core/alloc/simulation_cluster.h"
 #include "core/common/result.h"
+#include "core/inventory/device_access.h"
 #include "core/inventory/device_category.h"
 #include "core/inventory/free_capacity.h"
 #include "core/inventory/snapshot.h"
@@ -33,6 +36,9 @@ struct ConsoleState
     std::vector<model::StreamRecord> streams;
     std::string kubernetesVersion; // "v1.36.0", or empty when the cache does not know
     bool writable = false;
+    // The asking user's own rules, given to the access view when they may not read the RBAC
+    // objects (as a SelfSubjectRulesReview would answer them); unset otherwise.
+    std::optional<inventory::SelfRules> self;
 };
 
 // [{severity, line, column, message}], as `dractl cel` prints diagnostics.

@@ -351,11 +351,16 @@ TEST_F(SandboxKubectlTest, DemoUsersSeeAndDoWhatTheirRolesAllow)
     EXPECT_EQ(shown["claims"].size() + claimsLeftOut, everything["claims"].size());
 
     // Who may use which class is read from RBAC objects the team member may not list: the
-    // access view says it cannot tell rather than showing a partial answer.
+    // access view answers from their own rules instead, and says so, rather than showing a
+    // partial answer.
     const DractlRun access = kubectl({ training, QStringLiteral("get"), QStringLiteral("--raw"),
-        QStringLiteral("/console/v1/access") });
+        QStringLiteral("/console/v1/access?namespace=training") });
     ASSERT_EQ(access.exitCode, 0) << access.err;
-    EXPECT_EQ(nlohmann::json::parse(access.out)["source"], "none") << access.out;
+    const nlohmann::json ownRules = nlohmann::json::parse(access.out);
+    EXPECT_EQ(ownRules["source"], "self-rules") << access.out;
+    ASSERT_EQ(ownRules["namespaces"].size(), 1u) << access.out;
+    ASSERT_EQ(ownRules["namespaces"][0]["claimAuthors"].size(), 1u) << access.out;
+    EXPECT_EQ(ownRules["namespaces"][0]["claimAuthors"][0]["subject"]["name"], "training-user");
 
     // The viewer reads everything and writes nothing: kubectl shows the cluster's refusal.
     const DractlRun reads
