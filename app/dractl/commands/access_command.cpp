@@ -59,10 +59,7 @@ Result<inventory::SelfRules> askSelfRules(
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
         return dra::fail(config.error());
-    kube::RestOptions restOptions;
-    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
-    restOptions.exec = execOptionsForTerminal();
-    kube::RestClient client(*config, restOptions);
+    kube::RestClient client(*config, commandRestOptions());
     QEventLoop loop;
     std::optional<Result<kube::SelfRulesAnswer>> answer;
     kube::requestSelfRules(

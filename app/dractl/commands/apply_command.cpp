@@ -51,10 +51,7 @@ Result<std::vector<ApplyOutcome>> runApply(const QCommandLineParser &parser,
     if (!config)
         return dra::fail(config.error());
     options.defaultNamespace = config->ns.toStdString();
-    kube::RestOptions restOptions;
-    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
-    restOptions.exec = execOptionsForTerminal();
-    kube::RestClient client(*config, restOptions);
+    kube::RestClient client(*config, commandRestOptions());
     QObject::connect(&client, &kube::RestClient::warning, &client, [](const QString &warning) {
         err(QStringLiteral("Warning: ") + warning + QLatin1Char('\n'));
     });

@@ -108,4 +108,12 @@ kube::ExecOptions execOptionsForTerminal()
     return options;
 }
 
+kube::RestOptions commandRestOptions()
+{
+    kube::RestOptions options;
+    options.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
+    options.exec = execOptionsForTerminal();
+    return options;
+}
+
 } // namespace dra::cli

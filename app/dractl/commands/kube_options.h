@@ -11,6 +11,7 @@
 #include "core/kube/client_config.h"
 #include "core/kube/exec_credential.h"
 #include "core/kube/kubeconfig.h"
+#include "core/kube/rest_client.h"
 
 namespace dra::cli {
 
@@ -38,5 +39,9 @@ std::vector<std::string> workloadNamespacesFrom(const QCommandLineParser &parser
 // How exec credential plugins may reach the user from dractl: through the terminal when
 // stdin and stderr are one, else their messages are printed on stderr.
 kube::ExecOptions execOptionsForTerminal();
+
+// What a command's requests to a cluster carry: dractl's user agent, and exec credential
+// plugins reaching the user as execOptionsForTerminal() says.
+kube::RestOptions commandRestOptions();
 
 } // namespace dra::cli

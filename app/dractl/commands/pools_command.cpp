@@ -30,10 +30,7 @@ Result<inventory::PoolCount> askCluster(
     Result<kube::ClientConfig> config = clientConfigFor(parser);
     if (!config)
         return dra::fail(config.error());
-    kube::RestOptions restOptions;
-    restOptions.userAgent = "dractl/" DRA_VERSION " (linux) draconsole";
-    restOptions.exec = execOptionsForTerminal();
-    kube::RestClient client(*config, restOptions);
+    kube::RestClient client(*config, commandRestOptions());
     QEventLoop loop;
     std::optional<Result<nlohmann::json>> status;
     kube::requestPoolStatus(client, inventory::poolStatusRequest(query), kAnswerTimeoutMs, &loop,
