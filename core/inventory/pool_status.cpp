@@ -6,6 +6,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/model/device_taints.h"
+
 namespace dra::inventory {
 
 using nlohmann::json;
@@ -13,11 +15,6 @@ using nlohmann::json;
 namespace {
 
 constexpr int kMaxLimit = 1000;
-
-bool keepsNewClaimsOff(const model::DeviceTaint &taint)
-{
-    return taint.effect == "NoSchedule" || taint.effect == "NoExecute";
-}
 
 PoolTotals countPool(const Snapshot &snapshot, const Pool &pool, TaintCounting taints)
 {
@@ -39,7 +36,7 @@ PoolTotals countPool(const Snapshot &snapshot, const Pool &pool, TaintCounting t
             continue;
         }
         if (taints == TaintCounting::Counted
-            && std::ranges::any_of(snapshot.effectiveTaints(*device), keepsNewClaimsOff))
+            && std::ranges::any_of(snapshot.effectiveTaints(*device), model::taintBlocksAllocation))
             ++unavailable;
     }
     totals.resourceSliceCount = int64_t(pool.slices.size());

@@ -8,6 +8,7 @@
 #include "core/inventory/cluster_release.h"
 #include "core/inventory/snapshot_parts.h"
 #include "core/inventory/taint_rules.h"
+#include "core/model/device_taints.h"
 
 namespace dra::inventory {
 
@@ -25,11 +26,6 @@ std::span<const Device *const> listOf(const Map &map, const typename Map::key_ty
     const auto it = map.find(key);
     return it == map.end() ? std::span<const Device *const>()
                            : std::span<const Device *const>(it->second);
-}
-
-bool blocksScheduling(const model::DeviceTaint &taint)
-{
-    return taint.effect == "NoSchedule" || taint.effect == "NoExecute";
 }
 
 } // namespace
@@ -210,7 +206,7 @@ DeviceState Snapshot::state(const Device &device) const
         }
     }
     const std::vector<model::DeviceTaint> taints = effectiveTaints(device);
-    if (std::ranges::any_of(taints, blocksScheduling))
+    if (std::ranges::any_of(taints, model::taintBlocksAllocation))
         return DeviceState::Tainted;
     return DeviceState::Free;
 }
