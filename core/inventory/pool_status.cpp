@@ -291,7 +291,8 @@ json poolComparisonJson(const PoolComparison &comparison)
         rows.push_back({ { "driver", row.driver }, { "pool", row.pool },
             { "ours", row.ours ? totalsJson(*row.ours) : json() },
             { "cluster", row.cluster ? totalsJson(*row.cluster) : json() },
-            { "differences", row.differences } });
+            { "differences", row.differences },
+            { "cells", poolComparisonCells(comparison, row) } });
     json query { { "driver", comparison.query.driver }, { "limit", comparison.query.limit } };
     if (!comparison.query.pool.empty())
         query["poolName"] = comparison.query.pool;
@@ -300,7 +301,8 @@ json poolComparisonJson(const PoolComparison &comparison)
         { "ourPoolCount", comparison.ourPoolCount },
         { "clusterPoolCount",
             comparison.clusterPoolCount ? json(*comparison.clusterPoolCount) : json() },
-        { "differing", comparison.differing }, { "pools", std::move(rows) } };
+        { "differing", comparison.differing }, { "headers", poolComparisonHeaders(comparison) },
+        { "pools", std::move(rows) } };
 }
 
 } // namespace dra::inventory

@@ -106,10 +106,10 @@ std::vector<std::string> poolComparisonCells(
 // pools.", or "12 pools, ours alone: <why>".
 std::string poolComparisonSummary(const PoolComparison &comparison);
 
-// {"query", "source", "note", "summary", "ourPoolCount", "clusterPoolCount", "differing", "pools":
-// [{
-//  "driver", "pool", "ours": {...}|null, "cluster": {...}|null, "differences": [...]}]}: what
-// `dractl pools -o json` prints and the console API answers.
+// {"query", "source", "note", "summary", "ourPoolCount", "clusterPoolCount", "differing",
+//  "headers", "pools": [{"driver", "pool", "ours": {...}|null, "cluster": {...}|null,
+//  "differences": [...], "cells": [...]}]}: what `dractl pools -o json` prints and the console
+// API answers; headers and cells are the table every face shows.
 nlohmann::json poolComparisonJson(const PoolComparison &comparison);
 
 } // namespace dra::inventory

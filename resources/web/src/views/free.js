@@ -20,8 +20,6 @@ function groupCell(by, group) {
   return group;
 }
 
-const count = (t, key) => (!t ? '—' : t.validationError ? '?' : String(t[key] ?? '—'));
-
 // Ours beside the cluster's answer, pool by pool, with what differs.
 function poolStatusSection(context) {
   const driver = h('input', { type: 'text', id: 'pools-driver', placeholder: 'driver, e.g. gpu.nvidia.com', size: 28, 'aria-label': 'Driver' });
@@ -43,19 +41,11 @@ function poolStatusSection(context) {
       const answer = await askPoolStatus(context.api.token, query);
       const data = await context.api.post('pools', JSON.stringify(answer), query);
       const both = data.source === 'cluster';
-      const pair = (row, key) => (both ? `${count(row.cluster, key)} / ${count(row.ours, key)}` : count(row.ours, key));
       fill(result,
         h('p', { id: 'pools-summary', class: both && data.differing === 0 ? 'ok-text' : 'warn-text', dataset: { source: data.source, differing: String(data.differing) } },
           data.summary),
-        data.pools.length ? table([
-          ['Pool', (r) => r.pool],
-          ['Node', (r) => (r.ours ?? r.cluster).nodeName ?? ''],
-          [both ? 'Total (cluster / ours)' : 'Total', (r) => pair(r, 'totalDevices')],
-          ['Allocated', (r) => pair(r, 'allocatedDevices')],
-          ['Available', (r) => pair(r, 'availableDevices')],
-          ['Unavailable', (r) => pair(r, 'unavailableDevices')],
-          ['Differences', (r) => r.differences.join('; ') || (r.ours ?? r.cluster).validationError || ''],
-        ], data.pools, { rowClass: (r) => (r.differences.length ? 'pool differs' : 'pool') }) : h('p', { class: 'muted' }, `No pool of driver ${query.driver}.`));
+        // The cells are core's, as `dractl pools` prints them.
+        data.pools.length ? table(data.headers.map((label, i) => [label, (r) => r.cells[i]]), data.pools, { rowClass: (r) => (r.differences.length ? 'pool differs' : 'pool') }) : h('p', { class: 'muted' }, `No pool of driver ${query.driver}.`));
     } catch (error) {
       fill(result, h('p', { class: 'error-text' }, error.message ?? String(error)));
     } finally {
