@@ -270,30 +270,18 @@ void EvidenceCollector::collect(
                 g->podObjects = decodeAll(g->pods);
                 probe(g, 0, then);
             });
-        if (!m_plan.application.prometheusUrl.empty()) {
-            const ApplicationGateConfig &app = m_plan.application;
-            g->tasks.push_back([this, g, app](std::function<void()> then) {
-                query(app.errorRateQuery, m_plan.variant.deployment,
-                    [this, g, app, then](std::optional<double> canaryRate) {
-                        query(app.latencyQuery, m_plan.variant.deployment,
-                            [this, g, app, then, canaryRate](std::optional<double> canaryLatency) {
-                                if (canaryRate)
-                                    g->canaryMetrics = TrafficMetrics { *canaryRate,
-                                        canaryLatency.value_or(0) * 1000, 0 };
-                                query(app.errorRateQuery, m_plan.baseline.deployment,
-                                    [this, g, app, then](std::optional<double> baseRate) {
-                                        query(app.latencyQuery, m_plan.baseline.deployment,
-                                            [g, then, baseRate](std::optional<double> baseLatency) {
-                                                if (baseRate)
-                                                    g->baselineMetrics = TrafficMetrics { *baseRate,
-                                                        baseLatency.value_or(0) * 1000, 0 };
-                                                then();
-                                            });
-                                    });
+        if (!m_plan.application.prometheusUrl.empty())
+            g->tasks.push_back([this, g](std::function<void()> then) {
+                queryMetrics(m_plan.variant.deployment,
+                    [this, g, then](std::optional<TrafficMetrics> canary) {
+                        g->canaryMetrics = canary;
+                        queryMetrics(m_plan.baseline.deployment,
+                            [g, then](std::optional<TrafficMetrics> baseline) {
+                                g->baselineMetrics = baseline;
+                                then();
                             });
                     });
             });
-        }
     }
     next(g);
 }
@@ -391,16 +379,24 @@ void EvidenceCollector::gatherBaselineFacts(std::shared_ptr<Gathering> g)
     if (m_plan.application.prometheusUrl.empty())
         return;
     g->tasks.push_back([this, g](std::function<void()> then) {
-        const ApplicationGateConfig &app = m_plan.application;
-        query(app.errorRateQuery, m_plan.baseline.deployment,
-            [this, g, then](std::optional<double> rate) {
-                query(m_plan.application.latencyQuery, m_plan.baseline.deployment,
-                    [g, then, rate](std::optional<double> latency) {
-                        if (rate)
-                            g->baselineMetrics
-                                = TrafficMetrics { *rate, latency.value_or(0) * 1000, 0 };
-                        then();
-                    });
+        queryMetrics(m_plan.baseline.deployment, [g, then](std::optional<TrafficMetrics> metrics) {
+            g->baselineMetrics = metrics;
+            then();
+        });
+    });
+}
+
+void EvidenceCollector::queryMetrics(
+    const std::string &deployment, std::function<void(std::optional<TrafficMetrics>)> then)
+{
+    const ApplicationGateConfig &app = m_plan.application;
+    query(app.errorRateQuery, deployment, [this, deployment, then](std::optional<double> rate) {
+        query(m_plan.application.latencyQuery, deployment,
+            [then, rate](std::optional<double> latency) {
+                // No error rate is no data: the latency alone compares nothing.
+                then(rate ? std::optional<TrafficMetrics>(
+                         TrafficMetrics { *rate, latency.value_or(0) * 1000, 0 })
+                          : std::nullopt);
             });
     });
 }

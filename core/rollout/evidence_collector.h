@@ -63,6 +63,9 @@ private:
     void look(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);
     void query(const std::string &queryText, const std::string &deployment,
         std::function<void(std::optional<double>)> then);
+    // The plan's error rate and p95 latency of `deployment`; nullopt without an error rate.
+    void queryMetrics(
+        const std::string &deployment, std::function<void(std::optional<TrafficMetrics>)> then);
 
     const RolloutPlan &m_plan;
     ClusterPort &m_cluster;
