@@ -225,17 +225,10 @@ nlohmann::json governanceJson(const RolloutPlan &plan, const RolloutState &state
     nlohmann::json document { { "owner", plan.owner }, { "approvals", plan.approvals },
         { "startedBy", personOf(starterOf(state)) } };
     if (const auto &window = plan.maintenanceWindow) {
+        // The facts below word it for people; these are for tools.
         const WindowState now = windowStateAt(*window, nowMs);
-        nlohmann::json w { { "text", windowText(*window) }, { "timeZone", window->timeZone },
-            { "open", now.open } };
-        if (now.open) {
-            w["closesAt"] = now.closesAt;
-            w["closesAtText"] = localTimeText(now.closesAt, window->timeZone);
-        } else if (now.opensAt) {
-            w["opensAt"] = now.opensAt;
-            w["opensAtText"] = localTimeText(now.opensAt, window->timeZone);
-        }
-        document["maintenanceWindow"] = std::move(w);
+        document["maintenanceWindow"] = { { "open", now.open },
+            { now.open ? "closesAt" : "opensAt", now.open ? now.closesAt : now.opensAt } };
     }
     nlohmann::json facts = nlohmann::json::array();
     for (const GovernanceFact &fact : governanceFacts(plan, state, nowMs))

@@ -81,9 +81,9 @@ struct GovernanceFact
 std::vector<GovernanceFact> governanceFacts(
     const RolloutPlan &plan, const RolloutState &state, int64_t nowMs);
 
-// {"owner", "approvals", "startedBy", "maintenanceWindow": {"text", "timeZone", "open",
-// "closesAt"/"opensAt" (ms), "closesAtText"/"opensAtText"}, "facts": [{"label", "text"}]}: what
-// the status views show; null when the plan has none of these fields.
+// {"owner", "approvals", "startedBy", "maintenanceWindow": {"open", "closesAt" or "opensAt"
+// (ms; 0 when it never opens)}, "facts": [{"label", "text"}]}: what the status views show; null
+// when the plan has none of these fields.
 nlohmann::json governanceJson(const RolloutPlan &plan, const RolloutState &state, int64_t nowMs);
 
 } // namespace dra::rollout
