@@ -10,9 +10,9 @@
 #include "core/kube/server_side_apply.h"
 #include "core/model/manifest_reader.h"
 
-class QThread;
-
 namespace dra::console {
+
+class ClusterThread;
 
 // Runs kube::serverSideApply() for the console on a thread of its own, as kube::LiveMirror runs the
 // mirror: the REST client lives there, and the outcomes come back to the owner's thread, so the
@@ -22,7 +22,6 @@ class ClusterApply final : public QObject
     Q_OBJECT
 public:
     explicit ClusterApply(kube::ClientConfig config, QObject *parent = nullptr);
-    ~ClusterApply() override;
 
     // Starts a run; finished() follows.
     void run(std::vector<model::ManifestDocument> documents, kube::ApplyOptions options);
@@ -31,9 +30,7 @@ Q_SIGNALS:
     void finished(const std::vector<dra::kube::ApplyOutcome> &outcomes);
 
 private:
-    kube::ClientConfig m_config;
-    QThread *m_thread;
-    QObject *m_root = nullptr; // lives on m_thread: owns the client
+    ClusterThread *m_thread;
 };
 
 } // namespace dra::console

@@ -9,9 +9,9 @@
 
 #include "core/kube/client_config.h"
 
-class QThread;
-
 namespace dra::console {
+
+class ClusterThread;
 
 // Asks the cluster for its own pool totals (kube::requestPoolStatus: a ResourcePoolStatusRequest
 // created with the console's credentials, read once answered, deleted) on a thread of its own,
@@ -21,7 +21,6 @@ class ClusterPoolStatus final : public QObject
     Q_OBJECT
 public:
     explicit ClusterPoolStatus(kube::ClientConfig config, QObject *parent = nullptr);
-    ~ClusterPoolStatus() override;
 
     // Sends `request`; answered() follows with the request's status, or an empty status and
     // why there is none.
@@ -31,9 +30,7 @@ Q_SIGNALS:
     void answered(const nlohmann::json &status, const QString &error);
 
 private:
-    kube::ClientConfig m_config;
-    QThread *m_thread;
-    QObject *m_root = nullptr; // lives on m_thread: owns the client
+    ClusterThread *m_thread;
 };
 
 } // namespace dra::console
