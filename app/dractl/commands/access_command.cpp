@@ -4,10 +4,6 @@
 // dractl access: who may use which DeviceClass in which namespace (RBAC to create claims, the
 // namespace's quota, the admin-access label), who may write the inventory, and what in the
 // cluster's RBAC deserves a second look.
-#include <optional>
-
-#include <QEventLoop>
-
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
@@ -56,31 +52,22 @@ void printText(const inventory::AccessReport &report)
 Result<inventory::SelfRules> askSelfRules(
     const QCommandLineParser &parser, std::vector<std::string> namespaces)
 {
-    Result<kube::ClientConfig> config = clientConfigFor(parser);
-    if (!config)
-        return dra::fail(config.error());
-    kube::RestClient client(*config, commandRestOptions());
-    QEventLoop loop;
-    std::optional<Result<kube::SelfRulesAnswer>> answer;
-    kube::requestSelfRules(
-        client, std::move(namespaces), &loop, [&](Result<kube::SelfRulesAnswer> got) {
-            answer = std::move(got);
-            loop.quit();
+    Result<kube::SelfRulesAnswer> answer = askCluster<kube::SelfRulesAnswer>(
+        parser, [&](kube::RestClient &client, QObject *context, auto done) {
+            kube::requestSelfRules(client, std::move(namespaces), context, std::move(done));
         });
     if (!answer)
-        loop.exec();
-    if (!*answer)
-        return dra::fail(answer->error());
+        return dra::fail(answer.error());
     inventory::SelfRules self;
     self.subject.kind = "User";
-    self.subject.name = (*answer)->username;
+    self.subject.name = answer->username;
     const auto strings = [](const QStringList &list) {
         std::vector<std::string> out;
         for (const QString &item : list)
             out.push_back(item.toStdString());
         return out;
     };
-    for (const auto &[ns, rules] : (*answer)->rulesByNamespace)
+    for (const auto &[ns, rules] : answer->rulesByNamespace)
         for (const kube::ResourceRule &rule : rules)
             self.byNamespace[ns].push_back({ strings(rule.verbs), strings(rule.apiGroups),
                 strings(rule.resources), strings(rule.resourceNames), {} });
@@ -97,9 +84,7 @@ int runAccess(const QStringList &arguments)
         QStringLiteral("name") });
     parser.addOption({ { QStringLiteral("n"), QStringLiteral("namespace") },
         QStringLiteral("Only this namespace."), QStringLiteral("ns") });
-    parser.addOption(kubeconfigOption());
-    parser.addOption(contextOption());
-    parser.addOptions(impersonationOptions());
+    addAskClusterOptions(parser);
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
             QStringLiteral(
@@ -127,9 +112,7 @@ int runAccess(const QStringList &arguments)
         parser.value(QStringLiteral("namespace")).toStdString() };
     inventory::AccessReport report = inventory::deviceAccess(**snapshot, query);
     // The Roles and bindings are not readable: what the cluster says this user may do.
-    if (report.source == inventory::AccessSource::None
-        && (parser.isSet(QStringLiteral("context"))
-            || parser.isSet(QStringLiteral("kubeconfig")))) {
+    if (report.source == inventory::AccessSource::None && namesCluster(parser)) {
         std::vector<std::string> namespaces;
         for (const inventory::NamespaceAccess &ns : report.namespaces)
             namespaces.push_back(ns.ns);

@@ -116,4 +116,16 @@ kube::RestOptions commandRestOptions()
     return options;
 }
 
+void addAskClusterOptions(QCommandLineParser &parser)
+{
+    parser.addOption(kubeconfigOption());
+    parser.addOption(contextOption());
+    parser.addOptions(impersonationOptions());
+}
+
+bool namesCluster(const QCommandLineParser &parser)
+{
+    return parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
+}
+
 } // namespace dra::cli

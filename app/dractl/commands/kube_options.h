@@ -2,10 +2,13 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <QCommandLineParser>
+#include <QEventLoop>
 
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
@@ -43,5 +46,31 @@ kube::ExecOptions execOptionsForTerminal();
 // What a command's requests to a cluster carry: dractl's user agent, and exec credential
 // plugins reaching the user as execOptionsForTerminal() says.
 kube::RestOptions commandRestOptions();
+
+// --kubeconfig, --context and the impersonation options, for a command that reads the cache
+// and may also ask a cluster; and whether the command line names one to ask.
+void addAskClusterOptions(QCommandLineParser &parser);
+bool namesCluster(const QCommandLineParser &parser);
+
+// Asks the parser's cluster one question and waits for the answer in an event loop of its own,
+// as a one-shot command does: `send(client, context, done)` sends it.
+template <typename T>
+Result<T> askCluster(const QCommandLineParser &parser,
+    const std::function<void(kube::RestClient &, QObject *, std::function<void(Result<T>)>)> &send)
+{
+    Result<kube::ClientConfig> config = clientConfigFor(parser);
+    if (!config)
+        return dra::fail(config.error());
+    kube::RestClient client(*config, commandRestOptions());
+    QEventLoop loop;
+    std::optional<Result<T>> answer;
+    send(client, &loop, [&](Result<T> got) {
+        answer = std::move(got);
+        loop.quit();
+    });
+    if (!answer)
+        loop.exec();
+    return std::move(*answer);
+}
 
 } // namespace dra::cli

@@ -4,10 +4,6 @@
 // dractl pools: one driver's resource pools with their device totals, counted from the cache
 // as Kubernetes counts them, beside the cluster's own answer to a ResourcePoolStatusRequest
 // (created for the question and deleted afterwards) when a cluster is named.
-#include <optional>
-
-#include <QEventLoop>
-
 #include <nlohmann/json.hpp>
 
 #include "app/dractl/cli.h"
@@ -24,25 +20,17 @@ namespace {
 constexpr int kAnswerTimeoutMs = 20'000;
 
 // The cluster's answer, or why there is none.
-Result<inventory::PoolCount> askCluster(
+Result<inventory::PoolCount> askPoolStatus(
     const QCommandLineParser &parser, const inventory::PoolQuery &query)
 {
-    Result<kube::ClientConfig> config = clientConfigFor(parser);
-    if (!config)
-        return dra::fail(config.error());
-    kube::RestClient client(*config, commandRestOptions());
-    QEventLoop loop;
-    std::optional<Result<nlohmann::json>> status;
-    kube::requestPoolStatus(client, inventory::poolStatusRequest(query), kAnswerTimeoutMs, &loop,
-        [&](Result<nlohmann::json> got) {
-            status = std::move(got);
-            loop.quit();
+    Result<nlohmann::json> status = askCluster<nlohmann::json>(
+        parser, [&](kube::RestClient &client, QObject *context, auto done) {
+            kube::requestPoolStatus(client, inventory::poolStatusRequest(query), kAnswerTimeoutMs,
+                context, std::move(done));
         });
     if (!status)
-        loop.exec();
-    if (!*status)
-        return dra::fail(status->error());
-    return inventory::poolCountFromStatus(**status);
+        return dra::fail(status.error());
+    return inventory::poolCountFromStatus(*status);
 }
 
 void printComparison(const inventory::PoolComparison &c)
@@ -68,9 +56,7 @@ int runPools(const QStringList &arguments)
     parser.addOption({ QStringLiteral("limit"),
         QStringLiteral("At most this many pools, 1 to 1000 (default 100)."), QStringLiteral("n"),
         QStringLiteral("100") });
-    parser.addOption(kubeconfigOption());
-    parser.addOption(contextOption());
-    parser.addOptions(impersonationOptions());
+    addAskClusterOptions(parser);
     int exitCode = Ok;
     if (!parseOrExit(parser, arguments,
             QStringLiteral(
@@ -107,8 +93,8 @@ int runPools(const QStringList &arguments)
     std::optional<inventory::PoolCount> cluster;
     std::string why = "name a cluster with --context or --kubeconfig to compare with its own "
                       "answer";
-    if (parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"))) {
-        Result<inventory::PoolCount> asked = askCluster(parser, query);
+    if (namesCluster(parser)) {
+        Result<inventory::PoolCount> asked = askPoolStatus(parser, query);
         if (asked)
             cluster = std::move(*asked);
         else
