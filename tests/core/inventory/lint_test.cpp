@@ -297,37 +297,31 @@ TEST(LintTest, ClassesWhoseEveryDeviceIsTainted)
         "tolerations that cover any device's taints: they cannot be allocated");
     EXPECT_TRUE(names(found[0], "ResourceClaim", "waiting"));
 
+    // The findings when the claim asks with `tolerations`.
+    const auto blockedWith = [&](const json &tolerations) {
+        json claim = asked;
+        claim["spec"]["devices"]["requests"][0]["exactly"]["tolerations"] = tolerations;
+        return withCode(findingsOf({ nodeObject("node-a"), slice,
+                            deviceClass("gpu.example.com", "true"), claim }),
+            "ClassBlockedByTaints");
+    };
     // Tolerating a taint no device has, or only one of a device's taints, is no better.
     for (const json &tolerations :
         { json::array({ { { "key", "other" }, { "operator", "Exists" } } }),
             json::array({ { { "key", "maintenance" }, { "value", "y" } } }),
             json::array({ { { "key", "health" }, { "operator", "Exists" },
                 { "effect", "NoSchedule" } } }) }) {
-        json wrong = asked;
-        wrong["spec"]["devices"]["requests"][0]["exactly"]["tolerations"] = tolerations;
-        found = withCode(findingsOf({ nodeObject("node-a"), slice,
-                             deviceClass("gpu.example.com", "true"), wrong }),
-            "ClassBlockedByTaints");
+        found = blockedWith(tolerations);
         ASSERT_EQ(found.size(), 1u) << tolerations.dump();
         EXPECT_EQ(found[0].severity, Severity::Warning) << tolerations.dump();
     }
     // Tolerating every taint of one device is enough: gpu-0's maintenance=x.
-    json onDevice = asked;
-    onDevice["spec"]["devices"]["requests"][0]["exactly"]["tolerations"]
-        = json::array({ { { "key", "maintenance" }, { "value", "x" } } });
-    found = withCode(findingsOf({ nodeObject("node-a"), slice,
-                         deviceClass("gpu.example.com", "true"), onDevice }),
-        "ClassBlockedByTaints");
+    found = blockedWith(json::array({ { { "key", "maintenance" }, { "value", "x" } } }));
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Info);
 
     // A request that tolerates everything is not counted; nothing else asks: information.
-    json tolerant = asked;
-    tolerant["spec"]["devices"]["requests"][0]["exactly"]["tolerations"]
-        = json::array({ { { "operator", "Exists" } } });
-    found = withCode(findingsOf({ nodeObject("node-a"), slice,
-                         deviceClass("gpu.example.com", "true"), tolerant }),
-        "ClassBlockedByTaints");
+    found = blockedWith(json::array({ { { "operator", "Exists" } } }));
     ASSERT_EQ(found.size(), 1u);
     EXPECT_EQ(found[0].severity, Severity::Info);
 
