@@ -8,6 +8,7 @@
 #include "core/alloc/simulation_cluster.h"
 #include "core/alloc/simulation_json.h"
 #include "core/alloc/simulator.h"
+#include "core/common/json_text.h"
 #include "core/common/logging.h"
 #include "core/inventory/snapshot_builder.h"
 #include "core/model/decode_resource.h"

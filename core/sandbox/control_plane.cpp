@@ -107,6 +107,7 @@ Result<bool> ControlPlane::runPass()
         m_garbageCollector.reconcile(pass);
         m_deployments.reconcile(pass);
         m_replicaSets.reconcile(pass);
+        m_daemonSets.reconcile(pass);
         m_scheduler.reconcile(pass);
         m_kubelet.reconcile(pass);
         m_claimReleaser.reconcile(pass);

@@ -15,6 +15,7 @@
 #include "core/common/result.h"
 #include "core/common/clock.h"
 #include "core/sandbox/claim_releaser.h"
+#include "core/sandbox/daemon_set_controller.h"
 #include "core/sandbox/pool_status_controller.h"
 #include "core/sandbox/demo_kubelet.h"
 #include "core/sandbox/deployment_controller.h"
@@ -41,9 +42,9 @@ struct ControlPlaneOptions
     int trafficRequestsPerSecond = 20;
 };
 
-// The demo cluster's control plane: Deployment and ReplicaSet controllers, garbage collector,
-// scheduler, kubelet, claim release and per-pod HTTP responders, acting on what clients write.
-// Each pass reads the cache through `writer` (the cache's single writer), lets every
+// The demo cluster's control plane: Deployment, ReplicaSet and DaemonSet controllers, garbage
+// collector, scheduler, kubelet, claim release and per-pod HTTP responders, acting on what clients
+// write. Each pass reads the cache through `writer` (the cache's single writer), lets every
 // controller act, and commits their writes as one batch, then calls the committed callback
 // (WatchHub::poll) so watchers see them at once. Passes run when the cache changed or a pod is
 // due to start. Time comes from `clock`. Thread of the writer.
@@ -93,6 +94,7 @@ private:
     GarbageCollector m_garbageCollector;
     DeploymentController m_deployments;
     ReplicaSetController m_replicaSets;
+    DaemonSetController m_daemonSets;
     PodScheduler m_scheduler;
     DemoKubelet m_kubelet;
     ClaimReleaser m_claimReleaser;

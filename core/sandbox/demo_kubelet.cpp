@@ -27,6 +27,15 @@ int64_t kubeTimeMs(const std::string &text)
     return time.isValid() ? time.toMSecsSinceEpoch() : 0;
 }
 
+// A pod of a DRA driver's kubelet plugin: its controller is a DaemonSet named as the drivers
+// name theirs ("nvidia-dra-driver-gpu-kubelet-plugin").
+bool isDriverPluginPod(const json &pod)
+{
+    const json *owner = controllerOf(pod);
+    return owner && owner->value("kind", "") == "DaemonSet"
+        && owner->value("name", "").find("kubelet-plugin") != std::string::npos;
+}
+
 // When the pod was bound: PodScheduled's transition, else its creation.
 int64_t boundAtMs(const json &pod)
 {
@@ -221,7 +230,8 @@ void DemoKubelet::reportHealth(ControlPass &pass, json &pod)
 
 void DemoKubelet::setReadiness(ControlPass &pass, json &pod)
 {
-    const bool ready = !pass.faultHits(FaultKind::NeverReady, pod);
+    const bool ready = !pass.faultHits(FaultKind::NeverReady, pod)
+        && !(isDriverPluginPod(pod) && pass.faultHits(FaultKind::DriverNotReady, pod));
     if (containersReady(pod) == ready && findCondition(pod, "Ready"))
         return;
     json &status = pod["status"];

@@ -90,6 +90,11 @@ int64_t devicePluginGpus(const json &pod)
     return total;
 }
 
+bool nodeAdmits(const json &node, const json &pod)
+{
+    return nodeLabelsMatchSelector(node, pod) && !untoleratedTaint(node, pod);
+}
+
 NodeFit fitNodes(const ObjectView &view, const json &pod)
 {
     NodeFit fit;

@@ -30,4 +30,10 @@ struct NodeFit
 };
 NodeFit fitNodes(const ObjectView &view, const nlohmann::json &pod);
 
+// Whether `node` admits a pod of this spec holder (a Pod, or a pod template's
+// {"spec": ...}): its nodeSelector matches the node's labels and it tolerates the node's
+// NoSchedule/NoExecute taints. Cordoning and capacity are not asked: a DaemonSet's pods go
+// to cordoned nodes too.
+bool nodeAdmits(const nlohmann::json &node, const nlohmann::json &pod);
+
 } // namespace dra::sandbox

@@ -22,6 +22,7 @@ constexpr std::pair<FaultKind, std::string_view> kFaultNames[] = {
     { FaultKind::Http500, "http-500" },
     { FaultKind::ClaimNotReleased, "claim-not-released" },
     { FaultKind::UnhealthyDevice, "unhealthy-device" },
+    { FaultKind::DriverNotReady, "driver-not-ready" },
 };
 
 } // namespace

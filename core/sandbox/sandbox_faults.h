@@ -23,6 +23,7 @@ enum class FaultKind {
     Http500, // the pod's responder answers 500
     ClaimNotReleased, // claims of deleted pods stay reserved and are not deleted
     UnhealthyDevice, // kubelet: the pod's devices are reported Unhealthy (allocatedResourcesStatus)
+    DriverNotReady, // kubelet: the DRA driver's kubelet-plugin pods run but are never Ready
 };
 
 std::string_view faultKindName(FaultKind kind); // "allocation-fails"

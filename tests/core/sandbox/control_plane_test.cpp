@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The demo cluster's control plane turns Deployments into running pods, with devices.
+#include <map>
 #include <set>
 
 #include "core/sandbox/pod_scheduler.h"
@@ -247,6 +248,62 @@ TEST_F(ControlPlaneTest, KubeletReportsEachContainersDeviceHealth)
     EXPECT_EQ(reported()["status"]["containerStatuses"][0]["allocatedResourcesStatus"][0]
                         ["resources"][0]["health"],
         "Unhealthy");
+}
+
+TEST_F(ControlPlaneTest, DaemonSetsRunOneReadyPodOnEachNodeTheySelect)
+{
+    settle();
+    const std::string ns = "gpu-operator", plugin = "nvidia-dra-driver-gpu-kubelet-plugin";
+    std::set<std::string> draNodes, devicePluginNodes;
+    for (const json &node : list(Kind::Node)) {
+        const std::string stack
+            = node["metadata"]["labels"].value("sandbox.dra-console.io/gpu-stack", "");
+        (stack == "dra" ? draNodes : devicePluginNodes).insert(node["metadata"]["name"]);
+    }
+    ASSERT_FALSE(draNodes.empty());
+    ASSERT_FALSE(devicePluginNodes.empty());
+    const auto podsOn = [&](const std::string &daemonSet) {
+        std::map<std::string, json> byNode;
+        for (const json &pod : list(Kind::Pod, ns)) {
+            if (pod["metadata"]["ownerReferences"][0]["name"] == daemonSet)
+                byNode[pod["spec"]["nodeName"]] = pod;
+        }
+        return byNode;
+    };
+    std::map<std::string, json> pods = podsOn(plugin);
+    std::set<std::string> nodes;
+    for (const auto &[node, pod] : pods) {
+        nodes.insert(node);
+        EXPECT_TRUE(ready(pod)) << pod.dump();
+        EXPECT_EQ(pod["metadata"]["ownerReferences"][0]["kind"], "DaemonSet");
+    }
+    EXPECT_EQ(nodes, draNodes);
+    EXPECT_EQ(podsOn("nvidia-device-plugin-daemonset").size(), devicePluginNodes.size());
+    json daemonSet = *get(Kind::DaemonSet, ns, plugin);
+    EXPECT_EQ(daemonSet["status"]["desiredNumberScheduled"], draNodes.size());
+    EXPECT_EQ(daemonSet["status"]["numberReady"], draNodes.size());
+
+    // A deleted pod comes back on its node, as a new pod.
+    const std::string node = *draNodes.begin();
+    const std::string gone = pods.at(node)["metadata"]["name"];
+    remove(Kind::Pod, ns, gone);
+    settle();
+    pods = podsOn(plugin);
+    ASSERT_TRUE(pods.contains(node));
+    EXPECT_NE(pods.at(node)["metadata"]["name"], gone);
+    EXPECT_TRUE(ready(pods.at(node))) << pods.at(node).dump();
+
+    // driver-not-ready: the kubelet plugins run but are not Ready; other DaemonSets are.
+    plane().faults().add({ sandbox::FaultKind::DriverNotReady, "", "" });
+    plane().faultsChanged();
+    settle();
+    for (const auto &[on, pod] : podsOn(plugin))
+        EXPECT_FALSE(ready(pod)) << on;
+    for (const auto &[on, pod] : podsOn("nvidia-device-plugin-daemonset"))
+        EXPECT_TRUE(ready(pod)) << on;
+    daemonSet = *get(Kind::DaemonSet, ns, plugin);
+    EXPECT_EQ(daemonSet["status"]["numberReady"], 0);
+    EXPECT_EQ(daemonSet["status"]["numberUnavailable"], draNodes.size());
 }
 
 } // namespace
