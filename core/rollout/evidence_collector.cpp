@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/rollout/evidence_collector.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -138,6 +139,8 @@ struct EvidenceCollector::Gathering
     std::vector<ProbeResult> probes;
     std::optional<TrafficMetrics> baselineMetrics, canaryMetrics;
     std::map<std::string, ContainerCommand> commands; // by pod name: the node gate's command
+    std::optional<DriverPods> driver; // pods still in driverPods until evaluated
+    std::vector<json> driverPods;
 };
 
 Result<std::optional<double>> prometheusScalar(const QByteArray &body)
@@ -263,6 +266,7 @@ void EvidenceCollector::collect(
                 });
             });
         }
+        gatherDriverPods(g);
         if (!m_plan.node.command.empty())
             g->tasks.push_back([this, g](std::function<void()> then) { look(g, 0, then); });
         if (!m_plan.application.probePath.empty())
@@ -386,6 +390,63 @@ void EvidenceCollector::gatherBaselineFacts(std::shared_ptr<Gathering> g)
     });
 }
 
+void EvidenceCollector::gatherDriverPods(std::shared_ptr<Gathering> g)
+{
+    g->tasks.push_back([this, g](std::function<void()> then) {
+        m_cluster.list(
+            Kind::DaemonSet, "", "", this, [this, g, then](Result<std::vector<json>> got) {
+                const std::string &named = m_plan.node.driverDaemonSet;
+                if (!got) {
+                    // Not known is said, never passed: the check is Inconclusive.
+                    g->driver = DriverPods { { named.empty() ? "?" : named }, {},
+                        "DaemonSets: " + got.error().message.toStdString() };
+                    return then();
+                }
+                DriverPods driver;
+                std::vector<std::string> namespaces;
+                for (const json &daemonSet : *got) {
+                    const std::string ns = daemonSet["metadata"].value("namespace", "");
+                    const std::string name = daemonSet["metadata"].value("name", "");
+                    const bool wanted = named.empty()
+                        ? name.find("kubelet-plugin") != std::string::npos
+                            || name.find("kubeletplugin") != std::string::npos
+                        : ns + "/" + name == named;
+                    if (!wanted)
+                        continue;
+                    driver.daemonSets.push_back(ns + "/" + name);
+                    if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end())
+                        namespaces.push_back(ns);
+                }
+                // A named DaemonSet that does not exist has no pod on any node: the check fails.
+                if (driver.daemonSets.empty() && !named.empty())
+                    driver.daemonSets.push_back(named);
+                if (driver.daemonSets.empty())
+                    return then(); // no driver DaemonSet known: not checked
+                g->driver = std::move(driver);
+                listDriverPods(g, std::move(namespaces), then);
+            });
+    });
+}
+
+void EvidenceCollector::listDriverPods(
+    std::shared_ptr<Gathering> g, std::vector<std::string> namespaces, std::function<void()> then)
+{
+    if (namespaces.empty())
+        return then();
+    const std::string ns = namespaces.back();
+    namespaces.pop_back();
+    m_cluster.list(Kind::Pod, ns, "", this,
+        [this, g, ns, namespaces = std::move(namespaces), then](Result<std::vector<json>> got) {
+            if (!got) {
+                g->driver->error = "Pods in " + ns + ": " + got.error().message.toStdString();
+                return then();
+            }
+            for (json &pod : *got)
+                g->driverPods.push_back(std::move(pod));
+            listDriverPods(g, namespaces, then);
+        });
+}
+
 void EvidenceCollector::queryMetrics(
     const std::string &deployment, std::function<void(std::optional<TrafficMetrics>)> then)
 {
@@ -484,11 +545,24 @@ StageEvidence EvidenceCollector::evaluateGathered(const Gathering &gathered)
     const std::vector<model::Object> claims = decodeAll(g->claims);
     const std::vector<model::Object> slices = decodeAll(g->slices);
     const std::vector<model::Object> events = decodeAll(g->events);
+    std::optional<DriverPods> driver = g->driver;
+    if (driver)
+        driver->pods = decodeAll(g->driverPods);
     std::vector<GateResult> api, node;
     for (const model::Object &pod : pods) {
         PodEvidence podEvidence { pod, claims, slices, events, std::nullopt };
         if (const auto ran = g->commands.find(pod.meta.name); ran != g->commands.end())
             podEvidence.command = ran->second;
+        if (driver) {
+            // Only the driver's pods on this pod's node matter to its gate.
+            const auto *p = pod.as<model::Pod>();
+            DriverPods &own
+                = podEvidence.driver.emplace(DriverPods { driver->daemonSets, {}, driver->error });
+            for (const model::Object &driverPod : driver->pods)
+                if (const auto *d = driverPod.as<model::Pod>();
+                    p && d && d->nodeName == p->nodeName)
+                    own.pods.push_back(driverPod);
+        }
         const GateResult apiResult = apiGate(podEvidence, now);
         if (apiResult.verdict == Verdict::Inconclusive)
             evidence.canaryPending = true;

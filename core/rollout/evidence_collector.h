@@ -56,6 +56,10 @@ private:
     struct Gathering;
     void next(std::shared_ptr<Gathering> gathering);
     void gatherBaselineFacts(std::shared_ptr<Gathering> gathering);
+    // The DRA driver's DaemonSets and their pods, for the node gate's driver check.
+    void gatherDriverPods(std::shared_ptr<Gathering> gathering);
+    void listDriverPods(std::shared_ptr<Gathering> gathering, std::vector<std::string> namespaces,
+        std::function<void()> then);
     void evaluate(std::shared_ptr<Gathering> gathering);
     StageEvidence evaluateGathered(const Gathering &gathering);
     void probe(std::shared_ptr<Gathering> gathering, size_t index, std::function<void()> then);

@@ -336,6 +336,52 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now)
     return gateResult(GateKind::Api, std::move(checks), now);
 }
 
+// The driver's DaemonSet pod on `node`: every driver DaemonSet with a pod there must have it
+// Ready, and at least one must have one (a node without its driver prepares no devices).
+Check driverPodCheck(const DriverPods &driver, const std::string &node)
+{
+    constexpr const char *kName = "driver pod Ready";
+    if (!driver.error.empty())
+        return inconclusive(kName, "the DRA driver's pods could not be read: " + driver.error);
+    std::vector<std::string> ready, unready;
+    for (const std::string &daemonSet : driver.daemonSets) {
+        const size_t slash = daemonSet.find('/');
+        const std::string ns = daemonSet.substr(0, slash), name = daemonSet.substr(slash + 1);
+        for (const model::Object &object : driver.pods) {
+            const auto *pod = object.as<model::Pod>();
+            const bool ours = std::any_of(object.meta.ownerReferences.begin(),
+                object.meta.ownerReferences.end(), [&](const model::OwnerReference &owner) {
+                    return owner.controller && owner.kind == "DaemonSet" && owner.name == name;
+                });
+            if (!pod || !ours || object.meta.ns != ns || pod->nodeName != node)
+                continue;
+            const std::string line = "Pod " + ns + "/" + object.meta.name + " of DaemonSet "
+                + daemonSet + " on node " + node;
+            if (pod->ready())
+                ready.push_back(line + " is Ready");
+            else
+                unready.push_back(line + " is not Ready ("
+                    + (pod->phase.empty() ? "no phase" : pod->phase) + ")");
+        }
+    }
+    const auto join = [](const std::vector<std::string> &lines) {
+        std::string text;
+        for (const std::string &line : lines)
+            text += (text.empty() ? "" : "; ") + line;
+        return text;
+    };
+    if (!unready.empty())
+        return failed(kName, join(unready));
+    if (ready.empty()) {
+        std::string names;
+        for (const std::string &daemonSet : driver.daemonSets)
+            names += (names.empty() ? "" : ", ") + daemonSet;
+        return failed(
+            kName, "no pod of the DRA driver's DaemonSet (" + names + ") runs on node " + node);
+    }
+    return passed(kName, join(ready));
+}
+
 GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, int64_t now)
 {
     std::vector<Check> checks;
@@ -394,6 +440,9 @@ GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, i
         else
             checks.push_back(passed("containers started", "running: " + list(running)));
     }
+
+    if (evidence.driver && !pod->nodeName.empty())
+        checks.push_back(driverPodCheck(*evidence.driver, pod->nodeName));
 
     std::string prepareErrors;
     for (const model::Object &object : evidence.events)

@@ -28,6 +28,15 @@ struct ContainerCommand
     std::string error; // it could not run: exec forbidden, no such pod, no answer
 };
 
+// The DRA driver's DaemonSets (NodeGateConfig::driverDaemonSet, or those named as kubelet
+// plugins are) and their pods on every node, for the node gate's driver check.
+struct DriverPods
+{
+    std::vector<std::string> daemonSets; // "namespace/name"
+    std::vector<model::Object> pods;
+    std::string error; // the DaemonSets or their pods could not be read
+};
+
 // One canary pod with the objects around it: its claims (any namespace; matched by the pod's
 // namespace), the ResourceSlices that published their devices, and Events (about the pod or
 // its claims; others are ignored); and what the node gate's command printed in it, when it ran.
@@ -38,6 +47,7 @@ struct PodEvidence
     std::vector<model::Object> slices;
     std::vector<model::Object> events;
     std::optional<ContainerCommand> command;
+    std::optional<DriverPods> driver; // nullopt: no driver DaemonSet known, not checked
 };
 
 // The Deployment facts gates need (Deployments are not in the model).
@@ -62,6 +72,8 @@ GateResult apiGate(const PodEvidence &evidence, int64_t now = 0);
 // in the container must be exactly those allocated (a MIG device's parent GPU is expected): a
 // neighbour's GPU fails; a command that could not run or is missing is Inconclusive. A pod
 // without command evidence (the collector looks into a few running canaries) has no such check.
+// With driver evidence, the driver's DaemonSet pod on the pod's node must be Ready: none there
+// or one not Ready fails; pods that could not be read are Inconclusive.
 GateResult nodeGate(const PodEvidence &evidence, const NodeGateConfig &config, int64_t now = 0);
 
 // One HTTP probe of a canary pod.

@@ -542,8 +542,8 @@ void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
         }
     }
     if (const YAML::Node n = node["node"]; n.IsDefined()
-        && c.r.map(
-            n, path + ".node", { "identityAttribute", "identityField", "command", "container" })) {
+        && c.r.map(n, path + ".node",
+            { "identityAttribute", "identityField", "command", "container", "driverDaemonSet" })) {
         plan.node.identityAttribute
             = c.r.string(n, path + ".node", "identityAttribute", false).value_or("uuid");
         plan.node.identityField
@@ -552,6 +552,13 @@ void readGates(Context &c, const YAML::Node &node, RolloutPlan &plan)
         if (n["command"].IsDefined())
             plan.node.command = c.r.strings(n, path + ".node", "command");
         plan.node.container = c.r.string(n, path + ".node", "container", false).value_or("");
+        plan.node.driverDaemonSet
+            = c.r.string(n, path + ".node", "driverDaemonSet", false).value_or("");
+        if (const std::string &ds = plan.node.driverDaemonSet; !ds.empty()
+            && (ds.find('/') == std::string::npos || ds.front() == '/' || ds.back() == '/'
+                || ds.find('/') != ds.rfind('/')))
+            c.r.error(n["driverDaemonSet"], path + ".node.driverDaemonSet",
+                "must be NAMESPACE/NAME, got \"" + ds + "\"");
     }
     if (const YAML::Node n = node["negativeControl"]; n.IsDefined()
         && c.r.map(n, path + ".negativeControl", { "enabled", "selector", "deviceClassName" })) {

@@ -108,6 +108,10 @@ struct NodeGateConfig
     // be exactly those of the pod's allocated devices. Empty: not run.
     std::vector<std::string> command = { "nvidia-smi", "-L" };
     std::string container; // empty: the pod's default container
+    // The DRA driver's DaemonSet ("namespace/name") whose pod on each canary's node must be
+    // Ready. Empty: the DaemonSets named as kubelet plugins are ("...kubelet-plugin"), and
+    // when there is none the check is not made.
+    std::string driverDaemonSet;
 };
 
 struct NegativeControlConfig

@@ -248,6 +248,19 @@ TEST_F(RolloutDemoTest, AutoPromotedRolloutReachesCompleteWithEveryActionAudited
                         && check.value("evidence", "").find("lists exactly its devices: GPU-")
                             != std::string::npos);
     EXPECT_TRUE(lookedInside) << "no passed container device check in the node gate's evidence";
+    // The DRA driver's kubelet plugin on the canary's node was found and Ready.
+    bool driverReady = false;
+    for (const json &entry : bundle["gateHistory"])
+        if (entry["gate"].value("gate", "") == "node")
+            for (const json &check : entry["gate"].value("checks", json::array()))
+                driverReady = driverReady
+                    || (check.value("name", "") == "driver pod Ready"
+                        && check.value("verdict", "") == "Passed"
+                        && check.value("evidence", "")
+                                .find("of DaemonSet "
+                                      "gpu-operator/nvidia-dra-driver-gpu-kubelet-plugin")
+                            != std::string::npos);
+    EXPECT_TRUE(driverReady) << "no passed driver pod check in the node gate's evidence";
     // The application gate judged the canary's mirrored and routed requests, as the demo
     // Prometheus measured them through the service proxy.
     bool measured = false;

@@ -373,3 +373,65 @@ TEST_F(GatesTest, TheContainerMustSeeExactlyItsOwnGpu)
     off.command.clear();
     EXPECT_EQ(nodeGate(seen, off).verdict, Verdict::Passed);
 }
+
+TEST_F(GatesTest, TheDriversPodOnTheCanarysNodeMustBeReady)
+{
+    const auto driverPod = [](const std::string &name, const std::string &node, bool ready) {
+        return test::decode({ { "apiVersion", "v1" }, { "kind", "Pod" },
+            { "metadata",
+                { { "name", name }, { "namespace", "gpu-operator" },
+                    { "ownerReferences",
+                        nlohmann::json::array({ { { "apiVersion", "apps/v1" },
+                            { "kind", "DaemonSet" }, { "name", "dra-kubelet-plugin" },
+                            { "uid", "ds-1" }, { "controller", true } } }) } } },
+            { "spec", { { "nodeName", node } } },
+            { "status",
+                { { "phase", "Running" },
+                    { "conditions",
+                        nlohmann::json::array({ { { "type", "Ready" },
+                            { "status", ready ? "True" : "False" } } }) } } } });
+    };
+    PodEvidence e = evidence();
+    e.driver = DriverPods { { "gpu-operator/dra-kubelet-plugin" },
+        { driverPod("dra-kubelet-plugin-b", "node-b", true),
+            driverPod("dra-kubelet-plugin-a", "node-a", true) },
+        {} };
+    GateResult node = nodeGate(e, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Passed) << node.summary();
+    EXPECT_EQ(check(node, "driver pod Ready").evidence,
+        "Pod gpu-operator/dra-kubelet-plugin-a of DaemonSet gpu-operator/dra-kubelet-plugin on "
+        "node node-a is Ready");
+
+    // Not Ready on the canary's node fails, whatever the other nodes' pods say.
+    e.driver->pods.back() = driverPod("dra-kubelet-plugin-a", "node-a", false);
+    node = nodeGate(e, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Failed);
+    EXPECT_EQ(node.decisive()->name, "driver pod Ready");
+    EXPECT_NE(node.decisive()->evidence.find("dra-kubelet-plugin-a of DaemonSet "
+                                             "gpu-operator/dra-kubelet-plugin on node node-a is "
+                                             "not Ready"),
+        std::string::npos)
+        << node.decisive()->evidence;
+
+    // No driver pod on the node: no driver prepares its devices.
+    e.driver->pods.pop_back();
+    node = nodeGate(e, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Failed);
+    EXPECT_EQ(node.decisive()->evidence,
+        "no pod of the DRA driver's DaemonSet (gpu-operator/dra-kubelet-plugin) runs on node "
+        "node-a");
+
+    // Pods that could not be read are not known: never a pass.
+    e.driver->error = "Pods in gpu-operator: forbidden";
+    node = nodeGate(e, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Inconclusive);
+    EXPECT_EQ(node.decisive()->evidence,
+        "the DRA driver's pods could not be read: Pods in gpu-operator: forbidden");
+
+    // Without a driver DaemonSet known there is no such check.
+    e.driver.reset();
+    node = nodeGate(e, NodeGateConfig {});
+    EXPECT_EQ(node.verdict, Verdict::Passed) << node.summary();
+    EXPECT_TRUE(std::none_of(node.checks.begin(), node.checks.end(),
+        [](const Check &c) { return c.name == "driver pod Ready"; }));
+}

@@ -250,6 +250,55 @@ TEST_F(RolloutControllerTest, ANeighboursGpuInTheCanaryContainerStopsTheRollout)
         << ctl->state().pauseReason;
 }
 
+// The DRA driver's kubelet plugin on the canary's node is not Ready: the node gate fails on it
+// and the canary is not promoted; once the plugin is Ready the rollout goes on.
+TEST_F(RolloutControllerTest, ADriverPodNotReadyOnTheCanarysNodeHoldsTheCanary)
+{
+    const auto driverPod = [](bool ready) {
+        return json { { "apiVersion", "v1" }, { "kind", "Pod" },
+            { "metadata",
+                { { "name", "nvidia-dra-driver-gpu-kubelet-plugin-x2k9d" },
+                    { "namespace", "nvidia-dra-driver-gpu" }, { "uid", "plugin-pod-1" },
+                    { "ownerReferences",
+                        json::array({ { { "apiVersion", "apps/v1" }, { "kind", "DaemonSet" },
+                            { "name", "nvidia-dra-driver-gpu-kubelet-plugin" },
+                            { "uid", "plugin-ds" }, { "controller", true } } }) } } },
+            { "spec", { { "nodeName", "node-a" } } },
+            { "status",
+                { { "phase", "Running" },
+                    { "conditions",
+                        json::array({ { { "type", "Ready" },
+                            { "status", ready ? "True" : "False" } } }) } } } };
+    };
+    m_cluster.put({ { "apiVersion", "apps/v1" }, { "kind", "DaemonSet" },
+        { "metadata",
+            { { "name", "nvidia-dra-driver-gpu-kubelet-plugin" },
+                { "namespace", "nvidia-dra-driver-gpu" }, { "uid", "plugin-ds" } } },
+        { "spec", json::object() } });
+    m_cluster.put(driverPod(false));
+    createAndQueueStart(test::examplePlanText());
+    auto ctl = controller(/*autoPromote=*/true);
+    ctl->tick();
+    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
+    m_clock.advance(kMinute);
+    ctl->tick();
+    EXPECT_EQ(ctl->state().stage, Stage::Canary) << "not promoted past a failed node gate";
+    ASSERT_TRUE(ctl->state().gates.contains(GateKind::Node)) << logText();
+    const GateResult &node = ctl->state().gates.at(GateKind::Node);
+    EXPECT_EQ(node.verdict, Verdict::Failed) << node.summary();
+    ASSERT_TRUE(node.decisive());
+    EXPECT_EQ(node.decisive()->name, "driver pod Ready");
+    EXPECT_NE(node.decisive()->evidence.find("DaemonSet nvidia-dra-driver-gpu/"
+                                             "nvidia-dra-driver-gpu-kubelet-plugin on node "
+                                             "node-a is not Ready"),
+        std::string::npos)
+        << node.summary();
+
+    // Ready: the node gate passes (promotion needs it) and the canary moves on.
+    m_cluster.put(driverPod(true));
+    tickUntil(*ctl, Stage::Shadow);
+}
+
 // Exec refused (no create on pods/exec): the node gate cannot verify and the canary waits.
 TEST_F(RolloutControllerTest, AForbiddenExecLeavesTheNodeGateInconclusive)
 {
