@@ -100,6 +100,7 @@ void ConsoleSession::start()
     demo.cluster = std::string(sandbox::kDemoCluster);
     demo.defaultNamespace = true; // the editor's starter template applies as it is
     demo.contextNamespace = "default";
+    demo.signInAs = m_options.demoUser;
     m_demoServer = new DemoServer(std::move(demo), m_options.rolloutStatePath, this);
     connect(m_demoServer, &DemoServer::failed, this, &ConsoleSession::failed);
     connect(m_demoServer, &DemoServer::ready, this, [this](const kube::ClientConfig &client) {

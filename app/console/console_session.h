@@ -48,6 +48,8 @@ struct SessionOptions
     // The state file of the console's rollouts (dractl's, store::defaultStatePath(), when
     // empty). Demo: the demo cluster's web console follows the rollouts in it.
     QString rolloutStatePath;
+    // Demo: the demo user the console signs in as ("demo-training"); empty: the admin.
+    std::string demoUser;
 
     // What workloadNamespaces comes to for this mode.
     std::vector<std::string> mirroredWorkloadNamespaces() const;

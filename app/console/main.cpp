@@ -99,6 +99,10 @@ int main(int argc, char **argv)
     parser.addOption({ QStringLiteral("demo-nodes"),
         QStringLiteral("Nodes of the demo preset (its default when 0)."), QStringLiteral("n"),
         QStringLiteral("0") });
+    parser.addOption({ QStringLiteral("demo-user"),
+        QStringLiteral("Sign in to the demo cluster as one of its users (demo-training, "
+                       "demo-viewer) and see what they may see."),
+        QStringLiteral("context") });
     parser.addOption({ QStringLiteral("cache"),
         QStringLiteral("Open a cache file (an earlier mirror or import) offline."),
         QStringLiteral("file") });
@@ -144,8 +148,9 @@ int main(int argc, char **argv)
     // Without a choice on the command line, the context used last time, if any.
     const bool live
         = parser.isSet(QStringLiteral("context")) || parser.isSet(QStringLiteral("kubeconfig"));
-    const bool chosen = live || parser.isSet(QStringLiteral("cache"))
-        || parser.isSet(QStringLiteral("demo-preset"));
+    const bool demo
+        = parser.isSet(QStringLiteral("demo-preset")) || parser.isSet(QStringLiteral("demo-user"));
+    const bool chosen = live || parser.isSet(QStringLiteral("cache")) || demo;
     std::optional<dra::kube::ClientConfig> client;
     QString kubeconfigPath;
     if (live) {
@@ -186,18 +191,18 @@ int main(int argc, char **argv)
             printError(QStringLiteral("%1: no such cache file").arg(options.cachePath));
             return 2;
         }
-    } else if (!parser.isSet(QStringLiteral("demo-preset"))
-        && QFileInfo::exists(defaultCachePath())) {
+    } else if (!demo && QFileInfo::exists(defaultCachePath())) {
         // The last mirror, offline, when there is one; the demo cluster otherwise.
         options.mode = dra::console::SessionOptions::Mode::Cache;
         options.cachePath = defaultCachePath();
     } else {
-        if (parser.isSet(QStringLiteral("demo-preset")))
+        if (demo)
             settings.remove(QStringLiteral("session"));
         options.preset = parser.value(QStringLiteral("demo-preset"));
         if (options.preset.isEmpty())
             options.preset = QStringLiteral("mixed");
         options.demoNodes = parser.value(QStringLiteral("demo-nodes")).toInt();
+        options.demoUser = parser.value(QStringLiteral("demo-user")).toStdString();
     }
     options.cluster = parser.value(QStringLiteral("cluster")).toStdString();
     if (parser.isSet(QStringLiteral("workload-namespaces")))

@@ -31,6 +31,7 @@
 
 #include "app/console/apply_dialog.h"
 #include "app/console/cluster_pool_status.h"
+#include "app/console/cluster_self_rules.h"
 #include "app/console/console_session.h"
 #include "app/console/rollout_driver.h"
 #include "app/console/stream_status_button.h"
@@ -431,6 +432,34 @@ void MainWindow::askPoolStatus(const QString &driver)
     m_poolAsker->ask(inventory::poolStatusRequest({ driver.toStdString() }));
 }
 
+void MainWindow::askSelfRules(const inventory::AccessReport &report)
+{
+    const std::optional<kube::ClientConfig> client = m_session->clientConfig();
+    if (report.source == inventory::AccessSource::Rbac || !client || m_rulesAsking)
+        return;
+    std::set<std::string> namespaces;
+    for (const inventory::NamespaceAccess &ns : report.namespaces)
+        namespaces.insert(ns.ns);
+    if (namespaces == m_rulesAskedFor)
+        return; // answered, or failed, for these already
+    m_rulesAskedFor = namespaces;
+    if (!m_rulesAsker) {
+        m_rulesAsker = new ClusterSelfRules(*client, this);
+        connect(m_rulesAsker, &ClusterSelfRules::answered, this,
+            [this](const inventory::SelfRules &rules, const QString &error) {
+                m_rulesAsking = false;
+                m_rulesError = error.toStdString();
+                m_selfRules.reset();
+                if (error.isEmpty())
+                    m_selfRules = rules;
+                if (m_snapshot)
+                    refreshInsights(m_snapshot);
+            });
+    }
+    m_rulesAsking = true;
+    m_rulesAsker->ask({ namespaces.begin(), namespaces.end() });
+}
+
 void MainWindow::showPoolStatus(const QString &driver,
     const std::optional<inventory::PoolCount> &cluster, const std::string &whyOursAlone)
 {
@@ -648,7 +677,10 @@ void MainWindow::startInsights()
         m_free->setCapacity(std::move(insights.free));
         m_summary->setOverview(insights.overview);
         m_readiness->setReadiness(insights.readiness);
+        if (insights.access.source == inventory::AccessSource::None && !m_rulesError.empty())
+            inventory::noteSelfRulesUnavailable(insights.access, m_rulesError);
         m_access->setReport(insights.access);
+        askSelfRules(insights.access);
         m_overviewFigures = insights.overview;
         updateNavigation();
         fitToContentsOnce(m_findingsTable);
@@ -658,13 +690,14 @@ void MainWindow::startInsights()
         if (m_insightsPending)
             startInsights(); // the cluster moved on while these were computed
     });
-    watcher->setFuture(QtConcurrent::run([snapshot, cachePath = m_session->cachePath()] {
-        return Insights { inventory::lint(*snapshot),
-            inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
-            inventory::clusterOverview(*snapshot),
-            inventory::readiness(*snapshot, recordedStreams(cachePath, snapshot->cluster())),
-            inventory::deviceAccess(*snapshot) };
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([snapshot, cachePath = m_session->cachePath(), self = m_selfRules] {
+            return Insights { inventory::lint(*snapshot),
+                inventory::freeCapacity(*snapshot, inventory::FreeGrouping::Pool),
+                inventory::clusterOverview(*snapshot),
+                inventory::readiness(*snapshot, recordedStreams(cachePath, snapshot->cluster())),
+                inventory::deviceAccess(*snapshot, {}, self ? &*self : nullptr) };
+        }));
 }
 
 void MainWindow::refreshMigration(const inventory::SnapshotPtr &snapshot)

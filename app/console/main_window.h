@@ -5,12 +5,14 @@
 #include <bitset>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 
 #include <QKeySequence>
 #include <QMainWindow>
 
+#include "core/inventory/device_access.h"
 #include "core/inventory/overview.h"
 #include "core/inventory/pool_status.h"
 #include "core/inventory/snapshot.h"
@@ -48,6 +50,7 @@ namespace dra::console {
 
 class ApplyDialog;
 class ClusterPoolStatus;
+class ClusterSelfRules;
 class ConsoleSession;
 class RolloutDriver;
 class StreamStatusButton;
@@ -149,6 +152,9 @@ private:
     void askPoolStatus(const QString &driver);
     void showPoolStatus(const QString &driver, const std::optional<inventory::PoolCount> &cluster,
         const std::string &whyOursAlone);
+    // Access: when the Roles and bindings cannot be read, the user's own rules in the report's
+    // namespaces, asked once per set of namespaces on the asker's thread.
+    void askSelfRules(const inventory::AccessReport &report);
 
     ConsoleSession *m_session;
     inventory::SnapshotPtr m_snapshot;
@@ -172,6 +178,11 @@ private:
     views::AccessView *m_access;
     views::PoolStatusView *m_poolStatus;
     ClusterPoolStatus *m_poolAsker = nullptr; // made on the first question
+    ClusterSelfRules *m_rulesAsker = nullptr; // made on the first question
+    std::optional<inventory::SelfRules> m_selfRules; // the cluster's answer, once had
+    std::set<std::string> m_rulesAskedFor; // the namespaces last asked about
+    bool m_rulesAsking = false;
+    std::string m_rulesError; // why the last question got no answer
     RolloutDriver *m_rolloutDriver = nullptr;
     views::CommandPalette *m_palette;
     QLabel *m_connection;

@@ -414,6 +414,11 @@ std::string_view verdictText(const ClassAccess &access)
     return access.usable ? "usable" : "no claim authors";
 }
 
+void noteSelfRulesUnavailable(AccessReport &report, const std::string &why)
+{
+    report.sourceNote += " Asking the cluster for your own rules failed: " + why;
+}
+
 AccessReport deviceAccess(const Snapshot &snapshot, const AccessQuery &query, const SelfRules *self)
 {
     AccessReport report;

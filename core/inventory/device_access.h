@@ -109,6 +109,8 @@ struct AccessQuery
 // objects and `self` is given, the answers come from the user's own rules.
 AccessReport deviceAccess(
     const Snapshot &snapshot, const AccessQuery &query = {}, const SelfRules *self = nullptr);
+// Says in `report` that the user's own rules were asked for and why they could not be had.
+void noteSelfRulesUnavailable(AccessReport &report, const std::string &why);
 
 // `dractl access -o json` = /console/v1/access: {cluster, rev, source, sourceNote,
 // namespaces[{namespace, adminAccessLabel, claimAuthors[], templateAuthors[], classes[{class,

@@ -38,7 +38,16 @@ void askNext(const std::shared_ptr<SelfRulesQuestion> &a)
         *a->client, ns, a->context, [a, ns](const Result<std::vector<ResourceRule>> &rules) {
             if (!rules)
                 return a->done(dra::fail(rules.error()));
-            a->answer.rulesByNamespace[ns] = *rules;
+            std::vector<model::PolicyRule> &own = a->answer.rulesByNamespace[ns];
+            const auto strings = [](const QStringList &list) {
+                std::vector<std::string> out;
+                for (const QString &item : list)
+                    out.push_back(item.toStdString());
+                return out;
+            };
+            for (const ResourceRule &rule : *rules)
+                own.push_back({ strings(rule.verbs), strings(rule.apiGroups),
+                    strings(rule.resources), strings(rule.resourceNames), {} });
             askNext(a);
         });
 }

@@ -14,15 +14,16 @@
 #include "core/common/result.h"
 #include "core/kube/access_review.h"
 #include "core/kube/rest_client.h"
+#include "core/model/rbac_policy.h"
 
 namespace dra::kube {
 
 // Who the cluster says the user is, and what it answered to a SelfSubjectRulesReview in each
-// namespace.
+// namespace, as RBAC rules (inventory::SelfRules takes them as they are).
 struct SelfRulesAnswer
 {
     std::string username;
-    std::map<std::string, std::vector<ResourceRule>> rulesByNamespace;
+    std::map<std::string, std::vector<model::PolicyRule>> rulesByNamespace;
 };
 
 // Asks a SelfSubjectReview (who am I) and then a SelfSubjectRulesReview per namespace of

@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/sandbox/embedded_demo_cluster.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileInfo>
 #include <QSslCertificate>
@@ -111,6 +113,16 @@ Result<std::unique_ptr<EmbeddedDemoCluster>> EmbeddedDemoCluster::create(
         users->add(*token, mirrorServiceAccount().identity);
     }
     cluster->m_users = users;
+    if (!o.signInAs.empty()
+        && std::none_of(cluster->m_userTokens.begin(), cluster->m_userTokens.end(),
+            [&](const DemoUserToken &user) { return user.context == o.signInAs; })) {
+        std::string known;
+        for (const DemoUser &user : demoUsers())
+            known += (known.empty() ? "" : ", ") + user.context;
+        return dra::fail(common::Error::Code::Invalid,
+            QStringLiteral("the demo cluster has no user %1 (it has %2, and the admin)")
+                .arg(QString::fromStdString(o.signInAs), QString::fromStdString(known)));
+    }
 
     server::ApiServerOptions apiOptions;
     apiOptions.cluster = o.cluster;
@@ -263,6 +275,15 @@ kube::ClientConfig EmbeddedDemoCluster::clientConfig() const
     config.caPem = m_caPem;
     config.caCertificates = QSslCertificate::fromData(m_caPem, QSsl::Pem);
     config.token = QString::fromStdString(m_token);
+    for (const DemoUserToken &user : m_userTokens) {
+        if (user.context != m_options.signInAs)
+            continue;
+        // As the context of that name in the demo's kubeconfig signs in.
+        config.context = config.user = QString::fromStdString(user.context);
+        config.token = QString::fromStdString(user.token);
+        if (!user.ns.empty())
+            config.ns = QString::fromStdString(user.ns);
+    }
     return config;
 }
 

@@ -58,6 +58,9 @@ struct EmbeddedDemoOptions
     // The namespace of the cluster's client (its kubeconfig context); empty: the first team's
     // ("inference"), so kubectl shows the demo's workloads without -n.
     std::string contextNamespace;
+    // Whom clientConfig() signs in as: a demo user's context ("demo-training", "demo-viewer";
+    // demoUsers()) to see the cluster as they do; empty: the admin.
+    std::string signInAs;
 };
 
 // A demo user's sign-in: the context of demoUsers() and the bearer token this cluster gave it.

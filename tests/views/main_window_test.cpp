@@ -31,6 +31,7 @@
 #include "tests/views/console_demo_support.h"
 #include "views/claims/claim_browser.h"
 #include "views/claims/claim_list_model.h"
+#include "views/inventory/access_view.h"
 #include "views/inventory/device_browser.h"
 #include "views/inventory/device_filter_model.h"
 #include "views/inventory/device_table_model.h"
@@ -362,6 +363,36 @@ TEST(MainWindowTest, TheFreePageSetsTheDemoClustersPoolStatusBesideTheMirrors)
     const QStringList total = pools->pools()->topLevelItem(0)->text(2).split(QStringLiteral(" / "));
     ASSERT_EQ(total.size(), 2);
     EXPECT_EQ(total[0], total[1]);
+}
+
+// Signed in as the demo's training user, who may not read Roles or bindings: the Access page
+// asks the cluster what this user may do and says that is whose rules it shows.
+TEST(MainWindowTest, TheAccessPageShowsTheUsersOwnRulesWhereRbacIsUnreadable)
+{
+    console::SessionOptions options;
+    options.demoUser = "demo-training";
+    ConsoleDemo demo(options);
+    console::MainWindow window(&demo.session());
+    ASSERT_TRUE(demo.startAndSync()) << demo.failure().toStdString();
+    window.showPage(console::MainWindow::Access);
+    views::AccessView *access = window.accessView();
+    ASSERT_TRUE(consoleWaitUntil(
+        [&] { return access->sourceNote().contains(QStringLiteral("your own rules")); }, 30000))
+        << access->sourceNote().toStdString();
+    EXPECT_TRUE(access->sourceNote().contains(QStringLiteral("training-user")))
+        << access->sourceNote().toStdString();
+    // In training the user may create claims; in inference not.
+    QString trainingWho, inferenceWho;
+    for (int i = 0; i < access->namespaces()->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *item = access->namespaces()->topLevelItem(i);
+        if (item->text(views::AccessView::NameColumn) == QStringLiteral("training"))
+            trainingWho = item->text(views::AccessView::WhoColumn);
+        if (item->text(views::AccessView::NameColumn) == QStringLiteral("inference"))
+            inferenceWho = item->text(views::AccessView::WhoColumn);
+    }
+    EXPECT_TRUE(trainingWho.contains(QStringLiteral("training-user"))) << trainingWho.toStdString();
+    EXPECT_FALSE(inferenceWho.contains(QStringLiteral("training-user")))
+        << inferenceWho.toStdString();
 }
 
 } // namespace

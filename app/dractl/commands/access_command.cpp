@@ -58,20 +58,8 @@ Result<inventory::SelfRules> askSelfRules(
         });
     if (!answer)
         return dra::fail(answer.error());
-    inventory::SelfRules self;
-    self.subject.kind = "User";
-    self.subject.name = answer->username;
-    const auto strings = [](const QStringList &list) {
-        std::vector<std::string> out;
-        for (const QString &item : list)
-            out.push_back(item.toStdString());
-        return out;
-    };
-    for (const auto &[ns, rules] : answer->rulesByNamespace)
-        for (const kube::ResourceRule &rule : rules)
-            self.byNamespace[ns].push_back({ strings(rule.verbs), strings(rule.apiGroups),
-                strings(rule.resources), strings(rule.resourceNames), {} });
-    return self;
+    return inventory::SelfRules { { "User", answer->username, "" },
+        std::move(answer->rulesByNamespace) };
 }
 
 int runAccess(const QStringList &arguments)
@@ -120,8 +108,7 @@ int runAccess(const QStringList &arguments)
         if (self)
             report = inventory::deviceAccess(**snapshot, query, &*self);
         else
-            report.sourceNote += " Asking the cluster for your own rules failed: "
-                + self.error().message.toStdString();
+            inventory::noteSelfRulesUnavailable(report, self.error().message.toStdString());
     }
     if (format == QLatin1String("json")) {
         // The web console's /console/v1/access answers the same document.
