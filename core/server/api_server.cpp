@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/server/console_api.h"
+#include "core/server/delegated_access.h"
 #include "core/server/discovery.h"
 #include "core/server/kube_status.h"
 #include "core/server/openapi.h"
@@ -109,6 +110,24 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
         m_console->setRulesFor([this](const model::UserIdentity &user, std::string_view ns) {
             return m_authorizer->rulesFor(user, ns);
         });
+    else if (m_options.delegated)
+        m_console->setSelfRulesAsker(
+            [delegated = m_options.delegated](const std::string &authorization,
+                std::vector<std::string> namespaces, QObject *context,
+                std::function<void(const Result<inventory::SelfRules> &)> done) {
+                const std::optional<std::string> token = bearerToken(authorization);
+                if (!token)
+                    return done(dra::fail(common::Error::Code::Unauthorized,
+                        QStringLiteral(
+                            "the request carries no bearer token to ask the cluster with")));
+                delegated->selfRules(*token, std::move(namespaces), context,
+                    [done](const Result<kube::SelfRulesAnswer> &answer) {
+                        if (!answer)
+                            return done(dra::fail(answer.error()));
+                        done(inventory::SelfRules {
+                            { "User", answer->username, "" }, answer->rulesByNamespace });
+                    });
+            });
     if (m_options.writer) {
         m_writer = std::make_unique<ObjectWriter>(*m_options.writer, m_options.cluster);
         // A commit of ours reaches the watchers at once rather than at the next poll.

@@ -185,13 +185,14 @@ Answer answer(const ConsoleState &state, std::string_view path, const QueryParam
             return { 200,
                 inventory::quotasJson(snapshot,
                     inventory::deviceQuotas(snapshot, query.value("namespace").value_or(""))) };
-        if (what == "access")
-            return { 200,
-                inventory::accessJson(snapshot,
-                    inventory::deviceAccess(snapshot,
-                        { query.value("class").value_or(""),
-                            query.value("namespace").value_or("") },
-                        state.self ? &*state.self : nullptr)) };
+        if (what == "access") {
+            inventory::AccessReport report = inventory::deviceAccess(snapshot,
+                { query.value("class").value_or(""), query.value("namespace").value_or("") },
+                state.self ? &*state.self : nullptr);
+            if (report.source == inventory::AccessSource::None && !state.selfRulesError.empty())
+                inventory::noteSelfRulesUnavailable(report, state.selfRulesError);
+            return { 200, inventory::accessJson(snapshot, report) };
+        }
         if (what == "pools")
             return pools(snapshot, query, body);
         if (what == "readiness")
@@ -298,7 +299,8 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
     std::string body = post ? request.body.toStdString() : std::string();
     m_inventory->whenReady(
         [this, reply, path = std::move(path), query = std::move(query), body = std::move(body),
-            user = identityOf(request)](const Result<ConsoleState> &state) {
+            user = identityOf(request),
+            authorization = request.header("authorization")](const Result<ConsoleState> &state) {
             if (!reply)
                 return;
             if (!state) {
@@ -316,14 +318,40 @@ void ConsoleApi::handle(Request &request, HttpConnection &connection)
                 for (const auto &ns : state->snapshot->objects(model::Kind::Namespace))
                     own.byNamespace[ns->meta.name] = m_rulesFor(user, ns->meta.name);
                 asked.self = std::move(own);
+            } else if (path == "access" && m_selfRulesAsker) {
+                // No rules of our own (the cluster authorises): the cluster tells the user's.
+                std::vector<std::string> namespaces;
+                for (const auto &ns : state->snapshot->objects(model::Kind::Namespace))
+                    namespaces.push_back(ns->meta.name);
+                QPointer<ConsoleApi> self(this);
+                m_selfRulesAsker(authorization, std::move(namespaces), this,
+                    [self, reply, asked, user, path, query, body](
+                        const Result<inventory::SelfRules> &rules) mutable {
+                        if (!self || !reply)
+                            return;
+                        if (rules)
+                            asked.self = *rules;
+                        else
+                            asked.selfRulesError = rules.error().message.toStdString();
+                        self->answerFor(reply, std::move(asked), user, std::move(path),
+                            std::move(query), std::move(body));
+                    });
+                return;
             }
-            QPointer<ConsoleApi> self(this);
-            resolveVisibility(*state->snapshot, m_checkFor(user),
-                [self, reply, state = std::move(asked), path, query, body](
-                    const Visibility &visibility) {
-                    if (self && reply)
-                        self->compute(reply, state, path, query, body, visibility);
-                });
+            answerFor(reply, std::move(asked), user, path, query, body);
+        });
+}
+
+void ConsoleApi::answerFor(QPointer<HttpConnection> reply, ConsoleState state,
+    const model::UserIdentity &user, std::string path, QueryParams query, std::string body)
+{
+    QPointer<ConsoleApi> self(this);
+    const inventory::SnapshotPtr snapshot = state.snapshot; // before `state` is moved away
+    resolveVisibility(*snapshot, m_checkFor(user),
+        [self, reply, state = std::move(state), path = std::move(path), query = std::move(query),
+            body = std::move(body)](const Visibility &visibility) {
+            if (self && reply)
+                self->compute(reply, state, path, query, body, visibility);
         });
 }
 

@@ -103,12 +103,22 @@ public:
     using RulesFor = std::function<std::vector<model::PolicyRule>(
         const model::UserIdentity &, std::string_view)>;
     void setRulesFor(RulesFor rulesFor) { m_rulesFor = std::move(rulesFor); }
+    // Where the server has no rules of its own (the cluster authorises each caller): asks the
+    // cluster for the caller's own rules in `namespaces` with the request's Authorization
+    // header, and calls back on `context`'s thread. Used when RulesFor is unset.
+    using SelfRulesAsker
+        = std::function<void(const std::string &authorization, std::vector<std::string> namespaces,
+            QObject *context, std::function<void(const Result<inventory::SelfRules> &)> done)>;
+    void setSelfRulesAsker(SelfRulesAsker asker) { m_selfRulesAsker = std::move(asker); }
 
 private:
     void openChannel(Request &request, HttpConnection &connection);
     // Computes the answer on a worker thread, from `state` less what `visibility` hides.
     void compute(QPointer<HttpConnection> reply, ConsoleState state, std::string path,
         QueryParams query, std::string body, const Visibility &visibility);
+    // Resolves what `user` may list, then computes the answer.
+    void answerFor(QPointer<HttpConnection> reply, ConsoleState state,
+        const model::UserIdentity &user, std::string path, QueryParams query, std::string body);
     // The caches of answers for one visibility (the shared ones for everything).
     std::shared_ptr<AnswerCaches> cachesFor(const Visibility &visibility);
 
@@ -120,6 +130,7 @@ private:
     ConsoleRollouts *m_rollouts;
     AccessChecks m_checkFor;
     RulesFor m_rulesFor;
+    SelfRulesAsker m_selfRulesAsker;
     std::map<std::string, std::shared_ptr<AnswerCaches>> m_filteredCaches; // by Visibility::key
 };
 

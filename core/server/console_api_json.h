@@ -39,6 +39,7 @@ struct ConsoleState
     // The asking user's own rules, given to the access view when they may not read the RBAC
     // objects (as a SelfSubjectRulesReview would answer them); unset otherwise.
     std::optional<inventory::SelfRules> self;
+    std::string selfRulesError; // why the user's own rules could not be had, when asked
 };
 
 // [{severity, line, column, message}], as `dractl cel` prints diagnostics.

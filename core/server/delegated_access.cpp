@@ -129,8 +129,8 @@ Result<model::AccessDecision> readSubjectAccessReview(const QByteArray &body)
 DelegatedAccess::DelegatedAccess(
     kube::ClientConfig cluster, kube::RestOptions options, QObject *parent)
     : QObject(parent)
-    , m_client(new kube::RestClient(
-          std::move(cluster), std::move(options), common::Clock::system(), this))
+    , m_client(new kube::RestClient(std::move(cluster), options, common::Clock::system(), this))
+    , m_restOptions(std::move(options))
 {
 }
 
@@ -237,6 +237,40 @@ void DelegatedAccess::forward(
                 : answer->contentType.toStdString();
             response.body = answer->body;
             done(response);
+        });
+}
+
+void DelegatedAccess::selfRules(const std::string &token, std::vector<std::string> namespaces,
+    QObject *context, std::function<void(const Result<kube::SelfRulesAnswer> &)> done)
+{
+    std::string key = tokenKey(token);
+    for (const std::string &ns : namespaces)
+        key += '\x1e' + ns;
+    if (const kube::SelfRulesAnswer *known = recall(m_selfRules, key))
+        return done(*known);
+    // The caller's own credentials and nothing of the mirror's: its address and CA only.
+    kube::ClientConfig own = m_client->config();
+    own.clientCertificateChain.clear();
+    own.clientKey.reset();
+    own.tokenFile.clear();
+    own.username.clear();
+    own.password.clear();
+    own.exec.reset();
+    own.impersonateUser.clear();
+    own.impersonateUid.clear();
+    own.impersonateGroups.clear();
+    own.impersonateExtra.clear();
+    own.token = QString::fromStdString(token);
+    auto *client
+        = new kube::RestClient(std::move(own), m_restOptions, common::Clock::system(), this);
+    QPointer<QObject> asker(context);
+    kube::requestSelfRules(*client, std::move(namespaces), client,
+        [this, client, asker, key, done = std::move(done)](Result<kube::SelfRulesAnswer> answer) {
+            client->deleteLater();
+            if (answer)
+                remember(m_selfRules, key, *answer);
+            if (asker)
+                done(answer);
         });
 }
 

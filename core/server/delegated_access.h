@@ -13,6 +13,7 @@
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
 #include "core/kube/rest_client.h"
+#include "core/kube/self_rules_request.h"
 #include "core/model/rbac_policy.h"
 #include "core/server/http_message.h"
 
@@ -51,6 +52,11 @@ public:
     // the cluster answered (a 503 Status when it could not be reached).
     void forward(
         const Request &request, const std::string &token, QObject *context, Forwarded done);
+    // What the caller may do in each of `namespaces`, as the cluster answers their own
+    // SelfSubjectReview and SelfSubjectRulesReviews asked with `token` (nobody may ask another
+    // user's rules): the Access view's answer when the caller may not read the roles.
+    void selfRules(const std::string &token, std::vector<std::string> namespaces, QObject *context,
+        std::function<void(const Result<kube::SelfRulesAnswer> &)> done);
     // Whether the cluster lets the mirror make the reviews this needs: an error naming the
     // refusal (the mirror's ClusterRole lacks tokenreviews or subjectaccessreviews create).
     void probe(QObject *context, std::function<void(const Result<void> &)> done);
@@ -70,7 +76,9 @@ private:
     static void remember(Cache<Value> &cache, const std::string &key, Value value);
 
     kube::RestClient *m_client;
+    kube::RestOptions m_restOptions;
     Cache<std::optional<model::UserIdentity>> m_identities; // by the token's SHA-256
+    Cache<kube::SelfRulesAnswer> m_selfRules; // by the token's SHA-256 and the namespaces
     Cache<model::AccessDecision> m_decisions; // by user, groups and attributes
 };
 

@@ -292,6 +292,17 @@ TEST_F(ServeInClusterTest, EachCallerIsWhoTheClusterSaysAndMayWhatItAllows)
         }
     EXPECT_TRUE(claimsLeftOut) << shown["leftOut"].dump();
 
+    // The user may not read the roles: the Access view asks the cluster for the user's own
+    // rules, with the user's token, and says so.
+    const DractlRun access = asUser(training,
+        { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/console/v1/access") });
+    ASSERT_EQ(access.exitCode, 0) << access.err;
+    const nlohmann::json report = nlohmann::json::parse(access.out, nullptr, false);
+    ASSERT_TRUE(report.is_object()) << access.out;
+    EXPECT_EQ(report.value("source", ""), "self-rules") << access.out;
+    EXPECT_NE(report.value("sourceNote", "").find("training-user"), std::string::npos)
+        << access.out;
+
     // The server's metrics are for those the cluster lets read the path.
     const DractlRun metrics = asUser(
         training, { QStringLiteral("get"), QStringLiteral("--raw"), QStringLiteral("/metrics") });
