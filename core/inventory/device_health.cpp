@@ -64,10 +64,16 @@ std::vector<ClaimDeviceStatus> claimDeviceStatuses(const model::Object &claim)
     return out;
 }
 
-std::vector<DeviceHealthReport> deviceHealthReports(const Snapshot &snapshot)
+const std::vector<DeviceHealthReport> &deviceHealthReports(const Snapshot &snapshot)
+{
+    return snapshot.deviceHealthReports();
+}
+
+std::vector<DeviceHealthReport> readDeviceHealthReports(
+    std::span<const std::shared_ptr<const model::Object>> pods)
 {
     std::vector<DeviceHealthReport> out;
-    for (const auto &object : snapshot.objects(model::Kind::Pod)) {
+    for (const auto &object : pods) {
         if (!object->raw)
             continue;
         const json &status = member(*object->raw, "status");

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "core/common/object_key.h"
 #include "core/inventory/device.h"
+#include "core/inventory/device_health_report.h"
 #include "core/inventory/snapshot.h"
 
 namespace dra::inventory {
@@ -29,21 +31,12 @@ struct ClaimDeviceStatus
 // The status.devices[] of `claim` (a ResourceClaim object); empty for other objects.
 std::vector<ClaimDeviceStatus> claimDeviceStatuses(const model::Object &claim);
 
-// A device's health as the kubelet reports it for a container that uses it: pods'
-// status.containerStatuses[].allocatedResourcesStatus[] (ResourceHealthStatus), whose entries
-// for DRA are named "claim:<claim>/<request>" and list resources as "<driver>/<pool>/<device>".
-struct DeviceHealthReport
-{
-    DeviceKey device;
-    std::string health; // Healthy, Unhealthy or Unknown
-    common::ObjectKey pod;
-    std::string container;
-    std::string claim; // the claim's name (in the pod's namespace)
-    std::string request;
-};
-
-// Every report of `snapshot`'s pods, in pod order.
-std::vector<DeviceHealthReport> deviceHealthReports(const Snapshot &snapshot);
+// Every report of `snapshot`'s pods, in pod order: Snapshot::deviceHealthReports(), read once
+// per set of pods.
+const std::vector<DeviceHealthReport> &deviceHealthReports(const Snapshot &snapshot);
+// The reports of `pods` (Pod objects), in their order.
+std::vector<DeviceHealthReport> readDeviceHealthReports(
+    std::span<const std::shared_ptr<const model::Object>> pods);
 // The reports about `device`.
 std::vector<DeviceHealthReport> healthOf(
     const std::vector<DeviceHealthReport> &reports, const DeviceKey &device);

@@ -6,6 +6,7 @@
 
 #include "core/common/json_text.h"
 #include "core/inventory/cluster_release.h"
+#include "core/inventory/device_health.h"
 #include "core/inventory/snapshot_parts.h"
 #include "core/inventory/taint_rules.h"
 #include "core/model/device_taints.h"
@@ -279,6 +280,14 @@ std::span<const std::shared_ptr<const model::Object>> Snapshot::objects(model::K
     if (size_t(kind) >= kKindCount)
         return {};
     return m_objects->kinds[size_t(kind)]->objects;
+}
+
+const std::vector<DeviceHealthReport> &Snapshot::deviceHealthReports() const
+{
+    const detail::KindTable &pods = *m_objects->kinds[size_t(model::Kind::Pod)];
+    std::call_once(
+        pods.healthOnce, [&pods] { pods.health = readDeviceHealthReports(pods.objects); });
+    return pods.health;
 }
 
 const model::Object *Snapshot::object(

@@ -21,6 +21,7 @@
 #include "core/common/object_key.h"
 #include "core/common/result.h"
 #include "core/inventory/device.h"
+#include "core/inventory/device_health_report.h"
 #include "core/model/object.h"
 
 namespace dra::cel {
@@ -177,6 +178,10 @@ public:
     // --- The cluster objects: Nodes, Pods, DeviceClasses, ResourceClaims, templates, ...
     // sorted by namespace then name. Objects that did not decode are left out (see problems()).
     std::span<const std::shared_ptr<const model::Object>> objects(model::Kind kind) const;
+    // What the kubelets report of each allocated device's health in the pods' container
+    // statuses (device_health.h), read on first use and kept while the pods do not change, so
+    // a view asking on each selection does not walk every pod.
+    const std::vector<DeviceHealthReport> &deviceHealthReports() const;
     const model::Object *object(model::Kind kind, std::string_view ns, std::string_view name) const;
     // Objects the snapshot had to skip, with why ("ResourceClaim ns/name: reason").
     struct Problem

@@ -84,6 +84,10 @@ struct HoldLayer
 struct KindTable
 {
     std::vector<std::shared_ptr<const model::Object>> objects;
+    // Of the Pod table: its device health reports, read on first use (Snapshot::
+    // deviceHealthReports()).
+    mutable std::once_flag healthOnce;
+    mutable std::vector<DeviceHealthReport> health;
 };
 
 inline constexpr size_t kKindCount = size_t(model::Kind::Unknown);

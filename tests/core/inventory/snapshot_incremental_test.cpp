@@ -364,3 +364,35 @@ TEST_F(SnapshotIncrementalTest, SharesTheirOwnConnectionCannotReadAreReadByTheLo
     EXPECT_EQ(loaded->devices().size(), 520u * 16);
     EXPECT_TRUE(sameContent(*loaded, *reference));
 }
+
+TEST_F(SnapshotIncrementalTest, DeviceHealthIsReadOncePerSetOfPods)
+{
+    const auto reporting = [](const std::string &health) {
+        json pod = test::podObject("ml", "trainer");
+        pod["status"]["containerStatuses"] = json::array({ { { "name", "main" },
+            { "allocatedResourcesStatus",
+                json::array({ { { "name", "claim:train/gpu" },
+                    { "resources",
+                        json::array({ { { "resourceID", "gpu.example.com/n1/gpu-0" },
+                            { "health", health } } }) } } }) } } });
+        return record(pod);
+    };
+    const SnapshotPtr first = applyBatch(emptySnapshot(kCluster),
+        commit({ kCluster, { { model::ChangeType::Added, reporting("Healthy") } } }));
+    const std::vector<DeviceHealthReport> &reports = first->deviceHealthReports();
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].health, "Healthy");
+    EXPECT_EQ(&first->deviceHealthReports(), &reports) << "read once, then kept";
+
+    // Another kind changed: the pods and their reports are shared.
+    const SnapshotPtr second = applyBatch(first,
+        commit({ kCluster, { { model::ChangeType::Added, record(test::nodeObject("n1")) } } }));
+    EXPECT_EQ(&second->deviceHealthReports(), &reports);
+
+    // The pod changed: its new report is read.
+    const SnapshotPtr third = applyBatch(
+        second, commit({ kCluster, { { model::ChangeType::Modified, reporting("Unhealthy") } } }));
+    ASSERT_EQ(third->deviceHealthReports().size(), 1u);
+    EXPECT_EQ(third->deviceHealthReports()[0].health, "Unhealthy");
+    EXPECT_EQ(first->deviceHealthReports()[0].health, "Healthy") << "snapshots are immutable";
+}
