@@ -100,6 +100,8 @@ ApiServer::ApiServer(store::CacheDb &cache, ApiServerOptions options, QObject *p
           m_options.writer != nullptr, m_api, *m_watches, this))
     , m_reader(std::make_unique<ObjectWriter>(cache, m_options.cluster))
 {
+    if (!m_options.clusterResourceVersions.empty())
+        m_api.serveOnlyResourceVersions(m_options.clusterResourceVersions);
     if (m_options.rbac)
         m_authorizer = std::make_unique<RequestAuthorizer>(cache, m_options.cluster);
     // The console's views show each user what they may list.

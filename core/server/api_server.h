@@ -40,6 +40,9 @@ struct ApiServerOptions
     // The Kubernetes release to claim ("v1.36.0"); empty: the version the cache records for
     // the cluster, else kDefaultGitVersion.
     std::string kubernetesVersion;
+    // A live mirror: the resource.k8s.io versions its cluster serves, which narrow the
+    // release's (ServedApi::serveOnlyResourceVersions); empty: the release's.
+    std::vector<std::string> clusterResourceVersions;
     // The cache's writer, when the server may write (demo mode, --writable); null: read-only,
     // writes answer 405.
     store::CacheDb *writer = nullptr;

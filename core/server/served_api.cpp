@@ -61,6 +61,17 @@ ServedApi::ServedApi(std::string_view gitVersion, bool writable)
     m_deviceTaintRules = m_minor >= 37;
 }
 
+void ServedApi::serveOnlyResourceVersions(const std::vector<std::string> &clusterVersions)
+{
+    std::vector<std::string> common;
+    for (const std::string &version : m_resourceVersions)
+        if (std::find(clusterVersions.begin(), clusterVersions.end(), version)
+            != clusterVersions.end())
+            common.push_back(version);
+    if (!common.empty())
+        m_resourceVersions = std::move(common);
+}
+
 const std::vector<std::string> &ServedApi::versions(std::string_view group) const
 {
     // apps/v1 and the Gateway API's v1 (GA since Gateway API 1.0) are what every current

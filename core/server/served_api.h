@@ -35,6 +35,12 @@ public:
     // `gitVersion` as /version reports it ("v1.36.2"); empty or unparsable: kDefaultGitVersion.
     explicit ServedApi(std::string_view gitVersion = kDefaultGitVersion, bool writable = false);
 
+    // A mirror serves of resource.k8s.io only what its cluster serves too: `clusterVersions`
+    // (its discovery's) narrows this release's versions, so an alpha version the cluster has
+    // off (v1alpha3's ResourcePoolStatusRequest, behind a gate in 1.36) is not advertised.
+    // None in common: the release's versions stay (a cluster without DRA still has a cache).
+    void serveOnlyResourceVersions(const std::vector<std::string> &clusterVersions);
+
     const std::string &gitVersion() const { return m_gitVersion; }
     int minor() const { return m_minor; }
     bool writable() const { return m_writable; }

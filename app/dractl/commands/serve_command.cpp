@@ -593,6 +593,8 @@ int runServe(const QStringList &arguments)
         options.delegated = delegatedAccess;
         if (mirror) {
             options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
+            for (const QString &version : mirror->discovery().resourceVersions)
+                options.clusterResourceVersions.push_back(version.toStdString());
             options.readinessFailures = [streams] { return streams->unready(); };
             options.moreMetrics = [streams] {
                 return server::mirrorMetrics(*streams, QDateTime::currentMSecsSinceEpoch());

@@ -39,6 +39,29 @@ TEST(ServedApiTest, ReleasesServeTheirResourceVersionsPreferredFirst)
         "resource.k8s.io/v1beta2");
 }
 
+TEST(ServedApiTest, AMirrorServesOnlyTheResourceVersionsItsClusterServes)
+{
+    // A 1.36 cluster with its alpha API off: no v1alpha3, so no ResourcePoolStatusRequest.
+    ServedApi mirror("v1.36.0");
+    mirror.serveOnlyResourceVersions({ "v1", "v1beta2", "v1beta1" });
+    EXPECT_EQ(mirror.versions("resource.k8s.io"),
+        (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+    EXPECT_TRUE(mirror.kinds("resource.k8s.io", "v1alpha3").empty());
+    EXPECT_EQ(mirror.preferredApiVersion(model::kindInfo(model::Kind::ResourceSlice)),
+        "resource.k8s.io/v1");
+
+    // With it on, as the demo cluster serves it.
+    ServedApi enabled("v1.36.0");
+    enabled.serveOnlyResourceVersions({ "v1", "v1beta2", "v1beta1", "v1alpha3" });
+    ASSERT_EQ(enabled.kinds("resource.k8s.io", "v1alpha3").size(), 1u);
+
+    // Nothing in common (a cluster without DRA): the release's versions stay.
+    ServedApi none("v1.35.0");
+    none.serveOnlyResourceVersions({ "v1alpha9" });
+    EXPECT_EQ(none.versions("resource.k8s.io"),
+        (std::vector<std::string> { "v1", "v1beta2", "v1beta1" }));
+}
+
 TEST(ServedApiTest, WritableServersOfferWriteVerbsOnResourceKindsAndNamespacesOnly)
 {
     const ServedApi readOnly("v1.36.0", false), writable("v1.36.0", true);
