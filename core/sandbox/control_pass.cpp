@@ -33,6 +33,32 @@ std::string deploymentOfPod(const ObjectView &view, const json &pod)
         : std::string();
 }
 
+json ControlPass::podFromTemplate(const json &owner) const
+{
+    const std::string ns = metaText(owner, "namespace");
+    const std::string prefix = metaText(owner, "name") + '-';
+    std::string name;
+    do
+        name = prefix + randomNameSuffix();
+    while (view.find(model::Kind::Pod, ns, name));
+    const json podTemplate = owner.value("/spec/template"_json_pointer, json::object());
+    json pod = newObject("v1", "Pod", ns, name, nowMs);
+    json &meta = pod["metadata"];
+    meta["generateName"] = prefix;
+    for (const char *field : { "labels", "annotations" }) {
+        if (podTemplate.contains("metadata") && podTemplate["metadata"].contains(field))
+            meta[field] = podTemplate["metadata"][field];
+    }
+    meta["ownerReferences"] = json::array({ controllerReference(owner) });
+    pod["spec"] = podTemplate.value("spec", json::object());
+    if (!pod["spec"].contains("schedulerName"))
+        pod["spec"]["schedulerName"] = "default-scheduler";
+    if (!pod["spec"].contains("restartPolicy"))
+        pod["spec"]["restartPolicy"] = "Always";
+    pod["status"] = { { "phase", "Pending" }, { "qosClass", "BestEffort" } };
+    return pod;
+}
+
 bool ControlPass::faultHits(FaultKind kind, const json &pod) const
 {
     return faults.applies(kind, metaText(pod, "namespace"), deploymentOf(pod));

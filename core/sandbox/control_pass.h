@@ -32,6 +32,10 @@ struct ControlPass
     // Whether a fault of `kind` targets `pod`'s Deployment (or every workload).
     bool faultHits(FaultKind kind, const nlohmann::json &pod) const;
 
+    // A new Pod from `owner`'s spec.template (labels, annotations, spec), named
+    // "<owner>-<5 characters>" not yet taken, controlled by `owner`, Pending and unscheduled.
+    nlohmann::json podFromTemplate(const nlohmann::json &owner) const;
+
     // Records an Event about `involved`; an Event with the same object and reason is updated
     // (message, count + 1, lastTimestamp) instead of adding another, as Kubernetes aggregates.
     void recordEvent(const nlohmann::json &involved, bool warning, const std::string &reason,

@@ -13,32 +13,13 @@ using nlohmann::json;
 
 namespace {
 
-// The daemon pod of `daemonSet` for `node`: Pending, bound, its PodScheduled condition set
-// now (the kubelet's start delay counts from it).
+// The daemon pod of `daemonSet` for `node`: bound at once, its PodScheduled condition set now
+// (the kubelet's start delay counts from it).
 json daemonPod(const ControlPass &pass, const json &daemonSet, const std::string &node)
 {
-    const std::string ns = metaText(daemonSet, "namespace");
-    const std::string prefix = metaText(daemonSet, "name") + '-';
-    std::string name;
-    do
-        name = prefix + randomNameSuffix();
-    while (pass.view.find(model::Kind::Pod, ns, name));
-    const json podTemplate = daemonSet.value("/spec/template"_json_pointer, json::object());
-    json pod = newObject("v1", "Pod", ns, name, pass.nowMs);
-    json &meta = pod["metadata"];
-    meta["generateName"] = prefix;
-    for (const char *field : { "labels", "annotations" }) {
-        if (podTemplate.contains("metadata") && podTemplate["metadata"].contains(field))
-            meta[field] = podTemplate["metadata"][field];
-    }
-    meta["ownerReferences"] = json::array({ controllerReference(daemonSet) });
-    pod["spec"] = podTemplate.value("spec", json::object());
+    json pod = pass.podFromTemplate(daemonSet);
     pod["spec"]["nodeName"] = node;
-    if (!pod["spec"].contains("restartPolicy"))
-        pod["spec"]["restartPolicy"] = "Always";
-    json status = { { "phase", "Pending" }, { "qosClass", "BestEffort" } };
-    setCondition(status, "PodScheduled", true, {}, {}, pass.now());
-    pod["status"] = std::move(status);
+    setCondition(pod["status"], "PodScheduled", true, {}, {}, pass.now());
     return pod;
 }
 

@@ -12,33 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-// A pod of `replicaSet` from its template, Pending and not yet scheduled.
-json podFromTemplate(const ControlPass &pass, const json &replicaSet)
-{
-    const std::string ns = metaText(replicaSet, "namespace");
-    const std::string prefix = metaText(replicaSet, "name") + '-';
-    std::string name;
-    do
-        name = prefix + randomNameSuffix();
-    while (pass.view.find(model::Kind::Pod, ns, name));
-    const json podTemplate = replicaSet.value("/spec/template"_json_pointer, json::object());
-    json pod = newObject("v1", "Pod", ns, name, pass.nowMs);
-    json &meta = pod["metadata"];
-    meta["generateName"] = prefix;
-    for (const char *field : { "labels", "annotations" }) {
-        if (podTemplate.contains("metadata") && podTemplate["metadata"].contains(field))
-            meta[field] = podTemplate["metadata"][field];
-    }
-    meta["ownerReferences"] = json::array({ controllerReference(replicaSet) });
-    pod["spec"] = podTemplate.value("spec", json::object());
-    if (!pod["spec"].contains("schedulerName"))
-        pod["spec"]["schedulerName"] = "default-scheduler";
-    if (!pod["spec"].contains("restartPolicy"))
-        pod["spec"]["restartPolicy"] = "Always";
-    pod["status"] = { { "phase", "Pending" }, { "qosClass", "BestEffort" } };
-    return pod;
-}
-
 bool newerPodFirst(const json &a, const json &b)
 {
     const std::string ta = metaText(a, "creationTimestamp"), tb = metaText(b, "creationTimestamp");
@@ -63,7 +36,7 @@ void ReplicaSetController::reconcileOne(ControlPass &pass, json replicaSet)
     }
     const int64_t wanted = std::max<int64_t>(0, numberAt(replicaSet, "/spec/replicas", 1));
     while (int64_t(pods.size()) < wanted) {
-        pods.push_back(podFromTemplate(pass, replicaSet));
+        pods.push_back(pass.podFromTemplate(replicaSet));
         pass.view.put(pods.back());
     }
     if (int64_t(pods.size()) > wanted) {

@@ -90,6 +90,21 @@ protected:
         return made;
     }
 
+    // An auto-promoting controller of the queued start, ticked into Canary and a minute later
+    // once more, so the canary's gates have been evaluated; null when it did not reach Canary.
+    std::unique_ptr<RolloutController> canaryEvaluatedOnce()
+    {
+        auto ctl = controller(/*autoPromote=*/true);
+        ctl->tick();
+        if (ctl->state().stage != Stage::Canary) {
+            ADD_FAILURE() << "not in Canary after the start\n" << logText();
+            return nullptr;
+        }
+        m_clock.advance(kMinute);
+        ctl->tick();
+        return ctl;
+    }
+
     // Ticks (time moving on by `step` before each) until the rollout is in `stage` or `ticks` ran
     // out.
     void tickUntil(RolloutController &ctl, Stage stage, int ticks = 20, int64_t step = 61 * kMinute)
@@ -235,11 +250,8 @@ TEST_F(RolloutControllerTest, ANeighboursGpuInTheCanaryContainerStopsTheRollout)
     const std::string plan = planPausingOnWrongDevice();
     m_cluster.execNeighbour = true;
     createAndQueueStart(plan);
-    auto ctl = controller(/*autoPromote=*/true);
-    ctl->tick();
-    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
-    m_clock.advance(kMinute);
-    ctl->tick();
+    auto ctl = canaryEvaluatedOnce();
+    ASSERT_TRUE(ctl);
     ASSERT_EQ(ctl->state().stage, Stage::Paused) << logText();
     const GateResult &node = ctl->state().gates.at(GateKind::Node);
     EXPECT_EQ(node.verdict, Verdict::Failed);
@@ -277,11 +289,8 @@ TEST_F(RolloutControllerTest, ADriverPodNotReadyOnTheCanarysNodeHoldsTheCanary)
         { "spec", json::object() } });
     m_cluster.put(driverPod(false));
     createAndQueueStart(test::examplePlanText());
-    auto ctl = controller(/*autoPromote=*/true);
-    ctl->tick();
-    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
-    m_clock.advance(kMinute);
-    ctl->tick();
+    auto ctl = canaryEvaluatedOnce();
+    ASSERT_TRUE(ctl);
     EXPECT_EQ(ctl->state().stage, Stage::Canary) << "not promoted past a failed node gate";
     ASSERT_TRUE(ctl->state().gates.contains(GateKind::Node)) << logText();
     const GateResult &node = ctl->state().gates.at(GateKind::Node);
@@ -304,11 +313,8 @@ TEST_F(RolloutControllerTest, AForbiddenExecLeavesTheNodeGateInconclusive)
 {
     m_cluster.execForbidden = true;
     createAndQueueStart(test::examplePlanText());
-    auto ctl = controller(/*autoPromote=*/true);
-    ctl->tick();
-    ASSERT_EQ(ctl->state().stage, Stage::Canary) << logText();
-    m_clock.advance(kMinute);
-    ctl->tick();
+    auto ctl = canaryEvaluatedOnce();
+    ASSERT_TRUE(ctl);
     EXPECT_EQ(ctl->state().stage, Stage::Canary) << logText();
     const GateResult &node = ctl->state().gates.at(GateKind::Node);
     EXPECT_EQ(node.verdict, Verdict::Inconclusive) << node.summary();
