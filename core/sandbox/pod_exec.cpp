@@ -3,6 +3,7 @@
 #include "core/sandbox/pod_exec.h"
 
 #include <QPointer>
+#include <QTimer>
 #include <QWebSocket>
 
 #include "core/sandbox/control_plane.h"
@@ -180,6 +181,9 @@ ExecOutcome demoExec(const ObjectView &view, const json &pod, const std::string 
     return { listing(gpus), {}, 0 };
 }
 
+// How long the demo's containers take to start an exec'd command.
+constexpr int kProcessStartMs = 100;
+
 QByteArray channelMessage(ExecChannel channel, std::string_view data)
 {
     QByteArray message;
@@ -267,13 +271,18 @@ bool PodExecEndpoint::handle(server::Request &request, server::HttpConnection &c
     const ExecOutcome outcome = *ran;
     const json status = execStatus(outcome, command);
     m_gateway->accept(connection, [outcome, status](QWebSocket *socket) {
-        if (!outcome.out.empty())
-            socket->sendBinaryMessage(channelMessage(ExecChannel::Stdout, outcome.out));
-        if (!outcome.err.empty())
-            socket->sendBinaryMessage(channelMessage(ExecChannel::Stderr, outcome.err));
-        socket->sendBinaryMessage(channelMessage(ExecChannel::Error, status.dump()));
-        socket->close(QWebSocketProtocol::CloseCodeNormal);
         QObject::connect(socket, &QWebSocket::disconnected, socket, &QObject::deleteLater);
+        // As a process in a container takes a moment to start: client-go sets up its stream
+        // readers only after the handshake and drops what arrives before ("Unknown stream
+        // id"), so output sent at once can be lost and kubectl fails "closed all streams".
+        QTimer::singleShot(kProcessStartMs, socket, [socket, outcome, status] {
+            if (!outcome.out.empty())
+                socket->sendBinaryMessage(channelMessage(ExecChannel::Stdout, outcome.out));
+            if (!outcome.err.empty())
+                socket->sendBinaryMessage(channelMessage(ExecChannel::Stderr, outcome.err));
+            socket->sendBinaryMessage(channelMessage(ExecChannel::Error, status.dump()));
+            socket->close(QWebSocketProtocol::CloseCodeNormal);
+        });
     });
     return true;
 }
