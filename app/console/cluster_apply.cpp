@@ -21,14 +21,9 @@ void ClusterApply::run(std::vector<model::ManifestDocument> documents, kube::App
                       kube::RestClient &client, QObject *context) mutable {
         kube::serverSideApply(client, std::move(documents), std::move(options), context,
             [self](std::vector<kube::ApplyOutcome> outcomes) {
-                // Back to the owner's thread; nothing is delivered once it is gone.
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, outcomes = std::move(outcomes)] {
-                        if (self)
-                            Q_EMIT self->finished(outcomes);
-                    },
-                    Qt::QueuedConnection);
+                deliverTo(self, [outcomes = std::move(outcomes)](ClusterApply &apply) {
+                    Q_EMIT apply.finished(outcomes);
+                });
             });
     });
 }

@@ -29,14 +29,9 @@ void ClusterPoolStatus::ask(nlohmann::json request)
             client, request, kAnswerTimeoutMs, context, [self](Result<nlohmann::json> status) {
                 const nlohmann::json answer = status ? *status : nlohmann::json();
                 const QString error = status ? QString() : status.error().message;
-                // Back to the owner's thread; nothing is delivered once it is gone.
-                QMetaObject::invokeMethod(
-                    self.data(),
-                    [self, answer, error] {
-                        if (self)
-                            Q_EMIT self->answered(answer, error);
-                    },
-                    Qt::QueuedConnection);
+                deliverTo(self, [answer, error](ClusterPoolStatus &asker) {
+                    Q_EMIT asker.answered(answer, error);
+                });
             });
     });
 }

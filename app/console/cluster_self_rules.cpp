@@ -29,14 +29,9 @@ void ClusterSelfRules::ask(std::vector<std::string> namespaces)
                             std::move(answer->rulesByNamespace) };
                     else
                         error = answer.error().message;
-                    // Back to the owner's thread; nothing is delivered once it is gone.
-                    QMetaObject::invokeMethod(
-                        self.data(),
-                        [self, rules = std::move(rules), error] {
-                            if (self)
-                                Q_EMIT self->answered(rules, error);
-                        },
-                        Qt::QueuedConnection);
+                    deliverTo(self, [rules = std::move(rules), error](ClusterSelfRules &asker) {
+                        Q_EMIT asker.answered(rules, error);
+                    });
                 });
         });
 }

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include "core/kube/client_config.h"
@@ -35,5 +36,19 @@ private:
     QThread *m_thread;
     QObject *m_root = nullptr; // lives on m_thread: owns the client
 };
+
+// Runs `deliver(owner)` on `owner`'s thread, unless the owner is gone by then: how an answer
+// made on a ClusterThread gets back to the object that asked.
+template <typename Owner, typename Deliver>
+void deliverTo(const QPointer<Owner> &owner, Deliver deliver)
+{
+    QMetaObject::invokeMethod(
+        owner.data(),
+        [owner, deliver = std::move(deliver)]() mutable {
+            if (owner)
+                deliver(*owner);
+        },
+        Qt::QueuedConnection);
+}
 
 } // namespace dra::console
