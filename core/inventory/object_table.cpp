@@ -272,6 +272,8 @@ const std::vector<TableColumn> &tableColumns(Kind kind)
                 { "Request", "string", "", "Used and hard limit of each request quota.", 0 },
                 { "Limit", "string", "", "Used and hard limit of each limits quota.", 0 } } },
         { Kind::ClusterRoleBinding, bindingColumns() },
+        { Kind::Lease,
+            { nameColumn(), { "Holder", "string", "", "Who holds the lease.", 0 }, ageColumn() } },
     };
     static const std::vector<TableColumn> fallback = { nameColumn(), ageColumn() };
     const auto it = columns.find(kind);
@@ -377,6 +379,11 @@ std::vector<std::string> tableRow(const model::Object &object, int64_t now)
     case Kind::Role:
     case Kind::ResourceQuota:
         return { name, age, quotaColumn(object, false), quotaColumn(object, true) };
+    case Kind::Lease:
+        return { name,
+            object.raw ? object.raw->value(nlohmann::json::json_pointer("/spec/holderIdentity"), "")
+                       : std::string(),
+            age };
     case Kind::ClusterRole:
     case Kind::ServiceAccount:
     case Kind::StatefulSet:

@@ -50,10 +50,10 @@ void chooseVersions(const std::shared_ptr<DiscoveryRun> &run)
             out.apiVersions[kind.kind] = "v1";
             continue;
         }
-        // apps/v1, rbac.authorization.k8s.io/v1 and networking.k8s.io/v1 are what every
-        // supported release serves.
+        // apps/v1, rbac.authorization.k8s.io/v1, networking.k8s.io/v1 and coordination.k8s.io/v1
+        // are what every supported release serves.
         if (kind.group == model::kAppsGroup || kind.group == model::kRbacGroup
-            || kind.group == model::kNetworkingGroup) {
+            || kind.group == model::kNetworkingGroup || kind.group == model::kCoordinationGroup) {
             out.apiVersions[kind.kind] = std::string(kind.group) + "/v1";
             continue;
         }

@@ -49,6 +49,7 @@ const std::vector<KindInfo> &registry()
             true, "v1" },
         { Kind::NetworkPolicy, kNetworkingGroup, "NetworkPolicy", "networkpolicies",
             "networkpolicy", { "netpol" }, true, "v1" },
+        { Kind::Lease, kCoordinationGroup, "Lease", "leases", "lease", {}, true, "v1" },
         { Kind::ResourcePoolStatusRequest, kResourceGroup, "ResourcePoolStatusRequest",
             "resourcepoolstatusrequests", "resourcepoolstatusrequest", {}, false, "v1alpha3" },
     };
@@ -123,7 +124,7 @@ bool isRbacKind(Kind kind)
 bool isMirrored(Kind kind)
 {
     return kind != Kind::ServiceAccount && kind != Kind::StatefulSet && kind != Kind::NetworkPolicy
-        && kind != Kind::ResourcePoolStatusRequest;
+        && kind != Kind::Lease && kind != Kind::ResourcePoolStatusRequest;
 }
 
 std::pair<std::string_view, std::string_view> splitApiVersion(std::string_view apiVersion)

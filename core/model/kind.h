@@ -40,6 +40,9 @@ enum class Kind {
     ServiceAccount,
     StatefulSet,
     NetworkPolicy,
+    // coordination.k8s.io/v1: the lock the in-cluster mirror's rollout controller holds so that
+    // an old and a new replica never both drive rollouts. Served, never mirrored.
+    Lease,
     // A question to the cluster (resource.k8s.io/v1alpha3, Kubernetes 1.36): each pool's device
     // totals as the cluster counts them. Created on demand, answered in its status, deleted.
     ResourcePoolStatusRequest,
@@ -80,6 +83,7 @@ inline constexpr std::string_view kAppsGroup = "apps";
 inline constexpr std::string_view kGatewayGroup = "gateway.networking.k8s.io";
 inline constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
 inline constexpr std::string_view kNetworkingGroup = "networking.k8s.io";
+inline constexpr std::string_view kCoordinationGroup = "coordination.k8s.io";
 
 // The kinds a rollout works on (Deployments ... HTTPRoutes): mirrored only in the namespaces a
 // user chooses, never cluster-wide by default.

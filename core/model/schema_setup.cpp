@@ -2,9 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 //
 // The kinds the in-cluster mirror's manifests hold besides RBAC and the workloads: core/v1
-// ServiceAccount and networking.k8s.io/v1 NetworkPolicy, every field typed, so a misspelled
-// field is refused as kube-apiserver refuses it; and core/v1 ResourceQuota, whose per-class
-// device limits say who may use which DeviceClass.
+// ServiceAccount, networking.k8s.io/v1 NetworkPolicy and coordination.k8s.io/v1 Lease (the lock
+// its rollout controller holds), every field typed, so a misspelled field is refused as
+// kube-apiserver refuses it; and core/v1 ResourceQuota, whose per-class device limits say who may
+// use which DeviceClass.
 #include "core/model/schema_builder.h"
 
 namespace dra::model::schema_detail {
@@ -56,6 +57,22 @@ const SchemaNode *networkPolicy(SchemaBuilder &b, const CommonNodes &c)
         b, c, "Which traffic selected pods may receive and send.", { { "spec", spec } });
 }
 
+const SchemaNode *lease(SchemaBuilder &b, const CommonNodes &c)
+{
+    const SchemaNode *spec = b.object("Who holds the lease and until when.",
+        { { "holderIdentity", b.string("The current holder; empty when released.") },
+            { "leaseDurationSeconds",
+                b.int32("Seconds others wait after the last renewal before taking it over.") },
+            { "acquireTime",
+                b.string("When the holder acquired it, in microseconds.", "date-time") },
+            { "renewTime", b.string("When the holder last renewed it.", "date-time") },
+            { "leaseTransitions", b.int32("How many times the holder changed.") },
+            { "strategy", b.string("How a coordinated election picks the next holder.") },
+            { "preferredHolder", b.string("The holder a coordinated election prefers.") } });
+    return kindRoot(
+        b, c, "A lock with a holder and an expiry, renewed while held.", { { "spec", spec } });
+}
+
 const SchemaNode *resourceQuota(SchemaBuilder &b, const CommonNodes &c)
 {
     const SchemaNode *requirement = b.object("A scope's condition.",
@@ -88,6 +105,7 @@ void addSetupKinds(SchemaBuilder &b, const CommonNodes &c, KindSink &sink)
     sink.addKind("v1", "ServiceAccount", true, serviceAccount(b, c));
     sink.addKind("v1", "ResourceQuota", true, resourceQuota(b, c));
     sink.addKind("networking.k8s.io/v1", "NetworkPolicy", true, networkPolicy(b, c));
+    sink.addKind("coordination.k8s.io/v1", "Lease", true, lease(b, c));
 }
 
 } // namespace dra::model::schema_detail

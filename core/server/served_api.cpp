@@ -79,7 +79,8 @@ const std::vector<std::string> &ServedApi::versions(std::string_view group) cons
     static const std::vector<std::string> v1 = { "v1" };
     static const std::vector<std::string> none;
     if (group.empty() || group == model::kAppsGroup || group == model::kGatewayGroup
-        || group == model::kRbacGroup || group == model::kNetworkingGroup)
+        || group == model::kRbacGroup || group == model::kNetworkingGroup
+        || group == model::kCoordinationGroup)
         return v1;
     return group == model::kResourceGroup ? m_resourceVersions : none;
 }
@@ -88,7 +89,7 @@ std::vector<std::string> ServedApi::groups() const
 {
     return { std::string(model::kResourceGroup), std::string(model::kAppsGroup),
         std::string(model::kGatewayGroup), std::string(model::kRbacGroup),
-        std::string(model::kNetworkingGroup) };
+        std::string(model::kNetworkingGroup), std::string(model::kCoordinationGroup) };
 }
 
 std::vector<const model::KindInfo *> ServedApi::kinds(
