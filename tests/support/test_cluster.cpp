@@ -108,6 +108,8 @@ TestCluster::TestCluster(Options options)
     api.token = m_options.token;
     api.kubernetesVersion = m_options.kubernetesVersion;
     api.pollIntervalMs = 10;
+    if (m_options.writable)
+        api.writer = &m_writer;
     m_api = std::make_unique<server::ApiServer>(m_reader, api);
     start();
 }

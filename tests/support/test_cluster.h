@@ -63,6 +63,7 @@ public:
         std::string token = kToken; // "" accepts any request
         std::string
             kubernetesVersion; // "v1.32.0": what the server says it is and serves; "" the default
+        bool writable = false; // the API takes creates, updates, patches and deletes
     };
     TestCluster();
     explicit TestCluster(Options options);
