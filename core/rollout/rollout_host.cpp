@@ -4,9 +4,12 @@
 
 #include <algorithm>
 
+#include <QEventLoop>
 #include <QFileInfo>
+#include <QTimer>
 
 #include "core/common/json_text.h"
+#include "core/common/logging.h"
 #include "core/kube/rest_client.h"
 #include "core/rollout/controller_inbox.h"
 #include "core/rollout/controller_lease.h"
@@ -72,6 +75,11 @@ void RolloutHost::scanLater()
 void RolloutHost::stop()
 {
     m_running = false;
+    stopControllers();
+}
+
+void RolloutHost::stopControllers()
+{
     for (auto &[id, controller] : m_controllers) {
         controller->stop();
         delete controller;
@@ -94,9 +102,37 @@ bool RolloutHost::ensureCluster()
     return true;
 }
 
+bool RolloutHost::mayDrive() const
+{
+    std::lock_guard lock(m_mutex);
+    return !m_leadership || m_leadership->leading;
+}
+
+void RolloutHost::setLeadership(HostLeadership leadership)
+{
+    const bool leading = leadership.leading;
+    {
+        std::lock_guard lock(m_mutex);
+        m_leadership = std::move(leadership);
+    }
+    if (!leading) {
+        // Another replica may take the rollouts over: none is driven here from now on.
+        stopControllers();
+        return;
+    }
+    if (m_running)
+        scan();
+}
+
+std::optional<HostLeadership> RolloutHost::leadership() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_leadership;
+}
+
 void RolloutHost::scan()
 {
-    if (!QFileInfo::exists(m_statePath))
+    if (!mayDrive() || !QFileInfo::exists(m_statePath))
         return;
     std::vector<std::string> toDrive, toTick;
     {
@@ -242,14 +278,61 @@ bool RolloutHost::drives(const std::string &id) const
     return std::find(m_driven.begin(), m_driven.end(), id) != m_driven.end();
 }
 
-RolloutHostThread::RolloutHostThread(
-    QString statePath, HostedClusterFactory clusters, RolloutHostOptions options)
+namespace {
+
+// How long a stopping host waits for the cluster to take its Lease back; past it, the Lease
+// simply expires.
+constexpr int kReleaseWaitMs = 3'000;
+
+// The candidate for a host's Lease and the connection it uses, made on the host's thread.
+QObject *electOver(RolloutHost *host, const ClusterLeaseSetup &setup)
+{
+    auto *election = new QObject;
+    kube::RestOptions rest;
+    rest.userAgent = QByteArray::fromStdString(setup.userAgent);
+    rest.exec.terminalAvailable = false;
+    auto *client = new kube::RestClient(setup.config, rest, common::Clock::system(), election);
+    auto *candidate
+        = new kube::LeaderLease(*client, setup.options, common::Clock::system(), election);
+    candidate->setObjectName(QStringLiteral("lease"));
+    const std::string leaseName = candidate->leaseName();
+    const std::string identity = setup.options.identity;
+    host->setLeadership({ leaseName, identity, {}, false });
+    QObject::connect(candidate, &kube::LeaderLease::leadingChanged, host,
+        [host, leaseName, identity](bool leading, const QString &holder) {
+            host->setLeadership({ leaseName, identity, holder.toStdString(), leading });
+            qCInfo(lcKube).noquote()
+                << QStringLiteral("rollouts: %1 %2 Lease %3")
+                       .arg(qs(identity),
+                           leading ? QStringLiteral("holds") : QStringLiteral("no longer holds"),
+                           qs(leaseName));
+        });
+    QObject::connect(candidate, &kube::LeaderLease::holderChanged, host,
+        [host, candidate, leaseName, identity](const QString &holder) {
+            host->setLeadership(
+                { leaseName, identity, holder.toStdString(), candidate->leading() });
+        });
+    QObject::connect(candidate, &kube::LeaderLease::problem, host, [](const QString &message) {
+        qCWarning(lcKube).noquote() << QStringLiteral("rollouts: ") + message;
+    });
+    candidate->start();
+    return election;
+}
+
+} // namespace
+
+RolloutHostThread::RolloutHostThread(QString statePath, HostedClusterFactory clusters,
+    RolloutHostOptions options, std::optional<ClusterLeaseSetup> lease)
     : m_host(new RolloutHost(
         std::move(statePath), std::move(clusters), common::Clock::system(), std::move(options)))
 {
     m_thread.setObjectName(QStringLiteral("rollout-host"));
     m_host->moveToThread(&m_thread);
     m_thread.start();
+    if (lease)
+        QMetaObject::invokeMethod(
+            m_host, [this, setup = std::move(*lease)]() { m_election = electOver(m_host, setup); },
+            Qt::BlockingQueuedConnection);
     QMetaObject::invokeMethod(
         m_host, [host = m_host]() { host->start(); }, Qt::QueuedConnection);
 }
@@ -259,6 +342,21 @@ RolloutHostThread::~RolloutHostThread()
     // Its controllers, their cluster connection and timers end on the thread they live on.
     QMetaObject::invokeMethod(
         m_host, [host = m_host]() { delete host; }, Qt::BlockingQueuedConnection);
+    if (m_election)
+        // The Lease is given up, so that another replica takes over at once rather than after
+        // its duration; a cluster that does not answer in time lets it expire instead.
+        QMetaObject::invokeMethod(
+            m_election,
+            [election = m_election]() {
+                QEventLoop released;
+                auto *candidate = election->findChild<kube::LeaderLease *>(QStringLiteral("lease"));
+                candidate->release([&released]() { released.quit(); });
+                QTimer::singleShot(kReleaseWaitMs, &released, &QEventLoop::quit);
+                if (candidate->releasing())
+                    released.exec();
+                delete election;
+            },
+            Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "core/common/clock.h"
 #include "core/common/result.h"
 #include "core/kube/client_config.h"
+#include "core/kube/leader_lease.h"
 #include "core/rollout/cluster_port.h"
 #include "core/rollout/rollout_controller.h"
 #include "core/rollout/rollout_start.h"
@@ -47,6 +49,16 @@ struct HostMessage
 {
     int64_t at = 0;
     std::string text;
+};
+
+// Who drives a state file's rollouts where replicas compete for a cluster Lease (in a cluster,
+// an old and a new pod may overlap): only the one that holds it.
+struct HostLeadership
+{
+    std::string lease; // "NAMESPACE/NAME"
+    std::string identity; // this replica's
+    std::string holder; // as last read; "" when free or not read yet
+    bool leading = false;
 };
 
 struct RolloutHostOptions
@@ -83,6 +95,13 @@ public:
     void startRollout(const RolloutPlan &plan, const StartRequest &request,
         std::function<void(StartOutcome)> done);
 
+    // Drives rollouts only while `leadership` says this replica leads: controllers stop (their
+    // state-file leases released) when it no longer does. Without a call, the host drives
+    // whenever no other controller holds a rollout's state-file lease.
+    void setLeadership(HostLeadership leadership);
+    // The leadership last set; nullopt when the host is not gated by one. Any thread.
+    std::optional<HostLeadership> leadership() const;
+
     // What the controllers said about rollout `id`, oldest first. Any thread.
     std::vector<HostMessage> messages(const std::string &id) const;
     // Whether a controller here drives `id` now. Any thread.
@@ -93,6 +112,8 @@ Q_SIGNALS:
 
 private:
     bool ensureCluster();
+    void stopControllers();
+    bool mayDrive() const;
     void drive(const std::string &id);
     void afterTick(const std::string &id);
     void keep(const std::string &id, const QString &text);
@@ -105,19 +126,29 @@ private:
     HostedCluster m_cluster;
     std::map<std::string, RolloutController *> m_controllers;
     bool m_running = false;
-    mutable std::mutex m_mutex; // guards m_messages and m_driven
+    mutable std::mutex m_mutex; // guards m_messages, m_driven and m_leadership
     std::map<std::string, std::deque<HostMessage>> m_messages;
     std::vector<std::string> m_driven;
+    std::optional<HostLeadership> m_leadership;
+};
+
+// The cluster Lease a replicated host competes for, and the connection it is read and written
+// over (the replica's own, e.g. its service account).
+struct ClusterLeaseSetup
+{
+    kube::ClientConfig config;
+    kube::LeaderLeaseOptions options;
+    std::string userAgent;
 };
 
 // A RolloutHost on a thread of its own with the system clock, scanning from construction; its
-// controllers stop (leases released) and the thread ends when this is destroyed. Thread of the
-// owner.
+// controllers stop (leases released) and the thread ends when this is destroyed. With `lease`,
+// it drives only while it holds that Lease, and gives it up when destroyed. Thread of the owner.
 class RolloutHostThread final
 {
 public:
-    RolloutHostThread(
-        QString statePath, HostedClusterFactory clusters, RolloutHostOptions options = {});
+    RolloutHostThread(QString statePath, HostedClusterFactory clusters,
+        RolloutHostOptions options = {}, std::optional<ClusterLeaseSetup> lease = std::nullopt);
     ~RolloutHostThread();
     RolloutHostThread(const RolloutHostThread &) = delete;
     RolloutHostThread &operator=(const RolloutHostThread &) = delete;
@@ -127,6 +158,7 @@ public:
 private:
     QThread m_thread;
     RolloutHost *m_host;
+    QObject *m_election = nullptr; // the Lease's connection and candidate, on m_thread
 };
 
 } // namespace dra::rollout

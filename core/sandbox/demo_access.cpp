@@ -62,6 +62,23 @@ const json kReadVerbs = json::array({ "get", "list", "watch" });
 const json kWriteVerbs
     = json::array({ "get", "list", "watch", "create", "update", "patch", "delete" });
 
+// The writes a rollout controller makes: the canary's claim template and Deployment, its
+// negative-control claim, the canary Service and the route's weights; the evidence it gathers
+// runs a command in the canary's pod and asks Prometheus through the service proxy.
+json rolloutControllerRules()
+{
+    const json objectWrites = json::array({ "create", "update", "patch", "delete" });
+    return json::array({ resourceRule({ "resource.k8s.io" },
+                             { "resourceclaimtemplates", "resourceclaims" }, objectWrites),
+        resourceRule({ "apps" }, { "deployments" }, objectWrites),
+        resourceRule({ "" }, { "services" }, objectWrites),
+        resourceRule({ "gateway.networking.k8s.io" }, { "httproutes" }, { "update", "patch" }),
+        resourceRule({ "" }, { "pods/exec" }, { "create" }),
+        resourceRule({ "" }, { "services/proxy" }, { "get" }) });
+}
+
+constexpr const char *kRolloutServiceAccountRole = "draconsole-rollouts";
+
 } // namespace
 
 const std::vector<DemoUser> &demoUsers()
@@ -165,12 +182,30 @@ std::vector<json> demoAccessObjects(const ObjectFactory &factory)
                 { "roles", "clusterroles", "rolebindings", "clusterrolebindings" }, kReadVerbs),
             resourceRule({ "authentication.k8s.io" }, { "tokenreviews" }, { "create" }),
             resourceRule({ "authorization.k8s.io" }, { "subjectaccessreviews" }, { "create" }) })));
+    const json mirrorAccount = json::array({ { { "kind", "ServiceAccount" },
+        { "name", kMirrorServiceAccount }, { "namespace", kMirrorNamespace } } });
+    objects.push_back(binding(factory, "ClusterRoleBinding", kMirrorServiceAccount, "",
+        kMirrorServiceAccount, mirrorAccount));
+    // The Lease its replicas compete for to drive rollouts, in its own namespace only.
     {
-        json subjects = json::array({ { { "kind", "ServiceAccount" },
-            { "name", kMirrorServiceAccount }, { "namespace", kMirrorNamespace } } });
-        objects.push_back(binding(factory, "ClusterRoleBinding", kMirrorServiceAccount, "",
-            kMirrorServiceAccount, std::move(subjects)));
+        json role = factory.object(kRbacVersion, "Role", kMirrorServiceAccount, kMirrorNamespace);
+        role["metadata"].erase("generation");
+        role["rules"] = json::array({ resourceRule(
+            { "coordination.k8s.io" }, { "leases" }, { "get", "create", "update" }) });
+        objects.push_back(std::move(role));
+        json roleBinding
+            = factory.object(kRbacVersion, "RoleBinding", kMirrorServiceAccount, kMirrorNamespace);
+        roleBinding["metadata"].erase("generation");
+        roleBinding["roleRef"] = { { "apiGroup", "rbac.authorization.k8s.io" }, { "kind", "Role" },
+            { "name", kMirrorServiceAccount } };
+        roleBinding["subjects"] = mirrorAccount;
+        objects.push_back(std::move(roleBinding));
     }
+    // What its rollout controller writes (installer/kubernetes/rollouts): granted in the demo,
+    // so that a rollout started on an in-cluster mirror of it is driven.
+    objects.push_back(clusterRole(factory, kRolloutServiceAccountRole, rolloutControllerRules()));
+    objects.push_back(binding(factory, "ClusterRoleBinding", kRolloutServiceAccountRole, "",
+        kRolloutServiceAccountRole, mirrorAccount));
     objects.push_back(binding(factory, "ClusterRoleBinding", "draconsole:viewers", "",
         "draconsole:viewer", json::array({ subject("Group", "viewers") })));
     return objects;

@@ -62,6 +62,18 @@ std::string verbList(const std::vector<rollout::Verb> &verbs)
     return text.empty() ? "none" : text;
 }
 
+// Where replicas compete for a cluster Lease: which one drives the rollouts, and whether this
+// one does. Nothing when the host is not gated by a Lease.
+void addLeadership(json &document, const rollout::RolloutHost *host)
+{
+    const std::optional<rollout::HostLeadership> leadership
+        = host ? host->leadership() : std::nullopt;
+    if (!leadership)
+        return;
+    document["lease"] = { { "name", leadership->lease }, { "holder", leadership->holder },
+        { "thisReplica", leadership->identity }, { "leading", leadership->leading } };
+}
+
 } // namespace
 
 bool isRolloutsPath(std::string_view path)
@@ -87,6 +99,7 @@ Answer rolloutsAnswer(
         if (!list)
             return errorAnswer(500, list.error().message.toStdString());
         (*list)["runsControllers"] = host != nullptr;
+        addLeadership(*list, host);
         return { 200, std::move(*list) };
     }
     const std::string &id = segments[1];
@@ -105,6 +118,7 @@ Answer rolloutsAnswer(
     document["messages"] = std::move(messages);
     document["drivenHere"] = host && host->drives(id);
     document["runsControllers"] = host != nullptr;
+    addLeadership(document, host);
     return { 200, std::move(document) };
 }
 

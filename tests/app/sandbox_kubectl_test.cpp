@@ -568,7 +568,9 @@ TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
     for (const char *object :
         { "statefulset.apps/draconsole-mirror", "service/draconsole-mirror",
             "networkpolicy.networking.k8s.io/draconsole-mirror", "serviceaccount/draconsole-mirror",
-            "clusterrolebinding.rbac.authorization.k8s.io/draconsole-mirror" })
+            "clusterrolebinding.rbac.authorization.k8s.io/draconsole-mirror",
+            "role.rbac.authorization.k8s.io/draconsole-mirror",
+            "rolebinding.rbac.authorization.k8s.io/draconsole-mirror" })
         EXPECT_NE(dryRun.out.find(object), std::string::npos) << object << "\n" << dryRun.out;
 
     QByteArray misspelled
@@ -582,19 +584,45 @@ TEST_F(SandboxKubectlTest, InstallerManifestsPassAStrictServerSideDryRun)
     EXPECT_NE(refused.exitCode, 0) << refused.out;
     EXPECT_NE(refused.err.find("servceName"), std::string::npos) << refused.err;
 
-    // The demo's draconsole-mirror ClusterRole is the installer's, rule for rule.
+    // The rollout controller's optional role passes as well.
+    const DractlRun rolloutRole = kubectl({ QStringLiteral("apply"),
+        QStringLiteral("--dry-run=server"), QStringLiteral("--validate=strict"),
+        QStringLiteral("-f"), manifests + QStringLiteral("/rollouts") });
+    ASSERT_EQ(rolloutRole.exitCode, 0) << rolloutRole.out << rolloutRole.err;
+    EXPECT_NE(
+        rolloutRole.out.find("clusterrolebinding.rbac.authorization.k8s.io/draconsole-rollouts"),
+        std::string::npos)
+        << rolloutRole.out;
+
+    // The demo's roles for the mirror's service account are the installer's, rule for rule.
     const QString rules = QStringLiteral("jsonpath={.rules}");
-    const DractlRun served = kubectl({ QStringLiteral("get"), QStringLiteral("clusterrole"),
-        QStringLiteral("draconsole-mirror"), QStringLiteral("-o"), rules });
-    ASSERT_EQ(served.exitCode, 0) << served.err;
-    const DractlRun installed = kubectl(
-        { QStringLiteral("create"), QStringLiteral("--dry-run=client"), QStringLiteral("-f"),
-            manifests + QStringLiteral("/clusterrole.yaml"), QStringLiteral("-o"), rules });
-    ASSERT_EQ(installed.exitCode, 0) << installed.err;
-    EXPECT_EQ(nlohmann::json::parse(served.out, nullptr, false),
-        nlohmann::json::parse(installed.out, nullptr, false))
-        << served.out << "\n"
-        << installed.out;
+    const struct
+    {
+        QStringList served;
+        QString file;
+    } roles[] = {
+        { { QStringLiteral("clusterrole"), QStringLiteral("draconsole-mirror") },
+            QStringLiteral("/clusterrole.yaml") },
+        { { QStringLiteral("role"), QStringLiteral("draconsole-mirror"), QStringLiteral("-n"),
+              QStringLiteral("draconsole") },
+            QStringLiteral("/role.yaml") },
+        { { QStringLiteral("clusterrole"), QStringLiteral("draconsole-rollouts") },
+            QStringLiteral("/rollouts/clusterrole.yaml") },
+    };
+    for (const auto &role : roles) {
+        const DractlRun served = kubectl(QStringList { QStringLiteral("get") } + role.served
+            + QStringList { QStringLiteral("-o"), rules });
+        ASSERT_EQ(served.exitCode, 0) << served.err;
+        const DractlRun installed
+            = kubectl({ QStringLiteral("create"), QStringLiteral("--dry-run=client"),
+                QStringLiteral("-f"), manifests + role.file, QStringLiteral("-o"), rules });
+        ASSERT_EQ(installed.exitCode, 0) << installed.err;
+        EXPECT_EQ(nlohmann::json::parse(served.out, nullptr, false),
+            nlohmann::json::parse(installed.out, nullptr, false))
+            << role.file.toStdString() << "\n"
+            << served.out << "\n"
+            << installed.out;
+    }
 }
 
 // The demo's users send requests through the llm-server route; its Prometheus counts them and

@@ -6,6 +6,7 @@
 // set; the mirror syncs, serves what it mirrored, and picks up a rotated token. Each caller is
 // who the cluster says (TokenReview), reads what the cluster lets them (SubjectAccessReview) and
 // writes through to the cluster with their own token.
+#include <functional>
 #include <optional>
 
 #include <QDir>
@@ -37,7 +38,7 @@ protected:
             GTEST_SKIP() << "kubectl is not on PATH";
         ASSERT_TRUE(m_dir.isValid());
         ignoreOpenSslThreadLeaks(m_dir.path());
-        m_demo.emplace(m_dir.filePath(QStringLiteral("demo")), QStringLiteral("l40s-pcie"), false,
+        m_demo.emplace(m_dir.filePath(QStringLiteral("demo")), preset(), false,
             QStringList { QStringLiteral("--demo-service-account-dir"), serviceAccountDir(),
                 QStringLiteral("--test-hooks") });
         ASSERT_TRUE(m_demo->waitUntilServing(60'000)) << m_demo->diagnostics();
@@ -56,34 +57,49 @@ protected:
         }
     }
 
+    // The demo cluster's preset: a small one unless a test needs the rollout demo's workloads.
+    virtual QString preset() const { return QStringLiteral("l40s-pcie"); }
+
     QString serviceAccountDir() const { return m_dir.filePath(QStringLiteral("serviceaccount")); }
-    QString mirrorKubeconfig() const { return m_dir.filePath(QStringLiteral("mirror.kubeconfig")); }
+    QString mirrorKubeconfig() const { return replicaKubeconfig(QStringLiteral("mirror")); }
+    QString replicaKubeconfig(const QString &name) const
+    {
+        return m_dir.filePath(name + QStringLiteral(".kubeconfig"));
+    }
 
     // Starts the in-cluster mirror; whether it printed its banner (after the initial sync).
     bool startMirror(const QStringList &more = {}, const QString &accountDir = {})
+    {
+        return startReplica(m_mirror, m_banner, QStringLiteral("mirror"), more, accountDir);
+    }
+
+    // Starts an in-cluster mirror as `process`, with its own cache NAME.db and kubeconfig
+    // NAME.kubeconfig; whether it printed its banner into `banner`.
+    bool startReplica(QProcess &process, QByteArray &banner, const QString &name,
+        const QStringList &more = {}, const QString &accountDir = {})
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("KUBERNETES_SERVICE_HOST"), QStringLiteral("127.0.0.1"));
         environment.insert(QStringLiteral("KUBERNETES_SERVICE_PORT"), m_demoPort);
         environment.insert(
             QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("mirror-config")));
-        m_mirror.setProcessEnvironment(environment);
+        process.setProcessEnvironment(environment);
         const QStringList arguments = QStringList { QStringLiteral("serve"),
             QStringLiteral("--in-cluster"), QStringLiteral("--service-account-dir"),
             accountDir.isEmpty() ? serviceAccountDir() : accountDir, QStringLiteral("--listen"),
             QStringLiteral("127.0.0.1:0"), QStringLiteral("--cache"),
-            m_dir.filePath(QStringLiteral("mirror.db")), QStringLiteral("--write-kubeconfig"),
-            mirrorKubeconfig() }
+            m_dir.filePath(name + QStringLiteral(".db")), QStringLiteral("--write-kubeconfig"),
+            m_dir.filePath(name + QStringLiteral(".kubeconfig")) }
             + more;
-        m_mirror.start(QStringLiteral(DRACTL_PATH), arguments);
+        process.start(QStringLiteral(DRACTL_PATH), arguments);
         QElapsedTimer waited;
         waited.start();
-        while (!m_banner.contains("kubeconfig:") && m_mirror.state() != QProcess::NotRunning
+        while (!banner.contains("kubeconfig:") && process.state() != QProcess::NotRunning
             && waited.elapsed() < 120'000) {
-            m_mirror.waitForReadyRead(100);
-            m_banner += m_mirror.readAllStandardOutput();
+            process.waitForReadyRead(100);
+            banner += process.readAllStandardOutput();
         }
-        return m_banner.contains("kubeconfig:");
+        return banner.contains("kubeconfig:");
     }
 
     std::string mirrorDiagnostics()
@@ -113,8 +129,12 @@ protected:
     // (--authn=cluster), so each caller brings their own token.
     DractlRun asUser(const QString &context, QStringList arguments)
     {
+        return asUserOf(mirrorKubeconfig(), context, std::move(arguments));
+    }
+    DractlRun asUserOf(const QString &kubeconfig, const QString &context, QStringList arguments)
+    {
         arguments << QStringLiteral("--token") << QString::fromStdString(demoToken(context));
-        return kubectl(mirrorKubeconfig(), std::move(arguments));
+        return kubectl(kubeconfig, std::move(arguments));
     }
 
     // POSTs a test hook of the demo cluster.
@@ -384,6 +404,106 @@ TEST_F(ServeInClusterTest, RefusesToServeWhenTheClusterWillNotReviewTokens)
         std::string::npos)
         << err;
     EXPECT_NE(err.find("cannot create resource \"tokenreviews\""), std::string::npos) << err;
+}
+
+// Two replicas of the in-cluster mirror on one state file, as an old and a new pod overlap
+// during an update: only the one that holds the rollout Lease drives rollouts; when it dies the
+// other takes over after the Lease's duration, and one that stops gives the Lease up.
+class ServeInClusterRolloutTest : public ServeInClusterTest
+{
+protected:
+    QString preset() const override { return QStringLiteral("mixed"); }
+
+    // The rollout Lease's holder as the cluster has it ("" when released or absent).
+    std::string leaseHolder()
+    {
+        const DractlRun lease = kubectl(m_demo->kubeconfig(),
+            { QStringLiteral("get"), QStringLiteral("leases.coordination.k8s.io"),
+                QStringLiteral("draconsole-rollouts"), QStringLiteral("-n"),
+                QStringLiteral("draconsole"), QStringLiteral("-o"),
+                QStringLiteral("jsonpath={.spec.holderIdentity}"),
+                QStringLiteral("--ignore-not-found") });
+        EXPECT_EQ(lease.exitCode, 0) << lease.err;
+        return lease.out;
+    }
+
+    // A replica's console answer at PATH, as the demo's admin.
+    nlohmann::json console(const QString &replica, const QString &path)
+    {
+        const DractlRun answer = asUserOf(replicaKubeconfig(replica), QStringLiteral("demo"),
+            { QStringLiteral("get"), QStringLiteral("--raw"), path });
+        EXPECT_EQ(answer.exitCode, 0) << path.toStdString() << ": " << answer.err;
+        return nlohmann::json::parse(answer.out, nullptr, false);
+    }
+
+    // Polls `done` every 200 ms for up to `timeoutMs`.
+    static bool eventually(const std::function<bool()> &done, int timeoutMs)
+    {
+        QElapsedTimer waited;
+        waited.start();
+        while (!done()) {
+            if (waited.elapsed() > timeoutMs)
+                return false;
+            QThread::msleep(200);
+        }
+        return true;
+    }
+};
+
+TEST_F(ServeInClusterRolloutTest, OnlyTheReplicaHoldingTheLeaseDrivesRollouts)
+{
+    const QStringList replica { QStringLiteral("--state"),
+        m_dir.filePath(QStringLiteral("state.db")), QStringLiteral("--lease-duration"),
+        QStringLiteral("3") };
+    const QString first = QStringLiteral("mirror");
+    const QString second = QStringLiteral("second");
+    ASSERT_TRUE(startMirror(replica)) << mirrorDiagnostics();
+    std::string firstId;
+    ASSERT_TRUE(eventually(
+        [&] {
+            const nlohmann::json view = console(first, QStringLiteral("/console/v1/rollouts"));
+            firstId = view["lease"].value("thisReplica", "");
+            return view["lease"].value("leading", false);
+        },
+        20'000))
+        << mirrorDiagnostics();
+    EXPECT_EQ(leaseHolder(), firstId);
+
+    QProcess secondProcess;
+    QByteArray secondBanner;
+    ASSERT_TRUE(startReplica(secondProcess, secondBanner, second, replica))
+        << secondBanner.toStdString() << secondProcess.readAllStandardError().toStdString();
+    EXPECT_TRUE(secondBanner.contains("rollouts: state file")) << secondBanner.toStdString();
+    nlohmann::json secondView = console(second, QStringLiteral("/console/v1/rollouts"));
+    const std::string secondId = secondView["lease"].value("thisReplica", "");
+    EXPECT_NE(secondId, firstId);
+    EXPECT_FALSE(secondView["lease"].value("leading", true)) << secondView.dump();
+    EXPECT_EQ(secondView["lease"]["holder"], firstId);
+
+    // A rollout started through the replica that does not lead is driven by the one that does.
+    const DractlRun started = asUserOf(replicaKubeconfig(second), QStringLiteral("demo"),
+        { QStringLiteral("create"), QStringLiteral("--raw"), QStringLiteral("/console/v1/rollouts"),
+            QStringLiteral("-f"),
+            QStringLiteral(DRA_SOURCE_DIR "/resources/rollouts/demo-llm-server.yaml") });
+    ASSERT_EQ(started.exitCode, 0) << started.out << started.err << mirrorDiagnostics();
+    const QString rollout = QStringLiteral("/console/v1/rollouts/demo-llm-server");
+    EXPECT_TRUE(
+        eventually([&] { return console(first, rollout).value("drivenHere", false); }, 20'000))
+        << console(first, rollout).dump();
+    EXPECT_FALSE(console(second, rollout).value("drivenHere", true));
+
+    // The leader dies without a word: the other takes the Lease over and drives the rollout on.
+    m_mirror.kill();
+    ASSERT_TRUE(m_mirror.waitForFinished(10'000));
+    EXPECT_TRUE(
+        eventually([&] { return console(second, rollout).value("drivenHere", false); }, 30'000))
+        << console(second, rollout).dump() << secondProcess.readAllStandardError().toStdString();
+    EXPECT_EQ(leaseHolder(), secondId);
+
+    // A replica that stops gives the Lease up, so the next one need not wait out its duration.
+    secondProcess.terminate();
+    ASSERT_TRUE(secondProcess.waitForFinished(30'000));
+    EXPECT_EQ(leaseHolder(), "");
 }
 
 TEST(ServeInClusterOptionsTest, OutsideAPodItSaysWhatIsMissing)

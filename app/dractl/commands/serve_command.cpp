@@ -16,8 +16,10 @@
 #include <QHostInfo>
 #include <QSslSocket>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUuid>
 
 #include "app/dractl/cli.h"
 #include "app/dractl/commands/cache_access.h"
@@ -248,6 +250,62 @@ kube::RestOptions liveRestOptions()
     return options;
 }
 
+// With --in-cluster: the Lease that decides which replica drives rollouts, and how this one
+// competes for it (its namespace, when not given, is the service account's: filled in later).
+Result<std::optional<rollout::ClusterLeaseSetup>> rolloutLeaseSetup(
+    const QCommandLineParser &parser, bool inCluster)
+{
+    const bool named = parser.isSet(QStringLiteral("rollout-lease"));
+    const bool timed = parser.isSet(QStringLiteral("lease-duration"));
+    if (!inCluster) {
+        if (named || timed)
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("--rollout-lease and --lease-duration go with --in-cluster"));
+        return std::optional<rollout::ClusterLeaseSetup>();
+    }
+    rollout::ClusterLeaseSetup setup;
+    setup.userAgent = liveRestOptions().userAgent.toStdString();
+    setup.options.name = "draconsole-rollouts";
+    if (named) {
+        const QString text = parser.value(QStringLiteral("rollout-lease"));
+        const QStringList parts = text.split(QLatin1Char('/'));
+        if (parts.size() != 2 || parts[0].isEmpty() || parts[1].isEmpty())
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("--rollout-lease %1: expected namespace/name").arg(text));
+        setup.options.ns = parts[0].toStdString();
+        setup.options.name = parts[1].toStdString();
+    }
+    if (timed) {
+        bool ok = false;
+        const int seconds = parser.value(QStringLiteral("lease-duration")).toInt(&ok);
+        if (!ok || seconds < 2)
+            return dra::fail(Error::Code::Invalid,
+                QStringLiteral("--lease-duration %1: expected whole seconds, at least 2")
+                    .arg(parser.value(QStringLiteral("lease-duration"))));
+        setup.options.durationSeconds = seconds;
+    }
+    // client-go's proportions: renew deadline 10 s and retry period 2 s of a 15 s lease.
+    setup.options.renewDeadlineMs = int64_t(setup.options.durationSeconds) * 2000 / 3;
+    setup.options.retryMs = int64_t(setup.options.durationSeconds) * 2000 / 15;
+    // A pod's host name is its name; the nonce tells a restarted process from its predecessor.
+    const QString identity = QSysInfo::machineHostName() + QLatin1Char('_')
+        + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    setup.options.identity = identity.toStdString();
+    return std::optional(std::move(setup));
+}
+
+// Who drives the state file's rollouts, as the start-up lines say it.
+QString rolloutDriver(const rollout::RolloutHostThread *rollouts)
+{
+    if (!rollouts)
+        return QStringLiteral("followed: dractl rollout run drives them");
+    const std::optional<rollout::HostLeadership> leadership = rollouts->host()->leadership();
+    if (!leadership)
+        return QStringLiteral("their controllers run in this server");
+    return QStringLiteral("driven by the replica that holds Lease %1; this one is %2")
+        .arg(qs(leadership->lease), qs(leadership->identity));
+}
+
 // With --authn=cluster: the cluster reviews callers' tokens and access for the mirror, which
 // must be allowed to ask (the installer's ClusterRole grants it); without that nobody could be
 // told apart, so the server does not start.
@@ -365,6 +423,16 @@ int runServe(const QStringList &arguments)
                        "are (default %1).")
             .arg(QString::fromLatin1(kube::kServiceAccountDir)),
         QStringLiteral("dir") });
+    parser.addOption({ QStringLiteral("rollout-lease"),
+        QStringLiteral("With --in-cluster: the coordination.k8s.io Lease whose holder alone drives "
+                       "the state file's rollouts, so that an old and a new replica never both "
+                       "do (default: draconsole-rollouts in the service account's namespace)."),
+        QStringLiteral("namespace/name") });
+    parser.addOption({ QStringLiteral("lease-duration"),
+        QStringLiteral("With --in-cluster: seconds a replica's last renewal of the rollout Lease "
+                       "keeps the others out (default 15; it renews every 2/15 of that and "
+                       "stops driving after 2/3 without a renewal)."),
+        QStringLiteral("seconds") });
     parser.addOption({ QStringLiteral("authn"),
         QStringLiteral("Who callers are: token (the server's own bearer token, one user) or "
                        "cluster (each caller's own token, reviewed by the live mirror's cluster "
@@ -493,13 +561,19 @@ int runServe(const QStringList &arguments)
     // process's open-file limit (server::defaultMaxConnections), so take what the system allows.
     server::raiseOpenFileLimit();
 
+    Result<std::optional<rollout::ClusterLeaseSetup>> rolloutLease
+        = rolloutLeaseSetup(parser, inCluster);
+    if (!rolloutLease)
+        return reportFailure(rolloutLease.error());
     std::unique_ptr<kube::LiveMirror> mirror;
     std::shared_ptr<server::DelegatedAccess> delegatedAccess;
     const auto streams = std::make_shared<kube::StreamHealth>();
+    std::optional<kube::ClientConfig> liveClient;
     if (live) {
         Result<kube::ClientConfig> client = liveClientConfig(parser);
         if (!client)
             return reportFailure(client.error());
+        liveClient = *client;
         if (delegated) {
             Result<std::shared_ptr<server::DelegatedAccess>> access = delegateToCluster(*client);
             if (!access)
@@ -654,9 +728,19 @@ int runServe(const QStringList &arguments)
     if (!rolloutState)
         return reportFailure(rolloutState.error());
     // The demo cluster's rollouts run here, so one started from the web console goes on by
-    // itself; a `dractl rollout run` of the same rollout holds its lease and is followed.
+    // itself; a `dractl rollout run` of the same rollout holds its lease and is followed. In a
+    // cluster they run as the service account, by the replica that holds the rollout Lease.
     std::unique_ptr<rollout::RolloutHostThread> rollouts;
-    if (demo) {
+    if (inCluster && liveClient && *rolloutLease) {
+        (*rolloutLease)->config = *liveClient;
+        if ((*rolloutLease)->options.ns.empty())
+            (*rolloutLease)->options.ns = liveClient->ns.toStdString();
+        rollout::RolloutHostOptions hostOptions;
+        hostOptions.controller.owner = rollout::ControllerOwner::thisProcess();
+        rollouts = std::make_unique<rollout::RolloutHostThread>(*rolloutState,
+            rollout::kubeClusterFactory(*liveClient, liveRestOptions().userAgent.toStdString()),
+            std::move(hostOptions), std::move(*rolloutLease));
+    } else if (demo) {
         Result<rollout::HostedClusterFactory> self
             = selfClusterFactory(url.toStdString(), identity->certificatePem, token, context);
         if (!self)
@@ -762,9 +846,7 @@ int runServe(const QStringList &arguments)
             .arg(url, token.empty() ? QString() : QStringLiteral("?token=") + qs(token)));
     out(kubeconfigNote);
     out(QStringLiteral("rollouts: state file %1 (%2; dractl rollout status --state %1)\n")
-            .arg(*rolloutState,
-                rollouts ? QStringLiteral("their controllers run in this server")
-                         : QStringLiteral("followed: dractl rollout run drives them")));
+            .arg(*rolloutState, rolloutDriver(rollouts.get())));
     std::fflush(stdout); // whoever started us (a script, a test) waits for these lines
 
     QCoreApplication::exec();
