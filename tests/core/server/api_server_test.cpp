@@ -173,12 +173,14 @@ TEST_F(ApiServerTest, AggregatedDiscoveryByAcceptAndLegacyOtherwise)
             "Content-Type: application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"),
         std::string::npos);
     // resource.k8s.io, apps, gateway.networking.k8s.io, rbac.authorization.k8s.io,
-    // networking.k8s.io, then the review groups authentication.k8s.io and authorization.k8s.io.
-    ASSERT_EQ(apis.body["items"].size(), 7u);
+    // networking.k8s.io, coordination.k8s.io, then the review groups authentication.k8s.io and
+    // authorization.k8s.io.
+    ASSERT_EQ(apis.body["items"].size(), 8u);
     EXPECT_EQ(apis.body["items"][3]["metadata"]["name"], "rbac.authorization.k8s.io");
     EXPECT_EQ(apis.body["items"][4]["metadata"]["name"], "networking.k8s.io");
-    EXPECT_EQ(apis.body["items"][5]["metadata"]["name"], "authentication.k8s.io");
-    EXPECT_EQ(apis.body["items"][6]["metadata"]["name"], "authorization.k8s.io");
+    EXPECT_EQ(apis.body["items"][5]["metadata"]["name"], "coordination.k8s.io");
+    EXPECT_EQ(apis.body["items"][6]["metadata"]["name"], "authentication.k8s.io");
+    EXPECT_EQ(apis.body["items"][7]["metadata"]["name"], "authorization.k8s.io");
     EXPECT_EQ(apis.body["items"][0]["metadata"]["name"], "resource.k8s.io");
     EXPECT_EQ(apis.body["items"][1]["metadata"]["name"], "apps");
     const nlohmann::json &resources = apis.body["items"][0]["versions"][0]["resources"];

@@ -82,7 +82,8 @@ TEST(ServedApiTest, ServesTheRolloutKindsWritableOnlyWhereResourcesAre)
     const ServedApi readOnly("v1.36.0", false), writable("v1.36.0", true);
     EXPECT_EQ(writable.groups(),
         (std::vector<std::string> { "resource.k8s.io", "apps", "gateway.networking.k8s.io",
-            "rbac.authorization.k8s.io", "networking.k8s.io" }));
+            "rbac.authorization.k8s.io", "networking.k8s.io", "coordination.k8s.io" }));
+    EXPECT_NE(writable.kind("coordination.k8s.io", "v1", "leases"), nullptr);
     const model::KindInfo *deployments = writable.kind("apps", "v1", "deployments");
     ASSERT_NE(deployments, nullptr);
     EXPECT_EQ(deployments->kind, model::Kind::Deployment);
