@@ -13,6 +13,7 @@
 #include "core/alloc/simulation_cluster.h"
 #include "core/common/json_text.h"
 #include "core/inventory/snapshot_builder.h"
+#include "core/model/kubelet_plugin.h"
 #include "core/model/record_codec.h"
 #include "core/rollout/deployment_readiness.h"
 #include "core/rollout/mutation_manifests.h"
@@ -407,10 +408,8 @@ void EvidenceCollector::gatherDriverPods(std::shared_ptr<Gathering> g)
                 for (const json &daemonSet : *got) {
                     const std::string ns = daemonSet["metadata"].value("namespace", "");
                     const std::string name = daemonSet["metadata"].value("name", "");
-                    const bool wanted = named.empty()
-                        ? name.find("kubelet-plugin") != std::string::npos
-                            || name.find("kubeletplugin") != std::string::npos
-                        : ns + "/" + name == named;
+                    const bool wanted = named.empty() ? model::isKubeletPluginName(name)
+                                                      : ns + "/" + name == named;
                     if (!wanted)
                         continue;
                     driver.daemonSets.push_back(ns + "/" + name);

@@ -9,6 +9,7 @@
 #include <QHostAddress>
 #include <QRandomGenerator>
 
+#include "core/model/kubelet_plugin.h"
 #include "core/sandbox/controller_support.h"
 #include "core/sandbox/pod_claims.h"
 #include "core/sandbox/pod_exec.h"
@@ -28,12 +29,12 @@ int64_t kubeTimeMs(const std::string &text)
 }
 
 // A pod of a DRA driver's kubelet plugin: its controller is a DaemonSet named as the drivers
-// name theirs ("nvidia-dra-driver-gpu-kubelet-plugin").
+// name theirs.
 bool isDriverPluginPod(const json &pod)
 {
     const json *owner = controllerOf(pod);
     return owner && owner->value("kind", "") == "DaemonSet"
-        && owner->value("name", "").find("kubelet-plugin") != std::string::npos;
+        && model::isKubeletPluginName(owner->value("name", ""));
 }
 
 // When the pod was bound: PodScheduled's transition, else its creation.
