@@ -204,15 +204,20 @@ Result<ClientConfig> resolveContext(
             QStringLiteral("%1: the server is plain http://, so the credentials of user \"%2\" are "
                            "not sent (as kubectl does)")
                 .arg(out.describe(), context.user));
-        out.clientCertificateChain.clear();
-        out.clientKey.reset();
-        out.token.clear();
-        out.tokenFile.clear();
-        out.username.clear();
-        out.password.clear();
-        out.exec.reset();
+        out.dropCredentials();
     }
     return out;
+}
+
+void ClientConfig::dropCredentials()
+{
+    clientCertificateChain.clear();
+    clientKey.reset();
+    token.clear();
+    tokenFile.clear();
+    username.clear();
+    password.clear();
+    exec.reset();
 }
 
 } // namespace dra::kube

@@ -58,6 +58,9 @@ struct ClientConfig
 
     // "context \"prod\" (https://10.0.0.1:6443)": the prefix of every error about this cluster.
     QString describe() const;
+    // Forgets who this config authenticates as (client certificate, token and token file,
+    // basic auth, exec plugin); the address, TLS trust and impersonation stay.
+    void dropCredentials();
 };
 
 // Resolves `contextName` (empty: current-context) of `config` into a ClientConfig, reading the

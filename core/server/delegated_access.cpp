@@ -250,12 +250,7 @@ void DelegatedAccess::selfRules(const std::string &token, std::vector<std::strin
         return done(*known);
     // The caller's own credentials and nothing of the mirror's: its address and CA only.
     kube::ClientConfig own = m_client->config();
-    own.clientCertificateChain.clear();
-    own.clientKey.reset();
-    own.tokenFile.clear();
-    own.username.clear();
-    own.password.clear();
-    own.exec.reset();
+    own.dropCredentials();
     own.impersonateUser.clear();
     own.impersonateUid.clear();
     own.impersonateGroups.clear();
