@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/leader_lease.h"
 
+#include <utility>
+
 #include <QDateTime>
 
 #include "core/common/json_text.h"
@@ -219,6 +221,7 @@ void LeaderLease::wrote(const Result<json> &stored)
     }
     observe(*stored);
     m_renewedAtMs = m_clock.nowMs();
+    m_lastProblem.clear();
     setLeading(m_running && m_holder == m_options.identity);
     if (m_running)
         scheduleNext();
@@ -229,8 +232,12 @@ void LeaderLease::failed(const common::Error &error)
     m_busy = false;
     // Someone else wrote (or created) the Lease between our read and our write: not a problem,
     // the next read tells who holds it.
-    if (error.code != common::Error::Code::Conflict)
-        Q_EMIT problem(QStringLiteral("Lease %1: %2").arg(common::qs(leaseName()), error.message));
+    if (error.code != common::Error::Code::Conflict) {
+        const QString message
+            = QStringLiteral("Lease %1: %2").arg(common::qs(leaseName()), error.message);
+        if (message != std::exchange(m_lastProblem, message))
+            Q_EMIT problem(message);
+    }
     if (m_leading && m_clock.nowMs() - m_renewedAtMs > m_options.renewDeadlineMs)
         setLeading(false);
     if (m_running)

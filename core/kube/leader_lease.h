@@ -95,6 +95,7 @@ Q_SIGNALS:
     void leadingChanged(bool leading, const QString &holder);
     // Another holder read (or none): who leads, as followers see it.
     void holderChanged(const QString &holder);
+    // Why the Lease could not be read or written; a problem that repeats is said once.
     void problem(const QString &message);
 
 private:
@@ -115,6 +116,7 @@ private:
     bool m_leading = false;
     bool m_releasing = false;
     std::string m_holder;
+    QString m_lastProblem; // said once until the next success or another problem
     std::optional<nlohmann::json> m_observed; // the Lease as last read or written
     int64_t m_observedAtMs = 0; // when its record last changed, on our clock
     int64_t m_renewedAtMs = 0; // our last successful write as the holder

@@ -164,6 +164,9 @@ TEST_F(LeaderLeaseTest, ALeaderThatCannotRenewStopsLeadingBeforeTheLeaseCouldExp
     std::vector<bool> changes;
     QObject::connect(a.get(), &LeaderLease::leadingChanged,
         [&](bool leading, const QString &) { changes.push_back(leading); });
+    QStringList problems;
+    QObject::connect(
+        a.get(), &LeaderLease::problem, [&](const QString &message) { problems << message; });
     a->start();
     ASSERT_TRUE(spinUntil([&] { return a->leading(); }));
     m_cluster.failNext("/leases", 503, 1000);
@@ -176,6 +179,9 @@ TEST_F(LeaderLeaseTest, ALeaderThatCannotRenewStopsLeadingBeforeTheLeaseCouldExp
     EXPECT_GT(stoppedAfter, 10'000); // not at the first failure: the deadline is 10 s
     EXPECT_LT(stoppedAfter, 15'000); // before another candidate could take the Lease
     EXPECT_EQ(changes, (std::vector<bool> { true, false }));
+    // Every try failed alike: said once, not at every try.
+    ASSERT_EQ(problems.size(), 1) << problems.join(QLatin1Char('\n')).toStdString();
+    EXPECT_TRUE(problems[0].contains(QStringLiteral("HTTP 503"))) << problems[0].toStdString();
 }
 
 } // namespace leader_lease_test
