@@ -326,8 +326,31 @@ Result<std::shared_ptr<server::DelegatedAccess>> delegateToCluster(const kube::C
     return delegated;
 }
 
+// Runs the event loop until the mirror has discovered its cluster's API (`synced` false) or
+// finished its initial sync (`synced` true), failed, or a stop signal came; its failure, if any.
+std::optional<Error> runMirrorUntil(kube::LiveMirror &live, bool synced)
+{
+    if (synced ? live.initialSyncDone() : !live.discovery().gitVersion.isEmpty())
+        return std::nullopt;
+    // The application's own loop, which a stop signal ends; the connections go with `scope`.
+    QObject scope;
+    std::optional<Error> failure;
+    QObject::connect(&live, &kube::LiveMirror::failed, &scope, [&failure](const Error &error) {
+        failure = error;
+        QCoreApplication::quit();
+    });
+    QObject::connect(
+        &live, &kube::LiveMirror::initialSynced, &scope, [] { QCoreApplication::quit(); });
+    if (!synced)
+        QObject::connect(
+            &live, &kube::LiveMirror::discovered, &scope, [] { QCoreApplication::quit(); });
+    QCoreApplication::exec();
+    return failure;
+}
+
 // Starts mirroring the context the options name into the cache and runs the event loop until
-// the initial sync is done (or a stop signal), so the server starts with complete lists.
+// it has discovered the cluster's API (or a stop signal): the server listens from then on, and
+// says it is ready once the initial sync is done.
 Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLineParser &parser,
     const kube::ClientConfig &client, const std::shared_ptr<kube::StreamHealth> &streams)
 {
@@ -342,11 +365,6 @@ Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLinePars
     auto live = std::make_unique<kube::LiveMirror>(std::move(options));
     const QString describe = client.describe();
     const QString cacheFile = live->cachePath();
-    std::optional<Error> cacheError;
-    QObject::connect(live.get(), &kube::LiveMirror::failed, live.get(), [&](const Error &error) {
-        cacheError = error;
-        QCoreApplication::quit();
-    });
     QObject::connect(live.get(), &kube::LiveMirror::discovered, live.get(),
         [describe, cacheFile](const kube::ApiDiscovery &discovery) {
             out(QStringLiteral("Mirroring %1 into %2: Kubernetes %3\n")
@@ -367,13 +385,9 @@ Result<std::unique_ptr<kube::LiveMirror>> startLiveMirror(const QCommandLinePars
     QObject::connect(live.get(), &kube::LiveMirror::notice, live.get(), [](const Error &error) {
         err(QStringLiteral("note: ") + error.message + QLatin1Char('\n'));
     });
-    QObject::connect(
-        live.get(), &kube::LiveMirror::initialSynced, live.get(), [] { QCoreApplication::quit(); });
     live->start();
-    QCoreApplication::exec();
-    QObject::disconnect(live.get(), &kube::LiveMirror::failed, live.get(), nullptr);
-    if (cacheError)
-        return dra::fail(*cacheError);
+    if (std::optional<Error> failure = runMirrorUntil(*live, false))
+        return dra::fail(*failure);
     return live;
 }
 
@@ -669,7 +683,12 @@ int runServe(const QStringList &arguments)
             options.kubernetesVersion = mirror->discovery().gitVersion.toStdString();
             for (const QString &version : mirror->discovery().resourceVersions)
                 options.clusterResourceVersions.push_back(version.toStdString());
-            options.readinessFailures = [streams] { return streams->unready(); };
+            options.readinessFailures = [streams, live = mirror.get()] {
+                std::vector<std::string> failures = streams->unready();
+                if (!live->initialSyncDone())
+                    failures.insert(failures.begin(), "initial sync in progress");
+                return failures;
+            };
             options.moreMetrics = [streams] {
                 return server::mirrorMetrics(*streams, QDateTime::currentMSecsSinceEpoch());
             };
@@ -718,6 +737,22 @@ int runServe(const QStringList &arguments)
         return reportFailure(listening.error());
 
     const QString url = server::httpsUrl(listen->first, http.port());
+    // A live mirror answers its probes while the initial sync runs (/readyz fails until it is
+    // done); the rest of its start, and the lines below, follow the sync.
+    if (mirror && !mirror->initialSyncDone()) {
+        out(QStringLiteral("Listening at %1 during the initial sync (/livez ok, /readyz not yet)\n")
+                .arg(url));
+        std::fflush(stdout);
+        if (std::optional<Error> failure = runMirrorUntil(*mirror, true))
+            return reportFailure(*failure);
+        if (StopOnSignal::requested()) {
+            http.close();
+            mirror->stop(kube::StreamState::Stale,
+                QStringLiteral("dractl serve stopped before the initial sync"));
+            out(QStringLiteral("Stopped.\n"));
+            return Ok;
+        }
+    }
     const std::string context = demoPreset ? "demo" : "draconsole";
     // A demo cluster's rollouts are its own: unless --state names a file, they go to a temporary
     // one, never to the user's state file, whose rollouts drive real clusters.
