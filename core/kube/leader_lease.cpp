@@ -2,6 +2,8 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #include "core/kube/leader_lease.h"
 
+#include <functional>
+#include <memory>
 #include <utility>
 
 #include <QDateTime>
@@ -124,6 +126,10 @@ void LeaderLease::tryOnce()
         setLeading(false);
     m_busy = true;
     m_client.get(path(true), {}, this, [this](const Result<RestResponse> &response) {
+        if (!m_running) { // released meanwhile: the Lease must not be taken again
+            m_busy = false;
+            return;
+        }
         if (!response && response.error().code != common::Error::Code::NotFound) {
             failed(response.error());
             return;
@@ -261,35 +267,48 @@ void LeaderLease::release(std::function<void()> done)
         done();
         return;
     }
-    // Read first: a renewal may be in flight, and the update must be of the current version.
+    // Read first, and again after a conflict: a renewal may have been in flight, and the update
+    // must be of the current version.
     m_releasing = true;
-    auto finish = [this, done = std::move(done)]() {
+    auto finish = std::make_shared<std::function<void()>>([this, done = std::move(done)]() {
         m_releasing = false;
         done();
+    });
+    auto attempt = std::make_shared<std::function<void(int)>>();
+    *attempt = [this, finish, weak = std::weak_ptr(attempt)](int attemptsLeft) {
+        // The requests' callbacks hold the attempt alive (it holds itself only weakly).
+        m_client.get(path(true), {}, this,
+            [this, finish, self = weak.lock(), attemptsLeft](const Result<RestResponse> &response) {
+                json lease
+                    = response ? json::parse(response->body.constData(), nullptr, false) : json();
+                if (!lease.is_object() || readLeaseRecord(lease).holder != m_options.identity) {
+                    (*finish)();
+                    return;
+                }
+                // As client-go releases: no holder and a duration of one second, so the next
+                // candidate takes the lease at its next try.
+                LeaseRecord record = readLeaseRecord(lease);
+                record.holder.clear();
+                record.durationSeconds = 1;
+                record.renewTime = microTime(m_clock.nowMs());
+                lease["spec"] = leaseSpec(record);
+                RestRequest request;
+                request.method = "PUT";
+                request.path = path(true);
+                request.body = QByteArray::fromStdString(lease.dump());
+                request.timeoutMs = int(m_options.renewDeadlineMs);
+                m_client.send(std::move(request), this,
+                    [finish, self, attemptsLeft](const Result<RestResponse> &written) {
+                        if (!written && written.error().code == common::Error::Code::Conflict
+                            && attemptsLeft > 1 && self) {
+                            (*self)(attemptsLeft - 1);
+                            return;
+                        }
+                        (*finish)();
+                    });
+            });
     };
-    m_client.get(path(true), {}, this,
-        [this, finish = std::move(finish)](const Result<RestResponse> &response) mutable {
-            json lease
-                = response ? json::parse(response->body.constData(), nullptr, false) : json();
-            if (!lease.is_object() || readLeaseRecord(lease).holder != m_options.identity) {
-                finish();
-                return;
-            }
-            // As client-go releases: no holder and a duration of one second, so the next
-            // candidate takes the lease at its next try.
-            LeaseRecord record = readLeaseRecord(lease);
-            record.holder.clear();
-            record.durationSeconds = 1;
-            record.renewTime = microTime(m_clock.nowMs());
-            lease["spec"] = leaseSpec(record);
-            RestRequest request;
-            request.method = "PUT";
-            request.path = path(true);
-            request.body = QByteArray::fromStdString(lease.dump());
-            request.timeoutMs = int(m_options.renewDeadlineMs);
-            m_client.send(std::move(request), this,
-                [finish = std::move(finish)](const Result<RestResponse> &) { finish(); });
-        });
+    (*attempt)(3);
 }
 
 } // namespace dra::kube

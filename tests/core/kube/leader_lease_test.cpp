@@ -158,6 +158,20 @@ TEST_F(LeaderLeaseTest, AReleasedLeaseGoesToTheNextCandidateAtItsNextTry)
     EXPECT_TRUE(b->leading());
 }
 
+TEST_F(LeaderLeaseTest, AReleaseWhileARenewalIsUnderWayStillGivesTheLeaseUp)
+{
+    std::unique_ptr<LeaderLease> a = candidate("pod-0_a");
+    a->start();
+    ASSERT_TRUE(spinUntil([&] { return a->leading(); }));
+    m_clock.advance(2'000); // a renewal starts: its read is on its way
+    bool released = false;
+    a->release([&] { released = true; });
+    ASSERT_TRUE(spinUntil([&] { return released; }));
+    settle();
+    EXPECT_FALSE(a->leading());
+    EXPECT_EQ(lease()["spec"]["holderIdentity"], "");
+}
+
 TEST_F(LeaderLeaseTest, ALeaderThatCannotRenewStopsLeadingBeforeTheLeaseCouldExpire)
 {
     std::unique_ptr<LeaderLease> a = candidate("pod-0_a");
