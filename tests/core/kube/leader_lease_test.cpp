@@ -64,6 +64,15 @@ protected:
         return std::make_unique<LeaderLease>(*m_client, options, m_clock);
     }
 
+    // Starts `leader`, which takes the Lease, then `follower`, which reads who holds it.
+    static void leadAndFollow(LeaderLease &leader, LeaderLease &follower)
+    {
+        leader.start();
+        ASSERT_TRUE(spinUntil([&] { return leader.leading(); }));
+        follower.start();
+        ASSERT_TRUE(spinUntil([&] { return follower.holder() == leader.options().identity; }));
+    }
+
     // The Lease as the server holds it.
     json lease()
     {
@@ -111,10 +120,7 @@ TEST_F(LeaderLeaseTest, OneCandidateLeadsAndTheOtherTakesOverOnlyOnceItsRenewals
 {
     std::unique_ptr<LeaderLease> a = candidate("pod-0_a");
     std::unique_ptr<LeaderLease> b = candidate("pod-0_b");
-    a->start();
-    ASSERT_TRUE(spinUntil([&] { return a->leading(); }));
-    b->start();
-    ASSERT_TRUE(spinUntil([&] { return b->holder() == "pod-0_a"; }));
+    ASSERT_NO_FATAL_FAILURE(leadAndFollow(*a, *b));
     EXPECT_FALSE(b->leading());
     EXPECT_EQ(lease()["spec"]["holderIdentity"], "pod-0_a");
 
@@ -144,10 +150,7 @@ TEST_F(LeaderLeaseTest, AReleasedLeaseGoesToTheNextCandidateAtItsNextTry)
 {
     std::unique_ptr<LeaderLease> a = candidate("pod-0_a");
     std::unique_ptr<LeaderLease> b = candidate("pod-1_b");
-    a->start();
-    ASSERT_TRUE(spinUntil([&] { return a->leading(); }));
-    b->start();
-    ASSERT_TRUE(spinUntil([&] { return b->holder() == "pod-0_a"; }));
+    ASSERT_NO_FATAL_FAILURE(leadAndFollow(*a, *b));
 
     bool released = false;
     a->release([&] { released = true; });
