@@ -310,8 +310,8 @@ void ConsoleRollouts::startFromPlan(Request &request, HttpConnection &connection
 {
     if (!m_host) {
         connection.respond(toResponse(errorAnswer(409,
-            "this server runs no rollout controller (dractl serve --demo does); start it with "
-            "dractl rollout start PLAN")));
+            "this server runs no rollout controller (dractl serve --demo and --in-cluster do); "
+            "start it with dractl rollout start PLAN")));
         return;
     }
     const std::string text = request.body.toStdString();
