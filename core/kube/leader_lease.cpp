@@ -31,6 +31,29 @@ int leaseInt(const json &object, const char *key)
 
 } // namespace
 
+// The Lease object of an answer; an error naming the Lease when it is not one.
+Result<json> LeaderLease::leaseAnswer(const RestResponse &response) const
+{
+    const QString what = QStringLiteral("Lease %1").arg(common::qs(leaseName()));
+    Result<json> lease = common::parseJson(response.body.toStdString(), what);
+    if (lease && !lease->is_object())
+        return dra::fail(common::Error::Code::Parse, what + QStringLiteral(": not an object"));
+    return lease;
+}
+
+// An update of `lease` as read, with `record` as its spec: if anyone wrote it since, the server
+// refuses (409).
+RestRequest LeaderLease::updateRequest(json lease, const LeaseRecord &record) const
+{
+    lease["spec"] = leaseSpec(record);
+    RestRequest request;
+    request.method = "PUT";
+    request.path = path(true);
+    request.body = QByteArray::fromStdString(lease.dump());
+    request.timeoutMs = int(m_options.renewDeadlineMs);
+    return request;
+}
+
 LeaseRecord readLeaseRecord(const json &lease)
 {
     LeaseRecord record;
@@ -136,13 +159,12 @@ void LeaderLease::tryOnce()
         }
         std::optional<json> lease;
         if (response) {
-            lease = json::parse(response->body.constData(), nullptr, false);
-            if (lease->is_discarded() || !lease->is_object()) {
-                failed({ common::Error::Code::Parse,
-                    QStringLiteral("Lease %1: the answer is not a Lease object")
-                        .arg(common::qs(leaseName())) });
+            Result<json> read = leaseAnswer(*response);
+            if (!read) {
+                failed(read.error());
                 return;
             }
+            lease = std::move(*read);
         }
         observe(lease);
         const std::optional<LeaseRecord> record
@@ -188,33 +210,19 @@ void LeaderLease::write(LeaseMove move)
     record.durationSeconds = m_options.durationSeconds;
     record.renewTime = microTime(now);
     RestRequest request;
-    json body;
     if (move == LeaseMove::Create) {
         request.method = "POST";
         request.path = path(false);
-        body = { { "apiVersion", "coordination.k8s.io/v1" }, { "kind", "Lease" },
-            { "metadata", { { "name", m_options.name }, { "namespace", m_options.ns } } } };
+        const json body = { { "apiVersion", "coordination.k8s.io/v1" }, { "kind", "Lease" },
+            { "metadata", { { "name", m_options.name }, { "namespace", m_options.ns } } },
+            { "spec", leaseSpec(record) } };
+        request.body = QByteArray::fromStdString(body.dump());
+        request.timeoutMs = int(m_options.renewDeadlineMs);
     } else {
-        // An update of the version read: if anyone wrote it since, the server refuses (409)
-        // and this candidate reads it again.
-        request.method = "PUT";
-        request.path = path(true);
-        body = *m_observed;
+        request = updateRequest(*m_observed, record); // a 409: this candidate reads it again
     }
-    body["spec"] = leaseSpec(record);
-    request.body = QByteArray::fromStdString(body.dump());
-    request.timeoutMs = int(m_options.renewDeadlineMs);
     m_client.send(std::move(request), this, [this](const Result<RestResponse> &response) {
-        if (!response) {
-            failed(response.error());
-            return;
-        }
-        json stored = json::parse(response->body.constData(), nullptr, false);
-        wrote(stored.is_object()
-                ? Result<json>(std::move(stored))
-                : Result<json>(std::unexpected(common::Error { common::Error::Code::Parse,
-                    QStringLiteral("Lease %1: the answer is not a Lease object")
-                        .arg(common::qs(leaseName())) })));
+        wrote(response ? leaseAnswer(*response) : Result<json>(std::unexpected(response.error())));
     });
 }
 
@@ -279,24 +287,19 @@ void LeaderLease::release(std::function<void()> done)
         // The requests' callbacks hold the attempt alive (it holds itself only weakly).
         m_client.get(path(true), {}, this,
             [this, finish, self = weak.lock(), attemptsLeft](const Result<RestResponse> &response) {
-                json lease
-                    = response ? json::parse(response->body.constData(), nullptr, false) : json();
-                if (!lease.is_object() || readLeaseRecord(lease).holder != m_options.identity) {
+                Result<json> lease = response ? leaseAnswer(*response)
+                                              : Result<json>(std::unexpected(response.error()));
+                if (!lease || readLeaseRecord(*lease).holder != m_options.identity) {
                     (*finish)();
                     return;
                 }
                 // As client-go releases: no holder and a duration of one second, so the next
                 // candidate takes the lease at its next try.
-                LeaseRecord record = readLeaseRecord(lease);
+                LeaseRecord record = readLeaseRecord(*lease);
                 record.holder.clear();
                 record.durationSeconds = 1;
                 record.renewTime = microTime(m_clock.nowMs());
-                lease["spec"] = leaseSpec(record);
-                RestRequest request;
-                request.method = "PUT";
-                request.path = path(true);
-                request.body = QByteArray::fromStdString(lease.dump());
-                request.timeoutMs = int(m_options.renewDeadlineMs);
+                RestRequest request = updateRequest(std::move(*lease), record);
                 m_client.send(std::move(request), this,
                     [finish, self, attemptsLeft](const Result<RestResponse> &written) {
                         if (!written && written.error().code == common::Error::Code::Conflict

@@ -24,6 +24,8 @@
 namespace dra::kube {
 
 class RestClient;
+struct RestRequest;
+struct RestResponse;
 
 // What a Lease's spec says.
 struct LeaseRecord
@@ -107,6 +109,8 @@ private:
     void failed(const common::Error &error);
     void setLeading(bool leading);
     QString path(bool named) const;
+    Result<nlohmann::json> leaseAnswer(const RestResponse &response) const;
+    RestRequest updateRequest(nlohmann::json lease, const LeaseRecord &record) const;
 
     RestClient &m_client;
     LeaderLeaseOptions m_options;
