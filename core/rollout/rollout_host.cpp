@@ -298,19 +298,21 @@ QObject *electOver(RolloutHost *host, const ClusterLeaseSetup &setup)
     const std::string leaseName = candidate->leaseName();
     const std::string identity = setup.options.identity;
     host->setLeadership({ leaseName, identity, {}, false });
+    // Leading only while the holder read is this replica, so a holder seen to change away from
+    // it is not driven for even one scan before the candidate says it lost the Lease.
+    const auto follow = [host, candidate, leaseName, identity]() {
+        host->setLeadership({ leaseName, identity, candidate->holder(),
+            candidate->leading() && candidate->holder() == identity });
+    };
+    QObject::connect(candidate, &kube::LeaderLease::holderChanged, host, follow);
     QObject::connect(candidate, &kube::LeaderLease::leadingChanged, host,
-        [host, leaseName, identity](bool leading, const QString &holder) {
-            host->setLeadership({ leaseName, identity, holder.toStdString(), leading });
+        [follow, leaseName, identity](bool leading) {
+            follow();
             qCInfo(lcKube).noquote()
                 << QStringLiteral("rollouts: %1 %2 Lease %3")
                        .arg(qs(identity),
                            leading ? QStringLiteral("holds") : QStringLiteral("no longer holds"),
                            qs(leaseName));
-        });
-    QObject::connect(candidate, &kube::LeaderLease::holderChanged, host,
-        [host, candidate, leaseName, identity](const QString &holder) {
-            host->setLeadership(
-                { leaseName, identity, holder.toStdString(), candidate->leading() });
         });
     QObject::connect(candidate, &kube::LeaderLease::problem, host, [](const QString &message) {
         qCWarning(lcKube).noquote() << QStringLiteral("rollouts: ") + message;
