@@ -332,8 +332,6 @@ Result<std::shared_ptr<server::DelegatedAccess>> delegateToCluster(const kube::C
 // finished its initial sync (`synced` true), failed, or a stop signal came; its failure, if any.
 std::optional<Error> runMirrorUntil(kube::LiveMirror &live, bool synced)
 {
-    if (synced ? live.initialSyncDone() : !live.discovery().gitVersion.isEmpty())
-        return std::nullopt;
     // The application's own loop, which a stop signal ends; the connections go with `scope`.
     QObject scope;
     std::optional<Error> failure;
