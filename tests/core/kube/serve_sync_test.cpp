@@ -4,7 +4,7 @@
 // `dractl serve --in-cluster` during its initial sync, against a cluster (in this process) that
 // holds back one kind's lists: the mirror listens and answers its probes as kube-apiserver does
 // while starting (/livez ok, /readyz failing and saying why), and turns ready once it synced.
-#include <QFile>
+#include <QDir>
 #include <QPointer>
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -24,13 +24,6 @@ namespace dra::kube {
 namespace serve_sync_test {
 
 using test::spinUntil;
-
-void writeAccountFile(const QString &path, const QByteArray &content)
-{
-    QFile file(path);
-    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
-    file.write(content);
-}
 
 // A probe of the mirror's health endpoint, whatever its status: {status, body}.
 std::pair<int, std::string> probe(RestClient &client, const char *path, bool verbose = false)
@@ -73,10 +66,10 @@ TEST(ServeSyncTest, AMirrorAnswersItsProbesDuringTheInitialSyncAndIsReadyOnceSyn
     ASSERT_TRUE(dir.isValid());
     const QString account = dir.filePath(QStringLiteral("serviceaccount"));
     ASSERT_TRUE(QDir().mkpath(account));
-    writeAccountFile(account + QStringLiteral("/token"), test::kToken);
-    writeAccountFile(
+    test::writeFile(account + QStringLiteral("/token"), test::kToken);
+    test::writeFile(
         account + QStringLiteral("/ca.crt"), test::KubeconfigFixtures::ca().certificate);
-    writeAccountFile(account + QStringLiteral("/namespace"), "draconsole");
+    test::writeFile(account + QStringLiteral("/namespace"), "draconsole");
 
     QProcess serve;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
