@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/cel/time_util.h"
 
@@ -15,6 +17,9 @@ namespace {
 
 // Maps of this many entries and more keep a sorted index of their key hashes.
 constexpr size_t kIndexedMapSize = 16;
+// Maps of up to this many keys share their shape with maps built alike; a larger map is more
+// likely a table built at run time, which would only fill the shapes' transitions.
+constexpr size_t kSharedShapeKeys = 32;
 
 // Key equality once the hashes agree: strings (nearly every key) compared directly.
 bool keysEqual(const Value &a, const Value &b)
@@ -298,38 +303,151 @@ std::string Value::debugString() const
     return {};
 }
 
+// The keys of maps built alike, and how to find them. Shapes are immutable once shared; the
+// transitions from a shape to the shapes one key longer are looked up under a lock, so maps are
+// built from any thread.
+class MapShape final : public std::enable_shared_from_this<MapShape>
+{
+public:
+    MapShape() = default;
+    MapShape(const MapShape &other)
+        : std::enable_shared_from_this<MapShape>()
+        , m_keys(other.m_keys)
+        , m_hashes(other.m_hashes)
+        , m_index(other.m_index)
+    {
+    }
+
+    const std::vector<Value> &keys() const { return m_keys; }
+
+    // The position of the key equal to `key` (CEL equality), or -1.
+    int find(const Value &key, uint64_t hash) const
+    {
+        if (m_index.empty()) {
+            for (size_t i = 0; i < m_hashes.size(); ++i) {
+                if (m_hashes[i] == hash && keysEqual(m_keys[i], key))
+                    return static_cast<int>(i);
+            }
+            return -1;
+        }
+        auto it = std::lower_bound(
+            m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t> { hash, 0 });
+        for (; it != m_index.end() && it->first == hash; ++it) {
+            if (keysEqual(m_keys[it->second], key))
+                return static_cast<int>(it->second);
+        }
+        return -1;
+    }
+
+    // Appends a key to a shape not shared with any other map.
+    void append(Value key, uint64_t hash)
+    {
+        m_keys.push_back(std::move(key));
+        m_hashes.push_back(hash);
+        if (m_keys.size() == kIndexedMapSize) {
+            m_index.reserve(m_keys.size());
+            for (size_t i = 0; i < m_keys.size(); ++i)
+                m_index.emplace_back(m_hashes[i], static_cast<uint32_t>(i));
+            std::sort(m_index.begin(), m_index.end());
+        } else if (m_keys.size() > kIndexedMapSize) {
+            const std::pair<uint64_t, uint32_t> entry { hash,
+                static_cast<uint32_t>(m_keys.size() - 1) };
+            m_index.insert(std::upper_bound(m_index.begin(), m_index.end(), entry), entry);
+        }
+    }
+
+    // The shared shape of these keys followed by `key`, made on first use.
+    std::shared_ptr<MapShape> extended(const Value &key, uint64_t hash)
+    {
+        const std::lock_guard lock(m_mutex);
+        auto [first, last] = m_next.equal_range(hash);
+        for (auto it = first; it != last; ++it) {
+            std::shared_ptr<MapShape> next = it->second.lock();
+            if (next && sameKey(next->m_keys.back(), key))
+                return next;
+        }
+        auto next = std::make_shared<MapShape>(*this);
+        next->m_parent = shared_from_this(); // so that maps built alike find this shape again
+        // The shape outlives the map that made it: it keeps its own copy of a borrowed key.
+        next->append(
+            key.kind() == Kind::String ? Value::string(std::string(key.asString())) : key, hash);
+        if (m_next.size() >= m_pruneAt) {
+            std::erase_if(m_next, [](const auto &entry) { return entry.second.expired(); });
+            m_pruneAt = std::max<size_t>(16, m_next.size() * 2);
+        }
+        m_next.emplace(hash, next);
+        return next;
+    }
+
+    static const std::shared_ptr<MapShape> &empty()
+    {
+        static const auto *shape = new std::shared_ptr<MapShape>(std::make_shared<MapShape>());
+        return *shape;
+    }
+
+private:
+    // Keys that are the same value of the same kind: 1 and 1u find the same entry but are
+    // different keys to iterate over, so maps keyed by each have different shapes.
+    static bool sameKey(const Value &a, const Value &b)
+    {
+        return a.kind() == b.kind() && keysEqual(a, b);
+    }
+
+    std::vector<Value> m_keys;
+    std::vector<uint64_t> m_hashes; // hashKey() of each key, by position
+    std::vector<std::pair<uint64_t, uint32_t>> m_index; // sorted (hash, position) when large
+    std::shared_ptr<const MapShape> m_parent; // the shape one key shorter, when shared
+    std::mutex m_mutex;
+    std::unordered_multimap<uint64_t, std::weak_ptr<MapShape>> m_next;
+    size_t m_pruneAt = 16;
+};
+
+MapData::MapData()
+    : m_shape(MapShape::empty())
+{
+}
+
+MapData::MapData(const MapData &other)
+    : m_shape(other.m_ownsShape ? std::make_shared<MapShape>(*other.m_shape) : other.m_shape)
+    , m_values(other.m_values)
+    , m_ownsShape(other.m_ownsShape)
+{
+}
+
+MapData &MapData::operator=(const MapData &other)
+{
+    if (this != &other) {
+        MapData copy(other);
+        m_shape = std::move(copy.m_shape);
+        m_values = std::move(copy.m_values);
+        m_ownsShape = copy.m_ownsShape;
+    }
+    return *this;
+}
+
+MapData::~MapData() = default;
+
 void MapData::reserve(size_t entries)
 {
-    m_keys.reserve(entries);
     m_values.reserve(entries);
-    m_hashes.reserve(entries);
 }
 
 bool MapData::insert(Value key, Value value)
 {
     const uint64_t hash = hashKey(key);
-    if (find(key, hash))
+    if (m_shape->find(key, hash) >= 0)
         return false;
-    m_keys.push_back(std::move(key));
-    m_values.push_back(std::move(value));
-    m_hashes.push_back(hash);
-    if (m_keys.size() == kIndexedMapSize)
-        buildIndex();
-    else if (m_keys.size() > kIndexedMapSize) {
-        const std::pair<uint64_t, uint32_t> entry { hash,
-            static_cast<uint32_t>(m_keys.size() - 1) };
-        m_index.insert(std::upper_bound(m_index.begin(), m_index.end(), entry), entry);
+    if (m_ownsShape) {
+        m_shape->append(std::move(key), hash);
+    } else if (m_values.size() < kSharedShapeKeys) {
+        m_shape = m_shape->extended(key, hash);
+    } else {
+        m_shape = std::make_shared<MapShape>(*m_shape);
+        m_shape->append(std::move(key), hash);
+        m_ownsShape = true;
     }
+    m_values.push_back(std::move(value));
     return true;
-}
-
-void MapData::buildIndex()
-{
-    m_index.clear();
-    m_index.reserve(m_keys.size());
-    for (size_t i = 0; i < m_keys.size(); ++i)
-        m_index.emplace_back(m_hashes[i], static_cast<uint32_t>(i));
-    std::sort(m_index.begin(), m_index.end());
 }
 
 const Value *MapData::find(const Value &key) const
@@ -339,20 +457,13 @@ const Value *MapData::find(const Value &key) const
 
 const Value *MapData::find(const Value &key, uint64_t hash) const
 {
-    if (m_keys.size() < kIndexedMapSize) {
-        for (size_t i = 0; i < m_hashes.size(); ++i) {
-            if (m_hashes[i] == hash && keysEqual(m_keys[i], key))
-                return &m_values[i];
-        }
-        return nullptr;
-    }
-    auto it = std::lower_bound(
-        m_index.begin(), m_index.end(), std::pair<uint64_t, uint32_t> { hash, 0 });
-    for (; it != m_index.end() && it->first == hash; ++it) {
-        if (keysEqual(m_keys[it->second], key))
-            return &m_values[it->second];
-    }
-    return nullptr;
+    const int position = m_shape->find(key, hash);
+    return position < 0 ? nullptr : &m_values[static_cast<size_t>(position)];
+}
+
+const std::vector<Value> &MapData::keys() const
+{
+    return m_shape->keys();
 }
 
 Value HostType::visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const

@@ -140,14 +140,24 @@ private:
     std::shared_ptr<const void> m_owner;
 };
 
+class MapShape;
+
 // The entries of a CEL map in insertion order, with lookup by CEL key equality (1, 1u and 1.0
-// find the same entry). Each key's hash is kept beside it, so a lookup compares one array of
-// hashes and reads a key's text only to confirm a match: the keys' texts live elsewhere on
-// the heap, and touching each of them was most of the cost of a lookup on a cold map. Large
-// maps also keep a sorted index of the hashes.
+// find the same entry). The keys live in a shape shared by every map built with the same keys
+// in the same order (as a JavaScript engine shares an object's hidden class), and a map holds
+// only its values: over thousands of devices built alike, a lookup reads the shape's keys from
+// cache and touches the map itself once, for the value. A map that grows past a few dozen keys
+// keeps its own shape, with a sorted index of its key hashes.
 class MapData final
 {
 public:
+    MapData();
+    MapData(const MapData &other);
+    MapData &operator=(const MapData &other);
+    MapData(MapData &&) noexcept = default;
+    MapData &operator=(MapData &&) noexcept = default;
+    ~MapData();
+
     // Room for `entries` without reallocating, for callers that know the size.
     void reserve(size_t entries);
     // Adds an entry; returns false when an equal key is already present.
@@ -155,16 +165,14 @@ public:
     const Value *find(const Value &key) const;
     // The same with `hash` == hashKey(key), computed once for a constant key.
     const Value *find(const Value &key, uint64_t hash) const;
-    size_t size() const { return m_keys.size(); }
-    const std::vector<Value> &keys() const { return m_keys; }
+    size_t size() const { return m_values.size(); }
+    const std::vector<Value> &keys() const;
     const std::vector<Value> &values() const { return m_values; }
 
 private:
-    void buildIndex();
-    std::vector<Value> m_keys;
-    std::vector<Value> m_values;
-    std::vector<uint64_t> m_hashes; // hashKey() of each key, by position
-    std::vector<std::pair<uint64_t, uint32_t>> m_index; // sorted (hash, position) when large
+    std::shared_ptr<MapShape> m_shape; // shared and never changed, unless m_ownsShape
+    std::vector<Value> m_values; // by the shape's key positions
+    bool m_ownsShape = false;
 };
 
 // Receives the entries of a map-like host value one at a time (HostType::visitEntries()).
