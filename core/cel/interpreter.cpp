@@ -102,6 +102,13 @@ Value VariableNode::eval(EvalFrame &frame) const
     return frame.variables[m_index];
 }
 
+const Value *VariableNode::evalRef(EvalFrame &frame, Value &scratch) const
+{
+    if (m_index >= frame.variables.size())
+        return &(scratch = Value::error("no value bound for a declared variable"));
+    return &frame.variables[m_index];
+}
+
 Value WrapperNode::eval(EvalFrame &frame) const
 {
     if (!m_value) {
@@ -140,7 +147,27 @@ Value WrapperNode::eval(EvalFrame &frame) const
 
 Value SelectNode::eval(EvalFrame &frame) const
 {
-    Value operand = m_operand->eval(frame);
+    Value scratch;
+    const Value *v = evalRef(frame, scratch);
+    return v == &scratch ? std::move(scratch) : *v;
+}
+
+const Value *SelectNode::evalRef(EvalFrame &frame, Value &scratch) const
+{
+    Value operandScratch;
+    const Value *operand = m_operand->evalRef(frame, operandScratch);
+    if (operand->kind() == Kind::Map && !m_testOnly) {
+        const Value *found = operand->asMap().find(Value::borrowedString(m_field), m_fieldHash);
+        if (!found)
+            return &(scratch = Value::error("no such key: " + m_field));
+        // An entry of a map built for this read is copied before the map goes.
+        return operand == &operandScratch ? &(scratch = *found) : found;
+    }
+    return &(scratch = selectOther(*operand));
+}
+
+Value SelectNode::selectOther(const Value &operand) const
+{
     switch (operand.kind()) {
     case Kind::Error:
         return operand;
@@ -180,9 +207,31 @@ Value IndexNode::eval(EvalFrame &frame) const
     Value operand = m_operand->eval(frame);
     if (operand.isError())
         return operand;
-    Value index = m_index->eval(frame);
+    const Value index = m_index->eval(frame);
     if (index.isError())
         return index;
+    return indexInto(std::move(operand), index);
+}
+
+const Value *IndexNode::evalRef(EvalFrame &frame, Value &scratch) const
+{
+    // Only a constant index: evaluating any other could reassign the local `operand` is in.
+    const Value *index = m_index->constant();
+    if (!index || m_optional)
+        return &(scratch = eval(frame));
+    Value operandScratch;
+    const Value *operand = m_operand->evalRef(frame, operandScratch);
+    if (operand->isError())
+        return operand == &operandScratch ? &(scratch = std::move(operandScratch)) : operand;
+    if (operand->kind() == Kind::Map && m_indexHash) {
+        if (const Value *found = operand->asMap().find(*index, *m_indexHash))
+            return operand == &operandScratch ? &(scratch = *found) : found;
+    }
+    return &(scratch = indexInto(*operand, *index));
+}
+
+Value IndexNode::indexInto(Value operand, const Value &index) const
+{
     bool optional = m_optional;
     if (operand.kind() == Kind::Optional) {
         if (!operand.hasOptionalValue())
@@ -302,10 +351,11 @@ Value EqualsConstantNode::eval(EvalFrame &frame) const
 {
     if (++frame.cost > frame.costLimit)
         return Value::error(kCostExceeded);
-    const Value v = m_operand->eval(frame);
-    if (v.isError())
-        return v;
-    return Value::boolean(valuesEqual(v, m_constant) != m_negate);
+    Value scratch;
+    const Value *v = m_operand->evalRef(frame, scratch);
+    if (v->isError())
+        return *v;
+    return Value::boolean(valuesEqual(*v, m_constant) != m_negate);
 }
 
 Value ListNode::eval(EvalFrame &frame) const

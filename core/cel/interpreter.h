@@ -25,6 +25,7 @@ public:
     {
     }
     Value eval(EvalFrame &) const override { return m_value; }
+    const Value *evalRef(EvalFrame &, Value &) const override { return &m_value; }
     const Value *constant() const override { return &m_value; }
 
 private:
@@ -40,6 +41,7 @@ public:
     {
     }
     Value eval(EvalFrame &frame) const override;
+    const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
 
 private:
     size_t m_index;
@@ -54,6 +56,7 @@ public:
     {
     }
     Value eval(EvalFrame &frame) const override { return frame.locals[m_slot]; }
+    const Value *evalRef(EvalFrame &frame, Value &) const override { return &frame.locals[m_slot]; }
 
 private:
     int m_slot;
@@ -106,8 +109,12 @@ public:
     {
     }
     Value eval(EvalFrame &frame) const override;
+    const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
 
 private:
+    // The field of an operand that is not a map.
+    Value selectOther(const Value &operand) const;
+
     NodePtr m_operand;
     std::string m_field;
     uint64_t m_fieldHash; // of m_field as a map key
@@ -127,8 +134,12 @@ public:
             m_indexHash = hashKey(*key);
     }
     Value eval(EvalFrame &frame) const override;
+    const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
 
 private:
+    // `operand[index]` once both are evaluated without error.
+    Value indexInto(Value operand, const Value &index) const;
+
     NodePtr m_operand;
     NodePtr m_index;
     std::optional<uint64_t> m_indexHash; // of a constant index, as a map key

@@ -32,6 +32,16 @@ class Node
 public:
     virtual ~Node() = default;
     virtual Value eval(EvalFrame &frame) const = 0;
+    // The same value without copying it where it already lives: a variable, a constant, or an
+    // entry of a map or list reached from one, all of which outlive the evaluation; otherwise
+    // the value is put in `scratch`. Paths such as `device.attributes["d"].name` then read
+    // through their maps without copying each one (and touching its reference count). The
+    // pointer is valid until the caller evaluates another node, which may reassign a local.
+    virtual const Value *evalRef(EvalFrame &frame, Value &scratch) const
+    {
+        scratch = eval(frame);
+        return &scratch;
+    }
     // The value of a node that is a constant, for folding at compile time.
     virtual const Value *constant() const { return nullptr; }
 };
