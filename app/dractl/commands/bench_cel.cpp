@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -38,32 +37,20 @@ struct Pass
     int errors = 0;
 };
 
-// Map keys by text, borrowed by every device's maps: a JavaScript engine interns property
-// names the same way, so a lookup confirms its key without reading a copy per device.
-class KeyNames
-{
-public:
-    cel::Value key(std::string_view name)
-    {
-        return cel::Value::borrowedString(*m_names.emplace(name).first);
-    }
-
-private:
-    std::set<std::string, std::less<>> m_names;
-};
-
-template <typename Map> cel::Value mapValue(const Map &entries, KeyNames &names)
+// Keys are borrowed from the device: maps keep them in shapes shared by every map built alike,
+// as a JavaScript engine interns property names and shares hidden classes.
+template <typename Map> cel::Value mapValue(const Map &entries)
 {
     auto data = std::make_shared<cel::MapData>();
     data->reserve(entries.size());
     for (auto &[key, value] : entries)
-        data->insert(names.key(key), value);
+        data->insert(cel::Value::borrowedString(key), value);
     return cel::Value::map(std::move(data));
 }
 
 // `device` as a plain CEL map: attributes and capacities by domain, versions as text and
 // capacities as whole numbers of their base unit (rounded up, as Kubernetes' Value()).
-cel::Value plainDevice(const inventory::Device &device, KeyNames &names)
+cel::Value plainDevice(const inventory::Device &device)
 {
     using Entries = std::vector<std::pair<std::string_view, cel::Value>>;
     Entries attributes, capacity;
@@ -97,18 +84,18 @@ cel::Value plainDevice(const inventory::Device &device, KeyNames &names)
             }
             }
         }
-        attributes.emplace_back(domain.name, mapValue(entries, names));
+        attributes.emplace_back(domain.name, mapValue(entries));
     }
     for (const auto &domain : device.view.capacityDomains()) {
         Entries entries;
         for (const auto &e : domain.entries)
             entries.emplace_back(e.name, cel::Value::integer(e.value.value()));
-        capacity.emplace_back(domain.name, mapValue(entries, names));
+        capacity.emplace_back(domain.name, mapValue(entries));
     }
     const Entries fields { { "driver", cel::Value::string(device.view.driver) },
         { "allowMultipleAllocations", cel::Value::boolean(device.view.allowMultipleAllocations) },
-        { "attributes", mapValue(attributes, names) }, { "capacity", mapValue(capacity, names) } };
-    return mapValue(fields, names);
+        { "attributes", mapValue(attributes) }, { "capacity", mapValue(capacity) } };
+    return mapValue(fields);
 }
 
 const cel::Environment &plainEnvironment()
@@ -216,11 +203,10 @@ int runBenchCel(const QStringList &arguments)
     const cel::DeviceTable table(views);
     const double tableMs = nanosSince(tableStart) / 1e6;
 
-    KeyNames keyNames;
     std::vector<cel::Value> plainDevices;
     if (plain)
         for (const inventory::Device &d : *devices)
-            plainDevices.push_back(plainDevice(d, keyNames));
+            plainDevices.push_back(plainDevice(d));
 
     const auto pass = [&] {
         Pass p;
