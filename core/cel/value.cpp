@@ -409,19 +409,18 @@ MapData::MapData()
 
 MapData::MapData(const MapData &other)
     : m_shape(other.m_ownsShape ? std::make_shared<MapShape>(*other.m_shape) : other.m_shape)
-    , m_values(other.m_values)
+    , m_inline(other.m_inline)
+    , m_spill(other.m_spill)
+    , m_size(other.m_size)
+    , m_spilled(other.m_spilled)
     , m_ownsShape(other.m_ownsShape)
 {
 }
 
 MapData &MapData::operator=(const MapData &other)
 {
-    if (this != &other) {
-        MapData copy(other);
-        m_shape = std::move(copy.m_shape);
-        m_values = std::move(copy.m_values);
-        m_ownsShape = copy.m_ownsShape;
-    }
+    if (this != &other)
+        *this = MapData(other);
     return *this;
 }
 
@@ -429,7 +428,12 @@ MapData::~MapData() = default;
 
 void MapData::reserve(size_t entries)
 {
-    m_values.reserve(entries);
+    if (entries <= kInlineValues)
+        return;
+    if (!m_spilled && m_size == 0)
+        m_spilled = true;
+    if (m_spilled)
+        m_spill.reserve(entries);
 }
 
 bool MapData::insert(Value key, Value value)
@@ -439,14 +443,25 @@ bool MapData::insert(Value key, Value value)
         return false;
     if (m_ownsShape) {
         m_shape->append(std::move(key), hash);
-    } else if (m_values.size() < kSharedShapeKeys) {
+    } else if (m_size < kSharedShapeKeys) {
         m_shape = m_shape->extended(key, hash);
     } else {
         m_shape = std::make_shared<MapShape>(*m_shape);
         m_shape->append(std::move(key), hash);
         m_ownsShape = true;
     }
-    m_values.push_back(std::move(value));
+    if (!m_spilled && m_size < kInlineValues) {
+        m_inline[m_size] = std::move(value);
+    } else {
+        if (!m_spilled) {
+            m_spill.reserve(2 * kInlineValues);
+            for (Value &v : m_inline)
+                m_spill.push_back(std::exchange(v, Value()));
+            m_spilled = true;
+        }
+        m_spill.push_back(std::move(value));
+    }
+    ++m_size;
     return true;
 }
 
@@ -458,7 +473,7 @@ const Value *MapData::find(const Value &key) const
 const Value *MapData::find(const Value &key, uint64_t hash) const
 {
     const int position = m_shape->find(key, hash);
-    return position < 0 ? nullptr : &m_values[static_cast<size_t>(position)];
+    return position < 0 ? nullptr : &values()[static_cast<size_t>(position)];
 }
 
 const std::vector<Value> &MapData::keys() const

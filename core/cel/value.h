@@ -2,8 +2,10 @@
 // SPDX-FileCopyrightText: DRA Console authors
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -165,13 +167,24 @@ public:
     const Value *find(const Value &key) const;
     // The same with `hash` == hashKey(key), computed once for a constant key.
     const Value *find(const Value &key, uint64_t hash) const;
-    size_t size() const { return m_values.size(); }
+    size_t size() const { return m_size; }
     const std::vector<Value> &keys() const;
-    const std::vector<Value> &values() const { return m_values; }
+    // By the keys' positions.
+    std::span<const Value> values() const
+    {
+        return m_spilled ? std::span<const Value>(m_spill)
+                         : std::span<const Value>(m_inline.data(), m_size);
+    }
 
 private:
+    static constexpr size_t kInlineValues = 4;
+
     std::shared_ptr<MapShape> m_shape; // shared and never changed, unless m_ownsShape
-    std::vector<Value> m_values; // by the shape's key positions
+    // A small map's values live beside it, so that reading one touches one allocation.
+    std::array<Value, kInlineValues> m_inline;
+    std::vector<Value> m_spill; // all the values, once there are more
+    uint32_t m_size = 0;
+    bool m_spilled = false;
     bool m_ownsShape = false;
 };
 

@@ -75,6 +75,23 @@ TEST(MapDataTest, ASharedKeyOutlivesTheTextItWasBorrowedFrom)
     EXPECT_EQ(map->find(Value::borrowedString("gpu.nvidia.com"))->asInt(), 2);
 }
 
+TEST(MapDataTest, AMapKeepsItsValuesInOrderAsItGrows)
+{
+    for (const size_t reserved : std::vector<size_t> { 0, 3, 6 }) {
+        MapData map;
+        map.reserve(reserved);
+        for (int i = 0; i < 9; ++i) {
+            ASSERT_TRUE(map.insert(Value::integer(i), Value::string("v" + std::to_string(i))));
+            const MapData copy = map;
+            ASSERT_EQ(copy.size(), static_cast<size_t>(i + 1));
+            for (int j = 0; j <= i; ++j) {
+                ASSERT_EQ(map.values()[static_cast<size_t>(j)].asString(), "v" + std::to_string(j));
+                ASSERT_EQ(copy.find(Value::integer(j))->asString(), "v" + std::to_string(j));
+            }
+        }
+    }
+}
+
 TEST(MapDataTest, ALargeMapFindsEveryKeyAndACopyOfItGrowsAlone)
 {
     MapData map;
