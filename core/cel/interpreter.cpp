@@ -20,8 +20,16 @@ Value selectFromMap(const MapData &map, std::string_view field, uint64_t hash, b
     if (testOnly)
         return Value::boolean(found != nullptr);
     if (!found)
-        return Value::error("no such key: " + std::string(field));
+        return noSuchKey(key);
     return *found;
+}
+
+// `found`, an entry of `container`, as evalRef() answers it: in place, unless the container
+// was built for this read (it is in `containerScratch`) and goes when the caller returns.
+const Value *entryRef(
+    const Value *found, const Value *container, const Value &containerScratch, Value &scratch)
+{
+    return container == &containerScratch ? &(scratch = *found) : found;
 }
 
 // Looks up `index` in a list or map; nullopt when absent (for the optional forms). `hash` is
@@ -159,9 +167,8 @@ const Value *SelectNode::evalRef(EvalFrame &frame, Value &scratch) const
     if (operand->kind() == Kind::Map && !m_testOnly) {
         const Value *found = operand->asMap().find(Value::borrowedString(m_field), m_fieldHash);
         if (!found)
-            return &(scratch = Value::error("no such key: " + m_field));
-        // An entry of a map built for this read is copied before the map goes.
-        return operand == &operandScratch ? &(scratch = *found) : found;
+            return &(scratch = noSuchKey(Value::borrowedString(m_field)));
+        return entryRef(found, operand, operandScratch, scratch);
     }
     return &(scratch = selectOther(*operand));
 }
@@ -225,7 +232,7 @@ const Value *IndexNode::evalRef(EvalFrame &frame, Value &scratch) const
         return operand == &operandScratch ? &(scratch = std::move(operandScratch)) : operand;
     if (operand->kind() == Kind::Map && m_indexHash) {
         if (const Value *found = operand->asMap().find(*index, *m_indexHash))
-            return operand == &operandScratch ? &(scratch = *found) : found;
+            return entryRef(found, operand, operandScratch, scratch);
     }
     return &(scratch = indexInto(*operand, *index));
 }
