@@ -144,7 +144,7 @@ const DeviceView::Domain<T> *find(
 }
 
 // device.attributes["domain"] and device.capacity["domain"]: the entries of one domain. A
-// domain the device does not publish is an empty map (data == nullptr), as in Kubernetes.
+// domain the device does not publish is an empty map, as in Kubernetes.
 template <typename T> class DomainMapType final : public HostType
 {
 public:
@@ -152,17 +152,29 @@ public:
         : m_what(what)
     {
     }
+
+    // A published domain borrows the device view, its name included; one the device does not
+    // publish keeps its own copy of the name (the key asked for may be gone by the time a
+    // lookup in it needs the name for its message).
+    Value of(const DeviceView::Domain<T> *domain, std::string_view name) const
+    {
+        if (domain)
+            return Value::host(this, domain, domain->name);
+        auto kept = std::make_shared<const std::string>(name);
+        const void *data = kept.get();
+        return Value::host(this, data, {}, std::move(kept));
+    }
     std::string_view typeName() const override { return "map"; }
 
     Value lookup(const Value &self, std::string_view name, bool test) const
     {
-        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+        if (const auto *domain = published(self)) {
             if (const auto *entry = findByName(domain->entries, name))
                 return test ? Value::boolean(true) : toValue(entry->value);
         }
         if (test)
             return Value::boolean(false);
-        return missingDeviceEntry(m_what, self.asString(), name);
+        return missingDeviceEntry(m_what, domainName(self), name);
     }
     Value select(const Value &self, std::string_view field) const override
     {
@@ -178,19 +190,24 @@ public:
             return noSuchKey(key);
         return lookup(self, key.asString(), false);
     }
+    bool equals(const Value &self, const Value &other) const override
+    {
+        return other.kind() == Kind::Host && other.hostType() == this
+            && published(self) == published(other) && domainName(self) == domainName(other);
+    }
     std::string debugString(const Value &self) const override
     {
-        return std::string(m_what) + "s of domain " + std::string(self.asString());
+        return std::string(m_what) + "s of domain " + std::string(domainName(self));
     }
     Value size(const Value &self) const override
     {
-        const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData());
+        const auto *domain = published(self);
         return Value::integer(domain ? static_cast<int64_t>(domain->entries.size()) : 0);
     }
     Value keys(const Value &self) const override
     {
         std::vector<Value> out;
-        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+        if (const auto *domain = published(self)) {
             for (const auto &e : domain->entries)
                 out.push_back(Value::borrowedString(e.name));
         }
@@ -198,7 +215,7 @@ public:
     }
     Value visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const override
     {
-        if (const auto *domain = static_cast<const DeviceView::Domain<T> *>(self.hostData())) {
+        if (const auto *domain = published(self)) {
             for (const auto &e : domain->entries) {
                 const Value value = withValues ? toValue(e.value) : Value();
                 if (!visitor.visit(Value::borrowedString(e.name), withValues ? &value : nullptr))
@@ -209,6 +226,16 @@ public:
     }
 
 private:
+    static const DeviceView::Domain<T> *published(const Value &self)
+    {
+        return self.owner() ? nullptr : static_cast<const DeviceView::Domain<T> *>(self.hostData());
+    }
+    static std::string_view domainName(const Value &self)
+    {
+        return self.owner() ? std::string_view(*static_cast<const std::string *>(self.hostData()))
+                            : self.asString();
+    }
+
     std::string m_what;
 };
 
@@ -228,8 +255,8 @@ public:
     {
         const auto *view = static_cast<const DeviceView *>(self.hostData());
         if (m_capacity)
-            return Value::host(&kCapacityDomain, view->findCapacityDomain(name), name);
-        return Value::host(&kAttributeDomain, view->findAttributeDomain(name), name);
+            return kCapacityDomain.of(view->findCapacityDomain(name), name);
+        return kAttributeDomain.of(view->findAttributeDomain(name), name);
     }
     Value select(const Value &self, std::string_view field) const override
     {
@@ -276,9 +303,9 @@ public:
     Value visitEntries(const Value &self, bool withValues, EntryVisitor &visitor) const override
     {
         const auto *view = static_cast<const DeviceView *>(self.hostData());
-        const auto visitAll = [&](const auto &domains, const HostType &domainType) {
+        const auto visitAll = [&](const auto &domains, const auto &domainType) {
             for (const auto &d : domains) {
-                const Value value = withValues ? Value::host(&domainType, &d, d.name) : Value();
+                const Value value = withValues ? domainType.of(&d, d.name) : Value();
                 if (!visitor.visit(Value::borrowedString(d.name), withValues ? &value : nullptr))
                     break;
             }

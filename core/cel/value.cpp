@@ -46,7 +46,7 @@ Value Value::boolean(bool b)
 {
     Value v;
     v.m_kind = Kind::Bool;
-    v.m_scalar.b = b;
+    v.m_body.plain.a.b = b;
     return v;
 }
 
@@ -54,7 +54,7 @@ Value Value::integer(int64_t i)
 {
     Value v;
     v.m_kind = Kind::Int;
-    v.m_scalar.i = i;
+    v.m_body.plain.a.i = i;
     return v;
 }
 
@@ -62,7 +62,7 @@ Value Value::unsignedInteger(uint64_t u)
 {
     Value v;
     v.m_kind = Kind::Uint;
-    v.m_scalar.u = u;
+    v.m_body.plain.a.u = u;
     return v;
 }
 
@@ -70,39 +70,57 @@ Value Value::floating(double d)
 {
     Value v;
     v.m_kind = Kind::Double;
-    v.m_scalar.d = d;
+    v.m_body.plain.a.d = d;
     return v;
 }
 
-Value Value::borrowedString(std::string_view text)
+void Value::setText(std::string_view text)
 {
-    Value v;
-    v.m_kind = Kind::String;
-    v.m_text = text;
-    return v;
+    if (m_layout == Layout::Owned)
+        m_body.owned.a.p = text.data();
+    else
+        m_body.plain.a.p = text.data();
+    m_size = static_cast<uint32_t>(text.size());
+}
+
+Value Value::tooLong(size_t bytes)
+{
+    return error("string of " + std::to_string(bytes) + " bytes is too long");
 }
 
 Value Value::string(std::string text)
 {
-    auto owned = std::make_shared<const std::string>(std::move(text));
     Value v;
     v.m_kind = Kind::String;
-    v.m_text = *owned;
-    v.m_owner = std::move(owned);
+    if (text.size() <= kInlineText) {
+        v.m_layout = Layout::Inline;
+        v.m_inlineSize = static_cast<uint8_t>(text.size());
+        std::memcpy(v.m_body.text, text.data(), text.size());
+        return v;
+    }
+    if (text.size() > UINT32_MAX)
+        return tooLong(text.size());
+    auto owned = std::make_shared<const std::string>(std::move(text));
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { {}, {} };
+    v.setText(*owned);
+    v.m_body.owned.owner = std::move(owned);
     return v;
 }
 
 Value Value::borrowedBytes(std::string_view bytes)
 {
     Value v = borrowedString(bytes);
-    v.m_kind = Kind::Bytes;
+    if (!v.isError())
+        v.m_kind = Kind::Bytes;
     return v;
 }
 
 Value Value::bytes(std::string bytes)
 {
     Value v = string(std::move(bytes));
-    v.m_kind = Kind::Bytes;
+    if (!v.isError())
+        v.m_kind = Kind::Bytes;
     return v;
 }
 
@@ -115,8 +133,8 @@ Value Value::list(std::shared_ptr<const ListData> elements)
 {
     Value v;
     v.m_kind = Kind::List;
-    v.m_scalar.p.a = elements.get();
-    v.m_owner = std::move(elements);
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { { .p = elements.get() }, std::move(elements) };
     return v;
 }
 
@@ -124,7 +142,8 @@ Value Value::borrowedList(const ListData &elements)
 {
     Value v;
     v.m_kind = Kind::List;
-    v.m_scalar.p.a = &elements;
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { { .p = &elements }, {} };
     return v;
 }
 
@@ -132,8 +151,8 @@ Value Value::map(std::shared_ptr<const MapData> entries)
 {
     Value v;
     v.m_kind = Kind::Map;
-    v.m_scalar.p.a = entries.get();
-    v.m_owner = std::move(entries);
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { { .p = entries.get() }, std::move(entries) };
     return v;
 }
 
@@ -141,8 +160,8 @@ Value Value::timestamp(Timestamp t)
 {
     Value v;
     v.m_kind = Kind::Timestamp;
-    v.m_scalar.t.s = t.seconds;
-    v.m_scalar.t.n = t.nanos;
+    v.m_body.plain.a.i = t.seconds;
+    v.m_size = static_cast<uint32_t>(t.nanos);
     return v;
 }
 
@@ -150,8 +169,8 @@ Value Value::duration(Duration d)
 {
     Value v;
     v.m_kind = Kind::Duration;
-    v.m_scalar.t.s = d.seconds;
-    v.m_scalar.t.n = d.nanos;
+    v.m_body.plain.a.i = d.seconds;
+    v.m_size = static_cast<uint32_t>(d.nanos);
     return v;
 }
 
@@ -159,7 +178,7 @@ Value Value::type(std::string_view name)
 {
     Value v;
     v.m_kind = Kind::Type;
-    v.m_text = name;
+    v.setText(name);
     return v;
 }
 
@@ -167,7 +186,8 @@ Value Value::optionalNone()
 {
     Value v;
     v.m_kind = Kind::Optional;
-    v.m_scalar.p.a = nullptr;
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { { .p = nullptr }, {} };
     return v;
 }
 
@@ -176,8 +196,8 @@ Value Value::optionalOf(Value inner)
     auto owned = std::make_shared<const Value>(std::move(inner));
     Value v;
     v.m_kind = Kind::Optional;
-    v.m_scalar.p.a = owned.get();
-    v.m_owner = std::move(owned);
+    v.m_layout = Layout::Owned;
+    new (&v.m_body.owned) OwnedBody { { .p = owned.get() }, std::move(owned) };
     return v;
 }
 
@@ -193,11 +213,24 @@ Value Value::host(
 {
     Value v;
     v.m_kind = Kind::Host;
-    v.m_scalar.p.a = type;
-    v.m_scalar.p.b = data;
-    v.m_text = aux;
-    v.m_owner = std::move(owner);
+    if (owner) {
+        // The data is reached through the owner, which keeps it alive: an owning host value
+        // has no room for aux text, and no host type that owns its data uses one.
+        v.m_layout = Layout::Owned;
+        new (&v.m_body.owned)
+            OwnedBody { { .p = type }, std::shared_ptr<const void>(std::move(owner), data) };
+        return v;
+    }
+    v.setText(aux);
+    v.m_body.plain.b = type;
+    v.m_body.plain.c = data;
     return v;
+}
+
+const std::shared_ptr<const void> &Value::owner() const
+{
+    static const std::shared_ptr<const void> none;
+    return m_layout == Layout::Owned ? m_body.owned.owner : none;
 }
 
 std::string_view Value::typeName() const
@@ -246,22 +279,22 @@ std::string Value::debugString() const
     case Kind::Null:
         return "null";
     case Kind::Bool:
-        return m_scalar.b ? "true" : "false";
+        return asBool() ? "true" : "false";
     case Kind::Int:
-        return std::to_string(m_scalar.i);
+        return std::to_string(asInt());
     case Kind::Uint:
-        return std::to_string(m_scalar.u) + "u";
+        return std::to_string(asUint()) + "u";
     case Kind::Double: {
         char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", m_scalar.d);
+        std::snprintf(buf, sizeof buf, "%.17g", asDouble());
         return buf;
     }
     case Kind::String:
-        appendQuoted(out, m_text);
+        appendQuoted(out, asString());
         return out;
     case Kind::Bytes:
         out = "b";
-        appendQuoted(out, m_text);
+        appendQuoted(out, asString());
         return out;
     case Kind::List: {
         out = "[";
@@ -289,12 +322,12 @@ std::string Value::debugString() const
     case Kind::Duration:
         return "duration(\"" + formatDuration(asDuration()) + "\")";
     case Kind::Type:
-        return std::string(m_text);
+        return std::string(asString());
     case Kind::Optional:
         return hasOptionalValue() ? "optional.of(" + optionalValue().debugString() + ")"
                                   : "optional.none()";
     case Kind::Error:
-        return "error(" + std::string(m_text) + ")";
+        return "error(" + std::string(asString()) + ")";
     case Kind::Host:
         return hostType()->debugString(*this);
     case Kind::Dyn:

@@ -4,7 +4,9 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,14 +57,64 @@ struct Duration
     int32_t nanos = 0;
 };
 
-// A CEL value. Scalars are stored inline; strings, lists and maps either borrow memory that
-// outlives the evaluation (literals of a compiled program, fields of a device view) or own it
-// through a shared pointer, so evaluating a selector over a device allocates nothing unless
-// the expression builds new strings or collections.
+// A CEL value in 32 bytes. Scalars and strings of up to 24 bytes are stored inline; longer
+// strings, lists and maps either borrow memory that outlives the evaluation (literals of a
+// compiled program, fields of a device view) or own it through a shared pointer, so evaluating
+// a selector over a device allocates nothing unless the expression builds new strings or
+// collections. Values are small because maps of them are read by the ten thousand: the fewer
+// cache lines a device's maps span, the less an evaluation waits on memory.
+//
+// The text of an inline string lives in the value itself: asString() of it is valid while the
+// value is neither destroyed nor moved.
 class Value final
 {
 public:
     Value() = default;
+    Value(const Value &other)
+        : m_kind(other.m_kind)
+        , m_layout(other.m_layout)
+        , m_inlineSize(other.m_inlineSize)
+        , m_size(other.m_size)
+    {
+        if (m_layout == Layout::Owned)
+            new (&m_body.owned) OwnedBody(other.m_body.owned);
+        else
+            copyBody(other);
+    }
+    Value(Value &&other) noexcept
+        : m_kind(other.m_kind)
+        , m_layout(other.m_layout)
+        , m_inlineSize(other.m_inlineSize)
+        , m_size(other.m_size)
+    {
+        if (m_layout == Layout::Owned)
+            new (&m_body.owned) OwnedBody(std::move(other.m_body.owned));
+        else
+            copyBody(other);
+    }
+    Value &operator=(const Value &other)
+    {
+        if (m_layout != Layout::Owned && other.m_layout != Layout::Owned) {
+            copyHeader(other);
+            copyBody(other);
+        } else if (this != &other) {
+            Value copy(other); // first: `other` may live inside what this value owns
+            replaceWith(std::move(copy));
+        }
+        return *this;
+    }
+    Value &operator=(Value &&other) noexcept
+    {
+        if (m_layout != Layout::Owned && other.m_layout != Layout::Owned) {
+            copyHeader(other);
+            copyBody(other);
+        } else if (this != &other) {
+            Value moved(std::move(other));
+            replaceWith(std::move(moved));
+        }
+        return *this;
+    }
+    ~Value() { release(); }
 
     static Value null() { return Value(); }
     static Value boolean(bool b);
@@ -70,7 +122,16 @@ public:
     static Value unsignedInteger(uint64_t u);
     static Value floating(double d);
     // A string that borrows `text`, which must outlive every use of the value.
-    static Value borrowedString(std::string_view text);
+    static Value borrowedString(std::string_view text)
+    {
+        if (text.size() > UINT32_MAX) [[unlikely]]
+            return tooLong(text.size());
+        Value v;
+        v.m_kind = Kind::String;
+        v.m_body.plain.a.p = text.data();
+        v.m_size = static_cast<uint32_t>(text.size());
+        return v;
+    }
     static Value string(std::string text);
     static Value borrowedBytes(std::string_view bytes);
     static Value bytes(std::string bytes);
@@ -88,7 +149,8 @@ public:
     static Value optionalOf(Value v);
     static Value error(std::string message);
     // A value of a host type (quantity, semver, device maps). `data` and `aux` are
-    // interpreted by `type`; `owner` keeps data alive when it is not borrowed.
+    // interpreted by `type`; `owner` keeps data alive when it is not borrowed. A host value
+    // either borrows its data and may carry `aux`, or owns it and carries no `aux`.
     static Value host(const HostType *type, const void *data, std::string_view aux = {},
         std::shared_ptr<const void> owner = {});
 
@@ -99,21 +161,35 @@ public:
         return m_kind == Kind::Int || m_kind == Kind::Uint || m_kind == Kind::Double;
     }
 
-    bool asBool() const { return m_scalar.b; }
-    int64_t asInt() const { return m_scalar.i; }
-    uint64_t asUint() const { return m_scalar.u; }
-    double asDouble() const { return m_scalar.d; }
+    bool asBool() const { return m_body.plain.a.b; }
+    int64_t asInt() const { return m_body.plain.a.i; }
+    uint64_t asUint() const { return m_body.plain.a.u; }
+    double asDouble() const { return m_body.plain.a.d; }
     // String, bytes, type name, error message, or the host value's aux text.
-    std::string_view asString() const { return m_text; }
-    const ListData &asList() const { return *static_cast<const ListData *>(m_scalar.p.a); }
-    const MapData &asMap() const { return *static_cast<const MapData *>(m_scalar.p.a); }
-    Timestamp asTimestamp() const { return { m_scalar.t.s, m_scalar.t.n }; }
-    Duration asDuration() const { return { m_scalar.t.s, m_scalar.t.n }; }
-    bool hasOptionalValue() const { return m_scalar.p.a != nullptr; }
-    const Value &optionalValue() const { return *static_cast<const Value *>(m_scalar.p.a); }
-    const HostType *hostType() const { return static_cast<const HostType *>(m_scalar.p.a); }
-    const void *hostData() const { return m_scalar.p.b; }
-    const std::shared_ptr<const void> &owner() const { return m_owner; }
+    std::string_view asString() const
+    {
+        return m_layout == Layout::Inline
+            ? std::string_view(m_body.text, m_inlineSize)
+            : std::string_view(static_cast<const char *>(pointer()), m_size);
+    }
+    const ListData &asList() const { return *static_cast<const ListData *>(m_body.owned.a.p); }
+    const MapData &asMap() const { return *static_cast<const MapData *>(m_body.owned.a.p); }
+    Timestamp asTimestamp() const { return { m_body.plain.a.i, static_cast<int32_t>(m_size) }; }
+    Duration asDuration() const { return { m_body.plain.a.i, static_cast<int32_t>(m_size) }; }
+    bool hasOptionalValue() const { return m_body.owned.a.p != nullptr; }
+    const Value &optionalValue() const { return *static_cast<const Value *>(m_body.owned.a.p); }
+    const HostType *hostType() const
+    {
+        return static_cast<const HostType *>(
+            m_layout == Layout::Owned ? m_body.owned.a.p : m_body.plain.b);
+    }
+    const void *hostData() const
+    {
+        return m_layout == Layout::Owned ? m_body.owned.owner.get() : m_body.plain.c;
+    }
+    // What keeps a string, list, map, optional or host value's memory alive; empty when the
+    // value borrows it or holds it inline.
+    const std::shared_ptr<const void> &owner() const;
 
     // CEL's type name of this value ("int", "google.protobuf.Timestamp", ...).
     std::string_view typeName() const;
@@ -121,26 +197,85 @@ public:
     std::string debugString() const;
 
 private:
-    Kind m_kind = Kind::Null;
+    // How the 24 bytes after the header are used, by kind: scalars, borrowed strings, types
+    // and host values that borrow their data are Plain; short strings are Inline; lists, maps,
+    // optionals, long owned strings and host values that own their data are Owned.
+    enum class Layout : uint8_t { Plain, Inline, Owned };
     union Scalar {
         bool b;
         int64_t i;
         uint64_t u;
         double d;
-        struct
+        const void *p;
+    };
+    struct PlainBody
+    {
+        Scalar a; // the scalar, a borrowed text, a type name or a host value's aux text
+        const void *b; // a host value's type
+        const void *c; // a host value's data
+    };
+    struct OwnedBody
+    {
+        Scalar a; // the string's text, the list, map or optional's value, or the host type
+        std::shared_ptr<const void> owner; // a host value's data is owner.get()
+    };
+    static constexpr size_t kInlineText = 24;
+    union Body {
+        Body()
+            : plain {}
         {
-            int64_t s;
-            int32_t n;
-        } t;
-        struct
-        {
-            const void *a;
-            const void *b;
-        } p;
-    } m_scalar {};
-    std::string_view m_text;
-    std::shared_ptr<const void> m_owner;
+        }
+        ~Body() { }
+        PlainBody plain;
+        OwnedBody owned;
+        char text[kInlineText];
+    };
+
+    const void *pointer() const
+    {
+        return m_layout == Layout::Owned ? m_body.owned.a.p : m_body.plain.a.p;
+    }
+    void copyHeader(const Value &other)
+    {
+        m_kind = other.m_kind;
+        m_layout = other.m_layout;
+        m_inlineSize = other.m_inlineSize;
+        m_size = other.m_size;
+    }
+    // For a body that holds no owner: its bytes are the value.
+    void copyBody(const Value &other)
+    {
+        std::memcpy(
+            static_cast<void *>(&m_body), static_cast<const void *>(&other.m_body), sizeof m_body);
+    }
+    void release() noexcept
+    {
+        if (m_layout == Layout::Owned)
+            m_body.owned.~OwnedBody();
+        m_layout = Layout::Plain;
+    }
+    void replaceWith(Value &&other) noexcept
+    {
+        release();
+        copyHeader(other);
+        if (m_layout == Layout::Owned)
+            new (&m_body.owned) OwnedBody(std::move(other.m_body.owned));
+        else
+            copyBody(other);
+    }
+    // Sets a text that is borrowed (Plain) or kept alive by an owner set after (Owned).
+    void setText(std::string_view text);
+    // The error for a text longer than a value can hold.
+    static Value tooLong(size_t bytes);
+
+    Kind m_kind = Kind::Null;
+    Layout m_layout = Layout::Plain;
+    uint8_t m_inlineSize = 0; // an Inline string's length
+    uint32_t m_size = 0; // a text's length, a timestamp's or duration's nanoseconds
+    Body m_body;
 };
+
+static_assert(sizeof(Value) == 32, "values are read by the ten thousand: keep them small");
 
 class MapShape;
 
