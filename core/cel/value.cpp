@@ -442,12 +442,13 @@ MapData::MapData()
 
 MapData::MapData(const MapData &other)
     : m_shape(other.m_ownsShape ? std::make_shared<MapShape>(*other.m_shape) : other.m_shape)
-    , m_inline(other.m_inline)
-    , m_spill(other.m_spill)
-    , m_size(other.m_size)
-    , m_spilled(other.m_spilled)
     , m_ownsShape(other.m_ownsShape)
 {
+    if (other.m_size > kInlineValues)
+        spill(other.m_size);
+    const std::span<const Value> values = other.values();
+    std::copy(values.begin(), values.end(), m_spillCapacity ? m_spill.get() : m_inline.data());
+    m_size = other.m_size;
 }
 
 MapData &MapData::operator=(const MapData &other)
@@ -457,16 +458,48 @@ MapData &MapData::operator=(const MapData &other)
     return *this;
 }
 
+// A moved-from map is empty and still usable, as a moved-from container.
+MapData::MapData(MapData &&other) noexcept
+    : m_shape(std::exchange(other.m_shape, MapShape::empty()))
+    , m_spill(std::move(other.m_spill))
+    , m_size(std::exchange(other.m_size, 0))
+    , m_spillCapacity(std::exchange(other.m_spillCapacity, 0))
+    , m_ownsShape(std::exchange(other.m_ownsShape, false))
+    , m_inline(std::exchange(other.m_inline, {}))
+{
+}
+
+MapData &MapData::operator=(MapData &&other) noexcept
+{
+    if (this != &other) {
+        m_shape = std::exchange(other.m_shape, MapShape::empty());
+        m_spill = std::move(other.m_spill);
+        m_size = std::exchange(other.m_size, 0);
+        m_spillCapacity = std::exchange(other.m_spillCapacity, 0);
+        m_ownsShape = std::exchange(other.m_ownsShape, false);
+        m_inline = std::exchange(other.m_inline, {});
+    }
+    return *this;
+}
+
 MapData::~MapData() = default;
+
+// Moves the values to a heap array of `capacity` (more than kInlineValues).
+void MapData::spill(size_t capacity)
+{
+    auto values = std::make_unique<Value[]>(capacity);
+    Value *from = m_spillCapacity ? m_spill.get() : m_inline.data();
+    std::move(from, from + m_size, values.get());
+    if (!m_spillCapacity)
+        m_inline = {};
+    m_spill = std::move(values);
+    m_spillCapacity = static_cast<uint32_t>(capacity);
+}
 
 void MapData::reserve(size_t entries)
 {
-    if (entries <= kInlineValues)
-        return;
-    if (!m_spilled && m_size == 0)
-        m_spilled = true;
-    if (m_spilled)
-        m_spill.reserve(entries);
+    if (entries > kInlineValues && entries > m_spillCapacity)
+        spill(entries);
 }
 
 bool MapData::insert(Value key, Value value)
@@ -483,18 +516,13 @@ bool MapData::insert(Value key, Value value)
         m_shape->append(std::move(key), hash);
         m_ownsShape = true;
     }
-    if (!m_spilled && m_size < kInlineValues) {
-        m_inline[m_size] = std::move(value);
-    } else {
-        if (!m_spilled) {
-            m_spill.reserve(2 * kInlineValues);
-            for (Value &v : m_inline)
-                m_spill.push_back(std::exchange(v, Value()));
-            m_spilled = true;
-        }
-        m_spill.push_back(std::move(value));
+    if (m_spillCapacity == 0 && m_size < kInlineValues) {
+        m_inline[m_size++] = std::move(value);
+        return true;
     }
-    ++m_size;
+    if (m_size == m_spillCapacity || m_spillCapacity == 0)
+        spill(std::max<size_t>(2 * kInlineValues, 2 * size_t { m_size }));
+    m_spill[m_size++] = std::move(value);
     return true;
 }
 
@@ -503,10 +531,9 @@ const Value *MapData::find(const Value &key) const
     return find(key, hashKey(key));
 }
 
-const Value *MapData::find(const Value &key, uint64_t hash) const
+int MapData::positionIn(const MapShape &shape, const Value &key, uint64_t hash)
 {
-    const int position = m_shape->find(key, hash);
-    return position < 0 ? nullptr : &values()[static_cast<size_t>(position)];
+    return shape.find(key, hash);
 }
 
 const std::vector<Value> &MapData::keys() const

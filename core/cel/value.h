@@ -283,44 +283,57 @@ class MapShape;
 // find the same entry). The keys live in a shape shared by every map built with the same keys
 // in the same order (as a JavaScript engine shares an object's hidden class), and a map holds
 // only its values: over thousands of devices built alike, a lookup reads the shape's keys from
-// cache and touches the map itself once, for the value. A map that grows past a few dozen keys
-// keeps its own shape, with a sorted index of its key hashes.
+// cache and touches the map itself for its header and the value. A map that grows past a few
+// dozen keys keeps its own shape, with a sorted index of its key hashes.
 class MapData final
 {
 public:
     MapData();
     MapData(const MapData &other);
     MapData &operator=(const MapData &other);
-    MapData(MapData &&) noexcept = default;
-    MapData &operator=(MapData &&) noexcept = default;
+    MapData(MapData &&other) noexcept;
+    MapData &operator=(MapData &&other) noexcept;
     ~MapData();
 
-    // Room for `entries` without reallocating, for callers that know the size.
+    // Room for `entries` without reallocating, for callers that know the size: a larger map's
+    // values then take exactly the memory they need.
     void reserve(size_t entries);
     // Adds an entry; returns false when an equal key is already present.
     bool insert(Value key, Value value);
     const Value *find(const Value &key) const;
-    // The same with `hash` == hashKey(key), computed once for a constant key.
-    const Value *find(const Value &key, uint64_t hash) const;
+    // The same with `hash` == hashKey(key), computed once for a constant key. Inline, so that
+    // the read of the map that may miss the cache is an instruction of the caller's: code that
+    // reads one step of a path over thousands of maps alike then has its own load for the
+    // processor's stride prefetcher to learn.
+    const Value *find(const Value &key, uint64_t hash) const
+    {
+        const int position = positionIn(*m_shape, key, hash);
+        return position < 0 ? nullptr : values().data() + position;
+    }
     size_t size() const { return m_size; }
     const std::vector<Value> &keys() const;
     // By the keys' positions.
     std::span<const Value> values() const
     {
-        return m_spilled ? std::span<const Value>(m_spill)
-                         : std::span<const Value>(m_inline.data(), m_size);
+        return { m_spillCapacity ? m_spill.get() : m_inline.data(), m_size };
     }
 
 private:
     static constexpr size_t kInlineValues = 4;
 
+    void spill(size_t capacity);
+    // The position of `key` among the shape's keys, or -1.
+    static int positionIn(const MapShape &shape, const Value &key, uint64_t hash);
+
+    // Memory, not instructions, is what a lookup over thousands of maps waits for: everything
+    // a lookup reads before the value comes first, in one cache line, and a small map's values
+    // follow it in the same allocation.
     std::shared_ptr<MapShape> m_shape; // shared and never changed, unless m_ownsShape
-    // A small map's values live beside it, so that reading one touches one allocation.
-    std::array<Value, kInlineValues> m_inline;
-    std::vector<Value> m_spill; // all the values, once there are more
+    std::unique_ptr<Value[]> m_spill; // all the values, once more than kInlineValues
     uint32_t m_size = 0;
-    bool m_spilled = false;
+    uint32_t m_spillCapacity = 0; // 0 while the values are inline
     bool m_ownsShape = false;
+    std::array<Value, kInlineValues> m_inline;
 };
 
 // Receives the entries of a map-like host value one at a time (HostType::visitEntries()).
