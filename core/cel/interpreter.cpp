@@ -365,6 +365,28 @@ Value EqualsConstantNode::eval(EvalFrame &frame) const
     return Value::boolean(valuesEqual(*v, m_constant) != m_negate);
 }
 
+Value CompareConstantNode::eval(EvalFrame &frame) const
+{
+    if (++frame.cost > frame.costLimit)
+        return Value::error(kCostExceeded);
+    Value scratch;
+    const Value *v = m_operand->evalRef(frame, scratch);
+    if (v->isError())
+        return *v;
+    return m_constantFirst ? orderValues(m_op, m_constant, *v) : orderValues(m_op, *v, m_constant);
+}
+
+Value InConstantListNode::eval(EvalFrame &frame) const
+{
+    if (++frame.cost > frame.costLimit)
+        return Value::error(kCostExceeded);
+    Value scratch;
+    const Value *v = m_operand->evalRef(frame, scratch);
+    if (v->isError())
+        return *v;
+    return Value::boolean(listContains(m_list.asList(), *v));
+}
+
 Value ListNode::eval(EvalFrame &frame) const
 {
     auto list = std::make_shared<ListData>();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/cel/env.h"
+#include "core/cel/lib_common.h"
 #include "core/cel/program.h"
 
 namespace dra::cel {
@@ -252,6 +253,46 @@ private:
     NodePtr m_operand;
     Value m_constant;
     bool m_negate;
+};
+
+// `x < c`, `c >= x` and the other orderings with a constant `c`: the standard library's
+// relational operators without an argument list built and dispatched per evaluation, so a
+// selector such as `device.capacity["d"].memory >= 42949672960` reads its path in place. Same
+// cost and error rules as the call.
+class CompareConstantNode final : public Node
+{
+public:
+    CompareConstantNode(NodePtr operand, Value constant, Ordering op, bool constantFirst)
+        : m_operand(std::move(operand))
+        , m_constant(std::move(constant))
+        , m_op(op)
+        , m_constantFirst(constantFirst)
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_operand;
+    Value m_constant;
+    Ordering m_op;
+    bool m_constantFirst; // `c < x` rather than `x < c`
+};
+
+// `x in [a, b]` with a constant list: the standard list membership (CEL equality against each
+// element) with `x` read in place. Same cost and error rules as the call.
+class InConstantListNode final : public Node
+{
+public:
+    InConstantListNode(NodePtr operand, Value list)
+        : m_operand(std::move(operand))
+        , m_list(std::move(list))
+    {
+    }
+    Value eval(EvalFrame &frame) const override;
+
+private:
+    NodePtr m_operand;
+    Value m_list;
 };
 
 // `[a, ?b, c]`.

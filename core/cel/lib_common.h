@@ -17,6 +17,16 @@ namespace dra::cel {
 // cannot be compared (a "no matching overload" error).
 std::optional<int> compareValues(const Value &a, const Value &b);
 
+// CEL's relational operators, by the standard library's (dyn, dyn) overloads.
+enum class Ordering : uint8_t { Less, LessEqual, Greater, GreaterEqual };
+
+// `a < b` (and the others) as the standard library answers it: false when either is NaN, a
+// "no matching overload" error for kinds that do not compare.
+Value orderValues(Ordering op, const Value &a, const Value &b);
+
+// `v in list`: CEL equality against each element.
+bool listContains(const ListData &list, const Value &v);
+
 // Formats a double as cel-go's string(double) does (Go's strconv 'g', shortest).
 std::string formatDouble(double d);
 

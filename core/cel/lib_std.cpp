@@ -67,6 +67,31 @@ std::optional<int> compareValues(const Value &a, const Value &b)
     }
 }
 
+bool listContains(const ListData &list, const Value &v)
+{
+    return std::any_of(
+        list.begin(), list.end(), [&](const Value &element) { return valuesEqual(element, v); });
+}
+
+Value orderValues(Ordering op, const Value &a, const Value &b)
+{
+    const std::optional<int> c = compareValues(a, b);
+    if (!c)
+        return noSuchOverload("relational operator on " + std::string(a.typeName()) + " and "
+            + std::string(b.typeName()));
+    switch (op) {
+    case Ordering::Less:
+        return Value::boolean(*c == -1);
+    case Ordering::LessEqual:
+        return Value::boolean(*c == -1 || *c == 0);
+    case Ordering::Greater:
+        return Value::boolean(*c == 1);
+    case Ordering::GreaterEqual:
+        return Value::boolean(*c == 1 || *c == 0);
+    }
+    return Value::boolean(false);
+}
+
 namespace {
 
 using Args = std::span<const Value>;
@@ -231,31 +256,9 @@ Value ne(Args a, EvalFrame &)
     return Value::boolean(!valuesEqual(a[0], a[1]));
 }
 
-template <bool (*Pred)(int)> Value relational(Args a, EvalFrame &)
+template <Ordering Op> Value relational(Args a, EvalFrame &)
 {
-    const std::optional<int> c = compareValues(a[0], a[1]);
-    if (!c)
-        return noSuchOverload("relational operator on " + std::string(a[0].typeName()) + " and "
-            + std::string(a[1].typeName()));
-    if (*c == 2)
-        return Value::boolean(false);
-    return Value::boolean(Pred(*c));
-}
-bool isLess(int c)
-{
-    return c < 0;
-}
-bool isLessEqual(int c)
-{
-    return c <= 0;
-}
-bool isGreater(int c)
-{
-    return c > 0;
-}
-bool isGreaterEqual(int c)
-{
-    return c >= 0;
+    return orderValues(Op, a[0], a[1]);
 }
 
 Value logicalNot(Args a, EvalFrame &)
@@ -265,11 +268,7 @@ Value logicalNot(Args a, EvalFrame &)
 
 Value inList(Args a, EvalFrame &)
 {
-    for (const Value &e : a[1].asList()) {
-        if (valuesEqual(e, a[0]))
-            return Value::boolean(true);
-    }
-    return Value::boolean(false);
+    return Value::boolean(listContains(a[1].asList(), a[0]));
 }
 
 Value inMap(Args a, EvalFrame &)
@@ -349,10 +348,10 @@ void registerStandardLibrary(FunctionRegistry &r)
 
     r.global("_==_", { Y, Y }, eq);
     r.global("_!=_", { Y, Y }, ne);
-    r.global("_<_", { Y, Y }, relational<isLess>);
-    r.global("_<=_", { Y, Y }, relational<isLessEqual>);
-    r.global("_>_", { Y, Y }, relational<isGreater>);
-    r.global("_>=_", { Y, Y }, relational<isGreaterEqual>);
+    r.global("_<_", { Y, Y }, relational<Ordering::Less>);
+    r.global("_<=_", { Y, Y }, relational<Ordering::LessEqual>);
+    r.global("_>_", { Y, Y }, relational<Ordering::Greater>);
+    r.global("_>=_", { Y, Y }, relational<Ordering::GreaterEqual>);
     r.global("@in", { Y, L }, inList);
     r.global("@in", { Y, M }, inMap);
     r.global("@in", { Y, Kind::Host }, inHost);

@@ -414,6 +414,10 @@ private:
         if (!allConstant) {
             if (NodePtr compare = equalsConstant(globalName, candidates, args))
                 return compare;
+            if (NodePtr compare = compareConstant(globalName, candidates, args))
+                return compare;
+            if (NodePtr membership = inConstantList(globalName, candidates, args))
+                return membership;
             return std::make_unique<CallNode>(globalName, std::move(candidates), std::move(args));
         }
         auto node = std::make_unique<CallNode>(globalName, std::move(candidates), std::move(args));
@@ -432,15 +436,64 @@ private:
     static NodePtr equalsConstant(const std::string &fn,
         const std::vector<const Overload *> &candidates, std::vector<NodePtr> &args)
     {
-        if ((fn != "_==_" && fn != "_!=_") || args.size() != 2 || candidates.size() != 1
-            || candidates[0]->params.size() != 2 || candidates[0]->params[0].kind != Kind::Dyn
-            || candidates[0]->params[1].kind != Kind::Dyn)
+        if ((fn != "_==_" && fn != "_!=_") || args.size() != 2 || !takesTwoDyn(candidates))
             return nullptr;
         const size_t constant = args[1]->constant() ? 1 : args[0]->constant() ? 0 : 2;
         if (constant == 2)
             return nullptr;
         return std::make_unique<EqualsConstantNode>(
             std::move(args[1 - constant]), *args[constant]->constant(), fn == "_!=_");
+    }
+
+    // `x < c` and the other orderings with one constant side, as a CompareConstantNode. As for
+    // equality, only over the standard library's single (dyn, dyn) overload.
+    static NodePtr compareConstant(const std::string &fn,
+        const std::vector<const Overload *> &candidates, std::vector<NodePtr> &args)
+    {
+        static const std::array<std::pair<std::string_view, Ordering>, 4> orderings { {
+            { "_<_", Ordering::Less },
+            { "_<=_", Ordering::LessEqual },
+            { "_>_", Ordering::Greater },
+            { "_>=_", Ordering::GreaterEqual },
+        } };
+        const auto op = std::find_if(orderings.begin(), orderings.end(),
+            [&](const auto &entry) { return entry.first == fn; });
+        if (op == orderings.end() || args.size() != 2 || !takesTwoDyn(candidates))
+            return nullptr;
+        const size_t constant = args[1]->constant() ? 1 : args[0]->constant() ? 0 : 2;
+        if (constant == 2)
+            return nullptr;
+        return std::make_unique<CompareConstantNode>(
+            std::move(args[1 - constant]), *args[constant]->constant(), op->second, constant == 0);
+    }
+
+    // `x in [a, b]` with a constant list, as an InConstantListNode: when the list overload the
+    // call would pick for a list (the first whose parameters are (dyn, list)) is the standard
+    // one.
+    static NodePtr inConstantList(const std::string &fn,
+        const std::vector<const Overload *> &candidates, std::vector<NodePtr> &args)
+    {
+        if (fn != "@in" || args.size() != 2 || !args[1]->constant()
+            || args[1]->constant()->kind() != Kind::List)
+            return nullptr;
+        for (const Overload *o : candidates) {
+            if (o->params.size() != 2 || o->params[0].kind != Kind::Dyn)
+                return nullptr;
+            if (o->params[1].kind == Kind::List)
+                return std::make_unique<InConstantListNode>(
+                    std::move(args[0]), *args[1]->constant());
+            if (o->params[1].kind == Kind::Dyn)
+                return nullptr;
+        }
+        return nullptr;
+    }
+
+    // The standard library's single (dyn, dyn) overload is the one candidate.
+    static bool takesTwoDyn(const std::vector<const Overload *> &candidates)
+    {
+        return candidates.size() == 1 && candidates[0]->params.size() == 2
+            && candidates[0]->params[0].kind == Kind::Dyn
+            && candidates[0]->params[1].kind == Kind::Dyn;
     }
 
     // Kubernetes' literal validators: a constant duration, timestamp or regular expression
