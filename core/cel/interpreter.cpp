@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace dra::cel {
 
@@ -363,6 +364,74 @@ Value EqualsConstantNode::eval(EvalFrame &frame) const
     if (v->isError())
         return *v;
     return Value::boolean(valuesEqual(*v, m_constant) != m_negate);
+}
+
+Value MapPathNode::eval(EvalFrame &frame) const
+{
+    Value scratch;
+    const Value *v = evalRef(frame, scratch);
+    return v == &scratch ? std::move(scratch) : *v;
+}
+
+namespace {
+
+// One step of a path: the entry at `step`'s key of the map `v`, or null. Inlined in each
+// unrolled step below, so that each step reads its maps with its own instructions.
+[[gnu::always_inline]] inline const Value *pathStep(const Value *v, const MapPathNode::Step &step)
+{
+    return v->kind() == Kind::Map ? v->asMap().find(step.key, step.hash) : nullptr;
+}
+
+// The steps of a path of N steps, unrolled: over thousands of devices built alike, step k of
+// every device reads memory at the same distance from the one before, a stride the processor
+// prefetches once it sees it from one instruction. A loop would read every step with the same
+// instructions and show it no stride at all. Several copies (`Copy`), kept apart from identical
+// code folding, give the paths of one program instructions of their own.
+template <size_t Copy, size_t... I>
+[[gnu::noinline, gnu::no_icf]] const Value *walkUnrolled(
+    const Value *v, const MapPathNode::Step *steps, std::index_sequence<I...>)
+{
+    ((v = pathStep(v, steps[I])) && ...);
+    return v;
+}
+
+template <size_t Copy, size_t N> const Value *walk(const Value *v, const MapPathNode::Step *steps)
+{
+    return walkUnrolled<Copy>(v, steps, std::make_index_sequence<N>());
+}
+
+const Value *walkLoop(const Value *v, const MapPathNode::Step *steps, size_t count)
+{
+    for (size_t i = 0; i < count && v; ++i)
+        v = pathStep(v, steps[i]);
+    return v;
+}
+
+using Walk = const Value *(*)(const Value *, const MapPathNode::Step *);
+
+template <size_t Copy>
+constexpr std::array<Walk, 3> kWalksOf { walk<Copy, 2>, walk<Copy, 3>, walk<Copy, 4> };
+constexpr std::array<std::array<Walk, 3>, MapPathNode::kCodeCopies> kWalks { kWalksOf<0>,
+    kWalksOf<1>, kWalksOf<2>, kWalksOf<3> };
+
+} // namespace
+
+MapPathNode::MapPathNode(size_t variable, std::vector<Step> steps, size_t copy, NodePtr generic)
+    : m_variable(variable)
+    , m_steps(std::move(steps))
+    , m_generic(std::move(generic))
+{
+    if (m_steps.size() >= 2 && m_steps.size() <= 4)
+        m_walk = kWalks[copy % kCodeCopies][m_steps.size() - 2];
+}
+
+const Value *MapPathNode::evalRef(EvalFrame &frame, Value &scratch) const
+{
+    if (m_variable >= frame.variables.size())
+        return m_generic->evalRef(frame, scratch);
+    const Value *v = &frame.variables[m_variable];
+    v = m_walk ? m_walk(v, m_steps.data()) : walkLoop(v, m_steps.data(), m_steps.size());
+    return v ? v : m_generic->evalRef(frame, scratch);
 }
 
 Value CompareConstantNode::eval(EvalFrame &frame) const

@@ -43,6 +43,7 @@ public:
     }
     Value eval(EvalFrame &frame) const override;
     const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
+    size_t index() const { return m_index; }
 
 private:
     size_t m_index;
@@ -111,6 +112,9 @@ public:
     }
     Value eval(EvalFrame &frame) const override;
     const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
+    const Node &operand() const { return *m_operand; }
+    std::string_view field() const { return m_field; }
+    bool testOnly() const { return m_testOnly; }
 
 private:
     // The field of an operand that is not a map.
@@ -136,6 +140,11 @@ public:
     }
     Value eval(EvalFrame &frame) const override;
     const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
+    const Node &operand() const { return *m_operand; }
+    // The index when it is a constant map key, with its hash.
+    const Value *constantKey() const { return m_indexHash ? m_index->constant() : nullptr; }
+    uint64_t constantKeyHash() const { return m_indexHash.value_or(0); }
+    bool optional() const { return m_optional; }
 
 private:
     // `operand[index]` once both are evaluated without error.
@@ -253,6 +262,39 @@ private:
     NodePtr m_operand;
     Value m_constant;
     bool m_negate;
+};
+
+// A path of constant keys through maps from a variable, `device.attributes["d"].name`, read
+// in one go: each step is a lookup in the shape of the map before it, with no node to call and
+// no scratch value per step, and each step of a short path is read by instructions of its own
+// (see walkUnrolled()). Anything else on the way (a missing key, a value that is not a map, an
+// unbound variable) is left to `generic`, the same path planned node by node, which gives the
+// answer and the error the language defines.
+class MapPathNode final : public Node
+{
+public:
+    struct Step
+    {
+        Value key; // a string, int, uint or bool
+        uint64_t hash; // hashKey(key)
+    };
+
+    // Copies of the code that walks a path (see the .cpp): the paths of a program take them in
+    // turn, `copy` being the path's number in its program.
+    static constexpr size_t kCodeCopies = 4;
+
+    MapPathNode(size_t variable, std::vector<Step> steps, size_t copy, NodePtr generic);
+    Value eval(EvalFrame &frame) const override;
+    const Value *evalRef(EvalFrame &frame, Value &scratch) const override;
+    size_t variable() const { return m_variable; }
+    const std::vector<Step> &steps() const { return m_steps; }
+
+private:
+    size_t m_variable;
+    std::vector<Step> m_steps;
+    NodePtr m_generic;
+    // The unrolled walk for this many steps, or null for the loop.
+    const Value *(*m_walk)(const Value *, const Step *) = nullptr;
 };
 
 // `x < c`, `c >= x` and the other orderings with a constant `c`: the standard library's

@@ -264,9 +264,50 @@ private:
     // `generic`, or the host environment's direct accessor for the path `e` names.
     NodePtr withPathAccessor(const Expr &e, NodePtr generic)
     {
-        if (!m_options.paths || !rootIsVariable(e))
+        if (!rootIsVariable(e))
             return generic;
-        return m_options.paths->compilePath(e, std::move(generic));
+        if (m_options.paths)
+            return m_options.paths->compilePath(e, std::move(generic));
+        return mapPath(std::move(generic));
+    }
+
+    // `generic`, a chain of selects and constant indexes from a variable, as one MapPathNode
+    // when it has two steps or more (one step gains nothing over the select itself); else
+    // `generic`. Read from the planned nodes, so that a qualified name the planner resolved to
+    // one variable is never mistaken for a path.
+    NodePtr mapPath(NodePtr generic)
+    {
+        std::vector<MapPathNode::Step> steps;
+        const Node *node = generic.get();
+        while (true) {
+            if (const auto *select = dynamic_cast<const SelectNode *>(node);
+                select && !select->testOnly()) {
+                const Value key = Value::string(std::string(select->field()));
+                const uint64_t hash = hashKey(key);
+                steps.push_back({ key, hash });
+                node = &select->operand();
+            } else if (const auto *index = dynamic_cast<const IndexNode *>(node);
+                       index && !index->optional() && index->constantKey()) {
+                steps.push_back({ *index->constantKey(), index->constantKeyHash() });
+                node = &index->operand();
+            } else {
+                break;
+            }
+        }
+        size_t variable = 0;
+        if (const auto *path = dynamic_cast<const MapPathNode *>(node)) {
+            steps.insert(steps.end(), path->steps().rbegin(), path->steps().rend());
+            variable = path->variable();
+        } else if (const auto *root = dynamic_cast<const VariableNode *>(node)) {
+            variable = root->index();
+        } else {
+            return generic;
+        }
+        if (steps.size() < 2)
+            return generic;
+        std::reverse(steps.begin(), steps.end());
+        return std::make_unique<MapPathNode>(
+            variable, std::move(steps), m_mapPaths++, std::move(generic));
     }
 
     // Whether the chain of selects and indexes `e` ends in a variable (not a local).
@@ -598,6 +639,7 @@ private:
     std::vector<std::pair<std::string, int>> m_scopes;
     std::vector<std::pair<int, int>> m_blocks; // (first slot, visible count)
     int m_nextSlot = 0;
+    size_t m_mapPaths = 0; // MapPathNodes planned so far
     bool m_failed = false;
 };
 

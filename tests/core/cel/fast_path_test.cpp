@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // SPDX-FileCopyrightText: DRA Console authors
 //
-// Orderings and list membership with a constant operand are planned apart from the generic
-// call (they read the other operand in place). Each must answer exactly as the call does: the
-// same expression with the constant bound to a variable instead, which keeps the generic path.
+// Orderings and list membership with a constant operand, and paths of constant keys through
+// maps, are planned apart from the generic nodes (they read their operands in place). Each must
+// answer exactly as the generic plan does: the same expression with the constant bound to a
+// variable, or the path read from a comprehension's variable, which keep the generic nodes.
 #include "core/cel/program.h"
 
 #include <cmath>
@@ -119,6 +120,54 @@ TEST(FastPathTest, MembershipInAConstantListAnswersAsTheCall)
     EXPECT_EQ(evalBound("3u in [3]", Value::null(), Value::null()), "true");
     EXPECT_EQ(
         evalBound("x / 0 in [1]", Value::integer(1), Value::null()), "error: division by zero");
+}
+
+// `m` read from the variable `x` (a fused path) and from a comprehension's variable (node by
+// node) must agree, whatever the path meets.
+TEST(FastPathTest, PathsThroughMapsAnswerAsNodeByNode)
+{
+    auto domain = std::make_shared<MapData>();
+    domain->insert(Value::string("type"), Value::string("gpu"));
+    domain->insert(Value::string("cores"), Value::list(std::vector<Value> { Value::integer(7) }));
+    auto numbered = std::make_shared<MapData>();
+    numbered->insert(Value::integer(1), Value::string("one"));
+    numbered->insert(Value::boolean(true), Value::string("yes"));
+    auto attributes = std::make_shared<MapData>();
+    attributes->insert(Value::string("gpu.nvidia.com"), Value::map(std::move(domain)));
+    attributes->insert(Value::string("numbered"), Value::map(std::move(numbered)));
+    attributes->insert(Value::string("text"), Value::string("not a map"));
+    auto device = std::make_shared<MapData>();
+    device->insert(Value::string("attributes"), Value::map(std::move(attributes)));
+    const Value x = Value::map(std::move(device));
+
+    for (const std::string path : {
+             "x.attributes['gpu.nvidia.com'].type",
+             "x.attributes['gpu.nvidia.com'].cores[0]",
+             "x.attributes['gpu.nvidia.com'].cores[1]",
+             "x.attributes['gpu.nvidia.com'].absent",
+             "x.attributes.numbered[1]",
+             "x.attributes.numbered[1u]",
+             "x.attributes.numbered[true]",
+             "x.attributes.numbered[2]",
+             "x.attributes.text.field",
+             "x.attributes.text['field']",
+             "x.missing.type",
+             "x.attributes['gpu.nvidia.com']",
+         }) {
+        SCOPED_TRACE(path);
+        const std::string fused = evalBound(path, x, Value::null());
+        std::string byNode = path;
+        byNode.replace(0, 1, "v");
+        EXPECT_EQ(fused, evalBound("[x].map(v, " + byNode + ")[0]", x, Value::null()));
+        if (path.back() != ']') { // has() takes a field selection only
+            EXPECT_EQ(evalBound("has(" + path + ")", x, Value::null()),
+                evalBound("[x].map(v, has(" + byNode + "))[0]", x, Value::null()));
+        }
+    }
+    EXPECT_EQ(evalBound("x.attributes['gpu.nvidia.com'].type", x, Value::null()), "\"gpu\"");
+    EXPECT_EQ(evalBound("x.attributes.numbered[1u]", x, Value::null()), "\"one\"");
+    EXPECT_EQ(evalBound("x.attributes.text.field.more", Value::integer(1), Value::null()),
+        evalBound("[1].map(v, v.attributes.text.field.more)[0]", Value::null(), Value::null()));
 }
 
 } // namespace fast_path_test
