@@ -355,15 +355,26 @@ Value CallNode::dispatch(std::span<const Value> args, EvalFrame &frame) const
     return Value::error(noMatchingOverloadMessage(m_name, args));
 }
 
-Value EqualsConstantNode::eval(EvalFrame &frame) const
+namespace {
+
+// The evaluation of an operator against a constant: one call's cost, the operand read in place,
+// an operand that is an error returned as it is, else `apply` of the operand.
+template <typename Apply>
+Value applyToOperand(EvalFrame &frame, const Node &operand, const Apply &apply)
 {
     if (++frame.cost > frame.costLimit)
         return Value::error(kCostExceeded);
     Value scratch;
-    const Value *v = m_operand->evalRef(frame, scratch);
-    if (v->isError())
-        return *v;
-    return Value::boolean(valuesEqual(*v, m_constant) != m_negate);
+    const Value *v = operand.evalRef(frame, scratch);
+    return v->isError() ? *v : apply(*v);
+}
+
+} // namespace
+
+Value EqualsConstantNode::eval(EvalFrame &frame) const
+{
+    return applyToOperand(frame, *m_operand,
+        [&](const Value &v) { return Value::boolean(valuesEqual(v, m_constant) != m_negate); });
 }
 
 Value MapPathNode::eval(EvalFrame &frame) const
@@ -436,24 +447,16 @@ const Value *MapPathNode::evalRef(EvalFrame &frame, Value &scratch) const
 
 Value CompareConstantNode::eval(EvalFrame &frame) const
 {
-    if (++frame.cost > frame.costLimit)
-        return Value::error(kCostExceeded);
-    Value scratch;
-    const Value *v = m_operand->evalRef(frame, scratch);
-    if (v->isError())
-        return *v;
-    return m_constantFirst ? orderValues(m_op, m_constant, *v) : orderValues(m_op, *v, m_constant);
+    return applyToOperand(frame, *m_operand, [&](const Value &v) {
+        return m_constantFirst ? orderValues(m_op, m_constant, v)
+                               : orderValues(m_op, v, m_constant);
+    });
 }
 
 Value InConstantListNode::eval(EvalFrame &frame) const
 {
-    if (++frame.cost > frame.costLimit)
-        return Value::error(kCostExceeded);
-    Value scratch;
-    const Value *v = m_operand->evalRef(frame, scratch);
-    if (v->isError())
-        return *v;
-    return Value::boolean(listContains(m_list.asList(), *v));
+    return applyToOperand(frame, *m_operand,
+        [&](const Value &v) { return Value::boolean(listContains(m_list.asList(), v)); });
 }
 
 Value ListNode::eval(EvalFrame &frame) const
