@@ -75,7 +75,7 @@ TEST(FastPathTest, OrderingsWithAConstantAnswerAsTheCall)
     }
 }
 
-TEST(FastPathTest, AnOrderingKeepsItsOperandsErrorAndReadsPathsInPlace)
+TEST(FastPathTest, AnOrderingKeepsItsOperandsErrorAndReadsPathsThroughMaps)
 {
     const Value none = Value::null();
     EXPECT_EQ(evalBound("x / 0 >= 1", Value::integer(1), none), "error: division by zero");
